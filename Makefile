@@ -1,0 +1,61 @@
+# Postmortem: set up, build, demo and test. README's quick start is `make demo` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := demo
+
+# Debian packages: the libraries Postmortem links, and the tools the tests compare against.
+BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev
+TEST_PACKAGES  := llvm binutils gdb
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+POSTMORTEM := .build/release/postmortem
+SAMPLE := SampleCrashes/linux-c-sensors
+
+# llvm-symbolizer for the differential tests: the Swift toolchain's (LLVM 21) when present, else Debian's.
+SWIFT_BIN := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")" 2>/dev/null)
+LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
+export LLVM_SYMBOLIZER
+
+.PHONY: demo test build setup setup-test fixtures clean
+
+# Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
+demo: setup
+	swift build -c release --product postmortem
+	@echo "== $(SAMPLE)/crash.txt, a real crash of $(SAMPLE)/sensors (a stripped PIE):"
+	@cat $(SAMPLE)/crash.txt
+	@echo
+	@echo "== Its frames in sensors, resolved with the debug file that .gnu_debuglink names (return addresses, so at address - 1):"
+	@load=$$(awk '/^Load address:/ {print $$3}' $(SAMPLE)/crash.txt); \
+	for address in $$(grep '^\./sensors' $(SAMPLE)/crash.txt | grep -o '\[0x[0-9a-f]*\]' | tr -d '[]'); do \
+	  echo "$$address:"; \
+	  $(POSTMORTEM) resolve -i -o $(SAMPLE)/sensors -l $$load $$(printf '0x%x' $$((address - 1))) | sed 's/^/    /'; \
+	done
+
+# Installs what the tests need (llvm-symbolizer among it) and runs the whole suite.
+test: setup setup-test
+	@echo "llvm-symbolizer for differential tests: $(LLVM_SYMBOLIZER)"
+	swift build --build-tests
+	swift test --skip-build
+
+build: setup
+	swift build
+
+setup:
+	@missing=$$(for p in $(BUILD_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing $$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+setup-test:
+	@missing=$$(for p in $(TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing $$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+# Rebuilds the committed test fixtures and the sample from source (needs gcc, g++, the Swift toolchain).
+fixtures:
+	Tests/Fixtures/build.sh
+	SampleCrashes/linux-c-sensors/build.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Postmortem",
+    products: [
+        .executable(name: "postmortem", targets: ["postmortem"]),
+        .library(name: "Symbolication", targets: ["Symbolication"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries. libdwarf's header is <libdwarf/libdwarf.h> and Debian ships no pkg-config file for it.
+        .systemLibrary(
+            name: "CLibDwarf",
+            providers: [.apt(["libdwarf-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibElf",
+            pkgConfig: "libelf",
+            providers: [.apt(["libelf-dev"])]
+        ),
+        // The demanglers of the C++ ABI and of the Swift runtime, declared for Swift.
+        .target(
+            name: "CDemangle",
+            linkerSettings: [.linkedLibrary("stdc++")]
+        ),
+
+        .target(
+            name: "ObjectFiles",
+            dependencies: ["CLibElf"]
+        ),
+        .target(
+            name: "DWARF",
+            dependencies: ["CLibDwarf", "ObjectFiles"]
+        ),
+        .target(
+            name: "Symbolication",
+            dependencies: ["DWARF", "ObjectFiles", "CDemangle"]
+        ),
+        .executableTarget(
+            name: "postmortem",
+            dependencies: [
+                "Symbolication", "ObjectFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
+        .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles"]),
+        .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles"]),
+        .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>

@@ -1,0 +1,3 @@
+#include <libelf.h>
+#include <gelf.h>
+#include <elf.h>

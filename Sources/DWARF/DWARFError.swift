@@ -1,0 +1,32 @@
+/// Why DWARF could not be read, with the file and the place in it.
+public struct DWARFError: Error, Hashable, Sendable {
+    public enum Code: Hashable, Sendable {
+        /// The file has no DWARF sections at all.
+        case noDebugInfo
+        /// libdwarf could not open the file as an object file.
+        case cannotOpen
+        /// A unit, DIE or line table is malformed.
+        case malformed
+    }
+
+    public var code: Code
+    public var path: String
+    /// What libdwarf said, and where (a unit or DIE offset).
+    public var detail: String
+
+    public init(_ code: Code, path: String, detail: String) {
+        self.code = code
+        self.path = path
+        self.detail = detail
+    }
+}
+
+extension DWARFError: CustomStringConvertible {
+    public var description: String {
+        switch code {
+        case .noDebugInfo: "\(path): no DWARF debug information"
+        case .cannotOpen: "\(path): cannot read DWARF: \(detail)"
+        case .malformed: "\(path): malformed DWARF: \(detail)"
+        }
+    }
+}

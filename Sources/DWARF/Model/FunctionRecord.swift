@@ -1,0 +1,55 @@
+public import ObjectFiles
+
+/// A function with code in one unit: a concrete subprogram, or one inlined copy of a function
+/// (`DW_TAG_inlined_subroutine`) nested in another record.
+public struct FunctionRecord: Hashable, Sendable {
+    /// The short name (`DW_AT_name`), found through `DW_AT_abstract_origin` and `DW_AT_specification`.
+    public var name: String?
+    /// The mangled name (`DW_AT_linkage_name`), found the same way; `nil` for C functions.
+    public var linkageName: String?
+    /// The code addresses of this record.
+    public var ranges: [AddressRange]
+    /// The index, in ``UnitContents/functions``, of the record this one is nested in; `nil` for subprograms at the top.
+    public var parent: Int?
+    /// The number of records this one is nested in.
+    public var depth: Int
+    /// True for an inlined copy.
+    public var isInlined: Bool
+    /// For an inlined copy: where the call that was inlined sits (`DW_AT_call_file`, `call_line`, `call_column`).
+    public var callFile: String?
+    public var callLine: Int
+    public var callColumn: Int
+    /// `DW_AT_decl_line` of the function (through its origin): where its definition starts.
+    public var declarationLine: Int
+
+    public init(name: String?, linkageName: String?, ranges: [AddressRange], parent: Int?, depth: Int, isInlined: Bool,
+                callFile: String?, callLine: Int, callColumn: Int, declarationLine: Int) {
+        self.name = name
+        self.linkageName = linkageName
+        self.ranges = ranges
+        self.parent = parent
+        self.depth = depth
+        self.isInlined = isInlined
+        self.callFile = callFile
+        self.callLine = callLine
+        self.callColumn = callColumn
+        self.declarationLine = declarationLine
+    }
+
+    /// The lowest address of the record.
+    public var lowestAddress: FileAddress? { ranges.map(\.lowerBound).min() }
+
+    public func contains(_ address: FileAddress) -> Bool { ranges.contains { $0.contains(address) } }
+}
+
+/// Everything one unit says about code: its functions (with inlined copies) and its line table.
+public struct UnitContents: Sendable {
+    /// Records in DIE order: each record's inlined copies and nested functions follow it.
+    public var functions: [FunctionRecord]
+    public var lineTable: LineTable
+
+    public init(functions: [FunctionRecord], lineTable: LineTable) {
+        self.functions = functions
+        self.lineTable = lineTable
+    }
+}

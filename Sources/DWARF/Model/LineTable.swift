@@ -1,0 +1,91 @@
+public import ObjectFiles
+
+/// One row of a line table: the source position of the code starting at ``address``.
+public struct LineRow: Hashable, Sendable {
+    public var address: FileAddress
+    /// An index into ``LineTable/files``.
+    public var file: UInt32
+    /// 0 when the code belongs to no source line (compiler-generated).
+    public var line: UInt32
+    /// 0 when the compiler recorded no column.
+    public var column: UInt32
+
+    public init(address: FileAddress, file: UInt32, line: UInt32, column: UInt32) {
+        self.address = address
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+}
+
+/// A run of rows with increasing addresses, ending before ``endAddress`` (`DW_LNE_end_sequence`).
+public struct LineSequence: Hashable, Sendable {
+    public var rows: [LineRow]
+    public var endAddress: FileAddress
+
+    public init(rows: [LineRow], endAddress: FileAddress) {
+        self.rows = rows
+        self.endAddress = endAddress
+    }
+
+    public var startAddress: FileAddress { rows.first?.address ?? endAddress }
+    public var range: AddressRange { AddressRange(startAddress, endAddress) }
+}
+
+/// A unit's line table: sequences sorted by start address, and the full paths of its files.
+public struct LineTable: Sendable {
+    public var sequences: [LineSequence]
+    /// Paths of the files rows refer to: the compile directory and include directory joined with the name.
+    public var files: [String]
+
+    /// For each sequence, the highest end address of it and every sequence before it.
+    private let furthestEnd: [FileAddress]
+
+    public init(sequences: [LineSequence], files: [String]) {
+        self.sequences = sequences.sorted { $0.startAddress < $1.startAddress }
+        self.files = files
+        var furthest = FileAddress(0)
+        furthestEnd = self.sequences.map { sequence in
+            furthest = max(furthest, sequence.endAddress)
+            return furthest
+        }
+    }
+
+    public static let empty = LineTable(sequences: [], files: [])
+
+    /// The path of file `index`, or `nil` when the table has no such file.
+    public func file(_ index: UInt32) -> String? {
+        Int(index) < files.count ? files[Int(index)] : nil
+    }
+
+    /// The row that covers `address` — the last row at or before it in the sequence that holds it —
+    /// and the address where the next row starts.
+    /// - Complexity: O(log n).
+    public func row(containing address: FileAddress) -> (row: LineRow, end: FileAddress)? {
+        // The last sequence starting at or before the address; sequences may overlap (discarded code at 0).
+        var low = 0, high = sequences.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sequences[middle].startAddress <= address { low = middle + 1 } else { high = middle }
+        }
+        var index = low - 1
+        while index >= 0, furthestEnd[index] > address {
+            let sequence = sequences[index]
+            if sequence.range.contains(address), let found = Self.row(in: sequence, containing: address) { return found }
+            index -= 1
+        }
+        return nil
+    }
+
+    private static func row(in sequence: LineSequence, containing address: FileAddress) -> (row: LineRow, end: FileAddress)? {
+        let rows = sequence.rows
+        var low = 0, high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle].address <= address { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let end = low < rows.count ? rows[low].address : sequence.endAddress
+        return (rows[low - 1], end)
+    }
+}

@@ -1,0 +1,92 @@
+import Glibc
+
+/// Finds the separate debug file of a binary that has no DWARF of its own.
+///
+/// The order is gdb's: `ROOT/.build-id/xx/rest.debug` for each root (verified by build-id), then the
+/// `.gnu_debuglink` name in the binary's directory, in its `.debug/` subdirectory and under
+/// `ROOT/<binary's directory>/` (verified by build-id when both files have one, by CRC-32 otherwise).
+public struct DebugFileLocator: Sendable {
+    public var search: DebugFileSearch
+
+    public init(search: DebugFileSearch = DebugFileSearch()) {
+        self.search = search
+    }
+
+    /// Looks for the debug file of `binary`. Candidates that exist but belong to another build are
+    /// reported in ``DebugFileLookup/rejections``, never used.
+    public func locateDebugFile(for binary: ObjectFile) -> DebugFileLookup {
+        var rejections: [DebugFileLookup.Rejection] = []
+        var seen: Set<String> = [binary.path]
+        func consider(_ candidate: String, verify: (ObjectFile) -> String?) -> ObjectFile? {
+            guard !seen.contains(candidate), Self.isRegularFile(candidate) else { return nil }
+            seen.insert(candidate)
+            let file: ObjectFile
+            do { file = try ObjectFileReader.read(path: candidate) } catch {
+                rejections.append(.init(path: candidate, reason: error.description))
+                return nil
+            }
+            if let mismatch = verify(file) {
+                rejections.append(.init(path: candidate, reason: mismatch))
+                return nil
+            }
+            guard file.hasDWARF else {
+                rejections.append(.init(path: candidate, reason: "has no DWARF"))
+                return nil
+            }
+            return file
+        }
+
+        if let buildID = binary.buildID, let relative = buildID.debugFileRelativePath {
+            for root in search.allRoots {
+                if let found = consider(Self.join(root, relative), verify: { Self.buildIDMismatch(binary, $0) }) {
+                    return DebugFileLookup(debugFile: found, rejections: rejections)
+                }
+            }
+        }
+        if let link = binary.debugLink {
+            let directory = Self.directory(of: binary.path)
+            var candidates = [Self.join(directory, link.fileName), Self.join(directory, ".debug/" + link.fileName)]
+            let absoluteDirectory = Self.absolute(directory)
+            for root in search.allRoots { candidates.append(Self.join(root + absoluteDirectory, link.fileName)) }
+            for candidate in candidates {
+                let found = consider(candidate) { file in
+                    if binary.buildID != nil, file.buildID != nil { return Self.buildIDMismatch(binary, file) }
+                    guard let crc = CRC32.ofFile(at: file.path) else { return "cannot be read" }
+                    return crc == link.crc ? nil : "CRC-32 \(Self.hex(crc)) does not match the debug link's \(Self.hex(link.crc))"
+                }
+                if let found { return DebugFileLookup(debugFile: found, rejections: rejections) }
+            }
+        }
+        return DebugFileLookup(debugFile: nil, rejections: rejections)
+    }
+
+    private static func buildIDMismatch(_ binary: ObjectFile, _ candidate: ObjectFile) -> String? {
+        guard let expected = binary.buildID else { return nil }
+        guard let actual = candidate.buildID else { return "has no build-id (expected \(expected))" }
+        return actual == expected ? nil : "build-id \(actual) does not match \(expected)"
+    }
+
+    private static func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16) }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let cwd = getcwd(nil, 0) else { return "/" + path }
+        defer { free(cwd) }
+        let base = String(cString: cwd)
+        return path == "." ? base : join(base, path)
+    }
+}

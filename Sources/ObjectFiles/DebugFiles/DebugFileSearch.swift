@@ -1,0 +1,28 @@
+/// Where to look for the separate debug file of a stripped binary, as gdb does.
+public struct DebugFileSearch: Hashable, Sendable {
+    /// Roots holding `.build-id/xx/rest.debug` trees and mirrors of binary directories,
+    /// searched in order; `/usr/lib/debug` comes last unless ``includesSystemRoot`` is false.
+    public var roots: [String]
+    public var includesSystemRoot: Bool
+
+    public static let systemRoot = "/usr/lib/debug"
+
+    public init(roots: [String] = [], includesSystemRoot: Bool = true) {
+        self.roots = roots
+        self.includesSystemRoot = includesSystemRoot
+    }
+
+    var allRoots: [String] { includesSystemRoot ? roots + [Self.systemRoot] : roots }
+}
+
+/// The outcome of looking for a debug file: the file found, and each candidate passed over with why.
+public struct DebugFileLookup: Sendable {
+    /// A candidate that was rejected: it exists, but belongs to another build.
+    public struct Rejection: Hashable, Sendable {
+        public var path: String
+        public var reason: String
+    }
+
+    public var debugFile: ObjectFile?
+    public var rejections: [Rejection]
+}

@@ -1,0 +1,163 @@
+internal import CLibElf
+
+/// Reads the identity, layout and symbols of ELF files through libelf, into plain Swift values.
+enum ELFReader {
+    /// Reads headers, sections, `PT_LOAD` segments, the build-id note and `.gnu_debuglink`.
+    static func read(path: String) throws(ObjectFileError) -> ObjectFile {
+        let handle = try ELFHandle(path: path)
+        let elf = handle.elf
+
+        var header = GElf_Ehdr()
+        guard gelf_getehdr(elf, &header) != nil else { throw handle.malformed("ELF header") }
+        let is64Bit = gelf_getclass(elf) == ELFCLASS64
+        let isBigEndian = header.e_ident.5 == UInt8(ELFDATA2MSB)
+
+        let segments = try readSegments(handle)
+        let sectionList = try readSections(handle)
+        var buildID: BuildID?
+        var debugLink: DebugLink?
+        for (section, scn) in sectionList {
+            if buildID == nil, section.occupiesFile, let id = readBuildID(scn) { buildID = id }
+            if section.name == ".gnu_debuglink", section.occupiesFile {
+                debugLink = readDebugLink(scn, isBigEndian: isBigEndian)
+            }
+        }
+        return ObjectFile(
+            path: path, format: .elf, kind: kind(of: header.e_type), architecture: Architecture(elfMachine: header.e_machine, is64Bit: is64Bit),
+            is64Bit: is64Bit, buildID: buildID, sections: sectionList.map(\.section), segments: segments, debugLink: debugLink)
+    }
+
+    /// Reads `.symtab` and `.dynsym`: functions and data objects with an address.
+    static func readSymbols(path: String) throws(ObjectFileError) -> SymbolTable {
+        let handle = try ELFHandle(path: path)
+        let sectionList = try readSections(handle)
+        var symbols: [Symbol] = []
+        for (_, scn) in sectionList {
+            var sectionHeader = GElf_Shdr()
+            guard gelf_getshdr(scn, &sectionHeader) != nil,
+                  sectionHeader.sh_type == SHT_SYMTAB || sectionHeader.sh_type == SHT_DYNSYM,
+                  sectionHeader.sh_entsize > 0,
+                  let data = elf_getdata(scn, nil) else { continue }
+            let count = Int(truncatingIfNeeded: sectionHeader.sh_size / sectionHeader.sh_entsize)
+            let stringSection = Int(sectionHeader.sh_link)
+            var currentFile: String?
+            for index in 0..<max(count, 0) {
+                var entry = GElf_Sym()
+                guard gelf_getsym(data, Int32(truncatingIfNeeded: index), &entry) != nil else { break }
+                let type = Int32(entry.st_info & 0xF)
+                let binding = Int32(entry.st_info >> 4)
+                let name = elf_strptr(handle.elf, stringSection, Int(entry.st_name)).map { String(cString: $0) } ?? ""
+                if type == STT_FILE {
+                    currentFile = name.isEmpty ? nil : name
+                    continue
+                }
+                let kind: Symbol.Kind
+                switch type {
+                case STT_FUNC, STT_GNU_IFUNC: kind = .function
+                case STT_OBJECT, STT_TLS: kind = .object
+                default: continue
+                }
+                let sectionIndex = Int(entry.st_shndx)
+                guard !name.isEmpty, sectionIndex != Int(SHN_UNDEF), sectionIndex < Int(SHN_LORESERVE) else { continue }
+                let sectionName = sectionIndex < sectionList.count ? sectionList[sectionIndex].section.name : nil
+                symbols.append(Symbol(
+                    name: name, address: FileAddress(entry.st_value), size: entry.st_size, kind: kind,
+                    sectionName: sectionName, sourceFile: binding == STB_LOCAL ? currentFile : nil))
+            }
+        }
+        return SymbolTable(symbols: symbols)
+    }
+
+    private static func kind(of type: UInt16) -> ObjectKind {
+        switch Int32(type) {
+        case ET_EXEC: .executable
+        case ET_DYN: .sharedObject
+        case ET_REL: .relocatable
+        case ET_CORE: .core
+        default: .other
+        }
+    }
+
+    private static func readSegments(_ handle: ELFHandle) throws(ObjectFileError) -> [Segment] {
+        var count = 0
+        guard elf_getphdrnum(handle.elf, &count) == 0 else { throw handle.malformed("program headers") }
+        var segments: [Segment] = []
+        for index in 0..<count {
+            var header = GElf_Phdr()
+            guard gelf_getphdr(handle.elf, Int32(index), &header) != nil else { throw handle.malformed("program header \(index)") }
+            guard header.p_type == PT_LOAD else { continue }
+            segments.append(Segment(
+                virtualAddress: FileAddress(header.p_vaddr), memorySize: header.p_memsz, fileOffset: header.p_offset,
+                fileSize: header.p_filesz, isExecutable: header.p_flags & UInt32(PF_X) != 0,
+                isWritable: header.p_flags & UInt32(PF_W) != 0, alignment: header.p_align))
+        }
+        return segments
+    }
+
+    /// Every section with its libelf handle, indexed as in the file (index 0 is the null section).
+    private static func readSections(_ handle: ELFHandle) throws(ObjectFileError) -> [(section: Section, scn: OpaquePointer)] {
+        var namesIndex = 0
+        guard elf_getshdrstrndx(handle.elf, &namesIndex) == 0 else { throw handle.malformed("section name table") }
+        var count = 0
+        guard elf_getshdrnum(handle.elf, &count) == 0 else { throw handle.malformed("section headers") }
+        var result: [(section: Section, scn: OpaquePointer)] = []
+        result.reserveCapacity(count)
+        var scn: OpaquePointer? = nil
+        while let current = elf_nextscn(handle.elf, scn) {
+            scn = current
+            var header = GElf_Shdr()
+            guard gelf_getshdr(current, &header) != nil else { throw handle.malformed("section header") }
+            let name = elf_strptr(handle.elf, namesIndex, Int(header.sh_name)).map { String(cString: $0) } ?? ""
+            let flags = UInt64(header.sh_flags)
+            let section = Section(
+                name: name, address: FileAddress(header.sh_addr), size: header.sh_size, fileOffset: header.sh_offset,
+                isAllocated: flags & UInt64(SHF_ALLOC) != 0, isExecutable: flags & UInt64(SHF_EXECINSTR) != 0,
+                isWritable: flags & UInt64(SHF_WRITE) != 0,
+                isCompressed: flags & UInt64(SHF_COMPRESSED) != 0 || name.hasPrefix(".zdebug"),
+                occupiesFile: header.sh_type != SHT_NOBITS)
+            if result.isEmpty, let null = elf_getscn(handle.elf, 0) {
+                // libelf's iteration skips section 0; keep indices equal to section numbers.
+                result.append((Section(name: "", address: FileAddress(0), size: 0, fileOffset: 0, isAllocated: false,
+                                       isExecutable: false, isWritable: false, isCompressed: false, occupiesFile: false), null))
+            }
+            result.append((section, current))
+        }
+        return result
+    }
+
+    private static func readBuildID(_ scn: OpaquePointer) -> BuildID? {
+        var header = GElf_Shdr()
+        guard gelf_getshdr(scn, &header) != nil, header.sh_type == SHT_NOTE, let data = elf_getdata(scn, nil) else { return nil }
+        var offset = 0
+        var note = GElf_Nhdr()
+        var nameOffset = 0
+        var descriptorOffset = 0
+        while true {
+            let next = gelf_getnote(data, offset, &note, &nameOffset, &descriptorOffset)
+            guard next > 0, let bytes = data.pointee.d_buf else { return nil }
+            if note.n_type == NT_GNU_BUILD_ID, note.n_namesz == 4, note.n_descsz > 0,
+               descriptorOffset + Int(note.n_descsz) <= data.pointee.d_size {
+                let name = bytes.advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+                if String(cString: name) == "GNU" {
+                    let descriptor = UnsafeRawBufferPointer(start: bytes.advanced(by: descriptorOffset), count: Int(note.n_descsz))
+                    return BuildID(bytes: Array(descriptor))
+                }
+            }
+            offset = next
+        }
+    }
+
+    private static func readDebugLink(_ scn: OpaquePointer, isBigEndian: Bool) -> DebugLink? {
+        guard let data = elf_getdata(scn, nil), let start = data.pointee.d_buf else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: start, count: data.pointee.d_size)
+        guard let end = bytes.firstIndex(of: 0), end > 0 else { return nil }
+        let name = String(decoding: bytes[0..<end], as: UTF8.self)
+        let crcOffset = (end + 4) & ~3
+        guard crcOffset + 4 <= bytes.count else { return nil }
+        let crcBytes = bytes[crcOffset..<crcOffset + 4].map(UInt32.init)
+        let crc = isBigEndian
+            ? crcBytes[0] << 24 | crcBytes[1] << 16 | crcBytes[2] << 8 | crcBytes[3]
+            : crcBytes[3] << 24 | crcBytes[2] << 16 | crcBytes[1] << 8 | crcBytes[0]
+        return DebugLink(fileName: name, crc: crc)
+    }
+}

@@ -1,0 +1,53 @@
+/// An ELF build-id (`NT_GNU_BUILD_ID`): the bytes that name one build of a binary and its debug file.
+public struct BuildID: Hashable, Sendable {
+    public var bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Parses a hex string such as `7735fcacf5f0…`; `nil` when it is not an even number of hex digits.
+    public init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        self.bytes = bytes
+    }
+
+    /// Lower-case hex, as `readelf -n` and `file` print it.
+    public var hex: String {
+        var text = ""
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            let digits = String(byte, radix: 16)
+            if digits.count == 1 { text += "0" }
+            text += digits
+        }
+        return text
+    }
+
+    /// The path of the debug file below a debug root: `.build-id/xx/rest.debug`.
+    public var debugFileRelativePath: String? {
+        guard bytes.count >= 2 else { return nil }
+        let text = hex
+        return ".build-id/\(text.prefix(2))/\(text.dropFirst(2)).debug"
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+extension BuildID: CustomStringConvertible {
+    public var description: String { hex }
+}

@@ -1,0 +1,35 @@
+/// One section of an object file, as its header describes it.
+public struct Section: Hashable, Sendable {
+    public var name: String
+    /// Where the section lies in memory; 0 for sections that are not loaded.
+    public var address: FileAddress
+    public var size: UInt64
+    /// Where its bytes start in the file (meaningless when ``occupiesFile`` is false).
+    public var fileOffset: UInt64
+    /// Loaded into memory at run time (`SHF_ALLOC`).
+    public var isAllocated: Bool
+    public var isExecutable: Bool
+    public var isWritable: Bool
+    /// Compressed with `SHF_COMPRESSED` (zlib, as `-gz` writes it) or named `.zdebug_*`.
+    public var isCompressed: Bool
+    /// False for `SHT_NOBITS` (`.bss`, and every section a debug file keeps only as a header).
+    public var occupiesFile: Bool
+
+    public init(name: String, address: FileAddress, size: UInt64, fileOffset: UInt64, isAllocated: Bool,
+                isExecutable: Bool, isWritable: Bool, isCompressed: Bool, occupiesFile: Bool) {
+        self.name = name
+        self.address = address
+        self.size = size
+        self.fileOffset = fileOffset
+        self.isAllocated = isAllocated
+        self.isExecutable = isExecutable
+        self.isWritable = isWritable
+        self.isCompressed = isCompressed
+        self.occupiesFile = occupiesFile
+    }
+
+    /// The addresses the section occupies in memory; empty when it is not loaded.
+    public var addressRange: AddressRange {
+        isAllocated ? AddressRange(address, address.advanced(by: size) ?? FileAddress(.max)) : AddressRange(address, address)
+    }
+}

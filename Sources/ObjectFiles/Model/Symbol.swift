@@ -1,0 +1,27 @@
+/// One entry of a symbol table (`.symtab` or `.dynsym`).
+public struct Symbol: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case function
+        case object
+    }
+
+    /// The name as stored: mangled for C++ and Swift.
+    public var name: String
+    public var address: FileAddress
+    /// The size the symbol declares; 0 when it declares none.
+    public var size: UInt64
+    public var kind: Kind
+    /// The name of the section the symbol lies in, when it has one.
+    public var sectionName: String?
+    /// The source file named by the `STT_FILE` entry before a local symbol (`crtstuff.c`).
+    public var sourceFile: String?
+
+    public init(name: String, address: FileAddress, size: UInt64, kind: Kind, sectionName: String?, sourceFile: String?) {
+        self.name = name
+        self.address = address
+        self.size = size
+        self.kind = kind
+        self.sectionName = sectionName
+        self.sourceFile = sourceFile
+    }
+}

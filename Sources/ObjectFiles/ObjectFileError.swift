@@ -1,0 +1,35 @@
+/// Why an object file could not be read, with the path it concerns.
+public struct ObjectFileError: Error, Hashable, Sendable {
+    public enum Code: Hashable, Sendable {
+        /// The path does not exist or cannot be opened.
+        case cannotOpen
+        /// The path names a directory where a file was expected.
+        case isDirectory
+        /// The file is of no format this tool reads (a text file, say).
+        case unknownFormat
+        /// The file claims a format but its headers are cut short or inconsistent.
+        case malformed
+    }
+
+    public var code: Code
+    public var path: String
+    /// What exactly went wrong, in words (an `errno` text, a libelf message, a header field).
+    public var detail: String
+
+    public init(_ code: Code, path: String, detail: String) {
+        self.code = code
+        self.path = path
+        self.detail = detail
+    }
+}
+
+extension ObjectFileError: CustomStringConvertible {
+    public var description: String {
+        switch code {
+        case .cannotOpen: "\(path): cannot open: \(detail)"
+        case .isDirectory: "\(path): is a directory, not a binary or debug file"
+        case .unknownFormat: "\(path): not an object file (\(detail))"
+        case .malformed: "\(path): malformed object file: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,15 @@
+public import ObjectFiles
+public import DWARF
+
+/// Why an image could not be prepared for symbolication.
+public enum SymbolicationError: Error, Hashable, Sendable, CustomStringConvertible {
+    case objectFile(ObjectFileError)
+    case dwarf(DWARFError)
+
+    public var description: String {
+        switch self {
+        case .objectFile(let error): error.description
+        case .dwarf(let error): error.description
+        }
+    }
+}

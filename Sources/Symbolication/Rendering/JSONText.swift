@@ -1,0 +1,35 @@
+/// Builds JSON text with keys in a fixed order, so output is stable for golden files and scripts.
+struct JSONText {
+    private(set) var text = ""
+
+    /// A JSON string literal for `value`, with the escapes RFC 8259 requires.
+    static func quote(_ value: String) -> String {
+        var result = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    static func string(_ value: String?) -> String { value.map(quote) ?? "null" }
+    static func number<T: BinaryInteger>(_ value: T?) -> String { value.map { "\($0)" } ?? "null" }
+
+    /// `{"key": value, …}` from already-encoded values, in the order given.
+    static func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { quote($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
+    }
+
+    static func array(_ elements: [String]) -> String {
+        "[" + elements.joined(separator: ", ") + "]"
+    }
+}

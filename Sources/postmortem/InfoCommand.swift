@@ -1,0 +1,59 @@
+import ArgumentParser
+import ObjectFiles
+import Symbolication
+
+/// `postmortem info`: gdb's `info symbol` and `info line` for one object file.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Answer gdb's info symbol and info line questions.",
+        subcommands: [InfoSymbolCommand.self, InfoLineCommand.self]
+    )
+}
+
+/// Shared by the `info` subcommands: resolve each address with one gdb-style answer.
+private func answerEach(_ addresses: [String], options: ObjectOptions, _ answer: (DebuggerRenderer, FileAddress, String) -> String) throws {
+    let symbolizer = try options.openSymbolizer()
+    let loaded = options.loadedImage(imageBase: symbolizer.image.imageBase)
+    let renderer = DebuggerRenderer(symbolizer: symbolizer)
+    var answered = 0
+    for input in addresses {
+        guard let value = AddressInput.gdb.parse(input) else {
+            Output.error("'\(input)' is not an address")
+            continue
+        }
+        answered += 1
+        Output.line(answer(renderer, loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value), input))
+    }
+    if answered == 0 { throw ExitCode.failure }
+}
+
+struct InfoSymbolCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "symbol",
+        abstract: "Name the symbol an address lies in, as gdb's info symbol does (functions and data).")
+
+    @OptionGroup var objectOptions: ObjectOptions
+
+    @Argument(help: "Addresses: 0x… for hex, plain digits for decimal, as gdb reads them.")
+    var addresses: [String]
+
+    func run() throws {
+        try answerEach(addresses, options: objectOptions) { renderer, address, input in renderer.infoSymbol(address, input: input) }
+    }
+}
+
+struct InfoLineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "line",
+        abstract: "Give the source line at an address and the addresses it covers, as gdb's info line *ADDR does.")
+
+    @OptionGroup var objectOptions: ObjectOptions
+
+    @Argument(help: "Addresses: 0x… for hex, plain digits for decimal; a leading * is accepted.")
+    var addresses: [String]
+
+    func run() throws {
+        try answerEach(addresses, options: objectOptions) { renderer, address, _ in renderer.infoLine(address) }
+    }
+}

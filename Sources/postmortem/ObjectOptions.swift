@@ -1,0 +1,52 @@
+import ArgumentParser
+import ObjectFiles
+import Symbolication
+
+/// The options that name an object file and say where it was loaded, shared by `resolve` and `info`.
+struct ObjectOptions: ParsableArguments {
+    @Option(name: [.customShort("o"), .customLong("object")], help: "The binary, shared library or debug file.")
+    var object: String
+
+    @Option(name: [.customShort("l"), .customLong("load-address")],
+            help: "Where the image was loaded; addresses are then runtime addresses.")
+    var loadAddress: String?
+
+    @Option(name: [.customShort("s"), .customLong("slide")], help: "How far the image was moved; addresses are then runtime addresses.")
+    var slide: String?
+
+    @Option(name: [.customShort("d"), .customLong("debug-path")],
+            help: "A root to search for debug files (ROOT/.build-id/xx/rest.debug); may be repeated.")
+    var debugPaths: [String] = []
+
+    @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
+    var noDemangle = false
+
+    func validate() throws {
+        if loadAddress != nil, slide != nil { throw ValidationError("Give either --load-address or --slide, not both.") }
+        if let loadAddress, AddressInput.atos.parse(loadAddress) == nil { throw ValidationError("'\(loadAddress)' is not a load address.") }
+        if let slide, AddressInput.atos.parse(slide) == nil { throw ValidationError("'\(slide)' is not a slide.") }
+    }
+
+    var symbolizerOptions: SymbolizerOptions {
+        SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths))
+    }
+
+    /// Opens the object, printing its notes; exits with status 1 when it cannot be read.
+    func openSymbolizer() throws -> ImageSymbolizer {
+        do {
+            let symbolizer = try ImageSymbolizer(path: object, options: symbolizerOptions)
+            symbolizer.notes.forEach(Output.error)
+            return symbolizer
+        } catch {
+            Output.error(error.description)
+            throw ExitCode.failure
+        }
+    }
+
+    /// Where the image ran, when the addresses are runtime addresses.
+    func loadedImage(imageBase: FileAddress) -> LoadedImage? {
+        if let loadAddress, let value = AddressInput.atos.parse(loadAddress) { return LoadedImage(loadAddress: value, imageBase: imageBase) }
+        if let slide, let value = AddressInput.atos.parse(slide) { return LoadedImage(slide: value) }
+        return nil
+    }
+}
