@@ -9,6 +9,8 @@ import ObjectFiles
 public final class DWARFFile {
     public let path: String
     private let handle: DebugHandle
+    /// `.debug_line`, read the first time a DWARF 5 table needs ``LineProgramProbe``; `.some(nil)` when unreadable.
+    private var lineSection: [UInt8]??
 
     /// Opens the DWARF of the file at `path`.
     /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/cannotOpen`` when libdwarf cannot read it.
@@ -23,6 +25,13 @@ public final class DWARFFile {
         try UnitHeaderReader.compileUnits(handle)
     }
 
+    private func lineSectionBytes() -> [UInt8]? {
+        if let lineSection { return lineSection }
+        let bytes = (try? ObjectFileReader.read(path: path)).flatMap { try? ObjectFileReader.sectionContents(named: ".debug_line", in: $0) }
+        lineSection = .some(bytes)
+        return bytes
+    }
+
     /// The functions, inlined copies and line table of `unit`.
     /// - Complexity: O(DIEs and line rows of the unit).
     public func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
@@ -32,8 +41,12 @@ public final class DWARFFile {
             throw handle.failure(error, "unit at offset 0x\(String(unit.dieOffset, radix: 16))")
         }
         defer { dwarf_dealloc_die(unitDIE) }
-        let lineTable = try LineTableReader.lineTable(unitDIE, compilationDirectory: unit.compilationDirectory, handle)
         let reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
+        let lineTable = try LineTableReader.lineTable(unitDIE, compilationDirectory: unit.compilationDirectory, handle) {
+            guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list),
+                  let bytes = lineSectionBytes() else { return nil }
+            return LineProgramProbe(bytes: bytes).sequencesStartingWithDefaultFile(at: Int(clamping: offset))
+        }
         var collector = FunctionCollector(reader: reader, files: lineTable.files)
         collector.collect(unitDIE: unitDIE)
         return UnitContents(functions: collector.functions, lineTable: lineTable)

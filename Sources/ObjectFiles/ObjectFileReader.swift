@@ -10,4 +10,10 @@ public enum ObjectFileReader {
     public static func symbolTable(of file: ObjectFile) throws(ObjectFileError) -> SymbolTable {
         try ELFReader.readSymbols(path: file.path)
     }
+
+    /// The contents of the section named `name` in `file` (decompressed), or `nil` when it has none.
+    /// - Complexity: O(section size).
+    public static func sectionContents(named name: String, in file: ObjectFile) throws(ObjectFileError) -> [UInt8]? {
+        try ELFReader.readSection(named: name, path: file.path)
+    }
 }

@@ -17,7 +17,8 @@ public final class ImageSymbolizer {
     private let options: SymbolizerOptions
     private let demangler = Demangler()
     private let dwarf: DWARFIndex?
-    private var symbolTableCache: SymbolTable?
+    private var imageSymbols: SymbolTable?
+    private var debugFileSymbols: SymbolTable?
 
     /// Opens the binary or debug file at `path`.
     /// - Throws: ``SymbolicationError`` when the file cannot be read as an object file at all.
@@ -42,21 +43,32 @@ public final class ImageSymbolizer {
         self.dwarf = dwarf
     }
 
-    /// The symbols of the debug file when it has a full table, else of the image.
+    /// The symbols of the image itself, read on first use.
     public func symbolTable() -> SymbolTable {
-        if let symbolTableCache { return symbolTableCache }
-        var table = SymbolTable(symbols: [])
-        for file in [debugFile, image].compactMap({ $0 }) {
-            do {
-                let candidate = try ObjectFileReader.symbolTable(of: file)
-                if candidate.symbols.count > table.symbols.count { table = candidate }
-            } catch {
-                notes.append("\(error.description); its symbols are not used")
-            }
-            if !table.symbols.isEmpty, file.path == debugFile?.path, file.path != image.path { break }
-        }
-        symbolTableCache = table
+        if let imageSymbols { return imageSymbols }
+        let table = readSymbols(of: image)
+        imageSymbols = table
         return table
+    }
+
+    /// The symbols of the separate debug file (a stripped binary's full `.symtab`), read on first use.
+    private func debugFileSymbolTable() -> SymbolTable {
+        if let debugFileSymbols { return debugFileSymbols }
+        let table = debugFile.flatMap { $0.path == image.path ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
+        debugFileSymbols = table
+        return table
+    }
+
+    private func readSymbols(of file: ObjectFile) -> SymbolTable {
+        do { return try ObjectFileReader.symbolTable(of: file) } catch {
+            notes.append("\(error.description); its symbols are not used")
+            return SymbolTable(symbols: [])
+        }
+    }
+
+    /// The symbol that covers `address`: from the image's own table, else from its debug file's.
+    public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+        symbolTable().symbol(containing: address) ?? debugFileSymbolTable().symbol(containing: address)
     }
 
     /// The name to show for a linkage name, per ``SymbolizerOptions/demangle``.
@@ -79,7 +91,8 @@ public final class ImageSymbolizer {
                 address: address, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
                 unresolvedReason: "address \(address) is outside every section of \(image.fileName)")
         }
-        let symbolHit = symbolTable().symbol(containing: address)
+        let imageSymbol = symbolTable().symbol(containing: address)
+        let symbolHit = imageSymbol ?? debugFileSymbolTable().symbol(containing: address)
         var frames: [SymbolicatedFrame] = []
         var functionStart: FileAddress?
         var reason: String?
@@ -96,19 +109,18 @@ public final class ImageSymbolizer {
                 notes.append(error.description)
             }
         }
-        if let symbolHit {
+        if let symbolHit, frames.isEmpty {
             let name = symbolHit.symbol.name
-            if frames.isEmpty {
-                frames = [SymbolicatedFrame(function: displayName(name), linkageName: name, file: symbolHit.symbol.sourceFile,
-                                            line: 0, column: 0, isInlined: false)]
-            } else {
-                // As llvm-symbolizer does: the outermost frame takes the symbol table's name, which
-                // also tells compiler-made clones (`.cold`, `.isra.0`) from their original.
-                frames[frames.count - 1].linkageName = name
-                frames[frames.count - 1].function = displayName(name)
-            }
-            if functionStart == nil { functionStart = symbolHit.symbol.address }
+            frames = [SymbolicatedFrame(function: displayName(name), linkageName: name, file: symbolHit.symbol.sourceFile,
+                                        line: 0, column: 0, isInlined: false)]
+        } else if let imageSymbol {
+            // As llvm-symbolizer does: the outermost frame takes the name in the image's own symbol
+            // table, which also tells compiler-made clones (`.cold`, `.isra.0`) from their original.
+            let name = imageSymbol.symbol.name
+            frames[frames.count - 1].linkageName = name
+            frames[frames.count - 1].function = displayName(name)
         }
+        if functionStart == nil { functionStart = symbolHit?.symbol.address }
         if frames.isEmpty, reason == nil {
             reason = dwarf == nil ? "no symbol covers \(address) and there is no debug information"
                                   : "no function, line or symbol covers \(address)"

@@ -3,7 +3,10 @@ import ObjectFiles
 
 /// Copies a unit's line table (`.debug_line`, versions 2 to 5) into a ``LineTable``.
 enum LineTableReader {
-    static func lineTable(_ unitDIE: Dwarf_Die, compilationDirectory: String?, _ handle: DebugHandle) throws(DWARFError) -> LineTable {
+    /// - Parameter sequencesWithDefaultFile: for DWARF 5 tables, which sequences start before any
+    ///   `DW_LNS_set_file` (see ``LineProgramProbe``); `nil` when that cannot be told.
+    static func lineTable(_ unitDIE: Dwarf_Die, compilationDirectory: String?, _ handle: DebugHandle,
+                          sequencesWithDefaultFile: () -> [Bool]?) throws(DWARFError) -> LineTable {
         var tableVersion: Dwarf_Unsigned = 0
         var tableCount: Dwarf_Small = 0
         var context: Dwarf_Line_Context?
@@ -21,6 +24,10 @@ enum LineTableReader {
         }
         var sequences: [LineSequence] = []
         var rows: [LineRow] = []
+        // libdwarf starts each DWARF 5 sequence with the file register at 0; DWARF 5 starts it at 1.
+        let defaultFileFlags = tableVersion >= 5 ? sequencesWithDefaultFile() ?? [] : []
+        var sequenceIndex = 0
+        var mendsDefaultFile = defaultFileFlags.first ?? false
         for line in UnsafeBufferPointer(start: lines, count: Int(max(count, 0))) {
             guard let line else { continue }
             var address: Dwarf_Addr = 0
@@ -34,14 +41,17 @@ enum LineTableReader {
                 error = nil
                 continue
             }
-            if isEnd != 0 {
+            if isEnd != 0, !hasEpilogueBegin(line, handle) {
                 if !rows.isEmpty { sequences.append(LineSequence(rows: rows, endAddress: FileAddress(address))) }
                 rows.removeAll(keepingCapacity: true)
+                sequenceIndex += 1
+                mendsDefaultFile = sequenceIndex < defaultFileFlags.count && defaultFileFlags[sequenceIndex]
                 continue
             }
             if dwarf_lineno(line, &number, &error) != DW_DLV_OK { handle.discard(error); error = nil }
             if dwarf_lineoff_b(line, &column, &error) != DW_DLV_OK { handle.discard(error); error = nil }
             if dwarf_line_srcfileno(line, &file, &error) != DW_DLV_OK { handle.discard(error); error = nil }
+            if mendsDefaultFile { if file == 0 { file = 1 } else { mendsDefaultFile = false } }
             rows.append(LineRow(
                 address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
                 line: UInt32(truncatingIfNeeded: number), column: UInt32(truncatingIfNeeded: column)))
@@ -49,6 +59,22 @@ enum LineTableReader {
         // A table cut short keeps its last rows, ending at the last address seen.
         if let last = rows.last { sequences.append(LineSequence(rows: rows, endAddress: last.address.advanced(by: 1) ?? last.address)) }
         return LineTable(sequences: sequences, files: files)
+    }
+
+    /// libdwarf 20210528 reports `DW_LNS_set_epilogue_begin` rows (swiftc and clang emit them) as
+    /// `end_sequence` too. A real end of sequence never carries the epilogue flag (the flags are reset
+    /// after each row and nothing sets them before `DW_LNE_end_sequence`), so such a row is an ordinary one.
+    static func hasEpilogueBegin(_ line: Dwarf_Line, _ handle: DebugHandle) -> Bool {
+        var prologueEnd: Dwarf_Bool = 0
+        var epilogueBegin: Dwarf_Bool = 0
+        var isa: Dwarf_Unsigned = 0
+        var discriminator: Dwarf_Unsigned = 0
+        var error: Dwarf_Error?
+        guard dwarf_prologue_end_etc(line, &prologueEnd, &epilogueBegin, &isa, &discriminator, &error) == DW_DLV_OK else {
+            handle.discard(error)
+            return false
+        }
+        return epilogueBegin != 0
     }
 
     /// The unit's file paths, indexed by the numbers rows and `DW_AT_call_file` use: from 0 in

@@ -68,6 +68,21 @@ enum ELFReader {
         return SymbolTable(symbols: symbols)
     }
 
+    /// The bytes of the section named `name`, decompressed when it is `SHF_COMPRESSED`; `nil` when the
+    /// file has no such section with contents.
+    static func readSection(named name: String, path: String) throws(ObjectFileError) -> [UInt8]? {
+        let handle = try ELFHandle(path: path)
+        for (section, scn) in try readSections(handle) where section.name == name && section.occupiesFile {
+            if section.isCompressed, !name.hasPrefix(".zdebug") {
+                guard elf_compress(scn, 0, 0) >= 0 else { throw handle.malformed("section \(name) cannot be decompressed") }
+            }
+            guard let data = elf_getdata(scn, nil) else { throw handle.malformed("section \(name)") }
+            guard let bytes = data.pointee.d_buf, data.pointee.d_size > 0 else { return [] }
+            return Array(UnsafeRawBufferPointer(start: bytes, count: data.pointee.d_size))
+        }
+        return nil
+    }
+
     private static func kind(of type: UInt16) -> ObjectKind {
         switch Int32(type) {
         case ET_EXEC: .executable

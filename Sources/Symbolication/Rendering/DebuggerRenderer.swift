@@ -11,7 +11,7 @@ public struct DebuggerRenderer {
     /// `main + 4 in section .text`, or `No symbol matches ADDR.`; data symbols too, as gdb names them.
     /// Like gdb with one object file loaded, it does not add `of PATH`.
     public func infoSymbol(_ address: FileAddress, input: String) -> String {
-        guard let hit = symbolizer.symbolTable().symbol(containing: address),
+        guard let hit = symbolizer.symbol(containing: address),
               let section = symbolizer.section(containing: address) else { return "No symbol matches \(input)." }
         let name = symbolizer.displayName(hit.symbol.name)
         let offset = hit.offset == 0 ? "" : " + \(hit.offset)"
@@ -31,7 +31,7 @@ public struct DebuggerRenderer {
 
     /// ` <name+offset>` as gdb prints it after an address, or nothing when no symbol covers it.
     private func symbolSuffix(_ address: FileAddress) -> String {
-        guard let hit = symbolizer.symbolTable().symbol(containing: address) else { return "" }
+        guard let hit = symbolizer.symbol(containing: address) else { return "" }
         let name = symbolizer.displayName(hit.symbol.name)
         return hit.offset == 0 ? " <\(name)>" : " <\(name)+\(hit.offset)>"
     }

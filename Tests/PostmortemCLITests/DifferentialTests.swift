@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Postmortem against `llvm-symbolizer --inlining` on addresses sampled from each fixture's line table:
+/// the whole inline chain (linkage name, file, line, column) must agree on at least 99.5% of them.
+@Suite("Differential: postmortem resolve vs llvm-symbolizer")
+struct DifferentialTests {
+    /// One fixture: the object given to both tools, where its line table is, and extra arguments.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var object: String
+        /// The file whose line table is sampled (the debug file of a stripped binary).
+        var lineTableSource: String
+        var postmortemArguments: [String] = []
+        var symbolizerArguments: [String] = []
+        var testDescription: String { name }
+    }
+
+    static let sampleCount = 1_000
+    static let requiredAgreement = 0.995
+
+    static let cases: [Case] = [
+        Case(name: "C, gcc -O2, DWARF 5", object: "sensors-gcc-dwarf5", lineTableSource: "sensors-gcc-dwarf5"),
+        Case(name: "C, clang -O2, DWARF 4", object: "sensors-clang-dwarf4", lineTableSource: "sensors-clang-dwarf4"),
+        Case(name: "C, clang -O2, DWARF 5", object: "sensors-clang-dwarf5", lineTableSource: "sensors-clang-dwarf5"),
+        Case(name: "C, gcc -gz, DWARF 4", object: "sensors-gcc-dwarf4-gz", lineTableSource: "sensors-gcc-dwarf4-gz"),
+        Case(name: "C, clang -gz, DWARF 5", object: "sensors-clang-gz", lineTableSource: "sensors-clang-gz"),
+        Case(name: "C++, g++ -O2", object: "inventory-gcc", lineTableSource: "inventory-gcc"),
+        Case(name: "C++, clang++ -O2", object: "inventory-clang", lineTableSource: "inventory-clang"),
+        Case(name: "Swift -O", object: "shapes-swift-O", lineTableSource: "shapes-swift-O"),
+        Case(name: "Swift -Onone", object: "shapes-swift-Onone", lineTableSource: "shapes-swift-Onone"),
+        Case(name: "shared library", object: "libgeometry.so", lineTableSource: "libgeometry.so"),
+        Case(name: "stripped, debug file by .gnu_debuglink", object: "sensors-stripped",
+             lineTableSource: ".debug/sensors-stripped.debug"),
+        Case(name: "stripped, debug file by build-id", object: "inventory-stripped",
+             lineTableSource: "debug-root/.build-id/77/35fcacf5f084fe2386a32460e1f9267f55abcf.debug",
+             postmortemArguments: ["-d", Paths.fixture("debug-root")],
+             symbolizerArguments: ["--debug-file-directory", Paths.fixture("debug-root")]),
+    ]
+
+    @Test(arguments: cases)
+    func agreesWithLLVMSymbolizer(_ fixture: Case) throws {
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is not installed (make test installs it)")
+        let object = Paths.fixture(fixture.object)
+        let addresses = try LineTableSampler.sample(Self.sampleCount, from: Paths.fixture(fixture.lineTableSource), seed: 0x5EED_0001)
+        let input = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
+
+        let ours = try Command.postmortem(["resolve", "--json", "-i", "--no-demangle", "-o", object] + fixture.postmortemArguments, input: input)
+        #expect(ours.status == 0, "postmortem failed: \(ours.standardError)")
+        let theirs = try Command.run(symbolizer, ["--obj=\(object)", "--inlining", "--no-demangle", "--output-style=JSON"]
+                                     + fixture.symbolizerArguments, input: input)
+        #expect(theirs.status == 0, "llvm-symbolizer failed: \(theirs.standardError)")
+
+        let ourChains = try ours.outputLines.map(ChainParser.postmortem)
+        let theirChains = try theirs.outputLines.map(ChainParser.llvmSymbolizer)
+        try #require(ourChains.count == addresses.count && theirChains.count == addresses.count,
+                     "expected \(addresses.count) answers, postmortem gave \(ourChains.count), llvm-symbolizer \(theirChains.count)")
+
+        var agreed = 0
+        var explained = 0
+        var disagreements: [String] = []
+        for (index, address) in addresses.enumerated() {
+            let (mine, reference) = (ourChains[index], theirChains[index])
+            if mine == reference {
+                agreed += 1
+            } else if let reason = KnownDifferences.reason(postmortem: mine, llvmSymbolizer: reference) {
+                explained += 1
+                if explained <= 3 { print("  known difference at 0x\(String(address, radix: 16)): \(reason)") }
+            } else if disagreements.count < 10 {
+                disagreements.append("0x\(String(address, radix: 16)):\n    postmortem:      \(mine)\n    llvm-symbolizer: \(reference)")
+            }
+        }
+        let agreement = Double(agreed) / Double(addresses.count)
+        print("\(fixture.name): \(agreed)/\(addresses.count) addresses agree (\(String(format: "%.1f", agreement * 100))%),"
+              + " \(explained) known differences")
+        #expect(agreement >= Self.requiredAgreement,
+                "\(fixture.name): agreement \(agreement) below \(Self.requiredAgreement); first disagreements:\n\(disagreements.joined(separator: "\n"))")
+        #expect(agreed + explained == addresses.count, "unexplained disagreements:\n\(disagreements.joined(separator: "\n"))")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The outcome of running a command to completion.
+struct CommandResult {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+
+    var outputLines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+    var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+}
+
+extension Array where Element == String {
+    fileprivate func dropLastIfEmpty() -> [String] { last == "" ? Array(dropLast()) : self }
+}
+
+/// Runs programs for the tests, feeding standard input and collecting both outputs.
+enum Command {
+    static func run(_ executable: String, _ arguments: [String], input: String? = nil,
+                    currentDirectory: URL = Paths.packageRoot) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = currentDirectory
+        let output = Pipe(), error = Pipe(), standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        // Read both pipes while the process runs, so neither fills up and blocks it.
+        let group = DispatchGroup()
+        let outputData = DataBox(), errorData = DataBox()
+        group.enter()
+        DispatchQueue.global().async { outputData.data = output.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { errorData.data = error.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+        try standardInput.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData.data, as: UTF8.self),
+            standardError: String(decoding: errorData.data, as: UTF8.self))
+    }
+
+    /// Runs `postmortem` with `arguments`.
+    static func postmortem(_ arguments: [String], input: String? = nil) throws -> CommandResult {
+        try run(Paths.postmortem, arguments, input: input)
+    }
+}
+
+/// Bytes one reader thread fills; read only after the group it belongs to has finished.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}

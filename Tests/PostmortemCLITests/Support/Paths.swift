@@ -1,0 +1,49 @@
+import Foundation
+
+/// Where the package, its fixtures and the tools the tests run are.
+enum Paths {
+    /// The package root, found from this file's location.
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures/bin")
+    static let golden = packageRoot.appendingPathComponent("Tests/PostmortemCLITests/Golden")
+
+    /// A fixture binary, by its path below `Tests/Fixtures/bin`.
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    /// The `postmortem` executable that `swift build` put beside the test bundle.
+    static let postmortem: String = {
+        let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
+        for candidate in [Bundle.main.bundleURL, bundleDirectory] {
+            let path = candidate.appendingPathComponent("postmortem").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/postmortem").path
+    }()
+
+    /// `llvm-symbolizer`: `$LLVM_SYMBOLIZER` (the Makefile sets it to the Swift toolchain's), else the Swift
+    /// toolchain's, else the one on `PATH`.
+    static let llvmSymbolizer: String? = {
+        if let path = ProcessInfo.processInfo.environment["LLVM_SYMBOLIZER"], !path.isEmpty,
+           FileManager.default.isExecutableFile(atPath: path) { return path }
+        if let swiftc = executable(named: "swiftc") {
+            let sibling = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("llvm-symbolizer").path
+            if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+        }
+        return executable(named: "llvm-symbolizer")
+    }()
+
+    static let llvmDwarfdump: String? = executable(named: "llvm-dwarfdump")
+
+    /// The first executable called `name` on `PATH`.
+    static func executable(named name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
