@@ -25,6 +25,13 @@ g++     -O2 -g            $map inventory.cpp -o $out/inventory-gcc
 ${clang/clang /clang++ } -O2 -g           $map inventory.cpp -o $out/inventory-clang 2>/dev/null || \
   $clang -x c++ -O2 -g    $map inventory.cpp -o $out/inventory-clang -lstdc++
 
+# Type units (.debug_types in DWARF 4, DW_UT_type units in DWARF 5) and split DWARF (skeleton units
+# whose DIEs live in a .dwo): these must not break anything.
+g++     -O2 -gdwarf-4 -fdebug-types-section $map inventory.cpp -o $out/inventory-gcc-typeunits4
+g++     -O2 -gdwarf-5 -fdebug-types-section $map inventory.cpp -o $out/inventory-gcc-typeunits5
+gcc     -O2 -g -gsplit-dwarf $map sensors.c -o $out/sensors-split-dwarf
+rm -f sensors.dwo sensors-split-dwarf-sensors.dwo *.dwo
+
 # A shared library.
 $clang  -O2 -g -fPIC -shared $map geometry.c -o $out/libgeometry.so -lm
 

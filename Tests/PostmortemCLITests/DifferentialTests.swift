@@ -27,6 +27,8 @@ struct DifferentialTests {
         Case(name: "C, clang -gz, DWARF 5", object: "sensors-clang-gz", lineTableSource: "sensors-clang-gz"),
         Case(name: "C++, g++ -O2", object: "inventory-gcc", lineTableSource: "inventory-gcc"),
         Case(name: "C++, clang++ -O2", object: "inventory-clang", lineTableSource: "inventory-clang"),
+        Case(name: "C++, g++ type units, DWARF 4", object: "inventory-gcc-typeunits4", lineTableSource: "inventory-gcc-typeunits4"),
+        Case(name: "C++, g++ type units, DWARF 5", object: "inventory-gcc-typeunits5", lineTableSource: "inventory-gcc-typeunits5"),
         Case(name: "Swift -O", object: "shapes-swift-O", lineTableSource: "shapes-swift-O"),
         Case(name: "Swift -Onone", object: "shapes-swift-Onone", lineTableSource: "shapes-swift-Onone"),
         Case(name: "shared library", object: "libgeometry.so", lineTableSource: "libgeometry.so"),

@@ -51,21 +51,26 @@ enum ELFReader {
                     currentFile = name.isEmpty ? nil : name
                     continue
                 }
+                let sectionIndex = Int(entry.st_shndx)
+                guard !name.isEmpty, sectionIndex != Int(SHN_UNDEF), sectionIndex < Int(SHN_LORESERVE) else { continue }
+                let section = sectionIndex < sectionList.count ? sectionList[sectionIndex].section : nil
                 let kind: Symbol.Kind
                 switch type {
                 case STT_FUNC, STT_GNU_IFUNC: kind = .function
                 case STT_OBJECT, STT_TLS: kind = .object
+                // Labels without a type (`data_start`, assembler entry points), as gdb and llvm-symbolizer
+                // use them; not local assembler labels (`.L…`) or ARM mapping symbols (`$x`, `$d`).
+                case STT_NOTYPE where !name.hasPrefix(".L") && !name.hasPrefix("$") && section?.isAllocated == true:
+                    kind = section?.isExecutable == true ? .function : .object
                 default: continue
                 }
-                let sectionIndex = Int(entry.st_shndx)
-                guard !name.isEmpty, sectionIndex != Int(SHN_UNDEF), sectionIndex < Int(SHN_LORESERVE) else { continue }
-                let sectionName = sectionIndex < sectionList.count ? sectionList[sectionIndex].section.name : nil
+                let sectionName = section?.name
                 symbols.append(Symbol(
                     name: name, address: FileAddress(entry.st_value), size: entry.st_size, kind: kind,
                     sectionName: sectionName, sourceFile: binding == STB_LOCAL ? currentFile : nil))
             }
         }
-        return SymbolTable(symbols: symbols)
+        return SymbolTable(symbols: symbols, sections: sectionList.map(\.section))
     }
 
     /// The bytes of the section named `name`, decompressed when it is `SHF_COMPRESSED`; `nil` when the

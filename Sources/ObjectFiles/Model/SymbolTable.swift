@@ -3,8 +3,15 @@ public struct SymbolTable: Sendable {
     /// Every symbol, sorted by address; of several at one address, the global one with a size first.
     public let symbols: [Symbol]
 
+    /// The address range of each section symbols lie in, which bounds symbols that declare no size.
+    private let sectionRanges: [String: AddressRange]
+
     /// Sorts `symbols` and drops duplicates (the same symbol in `.symtab` and `.dynsym`).
-    public init(symbols: [Symbol]) {
+    /// - Parameter sections: the file's sections; a symbol without a size covers no address outside its own.
+    public init(symbols: [Symbol], sections: [Section] = []) {
+        var ranges: [String: AddressRange] = [:]
+        for section in sections where section.isAllocated && ranges[section.name] == nil { ranges[section.name] = section.addressRange }
+        sectionRanges = ranges
         let sorted = symbols.sorted { lhs, rhs in
             if lhs.address != rhs.address { return lhs.address < rhs.address }
             if (lhs.size == 0) != (rhs.size == 0) { return lhs.size != 0 }
@@ -21,7 +28,7 @@ public struct SymbolTable: Sendable {
     /// The symbol that covers `address`, and how far into it the address lies.
     ///
     /// A symbol with a size covers exactly its bytes; one without covers everything up to the
-    /// next symbol's address within its section, as `nm`-based tools and llvm-symbolizer assume.
+    /// next symbol's address, but not past the end of its section.
     /// - Complexity: O(log n).
     public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
         var low = 0, high = symbols.count
@@ -37,8 +44,13 @@ public struct SymbolTable: Sendable {
         let offset = address.rawValue - groupAddress.rawValue
         let group = symbols[groupStart..<low]
         if let sized = group.first(where: { $0.size > offset }) { return (sized, offset) }
-        if let unsized = group.first(where: { $0.size == 0 }) { return (unsized, offset) }
+        if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) { return (unsized, offset) }
         return nil
+    }
+
+    private func isInOwnSection(_ address: FileAddress, _ symbol: Symbol) -> Bool {
+        guard let name = symbol.sectionName, let range = sectionRanges[name] else { return true }
+        return range.contains(address) || (range.isEmpty && range.lowerBound == address)
     }
 
     /// The symbol named `name`, for `info line FUNCTION`-style lookups.

@@ -1,0 +1,75 @@
+import Testing
+
+/// The text output of `resolve`, `resolve -i`, `info symbol` and `info line`, against golden files.
+@Suite("Golden CLI output")
+struct GoldenOutputTests {
+    static let sensors = "Tests/Fixtures/bin/sensors-gcc-dwarf5"
+    static let sample = "SampleCrashes/linux-c-sensors/sensors"
+
+    /// Addresses in `sensors-gcc-dwarf5`: main, atoi inlined into main, sample_at and its inlined
+    /// adjust/scale/clamp, total, unit_name, crtstuff code without DWARF, the PLT, and one past everything.
+    static let sensorsAddresses = ["0x10a0", "0x1170", "0x1290", "0x12a0", "0x12e8", "0x1340", "0x1390", "0x1240", "0x1030", "0x99999"]
+
+    @Test func resolve() throws {
+        try Golden.check("resolve", ["resolve", "-o", Self.sensors] + Self.sensorsAddresses)
+    }
+
+    @Test func resolveInlines() throws {
+        try Golden.check("resolve-inlines", ["resolve", "-i", "-o", Self.sensors] + Self.sensorsAddresses)
+    }
+
+    @Test func resolveFullPathsAsAtosSpellsThem() throws {
+        try Golden.check("atos-fullpath", ["atos", "-o", Self.sensors, "-i", "-fullPath", "0x12e8"])
+    }
+
+    @Test func resolveJSON() throws {
+        try Golden.check("resolve-json", ["resolve", "--json", "-o", Self.sensors, "0x12e8", "0x1240", "0x99999", "zz"])
+    }
+
+    @Test func resolveCPlusPlusDemangled() throws {
+        try Golden.check("resolve-cpp", ["resolve", "-i", "-o", "Tests/Fixtures/bin/inventory-gcc", "0x127d", "0x1aa0", "0x2131"])
+    }
+
+    @Test func resolveCPlusPlusLinkageNames() throws {
+        try Golden.check("resolve-cpp-no-demangle", ["resolve", "-i", "--no-demangle", "-o", "Tests/Fixtures/bin/inventory-gcc", "0x127d"])
+    }
+
+    @Test func resolveSwift() throws {
+        try Golden.check("resolve-swift", ["resolve", "-i", "-o", "Tests/Fixtures/bin/shapes-swift-Onone"],
+                         input: "0x2926\n0x2d88\n0x3bc1\n")
+    }
+
+    @Test func resolveSharedLibrary() throws {
+        try Golden.check("resolve-shared-library", ["resolve", "-i", "-o", "Tests/Fixtures/bin/libgeometry.so", "0x640", "0x6f0", "0x760"])
+    }
+
+    @Test func resolveRuntimeAddresses() throws {
+        try Golden.check("resolve-load-address", ["resolve", "-i", "-o", Self.sample, "-l", "0x562189930000", "0x5621899313b9", "0x5621899312c0"])
+        try Golden.check("resolve-slide", ["resolve", "-o", Self.sample, "--slide", "0x562189930000", "0x5621899313b9"])
+    }
+
+    @Test func resolveStrippedByBuildID() throws {
+        try Golden.check("resolve-stripped-build-id", [
+            "resolve", "-o", "Tests/Fixtures/bin/inventory-stripped", "-d", "Tests/Fixtures/bin/debug-root", "0x127d", "0x2131",
+        ])
+    }
+
+    @Test func resolveStrippedWithoutDebugFile() throws {
+        try Golden.check("resolve-stripped-no-debug-file", ["resolve", "-o", "Tests/Fixtures/bin/inventory-stripped", "0x127d"])
+    }
+
+    @Test func infoSymbol() throws {
+        // Functions with and without offset, .rodata, .data.rel.ro, .bss, .data, and no symbol.
+        try Golden.check("info-symbol", [
+            "info", "symbol", "-o", Self.sensors, "0x1290", "0x1294", "0x2000", "0x3dc8", "0x404c", "0x4030", "0x10", "4756",
+        ])
+    }
+
+    @Test func infoLine() throws {
+        try Golden.check("info-line", ["info", "line", "-o", Self.sensors, "*0x1290", "0x12a0", "0x12e8", "0x1240", "0x99999"])
+    }
+
+    @Test func splitDWARFStillResolves() throws {
+        try Golden.check("resolve-split-dwarf", ["resolve", "-i", "-o", "Tests/Fixtures/bin/sensors-split-dwarf", "0x12a0", "0x1330"])
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// Golden files for CLI output: the command, its standard output, standard error and exit status.
+/// `UPDATE_GOLDEN=1 swift test` rewrites them from the current output.
+enum Golden {
+    static var isUpdating: Bool { ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" }
+
+    /// The transcript of one run, as a golden file holds it.
+    static func transcript(arguments: [String], input: String?, result: CommandResult) -> String {
+        var text = "$ postmortem " + arguments.joined(separator: " ") + "\n"
+        if let input { text += "[stdin]\n" + input + (input.hasSuffix("\n") ? "" : "\n") }
+        text += "[stdout]\n" + result.standardOutput
+        if !result.standardError.isEmpty { text += "[stderr]\n" + result.standardError }
+        text += "[exit \(result.status)]\n"
+        return text
+    }
+
+    /// Runs `postmortem arguments` and compares the transcript with `Golden/name.txt`.
+    static func check(_ name: String, _ arguments: [String], input: String? = nil,
+                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try Command.postmortem(arguments, input: input)
+        let actual = transcript(arguments: arguments, input: input, result: result)
+        let file = Paths.golden.appendingPathComponent(name + ".txt")
+        if isUpdating {
+            try actual.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try? String(contentsOf: file, encoding: .utf8)
+        #expect(expected != nil, "missing golden file \(file.path); run with UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
+        #expect(actual == expected, "output differs from \(name).txt:\n\(actual)", sourceLocation: sourceLocation)
+    }
+}
