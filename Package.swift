@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles"]),
-        .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem"]),
+        .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,8 @@ import Glibc
 final class ELFHandle {
     let path: String
     let elf: OpaquePointer
+    /// The size of the file in bytes, to check header tables against.
+    let fileSize: UInt64
     private let fileDescriptor: Int32
 
     /// Opens `path` for reading with libelf.
@@ -35,9 +37,10 @@ final class ELFHandle {
         guard elf_kind(elf) == ELF_K_ELF else {
             elf_end(elf)
             close(descriptor)
-            throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF header")
+            throw ObjectFileError(.malformed, path: path, detail: "the ELF header is cut short or invalid")
         }
         self.elf = elf
+        self.fileSize = UInt64(max(status.st_size, 0))
         self.fileDescriptor = descriptor
     }
 

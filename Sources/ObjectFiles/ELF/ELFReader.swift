@@ -11,6 +11,7 @@ enum ELFReader {
         guard gelf_getehdr(elf, &header) != nil else { throw handle.malformed("ELF header") }
         let is64Bit = gelf_getclass(elf) == ELFCLASS64
         let isBigEndian = header.e_ident.5 == UInt8(ELFDATA2MSB)
+        try checkTablesFit(header, handle)
 
         let segments = try readSegments(handle)
         let sectionList = try readSections(handle)
@@ -86,6 +87,22 @@ enum ELFReader {
             return Array(UnsafeRawBufferPointer(start: bytes, count: data.pointee.d_size))
         }
         return nil
+    }
+
+    /// A file cut short loses its section headers (they come last): say so, rather than read it as empty.
+    private static func checkTablesFit(_ header: GElf_Ehdr, _ handle: ELFHandle) throws(ObjectFileError) {
+        let tables: [(name: String, offset: UInt64, count: UInt64, size: UInt64)] = [
+            ("section headers", header.e_shoff, UInt64(header.e_shnum), UInt64(header.e_shentsize)),
+            ("program headers", header.e_phoff, UInt64(header.e_phnum), UInt64(header.e_phentsize)),
+        ]
+        for table in tables where table.count > 0 {
+            let (length, overflow) = table.count.multipliedReportingOverflow(by: table.size)
+            let (end, overflow2) = table.offset.addingReportingOverflow(length)
+            if overflow || overflow2 || end > handle.fileSize {
+                throw ObjectFileError(.malformed, path: handle.path,
+                                      detail: "\(table.name) end at byte \(overflow || overflow2 ? "beyond 2^64" : String(end)), past the end of the \(handle.fileSize)-byte file (truncated?)")
+            }
+        }
     }
 
     private static func kind(of type: UInt16) -> ObjectKind {

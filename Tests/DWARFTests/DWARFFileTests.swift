@@ -1,0 +1,82 @@
+import Foundation
+import DWARF
+import ObjectFiles
+import Testing
+
+@Suite("DWARF units, functions and line tables")
+struct DWARFFileTests {
+    /// The number of compile (not type) units llvm-dwarfdump sees.
+    private func llvmCompileUnitCount(_ name: String) throws -> Int {
+        try Fixtures.run("llvm-dwarfdump", ["--debug-info", Fixtures.path(name)])
+            .split(separator: "\n").filter { $0.contains("DW_TAG_compile_unit") || $0.contains("DW_TAG_skeleton_unit") }.count
+    }
+
+    @Test(arguments: [
+        ("sensors-clang-dwarf4", 4), ("sensors-gcc-dwarf5", 5), ("sensors-clang-dwarf5", 5), ("sensors-gcc-dwarf4-gz", 4),
+        ("inventory-gcc-typeunits4", 4), ("inventory-gcc-typeunits5", 5), ("shapes-swift-Onone", 4), ("sensors-split-dwarf", 5),
+    ])
+    func compileUnitsAndVersions(_ name: String, _ version: Int) throws {
+        let units = try DWARFFile(path: Fixtures.path(name)).compileUnits()
+        #expect(units.count == (try llvmCompileUnitCount(name)), "type units are not compile units")
+        // The fixture's own unit: the one built in "." (a debug prefix map; a split-DWARF skeleton has no name).
+        let main = try #require(units.first { $0.compilationDirectory == "." })
+        #expect(main.version == version)
+        #expect(!main.ranges.isEmpty, "the unit's code ranges come from low/high pc or its range list")
+    }
+
+    /// `sample_at` inlines adjust, which inlines scale, which inlines clamp: each call site is the
+    /// line of the source that calls the next function.
+    @Test(arguments: ["sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-dwarf5"])
+    func inlineChainsCarryTheirCallSites(_ name: String) throws {
+        let file = try DWARFFile(path: Fixtures.path(name))
+        let unit = try #require(try file.compileUnits().first { $0.name?.hasSuffix("sensors.c") == true })
+        let functions = try file.contents(of: unit).functions
+        let source = try String(contentsOf: Fixtures.directory.deletingLastPathComponent().appendingPathComponent("Sources/sensors.c"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let sampleAt = try #require(functions.firstIndex { $0.name == "sample_at" && $0.parent == nil })
+        var inlined = 0
+        for record in functions where record.isInlined {
+            let name = try #require(record.name)
+            #expect(record.parent != nil)
+            #expect(record.callFile == "./sensors.c" || record.callFile?.hasSuffix(".h") == true)
+            if record.callFile == "./sensors.c" {
+                let callLine = source[record.callLine - 1]
+                #expect(callLine.contains(name + "("), "line \(record.callLine) calls \(name): \(callLine)")
+            }
+            inlined += 1
+        }
+        #expect(inlined >= 3)
+        #expect(functions.contains { $0.name == "adjust" && $0.isInlined && $0.parent == sampleAt })
+    }
+
+    @Test func linkageNamesComeThroughOriginsAndSpecifications() throws {
+        let file = try DWARFFile(path: Fixtures.path("inventory-gcc"))
+        let unit = try #require(try file.compileUnits().first { $0.name == "inventory.cpp" })
+        let functions = try file.contents(of: unit).functions
+        let inlinedAdd = try #require(functions.first { $0.isInlined && $0.name?.hasPrefix("checked_add") == true })
+        #expect(inlinedAdd.linkageName?.hasPrefix("_ZN9warehouse6detail11checked_add") == true)
+        #expect(functions.contains { !$0.isInlined && $0.linkageName?.contains("6Report8describe") == true })
+    }
+
+    /// Every row libdwarf gives (after Postmortem mends its DWARF 5 file numbers and epilogue rows)
+    /// matches llvm-dwarfdump's rows: address, file path, line.
+    @Test(arguments: ["inventory-clang", "inventory-gcc", "shapes-swift-Onone", "sensors-clang-dwarf5"])
+    func lineRowsMatchLLVMDwarfdump(_ name: String) throws {
+        let file = try DWARFFile(path: Fixtures.path(name))
+        var ours: [String] = []
+        for unit in try file.compileUnits() {
+            let table = try file.contents(of: unit).lineTable
+            for sequence in table.sequences {
+                for row in sequence.rows { ours.append("\(row.address.rawValue) \(row.line) \(row.column)") }
+            }
+        }
+        var theirs: [String] = []
+        for line in try Fixtures.run("llvm-dwarfdump", ["--debug-line", Fixtures.path(name)]).split(separator: "\n")
+        where line.hasPrefix("0x") && !line.contains("end_sequence") {
+            let fields = line.split(separator: " ")
+            guard let address = UInt64(fields[0].dropFirst(2), radix: 16) else { continue }
+            theirs.append("\(address) \(fields[1]) \(fields[2])")
+        }
+        #expect(ours.sorted() == theirs.sorted())
+    }
+}

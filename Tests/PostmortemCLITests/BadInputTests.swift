@@ -1,0 +1,107 @@
+import Foundation
+import ObjectFiles
+import Testing
+
+/// Bad input gets one clear line naming the file or the address, the rest still resolves, and nothing crashes.
+@Suite("Bad input")
+struct BadInputTests {
+    static let sensors = Paths.fixture("sensors-gcc-dwarf5")
+
+    /// A fresh directory for files the test makes; removed when the test ends.
+    final class Scratch {
+        let url: URL
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("postmortem-tests-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(at: url) }
+        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    }
+
+    /// Runs `resolve` on `object` and checks the one-line error and the exit status.
+    private func expectOneLineError(object: String, containing fragments: [String], status: Int32 = 1) throws {
+        let result = try Command.postmortem(["resolve", "-o", object, "0x12a0"])
+        #expect(result.status == status, "exit \(result.status): \(result.standardError)")
+        #expect(result.errorLines.count == 1, "expected one line on stderr, got: \(result.standardError)")
+        let line = try #require(result.errorLines.first)
+        #expect(line.hasPrefix("postmortem: \(object)"), "the error names the file: \(line)")
+        for fragment in fragments { #expect(line.contains(fragment), "\(line) lacks \(fragment)") }
+    }
+
+    @Test func missingFile() throws {
+        try expectOneLineError(object: "/nonexistent/app", containing: ["cannot open", "No such file"])
+    }
+
+    @Test func directory() throws {
+        try expectOneLineError(object: Paths.fixtures.path, containing: ["is a directory"])
+    }
+
+    @Test func textFile() throws {
+        try expectOneLineError(object: Paths.packageRoot.appendingPathComponent("README.md").path, containing: ["not an object file"])
+    }
+
+    @Test(arguments: [3_000, 64, 10])
+    func truncatedELF(keeping bytes: Int) throws {
+        let scratch = try Scratch()
+        let truncated = scratch.path("truncated-\(bytes)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.sensors))
+        try data.prefix(bytes).write(to: URL(fileURLWithPath: truncated))
+        try expectOneLineError(object: truncated, containing: ["malformed object file"])
+    }
+
+    @Test func corruptDebugInfoFallsBackToTheSymbolTable() throws {
+        let scratch = try Scratch()
+        let corrupt = scratch.path("corrupt-debug-info")
+        var data = try Data(contentsOf: URL(fileURLWithPath: Self.sensors))
+        let section = try #require(try ObjectFileReader.read(path: Self.sensors).section(named: ".debug_info"))
+        // Keep the unit header's length, scramble everything after it.
+        let start = Int(section.fileOffset) + 4, end = Int(section.fileOffset + section.size)
+        for index in start..<end { data[index] = data[index] &* 7 &+ 13 }
+        try data.write(to: URL(fileURLWithPath: corrupt))
+
+        let result = try Command.postmortem(["resolve", "-o", corrupt, "0x12a0", "0x1390"])
+        #expect(result.status == 0)
+        #expect(result.outputLines.count == 2)
+        // The symbol table still names the functions; the DWARF problem is one line naming the file.
+        #expect(result.outputLines.first?.hasPrefix("sample_at (in corrupt-debug-info)") == true, "\(result.standardOutput)")
+        #expect(result.outputLines.last?.hasPrefix("unit_name (in corrupt-debug-info)") == true, "\(result.standardOutput)")
+        #expect(result.errorLines.allSatisfy { $0.hasPrefix("postmortem: \(corrupt)") }, "\(result.standardError)")
+    }
+
+    @Test func addressOutsideEverySectionStaysAsGiven() throws {
+        let result = try Command.postmortem(["resolve", "-o", Self.sensors, "0x12a0", "0xdeadbeef"])
+        #expect(result.status == 0)
+        #expect(result.outputLines == ["sample_at (in sensors-gcc-dwarf5) (sensors.c:24)", "0xdeadbeef"])
+        let json = try Command.postmortem(["resolve", "--json", "-o", Self.sensors, "0xdeadbeef"])
+        #expect(json.standardOutput.contains("\"unresolvedReason\": \"address 0xdeadbeef is outside every section of sensors-gcc-dwarf5\""))
+    }
+
+    @Test func addressThatIsNotANumber() throws {
+        let result = try Command.postmortem(["resolve", "-o", Self.sensors, "0x12a0", "main+4", "0x1390"])
+        #expect(result.status == 0, "the other addresses were answered")
+        #expect(result.outputLines == ["sample_at (in sensors-gcc-dwarf5) (sensors.c:24)", "unit_name (in sensors-gcc-dwarf5) (sensors.c:43)"])
+        #expect(result.errorLines == ["postmortem: 'main+4' is not an address"])
+
+        let nothingUseful = try Command.postmortem(["resolve", "-o", Self.sensors, "main+4"])
+        #expect(nothingUseful.status == 1, "no input was an address")
+    }
+
+    @Test func mismatchedDebugFileIsReportedNotUsed() throws {
+        // A file under the debug link's name whose CRC does not match: rejected with the reason.
+        let scratch = try Scratch()
+        let binary = scratch.path("sensors-stripped")
+        try FileManager.default.copyItem(atPath: Paths.fixture("sensors-stripped"), toPath: binary)
+        try FileManager.default.copyItem(atPath: Paths.fixture("sensors-gcc-dwarf4-gz"), toPath: scratch.path("sensors-stripped.debug"))
+        let result = try Command.postmortem(["resolve", "-o", binary, "0x12a0"])
+        #expect(result.status == 0)
+        #expect(result.errorLines.contains { $0.contains("sensors-stripped.debug: not used as debug file") && $0.contains("does not match") },
+                "\(result.standardError)")
+        #expect(result.errorLines.contains { $0.contains("no debug information found") }, "\(result.standardError)")
+    }
+
+    @Test func usageErrorsExitWith64() throws {
+        #expect(try Command.postmortem(["resolve", "0x1"]).status == 64)
+        #expect(try Command.postmortem(["resolve", "-o", Self.sensors, "-l", "0x1000", "--slide", "0x10", "0x1"]).status == 64)
+        #expect(try Command.postmortem(["resolve", "-o", Self.sensors, "-l", "nowhere", "0x1"]).status == 64)
+    }
+}
