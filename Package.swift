@@ -47,10 +47,12 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
-        .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles"]),
-        .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles"]),
-        .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles"]),
+        // Fixture paths and a process runner shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
+        .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
+        .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "TestSupport"]),
+        .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

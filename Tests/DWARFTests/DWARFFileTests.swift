@@ -2,6 +2,7 @@ import Foundation
 import DWARF
 import ObjectFiles
 import Testing
+import TestSupport
 
 @Suite("DWARF units, functions and line tables")
 struct DWARFFileTests {
@@ -31,7 +32,7 @@ struct DWARFFileTests {
         let file = try DWARFFile(path: Fixtures.path(name))
         let unit = try #require(try file.compileUnits().first { $0.name?.hasSuffix("sensors.c") == true })
         let functions = try file.contents(of: unit).functions
-        let source = try String(contentsOf: Fixtures.directory.deletingLastPathComponent().appendingPathComponent("Sources/sensors.c"), encoding: .utf8)
+        let source = try String(contentsOf: Fixtures.sources.appendingPathComponent("sensors.c"), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         let sampleAt = try #require(functions.firstIndex { $0.name == "sample_at" && $0.parent == nil })
         var inlined = 0

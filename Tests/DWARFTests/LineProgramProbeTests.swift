@@ -1,6 +1,7 @@
 import DWARF
 import ObjectFiles
 import Testing
+import TestSupport
 @testable import DWARF
 
 @Suite("Line program probe")

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectFiles
 import Testing
+import TestSupport
 
 @Suite("Finding debug files")
 struct DebugFileLocatorTests {

@@ -1,5 +1,6 @@
 import ObjectFiles
 import Testing
+import TestSupport
 
 @Suite("Symbol tables")
 struct SymbolTableTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Postmortem against `llvm-symbolizer --inlining` on addresses sampled from each fixture's line table:
 /// the whole inline chain (linkage name, file, line, column) must agree on at least 99.5% of them.

@@ -1,5 +1,6 @@
 import Symbolication
 import Testing
+import TestSupport
 
 @Suite("Demangling")
 struct DemanglerTests {

@@ -1,6 +1,7 @@
 import ObjectFiles
 import Symbolication
 import Testing
+import TestSupport
 
 @Suite("Image symbolizer")
 struct ImageSymbolizerTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Golden files for CLI output: the command, its standard output, standard error and exit status.
 /// `UPDATE_GOLDEN=1 swift test` rewrites them from the current output.

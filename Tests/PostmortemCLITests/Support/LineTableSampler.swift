@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// SplitMix64: a small deterministic generator, so every run samples the same addresses.
 struct SeededGenerator: RandomNumberGenerator {

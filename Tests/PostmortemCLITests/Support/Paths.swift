@@ -1,16 +1,13 @@
 import Foundation
+import TestSupport
 
 /// Where the package, its fixtures and the tools the tests run are.
 enum Paths {
-    /// The package root, found from this file's location.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures/bin")
+    static let packageRoot = Fixtures.packageRoot
+    static let fixtures = Fixtures.directory
     static let golden = packageRoot.appendingPathComponent("Tests/PostmortemCLITests/Golden")
 
-    /// A fixture binary, by its path below `Tests/Fixtures/bin`.
-    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+    static func fixture(_ name: String) -> String { Fixtures.path(name) }
 
     /// The `postmortem` executable that `swift build` put beside the test bundle.
     static let postmortem: String = {
@@ -45,5 +42,12 @@ enum Paths {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
+    }
+}
+
+extension Command {
+    /// Runs `postmortem` with `arguments` from the package root.
+    static func postmortem(_ arguments: [String], input: String? = nil) throws -> CommandResult {
+        try run(Paths.postmortem, arguments, input: input)
     }
 }

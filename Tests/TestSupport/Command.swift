@@ -1,13 +1,13 @@
 import Foundation
 
 /// The outcome of running a command to completion.
-struct CommandResult {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
 
-    var outputLines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
-    var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+    public var outputLines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+    public var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
 }
 
 extension Array where Element == String {
@@ -15,9 +15,9 @@ extension Array where Element == String {
 }
 
 /// Runs programs for the tests, feeding standard input and collecting both outputs.
-enum Command {
-    static func run(_ executable: String, _ arguments: [String], input: String? = nil,
-                    currentDirectory: URL = Paths.packageRoot) throws -> CommandResult {
+public enum Command {
+    public static func run(_ executable: String, _ arguments: [String], input: String? = nil,
+                    currentDirectory: URL = Fixtures.packageRoot) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -42,11 +42,6 @@ enum Command {
             status: process.terminationStatus,
             standardOutput: String(decoding: outputData.data, as: UTF8.self),
             standardError: String(decoding: errorData.data, as: UTF8.self))
-    }
-
-    /// Runs `postmortem` with `arguments`.
-    static func postmortem(_ arguments: [String], input: String? = nil) throws -> CommandResult {
-        try run(Paths.postmortem, arguments, input: input)
     }
 }
 
