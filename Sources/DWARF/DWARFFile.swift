@@ -32,6 +32,13 @@ public final class DWARFFile {
         return bytes
     }
 
+    /// The ranges `.debug_aranges` assigns to units, by the offset of each unit's DIE; empty when the
+    /// file has none (clang and swiftc write none).
+    /// - Complexity: O(entries of `.debug_aranges`).
+    public func addressRangesByUnit() -> [(range: AddressRange, unitDIEOffset: UInt64)] {
+        ArangesReader.ranges(handle)
+    }
+
     /// The functions, inlined copies and line table of `unit`.
     /// - Complexity: O(DIEs and line rows of the unit).
     public func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {

@@ -13,7 +13,7 @@ struct DWARFFileTests {
     }
 
     @Test(arguments: [
-        ("sensors-clang-dwarf4", 4), ("sensors-gcc-dwarf5", 5), ("sensors-clang-dwarf5", 5), ("sensors-gcc-dwarf4-gz", 4),
+        ("sensors-gcc-dwarf2", 2), ("sensors-gcc-dwarf3", 3), ("sensors-clang-dwarf4", 4), ("sensors-gcc-dwarf5", 5), ("sensors-clang-dwarf5", 5), ("sensors-gcc-dwarf4-gz", 4),
         ("inventory-gcc-typeunits4", 4), ("inventory-gcc-typeunits5", 5), ("shapes-swift-Onone", 4), ("sensors-split-dwarf", 5),
     ])
     func compileUnitsAndVersions(_ name: String, _ version: Int) throws {
@@ -26,8 +26,8 @@ struct DWARFFileTests {
     }
 
     /// `sample_at` inlines adjust, which inlines scale, which inlines clamp: each call site is the
-    /// line of the source that calls the next function.
-    @Test(arguments: ["sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-dwarf5"])
+    /// line of the source that calls the next function. (Strict DWARF 2 has no call sites: `DW_AT_call_file` is DWARF 3.)
+    @Test(arguments: ["sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-dwarf5"])
     func inlineChainsCarryTheirCallSites(_ name: String) throws {
         let file = try DWARFFile(path: Fixtures.path(name))
         let unit = try #require(try file.compileUnits().first { $0.name?.hasSuffix("sensors.c") == true })

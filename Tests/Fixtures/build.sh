@@ -16,6 +16,9 @@ map="-fdebug-prefix-map=$here=."
 gcc     -O2 -g            $map sensors.c -o $out/sensors-gcc-dwarf5
 $clang  -O2 -gdwarf-4     $map sensors.c -o $out/sensors-clang-dwarf4
 $clang  -O2 -gdwarf-5     $map sensors.c -o $out/sensors-clang-dwarf5
+# The oldest versions: DWARF 2 and 3.
+gcc     -O2 -gdwarf-2 -gstrict-dwarf $map sensors.c -o $out/sensors-gcc-dwarf2
+gcc     -O2 -gdwarf-3     $map sensors.c -o $out/sensors-gcc-dwarf3
 # Compressed debug sections (SHF_COMPRESSED).
 gcc     -O2 -gdwarf-4 -gz $map sensors.c -o $out/sensors-gcc-dwarf4-gz
 $clang  -O2 -g -gz=zlib   $map sensors.c -o $out/sensors-clang-gz
@@ -35,7 +38,7 @@ rm -f sensors.dwo sensors-split-dwarf-sensors.dwo *.dwo
 # A shared library.
 $clang  -O2 -g -fPIC -shared $map geometry.c -o $out/libgeometry.so -lm
 
-# Swift, optimised and not. The serialized module (.swift_ast) would record the build directory: keep its options out.
+# Swift, optimised and not (each build differs only in its .swift_modhash and so its build-id). The serialized module (.swift_ast) would record the build directory: keep its options out.
 swiftmap="-debug-prefix-map $here=. -file-compilation-dir . -Xfrontend -no-serialize-debugging-options"
 swiftc -O     -g $swiftmap Shapes.swift -o $out/shapes-swift-O
 swiftc -Onone -g $swiftmap Shapes.swift -o $out/shapes-swift-Onone

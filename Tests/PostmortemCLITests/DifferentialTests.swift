@@ -21,6 +21,8 @@ struct DifferentialTests {
     static let requiredAgreement = 0.995
 
     static let cases: [Case] = [
+        Case(name: "C, gcc -O2, DWARF 2", object: "sensors-gcc-dwarf2", lineTableSource: "sensors-gcc-dwarf2"),
+        Case(name: "C, gcc -O2, DWARF 3", object: "sensors-gcc-dwarf3", lineTableSource: "sensors-gcc-dwarf3"),
         Case(name: "C, gcc -O2, DWARF 5", object: "sensors-gcc-dwarf5", lineTableSource: "sensors-gcc-dwarf5"),
         Case(name: "C, clang -O2, DWARF 4", object: "sensors-clang-dwarf4", lineTableSource: "sensors-clang-dwarf4"),
         Case(name: "C, clang -O2, DWARF 5", object: "sensors-clang-dwarf5", lineTableSource: "sensors-clang-dwarf5"),

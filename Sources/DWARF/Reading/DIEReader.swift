@@ -69,6 +69,17 @@ struct DIEReader {
         return die
     }
 
+    /// True when the DIE states code addresses (`DW_AT_low_pc` or `DW_AT_ranges`), even empty ones.
+    func hasCodeAddress(_ die: Dwarf_Die) -> Bool {
+        for attribute in [DW_AT_low_pc, DW_AT_ranges] {
+            var present: Dwarf_Bool = 0
+            var error: Dwarf_Error?
+            if dwarf_hasattr(die, Dwarf_Half(attribute), &present, &error) == DW_DLV_OK, present != 0 { return true }
+            handle.discard(error)
+        }
+        return false
+    }
+
     /// The code addresses of a DIE: `DW_AT_low_pc`/`DW_AT_high_pc`, or `DW_AT_ranges`. Empty ranges are dropped.
     func ranges(_ die: Dwarf_Die) -> [AddressRange] {
         var low: Dwarf_Addr = 0

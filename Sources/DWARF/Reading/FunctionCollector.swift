@@ -51,7 +51,9 @@ struct FunctionCollector {
         case DW_TAG_subprogram, DW_TAG_inlined_subroutine:
             let ranges = reader.ranges(die)
             // Declarations and abstract instances have no code, and neither does anything below them.
-            guard !ranges.isEmpty else { return }
+            // A concrete copy may still have an empty range (strict DWARF 2 gives an inlined function
+            // whose code is scattered `low_pc == high_pc`) while its children hold the code: keep it.
+            guard !ranges.isEmpty || reader.hasCodeAddress(die) else { return }
             let isInlined = tag == DW_TAG_inlined_subroutine
             let names = resolveNames(die, chain: 0)
             let callFile = isInlined ? reader.unsigned(die, DW_AT_call_file).flatMap(file) : nil

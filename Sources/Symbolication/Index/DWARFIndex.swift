@@ -14,8 +14,15 @@ final class DWARFIndex {
         file = try DWARFFile(path: path)
         units = try file.compileUnits()
         var pairs: [(AddressRange, Int)] = []
+        var unitsByOffset: [UInt64: Int] = [:]
         for (index, unit) in units.enumerated() {
+            unitsByOffset[unit.dieOffset] = index
             for range in unit.ranges { pairs.append((range, index)) }
+        }
+        // `.debug_aranges` adds what a unit DIE leaves out (strict DWARF 2 names only one range);
+        // a range both give appears twice, which the lookup does not mind.
+        for entry in file.addressRangesByUnit() {
+            if let index = unitsByOffset[entry.unitDIEOffset] { pairs.append((entry.range, index)) }
         }
         unitsByAddress = RangeMap(pairs)
     }
