@@ -1,5 +1,5 @@
 internal import CLibDwarf
-import ObjectFiles
+public import ObjectFiles
 
 /// The DWARF of one ELF file or Mach-O debug file, read lazily through libdwarf.
 ///
@@ -8,15 +8,27 @@ import ObjectFiles
 /// use one instance from one thread at a time.
 public final class DWARFFile {
     public let path: String
+    /// The image the DWARF belongs to (one slice, for a universal file).
+    public let object: ObjectFile
     private let handle: DebugHandle
     /// `.debug_line`, read the first time a DWARF 5 table needs ``LineProgramProbe``; `.some(nil)` when unreadable.
     private var lineSection: [UInt8]??
 
-    /// Opens the DWARF of the file at `path`.
+    /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file.
     /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/cannotOpen`` when libdwarf cannot read it.
-    public init(path: String) throws(DWARFError) {
-        self.path = path
-        handle = try DebugHandle(path: path)
+    public init(object: ObjectFile) throws(DWARFError) {
+        self.path = object.path
+        self.object = object
+        handle = try DebugHandle(object: object)
+    }
+
+    /// Opens the DWARF of the (thin) file at `path`.
+    public convenience init(path: String) throws(DWARFError) {
+        let object: ObjectFile
+        do { object = try ObjectFileReader.read(path: path) } catch {
+            throw DWARFError(.cannotOpen, path: path, detail: error.description)
+        }
+        try self.init(object: object)
     }
 
     /// Every compile unit with the address ranges it covers.
@@ -27,7 +39,7 @@ public final class DWARFFile {
 
     private func lineSectionBytes() -> [UInt8]? {
         if let lineSection { return lineSection }
-        let bytes = (try? ObjectFileReader.read(path: path)).flatMap { try? ObjectFileReader.sectionContents(named: ".debug_line", in: $0) }
+        let bytes = try? ObjectFileReader.sectionContents(named: object.dwarfSectionName("line"), in: object)
         lineSection = .some(bytes)
         return bytes
     }

@@ -9,6 +9,10 @@ public struct ObjectFileError: Error, Hashable, Sendable {
         case unknownFormat
         /// The file claims a format but its headers are cut short or inconsistent.
         case malformed
+        /// A universal file has no slice for the architecture asked for.
+        case architectureNotFound
+        /// A universal file has several slices and none was chosen.
+        case ambiguousArchitecture
     }
 
     public var code: Code
@@ -30,6 +34,7 @@ extension ObjectFileError: CustomStringConvertible {
         case .isDirectory: "\(path): is a directory, not a binary or debug file"
         case .unknownFormat: "\(path): not an object file (\(detail))"
         case .malformed: "\(path): malformed object file: \(detail)"
+        case .architectureNotFound, .ambiguousArchitecture: "\(path) \(detail)"
         }
     }
 }

@@ -1,19 +1,57 @@
 /// Opens binaries and debug files and reads what symbolication needs from them.
 public enum ObjectFileReader {
     /// Identifies the object file at `path` and reads its headers, sections, segments and notes.
-    /// - Throws: ``ObjectFileError`` naming `path` when it is missing, a directory, not an object file or malformed.
-    public static func read(path: String) throws(ObjectFileError) -> ObjectFile {
-        try ELFReader.read(path: path)
+    ///
+    /// `path` may be an ELF file, a Mach-O file, a universal (fat) file or a `.dSYM` bundle. Of a
+    /// universal file, `architecture` picks the slice; without it, a file with one slice gives that
+    /// slice and one with several is an error that lists them.
+    /// - Throws: ``ObjectFileError`` naming `path` when it is missing, a directory, not an object file,
+    ///   malformed, or has no slice for `architecture`.
+    public static func read(path: String, architecture: Architecture? = nil) throws(ObjectFileError) -> ObjectFile {
+        let images = try readAll(path: path)
+        if let architecture {
+            if let match = images.first(where: { $0.architecture == architecture }) { return match }
+            throw ObjectFileError(.architectureNotFound, path: path,
+                                  detail: "has no \(architecture) slice (it has \(images.map(\.architecture.name).joined(separator: ", ")))")
+        }
+        guard images.count == 1, let only = images.first else {
+            throw ObjectFileError(.ambiguousArchitecture, path: path,
+                                  detail: "is a universal file with \(images.map(\.architecture.name).joined(separator: ", ")); choose one with --arch")
+        }
+        return only
     }
 
-    /// Reads the function and data symbols of `file` (`.symtab`, and `.dynsym` of stripped binaries).
+    /// Every image at `path`: each slice of a universal file, or the one image of any other file.
+    public static func readAll(path: String) throws(ObjectFileError) -> [ObjectFile] {
+        if DSYMBundle.isBundle(path) { return try readAll(path: try DSYMBundle.dwarfFile(in: path)) }
+        let file = try MappedFile(path: path)
+        if MachOReader.isMachO(file.bytes) { return try MachOReader.images(in: file) }
+        return [try ELFReader.read(path: path)]
+    }
+
+    /// Reads the function and data symbols of `file` (`.symtab` and `.dynsym`, or Mach-O's `LC_SYMTAB`).
     public static func symbolTable(of file: ObjectFile) throws(ObjectFileError) -> SymbolTable {
-        try ELFReader.readSymbols(path: file.path)
+        switch file.format {
+        case .elf: try ELFReader.readSymbols(path: file.path)
+        case .machO: try MachOReader.symbols(of: file, in: MappedFile(path: file.path))
+        }
     }
 
     /// The contents of the section named `name` in `file` (decompressed), or `nil` when it has none.
     /// - Complexity: O(section size).
     public static func sectionContents(named name: String, in file: ObjectFile) throws(ObjectFileError) -> [UInt8]? {
-        try ELFReader.readSection(named: name, path: file.path)
+        switch file.format {
+        case .elf:
+            return try ELFReader.readSection(named: name, path: file.path)
+        case .machO:
+            guard let section = file.section(named: name), section.occupiesFile else { return nil }
+            let mapped = try MappedFile(path: file.path)
+            let start = (file.slice?.offset ?? 0) &+ section.fileOffset
+            let (end, overflow) = start.addingReportingOverflow(section.size)
+            guard !overflow, end <= UInt64(mapped.bytes.count) else {
+                throw ObjectFileError(.malformed, path: file.path, detail: "section \(name) runs past the end of the file")
+            }
+            return Array(mapped.bytes[Int(start)..<Int(end)])
+        }
     }
 }

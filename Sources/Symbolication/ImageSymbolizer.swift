@@ -24,7 +24,7 @@ public final class ImageSymbolizer {
     /// - Throws: ``SymbolicationError`` when the file cannot be read as an object file at all.
     public init(path: String, options: SymbolizerOptions = SymbolizerOptions()) throws(SymbolicationError) {
         self.options = options
-        do { image = try ObjectFileReader.read(path: path) } catch { throw .objectFile(error) }
+        do { image = try ObjectFileReader.read(path: path, architecture: options.architecture) } catch { throw .objectFile(error) }
 
         var debugFile: ObjectFile? = image.hasDWARF ? image : nil
         if debugFile == nil {
@@ -35,7 +35,7 @@ public final class ImageSymbolizer {
         }
         var dwarf: DWARFIndex?
         if let debugFile {
-            do { dwarf = try DWARFIndex(path: debugFile.path) } catch {
+            do { dwarf = try DWARFIndex(object: debugFile) } catch {
                 notes.append("\(error.description); using the symbol table only")
             }
         }
@@ -54,7 +54,7 @@ public final class ImageSymbolizer {
     /// The symbols of the separate debug file (a stripped binary's full `.symtab`), read on first use.
     private func debugFileSymbolTable() -> SymbolTable {
         if let debugFileSymbols { return debugFileSymbols }
-        let table = debugFile.flatMap { $0.path == image.path ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
+        let table = debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
         debugFileSymbols = table
         return table
     }

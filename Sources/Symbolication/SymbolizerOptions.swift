@@ -6,9 +6,12 @@ public struct SymbolizerOptions: Hashable, Sendable {
     public var demangle: Bool
     /// Where to look for the debug file of a stripped binary.
     public var debugFileSearch: DebugFileSearch
+    /// The slice of a universal file to use; `nil` when the file has one.
+    public var architecture: Architecture?
 
-    public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch()) {
+    public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil) {
         self.demangle = demangle
         self.debugFileSearch = debugFileSearch
+        self.architecture = architecture
     }
 }

@@ -7,6 +7,10 @@ struct ObjectOptions: ParsableArguments {
     @Option(name: [.customShort("o"), .customLong("object")], help: "The binary, shared library or debug file.")
     var object: String
 
+    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)],
+            help: "The slice of a universal (fat) file: arm64, arm64e, x86_64, armv7, i386 ….")
+    var arch: String?
+
     @Option(name: [.customShort("l"), .customLong("load-address")],
             help: "Where the image was loaded; addresses are then runtime addresses.")
     var loadAddress: String?
@@ -25,10 +29,12 @@ struct ObjectOptions: ParsableArguments {
         if loadAddress != nil, slide != nil { throw ValidationError("Give either --load-address or --slide, not both.") }
         if let loadAddress, AddressInput.atos.parse(loadAddress) == nil { throw ValidationError("'\(loadAddress)' is not a load address.") }
         if let slide, AddressInput.atos.parse(slide) == nil { throw ValidationError("'\(slide)' is not a slide.") }
+        if let arch, Architecture(name: arch) == nil { throw ValidationError("'\(arch)' is not an architecture this tool knows (arm64, arm64e, x86_64, x86_64h, i386, armv7, armv7s, armv7k, arm64_32).") }
     }
 
     var symbolizerOptions: SymbolizerOptions {
-        SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths))
+        SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
+                          architecture: arch.flatMap(Architecture.init(name:)))
     }
 
     /// Opens the object, printing its notes; exits with status 1 when it cannot be read.

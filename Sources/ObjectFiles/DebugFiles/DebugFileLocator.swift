@@ -15,6 +15,7 @@ public struct DebugFileLocator: Sendable {
     /// Looks for the debug file of `binary`. Candidates that exist but belong to another build are
     /// reported in ``DebugFileLookup/rejections``, never used.
     public func locateDebugFile(for binary: ObjectFile) -> DebugFileLookup {
+        if binary.format == .machO { return locateDSYM(for: binary) }
         var rejections: [DebugFileLookup.Rejection] = []
         var seen: Set<String> = [binary.path]
         func consider(_ candidate: String, verify: (ObjectFile) -> String?) -> ObjectFile? {
@@ -60,6 +61,31 @@ public struct DebugFileLocator: Sendable {
         return DebugFileLookup(debugFile: nil, rejections: rejections)
     }
 
+    /// The dSYM of a Mach-O image: `App.dSYM` or `App.app.dSYM` beside the binary (or beside its `.app`
+    /// bundle), then in each root; used only when it has a slice with the binary's UUID.
+    private func locateDSYM(for binary: ObjectFile) -> DebugFileLookup {
+        let name = Self.fileName(of: binary.path)
+        let directory = Self.directory(of: binary.path)
+        var candidates = [binary.path + ".dSYM", Self.join(directory, name + ".app.dSYM")]
+        if let app = Self.appBundle(containing: binary.path) { candidates.append(app + ".dSYM") }
+        for root in search.roots { candidates += [Self.join(root, name + ".dSYM"), Self.join(root, name + ".app.dSYM")] }
+        var rejections: [DebugFileLookup.Rejection] = []
+        var seen: Set<String> = []
+        for candidate in candidates where DSYMBundle.isBundle(candidate) && seen.insert(candidate).inserted {
+            let images: [ObjectFile]
+            do { images = try ObjectFileReader.readAll(path: candidate) } catch {
+                rejections.append(.init(path: candidate, reason: error.description))
+                continue
+            }
+            if let match = images.first(where: { $0.uuid != nil && $0.uuid == binary.uuid }) {
+                return DebugFileLookup(debugFile: match, rejections: rejections)
+            }
+            let found = images.map { "\($0.uuid?.description ?? "no UUID") (\($0.architecture))" }.joined(separator: ", ")
+            rejections.append(.init(path: candidate, reason: "UUID \(found) does not match the binary's \(binary.uuid?.description ?? "missing UUID") (\(binary.architecture))"))
+        }
+        return DebugFileLookup(debugFile: nil, rejections: rejections)
+    }
+
     private static func buildIDMismatch(_ binary: ObjectFile, _ candidate: ObjectFile) -> String? {
         guard let expected = binary.buildID else { return nil }
         guard let actual = candidate.buildID else { return "has no build-id (expected \(expected))" }
@@ -71,6 +97,18 @@ public struct DebugFileLocator: Sendable {
     static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The `.app` bundle a binary lies in (`/x/App.app` for `/x/App.app/Contents/MacOS/App`), if any.
+    static func appBundle(containing path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let index = parts.dropLast().lastIndex(where: { $0.hasSuffix(".app") }) else { return nil }
+        return parts[...index].joined(separator: "/")
+    }
+
+    static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     static func directory(of path: String) -> String {

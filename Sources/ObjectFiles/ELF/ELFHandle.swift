@@ -26,7 +26,7 @@ final class ELFHandle {
         }
         guard Self.hasELFMagic(descriptor) else {
             close(descriptor)
-            throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF header")
+            throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF or Mach-O header")
         }
         _ = elf_version(UInt32(EV_CURRENT))
         guard let elf = elf_begin(descriptor, ELF_C_READ_MMAP, nil) else {

@@ -1,6 +1,7 @@
 /// The container format of an object file.
 public enum ObjectFormat: String, Hashable, Sendable {
     case elf = "ELF"
+    case machO = "Mach-O"
 }
 
 /// What an ELF file is for (`e_type`).
@@ -10,6 +11,8 @@ public enum ObjectKind: String, Hashable, Sendable {
     case sharedObject = "shared object"
     case relocatable
     case core
+    /// A companion file that holds only debug information (a dSYM's `MH_DSYM`).
+    case debugCompanion = "debug companion"
     case other
 }
 
@@ -24,19 +27,29 @@ public struct ObjectFile: Hashable, Sendable {
     public var architecture: Architecture
     public var is64Bit: Bool
     public var buildID: BuildID?
+    /// The `LC_UUID` of a Mach-O image: what ties a binary to its dSYM.
+    public var uuid: MachUUID?
+    /// The platform and minimum OS `LC_BUILD_VERSION` names (`macos 11.0`), for Mach-O.
+    public var platform: String?
+    /// Where this image lies in its file: the whole file, or one slice of a universal (fat) file.
+    public var slice: FileSlice?
     public var sections: [Section]
     /// The `PT_LOAD` segments, in file order.
     public var segments: [Segment]
     public var debugLink: DebugLink?
 
     public init(path: String, format: ObjectFormat, kind: ObjectKind, architecture: Architecture, is64Bit: Bool,
-                buildID: BuildID?, sections: [Section], segments: [Segment], debugLink: DebugLink?) {
+                buildID: BuildID? = nil, uuid: MachUUID? = nil, platform: String? = nil, slice: FileSlice? = nil,
+                sections: [Section], segments: [Segment], debugLink: DebugLink? = nil) {
         self.path = path
         self.format = format
         self.kind = kind
         self.architecture = architecture
         self.is64Bit = is64Bit
         self.buildID = buildID
+        self.uuid = uuid
+        self.platform = platform
+        self.slice = slice
         self.sections = sections
         self.segments = segments
         self.debugLink = debugLink
@@ -47,9 +60,10 @@ public struct ObjectFile: Hashable, Sendable {
         path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
     }
 
-    /// The address the first loadable segment starts at, rounded down to its alignment
-    /// (0 for most position-independent executables and shared libraries).
+    /// The image base that load addresses are relative to: the `__TEXT` segment's address (Mach-O),
+    /// or the first loadable segment's, rounded down to its alignment (ELF; 0 for most PIEs and libraries).
     public var imageBase: FileAddress {
+        if format == .machO { return segments.first { $0.name == "__TEXT" }?.virtualAddress ?? FileAddress(0) }
         guard let first = segments.min(by: { $0.virtualAddress < $1.virtualAddress }) else { return FileAddress(0) }
         let alignment = first.alignment > 1 && first.alignment.nonzeroBitCount == 1 ? first.alignment : 1
         return FileAddress(first.virtualAddress.rawValue & ~(alignment - 1))
@@ -57,10 +71,18 @@ public struct ObjectFile: Hashable, Sendable {
 
     /// True when the file carries DWARF line or unit information in its own sections.
     public var hasDWARF: Bool {
-        sections.contains { section in
-            (section.name == ".debug_info" || section.name == ".zdebug_info") && section.occupiesFile && section.size > 0
-        }
+        let names = [dwarfSectionName("info"), ".zdebug_info"]
+        return sections.contains { names.contains($0.name) && $0.occupiesFile && $0.size > 0 }
     }
+
+    /// The name a DWARF section has in this format: `.debug_line` in ELF, `__DWARF,__debug_line` in Mach-O.
+    /// - Parameter suffix: the part after `debug_`, such as `line`.
+    public func dwarfSectionName(_ suffix: String) -> String {
+        format == .machO ? "__DWARF,__debug_\(suffix)" : ".debug_\(suffix)"
+    }
+
+    /// The build-id (ELF) or UUID (Mach-O) that names this build, as text.
+    public var identifier: String? { uuid?.description ?? buildID?.hex }
 
     /// The section named `name`.
     public func section(named name: String) -> Section? {

@@ -10,8 +10,8 @@ final class DWARFIndex {
     /// Units read so far; a unit that failed to read keeps its error, so it is not retried.
     private var loaded: [Int: Result<UnitIndex, DWARFError>] = [:]
 
-    init(path: String) throws(DWARFError) {
-        file = try DWARFFile(path: path)
+    init(object: ObjectFile) throws(DWARFError) {
+        file = try DWARFFile(object: object)
         units = try file.compileUnits()
         var pairs: [(AddressRange, Int)] = []
         var unitsByOffset: [UInt64: Int] = [:]

@@ -1,0 +1,43 @@
+import Glibc
+
+/// A `.dSYM` bundle: a directory whose `Contents/Resources/DWARF/` holds the DWARF companion file.
+public enum DSYMBundle {
+    /// True when `path` names a directory ending in `.dSYM`.
+    public static func isBundle(_ path: String) -> Bool {
+        var status = stat()
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return trimmed.hasSuffix(".dSYM") && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// The DWARF file inside the bundle at `path`: the one regular file in `Contents/Resources/DWARF`
+    /// (or the one named like the bundle, when there are several).
+    /// - Throws: ``ObjectFileError`` when the bundle holds no DWARF file.
+    public static func dwarfFile(in path: String) throws(ObjectFileError) -> String {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        let directory = trimmed + "/Contents/Resources/DWARF"
+        let files = regularFiles(in: directory)
+        let bundleName = DebugFileLocator.fileName(of: trimmed)
+        let stem = String(bundleName.dropLast(".dSYM".count))
+        for candidate in [stem, stem.hasSuffix(".app") ? String(stem.dropLast(4)) : stem] where files.contains(candidate) {
+            return directory + "/" + candidate
+        }
+        guard let only = files.first, files.count == 1 else {
+            throw ObjectFileError(.malformed, path: trimmed, detail: files.isEmpty
+                ? "dSYM bundle has no DWARF file in Contents/Resources/DWARF"
+                : "dSYM bundle holds several DWARF files (\(files.joined(separator: ", "))); name one")
+        }
+        return directory + "/" + only
+    }
+
+    static func regularFiles(in directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            if DebugFileLocator.isRegularFile(directory + "/" + name) { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

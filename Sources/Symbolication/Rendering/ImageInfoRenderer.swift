@@ -1,0 +1,41 @@
+public import ObjectFiles
+
+/// Renders what `postmortem images` tells of a binary or debug file: its identity and its debug file.
+public struct ImageInfoRenderer: Sendable {
+    public init() {}
+
+    /// `PATH [arch]: Mach-O executable arm64, UUID …, macos 11.0, DWARF: no, debug file: PATH`.
+    public func text(_ image: ObjectFile, lookup: DebugFileLookup?) -> String {
+        var parts = ["\(image.format.rawValue) \(image.kind.rawValue) \(image.architecture)"]
+        if let uuid = image.uuid { parts.append("UUID \(uuid)") }
+        if let buildID = image.buildID { parts.append("build-id \(buildID)") }
+        if let platform = image.platform { parts.append(platform) }
+        parts.append("DWARF: \(image.hasDWARF ? "yes" : "no")")
+        if let lookup { parts.append("debug file: \(lookup.debugFile.map(Self.describe) ?? "none found")") }
+        if let link = image.debugLink { parts.append("debug link: \(link.fileName)") }
+        return "\(image.path)\(image.slice == nil ? "" : " [\(image.architecture)]"): " + parts.joined(separator: ", ")
+    }
+
+    /// One JSON object per image.
+    public func json(_ image: ObjectFile, lookup: DebugFileLookup?) -> String {
+        JSONText.object([
+            ("path", JSONText.quote(image.path)),
+            ("format", JSONText.quote(image.format.rawValue)),
+            ("kind", JSONText.quote(image.kind.rawValue)),
+            ("arch", JSONText.quote(image.architecture.name)),
+            ("uuid", JSONText.string(image.uuid?.description)),
+            ("buildID", JSONText.string(image.buildID?.hex)),
+            ("platform", JSONText.string(image.platform)),
+            ("imageBase", JSONText.quote(image.imageBase.description)),
+            ("hasDWARF", image.hasDWARF ? "true" : "false"),
+            ("debugFile", JSONText.string(lookup?.debugFile.map(Self.describe))),
+            ("rejectedDebugFiles", JSONText.array((lookup?.rejections ?? []).map {
+                JSONText.object([("path", JSONText.quote($0.path)), ("reason", JSONText.quote($0.reason))])
+            })),
+        ])
+    }
+
+    private static func describe(_ file: ObjectFile) -> String {
+        file.slice == nil ? file.path : "\(file.path) [\(file.architecture)]"
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import ObjectFiles
+import Symbolication
+
+/// `postmortem images PATH…`: the identity of binaries and debug files, and the debug file each would use.
+struct ImagesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "images",
+        abstract: "Identify binaries and debug files: format, architectures, UUID or build-id, DWARF, debug file.")
+
+    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A root to search for debug files; may be repeated.")
+    var debugPaths: [String] = []
+
+    @Flag(name: .customLong("json"), help: "Print one JSON object per image (each slice of a universal file).")
+    var json = false
+
+    @Argument(help: "Binaries, debug files, universal files or .dSYM bundles.")
+    var paths: [String]
+
+    func run() throws {
+        let renderer = ImageInfoRenderer()
+        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPaths))
+        var described = 0
+        for path in paths {
+            let images: [ObjectFile]
+            do { images = try ObjectFileReader.readAll(path: path) } catch {
+                Output.error(error.description)
+                continue
+            }
+            for image in images {
+                let lookup = image.hasDWARF ? nil : locator.locateDebugFile(for: image)
+                Output.line(json ? renderer.json(image, lookup: lookup) : renderer.text(image, lookup: lookup))
+                if !json { lookup?.rejections.forEach { Output.error("\($0.path): not used as debug file of \(image.path): \($0.reason)") } }
+                described += 1
+            }
+        }
+        if described == 0 { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the Apple fixtures from Sources/ into bin/: a C + Objective-C program for arm64 and x86_64 macOS,
+# compiled with the Swift toolchain's clang, linked with Debian's ld64.lld (lld-14), dSYMs from dsymutil
+# (llvm-14), and a universal binary and dSYM from llvm-lipo. The built files are committed.
+# Paths: -fdebug-prefix-map keeps the build directory out of the DWARF, -oso_prefix out of the debug map.
+set -euo pipefail
+cd "$(dirname "$0")/Sources"
+here=$PWD
+out=../bin
+llvm=/usr/lib/llvm-14/bin
+clang=$(dirname "$(readlink -f "$(command -v swiftc)")")/clang
+rm -rf "$out" && mkdir -p "$out"
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+
+for arch in arm64 x86_64; do
+  for source in sensors.c Widget.m; do
+    $clang -target $arch-apple-macos11 -O2 -g -fdebug-prefix-map="$here=." -c $source -o "$work/${source%.*}-$arch.o"
+  done
+  (cd "$work" && $llvm/ld64.lld -arch $arch -platform_version macos 11.0 11.0 -undefined dynamic_lookup \
+     -oso_prefix "$work/" -o App-$arch sensors-$arch.o Widget-$arch.o)
+  (cd "$work" && $llvm/dsymutil App-$arch -o App-$arch.dSYM)
+  cp "$work/App-$arch" "$out/App-$arch"
+  cp -R "$work/App-$arch.dSYM" "$out/App-$arch.dSYM"
+done
+
+# Universal (fat) binary and dSYM.
+$llvm/llvm-lipo -create "$out/App-arm64" "$out/App-x86_64" -output "$out/App"
+mkdir -p "$out/App.dSYM/Contents/Resources/DWARF"
+cp "$out/App-arm64.dSYM/Contents/Info.plist" "$out/App.dSYM/Contents/Info.plist"
+$llvm/llvm-lipo -create "$out/App-arm64.dSYM/Contents/Resources/DWARF/App-arm64" \
+  "$out/App-x86_64.dSYM/Contents/Resources/DWARF/App-x86_64" -output "$out/App.dSYM/Contents/Resources/DWARF/App"
+
+if grep -rl -e "$here" -e "$work" "$out"; then echo "build.sh: a machine path leaked into the files above" >&2; exit 1; fi
+find "$out" -type f | sort | xargs ls -la
