@@ -52,9 +52,11 @@ setup-test:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-# Rebuilds the committed test fixtures and the sample from source (needs gcc, g++, the Swift toolchain).
+# Rebuilds the committed test fixtures and the sample from source (needs gcc, g++, the Swift toolchain,
+# and for the Apple fixtures lld-14 and llvm-14 from Debian).
 fixtures:
 	Tests/Fixtures/build.sh
+	Tests/Fixtures/Apple/build.sh
 	SampleCrashes/linux-c-sensors/build.sh
 
 clean:

@@ -25,11 +25,22 @@ struct ObjectOptions: ParsableArguments {
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
-    func validate() throws {
-        if loadAddress != nil, slide != nil { throw ValidationError("Give either --load-address or --slide, not both.") }
-        if let loadAddress, AddressInput.atos.parse(loadAddress) == nil { throw ValidationError("'\(loadAddress)' is not a load address.") }
-        if let slide, AddressInput.atos.parse(slide) == nil { throw ValidationError("'\(slide)' is not a slide.") }
-        if let arch, Architecture(name: arch) == nil { throw ValidationError("'\(arch)' is not an architecture this tool knows (arm64, arm64e, x86_64, x86_64h, i386, armv7, armv7s, armv7k, arm64_32).") }
+    /// Checks the option values. Done here rather than in `validate()`: when validation fails,
+    /// ArgumentParser reads atos's single-dash spellings (`-arch`, `-fullPath`) as bundles of short
+    /// flags that contain `-h`, and prints the help instead of the error.
+    /// - Throws: exit status 64 after one line on stderr.
+    func checkValues() throws {
+        var problem: String?
+        if loadAddress != nil, slide != nil { problem = "give either --load-address or --slide, not both" }
+        if let loadAddress, AddressInput.atos.parse(loadAddress) == nil { problem = "'\(loadAddress)' is not a load address" }
+        if let slide, AddressInput.atos.parse(slide) == nil { problem = "'\(slide)' is not a slide" }
+        if let arch, Architecture(name: arch) == nil {
+            problem = "'\(arch)' is not an architecture this tool knows (arm64, arm64e, x86_64, x86_64h, i386, armv7, armv7s, armv7k, arm64_32)"
+        }
+        if let problem {
+            Output.error(problem)
+            throw ExitCode.validationFailure
+        }
     }
 
     var symbolizerOptions: SymbolizerOptions {
@@ -39,6 +50,7 @@ struct ObjectOptions: ParsableArguments {
 
     /// Opens the object, printing its notes; exits with status 1 when it cannot be read.
     func openSymbolizer() throws -> ImageSymbolizer {
+        try checkValues()
         do {
             let symbolizer = try ImageSymbolizer(path: object, options: symbolizerOptions)
             symbolizer.notes.forEach(Output.error)

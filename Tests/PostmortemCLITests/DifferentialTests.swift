@@ -14,7 +14,21 @@ struct DifferentialTests {
         var lineTableSource: String
         var postmortemArguments: [String] = []
         var symbolizerArguments: [String] = []
+        /// The object llvm-symbolizer reads, when not ``object``.
+        var symbolizerObject: String?
+        /// Arguments for llvm-dwarfdump when sampling (the slice of a universal file).
+        var dwarfdumpArguments: [String] = []
         var testDescription: String { name }
+    }
+
+    /// A slice of the universal Apple fixture: through the dSYM bundle, or through the binary whose dSYM lies beside it.
+    static func apple(_ arch: String, throughBinary: Bool) -> Case {
+        let dwarf = "../Apple/bin/App.dSYM/Contents/Resources/DWARF/App"
+        return Case(
+            name: "Mach-O \(arch), \(throughBinary ? "universal binary with its dSYM beside it" : "universal dSYM bundle")",
+            object: throughBinary ? "../Apple/bin/App" : "../Apple/bin/App.dSYM", lineTableSource: dwarf,
+            postmortemArguments: ["--arch", arch], symbolizerArguments: ["--default-arch=\(arch)"],
+            symbolizerObject: throughBinary ? nil : dwarf, dwarfdumpArguments: ["--arch=\(arch)"])
     }
 
     static let sampleCount = 1_000
@@ -41,18 +55,23 @@ struct DifferentialTests {
              lineTableSource: "debug-root/.build-id/77/35fcacf5f084fe2386a32460e1f9267f55abcf.debug",
              postmortemArguments: ["-d", Paths.fixture("debug-root")],
              symbolizerArguments: ["--debug-file-directory", Paths.fixture("debug-root")]),
+        apple("arm64", throughBinary: false),
+        apple("x86_64", throughBinary: false),
+        apple("arm64", throughBinary: true),
+        apple("x86_64", throughBinary: true),
     ]
 
     @Test(arguments: cases)
     func agreesWithLLVMSymbolizer(_ fixture: Case) throws {
         let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is not installed (make test installs it)")
         let object = Paths.fixture(fixture.object)
-        let addresses = try LineTableSampler.sample(Self.sampleCount, from: Paths.fixture(fixture.lineTableSource), seed: 0x5EED_0001)
+        let addresses = try LineTableSampler.sample(Self.sampleCount, from: Paths.fixture(fixture.lineTableSource),
+                                                    dwarfdumpArguments: fixture.dwarfdumpArguments, seed: 0x5EED_0001)
         let input = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
 
         let ours = try Command.postmortem(["resolve", "--json", "-i", "--no-demangle", "-o", object] + fixture.postmortemArguments, input: input)
         #expect(ours.status == 0, "postmortem failed: \(ours.standardError)")
-        let theirs = try Command.run(symbolizer, ["--obj=\(object)", "--inlining", "--no-demangle", "--output-style=JSON"]
+        let theirs = try Command.run(symbolizer, ["--obj=\(fixture.symbolizerObject.map(Paths.fixture) ?? object)", "--inlining", "--no-demangle", "--output-style=JSON"]
                                      + fixture.symbolizerArguments, input: input)
         #expect(theirs.status == 0, "llvm-symbolizer failed: \(theirs.standardError)")
 

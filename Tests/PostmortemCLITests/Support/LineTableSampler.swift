@@ -18,9 +18,9 @@ struct SeededGenerator: RandomNumberGenerator {
 /// independently of Postmortem's own DWARF reading.
 enum LineTableSampler {
     /// The address spans of the table's rows: each row up to the next row of its sequence.
-    static func rowSpans(of path: String) throws -> [Range<UInt64>] {
+    static func rowSpans(of path: String, dwarfdumpArguments: [String] = []) throws -> [Range<UInt64>] {
         guard let dwarfdump = Paths.llvmDwarfdump else { throw SamplerError.missingTool("llvm-dwarfdump") }
-        let result = try Command.run(dwarfdump, ["--debug-line", path])
+        let result = try Command.run(dwarfdump, ["--debug-line"] + dwarfdumpArguments + [path])
         guard result.status == 0 else { throw SamplerError.failed(result.standardError) }
         var spans: [Range<UInt64>] = []
         var previous: UInt64?
@@ -38,8 +38,8 @@ enum LineTableSampler {
 
     /// `count` addresses: a row chosen at random, then an address chosen at random inside it.
     /// Rows in discarded code (sequences starting at address 0) are skipped.
-    static func sample(_ count: Int, from path: String, seed: UInt64) throws -> [UInt64] {
-        let spans = try rowSpans(of: path)
+    static func sample(_ count: Int, from path: String, dwarfdumpArguments: [String] = [], seed: UInt64) throws -> [UInt64] {
+        let spans = try rowSpans(of: path, dwarfdumpArguments: dwarfdumpArguments)
         guard !spans.isEmpty else { throw SamplerError.failed("no line table rows in \(path)") }
         var generator = SeededGenerator(seed: seed)
         return (0..<count).map { _ in
