@@ -31,6 +31,18 @@ struct MachOReaderTests {
         }
     }
 
+    /// 32-bit objects are identified (their DWARF is not resolved: libdwarf reads no 32-bit Mach-O here).
+    @Test(arguments: [("sensors-armv7.o", Architecture.armv7), ("sensors-i386.o", Architecture.i386)])
+    func thirtyTwoBitObjectsAreIdentified(_ name: String, _ architecture: Architecture) throws {
+        let image = try ObjectFileReader.read(path: Self.apple(name))
+        #expect(image.architecture == architecture)
+        #expect(!image.is64Bit)
+        #expect(image.kind == .relocatable)
+        #expect(image.hasDWARF)
+        let table = try ObjectFileReader.symbolTable(of: image)
+        #expect(table.symbol(named: "sample_at")?.kind == .function)
+    }
+
     @Test func dSYMBundlesOpenTheirDWARFFile() throws {
         let images = try ObjectFileReader.readAll(path: Self.apple("App.dSYM"))
         #expect(images.map(\.path) == [Self.apple("App.dSYM/Contents/Resources/DWARF/App"), Self.apple("App.dSYM/Contents/Resources/DWARF/App")])

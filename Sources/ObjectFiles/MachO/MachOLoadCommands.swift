@@ -67,10 +67,12 @@ struct MachOLoadCommands {
         guard headerSize + Int(sectionCount) * sectionSize <= size else {
             throw malformed("segment \(name) lists \(sectionCount) sections that do not fit in its command")
         }
-        let loaded = !["__PAGEZERO", "__DWARF", "__LINKEDIT"].contains(name)
+        let unloaded: Set<String> = ["__PAGEZERO", "__DWARF", "__LINKEDIT"]
         for index in 0..<Int(sectionCount) {
             let at = offset + headerSize + index * sectionSize
-            guard let sectionName = reader.fixedString(at: at, length: 16), let sectionAddress = word(at + 32),
+            // Sections carry their own segment name: object files put every section in one unnamed segment.
+            guard let sectionName = reader.fixedString(at: at, length: 16), let segmentName = reader.fixedString(at: at + 16, length: 16),
+                  let sectionAddress = word(at + 32),
                   let sectionBytes = word(at + 32 + wordSize), let sectionOffset = reader.u32(at: at + 32 + 2 * wordSize),
                   let flags = reader.u32(at: at + 32 + 2 * wordSize + 16) else {
                 throw malformed("section \(index) of segment \(name) is cut short")
@@ -78,8 +80,8 @@ struct MachOLoadCommands {
             let type = flags & 0xFF
             let isZeroFill = type == 0x1 || type == 0xC || type == 0x12
             sections.append(Section(
-                name: "\(name),\(sectionName)", address: FileAddress(sectionAddress), size: sectionBytes,
-                fileOffset: UInt64(sectionOffset), isAllocated: loaded && sectionBytes > 0,
+                name: "\(segmentName),\(sectionName)", address: FileAddress(sectionAddress), size: sectionBytes,
+                fileOffset: UInt64(sectionOffset), isAllocated: !unloaded.contains(name) && !unloaded.contains(segmentName) && sectionBytes > 0,
                 isExecutable: flags & 0x8000_0400 != 0, isWritable: initialProtection & 2 != 0, isCompressed: false,
                 occupiesFile: !isZeroFill && sectionOffset != 0))
         }

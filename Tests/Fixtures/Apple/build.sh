@@ -23,6 +23,10 @@ for arch in arm64 x86_64; do
   cp -R "$work/App-$arch.dSYM" "$out/App-$arch.dSYM"
 done
 
+# 32-bit objects (armv7 for iOS, i386 for macOS), to identify.
+$clang -target armv7-apple-ios9 -O2 -g -fdebug-prefix-map="$here=." -c sensors.c -o "$out/sensors-armv7.o"
+$clang -target i386-apple-macos10.13 -O2 -g -fdebug-prefix-map="$here=." -c sensors.c -o "$out/sensors-i386.o"
+
 # Universal (fat) binary and dSYM.
 $llvm/llvm-lipo -create "$out/App-arm64" "$out/App-x86_64" -output "$out/App"
 mkdir -p "$out/App.dSYM/Contents/Resources/DWARF"
