@@ -1,4 +1,5 @@
 import Foundation
+import ObjectFiles
 import Testing
 import TestSupport
 
@@ -20,7 +21,9 @@ struct AppleBadInputTests {
         #expect(result.outputLines == ["sample_at (in App) + 48"], "the symbol table still answers")
         let rejection = try #require(result.errorLines.first)
         #expect(rejection.contains("App.dSYM: not used as debug file"))
-        #expect(rejection.contains("UUID 4C4C449A-5555-3144-A177-D18DA072BFBB (x86_64) does not match the binary's 4C4C445B-5555-3144-A18D-535DDD3BDF97 (arm64)"))
+        let dsymUUID = try #require(try ObjectFileReader.read(path: "\(Self.bin)/App-x86_64.dSYM").uuid)
+        let binaryUUID = try #require(try ObjectFileReader.read(path: "\(Self.bin)/App-arm64").uuid)
+        #expect(rejection.contains("UUID \(dsymUUID) (x86_64) does not match the binary's \(binaryUUID) (arm64)"), "\(rejection)")
     }
 
     @Test func dSYMBundleWithoutItsDWARFFile() throws {

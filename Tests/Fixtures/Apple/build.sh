@@ -16,7 +16,7 @@ for arch in arm64 x86_64; do
   for source in sensors.c Widget.m; do
     $clang -target $arch-apple-macos11 -O2 -g -fdebug-prefix-map="$here=." -c $source -o "$work/${source%.*}-$arch.o"
   done
-  (cd "$work" && $llvm/ld64.lld -arch $arch -platform_version macos 11.0 11.0 -undefined dynamic_lookup \
+  (cd "$work" && ZERO_AR_DATE=1 $llvm/ld64.lld -arch $arch -platform_version macos 11.0 11.0 -undefined dynamic_lookup \
      -oso_prefix "$work/" -o App-$arch sensors-$arch.o Widget-$arch.o)
   (cd "$work" && $llvm/dsymutil App-$arch -o App-$arch.dSYM)
   cp "$work/App-$arch" "$out/App-$arch"
