@@ -22,12 +22,8 @@ demo: setup
 	@echo "== $(SAMPLE)/crash.txt, a real crash of $(SAMPLE)/sensors (a stripped PIE):"
 	@cat $(SAMPLE)/crash.txt
 	@echo
-	@echo "== Its frames in sensors, resolved with the debug file that .gnu_debuglink names (return addresses, so at address - 1):"
-	@load=$$(awk '/^Load address:/ {print $$3}' $(SAMPLE)/crash.txt); \
-	for address in $$(grep '^\./sensors' $(SAMPLE)/crash.txt | grep -o '\[0x[0-9a-f]*\]' | tr -d '[]'); do \
-	  echo "$$address:"; \
-	  $(POSTMORTEM) resolve -i -o $(SAMPLE)/sensors -l $$load $$(printf '0x%x' $$((address - 1))) | sed 's/^/    /'; \
-	done
+	@echo "== postmortem symbolicate $(SAMPLE)/crash.txt (the debug file is found through .gnu_debuglink):"
+	@$(POSTMORTEM) symbolicate $(SAMPLE)/crash.txt
 
 # Installs what the tests need (llvm-symbolizer among it) and runs the whole suite.
 test: setup setup-test
@@ -58,6 +54,7 @@ fixtures:
 	Tests/Fixtures/build.sh
 	Tests/Fixtures/Apple/build.sh
 	SampleCrashes/linux-c-sensors/build.sh
+	SampleCrashes/linux-c-asan/build.sh
 
 clean:
 	rm -rf .build

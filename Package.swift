@@ -35,14 +35,15 @@ let package = Package(
             name: "DWARF",
             dependencies: ["CLibDwarf", "ObjectFiles"]
         ),
+        .target(name: "CrashLogs"),
         .target(
             name: "Symbolication",
-            dependencies: ["DWARF", "ObjectFiles", "CDemangle"]
+            dependencies: ["DWARF", "ObjectFiles", "CrashLogs", "CDemangle"]
         ),
         .executableTarget(
             name: "postmortem",
             dependencies: [
-                "Symbolication", "ObjectFiles",
+                "Symbolication", "ObjectFiles", "CrashLogs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +52,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
+        .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "TestSupport"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden"]),
     ],

@@ -71,6 +71,12 @@ public final class ImageSymbolizer {
         symbolTable().symbol(containing: address) ?? debugFileSymbolTable().symbol(containing: address)
     }
 
+    /// The symbol named `name`: from the image's own table, else from its debug file's.
+    /// - Complexity: O(symbols).
+    public func symbol(named name: String) -> Symbol? {
+        symbolTable().symbol(named: name) ?? debugFileSymbolTable().symbol(named: name)
+    }
+
     /// The name to show for a linkage name, per ``SymbolizerOptions/demangle``.
     public func displayName(_ linkageName: String) -> String {
         options.demangle ? demangler.demangle(linkageName) : linkageName

@@ -1,3 +1,4 @@
+import CrashLogs
 public import ObjectFiles
 
 /// Renders what `postmortem images` tells of a binary or debug file: its identity and its debug file.

@@ -1,3 +1,4 @@
+import CrashLogs
 import ObjectFiles
 
 /// Renders address resolutions as `atos` prints them, or as one JSON object per address.

@@ -1,9 +1,7 @@
-/// Builds JSON text with keys in a fixed order, so output is stable for golden files and scripts.
-struct JSONText {
-    private(set) var text = ""
-
+/// Writes JSON text with keys in a fixed order, so output is stable for golden files and scripts.
+public enum JSONText {
     /// A JSON string literal for `value`, with the escapes RFC 8259 requires.
-    static func quote(_ value: String) -> String {
+    public static func quote(_ value: String) -> String {
         var result = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -21,15 +19,15 @@ struct JSONText {
         return result + "\""
     }
 
-    static func string(_ value: String?) -> String { value.map(quote) ?? "null" }
-    static func number<T: BinaryInteger>(_ value: T?) -> String { value.map { "\($0)" } ?? "null" }
+    public static func string(_ value: String?) -> String { value.map(quote) ?? "null" }
+    public static func number<T: BinaryInteger>(_ value: T?) -> String { value.map { "\($0)" } ?? "null" }
 
     /// `{"key": value, …}` from already-encoded values, in the order given.
-    static func object(_ members: [(String, String)]) -> String {
+    public static func object(_ members: [(String, String)]) -> String {
         "{" + members.map { quote($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
     }
 
-    static func array(_ elements: [String]) -> String {
+    public static func array(_ elements: [String]) -> String {
         "[" + elements.joined(separator: ", ") + "]"
     }
 }

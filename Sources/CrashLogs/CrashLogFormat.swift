@@ -1,0 +1,14 @@
+/// The crash-log and trace formats Postmortem reads; the raw values are the JSON `format` identifiers.
+public enum CrashLogFormat: String, Hashable, Sendable, CaseIterable {
+    case appleCrash = "apple-crash"
+    case appleIPS = "apple-ips"
+    case nsException = "nsexception"
+    case swiftBacktrace = "swift-backtrace"
+    case swiftFatal = "swift-fatal"
+    case glibcBacktrace = "glibc-backtrace"
+    case sanitizer = "sanitizer"
+    case androidTombstone = "android-tombstone"
+    case breakpadStackwalk = "breakpad-stackwalk"
+    case gdbBacktrace = "gdb-bt"
+    case lldbBacktrace = "lldb-bt"
+}

@@ -1,0 +1,67 @@
+/// What kind of address a frame holds, which decides where it is looked up.
+public enum AddressKind: String, Hashable, Sendable {
+    /// The exact instruction (the crashing frame, a frame after a signal trampoline): looked up as is.
+    case programCounter
+    /// A return address: looked up at `address - 1`, so a call at the end of a function resolves to its caller's line.
+    case returnAddress
+    /// Already moved to the call instruction by the producer (sanitizers print `pc - 1`): looked up as is.
+    case adjustedReturnAddress
+}
+
+/// One symbol a frame resolved to; a frame's symbols are its inline chain, innermost first.
+public struct FrameSymbol: Hashable, Sendable {
+    public var function: String?
+    public var linkageName: String?
+    public var file: String?
+    public var line: Int
+    public var column: Int
+    public var isInlined: Bool
+
+    public init(function: String?, linkageName: String?, file: String?, line: Int, column: Int, isInlined: Bool) {
+        self.function = function
+        self.linkageName = linkageName
+        self.file = file
+        self.line = line
+        self.column = column
+        self.isInlined = isInlined
+    }
+}
+
+/// One frame of a stack, as the log gives it, and what symbolication added.
+public struct CrashFrame: Hashable, Sendable {
+    /// The frame's number in its stack, as printed (or its position when the log numbers none).
+    public var index: Int
+    /// The runtime address; `nil` when the log gives none.
+    public var address: UInt64?
+    public var addressKind: AddressKind
+    /// The image the frame is in: an index into ``CrashReport/images``.
+    public var image: Int?
+    /// The address relative to the image's load bias, when the log gives it (`module+0xoff`).
+    public var imageOffset: UInt64?
+    /// The symbol the log already names (`sym` of `sym+0xoff`), and the offset into it.
+    public var symbolInLog: String?
+    public var symbolOffsetInLog: UInt64?
+    /// Which line of the log holds the frame (0-based).
+    public var lineNumber: Int
+    /// The inline chain found by symbolication, innermost first; empty until then, or when unresolved.
+    public var symbols: [FrameSymbol]
+    /// How far the address lies into the outermost function, when symbolication found where it starts.
+    public var functionOffset: UInt64?
+    /// Why symbolication found nothing, when it tried.
+    public var unresolvedReason: String?
+
+    public init(index: Int, address: UInt64?, addressKind: AddressKind, image: Int?, imageOffset: UInt64?,
+                symbolInLog: String? = nil, symbolOffsetInLog: UInt64? = nil, lineNumber: Int) {
+        self.index = index
+        self.address = address
+        self.addressKind = addressKind
+        self.image = image
+        self.imageOffset = imageOffset
+        self.symbolInLog = symbolInLog
+        self.symbolOffsetInLog = symbolOffsetInLog
+        self.lineNumber = lineNumber
+        self.symbols = []
+        self.functionOffset = nil
+        self.unresolvedReason = nil
+    }
+}

@@ -1,0 +1,44 @@
+/// Why a log could not be parsed.
+public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var source: String
+    public var detail: String
+
+    public init(source: String, detail: String) {
+        self.source = source
+        self.detail = detail
+    }
+
+    public var description: String { "\(source): \(detail)" }
+}
+
+/// Detects a log's format and parses it.
+public enum CrashLogParser {
+    /// The formats this version parses, in the order they are tried (the research notes' detection order).
+    public static let supportedFormats: [CrashLogFormat] = [.sanitizer, .glibcBacktrace]
+
+    /// The format of the log, or `nil` when it is none this version reads.
+    public static func detectFormat(_ lines: [LogLine]) -> CrashLogFormat? {
+        if SanitizerParser.recognizes(lines) { return .sanitizer }
+        if GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
+        return nil
+    }
+
+    /// Parses the log in `bytes`; `format` forces one.
+    /// - Parameter source: the file name (or `-`) errors name.
+    /// - Throws: ``CrashLogError`` when the format is not recognised or not supported yet.
+    public static func parse(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> CrashReport {
+        let lines = LogLine.split(bytes)
+        guard let format = format ?? detectFormat(lines) else {
+            throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
+                                + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+        switch format {
+        case .sanitizer:
+            var report = SanitizerParser.parse(lines)
+            GlibcBacktraceParser.appendStacks(to: &report)
+            return report
+        case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)
+        default: throw CrashLogError(source: source, detail: "the \(format.rawValue) format is not supported yet")
+        }
+    }
+}

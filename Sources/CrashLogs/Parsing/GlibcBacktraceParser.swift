@@ -1,0 +1,108 @@
+/// Parses glibc `backtrace_symbols` output: `path(sym+0xoff) [0xaddr]`, `path(+0xoff) [0xaddr]`,
+/// `path [0xaddr]` and bare `[0xaddr]`, with or without the space before `[`. Runs of frame lines
+/// are stacks; other lines are kept as they are.
+struct GlibcBacktraceParser {
+    /// One frame line, taken apart.
+    struct FrameLine: Equatable {
+        var module: String?
+        var symbol: String?
+        var offset: UInt64?
+        var address: UInt64
+    }
+
+    /// Takes a line apart, or returns `nil` when it is not a frame line.
+    static func frame(in line: String) -> FrameLine? {
+        var text = Substring(line)
+        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        guard text.hasSuffix("]"), let open = text.lastIndex(of: "[") else { return nil }
+        guard let address = HexNumber.parse(text[text.index(after: open)..<text.index(before: text.endIndex)]) else { return nil }
+        var prefix = text[..<open]
+        while prefix.last == " " { prefix = prefix.dropLast() }
+        while prefix.first == " " || prefix.first == "\t" { prefix = prefix.dropFirst() }
+        if prefix.isEmpty { return FrameLine(module: nil, symbol: nil, offset: nil, address: address) }
+        guard prefix.hasSuffix(")") else {
+            // `prog[0x4aee95]`: a module without dladdr information; no spaces in a path we take apart.
+            return prefix.contains(" ") ? nil : FrameLine(module: String(prefix), symbol: nil, offset: nil, address: address)
+        }
+        guard let firstParen = prefix.firstIndex(of: "(") else { return nil }
+        let module = String(prefix[..<firstParen])
+        let inner = prefix[prefix.index(after: firstParen)..<prefix.index(before: prefix.endIndex)]
+        if inner.isEmpty { return FrameLine(module: module, symbol: nil, offset: nil, address: address) }
+        // Anchor on the last `+0x` (or `-0x`): demangled symbols may hold parentheses and commas.
+        guard let sign = inner.lastIndex(where: { $0 == "+" || $0 == "-" }),
+              let offset = HexNumber.parse(inner[inner.index(after: sign)...]) else { return nil }
+        let symbol = inner[..<sign]
+        if inner[sign] == "-" { return nil }  // a negative offset names no place in the symbol
+        return FrameLine(module: module.isEmpty ? nil : module, symbol: symbol.isEmpty ? nil : String(symbol), offset: offset, address: address)
+    }
+
+    /// True when the log has a frame line with a module, or several bare `[0x…]` lines.
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        var bare = 0
+        for line in lines {
+            guard let frame = frame(in: line.text) else { continue }
+            if frame.module != nil { return true }
+            bare += 1
+            if bare >= 2 { return true }
+        }
+        return false
+    }
+
+    static func parse(_ lines: [LogLine]) -> CrashReport {
+        var report = CrashReport(format: .glibcBacktrace, exception: nil, threads: [], images: [], lines: lines)
+        appendStacks(to: &report)
+        return report
+    }
+
+    /// Adds the glibc stacks of `report`'s lines as threads, skipping lines that are already frames
+    /// (a log where a sanitizer report follows a program's own backtrace holds both).
+    static func appendStacks(to report: inout CrashReport) {
+        let lines = report.lines
+        let claimed = Set(report.threads.flatMap { $0.frames.map(\.lineNumber) })
+        var current: [CrashFrame] = []
+        var title: String?
+        var lastText: String?
+        func closeStack() {
+            guard !current.isEmpty else { return }
+            report.threads.append(CrashThread(index: report.threads.count, name: title, crashed: report.threads.isEmpty, frames: current))
+            current = []
+        }
+        for (number, line) in lines.enumerated() {
+            guard !claimed.contains(number), let parsed = frame(in: line.text) else {
+                closeStack()
+                let trimmed = line.text.trimmingWhitespace
+                if !trimmed.isEmpty { lastText = trimmed }
+                continue
+            }
+            if current.isEmpty { title = lastText }
+            let image = parsed.module.map { module in
+                report.imageIndex(named: Self.fileName(module), path: module)
+            }
+            // A frame after a signal trampoline is the interrupted instruction, not a return address.
+            let afterTrampoline = current.last.flatMap { $0.symbolInLog }.map(Self.isSignalTrampoline) ?? false
+            current.append(CrashFrame(
+                index: current.count, address: parsed.address, addressKind: afterTrampoline ? .programCounter : .returnAddress,
+                image: image, imageOffset: parsed.symbol == nil ? parsed.offset : nil,
+                symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset, lineNumber: number))
+        }
+        closeStack()
+    }
+
+    static func isSignalTrampoline(_ symbol: String) -> Bool {
+        symbol == "__restore_rt" || symbol == "__kernel_rt_sigreturn" || symbol == "__kernel_sigreturn" || symbol == "_sigtramp"
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs (no Foundation needed).
+    var trimmingWhitespace: String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,58 @@
+/// Prints a report as the JSON of DESIGN.md: format, exception, threads with frames and their symbols, images.
+public struct ReportJSONRenderer: Sendable {
+    public init() {}
+
+    public func render(_ report: CrashReport) -> String {
+        let exception = report.exception.map {
+            JSONText.object([("type", JSONText.string($0.type)), ("message", JSONText.string($0.message))])
+        } ?? "null"
+        let threads = report.threads.map { thread in
+            JSONText.object([
+                ("index", "\(thread.index)"),
+                ("name", JSONText.string(thread.name)),
+                ("crashed", thread.crashed ? "true" : "false"),
+                ("frames", JSONText.array(thread.frames.map { frame(report, $0) })),
+            ])
+        }
+        let images = report.images.map { image in
+            JSONText.object([
+                ("name", JSONText.quote(image.name)),
+                ("path", JSONText.string(image.path)),
+                ("id", JSONText.string(image.identifier)),
+                ("arch", JSONText.string(image.architecture)),
+                ("loadAddress", JSONText.string(image.loadAddress.map(Self.hex))),
+                ("endAddress", JSONText.string(image.endAddress.map(Self.hex))),
+                ("debugFile", JSONText.string(image.debugFile)),
+            ])
+        }
+        return JSONText.object([
+            ("format", JSONText.quote(report.format.rawValue)),
+            ("exception", exception),
+            ("threads", JSONText.array(threads)),
+            ("images", JSONText.array(images)),
+        ])
+    }
+
+    private func frame(_ report: CrashReport, _ frame: CrashFrame) -> String {
+        var members: [(String, String)] = [
+            ("index", "\(frame.index)"),
+            ("address", JSONText.string(frame.address.map(Self.hex))),
+            ("image", JSONText.string(frame.image.map { report.images[$0].name })),
+            ("imageOffset", JSONText.string(frame.imageOffset.map(Self.hex))),
+            ("symbols", JSONText.array(frame.symbols.map { symbol in
+                JSONText.object([
+                    ("function", JSONText.string(symbol.function)),
+                    ("linkageName", JSONText.string(symbol.linkageName)),
+                    ("file", JSONText.string(symbol.file)),
+                    ("line", "\(symbol.line)"),
+                    ("column", "\(symbol.column)"),
+                    ("inlined", symbol.isInlined ? "true" : "false"),
+                ])
+            })),
+        ]
+        if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
+        return JSONText.object(members)
+    }
+
+    private static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+}

@@ -1,0 +1,71 @@
+/// Prints a report in its own format with symbols in place. Lines that are not frames, and frames
+/// that stayed unresolved, come out byte for byte as they went in.
+public struct ReportTextRenderer: Sendable {
+    public init() {}
+
+    public func render(_ report: CrashReport) -> [UInt8] {
+        var framesByLine: [Int: CrashFrame] = [:]
+        // Sanitizers number every inlined frame: resolved frames are renumbered as they would print them.
+        var numbersByLine: [Int: Int] = [:]
+        for thread in report.threads {
+            var added = 0
+            for frame in thread.frames where !frame.symbols.isEmpty {
+                framesByLine[frame.lineNumber] = frame
+                numbersByLine[frame.lineNumber] = frame.index + added
+                added += frame.symbols.count - 1
+            }
+        }
+        var output: [UInt8] = []
+        for (number, line) in report.lines.enumerated() {
+            guard let frame = framesByLine[number] else {
+                output += line.bytes
+                continue
+            }
+            let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
+            // A log may hold stacks of two styles (a program's backtrace, then a sanitizer report).
+            let rendered = SanitizerParser.frame(in: line.text) != nil
+                ? sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
+                : glibcLines(frame, report: report)
+            for (index, text) in rendered.enumerated() {
+                output += Array(text.utf8)
+                output += index == rendered.count - 1 ? line.ending : ending
+            }
+        }
+        return output
+    }
+
+    /// `    #3 0x55d… in check_index /src/sensors.c:30:9`, one numbered line per inlined frame, as the
+    /// sanitizers print with `symbolize=1`; without a file, the module and offset follow as they do there.
+    private func sanitizerLines(_ frame: CrashFrame, firstNumber: Int, report: CrashReport, original: String) -> [String] {
+        let indentation = String(original.prefix { $0 == " " || $0 == "\t" })
+        let address = "0x" + String(frame.address ?? 0, radix: 16)
+        var module = ""
+        if let image = frame.image, let path = report.images[image].path, let offset = frame.imageOffset {
+            module = " (\(path)+0x\(String(offset, radix: 16)))"
+        }
+        return frame.symbols.enumerated().map { position, symbol in
+            let place = symbol.file == nil ? module : Self.location(symbol)
+            return "\(indentation)#\(firstNumber + position) \(address) in \(symbol.function ?? "??")\(place)"
+        }
+    }
+
+    /// `./sensors(sample_at+0x4a) [0x…] at ./sensors.c:35:12`, preceded by one line per inlined frame.
+    private func glibcLines(_ frame: CrashFrame, report: CrashReport) -> [String] {
+        let module = frame.image.flatMap { report.images[$0].path } ?? ""
+        let address = "[0x" + String(frame.address ?? 0, radix: 16) + "]"
+        return frame.symbols.map { symbol in
+            let name = symbol.function ?? "??"
+            if symbol.isInlined { return "\(module)(\(name)) \(address)\(Self.location(symbol, prefix: " at ")) (inlined)" }
+            let call = frame.functionOffset.map { "\(name)+0x\(String($0, radix: 16))" } ?? name
+            return "\(module)(\(call)) \(address)\(Self.location(symbol, prefix: " at "))"
+        }
+    }
+
+    private static func location(_ symbol: FrameSymbol, prefix: String = " ") -> String {
+        guard let file = symbol.file else { return "" }
+        var text = prefix + file
+        if symbol.line > 0 { text += ":\(symbol.line)" }
+        if symbol.column > 0 { text += ":\(symbol.column)" }
+        return text
+    }
+}

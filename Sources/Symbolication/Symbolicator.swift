@@ -1,0 +1,179 @@
+public import CrashLogs
+public import ObjectFiles
+import Glibc
+
+/// Where the symbolicator looks for binaries, and what it does with names.
+public struct SymbolicationOptions: Sendable {
+    /// Directories searched recursively for binaries and debug files, by name (and checked by build-id or UUID).
+    public var debugPaths: [String]
+    /// The binary for frames that name no image (an address list), and where it was loaded.
+    public var object: String?
+    public var objectLoadAddress: UInt64?
+    public var demangle: Bool
+
+    public init(debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil, demangle: Bool = true) {
+        self.debugPaths = debugPaths
+        self.object = object
+        self.objectLoadAddress = objectLoadAddress
+        self.demangle = demangle
+    }
+}
+
+/// Fills the frames of crash reports with symbols. Each binary is opened once per symbolicator,
+/// however many frames and reports point into it.
+public final class Symbolicator {
+    private let options: SymbolicationOptions
+    /// Opened images by the file they were found at; `nil` records a file that could not be opened.
+    private var symbolizers: [String: ImageSymbolizer?] = [:]
+    /// Files found for image names, so a directory tree is walked once per name.
+    private var foundFiles: [String: String?] = [:]
+    /// What the symbolicator has to say (a binary not found, a mismatch), one line each, in order.
+    public private(set) var notes: [String] = []
+
+    public init(options: SymbolicationOptions) {
+        self.options = options
+    }
+
+    /// Resolves every frame of `report` it can; frames it cannot keep their text and get a reason.
+    /// - Parameter logDirectory: the directory of the log, searched for the binaries it names.
+    public func symbolicate(_ report: inout CrashReport, logDirectory: String? = nil) {
+        var imageSymbolizers: [Int: ImageSymbolizer] = [:]
+        var imageProblems: [Int: String] = [:]
+        for index in report.images.indices {
+            switch symbolizer(for: report.images[index], logDirectory: logDirectory) {
+            case .success(let symbolizer):
+                imageSymbolizers[index] = symbolizer
+                report.images[index].debugFile = symbolizer.debugFile?.path ?? symbolizer.image.path
+            case .failure(let problem):
+                imageProblems[index] = problem.description
+            }
+        }
+        let fallback = options.object.flatMap { open($0) }
+        for threadIndex in report.threads.indices {
+            for frameIndex in report.threads[threadIndex].frames.indices {
+                var frame = report.threads[threadIndex].frames[frameIndex]
+                let symbolizer = frame.image.flatMap { imageSymbolizers[$0] } ?? (frame.image == nil ? fallback : nil)
+                guard let symbolizer else {
+                    frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? "the frame names no image; give its binary with -o"
+                    report.threads[threadIndex].frames[frameIndex] = frame
+                    continue
+                }
+                let image = frame.image.map { report.images[$0] }
+                guard let address = fileAddress(of: frame, image: image, symbolizer: symbolizer) else {
+                    frame.unresolvedReason = "no load address is known for \(image?.name ?? "the image")"
+                    report.threads[threadIndex].frames[frameIndex] = frame
+                    continue
+                }
+                let lookup = frame.addressKind == .returnAddress ? address.retreated(by: 1) ?? address : address
+                let resolution = symbolizer.resolve(lookup)
+                frame.symbols = resolution.frames.map {
+                    FrameSymbol(function: $0.function, linkageName: $0.linkageName, file: $0.file, line: $0.line,
+                                column: $0.column, isInlined: $0.isInlined)
+                }
+                frame.functionOffset = resolution.functionStart.flatMap { start in
+                    address >= start ? address.rawValue - start.rawValue : nil
+                }
+                frame.unresolvedReason = resolution.unresolvedReason
+                report.threads[threadIndex].frames[frameIndex] = frame
+            }
+        }
+    }
+
+    /// The file address of a frame: from its offset into the image (load-bias relative in ELF, load-address
+    /// relative in Mach-O), from the symbol the log names plus its offset, or from the image's load address.
+    private func fileAddress(of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer) -> FileAddress? {
+        let base = symbolizer.image.format == .machO ? symbolizer.image.imageBase.rawValue : 0
+        if let offset = frame.imageOffset { return FileAddress(base &+ offset) }
+        if let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog,
+           let symbol = symbolizer.symbol(named: name) {
+            return symbol.address.advanced(by: offset)
+        }
+        guard let address = frame.address else { return nil }
+        if let load = image?.loadAddress {
+            return LoadedImage(loadAddress: load, imageBase: symbolizer.image.imageBase).fileAddress(ofRuntime: address)
+        }
+        if image == nil, let load = options.objectLoadAddress {
+            return LoadedImage(loadAddress: load, imageBase: symbolizer.image.imageBase).fileAddress(ofRuntime: address)
+        }
+        return image == nil ? FileAddress(address) : nil
+    }
+
+    private func symbolizer(for image: CrashImage, logDirectory: String?) -> Result<ImageSymbolizer, Failure> {
+        guard let path = locate(image, logDirectory: logDirectory) else {
+            return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")))
+        }
+        guard let symbolizer = open(path) else { return .failure(Failure(description: "\(path) could not be read")) }
+        if let expected = image.identifier, let actual = symbolizer.image.identifier,
+           Self.normalized(expected) != Self.normalized(actual) {
+            notes.append("\(path): build-id or UUID \(actual) does not match \(expected) in the log; not used for \(image.name)")
+            return .failure(Failure(description: "\(path) is another build than the log's \(image.name)"))
+        }
+        return .success(symbolizer)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func open(_ path: String) -> ImageSymbolizer? {
+        if let cached = symbolizers[path] { return cached }
+        var opened: ImageSymbolizer?
+        do {
+            let symbolizer = try ImageSymbolizer(path: path, options: SymbolizerOptions(
+                demangle: options.demangle, debugFileSearch: DebugFileSearch(roots: options.debugPaths)))
+            notes += symbolizer.notes
+            opened = symbolizer
+        } catch {
+            notes.append(error.description)
+        }
+        symbolizers[path] = .some(opened)
+        return opened
+    }
+
+    /// The binary for an image: its path as the log gives it (as is, then beside the log), then a file of
+    /// its name below the debug paths.
+    private func locate(_ image: CrashImage, logDirectory: String?) -> String? {
+        let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name)
+        if let found = foundFiles[key] { return found }
+        var candidates: [String] = []
+        if let path = image.path {
+            candidates.append(path)
+            if let directory = logDirectory, !path.hasPrefix("/") { candidates.append(directory + "/" + path) }
+        }
+        if let directory = logDirectory { candidates.append(directory + "/" + image.name) }
+        var found = candidates.first(where: Self.isRegularFile)
+        if found == nil {
+            for root in options.debugPaths {
+                if let match = Self.find(named: image.name, below: root, depth: 8) { found = match; break }
+            }
+        }
+        foundFiles[key] = .some(found)
+        return found
+    }
+
+    private static func find(named name: String, below directory: String, depth: Int) -> String? {
+        guard depth > 0, let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        var subdirectories: [String] = []
+        while let entry = readdir(stream) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard entryName != ".", entryName != ".." else { continue }
+            let path = directory + "/" + entryName
+            if entryName == name, isRegularFile(path) { return path }
+            if entry.pointee.d_type == UInt8(DT_DIR) { subdirectories.append(path) }
+        }
+        for subdirectory in subdirectories.sorted() {
+            if let match = find(named: name, below: subdirectory, depth: depth - 1) { return match }
+        }
+        return nil
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    private static func normalized(_ identifier: String) -> String {
+        String(identifier.lowercased().filter { $0 != "-" })
+    }
+}

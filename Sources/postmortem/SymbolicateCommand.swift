@@ -1,0 +1,75 @@
+import ArgumentParser
+import CrashLogs
+import Glibc
+import Symbolication
+
+/// `postmortem symbolicate LOG…`: crash logs and traces printed back with symbols, or as JSON reports.
+struct SymbolicateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "symbolicate",
+        abstract: "Symbolicate crash logs and traces, printed in their own format or as JSON.",
+        discussion: "Formats read so far: \(CrashLogParser.supportedFormats.map(\.rawValue).joined(separator: ", ")).")
+
+    @Option(name: [.customShort("d"), .customLong("debug-path")],
+            help: "A directory searched (recursively) for binaries and debug files; may be repeated.")
+    var debugPaths: [String] = []
+
+    @Option(name: [.customShort("o"), .customLong("object")], help: "The binary for frames that name no image.")
+    var object: String?
+
+    @Option(name: [.customShort("l"), .customLong("load-address")], help: "Where the -o binary was loaded.")
+    var loadAddress: String?
+
+    @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")
+    var json = false
+
+    @Option(name: .customLong("output"), help: "Write to this file instead of standard output.")
+    var output: String?
+
+    @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
+    var noDemangle = false
+
+    @Argument(help: "Logs, directories of logs, or - for standard input.")
+    var logs: [String]
+
+    func run() throws {
+        var load: UInt64?
+        if let loadAddress {
+            guard let value = AddressInput.atos.parse(loadAddress) else {
+                Output.error("'\(loadAddress)' is not a load address")
+                throw ExitCode.validationFailure
+            }
+            load = value
+        }
+        let symbolicator = Symbolicator(options: SymbolicationOptions(
+            debugPaths: debugPaths, object: object, objectLoadAddress: load, demangle: !noDemangle))
+        let sources = LogSource.expand(logs)
+        var sink = try OutputSink(path: output)
+        var produced = 0
+        for source in sources {
+            let bytes: [UInt8]
+            do { bytes = try source.read() } catch {
+                Output.error(error.description)
+                continue
+            }
+            var report: CrashReport
+            do { report = try CrashLogParser.parse(bytes, source: source.name) } catch {
+                Output.error(error.description)
+                continue
+            }
+            report.warnings.forEach { Output.error("\(source.name): \($0)") }
+            let noted = symbolicator.notes.count
+            symbolicator.symbolicate(&report, logDirectory: source.directory)
+            symbolicator.notes[noted...].forEach(Output.error)
+            if json {
+                sink.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
+            } else {
+                if sources.count > 1 { sink.write(Array("==> \(source.name) <==\n".utf8)) }
+                sink.write(ReportTextRenderer().render(report))
+            }
+            produced += 1
+        }
+        sink.close()
+        if produced == 0 { throw ExitCode.failure }
+    }
+}

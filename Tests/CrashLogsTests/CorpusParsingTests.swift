@@ -1,0 +1,88 @@
+import CrashLogs
+import Foundation
+import Testing
+import TestSupport
+
+/// Real logs from the corpus (see Corpus/NOTICE.md) and the samples: each parses in its format, every
+/// frame line becomes a frame, and printing the parsed log back without symbols gives the input unchanged.
+@Suite("Crash-log corpus")
+struct CorpusParsingTests {
+    static let corpus = Fixtures.packageRoot.appendingPathComponent("Tests/CrashLogsTests/Corpus")
+
+    static func files(_ format: String) -> [String] {
+        let directory = corpus.appendingPathComponent(format)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+            .map { directory.appendingPathComponent($0).path }
+    }
+
+    static let sanitizerFramePattern = #"^\s*#\d+(\.\d+)?\s+0x[0-9a-fA-F]+"#
+    static let glibcFramePattern = #"^\s*[^\s\[#][^\[]*(\([^\n]*\))?\s?\[0x[0-9a-fA-F]+\]\s*$|^\s*\[0x[0-9a-fA-F]+\]\s*$"#
+
+    static let sanitizerFiles = files("sanitizer") + [Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/asan.txt").path]
+    static let glibcFiles = files("glibc-backtrace") + [Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/crash.txt").path]
+
+    private func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// Lines an independent pattern calls frames.
+    private func count(_ pattern: String, in path: String) throws -> Int {
+        let text = String(decoding: try bytes(path), as: UTF8.self)
+        let regex = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        return regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+    }
+
+    @Test(arguments: sanitizerFiles)
+    func sanitizerReports(_ path: String) throws {
+        let report = try CrashLogParser.parse(try bytes(path), source: path)
+        #expect(report.format == .sanitizer)
+        let frames = report.threads.reduce(0) { $0 + $1.frames.count }
+        // A sanitizer report may follow the program's own glibc backtrace: both kinds of line are frames.
+        #expect(frames == (try count(Self.sanitizerFramePattern, in: path)) + (try count(Self.glibcFramePattern, in: path)),
+                "every `#N 0x…` line and every `module(…) [0x…]` line is a frame")
+        #expect(frames > 0)
+        #expect(report.exception != nil, "the ERROR/WARNING/runtime error line names the problem")
+        #expect(ReportTextRenderer().render(report) == (try bytes(path)), "printed back unchanged")
+    }
+
+    @Test(arguments: glibcFiles)
+    func glibcBacktraces(_ path: String) throws {
+        let report = try CrashLogParser.parse(try bytes(path), source: path)
+        let frames = report.threads.reduce(0) { $0 + $1.frames.count }
+        #expect(frames == (try count(Self.sanitizerFramePattern, in: path)) + (try count(Self.glibcFramePattern, in: path)))
+        #expect(report.threads.contains { $0.frames.contains { SanitizerParserLine.isGlibc(report.lines[$0.lineNumber].text) } })
+        #expect(report.threads.allSatisfy { !$0.frames.isEmpty })
+        #expect(ReportTextRenderer().render(report) == (try bytes(path)), "printed back unchanged")
+    }
+
+    @Test func sanitizerStacksAreTitledThreads() throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/asan.txt").path
+        let report = try CrashLogParser.parse(try bytes(path), source: path)
+        #expect(report.threads.map(\.name) == ["READ of size 8 at 0x603000000058 thread T0", "freed by thread T0 here:",
+                                               "previously allocated by thread T0 here:"])
+        #expect(report.threads.map(\.crashed) == [true, false, false])
+        #expect(report.exception?.type == "heap-use-after-free")
+        #expect(report.threads[0].frames.map(\.imageOffset) == [0x1325, 0x1349, 0x27249, 0x27304, 0x1120])
+        #expect(report.threads[0].frames.allSatisfy { $0.addressKind == .adjustedReturnAddress })
+    }
+
+    @Test func glibcFramesKeepModuleSymbolAndOffset() throws {
+        let line = "libv8_libbase.so(V8_Fatal(char const*, int, char const*, ...)+0x200) [0xf05e2790]"
+        let report = try CrashLogParser.parse(Array(line.utf8), source: "-")
+        let frame = try #require(report.threads.first?.frames.first)
+        #expect(frame.symbolInLog == "V8_Fatal(char const*, int, char const*, ...)")
+        #expect(frame.symbolOffsetInLog == 0x200)
+        #expect(frame.address == 0xF05E_2790)
+        #expect(report.images.map(\.name) == ["libv8_libbase.so"])
+    }
+
+    /// A glibc frame line, by the test's own reading: it ends in `[0x…]`.
+    enum SanitizerParserLine {
+        static func isGlibc(_ text: String) -> Bool {
+            text.trimmingCharacters(in: .whitespaces).hasSuffix("]") && text.contains("[0x")
+        }
+    }
+
+    @Test func unknownTextIsAClearError() {
+        #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array("hello\nworld\n".utf8), source: "notes.txt") }
+        #expect(throws: CrashLogError.self) { try CrashLogParser.parse([0, 255, 254, 10, 0], source: "junk.bin") }
+    }
+}

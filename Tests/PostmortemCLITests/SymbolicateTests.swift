@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `postmortem symbolicate` on the samples: golden output, frame-by-frame agreement with llvm-symbolizer,
+/// and bad logs.
+@Suite("Symbolicate")
+struct SymbolicateTests {
+    static let asan = "SampleCrashes/linux-c-asan/asan.txt"
+    static let glibc = "SampleCrashes/linux-c-sensors/crash.txt"
+
+    /// Lines about the machine's own libraries (libc, libasan) depend on the installed versions and
+    /// their debug packages; golden files leave them out.
+    static func withoutSystemLibraries(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("libc.so.6") && !$0.contains("libasan.so") }
+            .joined(separator: "\n")
+    }
+
+    private func checkGolden(_ name: String, _ arguments: [String]) throws {
+        let result = try Command.postmortem(arguments)
+        let actual = Self.withoutSystemLibraries(Golden.transcript(arguments: arguments, input: nil, result: result))
+        let file = Paths.golden.appendingPathComponent(name + ".txt")
+        if Golden.isUpdating { try actual.write(to: file, atomically: true, encoding: .utf8); return }
+        #expect(actual == (try? String(contentsOf: file, encoding: .utf8)), "output differs from \(name).txt:\n\(actual)")
+    }
+
+    @Test func sanitizerReportText() throws { try checkGolden("symbolicate-asan", ["symbolicate", Self.asan]) }
+    @Test func sanitizerReportJSON() throws { try checkGolden("symbolicate-asan-json", ["symbolicate", "--json", Self.asan]) }
+    @Test func glibcBacktraceText() throws { try checkGolden("symbolicate-glibc", ["symbolicate", Self.glibc]) }
+    @Test func glibcBacktraceJSON() throws { try checkGolden("symbolicate-glibc-json", ["symbolicate", "--json", Self.glibc]) }
+
+    /// Every frame of the sample's own binary agrees with llvm-symbolizer on the same module offset
+    /// (the sanitizer's addresses need no adjustment; glibc's return addresses are looked up at -1).
+    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1))])
+    func framesAgreeWithLLVMSymbolizer(_ log: String, _ binary: String, _ adjustment: UInt64) throws {
+        let symbolizer = try #require(Paths.llvmSymbolizer)
+        let result = try Command.postmortem(["symbolicate", "--json", "--no-demangle", log])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let threads = try #require(report["threads"] as? [[String: Any]])
+        let object = (log as NSString).deletingLastPathComponent + "/" + binary
+        var compared = 0
+        for frame in threads.flatMap({ $0["frames"] as? [[String: Any]] ?? [] }) where frame["image"] as? String == binary {
+            let offset = try #require((frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) })
+            let ours = (frame["symbols"] as? [[String: Any]] ?? []).map {
+                ComparableFrame(function: $0["linkageName"] as? String, file: $0["file"] as? String,
+                                line: $0["line"] as? Int ?? 0, column: $0["column"] as? Int ?? 0)
+            }
+            let reference = try Command.run(symbolizer, ["--obj=\(Paths.packageRoot.appendingPathComponent(object).path)", "--inlining",
+                                                         "--no-demangle", "--output-style=JSON", "0x" + String(offset - adjustment, radix: 16)])
+            let theirs = try ChainParser.llvmSymbolizer(reference.outputLines.first ?? "")
+            #expect(ours == theirs || KnownDifferences.reason(postmortem: ours, llvmSymbolizer: theirs) != nil,
+                    "frame at +0x\(String(offset, radix: 16)): \(ours) vs \(theirs)")
+            compared += 1
+        }
+        #expect(compared >= 4)
+    }
+
+    @Test func badLogsGetOneLineAndTheRestGoesOn() throws {
+        let scratch = try BadInputTests.Scratch()
+        let junk = scratch.path("junk.bin")
+        try Data([0, 1, 2, 255, 254, 0, 10, 0x80, 0x81]).write(to: URL(fileURLWithPath: junk))
+        let truncated = scratch.path("truncated.txt")
+        let asan = try Data(contentsOf: Paths.packageRoot.appendingPathComponent(Self.asan))
+        try asan.prefix(600).write(to: URL(fileURLWithPath: truncated))
+        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/readings").path,
+                                         toPath: scratch.path("readings"))
+        let result = try Command.postmortem(["symbolicate", junk, "/nonexistent.crash", truncated])
+        #expect(result.status == 0, "the truncated report still came out")
+        #expect(result.errorLines.contains { $0.hasPrefix("postmortem: \(junk): no crash log") })
+        #expect(result.errorLines.contains { $0.hasPrefix("postmortem: /nonexistent.crash: cannot open") })
+        #expect(result.standardOutput.contains("in last_value ./readings.c:25:12"), "\(result.standardOutput)")
+
+        let nothing = try Command.postmortem(["symbolicate", junk])
+        #expect(nothing.status == 1)
+    }
+
+    @Test func crlfInvalidUTF8AndUnresolvedLinesSurviveByteForByte() throws {
+        let scratch = try BadInputTests.Scratch()
+        // Point the system libraries nowhere, so that nothing in this copy resolves; then CRLF and invalid UTF-8.
+        let original = try String(contentsOf: Paths.packageRoot.appendingPathComponent(Self.asan), encoding: .utf8)
+        var text = Array(original.replacingOccurrences(of: "/lib/x86_64-linux-gnu/", with: "/nonexistent/").utf8)
+        text = text.flatMap { $0 == 10 ? [13, 10] : [$0] }
+        text.insert(contentsOf: [0xFF, 0xFE, 0x41, 13, 10], at: 0)
+        let log = scratch.path("asan-crlf.txt")
+        try Data(text).write(to: URL(fileURLWithPath: log))
+        // The sample binary is not beside this copy either: nothing resolves, and the log comes back unchanged.
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--output", scratch.path("out.txt"), log])
+        #expect(result.status == 0)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: scratch.path("out.txt")))) == text)
+    }
+}
