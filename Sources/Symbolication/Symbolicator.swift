@@ -66,10 +66,7 @@ public final class Symbolicator {
                 }
                 let lookup = frame.addressKind == .returnAddress ? address.retreated(by: 1) ?? address : address
                 let resolution = symbolizer.resolve(lookup)
-                frame.symbols = resolution.frames.map {
-                    FrameSymbol(function: $0.function, linkageName: $0.linkageName, file: $0.file, line: $0.line,
-                                column: $0.column, isInlined: $0.isInlined)
-                }
+                frame.symbols = resolution.frames
                 frame.functionOffset = resolution.functionStart.flatMap { start in
                     address >= start ? address.rawValue - start.rawValue : nil
                 }

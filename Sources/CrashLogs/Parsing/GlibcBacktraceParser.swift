@@ -59,33 +59,24 @@ struct GlibcBacktraceParser {
     static func appendStacks(to report: inout CrashReport) {
         let lines = report.lines
         let claimed = Set(report.threads.flatMap { $0.frames.map(\.lineNumber) })
-        var current: [CrashFrame] = []
-        var title: String?
-        var lastText: String?
-        func closeStack() {
-            guard !current.isEmpty else { return }
-            report.threads.append(CrashThread(index: report.threads.count, name: title, crashed: report.threads.isEmpty, frames: current))
-            current = []
-        }
+        var stacks = StackCollector()
         for (number, line) in lines.enumerated() {
             guard !claimed.contains(number), let parsed = frame(in: line.text) else {
-                closeStack()
-                let trimmed = line.text.trimmingWhitespace
-                if !trimmed.isEmpty { lastText = trimmed }
+                stacks.close(into: &report)
+                stacks.noteText(line.text.trimmingWhitespace)
                 continue
             }
-            if current.isEmpty { title = lastText }
             let image = parsed.module.map { module in
                 report.imageIndex(named: Self.fileName(module), path: module)
             }
             // A frame after a signal trampoline is the interrupted instruction, not a return address.
-            let afterTrampoline = current.last.flatMap { $0.symbolInLog }.map(Self.isSignalTrampoline) ?? false
-            current.append(CrashFrame(
-                index: current.count, address: parsed.address, addressKind: afterTrampoline ? .programCounter : .returnAddress,
+            let afterTrampoline = stacks.current.last.flatMap { $0.symbolInLog }.map(Self.isSignalTrampoline) ?? false
+            stacks.append(CrashFrame(
+                index: stacks.current.count, address: parsed.address, addressKind: afterTrampoline ? .programCounter : .returnAddress,
                 image: image, imageOffset: parsed.symbol == nil ? parsed.offset : nil,
                 symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset, lineNumber: number))
         }
-        closeStack()
+        stacks.close(into: &report)
     }
 
     static func isSignalTrampoline(_ symbol: String) -> Bool {

@@ -64,28 +64,20 @@ struct SanitizerParser {
 
     static func parse(_ lines: [LogLine]) -> CrashReport {
         var report = CrashReport(format: .sanitizer, exception: nil, threads: [], images: [], lines: lines)
-        var current: [CrashFrame] = []
-        var title: String?
-        var lastText: String?
-        func closeStack() {
-            guard !current.isEmpty else { return }
-            report.threads.append(CrashThread(index: report.threads.count, name: title, crashed: report.threads.isEmpty, frames: current))
-            current = []
-        }
+        var stacks = StackCollector()
         for (number, line) in lines.enumerated() {
             guard let parsed = frame(in: line.text) else {
                 let trimmed = line.text.trimmingWhitespace
                 // Blank lines may sit between frames (Android); anything else ends the stack.
                 if !trimmed.isEmpty {
-                    closeStack()
-                    lastText = trimmed
+                    stacks.close(into: &report)
+                    stacks.noteText(trimmed)
                     if report.exception == nil, let error = Self.exception(in: trimmed) { report.exception = error }
                 }
                 continue
             }
             // Numbering that starts again begins a new stack.
-            if parsed.index == 0 || (current.last.map { parsed.index < $0.index } ?? false) { closeStack() }
-            if current.isEmpty { title = lastText }
+            if parsed.index == 0 || (stacks.current.last.map { parsed.index < $0.index } ?? false) { stacks.close(into: &report) }
             let image = parsed.module.map { module -> Int in
                 let index = report.imageIndex(named: GlibcBacktraceParser.fileName(module), path: module)
                 if let buildID = parsed.buildID { report.images[index].identifier = buildID }
@@ -94,10 +86,10 @@ struct SanitizerParser {
             // The sanitizers print every frame's pc already moved back by one (the crashing frame too:
             // `pc 0x…326` in the header is `#0 0x…325`) and symbolize what they print: look it up as is.
             let kind = AddressKind.adjustedReturnAddress
-            current.append(CrashFrame(index: parsed.index, address: parsed.pc, addressKind: kind, image: image,
+            stacks.append(CrashFrame(index: parsed.index, address: parsed.pc, addressKind: kind, image: image,
                                       imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number))
         }
-        closeStack()
+        stacks.close(into: &report)
         return report
     }
 

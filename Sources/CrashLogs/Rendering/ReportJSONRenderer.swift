@@ -39,19 +39,23 @@ public struct ReportJSONRenderer: Sendable {
             ("address", JSONText.string(frame.address.map(Self.hex))),
             ("image", JSONText.string(frame.image.map { report.images[$0].name })),
             ("imageOffset", JSONText.string(frame.imageOffset.map(Self.hex))),
-            ("symbols", JSONText.array(frame.symbols.map { symbol in
-                JSONText.object([
-                    ("function", JSONText.string(symbol.function)),
-                    ("linkageName", JSONText.string(symbol.linkageName)),
-                    ("file", JSONText.string(symbol.file)),
-                    ("line", "\(symbol.line)"),
-                    ("column", "\(symbol.column)"),
-                    ("inlined", symbol.isInlined ? "true" : "false"),
-                ])
-            })),
+            ("symbols", JSONText.array(frame.symbols.map(Self.json(symbol:)))),
         ]
         if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
         return JSONText.object(members)
+    }
+
+    /// `{"function", "linkageName", "file", "line", "column", "inlined"}`: one frame of an inline chain,
+    /// as both `symbolicate --json` and `resolve --json` print it.
+    public static func json(symbol: FrameSymbol) -> String {
+        JSONText.object([
+            ("function", JSONText.string(symbol.function)),
+            ("linkageName", JSONText.string(symbol.linkageName)),
+            ("file", JSONText.string(symbol.file)),
+            ("line", "\(symbol.line)"),
+            ("column", "\(symbol.column)"),
+            ("inlined", symbol.isInlined ? "true" : "false"),
+        ])
     }
 
     private static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

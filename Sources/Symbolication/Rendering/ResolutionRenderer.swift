@@ -63,7 +63,7 @@ public struct ResolutionRenderer: Sendable {
         var members: [(String, String)] = [("address", JSONText.quote(runtimeAddress.map { "0x" + String($0, radix: 16) } ?? resolution.address.description))]
         if runtimeAddress != nil { members.append(("fileAddress", JSONText.quote(resolution.address.description))) }
         members.append(("object", JSONText.quote(object)))
-        members.append(("frames", JSONText.array(resolution.frames.map(Self.json(frame:)))))
+        members.append(("frames", JSONText.array(resolution.frames.map(ReportJSONRenderer.json(symbol:)))))
         members.append(("symbol", JSONText.string(resolution.symbol)))
         members.append(("symbolOffset", JSONText.number(resolution.symbolOffset)))
         if let reason = resolution.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
@@ -73,16 +73,5 @@ public struct ResolutionRenderer: Sendable {
     /// One line of JSON for input that is not an address, so every input line gets an answer.
     public func json(invalidInput input: String, object: String, error: String) -> String {
         JSONText.object([("input", JSONText.quote(input)), ("object", JSONText.quote(object)), ("error", JSONText.quote(error))])
-    }
-
-    static func json(frame: SymbolicatedFrame) -> String {
-        JSONText.object([
-            ("function", JSONText.string(frame.function)),
-            ("linkageName", JSONText.string(frame.linkageName)),
-            ("file", JSONText.string(frame.file)),
-            ("line", "\(frame.line)"),
-            ("column", "\(frame.column)"),
-            ("inlined", frame.isInlined ? "true" : "false"),
-        ])
     }
 }
