@@ -55,6 +55,7 @@ fixtures:
 	Tests/Fixtures/Apple/build.sh
 	SampleCrashes/linux-c-sensors/build.sh
 	SampleCrashes/linux-c-asan/build.sh
+	SampleCrashes/linux-swift-backtrace/build.sh
 
 clean:
 	rm -rf .build

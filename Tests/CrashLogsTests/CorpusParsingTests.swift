@@ -53,6 +53,21 @@ struct CorpusParsingTests {
         #expect(ReportTextRenderer().render(report) == (try bytes(path)), "printed back unchanged")
     }
 
+    @Test func swiftBacktracerReport() throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-swift-backtrace/crash.txt").path
+        let report = try CrashLogParser.parse(try bytes(path), source: path)
+        #expect(report.format == .swiftBacktrace)
+        #expect(report.exception == CrashReport.Exception(type: "Illegal instruction", message: "no nut in stock"))
+        #expect(report.threads.map(\.name) == ["inventory"])
+        #expect(report.threads.first?.crashed == true)
+        let frames = try #require(report.threads.first?.frames)
+        #expect(frames.count == (try count(#"^\d+ (\[\w+\] |\s+)0x[0-9a-f]+"#, in: path)))
+        #expect(frames.map(\.addressKind) == [.programCounter] + Array(repeating: .returnAddress, count: frames.count - 1))
+        #expect(report.images.map(\.name) == ["inventory", "libswiftCore.so"])
+        #expect(frames.allSatisfy { $0.image != nil }, "every address lies in a listed image")
+        #expect(ReportTextRenderer().render(report) == (try bytes(path)))
+    }
+
     @Test func sanitizerStacksAreTitledThreads() throws {
         let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/asan.txt").path
         let report = try CrashLogParser.parse(try bytes(path), source: path)

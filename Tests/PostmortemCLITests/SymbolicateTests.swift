@@ -8,12 +8,13 @@ import TestSupport
 struct SymbolicateTests {
     static let asan = "SampleCrashes/linux-c-asan/asan.txt"
     static let glibc = "SampleCrashes/linux-c-sensors/crash.txt"
+    static let swift = "SampleCrashes/linux-swift-backtrace/crash.txt"
 
     /// Lines about the machine's own libraries (libc, libasan) depend on the installed versions and
     /// their debug packages; golden files leave them out.
     static func withoutSystemLibraries(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.contains("libc.so.6") && !$0.contains("libasan.so") }
+            .filter { !$0.contains("libc.so.6") && !$0.contains("libasan.so") && !$0.contains("libswiftCore.so") }
             .joined(separator: "\n")
     }
 
@@ -29,19 +30,26 @@ struct SymbolicateTests {
     @Test func sanitizerReportJSON() throws { try checkGolden("symbolicate-asan-json", ["symbolicate", "--json", Self.asan]) }
     @Test func glibcBacktraceText() throws { try checkGolden("symbolicate-glibc", ["symbolicate", Self.glibc]) }
     @Test func glibcBacktraceJSON() throws { try checkGolden("symbolicate-glibc-json", ["symbolicate", "--json", Self.glibc]) }
+    @Test func swiftBacktraceText() throws { try checkGolden("symbolicate-swift", ["symbolicate", Self.swift]) }
+    @Test func swiftBacktraceJSON() throws { try checkGolden("symbolicate-swift-json", ["symbolicate", "--json", Self.swift]) }
 
     /// Every frame of the sample's own binary agrees with llvm-symbolizer on the same module offset
-    /// (the sanitizer's addresses need no adjustment; glibc's return addresses are looked up at -1).
-    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1))])
+    /// (the sanitizer's addresses need no adjustment; glibc's and the backtracer's return addresses are looked up at -1).
+    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1)), (swift, "inventory", UInt64(1))])
     func framesAgreeWithLLVMSymbolizer(_ log: String, _ binary: String, _ adjustment: UInt64) throws {
         let symbolizer = try #require(Paths.llvmSymbolizer)
         let result = try Command.postmortem(["symbolicate", "--json", "--no-demangle", log])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let threads = try #require(report["threads"] as? [[String: Any]])
+        let images = try #require(report["images"] as? [[String: Any]])
+        let load = images.first { $0["name"] as? String == binary }.flatMap { $0["loadAddress"] as? String }
+            .flatMap { UInt64($0.dropFirst(2), radix: 16) }
         let object = (log as NSString).deletingLastPathComponent + "/" + binary
         var compared = 0
         for frame in threads.flatMap({ $0["frames"] as? [[String: Any]] ?? [] }) where frame["image"] as? String == binary {
-            let offset = try #require((frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) })
+            let address = (frame["address"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
+            let offset = try #require((frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
+                                      ?? address.flatMap { address in load.map { address - $0 } })
             let ours = (frame["symbols"] as? [[String: Any]] ?? []).map {
                 ComparableFrame(function: $0["linkageName"] as? String, file: $0["file"] as? String,
                                 line: $0["line"] as? Int ?? 0, column: $0["column"] as? Int ?? 0)

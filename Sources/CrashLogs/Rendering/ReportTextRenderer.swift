@@ -23,9 +23,14 @@ public struct ReportTextRenderer: Sendable {
             }
             let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
             // A log may hold stacks of two styles (a program's backtrace, then a sanitizer report).
-            let rendered = SanitizerParser.frame(in: line.text) != nil
-                ? sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
-                : glibcLines(frame, report: report)
+            let rendered: [String]
+            if report.format == .swiftBacktrace {
+                rendered = swiftBacktraceLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
+            } else if SanitizerParser.frame(in: line.text) != nil {
+                rendered = sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
+            } else {
+                rendered = glibcLines(frame, report: report)
+            }
             for (index, text) in rendered.enumerated() {
                 output += Array(text.utf8)
                 output += index == rendered.count - 1 ? line.ending : ending
@@ -46,6 +51,22 @@ public struct ReportTextRenderer: Sendable {
         return frame.symbols.enumerated().map { position, symbol in
             let place = symbol.file == nil ? module : Self.location(symbol)
             return "\(indentation)#\(firstNumber + position) \(address) in \(symbol.function ?? "??")\(place)"
+        }
+    }
+
+    /// The backtracer's own symbolicated style: `1 [ra] 0x… Inventory.required(_:) + 145 in shapes at /src/Shapes.swift:5:51`,
+    /// with `[inlined]` lines for the inlined frames, numbered on.
+    private func swiftBacktraceLines(_ frame: CrashFrame, firstNumber: Int, report: CrashReport, original: String) -> [String] {
+        let address = "0x" + String(repeating: "0", count: max(0, 16 - String(frame.address ?? 0, radix: 16).count)) + String(frame.address ?? 0, radix: 16)
+        let image = frame.image.map { " in \(report.images[$0].name)" } ?? ""
+        return frame.symbols.enumerated().map { position, symbol in
+            let number = String(firstNumber + position)
+            let tag: String
+            if symbol.isInlined { tag = "[inlined] " } else if frame.addressKind == .returnAddress { tag = "[ra] " } else { tag = "" }
+            let offset = !symbol.isInlined ? frame.functionOffset.map { " + \($0)" } ?? "" : ""
+            // The backtracer pads the tag column to five characters: `0      0x…`, `1 [ra] 0x…`.
+            let tagColumn = tag.count < 5 ? tag + String(repeating: " ", count: 5 - tag.count) : tag
+            return "\(number) \(tagColumn)\(address) \(symbol.function ?? "<unknown>")\(offset)\(image)\(Self.location(symbol, prefix: " at "))"
         }
     }
 

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the Swift backtracer sample and keeps the report of one real crash in crash.txt, unsymbolicated
+# (SWIFT_BACKTRACE=symbolicate=off). It runs from a copy under /tmp, renamed in the report to
+# /tmp/postmortem-sample, so the report names no path of this checkout; the binary is found beside the log.
+set -euo pipefail
+cd "$(dirname "$0")"
+swiftc -Onone -g -debug-prefix-map "$PWD=." -file-compilation-dir . -Xfrontend -no-serialize-debugging-options \
+  -module-name inventory Inventory.swift -o inventory
+rm -rf inventory.swiftmodule inventory.swiftdoc inventory.swiftsourceinfo
+run=$(mktemp -d /tmp/postmortem-sample.XXXXXX) && trap 'rm -rf "$run"' EXIT
+cp inventory "$run/inventory"
+(cd "$run" && SWIFT_BACKTRACE=enable=yes,symbolicate=off,interactive=no,color=no ./inventory > /dev/null 2> crash.txt || true)
+sed "s|$run/|/tmp/postmortem-sample/|g" "$run/crash.txt" > crash.txt
+cat crash.txt

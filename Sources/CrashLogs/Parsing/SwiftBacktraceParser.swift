@@ -1,0 +1,101 @@
+/// Parses the Swift runtime backtracer's text output (Swift 5.9+): `Thread N "name" crashed:` blocks of
+/// `N [ra] 0x… symbol + off in image at file:line:col` frames (or bare addresses with `symbolicate=off`),
+/// `...` elisions, and the `Images:` list that gives each image's load address and build ID.
+struct SwiftBacktraceParser {
+    struct FrameLine: Equatable {
+        var index: Int
+        var tags: [String]
+        var address: UInt64
+        /// What follows the address: `symbol + off in image at file:line:col`, or nothing.
+        var rest: String
+    }
+
+    static func frame(in line: String) -> FrameLine? {
+        var text = Substring(line).drop { $0 == " " }
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard let index = Int(digits), text.dropFirst(digits.count).first == " " else { return nil }
+        text = text.dropFirst(digits.count).drop { $0 == " " }
+        var tags: [String] = []
+        while text.first == "[", let close = text.firstIndex(of: "]") {
+            tags.append(String(text[text.index(after: text.startIndex)..<close]))
+            text = text[text.index(after: close)...].drop { $0 == " " }
+        }
+        let addressText = text.prefix { $0 != " " }
+        guard let address = HexNumber.parse(addressText) else { return nil }
+        return FrameLine(index: index, tags: tags, address: address, rest: String(text.dropFirst(addressText.count)).trimmingWhitespace)
+    }
+
+    /// `0x…–0x… BUILDID NAME PATH` (an en dash between the addresses; end exclusive).
+    static func image(in line: String) -> CrashImage? {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 3 else { return nil }
+        let bounds = fields[0].split(separator: "\u{2013}")
+        guard bounds.count == 2, let start = HexNumber.parse(bounds[0]), let end = HexNumber.parse(bounds[1]) else { return nil }
+        let identifier = fields[1] == "<no" ? nil : String(fields[1])
+        let name = String(fields[identifier == nil ? 3 : 2])
+        let pathStart = identifier == nil ? 4 : 3
+        let path = fields.count > pathStart ? fields[pathStart...].joined(separator: " ") : nil
+        return CrashImage(name: name, path: path, identifier: identifier, loadAddress: start, endAddress: end)
+    }
+
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        lines.contains { $0.text.contains("*** Program crashed: ") || $0.text.contains("Program crashed: ") && $0.text.hasPrefix("💣") }
+    }
+
+    static func parse(_ lines: [LogLine]) -> CrashReport {
+        var report = CrashReport(format: .swiftBacktrace, exception: nil, threads: [], images: [], lines: lines)
+        var fatalMessage: String?
+        var crashReason: String?
+        var inImages = false
+        // Images come last: collect them first, so frames can be placed in them.
+        for line in lines {
+            let text = line.text.trimmingWhitespace
+            if text.hasPrefix("Images") { inImages = true; continue }
+            if inImages, let image = image(in: text) { report.images.append(image) }
+        }
+        var thread: CrashThread?
+        func close() {
+            if let finished = thread { report.threads.append(finished) }
+            thread = nil
+        }
+        inImages = false
+        for (number, line) in lines.enumerated() {
+            let text = line.text.trimmingWhitespace
+            if text.hasPrefix("Images") || text.hasPrefix("Registers:") { close(); inImages = true }
+            if inImages { continue }
+            if let range = text.range(of: "Fatal error: ") { fatalMessage = fatalMessage ?? String(text[range.upperBound...]) }
+            if let range = text.range(of: "Program crashed: ") {
+                var reason = String(text[range.upperBound...])
+                if reason.hasSuffix(" ***") { reason = String(reason.dropLast(4)) }
+                if let at = reason.lastRange(of: " at 0x") { reason = String(reason[..<at.lowerBound]) }
+                crashReason = reason
+            }
+            if text.hasPrefix("Thread "), text.hasSuffix(":") {
+                close()
+                let header = text.dropFirst("Thread ".count).dropLast()
+                let index = Int(header.prefix { $0.isNumber }) ?? report.threads.count
+                var name: String?
+                if let open = header.firstIndex(of: "\""), let close = header.lastIndex(of: "\""), open < close {
+                    name = String(header[header.index(after: open)..<close])
+                }
+                thread = CrashThread(index: index, name: name, crashed: header.hasSuffix(" crashed"), frames: [])
+                continue
+            }
+            guard thread != nil, let parsed = frame(in: line.text) else { continue }
+            // `[inlined]` frames are ones a symbolicated backtrace added; the real frame follows.
+            guard !parsed.tags.contains("inlined") else { continue }
+            let kind: AddressKind = parsed.tags.contains("ra") ? .returnAddress : .programCounter
+            let image = report.images.firstIndex { image in
+                guard let start = image.loadAddress, let end = image.endAddress else { return false }
+                return parsed.address >= start && parsed.address < end
+            }
+            thread?.frames.append(CrashFrame(index: parsed.index, address: parsed.address, addressKind: kind, image: image,
+                                             imageOffset: nil, lineNumber: number))
+        }
+        close()
+        if crashReason != nil || fatalMessage != nil {
+            report.exception = CrashReport.Exception(type: crashReason, message: fatalMessage)
+        }
+        return report
+    }
+}
