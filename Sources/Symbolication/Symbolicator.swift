@@ -23,10 +23,16 @@ public struct SymbolicationOptions: Sendable {
 /// however many frames and reports point into it.
 public final class Symbolicator {
     private let options: SymbolicationOptions
-    /// Opened images by the file they were found at; `nil` records a file that could not be opened.
+    /// Opened images by the file (and slice) they were found at; `nil` records one that could not be opened.
     private var symbolizers: [String: ImageSymbolizer?] = [:]
-    /// Files found for image names, so a directory tree is walked once per name.
-    private var foundFiles: [String: String?] = [:]
+    /// Files found for images, so a directory tree is walked once per image.
+    private var foundFiles: [String: Location?] = [:]
+
+    /// A file and, for a universal file, the slice to use.
+    struct Location: Hashable {
+        var path: String
+        var architecture: Architecture?
+    }
     /// What the symbolicator has to say (a binary not found, a mismatch), one line each, in order.
     public private(set) var notes: [String] = []
 
@@ -48,7 +54,7 @@ public final class Symbolicator {
                 imageProblems[index] = problem.description
             }
         }
-        let fallback = options.object.flatMap { open($0) }
+        let fallback = options.object.flatMap { open(Location(path: $0, architecture: nil)) }
         for threadIndex in report.threads.indices {
             for frameIndex in report.threads[threadIndex].frames.indices {
                 var frame = report.threads[threadIndex].frames[frameIndex]
@@ -96,10 +102,11 @@ public final class Symbolicator {
     }
 
     private func symbolizer(for image: CrashImage, logDirectory: String?) -> Result<ImageSymbolizer, Failure> {
-        guard let path = locate(image, logDirectory: logDirectory) else {
+        guard let location = locate(image, logDirectory: logDirectory) else {
             return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")))
         }
-        guard let symbolizer = open(path) else { return .failure(Failure(description: "\(path) could not be read")) }
+        let path = location.path
+        guard let symbolizer = open(location) else { return .failure(Failure(description: "\(path) could not be read")) }
         if let expected = image.identifier, let actual = symbolizer.image.identifier,
            Self.normalized(expected) != Self.normalized(actual) {
             notes.append("\(path): build-id or UUID \(actual) does not match \(expected) in the log; not used for \(image.name)")
@@ -112,57 +119,86 @@ public final class Symbolicator {
         var description: String
     }
 
-    private func open(_ path: String) -> ImageSymbolizer? {
-        if let cached = symbolizers[path] { return cached }
+    private func open(_ location: Location) -> ImageSymbolizer? {
+        let key = location.path + "\u{0}" + (location.architecture?.name ?? "")
+        if let cached = symbolizers[key] { return cached }
         var opened: ImageSymbolizer?
         do {
-            let symbolizer = try ImageSymbolizer(path: path, options: SymbolizerOptions(
-                demangle: options.demangle, debugFileSearch: DebugFileSearch(roots: options.debugPaths)))
+            let symbolizer = try ImageSymbolizer(path: location.path, options: SymbolizerOptions(
+                demangle: options.demangle, debugFileSearch: DebugFileSearch(roots: options.debugPaths),
+                architecture: location.architecture))
             notes += symbolizer.notes
             opened = symbolizer
         } catch {
             notes.append(error.description)
         }
-        symbolizers[path] = .some(opened)
+        symbolizers[key] = .some(opened)
         return opened
     }
 
-    /// The binary for an image: its path as the log gives it (as is, then beside the log), then a file of
-    /// its name below the debug paths.
-    private func locate(_ image: CrashImage, logDirectory: String?) -> String? {
-        let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name)
+    /// The binary for an image: its path as the log gives it (as is, then beside the log), then files
+    /// and `.dSYM` bundles of its name beside the log and below the debug paths. When the log gives a
+    /// build-id or UUID, the first candidate with a matching image (slice) wins.
+    private func locate(_ image: CrashImage, logDirectory: String?) -> Location? {
+        let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
         if let found = foundFiles[key] { return found }
         var candidates: [String] = []
         if let path = image.path {
             candidates.append(path)
             if let directory = logDirectory, !path.hasPrefix("/") { candidates.append(directory + "/" + path) }
         }
-        if let directory = logDirectory { candidates.append(directory + "/" + image.name) }
-        var found = candidates.first(where: Self.isRegularFile)
+        let names = [image.name, image.name + ".dSYM", image.name + ".app.dSYM"]
+        if let directory = logDirectory { candidates += names.map { directory + "/" + $0 } }
+        var found = firstMatch(candidates.filter(Self.exists), for: image)
         if found == nil {
-            for root in options.debugPaths {
-                if let match = Self.find(named: image.name, below: root, depth: 8) { found = match; break }
+            for root in options.debugPaths where found == nil {
+                found = firstMatch(Self.find(named: Set(names), below: root, depth: 8), for: image)
             }
         }
         foundFiles[key] = .some(found)
         return found
     }
 
-    private static func find(named name: String, below directory: String, depth: Int) -> String? {
-        guard depth > 0, let stream = opendir(directory) else { return nil }
-        defer { closedir(stream) }
+    /// The first candidate that holds the image: any readable one when the log gives no identifier,
+    /// else one with a slice of that build-id or UUID (falling back to the first, whose mismatch is then reported).
+    private func firstMatch(_ candidates: [String], for image: CrashImage) -> Location? {
+        guard let identifier = image.identifier.map(Self.normalized) else { return candidates.first.map { Location(path: $0) } }
+        for candidate in candidates {
+            guard let slices = try? ObjectFileReader.readAll(path: candidate) else { continue }
+            if let match = slices.first(where: { $0.identifier.map(Self.normalized) == identifier }) {
+                return Location(path: candidate, architecture: slices.count > 1 ? match.architecture : nil)
+            }
+        }
+        // None matches: take the first, in the log's architecture, so that the mismatch is reported.
+        guard let first = candidates.first else { return nil }
+        let slices = (try? ObjectFileReader.readAll(path: first)) ?? []
+        guard slices.count > 1 else { return Location(path: first) }
+        let wanted = image.architecture.flatMap(Architecture.init(name:))
+        return Location(path: first, architecture: slices.first { $0.architecture == wanted }?.architecture ?? slices.first?.architecture)
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
+    /// Files and `.dSYM` bundles below `directory` whose name is one of `names`, nearest first.
+    private static func find(named names: Set<String>, below directory: String, depth: Int) -> [String] {
+        guard depth > 0, let stream = opendir(directory) else { return [] }
+        var matches: [String] = []
         var subdirectories: [String] = []
         while let entry = readdir(stream) {
             let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard entryName != ".", entryName != ".." else { continue }
             let path = directory + "/" + entryName
-            if entryName == name, isRegularFile(path) { return path }
-            if entry.pointee.d_type == UInt8(DT_DIR) { subdirectories.append(path) }
+            if names.contains(entryName), isRegularFile(path) || DSYMBundle.isBundle(path) { matches.append(path) }
+            if entry.pointee.d_type == UInt8(DT_DIR), !entryName.hasSuffix(".dSYM") { subdirectories.append(path) }
         }
+        closedir(stream)
         for subdirectory in subdirectories.sorted() {
-            if let match = find(named: name, below: subdirectory, depth: depth - 1) { return match }
+            matches += find(named: names, below: subdirectory, depth: depth - 1)
         }
-        return nil
+        return matches
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

@@ -101,3 +101,25 @@ struct CorpusParsingTests {
         #expect(throws: CrashLogError.self) { try CrashLogParser.parse([0, 255, 254, 10, 0], source: "junk.bin") }
     }
 }
+
+/// Apple `.crash` reports from the corpus (see Corpus/NOTICE.md).
+@Suite("Crash-log corpus: Apple")
+struct AppleCorpusTests {
+    static let files = CorpusParsingTests.files("apple-crash")
+
+    @Test(arguments: files)
+    func appleReports(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let report = try CrashLogParser.parse(bytes, source: path)
+        #expect(report.format == .appleCrash)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let regex = try NSRegularExpression(pattern: #"^\d+\s+.*?\s0x[0-9a-fA-F]+(\s|$)"#, options: [.anchorsMatchLines])
+        let expected = regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+        #expect(report.threads.reduce(0) { $0 + $1.frames.count } == expected, "every numbered frame line is a frame")
+        #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+        if text.contains("Binary Images:") {
+            #expect(!report.images.isEmpty)
+            #expect(report.images.allSatisfy { $0.identifier != nil && $0.loadAddress != nil })
+        }
+    }
+}

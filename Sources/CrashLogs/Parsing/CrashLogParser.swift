@@ -14,10 +14,11 @@ public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Detects a log's format and parses it.
 public enum CrashLogParser {
     /// The formats this version parses, in the order they are tried (the research notes' detection order).
-    public static let supportedFormats: [CrashLogFormat] = [.sanitizer, .swiftBacktrace, .glibcBacktrace]
+    public static let supportedFormats: [CrashLogFormat] = [.appleCrash, .sanitizer, .swiftBacktrace, .glibcBacktrace]
 
     /// The format of the log, or `nil` when it is none this version reads.
     public static func detectFormat(_ lines: [LogLine]) -> CrashLogFormat? {
+        if AppleCrashParser.recognizes(lines) { return .appleCrash }
         if SanitizerParser.recognizes(lines) { return .sanitizer }
         if SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
         if GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
@@ -40,6 +41,7 @@ public enum CrashLogParser {
             return report
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)
         case .swiftBacktrace: return SwiftBacktraceParser.parse(lines)
+        case .appleCrash: return AppleCrashParser.parse(lines)
         default: throw CrashLogError(source: source, detail: "the \(format.rawValue) format is not supported yet")
         }
     }

@@ -24,7 +24,9 @@ public struct ReportTextRenderer: Sendable {
             let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
             // A log may hold stacks of two styles (a program's backtrace, then a sanitizer report).
             let rendered: [String]
-            if report.format == .swiftBacktrace {
+            if report.format == .appleCrash, let parsed = AppleCrashParser.frame(in: line.text) {
+                rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
+            } else if report.format == .swiftBacktrace {
                 rendered = swiftBacktraceLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
             } else if SanitizerParser.frame(in: line.text) != nil {
                 rendered = sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
@@ -51,6 +53,21 @@ public struct ReportTextRenderer: Sendable {
         return frame.symbols.enumerated().map { position, symbol in
             let place = symbol.file == nil ? module : Self.location(symbol)
             return "\(indentation)#\(firstNumber + position) \(address) in \(symbol.function ?? "??")\(place)"
+        }
+    }
+
+    /// symbolicatecrash's style: the frame's text up to its address, then `func (in Image) (File.m:94)`,
+    /// or `func (in Image) + 12` without a line; inlined frames as extra lines with the same number.
+    private func appleLines(_ frame: CrashFrame, prefix: String, report: CrashReport) -> [String] {
+        let image = frame.image.map { report.images[$0].name } ?? "???"
+        return frame.symbols.map { symbol in
+            let name = symbol.function ?? "???"
+            if let file = symbol.file, symbol.line > 0 || symbol.isInlined {
+                let fileName = file.split(separator: "/").last.map(String.init) ?? file
+                return "\(prefix) \(name) (in \(image)) (\(fileName):\(symbol.line))"
+            }
+            let offset = symbol.isInlined ? "" : frame.functionOffset.map { " + \($0)" } ?? ""
+            return "\(prefix) \(name) (in \(image))\(offset)"
         }
     }
 
