@@ -123,3 +123,37 @@ struct AppleCorpusTests {
         }
     }
 }
+
+/// Apple `.ips` reports from the corpus (see Corpus/NOTICE.md): bug type 309 (JSON) and 109 (text).
+@Suite("Crash-log corpus: Apple .ips")
+struct AppleIPSCorpusTests {
+    static let files = CorpusParsingTests.files("apple-ips")
+
+    @Test(arguments: files)
+    func ipsReports(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let report = try CrashLogParser.parse(bytes, source: path)
+        #expect(report.format == .appleIPS)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let frames = report.threads.reduce(0) { $0 + $1.frames.count }
+        if text.contains("\"bug_type\":\"109\"") {
+            let regex = try NSRegularExpression(pattern: #"^\d+\s+.*?\s0x[0-9a-fA-F]+(\s|$)"#, options: [.anchorsMatchLines])
+            #expect(frames == regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)))
+        } else {
+            // Every frame object has an imageOffset; Xcode's inline entries are not frames of their own.
+            let offsets = text.components(separatedBy: "\"imageOffset\"").count - 1
+            let inline = text.components(separatedBy: "\"inline\":true").count - 1
+            #expect(frames == offsets - inline)
+            #expect(report.threads.contains { $0.crashed })
+        }
+        #expect(!report.images.isEmpty)
+        #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+    }
+
+    @Test func otherBugTypesAreAClearError() {
+        let panic = #"{"bug_type":"151","os_version":"iPhone OS 16.2"}"# + "\n{\"panicString\":\"x\"}\n"
+        #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array(panic.utf8), source: "panic.ips") }
+        let broken = #"{"bug_type":"309"}"# + "\n{\"threads\": [ {\"frames\": [\n"
+        #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array(broken.utf8), source: "broken.ips") }
+    }
+}

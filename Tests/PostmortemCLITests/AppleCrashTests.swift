@@ -74,4 +74,65 @@ struct AppleCrashTests {
         #expect(result.standardOutput == (try String(contentsOfFile: log, encoding: .utf8)), "nothing resolves; the report is unchanged")
         #expect(result.errorLines.contains { $0.contains("does not match 00000000000000000000000000000001 in the log") }, "\(result.standardError)")
     }
+
+    /// The same crash as an `.ips` (bug type 309), in the layout macOS 12 writes.
+    private func ips(uuid: String) -> String {
+        let header = #"{"app_name":"App","timestamp":"2022-06-01 10:00:00.00 +0200","app_version":"1.0","slice_uuid":"\#(uuid)","build_version":"1","platform":1,"bug_type":"309","os_version":"macOS 12.4 (21F79)","incident_id":"2F1C6E0A-7B0B-4C1B-9E33-0D7A1D6C3F10","name":"App"}"#
+        return header + "\n" + """
+        {
+          "procName" : "App",
+          "cpuType" : "ARM-64",
+          "exception" : {"codes":"0x0000000000000001, 0x00000001040007c0","rawCodes":[1,4362078144],"type":"EXC_BREAKPOINT","signal":"SIGTRAP"},
+          "faultingThread" : 0,
+          "threads" : [{"triggered":true,"id":1,"queue":"com.apple.main-thread","frames":[{"imageOffset":1984,"imageIndex":0},{"imageOffset":2308,"imageIndex":0},{"imageOffset":2368,"imageIndex":0},{"imageOffset":24820,"symbol":"start","symbolLocation":520,"imageIndex":1}]}],
+          "usedImages" : [
+          {
+            "source" : "P",
+            "arch" : "arm64",
+            "base" : 4372807680,
+            "size" : 32768,
+            "uuid" : "\(uuid)",
+            "path" : "\\/Users\\/USER\\/Library\\/App.app\\/Contents\\/MacOS\\/App",
+            "name" : "App"
+          },
+          {
+            "source" : "P",
+            "arch" : "arm64e",
+            "base" : 6989938688,
+            "size" : 393216,
+            "uuid" : "c9a96f4f-5d9e-3e2a-8b5e-1e7c3d2f1a0b",
+            "path" : "\\/usr\\/lib\\/dyld",
+            "name" : "dyld"
+          }
+        ]
+        }
+
+        """
+    }
+
+    @Test func ipsFramesAreFilledInPlaceAsXcodeWritesThem() throws {
+        let scratch = try BadInputTests.Scratch()
+        let arm64 = try ObjectFileReader.read(path: Paths.fixture("../Apple/bin/App"), architecture: .arm64)
+        let uuid = try #require(arm64.uuid).description.lowercased()
+        let log = scratch.path("App.ips")
+        let input = ips(uuid: uuid)
+        try input.write(toFile: log, atomically: true, encoding: .utf8)
+
+        let result = try Command.postmortem(["symbolicate", "-d", Paths.fixture("../Apple/bin"), log])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n", maxSplits: 1).map(String.init)
+        #expect(lines.first == input.split(separator: "\n").first.map(String.init), "the header line is untouched")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        let thread = try #require((body["threads"] as? [[String: Any]])?.first)
+        let frames = try #require(thread["frames"] as? [[String: Any]])
+        #expect(frames.first?["symbol"] as? String == "sample_at")
+        #expect(frames.first?["sourceFile"] as? String == "sensors.c")
+        #expect(frames.first?["sourceLine"] as? Int == 17)
+        #expect(frames.first?["symbolLocation"] as? Int == 48)
+        #expect(frames.contains { $0["symbol"] as? String == "+[Widget totalForSensor:count:]" })
+        #expect(frames.last?["symbol"] as? String == "start", "frames of images not found keep what they had")
+        // Outside the rewritten frame objects, every byte is as it was.
+        let untouched = input.components(separatedBy: "\"threads\"").last!.components(separatedBy: "\"usedImages\"").last!
+        #expect(result.standardOutput.hasSuffix(untouched))
+    }
 }

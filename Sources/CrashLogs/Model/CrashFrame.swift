@@ -43,6 +43,8 @@ public struct CrashFrame: Hashable, Sendable {
     public var symbolOffsetInLog: UInt64?
     /// Which line of the log holds the frame (0-based).
     public var lineNumber: Int
+    /// For frames inside a JSON document (`.ips`): the bytes of the frame's object in the log.
+    public var byteRange: Range<Int>?
     /// The inline chain found by symbolication, innermost first; empty until then, or when unresolved.
     public var symbols: [FrameSymbol]
     /// How far the address lies into the outermost function, when symbolication found where it starts.
@@ -60,6 +62,7 @@ public struct CrashFrame: Hashable, Sendable {
         self.symbolInLog = symbolInLog
         self.symbolOffsetInLog = symbolOffsetInLog
         self.lineNumber = lineNumber
+        self.byteRange = nil
         self.symbols = []
         self.functionOffset = nil
         self.unresolvedReason = nil

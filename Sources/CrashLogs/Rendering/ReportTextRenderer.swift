@@ -4,6 +4,7 @@ public struct ReportTextRenderer: Sendable {
     public init() {}
 
     public func render(_ report: CrashReport) -> [UInt8] {
+        if report.threads.contains(where: { $0.frames.contains { $0.byteRange != nil } }) { return renderJSONFrames(report) }
         var framesByLine: [Int: CrashFrame] = [:]
         // Sanitizers number every inlined frame: resolved frames are renumbered as they would print them.
         var numbersByLine: [Int: Int] = [:]
@@ -54,6 +55,39 @@ public struct ReportTextRenderer: Sendable {
             let place = symbol.file == nil ? module : Self.location(symbol)
             return "\(indentation)#\(firstNumber + position) \(address) in \(symbol.function ?? "??")\(place)"
         }
+    }
+
+    /// An `.ips` body: each resolved frame object rewritten in place, as Xcode writes a symbolicated one
+    /// (`symbol`, `symbolLocation`, `sourceFile`, `sourceLine`; inlined frames as extra objects with
+    /// `"inline":true` before it). Every other byte stays as it was.
+    private func renderJSONFrames(_ report: CrashReport) -> [UInt8] {
+        let bytes = report.lines.flatMap(\.bytes)
+        let frames = report.threads.flatMap(\.frames).filter { $0.byteRange != nil && !$0.symbols.isEmpty }
+            .sorted { $0.byteRange!.lowerBound < $1.byteRange!.lowerBound }
+        var output: [UInt8] = []
+        var cursor = 0
+        for frame in frames {
+            guard let range = frame.byteRange, range.lowerBound >= cursor, range.upperBound <= bytes.count,
+                  let original = try? JSONParser.parse(bytes, range: range), case .object(let members) = original.value else { continue }
+            output += bytes[cursor..<range.lowerBound]
+            let kept = members.filter { !["symbol", "symbolLocation", "sourceFile", "sourceLine", "sourceColumn", "inline"].contains($0.key) }
+                .map { JSONText.quote($0.key) + ":" + String(decoding: bytes[$0.value.span], as: UTF8.self) }
+            let objects = frame.symbols.map { symbol -> String in
+                var fields = kept
+                fields.append("\"symbol\":" + JSONText.quote(symbol.function ?? "???"))
+                if !symbol.isInlined, let offset = frame.functionOffset { fields.append("\"symbolLocation\":\(offset)") }
+                if let file = symbol.file {
+                    fields.append("\"sourceFile\":" + JSONText.quote(file.split(separator: "/").last.map(String.init) ?? file))
+                    fields.append("\"sourceLine\":\(symbol.line)")
+                }
+                if symbol.isInlined { fields.append("\"inline\":true") }
+                return "{" + fields.joined(separator: ",") + "}"
+            }
+            output += Array(objects.joined(separator: ",").utf8)
+            cursor = range.upperBound
+        }
+        output += bytes[cursor...]
+        return output
     }
 
     /// symbolicatecrash's style: the frame's text up to its address, then `func (in Image) (File.m:94)`,
