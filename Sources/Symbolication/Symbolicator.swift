@@ -9,10 +9,14 @@ public struct SymbolicationOptions: Sendable {
     /// The binary for frames that name no image (an address list), and where it was loaded.
     public var object: String?
     public var objectLoadAddress: UInt64?
+    /// The slice of the `-o` binary, when it is a universal file.
+    public var objectArchitecture: Architecture?
     public var demangle: Bool
 
-    public init(debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil, demangle: Bool = true) {
+    public init(debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil,
+                objectArchitecture: Architecture? = nil, demangle: Bool = true) {
         self.debugPaths = debugPaths
+        self.objectArchitecture = objectArchitecture
         self.object = object
         self.objectLoadAddress = objectLoadAddress
         self.demangle = demangle
@@ -54,7 +58,7 @@ public final class Symbolicator {
                 imageProblems[index] = problem.description
             }
         }
-        let fallback = options.object.flatMap { open(Location(path: $0, architecture: nil)) }
+        let fallback = options.object.flatMap { open(Location(path: $0, architecture: options.objectArchitecture)) }
         for threadIndex in report.threads.indices {
             for frameIndex in report.threads[threadIndex].frames.indices {
                 var frame = report.threads[threadIndex].frames[frameIndex]

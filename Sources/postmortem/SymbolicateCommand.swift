@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrashLogs
 import Glibc
+import ObjectFiles
 import Symbolication
 
 /// `postmortem symbolicate LOG…`: crash logs and traces printed back with symbols, or as JSON reports.
@@ -19,6 +20,9 @@ struct SymbolicateCommand: ParsableCommand {
 
     @Option(name: [.customShort("l"), .customLong("load-address")], help: "Where the -o binary was loaded.")
     var loadAddress: String?
+
+    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal -o binary.")
+    var arch: String?
 
     @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")
     var json = false
@@ -41,8 +45,16 @@ struct SymbolicateCommand: ParsableCommand {
             }
             load = value
         }
+        var architecture: Architecture?
+        if let arch {
+            guard let known = Architecture(name: arch) else {
+                Output.error("'\(arch)' is not an architecture this tool knows")
+                throw ExitCode.validationFailure
+            }
+            architecture = known
+        }
         let symbolicator = Symbolicator(options: SymbolicationOptions(
-            debugPaths: debugPaths, object: object, objectLoadAddress: load, demangle: !noDemangle))
+            debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle))
         let sources = LogSource.expand(logs)
         var sink = try OutputSink(path: output)
         var produced = 0

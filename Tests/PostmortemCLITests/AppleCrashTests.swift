@@ -136,3 +136,41 @@ struct AppleCrashTests {
         #expect(result.standardOutput.hasSuffix(untouched))
     }
 }
+
+/// Uncaught-exception logs whose call stack is a bare address list, resolved against the binary given with -o.
+@Suite("Symbolicate: NSException address lists")
+struct NSExceptionTests {
+    @Test func addressListResolvesAgainstTheObjectGiven() throws {
+        let scratch = try BadInputTests.Scratch()
+        let log = scratch.path("exception.txt")
+        // The console's layout, for the arm64 slice of the fixture app loaded at 0x104a3c000.
+        let text = """
+        2022-06-01 10:00:00.123 App[4242:99] *** Terminating app due to uncaught exception 'NSRangeException', reason: 'index 5 beyond bounds [0 .. 2]'
+        *** First throw call stack:
+        (0x18278ae38 0x104a3c904 0x104a3c944 0x1822068b8)
+        libc++abi.dylib: terminating with uncaught exception of type NSException
+
+        """
+        try text.write(toFile: log, atomically: true, encoding: .utf8)
+        let result = try Command.postmortem(["symbolicate", "-o", Paths.fixture("../Apple/bin/App.dSYM"), "-arch", "arm64",
+                                             "-l", "0x104a3c000", log])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.outputLines
+        let original = text.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(3)) == Array(original.prefix(3)), "the log itself is unchanged")
+        #expect(lines.last == original.last, "the resolved addresses come right after the list")
+        let expected = try Command.postmortem(["resolve", "-i", "--arch", "arm64", "-o", Paths.fixture("../Apple/bin/App.dSYM"),
+                                               "-l", "0x104a3c000", "0x104a3c903", "0x104a3c943"]).outputLines
+        let added = Array(lines.dropFirst(3).prefix(while: { $0.hasPrefix("1\t") || $0.hasPrefix("2\t") }))
+        #expect(added.count == expected.count)
+        #expect(added.first?.hasPrefix("1\t0x104a3c904 +[Widget totalForSensor:count:]") == true, "\(added)")
+
+        let json = try Command.postmortem(["symbolicate", "--json", "-o", Paths.fixture("../Apple/bin/App.dSYM"), "-arch", "arm64",
+                                           "-l", "0x104a3c000", log])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect((report["exception"] as? [String: Any])?["type"] as? String == "NSRangeException")
+        let frames = try #require((report["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
+        #expect(frames.count == 4)
+        #expect(frames[0]["unresolvedReason"] as? String != nil, "an address outside the binary stays unresolved, with the reason")
+    }
+}

@@ -14,12 +14,13 @@ public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Detects a log's format and parses it.
 public enum CrashLogParser {
     /// The formats this version parses, in the order they are tried (the research notes' detection order).
-    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .sanitizer, .swiftBacktrace, .glibcBacktrace]
+    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .nsException, .sanitizer, .swiftBacktrace, .glibcBacktrace]
 
     /// The format of the log, or `nil` when it is none this version reads.
     public static func detectFormat(_ lines: [LogLine]) -> CrashLogFormat? {
         if AppleIPSParser.recognizes(lines) { return .appleIPS }
         if AppleCrashParser.recognizes(lines) { return .appleCrash }
+        if NSExceptionParser.recognizes(lines) { return .nsException }
         if SanitizerParser.recognizes(lines) { return .sanitizer }
         if SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
         if GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
@@ -43,6 +44,7 @@ public enum CrashLogParser {
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)
         case .swiftBacktrace: return SwiftBacktraceParser.parse(lines)
         case .appleCrash: return AppleCrashParser.parse(lines)
+        case .nsException: return NSExceptionParser.parse(lines)
         case .appleIPS: return try AppleIPSParser.parse(lines, source: source)
         default: throw CrashLogError(source: source, detail: "the \(format.rawValue) format is not supported yet")
         }

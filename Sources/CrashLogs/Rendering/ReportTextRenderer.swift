@@ -5,6 +5,7 @@ public struct ReportTextRenderer: Sendable {
 
     public func render(_ report: CrashReport) -> [UInt8] {
         if report.threads.contains(where: { $0.frames.contains { $0.byteRange != nil } }) { return renderJSONFrames(report) }
+        if report.format == .nsException { return renderNSException(report) }
         var framesByLine: [Int: CrashFrame] = [:]
         // Sanitizers number every inlined frame: resolved frames are renumbered as they would print them.
         var numbersByLine: [Int: Int] = [:]
@@ -87,6 +88,49 @@ public struct ReportTextRenderer: Sendable {
             cursor = range.upperBound
         }
         output += bytes[cursor...]
+        return output
+    }
+
+    /// An exception's call stack: `callStackSymbols` lines get their tail replaced as in `.crash`; an address
+    /// list stays as it was and is followed by one line per resolved address, numbered, in atos's words.
+    private func renderNSException(_ report: CrashReport) -> [UInt8] {
+        var listFrames: [Int: [CrashFrame]] = [:]
+        var symbolLines: [Int: CrashFrame] = [:]
+        for frame in report.threads.flatMap(\.frames) where !frame.symbols.isEmpty {
+            if AppleCrashParser.frame(in: report.lines[frame.lineNumber].text.trimmingWhitespace) != nil {
+                symbolLines[frame.lineNumber] = frame
+            }
+        }
+        // An address list's resolved lines go after the line that closes it.
+        for thread in report.threads {
+            let listed = thread.frames.filter { symbolLines[$0.lineNumber] == nil }
+            guard let last = listed.map(\.lineNumber).max() else { continue }
+            listFrames[last, default: []] += listed.filter { !$0.symbols.isEmpty }
+        }
+        var output: [UInt8] = []
+        for (number, line) in report.lines.enumerated() {
+            if let frame = symbolLines[number], let parsed = AppleCrashParser.frame(in: line.text) {
+                let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
+                let rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
+                for (index, text) in rendered.enumerated() { output += Array(text.utf8) + (index == rendered.count - 1 ? line.ending : ending) }
+                continue
+            }
+            output += line.bytes
+            guard let frames = listFrames[number], !frames.isEmpty else { continue }
+            if line.ending.isEmpty { output += [UInt8(ascii: "\n")] }
+            for frame in frames {
+                let address = "0x" + String(frame.address ?? 0, radix: 16)
+                for symbol in frame.symbols {
+                    var text = "\(frame.index)\t\(address) \(symbol.function ?? "???")"
+                    if let file = symbol.file, symbol.line > 0 {
+                        text += " (\(file.split(separator: "/").last.map(String.init) ?? file):\(symbol.line))"
+                    } else if !symbol.isInlined, let offset = frame.functionOffset {
+                        text += " + \(offset)"
+                    }
+                    output += Array((text + "\n").utf8)
+                }
+            }
+        }
         return output
     }
 
