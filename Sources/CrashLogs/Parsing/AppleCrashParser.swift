@@ -18,7 +18,7 @@ struct AppleCrashParser {
     /// `12  UIKitCore    \t   0x183442f24 -[UIView(Hierarchy) _setBackgroundColor:] + 564`, `42  Demo  0x100f4c4b4 0x100e88000 + 804020`.
     static func frame(in line: String) -> FrameLine? {
         let start = line.firstIndex { $0 != " " } ?? line.endIndex
-        let digitsEnd = line[start...].firstIndex { !($0.isASCII && $0.isNumber) } ?? line.endIndex
+        let digitsEnd = line[start...].firstIndex { !($0.isASCIIDigit) } ?? line.endIndex
         guard digitsEnd > start, let index = Int(line[start..<digitsEnd]),
               digitsEnd < line.endIndex, line[digitsEnd] == " " || line[digitsEnd] == "\t" else { return nil }
         // The image name may hold spaces; the address is the first `0x…` word after it.
@@ -37,7 +37,7 @@ struct AppleCrashParser {
                 let tail = String(line[wordEnd...]).trimmingWhitespace
                 if let plus = tail.range(of: " + ") {
                     let head = tail[..<plus.lowerBound]
-                    let number = tail[plus.upperBound...].prefix { $0.isNumber }
+                    let number = tail[plus.upperBound...].prefix { $0.isASCIIDigit }
                     if let base = HexNumber.parse(head) {
                         frame.base = base
                         frame.offset = UInt64(number)
@@ -90,7 +90,7 @@ struct AppleCrashParser {
             let text = line.text
             if text.hasPrefix("Incident Identifier:") || text.hasPrefix("Exception Type:") { return true }
             if text.hasPrefix("Binary Images:") { images = true }
-            if text.hasPrefix("Thread "), text.hasSuffix(":") || text.contains("Crashed") { threads = true }
+            if text.hasPrefix("Thread "), text.hasSuffix(":") || text.includes("Crashed") { threads = true }
         }
         return threads && images
     }
@@ -183,11 +183,11 @@ struct AppleCrashParser {
         }
         guard text.hasPrefix("Thread ") else { return nil }
         let rest = text.dropFirst("Thread ".count)
-        let digits = rest.prefix { $0.isNumber }
+        let digits = rest.prefix { $0.isASCIIDigit }
         guard let index = Int(digits) else { return nil }
         let after = String(rest.dropFirst(digits.count))
         if after.hasPrefix(" name:") { return .name(index, String(after.dropFirst(" name:".count)).trimmingWhitespace) }
-        if after.contains("Thread State") || after.contains("crashed with") { return nil }
+        if after.includes("Thread State") || after.includes("crashed with") { return nil }
         let crashed = after.hasPrefix(" Crashed")
         let body = crashed ? String(after.dropFirst(" Crashed".count)) : after
         if body == ":" { return .stack(index, nil, crashed: crashed) }

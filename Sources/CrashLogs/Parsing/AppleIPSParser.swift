@@ -4,7 +4,7 @@
 struct AppleIPSParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         guard let first = lines.first?.text, first.hasPrefix("{"), first.hasSuffix("}") else { return false }
-        return first.contains("\"bug_type\"")
+        return first.includes("\"bug_type\"")
     }
 
     static func parse(_ lines: [LogLine], source: String) throws(CrashLogError) -> CrashReport {

@@ -22,7 +22,7 @@ struct GlibcBacktraceParser {
         if prefix.isEmpty { return FrameLine(module: nil, symbol: nil, offset: nil, address: address) }
         guard prefix.hasSuffix(")") else {
             // `prog[0x4aee95]`: a module without dladdr information; no spaces in a path we take apart.
-            return prefix.contains(" ") ? nil : FrameLine(module: String(prefix), symbol: nil, offset: nil, address: address)
+            return prefix.includes(" ") ? nil : FrameLine(module: String(prefix), symbol: nil, offset: nil, address: address)
         }
         guard let firstParen = prefix.firstIndex(of: "(") else { return nil }
         let module = String(prefix[..<firstParen])

@@ -6,8 +6,8 @@ struct NSExceptionParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         lines.contains { line in
             let text = line.text
-            return text.contains("Terminating app due to uncaught exception") || text.contains("First throw call stack")
-                || text.contains("Call stack at first throw")
+            return text.includes("Terminating app due to uncaught exception") || text.includes("First throw call stack")
+                || text.includes("Call stack at first throw")
         }
     }
 
@@ -20,7 +20,7 @@ struct NSExceptionParser {
         for (number, line) in lines.enumerated() {
             let text = line.text
             if report.exception == nil, let exception = exception(in: text) { report.exception = exception }
-            if text.contains("First throw call stack") || text.contains("Call stack at first throw") || text.hasSuffix("Stack: (") {
+            if text.includes("First throw call stack") || text.includes("Call stack at first throw") || text.hasSuffix("Stack: (") {
                 expectList = true
                 listIsDecimal = text.hasSuffix("Stack: (")
                 inList = listIsDecimal

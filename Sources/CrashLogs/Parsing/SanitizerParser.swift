@@ -16,10 +16,10 @@ struct SanitizerParser {
         while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
         guard text.first == "#" else { return nil }
         text = text.dropFirst()
-        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        let digits = text.prefix { $0.isASCIIDigit }
         guard let index = Int(digits) else { return nil }
         text = text.dropFirst(digits.count)
-        if text.first == "." { text = text.dropFirst().drop { $0.isNumber } }  // Fuchsia's #1.1 inline sub-frames
+        if text.first == "." { text = text.dropFirst().drop { $0.isASCIIDigit } }  // Fuchsia's #1.1 inline sub-frames
         guard text.first == " " || text.first == "\t" else { return nil }
         text = text.drop { $0 == " " || $0 == "\t" }
         let pcText = text.prefix { $0 != " " && $0 != "\t" }
@@ -35,7 +35,7 @@ struct SanitizerParser {
             if let plus = inside.lastIndex(of: "+"), let offset = HexNumber.parse(inside[inside.index(after: plus)...]) {
                 var module = inside[..<plus]
                 // macOS writes `(/path/lib.dylib:x86_64+0x…)`.
-                if let colon = module.lastIndex(of: ":"), !module[module.index(after: colon)...].contains("/") { module = module[..<colon] }
+                if let colon = module.lastIndex(of: ":"), !module[module.index(after: colon)...].includes("/") { module = module[..<colon] }
                 frame.module = String(module)
                 frame.offset = offset
                 rest = Substring(String(rest[..<open]).trimmingWhitespace)
@@ -45,7 +45,7 @@ struct SanitizerParser {
             let function = String(rest.dropFirst(3)).trimmingWhitespace
             // `in func file:line:col`: the location is the last word when it has a `:line`.
             if frame.module == nil, let space = function.lastIndex(of: " "),
-               function[function.index(after: space)...].contains(":") {
+               function[function.index(after: space)...].includes(":") {
                 frame.function = String(function[..<space])
             } else {
                 frame.function = function.isEmpty ? nil : function
@@ -57,8 +57,8 @@ struct SanitizerParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         lines.contains { line in
             let text = line.text
-            return (text.contains("Sanitizer") && (text.contains("ERROR: ") || text.contains("WARNING: ")))
-                || text.contains(": runtime error: ")
+            return (text.includes("Sanitizer") && (text.includes("ERROR: ") || text.includes("WARNING: ")))
+                || text.includes(": runtime error: ")
         }
     }
 
@@ -96,7 +96,7 @@ struct SanitizerParser {
     /// `==1==ERROR: AddressSanitizer: heap-use-after-free on address …` → type `heap-use-after-free`.
     static func exception(in line: String) -> CrashReport.Exception? {
         for marker in ["ERROR: ", "WARNING: "] {
-            guard let range = line.range(of: marker), line[range.upperBound...].contains("Sanitizer") else { continue }
+            guard let range = line.range(of: marker), line[range.upperBound...].includes("Sanitizer") else { continue }
             let message = String(line[range.upperBound...])
             let afterTool = message.split(separator: ":", maxSplits: 1).dropFirst().first.map { String($0).trimmingWhitespace }
             let type = afterTool?.split(separator: " ").first.map(String.init)
@@ -110,25 +110,57 @@ struct SanitizerParser {
 }
 
 extension StringProtocol {
-    /// The last occurrence of `needle`, without Foundation.
+    /// The last occurrence of `needle`, found over UTF-8 bytes (no Foundation, no grapheme walking).
     func lastRange(of needle: String) -> Range<Index>? {
-        guard !needle.isEmpty else { return nil }
-        var index = endIndex
-        while index > startIndex {
-            index = self.index(before: index)
-            if self[index...].hasPrefix(needle) { return index..<self.index(index, offsetBy: needle.count) }
+        let haystack = Array(utf8), pattern = Array(needle.utf8)
+        guard !pattern.isEmpty, pattern.count <= haystack.count else { return nil }
+        var start = haystack.count - pattern.count
+        while start >= 0 {
+            if haystack[start] == pattern[0], haystack[start..<start + pattern.count].elementsEqual(pattern) {
+                let lower = utf8.index(utf8.startIndex, offsetBy: start)
+                return lower..<utf8.index(lower, offsetBy: pattern.count)
+            }
+            start -= 1
         }
         return nil
     }
 
-    /// The first occurrence of `needle`, without Foundation.
+    /// The first occurrence of `needle`, found over UTF-8 bytes.
     func range(of needle: String) -> Range<Index>? {
-        guard !needle.isEmpty else { return nil }
-        var index = startIndex
-        while index < endIndex {
-            if self[index...].hasPrefix(needle) { return index..<self.index(index, offsetBy: needle.count) }
-            index = self.index(after: index)
-        }
-        return nil
+        guard let start = byteOffset(of: needle) else { return nil }
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        return lower..<utf8.index(lower, offsetBy: needle.utf8.count)
     }
+
+    /// True when `needle` occurs in the text.
+    func includes(_ needle: String) -> Bool { byteOffset(of: needle) != nil }
+
+    private func byteOffset(of needle: String) -> Int? {
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first else { return nil }
+        return utf8.withContiguousStorageIfAvailable { haystack -> Int? in
+            guard pattern.count <= haystack.count else { return nil }
+            var index = 0
+            let last = haystack.count - pattern.count
+            while index <= last {
+                if haystack[index] == first {
+                    var matched = 1
+                    while matched < pattern.count, haystack[index + matched] == pattern[matched] { matched += 1 }
+                    if matched == pattern.count { return index }
+                }
+                index += 1
+            }
+            return nil
+        } ?? {
+            let haystack = Array(utf8)
+            guard pattern.count <= haystack.count else { return nil }
+            for index in 0...(haystack.count - pattern.count) where haystack[index..<index + pattern.count].elementsEqual(pattern) { return index }
+            return nil
+        }()
+    }
+}
+
+extension Character {
+    /// `0`…`9`, without Unicode property lookups.
+    var isASCIIDigit: Bool { asciiValue.map { $0 >= 48 && $0 <= 57 } ?? false }
 }

@@ -12,7 +12,7 @@ struct SwiftBacktraceParser {
 
     static func frame(in line: String) -> FrameLine? {
         var text = Substring(line).drop { $0 == " " }
-        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        let digits = text.prefix { $0.isASCIIDigit }
         guard let index = Int(digits), text.dropFirst(digits.count).first == " " else { return nil }
         text = text.dropFirst(digits.count).drop { $0 == " " }
         var tags: [String] = []
@@ -39,7 +39,7 @@ struct SwiftBacktraceParser {
     }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
-        lines.contains { $0.text.contains("*** Program crashed: ") || $0.text.contains("Program crashed: ") && $0.text.hasPrefix("💣") }
+        lines.contains { $0.text.includes("*** Program crashed: ") || $0.text.includes("Program crashed: ") && $0.text.hasPrefix("💣") }
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {
@@ -73,7 +73,7 @@ struct SwiftBacktraceParser {
             if text.hasPrefix("Thread "), text.hasSuffix(":") {
                 close()
                 let header = text.dropFirst("Thread ".count).dropLast()
-                let index = Int(header.prefix { $0.isNumber }) ?? report.threads.count
+                let index = Int(header.prefix { $0.isASCIIDigit }) ?? report.threads.count
                 var name: String?
                 if let open = header.firstIndex(of: "\""), let close = header.lastIndex(of: "\""), open < close {
                     name = String(header[header.index(after: open)..<close])

@@ -2,6 +2,10 @@
 public enum JSONText {
     /// A JSON string literal for `value`, with the escapes RFC 8259 requires.
     public static func quote(_ value: String) -> String {
+        // Most strings need no escape: copy them whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + value + "\""
+        }
         var result = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
