@@ -54,6 +54,7 @@ fixtures:
 	Tests/Fixtures/build.sh
 	Tests/Fixtures/Apple/build.sh
 	SampleCrashes/linux-c-sensors/build.sh
+	SampleCrashes/linux-c-sensors/gdb.sh
 	SampleCrashes/linux-c-asan/build.sh
 	SampleCrashes/linux-swift-backtrace/build.sh
 

@@ -62,6 +62,7 @@ public final class Symbolicator {
         for threadIndex in report.threads.indices {
             for frameIndex in report.threads[threadIndex].frames.indices {
                 var frame = report.threads[threadIndex].frames[frameIndex]
+                if frame.isSymbolicatedInLog { continue }
                 let symbolizer = frame.image.flatMap { imageSymbolizers[$0] } ?? (frame.image == nil ? fallback : nil)
                 guard let symbolizer else {
                     frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? "the frame names no image; give its binary with -o"

@@ -157,3 +157,32 @@ struct AppleIPSCorpusTests {
         #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array(broken.utf8), source: "broken.ips") }
     }
 }
+
+/// gdb backtraces from the corpus (see Corpus/NOTICE.md) and the sample.
+@Suite("Crash-log corpus: gdb")
+struct GDBCorpusTests {
+    static let files = CorpusParsingTests.files("gdb-bt")
+        + [Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/gdb-bt.txt").path]
+
+    @Test(arguments: files)
+    func gdbBacktraces(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let report = try CrashLogParser.parse(bytes, source: path)
+        #expect(report.format == .gdbBacktrace)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let regex = try NSRegularExpression(pattern: #"^#\d+ "#, options: [.anchorsMatchLines])
+        #expect(report.threads.reduce(0) { $0 + $1.frames.count } == regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)))
+        #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+    }
+
+    @Test func mappingsGiveLoadAddresses() throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/gdb-bt.txt").path
+        let report = try CrashLogParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))), source: path)
+        let sensors = try #require(report.images.first { $0.name == "sensors" })
+        #expect(sensors.loadAddress == 0x5555_5555_4000)
+        #expect(report.exception?.type == "SIGABRT")
+        let frames = try #require(report.threads.first?.frames)
+        #expect(frames.filter { $0.image.map { report.images[$0].name } == "sensors" }.count == 4)
+        #expect(frames.filter(\.isSymbolicatedInLog).count == 6, "gdb named libc's frames itself")
+    }
+}

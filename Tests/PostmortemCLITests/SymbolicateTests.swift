@@ -9,6 +9,7 @@ struct SymbolicateTests {
     static let asan = "SampleCrashes/linux-c-asan/asan.txt"
     static let glibc = "SampleCrashes/linux-c-sensors/crash.txt"
     static let swift = "SampleCrashes/linux-swift-backtrace/crash.txt"
+    static let gdb = "SampleCrashes/linux-c-sensors/gdb-bt.txt"
 
     /// Lines about the machine's own libraries (libc, libasan) depend on the installed versions and
     /// their debug packages; golden files leave them out.
@@ -31,11 +32,13 @@ struct SymbolicateTests {
     @Test func glibcBacktraceText() throws { try checkGolden("symbolicate-glibc", ["symbolicate", Self.glibc]) }
     @Test func glibcBacktraceJSON() throws { try checkGolden("symbolicate-glibc-json", ["symbolicate", "--json", Self.glibc]) }
     @Test func swiftBacktraceText() throws { try checkGolden("symbolicate-swift", ["symbolicate", Self.swift]) }
+    @Test func gdbBacktraceText() throws { try checkGolden("symbolicate-gdb", ["symbolicate", Self.gdb]) }
+    @Test func gdbBacktraceJSON() throws { try checkGolden("symbolicate-gdb-json", ["symbolicate", "--json", Self.gdb]) }
     @Test func swiftBacktraceJSON() throws { try checkGolden("symbolicate-swift-json", ["symbolicate", "--json", Self.swift]) }
 
     /// Every frame of the sample's own binary agrees with llvm-symbolizer on the same module offset
     /// (the sanitizer's addresses need no adjustment; glibc's and the backtracer's return addresses are looked up at -1).
-    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1)), (swift, "inventory", UInt64(1))])
+    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1)), (swift, "inventory", UInt64(1)), (gdb, "sensors", UInt64(1))])
     func framesAgreeWithLLVMSymbolizer(_ log: String, _ binary: String, _ adjustment: UInt64) throws {
         let symbolizer = try #require(Paths.llvmSymbolizer)
         let result = try Command.postmortem(["symbolicate", "--json", "--no-demangle", log])

@@ -41,6 +41,9 @@ public struct CrashFrame: Hashable, Sendable {
     /// The symbol the log already names (`sym` of `sym+0xoff`), and the offset into it.
     public var symbolInLog: String?
     public var symbolOffsetInLog: UInt64?
+    /// True when the log already names the frame's source position (a debugger's `at file:line`):
+    /// symbolication leaves it alone, so inlined frames the debugger printed are not printed twice.
+    public var isSymbolicatedInLog = false
     /// Which line of the log holds the frame (0-based).
     public var lineNumber: Int
     /// For frames inside a JSON document (`.ips`): the bytes of the frame's object in the log.

@@ -14,7 +14,7 @@ public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Detects a log's format and parses it.
 public enum CrashLogParser {
     /// The formats this version parses, in the order they are tried (the research notes' detection order).
-    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .nsException, .sanitizer, .swiftBacktrace, .glibcBacktrace]
+    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .nsException, .sanitizer, .swiftBacktrace, .gdbBacktrace, .glibcBacktrace]
 
     /// The format of the log, or `nil` when it is none this version reads.
     public static func detectFormat(_ lines: [LogLine]) -> CrashLogFormat? {
@@ -23,6 +23,7 @@ public enum CrashLogParser {
         if NSExceptionParser.recognizes(lines) { return .nsException }
         if SanitizerParser.recognizes(lines) { return .sanitizer }
         if SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
+        if GDBBacktraceParser.recognizes(lines) { return .gdbBacktrace }
         if GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
         return nil
     }
@@ -45,6 +46,7 @@ public enum CrashLogParser {
         case .swiftBacktrace: return SwiftBacktraceParser.parse(lines)
         case .appleCrash: return AppleCrashParser.parse(lines)
         case .nsException: return NSExceptionParser.parse(lines)
+        case .gdbBacktrace: return GDBBacktraceParser.parse(lines)
         case .appleIPS: return try AppleIPSParser.parse(lines, source: source)
         default: throw CrashLogError(source: source, detail: "the \(format.rawValue) format is not supported yet")
         }

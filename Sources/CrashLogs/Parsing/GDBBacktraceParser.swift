@@ -1,0 +1,101 @@
+/// Parses gdb's `bt` (and `thread apply all bt`): `#N  0xADDR in func (args) at file:line` or
+/// `… from /lib/x.so`, `Thread N (…):` headers, and the `info proc mappings` table when the log has
+/// one, which gives every image's load address.
+struct GDBBacktraceParser {
+    struct FrameLine: Equatable {
+        var index: Int
+        var address: UInt64?
+        var function: String?
+        var library: String?
+        var hasLocation: Bool
+    }
+
+    static func frame(in line: String) -> FrameLine? {
+        var text = Substring(line)
+        guard text.first == "#" else { return nil }
+        text = text.dropFirst()
+        let digits = text.prefix { $0.isASCIIDigit }
+        guard let index = Int(digits), text.dropFirst(digits.count).first == " " else { return nil }
+        text = text.dropFirst(digits.count).drop { $0 == " " }
+        var address: UInt64?
+        if text.hasPrefix("0x"), let space = text.firstIndex(of: " "), text[space...].hasPrefix(" in ") {
+            address = HexNumber.parse(text[..<space])
+            guard address != nil else { return nil }
+            text = text[text.index(space, offsetBy: 4)...]
+        }
+        var library: String?
+        var hasLocation = false
+        let rest = String(text)
+        if let from = rest.lastRange(of: " from ") { library = String(rest[from.upperBound...]).trimmingWhitespace }
+        if rest.lastRange(of: " at ") != nil { hasLocation = true }
+        let name = text.prefix { $0 != " " && $0 != "(" }
+        return FrameLine(index: index, address: address, function: name == "??" || name.isEmpty ? nil : String(name),
+                         library: library, hasLocation: hasLocation)
+    }
+
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        var frames = 0
+        for line in lines where line.text.hasPrefix("#") {
+            guard let parsed = frame(in: line.text) else { continue }
+            if parsed.address != nil || parsed.hasLocation { frames += 1 }
+            if frames >= 2 { return true }
+        }
+        return false
+    }
+
+    /// `      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/gdbs/sensors`.
+    static func mapping(in line: String) -> (start: UInt64, end: UInt64, offset: UInt64, path: String)? {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 5, let start = HexNumber.parse(fields[0]), let end = HexNumber.parse(fields[1]),
+              let offset = HexNumber.parse(fields[3]), let path = fields.last, path.hasPrefix("/") else { return nil }
+        return (start, end, offset, String(path))
+    }
+
+    static func parse(_ lines: [LogLine]) -> CrashReport {
+        var report = CrashReport(format: .gdbBacktrace, exception: nil, threads: [], images: [], lines: lines)
+        for line in lines {
+            guard let map = mapping(in: line.text) else { continue }
+            let index = report.imageIndex(named: GlibcBacktraceParser.fileName(map.path), path: map.path)
+            if map.offset == 0, report.images[index].loadAddress.map({ map.start < $0 }) ?? true { report.images[index].loadAddress = map.start }
+            report.images[index].endAddress = max(report.images[index].endAddress ?? 0, map.end)
+        }
+        var thread: CrashThread?
+        func close() {
+            if let finished = thread, !finished.frames.isEmpty { report.threads.append(finished) }
+            thread = nil
+        }
+        for (number, line) in lines.enumerated() {
+            let text = line.text
+            if report.exception == nil, let range = text.range(of: "Program received signal ") ?? text.range(of: "Program terminated with signal ") {
+                var signal = String(text[range.upperBound...])
+                if signal.hasSuffix(".") { signal.removeLast() }
+                let parts = signal.split(separator: ",", maxSplits: 1).map { String($0).trimmingWhitespace }
+                report.exception = CrashReport.Exception(type: parts.first, message: parts.count > 1 ? parts[1] : nil)
+            }
+            if text.hasPrefix("Thread "), text.hasSuffix(":") {
+                close()
+                let digits = text.dropFirst("Thread ".count).prefix { $0.isASCIIDigit }
+                thread = CrashThread(index: Int(digits) ?? report.threads.count, name: String(text.dropLast()), crashed: report.threads.isEmpty, frames: [])
+                continue
+            }
+            guard let parsed = frame(in: text) else { continue }
+            if parsed.index == 0 || thread == nil { close(); thread = CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []) }
+            var image = parsed.address.flatMap { address in
+                report.images.firstIndex { image in
+                    guard let start = image.loadAddress, let end = image.endAddress else { return false }
+                    return address >= start && address < end
+                }
+            }
+            if image == nil, let library = parsed.library {
+                image = report.imageIndex(named: GlibcBacktraceParser.fileName(library), path: library)
+            }
+            var frame = CrashFrame(index: parsed.index, address: parsed.address,
+                                   addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
+                                   imageOffset: nil, symbolInLog: parsed.function, lineNumber: number)
+            frame.isSymbolicatedInLog = parsed.hasLocation
+            thread?.frames.append(frame)
+        }
+        close()
+        return report
+    }
+}
