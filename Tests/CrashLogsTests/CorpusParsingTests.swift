@@ -186,3 +186,24 @@ struct GDBCorpusTests {
         #expect(frames.filter(\.isSymbolicatedInLog).count == 6, "gdb named libc's frames itself")
     }
 }
+
+/// Android tombstones from the corpus (see Corpus/NOTICE.md).
+@Suite("Crash-log corpus: Android tombstones")
+struct TombstoneCorpusTests {
+    static let files = CorpusParsingTests.files("android-tombstone")
+
+    @Test(arguments: files)
+    func tombstones(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let report = try CrashLogParser.parse(bytes, source: path)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let regex = try NSRegularExpression(pattern: #"#\d{2,}\s+pc\s+[0-9a-f]{8,16}\s+\S"#)
+        let expected = regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+        if expected > 0 {
+            #expect(report.format == .androidTombstone)
+            #expect(report.threads.reduce(0) { $0 + $1.frames.count } == expected)
+            #expect(report.threads.flatMap(\.frames).allSatisfy { $0.imageOffset != nil && $0.image != nil })
+        }
+        #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectFiles
 import Testing
 import TestSupport
 
@@ -99,5 +100,40 @@ struct SymbolicateTests {
         let result = try Command.run(Paths.postmortem, ["symbolicate", "--output", scratch.path("out.txt"), log])
         #expect(result.status == 0)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: scratch.path("out.txt")))) == text)
+    }
+}
+
+/// A tombstone whose frames name a fixture library by path and build-id: resolved through `-d`.
+@Suite("Symbolicate: Android tombstones")
+struct TombstoneTests {
+    @Test func framesResolveByModuleOffsetAndBuildID() throws {
+        let scratch = try BadInputTests.Scratch()
+        let buildID = try #require(try ObjectFileReader.read(path: Paths.fixture("sensors-gcc-dwarf5")).buildID).hex
+        // debuggerd's layout (Android 12+), for a process that loaded the fixture as /data/local/tmp/sensors-gcc-dwarf5.
+        let text = """
+        *** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***
+        Build fingerprint: 'generic/sdk_phone64_x86_64/emulator64_x86_64:12/SE1A.220203.002/8151212:userdebug/test-keys'
+        ABI: 'x86_64'
+        pid: 4242, tid: 4242, name: sensors  >>> /data/local/tmp/sensors-gcc-dwarf5 <<<
+        signal 6 (SIGABRT), code -1 (SI_QUEUE), fault addr --------
+        backtrace:
+              #00 pc 000000000005b8c8  /apex/com.android.runtime/lib64/bionic/libc.so (abort+168) (BuildId: 3c5fab9c1b7a0dbf0b9a4ea39a6d5ee4)
+              #01 pc 00000000000012e8  /data/local/tmp/sensors-gcc-dwarf5 (BuildId: \(buildID))
+              #02 pc 0000000000001358  /data/local/tmp/sensors-gcc-dwarf5 (BuildId: \(buildID))
+
+        """
+        let log = scratch.path("tombstone_00")
+        try text.write(toFile: log, atomically: true, encoding: .utf8)
+        let result = try Command.postmortem(["symbolicate", "-d", Paths.fixtures.path, log])
+        #expect(result.status == 0, "\(result.standardError)")
+        let frames = result.outputLines.filter { $0.contains("sensors-gcc-dwarf5 (") }
+        // The pcs are used as printed (libunwindstack already moved them into the call).
+        let expected = try Command.postmortem(["resolve", "-i", "--json", "-o", Paths.fixture("sensors-gcc-dwarf5"), "0x12e8", "0x1358"])
+        let chains = try expected.outputLines.map(ChainParser.postmortem)
+        #expect(frames.count == chains.reduce(0) { $0 + $1.count })
+        #expect(frames.first?.contains("(clamp) ./sensors.c:12:8 (inlined)") == true, "\(frames)")
+        #expect(frames.contains { $0.contains("(sample_at+88) (BuildId: \(buildID)) ./sensors.c:32:12") }, "\(frames)")
+        #expect(result.outputLines.contains { $0.hasSuffix("libc.so (abort+168) (BuildId: 3c5fab9c1b7a0dbf0b9a4ea39a6d5ee4)") },
+                "frames of libraries not found stay as they were")
     }
 }

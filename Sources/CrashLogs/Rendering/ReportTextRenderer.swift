@@ -28,6 +28,8 @@ public struct ReportTextRenderer: Sendable {
             let rendered: [String]
             if report.format == .appleCrash, let parsed = AppleCrashParser.frame(in: line.text) {
                 rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
+            } else if report.format == .androidTombstone, let parsed = AndroidTombstoneParser.frame(in: line.text) {
+                rendered = tombstoneLines(frame, parsed: parsed, original: line.text)
             } else if report.format == .gdbBacktrace {
                 rendered = gdbLines(frame)
             } else if report.format == .swiftBacktrace {
@@ -134,6 +136,22 @@ public struct ReportTextRenderer: Sendable {
             }
         }
         return output
+    }
+
+    /// The tombstone's own line, with `(function+offset)` filled in and the source position after it;
+    /// inlined frames as extra lines with the same number, marked `(inlined)`.
+    private func tombstoneLines(_ frame: CrashFrame, parsed: AndroidTombstoneParser.FrameLine, original: String) -> [String] {
+        // Everything up to and including the module path stays as the log wrote it.
+        guard let pathRange = original.range(of: parsed.path) else { return [original] }
+        let head = String(original[..<pathRange.upperBound])
+        let buildID = parsed.buildID.map { " (BuildId: \($0))" } ?? ""
+        return frame.symbols.map { symbol in
+            let name = symbol.function ?? "???"
+            let location = Self.location(symbol)
+            if symbol.isInlined { return "\(head) (\(name))\(location) (inlined)" }
+            let offset = frame.functionOffset.map { "+\($0)" } ?? ""
+            return "\(head) (\(name)\(offset))\(buildID)\(location)"
+        }
     }
 
     /// gdb's style: `#4  0x00005555555553ba in sample_at () at ./sensors.c:35`, inlined frames printed

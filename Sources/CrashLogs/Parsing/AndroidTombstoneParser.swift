@@ -1,0 +1,85 @@
+/// Parses Android native crash tombstones (debuggerd, also inside logcat and xCrash reports):
+/// `#00 pc 00000000000588e0  /system/lib64/libc.so (tgkill+8) (BuildId: …)`, where the pc is relative
+/// to the library's load bias, each thread's `pid: …, tid: …, name: …` header, and the signal line.
+struct AndroidTombstoneParser {
+    struct FrameLine: Equatable {
+        var index: Int
+        var relativePC: UInt64
+        var path: String
+        var function: String?
+        var functionOffset: UInt64?
+        var buildID: String?
+    }
+
+    /// Finds `#NN pc HEX  path …` anywhere in the line (logcat puts its own prefix before it).
+    static func frame(in line: String) -> FrameLine? {
+        guard let hash = line.range(of: "#") else { return nil }
+        var text = line[hash.upperBound...]
+        let digits = text.prefix { $0.isASCIIDigit }
+        guard digits.count >= 2, let index = Int(digits) else { return nil }
+        text = text.dropFirst(digits.count).drop { $0 == " " }
+        guard text.hasPrefix("pc ") else { return nil }
+        text = text.dropFirst(3).drop { $0 == " " }
+        let pcText = text.prefix { $0.isHexDigit }
+        guard pcText.count == 8 || pcText.count == 16, let pc = UInt64(pcText, radix: 16) else { return nil }
+        var rest = String(text.dropFirst(pcText.count)).trimmingWhitespace
+        var frame = FrameLine(index: index, relativePC: pc, path: "", function: nil, functionOffset: nil, buildID: nil)
+        if rest.hasSuffix(")"), let build = rest.lastRange(of: "(BuildId: ") {
+            frame.buildID = String(rest[build.upperBound..<rest.index(before: rest.endIndex)])
+            rest = String(rest[..<build.lowerBound]).trimmingWhitespace
+        }
+        if rest.hasSuffix(")"), let open = rest.lastRange(of: " (") {
+            let inside = rest[open.upperBound..<rest.index(before: rest.endIndex)]
+            if let plus = inside.lastIndex(of: "+"), let offset = UInt64(inside[inside.index(after: plus)...]) {
+                frame.function = String(inside[..<plus])
+                frame.functionOffset = offset
+                rest = String(rest[..<open.lowerBound]).trimmingWhitespace
+            }
+        }
+        frame.path = rest
+        return frame.path.isEmpty ? nil : frame
+    }
+
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        var frames = 0
+        for line in lines {
+            if line.text.includes("*** *** *** *** ***") || line.text.includes("Build fingerprint:") { return true }
+            if frame(in: line.text) != nil { frames += 1; if frames >= 2 { return true } }
+        }
+        return false
+    }
+
+    static func parse(_ lines: [LogLine]) -> CrashReport {
+        var report = CrashReport(format: .androidTombstone, exception: nil, threads: [], images: [], lines: lines)
+        var stacks = StackCollector()
+        var threadName: String?
+        for (number, line) in lines.enumerated() {
+            let text = line.text
+            if let range = text.range(of: "pid: "), text.includes(", tid: ") {
+                stacks.close(into: &report)
+                threadName = String(text[range.lowerBound...]).trimmingWhitespace
+            }
+            if report.exception == nil, let range = text.range(of: "signal "), text.includes("fault addr") || text.includes("code ") {
+                let detail = String(text[range.lowerBound...]).trimmingWhitespace
+                report.exception = CrashReport.Exception(type: detail.split(separator: ",").first.map(String.init), message: detail)
+            }
+            if let range = text.range(of: "Abort message: ") {
+                let message = String(text[range.upperBound...]).trimmingWhitespace
+                report.exception = CrashReport.Exception(type: report.exception?.type, message: message)
+            }
+            guard let parsed = frame(in: text) else { continue }
+            if parsed.index == 0 { stacks.close(into: &report) }
+            if stacks.current.isEmpty { stacks.noteText(threadName ?? "backtrace") }
+            // An APK path names its library after `!`: `base.apk!libfoo.so`.
+            let name = parsed.path.split(separator: "!").last.map { GlibcBacktraceParser.fileName(String($0)) } ?? parsed.path
+            let image = report.imageIndex(named: name.split(separator: " ").first.map(String.init) ?? name, path: parsed.path)
+            if let buildID = parsed.buildID { report.images[image].identifier = buildID }
+            // libunwindstack prints every frame but the first already moved back into the call.
+            stacks.append(CrashFrame(index: parsed.index, address: nil, addressKind: parsed.index == 0 ? .programCounter : .adjustedReturnAddress,
+                                     image: image, imageOffset: parsed.relativePC, symbolInLog: parsed.function,
+                                     symbolOffsetInLog: parsed.functionOffset, lineNumber: number))
+        }
+        stacks.close(into: &report)
+        return report
+    }
+}
