@@ -207,3 +207,24 @@ struct TombstoneCorpusTests {
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
     }
 }
+
+/// minidump-stackwalk output from the corpus (see Corpus/NOTICE.md), breakpad's and rust-minidump's.
+@Suite("Crash-log corpus: minidump stackwalk")
+struct StackwalkCorpusTests {
+    static let files = CorpusParsingTests.files("breakpad-stackwalk")
+
+    @Test(arguments: files)
+    func stackwalks(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let report = try CrashLogParser.parse(bytes, source: path)
+        #expect(report.format == .breakpadStackwalk)
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Frame lines sit inside `Thread N` blocks, before the module list.
+        let threadsPart = text.components(separatedBy: "Loaded modules:").first ?? text
+        let regex = try NSRegularExpression(pattern: #"^ ?\d+  (\S+!|\S+ \+ 0x|0x)"#, options: [.anchorsMatchLines])
+        #expect(report.threads.reduce(0) { $0 + $1.frames.count }
+                == regex.numberOfMatches(in: threadsPart, range: NSRange(threadsPart.startIndex..., in: threadsPart)))
+        #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+        if text.contains("Loaded modules:") && !report.threads.isEmpty { #expect(!report.images.isEmpty) }
+    }
+}

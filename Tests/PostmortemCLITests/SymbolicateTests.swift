@@ -137,3 +137,49 @@ struct TombstoneTests {
                 "frames of libraries not found stay as they were")
     }
 }
+
+/// Stackwalker output whose module is a fixture binary found below `-d`.
+@Suite("Symbolicate: minidump stackwalk")
+struct StackwalkTests {
+    @Test func moduleOffsetsResolve() throws {
+        let scratch = try BadInputTests.Scratch()
+        // minidump_stackwalk's human layout for a process that loaded the fixture at 0x555555554000.
+        let text = """
+        Operating system: Linux
+                          0.0.0 Linux 6.1.0 #1 SMP x86_64
+        CPU: amd64
+             family 6 model 85 stepping 7
+             2 CPUs
+
+        Crash reason:  SIGABRT
+        Crash address: 0x0
+
+        Thread 0 (crashed)
+         0  libc.so.6 + 0x8aeec
+            rip = 0x00007ffff7e5feec
+            Found by: given as instruction pointer in context
+         1  sensors-gcc-dwarf5 + 0x12e9
+            rip = 0x00005555555562e9
+            Found by: call frame info
+         2  sensors-gcc-dwarf5 + 0x1359
+            Found by: call frame info
+
+        Loaded modules:
+        0x555555554000 - 0x555555558fff  sensors-gcc-dwarf5  ???  (main)
+        0x7ffff7dd5000 - 0x7ffff7fa9fff  libc.so.6  ???
+
+        """
+        let log = scratch.path("minidump.txt")
+        try text.write(toFile: log, atomically: true, encoding: .utf8)
+        let result = try Command.postmortem(["symbolicate", "-d", Paths.fixtures.path, log])
+        #expect(result.status == 0, "\(result.standardError)")
+        // Return addresses, looked up at -1: 0x12e8 and 0x1358.
+        let expected = try Command.postmortem(["resolve", "-i", "--json", "-o", Paths.fixture("sensors-gcc-dwarf5"), "0x12e8", "0x1358"])
+        let chains = try expected.outputLines.map(ChainParser.postmortem)
+        let frames = result.outputLines.filter { $0.contains("sensors-gcc-dwarf5!") }
+        #expect(frames.count == chains.reduce(0) { $0 + $1.count })
+        #expect(frames.first == " 1  sensors-gcc-dwarf5!clamp [sensors.c : 12] (inlined)", "\(frames)")
+        #expect(frames.contains(" 1  sensors-gcc-dwarf5!sample_at [sensors.c : 32]"), "\(frames)")
+        #expect(result.outputLines.contains(" 0  libc.so.6 + 0x8aeec") || result.outputLines.contains { $0.hasPrefix(" 0  libc.so.6!") })
+    }
+}

@@ -14,13 +14,14 @@ public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Detects a log's format and parses it.
 public enum CrashLogParser {
     /// The formats this version parses, in the order they are tried (the research notes' detection order).
-    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .androidTombstone, .nsException, .sanitizer, .swiftBacktrace, .gdbBacktrace, .glibcBacktrace]
+    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .androidTombstone, .breakpadStackwalk, .nsException, .sanitizer, .swiftBacktrace, .gdbBacktrace, .glibcBacktrace]
 
     /// The format of the log, or `nil` when it is none this version reads.
     public static func detectFormat(_ lines: [LogLine]) -> CrashLogFormat? {
         if AppleIPSParser.recognizes(lines) { return .appleIPS }
         if AppleCrashParser.recognizes(lines) { return .appleCrash }
         if AndroidTombstoneParser.recognizes(lines) { return .androidTombstone }
+        if BreakpadStackwalkParser.recognizes(lines) { return .breakpadStackwalk }
         if NSExceptionParser.recognizes(lines) { return .nsException }
         if SanitizerParser.recognizes(lines) { return .sanitizer }
         if SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
@@ -49,6 +50,7 @@ public enum CrashLogParser {
         case .nsException: return NSExceptionParser.parse(lines)
         case .gdbBacktrace: return GDBBacktraceParser.parse(lines)
         case .androidTombstone: return AndroidTombstoneParser.parse(lines)
+        case .breakpadStackwalk: return BreakpadStackwalkParser.parse(lines)
         case .appleIPS: return try AppleIPSParser.parse(lines, source: source)
         default: throw CrashLogError(source: source, detail: "the \(format.rawValue) format is not supported yet")
         }

@@ -30,6 +30,8 @@ public struct ReportTextRenderer: Sendable {
                 rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
             } else if report.format == .androidTombstone, let parsed = AndroidTombstoneParser.frame(in: line.text) {
                 rendered = tombstoneLines(frame, parsed: parsed, original: line.text)
+            } else if report.format == .breakpadStackwalk {
+                rendered = breakpadLines(frame, report: report, original: line.text)
             } else if report.format == .gdbBacktrace {
                 rendered = gdbLines(frame)
             } else if report.format == .swiftBacktrace {
@@ -151,6 +153,22 @@ public struct ReportTextRenderer: Sendable {
             if symbol.isInlined { return "\(head) (\(name))\(location) (inlined)" }
             let offset = frame.functionOffset.map { "+\($0)" } ?? ""
             return "\(head) (\(name)\(offset))\(buildID)\(location)"
+        }
+    }
+
+    /// The stackwalker's style: ` 3  module!function [file : line]` (`+ 0x…` from the function when the
+    /// line is unknown); inlined frames as extra lines with the same number, marked `(inlined)`.
+    private func breakpadLines(_ frame: CrashFrame, report: CrashReport, original: String) -> [String] {
+        let indentation = String(original.prefix { $0 == " " })
+        let module = frame.image.map { report.images[$0].name } ?? "???"
+        return frame.symbols.map { symbol in
+            var text = "\(indentation)\(frame.index)  \(module)!\(symbol.function ?? "???")"
+            if let file = symbol.file, symbol.line > 0 {
+                text += " [\(file.split(separator: "/").last.map(String.init) ?? file) : \(symbol.line)]"
+            } else if !symbol.isInlined, let offset = frame.functionOffset {
+                text += " + 0x" + String(offset, radix: 16)
+            }
+            return symbol.isInlined ? text + " (inlined)" : text
         }
     }
 

@@ -1,0 +1,108 @@
+/// Parses the human output of breakpad's `minidump_stackwalk` and rust-minidump's `minidump-stackwalk`:
+/// `Thread N (crashed)` blocks of ` 0  module!func [file : line + 0xc]`, ` 3  module + 0x1234` or
+/// ` 4  0x7ffe…` frames (register and `Found by:` lines below each), and `Loaded modules:` with base addresses.
+struct BreakpadStackwalkParser {
+    struct FrameLine: Equatable {
+        var index: Int
+        var module: String?
+        var function: String?
+        var offset: UInt64?
+        var address: UInt64?
+        var hasLocation: Bool
+    }
+
+    static func frame(in line: String) -> FrameLine? {
+        let text = line.trimmingWhitespace
+        let digits = text.prefix { $0.isASCIIDigit }
+        guard let index = Int(digits), text.dropFirst(digits.count).hasPrefix("  ") else { return nil }
+        let rest = String(text.dropFirst(digits.count)).trimmingWhitespace
+        // `0xf00800`, possibly followed by rust-minidump's `(unloaded many.dll@0x460)` notes.
+        if let address = HexNumber.parse(rest.prefix { $0 != " " }) { return FrameLine(index: index, address: address, hasLocation: false) }
+        if let plus = rest.range(of: " + 0x"), !rest.includes("!") {
+            guard let offset = HexNumber.parse("0x" + rest[plus.upperBound...]) else { return nil }
+            return FrameLine(index: index, module: String(rest[..<plus.lowerBound]), offset: offset, hasLocation: false)
+        }
+        guard let bang = rest.firstIndex(of: "!") else { return nil }
+        let module = String(rest[..<bang])
+        guard !module.includes(" ") else { return nil }
+        var function = String(rest[rest.index(after: bang)...])
+        let hasLocation = function.hasSuffix("]") && function.includes(" [")
+        if hasLocation, let open = function.lastRange(of: " [") { function = String(function[..<open.lowerBound]) }
+        var offset: UInt64?
+        if let plus = function.lastRange(of: " + 0x"), let value = HexNumber.parse("0x" + function[plus.upperBound...]) {
+            offset = value
+            function = String(function[..<plus.lowerBound])
+        }
+        return FrameLine(index: index, module: module, function: function, offset: offset, hasLocation: hasLocation)
+    }
+
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        var system = false, reason = false
+        for line in lines {
+            if line.text.hasPrefix("Operating system:") { system = true }
+            if line.text.hasPrefix("Crash reason:") { reason = true }
+            if line.text.hasPrefix("Loaded modules:") && system { return true }
+        }
+        return system && reason
+    }
+
+    /// `0x555f608000 - 0x555f6c7fff  breakpad_unittests  ???  (main)`.
+    static func module(in line: String) -> CrashImage? {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 4, fields[1] == "-", let start = HexNumber.parse(fields[0]), let end = HexNumber.parse(fields[2]) else { return nil }
+        return CrashImage(name: String(fields[3]), path: nil, loadAddress: start, endAddress: end)
+    }
+
+    static func parse(_ lines: [LogLine]) -> CrashReport {
+        var report = CrashReport(format: .breakpadStackwalk, exception: nil, threads: [], images: [], lines: lines)
+        var inModules = false
+        for line in lines {
+            if line.text.hasPrefix("Loaded modules:") { inModules = true; continue }
+            if inModules {
+                if let module = module(in: line.text) { report.images.append(module) } else if line.text.trimmingWhitespace.isEmpty { inModules = false }
+            }
+        }
+        var thread: CrashThread?
+        var foundByInlining: Set<Int> = []
+        for (number, line) in lines.enumerated() where line.text.trimmingWhitespace == "Found by: inlining" {
+            // The frame line above the registers: the nearest frame line before it.
+            var above = number - 1
+            while above >= 0, frame(in: lines[above].text) == nil { above -= 1 }
+            if above >= 0 { foundByInlining.insert(above) }
+        }
+        func close() {
+            if let finished = thread, !finished.frames.isEmpty { report.threads.append(finished) }
+            thread = nil
+        }
+        for (number, line) in lines.enumerated() {
+            let text = line.text
+            if text.hasPrefix("Crash reason:") {
+                let reason = String(text.dropFirst("Crash reason:".count)).trimmingWhitespace
+                if !reason.isEmpty { report.exception = CrashReport.Exception(type: reason, message: nil) }
+            }
+            if text.hasPrefix("Thread "), !text.hasPrefix("Thread state") {
+                close()
+                let digits = text.dropFirst("Thread ".count).prefix { $0.isASCIIDigit }
+                thread = CrashThread(index: Int(digits) ?? report.threads.count, name: text, crashed: text.includes("(crashed)"), frames: [])
+                continue
+            }
+            if text.hasPrefix("Loaded modules:") { close(); break }
+            guard thread != nil, let parsed = frame(in: text) else { continue }
+            let image = parsed.module.flatMap { module in report.images.firstIndex { $0.name == module } }
+                ?? parsed.address.flatMap { address in
+                    report.images.firstIndex { ($0.loadAddress ?? .max) <= address && address <= ($0.endAddress ?? 0) }
+                }
+            var frame = CrashFrame(index: parsed.index, address: parsed.address,
+                                   addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
+                                   imageOffset: parsed.function == nil ? parsed.offset : nil, symbolInLog: parsed.function,
+                                   symbolOffsetInLog: parsed.function == nil ? nil : parsed.offset, lineNumber: number)
+            if frame.imageOffset == nil, let address = parsed.address, let image, let base = report.images[image].loadAddress, address >= base {
+                frame.imageOffset = address - base
+            }
+            frame.isSymbolicatedInLog = parsed.hasLocation || foundByInlining.contains(number)
+            thread?.frames.append(frame)
+        }
+        close()
+        return report
+    }
+}
