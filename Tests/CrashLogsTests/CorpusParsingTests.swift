@@ -225,6 +225,9 @@ struct StackwalkCorpusTests {
         #expect(report.threads.reduce(0) { $0 + $1.frames.count }
                 == regex.numberOfMatches(in: threadsPart, range: NSRange(threadsPart.startIndex..., in: threadsPart)))
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
-        if text.contains("Loaded modules:") && !report.threads.isEmpty { #expect(!report.images.isEmpty) }
+        // Every line of the loaded-module list (up to the blank line after it) is an image.
+        let listed = text.components(separatedBy: "\nLoaded modules:\n").dropFirst().first ?? ""
+        let moduleLines = listed.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.filter { $0.hasPrefix("0x") }.count
+        #expect(report.images.count == moduleLines)
     }
 }
