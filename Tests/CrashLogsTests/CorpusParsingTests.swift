@@ -231,3 +231,23 @@ struct StackwalkCorpusTests {
         #expect(report.images.count == moduleLines)
     }
 }
+
+/// A Swift runtime's `Current stack trace:` after a sanitizer report (corpus, see Corpus/NOTICE.md).
+@Suite("Crash-log corpus: Swift runtime traces")
+struct SwiftFatalCorpusTests {
+    @Test(arguments: CorpusParsingTests.files("swift-fatal"))
+    func swiftTraces(_ path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let report = try CrashLogParser.parse(bytes, source: path)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let sanitizer = try NSRegularExpression(pattern: CorpusParsingTests.sanitizerFramePattern, options: [.anchorsMatchLines])
+        let swift = try NSRegularExpression(pattern: #"^\d+\s+\S+\s+0x[0-9a-f]+ "#, options: [.anchorsMatchLines])
+        let range = NSRange(text.startIndex..., in: text)
+        #expect(report.threads.reduce(0) { $0 + $1.frames.count }
+                == sanitizer.numberOfMatches(in: text, range: range) + swift.numberOfMatches(in: text, range: range))
+        let trace = try #require(report.threads.first { $0.name == "Current stack trace" })
+        #expect(trace.frames.filter { $0.imageOffset != nil }.count == trace.frames.filter { $0.symbolInLog == nil }.count,
+                "`<unavailable> + N` frames carry the offset from the image base")
+        #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+    }
+}

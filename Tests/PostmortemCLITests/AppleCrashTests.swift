@@ -174,3 +174,33 @@ struct NSExceptionTests {
         #expect(frames[0]["unresolvedReason"] as? String != nil, "an address outside the binary stays unresolved, with the reason")
     }
 }
+
+/// lldb backtraces whose frames lldb could not name, with the `image list` that gives load addresses.
+@Suite("Symbolicate: lldb backtraces")
+struct LLDBTests {
+    @Test func unnamedFramesResolveThroughTheImageList() throws {
+        let scratch = try BadInputTests.Scratch()
+        let arm64 = try ObjectFileReader.read(path: Paths.fixture("../Apple/bin/App"), architecture: .arm64)
+        let uuid = try #require(arm64.uuid).description
+        // lldb's layout for the arm64 slice of the fixture app loaded at 0x104a3c000, with no symbols at hand.
+        let text = """
+        (lldb) bt
+        * thread #1, queue = 'com.apple.main-thread', stop reason = EXC_BREAKPOINT (code=1, subcode=0x104a3c7c0)
+          * frame #0: 0x0000000104a3c7c0 App`___lldb_unnamed_symbol1$$App + 48
+            frame #1: 0x0000000104a3c904 App`___lldb_unnamed_symbol3$$App + 92
+            frame #2: 0x00000001a0b1e0f4 dyld`start + 520
+        (lldb) image list
+        [  0] \(uuid) 0x0000000104a3c000 /Users/USER/Library/App.app/Contents/MacOS/App
+        [  1] C9A96F4F-5D9E-3E2A-8B5E-1E7C3D2F1A0B 0x00000001a0b18000 /usr/lib/dyld
+
+        """
+        let log = scratch.path("lldb.txt")
+        try text.write(toFile: log, atomically: true, encoding: .utf8)
+        let result = try Command.postmortem(["symbolicate", "-d", Paths.fixture("../Apple/bin"), log])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.outputLines.contains("  * frame #0: 0x0000000104a3c7c0 App`sample_at + 48 at sensors.c:17:44"), "\(result.standardOutput)")
+        #expect(result.outputLines.contains { $0.hasPrefix("    frame #1: 0x0000000104a3c904 App`+[Widget totalForSensor:count:] + 92 at Widget.m:") },
+                "\(result.standardOutput)")
+        #expect(result.outputLines.contains("    frame #2: 0x00000001a0b1e0f4 dyld`start + 520"), "frames of images not found stay")
+    }
+}

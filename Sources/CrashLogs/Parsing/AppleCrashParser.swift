@@ -38,9 +38,9 @@ struct AppleCrashParser {
                 if let plus = tail.range(of: " + ") {
                     let head = tail[..<plus.lowerBound]
                     let number = tail[plus.upperBound...].prefix { $0.isASCIIDigit }
+                    frame.offset = UInt64(number)
                     if let base = HexNumber.parse(head) {
                         frame.base = base
-                        frame.offset = UInt64(number)
                     } else if !head.isEmpty {
                         frame.symbol = String(head)
                     }
@@ -150,7 +150,8 @@ struct AppleCrashParser {
             // Apple's rule: frame 0 is where the thread was; every other frame is a return address.
             let kind: AddressKind = parsed.index == 0 ? .programCounter : .returnAddress
             var frame = CrashFrame(index: parsed.index, address: parsed.address, addressKind: kind, image: image,
-                                   imageOffset: nil, symbolInLog: parsed.symbol, lineNumber: number)
+                                   imageOffset: nil, symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset,
+                                   lineNumber: number)
             if let image, let start = report.images[image].loadAddress, parsed.address >= start {
                 frame.imageOffset = parsed.address - start
             } else if let base = parsed.base, let offset = parsed.offset {

@@ -14,7 +14,7 @@ public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Detects a log's format and parses it.
 public enum CrashLogParser {
     /// The formats this version parses, in the order they are tried (the research notes' detection order).
-    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .androidTombstone, .breakpadStackwalk, .nsException, .sanitizer, .swiftBacktrace, .gdbBacktrace, .glibcBacktrace]
+    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .androidTombstone, .breakpadStackwalk, .nsException, .sanitizer, .swiftBacktrace, .swiftFatal, .gdbBacktrace, .lldbBacktrace, .glibcBacktrace]
 
     /// The format of the log, or `nil` when it is none this version reads.
     public static func detectFormat(_ lines: [LogLine]) -> CrashLogFormat? {
@@ -25,7 +25,9 @@ public enum CrashLogParser {
         if NSExceptionParser.recognizes(lines) { return .nsException }
         if SanitizerParser.recognizes(lines) { return .sanitizer }
         if SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
+        if SwiftFatalParser.recognizes(lines) { return .swiftFatal }
         if GDBBacktraceParser.recognizes(lines) { return .gdbBacktrace }
+        if LLDBBacktraceParser.recognizes(lines) { return .lldbBacktrace }
         if GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
         return nil
     }
@@ -41,7 +43,9 @@ public enum CrashLogParser {
         }
         switch format {
         case .sanitizer:
+            // A sanitizer report may follow a program's own trace: a Swift runtime's or glibc's.
             var report = SanitizerParser.parse(lines)
+            if SwiftFatalParser.recognizes(lines) { SwiftFatalParser.appendStacks(to: &report) }
             GlibcBacktraceParser.appendStacks(to: &report)
             return report
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)
@@ -51,8 +55,12 @@ public enum CrashLogParser {
         case .gdbBacktrace: return GDBBacktraceParser.parse(lines)
         case .androidTombstone: return AndroidTombstoneParser.parse(lines)
         case .breakpadStackwalk: return BreakpadStackwalkParser.parse(lines)
+        case .swiftFatal:
+            var report = SwiftFatalParser.parse(lines)
+            GlibcBacktraceParser.appendStacks(to: &report)
+            return report
+        case .lldbBacktrace: return LLDBBacktraceParser.parse(lines)
         case .appleIPS: return try AppleIPSParser.parse(lines, source: source)
-        default: throw CrashLogError(source: source, detail: "the \(format.rawValue) format is not supported yet")
         }
     }
 }

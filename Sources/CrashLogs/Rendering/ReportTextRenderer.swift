@@ -26,10 +26,12 @@ public struct ReportTextRenderer: Sendable {
             let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
             // A log may hold stacks of two styles (a program's backtrace, then a sanitizer report).
             let rendered: [String]
-            if report.format == .appleCrash, let parsed = AppleCrashParser.frame(in: line.text) {
+            if report.format == .appleCrash || report.format == .swiftFatal, let parsed = AppleCrashParser.frame(in: line.text) {
                 rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
             } else if report.format == .androidTombstone, let parsed = AndroidTombstoneParser.frame(in: line.text) {
                 rendered = tombstoneLines(frame, parsed: parsed, original: line.text)
+            } else if report.format == .lldbBacktrace, let start = LLDBBacktraceParser.frame(in: line.text)?.moduleStart {
+                rendered = lldbLines(frame, prefix: String(line.text[..<start]), report: report)
             } else if report.format == .breakpadStackwalk {
                 rendered = breakpadLines(frame, report: report, original: line.text)
             } else if report.format == .gdbBacktrace {
@@ -38,6 +40,9 @@ public struct ReportTextRenderer: Sendable {
                 rendered = swiftBacktraceLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
             } else if SanitizerParser.frame(in: line.text) != nil {
                 rendered = sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
+            } else if let parsed = AppleCrashParser.frame(in: line.text) {
+                // A Swift runtime's `Current stack trace:` inside another report: its columns are Darwin's.
+                rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
             } else {
                 rendered = glibcLines(frame, report: report)
             }
@@ -169,6 +174,21 @@ public struct ReportTextRenderer: Sendable {
                 text += " + 0x" + String(offset, radix: 16)
             }
             return symbol.isInlined ? text + " (inlined)" : text
+        }
+    }
+
+    /// lldb's style: `frame #3: 0x… App`sample_at + 20 at sensors.c:17:44`; inlined frames as extra lines
+    /// with the same number, marked `[inlined]` as lldb marks them.
+    private func lldbLines(_ frame: CrashFrame, prefix: String, report: CrashReport) -> [String] {
+        let module = frame.image.map { report.images[$0].name } ?? "???"
+        return frame.symbols.map { symbol in
+            var text = "\(prefix)\(module)`\(symbol.function ?? "???")"
+            if !symbol.isInlined, let offset = frame.functionOffset { text += " + \(offset)" }
+            if let file = symbol.file, symbol.line > 0 {
+                text += " at \(file.split(separator: "/").last.map(String.init) ?? file):\(symbol.line)"
+                if symbol.column > 0 { text += ":\(symbol.column)" }
+            }
+            return symbol.isInlined ? text + " [inlined]" : text
         }
     }
 

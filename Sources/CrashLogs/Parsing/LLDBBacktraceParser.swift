@@ -1,0 +1,110 @@
+/// Parses lldb's `bt` and `thread backtrace all`: `* thread #1, queue = '…', stop reason = …` headers and
+/// `frame #N: 0xPC module`func + off at file:line:col` frames, with the load addresses and UUIDs of an
+/// `image list` table when the log has one.
+struct LLDBBacktraceParser {
+    struct FrameLine: Equatable {
+        var index: Int
+        var address: UInt64
+        var module: String?
+        var function: String?
+        var offset: UInt64?
+        var hasLocation: Bool
+        /// Where the module name starts (the part symbolication rewrites).
+        var moduleStart: String.Index?
+    }
+
+    static func frame(in line: String) -> FrameLine? {
+        guard let marker = line.range(of: "frame #") else { return nil }
+        let before = line[..<marker.lowerBound].trimmingPrefixWhitespaceAndStar
+        guard before.isEmpty else { return nil }
+        var text = line[marker.upperBound...]
+        let digits = text.prefix { $0.isASCIIDigit }
+        guard let index = Int(digits), text.dropFirst(digits.count).hasPrefix(": ") else { return nil }
+        text = text.dropFirst(digits.count + 2)
+        let addressText = text.prefix { $0 != " " }
+        guard let address = HexNumber.parse(addressText) else { return nil }
+        text = text.dropFirst(addressText.count).drop { $0 == " " }
+        var frame = FrameLine(index: index, address: address, module: nil, function: nil, offset: nil, hasLocation: false,
+                              moduleStart: text.isEmpty ? nil : text.startIndex)
+        guard !text.isEmpty else { return frame }
+        let rest = String(text)
+        guard let tick = rest.firstIndex(of: "`") else {
+            frame.module = rest.prefix { $0 != " " }.description
+            return frame
+        }
+        frame.module = String(rest[..<tick])
+        var function = String(rest[rest.index(after: tick)...])
+        for suffix in [" [opt]", " [inlined]", " [artificial]"] where function.hasSuffix(suffix) { function.removeLast(suffix.count) }
+        if let at = function.lastRange(of: " at ") {
+            frame.hasLocation = true
+            function = String(function[..<at.lowerBound])
+        }
+        if let plus = function.lastRange(of: " + "), let value = UInt64(function[plus.upperBound...]) {
+            frame.offset = value
+            function = String(function[..<plus.lowerBound])
+        }
+        frame.function = function
+        return frame
+    }
+
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        var frames = 0
+        for line in lines where line.text.includes("frame #") && frame(in: line.text) != nil {
+            frames += 1
+            if frames >= 2 { return true }
+        }
+        return false
+    }
+
+    /// `[  0] 4C4C445B-5555-3144-A18D-535DDD3BDF97 0x0000000100000000 /path/App`.
+    static func imageListEntry(in line: String) -> CrashImage? {
+        let text = line.trimmingWhitespace
+        guard text.hasPrefix("["), let close = text.firstIndex(of: "]") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 3, let load = HexNumber.parse(fields[1]) else { return nil }
+        let path = fields[2...].joined(separator: " ")
+        return CrashImage(name: GlibcBacktraceParser.fileName(path), path: path, identifier: String(fields[0]), loadAddress: load)
+    }
+
+    static func parse(_ lines: [LogLine]) -> CrashReport {
+        var report = CrashReport(format: .lldbBacktrace, exception: nil, threads: [], images: [], lines: lines)
+        for line in lines { if let image = imageListEntry(in: line.text) { report.images.append(image) } }
+        var thread: CrashThread?
+        func close() {
+            if let finished = thread, !finished.frames.isEmpty { report.threads.append(finished) }
+            thread = nil
+        }
+        for (number, line) in lines.enumerated() {
+            let text = line.text
+            let header = text.trimmingPrefixWhitespaceAndStar
+            if header.hasPrefix("thread #") {
+                close()
+                let digits = header.dropFirst("thread #".count).prefix { $0.isASCIIDigit }
+                thread = CrashThread(index: Int(digits) ?? report.threads.count, name: header, crashed: text.trimmingWhitespace.hasPrefix("*"), frames: [])
+                if report.exception == nil, let reason = header.range(of: "stop reason = ") {
+                    report.exception = CrashReport.Exception(type: String(header[reason.upperBound...]), message: nil)
+                }
+                continue
+            }
+            guard let parsed = frame(in: text) else { continue }
+            if thread == nil { thread = CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []) }
+            let image = parsed.module.map { module in
+                report.images.firstIndex { $0.name == module } ?? report.imageIndex(named: module, path: nil)
+            }
+            var frame = CrashFrame(index: parsed.index, address: parsed.address,
+                                   addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image, imageOffset: nil,
+                                   symbolInLog: parsed.function, symbolOffsetInLog: parsed.offset, lineNumber: number)
+            frame.isSymbolicatedInLog = parsed.hasLocation
+            thread?.frames.append(frame)
+        }
+        close()
+        return report
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading spaces, tabs and lldb's `*` current-thread and current-frame marks.
+    var trimmingPrefixWhitespaceAndStar: String {
+        String(drop { $0 == " " || $0 == "\t" || $0 == "*" })
+    }
+}

@@ -1,0 +1,47 @@
+/// Parses Swift's older runtime traces (Linux, Swift 5.x): `Fatal error: …` or `Assertion failed: …`, then
+/// `Current stack trace:` and `N    image    0xaddr symbol + off` frames, where `<unavailable> + N` is an
+/// offset from the image's base rather than from a symbol.
+struct SwiftFatalParser {
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        lines.contains { $0.text.hasPrefix("Current stack trace:") }
+    }
+
+    static func parse(_ lines: [LogLine]) -> CrashReport {
+        var report = CrashReport(format: .swiftFatal, exception: nil, threads: [], images: [], lines: lines)
+        appendStacks(to: &report)
+        return report
+    }
+
+    /// Adds the `Current stack trace:` stacks of `report`'s lines (a sanitizer report may carry one too).
+    static func appendStacks(to report: inout CrashReport) {
+        let lines = report.lines
+        var stacks = StackCollector()
+        var inTrace = false
+        for (number, line) in lines.enumerated() {
+            let text = line.text
+            for marker in ["Fatal error: ", "Assertion failed: ", "Precondition failed: ", "Unexpectedly found nil"] {
+                guard report.exception == nil, let range = text.range(of: marker) else { continue }
+                let kind = String(marker.prefix { $0 != ":" })
+                report.exception = CrashReport.Exception(type: kind.trimmingWhitespace, message: String(text[range.lowerBound...]))
+            }
+            if text.hasPrefix("Current stack trace:") {
+                stacks.close(into: &report)
+                stacks.noteText("Current stack trace")
+                inTrace = true
+                continue
+            }
+            guard inTrace else { continue }
+            guard let parsed = AppleCrashParser.frame(in: text) else {
+                if !text.trimmingWhitespace.isEmpty { inTrace = false; stacks.close(into: &report) }
+                continue
+            }
+            let image = report.imageIndex(named: parsed.image, path: nil)
+            let unavailable = parsed.symbol == "<unavailable>"
+            stacks.append(CrashFrame(
+                index: parsed.index, address: parsed.address, addressKind: parsed.index == 0 ? .programCounter : .returnAddress,
+                image: image, imageOffset: unavailable ? parsed.offset : nil,
+                symbolInLog: unavailable ? nil : parsed.symbol, symbolOffsetInLog: unavailable ? nil : parsed.offset, lineNumber: number))
+        }
+        stacks.close(into: &report)
+    }
+}
