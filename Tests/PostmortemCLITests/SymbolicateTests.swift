@@ -183,3 +183,47 @@ struct StackwalkTests {
         #expect(result.outputLines.contains(" 0  libc.so.6 + 0x8aeec") || result.outputLines.contains { $0.hasPrefix(" 0  libc.so.6!") })
     }
 }
+
+/// Several logs at once: a directory, standard input, `--output`.
+@Suite("Symbolicate: many logs")
+struct ManyLogsTests {
+    @Test func aDirectoryOfLogsAndStandardInput() throws {
+        let scratch = try BadInputTests.Scratch()
+        for name in ["crash.txt", "sensors"] {
+            try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/\(name)").path,
+                                             toPath: scratch.path(name))
+        }
+        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/.debug").path,
+                                         toPath: scratch.path(".debug"))
+        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent(SymbolicateTests.asan).path,
+                                         toPath: scratch.path("asan.txt"))
+        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/readings").path,
+                                         toPath: scratch.path("readings"))
+        let result = try Command.postmortem(["symbolicate", "--json", scratch.url.path])
+        #expect(result.status == 0)
+        // The binaries are not logs: each log in the directory gives one report, in name order.
+        let formats = result.outputLines.compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["format"] as? String
+        }
+        #expect(formats == ["sanitizer", "glibc-backtrace"])
+        #expect(result.errorLines.filter { $0.contains("no crash log") }.count == 2, "readings and sensors are not logs: \(result.standardError)")
+
+        let input = try String(contentsOfFile: scratch.path("asan.txt"), encoding: .utf8)
+        let piped = try Command.postmortem(["symbolicate", "-d", scratch.url.path, "--output", scratch.path("out.txt"), "-"], input: input)
+        #expect(piped.status == 0)
+        #expect(try String(contentsOfFile: scratch.path("out.txt"), encoding: .utf8).contains("in last_value ./readings.c:25:12"))
+    }
+
+    @Test func ipsFramesNamingMissingImagesAreKeptWithAWarning() throws {
+        let scratch = try BadInputTests.Scratch()
+        let log = scratch.path("odd.ips")
+        let text = #"{"bug_type":"309","name":"App"}"# + "\n"
+            + #"{"threads":[{"triggered":true,"frames":[{"imageOffset":1984,"imageIndex":7},{"imageOffset":99999999999999999999999,"imageIndex":0}]}],"usedImages":[{"base":4294967296,"size":4096,"uuid":"00000000-0000-0000-0000-000000000000","name":"App"}]}"#
+            + "\n"
+        try text.write(toFile: log, atomically: true, encoding: .utf8)
+        let result = try Command.postmortem(["symbolicate", log])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == text, "nothing resolves; the report comes back as it was")
+        #expect(result.errorLines.contains { $0.contains("a frame names image 7, past the 1 images listed") }, "\(result.standardError)")
+    }
+}
