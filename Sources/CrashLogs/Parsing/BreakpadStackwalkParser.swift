@@ -62,17 +62,13 @@ struct BreakpadStackwalkParser {
                 if let module = module(in: line.text) { report.images.append(module) } else if line.text.trimmingWhitespace.isEmpty { inModules = false }
             }
         }
-        var thread: CrashThread?
+        var threads = ThreadBuilder()
         var foundByInlining: Set<Int> = []
         for (number, line) in lines.enumerated() where line.text.trimmingWhitespace == "Found by: inlining" {
             // The frame line above the registers: the nearest frame line before it.
             var above = number - 1
             while above >= 0, frame(in: lines[above].text) == nil { above -= 1 }
             if above >= 0 { foundByInlining.insert(above) }
-        }
-        func close() {
-            if let finished = thread, !finished.frames.isEmpty { report.threads.append(finished) }
-            thread = nil
         }
         for (number, line) in lines.enumerated() {
             let text = line.text
@@ -81,13 +77,12 @@ struct BreakpadStackwalkParser {
                 if !reason.isEmpty { report.exception = CrashReport.Exception(type: reason, message: nil) }
             }
             if text.hasPrefix("Thread "), !text.hasPrefix("Thread state") {
-                close()
                 let digits = text.dropFirst("Thread ".count).prefix { $0.isASCIIDigit }
-                thread = CrashThread(index: Int(digits) ?? report.threads.count, name: text, crashed: text.includes("(crashed)"), frames: [])
+                threads.begin(CrashThread(index: Int(digits) ?? report.threads.count, name: text, crashed: text.includes("(crashed)"), frames: []), into: &report)
                 continue
             }
-            if text.hasPrefix("Loaded modules:") { close(); break }
-            guard thread != nil, let parsed = frame(in: text) else { continue }
+            if text.hasPrefix("Loaded modules:") { threads.close(into: &report); break }
+            guard threads.isOpen, let parsed = frame(in: text) else { continue }
             let image = parsed.module.flatMap { module in report.images.firstIndex { $0.name == module } }
                 ?? parsed.address.flatMap { address in
                     report.images.firstIndex { ($0.loadAddress ?? .max) <= address && address <= ($0.endAddress ?? 0) }
@@ -100,9 +95,9 @@ struct BreakpadStackwalkParser {
                 frame.imageOffset = address - base
             }
             frame.isSymbolicatedInLog = parsed.hasLocation || foundByInlining.contains(number)
-            thread?.frames.append(frame)
+            threads.append(frame)
         }
-        close()
+        threads.close(into: &report)
         return report
     }
 }

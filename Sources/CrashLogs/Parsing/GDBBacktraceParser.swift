@@ -59,11 +59,7 @@ struct GDBBacktraceParser {
             if map.offset == 0, report.images[index].loadAddress.map({ map.start < $0 }) ?? true { report.images[index].loadAddress = map.start }
             report.images[index].endAddress = max(report.images[index].endAddress ?? 0, map.end)
         }
-        var thread: CrashThread?
-        func close() {
-            if let finished = thread, !finished.frames.isEmpty { report.threads.append(finished) }
-            thread = nil
-        }
+        var threads = ThreadBuilder()
         for (number, line) in lines.enumerated() {
             let text = line.text
             if report.exception == nil, let range = text.range(of: "Program received signal ") ?? text.range(of: "Program terminated with signal ") {
@@ -73,13 +69,14 @@ struct GDBBacktraceParser {
                 report.exception = CrashReport.Exception(type: parts.first, message: parts.count > 1 ? parts[1] : nil)
             }
             if text.hasPrefix("Thread "), text.hasSuffix(":") {
-                close()
                 let digits = text.dropFirst("Thread ".count).prefix { $0.isASCIIDigit }
-                thread = CrashThread(index: Int(digits) ?? report.threads.count, name: String(text.dropLast()), crashed: report.threads.isEmpty, frames: [])
+                threads.begin(CrashThread(index: Int(digits) ?? report.threads.count, name: String(text.dropLast()), crashed: report.threads.isEmpty, frames: []), into: &report)
                 continue
             }
             guard let parsed = frame(in: text) else { continue }
-            if parsed.index == 0 || thread == nil { close(); thread = CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []) }
+            if parsed.index == 0 || !threads.isOpen {
+                threads.begin(CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []), into: &report)
+            }
             var image = parsed.address.flatMap { address in
                 report.images.firstIndex { image in
                     guard let start = image.loadAddress, let end = image.endAddress else { return false }
@@ -93,9 +90,9 @@ struct GDBBacktraceParser {
                                    addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
                                    imageOffset: nil, symbolInLog: parsed.function, lineNumber: number)
             frame.isSymbolicatedInLog = parsed.hasLocation
-            thread?.frames.append(frame)
+            threads.append(frame)
         }
-        close()
+        threads.close(into: &report)
         return report
     }
 }

@@ -69,25 +69,22 @@ struct LLDBBacktraceParser {
     static func parse(_ lines: [LogLine]) -> CrashReport {
         var report = CrashReport(format: .lldbBacktrace, exception: nil, threads: [], images: [], lines: lines)
         for line in lines { if let image = imageListEntry(in: line.text) { report.images.append(image) } }
-        var thread: CrashThread?
-        func close() {
-            if let finished = thread, !finished.frames.isEmpty { report.threads.append(finished) }
-            thread = nil
-        }
+        var threads = ThreadBuilder()
         for (number, line) in lines.enumerated() {
             let text = line.text
             let header = text.trimmingPrefixWhitespaceAndStar
             if header.hasPrefix("thread #") {
-                close()
                 let digits = header.dropFirst("thread #".count).prefix { $0.isASCIIDigit }
-                thread = CrashThread(index: Int(digits) ?? report.threads.count, name: header, crashed: text.trimmingWhitespace.hasPrefix("*"), frames: [])
+                threads.begin(CrashThread(index: Int(digits) ?? report.threads.count, name: header, crashed: text.trimmingWhitespace.hasPrefix("*"), frames: []), into: &report)
                 if report.exception == nil, let reason = header.range(of: "stop reason = ") {
                     report.exception = CrashReport.Exception(type: String(header[reason.upperBound...]), message: nil)
                 }
                 continue
             }
             guard let parsed = frame(in: text) else { continue }
-            if thread == nil { thread = CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []) }
+            if !threads.isOpen {
+                threads.begin(CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []), into: &report)
+            }
             let image = parsed.module.map { module in
                 report.images.firstIndex { $0.name == module } ?? report.imageIndex(named: module, path: nil)
             }
@@ -95,9 +92,9 @@ struct LLDBBacktraceParser {
                                    addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image, imageOffset: nil,
                                    symbolInLog: parsed.function, symbolOffsetInLog: parsed.offset, lineNumber: number)
             frame.isSymbolicatedInLog = parsed.hasLocation
-            thread?.frames.append(frame)
+            threads.append(frame)
         }
-        close()
+        threads.close(into: &report)
         return report
     }
 }
