@@ -40,6 +40,10 @@ public final class Symbolicator {
     /// What the symbolicator has to say (a binary not found, a mismatch), one line each, in order.
     public private(set) var notes: [String] = []
 
+    /// How many binaries (or slices) this symbolicator has opened: each at most once, however many
+    /// reports and frames point into it.
+    public var openedImageCount: Int { symbolizers.count }
+
     public init(options: SymbolicationOptions) {
         self.options = options
     }

@@ -30,6 +30,9 @@ struct SymbolicateCommand: ParsableCommand {
     @Option(name: .customLong("output"), help: "Write to this file instead of standard output.")
     var output: String?
 
+    @Flag(name: .customLong("parse-only"), help: "Parse and print the logs without looking for binaries.")
+    var parseOnly = false
+
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
@@ -70,9 +73,11 @@ struct SymbolicateCommand: ParsableCommand {
                 continue
             }
             report.warnings.forEach { Output.error("\(source.name): \($0)") }
-            let noted = symbolicator.notes.count
-            symbolicator.symbolicate(&report, logDirectory: source.directory)
-            symbolicator.notes[noted...].forEach(Output.error)
+            if !parseOnly {
+                let noted = symbolicator.notes.count
+                symbolicator.symbolicate(&report, logDirectory: source.directory)
+                symbolicator.notes[noted...].forEach(Output.error)
+            }
             if json {
                 sink.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
             } else {

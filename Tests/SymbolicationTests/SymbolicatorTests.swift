@@ -1,0 +1,26 @@
+import CrashLogs
+import Foundation
+import Symbolication
+import Testing
+import TestSupport
+
+@Suite("Symbolicator")
+struct SymbolicatorTests {
+    /// Many reports into the same binaries: each binary is opened once.
+    @Test func eachBinaryIsOpenedOnce() throws {
+        let directory = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan")
+        let bytes = Array(try Data(contentsOf: directory.appendingPathComponent("asan.txt")))
+        let symbolicator = Symbolicator(options: SymbolicationOptions())
+        var resolved = 0
+        for _ in 0..<50 {
+            var report = try CrashLogParser.parse(bytes, source: "asan.txt")
+            symbolicator.symbolicate(&report, logDirectory: directory.path)
+            resolved += report.threads.flatMap(\.frames).filter { !$0.symbols.isEmpty && $0.image.map { report.images[$0].name } == "readings" }.count
+        }
+        let inReadings = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+            .filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("readings+0x") }.count
+        #expect(resolved == 50 * inReadings, "every frame in readings, in every report")
+        // readings, libc.so.6 and libasan.so.8: three files, whatever the number of reports.
+        #expect(symbolicator.openedImageCount == 3)
+    }
+}
