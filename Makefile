@@ -14,7 +14,7 @@ SWIFT_BIN := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")" 2>/dev/nu
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build setup setup-test fixtures clean
+.PHONY: demo test build setup setup-test fixtures bench-logs clean
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -47,6 +47,11 @@ setup-test:
 	  echo "Installing $$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+# Times crash-log parsing and symbolication over a batch of 1,000 logs (a benchmark, not a test).
+bench-logs: setup
+	swift build -c release --product postmortem
+	Benchmarks/crashlogs.sh 1000
 
 # Rebuilds the committed test fixtures and the sample from source (needs gcc, g++, the Swift toolchain,
 # and for the Apple fixtures lld-14 and llvm-14 from Debian).

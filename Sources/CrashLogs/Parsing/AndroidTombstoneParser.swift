@@ -13,7 +13,7 @@ struct AndroidTombstoneParser {
 
     /// Finds `#NN pc HEX  path …` anywhere in the line (logcat puts its own prefix before it).
     static func frame(in line: String) -> FrameLine? {
-        guard let hash = line.range(of: "#") else { return nil }
+        guard line.includes(" pc "), let hash = line.range(of: "#") else { return nil }
         var text = line[hash.upperBound...]
         let digits = text.prefix { $0.isASCIIDigit }
         guard digits.count >= 2, let index = Int(digits) else { return nil }
@@ -43,7 +43,7 @@ struct AndroidTombstoneParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var frames = 0
         for line in lines {
-            if line.text.includes("*** *** *** *** ***") || line.text.includes("Build fingerprint:") { return true }
+            if line.text.hasPrefix("*** *** *** *** ***") || line.text.includes("Build fingerprint:") { return true }
             if frame(in: line.text) != nil { frames += 1; if frames >= 2 { return true } }
         }
         return false

@@ -11,47 +11,93 @@ struct SanitizerParser {
         var buildID: String?
     }
 
+    /// Takes a frame line apart over its UTF-8 bytes (this runs on every line of large reports).
     static func frame(in line: String) -> FrameLine? {
-        var text = Substring(line)
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        guard text.first == "#" else { return nil }
-        text = text.dropFirst()
-        let digits = text.prefix { $0.isASCIIDigit }
-        guard let index = Int(digits) else { return nil }
-        text = text.dropFirst(digits.count)
-        if text.first == "." { text = text.dropFirst().drop { $0.isASCIIDigit } }  // Fuchsia's #1.1 inline sub-frames
-        guard text.first == " " || text.first == "\t" else { return nil }
-        text = text.drop { $0 == " " || $0 == "\t" }
-        let pcText = text.prefix { $0 != " " && $0 != "\t" }
-        guard let pc = HexNumber.parse(pcText) else { return nil }
-        var rest = Substring(String(text.dropFirst(pcText.count)).trimmingWhitespace)
-        var frame = FrameLine(index: index, pc: pc, function: nil, module: nil, offset: nil, buildID: nil)
-        if rest.hasSuffix(")"), let buildRange = rest.lastRange(of: "(BuildId: ") {
-            frame.buildID = String(rest[buildRange.upperBound..<rest.index(before: rest.endIndex)])
-            rest = Substring(String(rest[..<buildRange.lowerBound]).trimmingWhitespace)
-        }
-        if rest.hasSuffix(")"), let open = rest.lastIndex(of: "(") {
-            let inside = rest[rest.index(after: open)..<rest.index(before: rest.endIndex)]
-            if let plus = inside.lastIndex(of: "+"), let offset = HexNumber.parse(inside[inside.index(after: plus)...]) {
-                var module = inside[..<plus]
+        var line = line
+        return line.withUTF8 { bytes -> FrameLine? in
+            var index = 0
+            let count = bytes.count
+            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index < count, bytes[index] == UInt8(ascii: "#") else { return nil }
+            index += 1
+            var number = 0, digits = 0
+            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 9 {
+                number = number * 10 + Int(bytes[index] - 0x30)
+                index += 1
+                digits += 1
+            }
+            guard digits > 0 else { return nil }
+            if index < count, bytes[index] == UInt8(ascii: ".") {  // Fuchsia's #1.1 inline sub-frames
+                index += 1
+                while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            }
+            guard index < count, isBlank(bytes[index]) else { return nil }
+            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index + 2 < count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x") else { return nil }
+            index += 2
+            var pc: UInt64 = 0
+            var hexDigits = 0
+            while index < count, let value = hexValue(bytes[index]) {
+                guard hexDigits < 16 else { return nil }
+                pc = pc << 4 | UInt64(value)
+                index += 1
+                hexDigits += 1
+            }
+            guard hexDigits > 0, index == count || isBlank(bytes[index]) else { return nil }
+            var lower = index, upper = count
+            while lower < upper, isBlank(bytes[lower]) { lower += 1 }
+            while upper > lower, isBlank(bytes[upper - 1]) || bytes[upper - 1] == 0x0D { upper -= 1 }
+            var frame = FrameLine(index: number, pc: pc, function: nil, module: nil, offset: nil, buildID: nil)
+            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            func lastIndex(of needle: [UInt8], in range: Range<Int>) -> Int? {
+                guard range.count >= needle.count else { return nil }
+                var start = range.upperBound - needle.count
+                while start >= range.lowerBound {
+                    if bytes[start] == needle[0], (0..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return start }
+                    start -= 1
+                }
+                return nil
+            }
+            if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"), let build = lastIndex(of: Array("(BuildId: ".utf8), in: lower..<upper) {
+                frame.buildID = text(build + 10..<upper - 1)
+                upper = build
+                while upper > lower, isBlank(bytes[upper - 1]) { upper -= 1 }
+            }
+            if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"), let open = lastIndex(of: [UInt8(ascii: "(")], in: lower..<upper - 1),
+               let plus = lastIndex(of: [UInt8(ascii: "+")], in: open + 1..<upper - 1), let offset = HexNumber.parse(text(plus + 1..<upper - 1)) {
+                var moduleEnd = plus
                 // macOS writes `(/path/lib.dylib:x86_64+0x…)`.
-                if let colon = module.lastIndex(of: ":"), !module[module.index(after: colon)...].includes("/") { module = module[..<colon] }
-                frame.module = String(module)
+                if let colon = lastIndex(of: [UInt8(ascii: ":")], in: open + 1..<plus), lastIndex(of: [UInt8(ascii: "/")], in: colon..<plus) == nil {
+                    moduleEnd = colon
+                }
+                frame.module = text(open + 1..<moduleEnd)
                 frame.offset = offset
-                rest = Substring(String(rest[..<open]).trimmingWhitespace)
+                upper = open
+                while upper > lower, isBlank(bytes[upper - 1]) { upper -= 1 }
             }
-        }
-        if rest.hasPrefix("in ") {
-            let function = String(rest.dropFirst(3)).trimmingWhitespace
-            // `in func file:line:col`: the location is the last word when it has a `:line`.
-            if frame.module == nil, let space = function.lastIndex(of: " "),
-               function[function.index(after: space)...].includes(":") {
-                frame.function = String(function[..<space])
-            } else {
-                frame.function = function.isEmpty ? nil : function
+            if upper - lower > 3, bytes[lower] == UInt8(ascii: "i"), bytes[lower + 1] == UInt8(ascii: "n"), bytes[lower + 2] == 0x20 {
+                var functionStart = lower + 3
+                while functionStart < upper, isBlank(bytes[functionStart]) { functionStart += 1 }
+                var functionEnd = upper
+                // `in func file:line:col`: the location is the last word when it has a `:line`.
+                if frame.module == nil, let space = lastIndex(of: [0x20], in: functionStart..<upper),
+                   lastIndex(of: [UInt8(ascii: ":")], in: space..<upper) != nil {
+                    functionEnd = space
+                }
+                if functionEnd > functionStart { frame.function = text(functionStart..<functionEnd) }
             }
+            return frame
         }
-        return frame
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x61...0x66: byte - 0x61 + 10
+        case 0x41...0x46: byte - 0x41 + 10
+        default: nil
+        }
     }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
