@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Swift backtracer sample and keeps the report of one real crash in crash.txt, unsymbolicated
-# (SWIFT_BACKTRACE=symbolicate=off). It runs from a copy under /tmp, renamed in the report to
+# Builds the Swift backtracer sample and keeps the reports of real crashes, unsymbolicated
+# (SWIFT_BACKTRACE=symbolicate=off): crash.txt in the text format, crash.json in the JSON format (format=json). It runs from a copy under /tmp, renamed in the report to
 # /tmp/postmortem-sample, so the report names no path of this checkout; the binary is found beside the log.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -10,5 +10,7 @@ rm -rf inventory.swiftmodule inventory.swiftdoc inventory.swiftsourceinfo
 run=$(mktemp -d /tmp/postmortem-sample.XXXXXX) && trap 'rm -rf "$run"' EXIT
 cp inventory "$run/inventory"
 (cd "$run" && SWIFT_BACKTRACE=enable=yes,symbolicate=off,interactive=no,color=no ./inventory > /dev/null 2> crash.txt || true)
+(cd "$run" && SWIFT_BACKTRACE=enable=yes,symbolicate=off,interactive=no,color=no,format=json ./inventory > /dev/null 2> crash.json || true)
 sed "s|$run/|/tmp/postmortem-sample/|g" "$run/crash.txt" > crash.txt
+sed "s|$run/|/tmp/postmortem-sample/|g" "$run/crash.json" > crash.json
 cat crash.txt

@@ -68,6 +68,21 @@ struct CorpusParsingTests {
         #expect(ReportTextRenderer().render(report) == (try bytes(path)))
     }
 
+    @Test func swiftBacktracerJSONReport() throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-swift-backtrace/crash.json").path
+        let bytes = try bytes(path)
+        let report = try CrashLogParser.parse(bytes, source: path)
+        #expect(report.format == .swiftBacktrace)
+        #expect(report.exception == CrashReport.Exception(type: "Illegal instruction", message: "no nut in stock"))
+        let text = String(decoding: bytes, as: UTF8.self)
+        let addresses = text.components(separatedBy: "\"kind\": \"returnAddress\", \"address\"").count - 1
+            + text.components(separatedBy: "\"kind\": \"programCounter\", \"address\"").count - 1
+        #expect(report.threads.reduce(0) { $0 + $1.frames.count } == addresses)
+        #expect(report.images.map(\.name) == ["inventory", "libswiftCore.so"])
+        #expect(report.threads.flatMap(\.frames).allSatisfy { $0.image != nil })
+        #expect(ReportTextRenderer().render(report) == bytes)
+    }
+
     @Test func sanitizerStacksAreTitledThreads() throws {
         let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/asan.txt").path
         let report = try CrashLogParser.parse(try bytes(path), source: path)

@@ -11,6 +11,7 @@ struct SymbolicateTests {
     static let glibc = "SampleCrashes/linux-c-sensors/crash.txt"
     static let swift = "SampleCrashes/linux-swift-backtrace/crash.txt"
     static let gdb = "SampleCrashes/linux-c-sensors/gdb-bt.txt"
+    static let swiftJSON = "SampleCrashes/linux-swift-backtrace/crash.json"
 
     /// Lines about the machine's own libraries (libc, libasan) depend on the installed versions and
     /// their debug packages; golden files leave them out.
@@ -33,13 +34,31 @@ struct SymbolicateTests {
     @Test func glibcBacktraceText() throws { try checkGolden("symbolicate-glibc", ["symbolicate", Self.glibc]) }
     @Test func glibcBacktraceJSON() throws { try checkGolden("symbolicate-glibc-json", ["symbolicate", "--json", Self.glibc]) }
     @Test func swiftBacktraceText() throws { try checkGolden("symbolicate-swift", ["symbolicate", Self.swift]) }
+    /// The backtracer's JSON report: each frame object gains symbol, offset, image and sourceLocation in place.
+    @Test func swiftBacktraceJSONReportIsFilledInPlace() throws {
+        let result = try Command.postmortem(["symbolicate", Self.swiftJSON])
+        #expect(result.status == 0)
+        let input = try String(contentsOf: Paths.packageRoot.appendingPathComponent(Self.swiftJSON), encoding: .utf8)
+        let reportLine = try #require(result.outputLines.first { $0.hasPrefix("{") })
+        #expect(result.outputLines.filter { !$0.hasPrefix("{") } == input.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map(String.init).filter { !$0.hasPrefix("{") }.dropLast(input.hasSuffix("\n") ? 1 : 0).map { $0 },
+                "the lines around the report are untouched")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(reportLine.utf8)) as? [String: Any])
+        let frames = try #require((report["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
+        let second = frames[1]
+        #expect(second["symbol"] as? String == "inventory.Inventory.required(Swift.String) -> Swift.Int")
+        #expect((second["sourceLocation"] as? [String: Any])?["line"] as? Int == 7)
+        #expect(second["kind"] as? String == "returnAddress", "the frame keeps what it had")
+        #expect(report["images"] != nil && report["capturedMemory"] != nil)
+    }
+
     @Test func gdbBacktraceText() throws { try checkGolden("symbolicate-gdb", ["symbolicate", Self.gdb]) }
     @Test func gdbBacktraceJSON() throws { try checkGolden("symbolicate-gdb-json", ["symbolicate", "--json", Self.gdb]) }
     @Test func swiftBacktraceJSON() throws { try checkGolden("symbolicate-swift-json", ["symbolicate", "--json", Self.swift]) }
 
     /// Every frame of the sample's own binary agrees with llvm-symbolizer on the same module offset
     /// (the sanitizer's addresses need no adjustment; glibc's and the backtracer's return addresses are looked up at -1).
-    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1)), (swift, "inventory", UInt64(1)), (gdb, "sensors", UInt64(1))])
+    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1)), (swift, "inventory", UInt64(1)), (gdb, "sensors", UInt64(1)), (swiftJSON, "inventory", UInt64(1))])
     func framesAgreeWithLLVMSymbolizer(_ log: String, _ binary: String, _ adjustment: UInt64) throws {
         let symbolizer = try #require(Paths.llvmSymbolizer)
         let result = try Command.postmortem(["symbolicate", "--json", "--no-demangle", log])

@@ -49,7 +49,11 @@ public enum CrashLogParser {
             GlibcBacktraceParser.appendStacks(to: &report)
             return report
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)
-        case .swiftBacktrace: return SwiftBacktraceParser.parse(lines)
+        case .swiftBacktrace:
+            if let line = SwiftBacktraceJSONParser.reportLine(in: lines) {
+                return try SwiftBacktraceJSONParser.parse(lines, reportLine: line, source: source)
+            }
+            return SwiftBacktraceParser.parse(lines)
         case .appleCrash: return AppleCrashParser.parse(lines)
         case .nsException: return NSExceptionParser.parse(lines)
         case .gdbBacktrace: return GDBBacktraceParser.parse(lines)

@@ -40,6 +40,7 @@ struct SwiftBacktraceParser {
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
         lines.contains { $0.text.includes("*** Program crashed: ") || $0.text.includes("Program crashed: ") && $0.text.hasPrefix("💣") }
+            || SwiftBacktraceJSONParser.reportLine(in: lines) != nil
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {

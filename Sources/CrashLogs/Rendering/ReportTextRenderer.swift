@@ -69,7 +69,7 @@ public struct ReportTextRenderer: Sendable {
         }
     }
 
-    /// An `.ips` body: each resolved frame object rewritten in place, as Xcode writes a symbolicated one
+    /// A JSON report (an `.ips` body, the Swift backtracer's JSON): each resolved frame object rewritten in place, as Xcode writes a symbolicated one
     /// (`symbol`, `symbolLocation`, `sourceFile`, `sourceLine`; inlined frames as extra objects with
     /// `"inline":true` before it). Every other byte stays as it was.
     private func renderJSONFrames(_ report: CrashReport) -> [UInt8] {
@@ -82,10 +82,23 @@ public struct ReportTextRenderer: Sendable {
             guard let range = frame.byteRange, range.lowerBound >= cursor, range.upperBound <= bytes.count,
                   let original = try? JSONParser.parse(bytes, range: range), case .object(let members) = original.value else { continue }
             output += bytes[cursor..<range.lowerBound]
-            let kept = members.filter { !["symbol", "symbolLocation", "sourceFile", "sourceLine", "sourceColumn", "inline"].contains($0.key) }
-                .map { JSONText.quote($0.key) + ":" + String(decoding: bytes[$0.value.span], as: UTF8.self) }
+            let separator = report.format == .swiftBacktrace ? ": " : ":"
+            let kept = members.filter { !["symbol", "symbolLocation", "sourceFile", "sourceLine", "sourceColumn", "inline",
+                                          "offset", "image", "sourceLocation", "inlined", "description"].contains($0.key) }
+                .map { JSONText.quote($0.key) + separator + String(decoding: bytes[$0.value.span], as: UTF8.self) }
             let objects = frame.symbols.map { symbol -> String in
                 var fields = kept
+                if report.format == .swiftBacktrace {
+                    // The backtracer's own symbolicated JSON: symbol, offset, image, sourceLocation, inlined.
+                    fields.append("\"symbol\": " + JSONText.quote(symbol.function ?? "<unknown>"))
+                    if !symbol.isInlined, let offset = frame.functionOffset { fields.append("\"offset\": \(offset)") }
+                    if let image = frame.image { fields.append("\"image\": " + JSONText.quote(report.images[image].name)) }
+                    if let file = symbol.file {
+                        fields.append("\"sourceLocation\": { \"file\": \(JSONText.quote(file)), \"line\": \(symbol.line), \"column\": \(symbol.column) }")
+                    }
+                    if symbol.isInlined { fields.append("\"inlined\": true") }
+                    return "{ " + fields.joined(separator: ", ") + " }"
+                }
                 fields.append("\"symbol\":" + JSONText.quote(symbol.function ?? "???"))
                 if !symbol.isInlined, let offset = frame.functionOffset { fields.append("\"symbolLocation\":\(offset)") }
                 if let file = symbol.file {

@@ -1,0 +1,49 @@
+/// Parses the Swift backtracer's JSON crash report (`SWIFT_BACKTRACE=format=json`, Swift 6.2+): one JSON
+/// object with `"kind": "crashReport"`, `threads[].frames[]` (`kind` and `address`) and `images[]` with
+/// `buildId` and `baseAddress`. Text the program printed before it is kept.
+struct SwiftBacktraceJSONParser {
+    /// The line that holds the report, if any.
+    static func reportLine(in lines: [LogLine]) -> Int? {
+        lines.firstIndex { $0.text.hasPrefix("{") && $0.text.includes("\"kind\": \"crashReport\"") || $0.text.hasPrefix("{") && $0.text.includes("\"kind\":\"crashReport\"") }
+    }
+
+    static func parse(_ lines: [LogLine], reportLine: Int, source: String) throws(CrashLogError) -> CrashReport {
+        let bytes = lines.flatMap(\.bytes)
+        let start = lines[..<reportLine].reduce(0) { $0 + $1.bytes.count }
+        let end = start + lines[reportLine].bytes.count
+        let body: JSONNode
+        do { body = try JSONParser.parse(bytes, range: start..<end) } catch {
+            throw CrashLogError(source: source, detail: "the backtracer's JSON report is not valid (byte \(error.offset): \(error.reason))")
+        }
+        var report = CrashReport(format: .swiftBacktrace, exception: nil, threads: [], images: [], lines: lines)
+        for image in body["images"]?.array ?? [] {
+            let base = image["baseAddress"]?.string.flatMap { HexNumber.parse($0) }
+            report.images.append(CrashImage(
+                name: image["name"]?.string ?? "?", path: image["path"]?.string, identifier: image["buildId"]?.string,
+                loadAddress: base, endAddress: image["endOfText"]?.string.flatMap { HexNumber.parse($0) }))
+        }
+        for (index, thread) in (body["threads"]?.array ?? []).enumerated() {
+            var frames: [CrashFrame] = []
+            for node in thread["frames"]?.array ?? [] {
+                guard let address = node["address"]?.string.flatMap({ HexNumber.parse($0) }) else { continue }  // `truncated`, `omittedFrames`
+                let kind: AddressKind = node["kind"]?.string == "returnAddress" ? .returnAddress : .programCounter
+                let image = report.images.firstIndex { image in
+                    guard let low = image.loadAddress, let high = image.endAddress else { return false }
+                    return address >= low && address < high
+                }
+                var frame = CrashFrame(index: frames.count, address: address, addressKind: kind, image: image, imageOffset: nil,
+                                       symbolInLog: node["symbol"]?.string, lineNumber: reportLine)
+                frame.byteRange = node.span
+                frame.isSymbolicatedInLog = node["sourceLocation"] != nil || node["inlined"]?.bool == true
+                frames.append(frame)
+            }
+            report.threads.append(CrashThread(index: index, name: thread["name"]?.string, crashed: thread["crashed"]?.bool ?? false, frames: frames))
+        }
+        let fatal = lines[..<reportLine].lazy.compactMap { line -> String? in
+            guard let range = line.text.range(of: "Fatal error: ") else { return nil }
+            return String(line.text[range.upperBound...])
+        }.first
+        report.exception = CrashReport.Exception(type: body["description"]?.string, message: fatal)
+        return report
+    }
+}
