@@ -24,10 +24,9 @@ struct GDBBacktraceParser {
             text = text[text.index(space, offsetBy: 4)...]
         }
         var library: String?
-        var hasLocation = false
         let rest = String(text)
         if let from = rest.lastRange(of: " from ") { library = String(rest[from.upperBound...]).trimmingWhitespace }
-        if rest.lastRange(of: " at ") != nil { hasLocation = true }
+        let hasLocation = rest.includes(" at ")
         let name = text.prefix { $0 != " " && $0 != "(" }
         return FrameLine(index: index, address: address, function: name == "??" || name.isEmpty ? nil : String(name),
                          library: library, hasLocation: hasLocation)
@@ -45,6 +44,7 @@ struct GDBBacktraceParser {
 
     /// `      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/gdbs/sensors`.
     static func mapping(in line: String) -> (start: UInt64, end: UInt64, offset: UInt64, path: String)? {
+        guard line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "0") else { return nil }
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count >= 5, let start = HexNumber.parse(fields[0]), let end = HexNumber.parse(fields[1]),
               let offset = HexNumber.parse(fields[3]), let path = fields.last, path.hasPrefix("/") else { return nil }

@@ -12,6 +12,8 @@ struct GlibcBacktraceParser {
 
     /// Takes a line apart, or returns `nil` when it is not a frame line.
     static func frame(in line: String) -> FrameLine? {
+        // Cheap test first (this runs on every line of other formats' logs too): a frame line ends in `]`.
+        guard let last = line.utf8.last(where: { $0 != 0x20 && $0 != 0x09 }), last == UInt8(ascii: "]") else { return nil }
         var text = Substring(line)
         while text.last == " " || text.last == "\t" { text = text.dropLast() }
         guard text.hasSuffix("]"), let open = text.lastIndex(of: "[") else { return nil }
