@@ -34,7 +34,7 @@ public final class DWARFFile {
     /// Every compile unit with the address ranges it covers.
     /// - Complexity: O(units): one DIE each.
     public func compileUnits() throws(DWARFError) -> [CompileUnit] {
-        try UnitHeaderReader.compileUnits(handle)
+        try UnitHeaderReader.compileUnits(handle, rangeListsSize: object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max)
     }
 
     private func lineSectionBytes() -> [UInt8]? {
@@ -60,7 +60,8 @@ public final class DWARFFile {
             throw handle.failure(error, "unit at offset 0x\(String(unit.dieOffset, radix: 16))")
         }
         defer { dwarf_dealloc_die(unitDIE) }
-        let reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
+        var reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
+        reader.rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
         let lineTable = try LineTableReader.lineTable(unitDIE, compilationDirectory: unit.compilationDirectory, handle) {
             guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list),
                   let bytes = lineSectionBytes() else { return nil }

@@ -106,3 +106,24 @@ struct BadInputTests {
         #expect(try Command.postmortem(["resolve", "-o", Self.sensors, "-l", "nowhere", "0x1"]).status == 64)
     }
 }
+
+/// Malformed `.debug_rnglists` headers make Debian's libdwarf free memory twice: such files are kept
+/// from libdwarf, said so in one line, and answered from the symbol table.
+@Suite("Bad input: range-list headers")
+struct RangeListHeaderTests {
+    @Test(arguments: [("version", 4, [0xFF, 0xFF] as [UInt8]), ("address size", 6, [0x09]), ("length", 0, [0xF0, 0xFF, 0xFF, 0x7F])])
+    func malformedHeaderIsKeptFromLibdwarf(_ field: String, _ at: Int, _ bytes: [UInt8]) throws {
+        let scratch = try BadInputTests.Scratch()
+        let source = Paths.fixture("sensors-gcc-dwarf5")
+        var data = try Data(contentsOf: URL(fileURLWithPath: source))
+        let section = try #require(try ObjectFileReader.read(path: source).section(named: ".debug_rnglists"))
+        for (index, byte) in bytes.enumerated() { data[Int(section.fileOffset) + at + index] = byte }
+        let corrupt = scratch.path("rnglists-\(field.replacingOccurrences(of: " ", with: "-"))")
+        try data.write(to: URL(fileURLWithPath: corrupt))
+        let result = try Command.postmortem(["resolve", "-o", corrupt, "0x12a0"])
+        #expect(result.status == 0, "no crash: \(result.standardError)")
+        #expect(result.outputLines.first?.hasPrefix("sample_at (in rnglists-") == true, "the symbol table answers")
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.contains(".debug_rnglists: unit at offset 0") == true, "\(result.standardError)")
+    }
+}

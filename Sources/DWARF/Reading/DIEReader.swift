@@ -9,6 +9,8 @@ struct DIEReader {
     let version: Int
     /// The unit's base address (`DW_AT_low_pc` of the unit DIE), the base of DWARF 2–4 range lists.
     let unitBase: UInt64
+    /// The size of `.debug_rnglists`: libdwarf 20210528 crashes on a range-list offset past it.
+    var rangeListsSize: UInt64 = .max
 
     func tag(_ die: Dwarf_Die) -> Int32? {
         var tag: Dwarf_Half = 0
@@ -110,6 +112,7 @@ struct DIEReader {
             ? dwarf_formudata(attribute, &value, &error)
             : dwarf_global_formref(attribute, &value, &error)
         guard read == DW_DLV_OK else { handle.discard(error); return [] }
+        if Int32(form) != DW_FORM_rnglistx, value >= rangeListsSize { return [] }
         var head: Dwarf_Rnglists_Head?
         var count: Dwarf_Unsigned = 0
         var globalOffset: Dwarf_Unsigned = 0

@@ -19,6 +19,9 @@ final class DebugHandle {
     init(object: ObjectFile) throws(DWARFError) {
         let path = object.path
         self.path = path
+        if let problem = ListSectionValidator.problem(in: object) {
+            throw DWARFError(.malformed, path: path, detail: "\(problem) (not handed to libdwarf, which crashes on such headers)")
+        }
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
         let result: Int32
