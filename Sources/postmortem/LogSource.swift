@@ -49,14 +49,19 @@ struct LogSource {
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
             throw ReadError(description: "\(name): is a directory")
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // A regular file is read in one piece of its size; a pipe, in pieces until its end.
+        let size = status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(1 << 16, bytes.count)) }
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0 { throw ReadError(description: "\(name): cannot read: \(String(cString: strerror(errno)))") }
-            if count == 0 { return bytes }
-            bytes += buffer[0..<count]
+            if count == 0 { break }
+            filled += count
         }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
     }
 }
 
