@@ -201,6 +201,27 @@ struct StackwalkTests {
         #expect(frames.contains(" 1  sensors-gcc-dwarf5!sample_at [sensors.c : 32]"), "\(frames)")
         #expect(result.outputLines.contains(" 0  libc.so.6 + 0x8aeec") || result.outputLines.contains { $0.hasPrefix(" 0  libc.so.6!") })
     }
+
+    @Test func machineReadableRowsResolve() throws {
+        let scratch = try BadInputTests.Scratch()
+        let text = """
+        OS|Linux|0.0.0 Linux 6.1.0
+        CPU|amd64|family 6 model 85 stepping 7|2
+        Crash|SIGABRT|0x0|0
+        Module|sensors-gcc-dwarf5||sensors-gcc-dwarf5|0123456789ABCDEF0123456789ABCDEF0|0x555555554000|0x555555558fff|1
+
+        0|0|libc.so.6||||0x8aeec
+        0|1|sensors-gcc-dwarf5||||0x12e9
+
+        """
+        let log = scratch.path("minidump-m.txt")
+        try text.write(toFile: log, atomically: true, encoding: .utf8)
+        let result = try Command.postmortem(["symbolicate", "-d", Paths.fixtures.path, log])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.outputLines.contains("0|1|sensors-gcc-dwarf5|clamp|./sensors.c|12|"), "\(result.standardOutput)")
+        #expect(result.outputLines.contains("0|1|sensors-gcc-dwarf5|sample_at|./sensors.c|32|0x59"), "\(result.standardOutput)")
+        #expect(result.outputLines.contains("0|0|libc.so.6||||0x8aeec"), "rows of modules not found stay")
+    }
 }
 
 /// Several logs at once: a directory, standard input, `--output`.

@@ -21,7 +21,7 @@ public enum CrashLogParser {
         if AppleIPSParser.recognizes(lines) { return .appleIPS }
         if AppleCrashParser.recognizes(lines) { return .appleCrash }
         if AndroidTombstoneParser.recognizes(lines) { return .androidTombstone }
-        if BreakpadStackwalkParser.recognizes(lines) { return .breakpadStackwalk }
+        if BreakpadStackwalkParser.recognizes(lines) || BreakpadMachineReadableParser.recognizes(lines) { return .breakpadStackwalk }
         if NSExceptionParser.recognizes(lines) { return .nsException }
         if SanitizerParser.recognizes(lines) { return .sanitizer }
         if SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
@@ -58,7 +58,8 @@ public enum CrashLogParser {
         case .nsException: return NSExceptionParser.parse(lines)
         case .gdbBacktrace: return GDBBacktraceParser.parse(lines)
         case .androidTombstone: return AndroidTombstoneParser.parse(lines)
-        case .breakpadStackwalk: return BreakpadStackwalkParser.parse(lines)
+        case .breakpadStackwalk:
+            return BreakpadMachineReadableParser.recognizes(lines) ? BreakpadMachineReadableParser.parse(lines) : BreakpadStackwalkParser.parse(lines)
         case .swiftFatal:
             var report = SwiftFatalParser.parse(lines)
             GlibcBacktraceParser.appendStacks(to: &report)

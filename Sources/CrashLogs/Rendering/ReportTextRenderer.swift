@@ -32,6 +32,11 @@ public struct ReportTextRenderer: Sendable {
                 rendered = tombstoneLines(frame, parsed: parsed, original: line.text)
             } else if report.format == .lldbBacktrace, let start = LLDBBacktraceParser.frame(in: line.text)?.moduleStart {
                 rendered = lldbLines(frame, prefix: String(line.text[..<start]), report: report)
+            } else if report.format == .breakpadStackwalk, let row = BreakpadMachineReadableParser.row(in: line.text) {
+                rendered = frame.symbols.map { symbol in
+                    let offset = symbol.isInlined ? "" : frame.functionOffset.map { "0x" + String($0, radix: 16) } ?? ""
+                    return "\(row.thread)|\(row.frame)|\(row.module)|\(symbol.function ?? "")|\(symbol.file ?? "")|\(symbol.line > 0 ? String(symbol.line) : "")|\(offset)"
+                }
             } else if report.format == .breakpadStackwalk {
                 rendered = breakpadLines(frame, report: report, original: line.text)
             } else if report.format == .gdbBacktrace {
