@@ -48,7 +48,7 @@ struct CorpusParsingTests {
         let report = try CrashLogParser.parse(try bytes(path), source: path)
         let frames = report.threads.reduce(0) { $0 + $1.frames.count }
         #expect(frames == (try count(Self.sanitizerFramePattern, in: path)) + (try count(Self.glibcFramePattern, in: path)))
-        #expect(report.threads.contains { $0.frames.contains { SanitizerParserLine.isGlibc(report.lines[$0.lineNumber].text) } })
+        #expect(report.threads.contains { $0.frames.contains { GlibcLine.matches(report.lines[$0.lineNumber].text) } })
         #expect(report.threads.allSatisfy { !$0.frames.isEmpty })
         #expect(ReportTextRenderer().render(report) == (try bytes(path)), "printed back unchanged")
     }
@@ -105,8 +105,8 @@ struct CorpusParsingTests {
     }
 
     /// A glibc frame line, by the test's own reading: it ends in `[0x…]`.
-    enum SanitizerParserLine {
-        static func isGlibc(_ text: String) -> Bool {
+    enum GlibcLine {
+        static func matches(_ text: String) -> Bool {
             text.trimmingCharacters(in: .whitespaces).hasSuffix("]") && text.contains("[0x")
         }
     }

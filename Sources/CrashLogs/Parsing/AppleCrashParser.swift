@@ -154,9 +154,9 @@ struct AppleCrashParser {
                                    lineNumber: number)
             if let image, let start = report.images[image].loadAddress, parsed.address >= start {
                 frame.imageOffset = parsed.address - start
-            } else if let base = parsed.base, let offset = parsed.offset {
+            } else if parsed.base != nil, let offset = parsed.offset {
+                // `0xBASE + N` of an image the list does not hold: N is still the offset into it.
                 frame.imageOffset = offset
-                _ = base
             }
             current?.frames.append(frame)
         }
