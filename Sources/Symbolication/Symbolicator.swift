@@ -1,6 +1,5 @@
 public import CrashLogs
 public import ObjectFiles
-import Glibc
 
 /// Where the symbolicator looks for binaries, and what it does with names.
 public struct SymbolicationOptions: Sendable {
@@ -186,33 +185,22 @@ public final class Symbolicator {
         return Location(path: first, architecture: slices.first { $0.architecture == wanted }?.architecture ?? slices.first?.architecture)
     }
 
-    private static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0
-    }
+    private static func exists(_ path: String) -> Bool { FileSystem.exists(path) }
 
     /// Files and `.dSYM` bundles below `directory` whose name is one of `names`, nearest first.
     private static func find(named names: Set<String>, below directory: String, depth: Int) -> [String] {
-        guard depth > 0, let stream = opendir(directory) else { return [] }
+        guard depth > 0 else { return [] }
         var matches: [String] = []
         var subdirectories: [String] = []
-        while let entry = readdir(stream) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard entryName != ".", entryName != ".." else { continue }
-            let path = directory + "/" + entryName
-            if names.contains(entryName), isRegularFile(path) || DSYMBundle.isBundle(path) { matches.append(path) }
-            if entry.pointee.d_type == UInt8(DT_DIR), !entryName.hasSuffix(".dSYM") { subdirectories.append(path) }
+        for entry in FileSystem.entries(of: directory) {
+            let path = directory + "/" + entry.name
+            if names.contains(entry.name), FileSystem.isRegularFile(path) || DSYMBundle.isBundle(path) { matches.append(path) }
+            if entry.isDirectory, !entry.name.hasSuffix(".dSYM") { subdirectories.append(path) }
         }
-        closedir(stream)
         for subdirectory in subdirectories.sorted() {
             matches += find(named: names, below: subdirectory, depth: depth - 1)
         }
         return matches
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     private static func normalized(_ identifier: String) -> String {

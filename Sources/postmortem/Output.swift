@@ -1,4 +1,4 @@
-import Glibc
+import ObjectFiles
 
 /// Writes the command's output and its one-line diagnostics.
 enum Output {
@@ -9,12 +9,11 @@ enum Output {
     /// `postmortem: MESSAGE` on standard error, after flushing what standard output holds so far.
     static func error(_ message: String) {
         flush()
-        let text = "postmortem: \(message)\n"
-        _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        FileSystem.Writer.standardError.write(Array("postmortem: \(message)\n".utf8))
     }
 
-    /// Flushes every output stream (standard output included).
+    /// Flushes what `print` has buffered for standard output.
     static func flush() {
-        fflush(nil)
+        FileSystem.flushStandardOutput()
     }
 }

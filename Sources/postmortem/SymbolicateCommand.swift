@@ -1,6 +1,5 @@
 import ArgumentParser
 import CrashLogs
-import Glibc
 import ObjectFiles
 import Symbolication
 
@@ -59,7 +58,7 @@ struct SymbolicateCommand: ParsableCommand {
         let symbolicator = Symbolicator(options: SymbolicationOptions(
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle))
         let sources = LogSource.expand(logs)
-        var sink = try OutputSink(path: output)
+        let sink = try OutputSink(path: output)
         var produced = 0
         for source in sources {
             let bytes: [UInt8]
@@ -86,7 +85,6 @@ struct SymbolicateCommand: ParsableCommand {
             }
             produced += 1
         }
-        sink.close()
         if produced == 0 { throw ExitCode.failure }
     }
 }

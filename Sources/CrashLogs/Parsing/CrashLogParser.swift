@@ -16,19 +16,28 @@ public enum CrashLogParser {
     /// The formats this version parses, in the order they are tried (the research notes' detection order).
     public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .androidTombstone, .breakpadStackwalk, .nsException, .sanitizer, .swiftBacktrace, .swiftFatal, .gdbBacktrace, .lldbBacktrace, .glibcBacktrace]
 
-    /// The format of the log, or `nil` when it is none this version reads.
+    /// The format of the log, or `nil` when it is none this version reads. Each format is first ruled
+    /// out, when it can be, by one search over the whole log for a marker it cannot lack.
     public static func detectFormat(_ lines: [LogLine]) -> CrashLogFormat? {
-        if AppleIPSParser.recognizes(lines) { return .appleIPS }
-        if AppleCrashParser.recognizes(lines) { return .appleCrash }
-        if AndroidTombstoneParser.recognizes(lines) { return .androidTombstone }
-        if BreakpadStackwalkParser.recognizes(lines) || BreakpadMachineReadableParser.recognizes(lines) { return .breakpadStackwalk }
-        if NSExceptionParser.recognizes(lines) { return .nsException }
-        if SanitizerParser.recognizes(lines) { return .sanitizer }
-        if SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
-        if SwiftFatalParser.recognizes(lines) { return .swiftFatal }
-        if GDBBacktraceParser.recognizes(lines) { return .gdbBacktrace }
-        if LLDBBacktraceParser.recognizes(lines) { return .lldbBacktrace }
-        if GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
+        detectFormat(lines, bytes: lines.flatMap(\.bytes))
+    }
+
+    static func detectFormat(_ lines: [LogLine], bytes: [UInt8]) -> CrashLogFormat? {
+        func has(_ marker: String) -> Bool { ByteSearch.contains(bytes, marker) }
+        if has("bug_type"), AppleIPSParser.recognizes(lines) { return .appleIPS }
+        if has("Thread ") || has("Exception Type:") || has("Incident Identifier:"), AppleCrashParser.recognizes(lines) { return .appleCrash }
+        if has(" pc ") || has("Build fingerprint:"), AndroidTombstoneParser.recognizes(lines) { return .androidTombstone }
+        if has("Operating system:") || has("OS|"),
+           BreakpadStackwalkParser.recognizes(lines) || BreakpadMachineReadableParser.recognizes(lines) { return .breakpadStackwalk }
+        if has("uncaught exception") || has("throw call stack") || has("Call stack at first throw"), NSExceptionParser.recognizes(lines) {
+            return .nsException
+        }
+        if has("Sanitizer") || has(": runtime error: "), SanitizerParser.recognizes(lines) { return .sanitizer }
+        if has("Program crashed: ") || has("crashReport"), SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
+        if has("Current stack trace:"), SwiftFatalParser.recognizes(lines) { return .swiftFatal }
+        if has("#"), GDBBacktraceParser.recognizes(lines) { return .gdbBacktrace }
+        if has("frame #"), LLDBBacktraceParser.recognizes(lines) { return .lldbBacktrace }
+        if has("[0x"), GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
         return nil
     }
 
@@ -37,7 +46,7 @@ public enum CrashLogParser {
     /// - Throws: ``CrashLogError`` when the format is not recognised or not supported yet.
     public static func parse(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> CrashReport {
         let lines = LogLine.split(bytes)
-        guard let format = format ?? detectFormat(lines) else {
+        guard let format = format ?? detectFormat(lines, bytes: bytes) else {
             throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
                                 + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")")
         }
@@ -45,7 +54,7 @@ public enum CrashLogParser {
         case .sanitizer:
             // A sanitizer report may follow a program's own trace: a Swift runtime's or glibc's.
             var report = SanitizerParser.parse(lines)
-            if SwiftFatalParser.recognizes(lines) { SwiftFatalParser.appendStacks(to: &report) }
+            if ByteSearch.contains(bytes, "Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
             GlibcBacktraceParser.appendStacks(to: &report)
             return report
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)

@@ -13,8 +13,10 @@ struct SanitizerParser {
 
     /// Takes a frame line apart over its UTF-8 bytes (this runs on every line of large reports).
     static func frame(in line: String) -> FrameLine? {
-        var line = line
-        return line.withUTF8 { bytes -> FrameLine? in
+        // Cheap test first: a frame line starts with `#` after blanks.
+        guard line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "#") else { return nil }
+        let bytes = Array(line.utf8)
+        do {
             var index = 0
             let count = bytes.count
             func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
@@ -49,7 +51,7 @@ struct SanitizerParser {
             while lower < upper, isBlank(bytes[lower]) { lower += 1 }
             while upper > lower, isBlank(bytes[upper - 1]) || bytes[upper - 1] == 0x0D { upper -= 1 }
             var frame = FrameLine(index: number, pc: pc, function: nil, module: nil, offset: nil, buildID: nil)
-            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
             func lastIndex(of needle: [UInt8], in range: Range<Int>) -> Int? {
                 guard range.count >= needle.count else { return nil }
                 var start = range.upperBound - needle.count
