@@ -70,11 +70,9 @@ struct CorpusParsingTests {
 
     @Test func swiftBacktracerJSONReport() throws {
         let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-swift-backtrace/crash.json").path
-        let bytes = try bytes(path)
-        let report = try CrashLogParser.parse(bytes, source: path)
+        let (bytes, text, report) = try CorpusFile.load(path)
         #expect(report.format == .swiftBacktrace)
         #expect(report.exception == CrashReport.Exception(type: "Illegal instruction", message: "no nut in stock"))
-        let text = String(decoding: bytes, as: UTF8.self)
         let addresses = text.components(separatedBy: "\"kind\": \"returnAddress\", \"address\"").count - 1
             + text.components(separatedBy: "\"kind\": \"programCounter\", \"address\"").count - 1
         #expect(report.threads.reduce(0) { $0 + $1.frames.count } == addresses)
@@ -124,12 +122,9 @@ struct AppleCorpusTests {
 
     @Test(arguments: files)
     func appleReports(_ path: String) throws {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let report = try CrashLogParser.parse(bytes, source: path)
+        let (bytes, text, report) = try CorpusFile.load(path)
         #expect(report.format == .appleCrash)
-        let text = String(decoding: bytes, as: UTF8.self)
-        let regex = try NSRegularExpression(pattern: #"^\d+\s+.*?\s0x[0-9a-fA-F]+(\s|$)"#, options: [.anchorsMatchLines])
-        let expected = regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+        let expected = try CorpusFile.count(#"^\d+\s+.*?\s0x[0-9a-fA-F]+(\s|$)"#, in: text)
         #expect(report.threads.reduce(0) { $0 + $1.frames.count } == expected, "every numbered frame line is a frame")
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
         if text.contains("Binary Images:") {
@@ -146,10 +141,8 @@ struct AppleIPSCorpusTests {
 
     @Test(arguments: files)
     func ipsReports(_ path: String) throws {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let report = try CrashLogParser.parse(bytes, source: path)
+        let (bytes, text, report) = try CorpusFile.load(path)
         #expect(report.format == .appleIPS)
-        let text = String(decoding: bytes, as: UTF8.self)
         let frames = report.threads.reduce(0) { $0 + $1.frames.count }
         if text.contains("\"bug_type\":\"109\"") {
             let regex = try NSRegularExpression(pattern: #"^\d+\s+.*?\s0x[0-9a-fA-F]+(\s|$)"#, options: [.anchorsMatchLines])
@@ -181,10 +174,8 @@ struct GDBCorpusTests {
 
     @Test(arguments: files)
     func gdbBacktraces(_ path: String) throws {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let report = try CrashLogParser.parse(bytes, source: path)
+        let (bytes, text, report) = try CorpusFile.load(path)
         #expect(report.format == .gdbBacktrace)
-        let text = String(decoding: bytes, as: UTF8.self)
         let regex = try NSRegularExpression(pattern: #"^#\d+ "#, options: [.anchorsMatchLines])
         #expect(report.threads.reduce(0) { $0 + $1.frames.count } == regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)))
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
@@ -209,9 +200,7 @@ struct TombstoneCorpusTests {
 
     @Test(arguments: files)
     func tombstones(_ path: String) throws {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let report = try CrashLogParser.parse(bytes, source: path)
-        let text = String(decoding: bytes, as: UTF8.self)
+        let (bytes, text, report) = try CorpusFile.load(path)
         let regex = try NSRegularExpression(pattern: #"#\d{2,}\s+pc\s+[0-9a-f]{8,16}\s+\S"#)
         let expected = regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
         if expected > 0 {
@@ -230,10 +219,8 @@ struct StackwalkCorpusTests {
 
     @Test(arguments: files)
     func stackwalks(_ path: String) throws {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let report = try CrashLogParser.parse(bytes, source: path)
+        let (bytes, text, report) = try CorpusFile.load(path)
         #expect(report.format == .breakpadStackwalk)
-        let text = String(decoding: bytes, as: UTF8.self)
         if text.hasPrefix("OS|") {
             // `-m`: one `thread|frame|…` row a frame, one `Module|` row an image.
             let rows = text.split(separator: "\n").filter { $0.split(separator: "|", omittingEmptySubsequences: false).count == 7 && $0.first?.isNumber == true }
@@ -260,9 +247,7 @@ struct StackwalkCorpusTests {
 struct SwiftFatalCorpusTests {
     @Test(arguments: CorpusParsingTests.files("swift-fatal"))
     func swiftTraces(_ path: String) throws {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let report = try CrashLogParser.parse(bytes, source: path)
-        let text = String(decoding: bytes, as: UTF8.self)
+        let (bytes, text, report) = try CorpusFile.load(path)
         let sanitizer = try NSRegularExpression(pattern: CorpusParsingTests.sanitizerFramePattern, options: [.anchorsMatchLines])
         let swift = try NSRegularExpression(pattern: #"^\d+\s+\S+\s+0x[0-9a-f]+ "#, options: [.anchorsMatchLines])
         let range = NSRange(text.startIndex..., in: text)
@@ -272,5 +257,20 @@ struct SwiftFatalCorpusTests {
         #expect(trace.frames.filter { $0.imageOffset != nil }.count == trace.frames.filter { $0.symbolInLog == nil }.count,
                 "`<unavailable> + N` frames carry the offset from the image base")
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+    }
+}
+
+
+/// Loads a corpus file and counts what an independent pattern calls frames.
+enum CorpusFile {
+    static func load(_ path: String) throws -> (bytes: [UInt8], text: String, report: CrashReport) {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        return (bytes, String(decoding: bytes, as: UTF8.self), try CrashLogParser.parse(bytes, source: path))
+    }
+
+    /// Matches of `pattern` (`^` and `$` at line ends) in `text`.
+    static func count(_ pattern: String, in text: String) throws -> Int {
+        let regex = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        return regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
     }
 }
