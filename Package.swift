@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "postmortem", targets: ["postmortem"]),
         .library(name: "Symbolication", targets: ["Symbolication"]),
+        .library(name: "Formatters", targets: ["Formatters"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,6 +37,7 @@ let package = Package(
             dependencies: ["CLibDwarf", "ObjectFiles"]
         ),
         .target(name: "CrashLogs"),
+        .target(name: "Formatters"),
         .target(
             name: "Symbolication",
             dependencies: ["DWARF", "ObjectFiles", "CrashLogs", "CDemangle"]
@@ -52,6 +54,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
+        .testTarget(name: "FormattersTests", dependencies: ["Formatters"]),
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "TestSupport"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden"]),

@@ -1,0 +1,57 @@
+/// One value in a tree that a renderer prints: a reflected live value, or (later) a value parsed from a dump.
+public struct ValueNode: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
+        case structure, `class`, enumeration, tuple, optional, collection, dictionary, set
+        /// A number, boolean or other value printed as it is.
+        case scalar
+        case string
+        /// `nil`.
+        case null
+        /// A class instance already printed above: see ``ValueNode/reference``.
+        case reference
+        /// Children cut off by a limit.
+        case truncated
+        /// Text that could not be understood, kept as it is.
+        case raw
+    }
+
+    public var kind: Kind
+    /// The type as Swift names it (`Fixture.Person`, `Array<Int>`).
+    public var typeName: String?
+    /// The label in the parent: a property name, `[3]`, a dictionary key's text.
+    public var label: String?
+    /// The text of a leaf (a string's contents, unescaped; a number as printed).
+    public var value: String?
+    /// A one-line summary from a formatter or a description.
+    public var summary: String?
+    public var children: [ValueNode]
+    /// For class instances: a number that identifies the instance within one rendering.
+    public var identity: Int?
+    /// For ``Kind/reference``: the identity of the instance printed earlier.
+    public var reference: Int?
+    /// How many children a limit left out.
+    public var omitted: Int
+
+    public init(kind: Kind, typeName: String? = nil, label: String? = nil, value: String? = nil, summary: String? = nil,
+                children: [ValueNode] = [], identity: Int? = nil, reference: Int? = nil, omitted: Int = 0) {
+        self.kind = kind
+        self.typeName = typeName
+        self.label = label
+        self.value = value
+        self.summary = summary
+        self.children = children
+        self.identity = identity
+        self.reference = reference
+        self.omitted = omitted
+    }
+
+    /// The child labelled `label`.
+    public func child(_ label: String) -> ValueNode? { children.first { $0.label == label } }
+
+    /// The type's name without its module and generic arguments (`Person` for `Fixture.Person<Int>`).
+    public var baseTypeName: String? {
+        guard let typeName else { return nil }
+        let withoutGenerics = typeName.prefix { $0 != "<" }
+        return withoutGenerics.split(separator: ".").last.map(String.init)
+    }
+}

@@ -1,0 +1,70 @@
+/// Formatters by category, as lldb keeps them: categories are searched in order, enabled ones only,
+/// and within one the first entry that matches wins. A value type: copy it, change it, pass it on.
+public struct FormatterRegistry: Sendable {
+    public struct Category: Sendable {
+        public var name: String
+        public var isEnabled: Bool
+        public var entries: [FormatterEntry]
+
+        public init(name: String, isEnabled: Bool = true, entries: [FormatterEntry] = []) {
+            self.name = name
+            self.isEnabled = isEnabled
+            self.entries = entries
+        }
+    }
+
+    /// In priority order: the first category that has a matching entry decides.
+    public private(set) var categories: [Category]
+
+    /// A registry with only the user's (empty) `default` category.
+    public init() {
+        categories = [Category(name: "default")]
+    }
+
+    /// The standard registry: `default` (the user's), then `foundation` and `swift` built-ins.
+    public static var standard: FormatterRegistry {
+        var registry = FormatterRegistry()
+        registry.categories += BuiltinFormatters.categories
+        return registry
+    }
+
+    /// Adds `entry` to `category` (created, enabled, after the others, when new). Later entries of a
+    /// category are tried first, so a newer definition replaces an older one.
+    public mutating func add(_ entry: FormatterEntry, to category: String = "default") {
+        if let index = categories.firstIndex(where: { $0.name == category }) {
+            categories[index].entries.insert(entry, at: 0)
+        } else {
+            categories.append(Category(name: category, entries: [entry]))
+        }
+    }
+
+    public mutating func enable(_ category: String) { setEnabled(category, true) }
+    public mutating func disable(_ category: String) { setEnabled(category, false) }
+
+    /// Moves `category` to `position` in the search order (0 is searched first).
+    public mutating func move(_ category: String, to position: Int) {
+        guard let index = categories.firstIndex(where: { $0.name == category }) else { return }
+        let moved = categories.remove(at: index)
+        categories.insert(moved, at: max(0, min(position, categories.count)))
+    }
+
+    private mutating func setEnabled(_ category: String, _ enabled: Bool) {
+        if let index = categories.firstIndex(where: { $0.name == category }) { categories[index].isEnabled = enabled }
+    }
+
+    /// The entry for a value of `typeName` (and `metatype`, for live values).
+    /// - Complexity: O(entries).
+    public func entry(typeName: String?, metatype: ObjectIdentifier? = nil) -> FormatterEntry? {
+        for category in categories where category.isEnabled {
+            if let entry = category.entries.first(where: { $0.matcher.matches(typeName: typeName, metatype: metatype) }) { return entry }
+        }
+        return nil
+    }
+
+    /// `node` with its formatter applied, children first (so summaries can use formatted children).
+    public func apply(to node: ValueNode) -> ValueNode {
+        var node = node
+        node.children = node.children.map(apply)
+        return entry(typeName: node.typeName)?.apply(to: node) ?? node
+    }
+}

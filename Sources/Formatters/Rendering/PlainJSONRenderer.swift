@@ -1,0 +1,77 @@
+/// Plain JSON for scripts: structures and classes become objects of their fields, collections arrays,
+/// dictionaries objects, optionals their value or `null`, enums their case name (or `{"case": payload}`).
+/// Numbers stay numbers, as printed. Keys keep the order the value has (sorted for dictionaries).
+public struct PlainJSONRenderer: Sendable {
+    public init() {}
+
+    public func render(_ node: ValueNode) -> String {
+        switch node.kind {
+        case .null: return "null"
+        case .optional: return node.children.first.map(render) ?? "null"
+        case .string, .raw: return Self.string(node.value ?? "")
+        case .scalar:
+            let text = node.value ?? ""
+            if text == "true" || text == "false" || Self.isJSONNumber(text) { return text }
+            return Self.string(node.summary ?? text)
+        case .reference: return "{\"$ref\": \(node.reference ?? 0)}"
+        case .truncated: return "null"
+        case .collection, .set: return "[" + node.children.map(render).joined(separator: ", ") + "]"
+        case .dictionary, .structure, .class:
+            return "{" + node.children.map { Self.string($0.label ?? "") + ": " + render($0) }.joined(separator: ", ") + "}"
+        case .tuple:
+            if node.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) {
+                return "[" + node.children.map(render).joined(separator: ", ") + "]"
+            }
+            return "{" + node.children.map { Self.string($0.label ?? "") + ": " + render($0) }.joined(separator: ", ") + "}"
+        case .enumeration:
+            let name = node.value ?? ""
+            guard !node.children.isEmpty else { return Self.string(name) }
+            let payload: String
+            if node.children.count == 1, node.children[0].label == nil || node.children[0].label!.hasPrefix(".") {
+                payload = render(node.children[0])
+            } else {
+                payload = render(ValueNode(kind: .tuple, children: node.children))
+            }
+            return "{" + Self.string(name) + ": " + payload + "}"
+        }
+    }
+
+    /// A JSON number as RFC 8259 spells it (Swift prints `inf`, `nan`, `1e+20` forms; the first two are not numbers).
+    static func isJSONNumber(_ text: String) -> Bool {
+        guard !text.isEmpty, text != "-" else { return false }
+        var characters = Substring(text)
+        if characters.first == "-" { characters = characters.dropFirst() }
+        guard let first = characters.first, first.isASCII, first.isNumber else { return false }
+        if first == "0", characters.count > 1, characters.dropFirst().first?.isNumber == true { return false }
+        var seenDot = false, seenExponent = false, previous: Character = first
+        for character in characters.dropFirst() {
+            switch character {
+            case "0"..."9": break
+            case "." where !seenDot && !seenExponent && previous.isNumber: seenDot = true
+            case "e", "E": guard !seenExponent, previous.isNumber else { return false }; seenExponent = true
+            case "+", "-": guard previous == "e" || previous == "E" else { return false }
+            default: return false
+            }
+            previous = character
+        }
+        return previous.isNumber
+    }
+
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

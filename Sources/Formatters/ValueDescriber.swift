@@ -1,0 +1,41 @@
+/// How a value is printed.
+public enum DescriptionStyle: String, Hashable, Sendable, CaseIterable {
+    /// An indented tree, like `dump` and lldb.
+    case tree
+    /// One line, like Xcode's summary column.
+    case line
+    /// Plain JSON for scripts.
+    case json
+}
+
+/// Describes live Swift values like lldb's `po`, through a formatter registry.
+///
+/// ```swift
+/// var registry = FormatterRegistry.standard
+/// registry.add(try FormatterEntry(.type(Person.self), summaryString: "${var.name} (${var.age})"))
+/// print(ValueDescriber(registry: registry).describe(people, style: .tree))
+/// ```
+public struct ValueDescriber {
+    public var registry: FormatterRegistry
+    public var limits: RenderLimits
+
+    public init(registry: FormatterRegistry = .standard, limits: RenderLimits = RenderLimits()) {
+        self.registry = registry
+        self.limits = limits
+    }
+
+    /// The tree of `value`, with formatters applied.
+    public func node(for value: Any) -> ValueNode {
+        ValueReflector(registry: registry, limits: limits).reflect(value)
+    }
+
+    /// `value` printed in `style`.
+    public func describe(_ value: Any, style: DescriptionStyle = .tree) -> String {
+        let node = node(for: value)
+        switch style {
+        case .tree: return TreeRenderer().render(node)
+        case .line: return LineRenderer().render(node)
+        case .json: return PlainJSONRenderer().render(node)
+        }
+    }
+}
