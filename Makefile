@@ -62,6 +62,7 @@ fixtures:
 	SampleCrashes/linux-c-sensors/gdb.sh
 	SampleCrashes/linux-c-asan/build.sh
 	SampleCrashes/linux-swift-backtrace/build.sh
+	Tests/FormattersTests/Dumps/generate.sh
 
 clean:
 	rm -rf .build

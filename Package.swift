@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "postmortem",
             dependencies: [
-                "Symbolication", "ObjectFiles", "CrashLogs",
+                "Symbolication", "ObjectFiles", "CrashLogs", "Formatters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
-        .testTarget(name: "FormattersTests", dependencies: ["Formatters"]),
+        .testTarget(name: "FormattersTests", dependencies: ["Formatters"], exclude: ["Dumps"]),
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "TestSupport"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden"]),

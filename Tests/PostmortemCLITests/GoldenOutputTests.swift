@@ -72,4 +72,11 @@ struct GoldenOutputTests {
     @Test func splitDWARFStillResolves() throws {
         try Golden.check("resolve-split-dwarf", ["resolve", "-i", "-o", "Tests/Fixtures/bin/sensors-split-dwarf", "0x12a0", "0x1330"])
     }
+
+    @Test func poOnDumps() throws {
+        try Golden.check("po-dump-tree", ["po", "Tests/FormattersTests/Dumps/person.dump.txt"])
+        try Golden.check("po-print-line", ["po", "--style", "line", "Tests/FormattersTests/Dumps/separators.debugPrint.txt"])
+        try Golden.check("po-json-limits", ["po", "--style", "json", "--max-items", "1", "Tests/FormattersTests/Dumps/inventory.print.txt"])
+        try Golden.check("po-stdin", ["po", "--max-depth", "1"], input: "(lldb) po inventory\n" + "Inventory(counts: [:], empty: [], nested: [[1]], flags: [true])\n")
+    }
 }

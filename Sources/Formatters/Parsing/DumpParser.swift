@@ -1,0 +1,105 @@
+/// Parses what Swift's `dump()` writes: one value a line, indented two spaces a level, `▿` before a value with
+/// children, `▹` before one whose children were cut, `-` before a leaf; `label: summary`; `N elements`,
+/// `N key/value pairs`, `(N elements)` tuples, `Optional(…)` with a `some:` child, `#N` class identities.
+public enum DumpParser {
+    struct Line {
+        var depth: Int
+        var hasChildren: Bool
+        var label: String?
+        var summary: String
+    }
+
+    /// True when the text looks like `dump()` output: its lines start with the markers.
+    public static func recognizes(_ text: String) -> Bool {
+        let lines = text.split(separator: "\n").prefix(20)
+        return !lines.isEmpty && lines.allSatisfy { line in
+            let trimmed = line.drop { $0 == " " }
+            return trimmed.hasPrefix("▿ ") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("▹ ") || trimmed.isEmpty
+        } && lines.contains { $0.drop { $0 == " " }.hasPrefix("▿") || $0.drop { $0 == " " }.hasPrefix("-") }
+    }
+
+    public static func parse(_ text: String) -> ValueNode {
+        var lines: [Line] = []
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let indentation = raw.prefix { $0 == " " }.count
+            var body = raw.dropFirst(indentation)
+            guard let marker = body.first, "▿-▹".contains(marker) else {
+                // A line without a marker continues the previous one (a multi-line string).
+                if var last = lines.popLast() { last.summary += "\n" + raw; lines.append(last) }
+                continue
+            }
+            body = body.dropFirst().drop { $0 == " " }
+            let (label, summary) = split(String(body))
+            lines.append(Line(depth: indentation / 2, hasChildren: marker != "-", label: label, summary: summary))
+        }
+        var index = 0
+        guard !lines.isEmpty else { return ValueNode(kind: .raw, value: text) }
+        return node(lines, &index)
+    }
+
+    /// `label: summary` — the label is an identifier before the first `: ` (strings and types have none).
+    static func split(_ body: String) -> (String?, String) {
+        guard let colon = body.range(of: ": ") else { return (nil, body) }
+        let label = body[..<colon.lowerBound]
+        guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }), !label.first!.isNumber || label.allSatisfy(\.isNumber) else {
+            return (nil, body)
+        }
+        return (String(label), String(body[colon.upperBound...]))
+    }
+
+    private static func node(_ lines: [Line], _ index: inout Int) -> ValueNode {
+        let line = lines[index]
+        index += 1
+        var children: [ValueNode] = []
+        while index < lines.count, lines[index].depth > line.depth {
+            children.append(node(lines, &index))
+        }
+        var summary = line.summary
+        var identity: Int?
+        // A class instance ends with its identity: `Fixture.Node #1`.
+        if let hash = summary.range(of: " #", options: .backwards), let number = Int(summary[hash.upperBound...]) {
+            identity = number
+            summary = String(summary[..<hash.lowerBound])
+        }
+        var result: ValueNode
+        if !line.hasChildren && children.isEmpty {
+            if summary.hasSuffix(" elements") || summary.hasSuffix(" element"), summary.first?.isNumber == true {
+                result = ValueNode(kind: .collection)
+            } else if summary.hasSuffix(" key/value pairs") || summary.hasSuffix(" key/value pair") {
+                result = ValueNode(kind: .dictionary)
+            } else {
+                result = SwiftPrintParser.parse(summary)
+                if result.kind == .optional, let inner = result.children.first { result = inner }
+            }
+        } else if summary.hasPrefix("Optional(") {
+            result = children.first ?? ValueNode(kind: .null)
+        } else if summary.hasSuffix(" key/value pairs") || summary.hasSuffix(" key/value pair") {
+            // Each child is a `(2 elements)` tuple of `key:` and `value:`.
+            result = ValueNode(kind: .dictionary, children: children.compactMap { pair in
+                guard let key = pair.child("key"), var value = pair.child("value") else { return nil }
+                value.label = key.kind == .string ? key.value : LineRenderer().render(key)
+                return value
+            })
+        } else if summary.first?.isNumber == true, summary.hasSuffix(" elements") || summary.hasSuffix(" element") {
+            result = ValueNode(kind: .collection, children: children.map { child in var child = child; child.label = nil; return child })
+        } else if summary.hasPrefix("("), summary.hasSuffix(" elements)") || summary.hasSuffix(" element)") {
+            result = ValueNode(kind: .tuple, children: children.enumerated().map { index, child in
+                var child = child
+                if child.label == nil { child.label = ".\(index)" }
+                return child
+            })
+        } else {
+            // A structure, class or enum case: `Fixture.Person`, or `Fixture.Shape.circle` with its payload below.
+            let lastPart = summary.split(separator: ".").last.map(String.init) ?? summary
+            if lastPart.first?.isLowercase == true, !summary.contains(" ") {
+                result = ValueNode(kind: .enumeration, typeName: summary.split(separator: ".").dropLast().joined(separator: "."),
+                                   value: lastPart, children: children)
+            } else {
+                result = ValueNode(kind: identity == nil ? .structure : .class, typeName: summary, children: children)
+            }
+        }
+        result.label = line.label
+        result.identity = identity ?? result.identity
+        return result
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The formats of dumped text `postmortem po` reads.
+public enum DumpFormat: String, Hashable, Sendable, CaseIterable {
+    /// Swift's `print` and `debugPrint`.
+    case swiftPrint = "print"
+    /// Swift's `dump()`.
+    case dump
+    case json
+}
+
+/// Reads dumped text into a ``ValueNode`` tree: strips log prefixes, detects the format (or takes the one
+/// given), and parses.
+public enum DumpReader {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func read(_ text: String, format: DumpFormat? = nil) throws(Failure) -> (node: ValueNode, format: DumpFormat) {
+        let body = stripPrefixes(text)
+        let chosen = format ?? detect(body)
+        switch chosen {
+        case .json:
+            do { return (try JSONValueParser.parse(body), .json) } catch { throw Failure(description: error.description) }
+        case .dump: return (DumpParser.parse(body), .dump)
+        case .swiftPrint: return (SwiftPrintParser.parse(body), .swiftPrint)
+        }
+    }
+
+    static func detect(_ text: String) -> DumpFormat {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if DumpParser.recognizes(trimmed) { return .dump }
+        if (trimmed.hasPrefix("{") || trimmed.hasPrefix("[")), (try? JSONValueParser.parse(trimmed)) != nil { return .json }
+        return .swiftPrint
+    }
+
+    /// Drops what loggers and debuggers put before a dump: `(lldb) po x` lines, `Printing description of x:`,
+    /// and NSLog/os_log prefixes (`2024-05-01 10:00:00.123 App[42:7] `).
+    static func stripPrefixes(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> Substring? in
+            if line.hasPrefix("(lldb) ") || line.hasPrefix("Printing description of ") { return nil }
+            if let match = line.firstMatch(of: #/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?([+-]\d{4})? \S+\[\d+(:\w+)?\] /#) {
+                return line[match.range.upperBound...]
+            }
+            return line
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,27 @@
+/// Cuts a parsed tree to the limits: deeper levels and extra collection items become counts of what was left out.
+public struct ValueLimiter: Sendable {
+    public var limits: RenderLimits
+
+    public init(limits: RenderLimits) {
+        self.limits = limits
+    }
+
+    public func limit(_ node: ValueNode) -> ValueNode {
+        limit(node, depth: 0)
+    }
+
+    private func limit(_ node: ValueNode, depth: Int) -> ValueNode {
+        var node = node
+        if depth >= limits.maxDepth, !node.children.isEmpty {
+            node.omitted += node.children.count
+            node.children = []
+            return node
+        }
+        if [.collection, .set, .dictionary].contains(node.kind), node.children.count > limits.maxItems {
+            node.omitted += node.children.count - limits.maxItems
+            node.children.removeLast(node.children.count - limits.maxItems)
+        }
+        node.children = node.children.map { limit($0, depth: depth + 1) }
+        return node
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Formatters
+import ObjectFiles
+
+/// `postmortem po [FILE|-]`: pretty-prints an object dumped as text, as lldb's `po` would show it.
+struct POCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "po",
+        abstract: "Pretty-print a dumped object: Swift print, debugPrint and dump() output, JSON.")
+
+    @Option(name: .customLong("from"), help: "The dump's format: print, dump or json (detected when not given).")
+    var from: String?
+
+    @Option(name: .customLong("style"), help: "tree, line or json.")
+    var style = "tree"
+
+    @Option(name: .customLong("max-depth"), help: "Levels expanded below the top.")
+    var maxDepth: Int?
+
+    @Option(name: .customLong("max-items"), help: "Items shown per collection.")
+    var maxItems: Int?
+
+    @Argument(help: "The dump, or - for standard input (the default).")
+    var file: String = "-"
+
+    func run() throws {
+        guard let style = DescriptionStyle(rawValue: style) else {
+            Output.error("'\(style)' is not a style (tree, line, json)")
+            throw ExitCode.validationFailure
+        }
+        var format: DumpFormat?
+        if let from {
+            guard let known = DumpFormat(rawValue: from) else {
+                Output.error("'\(from)' is not a dump format (\(DumpFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw ExitCode.validationFailure
+            }
+            format = known
+        }
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.read(file == "-" ? nil : file) } catch {
+            Output.error(error.description)
+            throw ExitCode.failure
+        }
+        let node: ValueNode
+        do { node = try DumpReader.read(String(decoding: bytes, as: UTF8.self), format: format).node } catch {
+            Output.error("\(file): \(error.description)")
+            throw ExitCode.failure
+        }
+        let limited = ValueLimiter(limits: RenderLimits(maxDepth: maxDepth ?? .max, maxItems: maxItems ?? .max)).limit(FormatterRegistry.standard.apply(to: node))
+        switch style {
+        case .tree: Output.line(TreeRenderer().render(limited))
+        case .line: Output.line(LineRenderer().render(limited))
+        case .json: Output.line(PlainJSONRenderer().render(limited))
+        }
+    }
+}

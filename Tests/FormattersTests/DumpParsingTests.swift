@@ -1,0 +1,82 @@
+import Foundation
+import Formatters
+import Testing
+
+/// Dumps written by a real Swift program (Dumps/Values.swift, run by Dumps/generate.sh): each value's
+/// `print`, `debugPrint` and `dump()` output, read back and printed as JSON, equals what JSONEncoder
+/// wrote for the same value (a key JSONEncoder leaves out for nil is `null` here).
+@Suite("Reading dumped values")
+struct DumpParsingTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Dumps")
+    static let values = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+
+    /// JSON without the keys whose value is null, so ours compares with JSONEncoder's.
+    private func normalized(_ value: Any) -> Any {
+        switch value {
+        case let dictionary as [String: Any]: return dictionary.filter { !($0.value is NSNull) }.mapValues(normalized)
+        case let array as [Any]: return array.map(normalized)
+        default: return value
+        }
+    }
+
+    /// Deep equality of JSONSerialization results (numbers by value: 36 and 36.0 are the same number).
+    static func same(_ lhs: Any, _ rhs: Any) -> Bool {
+        switch (lhs, rhs) {
+        case let (left as [String: Any], right as [String: Any]):
+            return left.count == right.count && left.allSatisfy { key, value in right[key].map { same(value, $0) } ?? false }
+        case let (left as [Any], right as [Any]):
+            return left.count == right.count && zip(left, right).allSatisfy { same($0, $1) }
+        case let (left as String, right as String): return left == right
+        case (is NSNull, is NSNull): return true
+        case let (left as Bool, right as Bool): return left == right
+        case let (left as NSNumber, right as NSNumber): return left == right || left.doubleValue == right.doubleValue && "\(left)" == "\(right)"
+        default: return false
+        }
+    }
+
+    @Test(arguments: values.flatMap { name in ["print", "debugPrint", "dump"].map { (name, $0) } })
+    func dumpReadsBackToTheEncodedValue(_ name: String, _ kind: String) throws {
+        let text = try String(contentsOf: Self.directory.appendingPathComponent("\(name).\(kind).txt"), encoding: .utf8)
+        let (node, format) = try DumpReader.read(text)
+        #expect(format == (kind == "dump" ? .dump : .swiftPrint))
+        let ours = PlainJSONRenderer().render(node)
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.directory.appendingPathComponent("\(name).json")),
+                                                        options: [.fragmentsAllowed])
+        let actual = try JSONSerialization.jsonObject(with: Data(ours.utf8), options: [.fragmentsAllowed])
+        #expect(Self.same(normalized(actual), normalized(expected)), "\(name).\(kind): \(ours)")
+    }
+
+    @Test func jsonReadsBackAsItself() throws {
+        for name in Self.values {
+            let text = try String(contentsOf: Self.directory.appendingPathComponent("\(name).json"), encoding: .utf8)
+            let (node, format) = try DumpReader.read(text)
+            #expect(format == .json)
+            let again = try JSONSerialization.jsonObject(with: Data(PlainJSONRenderer().render(node).utf8), options: [.fragmentsAllowed])
+            let original = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+            #expect(Self.same(again, original), "\(name)")
+        }
+    }
+
+    @Test func logPrefixesAreStripped() throws {
+        let text = "2024-05-01 10:00:00.123 App[42:7] [\"a\", \"b\"]\n"
+        #expect(LineRenderer().render(try DumpReader.read(text).node) == #"["a", "b"]"#)
+        let lldb = "(lldb) po items\n▿ 2 elements\n  - \"a\"\n  - \"b\"\n"
+        #expect(LineRenderer().render(try DumpReader.read(lldb).node) == #"["a", "b"]"#)
+    }
+
+    @Test func whatCannotBeParsedIsKeptAsRawText() throws {
+        #expect(LineRenderer().render(try DumpReader.read("Person(name: \"Ada\", age: 3").node) == "Person(name: \"Ada\", age: 3")
+        let node = try DumpReader.read("[1, <Widget: 0x600>, 3]").node
+        #expect(LineRenderer().render(node) == "[1, <Widget: 0x600>, 3]")
+        #expect(node.children.map(\.kind) == [.scalar, .raw, .scalar])
+    }
+
+    @Test func deepNestingAndBrokenJSONDoNotCrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: DumpReader.Failure.self) { try DumpReader.read(deep, format: .json) }
+        let printed = (try? DumpReader.read(deep, format: .swiftPrint).node.kind) ?? .raw
+        #expect(printed == .collection || printed == .raw)
+        #expect(throws: DumpReader.Failure.self) { try DumpReader.read("{\"a\": [1, 2", format: .json) }
+    }
+}
