@@ -8,7 +8,7 @@ struct POCommand: ParsableCommand {
         commandName: "po",
         abstract: "Pretty-print a dumped object: Swift print, debugPrint and dump() output, JSON.")
 
-    @Option(name: .customLong("from"), help: "The dump's format: print, dump or json (detected when not given).")
+    @Option(name: .customLong("from"), help: "The dump's format: print, dump, json or nsdictionary (detected when not given).")
     var from: String?
 
     @Option(name: .customLong("style"), help: "tree, line or json.")

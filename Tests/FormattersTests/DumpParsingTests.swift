@@ -3,7 +3,7 @@ import Formatters
 import Testing
 
 /// Dumps written by a real Swift program (Dumps/Values.swift, run by Dumps/generate.sh): each value's
-/// `print`, `debugPrint` and `dump()` output, read back and printed as JSON, equals what JSONEncoder
+/// `print`, `debugPrint`, `dump()` and NSDictionary-description output, read back and printed as JSON, equals what JSONEncoder
 /// wrote for the same value (a key JSONEncoder leaves out for nil is `null` here).
 @Suite("Reading dumped values")
 struct DumpParsingTests {
@@ -35,11 +35,15 @@ struct DumpParsingTests {
         }
     }
 
-    @Test(arguments: values.flatMap { name in ["print", "debugPrint", "dump"].map { (name, $0) } })
+    static let expectedFormat: [String: DumpFormat] = [
+        "print": .swiftPrint, "debugPrint": .swiftPrint, "dump": .dump, "nsdescription": .openStep,
+    ]
+
+    @Test(arguments: values.flatMap { name in ["print", "debugPrint", "dump", "nsdescription"].map { (name, $0) } })
     func dumpReadsBackToTheEncodedValue(_ name: String, _ kind: String) throws {
         let text = try String(contentsOf: Self.directory.appendingPathComponent("\(name).\(kind).txt"), encoding: .utf8)
         let (node, format) = try DumpReader.read(text)
-        #expect(format == (kind == "dump" ? .dump : .swiftPrint))
+        #expect(format == Self.expectedFormat[kind])
         let ours = PlainJSONRenderer().render(node)
         let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.directory.appendingPathComponent("\(name).json")),
                                                         options: [.fragmentsAllowed])

@@ -7,6 +7,8 @@ public enum DumpFormat: String, Hashable, Sendable, CaseIterable {
     /// Swift's `dump()`.
     case dump
     case json
+    /// Foundation's `NSDictionary` / `NSArray` descriptions (`{ key = value; }`, `( a, b )`).
+    case openStep = "nsdictionary"
 }
 
 /// Reads dumped text into a ``ValueNode`` tree: strips log prefixes, detects the format (or takes the one
@@ -24,6 +26,7 @@ public enum DumpReader {
             do { return (try JSONValueParser.parse(body), .json) } catch { throw Failure(description: error.description) }
         case .dump: return (DumpParser.parse(body), .dump)
         case .swiftPrint: return (SwiftPrintParser.parse(body), .swiftPrint)
+        case .openStep: return (OpenStepParser.parse(body), .openStep)
         }
     }
 
@@ -31,6 +34,7 @@ public enum DumpReader {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if DumpParser.recognizes(trimmed) { return .dump }
         if (trimmed.hasPrefix("{") || trimmed.hasPrefix("[")), (try? JSONValueParser.parse(trimmed)) != nil { return .json }
+        if OpenStepParser.recognizes(trimmed) { return .openStep }
         return .swiftPrint
     }
 

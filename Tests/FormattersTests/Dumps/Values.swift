@@ -34,4 +34,8 @@ for (name, value, json) in values {
     dump(value)
     print("=== \(name) json")
     print(String(decoding: try json(), as: UTF8.self))
+    // Foundation's own description of the same data as NSDictionary/NSArray (what `po` of an NSDictionary shows).
+    print("=== \(name) nsdescription")
+    let object = try JSONSerialization.jsonObject(with: try json())
+    print((object as? NSDictionary)?.description ?? (object as? NSArray)?.description ?? "\(object)")
 }
