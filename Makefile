@@ -14,7 +14,7 @@ SWIFT_BIN := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")" 2>/dev/nu
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build setup setup-test fixtures bench-logs clean
+.PHONY: demo test build setup setup-test fixtures bench bench-logs clean
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -47,6 +47,11 @@ setup-test:
 	  echo "Installing $$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+# Times resolve -i against llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses of two large
+# binaries it builds first (a benchmark, not a test; the first run builds swift-nio and swift-syntax).
+bench: setup setup-test
+	Benchmarks/resolve.sh
 
 # Times crash-log parsing and symbolication over a batch of 1,000 logs (a benchmark, not a test).
 bench-logs: setup

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Resolve benchmark (`make bench`): builds its corpus (a C++ program of templates and inlining, g++ -O2 -g,
+# and a Swift program built in debug mode with swift-nio and swift-syntax), then times postmortem against
+# llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses per binary. Not a test.
+# Usage: Benchmarks/resolve.sh [runs]   (environment: LLVM_SYMBOLIZER, COUNTS=1,100,10000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$root/.build-bench
+postmortem=$root/.build/release/postmortem
+swift build -c release --product postmortem >/dev/null
+llvm_symbolizer=${LLVM_SYMBOLIZER:-$(dirname "$(readlink -f "$(command -v swiftc)")")/llvm-symbolizer}
+[ -x "$llvm_symbolizer" ] || llvm_symbolizer=$(command -v llvm-symbolizer)
+
+# The C++ program: generated sources, one unit per module, built in parallel.
+cpp=$work/cpp
+if [ ! -x "$cpp/corpus" ]; then
+  echo "Building the C++ corpus…" >&2
+  rm -rf "$cpp" && mkdir -p "$cpp"
+  python3 Benchmarks/corpus/make_cpp.py "$cpp"
+  (cd "$cpp" && for source in *.cpp; do g++ -O2 -g -fdebug-prefix-map="$cpp"=. -c "$source" -o "${source%.cpp}.o" & done; wait
+   g++ -o corpus ./*.o)
+fi
+
+# The Swift program: a package beside this one, built with its own scratch folder.
+swift_corpus=$work/swift/debug/SwiftCorpus
+if [ ! -x "$swift_corpus" ]; then
+  echo "Building the Swift corpus (swift-nio and swift-syntax; a few minutes)…" >&2
+  (cd Benchmarks/corpus/SwiftCorpus &&
+   swift build --scratch-path "$work/swift" -Xswiftc -debug-prefix-map -Xswiftc "$PWD=." >/dev/null)
+fi
+
+for binary in "$cpp/corpus" "$swift_corpus"; do
+  printf '%s: %s MB of DWARF\n' "$(basename "$binary")" \
+    "$(size -A "$binary" | awk '/^\.debug/ { s += $2 } END { printf "%.1f", s / 1e6 }')"
+done
+python3 Benchmarks/resolve_bench.py --postmortem "$postmortem" --llvm-symbolizer "$llvm_symbolizer" \
+  --runs "${1:-5}" --counts "${COUNTS:-1,100,10000}" "$cpp/corpus" "$swift_corpus"

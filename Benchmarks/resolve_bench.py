@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Resolve benchmark: times `postmortem resolve -i` against `llvm-symbolizer --inlining` and
+`addr2line -f -i -C` on the same addresses of the same binaries, alternating the tools run by run.
+Prints, per binary and batch size, the median wall time, its ratio to llvm-symbolizer and the peak RSS.
+Not a test: the figures depend on the machine. Run through Benchmarks/resolve.sh (`make bench`)."""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def function_addresses(binary):
+    """Addresses inside the binary's functions (start + size / 2), in address order, from nm."""
+    out = subprocess.run(["nm", "--defined-only", "-S", binary], capture_output=True, text=True, check=True).stdout
+    addresses = set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tTwW" and int(parts[1], 16) > 0:
+            addresses.add(int(parts[0], 16) + int(parts[1], 16) // 2)
+    return sorted(addresses)
+
+
+def sample(addresses, count):
+    """`count` addresses spread evenly over the binary (repeating when it has fewer functions)."""
+    step = len(addresses) / count
+    return [addresses[int(i * step) % len(addresses)] for i in range(count)]
+
+
+def run(command, stdin_text):
+    """Wall seconds and peak RSS (MiB) of one run, with stdin fed from text and stdout discarded."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process.stdin.write(stdin_text.encode())
+    process.stdin.close()
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(command)} failed with status {status}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--postmortem", required=True)
+    parser.add_argument("--llvm-symbolizer", required=True)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--counts", default="1,100,10000")
+    parser.add_argument("binaries", nargs="+")
+    options = parser.parse_args()
+
+    print(f"llvm-symbolizer: {options.llvm_symbolizer}; {options.runs} runs each, tools alternating; median wall time")
+    print(f"{'binary':<14} {'addresses':>9}  {'tool':<32} {'median s':>9} {'× llvm-sym':>10} {'peak RSS MiB':>13}")
+    for binary in options.binaries:
+        addresses = function_addresses(binary)
+        for count in [int(c) for c in options.counts.split(",")]:
+            text = "".join(f"0x{a:x}\n" for a in sample(addresses, count))
+            tools = {
+                "postmortem resolve -i": [options.postmortem, "resolve", "-i", "-o", binary],
+                "llvm-symbolizer --inlining": [options.llvm_symbolizer, "--inlining", "-e", binary],
+                "addr2line -f -i -C": ["addr2line", "-f", "-i", "-C", "-e", binary],
+            }
+            results = {name: [] for name in tools}
+            for _ in range(options.runs):
+                for name, command in tools.items():
+                    results[name].append(run(command, text))
+            reference = statistics.median(t for t, _ in results["llvm-symbolizer --inlining"])
+            for name, runs in results.items():
+                median = statistics.median(t for t, _ in runs)
+                rss = max(r for _, r in runs)
+                print(f"{os.path.basename(binary):<14} {count:>9}  {name:<32} {median:>9.3f} {median / reference:>9.2f}× {rss:>13.1f}")
+            sys.stdout.flush()
+
+
+main()
