@@ -19,6 +19,8 @@ public final class ImageSymbolizer {
     private let dwarf: DWARFIndex?
     private var imageSymbols: SymbolTable?
     private var debugFileSymbols: SymbolTable?
+    /// Demangled names already worked out: a batch meets the same functions again and again.
+    private var displayNames: [String: String] = [:]
 
     /// Opens the binary or debug file at `path`.
     /// - Throws: ``SymbolicationError`` when the file cannot be read as an object file at all.
@@ -79,7 +81,11 @@ public final class ImageSymbolizer {
 
     /// The name to show for a linkage name, per ``SymbolizerOptions/demangle``.
     public func displayName(_ linkageName: String) -> String {
-        options.demangle ? demangler.demangle(linkageName) : linkageName
+        guard options.demangle else { return linkageName }
+        if let known = displayNames[linkageName] { return known }
+        let name = demangler.demangle(linkageName)
+        displayNames[linkageName] = name
+        return name
     }
 
     /// The section that holds `address`, in the image or its debug file.

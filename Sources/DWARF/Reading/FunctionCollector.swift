@@ -73,6 +73,10 @@ struct FunctionCollector {
              DW_TAG_unspecified_parameters, DW_TAG_inheritance:
             // Nothing below these holds code.
             return
+        case DW_TAG_structure_type, DW_TAG_class_type, DW_TAG_union_type:
+            // Member functions are declared here; their code is in a DIE outside the type that points
+            // back with DW_AT_specification (gcc, clang and swiftc all do so), so nothing below holds code.
+            return
         default:
             walkChildren(of: die, enclosingFunction: enclosingFunction, depth: depth + 1)
         }

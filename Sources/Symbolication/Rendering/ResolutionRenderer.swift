@@ -54,7 +54,8 @@ public struct ResolutionRenderer: Sendable {
 
     private func displayPath(_ path: String) -> String {
         if style.showsFullPaths { return path }
-        return path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
     }
 
     /// One line of JSON: `{"address", "object", "frames": [...], "symbol", "symbolOffset"}`, frames innermost first.
