@@ -22,6 +22,10 @@ final class DebugHandle {
         if let problem = ListSectionValidator.problem(in: object) {
             throw DWARFError(.malformed, path: path, detail: "\(problem) (not handed to libdwarf, which crashes on such headers)")
         }
+        // libdwarf records every allocation in a search tree so that dwarf_finish can free what callers
+        // leave behind; that bookkeeping is a fifth of a large unit's read time. Every reader here frees
+        // what it asks for, so the tracking is turned off (a library-wide switch, always set the same way).
+        dwarf_set_de_alloc_flag(0)
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
         let result: Int32
