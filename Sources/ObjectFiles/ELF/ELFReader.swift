@@ -32,7 +32,9 @@ enum ELFReader {
     static func readSymbols(path: String) throws(ObjectFileError) -> SymbolTable {
         let handle = try ELFHandle(path: path)
         let sectionList = try readSections(handle)
-        var symbols: [Symbol] = []
+        // Names stay bytes (the string tables copied into one buffer) until a lookup returns a symbol.
+        var names: [UInt8] = []
+        var entries: [SymbolTable.Entry] = []
         for (_, scn) in sectionList {
             var sectionHeader = GElf_Shdr()
             guard gelf_getshdr(scn, &sectionHeader) != nil,
@@ -41,19 +43,26 @@ enum ELFReader {
                   let data = elf_getdata(scn, nil) else { continue }
             let count = Int(truncatingIfNeeded: sectionHeader.sh_size / sectionHeader.sh_entsize)
             let stringSection = Int(sectionHeader.sh_link)
-            var currentFile: String?
+            guard stringSection < sectionList.count, let strings = elf_getdata(sectionList[stringSection].scn, nil),
+                  let stringBytes = strings.pointee.d_buf else { continue }
+            let base = names.count
+            let stringSize = Int(strings.pointee.d_size)
+            names.append(contentsOf: UnsafeRawBufferPointer(start: stringBytes, count: stringSize))
+            names.append(0)
+            var currentFile = -1
             for index in 0..<max(count, 0) {
                 var entry = GElf_Sym()
                 guard gelf_getsym(data, Int32(truncatingIfNeeded: index), &entry) != nil else { break }
                 let type = Int32(entry.st_info & 0xF)
                 let binding = Int32(entry.st_info >> 4)
-                let name = elf_strptr(handle.elf, stringSection, Int(entry.st_name)).map { String(cString: $0) } ?? ""
+                let nameOffset = Int(entry.st_name) < stringSize ? base + Int(entry.st_name) : names.count - 1
+                let isNameEmpty = names[nameOffset] == 0
                 if type == STT_FILE {
-                    currentFile = name.isEmpty ? nil : name
+                    currentFile = isNameEmpty ? -1 : nameOffset
                     continue
                 }
                 let sectionIndex = Int(entry.st_shndx)
-                guard !name.isEmpty, sectionIndex != Int(SHN_UNDEF), sectionIndex < Int(SHN_LORESERVE) else { continue }
+                guard !isNameEmpty, sectionIndex != Int(SHN_UNDEF), sectionIndex < Int(SHN_LORESERVE) else { continue }
                 let section = sectionIndex < sectionList.count ? sectionList[sectionIndex].section : nil
                 let kind: Symbol.Kind
                 switch type {
@@ -61,17 +70,23 @@ enum ELFReader {
                 case STT_OBJECT, STT_TLS: kind = .object
                 // Labels without a type (`data_start`, assembler entry points), as gdb and llvm-symbolizer
                 // use them; not local assembler labels (`.L…`) or ARM mapping symbols (`$x`, `$d`).
-                case STT_NOTYPE where !name.hasPrefix(".L") && !name.hasPrefix("$") && section?.isAllocated == true:
+                case STT_NOTYPE where !isLocalLabel(names, nameOffset) && section?.isAllocated == true:
                     kind = section?.isExecutable == true ? .function : .object
                 default: continue
                 }
-                let sectionName = section?.name
-                symbols.append(Symbol(
-                    name: name, address: FileAddress(entry.st_value), size: entry.st_size, kind: kind,
-                    sectionName: sectionName, sourceFile: binding == STB_LOCAL ? currentFile : nil))
+                entries.append(SymbolTable.Entry(
+                    address: FileAddress(entry.st_value), size: entry.st_size, kind: kind, name: nameOffset,
+                    section: section == nil ? -1 : Int32(sectionIndex), sourceFile: binding == STB_LOCAL ? currentFile : -1))
             }
         }
-        return SymbolTable(symbols: symbols, sections: sectionList.map(\.section))
+        names.append(0)
+        return SymbolTable(entries: entries, names: names, sectionNames: sectionList.map(\.section.name),
+                           sections: sectionList.map(\.section))
+    }
+
+    /// Whether the name at `offset` is an assembler-local label (`.L…`) or an ARM mapping symbol (`$x`).
+    private static func isLocalLabel(_ names: [UInt8], _ offset: Int) -> Bool {
+        names[offset] == UInt8(ascii: "$") || (names[offset] == UInt8(ascii: ".") && names[offset + 1] == UInt8(ascii: "L"))
     }
 
     /// The bytes of the section named `name`, decompressed when it is `SHF_COMPRESSED`; `nil` when the
