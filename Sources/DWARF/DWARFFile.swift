@@ -13,6 +13,8 @@ public final class DWARFFile {
     private let handle: DebugHandle
     /// `.debug_line`, read the first time a DWARF 5 table needs ``LineProgramProbe``; `.some(nil)` when unreadable.
     private var lineSection: [UInt8]??
+    /// Follows name references of function records, remembering what it resolved.
+    private var nameResolver: FunctionNameResolver
 
     /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file.
     /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/cannotOpen`` when libdwarf cannot read it.
@@ -20,6 +22,7 @@ public final class DWARFFile {
         self.path = object.path
         self.object = object
         handle = try DebugHandle(object: object)
+        nameResolver = FunctionNameResolver(reader: DIEReader(handle: handle, version: 0, unitBase: 0))
     }
 
     /// Opens the DWARF of the (thin) file at `path`.
@@ -51,7 +54,15 @@ public final class DWARFFile {
         ArangesReader.ranges(handle)
     }
 
-    /// The functions, inlined copies and line table of `unit`.
+    /// `record` with its name, linkage name and declaration line completed through its origin and
+    /// specification DIEs (``FunctionRecord/nameOrigin``).
+    /// - Complexity: one DIE lookup per reference not followed before.
+    public func completingNames(_ record: FunctionRecord) -> FunctionRecord {
+        nameResolver.completing(record)
+    }
+
+    /// The functions, inlined copies and line table of `unit`; a record's names are only those its own
+    /// DIE states until ``completingNames(_:)`` completes them.
     /// - Complexity: O(DIEs and line rows of the unit).
     public func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
         var error: Dwarf_Error?

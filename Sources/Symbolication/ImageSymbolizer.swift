@@ -111,7 +111,7 @@ public final class ImageSymbolizer {
         if let dwarf {
             do {
                 if let unit = try dwarf.unit(at: address) {
-                    let chain = unit.functionChain(at: address)
+                    let chain = unit.functionChain(at: address).map(dwarf.file.completingNames)
                     let row = unit.contents.lineTable.row(containing: address)?.row
                     frames = self.frames(chain: chain, row: row, lineTable: unit.contents.lineTable)
                     functionStart = chain.first?.lowestAddress

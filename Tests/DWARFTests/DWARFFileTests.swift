@@ -31,7 +31,7 @@ struct DWARFFileTests {
     func inlineChainsCarryTheirCallSites(_ name: String) throws {
         let file = try DWARFFile(path: Fixtures.path(name))
         let unit = try #require(try file.compileUnits().first { $0.name?.hasSuffix("sensors.c") == true })
-        let functions = try file.contents(of: unit).functions
+        let functions = try file.contents(of: unit).functions.map(file.completingNames)
         let source = try String(contentsOf: Fixtures.sources.appendingPathComponent("sensors.c"), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         let sampleAt = try #require(functions.firstIndex { $0.name == "sample_at" && $0.parent == nil })
@@ -53,7 +53,7 @@ struct DWARFFileTests {
     @Test func linkageNamesComeThroughOriginsAndSpecifications() throws {
         let file = try DWARFFile(path: Fixtures.path("inventory-gcc"))
         let unit = try #require(try file.compileUnits().first { $0.name == "inventory.cpp" })
-        let functions = try file.contents(of: unit).functions
+        let functions = try file.contents(of: unit).functions.map(file.completingNames)
         let inlinedAdd = try #require(functions.first { $0.isInlined && $0.name?.hasPrefix("checked_add") == true })
         #expect(inlinedAdd.linkageName?.hasPrefix("_ZN9warehouse6detail11checked_add") == true)
         #expect(functions.contains { !$0.isInlined && $0.linkageName?.contains("6Report8describe") == true })

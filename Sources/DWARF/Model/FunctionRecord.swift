@@ -3,7 +3,8 @@ public import ObjectFiles
 /// A function with code in one unit: a concrete subprogram, or one inlined copy of a function
 /// (`DW_TAG_inlined_subroutine`) nested in another record.
 public struct FunctionRecord: Hashable, Sendable {
-    /// The short name (`DW_AT_name`), found through `DW_AT_abstract_origin` and `DW_AT_specification`.
+    /// The short name (`DW_AT_name`); found through `DW_AT_abstract_origin` and `DW_AT_specification`
+    /// once ``DWARFFile/completingNames(_:)`` has completed the record.
     public var name: String?
     /// The mangled name (`DW_AT_linkage_name`), found the same way; `nil` for C functions.
     public var linkageName: String?
@@ -21,9 +22,12 @@ public struct FunctionRecord: Hashable, Sendable {
     public var callColumn: Int
     /// `DW_AT_decl_line` of the function (through its origin): where its definition starts.
     public var declarationLine: Int
+    /// The DIE (`DW_AT_abstract_origin`, else `DW_AT_specification`) whose names complete this record's;
+    /// `nil` once complete. ``DWARFFile/completingNames(_:)`` follows it.
+    public var nameOrigin: UInt64?
 
     public init(name: String?, linkageName: String?, ranges: [AddressRange], parent: Int?, depth: Int, isInlined: Bool,
-                callFile: String?, callLine: Int, callColumn: Int, declarationLine: Int) {
+                callFile: String?, callLine: Int, callColumn: Int, declarationLine: Int, nameOrigin: UInt64? = nil) {
         self.name = name
         self.linkageName = linkageName
         self.ranges = ranges
@@ -34,6 +38,7 @@ public struct FunctionRecord: Hashable, Sendable {
         self.callLine = callLine
         self.callColumn = callColumn
         self.declarationLine = declarationLine
+        self.nameOrigin = nameOrigin
     }
 
     /// The lowest address of the record.

@@ -1,24 +1,15 @@
 internal import CLibDwarf
 import ObjectFiles
 
-/// Walks one unit's DIE tree and records every subprogram with code and every inlined copy,
-/// with names resolved through `DW_AT_abstract_origin` and `DW_AT_specification`.
+/// Walks one unit's DIE tree and records every subprogram with code and every inlined copy, with the
+/// names each DIE states itself and, when they are incomplete, the offset of the DIE that completes them
+/// (``FunctionNameResolver`` follows it when a record is looked up).
 struct FunctionCollector {
     /// Deeper DIE trees are not followed (hostile input); real ones stay far below this.
     static let maximumDepth = 256
-    /// Origin and specification chains longer than this are cut (they may loop).
-    static let maximumReferenceChain = 16
-
-    private struct Names {
-        var name: String?
-        var linkageName: String?
-        var declarationLine: Int
-    }
-
     let reader: DIEReader
     let files: [String]
     private(set) var functions: [FunctionRecord] = []
-    private var namesByOffset: [UInt64: Names] = [:]
 
     init(reader: DIEReader, files: [String]) {
         self.reader = reader
@@ -55,7 +46,8 @@ struct FunctionCollector {
             // whose code is scattered `low_pc == high_pc`) while its children hold the code: keep it.
             guard !ranges.isEmpty || reader.hasCodeAddress(die) else { return }
             let isInlined = tag == DW_TAG_inlined_subroutine
-            let names = resolveNames(die, chain: 0)
+            let names = FunctionNameResolver.ownNames(die, reader)
+            let origin = names.isComplete ? nil : reader.reference(die, DW_AT_abstract_origin) ?? reader.reference(die, DW_AT_specification)
             let callFile = isInlined ? reader.unsigned(die, DW_AT_call_file).flatMap(file) : nil
             let index = functions.count
             functions.append(FunctionRecord(
@@ -63,7 +55,7 @@ struct FunctionCollector {
                 depth: enclosingFunction.map { functions[$0].depth + 1 } ?? 0, isInlined: isInlined,
                 callFile: callFile, callLine: isInlined ? Int(reader.unsigned(die, DW_AT_call_line) ?? 0) : 0,
                 callColumn: isInlined ? Int(reader.unsigned(die, DW_AT_call_column) ?? 0) : 0,
-                declarationLine: names.declarationLine))
+                declarationLine: names.declarationLine, nameOrigin: origin))
             walkChildren(of: die, enclosingFunction: index, depth: depth + 1)
         case DW_TAG_formal_parameter, DW_TAG_variable, DW_TAG_member, DW_TAG_enumerator, DW_TAG_base_type,
              DW_TAG_pointer_type, DW_TAG_reference_type, DW_TAG_rvalue_reference_type, DW_TAG_const_type,
@@ -85,33 +77,5 @@ struct FunctionCollector {
     private func file(_ index: UInt64) -> String? {
         guard index < files.count, !files[Int(index)].isEmpty else { return nil }
         return files[Int(index)]
-    }
-
-    /// The names of a function DIE, completed from the DIEs its origin and specification point to.
-    private mutating func resolveNames(_ die: Dwarf_Die, chain: Int) -> Names {
-        var names = Names(
-            name: reader.string(die, DW_AT_name),
-            linkageName: reader.string(die, DW_AT_linkage_name) ?? reader.string(die, DW_AT_MIPS_linkage_name),
-            declarationLine: Int(reader.unsigned(die, DW_AT_decl_line) ?? 0))
-        guard chain < Self.maximumReferenceChain else { return names }
-        for attribute in [DW_AT_abstract_origin, DW_AT_specification] {
-            guard names.name == nil || names.linkageName == nil || names.declarationLine == 0 else { break }
-            guard let offset = reader.reference(die, attribute), let origin = originNames(at: offset, chain: chain + 1) else { continue }
-            if names.name == nil { names.name = origin.name }
-            if names.linkageName == nil { names.linkageName = origin.linkageName }
-            if names.declarationLine == 0 { names.declarationLine = origin.declarationLine }
-        }
-        return names
-    }
-
-    private mutating func originNames(at offset: UInt64, chain: Int) -> Names? {
-        if let cached = namesByOffset[offset] { return cached }
-        guard let origin = reader.die(at: offset) else { return nil }
-        defer { dwarf_dealloc_die(origin) }
-        // Mark the offset first, so a reference cycle ends at the cache.
-        namesByOffset[offset] = Names(name: nil, linkageName: nil, declarationLine: 0)
-        let names = resolveNames(origin, chain: chain)
-        namesByOffset[offset] = names
-        return names
     }
 }
