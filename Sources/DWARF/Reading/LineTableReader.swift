@@ -43,7 +43,7 @@ enum LineTableReader {
             }
             if isEnd != 0, !hasEpilogueBegin(line, handle) {
                 if !rows.isEmpty { sequences.append(LineSequence(rows: rows, endAddress: FileAddress(address))) }
-                rows.removeAll(keepingCapacity: true)
+                rows = []  // not removeAll(keepingCapacity:): the buffer is shared with the sequence just stored
                 sequenceIndex += 1
                 mendsDefaultFile = sequenceIndex < defaultFileFlags.count && defaultFileFlags[sequenceIndex]
                 continue
