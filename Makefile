@@ -14,7 +14,7 @@ SWIFT_BIN := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")" 2>/dev/nu
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build setup setup-test fixtures bench bench-logs clean
+.PHONY: demo test build setup setup-test fixtures bench bench-logs malformed clean
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -57,6 +57,11 @@ bench: setup setup-test
 bench-logs: setup
 	swift build -c release --product postmortem
 	Benchmarks/crashlogs.sh 1000
+
+# Runs the CLI over 500 malformed inputs made from the fixtures and reports crashes and hangs (a check, not a test).
+malformed: setup setup-test
+	swift build -c release --product postmortem
+	Fuzz/malformed.py --count 500
 
 # Rebuilds the committed test fixtures and the sample from source (needs gcc, g++, the Swift toolchain,
 # and for the Apple fixtures lld-14 and llvm-14 from Debian).

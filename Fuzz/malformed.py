@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Runs the postmortem CLI over malformed inputs made from the fixtures: truncations and byte flips of
+every fixture binary (resolving addresses in it) and of every crash log (symbolicating it), plus
+oversized and deeply nested logs and dumps. Reports every run killed by a signal (a crash) or still
+running after the time limit (a hang), keeping those inputs under .build-fuzz/findings/.
+Usage: Fuzz/malformed.py [--count N] [--seed S] [--timeout SECONDS]   (a check, not a test: slow)"""
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+POSTMORTEM = os.path.join(ROOT, ".build/release/postmortem")
+WORK = os.path.join(ROOT, ".build-fuzz")
+
+
+def fixture_binaries():
+    found = []
+    for directory in ["Tests/Fixtures/bin", "Tests/Fixtures/Apple/bin", "SampleCrashes"]:
+        for base, _, files in os.walk(os.path.join(ROOT, directory)):
+            for name in files:
+                path = os.path.join(base, name)
+                with open(path, "rb") as handle:
+                    magic = handle.read(4)
+                if magic in (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe"):
+                    found.append(path)
+    return sorted(found)
+
+
+def crash_logs():
+    found = []
+    for directory in ["SampleCrashes", "Tests/CrashLogsTests/Corpus"]:
+        for base, _, files in os.walk(os.path.join(ROOT, directory)):
+            for name in files:
+                if name.endswith((".txt", ".json", ".crash", ".ips", ".log")):
+                    found.append(os.path.join(base, name))
+    return sorted(found)
+
+
+def dumps():
+    directory = os.path.join(ROOT, "Tests/FormattersTests/Dumps")
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith((".txt", ".json")))
+
+
+def interesting_ranges(path):
+    """File ranges of an ELF file's headers, symbol tables and debug sections: where mutations matter."""
+    result = subprocess.run(["readelf", "-SW", path], capture_output=True, text=True)
+    ranges = [(0, 64)]
+    for line in result.stdout.splitlines():
+        fields = line.replace("[ ", "[").split()
+        if len(fields) > 5 and fields[0].startswith("[") and (fields[1].startswith(".debug") or fields[1] in
+                                                                (".symtab", ".strtab", ".dynsym", ".gnu_debuglink", ".note.gnu.build-id")):
+            offset, size = int(fields[4], 16), int(fields[5], 16)
+            if size:
+                ranges.append((offset, offset + size))
+    return ranges
+
+
+def mutate(data, rng, ranges=None):
+    """One of: a truncation, a few byte flips, a run of bytes overwritten with 0x00 or 0xff; for a binary,
+    mostly inside its headers, symbol tables and debug sections."""
+    if not data:
+        return data
+    def position():
+        if ranges and rng.random() < 0.8:
+            low, high = rng.choice(ranges)
+            return min(rng.randrange(low, high), len(data) - 1)
+        return rng.randrange(len(data))
+    choice = rng.randrange(3)
+    if choice == 0:
+        return data[: position()]
+    mutated = bytearray(data)
+    if choice == 1:
+        for _ in range(rng.randint(1, 16)):
+            mutated[position()] ^= 1 << rng.randrange(8)
+    else:
+        start = position()
+        fill = rng.choice([0, 0xFF])
+        for index in range(start, min(len(mutated), start + rng.randint(1, 64))):
+            mutated[index] = fill
+    return bytes(mutated)
+
+
+def nm_addresses(path):
+    result = subprocess.run(["nm", "--defined-only", path], capture_output=True, text=True)
+    addresses = [line.split()[0] for line in result.stdout.splitlines() if len(line.split()) == 3 and line.split()[1] in "tT"]
+    return addresses[:40] or ["0x1000"]
+
+
+def run(arguments, timeout, stdin=None):
+    """'crash: SIGNAL', 'hang' or None."""
+    try:
+        result = subprocess.run([POSTMORTEM] + arguments, input=stdin, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "hang"
+    if result.returncode < 0:
+        return "crash: " + signal.Signals(-result.returncode).name
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=500, help="malformed inputs in all")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=15)
+    options = parser.parse_args()
+    rng = random.Random(options.seed)
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(os.path.join(WORK, "findings"))
+
+    binaries = fixture_binaries()
+    logs = crash_logs()
+    dump_files = dumps()
+    addresses = {path: nm_addresses(path) for path in binaries}
+    ranges = {path: interesting_ranges(path) for path in binaries}
+    cases = []  # (kind, source)
+    for index in range(options.count):
+        kind = ["binary", "binary", "log", "dump"][index % 4]
+        source = rng.choice({"binary": binaries, "log": logs, "dump": dump_files}[kind])
+        cases.append((kind, source))
+
+    findings = []
+    for index, (kind, source) in enumerate(cases):
+        with open(source, "rb") as handle:
+            data = mutate(handle.read(), rng, ranges.get(source))
+        name = f"{index:04d}-{os.path.basename(source)}"
+        path = os.path.join(WORK, name)
+        with open(path, "wb") as handle:
+            handle.write(data)
+        if kind == "binary":
+            arch = ["--arch", "arm64"] if "/Apple/" in source else []
+            outcome = run(["resolve", "-i", "-o", path] + arch + addresses[source], options.timeout)
+            if outcome is None:
+                outcome = run(["info", "symbol", "-o", path] + arch + addresses[source][:5], options.timeout)
+        elif kind == "log":
+            outcome = run(["symbolicate", "-d", os.path.dirname(source), path], options.timeout)
+        else:
+            outcome = run(["po", path], options.timeout)
+        if outcome:
+            findings.append((outcome, source, name))
+            shutil.copy(path, os.path.join(WORK, "findings", name))
+            print(f"{outcome}: {name} (from {os.path.relpath(source, ROOT)})", flush=True)
+        os.remove(path)
+
+    # Oversized and deeply nested inputs.
+    extremes = {
+        "deep-dump.txt": ("po", b"[" * 200_000 + b"]" * 200_000),
+        "deep-json.json": ("po", b'{"a":' * 100_000 + b"1" + b"}" * 100_000),
+        "long-line.txt": ("symbolicate", b"0   libsystem_kernel.dylib  0x" + b"f" * 5_000_000 + b"\n"),
+        "many-frames.txt": ("symbolicate", b"".join(b"#%d 0x%x in f () from /lib/x.so\n" % (i, i) for i in range(300_000))),
+    }
+    for name, (command, data) in extremes.items():
+        path = os.path.join(WORK, name)
+        with open(path, "wb") as handle:
+            handle.write(data)
+        outcome = run([command, path], options.timeout * 3)
+        if outcome:
+            findings.append((outcome, "generated", name))
+            shutil.copy(path, os.path.join(WORK, "findings", name))
+            print(f"{outcome}: {name}", flush=True)
+
+    total = len(cases) + len(extremes)
+    print(f"{total} malformed inputs: {sum(1 for f in findings if f[0].startswith('crash'))} crashes, "
+          f"{sum(1 for f in findings if f[0] == 'hang')} hangs")
+    sys.exit(1 if findings else 0)
+
+
+main()
