@@ -14,7 +14,7 @@ SWIFT_BIN := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")" 2>/dev/nu
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build setup setup-test fixtures bench bench-logs malformed clean
+.PHONY: demo test build setup setup-test fixtures bench bench-logs malformed test-asan clean
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -57,6 +57,11 @@ bench: setup setup-test
 bench-logs: setup
 	swift build -c release --product postmortem
 	Benchmarks/crashlogs.sh 1000
+
+# The whole suite under AddressSanitizer and LeakSanitizer, in its own build folder (XCTest's own leaks suppressed).
+test-asan: setup setup-test
+	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan-suppressions.txt swift test --skip-build --sanitize=address --scratch-path .build-asan
 
 # Runs the CLI over 500 malformed inputs made from the fixtures and reports crashes and hangs (a check, not a test).
 malformed: setup setup-test

@@ -7,6 +7,7 @@ import ObjectFiles
 struct FunctionCollector {
     /// Deeper DIE trees are not followed (hostile input); real ones stay far below this.
     static let maximumDepth = 256
+
     let reader: DIEReader
     let files: [String]
     private(set) var functions: [FunctionRecord] = []
