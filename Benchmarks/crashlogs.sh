@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1000}
 postmortem=.build/release/postmortem
-[ -x "$postmortem" ] || swift build -c release --product postmortem >/dev/null
+[ -x "$postmortem" ] || ${BUILD_RELEASE:-swift build -c release --product postmortem --static-swift-stdlib} >/dev/null
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 
 # The samples' logs, round-robin, beside copies of their binaries (one each: they are found beside the logs).

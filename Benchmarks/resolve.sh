@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 work=$root/.build-bench
 postmortem=$root/.build/release/postmortem
-swift build -c release --product postmortem >/dev/null
+${BUILD_RELEASE:-swift build -c release --product postmortem --static-swift-stdlib} >/dev/null
 llvm_symbolizer=${LLVM_SYMBOLIZER:-$(dirname "$(readlink -f "$(command -v swiftc)")")/llvm-symbolizer}
 [ -x "$llvm_symbolizer" ] || llvm_symbolizer=$(command -v llvm-symbolizer)
 
