@@ -36,11 +36,12 @@ let package = Package(
             name: "DWARF",
             dependencies: ["CLibDwarf", "ObjectFiles"]
         ),
-        .target(name: "CrashLogs"),
-        .target(name: "Formatters"),
+        .target(name: "JSONWriting"),
+        .target(name: "CrashLogs", dependencies: ["JSONWriting"]),
+        .target(name: "Formatters", dependencies: ["JSONWriting"]),
         .target(
             name: "Symbolication",
-            dependencies: ["DWARF", "ObjectFiles", "CrashLogs", "CDemangle"]
+            dependencies: ["DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "JSONWriting"]
         ),
         .executableTarget(
             name: "postmortem",

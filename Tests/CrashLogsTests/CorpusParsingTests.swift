@@ -145,8 +145,7 @@ struct AppleIPSCorpusTests {
         #expect(report.format == .appleIPS)
         let frames = report.threads.reduce(0) { $0 + $1.frames.count }
         if text.contains("\"bug_type\":\"109\"") {
-            let regex = try NSRegularExpression(pattern: #"^\d+\s+.*?\s0x[0-9a-fA-F]+(\s|$)"#, options: [.anchorsMatchLines])
-            #expect(frames == regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)))
+            #expect(frames == (try CorpusFile.count(#"^\d+\s+.*?\s0x[0-9a-fA-F]+(\s|$)"#, in: text)))
         } else {
             // Every frame object has an imageOffset; Xcode's inline entries are not frames of their own.
             let offsets = text.components(separatedBy: "\"imageOffset\"").count - 1

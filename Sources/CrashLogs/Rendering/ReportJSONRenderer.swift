@@ -1,3 +1,5 @@
+import JSONWriting
+
 /// Prints a report as the JSON of DESIGN.md: format, exception, threads with frames and their symbols, images.
 public struct ReportJSONRenderer: Sendable {
     public init() {}

@@ -1,3 +1,5 @@
+import JSONWriting
+
 /// Prints a report in its own format with symbols in place. Lines that are not frames, and frames
 /// that stayed unresolved, come out byte for byte as they went in.
 public struct ReportTextRenderer: Sendable {

@@ -1,3 +1,5 @@
+import JSONWriting
+
 /// Plain JSON for scripts: structures and classes become objects of their fields, collections arrays,
 /// dictionaries objects, optionals their value or `null`, enums their case name (or `{"case": payload}`).
 /// Numbers stay numbers, as printed. Keys keep the order the value has (sorted for dictionaries).
@@ -8,31 +10,31 @@ public struct PlainJSONRenderer: Sendable {
         switch node.kind {
         case .null: return "null"
         case .optional: return node.children.first.map(render) ?? "null"
-        case .string, .raw: return Self.string(node.value ?? "")
+        case .string, .raw: return JSONText.quote(node.value ?? "")
         case .scalar:
             let text = node.value ?? ""
             if text == "true" || text == "false" || Self.isJSONNumber(text) { return text }
-            return Self.string(node.summary ?? text)
+            return JSONText.quote(node.summary ?? text)
         case .reference: return "{\"$ref\": \(node.reference ?? 0)}"
         case .truncated: return "null"
         case .collection, .set: return "[" + node.children.map(render).joined(separator: ", ") + "]"
         case .dictionary, .structure, .class:
-            return "{" + node.children.map { Self.string($0.label ?? "") + ": " + render($0) }.joined(separator: ", ") + "}"
+            return "{" + node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) }.joined(separator: ", ") + "}"
         case .tuple:
             if node.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) {
                 return "[" + node.children.map(render).joined(separator: ", ") + "]"
             }
-            return "{" + node.children.map { Self.string($0.label ?? "") + ": " + render($0) }.joined(separator: ", ") + "}"
+            return "{" + node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) }.joined(separator: ", ") + "}"
         case .enumeration:
             let name = node.value ?? ""
-            guard !node.children.isEmpty else { return Self.string(name) }
+            guard !node.children.isEmpty else { return JSONText.quote(name) }
             let payload: String
             if node.children.count == 1, node.children[0].label == nil || node.children[0].label!.hasPrefix(".") {
                 payload = render(node.children[0])
             } else {
                 payload = render(ValueNode(kind: .tuple, children: node.children))
             }
-            return "{" + Self.string(name) + ": " + payload + "}"
+            return "{" + JSONText.quote(name) + ": " + payload + "}"
         }
     }
 
@@ -55,23 +57,5 @@ public struct PlainJSONRenderer: Sendable {
             previous = character
         }
         return previous.isNumber
-    }
-
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

@@ -26,10 +26,6 @@ public struct SymbolTable: Sendable {
     /// How many symbols the table holds.
     public var count: Int { entries.count }
 
-    /// Every symbol, sorted by address; of several at one address, the one with a size first.
-    /// - Complexity: O(n): the symbols are made on each call.
-    public var symbols: [Symbol] { entries.map(symbol(for:)) }
-
     /// Sorts `symbols` and drops duplicates (the same symbol in `.symtab` and `.dynsym`).
     /// - Parameter sections: the file's sections; a symbol without a size covers no address outside its own.
     public init(symbols: [Symbol], sections: [Section] = []) {

@@ -1,4 +1,5 @@
 import CrashLogs
+import JSONWriting
 import ObjectFiles
 
 /// Renders address resolutions as `atos` prints them, or as one JSON object per address.
