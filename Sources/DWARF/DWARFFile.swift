@@ -21,7 +21,7 @@ public final class DWARFFile {
     public init(object: ObjectFile) throws(DWARFError) {
         self.path = object.path
         self.object = object
-        handle = try DebugHandle(object: object)
+        handle = try LibDwarfLock.run { () throws(DWARFError) in try DebugHandle(object: object) }
         nameResolver = FunctionNameResolver(reader: DIEReader(handle: handle, version: 0, unitBase: 0))
     }
 
@@ -37,7 +37,8 @@ public final class DWARFFile {
     /// Every compile unit with the address ranges it covers.
     /// - Complexity: O(units): one DIE each.
     public func compileUnits() throws(DWARFError) -> [CompileUnit] {
-        try UnitHeaderReader.compileUnits(handle, rangeListsSize: object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max)
+        let rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
+        return try LibDwarfLock.run { () throws(DWARFError) in try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize) }
     }
 
     private func lineSectionBytes() -> [UInt8]? {
@@ -51,20 +52,24 @@ public final class DWARFFile {
     /// file has none (clang and swiftc write none).
     /// - Complexity: O(entries of `.debug_aranges`).
     public func addressRangesByUnit() -> [(range: AddressRange, unitDIEOffset: UInt64)] {
-        ArangesReader.ranges(handle)
+        LibDwarfLock.run { ArangesReader.ranges(handle) }
     }
 
     /// `record` with its name, linkage name and declaration line completed through its origin and
     /// specification DIEs (``FunctionRecord/nameOrigin``).
     /// - Complexity: one DIE lookup per reference not followed before.
     public func completingNames(_ record: FunctionRecord) -> FunctionRecord {
-        nameResolver.completing(record)
+        LibDwarfLock.run { nameResolver.completing(record) }
     }
 
     /// The functions, inlined copies and line table of `unit`; a record's names are only those its own
     /// DIE states until ``completingNames(_:)`` completes them.
     /// - Complexity: O(DIEs and line rows of the unit).
     public func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
+        try LibDwarfLock.run { () throws(DWARFError) in try readContents(of: unit) }
+    }
+
+    private func readContents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
         var error: Dwarf_Error?
         var unitDIE: Dwarf_Die?
         guard dwarf_offdie_b(handle.debug, unit.dieOffset, 1, &unitDIE, &error) == DW_DLV_OK, let unitDIE else {

@@ -60,6 +60,70 @@ public enum FileSystem {
         return bytes
     }
 
+    /// The value of the environment variable `name`, when it is set and not empty.
+    public static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    /// `path` with symbolic links, `.` and `..` resolved; `path` itself when it cannot be resolved.
+    public static func realPath(_ path: String) -> String {
+        guard let resolved = Glibc.realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The size and modification time (nanoseconds since 1970) of the file at `path`.
+    public static func status(_ path: String) -> (size: UInt64, modified: Int64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_size), Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+    }
+
+    /// Creates `path` and the directories above it that are missing.
+    public static func createDirectories(_ path: String) throws(Failure) {
+        if isDirectory(path) { return }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if isDirectory(prefix) { continue }
+            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else {
+                throw Failure(path: prefix, detail: "cannot create directory: " + String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// Writes `bytes` to `path` so that readers see the old file or the whole new one, never a part:
+    /// into a temporary file beside it, then renamed over it.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(path: temporary, detail: "cannot write: " + String(cString: strerror(errno))) }
+        var offset = 0
+        var failure: String?
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written <= 0 {
+                failure = String(cString: strerror(errno))
+                break
+            }
+            offset += written
+        }
+        close(descriptor)
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw Failure(path: path, detail: "cannot write: " + failure)
+        }
+    }
+
+    /// Removes the file at `path`; false when it could not be removed.
+    @discardableResult
+    public static func remove(_ path: String) -> Bool {
+        unlink(path) == 0
+    }
+
     /// Flushes the C library's buffered standard output (what Swift's `print` wrote).
     public static func flushStandardOutput() {
         fflush(nil)

@@ -11,23 +11,31 @@ public final class ImageSymbolizer {
     public let image: ObjectFile
     /// The file the DWARF comes from: ``image`` itself, a separate debug file, or `nil` when none was found.
     public let debugFile: ObjectFile?
+    /// The index-cache file lookups read from, when they read one instead of DWARF.
+    public var indexCacheFile: String? { cacheFile?.path }
     /// Things worth telling the user about the image (a rejected debug file, unreadable DWARF), one line each.
     public private(set) var notes: [String] = []
 
     private let options: SymbolizerOptions
     private let demangler = Demangler()
-    private let dwarf: DWARFIndex?
+    /// The lookups of the debug file: from its DWARF, or from the index cache.
+    private let dwarf: AddressIndex?
+    /// The index-cache file lookups read from; `nil` when they read DWARF.
+    private let cacheFile: IndexCacheFile?
+    /// True while the index cache is on and has no sound file for this image: ``writeIndexCache()`` writes one.
+    private var needsCacheFile: Bool
     private var imageSymbols: SymbolTable?
     private var debugFileSymbols: SymbolTable?
     /// Demangled names already worked out: a batch meets the same functions again and again.
     private var displayNames: [String: String] = [:]
 
-    /// Opens the binary or debug file at `path`.
+    /// Opens the binary or debug file at `path`: from its index-cache file when ``SymbolizerOptions/indexCache``
+    /// is set and has a sound one for the debug file found now, else from that file's DWARF.
     /// - Throws: ``SymbolicationError`` when the file cannot be read as an object file at all.
     public init(path: String, options: SymbolizerOptions = SymbolizerOptions()) throws(SymbolicationError) {
         self.options = options
         do { image = try ObjectFileReader.read(path: path, architecture: options.architecture) } catch { throw .objectFile(error) }
-
+        var notes: [String] = []
         var debugFile: ObjectFile? = image.hasDWARF ? image : nil
         if debugFile == nil {
             let lookup = DebugFileLocator(search: options.debugFileSearch).locateDebugFile(for: image)
@@ -35,6 +43,21 @@ public final class ImageSymbolizer {
             debugFile = lookup.debugFile
             if debugFile == nil { notes.append("\(path): no debug information found; using the symbol table only") }
         }
+        // The cache answers for the debug file found just now, never for one found in another context.
+        if let cache = options.indexCache, let debugFile {
+            switch IndexCacheFile.open(cache.path(for: image, debugFile: debugFile), for: debugFile) {
+            case .success(let file):
+                self.debugFile = debugFile
+                cacheFile = file
+                dwarf = CachedIndex(file: file) { try? DWARFIndex(object: debugFile) }
+                needsCacheFile = false
+                self.notes = notes
+                return
+            case .failure(let problem):
+                if let error = problem.error { notes.append("\(error.description); rebuilding it") }
+            }
+        }
+        cacheFile = nil
         var dwarf: DWARFIndex?
         if let debugFile {
             do { dwarf = try DWARFIndex(object: debugFile) } catch {
@@ -43,12 +66,41 @@ public final class ImageSymbolizer {
         }
         self.debugFile = dwarf == nil ? nil : debugFile
         self.dwarf = dwarf
+        // Only an image with readable DWARF gets a cache file.
+        needsCacheFile = options.indexCache != nil && dwarf != nil
+        self.notes = notes
+    }
+
+    /// Writes the image's index-cache file when the cache is on and there is no sound one yet (or the
+    /// one read turned out damaged). Reads every unit the lookups have not read. A failure to write
+    /// becomes a note; lookups are not affected.
+    /// - Complexity: O(the debug file's DWARF) when a file is written; O(1) otherwise.
+    public func writeIndexCache() {
+        let cached = dwarf as? CachedIndex
+        guard let cache = options.indexCache, needsCacheFile || cached?.damage != nil,
+              let index = (dwarf as? DWARFIndex) ?? cached?.fallback, let debugFile else { return }
+        needsCacheFile = false
+        if let damage = cached?.damage { notes.append(damage) }
+        let metadata = IndexCacheFile.Metadata(image: image, debugFile: debugFile)
+        let units = (0..<index.unitCount).map { position -> Result<[UInt8], DWARFError> in
+            do throws(DWARFError) { return .success(try index.unitForCache(atPosition: position).completingNames(index.file.completingNames)) } catch {
+                return .failure(error)
+            }
+        }
+        let contents = IndexCacheFile.Contents(
+            metadata: metadata, imageSymbols: symbolTable(), debugFileSymbols: debugFileSymbolTable(),
+            unitRanges: index.unitRanges, units: units)
+        do throws(FileSystem.Failure) {
+            try cache.write(IndexCacheFile.encode(contents), to: cache.path(for: image, debugFile: debugFile))
+        } catch {
+            notes.append("index cache not written: \(error.description)")
+        }
     }
 
     /// The symbols of the image itself, read on first use.
     public func symbolTable() -> SymbolTable {
         if let imageSymbols { return imageSymbols }
-        let table = readSymbols(of: image)
+        let table = cachedSymbols(.imageSymbols) ?? readSymbols(of: image)
         imageSymbols = table
         return table
     }
@@ -56,9 +108,19 @@ public final class ImageSymbolizer {
     /// The symbols of the separate debug file (a stripped binary's full `.symtab`), read on first use.
     private func debugFileSymbolTable() -> SymbolTable {
         if let debugFileSymbols { return debugFileSymbols }
-        let table = debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
+        let table = cachedSymbols(.debugFileSymbols)
+            ?? debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
         debugFileSymbols = table
         return table
+    }
+
+    /// A symbol table from the cache file; `nil` (and the file marked for rebuilding) when it is damaged.
+    private func cachedSymbols(_ kind: IndexCacheFile.SectionKind) -> SymbolTable? {
+        guard let cacheFile else { return nil }
+        if let table = cacheFile.symbolTable(kind) { return table }
+        notes.append("\(cacheFile.path): damaged symbol table; read from the binary, and the file is rebuilt")
+        needsCacheFile = true
+        return nil
     }
 
     private func readSymbols(of file: ObjectFile) -> SymbolTable {
@@ -110,11 +172,9 @@ public final class ImageSymbolizer {
         var reason: String?
         if let dwarf {
             do {
-                if let unit = try dwarf.unit(at: address) {
-                    let chain = unit.functionChain(at: address).map(dwarf.file.completingNames)
-                    let row = unit.contents.lineTable.row(containing: address)?.row
-                    frames = self.frames(chain: chain, row: row, lineTable: unit.contents.lineTable)
-                    functionStart = chain.first?.lowestAddress
+                if let hit = try dwarf.lookup(address) {
+                    frames = self.frames(chain: hit.chain, row: hit.row)
+                    functionStart = hit.chain.first?.lowestAddress
                 }
             } catch {
                 reason = error.description
@@ -144,13 +204,12 @@ public final class ImageSymbolizer {
 
     /// The line-table entry that covers `address`: its source position and the addresses it spans.
     public func lineEntry(at address: FileAddress) -> (file: String?, line: Int, range: AddressRange)? {
-        guard let dwarf, let unit = try? dwarf.unit(at: address),
-              let found = unit.contents.lineTable.row(containing: address) else { return nil }
-        return (unit.contents.lineTable.file(found.row.file), Int(found.row.line), AddressRange(found.row.address, found.end))
+        guard let dwarf, let hit = try? dwarf.lookup(address), let found = hit.row else { return nil }
+        return (found.file, Int(found.row.line), AddressRange(found.row.address, found.end))
     }
 
-    private func frames(chain: [FunctionRecord], row: LineRow?, lineTable: LineTable) -> [SymbolicatedFrame] {
-        var location: (file: String?, line: Int, column: Int)? = row.map { (lineTable.file($0.file), Int($0.line), Int($0.column)) }
+    private func frames(chain: [FunctionRecord], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
+        var location: (file: String?, line: Int, column: Int)? = row.map { ($0.file, Int($0.row.line), Int($0.row.column)) }
         if chain.isEmpty {
             guard let location else { return [] }
             return [SymbolicatedFrame(function: nil, linkageName: nil, file: location.file, line: location.line,

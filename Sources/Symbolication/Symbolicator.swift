@@ -11,14 +11,17 @@ public struct SymbolicationOptions: Sendable {
     /// The slice of the `-o` binary, when it is a universal file.
     public var objectArchitecture: Architecture?
     public var demangle: Bool
+    /// Where index-cache files are read and written; `nil` turns the cache off.
+    public var indexCache: IndexCache?
 
     public init(debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil,
-                objectArchitecture: Architecture? = nil, demangle: Bool = true) {
+                objectArchitecture: Architecture? = nil, demangle: Bool = true, indexCache: IndexCache? = nil) {
         self.debugPaths = debugPaths
         self.objectArchitecture = objectArchitecture
         self.object = object
         self.objectLoadAddress = objectLoadAddress
         self.demangle = demangle
+        self.indexCache = indexCache
     }
 }
 
@@ -90,6 +93,15 @@ public final class Symbolicator {
         }
     }
 
+    /// Writes the index-cache files of the images opened that need one (see ``ImageSymbolizer/writeIndexCache()``).
+    public func writeIndexCaches() {
+        for case let symbolizer? in symbolizers.values.sorted(by: { ($0?.image.path ?? "") < ($1?.image.path ?? "") }) {
+            let noted = symbolizer.notes.count
+            symbolizer.writeIndexCache()
+            notes += symbolizer.notes[noted...]
+        }
+    }
+
     /// The file address of a frame: from its offset into the image (load-bias relative in ELF, load-address
     /// relative in Mach-O), from the symbol the log names plus its offset, or from the image's load address.
     private func fileAddress(of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer) -> FileAddress? {
@@ -134,7 +146,7 @@ public final class Symbolicator {
         do {
             let symbolizer = try ImageSymbolizer(path: location.path, options: SymbolizerOptions(
                 demangle: options.demangle, debugFileSearch: DebugFileSearch(roots: options.debugPaths),
-                architecture: location.architecture))
+                architecture: location.architecture, indexCache: options.indexCache))
             notes += symbolizer.notes
             opened = symbolizer
         } catch {

@@ -8,10 +8,14 @@ public struct SymbolizerOptions: Hashable, Sendable {
     public var debugFileSearch: DebugFileSearch
     /// The slice of a universal file to use; `nil` when the file has one.
     public var architecture: Architecture?
+    /// Where index-cache files are read and written; `nil` turns the cache off.
+    public var indexCache: IndexCache?
 
-    public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil) {
+    public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil,
+                indexCache: IndexCache? = nil) {
         self.demangle = demangle
         self.debugFileSearch = debugFileSearch
         self.architecture = architecture
+        self.indexCache = indexCache
     }
 }

@@ -25,6 +25,7 @@ private func answerEach(_ addresses: [String], options: ObjectOptions, _ answer:
         answered += 1
         Output.line(answer(renderer, loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value), input))
     }
+    options.finish(symbolizer)
     if answered == 0 { throw ExitCode.failure }
 }
 

@@ -25,6 +25,9 @@ struct ObjectOptions: ParsableArguments {
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
+    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
+    var noCache = false
+
     /// Checks the option values. Done here rather than in `validate()`: when validation fails,
     /// ArgumentParser reads atos's single-dash spellings (`-arch`, `-fullPath`) as bundles of short
     /// flags that contain `-h`, and prints the help instead of the error.
@@ -45,7 +48,7 @@ struct ObjectOptions: ParsableArguments {
 
     var symbolizerOptions: SymbolizerOptions {
         SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
-                          architecture: arch.flatMap(Architecture.init(name:)))
+                          architecture: arch.flatMap(Architecture.init(name:)), indexCache: noCache ? nil : IndexCache.standard())
     }
 
     /// Opens the object, printing its notes; exits with status 1 when it cannot be read.
@@ -59,6 +62,13 @@ struct ObjectOptions: ParsableArguments {
             Output.error(error.description)
             throw ExitCode.failure
         }
+    }
+
+    /// Writes the image's index-cache file when it needs one, printing what went wrong.
+    func finish(_ symbolizer: ImageSymbolizer) {
+        let noted = symbolizer.notes.count
+        symbolizer.writeIndexCache()
+        symbolizer.notes[noted...].forEach(Output.error)
     }
 
     /// Where the image ran, when the addresses are runtime addresses.

@@ -51,6 +51,7 @@ struct ResolveCommand: ParsableCommand {
                 renderer.text(resolution, input: input).forEach(Output.line)
             }
         }
+        objectOptions.finish(symbolizer)
         if answered == 0, rejected > 0 { throw ExitCode.failure }
     }
 }

@@ -32,6 +32,9 @@ struct SymbolicateCommand: ParsableCommand {
     @Flag(name: .customLong("parse-only"), help: "Parse and print the logs without looking for binaries.")
     var parseOnly = false
 
+    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
+    var noCache = false
+
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
@@ -56,7 +59,8 @@ struct SymbolicateCommand: ParsableCommand {
             architecture = known
         }
         let symbolicator = Symbolicator(options: SymbolicationOptions(
-            debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle))
+            debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
+            indexCache: noCache ? nil : IndexCache.standard()))
         let sources = LogSource.expand(logs)
         let sink = try OutputSink(path: output)
         var produced = 0
@@ -85,6 +89,9 @@ struct SymbolicateCommand: ParsableCommand {
             }
             produced += 1
         }
+        let noted = symbolicator.notes.count
+        symbolicator.writeIndexCaches()
+        symbolicator.notes[noted...].forEach(Output.error)
         if produced == 0 { throw ExitCode.failure }
     }
 }

@@ -69,8 +69,24 @@ struct DifferentialTests {
                                                     dwarfdumpArguments: fixture.dwarfdumpArguments, seed: 0x5EED_0001)
         let input = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
 
-        let ours = try Command.postmortem(["resolve", "--json", "-i", "--no-demangle", "-o", object] + fixture.postmortemArguments, input: input)
+        // Three runs: from the DWARF with no cache, then writing the index cache, then reading it. All three
+        // must print the same bytes, and the cache must be read, not rewritten, by the last.
+        let arguments = ["resolve", "--json", "-i", "--no-demangle", "-o", object] + fixture.postmortemArguments
+        let cache = Fixtures.scratchDirectory("differential-cache")
+        let ours = try Command.postmortem(arguments + ["--no-cache"], input: input, cacheDirectory: cache)
         #expect(ours.status == 0, "postmortem failed: \(ours.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty, "--no-cache wrote to the cache")
+        let writing = try Command.postmortem(arguments, input: input, cacheDirectory: cache)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(files.count == 1 && files.allSatisfy { $0.hasSuffix(".pmindex") }, "the first run wrote \(files)")
+        let written = try files.first.map { try FileManager.default.attributesOfItem(atPath: cache + "/" + $0)[.modificationDate] as? Date }
+        let reading = try Command.postmortem(arguments, input: input, cacheDirectory: cache)
+        let reread = try files.first.map { try FileManager.default.attributesOfItem(atPath: cache + "/" + $0)[.modificationDate] as? Date }
+        #expect(written == reread, "the run with a warm cache rewrote it")
+        #expect(writing.standardOutput == ours.standardOutput && writing.standardError == ours.standardError,
+                "writing the index cache changed the answers")
+        #expect(reading.standardOutput == ours.standardOutput && reading.standardError == ours.standardError,
+                "the index cache changed the answers")
         let theirs = try Command.run(symbolizer, ["--obj=\(fixture.symbolizerObject.map(Paths.fixture) ?? object)", "--inlining", "--no-demangle", "--output-style=JSON"]
                                      + fixture.symbolizerArguments, input: input)
         #expect(theirs.status == 0, "llvm-symbolizer failed: \(theirs.standardError)")

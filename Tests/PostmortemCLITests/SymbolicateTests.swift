@@ -116,7 +116,7 @@ struct SymbolicateTests {
         let log = scratch.path("asan-crlf.txt")
         try Data(text).write(to: URL(fileURLWithPath: log))
         // The sample binary is not beside this copy either: nothing resolves, and the log comes back unchanged.
-        let result = try Command.run(Paths.postmortem, ["symbolicate", "--output", scratch.path("out.txt"), log])
+        let result = try Command.postmortem(["symbolicate", "--output", scratch.path("out.txt"), log])
         #expect(result.status == 0)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: scratch.path("out.txt")))) == text)
     }

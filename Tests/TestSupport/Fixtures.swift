@@ -12,6 +12,24 @@ public enum Fixtures {
     /// A fixture by its path below `Tests/Fixtures/bin`.
     public static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
+    /// A new, empty directory below `.build/test-scratch`, for one test's files (an index cache, say).
+    /// The whole scratch folder is emptied the first time a test process asks for one.
+    public static func scratchDirectory(_ name: String) -> String {
+        let root = scratchRoot
+        let directory = root.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.path
+    }
+
+    private static let scratchRoot: URL = {
+        let root = packageRoot.appendingPathComponent(".build/test-scratch/\(ProcessInfo.processInfo.processIdentifier)")
+        let parent = root.deletingLastPathComponent()
+        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] {
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(leftover))
+        }
+        return root
+    }()
+
     /// Runs a tool found on `PATH` and returns its standard output.
     public static func run(_ tool: String, _ arguments: [String]) throws -> String {
         try Command.run("/usr/bin/env", [tool] + arguments).standardOutput

@@ -3,18 +3,16 @@ import Glibc
 import ObjectFiles
 
 /// Owns one libdwarf session (`Dwarf_Debug`) and frees it in `deinit`, and nowhere else.
-/// libdwarf is not thread-safe: a handle is used from one thread at a time.
+/// libdwarf is not thread-safe: every call holds ``LibDwarfLock``.
 ///
-/// Debian's libdwarf (20210528) reads ELF and thin Mach-O files but cannot pick a slice of a universal
-/// file. For a slice, the handle copies its bytes into an in-memory file (`memfd_create`) and gives
-/// libdwarf that descriptor: libdwarf then sees a thin Mach-O file, and its own section loading,
-/// relocation and decompression stay in use (a custom `dwarf_object_init_b` interface would have to
-/// redo them).
+/// The session reads its sections through ``SectionAccess`` (`dwarf_object_init_b`): one mapping of the
+/// file, any slice of a universal file, decompressed `-gz` sections. Executables and debug files need no
+/// relocation, so none is offered.
 final class DebugHandle {
     let path: String
     let debug: Dwarf_Debug
-    /// The in-memory copy of a universal file's slice, closed after `dwarf_finish`.
-    private let sliceDescriptor: Int32?
+    /// The sections libdwarf reads, alive as long as the session.
+    private let access: SectionAccess
 
     init(object: ObjectFile) throws(DWARFError) {
         let path = object.path
@@ -26,18 +24,10 @@ final class DebugHandle {
         // leave behind; that bookkeeping is a fifth of a large unit's read time. Every reader here frees
         // what it asks for, so the tracking is turned off (a library-wide switch, always set the same way).
         dwarf_set_de_alloc_flag(0)
+        access = try SectionAccess(object: object)
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
-        let result: Int32
-        if let slice = object.slice {
-            let descriptor = try Self.copy(slice, of: path)
-            sliceDescriptor = descriptor
-            result = dwarf_init_b(descriptor, UInt64(DW_DLC_READ), 0, nil, nil, &debug, &error)
-            if result != DW_DLV_OK { close(descriptor) }
-        } else {
-            sliceDescriptor = nil
-            result = dwarf_init_path(path, nil, 0, UInt64(DW_DLC_READ), 0, nil, nil, &debug, nil, 0, nil, &error)
-        }
+        let result = dwarf_object_init_b(access.interface, nil, nil, UInt32(DW_GROUPNUMBER_ANY), &debug, &error)
         switch result {
         case DW_DLV_OK:
             guard let debug else { throw DWARFError(.cannotOpen, path: path, detail: "libdwarf returned no session") }
@@ -52,34 +42,9 @@ final class DebugHandle {
     }
 
     deinit {
-        dwarf_finish(debug, nil)
-        if let sliceDescriptor { close(sliceDescriptor) }
-    }
-
-    /// An in-memory file holding `slice` of the file at `path`, positioned at its start.
-    private static func copy(_ slice: FileSlice, of path: String) throws(DWARFError) -> Int32 {
-        func failure(_ what: String) -> DWARFError {
-            DWARFError(.cannotOpen, path: path, detail: "\(what): \(String(cString: strerror(errno)))")
-        }
-        let source = open(path, O_RDONLY | O_CLOEXEC)
-        guard source >= 0 else { throw failure("cannot open") }
-        defer { close(source) }
-        let target = memfd_create("postmortem-slice", 1 /* MFD_CLOEXEC */)
-        guard target >= 0 else { throw failure("cannot make an in-memory file for the slice") }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var copied: UInt64 = 0
-        while copied < slice.size {
-            let want = Int(min(UInt64(buffer.count), slice.size - copied))
-            let got = pread(source, buffer.baseAddress, want, off_t(slice.offset + copied))
-            guard got > 0, write(target, buffer.baseAddress, got) == got else {
-                close(target)
-                throw failure("cannot copy the slice at byte \(slice.offset)")
-            }
-            copied += UInt64(got)
-        }
-        lseek(target, 0, SEEK_SET)
-        return target
+        // dwarf_finish would look at the first byte of the access object to tell libdwarf's own loaders
+        // apart; dwarf_object_finish frees the session and leaves the access object to its owner.
+        LibDwarfLock.run { _ = dwarf_object_finish(debug, nil) }
     }
 
     /// A malformed-DWARF error with libdwarf's message, freeing libdwarf's error record.

@@ -25,7 +25,7 @@ enum ELFReader {
         }
         return ObjectFile(
             path: path, format: .elf, kind: kind(of: header.e_type), architecture: Architecture(elfMachine: header.e_machine, is64Bit: is64Bit),
-            is64Bit: is64Bit, buildID: buildID, sections: sectionList.map(\.section), segments: segments, debugLink: debugLink)
+            is64Bit: is64Bit, isBigEndian: isBigEndian, buildID: buildID, sections: sectionList.map(\.section), segments: segments, debugLink: debugLink)
     }
 
     /// Reads `.symtab` and `.dynsym`: functions and data objects with an address.
@@ -94,8 +94,10 @@ enum ELFReader {
     static func readSection(named name: String, path: String) throws(ObjectFileError) -> [UInt8]? {
         let handle = try ELFHandle(path: path)
         for (section, scn) in try readSections(handle) where section.name == name && section.occupiesFile {
-            if section.isCompressed, !name.hasPrefix(".zdebug") {
-                guard elf_compress(scn, 0, 0) >= 0 else { throw handle.malformed("section \(name) cannot be decompressed") }
+            // SHF_COMPRESSED sections (gcc/clang -gz) and the older GNU `.zdebug_*` ones ("ZLIB", size, zlib data).
+            if section.isCompressed {
+                let result = name.hasPrefix(".zdebug") ? elf_compress_gnu(scn, 0, 0) : elf_compress(scn, 0, 0)
+                guard result >= 0 else { throw handle.malformed("section \(name) cannot be decompressed") }
             }
             guard let data = elf_getdata(scn, nil) else { throw handle.malformed("section \(name)") }
             guard let bytes = data.pointee.d_buf, data.pointee.d_size > 0 else { return [] }

@@ -26,6 +26,8 @@ public struct ObjectFile: Hashable, Sendable {
     public var kind: ObjectKind
     public var architecture: Architecture
     public var is64Bit: Bool
+    /// True for a big-endian ELF file (s390x, say); Mach-O files here are all little-endian.
+    public var isBigEndian: Bool
     public var buildID: BuildID?
     /// The `LC_UUID` of a Mach-O image: what ties a binary to its dSYM.
     public var uuid: MachUUID?
@@ -39,13 +41,14 @@ public struct ObjectFile: Hashable, Sendable {
     public var debugLink: DebugLink?
 
     public init(path: String, format: ObjectFormat, kind: ObjectKind, architecture: Architecture, is64Bit: Bool,
-                buildID: BuildID? = nil, uuid: MachUUID? = nil, platform: String? = nil, slice: FileSlice? = nil,
+                isBigEndian: Bool = false, buildID: BuildID? = nil, uuid: MachUUID? = nil, platform: String? = nil, slice: FileSlice? = nil,
                 sections: [Section], segments: [Segment], debugLink: DebugLink? = nil) {
         self.path = path
         self.format = format
         self.kind = kind
         self.architecture = architecture
         self.is64Bit = is64Bit
+        self.isBigEndian = isBigEndian
         self.buildID = buildID
         self.uuid = uuid
         self.platform = platform

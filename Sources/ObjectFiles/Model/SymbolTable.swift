@@ -17,11 +17,11 @@ public struct SymbolTable: Sendable {
         var sourceFile: Int
     }
 
-    private let entries: [Entry]
-    private let names: [UInt8]
-    private let sectionNames: [String]
+    let entries: [Entry]
+    let names: [UInt8]
+    let sectionNames: [String]
     /// The address range of each section symbols lie in, which bounds symbols that declare no size.
-    private let sectionRanges: [String: AddressRange]
+    let sectionRanges: [String: AddressRange]
 
     /// How many symbols the table holds.
     public var count: Int { entries.count }
@@ -72,6 +72,14 @@ public struct SymbolTable: Sendable {
             unique.append(entry)
         }
         self.entries = unique
+    }
+
+    /// A table whose entries are already sorted and unique (read back from ``encoded()``).
+    init(sortedEntries: [Entry], names: [UInt8], sectionNames: [String], sectionRanges: [String: AddressRange]) {
+        entries = sortedEntries
+        self.names = names
+        self.sectionNames = sectionNames
+        self.sectionRanges = sectionRanges
     }
 
     /// The symbol that covers `address`, and how far into it the address lies.

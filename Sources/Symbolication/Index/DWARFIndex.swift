@@ -2,39 +2,68 @@ import DWARF
 import ObjectFiles
 
 /// The DWARF of one debug file arranged for address lookups, built lazily: opening reads the unit
-/// list only; a unit's functions and line table are read the first time an address falls in it.
-final class DWARFIndex {
+/// list only; a unit's functions and line table are read, and packed into a ``FlatUnit``, the first
+/// time an address falls in it.
+final class DWARFIndex: AddressIndex {
     let file: DWARFFile
     private let units: [CompileUnit]
-    private let unitsByAddress: RangeMap<Int>
+    /// Unit ranges to unit positions, as given to the unit table (and to the index cache).
+    let unitRanges: [(AddressRange, UInt32)]
+    private let unitTable: FlatRangeTable
     /// Units read so far; a unit that failed to read keeps its error, so it is not retried.
-    private var loaded: [Int: Result<UnitIndex, DWARFError>] = [:]
+    private var loaded: [Int: Result<FlatUnit, DWARFError>] = [:]
 
     init(object: ObjectFile) throws(DWARFError) {
         file = try DWARFFile(object: object)
         units = try file.compileUnits()
-        var pairs: [(AddressRange, Int)] = []
-        var unitsByOffset: [UInt64: Int] = [:]
+        var pairs: [(AddressRange, UInt32)] = []
+        var unitsByOffset: [UInt64: UInt32] = [:]
         for (index, unit) in units.enumerated() {
-            unitsByOffset[unit.dieOffset] = index
-            for range in unit.ranges { pairs.append((range, index)) }
+            unitsByOffset[unit.dieOffset] = UInt32(index)
+            for range in unit.ranges { pairs.append((range, UInt32(index))) }
         }
         // `.debug_aranges` adds what a unit DIE leaves out (strict DWARF 2 names only one range);
         // a range both give appears twice, which the lookup does not mind.
         for entry in file.addressRangesByUnit() {
             if let index = unitsByOffset[entry.unitDIEOffset] { pairs.append((entry.range, index)) }
         }
-        unitsByAddress = RangeMap(pairs)
+        unitRanges = pairs
+        var writer = ByteWriter()
+        let count = FlatRangeTable.write(pairs, to: &writer)
+        unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), start: 0, count: count)
     }
 
-    /// The index of the unit that covers `address`, read on first use; `nil` when no unit covers it.
-    /// - Complexity: O(log units) once the unit is read.
-    func unit(at address: FileAddress) throws(DWARFError) -> UnitIndex? {
-        guard let position = unitsByAddress.value(containing: address) else { return nil }
+    /// How many units the file has.
+    var unitCount: Int { units.count }
+
+    /// The unit at `position` (in ``DWARFFile/compileUnits()`` order), read on first use.
+    func unit(atPosition position: Int) throws(DWARFError) -> FlatUnit {
         if let cached = loaded[position] { return try cached.get() }
-        let result: Result<UnitIndex, DWARFError>
-        do { result = .success(UnitIndex(contents: try file.contents(of: units[position]))) } catch { result = .failure(error) }
+        let result: Result<FlatUnit, DWARFError>
+        do { result = .success(try unitForCache(atPosition: position)) } catch { result = .failure(error) }
         loaded[position] = result
         return try result.get()
+    }
+
+    /// The unit at `position` for the index cache: the one already read, else read without keeping it
+    /// (the cache writer goes through every unit, which need not all stay in memory).
+    func unitForCache(atPosition position: Int) throws(DWARFError) -> FlatUnit {
+        if let cached = loaded[position] { return try cached.get() }
+        let bytes = FlatUnit.encode(try file.contents(of: units[position]))
+        guard let unit = FlatUnit(bytes: ImmutableBytes(bytes), range: 0..<bytes.count) else {
+            throw DWARFError(.malformed, path: file.path, detail: "unit \(position) does not fit the index")
+        }
+        return unit
+    }
+
+    /// The position of the unit that covers `address`.
+    func unitPosition(at address: FileAddress) -> Int? {
+        unitTable.value(containing: address).map(Int.init)
+    }
+
+    func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit? {
+        guard let position = unitPosition(at: address) else { return nil }
+        let unit = try unit(atPosition: position)
+        return IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
     }
 }

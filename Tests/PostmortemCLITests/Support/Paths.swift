@@ -46,8 +46,12 @@ enum Paths {
 }
 
 extension Command {
-    /// Runs `postmortem` with `arguments` from the package root.
-    static func postmortem(_ arguments: [String], input: String? = nil) throws -> CommandResult {
-        try run(Paths.postmortem, arguments, input: input)
+    /// The index cache of the tests' postmortem runs: one per test process, never the user's.
+    static let indexCacheDirectory = Fixtures.scratchDirectory("index-cache")
+
+    /// Runs `postmortem` with `arguments` from the package root, with the tests' index cache (or `cacheDirectory`).
+    static func postmortem(_ arguments: [String], input: String? = nil, cacheDirectory: String? = nil) throws -> CommandResult {
+        try run(Paths.postmortem, arguments, input: input,
+                environment: ["POSTMORTEM_CACHE_DIR": cacheDirectory ?? indexCacheDirectory])
     }
 }

@@ -1,0 +1,151 @@
+internal import CLibDwarf
+import Glibc
+import ObjectFiles
+
+/// Hands libdwarf the DWARF sections of one image through its object-access interface
+/// (`dwarf_object_init_b`), so that libdwarf reads no file itself: sections are pointers into one
+/// read-only mapping of the file (decompressed copies for `-gz` and `.zdebug_*` sections), ELF and
+/// Mach-O alike, thin files and slices of universal ones alike.
+///
+/// Why not `dwarf_init_path`: it reads every section it loads with read(2) into fresh memory, and its
+/// Mach-O loader leaves section flags to chance — after enough other work in one process, a dSYM's
+/// `.debug_info` came out as "compressed" (`DW_DLE_ZDEBUG_INPUT_FORMAT_ODD`).
+final class SectionAccess {
+    /// One section as libdwarf sees it: an ELF-style name and the bytes in place.
+    struct Entry {
+        var name: UnsafeMutablePointer<CChar>?
+        var address: UInt64
+        var size: UInt64
+        var data: UnsafeRawPointer?
+    }
+
+    /// Index 0 is an empty entry, as in ELF's section table.
+    fileprivate let entries: [Entry]
+    fileprivate let isBigEndian: Bool
+    fileprivate let is64Bit: Bool
+    private let file: ImmutableBytes
+    /// Decompressed sections, kept alive as long as libdwarf may read them.
+    private let copies: [ImmutableBytes]
+    /// The interface libdwarf keeps a pointer to for the whole session.
+    let interface: UnsafeMutablePointer<Dwarf_Obj_Access_Interface>
+    private let methods: UnsafeMutablePointer<Dwarf_Obj_Access_Methods>
+    /// What the interface's `object` points to: a tag byte that none of libdwarf's own loaders use
+    /// (libdwarf tells `'E'`, `'M'` and `'P'` objects apart by their first byte), then this object.
+    private let context: UnsafeMutableRawPointer
+
+    /// Maps `object`'s file and lists its DWARF sections.
+    /// - Throws: ``DWARFError`` when the file cannot be mapped, a section cannot be decompressed or lies
+    ///   outside the file, or there is no `.debug_info` at all (``DWARFError/Code/noDebugInfo``).
+    init(object: ObjectFile) throws(DWARFError) {
+        do { file = try ImmutableBytes(mapping: object.path) } catch {
+            throw DWARFError(.cannotOpen, path: object.path, detail: error.detail)
+        }
+        isBigEndian = object.isBigEndian
+        is64Bit = object.is64Bit
+        var entries = [Entry(name: strdup(""), address: 0, size: 0, data: nil)]
+        var copies: [ImmutableBytes] = []
+        let base = object.slice?.offset ?? 0
+        for section in object.sections where section.occupiesFile && section.size > 0 {
+            guard let name = Self.dwarfName(of: section.name, format: object.format) else { continue }
+            var data: UnsafeRawPointer?
+            var size = section.size
+            if section.isCompressed {
+                let bytes: [UInt8]?
+                do { bytes = try ObjectFileReader.sectionContents(named: section.name, in: object) } catch {
+                    throw DWARFError(.malformed, path: object.path, detail: error.detail)
+                }
+                guard let bytes, !bytes.isEmpty else { continue }
+                let copy = ImmutableBytes(bytes)
+                copies.append(copy)
+                data = copy.baseAddress
+                size = UInt64(bytes.count)
+            } else {
+                let (start, overflow) = base.addingReportingOverflow(section.fileOffset)
+                let (end, overflow2) = start.addingReportingOverflow(section.size)
+                guard !overflow, !overflow2, end <= UInt64(file.count), let mapped = file.baseAddress else {
+                    throw DWARFError(.malformed, path: object.path, detail: "section \(section.name) runs past the end of the file")
+                }
+                data = mapped + Int(start)
+            }
+            entries.append(Entry(name: strdup(name), address: section.address.rawValue, size: size, data: data))
+        }
+        guard entries.contains(where: { $0.name.map { String(cString: $0) } == ".debug_info" }) else {
+            for entry in entries { free(entry.name) }
+            throw DWARFError(.noDebugInfo, path: object.path, detail: "")
+        }
+        self.entries = entries
+        self.copies = copies
+        methods = .allocate(capacity: 1)
+        methods.initialize(to: Dwarf_Obj_Access_Methods(
+            get_section_info: sectionInfo, get_byte_order: byteOrder, get_length_size: lengthSize,
+            get_pointer_size: pointerSize, get_section_count: sectionCount, load_section: loadSection,
+            relocate_a_section: nil))
+        context = .allocate(byteCount: 16, alignment: 8)
+        context.storeBytes(of: UInt64(UInt8(ascii: "S")), as: UInt64.self)
+        interface = .allocate(capacity: 1)
+        interface.initialize(to: Dwarf_Obj_Access_Interface(object: context, methods: methods))
+        context.storeBytes(of: Unmanaged.passUnretained(self).toOpaque(), toByteOffset: 8, as: UnsafeMutableRawPointer.self)
+    }
+
+    deinit {
+        for entry in entries { free(entry.name) }
+        interface.deallocate()
+        methods.deallocate()
+        context.deallocate()
+    }
+
+    /// The ELF name libdwarf knows a DWARF section by: `.debug_info` as is, `.zdebug_info` (decompressed
+    /// here) as `.debug_info`, Mach-O's `__DWARF,__debug_info` as `.debug_info` (and the 16-character
+    /// `__debug_str_offs` as `.debug_str_offsets`); `nil` for sections that are not DWARF.
+    static func dwarfName(of name: String, format: ObjectFormat) -> String? {
+        switch format {
+        case .elf:
+            if name.hasPrefix(".debug_") { return name }
+            if name.hasPrefix(".zdebug_") { return "." + name.dropFirst(2) }
+            return nil
+        case .machO:
+            guard name.hasPrefix("__DWARF,__debug_") else { return nil }
+            let suffix = name.dropFirst("__DWARF,__".count)
+            return suffix == "debug_str_offs" ? ".debug_str_offsets" : "." + suffix
+        }
+    }
+}
+
+private func access(_ object: UnsafeMutableRawPointer?) -> SectionAccess? {
+    object.map { Unmanaged<SectionAccess>.fromOpaque($0.load(fromByteOffset: 8, as: UnsafeMutableRawPointer.self)).takeUnretainedValue() }
+}
+
+private let sectionInfo: @convention(c) (UnsafeMutableRawPointer?, Dwarf_Half, UnsafeMutablePointer<Dwarf_Obj_Access_Section>?,
+                                         UnsafeMutablePointer<Int32>?) -> Int32 = { object, index, section, _ in
+    guard let access = access(object), let section else { return DW_DLV_ERROR }
+    guard Int(index) < access.entries.count else { return DW_DLV_NO_ENTRY }
+    let entry = access.entries[Int(index)]
+    section.pointee = Dwarf_Obj_Access_Section(
+        addr: entry.address, type: index == 0 ? 0 /* SHT_NULL */ : 1 /* SHT_PROGBITS */, size: entry.size,
+        name: UnsafePointer(entry.name), link: 0, info: 0, entrysize: 0)
+    return DW_DLV_OK
+}
+
+private let byteOrder: @convention(c) (UnsafeMutableRawPointer?) -> Dwarf_Endianness = { object in
+    access(object)?.isBigEndian == true ? DW_OBJECT_MSB : DW_OBJECT_LSB
+}
+
+private let lengthSize: @convention(c) (UnsafeMutableRawPointer?) -> Dwarf_Small = { object in
+    access(object)?.is64Bit == false ? 4 : 8
+}
+
+private let pointerSize: @convention(c) (UnsafeMutableRawPointer?) -> Dwarf_Small = { object in
+    access(object)?.is64Bit == false ? 4 : 8
+}
+
+private let sectionCount: @convention(c) (UnsafeMutableRawPointer?) -> Dwarf_Unsigned = { object in
+    Dwarf_Unsigned(access(object)?.entries.count ?? 0)
+}
+
+private let loadSection: @convention(c) (UnsafeMutableRawPointer?, Dwarf_Half, UnsafeMutablePointer<UnsafeMutablePointer<Dwarf_Small>?>?,
+                                         UnsafeMutablePointer<Int32>?) -> Int32 = { object, index, data, _ in
+    guard let access = access(object), let data else { return DW_DLV_ERROR }
+    guard Int(index) > 0, Int(index) < access.entries.count, let bytes = access.entries[Int(index)].data else { return DW_DLV_NO_ENTRY }
+    data.pointee = UnsafeMutablePointer(mutating: bytes.assumingMemoryBound(to: Dwarf_Small.self))
+    return DW_DLV_OK
+}

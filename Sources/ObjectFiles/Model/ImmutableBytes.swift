@@ -1,0 +1,128 @@
+import Glibc
+
+/// Bytes that never move or change: a file mapped read-only, or a copy made once. Compact indexes
+/// (the on-disk index cache, a unit's lookup tables) are read from them in place.
+///
+/// Every read is bounds-checked and little-endian; a read past the end gives 0 (or an empty string),
+/// never a trap, so damaged bytes can give wrong answers but cannot take the process down. Callers
+/// detect damage with ``checksum(_:)``.
+public final class ImmutableBytes: @unchecked Sendable {
+    @usableFromInline let base: UnsafeRawBufferPointer
+    private let isMapped: Bool
+
+    /// A copy of `bytes`.
+    public init(_ bytes: [UInt8]) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        copy.copyBytes(from: bytes)
+        base = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<bytes.count])
+        isMapped = false
+    }
+
+    /// The whole file at `path`, mapped read-only.
+    /// - Throws: ``ObjectFileError`` when it cannot be opened or mapped, or is a directory.
+    public init(mapping path: String) throws(ObjectFileError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw ObjectFileError(.isDirectory, path: path, detail: "") }
+        let size = Int(status.st_size)
+        guard size > 0 else {
+            base = UnsafeRawBufferPointer(start: nil, count: 0)
+            isMapped = true
+            return
+        }
+        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else {
+            throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno)))
+        }
+        base = UnsafeRawBufferPointer(start: start, count: size)
+        isMapped = true
+    }
+
+    deinit {
+        guard let start = base.baseAddress else {
+            return
+        }
+        if isMapped { munmap(UnsafeMutableRawPointer(mutating: start), base.count) } else { start.deallocate() }
+    }
+
+    /// The address of the first byte, valid as long as this object lives; for C libraries that read
+    /// the bytes in place (libdwarf's sections). `nil` when there are no bytes.
+    public var baseAddress: UnsafeRawPointer? { base.baseAddress }
+
+    /// The number of bytes.
+    public var count: Int { base.count }
+
+    @inlinable public func u8(at offset: Int) -> UInt8 {
+        offset >= 0 && offset < base.count ? base[offset] : 0
+    }
+
+    @inlinable public func u32(at offset: Int) -> UInt32 {
+        guard offset >= 0, offset <= base.count - 4 else { return 0 }
+        return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    @inlinable public func u64(at offset: Int) -> UInt64 {
+        guard offset >= 0, offset <= base.count - 8 else { return 0 }
+        return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// The NUL-terminated UTF-8 string at `offset`, ending at `limit` at the latest.
+    public func string(at offset: Int, limit: Int? = nil) -> String {
+        let end = min(limit ?? base.count, base.count)
+        guard offset >= 0, offset < end else { return "" }
+        var stop = offset
+        while stop < end, base[stop] != 0 { stop += 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: base[offset..<stop]), as: UTF8.self)
+    }
+
+    /// A copy of the bytes in `range` (clamped to the bytes there are).
+    public func bytes(_ range: Range<Int>) -> [UInt8] {
+        let clamped = range.clamped(to: 0..<base.count)
+        return Array(base[clamped])
+    }
+
+    /// Whether the NUL-terminated string at `offset` equals `wanted` (which has no NUL).
+    public func stringEquals(at offset: Int, _ wanted: [UInt8]) -> Bool {
+        guard offset >= 0, offset <= base.count - wanted.count - 1 else { return false }
+        for (index, byte) in wanted.enumerated() where base[offset + index] != byte { return false }
+        return base[offset + wanted.count] == 0
+    }
+
+    /// A 64-bit checksum of the bytes in `range` (clamped), to detect damaged or truncated data; not cryptographic.
+    /// - Complexity: O(range), four independent lanes of 8-byte words.
+    public func checksum(_ range: Range<Int>) -> UInt64 {
+        let clamped = range.clamped(to: 0..<base.count)
+        return Self.checksum(UnsafeRawBufferPointer(rebasing: base[clamped]))
+    }
+
+    /// The checksum of ``checksum(_:)`` over `bytes`.
+    public static func checksum(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { checksum($0) }
+    }
+
+    private static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xCBF2_9CE4_8422_2325, 0x8422_2325_CBF2_9CE4, 0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F)
+        var offset = 0
+        let count = bytes.count
+        while offset + 32 <= count {
+            lanes.0 = (lanes.0 ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+            lanes.1 = (lanes.1 ^ bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) &* prime
+            lanes.2 = (lanes.2 ^ bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* prime
+            lanes.3 = (lanes.3 ^ bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* prime
+            offset += 32
+        }
+        var hash = lanes.0 ^ (lanes.1 &* 31) ^ (lanes.2 &* 961) ^ (lanes.3 &* 29791) ^ UInt64(count)
+        while offset < count {
+            hash = (hash ^ UInt64(bytes[offset])) &* prime
+            offset += 1
+        }
+        // Mix so that every input bit reaches every output bit.
+        hash ^= hash >> 33
+        hash = hash &* 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        return hash
+    }
+}

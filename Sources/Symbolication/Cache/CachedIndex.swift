@@ -1,0 +1,40 @@
+import DWARF
+import ObjectFiles
+
+/// Address lookups read from an index-cache file: no DWARF work at all. A unit whose bytes fail their
+/// checksum is read from the DWARF instead (opened on first need), and the file is marked for rebuilding.
+final class CachedIndex: AddressIndex {
+    let file: IndexCacheFile
+    /// Why the file cannot be trusted in full (a damaged unit); `nil` while every unit read was sound.
+    private(set) var damage: String?
+    private let openDWARF: () -> DWARFIndex?
+    private var dwarf: DWARFIndex??
+    private var units: [Int: Result<FlatUnit, DWARFError>?] = [:]
+
+    init(file: IndexCacheFile, openDWARF: @escaping () -> DWARFIndex?) {
+        self.file = file
+        self.openDWARF = openDWARF
+    }
+
+    /// The DWARF index, opened the first time a damaged unit needs it.
+    var fallback: DWARFIndex? {
+        if let dwarf { return dwarf }
+        let opened = openDWARF()
+        dwarf = .some(opened)
+        return opened
+    }
+
+    func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit? {
+        guard let found = file.unitTable.value(containing: address) else { return nil }
+        let position = Int(found)
+        let stored: Result<FlatUnit, DWARFError>?
+        if let known = units[position] { stored = known } else {
+            stored = file.unit(at: position)
+            units[position] = .some(stored)
+            if stored == nil, damage == nil { damage = "\(file.path): unit \(position) is damaged; read from the DWARF, and the file is rebuilt" }
+        }
+        guard let stored else { return try fallback?.lookup(address) }
+        let unit = try stored.get()
+        return IndexHit(chain: unit.functionChain(at: address), row: unit.row(containing: address))
+    }
+}

@@ -1,0 +1,73 @@
+public import ObjectFiles
+
+/// The directory of index-cache files, one per image and debug file.
+public struct IndexCache: Hashable, Sendable {
+    /// The name every cache file ends with.
+    public static let fileExtension = ".pmindex"
+
+    public var directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// `$POSTMORTEM_CACHE_DIR`, else `$XDG_CACHE_HOME/postmortem`, else `~/.cache/postmortem`; `nil`
+    /// when none of these variables is set.
+    public static func standard() -> IndexCache? {
+        if let directory = FileSystem.environment("POSTMORTEM_CACHE_DIR") { return IndexCache(directory: directory) }
+        if let directory = FileSystem.environment("XDG_CACHE_HOME") { return IndexCache(directory: directory + "/postmortem") }
+        if let home = FileSystem.environment("HOME") { return IndexCache(directory: home + "/.cache/postmortem") }
+        return nil
+    }
+
+    /// The cache file of `image` read through `debugFile` (the image itself when it has its DWARF): named by
+    /// the image's build-id or UUID for people, and by the debug file's real path and architecture, so that
+    /// copies of one build in several places each keep their own file.
+    public func path(for image: ObjectFile, debugFile: ObjectFile) -> String {
+        let identity = image.uuid.map { "uuid-\($0)" } ?? image.buildID.map { "buildid-\($0.hex)" } ?? "image"
+        let place = ImmutableBytes.checksum(Array("\(FileSystem.realPath(debugFile.path))\u{0}\(debugFile.architecture.name)".utf8))
+        return directory + "/" + identity + "-" + String(place, radix: 16) + Self.fileExtension
+    }
+
+    /// One file in the cache, as `postmortem cache info` lists it.
+    public struct Entry: Hashable, Sendable {
+        public var path: String
+        public var size: UInt64
+        /// The image the file indexes, or why the file cannot be used (damaged, another version).
+        public var image: String?
+        public var problem: String?
+    }
+
+    /// The cache files in the directory, by name.
+    public func entries() -> [Entry] {
+        FileSystem.entries(of: directory).filter { !$0.isDirectory && $0.name.hasSuffix(Self.fileExtension) }
+            .map(\.name).sorted().map { name in
+                let path = directory + "/" + name
+                let size = FileSystem.status(path)?.size ?? 0
+                do throws(IndexCacheError) {
+                    let file = try IndexCacheFile(path: path)
+                    return Entry(path: path, size: size, image: file.metadata.imagePath, problem: nil)
+                } catch {
+                    return Entry(path: path, size: size, image: nil, problem: error.reason)
+                }
+            }
+    }
+
+    /// Removes every cache file (and leftover temporary file) in the directory.
+    /// - Returns: how many files were removed, and the paths that could not be.
+    public func clear() -> (removed: Int, failed: [String]) {
+        var removed = 0
+        var failed: [String] = []
+        for entry in FileSystem.entries(of: directory) where !entry.isDirectory && entry.name.contains(Self.fileExtension) {
+            let path = directory + "/" + entry.name
+            if FileSystem.remove(path) { removed += 1 } else { failed.append(path) }
+        }
+        return (removed, failed)
+    }
+
+    /// Writes a cache file at `path`, in this directory.
+    func write(_ bytes: [UInt8], to path: String) throws(FileSystem.Failure) {
+        try FileSystem.createDirectories(directory)
+        try FileSystem.writeAtomically(bytes, to: path)
+    }
+}

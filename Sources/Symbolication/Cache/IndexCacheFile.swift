@@ -1,0 +1,241 @@
+import DWARF
+import ObjectFiles
+
+/// One index-cache file: everything a lookup in one image needs, so that a later run resolves
+/// addresses with no DWARF and no symbol-table work at all. The layout is in `FORMAT.md` beside this file.
+///
+/// Opening checks the magic, the version, the file size and the checksums of the small sections;
+/// symbol tables and units are checked by their own checksums the first time they are used.
+final class IndexCacheFile {
+    /// The format version this code writes and reads; a file of any other version is rebuilt.
+    static let version: UInt32 = 1
+    static let magic: [UInt8] = Array("PMINDEX\0".utf8)
+    static let headerSize = 32
+    static let sectionEntrySize = 32
+    static let unitEntrySize = 32
+
+    /// The sections of a cache file, by the number that tags them in the section table.
+    enum SectionKind: UInt32, CaseIterable {
+        case metadata = 1
+        case imageSymbols = 2
+        case debugFileSymbols = 3
+        case unitTable = 4
+        case unitDirectory = 5
+        case unitData = 6
+    }
+
+    /// What the file says about where it came from.
+    struct Metadata: Hashable {
+        var imagePath = ""
+        /// The debug file's real path, size and modification time when the file was built: a debug file
+        /// that has changed since makes the cache stale.
+        var debugFilePath: String?
+        var debugFileSize: UInt64 = 0
+        var debugFileModified: Int64 = 0
+
+        init() {}
+
+        init(image: ObjectFile, debugFile: ObjectFile) {
+            imagePath = FileSystem.realPath(image.path)
+            debugFilePath = FileSystem.realPath(debugFile.path)
+            let status = FileSystem.status(debugFile.path)
+            debugFileSize = status?.size ?? 0
+            debugFileModified = status?.modified ?? 0
+        }
+    }
+
+    let path: String
+    let bytes: ImmutableBytes
+    let metadata: Metadata
+    private var sections: [SectionKind: (range: Range<Int>, checksum: UInt64)] = [:]
+    let unitTable: FlatRangeTable
+    let unitCount: Int
+
+    /// Opens and checks the cache file at `path`.
+    /// - Throws: a one-line reason when the file is missing, of another version, truncated or damaged.
+    init(path: String) throws(IndexCacheError) {
+        self.path = path
+        do { bytes = try ImmutableBytes(mapping: path) } catch { throw IndexCacheError(path: path, reason: error.detail) }
+        guard bytes.count >= Self.headerSize, bytes.bytes(0..<8) == Self.magic else {
+            throw IndexCacheError(path: path, reason: "not an index-cache file")
+        }
+        let version = bytes.u32(at: 8)
+        guard version == Self.version else {
+            throw IndexCacheError(path: path, reason: "format version \(version), this postmortem reads version \(Self.version)")
+        }
+        let sectionCount = Int(bytes.u32(at: 12))
+        guard bytes.u64(at: 16) == UInt64(bytes.count) else {
+            throw IndexCacheError(path: path, reason: "truncated: \(bytes.count) bytes of \(bytes.u64(at: 16))")
+        }
+        let tableEnd = Self.headerSize + sectionCount * Self.sectionEntrySize
+        guard sectionCount <= 64, tableEnd <= bytes.count, bytes.checksum(Self.headerSize..<tableEnd) == bytes.u64(at: 24) else {
+            throw IndexCacheError(path: path, reason: "damaged section table")
+        }
+        for index in 0..<sectionCount {
+            let entry = Self.headerSize + index * Self.sectionEntrySize
+            let offset = bytes.u64(at: entry + 8), length = bytes.u64(at: entry + 16)
+            guard let kind = SectionKind(rawValue: bytes.u32(at: entry)), offset <= UInt64(bytes.count),
+                  length <= UInt64(bytes.count) - offset else { throw IndexCacheError(path: path, reason: "damaged section table") }
+            sections[kind] = (Int(offset)..<Int(offset + length), bytes.u64(at: entry + 24))
+        }
+        for kind in [SectionKind.metadata, .unitTable, .unitDirectory] {
+            guard let section = sections[kind], bytes.checksum(section.range) == section.checksum else {
+                throw IndexCacheError(path: path, reason: "damaged or missing section \(kind)")
+            }
+        }
+        guard let metadata = Self.readMetadata(bytes, sections[.metadata]!.range) else {
+            throw IndexCacheError(path: path, reason: "damaged metadata")
+        }
+        self.metadata = metadata
+        let table = sections[.unitTable]!.range
+        unitTable = FlatRangeTable(bytes: bytes, start: table.lowerBound, count: table.count / FlatRangeTable.entrySize)
+        unitCount = sections[.unitDirectory]!.range.count / Self.unitEntrySize
+    }
+
+    /// The cache file at `path` when it is sound and was built from `debugFile` as it is now; else why
+    /// not (`nil` when there is simply no file yet).
+    static func open(_ path: String, for debugFile: ObjectFile) -> Result<IndexCacheFile, IndexCacheProblem> {
+        guard FileSystem.exists(path) else { return .failure(IndexCacheProblem(nil)) }
+        let file: IndexCacheFile
+        do { file = try IndexCacheFile(path: path) } catch { return .failure(IndexCacheProblem(error)) }
+        let status = FileSystem.status(debugFile.path)
+        guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path), status?.size == file.metadata.debugFileSize,
+              status?.modified == file.metadata.debugFileModified else {
+            return .failure(IndexCacheProblem(IndexCacheError(path: path, reason: "stale: its debug file changed")))
+        }
+        return .success(file)
+    }
+
+    /// A symbol table stored in the file, checked against its checksum; `nil` when it is damaged.
+    func symbolTable(_ kind: SectionKind) -> SymbolTable? {
+        guard let section = sections[kind], bytes.checksum(section.range) == section.checksum else { return nil }
+        return SymbolTable(decoding: bytes, in: section.range)
+    }
+
+    /// What is stored for the unit at `position`: the unit, checked against its checksum; the error that
+    /// kept it from being read when the file was built; or `nil` when its bytes are damaged.
+    func unit(at position: Int) -> Result<FlatUnit, DWARFError>? {
+        guard let directory = sections[.unitDirectory]?.range, let data = sections[.unitData]?.range,
+              position >= 0, position < unitCount else { return nil }
+        let entry = directory.lowerBound + position * Self.unitEntrySize
+        let offset = bytes.u64(at: entry), length = bytes.u64(at: entry + 8)
+        guard offset >= UInt64(data.lowerBound), offset <= UInt64(data.upperBound), length <= UInt64(data.upperBound) - offset else { return nil }
+        let range = Int(offset)..<Int(offset + length)
+        guard bytes.checksum(range) == bytes.u64(at: entry + 16) else { return nil }
+        if bytes.u32(at: entry + 24) != 0 {
+            let message = String(decoding: bytes.bytes(range), as: UTF8.self)
+            return .failure(DWARFError(.malformed, path: metadata.debugFilePath ?? metadata.imagePath, detail: message))
+        }
+        return FlatUnit(bytes: bytes, range: range).map { .success($0) }
+    }
+
+    // MARK: Writing
+
+    /// What a cache file holds, gathered before it is encoded.
+    struct Contents {
+        var metadata: Metadata
+        var imageSymbols: SymbolTable
+        var debugFileSymbols: SymbolTable
+        var unitRanges: [(AddressRange, UInt32)]
+        /// Per unit in position order: its packed bytes with names complete, or the error that kept it from being read.
+        var units: [Result<[UInt8], DWARFError>]
+    }
+
+    /// The bytes of a cache file holding `contents`.
+    static func encode(_ contents: Contents) -> [UInt8] {
+        var pieces: [(SectionKind, [UInt8])] = []
+        pieces.append((.metadata, encodeMetadata(contents.metadata)))
+        pieces.append((.imageSymbols, contents.imageSymbols.encoded()))
+        pieces.append((.debugFileSymbols, contents.debugFileSymbols.encoded()))
+        var table = ByteWriter()
+        _ = FlatRangeTable.write(contents.unitRanges, to: &table)
+        pieces.append((.unitTable, table.bytes))
+
+        let sectionCount = SectionKind.allCases.count
+        // The unit directory names absolute offsets: work out where the unit data will start.
+        var offset = headerSize + sectionCount * sectionEntrySize
+        for (_, bytes) in pieces { offset = (offset + bytes.count + 7) / 8 * 8 }
+        let dataOffset = offset + contents.units.count * unitEntrySize
+        var directory = ByteWriter()
+        var data = ByteWriter()
+        for unit in contents.units {
+            let (bytes, status): ([UInt8], UInt32) = switch unit {
+            case .success(let bytes): (bytes, 0)
+            case .failure(let error): (Array(error.detail.utf8), 1)
+            }
+            directory.u64(UInt64(dataOffset + data.count))
+            directory.u64(UInt64(bytes.count))
+            directory.u64(ImmutableBytes.checksum(bytes))
+            directory.u32(status)
+            directory.u32(0)
+            data.append(bytes)
+            data.align(to: 8)
+        }
+        pieces.append((.unitDirectory, directory.bytes))
+        pieces.append((.unitData, data.bytes))
+
+        var body = ByteWriter()
+        var entries = ByteWriter()
+        let bodyStart = headerSize + sectionCount * sectionEntrySize
+        for (kind, bytes) in pieces {
+            entries.u32(kind.rawValue)
+            entries.u32(0)
+            entries.u64(UInt64(bodyStart + body.count))
+            entries.u64(UInt64(bytes.count))
+            entries.u64(kind == .unitData ? 0 : ImmutableBytes.checksum(bytes))
+            body.append(bytes)
+            body.align(to: 8)
+        }
+        var file = ByteWriter()
+        file.reserve(bodyStart + body.count)
+        file.append(magic)
+        file.u32(version)
+        file.u32(UInt32(pieces.count))
+        file.u64(UInt64(bodyStart + body.count))
+        file.u64(ImmutableBytes.checksum(entries.bytes))
+        file.append(entries.bytes)
+        file.append(body.bytes)
+        return file.bytes
+    }
+
+    // MARK: Metadata
+
+    /// Metadata as `key=value` lines (UTF-8).
+    private static func encodeMetadata(_ metadata: Metadata) -> [UInt8] {
+        var lines = ["image=\(metadata.imagePath)"]
+        if let debugFile = metadata.debugFilePath {
+            lines += ["debugFile=\(debugFile)", "debugFileSize=\(metadata.debugFileSize)", "debugFileModified=\(metadata.debugFileModified)"]
+        }
+        return Array(lines.joined(separator: "\n").utf8)
+    }
+
+    private static func readMetadata(_ bytes: ImmutableBytes, _ range: Range<Int>) -> Metadata? {
+        var metadata = Metadata()
+        for line in String(decoding: bytes.bytes(range), as: UTF8.self).split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            let value = String(line[line.index(after: equals)...])
+            switch line[..<equals] {
+            case "image": metadata.imagePath = value
+            case "debugFile": metadata.debugFilePath = value
+            case "debugFileSize": metadata.debugFileSize = UInt64(value) ?? 0
+            case "debugFileModified": metadata.debugFileModified = Int64(value) ?? 0
+            default: break
+            }
+        }
+        return metadata
+    }
+}
+
+/// Why a cache file was not used: its path and the reason, in one line.
+struct IndexCacheError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var description: String { "\(path): \(reason)" }
+}
+
+/// Why no cache file was used: its error, or `nil` when there was simply none yet.
+struct IndexCacheProblem: Error {
+    var error: IndexCacheError?
+
+    init(_ error: IndexCacheError?) { self.error = error }
+}

@@ -1,0 +1,58 @@
+/// Builds little-endian bytes for the compact index formats (``FlatUnit``, the index cache).
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    var count: Int { bytes.count }
+
+    mutating func reserve(_ capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func u32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func u64(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
+    /// Pads with zeros up to a multiple of `alignment`.
+    mutating func align(to alignment: Int) {
+        while bytes.count % alignment != 0 { bytes.append(0) }
+    }
+
+    /// Overwrites the u32 at `offset`, written earlier.
+    mutating func patchU32(at offset: Int, _ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for index in 0..<4 { bytes[offset + index] = raw[index] }
+        }
+    }
+
+    /// Overwrites the u64 at `offset`, written earlier.
+    mutating func patchU64(at offset: Int, _ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for index in 0..<8 { bytes[offset + index] = raw[index] }
+        }
+    }
+}
+
+/// Strings stored once each, NUL-terminated, addressed by their offset.
+struct StringPool {
+    /// The offset that stands for "no string".
+    static let none = UInt32.max
+
+    private(set) var bytes: [UInt8] = []
+    private var offsets: [String: UInt32] = [:]
+
+    init(existing: [UInt8] = []) { bytes = existing }
+
+    mutating func offset(of string: String?) -> UInt32 {
+        guard let string else { return Self.none }
+        if let known = offsets[string] { return known }
+        let offset = UInt32(bytes.count)
+        bytes.append(contentsOf: string.utf8)
+        bytes.append(0)
+        offsets[string] = offset
+        return offset
+    }
+}

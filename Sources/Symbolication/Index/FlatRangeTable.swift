@@ -1,0 +1,53 @@
+import ObjectFiles
+
+/// Address ranges mapped to 32-bit values, stored as bytes and searched in place: the unit table of an
+/// index and each unit's table of top-level functions. Ranges may nest or overlap; of several that
+/// cover an address, the one that starts last wins (of equal starts, the one given last).
+///
+/// Layout: per entry, sorted by start: start (u64), end (u64), the furthest end of it and every entry
+/// before it (u64), value (u32), padding (u32).
+struct FlatRangeTable {
+    static let entrySize = 32
+
+    let bytes: ImmutableBytes
+    /// Where the first entry starts in ``bytes``.
+    let start: Int
+    let count: Int
+
+    /// Appends the table of `pairs` to `writer`; returns how many entries it wrote (empty ranges are dropped).
+    static func write(_ pairs: [(AddressRange, UInt32)], to writer: inout ByteWriter) -> Int {
+        let sorted = pairs.enumerated().filter { !$0.element.0.isEmpty }.sorted { lhs, rhs in
+            lhs.element.0.lowerBound != rhs.element.0.lowerBound
+                ? lhs.element.0.lowerBound < rhs.element.0.lowerBound : lhs.offset < rhs.offset
+        }
+        var furthest: UInt64 = 0
+        for (_, pair) in sorted {
+            furthest = max(furthest, pair.0.upperBound.rawValue)
+            writer.u64(pair.0.lowerBound.rawValue)
+            writer.u64(pair.0.upperBound.rawValue)
+            writer.u64(furthest)
+            writer.u32(pair.1)
+            writer.u32(0)
+        }
+        return sorted.count
+    }
+
+    /// The value whose range covers `address`.
+    /// - Complexity: O(log n) plus the number of earlier ranges that still reach past `address`.
+    func value(containing address: FileAddress) -> UInt32? {
+        let target = address.rawValue
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if bytes.u64(at: start + middle * Self.entrySize) <= target { low = middle + 1 } else { high = middle }
+        }
+        var index = low - 1
+        while index >= 0 {
+            let entry = start + index * Self.entrySize
+            guard bytes.u64(at: entry + 16) > target else { break }
+            if target < bytes.u64(at: entry + 8) { return bytes.u32(at: entry + 24) }
+            index -= 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import ObjectFiles
+import Symbolication
+import Testing
+import TestSupport
+
+/// The index cache: a file written on first use answers exactly as the DWARF does, and a damaged,
+/// truncated, stale or older file is noticed, never trusted, and rebuilt.
+@Suite("Index cache")
+struct IndexCacheTests {
+    /// Addresses across the code of an image: every byte of a small one; of a larger one, each function's
+    /// start, a byte in, its middle and last byte.
+    static func addresses(in path: String, architecture: Architecture? = nil) throws -> [FileAddress] {
+        let image = try ObjectFileReader.read(path: path, architecture: architecture)
+        let table = try ObjectFileReader.symbolTable(of: image)
+        var addresses: [FileAddress] = []
+        for section in image.sections where section.isAllocated && section.name.contains("text") {
+            let range = section.addressRange
+            if range.size <= 1 << 16 {
+                addresses += (0..<range.size).compactMap { range.lowerBound.advanced(by: $0) }
+                continue
+            }
+            var address = range.lowerBound
+            while address < range.upperBound {
+                addresses.append(address)
+                guard let hit = table.symbol(containing: address), hit.symbol.size > 0 else {
+                    address = address.advanced(by: 7) ?? range.upperBound
+                    continue
+                }
+                let size = hit.symbol.size
+                for offset in [1, size / 2, size - 1] where offset > 0 && offset < size {
+                    if let inside = hit.symbol.address.advanced(by: offset) { addresses.append(inside) }
+                }
+                address = hit.symbol.address.advanced(by: size) ?? range.upperBound
+            }
+        }
+        return addresses
+    }
+
+    static let fixtures: [(name: String, architecture: Architecture?)] = [
+        ("inventory-gcc", nil), ("inventory-clang", nil), ("inventory-gcc-typeunits5", nil), ("shapes-swift-O", nil),
+        ("sensors-gcc-dwarf2", nil), ("sensors-stripped", nil), ("libgeometry.so", nil),
+        ("../Apple/bin/App.dSYM", Architecture(name: "arm64")), ("../Apple/bin/App", Architecture(name: "x86_64")),
+    ]
+
+    @Test(arguments: fixtures.map(\.name))
+    func cachedAnswersEqualTheDWARFs(_ name: String) throws {
+        let architecture = Self.fixtures.first { $0.name == name }?.architecture ?? nil
+        let path = Fixtures.path(name)
+        let cache = IndexCache(directory: Fixtures.scratchDirectory("cache"))
+        let addresses = try Self.addresses(in: path, architecture: architecture)
+        try #require(addresses.count > 100)
+
+        let fromDWARF = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture))
+        let expected = addresses.map(fromDWARF.resolve)
+        let expectedLines = addresses.map { fromDWARF.lineEntry(at: $0).map { "\($0.file ?? "-"):\($0.line) \($0.range)" } }
+
+        let writer = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache))
+        #expect(writer.indexCacheFile == nil)
+        _ = writer.resolve(addresses[addresses.count / 2])
+        writer.writeIndexCache()
+        #expect(writer.notes == fromDWARF.notes)
+
+        let reader = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache))
+        #expect(reader.indexCacheFile != nil, "the second open did not use the cache: \(reader.notes)")
+        #expect(reader.notes == fromDWARF.notes)
+        #expect(reader.debugFile?.path == fromDWARF.debugFile?.path)
+        var differences = 0
+        for (index, address) in addresses.enumerated() {
+            let answer = reader.resolve(address)
+            if answer != expected[index] {
+                differences += 1
+                if differences <= 3 { Issue.record("\(address): cached \(answer.frames) vs DWARF \(expected[index].frames)") }
+            }
+        }
+        #expect(differences == 0, "\(differences) of \(addresses.count) addresses differ")
+        #expect(addresses.map { reader.lineEntry(at: $0).map { "\($0.file ?? "-"):\($0.line) \($0.range)" } } == expectedLines)
+    }
+
+    /// Builds a cache file for inventory-gcc and returns its path and the answers it must keep giving.
+    private func builtCache() throws -> (cache: IndexCache, file: String, addresses: [FileAddress], expected: [AddressResolution]) {
+        let path = Fixtures.path("inventory-gcc")
+        let cache = IndexCache(directory: Fixtures.scratchDirectory("damaged"))
+        let addresses = try Self.addresses(in: path)
+        let expected = try addresses.map(ImageSymbolizer(path: path).resolve)
+        try ImageSymbolizer(path: path, options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory)
+        try #require(files.count == 1)
+        return (cache, cache.directory + "/" + files[0], addresses, expected)
+    }
+
+    /// Damages the cache file, then checks the damage is reported, the answers unchanged, and the file rebuilt.
+    private func expectRebuilt(after damage: (inout [UInt8]) -> Void, reported words: String) throws {
+        let (cache, file, addresses, expected) = try builtCache()
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        damage(&bytes)
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+
+        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache))
+        #expect(addresses.map(symbolizer.resolve) == expected)
+        symbolizer.writeIndexCache()
+        #expect(symbolizer.notes.contains { $0.contains(words) }, "notes: \(symbolizer.notes)")
+
+        let rebuilt = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache))
+        #expect(rebuilt.indexCacheFile != nil && rebuilt.notes.isEmpty, "not rebuilt: \(rebuilt.notes)")
+        #expect(addresses.map(rebuilt.resolve) == expected)
+    }
+
+    @Test func truncatedFileIsRebuilt() throws {
+        try expectRebuilt(after: { $0.removeLast($0.count / 3) }, reported: "truncated")
+    }
+
+    @Test func olderVersionIsRebuilt() throws {
+        try expectRebuilt(after: { $0[8] = 0 }, reported: "format version 0")
+    }
+
+    @Test func damagedSectionTableIsRebuilt() throws {
+        try expectRebuilt(after: { $0[40] ^= 0x55 }, reported: "damaged section table")
+    }
+
+    @Test func damagedUnitIsReadFromDWARFAndRebuilt() throws {
+        // A flipped byte near the end lies in the last unit's bytes: only a lookup there notices.
+        try expectRebuilt(after: { $0[$0.count - 9] ^= 0x01 }, reported: "is damaged")
+    }
+
+    @Test func damagedSymbolTableIsReadFromTheBinaryAndRebuilt() throws {
+        // The image's symbol table is the second section; its checksum is checked on first use.
+        try expectRebuilt(after: { bytes in
+            let offset = Int(bytes[32 + 32 + 8]) | Int(bytes[32 + 32 + 9]) << 8 | Int(bytes[32 + 32 + 10]) << 16
+            bytes[offset + 30] ^= 0x80
+        }, reported: "damaged symbol table")
+    }
+
+    @Test func garbageIsNotTrusted() throws {
+        try expectRebuilt(after: { bytes in bytes = Array(repeating: 0x41, count: 100) }, reported: "not an index-cache file")
+    }
+
+    @Test func changedDebugFileMakesTheCacheStale() throws {
+        let scratch = Fixtures.scratchDirectory("stale")
+        let binary = scratch + "/sensors-stripped", debugFile = scratch + "/sensors-stripped.debug"
+        try FileManager.default.copyItem(atPath: Fixtures.path("sensors-stripped"), toPath: binary)
+        try FileManager.default.copyItem(atPath: Fixtures.path(".debug/sensors-stripped.debug"), toPath: debugFile)
+        let cache = IndexCache(directory: scratch + "/cache")
+        try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
+        #expect(try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache)).indexCacheFile != nil)
+
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: debugFile)
+        let stale = try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache))
+        #expect(stale.indexCacheFile == nil)
+        #expect(stale.notes.contains { $0.contains("stale") }, "notes: \(stale.notes)")
+        #expect(stale.resolve(FileAddress(0x12e8)).frames.map(\.function) == ["clamp", "scale", "adjust", "sample_at"])
+    }
+
+    @Test func imageWithoutDebugInformationGetsNoCacheFile() throws {
+        let cache = IndexCache(directory: Fixtures.scratchDirectory("none"))
+        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-stripped"), options: SymbolizerOptions(
+            debugFileSearch: DebugFileSearch(includesSystemRoot: false), indexCache: cache))
+        symbolizer.writeIndexCache()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).isEmpty)
+    }
+
+    @Test func unwritableDirectoryIsANoteNotAFailure() throws {
+        let scratch = Fixtures.scratchDirectory("unwritable")
+        try Data("a file, not a directory".utf8).write(to: URL(fileURLWithPath: scratch + "/file"))
+        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"),
+                                             options: SymbolizerOptions(indexCache: IndexCache(directory: scratch + "/file/cache")))
+        let answer = symbolizer.resolve(FileAddress(0x127d))
+        symbolizer.writeIndexCache()
+        #expect(symbolizer.notes.contains { $0.hasPrefix("index cache not written") }, "notes: \(symbolizer.notes)")
+        #expect(answer.frames.first?.function == "int warehouse::detail::checked_add<int>(int, int)")
+    }
+
+    @Test func clearRemovesEveryFile() throws {
+        let (cache, _, _, _) = try builtCache()
+        #expect(cache.entries().count == 1)
+        #expect(cache.entries().first?.image == Fixtures.path("inventory-gcc"))
+        #expect(cache.clear().removed == 1)
+        #expect(cache.entries().isEmpty)
+    }
+}
