@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Resolve benchmark: times `postmortem resolve -i` against `llvm-symbolizer --inlining` and
-`addr2line -f -i -C` on the same addresses of the same binaries, alternating the tools run by run.
+"""Resolve benchmark: times `postmortem resolve -i` (without its index cache, and with a warm one)
+against `llvm-symbolizer --inlining` and `addr2line -f -i -C` on the same addresses of the same binaries,
+alternating the tools run by run.
 Prints, per binary and batch size, the median wall time, its ratio to llvm-symbolizer and the peak RSS.
 Not a test: the figures depend on the machine. Run through Benchmarks/resolve.sh (`make bench`)."""
 import argparse
@@ -28,10 +29,10 @@ def sample(addresses, count):
     return [addresses[int(i * step) % len(addresses)] for i in range(count)]
 
 
-def run(command, stdin_text):
+def run(command, stdin_text, env=None):
     """Wall seconds and peak RSS (MiB) of one run, with stdin fed from text and stdout discarded."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     process.stdin.write(stdin_text.encode())
     process.stdin.close()
     _, status, usage = os.wait4(process.pid, 0)
@@ -47,29 +48,34 @@ def main():
     parser.add_argument("--llvm-symbolizer", required=True)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--counts", default="1,100,10000")
+    parser.add_argument("--cache-dir", required=True, help="the index cache of the warm runs (filled before timing)")
     parser.add_argument("binaries", nargs="+")
     options = parser.parse_args()
 
     print(f"llvm-symbolizer: {options.llvm_symbolizer}; {options.runs} runs each, tools alternating; median wall time")
-    print(f"{'binary':<14} {'addresses':>9}  {'tool':<32} {'median s':>9} {'× llvm-sym':>10} {'peak RSS MiB':>13}")
+    print(f"{'binary':<14} {'addresses':>9}  {'tool':<36} {'median s':>9} {'× llvm-sym':>10} {'peak RSS MiB':>13}")
     for binary in options.binaries:
         addresses = function_addresses(binary)
         for count in [int(c) for c in options.counts.split(",")]:
             text = "".join(f"0x{a:x}\n" for a in sample(addresses, count))
+            cached = dict(os.environ, POSTMORTEM_CACHE_DIR=options.cache_dir)
+            warm_command = [options.postmortem, "resolve", "-i", "-o", binary]
+            run(warm_command, text, cached)  # fills the cache: every later run of this command reads it
             tools = {
-                "postmortem resolve -i": [options.postmortem, "resolve", "-i", "-o", binary],
+                "postmortem resolve -i --no-cache": [options.postmortem, "resolve", "-i", "--no-cache", "-o", binary],
+                "postmortem resolve -i (warm cache)": warm_command,
                 "llvm-symbolizer --inlining": [options.llvm_symbolizer, "--inlining", "-e", binary],
                 "addr2line -f -i -C": ["addr2line", "-f", "-i", "-C", "-e", binary],
             }
             results = {name: [] for name in tools}
             for _ in range(options.runs):
                 for name, command in tools.items():
-                    results[name].append(run(command, text))
+                    results[name].append(run(command, text, cached if command is warm_command else None))
             reference = statistics.median(t for t, _ in results["llvm-symbolizer --inlining"])
             for name, runs in results.items():
                 median = statistics.median(t for t, _ in runs)
                 rss = max(r for _, r in runs)
-                print(f"{os.path.basename(binary):<14} {count:>9}  {name:<32} {median:>9.3f} {median / reference:>9.2f}× {rss:>13.1f}")
+                print(f"{os.path.basename(binary):<14} {count:>9}  {name:<36} {median:>9.3f} {median / reference:>9.2f}× {rss:>13.1f}")
             sys.stdout.flush()
 
 

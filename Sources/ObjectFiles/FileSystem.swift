@@ -124,6 +124,18 @@ public enum FileSystem {
         unlink(path) == 0
     }
 
+    /// Up to `limit` bytes of standard input: what has arrived, waiting only when nothing has.
+    /// Empty at the end of the input (or on a read error).
+    public static func readAvailableStandardInput(limit: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: limit)
+        while true {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, limit) }
+            if count < 0, errno == EINTR { continue }
+            bytes.removeLast(limit - max(count, 0))
+            return bytes
+        }
+    }
+
     /// Flushes the C library's buffered standard output (what Swift's `print` wrote).
     public static func flushStandardOutput() {
         fflush(nil)

@@ -71,6 +71,25 @@ public final class ImageSymbolizer {
         self.notes = notes
     }
 
+    /// A second symbolizer of the same image for another thread, sharing this one's index-cache file and
+    /// symbol tables; `nil` unless lookups read the index cache (DWARF reading cannot be shared out:
+    /// libdwarf runs on one thread at a time).
+    public func sibling() -> ImageSymbolizer? {
+        guard let cacheFile, let debugFile else { return nil }
+        return ImageSymbolizer(sharing: self, cacheFile: cacheFile, debugFile: debugFile)
+    }
+
+    private init(sharing other: ImageSymbolizer, cacheFile: IndexCacheFile, debugFile: ObjectFile) {
+        options = other.options
+        image = other.image
+        self.debugFile = debugFile
+        self.cacheFile = cacheFile
+        dwarf = CachedIndex(file: cacheFile) { try? DWARFIndex(object: debugFile) }
+        needsCacheFile = false
+        imageSymbols = other.symbolTable()
+        debugFileSymbols = other.debugFileSymbolTable()
+    }
+
     /// Writes the image's index-cache file when the cache is on and there is no sound one yet (or the
     /// one read turned out damaged). Reads every unit the lookups have not read. A failure to write
     /// becomes a note; lookups are not affected.

@@ -24,13 +24,38 @@ enum AddressSource {
     /// Calls `body` with each address token, from `arguments` or, when there are none, from stdin
     /// (flushing after each line so the command can serve a pipe interactively).
     static func forEach(in arguments: [String], _ body: (String) -> Void) {
+        forEachBatch(in: arguments) { $0.forEach(body) }
+    }
+
+    /// The most tokens one batch holds.
+    static let batchLimit = 512
+
+    /// Calls `body` with batches of address tokens (at most ``batchLimit``): the arguments; from stdin,
+    /// the whole lines that have arrived (flushing after each batch). A pipe fed one line at a time is answered
+    /// line by line; a file comes in batches large enough to share out among threads.
+    static func forEachBatch(in arguments: [String], _ body: ([String]) -> Void) {
         if !arguments.isEmpty {
-            arguments.forEach(body)
+            for start in stride(from: 0, to: arguments.count, by: batchLimit) {
+                body(Array(arguments[start..<min(start + batchLimit, arguments.count)]))
+            }
             return
         }
-        while let line = readLine() {
-            for token in line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) { body(String(token)) }
-            Output.flush()
+        var pending: [UInt8] = []
+        while true {
+            let chunk = FileSystem.readAvailableStandardInput(limit: 1 << 16)
+            pending += chunk
+            let complete = chunk.isEmpty ? pending.count : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
+            if complete > 0 {
+                let text = String(decoding: pending[..<complete], as: UTF8.self)
+                pending.removeFirst(complete)
+                let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," || $0 == "\n" || $0 == "\r" })
+                // In groups, so that what a batch holds until it is printed stays small.
+                for start in stride(from: 0, to: tokens.count, by: batchLimit) {
+                    body(tokens[start..<min(start + batchLimit, tokens.count)].map(String.init))
+                }
+                Output.flush()
+            }
+            if chunk.isEmpty { return }
         }
     }
 }

@@ -28,27 +28,49 @@ struct ResolveCommand: ParsableCommand {
     @Argument(help: "Addresses to resolve.")
     var addresses: [String] = []
 
+    /// A batch this large is shared between two symbolizers on two threads, when the index cache answers.
+    static let parallelBatchSize = 256
+
+    /// What one input gets: the lines that answer it, or nothing when it is not an address.
+    private enum Answer {
+        case resolved([String])
+        case notAnAddress(String)
+    }
+
     func run() throws {
         let symbolizer = try objectOptions.openSymbolizer()
         let loaded = objectOptions.loadedImage(imageBase: symbolizer.image.imageBase)
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName)
+        func answer(_ input: String, by symbolizer: ImageSymbolizer) -> Answer {
+            guard let value = AddressInput.atos.parse(input) else { return .notAnAddress(input) }
+            let resolution = symbolizer.resolve(loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value))
+            if json {
+                return .resolved([renderer.json(resolution, input: input, object: objectOptions.object,
+                                                runtimeAddress: loaded == nil ? nil : value)])
+            }
+            return .resolved(renderer.text(resolution, input: input))
+        }
+        var helper: ImageSymbolizer?
         var answered = 0
         var rejected = 0
-        AddressSource.forEach(in: addresses) { input in
-            guard let value = AddressInput.atos.parse(input) else {
-                rejected += 1
-                Output.error("'\(input)' is not an address")
-                if json { Output.line(renderer.json(invalidInput: input, object: objectOptions.object, error: "not an address")) }
-                return
+        AddressSource.forEachBatch(in: addresses) { batch in
+            var workers = [symbolizer]
+            // Only when the index cache answers: reading DWARF cannot be shared out (libdwarf runs on one thread).
+            if batch.count >= Self.parallelBatchSize {
+                if helper == nil { helper = symbolizer.sibling() }
+                if let helper { workers.append(helper) }
             }
-            answered += 1
-            let address = loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value)
-            let resolution = symbolizer.resolve(address)
-            if json {
-                Output.line(renderer.json(resolution, input: input, object: objectOptions.object, runtimeAddress: loaded == nil ? nil : value))
-            } else {
-                renderer.text(resolution, input: input).forEach(Output.line)
+            for result in ParallelBatch.map(batch, workers: workers, { answer($1, by: $0) }) {
+                switch result {
+                case .resolved(let lines):
+                    answered += 1
+                    lines.forEach(Output.line)
+                case .notAnAddress(let input):
+                    rejected += 1
+                    Output.error("'\(input)' is not an address")
+                    if json { Output.line(renderer.json(invalidInput: input, object: objectOptions.object, error: "not an address")) }
+                }
             }
         }
         objectOptions.finish(symbolizer)

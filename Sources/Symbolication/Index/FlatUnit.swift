@@ -70,6 +70,9 @@ struct FlatUnit {
         let table = contents.lineTable
         var strings = StringPool()
         var writer = ByteWriter()
+        let rowCount = table.sequences.reduce(0) { $0 + $1.rows.count }
+        writer.reserve(headerSize + functions.count * (recordSize + 2 * FlatRangeTable.entrySize) + rowCount * rowSize
+                       + table.sequences.count * sequenceSize + table.files.count * 4 + 64)
         for _ in 0..<8 { writer.u32(0) }
 
         var topLevel: [(AddressRange, UInt32)] = []
@@ -116,15 +119,15 @@ struct FlatUnit {
         // more (never made by a compiler) is left out.
         let sequences = table.sequences.filter { $0.range.size <= UInt64(UInt32.max) }
         var furthest: UInt64 = 0
-        var rowCount = 0
+        var firstRow = 0
         for sequence in sequences {
             furthest = max(furthest, sequence.endAddress.rawValue)
             writer.u64(sequence.startAddress.rawValue)
             writer.u64(sequence.endAddress.rawValue)
             writer.u64(furthest)
-            writer.u32(UInt32(rowCount))
+            writer.u32(UInt32(firstRow))
             writer.u32(UInt32(sequence.rows.count))
-            rowCount += sequence.rows.count
+            firstRow += sequence.rows.count
         }
         for sequence in sequences {
             let base = sequence.startAddress.rawValue
@@ -138,7 +141,7 @@ struct FlatUnit {
         for file in table.files { writer.u32(strings.offset(of: file)) }
         writer.align(to: 8)
         writer.append(strings.bytes)
-        for (index, count) in [topCount, functions.count, rangeCount, sequences.count, rowCount, table.files.count,
+        for (index, count) in [topCount, functions.count, rangeCount, sequences.count, firstRow, table.files.count,
                                strings.bytes.count].enumerated() {
             writer.patchU32(at: index * 4, UInt32(count))
         }
