@@ -41,7 +41,8 @@ let package = Package(
         .target(name: "Formatters", dependencies: ["JSONWriting"]),
         .target(
             name: "Symbolication",
-            dependencies: ["DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "JSONWriting"]
+            dependencies: ["DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "JSONWriting"],
+            exclude: ["Cache/FORMAT.md"]
         ),
         .executableTarget(
             name: "postmortem",

@@ -9,7 +9,7 @@ import ObjectFiles
 /// - header (32 bytes): counts of top-level ranges, records, record ranges, sequences, rows and files
 ///   (u32 each), the strings' length (u32), padding;
 /// - top-level ranges: a ``FlatRangeTable`` to the record index;
-/// - records (56 bytes each, in DIE order): name origin DIE (u64, all ones when the names are complete),
+/// - records (72 bytes each, in DIE order): name origin DIE (u64, all ones when the names are complete),
 ///   name, linkage name, call file (string offsets, all ones for none), call line, call column, parent
 ///   (all ones for none), depth, end of subtree, first range, range count, flags (1: inlined),
 ///   declaration line (u32 each), the lowest start and highest end of the record's ranges and of every
