@@ -94,27 +94,60 @@ public enum FileSystem {
         }
     }
 
-    /// Writes `bytes` to `path` so that readers see the old file or the whole new one, never a part:
-    /// into a temporary file beside it, then renamed over it.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure(path: temporary, detail: "cannot write: " + String(cString: strerror(errno))) }
-        var offset = 0
-        var failure: String?
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                failure = String(cString: strerror(errno))
-                break
-            }
-            offset += written
+    /// A file written in pieces (appended, and patched at earlier offsets) that appears at its path only
+    /// when complete: it is written beside it under a temporary name and renamed over it by ``commit()``.
+    /// Dropped without a commit, the temporary file is removed.
+    public final class AtomicFile {
+        public let path: String
+        private let temporary: String
+        private var descriptor: Int32
+        /// The number of bytes appended so far.
+        public private(set) var count = 0
+
+        public init(path: String) throws(Failure) {
+            self.path = path
+            temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw Failure(path: temporary, detail: "cannot write: " + String(cString: strerror(errno))) }
         }
-        close(descriptor)
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            throw Failure(path: path, detail: "cannot write: " + failure)
+
+        deinit {
+            if descriptor >= 0 {
+                close(descriptor)
+                unlink(temporary)
+            }
+        }
+
+        /// Appends `bytes` at the end.
+        public func append(_ bytes: [UInt8]) throws(Failure) {
+            try write(bytes, at: count)
+            count += bytes.count
+        }
+
+        /// Overwrites the bytes at `offset` (below ``count``) with `bytes`.
+        public func overwrite(at offset: Int, with bytes: [UInt8]) throws(Failure) {
+            try write(bytes, at: offset)
+        }
+
+        private func write(_ bytes: [UInt8], at offset: Int) throws(Failure) {
+            var done = 0
+            while done < bytes.count {
+                let written = bytes[done...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + done)) }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw Failure(path: path, detail: "cannot write: " + String(cString: strerror(errno))) }
+                done += written
+            }
+        }
+
+        /// Closes the file and renames it to ``path``.
+        public func commit() throws(Failure) {
+            close(descriptor)
+            descriptor = -1
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw Failure(path: path, detail: "cannot write: " + reason)
+            }
         }
     }
 

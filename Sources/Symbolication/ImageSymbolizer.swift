@@ -101,16 +101,16 @@ public final class ImageSymbolizer {
         needsCacheFile = false
         if let damage = cached?.damage { notes.append(damage) }
         let metadata = IndexCacheFile.Metadata(image: image, debugFile: debugFile)
-        let units = (0..<index.unitCount).map { position -> Result<[UInt8], DWARFError> in
-            do throws(DWARFError) { return .success(try index.unitForCache(atPosition: position).completingNames(index.file.completingNames)) } catch {
-                return .failure(error)
-            }
-        }
         let contents = IndexCacheFile.Contents(
             metadata: metadata, imageSymbols: symbolTable(), debugFileSymbols: debugFileSymbolTable(),
-            unitRanges: index.unitRanges, units: units)
+            unitRanges: index.unitRanges, unitCount: index.unitCount)
         do throws(FileSystem.Failure) {
-            try cache.write(IndexCacheFile.encode(contents), to: cache.path(for: image, debugFile: debugFile))
+            try FileSystem.createDirectories(cache.directory)
+            try IndexCacheFile.write(contents, unit: { position in
+                do throws(DWARFError) {
+                    return .success(try index.unitForCache(atPosition: position).completingNames(index.file.completingNames))
+                } catch { return .failure(error) }
+            }, to: cache.path(for: image, debugFile: debugFile))
         } catch {
             notes.append("index cache not written: \(error.description)")
         }

@@ -64,10 +64,4 @@ public struct IndexCache: Hashable, Sendable {
         }
         return (removed, failed)
     }
-
-    /// Writes a cache file at `path`, in this directory.
-    func write(_ bytes: [UInt8], to path: String) throws(FileSystem.Failure) {
-        try FileSystem.createDirectories(directory)
-        try FileSystem.writeAtomically(bytes, to: path)
-    }
 }

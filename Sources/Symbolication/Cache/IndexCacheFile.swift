@@ -131,71 +131,72 @@ final class IndexCacheFile {
 
     // MARK: Writing
 
-    /// What a cache file holds, gathered before it is encoded.
+    /// What a cache file holds besides its units.
     struct Contents {
         var metadata: Metadata
         var imageSymbols: SymbolTable
         var debugFileSymbols: SymbolTable
         var unitRanges: [(AddressRange, UInt32)]
-        /// Per unit in position order: its packed bytes with names complete, or the error that kept it from being read.
-        var units: [Result<[UInt8], DWARFError>]
+        var unitCount: Int
     }
 
-    /// The bytes of a cache file holding `contents`.
-    static func encode(_ contents: Contents) -> [UInt8] {
-        var pieces: [(SectionKind, [UInt8])] = []
-        pieces.append((.metadata, encodeMetadata(contents.metadata)))
-        pieces.append((.imageSymbols, contents.imageSymbols.encoded()))
-        pieces.append((.debugFileSymbols, contents.debugFileSymbols.encoded()))
+    /// Writes a cache file holding `contents` to `path`, atomically. `unit` gives each unit in position
+    /// order (its packed bytes with names complete, or the error that kept it from being read) and is
+    /// called once per unit, so that only one unit is in memory at a time.
+    static func write(_ contents: Contents, unit: (Int) -> Result<[UInt8], DWARFError>, to path: String) throws(FileSystem.Failure) {
         var table = ByteWriter()
         _ = FlatRangeTable.write(contents.unitRanges, to: &table)
-        pieces.append((.unitTable, table.bytes))
-
+        let fixed: [(SectionKind, [UInt8])] = [
+            (.metadata, encodeMetadata(contents.metadata)), (.imageSymbols, contents.imageSymbols.encoded()),
+            (.debugFileSymbols, contents.debugFileSymbols.encoded()), (.unitTable, table.bytes),
+        ]
         let sectionCount = SectionKind.allCases.count
-        // The unit directory names absolute offsets: work out where the unit data will start.
-        var offset = headerSize + sectionCount * sectionEntrySize
-        for (_, bytes) in pieces { offset = (offset + bytes.count + 7) / 8 * 8 }
-        let dataOffset = offset + contents.units.count * unitEntrySize
+        let file = try FileSystem.AtomicFile(path: path)
+        try file.append([UInt8](repeating: 0, count: headerSize + sectionCount * sectionEntrySize))
+        var entries = ByteWriter()
+        func addSection(_ kind: SectionKind, offset: Int, length: Int, checksum: UInt64) {
+            entries.u32(kind.rawValue)
+            entries.u32(0)
+            entries.u64(UInt64(offset))
+            entries.u64(UInt64(length))
+            entries.u64(checksum)
+        }
+        func appendAligned(_ bytes: [UInt8]) throws(FileSystem.Failure) {
+            try file.append(bytes)
+            if file.count % 8 != 0 { try file.append([UInt8](repeating: 0, count: 8 - file.count % 8)) }
+        }
+        for (kind, bytes) in fixed {
+            addSection(kind, offset: file.count, length: bytes.count, checksum: ImmutableBytes.checksum(bytes))
+            try appendAligned(bytes)
+        }
+        let directoryOffset = file.count
+        try file.append([UInt8](repeating: 0, count: contents.unitCount * unitEntrySize))
+        let dataOffset = file.count
         var directory = ByteWriter()
-        var data = ByteWriter()
-        for unit in contents.units {
-            let (bytes, status): ([UInt8], UInt32) = switch unit {
+        for position in 0..<contents.unitCount {
+            let (bytes, status): ([UInt8], UInt32) = switch unit(position) {
             case .success(let bytes): (bytes, 0)
             case .failure(let error): (Array(error.detail.utf8), 1)
             }
-            directory.u64(UInt64(dataOffset + data.count))
+            directory.u64(UInt64(file.count))
             directory.u64(UInt64(bytes.count))
             directory.u64(ImmutableBytes.checksum(bytes))
             directory.u32(status)
             directory.u32(0)
-            data.append(bytes)
-            data.align(to: 8)
+            try appendAligned(bytes)
         }
-        pieces.append((.unitDirectory, directory.bytes))
-        pieces.append((.unitData, data.bytes))
+        try file.overwrite(at: directoryOffset, with: directory.bytes)
+        addSection(.unitDirectory, offset: directoryOffset, length: directory.count, checksum: ImmutableBytes.checksum(directory.bytes))
+        addSection(.unitData, offset: dataOffset, length: file.count - dataOffset, checksum: 0)
 
-        var body = ByteWriter()
-        var entries = ByteWriter()
-        let bodyStart = headerSize + sectionCount * sectionEntrySize
-        for (kind, bytes) in pieces {
-            entries.u32(kind.rawValue)
-            entries.u32(0)
-            entries.u64(UInt64(bodyStart + body.count))
-            entries.u64(UInt64(bytes.count))
-            entries.u64(kind == .unitData ? 0 : ImmutableBytes.checksum(bytes))
-            body.append(bytes)
-            body.align(to: 8)
-        }
-        var file = ByteWriter()
-        file.reserve(bodyStart + body.count)
-        file.append(magic)
-        file.u32(version)
-        file.u32(UInt32(pieces.count))
-        file.u64(UInt64(bodyStart + body.count))
-        file.u64(ImmutableBytes.checksum(entries.bytes))
-        file.append(entries.bytes)
-        file.append(body.bytes)
-        return file.bytes
+        var header = ByteWriter()
+        header.append(magic)
+        header.u32(version)
+        header.u32(UInt32(sectionCount))
+        header.u64(UInt64(file.count))
+        header.u64(ImmutableBytes.checksum(entries.bytes))
+        try file.overwrite(at: 0, with: header.bytes + entries.bytes)
+        try file.commit()
     }
 
     // MARK: Metadata
