@@ -7,12 +7,16 @@
 /// buffer; then each section name and each section range as a length-prefixed (u32) name, the range's
 /// bounds following as two u64.
 extension SymbolTable {
-    private static let entrySize = 40
+    static let entrySize = 40
 
     /// The table as bytes that ``init(decoding:in:)`` reads back.
     public func encoded() -> [UInt8] {
+        let names: [UInt8] = switch storage {
+        case .arrays(_, let names): names
+        case .mapped(let bytes, _, _, let range): bytes.bytes(range)
+        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(24 + entries.count * Self.entrySize + names.count + 64)
+        bytes.reserveCapacity(24 + count * Self.entrySize + names.count + 64)
         func append<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
@@ -20,11 +24,12 @@ extension SymbolTable {
             append(UInt32(name.utf8.count))
             bytes.append(contentsOf: name.utf8)
         }
-        append(UInt64(entries.count))
+        append(UInt64(count))
         append(UInt64(names.count))
         append(UInt32(sectionNames.count))
         append(UInt32(sectionRanges.count))
-        for entry in entries {
+        for index in 0..<count {
+            let entry = entry(index)
             append(entry.address.rawValue)
             append(entry.size)
             append(UInt64(entry.name))
@@ -42,10 +47,11 @@ extension SymbolTable {
         return bytes
     }
 
-    /// Reads back a table that ``encoded()`` wrote into `range` of `bytes`; `nil` when the bytes are not
-    /// a consistent table (a count that runs past the end, a name offset outside the names).
-    /// - Complexity: O(symbols), one copy.
-    public init?(decoding bytes: ImmutableBytes, in range: Range<Int>) {
+    /// The table that ``encoded()`` wrote into `range` of `bytes`, read in place: entries and names stay
+    /// in `bytes` (the caller has checked them against a checksum); only the section names and ranges are
+    /// copied. `nil` when the counts do not fit the range.
+    /// - Complexity: O(sections).
+    public init?(mapping bytes: ImmutableBytes, in range: Range<Int>) {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= 24 else { return nil }
         var offset = range.lowerBound
         let end = range.upperBound
@@ -54,23 +60,11 @@ extension SymbolTable {
         offset += 24
         guard entryCount <= UInt64(end - offset) / UInt64(Self.entrySize),
               namesLength <= UInt64(end - offset) - entryCount * UInt64(Self.entrySize) else { return nil }
+        let entriesStart = offset
         let namesStart = offset + Int(entryCount) * Self.entrySize
-        let names = bytes.bytes(namesStart..<namesStart + Int(namesLength))
-        guard names.isEmpty || names.last == 0 else { return nil }
-        var entries: [Entry] = []
-        entries.reserveCapacity(Int(entryCount))
-        for _ in 0..<Int(entryCount) {
-            let name = bytes.u64(at: offset + 16), sourceFile = bytes.u64(at: offset + 24)
-            let section = bytes.u32(at: offset + 32)
-            guard name < namesLength, sourceFile == .max || sourceFile < namesLength,
-                  section == .max || Int(section) < sectionNameCount else { return nil }
-            entries.append(Entry(
-                address: FileAddress(bytes.u64(at: offset)), size: bytes.u64(at: offset + 8),
-                kind: bytes.u32(at: offset + 36) == 0 ? .function : .object, name: Int(name),
-                section: section == .max ? -1 : Int32(section), sourceFile: sourceFile == .max ? -1 : Int(sourceFile)))
-            offset += Self.entrySize
-        }
-        offset = namesStart + Int(namesLength)
+        let names = namesStart..<namesStart + Int(namesLength)
+        guard names.isEmpty || bytes.u8(at: names.upperBound - 1) == 0 else { return nil }
+        offset = names.upperBound
         func readName() -> String? {
             let length = Int(bytes.u32(at: offset))
             guard offset + 4 + length <= end else { return nil }
@@ -90,6 +84,7 @@ extension SymbolTable {
             sectionRanges[name] = AddressRange(FileAddress(lower), FileAddress(upper))
             offset += 16
         }
-        self.init(sortedEntries: entries, names: names, sectionNames: sectionNames, sectionRanges: sectionRanges)
+        self.init(storage: .mapped(bytes: bytes, entries: entriesStart, count: Int(entryCount), names: names),
+                  sectionNames: sectionNames, sectionRanges: sectionRanges)
     }
 }

@@ -1,8 +1,9 @@
 /// The function and data symbols of an object file, sorted by address for lookups.
 ///
-/// The table is kept compact: addresses, sizes and offsets into one buffer of NUL-terminated names.
-/// A ``Symbol``, with its strings, is made only for what a lookup returns: a Swift binary holds tens of
-/// thousands of symbols and a lookup needs one.
+/// The table is kept compact: addresses, sizes and offsets into one buffer of NUL-terminated names,
+/// either in arrays (read from an object file) or in place in a mapped index-cache file (see
+/// ``init(mapping:in:)``). A ``Symbol``, with its strings, is made only for what a lookup returns: a Swift
+/// binary holds tens of thousands of symbols and a lookup needs one.
 public struct SymbolTable: Sendable {
     /// One symbol as the table stores it; names are offsets into ``names``.
     struct Entry: Sendable {
@@ -17,14 +18,48 @@ public struct SymbolTable: Sendable {
         var sourceFile: Int
     }
 
-    let entries: [Entry]
-    let names: [UInt8]
+    /// Where the entries and names are: arrays, or the bytes of ``encoded()`` in a mapped file.
+    enum Storage: Sendable {
+        case arrays(entries: [Entry], names: [UInt8])
+        case mapped(bytes: ImmutableBytes, entries: Int, count: Int, names: Range<Int>)
+    }
+
+    let storage: Storage
     let sectionNames: [String]
     /// The address range of each section symbols lie in, which bounds symbols that declare no size.
     let sectionRanges: [String: AddressRange]
 
     /// How many symbols the table holds.
-    public var count: Int { entries.count }
+    public var count: Int {
+        switch storage {
+        case .arrays(let entries, _): entries.count
+        case .mapped(_, _, let count, _): count
+        }
+    }
+
+    /// The entry at `index` (below ``count``).
+    func entry(_ index: Int) -> Entry {
+        switch storage {
+        case .arrays(let entries, _):
+            return entries[index]
+        case .mapped(let bytes, let start, _, let names):
+            let offset = start + index * Self.entrySize
+            let name = bytes.u64(at: offset + 16), sourceFile = bytes.u64(at: offset + 24), section = bytes.u32(at: offset + 32)
+            return Entry(
+                address: FileAddress(bytes.u64(at: offset)), size: bytes.u64(at: offset + 8),
+                kind: bytes.u32(at: offset + 36) == 0 ? .function : .object, name: Int(min(name, UInt64(names.count))),
+                section: section == .max || Int(section) >= sectionNames.count ? -1 : Int32(section),
+                sourceFile: sourceFile >= UInt64(names.count) ? -1 : Int(sourceFile))
+        }
+    }
+
+    /// The address of the entry at `index`, without decoding the rest of it.
+    private func address(_ index: Int) -> FileAddress {
+        switch storage {
+        case .arrays(let entries, _): entries[index].address
+        case .mapped(let bytes, let start, _, _): FileAddress(bytes.u64(at: start + index * Self.entrySize))
+        }
+    }
 
     /// Sorts `symbols` and drops duplicates (the same symbol in `.symtab` and `.dynsym`).
     /// - Parameter sections: the file's sections; a symbol without a size covers no address outside its own.
@@ -58,7 +93,6 @@ public struct SymbolTable: Sendable {
         var ranges: [String: AddressRange] = [:]
         for section in sections where section.isAllocated && ranges[section.name] == nil { ranges[section.name] = section.addressRange }
         sectionRanges = ranges
-        self.names = names
         self.sectionNames = sectionNames
         let sorted = entries.sorted { lhs, rhs in
             if lhs.address != rhs.address { return lhs.address < rhs.address }
@@ -71,13 +105,12 @@ public struct SymbolTable: Sendable {
             if let last = unique.last, last.address == entry.address, Self.compare(names, last.name, entry.name) == 0 { continue }
             unique.append(entry)
         }
-        self.entries = unique
+        storage = .arrays(entries: unique, names: names)
     }
 
-    /// A table whose entries are already sorted and unique (read back from ``encoded()``).
-    init(sortedEntries: [Entry], names: [UInt8], sectionNames: [String], sectionRanges: [String: AddressRange]) {
-        entries = sortedEntries
-        self.names = names
+    /// A table over storage whose entries are already sorted and unique (the bytes of ``encoded()``).
+    init(storage: Storage, sectionNames: [String], sectionRanges: [String: AddressRange]) {
+        self.storage = storage
         self.sectionNames = sectionNames
         self.sectionRanges = sectionRanges
     }
@@ -88,18 +121,18 @@ public struct SymbolTable: Sendable {
     /// next symbol's address, but not past the end of its section.
     /// - Complexity: O(log n).
     public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
-        var low = 0, high = entries.count
+        var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2
-            if entries[middle].address <= address { low = middle + 1 } else { high = middle }
+            if self.address(middle) <= address { low = middle + 1 } else { high = middle }
         }
         // `low` is the first symbol past `address`; the group before it shares one address.
         guard low > 0 else { return nil }
-        let groupAddress = entries[low - 1].address
+        let groupAddress = self.address(low - 1)
         var groupStart = low - 1
-        while groupStart > 0, entries[groupStart - 1].address == groupAddress { groupStart -= 1 }
+        while groupStart > 0, self.address(groupStart - 1) == groupAddress { groupStart -= 1 }
         let offset = address.rawValue - groupAddress.rawValue
-        let group = entries[groupStart..<low]
+        let group = (groupStart..<low).map(entry)
         if let sized = group.first(where: { $0.size > offset }) { return (symbol(for: sized), offset) }
         if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) { return (symbol(for: unsized), offset) }
         return nil
@@ -109,7 +142,12 @@ public struct SymbolTable: Sendable {
     /// - Complexity: O(n).
     public func symbol(named name: String) -> Symbol? {
         let wanted = Array(name.utf8)
-        return entries.first { Self.compare(names, $0.name, wanted) == 0 }.map(symbol(for:))
+        switch storage {
+        case .arrays(let entries, let names):
+            return entries.first { Self.compare(names, $0.name, wanted) == 0 }.map(symbol(for:))
+        case .mapped(let bytes, _, let count, let names):
+            return (0..<count).lazy.map(entry).first { bytes.stringEquals(at: names.lowerBound + $0.name, wanted) }.map(symbol(for:))
+        }
     }
 
     private func isInOwnSection(_ address: FileAddress, _ entry: Entry) -> Bool {
@@ -124,8 +162,13 @@ public struct SymbolTable: Sendable {
     }
 
     private func string(at offset: Int) -> String {
-        let end = names[offset...].firstIndex(of: 0) ?? names.endIndex
-        return String(decoding: names[offset..<end], as: UTF8.self)
+        switch storage {
+        case .arrays(_, let names):
+            let end = names[offset...].firstIndex(of: 0) ?? names.endIndex
+            return String(decoding: names[offset..<end], as: UTF8.self)
+        case .mapped(let bytes, _, _, let names):
+            return bytes.string(at: names.lowerBound + offset, limit: names.upperBound)
+        }
     }
 
     /// Compares the NUL-terminated names at two offsets of `names`, byte by byte.

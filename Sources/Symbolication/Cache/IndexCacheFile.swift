@@ -109,7 +109,7 @@ final class IndexCacheFile {
     /// A symbol table stored in the file, checked against its checksum; `nil` when it is damaged.
     func symbolTable(_ kind: SectionKind) -> SymbolTable? {
         guard let section = sections[kind], bytes.checksum(section.range) == section.checksum else { return nil }
-        return SymbolTable(decoding: bytes, in: section.range)
+        return SymbolTable(mapping: bytes, in: section.range)
     }
 
     /// What is stored for the unit at `position`: the unit, checked against its checksum; the error that

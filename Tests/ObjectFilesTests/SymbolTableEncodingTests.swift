@@ -1,0 +1,42 @@
+import ObjectFiles
+import Testing
+import TestSupport
+
+/// A symbol table written with `encoded()` and read in place answers every lookup as the original does.
+@Suite("Symbol table encoding")
+struct SymbolTableEncodingTests {
+    @Test(arguments: ["inventory-gcc", "shapes-swift-O", "sensors-gcc-dwarf5", ".debug/sensors-stripped.debug"])
+    func mappedTableAnswersAsTheOriginal(_ name: String) throws {
+        let image = try ObjectFileReader.read(path: Fixtures.path(name))
+        let original = try ObjectFileReader.symbolTable(of: image)
+        let bytes = original.encoded()
+        // Read from the middle of a larger buffer, as from a cache file.
+        let stored = ImmutableBytes([UInt8](repeating: 0xAB, count: 24) + bytes + [0xCD, 0xEF])
+        let mapped = try #require(SymbolTable(mapping: stored, in: 24..<24 + bytes.count))
+        #expect(mapped.count == original.count)
+        #expect(mapped.encoded() == bytes)
+
+        var checked = 0
+        for section in image.sections where section.isAllocated && section.size > 0 {
+            var address = section.address
+            while address < section.addressRange.upperBound {
+                let expected = original.symbol(containing: address)
+                let actual = mapped.symbol(containing: address)
+                #expect(actual?.symbol == expected?.symbol && actual?.offset == expected?.offset, "at \(address)")
+                if let symbol = expected?.symbol {
+                    #expect(mapped.symbol(named: symbol.name) == original.symbol(named: symbol.name))
+                }
+                checked += 1
+                address = address.advanced(by: max(1, section.size / 512)) ?? section.addressRange.upperBound
+            }
+        }
+        #expect(checked > 100)
+    }
+
+    @Test func inconsistentBytesAreRefused() {
+        let bytes = ImmutableBytes([UInt8](repeating: 0xFF, count: 64))
+        #expect(SymbolTable(mapping: bytes, in: 0..<64) == nil)
+        #expect(SymbolTable(mapping: bytes, in: 0..<10) == nil)
+        #expect(SymbolTable(mapping: bytes, in: 60..<80) == nil)
+    }
+}
