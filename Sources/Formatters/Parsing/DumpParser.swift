@@ -39,7 +39,7 @@ public enum DumpParser {
 
     /// `label: summary` — the label is an identifier before the first `: ` (strings and types have none).
     static func split(_ body: String) -> (String?, String) {
-        guard let colon = body.range(of: ": ") else { return (nil, body) }
+        guard let colon = body.firstRange(of: ": ") else { return (nil, body) }
         let label = body[..<colon.lowerBound]
         guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }), !label.first!.isNumber || label.allSatisfy(\.isNumber) else {
             return (nil, body)
@@ -57,7 +57,7 @@ public enum DumpParser {
         var summary = line.summary
         var identity: Int?
         // A class instance ends with its identity: `Fixture.Node #1`.
-        if let hash = summary.range(of: " #", options: .backwards), let number = Int(summary[hash.upperBound...]) {
+        if let hash = summary.ranges(of: " #").last, let number = Int(summary[hash.upperBound...]) {
             identity = number
             summary = String(summary[..<hash.lowerBound])
         }

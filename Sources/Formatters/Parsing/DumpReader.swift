@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not all of Foundation: its ICU data and start-up cost stay out of the CLI
+#else
 import Foundation
+#endif
 
 /// The formats of dumped text `postmortem po` reads.
 public enum DumpFormat: String, Hashable, Sendable, CaseIterable {
@@ -31,7 +35,7 @@ public enum DumpReader {
     }
 
     static func detect(_ text: String) -> DumpFormat {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed(where: \.isWhitespace)
         if DumpParser.recognizes(trimmed) { return .dump }
         if (trimmed.hasPrefix("{") || trimmed.hasPrefix("[")), (try? JSONValueParser.parse(trimmed)) != nil { return .json }
         if OpenStepParser.recognizes(trimmed) { return .openStep }

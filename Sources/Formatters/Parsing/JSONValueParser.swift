@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not all of Foundation: its ICU data and start-up cost stay out of the CLI
+#else
 import Foundation
+#endif
 
 /// Parses JSON into a ``ValueNode`` tree, keeping key order and the text of numbers (an integer stays an
 /// integer). Nesting deeper than ``maximumDepth`` is an error, not a stack overflow.

@@ -69,7 +69,7 @@ public struct OpenStepParser {
                     text.append(next)
                     position += 1
                 }
-                key = text.trimmingCharacters(in: .whitespaces)
+                key = text.trimmed(where: \.isSpaceOrTab)
             }
             skip()
             guard current == "=" else { position = start; return rest() }
@@ -138,7 +138,7 @@ public struct OpenStepParser {
             text.append(character)
             position += 1
         }
-        let value = inArray ? text.trimmingCharacters(in: .whitespaces) : text
+        let value = inArray ? text.trimmed(where: \.isSpaceOrTab) : text
         if value == "true" || value == "false" || PlainJSONRenderer.isJSONNumber(value) { return ValueNode(kind: .scalar, value: value) }
         return ValueNode(kind: .string, value: value)
     }

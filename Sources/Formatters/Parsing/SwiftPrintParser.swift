@@ -18,7 +18,7 @@ public struct SwiftPrintParser {
 
     /// The value the whole text holds; trailing text becomes a raw sibling inside a tuple when present.
     public static func parse(_ text: String) -> ValueNode {
-        var parser = SwiftPrintParser(text.trimmingCharacters(in: [" ", "\n", "\t", "\r"]))
+        var parser = SwiftPrintParser(text.trimmed(where: { $0.isSpaceOrTab || $0.isNewline }))
         let node = parser.value(depth: 0)
         parser.skipSpaces()
         if parser.position < parser.characters.count {
@@ -211,6 +211,6 @@ public struct SwiftPrintParser {
             text.append(character)
             position += 1
         }
-        return ValueNode(kind: .raw, value: text.trimmingCharacters(in: [" "]))
+        return ValueNode(kind: .raw, value: text.trimmed(where: { $0 == " " }))
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not all of Foundation: its ICU data and start-up cost stay out of the CLI
+#else
 import Foundation
+#endif
 
 /// Formatters for standard-library and Foundation types whose reflection is unreadable on Linux
 /// (a `Date` reflects as a time interval, a `URL` as its storage, `Data` as its bytes).
@@ -6,7 +10,7 @@ enum BuiltinFormatters {
     static var categories: [FormatterRegistry.Category] {
         [
             FormatterRegistry.Category(name: "foundation", entries: [
-                leaf(Date.self) { ($0 as? Date).map { ISO8601DateFormatter().string(from: $0) } },
+                leaf(Date.self) { ($0 as? Date).map { $0.formatted(.iso8601) } },
                 leaf(URL.self) { ($0 as? URL)?.absoluteString },
                 leaf(UUID.self) { ($0 as? UUID)?.uuidString },
                 leaf(Data.self) { ($0 as? Data).map { "\($0.count) bytes" } },
@@ -21,7 +25,7 @@ enum BuiltinFormatters {
 
     /// Live values of these types are turned into leaves by the reflector, which can see the value itself.
     static let liveSummaries: [ObjectIdentifier: @Sendable (Any) -> String?] = [
-        ObjectIdentifier(Date.self): { ($0 as? Date).map { ISO8601DateFormatter().string(from: $0) } },
+        ObjectIdentifier(Date.self): { ($0 as? Date).map { $0.formatted(.iso8601) } },
         ObjectIdentifier(URL.self): { ($0 as? URL)?.absoluteString },
         ObjectIdentifier(UUID.self): { ($0 as? UUID)?.uuidString },
         ObjectIdentifier(Data.self): { ($0 as? Data).map { "\($0.count) bytes" } },
