@@ -11,8 +11,6 @@ public final class DWARFFile {
     /// The image the DWARF belongs to (one slice, for a universal file).
     public let object: ObjectFile
     private let handle: DebugHandle
-    /// `.debug_line`, read the first time a DWARF 5 table needs ``LineProgramProbe``; `.some(nil)` when unreadable.
-    private var lineSection: [UInt8]??
     /// Follows name references of function records, remembering what it resolved.
     private var nameResolver: FunctionNameResolver
 
@@ -41,12 +39,6 @@ public final class DWARFFile {
         return try LibDwarfLock.run { () throws(DWARFError) in try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize) }
     }
 
-    private func lineSectionBytes() -> [UInt8]? {
-        if let lineSection { return lineSection }
-        let bytes = try? ObjectFileReader.sectionContents(named: object.dwarfSectionName("line"), in: object)
-        lineSection = .some(bytes)
-        return bytes
-    }
 
     /// The ranges `.debug_aranges` assigns to units, by the offset of each unit's DIE; empty when the
     /// file has none (clang and swiftc write none).
@@ -80,7 +72,7 @@ public final class DWARFFile {
         reader.rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
         let lineTable = try LineTableReader.lineTable(unitDIE, compilationDirectory: unit.compilationDirectory, handle) {
             guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list),
-                  let bytes = lineSectionBytes() else { return nil }
+                  let bytes = handle.access.section(named: ".debug_line") else { return nil }
             return LineProgramProbe(bytes: bytes).sequencesStartingWithDefaultFile(at: Int(clamping: offset))
         }
         var collector = FunctionCollector(reader: reader, files: lineTable.files)

@@ -12,19 +12,20 @@ final class DebugHandle {
     let path: String
     let debug: Dwarf_Debug
     /// The sections libdwarf reads, alive as long as the session.
-    private let access: SectionAccess
+    let access: SectionAccess
 
     init(object: ObjectFile) throws(DWARFError) {
         let path = object.path
         self.path = path
-        if let problem = ListSectionValidator.problem(in: object) {
-            throw DWARFError(.malformed, path: path, detail: "\(problem) (not handed to libdwarf, which crashes on such headers)")
-        }
+
         // libdwarf records every allocation in a search tree so that dwarf_finish can free what callers
         // leave behind; that bookkeeping is a fifth of a large unit's read time. Every reader here frees
         // what it asks for, so the tracking is turned off (a library-wide switch, always set the same way).
         dwarf_set_de_alloc_flag(0)
         access = try SectionAccess(object: object)
+        if let problem = ListSectionValidator.problem(in: access, object: object) {
+            throw DWARFError(.malformed, path: path, detail: "\(problem) (not handed to libdwarf, which crashes on such headers)")
+        }
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
         let result = dwarf_object_init_b(access.interface, nil, nil, UInt32(DW_GROUPNUMBER_ANY), &debug, &error)

@@ -2,8 +2,9 @@
 /// DWARF 5 table it starts every sequence with the file register at 0, where DWARF 5 (6.2.2) says 1.
 /// The probe tells, for each sequence, whether the program sets the file before the sequence's first
 /// row; where it does not, the rows libdwarf reports with file 0 up to the first file change belong to file 1.
-struct LineProgramProbe {
-    let bytes: [UInt8]
+struct LineProgramProbe<Bytes: RandomAccessCollection> where Bytes.Element == UInt8, Bytes.Index == Int {
+    /// `.debug_line`: an array, or the mapped section in place.
+    let bytes: Bytes
 
     /// For each sequence of the line program at `offset`, in program order: true when its first row
     /// comes before any `DW_LNS_set_file`. `nil` when the program cannot be read (the rows are then
@@ -64,7 +65,7 @@ struct LineProgramProbe {
     }
 
     private struct Cursor {
-        let bytes: [UInt8]
+        let bytes: Bytes
         var position: Int
 
         mutating func byte() -> UInt8? {

@@ -4,22 +4,18 @@ import ObjectFiles
 /// libdwarf 20210528 frees memory twice inside `dwarf_next_cu_header_d` when such a header is malformed
 /// (bad length, version or address size), which kills the process. A file that fails is not given to libdwarf.
 enum ListSectionValidator {
-    /// The first problem in the list sections of `object`, in words, or `nil` when they are sound (or absent).
-    static func problem(in object: ObjectFile) -> String? {
+    /// The first problem in the list sections libdwarf would read through `access`, in words, or `nil`
+    /// when they are sound (or absent).
+    static func problem(in access: SectionAccess, object: ObjectFile) -> String? {
         for suffix in ["rnglists", "loclists"] {
-            let name = object.dwarfSectionName(suffix)
-            guard object.section(named: name) != nil else { continue }
-            let bytes: [UInt8]
-            do { guard let contents = try ObjectFileReader.sectionContents(named: name, in: object) else { continue }; bytes = contents } catch {
-                return "\(name) cannot be read: \(error.description)"
-            }
-            if let problem = problem(inListSection: bytes) { return "\(name): \(problem)" }
+            guard let bytes = access.section(named: ".debug_" + suffix) else { continue }
+            if let problem = problem(inListSection: bytes) { return "\(object.dwarfSectionName(suffix)): \(problem)" }
         }
         return nil
     }
 
     /// Walks the unit headers of one list section (DWARF 5, section 7.28/7.29).
-    static func problem(inListSection bytes: [UInt8]) -> String? {
+    static func problem(inListSection bytes: UnsafeRawBufferPointer) -> String? {
         var offset = 0
         // Little-endian: the targets this tool reads (x86_64, arm64) are.
         func read(_ size: Int, at position: Int) -> UInt64? {

@@ -94,6 +94,12 @@ final class SectionAccess {
         context.deallocate()
     }
 
+    /// The bytes of the section libdwarf knows as `name` (`.debug_line`), in place; valid while this object lives.
+    func section(named name: String) -> UnsafeRawBufferPointer? {
+        guard let entry = entries.first(where: { $0.name.map { String(cString: $0) } == name }), let data = entry.data else { return nil }
+        return UnsafeRawBufferPointer(start: data, count: Int(entry.size))
+    }
+
     /// The ELF name libdwarf knows a DWARF section by: `.debug_info` as is, `.zdebug_info` (decompressed
     /// here) as `.debug_info`, Mach-O's `__DWARF,__debug_info` as `.debug_info` (and the 16-character
     /// `__debug_str_offs` as `.debug_str_offsets`); `nil` for sections that are not DWARF.
