@@ -94,10 +94,21 @@ public struct SymbolTable: Sendable {
         for section in sections where section.isAllocated && ranges[section.name] == nil { ranges[section.name] = section.addressRange }
         sectionRanges = ranges
         self.sectionNames = sectionNames
-        let sorted = entries.sorted { lhs, rhs in
-            if lhs.address != rhs.address { return lhs.address < rhs.address }
-            if (lhs.size == 0) != (rhs.size == 0) { return lhs.size != 0 }
-            return Self.compare(names, lhs.name, rhs.name) < 0
+        // By address, then (among symbols at one address) sized ones first, then by name; equal ones keep
+        // their order. In two passes: a plain address sort is most of the work and compares integers only.
+        var sorted = entries
+        sorted.sort { $0.address < $1.address }
+        var groupStart = 0
+        while groupStart < sorted.count {
+            var groupEnd = groupStart + 1
+            while groupEnd < sorted.count, sorted[groupEnd].address == sorted[groupStart].address { groupEnd += 1 }
+            if groupEnd - groupStart > 1 {
+                sorted[groupStart..<groupEnd].sort { lhs, rhs in
+                    if (lhs.size == 0) != (rhs.size == 0) { return lhs.size != 0 }
+                    return Self.compare(names, lhs.name, rhs.name) < 0
+                }
+            }
+            groupStart = groupEnd
         }
         var unique: [Entry] = []
         unique.reserveCapacity(sorted.count)

@@ -16,12 +16,11 @@ struct FlatRangeTable {
 
     /// Appends the table of `pairs` to `writer`; returns how many entries it wrote (empty ranges are dropped).
     static func write(_ pairs: [(AddressRange, UInt32)], to writer: inout ByteWriter) -> Int {
-        let sorted = pairs.enumerated().filter { !$0.element.0.isEmpty }.sorted { lhs, rhs in
-            lhs.element.0.lowerBound != rhs.element.0.lowerBound
-                ? lhs.element.0.lowerBound < rhs.element.0.lowerBound : lhs.offset < rhs.offset
-        }
+        // Swift's sort is stable: ranges with one start keep the order given.
+        var sorted = pairs.filter { !$0.0.isEmpty }
+        sorted.sort { $0.0.lowerBound < $1.0.lowerBound }
         var furthest: UInt64 = 0
-        for (_, pair) in sorted {
+        for pair in sorted {
             furthest = max(furthest, pair.0.upperBound.rawValue)
             writer.u64(pair.0.lowerBound.rawValue)
             writer.u64(pair.0.upperBound.rawValue)
