@@ -4,6 +4,7 @@ struct ByteWriter {
 
     var count: Int { bytes.count }
 
+    /// Makes room for `capacity` bytes in all, so that appends do not reallocate on the way.
     mutating func reserve(_ capacity: Int) { bytes.reserveCapacity(capacity) }
 
     // Byte by byte: single appends are inlined, where appending a buffer goes through a generic copy

@@ -12,6 +12,9 @@ final class DWARFIndex: AddressIndex {
     private let unitTable: FlatRangeTable
     /// Units read so far; a unit that failed to read keeps its error, so it is not retried.
     private var loaded: [Int: Result<FlatUnit, DWARFError>] = [:]
+    /// The first lookups read only the subprograms that hold their address (a single lookup in a large
+    /// unit then costs a fraction of reading the unit); later ones read whole units, which batches share.
+    private var targetedLookupsLeft = 4
 
     init(object: ObjectFile) throws(DWARFError) {
         file = try DWARFFile(object: object)
@@ -63,6 +66,13 @@ final class DWARFIndex: AddressIndex {
 
     func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit? {
         guard let position = unitPosition(at: address) else { return nil }
+        if loaded[position] == nil, targetedLookupsLeft > 0 {
+            targetedLookupsLeft -= 1
+            let bytes = FlatUnit.encode(try file.contents(of: units[position], at: address))
+            if let unit = FlatUnit(bytes: ImmutableBytes(bytes), range: 0..<bytes.count) {
+                return IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
+            }
+        }
         let unit = try unit(atPosition: position)
         return IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
     }

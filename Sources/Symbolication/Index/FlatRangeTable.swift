@@ -19,6 +19,7 @@ struct FlatRangeTable {
         // Swift's sort is stable: ranges with one start keep the order given.
         var sorted = pairs.filter { !$0.0.isEmpty }
         sorted.sort { $0.0.lowerBound < $1.0.lowerBound }
+        writer.reserve(writer.count + sorted.count * entrySize)
         var furthest: UInt64 = 0
         for pair in sorted {
             furthest = max(furthest, pair.0.upperBound.rawValue)
