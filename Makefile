@@ -17,7 +17,7 @@ SWIFT_BIN := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")" 2>/dev/nu
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build setup setup-test fixtures bench bench-logs malformed test-asan clean
+.PHONY: demo test build setup setup-test fixtures bench bench-logs malformed fuzz test-asan clean
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -65,6 +65,10 @@ bench-logs: setup
 test-asan: setup setup-test
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan-suppressions.txt swift test --skip-build --sanitize=address --scratch-path .build-asan
+
+# Runs every libFuzzer target for FUZZ_SECONDS (default 600) each, two at a time; findings in .build-fuzz/findings/.
+fuzz: setup
+	Fuzz/run.sh
 
 # Runs the CLI over 500 malformed inputs made from the fixtures and reports crashes and hangs (a check, not a test).
 malformed: setup setup-test

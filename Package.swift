@@ -52,6 +52,16 @@ let package = Package(
             ]
         ),
 
+        // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer and -DFUZZING); in a plain build
+        // each replays the inputs named on its command line.
+        .target(name: "CFuzzDriver", path: "Fuzz/Driver"),
+        .target(name: "FuzzSupport", dependencies: ["ObjectFiles", "CFuzzDriver"], path: "Fuzz/Support"),
+        .executableTarget(name: "fuzz-crashlogs", dependencies: ["CrashLogs", "FuzzSupport"], path: "Fuzz/Targets/CrashLogs"),
+        .executableTarget(name: "fuzz-dumps", dependencies: ["Formatters", "FuzzSupport"], path: "Fuzz/Targets/Dumps"),
+        .executableTarget(name: "fuzz-objectfiles", dependencies: ["ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/ObjectFiles"),
+        .executableTarget(name: "fuzz-dwarf", dependencies: ["Symbolication", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/DWARF"),
+        .executableTarget(name: "fuzz-index-cache", dependencies: ["Symbolication", "FuzzSupport"], path: "Fuzz/Targets/IndexCache"),
+
         // Fixture paths and a process runner shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),

@@ -178,3 +178,43 @@ struct IndexCacheTests {
         #expect(cache.entries().isEmpty)
     }
 }
+
+/// The cache reader on damaged bytes with its checksums ignored (as the fuzz target reads them): nothing
+/// in it may trap, whatever the bytes say. Pins the first fuzzing find: a line sequence starting above
+/// the address looked up overflowed a subtraction.
+@Suite("Index cache: damaged bytes read anyway")
+struct IndexCacheDamageTests {
+    @Test func readingDamagedBytesNeverTraps() throws {
+        let cache = IndexCache(directory: Fixtures.scratchDirectory("damage"))
+        try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
+        let file = try #require(cache.entries().first).path
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect(IndexCache.check(file: file).isEmpty, "the file as written is sound")
+        var generator = SeededGenerator(seed: 0x5EED)
+        for round in 0..<150 {
+            var bytes = original
+            // Large values where offsets, counts and addresses lie, and runs of random bytes.
+            for _ in 0..<(1 + round % 40) {
+                let at = Int.random(in: 32..<bytes.count, using: &generator)
+                bytes[at] = round % 3 == 0 ? 0xFF : UInt8.random(in: 0...255, using: &generator)
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            _ = IndexCache.check(file: file, ignoringChecksums: true)
+            let verified = IndexCache.check(file: file)
+            #expect(bytes == original || !verified.isEmpty, "round \(round): damage went unnoticed")
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that the damage is the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

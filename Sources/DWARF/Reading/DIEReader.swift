@@ -31,12 +31,15 @@ struct DIEReader {
         return dwarf_die_abbrev_children_flag(die, &flag) == DW_DLV_OK && flag != 0
     }
 
+    /// A string attribute. Not through `dwarf_die_text`: on a malformed attribute it drops the error record
+    /// `dwarf_attr` made, which only the allocation tracking we turn off would free (found by fuzzing).
     func string(_ die: Dwarf_Die, _ attribute: Int32) -> String? {
-        var text: UnsafeMutablePointer<CChar>?
-        var error: Dwarf_Error?
-        let result = dwarf_die_text(die, Dwarf_Half(attribute), &text, &error)
-        guard result == DW_DLV_OK, let text else { handle.discard(error); return nil }
-        return String(cString: text)
+        withAttribute(die, attribute) { attribute in
+            var text: UnsafeMutablePointer<CChar>?
+            var error: Dwarf_Error?
+            guard dwarf_formstring(attribute, &text, &error) == DW_DLV_OK, let text else { handle.discard(error); return nil }
+            return String(cString: text)
+        }
     }
 
     func unsigned(_ die: Dwarf_Die, _ attribute: Int32) -> UInt64? {

@@ -53,6 +53,18 @@ public struct IndexCache: Hashable, Sendable {
             }
     }
 
+    /// What is wrong with the cache file at `path`: it is opened and checked, then every symbol table and
+    /// unit it lists is read and searched as lookups would. Empty when the file is sound.
+    /// - Parameter ignoringChecksums: read the bytes whatever their checksums say (to exercise the readers
+    ///   on damaged files; lookups never do this).
+    public static func check(file path: String, ignoringChecksums: Bool = false) -> [String] {
+        do throws(IndexCacheError) {
+            return try IndexCacheFile(path: path, verifyingChecksums: !ignoringChecksums).exercise()
+        } catch {
+            return [error.description]
+        }
+    }
+
     /// Removes every cache file (and leftover temporary file) in the directory.
     /// - Returns: how many files were removed, and the paths that could not be.
     public func clear() -> (removed: Int, failed: [String]) {

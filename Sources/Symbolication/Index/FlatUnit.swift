@@ -213,6 +213,8 @@ struct FlatUnit {
         let first = Int(bytes.u32(at: sequence + 24))
         let count = min(Int(bytes.u32(at: sequence + 28)), max(0, counts.rows - first))
         let rows = start + layout.rows + first * Self.rowSize
+        // Bytes from a damaged file may say anything: no arithmetic here may trap.
+        guard base <= target else { return nil }
         let offset = target - base
         var low = 0, high = count
         while low < high {
@@ -221,9 +223,9 @@ struct FlatUnit {
         }
         guard low > 0 else { return nil }
         let entry = rows + (low - 1) * Self.rowSize
-        let end = low < count ? base + UInt64(bytes.u32(at: rows + low * Self.rowSize)) : bytes.u64(at: sequence + 8)
+        let end = low < count ? base &+ UInt64(bytes.u32(at: rows + low * Self.rowSize)) : bytes.u64(at: sequence + 8)
         let file = bytes.u32(at: entry + 4)
-        let row = LineRow(address: FileAddress(base + UInt64(bytes.u32(at: entry))), file: file,
+        let row = LineRow(address: FileAddress(base &+ UInt64(bytes.u32(at: entry))), file: file,
                           line: bytes.u32(at: entry + 8), column: bytes.u32(at: entry + 12))
         let path = Int(file) < counts.files ? string(bytes.u32(at: start + layout.files + Int(file) * 4)) : nil
         return (row, path, FileAddress(end))

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# libFuzzer runs (`make fuzz`): builds the fuzz targets with -sanitize=fuzzer,address into .build-fuzz/ and
+# runs each for FUZZ_SECONDS (default 600), two at a time, seeded from the committed fixtures, sample logs
+# and dumps (and, for the index-cache reader, cache files written from the fixtures). Crashes, leaks and
+# timeouts land in .build-fuzz/findings/<target>/; the last lines of each log give executions per second
+# and coverage. Usage: Fuzz/run.sh [target ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$root/.build-fuzz
+seconds=${FUZZ_SECONDS:-600}
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-crashlogs fuzz-dumps fuzz-objectfiles fuzz-dwarf fuzz-index-cache)
+
+for target in "${targets[@]}"; do
+  swift build -c release --scratch-path "$work" --product "$target" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >/dev/null
+done
+
+# Seeds for the index-cache reader: cache files of small fixtures, as postmortem writes them.
+seeds=$work/seeds/index-cache
+rm -rf "$seeds" && mkdir -p "$seeds"
+swift build -c release --product postmortem >/dev/null
+for fixture in sensors-gcc-dwarf2 sensors-gcc-dwarf5 sensors-clang-dwarf4 inventory-gcc shapes-swift-O; do
+  POSTMORTEM_CACHE_DIR=$seeds "$root/.build/release/postmortem" resolve -o "Tests/Fixtures/bin/$fixture" 0x1000 >/dev/null 2>&1 || true
+done
+
+seeds_for() {
+  case $1 in
+    fuzz-crashlogs) echo "SampleCrashes Tests/CrashLogsTests/Corpus" ;;
+    fuzz-dumps) echo "Tests/FormattersTests/Dumps Tests/PostmortemCLITests/Golden" ;;
+    fuzz-objectfiles) echo "Tests/Fixtures/bin Tests/Fixtures/Apple/bin" ;;
+    fuzz-dwarf) echo "Fuzz/Corpus/dwarf" ;;
+    fuzz-index-cache) echo "$seeds" ;;
+  esac
+}
+
+options_for() {
+  case $1 in
+    fuzz-objectfiles|fuzz-index-cache) echo "-max_len=1048576" ;;
+    fuzz-dwarf) echo "-max_len=4096" ;;
+    *) echo "-max_len=65536" ;;
+  esac
+}
+
+run() {
+  local target=$1
+  # The Swift runtime's own crash report would step on libFuzzer's and AddressSanitizer's.
+  export SWIFT_BACKTRACE=enable=no
+  mkdir -p "$work/corpus/$target" "$work/findings/$target"
+  # shellcheck disable=SC2046
+  "$work/release/$target" "$work/corpus/$target" $(seeds_for "$target") $(options_for "$target") \
+    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$work/findings/$target/" > "$work/$target.log" 2>&1 || true
+  echo "== $target: $(grep -E '^#[0-9]+.*(DONE|pulse|NEW)' "$work/$target.log" | tail -1)"
+  grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" "$work/$target.log" || true
+  ls "$work/findings/$target" | sed 's/^/   finding: /'
+}
+
+# Two at a time: the machine has two cores.
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  run "${targets[i]}" &
+  if [ $((i + 1)) -lt ${#targets[@]} ]; then run "${targets[i + 1]}" & fi
+  wait
+done

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every input a fuzz target once failed on (`Fuzz/Regressions/<target>/`), replayed by that target built
+/// without libFuzzer: it must run them all. Under `make test-asan` the replayers carry AddressSanitizer
+/// and LeakSanitizer, which also pins the leaks found.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let directory = Paths.packageRoot.appendingPathComponent("Fuzz/Regressions")
+
+    static var targets: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
+    @Test(arguments: targets)
+    func replays(_ target: String) throws {
+        let replayer = URL(fileURLWithPath: Paths.postmortem).deletingLastPathComponent().appendingPathComponent(target).path
+        try #require(FileManager.default.isExecutableFile(atPath: replayer), "\(target) is not built beside postmortem")
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: Self.directory.appendingPathComponent(target).path)
+        let result = try Command.run(replayer, [Self.directory.appendingPathComponent(target).path])
+        #expect(result.status == 0, "\(target): \(result.standardError)")
+        #expect(result.standardOutput.contains("\(inputs.count) inputs ran"))
+    }
+}
