@@ -54,15 +54,18 @@ public final class ImmutableBytes: @unchecked Sendable {
     /// The number of bytes.
     public var count: Int { base.count }
 
+    /// The byte at `offset`; 0 past the end.
     @inlinable public func u8(at offset: Int) -> UInt8 {
         offset >= 0 && offset < base.count ? base[offset] : 0
     }
 
+    /// The little-endian u32 at `offset`; 0 when it does not fit.
     @inlinable public func u32(at offset: Int) -> UInt32 {
         guard offset >= 0, offset <= base.count - 4 else { return 0 }
         return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
+    /// The little-endian u64 at `offset`; 0 when it does not fit.
     @inlinable public func u64(at offset: Int) -> UInt64 {
         guard offset >= 0, offset <= base.count - 8 else { return 0 }
         return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))

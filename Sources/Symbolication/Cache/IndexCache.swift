@@ -5,8 +5,10 @@ public struct IndexCache: Hashable, Sendable {
     /// The name every cache file ends with.
     public static let fileExtension = ".pmindex"
 
+    /// Where the files are; made when the first file is written.
     public var directory: String
 
+    /// The cache in `directory`.
     public init(directory: String) {
         self.directory = directory
     }
@@ -32,9 +34,11 @@ public struct IndexCache: Hashable, Sendable {
     /// One file in the cache, as `postmortem cache info` lists it.
     public struct Entry: Hashable, Sendable {
         public var path: String
+        /// The file's size in bytes.
         public var size: UInt64
-        /// The image the file indexes, or why the file cannot be used (damaged, another version).
+        /// The image the file indexes (its real path when it was written); `nil` when the file cannot be used.
         public var image: String?
+        /// Why the file cannot be used (damaged, truncated, another version); `nil` when it can.
         public var problem: String?
     }
 
