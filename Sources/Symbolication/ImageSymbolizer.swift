@@ -3,9 +3,11 @@ import DWARF
 
 /// Resolves file addresses of one binary (or debug file) to functions, inline chains and source lines.
 ///
-/// Opening reads the binary's headers, finds its debug file when it has no DWARF of its own and
-/// reads that file's unit list; everything else is read on first use. Not thread-safe: use one
-/// instance from one thread at a time.
+/// Opening reads the binary's headers and finds its debug file when it has no DWARF of its own; then
+/// it maps the image's index-cache file when the cache is on and holds a sound one, else reads the debug
+/// file's unit list, everything else being read on first use (and the cache file written by
+/// ``writeIndexCache()``). Not thread-safe: use one instance from one thread at a time, and ``sibling()``
+/// for another thread.
 public final class ImageSymbolizer {
     /// The binary or debug file that was opened.
     public let image: ObjectFile
