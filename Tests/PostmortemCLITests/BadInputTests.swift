@@ -107,22 +107,38 @@ struct BadInputTests {
     }
 }
 
-/// Malformed `.debug_rnglists` headers make Debian's libdwarf free memory twice: such files are kept
-/// from libdwarf, said so in one line, and answered from the symbol table.
+/// Malformed `.debug_rnglists` headers make Debian's libdwarf free memory twice, and an offset entry past
+/// its unit makes it read outside the section (found by `fuzz-dwarf`): such files are kept from libdwarf,
+/// said so in one line, and answered from the symbol table.
 @Suite("Bad input: range-list headers")
 struct RangeListHeaderTests {
-    @Test(arguments: [("version", 4, [0xFF, 0xFF] as [UInt8]), ("address size", 6, [0x09]), ("length", 0, [0xF0, 0xFF, 0xFF, 0x7F])])
-    func malformedHeaderIsKeptFromLibdwarf(_ field: String, _ at: Int, _ bytes: [UInt8]) throws {
+    /// A damaged field: its name, the fixture, where in `.debug_rnglists`, the bytes written there, and an
+    /// address with the function the symbol table names for it.
+    struct Damage: Sendable, CustomTestStringConvertible {
+        var field: String, fixture: String, at: Int, bytes: [UInt8], address: String, function: String
+        var testDescription: String { field }
+    }
+
+    static let damages = [
+        Damage(field: "version", fixture: "sensors-gcc-dwarf5", at: 4, bytes: [0xFF, 0xFF], address: "0x12a0", function: "sample_at"),
+        Damage(field: "address size", fixture: "sensors-gcc-dwarf5", at: 6, bytes: [0x09], address: "0x12a0", function: "sample_at"),
+        Damage(field: "length", fixture: "sensors-gcc-dwarf5", at: 0, bytes: [0xF0, 0xFF, 0xFF, 0x7F], address: "0x12a0", function: "sample_at"),
+        // clang's units index their range lists (`DW_FORM_rnglistx`); the fifth offset entry now points far past the unit.
+        Damage(field: "offset entry", fixture: "libgeometry.so", at: 30, bytes: [0xC2], address: "0x640", function: "polygon_area"),
+    ]
+
+    @Test(arguments: damages)
+    func malformedListSectionIsKeptFromLibdwarf(_ damage: Damage) throws {
         let scratch = try BadInputTests.Scratch()
-        let source = Paths.fixture("sensors-gcc-dwarf5")
+        let source = Paths.fixture(damage.fixture)
         var data = try Data(contentsOf: URL(fileURLWithPath: source))
         let section = try #require(try ObjectFileReader.read(path: source).section(named: ".debug_rnglists"))
-        for (index, byte) in bytes.enumerated() { data[Int(section.fileOffset) + at + index] = byte }
-        let corrupt = scratch.path("rnglists-\(field.replacingOccurrences(of: " ", with: "-"))")
+        for (index, byte) in damage.bytes.enumerated() { data[Int(section.fileOffset) + damage.at + index] = byte }
+        let corrupt = scratch.path("rnglists-\(damage.field.replacingOccurrences(of: " ", with: "-"))")
         try data.write(to: URL(fileURLWithPath: corrupt))
-        let result = try Command.postmortem(["resolve", "-o", corrupt, "0x12a0"])
+        let result = try Command.postmortem(["resolve", "-o", corrupt, damage.address])
         #expect(result.status == 0, "no crash: \(result.standardError)")
-        #expect(result.outputLines.first?.hasPrefix("sample_at (in rnglists-") == true, "the symbol table answers")
+        #expect(result.outputLines.first?.hasPrefix("\(damage.function) (in rnglists-") == true, "the symbol table answers: \(result.standardOutput)")
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.contains(".debug_rnglists: unit at offset 0") == true, "\(result.standardError)")
     }

@@ -2,7 +2,8 @@ import ObjectFiles
 
 /// Checks the unit headers of `.debug_rnglists` and `.debug_loclists` before libdwarf sees them: Debian's
 /// libdwarf 20210528 frees memory twice inside `dwarf_next_cu_header_d` when such a header is malformed
-/// (bad length, version or address size), which kills the process. A file that fails is not given to libdwarf.
+/// (bad length, version or address size), and reads wherever an entry of the offsets array points
+/// (`dwarf_rnglists_get_rle_head`), both of which kill the process. A file that fails is not given to libdwarf.
 enum ListSectionValidator {
     /// The first problem in the list sections libdwarf would read through `access`, in words, or `nil`
     /// when they are sound (or absent).
@@ -50,7 +51,18 @@ enum ListSectionValidator {
                   !count.multipliedReportingOverflow(by: offsetSize).overflow else {
                 return "unit at offset \(offset) lists more offsets than it has bytes"
             }
-            offset = headerStart + Int(length)
+            // `DW_FORM_rnglistx`/`loclistx` index this array, and libdwarf reads wherever an entry points
+            // (a SEGV on one found by fuzzing): every entry must stay inside its unit. Entries are relative to
+            // the array's start, which lies 8 bytes into the unit's header.
+            let arrayStart = headerStart + 8
+            let unitEnd = headerStart + Int(length)
+            for index in 0..<Int(count) {
+                guard let entry = read(Int(offsetSize), at: arrayStart + index * Int(offsetSize)),
+                      entry < UInt64(unitEnd - arrayStart) else {
+                    return "unit at offset \(offset) has offset entry \(index) past its end"
+                }
+            }
+            offset = unitEnd
         }
         return nil
     }
