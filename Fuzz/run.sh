@@ -41,7 +41,8 @@ options_for() {
     # libdwarf 20210528 drops some of its own error records on malformed DWARF (dwarf_highpc_b, found by this
     # target); with its allocation tracking off (a fifth of a large unit's read time) nothing frees them until
     # exit. They are bounded by the input, so leak detection is off for this target only.
-    fuzz-dwarf) echo "-max_len=4096 -detect_leaks=0" ;;
+    # -len_control=0: longer patches (more damage per input) from the start.
+    fuzz-dwarf) echo "-max_len=4096 -detect_leaks=0 -len_control=0" ;;
     *) echo "-max_len=65536" ;;
   esac
 }
@@ -50,6 +51,8 @@ run() {
   local target=$1
   # The Swift runtime's own crash report would step on libFuzzer's and AddressSanitizer's.
   export SWIFT_BACKTRACE=enable=no
+  # LeakSanitizer's report at exit too (see options_for).
+  if [ "$target" = fuzz-dwarf ]; then export ASAN_OPTIONS=detect_leaks=0; else unset ASAN_OPTIONS; fi
   mkdir -p "$work/corpus/$target" "$work/findings/$target"
   # shellcheck disable=SC2046
   "$work/release/$target" "$work/corpus/$target" $(seeds_for "$target") $(options_for "$target") \
