@@ -93,7 +93,9 @@ def nm_addresses(path):
 def run(arguments, timeout, stdin=None):
     """'crash: SIGNAL', 'hang' or None."""
     try:
-        result = subprocess.run([POSTMORTEM] + arguments, input=stdin, capture_output=True, timeout=timeout)
+        # An index cache of this script's own (each mutated binary writes one, the next run reads it), never the user's.
+        environment = dict(os.environ, POSTMORTEM_CACHE_DIR=os.path.join(WORK, "index-cache"))
+        result = subprocess.run([POSTMORTEM] + arguments, input=stdin, capture_output=True, timeout=timeout, env=environment)
     except subprocess.TimeoutExpired:
         return "hang"
     if result.returncode < 0:

@@ -17,7 +17,8 @@ for target in "${targets[@]}"; do
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >/dev/null
 done
 
-# Seeds for the index-cache reader: cache files of small fixtures, as postmortem writes them.
+# Seeds for the index-cache reader: cache files of small fixtures, as postmortem writes them (made here, not
+# committed: they record the real paths of this checkout).
 seeds=$work/seeds/index-cache
 rm -rf "$seeds" && mkdir -p "$seeds"
 swift build -c release --product postmortem >/dev/null
