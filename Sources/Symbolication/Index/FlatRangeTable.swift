@@ -5,7 +5,8 @@ import ObjectFiles
 /// cover an address, the one that starts last wins (of equal starts, the one given last).
 ///
 /// Layout: per entry, sorted by start: start (u64), end (u64), the furthest end of it and every entry
-/// before it (u64), value (u32), padding (u32).
+/// before it (u64), value (u32), and four more bytes (padding; a packed unit's line sequences keep their
+/// row count there).
 struct FlatRangeTable {
     static let entrySize = 32
 
@@ -35,6 +36,13 @@ struct FlatRangeTable {
     /// The value whose range covers `address`.
     /// - Complexity: O(log n) plus the number of earlier ranges that still reach past `address`.
     func value(containing address: FileAddress) -> UInt32? {
+        firstEntry(containing: address) { bytes.u32(at: $0 + 24) }
+    }
+
+    /// The first answer `accept` gives for the entries whose range covers `address`, the one that starts
+    /// last first; `accept` gets each entry's offset in ``bytes`` (its value at +24, its last four bytes at +28).
+    /// - Complexity: O(log n) plus the number of earlier ranges that still reach past `address`.
+    func firstEntry<Answer>(containing address: FileAddress, _ accept: (Int) -> Answer?) -> Answer? {
         let target = address.rawValue
         var low = 0, high = count
         while low < high {
@@ -45,7 +53,7 @@ struct FlatRangeTable {
         while index >= 0 {
             let entry = start + index * Self.entrySize
             guard bytes.u64(at: entry + 16) > target else { break }
-            if target < bytes.u64(at: entry + 8) { return bytes.u32(at: entry + 24) }
+            if target < bytes.u64(at: entry + 8), let answer = accept(entry) { return answer }
             index -= 1
         }
         return nil

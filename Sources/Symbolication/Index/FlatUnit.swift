@@ -15,7 +15,8 @@ import ObjectFiles
 ///   declaration line (u32 each), the lowest start and highest end of the record's ranges and of every
 ///   record nested in it (u64 each), which lets a lookup skip a subtree that cannot hold the address;
 /// - record ranges (start, end: u64);
-/// - sequences (32 bytes, sorted by start): start, end, furthest end so far (u64), first row, row count (u32);
+/// - sequences (32 bytes, sorted by start), a ``FlatRangeTable`` whose value is the first row and whose last
+///   four bytes are the row count: start, end, furthest end so far (u64), first row, row count (u32);
 /// - rows (16 bytes): offset from the sequence start, file, line, column (u32);
 /// - files: string offsets (u32), padded to 8 bytes;
 /// - strings: NUL-terminated UTF-8.
@@ -23,7 +24,7 @@ struct FlatUnit {
     static let headerSize = 32
     static let recordSize = 72
     static let rangeSize = 16
-    static let sequenceSize = 32
+    static let sequenceSize = FlatRangeTable.entrySize
     static let rowSize = 16
 
     let bytes: ImmutableBytes
@@ -191,21 +192,9 @@ struct FlatUnit {
     /// file's path, and the address where the next row starts.
     /// - Complexity: O(log rows).
     func row(containing address: FileAddress) -> (row: LineRow, file: String?, end: FileAddress)? {
-        let target = address.rawValue
-        let sequences = start + layout.sequences
-        var low = 0, high = counts.sequences
-        while low < high {
-            let middle = (low + high) / 2
-            if bytes.u64(at: sequences + middle * Self.sequenceSize) <= target { low = middle + 1 } else { high = middle }
-        }
-        var index = low - 1
-        while index >= 0 {
-            let sequence = sequences + index * Self.sequenceSize
-            guard bytes.u64(at: sequence + 16) > target else { break }
-            if target < bytes.u64(at: sequence + 8), let found = row(in: sequence, containing: target) { return found }
-            index -= 1
-        }
-        return nil
+        // Sequences are laid out as a range table: start, end, furthest end, first row (the value), row count.
+        FlatRangeTable(bytes: bytes, start: start + layout.sequences, count: counts.sequences)
+            .firstEntry(containing: address) { row(in: $0, containing: address.rawValue) }
     }
 
     private func row(in sequence: Int, containing target: UInt64) -> (row: LineRow, file: String?, end: FileAddress)? {
