@@ -20,6 +20,10 @@ struct POCommand: ParsableCommand {
     @Option(name: .customLong("max-items"), help: "Items shown per collection.")
     var maxItems: Int?
 
+    @Option(name: .customLong("formatters"),
+            help: "Summaries to apply by type name: lldb 'type summary add' lines (as in .lldbinit) or JSON; may be repeated.")
+    var formatterFiles: [String] = []
+
     @Argument(help: "The dump, or - for standard input (the default).")
     var file: String = "-"
 
@@ -46,7 +50,16 @@ struct POCommand: ParsableCommand {
             Output.error("\(file): \(error.description)")
             throw ExitCode.failure
         }
-        let limited = ValueLimiter(limits: RenderLimits(maxDepth: maxDepth ?? .max, maxItems: maxItems ?? .max)).limit(FormatterRegistry.standard.apply(to: node))
+        var registry = FormatterRegistry.standard
+        for path in formatterFiles {
+            do {
+                let text = String(decoding: try FileSystem.read(path), as: UTF8.self)
+                FormatterFile.load(text, into: &registry).forEach { Output.error("\(path): \($0)") }
+            } catch {
+                Output.error("\(error.description); its formatters are not used")
+            }
+        }
+        let limited = ValueLimiter(limits: RenderLimits(maxDepth: maxDepth ?? .max, maxItems: maxItems ?? .max)).limit(registry.apply(to: node))
         switch style {
         case .tree: Output.line(TreeRenderer().render(limited))
         case .line: Output.line(LineRenderer().render(limited))

@@ -78,6 +78,8 @@ struct GoldenOutputTests {
         try Golden.check("po-print-line", ["po", "--style", "line", "Tests/FormattersTests/Dumps/separators.debugPrint.txt"])
         try Golden.check("po-json-limits", ["po", "--style", "json", "--max-items", "1", "Tests/FormattersTests/Dumps/inventory.print.txt"])
         try Golden.check("po-nsdictionary", ["po", "Tests/FormattersTests/Dumps/person.nsdescription.txt"])
+        try Golden.check("po-formatters-lldbinit", ["po", "--formatters", "Tests/FormattersTests/FormatterFiles/people.lldbinit",
+                                                    "--style", "line", "Tests/FormattersTests/Dumps/array-of-people.dump.txt"])
         try Golden.check("po-stdin", ["po", "--max-depth", "1"], input: "(lldb) po inventory\n" + "Inventory(counts: [:], empty: [], nested: [[1]], flags: [true])\n")
     }
 }
