@@ -86,6 +86,14 @@ struct GoldenOutputTests {
         try Golden.check("report-\(format)-json", ["symbolicate", "--no-cache", "--json", "Tests/CrashLogsTests/Corpus/" + log])
     }
 
+    /// An uncaught NSException's address list, resolved against the fixture app's dSYM: text and JSON.
+    @Test func nsExceptionAddressList() throws {
+        let arguments = ["symbolicate", "--no-cache", "-o", "Tests/Fixtures/Apple/bin/App.dSYM", "--arch", "arm64",
+                         "-l", "0x104a3c000", "Tests/PostmortemCLITests/Logs/nsexception-console.txt"]
+        try Golden.check("symbolicate-nsexception", arguments)
+        try Golden.check("symbolicate-nsexception-json", arguments + ["--json"])
+    }
+
     @Test func poOnDumps() throws {
         try Golden.check("po-dump-tree", ["po", "Tests/FormattersTests/Dumps/person.dump.txt"])
         try Golden.check("po-print-line", ["po", "--style", "line", "Tests/FormattersTests/Dumps/separators.debugPrint.txt"])
