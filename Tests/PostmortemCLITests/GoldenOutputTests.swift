@@ -94,6 +94,13 @@ struct GoldenOutputTests {
         try Golden.check("symbolicate-nsexception-json", arguments + ["--json"])
     }
 
+    /// An lldb backtrace with unnamed frames, resolved through its `image list` and the fixture app's dSYM.
+    @Test func lldbBacktrace() throws {
+        let arguments = ["symbolicate", "--no-cache", "-d", "Tests/Fixtures/Apple/bin", "Tests/PostmortemCLITests/Logs/lldb-bt.txt"]
+        try Golden.check("symbolicate-lldb", arguments)
+        try Golden.check("symbolicate-lldb-json", arguments + ["--json"])
+    }
+
     @Test func poOnDumps() throws {
         try Golden.check("po-dump-tree", ["po", "Tests/FormattersTests/Dumps/person.dump.txt"])
         try Golden.check("po-print-line", ["po", "--style", "line", "Tests/FormattersTests/Dumps/separators.debugPrint.txt"])
