@@ -24,8 +24,8 @@ public enum ObjectFileReader {
     /// Every image at `path`: each slice of a universal file, or the one image of any other file.
     public static func readAll(path: String) throws(ObjectFileError) -> [ObjectFile] {
         if DSYMBundle.isBundle(path) { return try readAll(path: try DSYMBundle.dwarfFile(in: path)) }
-        let file = try MappedFile(path: path)
-        if MachOReader.isMachO(file.bytes) { return try MachOReader.images(in: file) }
+        let file = try ImmutableBytes(mapping: path)
+        if MachOReader.isMachO(file.base) { return try MachOReader.images(in: file) }
         return [try ELFReader.read(path: path)]
     }
 
@@ -33,7 +33,7 @@ public enum ObjectFileReader {
     public static func symbolTable(of file: ObjectFile) throws(ObjectFileError) -> SymbolTable {
         switch file.format {
         case .elf: try ELFReader.readSymbols(path: file.path)
-        case .machO: try MachOReader.symbols(of: file, in: MappedFile(path: file.path))
+        case .machO: try MachOReader.symbols(of: file, in: ImmutableBytes(mapping: file.path))
         }
     }
 
@@ -45,13 +45,13 @@ public enum ObjectFileReader {
             return try ELFReader.readSection(named: name, path: file.path)
         case .machO:
             guard let section = file.section(named: name), section.occupiesFile else { return nil }
-            let mapped = try MappedFile(path: file.path)
+            let mapped = try ImmutableBytes(mapping: file.path)
             let start = (file.slice?.offset ?? 0) &+ section.fileOffset
             let (end, overflow) = start.addingReportingOverflow(section.size)
-            guard !overflow, end <= UInt64(mapped.bytes.count) else {
+            guard !overflow, end <= UInt64(mapped.base.count) else {
                 throw ObjectFileError(.malformed, path: file.path, detail: "section \(name) runs past the end of the file")
             }
-            return Array(mapped.bytes[Int(start)..<Int(end)])
+            return Array(mapped.base[Int(start)..<Int(end)])
         }
     }
 }

@@ -48,15 +48,17 @@ public final class ImageSymbolizer {
         // The cache answers for the debug file found just now, never for one found in another context.
         if let cache = options.indexCache, let debugFile {
             switch IndexCacheFile.open(cache.path(for: image, debugFile: debugFile), for: debugFile) {
-            case .success(let file):
+            case nil:
+                break
+            case .success(let file)?:
                 self.debugFile = debugFile
                 cacheFile = file
                 dwarf = CachedIndex(file: file) { try? DWARFIndex(object: debugFile) }
                 needsCacheFile = false
                 self.notes = notes
                 return
-            case .failure(let problem):
-                if let error = problem.error { notes.append("\(error.description); rebuilding it") }
+            case .failure(let error)?:
+                notes.append("\(error.description); rebuilding it")
             }
         }
         cacheFile = nil

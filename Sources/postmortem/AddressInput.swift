@@ -21,12 +21,6 @@ enum AddressInput {
 
 /// Where addresses come from: the command line, or standard input one or more per line.
 enum AddressSource {
-    /// Calls `body` with each address token, from `arguments` or, when there are none, from stdin
-    /// (flushing after each line so the command can serve a pipe interactively).
-    static func forEach(in arguments: [String], _ body: (String) -> Void) {
-        forEachBatch(in: arguments) { $0.forEach(body) }
-    }
-
     /// The most tokens one batch holds.
     static let batchLimit = 512
 

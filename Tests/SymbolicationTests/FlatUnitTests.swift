@@ -20,8 +20,7 @@ struct FlatUnitTests {
         ], files: ["/src/a.c"]))
 
     @Test func lookupsReadTheChainAndTheRow() throws {
-        let bytes = FlatUnit.encode(Self.contents)
-        let unit = try #require(FlatUnit(bytes: ImmutableBytes(bytes), range: 0..<bytes.count))
+        let unit = try #require(FlatUnit(packing: Self.contents))
         #expect(unit.functionChain(at: FileAddress(0x1015)).map(\.name) == ["outer", "inner"])
         #expect(unit.functionChain(at: FileAddress(0x1050)).map(\.name) == ["outer"])
         #expect(unit.functionChain(at: FileAddress(0x3000)).isEmpty)

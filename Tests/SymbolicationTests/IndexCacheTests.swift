@@ -179,9 +179,10 @@ struct IndexCacheTests {
     }
 }
 
-/// The cache reader on damaged bytes with its checksums ignored (as the fuzz target reads them): nothing
-/// in it may trap, whatever the bytes say. Pins the first fuzzing find: a line sequence starting above
-/// the address looked up overflowed a subtraction.
+/// The cache reader on damaged bytes: with its checksums ignored (as the fuzz target reads them) nothing may
+/// trap, and with them every damage must be noticed. (The fuzzing find itself, a sequence starting above the
+/// address looked up, is pinned by `FlatUnitTests.damagedSequenceTableDoesNotTrap`: random damage here did
+/// not reach it.)
 @Suite("Index cache: damaged bytes read anyway")
 struct IndexCacheDamageTests {
     @Test func readingDamagedBytesNeverTraps() throws {

@@ -19,6 +19,11 @@ public enum FormatterFile {
         public var description: String { "\(isListPosition ? "formatter" : "line") \(line): \(reason)" }
     }
 
+    /// What is wrong with one definition, before the caller knows where it stands.
+    private struct Problem: Error {
+        var reason: String
+    }
+
     /// The category entries go to when the file names none.
     public static let defaultCategory = "user"
 
@@ -55,14 +60,14 @@ public enum FormatterFile {
             }
             switch summaryCommand(Array(words.dropFirst(3))) {
             case .success(let made): entries += made
-            case .failure(let failure): failures.append(Failure(line: number, reason: failure.reason))
+            case .failure(let problem): failures.append(Failure(line: number, reason: problem.reason))
             }
         }
         return failures
     }
 
     /// The entries of the arguments of one `type summary add` command.
-    private static func summaryCommand(_ arguments: [String]) -> Result<[(entry: FormatterEntry, category: String)], Failure> {
+    private static func summaryCommand(_ arguments: [String]) -> Result<[(entry: FormatterEntry, category: String)], Problem> {
         var summary: String?
         var isRegex = false
         var category = defaultCategory
@@ -76,12 +81,12 @@ public enum FormatterFile {
             let argument = arguments[index]
             switch argument {
             case "-s", "--summary-string":
-                guard let text = value(argument) else { return .failure(Failure(line: 0, reason: "\(argument) needs a summary string")) }
+                guard let text = value(argument) else { return .failure(Problem(reason: "\(argument) needs a summary string")) }
                 summary = text
             case "-x", "--regex":
                 isRegex = true
             case "-w", "--category":
-                guard let name = value(argument) else { return .failure(Failure(line: 0, reason: "\(argument) needs a category")) }
+                guard let name = value(argument) else { return .failure(Problem(reason: "\(argument) needs a category")) }
                 category = name
             case "-p", "--skip-pointers", "-r", "--skip-references", "-C", "--cascade", "-v", "--no-value", "-h", "--hide-empty":
                 break  // about pointers, references and values a dump does not have: nothing to do
@@ -91,35 +96,35 @@ public enum FormatterFile {
                 continue
             default:
                 if argument.hasPrefix("-") {
-                    return .failure(Failure(line: 0, reason: "option \(argument) is not supported (summary strings only)"))
+                    return .failure(Problem(reason: "option \(argument) is not supported (summary strings only)"))
                 }
                 types.append(argument)
             }
             index += 1
         }
-        guard let summary else { return .failure(Failure(line: 0, reason: "no --summary-string (Python summaries are not supported)")) }
-        guard !types.isEmpty else { return .failure(Failure(line: 0, reason: "no type named")) }
+        guard let summary else { return .failure(Problem(reason: "no --summary-string (Python summaries are not supported)")) }
+        guard !types.isEmpty else { return .failure(Problem(reason: "no type named")) }
         var made: [(entry: FormatterEntry, category: String)] = []
         for type in types {
             switch entry(type: type, isRegex: isRegex, summary: summary) {
             case .success(let entry): made.append((entry, category))
-            case .failure(let failure): return .failure(failure)
+            case .failure(let problem): return .failure(problem)
             }
         }
         return .success(made)
     }
 
-    private static func entry(type: String, isRegex: Bool, summary: String) -> Result<FormatterEntry, Failure> {
-        if isRegex, (try? Regex(type)) == nil { return .failure(Failure(line: 0, reason: "'\(type)' is not a regular expression")) }
+    private static func entry(type: String, isRegex: Bool, summary: String) -> Result<FormatterEntry, Problem> {
+        if isRegex, (try? Regex(type)) == nil { return .failure(Problem(reason: "'\(type)' is not a regular expression")) }
         let matcher: TypeMatcher = isRegex ? .regex(type) : .name(type)
         do throws(TemplateError) { return .success(try FormatterEntry(matcher, summaryString: summary)) } catch {
-            return .failure(Failure(line: 0, reason: error.description))
+            return .failure(Problem(reason: error.description))
         }
     }
 
     /// Splits a command line into words as a shell does for lldb: spaces separate, `"…"` and `'…'` quote,
     /// and a backslash escapes the next character (inside double quotes too).
-    static func shellWords(_ line: String) throws(Failure) -> [String] {
+    private static func shellWords(_ line: String) throws(Problem) -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false
@@ -148,7 +153,7 @@ public enum FormatterFile {
                 inWord = true
             }
         }
-        if quote != nil { throw Failure(line: 0, reason: "a quote is not closed") }
+        if quote != nil { throw Problem(reason: "a quote is not closed") }
         if inWord { words.append(current) }
         return words
     }
@@ -176,7 +181,7 @@ public enum FormatterFile {
             }
             switch entry(type: type, isRegex: text("type") == nil, summary: summary) {
             case .success(let entry): entries.append((entry, text("category") ?? defaultCategory))
-            case .failure(let failure): failures.append(Failure(line: number, reason: failure.reason, isListPosition: true))
+            case .failure(let problem): failures.append(Failure(line: number, reason: problem.reason, isListPosition: true))
             }
         }
         return failures

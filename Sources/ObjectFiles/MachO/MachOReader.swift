@@ -17,16 +17,16 @@ enum MachOReader {
     }
 
     /// Every image in the file: each slice of a universal file, or the one image of a thin file.
-    static func images(in file: MappedFile) throws(ObjectFileError) -> [ObjectFile] {
-        if isFat(file.bytes) {
+    static func images(in file: ImmutableBytes) throws(ObjectFileError) -> [ObjectFile] {
+        if isFat(file.base) {
             return try fatSlices(file).map { slice throws(ObjectFileError) in try image(in: file, slice: slice) }
         }
         return [try image(in: file, slice: nil)]
     }
 
     /// The slices a universal file lists, checked against the file's size.
-    static func fatSlices(_ file: MappedFile) throws(ObjectFileError) -> [FileSlice] {
-        let reader = ByteReader(bytes: file.bytes, isBigEndian: true)
+    static func fatSlices(_ file: ImmutableBytes) throws(ObjectFileError) -> [FileSlice] {
+        let reader = ByteReader(bytes: file.base, isBigEndian: true)
         let is64 = reader.u32(at: 0) == fatMagic64
         let count = Int(reader.u32(at: 4) ?? 0)
         let entrySize = is64 ? 32 : 20
@@ -38,9 +38,9 @@ enum MachOReader {
                 throw ObjectFileError(.malformed, path: file.path, detail: "universal header cut short at slice \(index)")
             }
             let (end, overflow) = offset.addingReportingOverflow(size)
-            guard !overflow, end <= UInt64(file.bytes.count) else {
+            guard !overflow, end <= UInt64(file.base.count) else {
                 throw ObjectFileError(.malformed, path: file.path,
-                                      detail: "universal header puts slice \(index) at bytes \(offset)..<\(overflow ? "2^64" : String(end)), past the end of the \(file.bytes.count)-byte file")
+                                      detail: "universal header puts slice \(index) at bytes \(offset)..<\(overflow ? "2^64" : String(end)), past the end of the \(file.base.count)-byte file")
             }
             slices.append(FileSlice(offset: offset, size: size))
         }
@@ -48,8 +48,8 @@ enum MachOReader {
     }
 
     /// Reads the image in `slice` of the file (the whole file when `slice` is `nil`).
-    static func image(in file: MappedFile, slice: FileSlice?) throws(ObjectFileError) -> ObjectFile {
-        let whole = file.bytes
+    static func image(in file: ImmutableBytes, slice: FileSlice?) throws(ObjectFileError) -> ObjectFile {
+        let whole = file.base
         let bytes = slice.map { UnsafeRawBufferPointer(rebasing: whole[Int($0.offset)..<Int($0.offset + $0.size)]) } ?? whole
         func malformed(_ detail: String) -> ObjectFileError {
             ObjectFileError(.malformed, path: file.path, detail: slice.map { "slice at byte \($0.offset): " } .map { $0 + detail } ?? detail)
@@ -88,8 +88,8 @@ enum MachOReader {
 
     /// The function and data symbols of `image` (`LC_SYMTAB`, without debugger stabs), with the
     /// leading `_` of C names removed; sizes run to the next symbol or the end of the section.
-    static func symbols(of image: ObjectFile, in file: MappedFile) throws(ObjectFileError) -> SymbolTable {
-        let whole = file.bytes
+    static func symbols(of image: ObjectFile, in file: ImmutableBytes) throws(ObjectFileError) -> SymbolTable {
+        let whole = file.base
         let bytes = image.slice.map { UnsafeRawBufferPointer(rebasing: whole[Int($0.offset)..<Int($0.offset + $0.size)]) } ?? whole
         let isBigEndian = ByteReader(bytes: bytes, isBigEndian: false).u32(at: 0).map { $0 == 0xCEFA_EDFE || $0 == 0xCFFA_EDFE } ?? false
         let reader = ByteReader(bytes: bytes, isBigEndian: isBigEndian)

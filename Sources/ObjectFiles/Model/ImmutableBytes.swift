@@ -9,9 +9,12 @@ import Glibc
 public final class ImmutableBytes: @unchecked Sendable {
     @usableFromInline let base: UnsafeRawBufferPointer
     private let isMapped: Bool
+    /// The file mapped, for messages; `(memory)` for a copy.
+    public let path: String
 
     /// A copy of `bytes`.
     public init(_ bytes: [UInt8]) {
+        path = "(memory)"
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         copy.copyBytes(from: bytes)
         base = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<bytes.count])
@@ -21,6 +24,7 @@ public final class ImmutableBytes: @unchecked Sendable {
     /// The whole file at `path`, mapped read-only.
     /// - Throws: ``ObjectFileError`` when it cannot be opened or mapped, or is a directory.
     public init(mapping path: String) throws(ObjectFileError) {
+        self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
         defer { close(descriptor) }

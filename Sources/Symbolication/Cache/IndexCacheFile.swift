@@ -96,16 +96,16 @@ final class IndexCacheFile {
         unitCount = sections[.unitDirectory]!.range.count / Self.unitEntrySize
     }
 
-    /// The cache file at `path` when it is sound and was built from `debugFile` as it is now; else why
-    /// not (`nil` when there is simply no file yet).
-    static func open(_ path: String, for debugFile: ObjectFile) -> Result<IndexCacheFile, IndexCacheProblem> {
-        guard FileSystem.exists(path) else { return .failure(IndexCacheProblem(nil)) }
+    /// The cache file at `path` when it is sound and was built from `debugFile` as it is now, else why
+    /// not; `nil` when there is simply no file yet.
+    static func open(_ path: String, for debugFile: ObjectFile) -> Result<IndexCacheFile, IndexCacheError>? {
+        guard FileSystem.exists(path) else { return nil }
         let file: IndexCacheFile
-        do { file = try IndexCacheFile(path: path) } catch { return .failure(IndexCacheProblem(error)) }
+        do { file = try IndexCacheFile(path: path) } catch { return .failure(error) }
         let status = FileSystem.status(debugFile.path)
         guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path), status?.size == file.metadata.debugFileSize,
               status?.modified == file.metadata.debugFileModified else {
-            return .failure(IndexCacheProblem(IndexCacheError(path: path, reason: "stale: its debug file changed")))
+            return .failure(IndexCacheError(path: path, reason: "stale: its debug file changed"))
         }
         return .success(file)
     }
@@ -265,11 +265,4 @@ struct IndexCacheError: Error, CustomStringConvertible {
     var path: String
     var reason: String
     var description: String { "\(path): \(reason)" }
-}
-
-/// Why no cache file was used: its error, or `nil` when there was simply none yet.
-struct IndexCacheProblem: Error {
-    var error: IndexCacheError?
-
-    init(_ error: IndexCacheError?) { self.error = error }
 }

@@ -34,13 +34,6 @@ struct ByteWriter {
             for index in 0..<4 { bytes[offset + index] = raw[index] }
         }
     }
-
-    /// Overwrites the u64 at `offset`, written earlier.
-    mutating func patchU64(at offset: Int, _ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { raw in
-            for index in 0..<8 { bytes[offset + index] = raw[index] }
-        }
-    }
 }
 
 /// Strings stored once each, NUL-terminated, addressed by their offset.

@@ -52,8 +52,7 @@ final class DWARFIndex: AddressIndex {
     /// (the cache writer goes through every unit, which need not all stay in memory).
     func unitForCache(atPosition position: Int) throws(DWARFError) -> FlatUnit {
         if let cached = loaded[position] { return try cached.get() }
-        let bytes = FlatUnit.encode(try file.contents(of: units[position]))
-        guard let unit = FlatUnit(bytes: ImmutableBytes(bytes), range: 0..<bytes.count) else {
+        guard let unit = FlatUnit(packing: try file.contents(of: units[position])) else {
             throw DWARFError(.malformed, path: file.path, detail: "unit \(position) does not fit the index")
         }
         return unit
@@ -68,12 +67,12 @@ final class DWARFIndex: AddressIndex {
         guard let position = unitPosition(at: address) else { return nil }
         if loaded[position] == nil, targetedLookupsLeft > 0 {
             targetedLookupsLeft -= 1
-            let bytes = FlatUnit.encode(try file.contents(of: units[position], at: address))
-            if let unit = FlatUnit(bytes: ImmutableBytes(bytes), range: 0..<bytes.count) {
-                return IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
-            }
+            if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) { return hit(in: unit, at: address) }
         }
-        let unit = try unit(atPosition: position)
-        return IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
+        return hit(in: try unit(atPosition: position), at: address)
+    }
+
+    private func hit(in unit: FlatUnit, at address: FileAddress) -> IndexHit {
+        IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
     }
 }

@@ -65,6 +65,12 @@ struct FlatUnit {
         guard layout.end == length else { return nil }
     }
 
+    /// `contents` packed into bytes of their own; `nil` only if the packing did not add up.
+    init?(packing contents: UnitContents) {
+        let bytes = Self.encode(contents)
+        self.init(bytes: ImmutableBytes(bytes), range: 0..<bytes.count)
+    }
+
     /// Encodes `contents`: records keep their ``FunctionRecord/nameOrigin`` for ``completingNames(_:)``.
     static func encode(_ contents: UnitContents) -> [UInt8] {
         let functions = contents.functions
