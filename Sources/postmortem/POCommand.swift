@@ -6,9 +6,9 @@ import ObjectFiles
 struct POCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "po",
-        abstract: "Pretty-print a dumped object: Swift print, debugPrint and dump() output, JSON.")
+        abstract: "Pretty-print a dumped object: Swift print, debugPrint and dump(), lldb po, p and frame variable, NSDictionary and CFDictionary descriptions, JSON, XML and binary plists.")
 
-    @Option(name: .customLong("from"), help: "The dump's format: print, dump, json or nsdictionary (detected when not given).")
+    @Option(name: .customLong("from"), help: "The dump's format: print, dump, po, lldb, nsdictionary, cf, json or plist (detected when not given).")
     var from: String?
 
     @Option(name: .customLong("style"), help: "tree, line or json.")
@@ -46,7 +46,7 @@ struct POCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let node: ValueNode
-        do { node = try DumpReader.read(String(decoding: bytes, as: UTF8.self), format: format).node } catch {
+        do { node = try DumpReader.read(bytes: bytes, format: format).node } catch {
             Output.error("\(file): \(error.description)")
             throw ExitCode.failure
         }

@@ -106,6 +106,16 @@ struct GoldenOutputTests {
         try Golden.check("po-print-line", ["po", "--style", "line", "Tests/FormattersTests/Dumps/separators.debugPrint.txt"])
         try Golden.check("po-json-limits", ["po", "--style", "json", "--max-items", "1", "Tests/FormattersTests/Dumps/inventory.print.txt"])
         try Golden.check("po-nsdictionary", ["po", "Tests/FormattersTests/Dumps/person.nsdescription.txt"])
+        try Golden.check("po-lldb-po", ["po", "Tests/FormattersTests/Dumps/drawing.po.txt"])
+        try Golden.check("po-cfdictionary", ["po", "--style", "line", "Tests/FormattersTests/Dumps/inventory.cfdescription.txt"])
+        try Golden.check("po-plist-xml", ["po", "--style", "json", "Tests/FormattersTests/Dumps/limits.plist"])
+        try Golden.check("po-plist-binary", ["po", "Tests/FormattersTests/Dumps/wrapper.bplist"])
+        try Golden.check("po-lldb-frame-variable", ["po", "-"], input: """
+            (String) name = "Anton"
+            (Greeter.Greeter) self = 0x0000000100502920 {
+              acquaintances = ([0] = "Anton")
+            }
+            """)
         try Golden.check("po-formatters-lldbinit", ["po", "--formatters", "Tests/FormattersTests/FormatterFiles/people.lldbinit",
                                                     "--style", "line", "Tests/FormattersTests/Dumps/array-of-people.dump.txt"])
         try Golden.check("po-stdin", ["po", "--max-depth", "1"], input: "(lldb) po inventory\n" + "Inventory(counts: [:], empty: [], nested: [[1]], flags: [true])\n")

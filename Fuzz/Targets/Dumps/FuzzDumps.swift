@@ -1,13 +1,14 @@
 import Formatters
 import FuzzSupport
 
-/// Every dump parser (detected, then each format forced) and the three renderers, with limits; and the
+/// Every dump parser (detected, then each format forced, and the binary property-list reader on the raw bytes) and the three renderers, with limits; and the
 /// summary-string parser on the input's first line, rendered over the parsed tree.
 func fuzzDumps(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)
     let limits = ValueLimiter(limits: RenderLimits(maxDepth: 64, maxItems: 64, maxStringLength: 256))
     var trees: [ValueNode] = []
-    if let (node, _) = try? DumpReader.read(text) { trees.append(node) }
+    if let (node, _) = try? DumpReader.read(bytes: bytes) { trees.append(node) }
+    if let node = try? BinaryPropertyListParser.parse(bytes) { trees.append(node) }
     for format in DumpFormat.allCases {
         if let (node, _) = try? DumpReader.read(text, format: format) { trees.append(node) }
     }

@@ -1,7 +1,21 @@
 /// Parses what Swift's `dump()` writes: one value a line, indented two spaces a level, `▿` before a value with
 /// children, `▹` before one whose children were cut, `-` before a leaf; `label: summary`; `N elements`,
 /// `N key/value pairs`, `(N elements)` tuples, `Optional(…)` with a `some:` child, `#N` class identities.
+///
+/// lldb's `po` of a Swift value draws the same tree in its own dialect (``Dialect/po``; see `DumpParser+PO.swift`).
 public enum DumpParser {
+    /// The two tree dialects: Swift's `dump()`, and lldb's `po` (`Swift._DebuggerSupport.stringForPrintObject`).
+    public enum Dialect: Sendable {
+        /// `label: summary`, unlabelled collection elements, qualified type names.
+        case dump
+        /// `label : summary`, elements labelled `0 :`, `1 :`, short type names, dictionaries as lists of
+        /// `key :`/`value :` pairs, `Optional<T>` with a `some :` child.
+        case po
+    }
+
+    /// Lines indented deeper than this are read as if they were at this depth (no unbounded recursion).
+    public static let maximumDepth = 200
+
     struct Line {
         var depth: Int
         var hasChildren: Bool
@@ -18,7 +32,7 @@ public enum DumpParser {
         } && lines.contains { $0.drop { $0 == " " }.hasPrefix("▿") || $0.drop { $0 == " " }.hasPrefix("-") }
     }
 
-    public static func parse(_ text: String) -> ValueNode {
+    public static func parse(_ text: String, dialect: Dialect = .dump) -> ValueNode {
         var lines: [Line] = []
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let indentation = raw.prefix { $0 == " " }.count
@@ -29,17 +43,21 @@ public enum DumpParser {
                 continue
             }
             body = body.dropFirst().drop { $0 == " " }
-            let (label, summary) = split(String(body))
-            lines.append(Line(depth: indentation / 2, hasChildren: marker != "-", label: label, summary: summary))
+            let (label, summary) = split(String(body), separator: dialect == .po ? " : " : ": ")
+            // Deeper lines than the parser recurses stay in the tree as siblings at the deepest level.
+            lines.append(Line(depth: min(indentation / 2, maximumDepth), hasChildren: marker != "-", label: label, summary: summary))
         }
         var index = 0
         guard !lines.isEmpty else { return ValueNode(kind: .raw, value: text) }
-        return node(lines, &index)
+        switch dialect {
+        case .dump: return node(lines, &index)
+        case .po: return poNode(lines, &index)
+        }
     }
 
-    /// `label: summary` — the label is an identifier before the first `: ` (strings and types have none).
-    static func split(_ body: String) -> (String?, String) {
-        guard let colon = body.firstRange(of: ": ") else { return (nil, body) }
+    /// `label: summary` — the label is an identifier before the first separator (strings and types have none).
+    static func split(_ body: String, separator: String) -> (String?, String) {
+        guard let colon = body.firstRange(of: separator) else { return (nil, body) }
         let label = body[..<colon.lowerBound]
         guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }), !label.first!.isNumber || label.allSatisfy(\.isNumber) else {
             return (nil, body)
@@ -65,6 +83,11 @@ public enum DumpParser {
         if !line.hasChildren && children.isEmpty {
             if summary.hasSuffix(" elements") || summary.hasSuffix(" element"), summary.first?.isNumber == true {
                 result = ValueNode(kind: .collection)
+            } else if summary.hasSuffix(" members"), summary.first?.isNumber == true {
+                result = ValueNode(kind: .set)
+            } else if Self.isTypeName(summary) {
+                // `- Fixture.Empty`: a structure without fields.
+                result = ValueNode(kind: identity == nil ? .structure : .class, typeName: summary)
             } else if summary.hasSuffix(" key/value pairs") || summary.hasSuffix(" key/value pair") {
                 result = ValueNode(kind: .dictionary)
             } else {
@@ -80,6 +103,8 @@ public enum DumpParser {
                 value.label = key.kind == .string ? key.value : LineRenderer().render(key)
                 return value
             })
+        } else if summary.first?.isNumber == true, summary.hasSuffix(" members") || summary.hasSuffix(" member") {
+            result = ValueNode(kind: .set, children: children.map { child in var child = child; child.label = nil; return child })
         } else if summary.first?.isNumber == true, summary.hasSuffix(" elements") || summary.hasSuffix(" element") {
             result = ValueNode(kind: .collection, children: children.map { child in var child = child; child.label = nil; return child })
         } else if summary.hasPrefix("("), summary.hasSuffix(" elements)") || summary.hasSuffix(" element)") {
@@ -92,8 +117,10 @@ public enum DumpParser {
             // A structure, class or enum case: `Fixture.Person`, or `Fixture.Shape.circle` with its payload below.
             let lastPart = summary.split(separator: ".").last.map(String.init) ?? summary
             if lastPart.first?.isLowercase == true, !summary.contains(" ") {
+                // The payload is one child named after the case: `▿ circle: (1 element)` holding `- radius: 2.0`.
+                let payload = children.count == 1 && children[0].label == lastPart && children[0].kind == .tuple ? children[0].children : children
                 result = ValueNode(kind: .enumeration, typeName: summary.split(separator: ".").dropLast().joined(separator: "."),
-                                   value: lastPart, children: children)
+                                   value: lastPart, children: payload)
             } else {
                 result = ValueNode(kind: identity == nil ? .structure : .class, typeName: summary, children: children)
             }
@@ -101,5 +128,13 @@ public enum DumpParser {
         result.label = line.label
         result.identity = identity ?? result.identity
         return result
+    }
+
+    /// `Module.Type` or `Module.Outer.Inner<Int>`: a dotted path whose last part starts in upper case.
+    static func isTypeName(_ text: String) -> Bool {
+        guard text.contains("."), !text.contains(" "), text.first?.isLetter == true else { return false }
+        let path = text.prefix { $0 != "<" }
+        return path.split(separator: ".").allSatisfy { part in part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+            && path.split(separator: ".").last?.first?.isUppercase == true
     }
 }

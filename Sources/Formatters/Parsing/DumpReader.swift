@@ -13,6 +13,14 @@ public enum DumpFormat: String, Hashable, Sendable, CaseIterable {
     case json
     /// Foundation's `NSDictionary` / `NSArray` descriptions (`{ key = value; }`, `( a, b )`).
     case openStep = "nsdictionary"
+    /// lldb's `po` of a Swift value (`▿ Person`, `- name : "Ada"`).
+    case po
+    /// lldb's `p`, `expression` and `frame variable` output (`(Person) $R0 = { name = "Ada" }`), and the REPL's.
+    case lldb
+    /// CoreFoundation's descriptions (`CFShow`, "Print Description" of a CFDictionary: `<CFBasicHash 0x…>{…}`).
+    case cfDescription = "cf"
+    /// Property lists, XML or binary (`bplist00`).
+    case plist
 }
 
 /// Reads dumped text into a ``ValueNode`` tree: strips log prefixes, detects the format (or takes the one
@@ -22,13 +30,26 @@ public enum DumpReader {
         public var description: String
     }
 
+    /// Reads a dump given as bytes: a binary property list, or text (invalid UTF-8 replaced).
+    public static func read(bytes: [UInt8], format: DumpFormat? = nil) throws(Failure) -> (node: ValueNode, format: DumpFormat) {
+        if format == nil || format == .plist, BinaryPropertyListParser.recognizes(bytes) {
+            do { return (try BinaryPropertyListParser.parse(bytes), .plist) } catch { throw Failure(description: error.description) }
+        }
+        return try read(String(decoding: bytes, as: UTF8.self), format: format)
+    }
+
     public static func read(_ text: String, format: DumpFormat? = nil) throws(Failure) -> (node: ValueNode, format: DumpFormat) {
         let body = stripPrefixes(text)
         let chosen = format ?? detect(body)
         switch chosen {
         case .json:
             do { return (try JSONValueParser.parse(body), .json) } catch { throw Failure(description: error.description) }
+        case .plist:
+            do { return (try PropertyListXMLParser.parse(body), .plist) } catch { throw Failure(description: error.description) }
         case .dump: return (DumpParser.parse(body), .dump)
+        case .po: return (DumpParser.parse(body, dialect: .po), .po)
+        case .lldb: return (LLDBVariableParser.parse(body), .lldb)
+        case .cfDescription: return (CFDescriptionParser.parse(body), .cfDescription)
         case .swiftPrint: return (SwiftPrintParser.parse(body), .swiftPrint)
         case .openStep: return (OpenStepParser.parse(body), .openStep)
         }
@@ -36,8 +57,12 @@ public enum DumpReader {
 
     static func detect(_ text: String) -> DumpFormat {
         let trimmed = text.trimmed(where: \.isWhitespace)
-        if DumpParser.recognizes(trimmed) { return .dump }
-        if (trimmed.hasPrefix("{") || trimmed.hasPrefix("[")), (try? JSONValueParser.parse(trimmed)) != nil { return .json }
+        if PropertyListXMLParser.recognizes(trimmed) { return .plist }
+        if CFDescriptionParser.recognizes(trimmed) { return .cfDescription }
+        if DumpParser.recognizes(trimmed) { return DumpParser.looksLikePO(trimmed) ? .po : .dump }
+        if LLDBVariableParser.recognizes(trimmed) { return .lldb }
+        // Text that is valid JSON is JSON (`[1, 2]` printed by Swift reads the same either way).
+        if (try? JSONValueParser.parse(trimmed)) != nil { return .json }
         if OpenStepParser.recognizes(trimmed) { return .openStep }
         return .swiftPrint
     }

@@ -41,7 +41,10 @@ public struct OpenStepParser {
         switch first {
         case "{": return dictionary(depth: depth)
         case "(": return array(depth: depth)
-        case "\"": return quoted()
+        case "\"": return quoted(inKey: false)
+        case "<" where characters[position...].starts(with: Array("<null>")):
+            position += 6
+            return ValueNode(kind: .null)
         case "<":
             // `<0102 0304>`: data.
             guard let close = characters[position...].firstIndex(of: ">") else { return bare(inArray: inArray) }
@@ -62,7 +65,7 @@ public struct OpenStepParser {
             if character == "}" { position += 1; return ValueNode(kind: .dictionary, children: children) }
             let key: String
             if character == "\"" {
-                key = quoted().value ?? ""
+                key = quoted(inKey: true).value ?? ""
             } else {
                 var text = ""
                 while let next = current, !(next == " " && characters[position...].starts(with: [" ", "=", " "])), next != "=" {
@@ -96,29 +99,43 @@ public struct OpenStepParser {
         }
     }
 
-    private mutating func quoted() -> ValueNode {
+    /// A quoted string. Darwin escapes `"` and `\\` inside quotes; Linux's Foundation escapes nothing, so a `"` ends
+    /// the string only where a separator follows it (`,` `;` `)` `}` or a line break, and `=` after a key), and a
+    /// backslash is an escape only before `"`, `\\`, `n`, `t`, `r` and `U`.
+    private mutating func quoted(inKey: Bool) -> ValueNode {
         position += 1
         var text = ""
         while let character = current {
             position += 1
-            if character == "\"" { return ValueNode(kind: .string, value: text) }
-            guard character == "\\", let escaped = current else { text.append(character); continue }
+            if character == "\"", endsQuotedString(inKey: inKey) { return ValueNode(kind: .string, value: text) }
+            guard character == "\\", let escaped = current, "\"\\ntrUu".contains(escaped) else { text.append(character); continue }
             position += 1
             switch escaped {
             case "n": text.append("\n")
             case "t": text.append("\t")
+            case "r": text.append("\r")
             case "U", "u":
                 let digits = String(characters[position..<min(position + 4, characters.count)])
-                if let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) {
+                if digits.count == 4, let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) {
                     text.unicodeScalars.append(scalar)
                     position += 4
                 } else {
+                    text.append("\\")
                     text.append(escaped)
                 }
             default: text.append(escaped)
             }
         }
         return ValueNode(kind: .string, value: text)
+    }
+
+    /// Whether the quote just read is followed (after spaces) by what ends a value.
+    private func endsQuotedString(inKey: Bool) -> Bool {
+        var next = position
+        while next < characters.count, characters[next] == " " || characters[next] == "\t" { next += 1 }
+        guard next < characters.count else { return true }
+        let character = characters[next]
+        return ",;)}\n\r\r\n".contains(character) || (inKey && character == "=")
     }
 
     /// An unquoted value: in a dictionary up to the `;` before a line break (or the closing brace), in an

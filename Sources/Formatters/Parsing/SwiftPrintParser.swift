@@ -52,6 +52,15 @@ public struct SwiftPrintParser {
                 return ValueNode(kind: .optional, children: [inner])
             }
             let lastPart = word.split(separator: ".").last.map(String.init) ?? word
+            if lastPart == "Set" || word.hasPrefix("Set<") || word.hasPrefix("Swift.Set<") {
+                // `Set(["a", "b"])`.
+                let arguments = parenthesised(label: nil, typeName: nil, depth: depth)
+                guard arguments.kind != .raw else { position = start; return raw() }
+                if arguments.children.count == 1, arguments.children[0].kind == .collection {
+                    return ValueNode(kind: .set, children: arguments.children[0].children)
+                }
+                return arguments
+            }
             let arguments = parenthesised(label: nil, typeName: nil, depth: depth)
             // Arguments that do not close make the whole `Name(…` raw text.
             guard arguments.kind != .raw else { position = start; return raw() }

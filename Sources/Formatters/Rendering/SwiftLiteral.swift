@@ -43,3 +43,12 @@ enum SwiftLiteral {
         return result + (word.split(separator: ".").last.map(String.init) ?? word)
     }
 }
+
+extension SwiftLiteral {
+    /// The shortest spelling that reads back as the same double, as Swift prints it (`-1.25`, `1e-05`); whole
+    /// numbers without the `.0` (`3`), so integers stored as reals read as integers.
+    static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}

@@ -1,0 +1,176 @@
+/// Parses CoreFoundation's descriptions, as `CFShow`, `CFCopyDescription` and Xcode's "Print Description" of a
+/// CFDictionary write them:
+/// ```
+/// <CFBasicHash 0x600 [0x7f00]>{type = mutable dict, count = 2,
+/// entries =>
+/// 	0 : <CFString 0x610 [0x7f00]>{contents = "name"} = <CFString 0x620 [0x7f00]>{contents = "Ada"}
+/// 	1 : <CFString 0x630 [0x7f00]>{contents = "tags"} = <CFArray 0x640 [0x7f00]>{type = mutable-small, count = 1, values = (
+/// 	0 : <CFNumber 0x650 [0x7f00]>{value = +3, type = kCFNumberSInt32Type}
+/// )}
+/// }
+/// ```
+/// Dictionaries keep CoreFoundation's (hash) order. Numbers lose CoreFoundation's padding (`+3` is 3,
+/// `-1.25000000000000000000` is -1.25). A string's contents run to the `"}` that closes them (CoreFoundation does
+/// not escape quotes), so a string holding `"}` followed by ` = ` or a line break is cut there. The string `$null`
+/// is `nil`, as Foundation's property-list coders write it. Objects this parser does not know are kept as raw text.
+public struct CFDescriptionParser {
+    public static let maximumDepth = 200
+
+    private let bytes: [UInt8]
+    private var position = 0
+
+    /// True when the text starts with a CoreFoundation object description (`<CFBasicHash 0x…`, `<CFArray 0x…`).
+    public static func recognizes(_ text: String) -> Bool {
+        let start = text.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+        return start.starts(with: "<CF".utf8) || start.starts(with: "<__NSCF".utf8)
+    }
+
+    public static func parse(_ text: String) -> ValueNode {
+        var parser = CFDescriptionParser(bytes: Array(text.utf8))
+        parser.skipWhitespace()
+        let node = parser.object(depth: 0)
+        parser.skipWhitespace()
+        return parser.position < parser.bytes.count ? ValueNode(kind: .raw, value: text) : node
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[position]) { position += 1 }
+    }
+
+    private func starts(with text: String) -> Bool { bytes[position...].starts(with: text.utf8) }
+
+    private mutating func expect(_ text: String) -> Bool {
+        guard starts(with: text) else { return false }
+        position += text.utf8.count
+        return true
+    }
+
+    private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    /// `<CFType 0x… [0x…]>{fields}`.
+    private mutating func object(depth: Int) -> ValueNode {
+        let start = position
+        guard depth < Self.maximumDepth, expect("<"), let close = bytes[position...].firstIndex(of: UInt8(ascii: ">")) else {
+            return rawToLineEnd(from: start)
+        }
+        let header = text(position..<close)
+        let type = String(header.prefix { $0 != " " })
+        position = close + 1
+        guard expect("{") else { return rawToLineEnd(from: start) }
+        let node: ValueNode?
+        switch type {
+        case "CFString", "__NSCFString", "__NSCFConstantString": node = string()
+        case "CFNumber", "__NSCFNumber": node = number()
+        case "CFBoolean", "__NSCFBoolean": node = boolean()
+        case "CFBasicHash", "CFDictionary": node = dictionary(depth: depth)
+        case "CFArray", "__NSCFArray": node = array(depth: depth)
+        default: node = nil
+        }
+        if let node { return node }
+        position = start
+        return rawObject()
+    }
+
+    /// `contents = "…"}`: the contents run to the `"}` that ends the object.
+    private mutating func string() -> ValueNode? {
+        guard expect("contents = \"") else { return nil }
+        let start = position
+        while position + 1 < bytes.count {
+            if bytes[position] == UInt8(ascii: "\""), bytes[position + 1] == UInt8(ascii: "}") {
+                let after = position + 2
+                let ends = after == bytes.count || bytes[after] == 0x0A || bytes[after] == 0x0D || bytes[after...].starts(with: " = ".utf8)
+                    || bytes[after] == UInt8(ascii: ")")
+                if ends {
+                    let contents = text(start..<position)
+                    position = after
+                    return contents == "$null" ? ValueNode(kind: .null) : ValueNode(kind: .string, value: contents)
+                }
+            }
+            position += 1
+        }
+        return nil
+    }
+
+    /// `value = +3, type = kCFNumberSInt32Type}`.
+    private mutating func number() -> ValueNode? {
+        guard expect("value = "), let comma = bytes[position...].firstIndex(of: UInt8(ascii: ",")),
+              let close = bytes[comma...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+        var value = text(position..<comma)
+        let type = text(comma..<close)
+        position = close + 1
+        if value.hasPrefix("+") { value.removeFirst() }
+        if type.contains("Float") || type.contains("Double") || value.contains(".") {
+            guard let double = Double(value) else { return ValueNode(kind: .scalar, value: value) }
+            return ValueNode(kind: .scalar, value: SwiftLiteral.shortest(double))
+        }
+        return ValueNode(kind: .scalar, value: value)
+    }
+
+    /// `value = true}`.
+    private mutating func boolean() -> ValueNode? {
+        if expect("value = true}") { return ValueNode(kind: .scalar, value: "true") }
+        if expect("value = false}") { return ValueNode(kind: .scalar, value: "false") }
+        return nil
+    }
+
+    /// `type = …, count = N,\nentries =>\n\tI : KEY = VALUE\n…}`.
+    private mutating func dictionary(depth: Int) -> ValueNode? {
+        guard let entries = bytes[position...].firstRange(of: "entries =>".utf8) else { return nil }
+        position = entries.upperBound
+        var children: [ValueNode] = []
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { return nil }
+            if bytes[position] == UInt8(ascii: "}") { position += 1; return ValueNode(kind: .dictionary, children: children) }
+            guard skipIndex() else { return nil }
+            let key = object(depth: depth + 1)
+            guard expect(" = ") else { return nil }
+            var value = object(depth: depth + 1)
+            value.label = key.kind == .string ? key.value : LineRenderer().render(key)
+            children.append(value)
+        }
+    }
+
+    /// `type = …, count = N, values = (\n\tI : VALUE\n…)}`.
+    private mutating func array(depth: Int) -> ValueNode? {
+        guard let values = bytes[position...].firstRange(of: "values = (".utf8) else { return nil }
+        position = values.upperBound
+        var children: [ValueNode] = []
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { return nil }
+            if expect(")}") { return ValueNode(kind: .collection, children: children) }
+            guard skipIndex() else { return nil }
+            children.append(object(depth: depth + 1))
+        }
+    }
+
+    /// `12 : `, the slot number in front of an entry.
+    private mutating func skipIndex() -> Bool {
+        let start = position
+        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+        guard position > start, expect(" : ") else { position = start; return false }
+        return true
+    }
+
+    /// An object of a type not read here: its text up to the brace that balances its first one.
+    private mutating func rawObject() -> ValueNode {
+        let start = position
+        var depth = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "{") { depth += 1 }
+            if byte == UInt8(ascii: "}") { depth -= 1; if depth == 0 { break } }
+        }
+        return ValueNode(kind: .raw, value: text(start..<position))
+    }
+
+    private mutating func rawToLineEnd(from start: Int) -> ValueNode {
+        position = start
+        while position < bytes.count, bytes[position] != 0x0A { position += 1 }
+        return ValueNode(kind: .raw, value: text(start..<position))
+    }
+}

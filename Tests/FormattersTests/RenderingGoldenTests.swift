@@ -1,0 +1,29 @@
+import Foundation
+import Formatters
+import Testing
+
+/// Every fixture value's `dump()` output, read back and drawn in the `tree` and `line` styles, equals its golden
+/// file (Goldens/NAME.txt). `UPDATE_GOLDEN=1 swift test` rewrites them.
+@Suite("Rendering dumped values")
+struct RenderingGoldenTests {
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
+    static func rendering(_ dump: String) throws -> String {
+        let node = try DumpReader.read(dump).node
+        return "[tree]\n" + TreeRenderer().render(node) + "\n[line]\n" + LineRenderer().render(node) + "\n"
+    }
+
+    @Test(arguments: DumpParsingTests.values)
+    func treeAndLine(_ name: String) throws {
+        let dump = try String(contentsOf: DumpParsingTests.directory.appendingPathComponent("\(name).dump.txt"), encoding: .utf8)
+        let actual = try Self.rendering(dump)
+        let file = Self.goldens.appendingPathComponent("\(name).txt")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try actual.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try? String(contentsOf: file, encoding: .utf8)
+        #expect(expected != nil, "missing \(file.path); run with UPDATE_GOLDEN=1")
+        #expect(actual == expected, "\(name):\n\(actual)")
+    }
+}
