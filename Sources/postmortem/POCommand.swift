@@ -45,11 +45,15 @@ struct POCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode.failure
         }
-        let node: ValueNode
-        do { node = try DumpReader.read(bytes: bytes, format: format).node } catch {
+        let reading: DumpReading
+        do { reading = try DumpReader.read(bytes: bytes, format: format) } catch {
             Output.error("\(file): \(error.description)")
             throw ExitCode.failure
         }
+        if !reading.isComplete {
+            Output.error("\(file): more than \(ValueBudget.standard) values; the first \(ValueBudget.standard) are shown, the rest as …")
+        }
+        let node = reading.node
         var registry = FormatterRegistry.standard
         for path in formatterFiles {
             do {

@@ -65,7 +65,8 @@ struct DumpParsingTests {
     @Test(arguments: files)
     func dumpReadsBackToTheEncodedValue(_ name: String, _ kind: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Self.directory.appendingPathComponent("\(name).\(kind)")))
-        let (node, format) = try DumpReader.read(bytes: bytes)
+        let reading = try DumpReader.read(bytes: bytes)
+        let (node, format) = (reading.node, reading.format)
         // Text that is also valid JSON (`[1, 2]`, `{\n}`) is read as JSON, and a one-line `po` (`nil`,
         // `Fixture.Empty()`) as `print` output: the same value either way.
         let text = String(decoding: bytes, as: UTF8.self)
@@ -85,7 +86,8 @@ struct DumpParsingTests {
     @Test func jsonReadsBackAsItself() throws {
         for name in Self.values {
             let text = try String(contentsOf: Self.directory.appendingPathComponent("\(name).json"), encoding: .utf8)
-            let (node, format) = try DumpReader.read(text)
+            let reading = try DumpReader.read(text)
+        let (node, format) = (reading.node, reading.format)
             #expect(format == .json)
             let again = try JSONSerialization.jsonObject(with: Data(PlainJSONRenderer().render(node).utf8), options: [.fragmentsAllowed])
             let original = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])

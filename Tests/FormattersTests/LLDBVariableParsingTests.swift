@@ -7,7 +7,8 @@ import Testing
 @Suite("Reading lldb variables")
 struct LLDBVariableParsingTests {
     func json(_ text: String) throws -> String {
-        let (node, format) = try DumpReader.read(text)
+        let reading = try DumpReader.read(text)
+        let (node, format) = (reading.node, reading.format)
         #expect(format == .lldb)
         return PlainJSONRenderer().render(node)
     }

@@ -7,10 +7,11 @@ func fuzzDumps(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)
     let limits = ValueLimiter(limits: RenderLimits(maxDepth: 64, maxItems: 64, maxStringLength: 256))
     var trees: [ValueNode] = []
-    if let (node, _) = try? DumpReader.read(bytes: bytes) { trees.append(node) }
-    if let node = try? BinaryPropertyListParser.parse(bytes) { trees.append(node) }
+    if let reading = try? DumpReader.read(bytes: bytes, maximumValues: 10_000) { trees.append(reading.node) }
+    var budget = ValueBudget(10_000)
+    if let node = try? BinaryPropertyListParser.parse(bytes, budget: &budget) { trees.append(node) }
     for format in DumpFormat.allCases {
-        if let (node, _) = try? DumpReader.read(text, format: format) { trees.append(node) }
+        if let reading = try? DumpReader.read(text, format: format, maximumValues: 10_000) { trees.append(reading.node) }
     }
     let template = try? SummaryTemplate(String(text.prefix { $0 != "\n" }))
     for tree in trees {

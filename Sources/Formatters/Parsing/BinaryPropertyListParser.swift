@@ -1,8 +1,9 @@
 /// Parses binary property lists (`bplist00`), as `PropertyListEncoder` and `plutil -convert binary1` write them:
 /// a trailer that locates the offset table, objects addressed through it (booleans, integers up to 128 bits,
 /// reals, dates, data, ASCII and UTF-16 strings, UIDs, arrays, sets, dictionaries). Every offset, count and
-/// reference is checked against the file; a reference that loops back into its own ancestors, nesting deeper
-/// than ``maximumDepth``, or objects shared so often that expanding them would not end, is an error, not a hang. The string `$null` is `nil`, as Foundation's coders write it.
+/// reference is checked against the file; a reference that loops back into its own ancestors, or nesting deeper
+/// than ``maximumDepth``, is an error, not a hang; objects shared so often that expanding them would not end are
+/// read up to the value budget. The string `$null` is `nil`, as Foundation's coders write it.
 public struct BinaryPropertyListParser {
     public static let maximumDepth = 512
     public static let magic: [UInt8] = Array("bplist00".utf8)
@@ -16,19 +17,28 @@ public struct BinaryPropertyListParser {
     private var offsets: [Int] = []
     private var referenceSize = 0
     private var ancestors: Set<Int> = []
-    /// Objects still to be read: shared objects are read once per reference, so a file whose objects reference
-    /// one another many times over (a few hundred bytes can describe 2^100 paths) runs out of this instead.
-    private var remainingVisits = 0
 
     public static func recognizes(_ bytes: some Collection<UInt8>) -> Bool { bytes.starts(with: magic) }
 
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> ValueNode {
-        var parser = BinaryPropertyListParser(bytes: bytes)
+        var budget = ValueBudget()
+        return try parse(bytes, budget: &budget)
+    }
+
+    /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
+    public static func parse(_ bytes: [UInt8], budget: inout ValueBudget) throws(Failure) -> ValueNode {
+        var parser = BinaryPropertyListParser(bytes: bytes, budget: budget)
+        defer { budget = parser.budget }
         let top = try parser.readTrailer()
         return try parser.object(top, depth: 0)
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private var budget: ValueBudget
+
+    private init(bytes: [UInt8], budget: ValueBudget) {
+        self.bytes = bytes
+        self.budget = budget
+    }
 
     /// Big-endian unsigned integer of `size` bytes (1–8) at `offset`, or nil past the end.
     private func unsigned(at offset: Int, size: Int) -> UInt64? {
@@ -50,7 +60,6 @@ public struct BinaryPropertyListParser {
         guard objectCount > 0, objectCount <= UInt64(bytes.count), top < objectCount else { throw Failure(reason: "\(objectCount) objects with the top one at \(top)") }
         guard tableOffset >= 8, tableOffset <= UInt64(trailer),
               objectCount * UInt64(offsetSize) <= UInt64(trailer) - tableOffset else { throw Failure(reason: "the offset table lies outside the file") }
-        remainingVisits = Int(objectCount) * 4 + 1_000_000
         offsets.reserveCapacity(Int(objectCount))
         for index in 0..<Int(objectCount) {
             let offset = unsigned(at: Int(tableOffset) + index * offsetSize, size: offsetSize)!
@@ -77,8 +86,9 @@ public struct BinaryPropertyListParser {
 
     private mutating func object(_ number: Int, depth: Int) throws(Failure) -> ValueNode {
         guard depth < Self.maximumDepth else { throw Failure(reason: "nesting deeper than \(Self.maximumDepth)") }
-        remainingVisits -= 1
-        guard remainingVisits >= 0 else { throw Failure(reason: "its objects are shared too many times over to expand") }
+        // Shared objects are read once per reference, so objects that reference one another many times over (a few
+        // hundred bytes can describe 2^100 paths) run out of the budget instead of running forever.
+        guard budget.spend() else { return ValueNode(kind: .truncated) }
         guard ancestors.insert(number).inserted else { throw Failure(reason: "object \(number) contains itself") }
         defer { ancestors.remove(number) }
         let offset = offsets[number]
@@ -124,13 +134,15 @@ public struct BinaryPropertyListParser {
             let (count, start) = try length(marker: marker, at: offset)
             guard count <= (bytes.count - start) / referenceSize else { throw Failure(reason: "an array past the end at \(offset)") }
             var children: [ValueNode] = []
-            for index in 0..<count { children.append(try object(try reference(at: start + index * referenceSize), depth: depth + 1)) }
+            for index in 0..<count where !budget.isExhausted {
+                children.append(try object(try reference(at: start + index * referenceSize), depth: depth + 1))
+            }
             return ValueNode(kind: marker >> 4 == 0xA ? .collection : .set, children: children)
         case 0xD:
             let (count, start) = try length(marker: marker, at: offset)
             guard count <= (bytes.count - start) / referenceSize / 2 else { throw Failure(reason: "a dictionary past the end at \(offset)") }
             var children: [ValueNode] = []
-            for index in 0..<count {
+            for index in 0..<count where !budget.isExhausted {
                 let key = try object(try reference(at: start + index * referenceSize), depth: depth + 1)
                 var value = try object(try reference(at: start + (count + index) * referenceSize), depth: depth + 1)
                 value.label = key.kind == .string ? key.value : LineRenderer().render(key)

@@ -26,14 +26,28 @@ public struct CFDescriptionParser {
     }
 
     public static func parse(_ text: String) -> ValueNode {
-        var parser = CFDescriptionParser(bytes: Array(text.utf8))
+        var budget = ValueBudget()
+        return parse(text, budget: &budget)
+    }
+
+    /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
+    public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
+        var parser = CFDescriptionParser(bytes: Array(text.utf8), budget: budget)
+        defer { budget = parser.budget }
         parser.skipWhitespace()
         let node = parser.object(depth: 0)
         parser.skipWhitespace()
-        return parser.position < parser.bytes.count ? ValueNode(kind: .raw, value: text) : node
+        return parser.position < parser.bytes.count && !parser.budget.isExhausted ? ValueNode(kind: .raw, value: text) : node
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private var budget: ValueBudget
+    /// Set when an object is still open at the end of the text: the enclosing ones give up without rescanning.
+    private var unclosedAtEnd = false
+
+    private init(bytes: [UInt8], budget: ValueBudget) {
+        self.bytes = bytes
+        self.budget = budget
+    }
 
     private mutating func skipWhitespace() {
         while position < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[position]) { position += 1 }
@@ -52,6 +66,7 @@ public struct CFDescriptionParser {
     /// `<CFType 0x… [0x…]>{fields}`.
     private mutating func object(depth: Int) -> ValueNode {
         let start = position
+        guard budget.spend() else { return ValueNode(kind: .truncated) }
         guard depth < Self.maximumDepth, expect("<"), let close = bytes[position...].firstIndex(of: UInt8(ascii: ">")) else {
             return rawToLineEnd(from: start)
         }
@@ -69,6 +84,10 @@ public struct CFDescriptionParser {
         default: node = nil
         }
         if let node { return node }
+        if position >= bytes.count || unclosedAtEnd {
+            unclosedAtEnd = true
+            return ValueNode(kind: .raw, value: depth == 0 ? text(start..<bytes.count) : "")
+        }
         position = start
         return rawObject()
     }
@@ -126,10 +145,13 @@ public struct CFDescriptionParser {
             if bytes[position] == UInt8(ascii: "}") { position += 1; return ValueNode(kind: .dictionary, children: children) }
             guard skipIndex() else { return nil }
             let key = object(depth: depth + 1)
-            guard expect(" = ") else { return nil }
+            if budget.isExhausted { return ValueNode(kind: .dictionary, children: children + [key]) }
+            guard !unclosedAtEnd, expect(" = ") else { return nil }
             var value = object(depth: depth + 1)
             value.label = key.kind == .string ? key.value : LineRenderer().render(key)
             children.append(value)
+            if budget.isExhausted { return ValueNode(kind: .dictionary, children: children) }
+            if unclosedAtEnd { return nil }
         }
     }
 
@@ -144,6 +166,8 @@ public struct CFDescriptionParser {
             if expect(")}") { return ValueNode(kind: .collection, children: children) }
             guard skipIndex() else { return nil }
             children.append(object(depth: depth + 1))
+            if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
+            if unclosedAtEnd { return nil }
         }
     }
 

@@ -15,7 +15,7 @@
 extension DumpParser {
     /// True when the lines use `po`'s ` : ` separator (`- name : "Ada"`, `▿ 0 : Person`).
     static func looksLikePO(_ text: String) -> Bool {
-        text.split(separator: "\n").prefix(50).contains { line in
+        text.leadingLines(50).contains { line in
             let body = line.drop { $0 == " " }
             guard let marker = body.first, "▿-▹".contains(marker) else { return false }
             let (label, _) = split(String(body.dropFirst(2)), separator: " : ")
@@ -26,6 +26,7 @@ extension DumpParser {
     static func poNode(_ lines: [Line], _ index: inout Int) -> ValueNode {
         let line = lines[index]
         index += 1
+        if line.isTruncation { return ValueNode(kind: .truncated) }
         var children: [ValueNode] = []
         while index < lines.count, lines[index].depth > line.depth {
             children.append(poNode(lines, &index))
@@ -64,9 +65,10 @@ extension DumpParser {
     /// The children of an `N elements` line: a list (labels `0`, `1`, …), a dictionary (a list of `key`/`value`
     /// pairs) or a tuple (named or `.0` labels).
     private static func group(_ children: [ValueNode], count: Int) -> ValueNode {
-        let isList = children.enumerated().allSatisfy { index, child in child.label == String(index) }
+        let isList = children.enumerated().allSatisfy { index, child in child.label == String(index) || child.kind == .truncated }
         guard isList else { return ValueNode(kind: .tuple, children: children) }
         let pairs = children.compactMap { pair -> ValueNode? in
+            if pair.kind == .truncated { return pair }
             guard pair.children.count == 2, let key = pair.child("key"), var value = pair.child("value") else { return nil }
             value.label = key.kind == .string ? key.value : LineRenderer().render(key)
             return value

@@ -21,11 +21,13 @@ public enum DumpParser {
         var hasChildren: Bool
         var label: String?
         var summary: String
+        /// Stands for the lines left out when the value budget ran out.
+        var isTruncation = false
     }
 
     /// True when the text looks like `dump()` output: its lines start with the markers.
     public static func recognizes(_ text: String) -> Bool {
-        let lines = text.split(separator: "\n").prefix(20)
+        let lines = text.leadingLines(20).filter { !$0.isEmpty }
         return !lines.isEmpty && lines.allSatisfy { line in
             let trimmed = line.drop { $0 == " " }
             return trimmed.hasPrefix("▿ ") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("▹ ") || trimmed.isEmpty
@@ -33,6 +35,13 @@ public enum DumpParser {
     }
 
     public static func parse(_ text: String, dialect: Dialect = .dump) -> ValueNode {
+        var budget = ValueBudget()
+        return parse(text, dialect: dialect, budget: &budget)
+    }
+
+    /// Reads at most `budget` values (one a line); when it runs out, what was read comes back with the rest
+    /// marked truncated.
+    public static func parse(_ text: String, dialect: Dialect = .dump, budget: inout ValueBudget) -> ValueNode {
         var lines: [Line] = []
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let indentation = raw.prefix { $0 == " " }.count
@@ -41,6 +50,10 @@ public enum DumpParser {
                 // A line without a marker continues the previous one (a multi-line string).
                 if var last = lines.popLast() { last.summary += "\n" + raw; lines.append(last) }
                 continue
+            }
+            guard budget.spend() else {
+                lines.append(Line(depth: lines.last?.depth ?? 0, hasChildren: false, label: nil, summary: "", isTruncation: true))
+                break
             }
             body = body.dropFirst().drop { $0 == " " }
             let (label, summary) = split(String(body), separator: dialect == .po ? " : " : ": ")
@@ -68,6 +81,7 @@ public enum DumpParser {
     private static func node(_ lines: [Line], _ index: inout Int) -> ValueNode {
         let line = lines[index]
         index += 1
+        if line.isTruncation { return ValueNode(kind: .truncated) }
         var children: [ValueNode] = []
         while index < lines.count, lines[index].depth > line.depth {
             children.append(node(lines, &index))
@@ -99,6 +113,7 @@ public enum DumpParser {
         } else if summary.hasSuffix(" key/value pairs") || summary.hasSuffix(" key/value pair") {
             // Each child is a `(2 elements)` tuple of `key:` and `value:`.
             result = ValueNode(kind: .dictionary, children: children.compactMap { pair in
+                if pair.kind == .truncated { return pair }
                 guard let key = pair.child("key"), var value = pair.child("value") else { return nil }
                 value.label = key.kind == .string ? key.value : LineRenderer().render(key)
                 return value

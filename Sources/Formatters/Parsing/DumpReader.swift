@@ -23,6 +23,14 @@ public enum DumpFormat: String, Hashable, Sendable, CaseIterable {
     case plist
 }
 
+/// What ``DumpReader`` read: the tree, the format it was read as, and whether the whole dump fit in the value
+/// budget (when it did not, the tree ends in ``ValueNode/Kind/truncated`` values where reading stopped).
+public struct DumpReading: Sendable {
+    public var node: ValueNode
+    public var format: DumpFormat
+    public var isComplete: Bool
+}
+
 /// Reads dumped text into a ``ValueNode`` tree: strips log prefixes, detects the format (or takes the one
 /// given), and parses.
 public enum DumpReader {
@@ -30,29 +38,39 @@ public enum DumpReader {
         public var description: String
     }
 
-    /// Reads a dump given as bytes: a binary property list, or text (invalid UTF-8 replaced).
-    public static func read(bytes: [UInt8], format: DumpFormat? = nil) throws(Failure) -> (node: ValueNode, format: DumpFormat) {
+    /// Reads a dump given as bytes: a binary property list, or text (invalid UTF-8 replaced). At most
+    /// `maximumValues` values are read: memory stays bounded whatever the input's size.
+    public static func read(bytes: [UInt8], format: DumpFormat? = nil,
+                            maximumValues: Int = ValueBudget.standard) throws(Failure) -> DumpReading {
         if format == nil || format == .plist, BinaryPropertyListParser.recognizes(bytes) {
-            do { return (try BinaryPropertyListParser.parse(bytes), .plist) } catch { throw Failure(description: error.description) }
+            var budget = ValueBudget(maximumValues)
+            do {
+                let node = try BinaryPropertyListParser.parse(bytes, budget: &budget)
+                return DumpReading(node: node, format: .plist, isComplete: !budget.isExhausted)
+            } catch { throw Failure(description: error.description) }
         }
-        return try read(String(decoding: bytes, as: UTF8.self), format: format)
+        return try read(String(decoding: bytes, as: UTF8.self), format: format, maximumValues: maximumValues)
     }
 
-    public static func read(_ text: String, format: DumpFormat? = nil) throws(Failure) -> (node: ValueNode, format: DumpFormat) {
+    public static func read(_ text: String, format: DumpFormat? = nil,
+                            maximumValues: Int = ValueBudget.standard) throws(Failure) -> DumpReading {
         let body = stripPrefixes(text)
         let chosen = format ?? detect(body)
+        var budget = ValueBudget(maximumValues)
+        let node: ValueNode
         switch chosen {
         case .json:
-            do { return (try JSONValueParser.parse(body), .json) } catch { throw Failure(description: error.description) }
+            do { node = try JSONValueParser.parse(body, budget: &budget) } catch { throw Failure(description: error.description) }
         case .plist:
-            do { return (try PropertyListXMLParser.parse(body), .plist) } catch { throw Failure(description: error.description) }
-        case .dump: return (DumpParser.parse(body), .dump)
-        case .po: return (DumpParser.parse(body, dialect: .po), .po)
-        case .lldb: return (LLDBVariableParser.parse(body), .lldb)
-        case .cfDescription: return (CFDescriptionParser.parse(body), .cfDescription)
-        case .swiftPrint: return (SwiftPrintParser.parse(body), .swiftPrint)
-        case .openStep: return (OpenStepParser.parse(body), .openStep)
+            do { node = try PropertyListXMLParser.parse(body, budget: &budget) } catch { throw Failure(description: error.description) }
+        case .dump: node = DumpParser.parse(body, budget: &budget)
+        case .po: node = DumpParser.parse(body, dialect: .po, budget: &budget)
+        case .lldb: node = LLDBVariableParser.parse(body, budget: &budget)
+        case .cfDescription: node = CFDescriptionParser.parse(body, budget: &budget)
+        case .swiftPrint: node = SwiftPrintParser.parse(body, budget: &budget)
+        case .openStep: node = OpenStepParser.parse(body, budget: &budget)
         }
+        return DumpReading(node: node, format: chosen, isComplete: !budget.isExhausted)
     }
 
     static func detect(_ text: String) -> DumpFormat {
@@ -70,12 +88,29 @@ public enum DumpReader {
     /// Drops what loggers and debuggers put before a dump: `(lldb) po x` lines, `Printing description of x:`,
     /// and NSLog/os_log prefixes (`2024-05-01 10:00:00.123 App[42:7] `).
     static func stripPrefixes(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> Substring? in
-            if line.hasPrefix("(lldb) ") || line.hasPrefix("Printing description of ") { return nil }
-            if let match = line.firstMatch(of: #/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?([+-]\d{4})? \S+\[\d+(:\w+)?\] /#) {
-                return line[match.range.upperBound...]
+        var result = ""
+        var copiedUpTo = text.startIndex
+        var lineStart = text.startIndex
+        let utf8 = text.utf8
+        while lineStart < text.endIndex {
+            let newline = utf8[lineStart...].firstIndex(of: 0x0A)
+            let lineEnd = newline ?? text.endIndex
+            let next = newline.map { utf8.index(after: $0) } ?? text.endIndex
+            let line = text[lineStart..<lineEnd]
+            // Only lines that start with `(`, `P` or a digit can carry a prefix.
+            if let first = utf8[lineStart...].first, first == UInt8(ascii: "(") || first == UInt8(ascii: "P") || ByteCursor.isDigit(first) {
+                if line.hasPrefix("(lldb) ") || line.hasPrefix("Printing description of ") {
+                    result += text[copiedUpTo..<lineStart]
+                    copiedUpTo = next
+                } else if let length = LogPrefix.length(in: line) {
+                    result += text[copiedUpTo..<lineStart]
+                    copiedUpTo = line.index(line.startIndex, offsetBy: length)
+                }
             }
-            return line
-        }.joined(separator: "\n")
+            lineStart = next
+        }
+        if copiedUpTo == text.startIndex { return text }
+        result += text[copiedUpTo...]
+        return result
     }
 }

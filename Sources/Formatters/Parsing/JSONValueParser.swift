@@ -19,15 +19,30 @@ public struct JSONValueParser {
     private var position = 0
 
     public static func parse(_ text: String) throws(Failure) -> ValueNode {
-        var parser = JSONValueParser(bytes: Array(text.utf8))
+        var budget = ValueBudget()
+        return try parse(text, budget: &budget)
+    }
+
+    /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated
+    /// (the text after that point is not checked).
+    public static func parse(_ text: String, budget: inout ValueBudget) throws(Failure) -> ValueNode {
+        var parser = JSONValueParser(bytes: Array(text.utf8), budget: budget)
+        defer { budget = parser.budget }
         parser.skip()
         let node = try parser.value(depth: 0)
         parser.skip()
-        guard parser.position == parser.bytes.count else { throw Failure(offset: parser.position, reason: "text after the value") }
+        guard parser.position == parser.bytes.count || parser.budget.isExhausted else {
+            throw Failure(offset: parser.position, reason: "text after the value")
+        }
         return node
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private var budget: ValueBudget
+
+    private init(bytes: [UInt8], budget: ValueBudget) {
+        self.bytes = bytes
+        self.budget = budget
+    }
 
     private mutating func skip() {
         while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
@@ -36,6 +51,7 @@ public struct JSONValueParser {
     private mutating func value(depth: Int) throws(Failure) -> ValueNode {
         guard depth < Self.maximumDepth else { throw Failure(offset: position, reason: "nesting deeper than \(Self.maximumDepth)") }
         guard position < bytes.count else { throw Failure(offset: position, reason: "the text ends early") }
+        guard budget.spend() else { return ValueNode(kind: .truncated) }
         switch bytes[position] {
         case UInt8(ascii: "{"):
             position += 1
@@ -53,6 +69,7 @@ public struct JSONValueParser {
                 var child = try value(depth: depth + 1)
                 child.label = key
                 children.append(child)
+                if budget.isExhausted { return ValueNode(kind: .dictionary, children: children) }
                 skip()
                 guard position < bytes.count else { throw Failure(offset: position, reason: "the text ends inside an object") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
@@ -68,6 +85,7 @@ public struct JSONValueParser {
             while true {
                 skip()
                 children.append(try value(depth: depth + 1))
+                if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
                 skip()
                 guard position < bytes.count else { throw Failure(offset: position, reason: "the text ends inside an array") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }

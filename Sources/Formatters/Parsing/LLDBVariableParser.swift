@@ -32,7 +32,7 @@ public struct LLDBVariableParser {
 
     /// True when the text starts like a variable: `(Type) name = ` or `$R0: Type = `.
     public static func recognizes(_ text: String) -> Bool {
-        guard let first = text.split(separator: "\n", omittingEmptySubsequences: true).first else { return false }
+        guard let first = text.leadingLines(5).first(where: { !$0.isEmpty }) else { return false }
         let line = first.drop { $0 == " " }
         if line.hasPrefix("("), let close = line.firstIndex(of: ")") {
             let rest = line[line.index(after: close)...]
@@ -42,9 +42,16 @@ public struct LLDBVariableParser {
     }
 
     public static func parse(_ text: String) -> ValueNode {
-        var parser = LLDBVariableParser(bytes: Array(text.utf8))
+        var budget = ValueBudget()
+        return parse(text, budget: &budget)
+    }
+
+    /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
+    public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
+        var parser = LLDBVariableParser(bytes: Array(text.utf8), budget: budget)
+        defer { budget = parser.budget }
         var variables: [ValueNode] = []
-        while true {
+        while !parser.budget.isExhausted {
             parser.skipBlankLines()
             guard parser.position < parser.bytes.count else { break }
             let start = parser.position
@@ -58,7 +65,12 @@ public struct LLDBVariableParser {
         return ValueNode(kind: .structure, children: variables)
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private var budget: ValueBudget
+
+    private init(bytes: [UInt8], budget: ValueBudget) {
+        self.bytes = bytes
+        self.budget = budget
+    }
 
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
@@ -118,6 +130,7 @@ public struct LLDBVariableParser {
     private mutating func value(depth: Int, inline: Bool, typeName: String?) -> ValueNode {
         skipSpaces()
         guard depth < Self.maximumDepth else { return rest(inline: inline) }
+        guard budget.spend() else { return ValueNode(kind: .truncated) }
         var head: ValueNode?
         var headText = ""
         if current == UInt8(ascii: "\"") {
@@ -160,6 +173,7 @@ public struct LLDBVariableParser {
             let start = position
             if let child = entry(depth: depth + 1, inline: false) {
                 children.append(child)
+                if budget.isExhausted { return children }
             } else {
                 position = start
                 children.append(rest(inline: false))
@@ -179,6 +193,7 @@ public struct LLDBVariableParser {
             let start = position
             if let child = entry(depth: depth + 1, inline: true) {
                 children.append(child)
+                if budget.isExhausted { return children }
             } else {
                 position = start
                 children.append(rest(inline: true))

@@ -5,12 +5,12 @@
 /// Ambiguities, resolved as a reader would: an unquoted dictionary value runs to the `;` that ends its line
 /// (so a value may hold `;` and `=` but not `;` before a line break); an unquoted array item runs to the `,`
 /// or line break that ends it; a bare number is a number and `true`/`false` are booleans (Darwin prints
-/// booleans as 1 and 0, which read as numbers).
+/// booleans as 1 and 0, which read as numbers); `<null>` is nil.
 public struct OpenStepParser {
     public static let maximumDepth = 200
 
-    private let characters: [Character]
-    private var position = 0
+    private var cursor: ByteCursor
+    private var budget: ValueBudget
 
     public static func recognizes(_ text: String) -> Bool {
         let trimmed = text.drop { $0.isWhitespace }
@@ -20,82 +20,83 @@ public struct OpenStepParser {
     }
 
     public static func parse(_ text: String) -> ValueNode {
-        var parser = OpenStepParser(characters: Array(text))
-        parser.skip()
-        let node = parser.value(depth: 0, inArray: false)
-        parser.skip()
-        return parser.position < parser.characters.count ? ValueNode(kind: .raw, value: text) : node
+        var budget = ValueBudget()
+        return parse(text, budget: &budget)
     }
 
-    private init(characters: [Character]) { self.characters = characters }
+    /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
+    public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
+        var parser = OpenStepParser(cursor: ByteCursor(text), budget: budget)
+        defer { budget = parser.budget }
+        parser.cursor.skipWhitespace()
+        let node = parser.value(depth: 0, inArray: false)
+        parser.cursor.skipWhitespace()
+        return parser.cursor.isAtEnd || parser.budget.isExhausted ? node : ValueNode(kind: .raw, value: text)
+    }
 
-    private var current: Character? { position < characters.count ? characters[position] : nil }
-
-    private mutating func skip() {
-        while let character = current, character.isWhitespace { position += 1 }
+    private init(cursor: ByteCursor, budget: ValueBudget) {
+        self.cursor = cursor
+        self.budget = budget
     }
 
     private mutating func value(depth: Int, inArray: Bool) -> ValueNode {
-        skip()
-        guard let first = current, depth < Self.maximumDepth else { return ValueNode(kind: .raw, value: String(characters[position...])) }
-        switch first {
-        case "{": return dictionary(depth: depth)
-        case "(": return array(depth: depth)
-        case "\"": return quoted(inKey: false)
-        case "<" where characters[position...].starts(with: Array("<null>")):
-            position += 6
-            return ValueNode(kind: .null)
-        case "<":
+        cursor.skipWhitespace()
+        guard cursor.current != nil, depth < Self.maximumDepth else { return rest() }
+        guard budget.spend() else { return ValueNode(kind: .truncated) }
+        switch cursor.current! {
+        case UInt8(ascii: "{"): return dictionary(depth: depth)
+        case UInt8(ascii: "("): return array(depth: depth)
+        case UInt8(ascii: "\""): return quoted(inKey: false)
+        case UInt8(ascii: "<") where cursor.expect("<null>"): return ValueNode(kind: .null)
+        case UInt8(ascii: "<"):
             // `<0102 0304>`: data.
-            guard let close = characters[position...].firstIndex(of: ">") else { return bare(inArray: inArray) }
-            let text = String(characters[position...close])
-            position = close + 1
+            guard let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) else { return bare(inArray: inArray) }
+            let text = cursor.text(cursor.position..<(close + 1))
+            cursor.position = close + 1
             return ValueNode(kind: .raw, typeName: "Data", value: text)
         default: return bare(inArray: inArray)
         }
     }
 
     private mutating func dictionary(depth: Int) -> ValueNode {
-        let start = position
-        position += 1
+        let start = cursor.position
+        cursor.position += 1
         var children: [ValueNode] = []
         while true {
-            skip()
-            guard let character = current else { position = start; return rest() }
-            if character == "}" { position += 1; return ValueNode(kind: .dictionary, children: children) }
+            cursor.skipWhitespace()
+            guard let byte = cursor.current else { return unclosed(from: start, depth: depth) }
+            if byte == UInt8(ascii: "}") { cursor.position += 1; return ValueNode(kind: .dictionary, children: children) }
             let key: String
-            if character == "\"" {
+            if byte == UInt8(ascii: "\"") {
                 key = quoted(inKey: true).value ?? ""
             } else {
-                var text = ""
-                while let next = current, !(next == " " && characters[position...].starts(with: [" ", "=", " "])), next != "=" {
-                    text.append(next)
-                    position += 1
-                }
-                key = text.trimmed(where: \.isSpaceOrTab)
+                let keyStart = cursor.position
+                while let next = cursor.current, next != UInt8(ascii: "="), !cursor.sees(" = ") { cursor.position += 1 }
+                key = cursor.text(keyStart..<cursor.position).trimmed(where: \.isSpaceOrTab)
             }
-            skip()
-            guard current == "=" else { position = start; return rest() }
-            position += 1
+            cursor.skipWhitespace()
+            guard cursor.expect("=") else { cursor.position = start; return rest() }
             var child = value(depth: depth + 1, inArray: false)
             child.label = key
             children.append(child)
-            skip()
-            if current == ";" { position += 1 }
+            if budget.isExhausted { return ValueNode(kind: .dictionary, children: children) }
+            cursor.skipWhitespace()
+            _ = cursor.expect(";")
         }
     }
 
     private mutating func array(depth: Int) -> ValueNode {
-        let start = position
-        position += 1
+        let start = cursor.position
+        cursor.position += 1
         var children: [ValueNode] = []
         while true {
-            skip()
-            guard let character = current else { position = start; return rest() }
-            if character == ")" { position += 1; return ValueNode(kind: .collection, children: children) }
+            cursor.skipWhitespace()
+            guard let byte = cursor.current else { return unclosed(from: start, depth: depth) }
+            if byte == UInt8(ascii: ")") { cursor.position += 1; return ValueNode(kind: .collection, children: children) }
             children.append(value(depth: depth + 1, inArray: true))
-            skip()
-            if current == "," { position += 1 }
+            if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
+            cursor.skipWhitespace()
+            _ = cursor.expect(",")
         }
     }
 
@@ -103,66 +104,82 @@ public struct OpenStepParser {
     /// the string only where a separator follows it (`,` `;` `)` `}` or a line break, and `=` after a key), and a
     /// backslash is an escape only before `"`, `\\`, `n`, `t`, `r` and `U`.
     private mutating func quoted(inKey: Bool) -> ValueNode {
-        position += 1
-        var text = ""
-        while let character = current {
-            position += 1
-            if character == "\"", endsQuotedString(inKey: inKey) { return ValueNode(kind: .string, value: text) }
-            guard character == "\\", let escaped = current, "\"\\ntrUu".contains(escaped) else { text.append(character); continue }
-            position += 1
-            switch escaped {
-            case "n": text.append("\n")
-            case "t": text.append("\t")
-            case "r": text.append("\r")
-            case "U", "u":
-                let digits = String(characters[position..<min(position + 4, characters.count)])
-                if digits.count == 4, let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) {
-                    text.unicodeScalars.append(scalar)
-                    position += 4
-                } else {
-                    text.append("\\")
-                    text.append(escaped)
-                }
-            default: text.append(escaped)
+        cursor.position += 1
+        var scalars = String.UnicodeScalarView()
+        while let byte = cursor.current {
+            if byte == UInt8(ascii: "\""), endsQuotedString(after: cursor.position + 1, inKey: inKey) {
+                cursor.position += 1
+                return ValueNode(kind: .string, value: String(scalars))
             }
+            if byte == UInt8(ascii: "\\"), let escaped = cursor.byte(at: 1), "\"\\ntrUu".utf8.contains(escaped) {
+                cursor.position += 2
+                switch escaped {
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "U"), UInt8(ascii: "u"):
+                    let end = min(cursor.position + 4, cursor.bytes.count)
+                    if end - cursor.position == 4, let code = UInt32(cursor.text(cursor.position..<end), radix: 16), let scalar = Unicode.Scalar(code) {
+                        scalars.append(scalar)
+                        cursor.position = end
+                    } else {
+                        scalars.append("\\")
+                        scalars.append(Unicode.Scalar(escaped))
+                    }
+                default: scalars.append(Unicode.Scalar(escaped))
+                }
+                continue
+            }
+            let runStart = cursor.position
+            cursor.position += 1
+            cursor.skip { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            scalars.append(contentsOf: cursor.text(runStart..<cursor.position).unicodeScalars)
         }
-        return ValueNode(kind: .string, value: text)
+        return ValueNode(kind: .string, value: String(scalars))
     }
 
-    /// Whether the quote just read is followed (after spaces) by what ends a value.
-    private func endsQuotedString(inKey: Bool) -> Bool {
-        var next = position
-        while next < characters.count, characters[next] == " " || characters[next] == "\t" { next += 1 }
-        guard next < characters.count else { return true }
-        let character = characters[next]
-        return ",;)}\n\r\r\n".contains(character) || (inKey && character == "=")
+    /// Whether a quote whose next byte is at `offset` is followed (after spaces) by what ends a value.
+    private func endsQuotedString(after offset: Int, inKey: Bool) -> Bool {
+        var next = offset
+        while next < cursor.bytes.count, cursor.bytes[next] == 0x20 || cursor.bytes[next] == 0x09 { next += 1 }
+        guard next < cursor.bytes.count else { return true }
+        let byte = cursor.bytes[next]
+        return ",;)}\n\r".utf8.contains(byte) || (inKey && byte == UInt8(ascii: "="))
     }
 
     /// An unquoted value: in a dictionary up to the `;` before a line break (or the closing brace), in an
     /// array up to the `,` or line break that ends the item.
     private mutating func bare(inArray: Bool) -> ValueNode {
-        var text = ""
-        while let character = current {
+        let start = cursor.position
+        while let byte = cursor.current {
             if inArray {
-                if character == "," || character == "\n" || character == ")" { break }
-            } else if character == ";" {
-                var next = position + 1
-                while next < characters.count, characters[next] == " " || characters[next] == "\t" { next += 1 }
-                if next >= characters.count || characters[next] == "\n" || characters[next] == "\r\n" || characters[next] == "}" { break }
-            } else if character == "}", text.isEmpty {
+                if byte == UInt8(ascii: ",") || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ")") { break }
+            } else if byte == UInt8(ascii: ";") {
+                var next = cursor.position + 1
+                while next < cursor.bytes.count, cursor.bytes[next] == 0x20 || cursor.bytes[next] == 0x09 { next += 1 }
+                if next >= cursor.bytes.count || [0x0A, 0x0D, UInt8(ascii: "}")].contains(cursor.bytes[next]) { break }
+            } else if byte == UInt8(ascii: "}"), cursor.position == start {
                 break
             }
-            text.append(character)
-            position += 1
+            cursor.position += 1
         }
+        let text = cursor.text(start..<cursor.position)
         let value = inArray ? text.trimmed(where: \.isSpaceOrTab) : text
         if value == "true" || value == "false" || PlainJSONRenderer.isJSONNumber(value) { return ValueNode(kind: .scalar, value: value) }
         return ValueNode(kind: .string, value: value)
     }
 
+    /// A dictionary or array still open at the end of the text: every enclosing one is open too, so only the
+    /// outermost keeps the text from its start, as raw text.
+    private mutating func unclosed(from start: Int, depth: Int) -> ValueNode {
+        guard depth == 0 else { return ValueNode(kind: .raw, value: "") }
+        cursor.position = start
+        return rest()
+    }
+
     private mutating func rest() -> ValueNode {
-        let text = String(characters[position...])
-        position = characters.count
+        let text = cursor.text(cursor.position..<cursor.bytes.count)
+        cursor.position = cursor.bytes.count
         return ValueNode(kind: .raw, value: text)
     }
 }

@@ -22,7 +22,15 @@ public struct PropertyListXMLParser {
     }
 
     public static func parse(_ text: String) throws(Failure) -> ValueNode {
-        var parser = PropertyListXMLParser(bytes: Array(text.utf8))
+        var budget = ValueBudget()
+        return try parse(text, budget: &budget)
+    }
+
+    /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated
+    /// (the text after that point is not checked).
+    public static func parse(_ text: String, budget: inout ValueBudget) throws(Failure) -> ValueNode {
+        var parser = PropertyListXMLParser(bytes: Array(text.utf8), budget: budget)
+        defer { budget = parser.budget }
         parser.skipProlog()
         let hasPlistElement = parser.expect("<plist")
         if hasPlistElement {
@@ -31,6 +39,7 @@ public struct PropertyListXMLParser {
         }
         parser.skipMisc()
         let node = try parser.value(depth: 0)
+        if parser.budget.isExhausted { return node }
         parser.skipMisc()
         if hasPlistElement, !parser.expect("</plist>") { throw parser.failure("expected </plist>") }
         parser.skipMisc()
@@ -38,7 +47,12 @@ public struct PropertyListXMLParser {
         return node
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private var budget: ValueBudget
+
+    private init(bytes: [UInt8], budget: ValueBudget) {
+        self.bytes = bytes
+        self.budget = budget
+    }
 
     private func failure(_ reason: String) -> Failure { Failure(offset: position, reason: reason) }
 
@@ -92,6 +106,7 @@ public struct PropertyListXMLParser {
 
     private mutating func value(depth: Int) throws(Failure) -> ValueNode {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
+        guard budget.spend() else { return ValueNode(kind: .truncated) }
         let start = position
         let (name, empty) = try openTag()
         switch name {
@@ -109,6 +124,7 @@ public struct PropertyListXMLParser {
                 var child = try value(depth: depth + 1)
                 child.label = key
                 children.append(child)
+                if budget.isExhausted { return ValueNode(kind: .dictionary, children: children) }
             }
         case "array":
             guard !empty else { return ValueNode(kind: .collection) }
@@ -117,6 +133,7 @@ public struct PropertyListXMLParser {
                 skipMisc()
                 if expect("</array>") { return ValueNode(kind: .collection, children: children) }
                 children.append(try value(depth: depth + 1))
+                if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
             }
         case "true", "false":
             if !empty { _ = try content(of: name) }

@@ -1,5 +1,5 @@
 /// Parses what Swift's `print` and `debugPrint` write: `Type(label: value, …)`, `[a, b]`, `["k": v]`, `[:]`,
-/// `Optional(x)`, `nil`, string literals with escapes, numbers, booleans, `.case(payload)`, tuples.
+/// `Optional(x)`, `Set([…])`, `nil`, string literals with escapes, numbers, booleans, `.case(payload)`, tuples.
 /// Anything else is kept as raw text up to the next separator at the same depth, never dropped.
 ///
 /// Ambiguities, resolved as a reader would: `Module.Type.name(…)` whose last part starts in lower case is an
@@ -9,70 +9,79 @@ public struct SwiftPrintParser {
     /// Deeper nesting is kept as raw text instead of recursing further.
     public static let maximumDepth = 200
 
-    private let characters: [Character]
-    private var position = 0
+    private var cursor: ByteCursor
+    private var budget: ValueBudget
+    /// Set when a bracket or parenthesis is still open at the end of the text: every enclosing one is open too,
+    /// so they give up at once instead of each scanning the rest of the text again.
+    private var unclosedAtEnd = false
 
-    public init(_ text: String) {
-        characters = Array(text)
+    /// The value the whole text holds; text that cannot be read whole is kept as one raw value.
+    public static func parse(_ text: String) -> ValueNode {
+        var budget = ValueBudget()
+        return parse(text, budget: &budget)
     }
 
-    /// The value the whole text holds; trailing text becomes a raw sibling inside a tuple when present.
-    public static func parse(_ text: String) -> ValueNode {
-        var parser = SwiftPrintParser(text.trimmed(where: { $0.isSpaceOrTab || $0.isNewline }))
+    /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
+    public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
+        var parser = SwiftPrintParser(cursor: ByteCursor(text), budget: budget)
+        defer { budget = parser.budget }
+        parser.cursor.skipWhitespace()
         let node = parser.value(depth: 0)
-        parser.skipSpaces()
-        if parser.position < parser.characters.count {
-            return ValueNode(kind: .raw, value: String(parser.characters))
+        parser.cursor.skipWhitespace()
+        if parser.budget.isExhausted { return node }
+        if parser.unclosedAtEnd || !parser.cursor.isAtEnd {
+            return ValueNode(kind: .raw, value: text.trimmed(where: { $0.isSpaceOrTab || $0.isNewline }))
         }
         return node
     }
 
-    private mutating func skipSpaces() {
-        while position < characters.count, characters[position] == " " || characters[position] == "\n" || characters[position] == "\t" { position += 1 }
+    private init(cursor: ByteCursor, budget: ValueBudget) {
+        self.cursor = cursor
+        self.budget = budget
     }
 
-    private var current: Character? { position < characters.count ? characters[position] : nil }
+    /// Whether a child's reading ended the container's: the budget ran out or the text ended unclosed.
+    private var mustStop: Bool { budget.isExhausted || unclosedAtEnd }
 
     mutating func value(depth: Int) -> ValueNode {
-        skipSpaces()
-        guard let first = current else { return ValueNode(kind: .raw, value: "") }
+        cursor.skipWhitespace()
+        guard let first = cursor.current else { return ValueNode(kind: .raw, value: "") }
+        guard budget.spend() else { return ValueNode(kind: .truncated) }
         guard depth < Self.maximumDepth else { return raw() }
-        if first == "\"" { return string() }
-        if first == "[" { return bracketed(depth: depth) }
-        if first == "(" { return parenthesised(label: nil, typeName: nil, depth: depth) }
-        let start = position
+        if first == UInt8(ascii: "\"") { return string() }
+        if first == UInt8(ascii: "[") { return bracketed(depth: depth) }
+        if first == UInt8(ascii: "(") { return parenthesised(typeName: nil, depth: depth) }
+        let start = cursor.position
         let word = identifierPath()
-        if word.isEmpty { position = start; return raw() }
-        if current == "(" {
+        if word.isEmpty { cursor.position = start; return raw() }
+        if cursor.current == UInt8(ascii: "(") {
+            let lastPart = word.split(separator: ".").last.map(String.init) ?? word
             if word == "Optional" {
-                position += 1
+                cursor.position += 1
                 let inner = value(depth: depth + 1)
-                skipSpaces()
-                if current == ")" { position += 1 } else { position = start; return raw() }
+                if mustStop { return ValueNode(kind: .optional, children: [inner]) }
+                cursor.skipWhitespace()
+                guard cursor.expect(")") else { return failed(from: start) }
                 return ValueNode(kind: .optional, children: [inner])
             }
-            let lastPart = word.split(separator: ".").last.map(String.init) ?? word
+            let arguments = parenthesised(typeName: nil, depth: depth)
+            // Arguments that do not close make the whole `Name(…` raw text.
+            if arguments.kind == .raw, !mustStop { cursor.position = start; return raw() }
+            var node = arguments
             if lastPart == "Set" || word.hasPrefix("Set<") || word.hasPrefix("Swift.Set<") {
                 // `Set(["a", "b"])`.
-                let arguments = parenthesised(label: nil, typeName: nil, depth: depth)
-                guard arguments.kind != .raw else { position = start; return raw() }
                 if arguments.children.count == 1, arguments.children[0].kind == .collection {
                     return ValueNode(kind: .set, children: arguments.children[0].children)
                 }
                 return arguments
             }
-            let arguments = parenthesised(label: nil, typeName: nil, depth: depth)
-            // Arguments that do not close make the whole `Name(…` raw text.
-            guard arguments.kind != .raw else { position = start; return raw() }
             if lastPart.first?.isLowercase == true {
-                var node = arguments
                 node.kind = .enumeration
                 node.value = lastPart
                 node.typeName = word.split(separator: ".").dropLast().joined(separator: ".")
                 if node.typeName?.isEmpty == true { node.typeName = nil }
                 return node
             }
-            var node = arguments
             node.kind = .structure
             node.typeName = word
             return node
@@ -91,135 +100,161 @@ public struct SwiftPrintParser {
 
     /// A word made of identifier characters, dots, digits, signs and generic brackets (`Swift.Array<Int>`, `-1.5e-05`).
     private mutating func identifierPath() -> String {
-        var word = ""
+        let start = cursor.position
         var angle = 0
-        while let character = current {
+        while let byte = cursor.current {
             // `<` opens generic arguments only after a name: `<Widget: 0x600>` is not a word.
-            if character == "<", word.isEmpty { break }
-            if character == "<" { angle += 1 } else if character == ">" { if angle == 0 { break }; angle -= 1 } else if angle == 0 {
-                guard character.isLetter || character.isNumber || character == "_" || character == "." || character == "-" || character == "+" else { break }
+            if byte == UInt8(ascii: "<") {
+                if cursor.position == start { break }
+                angle += 1
+            } else if byte == UInt8(ascii: ">") {
+                if angle == 0 { break }
+                angle -= 1
+            } else if angle == 0 {
+                guard ByteCursor.isIdentifier(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") else { break }
+            } else if byte == 0x0A {
+                break
             }
-            word.append(character)
-            position += 1
+            cursor.position += 1
         }
-        return word
+        return cursor.text(start..<cursor.position)
     }
 
     private mutating func string() -> ValueNode {
-        let start = position
-        position += 1
-        var text = ""
-        while let character = current {
-            position += 1
-            if character == "\"" { return ValueNode(kind: .string, value: text) }
-            guard character == "\\", let escaped = current else { text.append(character); continue }
-            position += 1
+        let start = cursor.position
+        cursor.position += 1
+        var scalars = String.UnicodeScalarView()
+        while let byte = cursor.current {
+            if byte == UInt8(ascii: "\"") {
+                cursor.position += 1
+                return ValueNode(kind: .string, value: String(scalars))
+            }
+            guard byte == UInt8(ascii: "\\"), let escaped = cursor.byte(at: 1) else {
+                let runStart = cursor.position
+                cursor.skip { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+                if cursor.position == runStart { cursor.position += 1 }
+                scalars.append(contentsOf: cursor.text(runStart..<cursor.position).unicodeScalars)
+                continue
+            }
+            cursor.position += 2
             switch escaped {
-            case "n": text.append("\n")
-            case "t": text.append("\t")
-            case "r": text.append("\r")
-            case "0": text.append("\0")
-            case "u":
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "0"): scalars.append("\0")
+            case UInt8(ascii: "u"):
                 // \u{1F600}
-                guard current == "{", let close = characters[position...].firstIndex(of: "}"),
-                      let code = UInt32(String(characters[(position + 1)..<close]), radix: 16), let scalar = Unicode.Scalar(code) else {
-                    text.append("\\u")
+                let digitsStart = cursor.position + 1
+                guard cursor.current == UInt8(ascii: "{"),
+                      let close = cursor.bytes[digitsStart..<min(digitsStart + 9, cursor.bytes.count)].firstIndex(of: UInt8(ascii: "}")),
+                      let code = UInt32(cursor.text(digitsStart..<close), radix: 16), let scalar = Unicode.Scalar(code) else {
+                    scalars.append("\\")
+                    scalars.append("u")
                     continue
                 }
-                text.unicodeScalars.append(scalar)
-                position = close + 1
-            default: text.append(escaped)
+                scalars.append(scalar)
+                cursor.position = close + 1
+            default:
+                // `\"`, `\\`, `\'`; before a non-ASCII character the backslash is dropped and the character kept.
+                if escaped < 0x80 { scalars.append(Unicode.Scalar(escaped)) } else { cursor.position -= 1 }
             }
         }
-        position = start
+        cursor.position = start
         return raw()
     }
 
     /// `[a, b]`, `[k: v, …]` or `[:]`.
     private mutating func bracketed(depth: Int) -> ValueNode {
-        let start = position
-        position += 1
-        skipSpaces()
-        if current == ":" {
-            position += 1
-            skipSpaces()
-            if current == "]" { position += 1; return ValueNode(kind: .dictionary) }
-            position = start
-            return raw()
+        let start = cursor.position
+        cursor.position += 1
+        cursor.skipWhitespace()
+        if cursor.expect(":") {
+            cursor.skipWhitespace()
+            if cursor.expect("]") { return ValueNode(kind: .dictionary) }
+            return failed(from: start)
         }
-        if current == "]" { position += 1; return ValueNode(kind: .collection) }
+        if cursor.expect("]") { return ValueNode(kind: .collection) }
         var items: [ValueNode] = []
         var isDictionary = false
         while true {
             var item = value(depth: depth + 1)
-            skipSpaces()
-            if current == ":" {
-                position += 1
+            if mustStop { items.append(item); break }
+            cursor.skipWhitespace()
+            if cursor.expect(":") {
                 isDictionary = true
                 let key = item
                 item = value(depth: depth + 1)
                 item.label = key.kind == .string ? key.value : LineRenderer().render(key)
-                skipSpaces()
+                if mustStop { items.append(item); break }
+                cursor.skipWhitespace()
             }
             items.append(item)
-            if current == "," { position += 1; continue }
-            if current == "]" { position += 1; break }
-            position = start
-            return raw()
+            if cursor.expect(",") { continue }
+            if cursor.expect("]") { break }
+            return failed(from: start)
         }
         return ValueNode(kind: isDictionary ? .dictionary : .collection, children: items)
     }
 
     /// `(label: value, value, …)`, the argument list of a type, enum case or tuple.
-    private mutating func parenthesised(label: String?, typeName: String?, depth: Int) -> ValueNode {
-        let start = position
-        position += 1
+    private mutating func parenthesised(typeName: String?, depth: Int) -> ValueNode {
+        let start = cursor.position
+        cursor.position += 1
         var children: [ValueNode] = []
-        skipSpaces()
-        if current == ")" { position += 1; return ValueNode(kind: .tuple, typeName: typeName, label: label) }
+        cursor.skipWhitespace()
+        if cursor.expect(")") { return ValueNode(kind: .tuple, typeName: typeName) }
         while true {
-            skipSpaces()
-            let itemStart = position
+            cursor.skipWhitespace()
+            let itemStart = cursor.position
             var childLabel: String?
             let word = identifierPath()
-            skipSpaces()
-            if !word.isEmpty, current == ":", !word.contains(".") {
-                position += 1
+            cursor.skipWhitespace()
+            if !word.isEmpty, cursor.current == UInt8(ascii: ":"), !word.contains(".") {
+                cursor.position += 1
                 childLabel = word
             } else {
-                position = itemStart
+                cursor.position = itemStart
             }
             var child = value(depth: depth + 1)
             child.label = childLabel ?? ".\(children.count)"
             children.append(child)
-            skipSpaces()
-            if current == "," { position += 1; continue }
-            if current == ")" { position += 1; break }
-            position = start
-            return raw()
+            if mustStop { break }
+            cursor.skipWhitespace()
+            if cursor.expect(",") { continue }
+            if cursor.expect(")") { break }
+            return failed(from: start)
         }
-        return ValueNode(kind: .tuple, typeName: typeName, label: label, children: children)
+        return ValueNode(kind: .tuple, typeName: typeName, children: children)
+    }
+
+    /// A bracket or parenthesis that does not close: raw text from `start`, or, at the end of the text, a marker
+    /// that makes every enclosing one give up too.
+    private mutating func failed(from start: Int) -> ValueNode {
+        if cursor.isAtEnd {
+            unclosedAtEnd = true
+            return ValueNode(kind: .raw, value: "")
+        }
+        cursor.position = start
+        return raw()
     }
 
     /// Text up to the next `,`, `)` or `]` at this depth, kept as it is.
     private mutating func raw() -> ValueNode {
-        var text = ""
+        let start = cursor.position
         var depth = 0
         var inString = false
-        while let character = current {
+        while let byte = cursor.current {
             if inString {
-                text.append(character)
-                position += 1
-                if character == "\\", let next = current { text.append(next); position += 1 } else if character == "\"" { inString = false }
+                cursor.position += 1
+                if byte == UInt8(ascii: "\\") { if !cursor.isAtEnd { cursor.position += 1 } } else if byte == UInt8(ascii: "\"") { inString = false }
                 continue
             }
-            if depth == 0, character == "," || character == ")" || character == "]" { break }
-            if character == "\"" { inString = true }
-            if "([{".contains(character) { depth += 1 }
-            if ")]}".contains(character) { depth -= 1 }
-            text.append(character)
-            position += 1
+            if depth == 0, byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") { break }
+            if byte == UInt8(ascii: "\"") { inString = true }
+            if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") { depth += 1 }
+            if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") { depth -= 1 }
+            cursor.position += 1
         }
-        return ValueNode(kind: .raw, value: text.trimmed(where: { $0 == " " }))
+        return ValueNode(kind: .raw, value: cursor.text(start..<cursor.position).trimmed(where: { $0 == " " }))
     }
 }

@@ -11,3 +11,26 @@ extension Character {
     /// A space or a tab: what `CharacterSet.whitespaces` holds in the text dumps carry.
     var isSpaceOrTab: Bool { self == " " || self == "\t" }
 }
+
+extension String {
+    /// The first `count` lines, each cut to its first `maximumLength` bytes (at a character boundary): what format
+    /// detection looks at, found without walking the rest of a large text.
+    func leadingLines(_ count: Int, maximumLength: Int = 4096) -> [Substring] {
+        var lines: [Substring] = []
+        var start = utf8.startIndex
+        while lines.count < count, start < utf8.endIndex {
+            let limit = utf8.index(start, offsetBy: maximumLength, limitedBy: utf8.endIndex) ?? utf8.endIndex
+            let newline = utf8[start..<limit].firstIndex(of: 0x0A)
+            let end = newline ?? limit
+            lines.append(self[start..<end])
+            guard let newline else {
+                // A line longer than the limit: skip to its end.
+                guard let next = utf8[limit...].firstIndex(of: 0x0A) else { break }
+                start = utf8.index(after: next)
+                continue
+            }
+            start = utf8.index(after: newline)
+        }
+        return lines
+    }
+}

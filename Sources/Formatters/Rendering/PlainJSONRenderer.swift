@@ -40,22 +40,21 @@ public struct PlainJSONRenderer: Sendable {
 
     /// A JSON number as RFC 8259 spells it (Swift prints `inf`, `nan`, `1e+20` forms; the first two are not numbers).
     static func isJSONNumber(_ text: String) -> Bool {
-        guard !text.isEmpty, text != "-" else { return false }
-        var characters = Substring(text)
-        if characters.first == "-" { characters = characters.dropFirst() }
-        guard let first = characters.first, first.isASCII, first.isNumber else { return false }
-        if first == "0", characters.count > 1, characters.dropFirst().first?.isNumber == true { return false }
-        var seenDot = false, seenExponent = false, previous: Character = first
-        for character in characters.dropFirst() {
-            switch character {
-            case "0"..."9": break
-            case "." where !seenDot && !seenExponent && previous.isNumber: seenDot = true
-            case "e", "E": guard !seenExponent, previous.isNumber else { return false }; seenExponent = true
-            case "+", "-": guard previous == "e" || previous == "E" else { return false }
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard let first = bytes.first, ByteCursor.isDigit(first) else { return false }
+        if first == UInt8(ascii: "0"), let second = bytes.dropFirst().first, ByteCursor.isDigit(second) { return false }
+        var seenDot = false, seenExponent = false, previous = first
+        for byte in bytes.dropFirst() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): break
+            case UInt8(ascii: ".") where !seenDot && !seenExponent && ByteCursor.isDigit(previous): seenDot = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): guard !seenExponent, ByteCursor.isDigit(previous) else { return false }; seenExponent = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): guard previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
             default: return false
             }
-            previous = character
+            previous = byte
         }
-        return previous.isNumber
+        return ByteCursor.isDigit(previous)
     }
 }

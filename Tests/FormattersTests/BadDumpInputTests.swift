@@ -1,0 +1,106 @@
+import Foundation
+import Formatters
+import Testing
+
+/// Hostile and broken dumps: every format, forced, on deep nesting, unclosed brackets, truncated files and more
+/// values than the budget. The answer is best-effort output or an error, never a crash, a hang or a tree the
+/// size of the input.
+@Suite("Bad dump input")
+struct BadDumpInputTests {
+    static let textFormats = DumpFormat.allCases
+
+    /// The number of values in a tree.
+    static func count(_ node: ValueNode) -> Int {
+        var total = 0
+        var stack = [node]
+        while let next = stack.popLast() {
+            total += 1
+            stack.append(contentsOf: next.children)
+        }
+        return total
+    }
+
+    static func containsTruncation(_ node: ValueNode) -> Bool {
+        node.kind == .truncated || node.children.contains(where: containsTruncation)
+    }
+
+    @Test(arguments: textFormats)
+    func deepNestingEndsInRawTextOrAnError(_ format: DumpFormat) {
+        for (open, close) in [("[", "]"), ("(", ")"), ("{", "}"), ("<dict><key>a</key>", "</dict>")] {
+            let deep = String(repeating: open, count: 100_000) + String(repeating: close, count: 100_000)
+            if let reading = try? DumpReader.read(deep, format: format) {
+                #expect(Self.count(reading.node) < 100_000, "\(format) \(open)")
+            }
+        }
+        // `dump()`-style indentation 3,000 levels deep (9 MB of spaces).
+        let indented = (0..<3_000).map { String(repeating: "  ", count: $0) + "▿ Fixture.Level" }.joined(separator: "\n")
+        _ = try? DumpReader.read(indented, format: format)
+    }
+
+    @Test(arguments: textFormats)
+    func unclosedBracketsAreReadOnce(_ format: DumpFormat) throws {
+        // Ten megabytes of openers: read in one pass, whatever the format (a parser that rescanned the rest of the
+        // text at every level would take minutes here).
+        let text = String(repeating: "[(", count: 5_000_000)
+        if let reading = try? DumpReader.read(text, format: format, maximumValues: 10_000) {
+            #expect(Self.count(reading.node) <= 10_002)
+        }
+    }
+
+    /// Each text fixture of a 100-element array, read with a budget of 10 values: the first values come out, the
+    /// rest is marked, and the reading says it is incomplete.
+    @Test(arguments: ["print.txt", "debugPrint.txt", "dump.txt", "po.txt", "nsdescription.txt", "cfdescription.txt", "plist", "bplist", "json"])
+    func valueBudgetCutsTheTree(_ kind: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: DumpParsingTests.directory.appendingPathComponent("large-array.\(kind)")))
+        let reading = try DumpReader.read(bytes: bytes, maximumValues: 10)
+        #expect(!reading.isComplete)
+        #expect(Self.count(reading.node) <= 12)
+        #expect(Self.containsTruncation(reading.node))
+        #expect(LineRenderer().render(reading.node).hasPrefix("[0, 1, 2"), "\(kind): \(LineRenderer().render(reading.node))")
+        #expect(try DumpReader.read(bytes: bytes).isComplete)
+    }
+
+    /// Every fixture cut at ten points: each prefix reads without a crash, as a value or an error.
+    @Test func truncatedFixturesReadBestEffort() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: DumpParsingTests.directory.path).filter { !$0.hasSuffix(".swift") && !$0.hasSuffix(".sh") }
+        #expect(files.count > 200)
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: DumpParsingTests.directory.appendingPathComponent(file)))
+            for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 10)) {
+                if let reading = try? DumpReader.read(bytes: Array(bytes[..<cut])) {
+                    _ = TreeRenderer().render(reading.node)
+                    _ = PlainJSONRenderer().render(reading.node)
+                }
+            }
+        }
+    }
+
+    @Test func hostileBinaryPropertyLists() throws {
+        // A list that contains itself.
+        var selfReference: [UInt8] = Array("bplist00".utf8) + [0xA1, 0x00]  // object 0 at offset 8: an array holding object 0
+        let table = selfReference.count
+        selfReference += [0x08]
+        selfReference += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        #expect(throws: DumpReader.Failure.self) { try DumpReader.read(bytes: selfReference) }
+        // Forty arrays each holding the next one twice: 2^40 paths through 40 objects, read up to the budget.
+        var shared: [UInt8] = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for index in 0..<40 {
+            offsets.append(shared.count)
+            shared += index == 39 ? [0x10, 0x07] : [0xA2, UInt8(index + 1), UInt8(index + 1)]
+        }
+        let offsetTable = shared.count
+        shared += offsets.map { UInt8($0) }
+        shared += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 40] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable)]
+        let reading = try DumpReader.read(bytes: shared, maximumValues: 50_000)
+        #expect(!reading.isComplete)
+        #expect(Self.count(reading.node) <= 50_001 + 40)
+        // Offsets, counts and sizes past the end.
+        for length in [8, 20, 40, shared.count - 1] {
+            _ = try? DumpReader.read(bytes: Array(shared[..<length]))
+        }
+        var wrongTable = shared
+        wrongTable[wrongTable.count - 1] = 0xFF
+        #expect(throws: DumpReader.Failure.self) { try DumpReader.read(bytes: wrongTable) }
+    }
+}
