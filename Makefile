@@ -70,7 +70,8 @@ test-asan: setup setup-test
 fuzz: setup
 	Fuzz/run.sh
 
-# Runs the CLI over 500 malformed inputs made from the fixtures and reports crashes and hangs (a check, not a test).
+# Runs the CLI over 500 malformed inputs made from the fixtures and reports crashes, hangs and runs above 1 GiB of
+# memory (a check, not a test).
 malformed: setup setup-test
 	$(BUILD_RELEASE)
 	Fuzz/malformed.py --count 500

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Runs the postmortem CLI over malformed inputs made from the fixtures: truncations and byte flips of
 every fixture binary (resolving addresses in it) and of every crash log (symbolicating it), plus
-oversized and deeply nested logs and dumps. Reports every run killed by a signal (a crash) or still
-running after the time limit (a hang), keeping those inputs under .build-fuzz/findings/.
-Usage: Fuzz/malformed.py [--count N] [--seed S] [--timeout SECONDS]   (a check, not a test: slow)"""
+oversized and deeply nested logs and dumps. Reports every run killed by a signal (a crash), still
+running after the time limit (a hang) or whose peak resident memory passed the limit, keeping those
+inputs under .build-fuzz/malformed/findings/.
+Usage: Fuzz/malformed.py [--count N] [--seed S] [--timeout SECONDS] [--memory-limit MiB]   (a check, not a test: slow)"""
 import argparse
 import os
 import random
@@ -14,7 +15,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POSTMORTEM = os.path.join(ROOT, ".build/release/postmortem")
-WORK = os.path.join(ROOT, ".build-fuzz")
+WORK = os.path.join(ROOT, ".build-fuzz", "malformed")
 
 
 def fixture_binaries():
@@ -42,7 +43,7 @@ def crash_logs():
 
 def dumps():
     directory = os.path.join(ROOT, "Tests/FormattersTests/Dumps")
-    return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith((".txt", ".json")))
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith((".txt", ".json", ".plist", ".bplist")))
 
 
 def interesting_ranges(path):
@@ -90,16 +91,29 @@ def nm_addresses(path):
     return addresses[:40] or ["0x1000"]
 
 
-def run(arguments, timeout, stdin=None):
-    """'crash: SIGNAL', 'hang' or None."""
+def run(arguments, timeout, memory_limit, stdin=None):
+    """'crash: SIGNAL', 'hang', 'memory: N MiB' (peak resident memory above memory_limit MiB) or None."""
+    report = os.path.join(WORK, "peak-rss")
     try:
         # An index cache of this script's own (each mutated binary writes one, the next run reads it), never the user's.
         environment = dict(os.environ, POSTMORTEM_CACHE_DIR=os.path.join(WORK, "index-cache"))
-        result = subprocess.run([POSTMORTEM] + arguments, input=stdin, capture_output=True, timeout=timeout, env=environment)
+        # In a process group of its own, so a hang is killed with GNU time, not left running behind it.
+        process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report, POSTMORTEM] + arguments, env=environment,
+                                   stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        process.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
         return "hang"
-    if result.returncode < 0:
-        return "crash: " + signal.Signals(-result.returncode).name
+    with open(report) as handle:
+        lines = handle.read().split()
+    # GNU time reports a child killed by a signal in its first line ("Command terminated by signal 11").
+    if "signal" in lines:
+        return "crash: " + signal.Signals(int(lines[lines.index("signal") + 1])).name
+    peak = int(lines[-1]) // 1024
+    if peak > memory_limit:
+        return f"memory: {peak} MiB"
     return None
 
 
@@ -108,6 +122,7 @@ def main():
     parser.add_argument("--count", type=int, default=500, help="malformed inputs in all")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=15)
+    parser.add_argument("--memory-limit", type=int, default=1024, help="peak resident memory per run, MiB")
     options = parser.parse_args()
     rng = random.Random(options.seed)
     shutil.rmtree(WORK, ignore_errors=True)
@@ -134,13 +149,13 @@ def main():
             handle.write(data)
         if kind == "binary":
             arch = ["--arch", "arm64"] if "/Apple/" in source else []
-            outcome = run(["resolve", "-i", "-o", path] + arch + addresses[source], options.timeout)
+            outcome = run(["resolve", "-i", "-o", path] + arch + addresses[source], options.timeout, options.memory_limit)
             if outcome is None:
-                outcome = run(["info", "symbol", "-o", path] + arch + addresses[source][:5], options.timeout)
+                outcome = run(["info", "symbol", "-o", path] + arch + addresses[source][:5], options.timeout, options.memory_limit)
         elif kind == "log":
-            outcome = run(["symbolicate", "-d", os.path.dirname(source), path], options.timeout)
+            outcome = run(["symbolicate", "-d", os.path.dirname(source), path], options.timeout, options.memory_limit)
         else:
-            outcome = run(["po", path], options.timeout)
+            outcome = run(["po", path], options.timeout, options.memory_limit)
         if outcome:
             findings.append((outcome, source, name))
             shutil.copy(path, os.path.join(WORK, "findings", name))
@@ -153,12 +168,15 @@ def main():
         "deep-json.json": ("po", b'{"a":' * 100_000 + b"1" + b"}" * 100_000),
         "long-line.txt": ("symbolicate", b"0   libsystem_kernel.dylib  0x" + b"f" * 5_000_000 + b"\n"),
         "many-frames.txt": ("symbolicate", b"".join(b"#%d 0x%x in f () from /lib/x.so\n" % (i, i) for i in range(300_000))),
+        "large-print.txt": ("po", b"[" + b'P(name: "Ada", tags: ["x", "y"]), ' * 3_000_000 + b"nil]"),
+        "large-dump.txt": ("po", b"\xe2\x96\xbf 3000000 elements\n" + b'  - "some string value here"\n' * 3_000_000),
+        "large-log.txt": ("symbolicate", b"".join(b"%d   libfoo.dylib  0x%016x foo + %d\n" % (i % 512, 0x100000 + i, i) for i in range(2_000_000))),
     }
     for name, (command, data) in extremes.items():
         path = os.path.join(WORK, name)
         with open(path, "wb") as handle:
             handle.write(data)
-        outcome = run([command, path], options.timeout * 3)
+        outcome = run([command, path], options.timeout * 4, options.memory_limit)
         if outcome:
             findings.append((outcome, "generated", name))
             shutil.copy(path, os.path.join(WORK, "findings", name))
@@ -166,7 +184,8 @@ def main():
 
     total = len(cases) + len(extremes)
     print(f"{total} malformed inputs: {sum(1 for f in findings if f[0].startswith('crash'))} crashes, "
-          f"{sum(1 for f in findings if f[0] == 'hang')} hangs")
+          f"{sum(1 for f in findings if f[0] == 'hang')} hangs, "
+          f"{sum(1 for f in findings if f[0].startswith('memory'))} above {options.memory_limit} MiB")
     sys.exit(1 if findings else 0)
 
 

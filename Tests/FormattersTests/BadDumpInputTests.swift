@@ -37,6 +37,14 @@ struct BadDumpInputTests {
         _ = try? DumpReader.read(indented, format: format)
     }
 
+    /// A string that ends in a backslash at the end of the text (fuzz-dumps found the JSON reader looping on one).
+    @Test(arguments: textFormats)
+    func backslashAtTheEnd(_ format: DumpFormat) {
+        for text in [#""x"#, #"["x"#, #"(String) s = "x"#, #"{"a":""#, #"- "x"#, #"- a : "x"#, #"<CFString 0x1 [0x2]>{contents = ""#] {
+            _ = try? DumpReader.read(text, format: format)
+        }
+    }
+
     @Test(arguments: textFormats)
     func unclosedBracketsAreReadOnce(_ format: DumpFormat) throws {
         // Ten megabytes of openers: read in one pass, whatever the format (a parser that rescanned the rest of the

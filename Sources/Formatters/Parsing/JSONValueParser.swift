@@ -121,7 +121,8 @@ public struct JSONValueParser {
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { position += 1; return String(scalars) }
-            if byte == UInt8(ascii: "\\"), position + 1 < bytes.count {
+            if byte == UInt8(ascii: "\\") {
+                guard position + 1 < bytes.count else { break }
                 let escape = bytes[position + 1]
                 position += 2
                 switch escape {

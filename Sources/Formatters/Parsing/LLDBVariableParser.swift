@@ -260,7 +260,8 @@ public struct LLDBVariableParser {
         while let byte = current {
             if byte == UInt8(ascii: "\"") { position += 1; return ValueNode(kind: .string, value: String(scalars)) }
             if byte == 0x0A { break }
-            if byte == UInt8(ascii: "\\"), position + 1 < bytes.count {
+            if byte == UInt8(ascii: "\\") {
+                guard position + 1 < bytes.count else { break }
                 let escape = bytes[position + 1]
                 position += 2
                 switch escape {
