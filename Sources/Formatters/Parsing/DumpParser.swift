@@ -43,8 +43,19 @@ public enum DumpParser {
     /// marked truncated.
     public static func parse(_ text: String, dialect: Dialect = .dump, budget: inout ValueBudget) -> ValueNode {
         var lines: [Line] = []
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let indentation = raw.prefix { $0 == " " }.count
+        // Non-empty lines, found byte by byte as they are needed (splitting a String walks its Characters, a tenth
+        // of the speed, and all of them, even past the budget).
+        let rawLines = sequence(state: text.startIndex) { start -> Substring? in
+            while start < text.endIndex {
+                let newline = text.utf8[start...].firstIndex(of: 0x0A) ?? text.endIndex
+                let line = text[start..<newline]
+                start = newline < text.endIndex ? text.utf8.index(after: newline) : text.endIndex
+                if !line.isEmpty { return line }
+            }
+            return nil
+        }
+        for raw in rawLines {
+            let indentation = raw.utf8.prefix { $0 == 0x20 }.count
             var body = raw.dropFirst(indentation)
             guard let marker = body.first, "▿-▹".contains(marker) else {
                 // A line without a marker continues the previous one (a multi-line string).
@@ -70,7 +81,7 @@ public enum DumpParser {
 
     /// `label: summary` — the label is an identifier before the first separator (strings and types have none).
     static func split(_ body: String, separator: String) -> (String?, String) {
-        guard let colon = body.firstRange(of: separator) else { return (nil, body) }
+        guard let colon = body.firstRange(ofASCII: separator) else { return (nil, body) }
         let label = body[..<colon.lowerBound]
         guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }), !label.first!.isNumber || label.allSatisfy(\.isNumber) else {
             return (nil, body)
@@ -89,9 +100,10 @@ public enum DumpParser {
         var summary = line.summary
         var identity: Int?
         // A class instance ends with its identity: `Fixture.Node #1`.
-        if let hash = summary.ranges(of: " #").last, let number = Int(summary[hash.upperBound...]) {
+        if let hash = summary.utf8.lastIndex(of: UInt8(ascii: "#")), hash > summary.startIndex,
+           summary.utf8[summary.utf8.index(before: hash)] == 0x20, let number = Int(summary[summary.utf8.index(after: hash)...]) {
             identity = number
-            summary = String(summary[..<hash.lowerBound])
+            summary = String(summary[..<summary.utf8.index(before: hash)])
         }
         var result: ValueNode
         if !line.hasChildren && children.isEmpty {
@@ -147,7 +159,7 @@ public enum DumpParser {
 
     /// `Module.Type` or `Module.Outer.Inner<Int>`: a dotted path whose last part starts in upper case.
     static func isTypeName(_ text: String) -> Bool {
-        guard text.contains("."), !text.contains(" "), text.first?.isLetter == true else { return false }
+        guard text.utf8.contains(UInt8(ascii: ".")), !text.utf8.contains(0x20), text.first?.isLetter == true else { return false }
         let path = text.prefix { $0 != "<" }
         return path.split(separator: ".").allSatisfy { part in part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
             && path.split(separator: ".").last?.first?.isUppercase == true

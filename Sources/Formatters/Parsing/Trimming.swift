@@ -34,3 +34,24 @@ extension String {
         return lines
     }
 }
+
+extension StringProtocol {
+    /// The first occurrence of `pattern` (an ASCII string), compared byte by byte: the standard library's
+    /// generic `firstRange(of:)` costs microseconds a call, which adds up over millions of dump lines.
+    func firstRange(ofASCII pattern: String) -> Range<Index>? {
+        let needle = Array(pattern.utf8)
+        guard let first = needle.first else { return nil }
+        var index = utf8.startIndex
+        while let hit = utf8[index...].firstIndex(of: first) {
+            var end = hit
+            var matched = 0
+            while matched < needle.count, end < utf8.endIndex, utf8[end] == needle[matched] {
+                utf8.formIndex(after: &end)
+                matched += 1
+            }
+            if matched == needle.count { return hit..<end }
+            index = utf8.index(after: hit)
+        }
+        return nil
+    }
+}
