@@ -123,6 +123,28 @@ struct ValueDescriberTests {
         #expect(ValueDescriber(registry: registry).describe(ada, style: .line) == "Person(age: 36)")
     }
 
+    @Test func moreStandardValuesAreReadable() {
+        #expect(ValueDescriber().describe(Character("é"), style: .line) == #""é""#, "quoted, as po prints a Character")
+        #expect(ValueDescriber().describe("a, b: c".dropFirst(3), style: .json) == #""b: c""#)
+        #expect(ValueDescriber().describe(Decimal(string: "-12.345")!, style: .line) == "-12.345")
+        #expect(ValueDescriber().describe(1...5, style: .line) == "1...5")
+        #expect(ValueDescriber().describe(["b": 1, "a": 2], style: .line) == #"["a": 2, "b": 1]"#, "dictionaries are sorted")
+    }
+
+    @Test func childrenCanBeRenamedHiddenOrComputed() throws {
+        var registry = FormatterRegistry()
+        registry.add(FormatterEntry(.name("Person"), children: .rename(["name": "fullName"])), to: "renamed")
+        #expect(ValueDescriber(registry: registry).describe(ada, style: .json).hasPrefix(#"{"fullName": "Ada"#))
+        registry = FormatterRegistry()
+        registry.add(FormatterEntry(.name("Person"), children: .hide(["name", "email", "scores"])), to: "hidden")
+        #expect(ValueDescriber(registry: registry).describe(ada, style: .line) == #"Person(age: 36, tags: ["x", "y"])"#)
+        registry = FormatterRegistry()
+        registry.add(FormatterEntry(.genericBase("Array"), children: .synthetic { node in
+            [ValueNode(kind: .scalar, label: "count", value: "\(node.children.count)")]
+        }), to: "synthetic")
+        #expect(ValueDescriber(registry: registry).describe([7, 8, 9], style: .json) == "[3]")
+    }
+
     @Test func badSummaryStringsAreErrors() {
         #expect(throws: TemplateError.self) { try SummaryTemplate("${name}") }
         #expect(throws: TemplateError.self) { try SummaryTemplate("${var.name") }
