@@ -38,8 +38,9 @@ public enum FileSystem {
         return entries
     }
 
-    /// The whole file at `path`, or standard input when `path` is `nil`.
-    public static func read(_ path: String?) throws(Failure) -> [UInt8] {
+    /// The whole file at `path`, or standard input when `path` is `nil`; an input larger than `maximumSize` bytes
+    /// is an error, found before it is read (a regular file) or once that much has arrived (a pipe).
+    public static func read(_ path: String?, maximumSize: Int = .max) throws(Failure) -> [UInt8] {
         let name = path ?? "-"
         let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO
         guard descriptor >= 0 else { throw Failure(path: name, detail: "cannot open: " + String(cString: strerror(errno))) }
@@ -47,9 +48,12 @@ public enum FileSystem {
         var status = stat()
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw Failure(path: name, detail: "is a directory") }
         // A regular file is read in one piece of its size; a pipe, in pieces until its end.
+        let tooLarge = Failure(path: name, detail: "larger than \(maximumSize >> 20) MB, the most this command reads")
+        if status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > maximumSize { throw tooLarge }
         var bytes = [UInt8](repeating: 0, count: status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0)
         var filled = 0
         while true {
+            if filled > maximumSize { throw tooLarge }
             if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(1 << 16, bytes.count)) }
             let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0 { throw Failure(path: name, detail: "cannot read: " + String(cString: strerror(errno))) }

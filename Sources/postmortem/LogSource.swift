@@ -25,9 +25,13 @@ struct LogSource {
         }
     }
 
+    /// The most a log may hold: parsing takes about fifteen times a log's size in memory (1.2 to 1.5 GB for
+    /// 100 MB of frames, measured), so this keeps one log under 4 GB; real crash logs are far smaller.
+    static let maximumSize = 256 << 20
+
     /// The whole log.
     func read() throws(FileSystem.Failure) -> [UInt8] {
-        try FileSystem.read(path)
+        try FileSystem.read(path, maximumSize: Self.maximumSize)
     }
 }
 

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `po` on 100 MB of dumped text: best-effort output and a one-line note, with memory bounded by the value budget
-/// (a tree of every value in this input would take several gigabytes).
+/// (a tree of every value in this input would take several gigabytes); inputs above 256 MB are refused.
 @Suite("Large dumps")
 struct LargeDumpTests {
     @Test func hundredMegabytesOfPrintOutput() throws {
@@ -19,5 +19,20 @@ struct LargeDumpTests {
         #expect(result.standardOutput.hasPrefix(#"[Person(name: "Ada, \"the\" Countess", age: 36, tags: ["x", "y"]), Person("#))
         let peakKiB = Int(try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
         #expect(peakKiB < 1_536 * 1024, "peak RSS \(peakKiB) KiB")
+    }
+
+    /// Inputs above 256 MB are refused in one line before they are read (a sparse file: nothing is written).
+    @Test func inputsAboveTheLimitAreRefused() throws {
+        let scratch = try BadInputTests.Scratch()
+        let file = scratch.path("huge.txt")
+        FileManager.default.createFile(atPath: file, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: 300 << 20)
+        try handle.close()
+        for command in ["po", "symbolicate"] {
+            let result = try Command.postmortem([command, file])
+            #expect(result.status == 1)
+            #expect(result.errorLines == ["postmortem: \(file): larger than 256 MB, the most this command reads"], "\(command)")
+        }
     }
 }
