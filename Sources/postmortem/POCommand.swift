@@ -8,6 +8,10 @@ struct POCommand: ParsableCommand {
         commandName: "po",
         abstract: "Pretty-print a dumped object: Swift print, debugPrint and dump(), lldb po, p and frame variable, NSDictionary and CFDictionary descriptions, JSON, XML and binary plists.")
 
+    /// The largest dump read: a dump is read up to a million values whatever its size, but its text is held a few
+    /// times over while it is read (0.6 to 1.1 GB for 100 MB, measured).
+    static let maximumInputSize = 256 << 20
+
     @Option(name: .customLong("from"), help: "The dump's format: print, dump, po, lldb, nsdictionary, cf, json or plist (detected when not given).")
     var from: String?
 
@@ -41,9 +45,7 @@ struct POCommand: ParsableCommand {
             format = known
         }
         let bytes: [UInt8]
-        // A dump is read up to a million values whatever its size; the text itself is held a few times over while
-        // it is read (0.6 to 1.1 GB for 100 MB, measured), so dumps stop at 256 MB.
-        do { bytes = try FileSystem.read(file == "-" ? nil : file, maximumSize: LogSource.maximumSize) } catch {
+        do { bytes = try FileSystem.read(file == "-" ? nil : file, maximumSize: Self.maximumInputSize) } catch {
             Output.error(error.description)
             throw ExitCode.failure
         }
@@ -53,7 +55,7 @@ struct POCommand: ParsableCommand {
             throw ExitCode.failure
         }
         if !reading.isComplete {
-            Output.error("\(file): more than \(ValueBudget.standard) values; the first \(ValueBudget.standard) are shown, the rest as …")
+            Output.error("\(file): more than \(ValueBudget.standard) values; the first \(ValueBudget.standard) are shown, the rest is left out (… or null)")
         }
         let node = reading.node
         var registry = FormatterRegistry.standard

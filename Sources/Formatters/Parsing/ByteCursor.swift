@@ -31,6 +31,20 @@ struct ByteCursor {
 
     func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
+    /// What a one-letter backslash escape stands for in C, JSON and Swift literals: `\n`, `\t`, `\r`, `\0`, `\b`,
+    /// `\f`, and any other character (`\"`, `\\`, `\'`, `\/`) for itself.
+    static func unescaped(_ byte: UInt8) -> Unicode.Scalar {
+        switch byte {
+        case UInt8(ascii: "n"): "\n"
+        case UInt8(ascii: "t"): "\t"
+        case UInt8(ascii: "r"): "\r"
+        case UInt8(ascii: "0"): "\0"
+        case UInt8(ascii: "b"): "\u{8}"
+        case UInt8(ascii: "f"): "\u{C}"
+        default: Unicode.Scalar(byte)
+        }
+    }
+
     static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
     /// A letter, digit or `_`, or any byte of a non-ASCII character (Swift identifiers may hold those).

@@ -126,11 +126,6 @@ public struct JSONValueParser {
                 let escape = bytes[position + 1]
                 position += 2
                 switch escape {
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
                 case UInt8(ascii: "u"):
                     guard position + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
                         throw Failure(offset: position, reason: "a bad \\u escape")
@@ -143,7 +138,7 @@ public struct JSONValueParser {
                         continue
                     }
                     scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-                default: scalars.append(Unicode.Scalar(escape))
+                default: scalars.append(ByteCursor.unescaped(escape))
                 }
                 continue
             }

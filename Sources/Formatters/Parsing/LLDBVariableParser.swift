@@ -265,15 +265,11 @@ public struct LLDBVariableParser {
                 let escape = bytes[position + 1]
                 position += 2
                 switch escape {
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "0"): scalars.append("\0")
                 case UInt8(ascii: "x"):
                     var digits = ""
                     while let next = current, digits.count < 2, next.isHexDigit { digits.append(Character(Unicode.Scalar(next))); position += 1 }
                     scalars.append(Unicode.Scalar(UInt8(digits, radix: 16) ?? 0x3F))
-                default: scalars.append(Unicode.Scalar(escape))
+                default: scalars.append(ByteCursor.unescaped(escape))
                 }
                 continue
             }

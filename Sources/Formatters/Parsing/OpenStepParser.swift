@@ -114,9 +114,6 @@ public struct OpenStepParser {
             if byte == UInt8(ascii: "\\"), let escaped = cursor.byte(at: 1), "\"\\ntrUu".utf8.contains(escaped) {
                 cursor.position += 2
                 switch escaped {
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "r"): scalars.append("\r")
                 case UInt8(ascii: "U"), UInt8(ascii: "u"):
                     let end = min(cursor.position + 4, cursor.bytes.count)
                     if end - cursor.position == 4, let code = UInt32(cursor.text(cursor.position..<end), radix: 16), let scalar = Unicode.Scalar(code) {
@@ -126,7 +123,7 @@ public struct OpenStepParser {
                         scalars.append("\\")
                         scalars.append(Unicode.Scalar(escaped))
                     }
-                default: scalars.append(Unicode.Scalar(escaped))
+                default: scalars.append(ByteCursor.unescaped(escaped))
                 }
                 continue
             }

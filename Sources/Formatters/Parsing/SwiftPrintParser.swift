@@ -138,10 +138,6 @@ public struct SwiftPrintParser {
             }
             cursor.position += 2
             switch escaped {
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "t"): scalars.append("\t")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "0"): scalars.append("\0")
             case UInt8(ascii: "u"):
                 // \u{1F600}
                 let digitsStart = cursor.position + 1
@@ -155,8 +151,8 @@ public struct SwiftPrintParser {
                 scalars.append(scalar)
                 cursor.position = close + 1
             default:
-                // `\"`, `\\`, `\'`; before a non-ASCII character the backslash is dropped and the character kept.
-                if escaped < 0x80 { scalars.append(Unicode.Scalar(escaped)) } else { cursor.position -= 1 }
+                // `\n`, `\t`, `\"`, `\\`, `\'` …; before a non-ASCII character the backslash is dropped and the character kept.
+                if escaped < 0x80 { scalars.append(ByteCursor.unescaped(escaped)) } else { cursor.position -= 1 }
             }
         }
         cursor.position = start
