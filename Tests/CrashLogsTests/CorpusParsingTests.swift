@@ -259,6 +259,57 @@ struct SwiftFatalCorpusTests {
     }
 }
 
+/// Exception traces pasted from crash reporters and signal handlers (corpus, see Corpus/NOTICE.md).
+@Suite("Crash-log corpus: NSException traces")
+struct NSExceptionCorpusTests {
+    @Test(arguments: CorpusParsingTests.files("nsexception"))
+    func exceptionTraces(_ path: String) throws {
+        let (bytes, text, report) = try CorpusFile.load(path)
+        #expect(report.format == .nsException)
+        #expect(report.threads.reduce(0) { $0 + $1.frames.count } == (try CorpusFile.count(#"^\s*\d+\s+\S+\s+0x[0-9a-fA-F]+\s"#, in: text)),
+                "every `N  Image  0x…` line is a frame")
+        #expect(report.exception != nil)
+        #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+    }
+
+    /// The Umeng handler's trailer places the app: its frames get an image with a load address and UUID.
+    @Test func signalHandlerTrailerPlacesTheApp() throws {
+        let path = CorpusParsingTests.files("nsexception").first { $0.hasSuffix("umeng-sdk-signal-callstacksymbols-redacted-frames.txt") }!
+        let report = try CorpusFile.load(path).report
+        #expect(report.exception == CrashReport.Exception(type: "SIGSEGV", message: nil))
+        let app = try #require(report.images.first { $0.name == "DemoApp" })
+        #expect(app.loadAddress == 0x1000e4000)
+        #expect(app.identifier == "E5B0A378-6816-3D90-86FD-2AEF15894A85")
+        #expect(app.architecture == "arm64")
+    }
+
+    /// Forms whose logs may not be copied here (GitHub issue text), written in their shape: Crashlytics'
+    /// `Fatal Exception:` and a bare `Application Specific Backtrace` block.
+    @Test func crashReporterForms() throws {
+        let crashlytics = """
+            Fatal Exception: NSInternalInconsistencyException
+            0  CoreFoundation                 0x1a3c39c30 __exceptionPreprocess
+            1  libobjc.A.dylib                0x1a39540c8 objc_exception_throw
+            2  App                            0x1031cb78c +[Helper network] + 122 (Helper.m:122)
+
+            """
+        var report = try CrashLogParser.parse(Array(crashlytics.utf8), source: "-")
+        #expect(report.format == .nsException)
+        #expect(report.exception?.type == "NSInternalInconsistencyException")
+        #expect(report.threads.map(\.frames.count) == [3])
+        let backtrace = """
+            Application Specific Backtrace 1:
+            0   CoreFoundation                      0x00007fff8ed3e64c __exceptionPreprocess + 172
+            1   libobjc.A.dylib                     0x00007fff8d6fe6de objc_exception_throw + 43
+            some other line
+            """
+        report = try CrashLogParser.parse(Array(backtrace.utf8), source: "-")
+        #expect(report.format == .nsException)
+        #expect(report.threads.map(\.name) == ["Application Specific Backtrace 1"])
+        #expect(report.threads.map(\.frames.count) == [2])
+        #expect(ReportTextRenderer().render(report) == Array(backtrace.utf8))
+    }
+}
 
 /// Loads a corpus file and counts what an independent pattern calls frames.
 enum CorpusFile {

@@ -29,7 +29,8 @@ public enum CrashLogParser {
         if has(" pc ") || has("Build fingerprint:"), AndroidTombstoneParser.recognizes(lines) { return .androidTombstone }
         if has("Operating system:") || has("OS|"),
            BreakpadStackwalkParser.recognizes(lines) || BreakpadMachineReadableParser.recognizes(lines) { return .breakpadStackwalk }
-        if has("uncaught exception") || has("throw call stack") || has("Call stack at first throw"), NSExceptionParser.recognizes(lines) {
+        if has("uncaught exception") || has("throw call stack") || has("Call stack at first throw") || has("Fatal Exception: ")
+            || has("Application Specific Backtrace") || has("Application received signal "), NSExceptionParser.recognizes(lines) {
             return .nsException
         }
         if has("Sanitizer") || has(": runtime error: "), SanitizerParser.recognizes(lines) { return .sanitizer }
