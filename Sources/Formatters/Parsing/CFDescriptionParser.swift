@@ -16,8 +16,7 @@
 public struct CFDescriptionParser {
     public static let maximumDepth = 200
 
-    private let bytes: [UInt8]
-    private var position = 0
+    private var cursor: ByteCursor
 
     /// True when the text starts with a CoreFoundation object description (`<CFBasicHash 0x…`, `<CFArray 0x…`).
     public static func recognizes(_ text: String) -> Bool {
@@ -34,10 +33,10 @@ public struct CFDescriptionParser {
     public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
         var parser = CFDescriptionParser(bytes: Array(text.utf8), budget: budget)
         defer { budget = parser.budget }
-        parser.skipWhitespace()
+        parser.cursor.skipWhitespace()
         let node = parser.object(depth: 0)
-        parser.skipWhitespace()
-        return parser.position < parser.bytes.count && !parser.budget.isExhausted ? ValueNode(kind: .raw, value: text) : node
+        parser.cursor.skipWhitespace()
+        return parser.cursor.position < parser.cursor.bytes.count && !parser.budget.isExhausted ? ValueNode(kind: .raw, value: text) : node
     }
 
     private var budget: ValueBudget
@@ -45,35 +44,25 @@ public struct CFDescriptionParser {
     private var unclosedAtEnd = false
 
     private init(bytes: [UInt8], budget: ValueBudget) {
-        self.bytes = bytes
+        cursor = ByteCursor(bytes)
         self.budget = budget
     }
 
-    private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[position]) { position += 1 }
-    }
 
-    private func starts(with text: String) -> Bool { bytes[position...].starts(with: text.utf8) }
 
-    private mutating func expect(_ text: String) -> Bool {
-        guard starts(with: text) else { return false }
-        position += text.utf8.count
-        return true
-    }
 
-    private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
     /// `<CFType 0x… [0x…]>{fields}`.
     private mutating func object(depth: Int) -> ValueNode {
-        let start = position
+        let start = cursor.position
         guard budget.spend() else { return ValueNode(kind: .truncated) }
-        guard depth < Self.maximumDepth, expect("<"), let close = bytes[position...].firstIndex(of: UInt8(ascii: ">")) else {
+        guard depth < Self.maximumDepth, cursor.expect("<"), let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) else {
             return rawToLineEnd(from: start)
         }
-        let header = text(position..<close)
+        let header = cursor.text(cursor.position..<close)
         let type = String(header.prefix { $0 != " " })
-        position = close + 1
-        guard expect("{") else { return rawToLineEnd(from: start) }
+        cursor.position = close + 1
+        guard cursor.expect("{") else { return rawToLineEnd(from: start) }
         let node: ValueNode?
         switch type {
         case "CFString", "__NSCFString", "__NSCFConstantString": node = string()
@@ -84,41 +73,41 @@ public struct CFDescriptionParser {
         default: node = nil
         }
         if let node { return node }
-        if position >= bytes.count || unclosedAtEnd {
+        if cursor.position >= cursor.bytes.count || unclosedAtEnd {
             unclosedAtEnd = true
-            return ValueNode(kind: .raw, value: depth == 0 ? text(start..<bytes.count) : "")
+            return ValueNode(kind: .raw, value: depth == 0 ? cursor.text(start..<cursor.bytes.count) : "")
         }
-        position = start
+        cursor.position = start
         return rawObject()
     }
 
     /// `contents = "…"}`: the contents run to the `"}` that ends the object.
     private mutating func string() -> ValueNode? {
-        guard expect("contents = \"") else { return nil }
-        let start = position
-        while position + 1 < bytes.count {
-            if bytes[position] == UInt8(ascii: "\""), bytes[position + 1] == UInt8(ascii: "}") {
-                let after = position + 2
-                let ends = after == bytes.count || bytes[after] == 0x0A || bytes[after] == 0x0D || bytes[after...].starts(with: " = ".utf8)
-                    || bytes[after] == UInt8(ascii: ")")
+        guard cursor.expect("contents = \"") else { return nil }
+        let start = cursor.position
+        while cursor.position + 1 < cursor.bytes.count {
+            if cursor.bytes[cursor.position] == UInt8(ascii: "\""), cursor.bytes[cursor.position + 1] == UInt8(ascii: "}") {
+                let after = cursor.position + 2
+                let ends = after == cursor.bytes.count || cursor.bytes[after] == 0x0A || cursor.bytes[after] == 0x0D || cursor.bytes[after...].starts(with: " = ".utf8)
+                    || cursor.bytes[after] == UInt8(ascii: ")")
                 if ends {
-                    let contents = text(start..<position)
-                    position = after
+                    let contents = cursor.text(start..<cursor.position)
+                    cursor.position = after
                     return contents == "$null" ? ValueNode(kind: .null) : ValueNode(kind: .string, value: contents)
                 }
             }
-            position += 1
+            cursor.position += 1
         }
         return nil
     }
 
     /// `value = +3, type = kCFNumberSInt32Type}`.
     private mutating func number() -> ValueNode? {
-        guard expect("value = "), let comma = bytes[position...].firstIndex(of: UInt8(ascii: ",")),
-              let close = bytes[comma...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
-        var value = text(position..<comma)
-        let type = text(comma..<close)
-        position = close + 1
+        guard cursor.expect("value = "), let comma = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ",")),
+              let close = cursor.bytes[comma...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+        var value = cursor.text(cursor.position..<comma)
+        let type = cursor.text(comma..<close)
+        cursor.position = close + 1
         if value.hasPrefix("+") { value.removeFirst() }
         if type.contains("Float") || type.contains("Double") || value.contains(".") {
             guard let double = Double(value) else { return ValueNode(kind: .scalar, value: value) }
@@ -129,24 +118,24 @@ public struct CFDescriptionParser {
 
     /// `value = true}`.
     private mutating func boolean() -> ValueNode? {
-        if expect("value = true}") { return ValueNode(kind: .scalar, value: "true") }
-        if expect("value = false}") { return ValueNode(kind: .scalar, value: "false") }
+        if cursor.expect("value = true}") { return ValueNode(kind: .scalar, value: "true") }
+        if cursor.expect("value = false}") { return ValueNode(kind: .scalar, value: "false") }
         return nil
     }
 
     /// `type = …, count = N,\nentries =>\n\tI : KEY = VALUE\n…}`.
     private mutating func dictionary(depth: Int) -> ValueNode? {
-        guard let entries = bytes[position...].firstRange(of: "entries =>".utf8) else { return nil }
-        position = entries.upperBound
+        guard let entries = cursor.bytes[cursor.position...].firstRange(of: "entries =>".utf8) else { return nil }
+        cursor.position = entries.upperBound
         var children: [ValueNode] = []
         while true {
-            skipWhitespace()
-            guard position < bytes.count else { return nil }
-            if bytes[position] == UInt8(ascii: "}") { position += 1; return ValueNode(kind: .dictionary, children: children) }
+            cursor.skipWhitespace()
+            guard cursor.position < cursor.bytes.count else { return nil }
+            if cursor.bytes[cursor.position] == UInt8(ascii: "}") { cursor.position += 1; return ValueNode(kind: .dictionary, children: children) }
             guard skipIndex() else { return nil }
             let key = object(depth: depth + 1)
             if budget.isExhausted { return ValueNode(kind: .dictionary, children: children + [key]) }
-            guard !unclosedAtEnd, expect(" = ") else { return nil }
+            guard !unclosedAtEnd, cursor.expect(" = ") else { return nil }
             var value = object(depth: depth + 1)
             value.label = key.kind == .string ? key.value : LineRenderer().render(key)
             children.append(value)
@@ -157,13 +146,13 @@ public struct CFDescriptionParser {
 
     /// `type = …, count = N, values = (\n\tI : VALUE\n…)}`.
     private mutating func array(depth: Int) -> ValueNode? {
-        guard let values = bytes[position...].firstRange(of: "values = (".utf8) else { return nil }
-        position = values.upperBound
+        guard let values = cursor.bytes[cursor.position...].firstRange(of: "values = (".utf8) else { return nil }
+        cursor.position = values.upperBound
         var children: [ValueNode] = []
         while true {
-            skipWhitespace()
-            guard position < bytes.count else { return nil }
-            if expect(")}") { return ValueNode(kind: .collection, children: children) }
+            cursor.skipWhitespace()
+            guard cursor.position < cursor.bytes.count else { return nil }
+            if cursor.expect(")}") { return ValueNode(kind: .collection, children: children) }
             guard skipIndex() else { return nil }
             children.append(object(depth: depth + 1))
             if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
@@ -173,28 +162,28 @@ public struct CFDescriptionParser {
 
     /// `12 : `, the slot number in front of an entry.
     private mutating func skipIndex() -> Bool {
-        let start = position
-        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
-        guard position > start, expect(" : ") else { position = start; return false }
+        let start = cursor.position
+        while cursor.position < cursor.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(cursor.bytes[cursor.position]) { cursor.position += 1 }
+        guard cursor.position > start, cursor.expect(" : ") else { cursor.position = start; return false }
         return true
     }
 
     /// An object of a type not read here: its text up to the brace that balances its first one.
     private mutating func rawObject() -> ValueNode {
-        let start = position
+        let start = cursor.position
         var depth = 0
-        while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
+        while cursor.position < cursor.bytes.count {
+            let byte = cursor.bytes[cursor.position]
+            cursor.position += 1
             if byte == UInt8(ascii: "{") { depth += 1 }
             if byte == UInt8(ascii: "}") { depth -= 1; if depth == 0 { break } }
         }
-        return ValueNode(kind: .raw, value: text(start..<position))
+        return ValueNode(kind: .raw, value: cursor.text(start..<cursor.position))
     }
 
     private mutating func rawToLineEnd(from start: Int) -> ValueNode {
-        position = start
-        while position < bytes.count, bytes[position] != 0x0A { position += 1 }
-        return ValueNode(kind: .raw, value: text(start..<position))
+        cursor.position = start
+        while cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] != 0x0A { cursor.position += 1 }
+        return ValueNode(kind: .raw, value: cursor.text(start..<cursor.position))
     }
 }

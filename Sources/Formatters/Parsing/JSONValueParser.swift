@@ -15,8 +15,7 @@ public struct JSONValueParser {
         public var description: String { "JSON at byte \(offset): \(reason)" }
     }
 
-    private let bytes: [UInt8]
-    private var position = 0
+    private var cursor: ByteCursor
 
     public static func parse(_ text: String) throws(Failure) -> ValueNode {
         var budget = ValueBudget()
@@ -31,8 +30,8 @@ public struct JSONValueParser {
         parser.skip()
         let node = try parser.value(depth: 0)
         parser.skip()
-        guard parser.position == parser.bytes.count || parser.budget.isExhausted else {
-            throw Failure(offset: parser.position, reason: "text after the value")
+        guard parser.cursor.position == parser.cursor.bytes.count || parser.budget.isExhausted else {
+            throw Failure(offset: parser.cursor.position, reason: "text after the value")
         }
         return node
     }
@@ -40,57 +39,55 @@ public struct JSONValueParser {
     private var budget: ValueBudget
 
     private init(bytes: [UInt8], budget: ValueBudget) {
-        self.bytes = bytes
+        cursor = ByteCursor(bytes)
         self.budget = budget
     }
 
-    private mutating func skip() {
-        while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
-    }
+    private mutating func skip() { cursor.skipWhitespace() }
 
     private mutating func value(depth: Int) throws(Failure) -> ValueNode {
-        guard depth < Self.maximumDepth else { throw Failure(offset: position, reason: "nesting deeper than \(Self.maximumDepth)") }
-        guard position < bytes.count else { throw Failure(offset: position, reason: "the text ends early") }
+        guard depth < Self.maximumDepth else { throw Failure(offset: cursor.position, reason: "nesting deeper than \(Self.maximumDepth)") }
+        guard cursor.position < cursor.bytes.count else { throw Failure(offset: cursor.position, reason: "the text ends early") }
         guard budget.spend() else { return ValueNode(kind: .truncated) }
-        switch bytes[position] {
+        switch cursor.bytes[cursor.position] {
         case UInt8(ascii: "{"):
-            position += 1
+            cursor.position += 1
             var children: [ValueNode] = []
             skip()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return ValueNode(kind: .dictionary) }
+            if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "}") { cursor.position += 1; return ValueNode(kind: .dictionary) }
             while true {
                 skip()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw Failure(offset: position, reason: "expected a key") }
+                guard cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "\"") else { throw Failure(offset: cursor.position, reason: "expected a key") }
                 let key = try string()
                 skip()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw Failure(offset: position, reason: "expected ':'") }
-                position += 1
+                guard cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: ":") else { throw Failure(offset: cursor.position, reason: "expected ':'") }
+                cursor.position += 1
                 skip()
                 var child = try value(depth: depth + 1)
                 child.label = key
                 children.append(child)
                 if budget.isExhausted { return ValueNode(kind: .dictionary, children: children) }
                 skip()
-                guard position < bytes.count else { throw Failure(offset: position, reason: "the text ends inside an object") }
-                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                guard bytes[position] == UInt8(ascii: "}") else { throw Failure(offset: position, reason: "expected ',' or '}'") }
-                position += 1
+                guard cursor.position < cursor.bytes.count else { throw Failure(offset: cursor.position, reason: "the text ends inside an object") }
+                if cursor.bytes[cursor.position] == UInt8(ascii: ",") { cursor.position += 1; continue }
+                guard cursor.bytes[cursor.position] == UInt8(ascii: "}") else { throw Failure(offset: cursor.position, reason: "expected ',' or '}'") }
+                cursor.position += 1
                 return ValueNode(kind: .dictionary, children: children)
             }
         case UInt8(ascii: "["):
-            position += 1
+            cursor.position += 1
             var children: [ValueNode] = []
             skip()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return ValueNode(kind: .collection) }
+            if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "]") { cursor.position += 1; return ValueNode(kind: .collection) }
             while true {
                 skip()
                 children.append(try value(depth: depth + 1))
                 if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
                 skip()
-                guard position < bytes.count else { throw Failure(offset: position, reason: "the text ends inside an array") }
-                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                guard bytes[position] == UInt8(ascii: "]") else { throw Failure(offset: position, reason: "expected ',' or ']'") }
-                position += 1
+                guard cursor.position < cursor.bytes.count else { throw Failure(offset: cursor.position, reason: "the text ends inside an array") }
+                if cursor.bytes[cursor.position] == UInt8(ascii: ",") { cursor.position += 1; continue }
+                guard cursor.bytes[cursor.position] == UInt8(ascii: "]") else { throw Failure(offset: cursor.position, reason: "expected ',' or ']'") }
+                cursor.position += 1
                 return ValueNode(kind: .collection, children: children)
             }
         case UInt8(ascii: "\""): return ValueNode(kind: .string, value: try string())
@@ -98,39 +95,35 @@ public struct JSONValueParser {
         case UInt8(ascii: "f"): try literal("false"); return ValueNode(kind: .scalar, value: "false")
         case UInt8(ascii: "n"): try literal("null"); return ValueNode(kind: .null)
         default:
-            let start = position
-            while position < bytes.count, "+-0123456789.eE".utf8.contains(bytes[position]) { position += 1 }
-            let text = String(decoding: bytes[start..<position], as: UTF8.self)
+            let start = cursor.position
+            while cursor.position < cursor.bytes.count, "+-0123456789.eE".utf8.contains(cursor.bytes[cursor.position]) { cursor.position += 1 }
+            let text = String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self)
             guard PlainJSONRenderer.isJSONNumber(text) else { throw Failure(offset: start, reason: "unexpected character") }
             return ValueNode(kind: .scalar, value: text)
         }
     }
 
     private mutating func literal(_ word: String) throws(Failure) {
-        let utf8 = Array(word.utf8)
-        guard position + utf8.count <= bytes.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
-            throw Failure(offset: position, reason: "unexpected character")
-        }
-        position += utf8.count
+        guard cursor.expect(word) else { throw Failure(offset: cursor.position, reason: "unexpected character") }
     }
 
     private mutating func string() throws(Failure) -> String {
-        position += 1
+        cursor.position += 1
         var scalars = String.UnicodeScalarView()
         var pendingHigh: UInt32?
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") { position += 1; return String(scalars) }
+        while cursor.position < cursor.bytes.count {
+            let byte = cursor.bytes[cursor.position]
+            if byte == UInt8(ascii: "\"") { cursor.position += 1; return String(scalars) }
             if byte == UInt8(ascii: "\\") {
-                guard position + 1 < bytes.count else { break }
-                let escape = bytes[position + 1]
-                position += 2
+                guard cursor.position + 1 < cursor.bytes.count else { break }
+                let escape = cursor.bytes[cursor.position + 1]
+                cursor.position += 2
                 switch escape {
                 case UInt8(ascii: "u"):
-                    guard position + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
-                        throw Failure(offset: position, reason: "a bad \\u escape")
+                    guard cursor.position + 4 <= cursor.bytes.count, let code = UInt32(String(decoding: cursor.bytes[cursor.position..<cursor.position + 4], as: UTF8.self), radix: 16) else {
+                        throw Failure(offset: cursor.position, reason: "a bad \\u escape")
                     }
-                    position += 4
+                    cursor.position += 4
                     if (0xD800..<0xDC00).contains(code) { pendingHigh = code; continue }
                     if (0xDC00..<0xE000).contains(code), let high = pendingHigh {
                         scalars.append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)) ?? "\u{FFFD}")
@@ -142,11 +135,11 @@ public struct JSONValueParser {
                 }
                 continue
             }
-            // Copy a run of plain bytes (UTF-8) at once.
-            let start = position
-            while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\") { position += 1 }
-            scalars.append(contentsOf: String(decoding: bytes[start..<position], as: UTF8.self).unicodeScalars)
+            // Copy a run of plain cursor.bytes (UTF-8) at once.
+            let start = cursor.position
+            while cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] != UInt8(ascii: "\""), cursor.bytes[cursor.position] != UInt8(ascii: "\\") { cursor.position += 1 }
+            scalars.append(contentsOf: String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self).unicodeScalars)
         }
-        throw Failure(offset: position, reason: "the text ends inside a string")
+        throw Failure(offset: cursor.position, reason: "the text ends inside a string")
     }
 }

@@ -27,8 +27,7 @@
 public struct LLDBVariableParser {
     public static let maximumDepth = 200
 
-    private let bytes: [UInt8]
-    private var position = 0
+    private var cursor: ByteCursor
 
     /// True when the text starts like a variable: `(Type) name = ` or `$R0: Type = `.
     public static func recognizes(_ text: String) -> Bool {
@@ -53,12 +52,12 @@ public struct LLDBVariableParser {
         var variables: [ValueNode] = []
         while !parser.budget.isExhausted {
             parser.skipBlankLines()
-            guard parser.position < parser.bytes.count else { break }
-            let start = parser.position
+            guard parser.cursor.position < parser.cursor.bytes.count else { break }
+            let start = parser.cursor.position
             guard let variable = parser.entry(depth: 0, inline: false) else {
                 return ValueNode(kind: .raw, value: text)
             }
-            if parser.position == start { break }
+            if parser.cursor.position == start { break }
             variables.append(variable)
         }
         if variables.count == 1 { return variables[0] }
@@ -68,44 +67,37 @@ public struct LLDBVariableParser {
     private var budget: ValueBudget
 
     private init(bytes: [UInt8], budget: ValueBudget) {
-        self.bytes = bytes
+        cursor = ByteCursor(bytes)
         self.budget = budget
     }
 
-    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
     private mutating func skipSpaces() {
-        while current == 0x20 || current == 0x09 { position += 1 }
+        while cursor.current == 0x20 || cursor.current == 0x09 { cursor.position += 1 }
     }
 
     private mutating func skipBlankLines() {
-        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
+        while let byte = cursor.current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { cursor.position += 1 }
     }
 
-    private mutating func expect(_ literal: String) -> Bool {
-        guard bytes[position...].starts(with: literal.utf8) else { return false }
-        position += literal.utf8.count
-        return true
-    }
 
     /// `(Type) name = value`, `name: Type = value` (the REPL's form), or `name = value`.
     private mutating func entry(depth: Int, inline: Bool) -> ValueNode? {
         skipSpaces()
         var typeName: String?
-        if current == UInt8(ascii: "("), let close = matchingParenthesis(from: position), close + 1 < bytes.count, bytes[close + 1] == 0x20,
-           !bytes[(close + 1)...].starts(with: " = ".utf8) {
-            typeName = text((position + 1)..<close)
-            position = close + 2
+        if cursor.current == UInt8(ascii: "("), let close = matchingParenthesis(from: cursor.position), close + 1 < cursor.bytes.count, cursor.bytes[close + 1] == 0x20,
+           !cursor.bytes[(close + 1)...].starts(with: " = ".utf8) {
+            typeName = cursor.text((cursor.position + 1)..<close)
+            cursor.position = close + 2
         }
-        let nameStart = position
-        while let byte = current, byte != 0x0A, !bytes[position...].starts(with: " = ".utf8) {
+        let nameStart = cursor.position
+        while let byte = cursor.current, byte != 0x0A, !cursor.bytes[cursor.position...].starts(with: " = ".utf8) {
             if inline, byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")") { return nil }
-            position += 1
+            cursor.position += 1
         }
-        guard expect(" = ") else { position = nameStart; return nil }
-        var name = text(nameStart..<(position - 3))
+        guard cursor.expect(" = ") else { cursor.position = nameStart; return nil }
+        var name = cursor.text(nameStart..<(cursor.position - 3))
         if typeName == nil, let colon = name.firstRange(of: ": ") {
             typeName = String(name[colon.upperBound...])
             name = String(name[..<colon.lowerBound])
@@ -119,9 +111,9 @@ public struct LLDBVariableParser {
     private func matchingParenthesis(from start: Int) -> Int? {
         var depth = 0
         var index = start
-        while index < bytes.count, bytes[index] != 0x0A {
-            if bytes[index] == UInt8(ascii: "(") { depth += 1 }
-            if bytes[index] == UInt8(ascii: ")") { depth -= 1; if depth == 0 { return index } }
+        while index < cursor.bytes.count, cursor.bytes[index] != 0x0A {
+            if cursor.bytes[index] == UInt8(ascii: "(") { depth += 1 }
+            if cursor.bytes[index] == UInt8(ascii: ")") { depth -= 1; if depth == 0 { return index } }
             index += 1
         }
         return nil
@@ -133,26 +125,26 @@ public struct LLDBVariableParser {
         guard budget.spend() else { return ValueNode(kind: .truncated) }
         var head: ValueNode?
         var headText = ""
-        if current == UInt8(ascii: "\"") {
+        if cursor.current == UInt8(ascii: "\"") {
             head = string()
-        } else if current == UInt8(ascii: "(") {
+        } else if cursor.current == UInt8(ascii: "(") {
             return group(children: inlineChildren(depth: depth), head: "", typeName: typeName)
-        } else if current != UInt8(ascii: "{") {
-            let start = position
-            while let byte = current, byte != 0x0A {
+        } else if cursor.current != UInt8(ascii: "{") {
+            let start = cursor.position
+            while let byte = cursor.current, byte != 0x0A {
                 if inline, byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")") { break }
-                if bytes[position...].starts(with: " {".utf8), position + 2 == bytes.count || bytes[position + 2] == 0x0A || bytes[position + 2] == 0x0D { break }
+                if cursor.bytes[cursor.position...].starts(with: " {".utf8), cursor.position + 2 == cursor.bytes.count || cursor.bytes[cursor.position + 2] == 0x0A || cursor.bytes[cursor.position + 2] == 0x0D { break }
                 // `circle (radius = 2)`: a single word, then its children on one line.
-                if bytes[position...].starts(with: " (".utf8), !inline, !bytes[start..<position].contains(0x20) { break }
-                position += 1
+                if cursor.bytes[cursor.position...].starts(with: " (".utf8), !inline, !cursor.bytes[start..<cursor.position].contains(0x20) { break }
+                cursor.position += 1
             }
-            headText = text(start..<position).trimmed(where: { $0 == " " || $0 == "\r" })
+            headText = cursor.text(start..<cursor.position).trimmed(where: { $0 == " " || $0 == "\r" })
         }
         skipSpaces()
-        if current == UInt8(ascii: "{") {
+        if cursor.current == UInt8(ascii: "{") {
             return group(children: blockChildren(depth: depth), head: headText, typeName: typeName)
         }
-        if current == UInt8(ascii: "("), !inline {
+        if cursor.current == UInt8(ascii: "("), !inline {
             return group(children: inlineChildren(depth: depth), head: headText, typeName: typeName)
         }
         if var head {
@@ -164,43 +156,43 @@ public struct LLDBVariableParser {
 
     /// `{` newline, one entry a line, `}`.
     private mutating func blockChildren(depth: Int) -> [ValueNode] {
-        position += 1
+        cursor.position += 1
         var children: [ValueNode] = []
         while true {
             skipBlankLines()
-            guard let byte = current else { return children }
-            if byte == UInt8(ascii: "}") { position += 1; return children }
-            let start = position
+            guard let byte = cursor.current else { return children }
+            if byte == UInt8(ascii: "}") { cursor.position += 1; return children }
+            let start = cursor.position
             if let child = entry(depth: depth + 1, inline: false) {
                 children.append(child)
                 if budget.isExhausted { return children }
             } else {
-                position = start
+                cursor.position = start
                 children.append(rest(inline: false))
             }
-            if position == start { position += 1 }
+            if cursor.position == start { cursor.position += 1 }
         }
     }
 
     /// `(a = 1, b = 2)` on one line.
     private mutating func inlineChildren(depth: Int) -> [ValueNode] {
-        position += 1
+        cursor.position += 1
         var children: [ValueNode] = []
         while true {
             skipSpaces()
-            guard let byte = current, byte != 0x0A else { return children }
-            if byte == UInt8(ascii: ")") { position += 1; return children }
-            let start = position
+            guard let byte = cursor.current, byte != 0x0A else { return children }
+            if byte == UInt8(ascii: ")") { cursor.position += 1; return children }
+            let start = cursor.position
             if let child = entry(depth: depth + 1, inline: true) {
                 children.append(child)
                 if budget.isExhausted { return children }
             } else {
-                position = start
+                cursor.position = start
                 children.append(rest(inline: true))
             }
             skipSpaces()
-            if current == UInt8(ascii: ",") { position += 1 }
-            if position == start { position += 1 }
+            if cursor.current == UInt8(ascii: ",") { cursor.position += 1 }
+            if cursor.position == start { cursor.position += 1 }
         }
     }
 
@@ -254,41 +246,41 @@ public struct LLDBVariableParser {
 
     /// A C-style string literal, as lldb prints Swift and C strings.
     private mutating func string() -> ValueNode {
-        let start = position
-        position += 1
+        let start = cursor.position
+        cursor.position += 1
         var scalars = String.UnicodeScalarView()
-        while let byte = current {
-            if byte == UInt8(ascii: "\"") { position += 1; return ValueNode(kind: .string, value: String(scalars)) }
+        while let byte = cursor.current {
+            if byte == UInt8(ascii: "\"") { cursor.position += 1; return ValueNode(kind: .string, value: String(scalars)) }
             if byte == 0x0A { break }
             if byte == UInt8(ascii: "\\") {
-                guard position + 1 < bytes.count else { break }
-                let escape = bytes[position + 1]
-                position += 2
+                guard cursor.position + 1 < cursor.bytes.count else { break }
+                let escape = cursor.bytes[cursor.position + 1]
+                cursor.position += 2
                 switch escape {
                 case UInt8(ascii: "x"):
                     var digits = ""
-                    while let next = current, digits.count < 2, next.isHexDigit { digits.append(Character(Unicode.Scalar(next))); position += 1 }
+                    while let next = cursor.current, digits.count < 2, next.isHexDigit { digits.append(Character(Unicode.Scalar(next))); cursor.position += 1 }
                     scalars.append(Unicode.Scalar(UInt8(digits, radix: 16) ?? 0x3F))
                 default: scalars.append(ByteCursor.unescaped(escape))
                 }
                 continue
             }
-            let runStart = position
-            while let next = current, next != UInt8(ascii: "\""), next != UInt8(ascii: "\\"), next != 0x0A { position += 1 }
-            scalars.append(contentsOf: text(runStart..<position).unicodeScalars)
+            let runStart = cursor.position
+            while let next = cursor.current, next != UInt8(ascii: "\""), next != UInt8(ascii: "\\"), next != 0x0A { cursor.position += 1 }
+            scalars.append(contentsOf: cursor.text(runStart..<cursor.position).unicodeScalars)
         }
-        position = start
+        cursor.position = start
         return rest(inline: false)
     }
 
     /// The rest of the line (or of the item, on one line), kept as raw text.
     private mutating func rest(inline: Bool) -> ValueNode {
-        let start = position
-        while let byte = current, byte != 0x0A {
+        let start = cursor.position
+        while let byte = cursor.current, byte != 0x0A {
             if inline, byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")") { break }
-            position += 1
+            cursor.position += 1
         }
-        return ValueNode(kind: .raw, value: text(start..<position).trimmed(where: { $0 == " " || $0 == "\r" }))
+        return ValueNode(kind: .raw, value: cursor.text(start..<cursor.position).trimmed(where: { $0 == " " || $0 == "\r" }))
     }
 
     /// `String?` and `Optional<String>` are `String`.

@@ -12,8 +12,7 @@ public struct PropertyListXMLParser {
         public var description: String { "property list at byte \(offset): \(reason)" }
     }
 
-    private let bytes: [UInt8]
-    private var position = 0
+    private var cursor: ByteCursor
 
     /// True when the text is an XML property list (`<?xml` … `<plist`, or `<plist` itself).
     public static func recognizes(_ text: String) -> Bool {
@@ -32,65 +31,57 @@ public struct PropertyListXMLParser {
         var parser = PropertyListXMLParser(bytes: Array(text.utf8), budget: budget)
         defer { budget = parser.budget }
         parser.skipProlog()
-        let hasPlistElement = parser.expect("<plist")
+        let hasPlistElement = parser.cursor.expect("<plist")
         if hasPlistElement {
-            guard let close = parser.bytes[parser.position...].firstIndex(of: UInt8(ascii: ">")) else { throw parser.failure("an unterminated <plist> tag") }
-            parser.position = close + 1
+            guard let close = parser.cursor.bytes[parser.cursor.position...].firstIndex(of: UInt8(ascii: ">")) else { throw parser.failure("an unterminated <plist> tag") }
+            parser.cursor.position = close + 1
         }
         parser.skipMisc()
         let node = try parser.value(depth: 0)
         if parser.budget.isExhausted { return node }
         parser.skipMisc()
-        if hasPlistElement, !parser.expect("</plist>") { throw parser.failure("expected </plist>") }
+        if hasPlistElement, !parser.cursor.expect("</plist>") { throw parser.failure("expected </plist>") }
         parser.skipMisc()
-        guard parser.position == parser.bytes.count else { throw parser.failure("text after the property list") }
+        guard parser.cursor.position == parser.cursor.bytes.count else { throw parser.failure("text after the property list") }
         return node
     }
 
     private var budget: ValueBudget
 
     private init(bytes: [UInt8], budget: ValueBudget) {
-        self.bytes = bytes
+        cursor = ByteCursor(bytes)
         self.budget = budget
     }
 
-    private func failure(_ reason: String) -> Failure { Failure(offset: position, reason: reason) }
+    private func failure(_ reason: String) -> Failure { Failure(offset: cursor.position, reason: reason) }
 
-    private mutating func expect(_ text: String) -> Bool {
-        guard bytes[position...].starts(with: text.utf8) else { return false }
-        position += text.utf8.count
-        return true
-    }
 
-    private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[position]) { position += 1 }
-    }
 
     /// Whitespace and comments.
     private mutating func skipMisc() {
         while true {
-            skipWhitespace()
-            guard bytes[position...].starts(with: "<!--".utf8), let end = bytes[position...].firstRange(of: "-->".utf8) else { return }
-            position = end.upperBound
+            cursor.skipWhitespace()
+            guard cursor.bytes[cursor.position...].starts(with: "<!--".utf8), let end = cursor.bytes[cursor.position...].firstRange(of: "-->".utf8) else { return }
+            cursor.position = end.upperBound
         }
     }
 
     /// A byte-order mark, `<?xml …?>`, `<!DOCTYPE …>` and comments.
     private mutating func skipProlog() {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        if cursor.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { cursor.position = 3 }
         while true {
             skipMisc()
-            if bytes[position...].starts(with: "<?".utf8), let end = bytes[position...].firstRange(of: "?>".utf8) { position = end.upperBound; continue }
-            if bytes[position...].starts(with: "<!DOCTYPE".utf8), let end = bytes[position...].firstIndex(of: UInt8(ascii: ">")) { position = end + 1; continue }
+            if cursor.bytes[cursor.position...].starts(with: "<?".utf8), let end = cursor.bytes[cursor.position...].firstRange(of: "?>".utf8) { cursor.position = end.upperBound; continue }
+            if cursor.bytes[cursor.position...].starts(with: "<!DOCTYPE".utf8), let end = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) { cursor.position = end + 1; continue }
             return
         }
     }
 
     /// `<name>` or `<name/>`: the name and whether the element is empty.
     private mutating func openTag() throws(Failure) -> (name: String, empty: Bool) {
-        guard expect("<"), let close = bytes[position...].firstIndex(of: UInt8(ascii: ">")) else { throw failure("expected an element") }
-        var name = String(decoding: bytes[position..<close], as: UTF8.self)
-        position = close + 1
+        guard cursor.expect("<"), let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) else { throw failure("expected an element") }
+        var name = String(decoding: cursor.bytes[cursor.position..<close], as: UTF8.self)
+        cursor.position = close + 1
         let empty = name.hasSuffix("/")
         if empty { name.removeLast() }
         return (String(name.prefix { $0 != " " }), empty)
@@ -98,16 +89,16 @@ public struct PropertyListXMLParser {
 
     /// The text up to `</name>`, entities decoded.
     private mutating func content(of name: String) throws(Failure) -> String {
-        guard let end = bytes[position...].firstRange(of: "</\(name)>".utf8) else { throw failure("no </\(name)>") }
-        let text = Self.decodeEntities(String(decoding: bytes[position..<end.lowerBound], as: UTF8.self))
-        position = end.upperBound
+        guard let end = cursor.bytes[cursor.position...].firstRange(of: "</\(name)>".utf8) else { throw failure("no </\(name)>") }
+        let text = Self.decodeEntities(String(decoding: cursor.bytes[cursor.position..<end.lowerBound], as: UTF8.self))
+        cursor.position = end.upperBound
         return text
     }
 
     private mutating func value(depth: Int) throws(Failure) -> ValueNode {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
         guard budget.spend() else { return ValueNode(kind: .truncated) }
-        let start = position
+        let start = cursor.position
         let (name, empty) = try openTag()
         switch name {
         case "dict":
@@ -115,10 +106,10 @@ public struct PropertyListXMLParser {
             var children: [ValueNode] = []
             while true {
                 skipMisc()
-                if expect("</dict>") { return ValueNode(kind: .dictionary, children: children) }
-                let keyStart = position
+                if cursor.expect("</dict>") { return ValueNode(kind: .dictionary, children: children) }
+                let keyStart = cursor.position
                 let (keyName, keyEmpty) = try openTag()
-                guard keyName == "key" else { position = keyStart; throw failure("expected <key>") }
+                guard keyName == "key" else { cursor.position = keyStart; throw failure("expected <key>") }
                 let key = keyEmpty ? "" : try content(of: "key")
                 skipMisc()
                 var child = try value(depth: depth + 1)
@@ -131,7 +122,7 @@ public struct PropertyListXMLParser {
             var children: [ValueNode] = []
             while true {
                 skipMisc()
-                if expect("</array>") { return ValueNode(kind: .collection, children: children) }
+                if cursor.expect("</array>") { return ValueNode(kind: .collection, children: children) }
                 children.append(try value(depth: depth + 1))
                 if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
             }
@@ -145,14 +136,14 @@ public struct PropertyListXMLParser {
             let text = (empty ? "" : try content(of: name)).trimmed(where: { $0.isWhitespace })
             if PlainJSONRenderer.isJSONNumber(text) { return ValueNode(kind: .scalar, value: text) }
             // `+3`, `1.`, `nan`, `inf`: numbers as Foundation reads them, spelled as Swift prints them.
-            guard let number = Double(text) else { position = start; throw failure("'\(text)' is not a number") }
+            guard let number = Double(text) else { cursor.position = start; throw failure("'\(text)' is not a number") }
             return ValueNode(kind: .scalar, value: number.isFinite ? SwiftLiteral.shortest(number) : text)
         case "date": return ValueNode(kind: .string, typeName: "Date", value: empty ? "" : try content(of: name))
         case "data":
             let text = empty ? "" : try content(of: name)
             return ValueNode(kind: .string, typeName: "Data", value: String(text.filter { !$0.isWhitespace }))
         default:
-            position = start
+            cursor.position = start
             throw failure("<\(name)> is not a property-list element")
         }
     }
