@@ -55,8 +55,15 @@ public enum DumpReader {
     public static func read(_ text: String, format: DumpFormat? = nil,
                             maximumValues: Int = ValueBudget.standard) throws(Failure) -> DumpReading {
         let body = stripPrefixes(text)
-        let chosen = format ?? detect(body)
         var budget = ValueBudget(maximumValues)
+        let chosen: DumpFormat
+        if let format {
+            chosen = format
+        } else {
+            let detected = detect(body, budget: &budget)
+            if let node = detected.node { return DumpReading(node: node, format: detected.format, isComplete: !budget.isExhausted) }
+            chosen = detected.format
+        }
         let node: ValueNode
         switch chosen {
         case .json:
@@ -73,16 +80,21 @@ public enum DumpReader {
         return DumpReading(node: node, format: chosen, isComplete: !budget.isExhausted)
     }
 
-    static func detect(_ text: String) -> DumpFormat {
+    /// The format of `text`, and what was read when detecting it meant reading it: JSON is recognised by parsing
+    /// it, and that reading is kept (spending `budget`) rather than done twice.
+    static func detect(_ text: String, budget: inout ValueBudget) -> (format: DumpFormat, node: ValueNode?) {
         let trimmed = text.trimmed(where: \.isWhitespace)
-        if PropertyListXMLParser.recognizes(trimmed) { return .plist }
-        if CFDescriptionParser.recognizes(trimmed) { return .cfDescription }
-        if DumpParser.recognizes(trimmed) { return DumpParser.looksLikePO(trimmed) ? .po : .dump }
-        if LLDBVariableParser.recognizes(trimmed) { return .lldb }
+        if PropertyListXMLParser.recognizes(trimmed) { return (.plist, nil) }
+        if CFDescriptionParser.recognizes(trimmed) { return (.cfDescription, nil) }
+        if DumpParser.recognizes(trimmed) { return (DumpParser.looksLikePO(trimmed) ? .po : .dump, nil) }
+        if LLDBVariableParser.recognizes(trimmed) { return (.lldb, nil) }
         // Text that is valid JSON is JSON (`[1, 2]` printed by Swift reads the same either way).
-        if (try? JSONValueParser.parse(trimmed)) != nil { return .json }
-        if OpenStepParser.recognizes(trimmed) { return .openStep }
-        return .swiftPrint
+        var attempt = budget
+        if let node = try? JSONValueParser.parse(trimmed, budget: &attempt) {
+            budget = attempt
+            return (.json, node)
+        }
+        return (OpenStepParser.recognizes(trimmed) ? .openStep : .swiftPrint, nil)
     }
 
     /// Drops what loggers and debuggers put before a dump: `(lldb) po x` lines, `Printing description of x:`,
