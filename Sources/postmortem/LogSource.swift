@@ -25,8 +25,8 @@ struct LogSource {
         }
     }
 
-    /// The most a log may hold: parsing takes about fifteen times a log's size in memory (1.2 to 1.5 GB for
-    /// 100 MB of frames, measured), so this keeps one log under 4 GB; real crash logs are far smaller.
+    /// The most a log may hold: parsing takes ten to twelve times a log's size in memory (1.0 to 1.2 GB for
+    /// 100 MB of frames, measured), so this keeps one log near 3 GB at most; real crash logs are far smaller.
     static let maximumSize = 256 << 20
 
     /// The whole log.

@@ -1,33 +1,86 @@
-/// One line of a log: its bytes exactly as read (line ending included), and its text for parsing.
+/// One line of a log: its text for parsing, and its bytes exactly as read (line ending included).
+///
+/// A line keeps its text only, and gives its bytes back from it; the bytes themselves are kept only for a line that
+/// is not valid UTF-8 (whose text has U+FFFD in their place). A log is held once, not twice, while it is parsed.
 public struct LogLine: Hashable, Sendable {
-    /// The bytes, with the line ending (`\n`, `\r\n` or none on the last line).
-    public var bytes: [UInt8]
+    /// How a line ends.
+    private enum Terminator: UInt8, Hashable, Sendable {
+        case none, lineFeed, carriageReturnLineFeed
+        /// A last line that ends in `\r` without `\n`: the `\r` is not part of the text.
+        case carriageReturn
+
+        var bytes: [UInt8] {
+            switch self {
+            case .none: []
+            case .lineFeed: [10]
+            case .carriageReturnLineFeed: [13, 10]
+            case .carriageReturn: [13]
+            }
+        }
+    }
+
     /// The text without the line ending; invalid UTF-8 reads as U+FFFD here, never in ``bytes``.
     public var text: String
+    private var terminator: Terminator
+    /// The bytes of a line that is not valid UTF-8; nil for every other line.
+    private var undecodableBytes: [UInt8]?
 
     public init(bytes: [UInt8]) {
-        self.bytes = bytes
-        var end = bytes.count
-        if end > 0, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
-        if end > 0, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        text = String(decoding: bytes[0..<end], as: UTF8.self)
+        self.init(bytes[...])
+    }
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        var end = bytes.endIndex
+        var terminator = Terminator.none
+        if end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\n") {
+            end -= 1
+            terminator = .lineFeed
+        }
+        if end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\r") {
+            end -= 1
+            terminator = terminator == .lineFeed ? .carriageReturnLineFeed : .carriageReturn
+        }
+        self.terminator = terminator
+        if let valid = String(validating: bytes[bytes.startIndex..<end], as: UTF8.self) {
+            text = valid
+        } else {
+            text = String(decoding: bytes[bytes.startIndex..<end], as: UTF8.self)
+            undecodableBytes = Array(bytes)
+        }
+    }
+
+    /// The bytes, with the line ending (`\n`, `\r\n` or none on the last line), exactly as read.
+    public var bytes: [UInt8] { undecodableBytes ?? Array(text.utf8) + terminator.bytes }
+
+    /// Appends ``bytes`` to `output` without building them first (a renderer copies most lines as they are).
+    public func append(to output: inout [UInt8]) {
+        if let undecodableBytes {
+            output += undecodableBytes
+            return
+        }
+        output += text.utf8
+        switch terminator {
+        case .none: break
+        case .lineFeed: output.append(10)
+        case .carriageReturnLineFeed: output += [13, 10]
+        case .carriageReturn: output.append(13)
+        }
     }
 
     /// The line ending the line carries (empty for a last line without one).
     public var ending: [UInt8] {
-        if bytes.last == UInt8(ascii: "\n") { return bytes.count >= 2 && bytes[bytes.count - 2] == UInt8(ascii: "\r") ? [13, 10] : [10] }
-        return []
+        terminator == .carriageReturn ? [] : terminator.bytes
     }
 
     /// Splits `bytes` into lines, keeping every byte.
     public static func split(_ bytes: [UInt8]) -> [LogLine] {
         var lines: [LogLine] = []
         var start = 0
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            lines.append(LogLine(bytes: Array(bytes[start...index])))
-            start = index + 1
+        while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(LogLine(bytes[start...newline]))
+            start = newline + 1
         }
-        if start < bytes.count { lines.append(LogLine(bytes: Array(bytes[start...]))) }
+        if start < bytes.count { lines.append(LogLine(bytes[start...])) }
         return lines
     }
 }

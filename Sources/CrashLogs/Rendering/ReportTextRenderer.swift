@@ -22,7 +22,7 @@ public struct ReportTextRenderer: Sendable {
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             guard let frame = framesByLine[number] else {
-                output += line.bytes
+                line.append(to: &output)
                 continue
             }
             let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
@@ -146,7 +146,7 @@ public struct ReportTextRenderer: Sendable {
                 for (index, text) in rendered.enumerated() { output += Array(text.utf8) + (index == rendered.count - 1 ? line.ending : ending) }
                 continue
             }
-            output += line.bytes
+            line.append(to: &output)
             guard let frames = listFrames[number], !frames.isEmpty else { continue }
             if line.ending.isEmpty { output += [UInt8(ascii: "\n")] }
             for frame in frames {
