@@ -6,6 +6,20 @@ enum Output {
         print(text)
     }
 
+    /// Writes `lines` to standard output in one piece, after what `print` holds (a batch of answers costs one
+    /// write instead of a `print` a line).
+    static func lines(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+        for line in lines {
+            bytes += line.utf8
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        flush()
+        FileSystem.Writer.standardOutput.write(bytes)
+    }
+
     /// `postmortem: MESSAGE` on standard error, after flushing what standard output holds so far.
     static func error(_ message: String) {
         flush()

@@ -61,17 +61,22 @@ struct ResolveCommand: ParsableCommand {
                 if helper == nil { helper = symbolizer.sibling() }
                 if let helper { workers.append(helper) }
             }
+            var pending: [String] = []
             for result in ParallelBatch.map(batch, workers: workers, { answer($1, by: $0) }) {
                 switch result {
                 case .resolved(let lines):
                     answered += 1
-                    lines.forEach(Output.line)
+                    pending += lines
                 case .notAnAddress(let input):
                     rejected += 1
+                    // What came before the bad input is written before its error, so the two streams stay in order.
+                    Output.lines(pending)
+                    pending = []
                     Output.error("'\(input)' is not an address")
-                    if json { Output.line(renderer.json(invalidInput: input, object: objectOptions.object, error: "not an address")) }
+                    if json { pending.append(renderer.json(invalidInput: input, object: objectOptions.object, error: "not an address")) }
                 }
             }
+            Output.lines(pending)
         }
         objectOptions.finish(symbolizer)
         if answered == 0, rejected > 0 { throw ExitCode.failure }
