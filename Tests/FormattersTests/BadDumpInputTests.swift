@@ -37,9 +37,18 @@ struct BadDumpInputTests {
         _ = try? DumpReader.read(indented, format: format)
     }
 
-    /// A string that ends in a backslash at the end of the text (fuzz-dumps found the JSON reader looping on one).
+    /// A string that ends in a backslash at the end of the text (fuzz-dumps found the JSON reader looping on one,
+    /// and the lldb reader had the same loop): every format returns, and those two say what they could not read.
     @Test(arguments: textFormats)
     func backslashAtTheEnd(_ format: DumpFormat) {
+        if format == .json {
+            #expect(throws: DumpReader.Failure.self) { try DumpReader.read(#"{"a": "x\"#, format: .json) }
+        }
+        if format == .lldb {
+            let node = try? DumpReader.read(#"(String) s = "x\"#, format: .lldb).node
+            #expect(node?.label == "s")
+            #expect(node?.kind == .raw && node?.value == #""x\"#, "the unfinished string is kept as it was")
+        }
         for text in [#""x"#, #"["x"#, #"(String) s = "x"#, #"{"a":""#, #"- "x"#, #"- a : "x"#, #"<CFString 0x1 [0x2]>{contents = ""#] {
             _ = try? DumpReader.read(text, format: format)
         }

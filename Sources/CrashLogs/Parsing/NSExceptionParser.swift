@@ -126,17 +126,21 @@ struct NSExceptionParser {
 
         /// Takes the line when it is one of the trailer's.
         mutating func read(_ text: String) -> Bool {
-            for (prefix, field) in [("Binary Image: ", 0), ("Base Address: ", 1), ("dSYM UUID: ", 2), ("CPU Type: ", 3)] where text.hasPrefix(prefix) {
-                let value = String(text.dropFirst(prefix.count)).trimmingWhitespace
-                switch field {
-                case 0: name = value
-                case 1: loadAddress = HexNumber.parse(value)
-                case 2: uuid = value
-                default: architecture = value
-                }
-                return true
+            func value(after prefix: String) -> String? {
+                text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)).trimmingWhitespace : nil
             }
-            return false
+            if let value = value(after: "Binary Image: ") {
+                name = value
+            } else if let value = value(after: "Base Address: ") {
+                loadAddress = HexNumber.parse(value)
+            } else if let value = value(after: "dSYM UUID: ") {
+                uuid = value
+            } else if let value = value(after: "CPU Type: ") {
+                architecture = value
+            } else {
+                return false
+            }
+            return true
         }
 
         func apply(to report: inout CrashReport) {

@@ -20,10 +20,6 @@ public struct BinaryPropertyListParser {
 
     public static func recognizes(_ bytes: some Collection<UInt8>) -> Bool { bytes.starts(with: magic) }
 
-    public static func parse(_ bytes: [UInt8]) throws(Failure) -> ValueNode {
-        var budget = ValueBudget()
-        return try parse(bytes, budget: &budget)
-    }
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     public static func parse(_ bytes: [UInt8], budget: inout ValueBudget) throws(Failure) -> ValueNode {

@@ -59,7 +59,7 @@ public struct ValueBudget: Sendable {
     /// What `postmortem po` allows: a million values, about 150 MB of tree.
     public static let standard = 1_000_000
 
-    public private(set) var remaining: Int
+    private var remaining: Int
 
     public init(_ values: Int = ValueBudget.standard) { remaining = values }
 

@@ -24,10 +24,6 @@ public struct CFDescriptionParser {
         return start.starts(with: "<CF".utf8) || start.starts(with: "<__NSCF".utf8)
     }
 
-    public static func parse(_ text: String) -> ValueNode {
-        var budget = ValueBudget()
-        return parse(text, budget: &budget)
-    }
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {

@@ -34,10 +34,6 @@ public enum DumpParser {
         } && lines.contains { $0.drop { $0 == " " }.hasPrefix("▿") || $0.drop { $0 == " " }.hasPrefix("-") }
     }
 
-    public static func parse(_ text: String, dialect: Dialect = .dump) -> ValueNode {
-        var budget = ValueBudget()
-        return parse(text, dialect: dialect, budget: &budget)
-    }
 
     /// Reads at most `budget` values (one a line); when it runs out, what was read comes back with the rest
     /// marked truncated.

@@ -40,10 +40,6 @@ public struct LLDBVariableParser {
         return line.firstMatch(of: #/^\$?[A-Za-z_][A-Za-z0-9_]*: [^=]+ = /#) != nil
     }
 
-    public static func parse(_ text: String) -> ValueNode {
-        var budget = ValueBudget()
-        return parse(text, budget: &budget)
-    }
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
@@ -128,7 +124,7 @@ public struct LLDBVariableParser {
         if cursor.current == UInt8(ascii: "\"") {
             head = string()
         } else if cursor.current == UInt8(ascii: "(") {
-            return group(children: inlineChildren(depth: depth), head: "", typeName: typeName)
+            return group(children: children(depth: depth, inline: true), head: "", typeName: typeName)
         } else if cursor.current != UInt8(ascii: "{") {
             let start = cursor.position
             while let byte = cursor.current, byte != 0x0A {
@@ -142,10 +138,10 @@ public struct LLDBVariableParser {
         }
         skipSpaces()
         if cursor.current == UInt8(ascii: "{") {
-            return group(children: blockChildren(depth: depth), head: headText, typeName: typeName)
+            return group(children: children(depth: depth, inline: false), head: headText, typeName: typeName)
         }
         if cursor.current == UInt8(ascii: "("), !inline {
-            return group(children: inlineChildren(depth: depth), head: headText, typeName: typeName)
+            return group(children: children(depth: depth, inline: true), head: headText, typeName: typeName)
         }
         if var head {
             head.typeName = typeName.map(Self.unwrapped)
@@ -154,44 +150,27 @@ public struct LLDBVariableParser {
         return leaf(headText, typeName: typeName)
     }
 
-    /// `{` newline, one entry a line, `}`.
-    private mutating func blockChildren(depth: Int) -> [ValueNode] {
+    /// Children in braces, one a line (`{` … `}`), or in parentheses on one line (`(a = 1, b = 2)`).
+    private mutating func children(depth: Int, inline: Bool) -> [ValueNode] {
         cursor.position += 1
+        let close = UInt8(ascii: inline ? ")" : "}")
         var children: [ValueNode] = []
         while true {
-            skipBlankLines()
-            guard let byte = cursor.current else { return children }
-            if byte == UInt8(ascii: "}") { cursor.position += 1; return children }
+            if inline { skipSpaces() } else { skipBlankLines() }
+            guard let byte = cursor.current, !(inline && byte == 0x0A) else { return children }
+            if byte == close { cursor.position += 1; return children }
             let start = cursor.position
-            if let child = entry(depth: depth + 1, inline: false) {
+            if let child = entry(depth: depth + 1, inline: inline) {
                 children.append(child)
                 if budget.isExhausted { return children }
             } else {
                 cursor.position = start
-                children.append(rest(inline: false))
+                children.append(rest(inline: inline))
             }
-            if cursor.position == start { cursor.position += 1 }
-        }
-    }
-
-    /// `(a = 1, b = 2)` on one line.
-    private mutating func inlineChildren(depth: Int) -> [ValueNode] {
-        cursor.position += 1
-        var children: [ValueNode] = []
-        while true {
-            skipSpaces()
-            guard let byte = cursor.current, byte != 0x0A else { return children }
-            if byte == UInt8(ascii: ")") { cursor.position += 1; return children }
-            let start = cursor.position
-            if let child = entry(depth: depth + 1, inline: true) {
-                children.append(child)
-                if budget.isExhausted { return children }
-            } else {
-                cursor.position = start
-                children.append(rest(inline: true))
+            if inline {
+                skipSpaces()
+                _ = cursor.expect(",")
             }
-            skipSpaces()
-            if cursor.current == UInt8(ascii: ",") { cursor.position += 1 }
             if cursor.position == start { cursor.position += 1 }
         }
     }

@@ -19,10 +19,6 @@ public struct OpenStepParser {
         return first == "(" && (trimmed.hasSuffix(")") || trimmed.contains("\n"))
     }
 
-    public static func parse(_ text: String) -> ValueNode {
-        var budget = ValueBudget()
-        return parse(text, budget: &budget)
-    }
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {

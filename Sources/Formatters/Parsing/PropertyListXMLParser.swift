@@ -20,10 +20,6 @@ public struct PropertyListXMLParser {
         return start.starts(with: "<plist".utf8) || start.starts(with: "<?xml".utf8) && start.prefix(512).firstRange(of: "<plist".utf8) != nil
     }
 
-    public static func parse(_ text: String) throws(Failure) -> ValueNode {
-        var budget = ValueBudget()
-        return try parse(text, budget: &budget)
-    }
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated
     /// (the text after that point is not checked).
