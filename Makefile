@@ -11,6 +11,7 @@ POSTMORTEM := .build/release/postmortem
 # in about half the time (measured: 11 ms -> 5 ms) and a one-address lookup takes 0.86x the time.
 BUILD_RELEASE := swift build -c release --product postmortem --static-swift-stdlib
 SAMPLE := SampleCrashes/linux-c-sensors
+APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 
 # llvm-symbolizer for the differential tests: the Swift toolchain's (LLVM 21) when present, else Debian's.
 SWIFT_BIN := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")" 2>/dev/null)
@@ -27,6 +28,9 @@ demo: setup
 	@echo
 	@echo "== postmortem symbolicate $(SAMPLE)/crash.txt (the debug file is found through .gnu_debuglink):"
 	@$(POSTMORTEM) symbolicate $(SAMPLE)/crash.txt
+	@echo
+	@echo "== postmortem symbolicate $(APPLE_SAMPLE)/App.crash (an arm64 macOS app; its dSYM is found by UUID beside the log):"
+	@$(POSTMORTEM) symbolicate $(APPLE_SAMPLE)/App.crash | sed -n '/^Last Exception Backtrace:/,/^Thread 0 crashed with/p'
 
 # Installs what the tests need (llvm-symbolizer among it) and runs the whole suite.
 test: setup setup-test
@@ -85,6 +89,7 @@ fixtures:
 	SampleCrashes/linux-c-sensors/gdb.sh
 	SampleCrashes/linux-c-asan/build.sh
 	SampleCrashes/linux-swift-backtrace/build.sh
+	SampleCrashes/apple-objc-arm64/build.sh
 	Tests/FormattersTests/Dumps/generate.sh
 
 clean:

@@ -43,6 +43,9 @@ public struct ReportJSONRenderer: Sendable {
             ("imageOffset", JSONText.string(frame.imageOffset.map(Self.hex))),
             ("symbols", JSONText.array(frame.symbols.map(Self.json(symbol:)))),
         ]
+        // What the log itself names (a system frame the device symbolicated, `sym+0xoff`), so nothing is lost.
+        if let symbol = frame.symbolInLog { members.append(("symbolInLog", JSONText.quote(symbol))) }
+        if let offset = frame.symbolOffsetInLog { members.append(("symbolOffsetInLog", "\(offset)")) }
         if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
         return JSONText.object(members)
     }

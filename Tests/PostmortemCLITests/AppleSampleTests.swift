@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The Apple sample, `SampleCrashes/apple-objc-arm64`: its `.crash` and `.ips` symbolicated through the dSYM beside
+/// them, against golden files and, frame by frame, against llvm-symbolizer on the same dSYM.
+@Suite("Symbolicate: the Apple sample")
+struct AppleSampleTests {
+    static let folder = "SampleCrashes/apple-objc-arm64"
+    static let crash = folder + "/App.crash"
+    static let ips = folder + "/App.ips"
+    /// The arm64 executable's __TEXT address: an image offset plus this is an address in the dSYM.
+    static let textAddress: UInt64 = 0x1_0000_0000
+
+    @Test func crashText() throws { try Golden.check("symbolicate-apple-crash", ["symbolicate", Self.crash]) }
+    @Test func crashJSON() throws { try Golden.check("symbolicate-apple-crash-json", ["symbolicate", "--json", Self.crash]) }
+    @Test func ipsText() throws { try Golden.check("symbolicate-apple-ips", ["symbolicate", Self.ips]) }
+    @Test func ipsJSON() throws { try Golden.check("symbolicate-apple-ips-json", ["symbolicate", "--json", Self.ips]) }
+
+    /// Only the app's frames change; every other line, and every other byte of the `.ips`, stays as it was.
+    @Test(arguments: [crash, ips])
+    func onlyTheAppFramesChange(_ log: String) throws {
+        let result = try Command.postmortem(["symbolicate", log])
+        #expect(result.status == 0, "\(result.standardError)")
+        let input = try String(contentsOf: Paths.packageRoot.appendingPathComponent(log), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let output = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let isAppFrame = { (line: String) in line.range(of: #"^\d+\s+App\s"#, options: .regularExpression) != nil }
+        let isFrameList = { (line: String) in line.contains(#""imageIndex":6"#) }
+        #expect(input.filter { !isAppFrame($0) && !isFrameList($0) } == output.filter { !isAppFrame($0) && !isFrameList($0) })
+        #expect(output.filter(isAppFrame).allSatisfy { $0.contains("(in App) (CrashExample.m:") } , "\(output.filter(isAppFrame))")
+    }
+
+    /// Each of the app's frames, looked up at its return address - 1, gives llvm-symbolizer's inline chain; the
+    /// system frames keep the names the report gave them.
+    @Test(arguments: [crash, ips])
+    func appFramesAgreeWithLLVMSymbolizer(_ log: String) throws {
+        let symbolizer = try #require(Paths.llvmSymbolizer)
+        let dwarf = Paths.packageRoot.appendingPathComponent(Self.folder + "/App.dSYM/Contents/Resources/DWARF/App").path
+        let result = try Command.postmortem(["symbolicate", "--json", "--no-demangle", log])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
+        var compared = 0
+        for frame in frames {
+            guard frame["image"] as? String == "App" else {
+                #expect(frame["symbolInLog"] != nil || frame["image"] == nil, "the report's own symbol is kept: \(frame)")
+                continue
+            }
+            let offset = try #require((frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) })
+            let ours = (frame["symbols"] as? [[String: Any]] ?? []).map {
+                ComparableFrame(function: $0["linkageName"] as? String, file: $0["file"] as? String,
+                                line: $0["line"] as? Int ?? 0, column: $0["column"] as? Int ?? 0)
+            }
+            let reference = try Command.run(symbolizer, ["--obj=\(dwarf)", "--inlining", "--no-demangle", "--output-style=JSON",
+                                                         "0x" + String(Self.textAddress + offset - 1, radix: 16)])
+            let theirs = try ChainParser.llvmSymbolizer(reference.outputLines.first ?? "")
+            #expect(!ours.isEmpty && ours == theirs, "frame at App+0x\(String(offset, radix: 16)): \(ours) vs \(theirs)")
+            compared += 1
+        }
+        #expect(compared == 4, "two app frames in the exception's backtrace and two in the crashed thread")
+    }
+}
