@@ -22,6 +22,8 @@ let package = Package(
             pkgConfig: "libelf",
             providers: [.apt(["libelf-dev"])]
         ),
+        // glibc's allocator settings.
+        .systemLibrary(name: "CMalloc"),
         // The demanglers of the C++ ABI and of the Swift runtime, declared for Swift.
         .target(
             name: "CDemangle",
@@ -47,6 +49,7 @@ let package = Package(
         .executableTarget(
             name: "postmortem",
             dependencies: [
+                "CMalloc",
                 "Symbolication", "ObjectFiles", "CrashLogs", "Formatters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -14,14 +14,16 @@ export POSTMORTEM_CACHE_DIR=$work/cache
 
 # The samples' logs, round-robin, beside copies of their binaries (one each: they are found beside the logs).
 samples=(SampleCrashes/linux-c-asan/asan.txt SampleCrashes/linux-c-sensors/crash.txt
-         SampleCrashes/linux-swift-backtrace/crash.txt SampleCrashes/linux-c-sensors/gdb-bt.txt)
+         SampleCrashes/linux-swift-backtrace/crash.txt SampleCrashes/linux-c-sensors/gdb-bt.txt
+         SampleCrashes/apple-objc-arm64/App.crash SampleCrashes/apple-objc-arm64/App.ips)
 cp SampleCrashes/linux-c-asan/readings SampleCrashes/linux-c-sensors/sensors SampleCrashes/linux-swift-backtrace/inventory "$work/"
-cp -r SampleCrashes/linux-c-sensors/.debug "$work/"
+cp -r SampleCrashes/linux-c-sensors/.debug SampleCrashes/apple-objc-arm64/App SampleCrashes/apple-objc-arm64/App.dSYM "$work/"
 mkdir "$work/logs"
 for ((i = 0; i < count; i++)); do
-  cp "${samples[$((i % ${#samples[@]}))]}" "$work/logs/log-$i.txt"
+  sample=${samples[$((i % ${#samples[@]}))]}
+  cp "$sample" "$work/logs/log-$i.${sample##*.}"
 done
-bytes=$(cat "$work"/logs/*.txt | wc -c)
+bytes=$(cat "$work"/logs/* | wc -c)
 
 seconds() { local start end; start=$(date +%s.%N); "$@" > /dev/null 2>&1; end=$(date +%s.%N); awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'; }
 best() { local best="" t; for _ in 1 2 3; do t=$(seconds "$@"); best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }'); done; echo "$best"; }

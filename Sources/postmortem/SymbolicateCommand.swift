@@ -42,6 +42,7 @@ struct SymbolicateCommand: ParsableCommand {
     var logs: [String]
 
     func run() throws {
+        AllocatorTuning.keepFreedMemory()
         var load: UInt64?
         if let loadAddress {
             guard let value = AddressInput.atos.parse(loadAddress) else {

@@ -17,72 +17,108 @@ struct AppleCrashParser {
 
     /// `12  UIKitCore    \t   0x183442f24 -[UIView(Hierarchy) _setBackgroundColor:] + 564`, `42  Demo  0x100f4c4b4 0x100e88000 + 804020`.
     static func frame(in line: String) -> FrameLine? {
-        let start = line.firstIndex { $0 != " " } ?? line.endIndex
-        let digitsEnd = line[start...].firstIndex { !($0.isASCIIDigit) } ?? line.endIndex
-        guard digitsEnd > start, let index = Int(line[start..<digitsEnd]),
-              digitsEnd < line.endIndex, line[digitsEnd] == " " || line[digitsEnd] == "\t" else { return nil }
+        let utf8 = line.utf8
+        let end = utf8.endIndex
+        var cursor = utf8.startIndex
+        while cursor < end, utf8[cursor] == UInt8(ascii: " ") { utf8.formIndex(after: &cursor) }
+        var index = 0, digits = 0
+        while cursor < end, let digit = Self.decimalDigit(utf8[cursor]) {
+            guard digits < 18 else { return nil }
+            index = index * 10 + digit
+            digits += 1
+            utf8.formIndex(after: &cursor)
+        }
+        guard digits > 0, cursor < end, Self.isBlank(utf8[cursor]) else { return nil }
         // The image name may hold spaces; the address is the first `0x…` word after it.
-        var cursor = digitsEnd
         var imageStart: String.Index?
-        while cursor < line.endIndex {
-            while cursor < line.endIndex, line[cursor] == " " || line[cursor] == "\t" { cursor = line.index(after: cursor) }
-            guard cursor < line.endIndex else { return nil }
-            let wordEnd = line[cursor...].firstIndex { $0 == " " || $0 == "\t" } ?? line.endIndex
-            let word = line[cursor..<wordEnd]
-            if imageStart != nil, let address = HexNumber.parse(word) {
-                var imageText = line[imageStart!..<cursor]
-                while let last = imageText.last, last == " " || last == "\t" { imageText = imageText.dropLast() }
-                if imageText.hasPrefix("+ ") { imageText = imageText.dropFirst(2) }
-                var frame = FrameLine(index: index, image: String(imageText), address: address, tailStart: wordEnd)
-                let tail = String(line[wordEnd...]).trimmingWhitespace
-                if let plus = tail.range(of: " + ") {
-                    let head = tail[..<plus.lowerBound]
-                    let number = tail[plus.upperBound...].prefix { $0.isASCIIDigit }
-                    frame.offset = UInt64(number)
-                    if let base = HexNumber.parse(head) {
-                        frame.base = base
-                    } else if !head.isEmpty {
-                        frame.symbol = String(head)
-                    }
-                }
+        var imageEnd = cursor
+        while cursor < end {
+            while cursor < end, Self.isBlank(utf8[cursor]) { utf8.formIndex(after: &cursor) }
+            guard cursor < end else { return nil }
+            var wordEnd = cursor
+            while wordEnd < end, !Self.isBlank(utf8[wordEnd]) { utf8.formIndex(after: &wordEnd) }
+            if let imageStart, let address = HexNumber.parse(utf8: utf8[cursor..<wordEnd]) {
+                var image = Substring(utf8[imageStart..<imageEnd])
+                if image.utf8.starts(with: "+ ".utf8) { image = image.dropFirst(2) }
+                var frame = FrameLine(index: index, image: String(image), address: address, tailStart: wordEnd)
+                Self.readTail(Substring(utf8[wordEnd..<end]), into: &frame)
                 return frame
             }
             if imageStart == nil { imageStart = cursor }
+            imageEnd = wordEnd
             cursor = wordEnd
         }
         return nil
     }
 
-    /// `0x100e88000 - 0x100f8ffff Demo arm64  <b4ba…> /private/var/…/Demo` and its macOS variants
+    /// The text after the address: `0xBASE + N` or `symbol + N` (anything after N is ignored).
+    private static func readTail(_ tail: Substring, into frame: inout FrameLine) {
+        let utf8 = tail.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, isBlank(utf8[start]) { utf8.formIndex(after: &start) }
+        while start < end, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
+        var cursor = start
+        while cursor < end {
+            if utf8[cursor] == UInt8(ascii: " "), utf8[cursor...].starts(with: " + ".utf8) {
+                let head = utf8[start..<cursor]
+                var number = utf8.index(cursor, offsetBy: 3)
+                var offset: UInt64? = nil
+                while number < end, let digit = decimalDigit(utf8[number]) {
+                    let (tens, overflow) = (offset ?? 0).multipliedReportingOverflow(by: 10)
+                    let (sum, carry) = tens.addingReportingOverflow(UInt64(digit))
+                    if overflow || carry { offset = nil; break }
+                    offset = sum
+                    utf8.formIndex(after: &number)
+                }
+                frame.offset = offset
+                if let base = HexNumber.parse(utf8: head) {
+                    frame.base = base
+                } else if !head.isEmpty {
+                    frame.symbol = String(Substring(head))
+                }
+                return
+            }
+            utf8.formIndex(after: &cursor)
+        }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    private static func decimalDigit(_ byte: UInt8) -> Int? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+
     /// (`+name`, `(version)`, dashed upper-case UUIDs).
     static func image(in line: String) -> CrashImage? {
-        let text = line.trimmingWhitespace
-        guard text.hasPrefix("0x"), let dash = text.range(of: " - ") ?? text.range(of: "-"),
-              let start = HexNumber.parse(String(text[..<dash.lowerBound]).trimmingWhitespace) else { return nil }
-        let rest = String(text[dash.upperBound...]).trimmingWhitespace
-        let endText = rest.prefix { $0 != " " }
-        guard let end = HexNumber.parse(endText), let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") else { return nil }
-        var description = String(rest[rest.index(rest.startIndex, offsetBy: endText.count)..<open]).trimmingWhitespace
-        if description.hasPrefix("+") { description = String(description.dropFirst()).trimmingWhitespace }
+        let text = Substring(line).trimmingBlanks
+        guard text.utf8.starts(with: "0x".utf8),
+              let dash = text.range(of: " - ") ?? text.range(of: "-"),
+              let start = HexNumber.parse(utf8: Substring(text.utf8[..<dash.lowerBound]).trimmingBlanks.utf8) else { return nil }
+        let rest = Substring(text.utf8[dash.upperBound...]).trimmingBlanks
+        let endText = rest.utf8.prefix { $0 != UInt8(ascii: " ") }
+        guard let end = HexNumber.parse(utf8: endText), let open = rest.utf8.firstIndex(of: UInt8(ascii: "<")),
+              let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        var description = Substring(rest.utf8[endText.endIndex..<open]).trimmingBlanks
+        if description.utf8.first == UInt8(ascii: "+") { description = description.dropFirst().trimmingBlanks }
         var architecture: String?
         // Drop `(version)` and take the architecture word, when there is one.
-        if let paren = description.firstIndex(of: "(") {
-            let inside = description[description.index(after: paren)...].prefix { $0 != ")" }
-            if ["arm64", "arm64e", "x86_64", "x86_64h", "i386", "armv7", "armv7s", "armv7k", "arm64_32"].contains(String(inside)) {
-                architecture = String(inside)
-            }
-            description = String(description[..<paren]).trimmingWhitespace
+        if let paren = description.utf8.firstIndex(of: UInt8(ascii: "(")) {
+            let inside = Substring(description.utf8[description.utf8.index(after: paren)...].prefix { $0 != UInt8(ascii: ")") })
+            if Self.architectures.contains(inside) { architecture = String(inside) }
+            description = Substring(description.utf8[..<paren]).trimmingBlanks
         }
-        var words = description.split(separator: " ").map(String.init)
-        if let last = words.last, ["arm64", "arm64e", "x86_64", "x86_64h", "i386", "armv7", "armv7s", "armv7k", "arm64_32"].contains(last) {
-            architecture = last
+        var words = description.split(separator: " ")
+        if let last = words.last, Self.architectures.contains(last) {
+            architecture = String(last)
             words.removeLast()
         }
-        let uuid = String(rest[rest.index(after: open)..<close])
-        let path = String(rest[rest.index(after: close)...]).trimmingWhitespace
+        let uuid = String(Substring(rest.utf8[rest.utf8.index(after: open)..<close]))
+        let path = String(Substring(rest.utf8[rest.utf8.index(after: close)...]).trimmingBlanks)
         return CrashImage(name: words.joined(separator: " "), path: path.isEmpty ? nil : path, identifier: uuid,
                           architecture: architecture, loadAddress: start, endAddress: end)
     }
+
+    private static let architectures: Set<Substring> = ["arm64", "arm64e", "x86_64", "x86_64h", "i386", "armv7", "armv7s", "armv7k", "arm64_32"]
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var threads = false, images = false
@@ -103,6 +139,8 @@ struct AppleCrashParser {
             guard inImages else { continue }
             if let image = image(in: line.text) { report.images.append(image) } else if !line.text.trimmingWhitespace.isEmpty { inImages = false }
         }
+        var imageNamed: [String: Int] = [:]
+        for (index, image) in report.images.enumerated() where imageNamed[image.name] == nil { imageNamed[image.name] = index }
         var exceptionType: String?
         var messages: [String] = []
         var threadNames: [Int: String] = [:]
@@ -142,7 +180,7 @@ struct AppleCrashParser {
                 if text.trimmingWhitespace.isEmpty || text.hasPrefix("Thread ") { close() }
                 continue
             }
-            let image = report.images.firstIndex { $0.name == parsed.image }
+            let image = imageNamed[parsed.image]
                 ?? report.images.firstIndex { image in
                     guard let start = image.loadAddress, let end = image.endAddress else { return false }
                     return parsed.address >= start && parsed.address <= end

@@ -1,16 +1,99 @@
-/// Substring search over a whole log's bytes: recognizers use it to rule a format out with one pass
-/// before looking at lines.
+/// Substring search over a whole log's bytes: recognizers use it to rule a format out before looking at lines.
 enum ByteSearch {
     /// True when `marker` occurs anywhere in `bytes`.
     static func contains(_ bytes: [UInt8], _ marker: String) -> Bool {
-        let pattern = Array(marker.utf8)
-        guard let first = pattern.first, pattern.count <= bytes.count else { return false }
-        var start = 0
-        // Find each candidate for the first byte, then compare the rest.
-        while let hit = bytes[start...].firstIndex(of: first), hit + pattern.count <= bytes.count {
-            if bytes[hit..<hit + pattern.count].elementsEqual(pattern) { return true }
-            start = hit + 1
+        MarkerScan(markers: [marker]).markers(in: bytes).contains(marker)
+    }
+}
+
+/// Finds which of a fixed set of markers (at most 64) occur in a log, in one pass over its bytes. Each marker is
+/// keyed by its rarest byte (punctuation or an upper-case letter where it has one, never a space), so most bytes
+/// of a log cost one table lookup and only the few that are some marker's key are compared with the markers
+/// keyed by them.
+struct MarkerScan: Sendable {
+    /// The markers found in one log.
+    struct Found: Sendable {
+        fileprivate let names: [String]
+        fileprivate let bits: UInt64
+
+        /// True when `marker` (one of the scan's markers) occurs.
+        func contains(_ marker: String) -> Bool {
+            guard let index = names.firstIndex(of: marker) else { return false }
+            return bits & (1 << UInt64(index)) != 0
         }
-        return false
+    }
+
+    private struct Candidate: Sendable {
+        /// The marker's index, its bytes' range in `markerBytes`, and where its key byte lies in it.
+        var index: Int
+        var bytes: Range<Int>
+        var keyOffset: Int
+    }
+
+    private let names: [String]
+    private let markerBytes: [UInt8]
+    /// For each byte value, the range of `candidates` keyed by it (empty when none is).
+    private let slots: [Range<Int>]
+    private let candidates: [Candidate]
+
+    init(markers: [String]) {
+        precondition(markers.count <= 64, "a MarkerScan holds at most 64 markers")
+        var markerBytes: [UInt8] = []
+        var keyed: [(key: UInt8, candidate: Candidate)] = []
+        for (index, marker) in markers.enumerated() {
+            let bytes = Array(marker.utf8)
+            guard let keyOffset = bytes.indices.min(by: { Self.commonness(bytes[$0]) < Self.commonness(bytes[$1]) }) else { continue }
+            keyed.append((bytes[keyOffset], Candidate(index: index, bytes: markerBytes.count..<markerBytes.count + bytes.count, keyOffset: keyOffset)))
+            markerBytes += bytes
+        }
+        keyed.sort { $0.key < $1.key }
+        var slots = [Range<Int>](repeating: 0..<0, count: 256)
+        var start = 0
+        while start < keyed.count {
+            var end = start
+            while end < keyed.count, keyed[end].key == keyed[start].key { end += 1 }
+            slots[Int(keyed[start].key)] = start..<end
+            start = end
+        }
+        self.names = markers
+        self.markerBytes = markerBytes
+        self.slots = slots
+        self.candidates = keyed.map(\.candidate)
+    }
+
+    /// How often a byte turns up in log text, roughly: the lower, the better a key.
+    private static func commonness(_ byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: " "): 9
+        case UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"),
+             UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "h"), UInt8(ascii: "l"): 8
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): 6
+        case UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "("), UInt8(ascii: ")"): 5
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): 3
+        default: 1
+        }
+    }
+
+    /// The markers that occur in `bytes`.
+    /// - Complexity: O(n) in the length of `bytes`, plus a comparison at each byte that is some marker's key.
+    func markers(in bytes: [UInt8]) -> Found {
+        var found: UInt64 = 0
+        let text = bytes.span, slots = self.slots.span, candidates = self.candidates.span, markerBytes = self.markerBytes.span
+        var position = 0
+        while position < text.count {
+            let slot = slots[Int(text[position])]
+            var next = slot.lowerBound
+            while next < slot.upperBound {
+                let candidate = candidates[next]
+                next += 1
+                let start = position - candidate.keyOffset
+                guard found & (1 << UInt64(candidate.index)) == 0, start >= 0, start + candidate.bytes.count <= text.count else { continue }
+                var matched = 0
+                while matched < candidate.bytes.count, text[start + matched] == markerBytes[candidate.bytes.lowerBound + matched] { matched += 1 }
+                if matched == candidate.bytes.count { found |= 1 << UInt64(candidate.index) }
+            }
+            position += 1
+        }
+        return Found(names: names, bits: found)
     }
 }

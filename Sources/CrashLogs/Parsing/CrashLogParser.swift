@@ -22,8 +22,20 @@ public enum CrashLogParser {
         detectFormat(lines, bytes: lines.flatMap(\.bytes))
     }
 
+    /// Every marker `detectFormat` looks for, found in one pass.
+    private static let formatMarkers = MarkerScan(markers: [
+        "bug_type", "Thread ", "Exception Type:", "Incident Identifier:", " pc ", "Build fingerprint:", "Operating system:", "OS|",
+        "uncaught exception", "throw call stack", "Call stack at first throw", "Fatal Exception: ", "Application Specific Backtrace",
+        "Application received signal ", "Sanitizer", ": runtime error: ", "Program crashed: ", "crashReport", "Current stack trace:",
+        "#", "frame #", "[0x",
+    ])
+
     static func detectFormat(_ lines: [LogLine], bytes: [UInt8]) -> CrashLogFormat? {
-        func has(_ marker: String) -> Bool { ByteSearch.contains(bytes, marker) }
+        let found = formatMarkers.markers(in: bytes)
+        func has(_ marker: String) -> Bool {
+            assert(formatMarkers.markers(in: Array(marker.utf8)).contains(marker), "\(marker) is not one of formatMarkers")
+            return found.contains(marker)
+        }
         if has("bug_type"), AppleIPSParser.recognizes(lines) { return .appleIPS }
         if has("Thread ") || has("Exception Type:") || has("Incident Identifier:"), AppleCrashParser.recognizes(lines) { return .appleCrash }
         if has(" pc ") || has("Build fingerprint:"), AndroidTombstoneParser.recognizes(lines) { return .androidTombstone }
@@ -55,7 +67,7 @@ public enum CrashLogParser {
         case .sanitizer:
             // A sanitizer report may follow a program's own trace: a Swift runtime's or glibc's.
             var report = SanitizerParser.parse(lines)
-            if ByteSearch.contains(bytes, "Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
+            if formatMarkers.markers(in: bytes).contains("Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
             GlibcBacktraceParser.appendStacks(to: &report)
             return report
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)

@@ -45,10 +45,10 @@ struct GDBBacktraceParser {
     /// `      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/gdbs/sensors`.
     static func mapping(in line: String) -> (start: UInt64, end: UInt64, offset: UInt64, path: String)? {
         guard line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "0") else { return nil }
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count >= 5, let start = HexNumber.parse(fields[0]), let end = HexNumber.parse(fields[1]),
-              let offset = HexNumber.parse(fields[3]), let path = fields.last, path.hasPrefix("/") else { return nil }
-        return (start, end, offset, String(path))
+        let fields = line.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+        guard fields.count >= 5, let start = HexNumber.parse(utf8: fields[0]), let end = HexNumber.parse(utf8: fields[1]),
+              let offset = HexNumber.parse(utf8: fields[3]), let path = fields.last, path.first == UInt8(ascii: "/") else { return nil }
+        return (start, end, offset, String(Substring(path)))
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {

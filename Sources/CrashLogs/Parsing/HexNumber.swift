@@ -2,9 +2,30 @@
 enum HexNumber {
     /// The value of `text` when it is `0x` followed by 1 to 16 hex digits.
     static func parse<S: StringProtocol>(_ text: S) -> UInt64? {
-        guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return nil }
-        let digits = text.dropFirst(2)
-        guard !digits.isEmpty, digits.count <= 16 else { return nil }
-        return UInt64(digits, radix: 16)
+        parse(utf8: text.utf8)
+    }
+
+    /// The same over UTF-8 bytes.
+    static func parse<Bytes: Sequence<UInt8>>(utf8 bytes: Bytes) -> UInt64? {
+        var utf8 = bytes.makeIterator()
+        guard utf8.next() == UInt8(ascii: "0"), let x = utf8.next(), x | 0x20 == UInt8(ascii: "x") else { return nil }
+        var value: UInt64 = 0
+        var count = 0
+        while let byte = utf8.next() {
+            guard let digit = digit(byte), count < 16 else { return nil }
+            value = value << 4 | UInt64(digit)
+            count += 1
+        }
+        return count > 0 ? value : nil
+    }
+
+    /// The value of one hex digit, either case.
+    static func digit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

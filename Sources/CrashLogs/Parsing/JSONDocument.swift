@@ -80,7 +80,12 @@ struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < end, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+        while position < end {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
     }
 
     private mutating func value(depth: Int) throws(Failure) -> JSONNode {
@@ -131,9 +136,16 @@ struct JSONParser {
         case UInt8(ascii: "f"): return try literal("false", .bool(false), start)
         case UInt8(ascii: "n"): return try literal("null", .null, start)
         default:
-            while position < end, "+-0123456789.eE".utf8.contains(bytes[position]) { position += 1 }
+            while position < end, Self.isNumberByte(bytes[position]) { position += 1 }
             guard position > start else { throw Failure(offset: position, reason: "unexpected character") }
             return JSONNode(value: .number(String(decoding: bytes[start..<position], as: UTF8.self)), span: start..<position)
+        }
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
         }
     }
 
@@ -146,42 +158,68 @@ struct JSONParser {
         return JSONNode(value: value, span: start..<position)
     }
 
+    /// A string's text: the bytes between the quotes decoded at once when there is no escape (the common case),
+    /// else the bytes with their escapes replaced, then decoded. A `\\u` surrogate pair is one scalar.
     private mutating func string() throws(Failure) -> String {
         position += 1  // the opening quote
-        var scalars = String.UnicodeScalarView()
-        var run = position
-        func flush(_ upTo: Int) { scalars.append(contentsOf: String(decoding: bytes[run..<upTo], as: UTF8.self).unicodeScalars) }
+        let start = position
+        while position < end {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                return String(decoding: bytes[start..<position - 1], as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                return try escapedString(from: start)
+            default:
+                position += 1
+            }
+        }
+        throw Failure(offset: position, reason: "the JSON ends inside a string")
+    }
+
+    private mutating func escapedString(from start: Int) throws(Failure) -> String {
+        var text = Array(bytes[start..<position])
         while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                flush(position)
                 position += 1
-                return String(scalars)
+                return String(decoding: text, as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") {
-                flush(position)
-                guard position + 1 < end else { break }
-                let escape = bytes[position + 1]
-                position += 2
-                switch escape {
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "u"):
-                    guard position + 4 <= end, let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
-                        throw Failure(offset: position, reason: "bad \\u escape")
-                    }
-                    position += 4
-                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-                default: scalars.append(Unicode.Scalar(escape))
+            guard byte == UInt8(ascii: "\\") else { text.append(byte); position += 1; continue }
+            guard position + 1 < end else { break }
+            let escape = bytes[position + 1]
+            position += 2
+            switch escape {
+            case UInt8(ascii: "n"): text.append(0x0A)
+            case UInt8(ascii: "t"): text.append(0x09)
+            case UInt8(ascii: "r"): text.append(0x0D)
+            case UInt8(ascii: "b"): text.append(0x08)
+            case UInt8(ascii: "f"): text.append(0x0C)
+            case UInt8(ascii: "u"):
+                var code = try hexEscape()
+                if (0xD800..<0xDC00).contains(code), position + 6 <= end, bytes[position] == UInt8(ascii: "\\"),
+                   bytes[position + 1] == UInt8(ascii: "u") {
+                    let resume = position
+                    position += 2
+                    let low = try hexEscape()
+                    if (0xDC00..<0xE000).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) } else { position = resume }
                 }
-                run = position
-                continue
+                text.append(contentsOf: String(Unicode.Scalar(code) ?? "\u{FFFD}").utf8)
+            default: text.append(escape)
             }
-            position += 1
         }
         throw Failure(offset: position, reason: "the JSON ends inside a string")
+    }
+
+    /// The four hex digits of a `\\u` escape, after the `u`.
+    private mutating func hexEscape() throws(Failure) -> UInt32 {
+        guard position + 4 <= end else { throw Failure(offset: position, reason: "bad \\u escape") }
+        var code: UInt32 = 0
+        for byte in bytes[position..<position + 4] {
+            guard let digit = HexNumber.digit(byte) else { throw Failure(offset: position, reason: "bad \\u escape") }
+            code = code << 4 | UInt32(digit)
+        }
+        position += 4
+        return code
     }
 }
