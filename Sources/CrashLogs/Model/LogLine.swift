@@ -41,10 +41,14 @@ public struct LogLine: Hashable, Sendable {
             terminator = terminator == .lineFeed ? .carriageReturnLineFeed : .carriageReturn
         }
         self.terminator = terminator
-        if let valid = String(validating: bytes[bytes.startIndex..<end], as: UTF8.self) {
+        let content = bytes[bytes.startIndex..<end]
+        // ASCII, most lines of most logs, needs no validation (and String(validating:) is the slower path).
+        if content.allSatisfy({ $0 < 0x80 }) {
+            text = String(decoding: content, as: UTF8.self)
+        } else if let valid = String(validating: content, as: UTF8.self) {
             text = valid
         } else {
-            text = String(decoding: bytes[bytes.startIndex..<end], as: UTF8.self)
+            text = String(decoding: content, as: UTF8.self)
             undecodableBytes = Array(bytes)
         }
     }
@@ -65,6 +69,20 @@ public struct LogLine: Hashable, Sendable {
         case .carriageReturnLineFeed: output += [13, 10]
         case .carriageReturn: output.append(13)
         }
+    }
+
+    /// How many bytes ``bytes`` holds, without building them.
+    public var byteCount: Int {
+        if let undecodableBytes { return undecodableBytes.count }
+        return text.utf8.count + (terminator == .carriageReturnLineFeed ? 2 : terminator == .none ? 0 : 1)
+    }
+
+    /// The bytes of all `lines`, one after the other: the log as it was read.
+    public static func joinedBytes<Lines: Sequence<LogLine>>(_ lines: Lines) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.underestimatedCount * 64)
+        for line in lines { line.append(to: &bytes) }
+        return bytes
     }
 
     /// The line ending the line carries (empty for a last line without one).

@@ -8,8 +8,8 @@ struct AppleIPSParser {
     }
 
     static func parse(_ lines: [LogLine], source: String) throws(CrashLogError) -> CrashReport {
-        let bytes = lines.flatMap(\.bytes)
-        let headerLength = lines.first?.bytes.count ?? 0
+        let bytes = LogLine.joinedBytes(lines)
+        let headerLength = lines.first?.byteCount ?? 0
         let header: JSONNode
         do { header = try JSONParser.parse(bytes, range: 0..<headerLength) } catch {
             throw CrashLogError(source: source, detail: "the .ips header line is not JSON (byte \(error.offset): \(error.reason))")
@@ -44,7 +44,7 @@ struct AppleIPSParser {
                 path: image["path"]?.string, identifier: image["uuid"]?.string, architecture: image["arch"]?.string,
                 loadAddress: base, endAddress: base.flatMap { base in size.map { base &+ $0 } }))
         }
-        let lineStarts = lines.reduce(into: [0]) { $0.append($0.last! + $1.bytes.count) }
+        let lineStarts = lines.reduce(into: [0]) { $0.append($0.last! + $1.byteCount) }
         func lineNumber(of offset: Int) -> Int {
             var low = 0, high = lineStarts.count - 1
             while low + 1 < high {

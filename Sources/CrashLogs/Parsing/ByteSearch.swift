@@ -32,6 +32,8 @@ struct MarkerScan: Sendable {
 
     private let names: [String]
     private let markerBytes: [UInt8]
+    /// For each byte value, 1 when some marker is keyed by it.
+    private let isKey: [UInt8]
     /// For each byte value, the range of `candidates` keyed by it (empty when none is).
     private let slots: [Range<Int>]
     private let candidates: [Candidate]
@@ -58,6 +60,7 @@ struct MarkerScan: Sendable {
         self.names = markers
         self.markerBytes = markerBytes
         self.slots = slots
+        self.isKey = slots.map { $0.isEmpty ? 0 : 1 }
         self.candidates = keyed.map(\.candidate)
     }
 
@@ -67,6 +70,7 @@ struct MarkerScan: Sendable {
         case UInt8(ascii: " "): 9
         case UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"),
              UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "h"), UInt8(ascii: "l"): 8
+        case UInt8(ascii: "x"), UInt8(ascii: "q"), UInt8(ascii: "z"), UInt8(ascii: "j"), UInt8(ascii: "k"), UInt8(ascii: "v"): 4
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): 6
         case UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "("), UInt8(ascii: ")"): 5
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): 3
@@ -78,10 +82,13 @@ struct MarkerScan: Sendable {
     /// - Complexity: O(n) in the length of `bytes`, plus a comparison at each byte that is some marker's key.
     func markers(in bytes: [UInt8]) -> Found {
         var found: UInt64 = 0
-        let text = bytes.span, slots = self.slots.span, candidates = self.candidates.span, markerBytes = self.markerBytes.span
+        let text = bytes.span, isKey = self.isKey.span, slots = self.slots.span
+        let candidates = self.candidates.span, markerBytes = self.markerBytes.span
         var position = 0
         while position < text.count {
-            let slot = slots[Int(text[position])]
+            let byte = Int(text[position])
+            if isKey[byte] == 0 { position += 1; continue }
+            let slot = slots[byte]
             var next = slot.lowerBound
             while next < slot.upperBound {
                 let candidate = candidates[next]

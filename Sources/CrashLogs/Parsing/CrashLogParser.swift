@@ -19,24 +19,25 @@ public enum CrashLogParser {
     /// The format of the log, or `nil` when it is none this version reads. Each format is first ruled
     /// out, when it can be, by one search over the whole log for a marker it cannot lack.
     public static func detectFormat(_ lines: [LogLine]) -> CrashLogFormat? {
-        detectFormat(lines, bytes: lines.flatMap(\.bytes))
+        detectFormat(lines, bytes: LogLine.joinedBytes(lines))
     }
 
     /// Every marker `detectFormat` looks for, found in one pass.
     private static let formatMarkers = MarkerScan(markers: [
-        "bug_type", "Thread ", "Exception Type:", "Incident Identifier:", " pc ", "Build fingerprint:", "Operating system:", "OS|",
+        "Thread ", "Exception Type:", "Incident Identifier:", " pc ", "Build fingerprint:", "Operating system:", "OS|",
         "uncaught exception", "throw call stack", "Call stack at first throw", "Fatal Exception: ", "Application Specific Backtrace",
         "Application received signal ", "Sanitizer", ": runtime error: ", "Program crashed: ", "crashReport", "Current stack trace:",
         "#", "frame #", "[0x",
     ])
 
     static func detectFormat(_ lines: [LogLine], bytes: [UInt8]) -> CrashLogFormat? {
+        // An `.ips` says so on its first line: no need to look through the (large) rest of it.
+        if AppleIPSParser.recognizes(lines) { return .appleIPS }
         let found = formatMarkers.markers(in: bytes)
         func has(_ marker: String) -> Bool {
             assert(formatMarkers.markers(in: Array(marker.utf8)).contains(marker), "\(marker) is not one of formatMarkers")
             return found.contains(marker)
         }
-        if has("bug_type"), AppleIPSParser.recognizes(lines) { return .appleIPS }
         if has("Thread ") || has("Exception Type:") || has("Incident Identifier:"), AppleCrashParser.recognizes(lines) { return .appleCrash }
         if has(" pc ") || has("Build fingerprint:"), AndroidTombstoneParser.recognizes(lines) { return .androidTombstone }
         if has("Operating system:") || has("OS|"),

@@ -8,9 +8,9 @@ struct SwiftBacktraceJSONParser {
     }
 
     static func parse(_ lines: [LogLine], reportLine: Int, source: String) throws(CrashLogError) -> CrashReport {
-        let bytes = lines.flatMap(\.bytes)
-        let start = lines[..<reportLine].reduce(0) { $0 + $1.bytes.count }
-        let end = start + lines[reportLine].bytes.count
+        let bytes = LogLine.joinedBytes(lines)
+        let start = lines[..<reportLine].reduce(0) { $0 + $1.byteCount }
+        let end = start + lines[reportLine].byteCount
         let body: JSONNode
         do { body = try JSONParser.parse(bytes, range: start..<end) } catch {
             throw CrashLogError(source: source, detail: "the backtracer's JSON report is not valid (byte \(error.offset): \(error.reason))")

@@ -80,7 +80,7 @@ public struct ReportTextRenderer: Sendable {
     /// (`symbol`, `symbolLocation`, `sourceFile`, `sourceLine`; inlined frames as extra objects with
     /// `"inline":true` before it). Every other byte stays as it was.
     private func renderJSONFrames(_ report: CrashReport) -> [UInt8] {
-        let bytes = report.lines.flatMap(\.bytes)
+        let bytes = LogLine.joinedBytes(report.lines)
         let frames = report.threads.flatMap(\.frames).filter { $0.byteRange != nil && !$0.symbols.isEmpty }
             .sorted { $0.byteRange!.lowerBound < $1.byteRange!.lowerBound }
         var output: [UInt8] = []
