@@ -25,15 +25,16 @@ public enum FileSystem {
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// The names in a directory (without `.` and `..`), each with whether it is a directory; empty when unreadable.
-    public static func entries(of directory: String) -> [(name: String, isDirectory: Bool)] {
+    /// The names in a directory (without `.` and `..`), each with whether it is a directory or a regular file, as the
+    /// directory says (neither for a link, or where the file system does not say); empty when unreadable.
+    public static func entries(of directory: String) -> [(name: String, isDirectory: Bool, isRegularFile: Bool)] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
-        var entries: [(name: String, isDirectory: Bool)] = []
+        var entries: [(name: String, isDirectory: Bool, isRegularFile: Bool)] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name != ".", name != ".." else { continue }
-            entries.append((name, entry.pointee.d_type == UInt8(DT_DIR)))
+            entries.append((name, entry.pointee.d_type == UInt8(DT_DIR), entry.pointee.d_type == UInt8(DT_REG)))
         }
         return entries
     }

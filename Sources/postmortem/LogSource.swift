@@ -19,9 +19,11 @@ struct LogSource {
         arguments.flatMap { argument -> [LogSource] in
             if argument == "-" { return [LogSource(name: "-", path: nil)] }
             guard FileSystem.isDirectory(argument) else { return [LogSource(name: argument, path: argument)] }
+            let directory = argument.hasSuffix("/") ? argument : argument + "/"
+            // The directory says which entries are regular files; a link (or a file system that does not say) is checked.
             return FileSystem.entries(of: argument).filter { !$0.name.hasPrefix(".") }
-                .map { argument.hasSuffix("/") ? argument + $0.name : argument + "/" + $0.name }
-                .filter(FileSystem.isRegularFile).sorted().map { LogSource(name: $0, path: $0) }
+                .filter { $0.isRegularFile || (!$0.isDirectory && FileSystem.isRegularFile(directory + $0.name)) }
+                .map { directory + $0.name }.sorted().map { LogSource(name: $0, path: $0) }
         }
     }
 

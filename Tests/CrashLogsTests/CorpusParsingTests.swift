@@ -68,6 +68,27 @@ struct CorpusParsingTests {
         #expect(ReportTextRenderer().render(report) == (try bytes(path)))
     }
 
+    /// The image list as the runtime writes it (`swift/stdlib/public/RuntimeModule`): a build ID, or `<no build ID>`
+    /// (three words) before the name and path; a line cut inside those words is no image, and no crash.
+    @Test func swiftBacktracerImageLines() throws {
+        func images(_ lines: [String]) throws -> [CrashImage] {
+            let log = "*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***\n\nThread 0 crashed:\n\n"
+                + "0 0x0000555555554100 in main at /tmp/p/main.swift:3\n\nImages (1 omitted):\n\n" + lines.joined(separator: "\n") + "\n"
+            let report = try CrashLogParser.parse(Array(log.utf8), source: "test")
+            #expect(report.format == .swiftBacktrace)
+            return report.images
+        }
+        let base = "0x0000555555554000\u{2013}0x0000555555556000"
+        #expect(try images([base + " 1f2e3d inventory /tmp/p/inventory", base + " <no build ID> inventory /tmp/my app/inventory"]) == [
+            CrashImage(name: "inventory", path: "/tmp/p/inventory", identifier: "1f2e3d", loadAddress: 0x5555_5555_4000, endAddress: 0x5555_5555_6000),
+            CrashImage(name: "inventory", path: "/tmp/my app/inventory", identifier: nil, loadAddress: 0x5555_5555_4000, endAddress: 0x5555_5555_6000),
+        ])
+        #expect(try images(["0x1000-0x2000 <no build ID> libfoo.so /usr/lib/libfoo.so"]).map(\.name) == ["libfoo.so"], "the image map's hyphen")
+        for cut in [base + " <no build ID>", base + " <no", base, "0x1000\u{2013}"] {
+            #expect(try images([cut]).isEmpty, "\(cut)")
+        }
+    }
+
     @Test func swiftBacktracerJSONReport() throws {
         let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-swift-backtrace/crash.json").path
         let (bytes, text, report) = try CorpusFile.load(path)

@@ -27,15 +27,19 @@ struct SwiftBacktraceParser {
 
     /// `0x…–0x… BUILDID NAME PATH` (an en dash between the addresses; end exclusive).
     static func image(in line: String) -> CrashImage? {
+        // Cheap test first (this runs on every line): an image line starts with its `0x…` base address.
+        guard line.utf8.first(where: { $0 != UInt8(ascii: " ") }) == UInt8(ascii: "0") else { return nil }
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count >= 3 else { return nil }
-        let bounds = fields[0].split(separator: "\u{2013}")
+        // `0xBASE–0xEND BUILDID name path`, or `<no build ID>` in place of the build ID; the crash report writes an
+        // en dash between the addresses, the runtime's image map a hyphen.
+        let bounds = fields[0].contains("\u{2013}") ? fields[0].split(separator: "\u{2013}") : fields[0].split(separator: "-")
         guard bounds.count == 2, let start = HexNumber.parse(bounds[0]), let end = HexNumber.parse(bounds[1]) else { return nil }
-        let identifier = fields[1] == "<no" ? nil : String(fields[1])
-        let name = String(fields[identifier == nil ? 3 : 2])
-        let pathStart = identifier == nil ? 4 : 3
-        let path = fields.count > pathStart ? fields[pathStart...].joined(separator: " ") : nil
-        return CrashImage(name: name, path: path, identifier: identifier, loadAddress: start, endAddress: end)
+        let hasNoBuildID = fields.count >= 4 && fields[1] == "<no" && fields[2] == "build" && fields[3] == "ID>"
+        let nameIndex = hasNoBuildID ? 4 : 2
+        guard fields.count > nameIndex else { return nil }
+        let identifier = hasNoBuildID ? nil : String(fields[1])
+        let path = fields.count > nameIndex + 1 ? fields[(nameIndex + 1)...].joined(separator: " ") : nil
+        return CrashImage(name: String(fields[nameIndex]), path: path, identifier: identifier, loadAddress: start, endAddress: end)
     }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
