@@ -51,7 +51,8 @@ public enum FileSystem {
         // A regular file is read in one piece of its size; a pipe, in pieces until its end.
         let tooLarge = Failure(path: name, detail: "larger than \(maximumSize >> 20) MB, the most this command reads")
         if status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > maximumSize { throw tooLarge }
-        var bytes = [UInt8](repeating: 0, count: status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0)
+        // One byte more than the size, so the read that finds the end needs no larger buffer.
+        var bytes = [UInt8](repeating: 0, count: status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) + 1 : 0)
         var filled = 0
         while true {
             if filled > maximumSize { throw tooLarge }

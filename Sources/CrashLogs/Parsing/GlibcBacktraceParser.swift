@@ -89,23 +89,3 @@ struct GlibcBacktraceParser {
         path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces and tabs (no Foundation needed).
-    var trimmingWhitespace: String {
-        let trimmed = Substring(self).trimmingBlanks
-        return trimmed.utf8.count == utf8.count ? self : String(trimmed)
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingBlanks: Substring {
-        let utf8 = self.utf8
-        var start = utf8.startIndex, end = utf8.endIndex
-        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        while start < end, isBlank(utf8[start]) { utf8.formIndex(after: &start) }
-        while end > start, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
-        return Substring(utf8[start..<end])
-    }
-}

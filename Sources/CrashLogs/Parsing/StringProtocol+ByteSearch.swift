@@ -1,0 +1,61 @@
+/// Searching and trimming log text over its UTF-8 bytes: no Foundation, no grapheme walking, no copies.
+extension StringProtocol {
+    /// The first occurrence of `needle`.
+    func range(of needle: String) -> Range<Index>? {
+        guard let start = Self.byteOffset(of: needle, in: Substring(self), backwards: false) else { return nil }
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        return lower..<utf8.index(lower, offsetBy: needle.utf8.count)
+    }
+
+    /// The last occurrence of `needle`.
+    func lastRange(of needle: String) -> Range<Index>? {
+        guard let start = Self.byteOffset(of: needle, in: Substring(self), backwards: true) else { return nil }
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        return lower..<utf8.index(lower, offsetBy: needle.utf8.count)
+    }
+
+    /// True when `needle` occurs in the text.
+    func includes(_ needle: String) -> Bool { Self.byteOffset(of: needle, in: Substring(self), backwards: false) != nil }
+
+    /// Where `needle` first (or last) starts in `text`, in bytes.
+    private static func byteOffset(of needle: String, in text: Substring, backwards: Bool) -> Int? {
+        let haystack = text.utf8.span, pattern = needle.utf8.span
+        guard !pattern.isEmpty, pattern.count <= haystack.count else { return nil }
+        let first = pattern[0], last = haystack.count - pattern.count
+        var start = backwards ? last : 0
+        while backwards ? start >= 0 : start <= last {
+            if haystack[start] == first {
+                var matched = 1
+                while matched < pattern.count, haystack[start + matched] == pattern[matched] { matched += 1 }
+                if matched == pattern.count { return start }
+            }
+            start += backwards ? -1 : 1
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingWhitespace: String {
+        let trimmed = Substring(self).trimmingBlanks
+        return trimmed.utf8.count == utf8.count ? self : String(trimmed)
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingBlanks: Substring {
+        let utf8 = self.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        while start < end, isBlank(utf8[start]) { utf8.formIndex(after: &start) }
+        while end > start, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
+        return Substring(utf8[start..<end])
+    }
+}
+
+extension Character {
+    /// `0`…`9`, without Unicode property lookups.
+    var isASCIIDigit: Bool { asciiValue.map { $0 >= 48 && $0 <= 57 } ?? false }
+}
