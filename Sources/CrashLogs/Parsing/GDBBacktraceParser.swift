@@ -11,23 +11,21 @@ struct GDBBacktraceParser {
     }
 
     static func frame(in line: String) -> FrameLine? {
-        var text = Substring(line)
-        guard text.first == "#" else { return nil }
-        text = text.dropFirst()
-        let digits = text.prefix { $0.isASCIIDigit }
-        guard let index = Int(digits), text.dropFirst(digits.count).first == " " else { return nil }
-        text = text.dropFirst(digits.count).drop { $0 == " " }
+        guard line.utf8.first == UInt8(ascii: "#") else { return nil }
+        var text = Substring(line.utf8.dropFirst())
+        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else { return nil }
+        text = Substring(text.utf8[digitsEnd...]).droppingLeadingSpaces
         var address: UInt64?
-        if text.hasPrefix("0x"), let space = text.firstIndex(of: " "), text[space...].hasPrefix(" in ") {
-            address = HexNumber.parse(text[..<space])
+        if text.utf8.starts(with: "0x".utf8), let space = text.utf8.firstIndex(of: UInt8(ascii: " ")),
+           text.utf8[space...].starts(with: " in ".utf8) {
+            address = HexNumber.parse(utf8: text.utf8[..<space])
             guard address != nil else { return nil }
-            text = text[text.index(space, offsetBy: 4)...]
+            text = Substring(text.utf8[text.utf8.index(space, offsetBy: 4)...])
         }
         var library: String?
-        let rest = String(text)
-        if let from = rest.lastRange(of: " from ") { library = String(rest[from.upperBound...]).trimmingWhitespace }
-        let hasLocation = rest.includes(" at ")
-        let name = text.prefix { $0 != " " && $0 != "(" }
+        if let from = text.lastRange(of: " from ") { library = String(text[from.upperBound...]).trimmingWhitespace }
+        let hasLocation = text.includes(" at ")
+        let name = Substring(text.utf8.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "(") })
         return FrameLine(index: index, address: address, function: name == "??" || name.isEmpty ? nil : String(name),
                          library: library, hasLocation: hasLocation)
     }
@@ -45,10 +43,10 @@ struct GDBBacktraceParser {
     /// `      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/gdbs/sensors`.
     static func mapping(in line: String) -> (start: UInt64, end: UInt64, offset: UInt64, path: String)? {
         guard line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "0") else { return nil }
-        let fields = line.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
-        guard fields.count >= 5, let start = HexNumber.parse(utf8: fields[0]), let end = HexNumber.parse(utf8: fields[1]),
-              let offset = HexNumber.parse(utf8: fields[3]), let path = fields.last, path.first == UInt8(ascii: "/") else { return nil }
-        return (start, end, offset, String(Substring(path)))
+        let fields = line.spaceSeparatedFields
+        guard fields.count >= 5, let start = HexNumber.parse(fields[0]), let end = HexNumber.parse(fields[1]),
+              let offset = HexNumber.parse(fields[3]), let path = fields.last, path.utf8.first == UInt8(ascii: "/") else { return nil }
+        return (start, end, offset, String(path))
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {

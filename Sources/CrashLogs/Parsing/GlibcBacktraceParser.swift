@@ -12,30 +12,35 @@ struct GlibcBacktraceParser {
 
     /// Takes a line apart, or returns `nil` when it is not a frame line.
     static func frame(in line: String) -> FrameLine? {
+        let utf8 = line.utf8
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         // Cheap test first (this runs on every line of other formats' logs too): a frame line ends in `]`.
-        guard let last = line.utf8.last(where: { $0 != 0x20 && $0 != 0x09 }), last == UInt8(ascii: "]") else { return nil }
-        var text = Substring(line)
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        guard text.hasSuffix("]"), let open = text.lastIndex(of: "[") else { return nil }
-        guard let address = HexNumber.parse(text[text.index(after: open)..<text.index(before: text.endIndex)]) else { return nil }
-        var prefix = text[..<open]
-        while prefix.last == " " { prefix = prefix.dropLast() }
-        while prefix.first == " " || prefix.first == "\t" { prefix = prefix.dropFirst() }
+        var end = utf8.endIndex
+        while end > utf8.startIndex, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
+        guard end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "]") else { return nil }
+        let close = utf8.index(before: end)
+        guard let open = utf8[..<close].lastIndex(of: UInt8(ascii: "[")),
+              let address = HexNumber.parse(utf8: utf8[utf8.index(after: open)..<close]) else { return nil }
+        var prefixEnd = open, prefixStart = utf8.startIndex
+        while prefixEnd > prefixStart, utf8[utf8.index(before: prefixEnd)] == UInt8(ascii: " ") { utf8.formIndex(before: &prefixEnd) }
+        while prefixStart < prefixEnd, isBlank(utf8[prefixStart]) { utf8.formIndex(after: &prefixStart) }
+        let prefix = utf8[prefixStart..<prefixEnd]
         if prefix.isEmpty { return FrameLine(module: nil, symbol: nil, offset: nil, address: address) }
-        guard prefix.hasSuffix(")") else {
+        guard prefix.last == UInt8(ascii: ")") else {
             // `prog[0x4aee95]`: a module without dladdr information; no spaces in a path we take apart.
-            return prefix.includes(" ") ? nil : FrameLine(module: String(prefix), symbol: nil, offset: nil, address: address)
+            return prefix.contains(UInt8(ascii: " ")) ? nil : FrameLine(module: String(Substring(prefix)), symbol: nil, offset: nil, address: address)
         }
-        guard let firstParen = prefix.firstIndex(of: "(") else { return nil }
-        let module = String(prefix[..<firstParen])
-        let inner = prefix[prefix.index(after: firstParen)..<prefix.index(before: prefix.endIndex)]
+        guard let firstParen = prefix.firstIndex(of: UInt8(ascii: "(")) else { return nil }
+        let module = String(Substring(utf8[prefixStart..<firstParen]))
+        let inner = utf8[utf8.index(after: firstParen)..<utf8.index(before: prefixEnd)]
         if inner.isEmpty { return FrameLine(module: module, symbol: nil, offset: nil, address: address) }
         // Anchor on the last `+0x` (or `-0x`): demangled symbols may hold parentheses and commas.
-        guard let sign = inner.lastIndex(where: { $0 == "+" || $0 == "-" }),
-              let offset = HexNumber.parse(inner[inner.index(after: sign)...]) else { return nil }
+        guard let sign = inner.lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
+              let offset = HexNumber.parse(utf8: inner[utf8.index(after: sign)...]) else { return nil }
+        if utf8[sign] == UInt8(ascii: "-") { return nil }  // a negative offset names no place in the symbol
         let symbol = inner[..<sign]
-        if inner[sign] == "-" { return nil }  // a negative offset names no place in the symbol
-        return FrameLine(module: module.isEmpty ? nil : module, symbol: symbol.isEmpty ? nil : String(symbol), offset: offset, address: address)
+        return FrameLine(module: module.isEmpty ? nil : module, symbol: symbol.isEmpty ? nil : String(Substring(symbol)),
+                         offset: offset, address: address)
     }
 
     /// True when the log has a frame line with a module, or several bare `[0x…]` lines.

@@ -1,6 +1,6 @@
 /// A JSON value with the byte range it came from, so one part of a document can be rewritten in place
 /// while every other byte stays as it was. Numbers keep their text (UInt64 values above 2^53 survive).
-indirect enum JSONValue: Equatable {
+enum JSONValue: Equatable {
     case object([(key: String, value: JSONNode)])
     case array([JSONNode])
     case string(String)

@@ -35,6 +35,45 @@ extension StringProtocol {
     }
 }
 
+extension StringProtocol {
+    /// The words of the text between runs of spaces (`split(separator: " ")`, over bytes).
+    var spaceSeparatedFields: [Substring] {
+        let text = Substring(self), utf8 = text.utf8
+        var fields: [Substring] = []
+        var cursor = utf8.startIndex
+        while cursor < utf8.endIndex {
+            guard utf8[cursor] != UInt8(ascii: " ") else { utf8.formIndex(after: &cursor); continue }
+            var end = cursor
+            while end < utf8.endIndex, utf8[end] != UInt8(ascii: " ") { utf8.formIndex(after: &end) }
+            fields.append(Substring(utf8[cursor..<end]))
+            cursor = end
+        }
+        return fields
+    }
+
+    /// The decimal number the text starts with, and where its digits end; `nil` without digits or past 18 of them.
+    func leadingDecimal() -> (value: Int, end: Index)? {
+        var value = 0, digits = 0
+        var cursor = utf8.startIndex
+        while cursor < utf8.endIndex, utf8[cursor] >= UInt8(ascii: "0"), utf8[cursor] <= UInt8(ascii: "9") {
+            guard digits < 18 else { return nil }
+            value = value * 10 + Int(utf8[cursor] - UInt8(ascii: "0"))
+            digits += 1
+            utf8.formIndex(after: &cursor)
+        }
+        return digits > 0 ? (value, cursor) : nil
+    }
+}
+
+extension Substring {
+    /// The text without its leading spaces.
+    var droppingLeadingSpaces: Substring {
+        var cursor = utf8.startIndex
+        while cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") { utf8.formIndex(after: &cursor) }
+        return Substring(utf8[cursor...])
+    }
+}
+
 extension String {
     /// The string without leading and trailing spaces and tabs.
     var trimmingWhitespace: String {

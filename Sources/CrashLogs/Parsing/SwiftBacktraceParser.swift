@@ -11,25 +11,24 @@ struct SwiftBacktraceParser {
     }
 
     static func frame(in line: String) -> FrameLine? {
-        var text = Substring(line).drop { $0 == " " }
-        let digits = text.prefix { $0.isASCIIDigit }
-        guard let index = Int(digits), text.dropFirst(digits.count).first == " " else { return nil }
-        text = text.dropFirst(digits.count).drop { $0 == " " }
+        var text = Substring(line).droppingLeadingSpaces
+        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else { return nil }
+        text = Substring(text.utf8[digitsEnd...]).droppingLeadingSpaces
         var tags: [String] = []
-        while text.first == "[", let close = text.firstIndex(of: "]") {
-            tags.append(String(text[text.index(after: text.startIndex)..<close]))
-            text = text[text.index(after: close)...].drop { $0 == " " }
+        while text.utf8.first == UInt8(ascii: "["), let close = text.utf8.firstIndex(of: UInt8(ascii: "]")) {
+            tags.append(String(Substring(text.utf8[text.utf8.index(after: text.utf8.startIndex)..<close])))
+            text = Substring(text.utf8[text.utf8.index(after: close)...]).droppingLeadingSpaces
         }
-        let addressText = text.prefix { $0 != " " }
-        guard let address = HexNumber.parse(addressText) else { return nil }
-        return FrameLine(index: index, tags: tags, address: address, rest: String(text.dropFirst(addressText.count)).trimmingWhitespace)
+        let addressEnd = text.utf8.firstIndex(of: UInt8(ascii: " ")) ?? text.utf8.endIndex
+        guard let address = HexNumber.parse(utf8: text.utf8[..<addressEnd]) else { return nil }
+        return FrameLine(index: index, tags: tags, address: address, rest: String(Substring(text.utf8[addressEnd...]).trimmingBlanks))
     }
 
     /// `0x…–0x… BUILDID NAME PATH` (an en dash between the addresses; end exclusive).
     static func image(in line: String) -> CrashImage? {
         // Cheap test first (this runs on every line): an image line starts with its `0x…` base address.
         guard line.utf8.first(where: { $0 != UInt8(ascii: " ") }) == UInt8(ascii: "0") else { return nil }
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        let fields = line.spaceSeparatedFields
         // `0xBASE–0xEND BUILDID name path`, or `<no build ID>` in place of the build ID; the crash report writes an
         // en dash between the addresses, the runtime's image map a hyphen.
         let bounds = fields[0].contains("\u{2013}") ? fields[0].split(separator: "\u{2013}") : fields[0].split(separator: "-")
