@@ -91,6 +91,7 @@ struct GlibcBacktraceParser {
     }
 
     static func fileName(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(Substring(path.utf8[path.utf8.index(after: slash)...]))
     }
 }
