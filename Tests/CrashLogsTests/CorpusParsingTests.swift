@@ -262,10 +262,13 @@ struct StackwalkCorpusTests {
     }
 }
 
-/// A Swift runtime's `Current stack trace:` after a sanitizer report (corpus, see Corpus/NOTICE.md).
+/// A Swift runtime's `Current stack trace:`: after a sanitizer report (corpus, see Corpus/NOTICE.md), and alone, from
+/// the Swift sample crashing with the backtracer off.
 @Suite("Crash-log corpus: Swift runtime traces")
 struct SwiftFatalCorpusTests {
-    @Test(arguments: CorpusParsingTests.files("swift-fatal"))
+    static let sample = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-swift-backtrace/fatal.txt").path
+
+    @Test(arguments: CorpusParsingTests.files("swift-fatal") + [sample])
     func swiftTraces(_ path: String) throws {
         let (bytes, text, report) = try CorpusFile.load(path)
         let sanitizer = try NSRegularExpression(pattern: CorpusParsingTests.sanitizerFramePattern, options: [.anchorsMatchLines])
@@ -277,6 +280,11 @@ struct SwiftFatalCorpusTests {
         #expect(trace.frames.filter { $0.imageOffset != nil }.count == trace.frames.filter { $0.symbolInLog == nil }.count,
                 "`<unavailable> + N` frames carry the offset from the image base")
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+        if path == Self.sample {
+            #expect(report.format == .swiftFatal)
+            #expect(report.exception == CrashReport.Exception(type: "Fatal error", message: "Fatal error: no nut in stock"))
+            #expect(trace.frames.filter { $0.image.map { report.images[$0].name } == "inventory" }.count == 6)
+        }
     }
 }
 

@@ -12,6 +12,7 @@ struct SymbolicateTests {
     static let swift = "SampleCrashes/linux-swift-backtrace/crash.txt"
     static let gdb = "SampleCrashes/linux-c-sensors/gdb-bt.txt"
     static let swiftJSON = "SampleCrashes/linux-swift-backtrace/crash.json"
+    static let swiftFatal = "SampleCrashes/linux-swift-backtrace/fatal.txt"
 
     /// Lines about the machine's own libraries (libc, libasan) depend on the installed versions and
     /// their debug packages; golden files leave them out.
@@ -73,10 +74,12 @@ struct SymbolicateTests {
     @Test func gdbBacktraceText() throws { try checkGolden("symbolicate-gdb", ["symbolicate", Self.gdb]) }
     @Test func gdbBacktraceJSON() throws { try checkGolden("symbolicate-gdb-json", ["symbolicate", "--json", Self.gdb]) }
     @Test func swiftBacktraceJSON() throws { try checkGolden("symbolicate-swift-json", ["symbolicate", "--json", Self.swift]) }
+    @Test func swiftFatalText() throws { try checkGolden("symbolicate-swift-fatal", ["symbolicate", Self.swiftFatal]) }
+    @Test func swiftFatalJSON() throws { try checkGolden("symbolicate-swift-fatal-json", ["symbolicate", "--json", Self.swiftFatal]) }
 
     /// Every frame of the sample's own binary agrees with llvm-symbolizer on the same module offset
     /// (the sanitizer's addresses need no adjustment; glibc's and the backtracer's return addresses are looked up at -1).
-    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1)), (swift, "inventory", UInt64(1)), (gdb, "sensors", UInt64(1)), (swiftJSON, "inventory", UInt64(1))])
+    @Test(arguments: [(asan, "readings", UInt64(0)), (glibc, "sensors", UInt64(1)), (swift, "inventory", UInt64(1)), (gdb, "sensors", UInt64(1)), (swiftJSON, "inventory", UInt64(1)), (swiftFatal, "inventory", UInt64(1))])
     func framesAgreeWithLLVMSymbolizer(_ log: String, _ binary: String, _ adjustment: UInt64) throws {
         let symbolizer = try #require(Paths.llvmSymbolizer)
         let result = try Command.postmortem(["symbolicate", "--json", "--no-demangle", log])
