@@ -30,6 +30,8 @@ public enum CrashLogParser {
         "#", "frame #", "[0x",
     ])
 
+    private static let swiftTraceMarker = MarkerScan(markers: ["Current stack trace:"])
+
     static func detectFormat(_ lines: [LogLine], bytes: [UInt8]) -> CrashLogFormat? {
         // An `.ips` says so on its first line: no need to look through the (large) rest of it.
         if AppleIPSParser.recognizes(lines) { return .appleIPS }
@@ -68,7 +70,7 @@ public enum CrashLogParser {
         case .sanitizer:
             // A sanitizer report may follow a program's own trace: a Swift runtime's or glibc's.
             var report = SanitizerParser.parse(lines)
-            if formatMarkers.markers(in: bytes).contains("Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
+            if swiftTraceMarker.markers(in: bytes).contains("Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
             GlibcBacktraceParser.appendStacks(to: &report)
             return report
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)

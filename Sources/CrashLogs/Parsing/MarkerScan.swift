@@ -1,11 +1,3 @@
-/// Substring search over a whole log's bytes: recognizers use it to rule a format out before looking at lines.
-enum ByteSearch {
-    /// True when `marker` occurs anywhere in `bytes`.
-    static func contains(_ bytes: [UInt8], _ marker: String) -> Bool {
-        MarkerScan(markers: [marker]).markers(in: bytes).contains(marker)
-    }
-}
-
 /// Finds which of a fixed set of markers (at most 64) occur in a log, in one pass over its bytes. Each marker is
 /// keyed by its rarest byte (punctuation or an upper-case letter where it has one, never a space), so most bytes
 /// of a log cost one table lookup and only the few that are some marker's key are compared with the markers
