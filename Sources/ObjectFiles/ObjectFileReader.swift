@@ -24,9 +24,15 @@ public enum ObjectFileReader {
     /// Every image at `path`: each slice of a universal file, or the one image of any other file.
     public static func readAll(path: String) throws(ObjectFileError) -> [ObjectFile] {
         if DSYMBundle.isBundle(path) { return try readAll(path: try DSYMBundle.dwarfFile(in: path)) }
+        // ELF first: its reader checks the magic on the one descriptor it opens, so an ELF file is opened once.
+        let notELF: ObjectFileError
+        do { return [try ELFReader.read(path: path)] } catch {
+            guard error.code == .unknownFormat else { throw error }
+            notELF = error
+        }
         let file = try ImmutableBytes(mapping: path)
         if MachOReader.isMachO(file.base) { return try MachOReader.images(in: file) }
-        return [try ELFReader.read(path: path)]
+        throw notELF
     }
 
     /// Reads the function and data symbols of `file` (`.symtab` and `.dynsym`, or Mach-O's `LC_SYMTAB`).

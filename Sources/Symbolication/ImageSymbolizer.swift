@@ -34,9 +34,17 @@ public final class ImageSymbolizer {
     /// Opens the binary or debug file at `path`: from its index-cache file when ``SymbolizerOptions/indexCache``
     /// is set and has a sound one for the debug file found now, else from that file's DWARF.
     /// - Throws: ``SymbolicationError`` when the file cannot be read as an object file at all.
-    public init(path: String, options: SymbolizerOptions = SymbolizerOptions()) throws(SymbolicationError) {
-        self.options = options
+    public convenience init(path: String, options: SymbolizerOptions = SymbolizerOptions()) throws(SymbolicationError) {
+        let image: ObjectFile
         do { image = try ObjectFileReader.read(path: path, architecture: options.architecture) } catch { throw .objectFile(error) }
+        self.init(image: image, options: options)
+    }
+
+    /// Opens `image`, already read (one slice of a universal file, say), as ``init(path:options:)`` does.
+    public init(image: ObjectFile, options: SymbolizerOptions = SymbolizerOptions()) {
+        self.options = options
+        self.image = image
+        let path = image.path
         var notes: [String] = []
         var debugFile: ObjectFile? = image.hasDWARF ? image : nil
         if debugFile == nil {

@@ -38,6 +38,8 @@ public final class Symbolicator {
     struct Location: Hashable {
         var path: String
         var architecture: Architecture?
+        /// The image, when finding the file already read it (to check its build-id or UUID).
+        var object: ObjectFile?
     }
     /// What the symbolicator has to say (a binary not found, a mismatch), one line each, in order.
     public private(set) var notes: [String] = []
@@ -144,9 +146,12 @@ public final class Symbolicator {
         if let cached = symbolizers[key] { return cached }
         var opened: ImageSymbolizer?
         do {
-            let symbolizer = try ImageSymbolizer(path: location.path, options: SymbolizerOptions(
+            let symbolizerOptions = SymbolizerOptions(
                 demangle: options.demangle, debugFileSearch: DebugFileSearch(roots: options.debugPaths),
-                architecture: location.architecture, indexCache: options.indexCache))
+                architecture: location.architecture, indexCache: options.indexCache)
+            let symbolizer = if let object = location.object { ImageSymbolizer(image: object, options: symbolizerOptions) } else {
+                try ImageSymbolizer(path: location.path, options: symbolizerOptions)
+            }
             notes += symbolizer.notes
             opened = symbolizer
         } catch {
@@ -186,7 +191,7 @@ public final class Symbolicator {
         for candidate in candidates {
             guard let slices = try? ObjectFileReader.readAll(path: candidate) else { continue }
             if let match = slices.first(where: { $0.identifier.map(Self.normalized) == identifier }) {
-                return Location(path: candidate, architecture: slices.count > 1 ? match.architecture : nil)
+                return Location(path: candidate, architecture: slices.count > 1 ? match.architecture : nil, object: match)
             }
         }
         // None matches: take the first, in the log's architecture, so that the mismatch is reported.
