@@ -32,6 +32,18 @@ struct FormatterFileTests {
         #expect(try Self.person(registry).address?.summary == nil)
     }
 
+    /// The same file with Windows line endings reads the same (its lines used to run together into one).
+    @Test func lldbCommandsWithCRLFLineEndings() throws {
+        var registry = FormatterRegistry.standard
+        let text = try Self.text("FormatterFiles/people.lldbinit").replacingOccurrences(of: "\n", with: "\r\n")
+        let failures = FormatterFile.load(text, into: &registry)
+        #expect(failures.map(\.description) == [
+            "line 5: option -P is not supported (summary strings only)",
+            "line 6: type synthetic add is not supported (summaries only)",
+        ])
+        #expect(try Self.person(registry).person.summary == "Ada Lovelace (36), 2 tags")
+    }
+
     @Test func jsonDefinitionsAddSummaries() throws {
         var registry = FormatterRegistry.standard
         let failures = FormatterFile.load(try Self.text("FormatterFiles/people.json"), into: &registry)

@@ -34,6 +34,12 @@ struct GoldenOutputTests {
         try Golden.check("resolve-cpp-no-demangle", ["resolve", "-i", "--no-demangle", "-o", "Tests/Fixtures/bin/inventory-gcc", "0x127d"])
     }
 
+    /// Addresses on standard input with Windows line endings, commas and tabs between them (a `\r\n` is one
+    /// Character in Swift: splitting Characters on `\n` used to leave the lines joined into one bad token).
+    @Test func resolveStandardInputWithCRLF() throws {
+        try Golden.check("resolve-stdin-crlf", ["resolve", "-o", Self.sensors], input: "0x12a0\r\n0x12e8,0x1340\t0x1390\r\n")
+    }
+
     @Test func resolveSwift() throws {
         try Golden.check("resolve-swift", ["resolve", "-i", "-o", "Tests/Fixtures/bin/shapes-swift-Onone"],
                          input: "0x2926\n0x2d88\n0x3bc1\n")

@@ -46,8 +46,10 @@ public enum FormatterFile {
 
     private static func readLLDBCommands(_ text: String, into entries: inout [(entry: FormatterEntry, category: String)]) -> [Failure] {
         var failures: [Failure] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines split on `\n` bytes: a Windows `\r\n` is one Character, so splitting Characters would keep such a file whole.
+        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
+            let line = Substring(bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes)
             let words: [String]
             do { words = try shellWords(String(line)) } catch {
                 failures.append(Failure(line: number, reason: error.reason))
