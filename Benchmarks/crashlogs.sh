@@ -41,17 +41,21 @@ printf '%-28s %s\n' "symbolicate (text)" "$(rate "$full")"
 printf '%-28s %s\n' "symbolicate --json" "$(rate "$json")"
 
 # Each binary and debug file is opened a fixed number of times per run, however many logs point into it: strace
-# counts the opens of the files beside the logs (cache off) for six logs (one of each sample) and for all of them.
+# counts the opens of the files beside the logs for six logs (one of each sample) and for all of them, without the
+# index cache (the headers, the DWARF and the symbol table are each read once) and with it warm (the headers only).
 if command -v strace > /dev/null; then
   first=$(mktemp -d) && trap 'rm -rf "$work" "$first"' EXIT
   for ((i = 0; i < 6 && i < count; i++)); do cp "$work"/logs/log-$i.* "$first/"; done
   opens() {
-    strace -f -e trace=openat -o "$work/opens-$1.txt" "$postmortem" symbolicate --no-cache -d "$work" "$2" > /dev/null 2>&1 || true
-    grep -v ENOENT "$work/opens-$1.txt" | grep -o "\"$work/[^\"]*\"" | sed "s|\"$work/||; s|\"$||" \
-      | while read -r name; do if [ -f "$work/$name" ] && [ "${name#logs/}" = "$name" ]; then echo "$name"; fi; done | sort | uniq -c
+    local name=$1; shift
+    strace -f -e trace=openat -o "$work/opens-$name.txt" "$postmortem" symbolicate -d "$work" "$@" > /dev/null 2>&1 || true
+    grep -v ENOENT "$work/opens-$name.txt" | grep -o "\"$work/[^\"]*\"" | sed "s|\"$work/||; s|\"$||" \
+      | while read -r file; do if [ -f "$work/$file" ] && [ "${file#logs/}" = "$file" ]; then echo "$file"; fi; done | sort | uniq -c | sort -k2
   }
-  echo "opens of each binary and debug file (strace):      6 logs  $count logs"
-  opens few "$first" | sort -k2 > "$work/opens-few"
-  opens all "$work/logs" | sort -k2 > "$work/opens-all"
-  join -1 2 -2 2 "$work/opens-few" "$work/opens-all" | awk '{ printf "  %-48s %6d %7d\n", $1, $2, $3 }'
+  opens few --no-cache "$first" > "$work/opens-few"
+  opens all --no-cache "$work/logs" > "$work/opens-all"
+  opens warm "$work/logs" > "$work/opens-warm"
+  echo "opens of each binary and debug file (strace):   no cache: 6 logs  $count logs   warm cache: $count logs"
+  join -1 2 -2 2 "$work/opens-few" "$work/opens-all" | join -1 1 -2 2 -a 1 -e 0 -o 0,1.2,1.3,2.1 - "$work/opens-warm" \
+    | awk '{ printf "  %-48s %6d %7d %15d\n", $1, $2, $3, $4 }'
 fi

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Opens binaries and debug files and reads what symbolication needs from them.
 public enum ObjectFileReader {
     /// Identifies the object file at `path` and reads its headers, sections, segments and notes.
@@ -24,15 +26,14 @@ public enum ObjectFileReader {
     /// Every image at `path`: each slice of a universal file, or the one image of any other file.
     public static func readAll(path: String) throws(ObjectFileError) -> [ObjectFile] {
         if DSYMBundle.isBundle(path) { return try readAll(path: try DSYMBundle.dwarfFile(in: path)) }
-        // ELF first: its reader checks the magic on the one descriptor it opens, so an ELF file is opened once.
-        let notELF: ObjectFileError
-        do { return [try ELFReader.read(path: path)] } catch {
-            guard error.code == .unknownFormat else { throw error }
-            notELF = error
-        }
-        let file = try ImmutableBytes(mapping: path)
+        // One descriptor for the whole identification: libelf reads an ELF file through it, a Mach-O file is mapped from it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
+        if ELFHandle.hasELFMagic(descriptor) { return [try ELFReader.read(ELFHandle(descriptor: descriptor, path: path))] }
+        defer { close(descriptor) }
+        let file = try ImmutableBytes(mapping: descriptor, path: path)
         if MachOReader.isMachO(file.base) { return try MachOReader.images(in: file) }
-        throw notELF
+        throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF or Mach-O header")
     }
 
     /// Reads the function and data symbols of `file` (`.symtab` and `.dynsym`, or Mach-O's `LC_SYMTAB`).

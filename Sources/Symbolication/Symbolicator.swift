@@ -31,8 +31,11 @@ public final class Symbolicator {
     private let options: SymbolicationOptions
     /// Opened images by the file (and slice) they were found at; `nil` records one that could not be opened.
     private var symbolizers: [String: ImageSymbolizer?] = [:]
-    /// Files found for images, so a directory tree is walked once per image.
+    /// Files found for images, so a directory tree is searched once per image.
     private var foundFiles: [String: Location?] = [:]
+    /// What each debug path holds (its entries and its subdirectories', 8 levels deep, in search order): listed
+    /// once per run, not once per image looked for.
+    private var debugPathEntries: [String: [(name: String, path: String)]] = [:]
 
     /// A file and, for a universal file, the slice to use.
     struct Location: Hashable {
@@ -142,7 +145,8 @@ public final class Symbolicator {
     }
 
     private func open(_ location: Location) -> ImageSymbolizer? {
-        let key = location.path + "\u{0}" + (location.architecture?.name ?? "")
+        // By the file itself: /lib/x86_64-linux-gnu/libc.so.6 and /usr/lib/x86_64-linux-gnu/libc.so.6 are one file.
+        let key = FileSystem.realPath(location.path) + "\u{0}" + (location.architecture?.name ?? "")
         if let cached = symbolizers[key] { return cached }
         var opened: ImageSymbolizer?
         do {
@@ -177,7 +181,7 @@ public final class Symbolicator {
         var found = firstMatch(candidates.filter(Self.exists), for: image)
         if found == nil {
             for root in options.debugPaths where found == nil {
-                found = firstMatch(Self.find(named: Set(names), below: root, depth: 8), for: image)
+                found = firstMatch(find(named: Set(names), below: root), for: image)
             }
         }
         foundFiles[key] = .some(found)
@@ -204,20 +208,27 @@ public final class Symbolicator {
 
     private static func exists(_ path: String) -> Bool { FileSystem.exists(path) }
 
-    /// Files and `.dSYM` bundles below `directory` whose name is one of `names`, nearest first.
-    private static func find(named names: Set<String>, below directory: String, depth: Int) -> [String] {
+    /// Files and `.dSYM` bundles below `root` whose name is one of `names`, nearest first.
+    private func find(named names: Set<String>, below root: String) -> [String] {
+        if debugPathEntries[root] == nil { debugPathEntries[root] = Self.entries(below: root, depth: 8) }
+        return debugPathEntries[root, default: []].lazy.filter { names.contains($0.name) }.map(\.path)
+            .filter { FileSystem.isRegularFile($0) || DSYMBundle.isBundle($0) }
+    }
+
+    /// The entries of `directory`, then those of its subdirectories (sorted; `.dSYM` bundles not entered).
+    private static func entries(below directory: String, depth: Int) -> [(name: String, path: String)] {
         guard depth > 0 else { return [] }
-        var matches: [String] = []
+        var entries: [(name: String, path: String)] = []
         var subdirectories: [String] = []
         for entry in FileSystem.entries(of: directory) {
             let path = directory + "/" + entry.name
-            if names.contains(entry.name), FileSystem.isRegularFile(path) || DSYMBundle.isBundle(path) { matches.append(path) }
+            entries.append((entry.name, path))
             if entry.isDirectory, !entry.name.hasSuffix(".dSYM") { subdirectories.append(path) }
         }
         for subdirectory in subdirectories.sorted() {
-            matches += find(named: names, below: subdirectory, depth: depth - 1)
+            entries += Self.entries(below: subdirectory, depth: depth - 1)
         }
-        return matches
+        return entries
     }
 
     private static func normalized(_ identifier: String) -> String {

@@ -11,8 +11,7 @@ final class ELFHandle {
 
     /// Opens `path` for reading with libelf.
     /// - Throws: ``ObjectFileError`` when the file cannot be opened, is a directory or is not ELF.
-    init(path: String) throws(ObjectFileError) {
-        self.path = path
+    convenience init(path: String) throws(ObjectFileError) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno)))
@@ -22,6 +21,17 @@ final class ELFHandle {
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
+            throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno)))
+        }
+        try self.init(descriptor: descriptor, path: path)
+    }
+
+    /// Takes over `descriptor`, open for reading on the file at `path` (it is closed here, also when this throws).
+    init(descriptor: Int32, path: String) throws(ObjectFileError) {
+        self.path = path
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
             throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno)))
         }
         guard Self.hasELFMagic(descriptor) else {
@@ -59,7 +69,7 @@ final class ELFHandle {
         return String(cString: message)
     }
 
-    private static func hasELFMagic(_ descriptor: Int32) -> Bool {
+    static func hasELFMagic(_ descriptor: Int32) -> Bool {
         var magic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         let count = withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 4, 0) }
         return count == 4 && magic == (0x7F, UInt8(ascii: "E"), UInt8(ascii: "L"), UInt8(ascii: "F"))

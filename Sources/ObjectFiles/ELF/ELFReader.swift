@@ -4,7 +4,12 @@ internal import CLibElf
 enum ELFReader {
     /// Reads headers, sections, `PT_LOAD` segments, the build-id note and `.gnu_debuglink`.
     static func read(path: String) throws(ObjectFileError) -> ObjectFile {
-        let handle = try ELFHandle(path: path)
+        try read(ELFHandle(path: path))
+    }
+
+    /// The same, through a handle already open.
+    static func read(_ handle: ELFHandle) throws(ObjectFileError) -> ObjectFile {
+        let path = handle.path
         let elf = handle.elf
 
         var header = GElf_Ehdr()

@@ -23,11 +23,16 @@ public final class ImmutableBytes: @unchecked Sendable {
 
     /// The whole file at `path`, mapped read-only.
     /// - Throws: ``ObjectFileError`` when it cannot be opened or mapped, or is a directory.
-    public init(mapping path: String) throws(ObjectFileError) {
-        self.path = path
+    public convenience init(mapping path: String) throws(ObjectFileError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
         defer { close(descriptor) }
+        try self.init(mapping: descriptor, path: path)
+    }
+
+    /// The whole file open as `descriptor` (named `path`), mapped read-only; the descriptor stays the caller's.
+    init(mapping descriptor: Int32, path: String) throws(ObjectFileError) {
+        self.path = path
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
         if status.st_mode & S_IFMT == S_IFDIR { throw ObjectFileError(.isDirectory, path: path, detail: "") }
