@@ -47,10 +47,7 @@ struct AppleSampleTests {
                 continue
             }
             let offset = try #require((frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) })
-            let ours = (frame["symbols"] as? [[String: Any]] ?? []).map {
-                ComparableFrame(function: $0["linkageName"] as? String, file: $0["file"] as? String,
-                                line: $0["line"] as? Int ?? 0, column: $0["column"] as? Int ?? 0)
-            }
+            let ours = ChainParser.reportFrame(frame)
             let reference = try Command.run(symbolizer, ["--obj=\(dwarf)", "--inlining", "--no-demangle", "--output-style=JSON",
                                                          "0x" + String(Self.textAddress + offset - 1, radix: 16)])
             let theirs = try ChainParser.llvmSymbolizer(reference.outputLines.first ?? "")

@@ -16,16 +16,17 @@ struct SymbolicateTests {
 
     /// Lines about the machine's own libraries (libc, libasan) depend on the installed versions and
     /// their debug packages; golden files leave them out.
+    static let systemLibraries = ["libc.so.6", "libasan.so", "libswiftCore.so"]
+
     static func withoutSystemLibraries(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.contains("libc.so.6") && !$0.contains("libasan.so") && !$0.contains("libswiftCore.so") }
+            .filter { line in !systemLibraries.contains { line.contains($0) } }
             .joined(separator: "\n")
     }
 
     /// The same for a `--json` report, which is one line: its frames and images in those libraries are taken out of
     /// the JSON, and the rest printed one member a line with sorted keys (a golden file that shows the report).
     static func withoutSystemLibraries(json text: String) throws -> String {
-        let systemLibraries = ["libc.so.6", "libasan.so", "libswiftCore.so"]
         let isSystem = { (value: Any?) in (value as? String).map { name in systemLibraries.contains { name.contains($0) } } ?? false }
         guard var report = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return text }
         report["threads"] = (report["threads"] as? [[String: Any]])?.map { thread in
@@ -94,10 +95,7 @@ struct SymbolicateTests {
             let address = (frame["address"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
             let offset = try #require((frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
                                       ?? address.flatMap { address in load.map { address - $0 } })
-            let ours = (frame["symbols"] as? [[String: Any]] ?? []).map {
-                ComparableFrame(function: $0["linkageName"] as? String, file: $0["file"] as? String,
-                                line: $0["line"] as? Int ?? 0, column: $0["column"] as? Int ?? 0)
-            }
+            let ours = ChainParser.reportFrame(frame)
             let reference = try Command.run(symbolizer, ["--obj=\(Paths.packageRoot.appendingPathComponent(object).path)", "--inlining",
                                                          "--no-demangle", "--output-style=JSON", "0x" + String(offset - adjustment, radix: 16)])
             let theirs = try ChainParser.llvmSymbolizer(reference.outputLines.first ?? "")
