@@ -53,15 +53,18 @@ public final class ImageSymbolizer {
             debugFile = lookup.debugFile
             if debugFile == nil { notes.append("\(path): no debug information found; using the symbol table only") }
         }
-        // The cache answers for the debug file found just now, never for one found in another context.
-        if let cache = options.indexCache, let debugFile {
-            switch IndexCacheFile.open(cache.path(for: image, debugFile: debugFile), for: debugFile) {
+        // The cache answers for the debug file found just now, never for one found in another context. An image with
+        // no debug information at all has a file of its symbols alone (a large symbol table, libswiftCore's say, takes
+        // longer to read from the binary than the lookups take).
+        if let cache = options.indexCache {
+            let cachedFile = debugFile ?? image
+            switch IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile) {
             case nil:
                 break
             case .success(let file)?:
                 self.debugFile = debugFile
                 cacheFile = file
-                dwarf = CachedIndex(file: file) { try? DWARFIndex(object: debugFile) }
+                dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile) } }
                 needsCacheFile = false
                 self.notes = notes
                 return
@@ -78,8 +81,9 @@ public final class ImageSymbolizer {
         }
         self.debugFile = dwarf == nil ? nil : debugFile
         self.dwarf = dwarf
-        // Only an image with readable DWARF gets a cache file.
-        needsCacheFile = options.indexCache != nil && dwarf != nil
+        // An image with readable DWARF gets a cache file, and one without any debug information a file of its symbols;
+        // one whose debug file cannot be read gets none.
+        needsCacheFile = options.indexCache != nil && (dwarf != nil || debugFile == nil)
         self.notes = notes
     }
 
@@ -108,21 +112,25 @@ public final class ImageSymbolizer {
     /// - Complexity: O(the debug file's DWARF) when a file is written; O(1) otherwise.
     public func writeIndexCache() {
         let cached = dwarf as? CachedIndex
-        guard let cache = options.indexCache, needsCacheFile || cached?.damage != nil,
-              let index = (dwarf as? DWARFIndex) ?? cached?.fallback, let debugFile else { return }
+        guard let cache = options.indexCache, needsCacheFile || cached?.damage != nil else { return }
+        let index = (dwarf as? DWARFIndex) ?? cached?.fallback
+        // With no debug file, the file holds the image's symbols and no units.
+        guard index != nil || debugFile == nil else { return }
+        let cachedFile = debugFile ?? image
         needsCacheFile = false
         if let damage = cached?.damage { notes.append(damage) }
-        let metadata = IndexCacheFile.Metadata(image: image, debugFile: debugFile)
+        let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile)
         let contents = IndexCacheFile.Contents(
             metadata: metadata, imageSymbols: symbolTable(), debugFileSymbols: debugFileSymbolTable(),
-            unitRanges: index.unitRanges, unitCount: index.unitCount)
+            unitRanges: index?.unitRanges ?? [], unitCount: index?.unitCount ?? 0)
         do throws(FileSystem.Failure) {
             try FileSystem.createDirectories(cache.directory)
             try IndexCacheFile.write(contents, unit: { position in
+                guard let index else { return .failure(DWARFError(.noDebugInfo, path: cachedFile.path, detail: "")) }
                 do throws(DWARFError) {
                     return .success(try index.unitForCache(atPosition: position).completingNames(index.file.completingNames))
                 } catch { return .failure(error) }
-            }, to: cache.path(for: image, debugFile: debugFile))
+            }, to: cache.path(for: image, debugFile: cachedFile))
         } catch {
             notes.append("index cache not written: \(error.description)")
         }

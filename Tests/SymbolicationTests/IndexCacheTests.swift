@@ -151,12 +151,33 @@ struct IndexCacheTests {
         #expect(stale.resolve(FileAddress(0x12e8)).frames.map(\.function) == ["clamp", "scale", "adjust", "sample_at"])
     }
 
-    @Test func imageWithoutDebugInformationGetsNoCacheFile() throws {
-        let cache = IndexCache(directory: Fixtures.scratchDirectory("none"))
-        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-stripped"), options: SymbolizerOptions(
-            debugFileSearch: DebugFileSearch(includesSystemRoot: false), indexCache: cache))
-        symbolizer.writeIndexCache()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).isEmpty)
+    /// An image with no debug information gets a file of its symbols alone: the next symbolizer reads them from it
+    /// (no symbol table read from the binary) and answers every address as the binary's own symbol table does.
+    @Test func imageWithoutDebugInformationGetsASymbolsFile() throws {
+        // The C++ fixture without its DWARF (`objcopy --strip-debug`): its full symbol table stays.
+        let scratch = Fixtures.scratchDirectory("symbols-only")
+        let binary = scratch + "/inventory-no-dwarf"
+        let strip = try Command.run("/usr/bin/objcopy", ["--strip-debug", Fixtures.path("inventory-gcc"), binary])
+        try #require(strip.status == 0, "\(strip.standardError)")
+        let cache = IndexCache(directory: scratch + "/cache")
+        let search = DebugFileSearch(includesSystemRoot: false)
+        let first = try ImageSymbolizer(path: binary, options: SymbolizerOptions(debugFileSearch: search, indexCache: cache))
+        #expect(first.indexCacheFile == nil && first.debugFile == nil)
+        first.writeIndexCache()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1)
+
+        let cached = try ImageSymbolizer(path: binary, options: SymbolizerOptions(debugFileSearch: search, indexCache: cache))
+        let uncached = try ImageSymbolizer(path: binary, options: SymbolizerOptions(debugFileSearch: search))
+        #expect(cached.indexCacheFile != nil && cached.debugFile == nil)
+        var named = 0
+        for address in stride(from: UInt64(0x1000), to: 0x3000, by: 7) {
+            let answer = cached.resolve(FileAddress(address))
+            #expect(answer == uncached.resolve(FileAddress(address)), "0x\(String(address, radix: 16))")
+            if answer.symbol != nil { named += 1 }
+        }
+        #expect(named > 100, "the sweep crosses the binary's functions")
+        cached.writeIndexCache()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1, "a sound file is not written again")
     }
 
     @Test func unwritableDirectoryIsANoteNotAFailure() throws {
