@@ -31,6 +31,8 @@ public final class Symbolicator {
     private let options: SymbolicationOptions
     /// Opened images by the file (and slice) they were found at; `nil` records one that could not be opened.
     private var symbolizers: [String: ImageSymbolizer?] = [:]
+    /// The real path of each path an image was found at, worked out once (every report asks again).
+    private var realPaths: [String: String] = [:]
     /// Files found for images, so a directory tree is searched once per image.
     private var foundFiles: [String: Location?] = [:]
     /// What each debug path holds (its entries and its subdirectories', 8 levels deep, in search order): listed
@@ -146,7 +148,13 @@ public final class Symbolicator {
 
     private func open(_ location: Location) -> ImageSymbolizer? {
         // By the file itself: /lib/x86_64-linux-gnu/libc.so.6 and /usr/lib/x86_64-linux-gnu/libc.so.6 are one file.
-        let key = FileSystem.realPath(location.path) + "\u{0}" + (location.architecture?.name ?? "")
+        let slice = "\u{0}" + (location.architecture?.name ?? "")
+        let key: String
+        if let known = realPaths[location.path] { key = known + slice } else {
+            let real = FileSystem.realPath(location.path)
+            realPaths[location.path] = real
+            key = real + slice
+        }
         if let cached = symbolizers[key] { return cached }
         var opened: ImageSymbolizer?
         do {
@@ -211,7 +219,7 @@ public final class Symbolicator {
     /// Files and `.dSYM` bundles below `root` whose name is one of `names`, nearest first.
     private func find(named names: Set<String>, below root: String) -> [String] {
         if debugPathEntries[root] == nil { debugPathEntries[root] = Self.entries(below: root, depth: 8) }
-        return debugPathEntries[root, default: []].lazy.filter { names.contains($0.name) }.map(\.path)
+        return debugPathEntries[root, default: []].filter { names.contains($0.name) }.map(\.path)
             .filter { FileSystem.isRegularFile($0) || DSYMBundle.isBundle($0) }
     }
 

@@ -19,24 +19,17 @@ struct AppleCrashParser {
     static func frame(in line: String) -> FrameLine? {
         let utf8 = line.utf8
         let end = utf8.endIndex
-        var cursor = utf8.startIndex
-        while cursor < end, utf8[cursor] == UInt8(ascii: " ") { utf8.formIndex(after: &cursor) }
-        var index = 0, digits = 0
-        while cursor < end, let digit = Self.decimalDigit(utf8[cursor]) {
-            guard digits < 18 else { return nil }
-            index = index * 10 + digit
-            digits += 1
-            utf8.formIndex(after: &cursor)
-        }
-        guard digits > 0, cursor < end, Self.isBlank(utf8[cursor]) else { return nil }
+        guard let (index, digitsEnd) = Substring(line).droppingLeadingSpaces.leadingDecimal(),
+              digitsEnd < end, utf8[digitsEnd].isBlank else { return nil }
+        var cursor = digitsEnd
         // The image name may hold spaces; the address is the first `0x…` word after it.
         var imageStart: String.Index?
         var imageEnd = cursor
         while cursor < end {
-            while cursor < end, Self.isBlank(utf8[cursor]) { utf8.formIndex(after: &cursor) }
+            while cursor < end, utf8[cursor].isBlank { utf8.formIndex(after: &cursor) }
             guard cursor < end else { return nil }
             var wordEnd = cursor
-            while wordEnd < end, !Self.isBlank(utf8[wordEnd]) { utf8.formIndex(after: &wordEnd) }
+            while wordEnd < end, !utf8[wordEnd].isBlank { utf8.formIndex(after: &wordEnd) }
             if let imageStart, let address = HexNumber.parse(utf8: utf8[cursor..<wordEnd]) {
                 var image = Substring(utf8[imageStart..<imageEnd])
                 if image.utf8.starts(with: "+ ".utf8) { image = image.dropFirst(2) }
@@ -53,41 +46,18 @@ struct AppleCrashParser {
 
     /// The text after the address: `0xBASE + N` or `symbol + N` (anything after N is ignored).
     private static func readTail(_ tail: Substring, into frame: inout FrameLine) {
-        let utf8 = tail.utf8
-        var start = utf8.startIndex, end = utf8.endIndex
-        while start < end, isBlank(utf8[start]) { utf8.formIndex(after: &start) }
-        while start < end, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
-        var cursor = start
-        while cursor < end {
-            if utf8[cursor] == UInt8(ascii: " "), utf8[cursor...].starts(with: " + ".utf8) {
-                let head = utf8[start..<cursor]
-                var number = utf8.index(cursor, offsetBy: 3)
-                var offset: UInt64? = nil
-                while number < end, let digit = decimalDigit(utf8[number]) {
-                    let (tens, overflow) = (offset ?? 0).multipliedReportingOverflow(by: 10)
-                    let (sum, carry) = tens.addingReportingOverflow(UInt64(digit))
-                    if overflow || carry { offset = nil; break }
-                    offset = sum
-                    utf8.formIndex(after: &number)
-                }
-                frame.offset = offset
-                if let base = HexNumber.parse(utf8: head) {
-                    frame.base = base
-                } else if !head.isEmpty {
-                    frame.symbol = String(Substring(head))
-                }
-                return
-            }
-            utf8.formIndex(after: &cursor)
+        let text = tail.trimmingBlanks
+        guard let plus = text.range(of: " + ") else { return }
+        let head = text[..<plus.lowerBound]
+        frame.offset = UInt64(Substring(text.utf8[plus.upperBound...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }))
+        if let base = HexNumber.parse(head) {
+            frame.base = base
+        } else if !head.isEmpty {
+            frame.symbol = String(head)
         }
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-
-    private static func decimalDigit(_ byte: UInt8) -> Int? {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
-    }
-
+    /// `0x100e88000 - 0x100f8ffff Demo arm64  <b4ba…> /private/var/…/Demo` and its macOS variants
     /// (`+name`, `(version)`, dashed upper-case UUIDs).
     static func image(in line: String) -> CrashImage? {
         let text = Substring(line).trimmingBlanks

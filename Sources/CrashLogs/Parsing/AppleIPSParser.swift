@@ -7,8 +7,8 @@ struct AppleIPSParser {
         return first.includes("\"bug_type\"")
     }
 
-    static func parse(_ lines: [LogLine], source: String) throws(CrashLogError) -> CrashReport {
-        let bytes = LogLine.joinedBytes(lines)
+    /// - Parameter bytes: the log the lines were split from.
+    static func parse(_ lines: [LogLine], bytes: [UInt8], source: String) throws(CrashLogError) -> CrashReport {
         let headerLength = lines.first?.byteCount ?? 0
         let header: JSONNode
         do { header = try JSONParser.parse(bytes, range: 0..<headerLength) } catch {

@@ -76,7 +76,7 @@ public enum CrashLogParser {
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)
         case .swiftBacktrace:
             if let line = SwiftBacktraceJSONParser.reportLine(in: lines) {
-                return try SwiftBacktraceJSONParser.parse(lines, reportLine: line, source: source)
+                return try SwiftBacktraceJSONParser.parse(lines, bytes: bytes, reportLine: line, source: source)
             }
             return SwiftBacktraceParser.parse(lines)
         case .appleCrash: return AppleCrashParser.parse(lines)
@@ -90,7 +90,7 @@ public enum CrashLogParser {
             GlibcBacktraceParser.appendStacks(to: &report)
             return report
         case .lldbBacktrace: return LLDBBacktraceParser.parse(lines)
-        case .appleIPS: return try AppleIPSParser.parse(lines, source: source)
+        case .appleIPS: return try AppleIPSParser.parse(lines, bytes: bytes, source: source)
         }
     }
 }

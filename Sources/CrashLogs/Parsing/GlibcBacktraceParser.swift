@@ -13,17 +13,16 @@ struct GlibcBacktraceParser {
     /// Takes a line apart, or returns `nil` when it is not a frame line.
     static func frame(in line: String) -> FrameLine? {
         let utf8 = line.utf8
-        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         // Cheap test first (this runs on every line of other formats' logs too): a frame line ends in `]`.
         var end = utf8.endIndex
-        while end > utf8.startIndex, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
+        while end > utf8.startIndex, utf8[utf8.index(before: end)].isBlank { utf8.formIndex(before: &end) }
         guard end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "]") else { return nil }
         let close = utf8.index(before: end)
         guard let open = utf8[..<close].lastIndex(of: UInt8(ascii: "[")),
               let address = HexNumber.parse(utf8: utf8[utf8.index(after: open)..<close]) else { return nil }
         var prefixEnd = open, prefixStart = utf8.startIndex
         while prefixEnd > prefixStart, utf8[utf8.index(before: prefixEnd)] == UInt8(ascii: " ") { utf8.formIndex(before: &prefixEnd) }
-        while prefixStart < prefixEnd, isBlank(utf8[prefixStart]) { utf8.formIndex(after: &prefixStart) }
+        while prefixStart < prefixEnd, utf8[prefixStart].isBlank { utf8.formIndex(after: &prefixStart) }
         let prefix = utf8[prefixStart..<prefixEnd]
         if prefix.isEmpty { return FrameLine(module: nil, symbol: nil, offset: nil, address: address) }
         guard prefix.last == UInt8(ascii: ")") else {

@@ -19,8 +19,7 @@ struct SanitizerParser {
         do {
             var index = 0
             let count = bytes.count
-            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-            while index < count, isBlank(bytes[index]) { index += 1 }
+            while index < count, bytes[index].isBlank { index += 1 }
             guard index < count, bytes[index] == UInt8(ascii: "#") else { return nil }
             index += 1
             var number = 0, digits = 0
@@ -34,8 +33,8 @@ struct SanitizerParser {
                 index += 1
                 while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
             }
-            guard index < count, isBlank(bytes[index]) else { return nil }
-            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index < count, bytes[index].isBlank else { return nil }
+            while index < count, bytes[index].isBlank { index += 1 }
             guard index + 2 < count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x") else { return nil }
             index += 2
             var pc: UInt64 = 0
@@ -46,10 +45,10 @@ struct SanitizerParser {
                 index += 1
                 hexDigits += 1
             }
-            guard hexDigits > 0, index == count || isBlank(bytes[index]) else { return nil }
+            guard hexDigits > 0, index == count || bytes[index].isBlank else { return nil }
             var lower = index, upper = count
-            while lower < upper, isBlank(bytes[lower]) { lower += 1 }
-            while upper > lower, isBlank(bytes[upper - 1]) || bytes[upper - 1] == 0x0D { upper -= 1 }
+            while lower < upper, bytes[lower].isBlank { lower += 1 }
+            while upper > lower, bytes[upper - 1].isBlank || bytes[upper - 1] == 0x0D { upper -= 1 }
             var frame = FrameLine(index: number, pc: pc, function: nil, module: nil, offset: nil, buildID: nil)
             func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
             func lastIndex(of needle: [UInt8], in range: Range<Int>) -> Int? {
@@ -64,7 +63,7 @@ struct SanitizerParser {
             if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"), let build = lastIndex(of: Array("(BuildId: ".utf8), in: lower..<upper) {
                 frame.buildID = text(build + 10..<upper - 1)
                 upper = build
-                while upper > lower, isBlank(bytes[upper - 1]) { upper -= 1 }
+                while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
             }
             if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"), let open = lastIndex(of: [UInt8(ascii: "(")], in: lower..<upper - 1),
                let plus = lastIndex(of: [UInt8(ascii: "+")], in: open + 1..<upper - 1), let offset = HexNumber.parse(text(plus + 1..<upper - 1)) {
@@ -76,11 +75,11 @@ struct SanitizerParser {
                 frame.module = text(open + 1..<moduleEnd)
                 frame.offset = offset
                 upper = open
-                while upper > lower, isBlank(bytes[upper - 1]) { upper -= 1 }
+                while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
             }
             if upper - lower > 3, bytes[lower] == UInt8(ascii: "i"), bytes[lower + 1] == UInt8(ascii: "n"), bytes[lower + 2] == 0x20 {
                 var functionStart = lower + 3
-                while functionStart < upper, isBlank(bytes[functionStart]) { functionStart += 1 }
+                while functionStart < upper, bytes[functionStart].isBlank { functionStart += 1 }
                 var functionEnd = upper
                 // `in func file:line:col`: the location is the last word when it has a `:line`.
                 if frame.module == nil, let space = lastIndex(of: [0x20], in: functionStart..<upper),

@@ -33,9 +33,7 @@ extension StringProtocol {
         }
         return nil
     }
-}
 
-extension StringProtocol {
     /// The words of the text between runs of spaces (`split(separator: " ")`, over bytes).
     var spaceSeparatedFields: [Substring] {
         let text = Substring(self), utf8 = text.utf8
@@ -87,9 +85,8 @@ extension Substring {
     var trimmingBlanks: Substring {
         let utf8 = self.utf8
         var start = utf8.startIndex, end = utf8.endIndex
-        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        while start < end, isBlank(utf8[start]) { utf8.formIndex(after: &start) }
-        while end > start, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
+        while start < end, utf8[start].isBlank { utf8.formIndex(after: &start) }
+        while end > start, utf8[utf8.index(before: end)].isBlank { utf8.formIndex(before: &end) }
         return Substring(utf8[start..<end])
     }
 }
@@ -97,4 +94,9 @@ extension Substring {
 extension Character {
     /// `0`…`9`, without Unicode property lookups.
     var isASCIIDigit: Bool { asciiValue.map { $0 >= 48 && $0 <= 57 } ?? false }
+}
+
+extension UInt8 {
+    /// A space or a tab.
+    var isBlank: Bool { self == UInt8(ascii: " ") || self == UInt8(ascii: "\t") }
 }

@@ -7,8 +7,8 @@ struct SwiftBacktraceJSONParser {
         lines.firstIndex { $0.text.hasPrefix("{") && $0.text.includes("\"kind\": \"crashReport\"") || $0.text.hasPrefix("{") && $0.text.includes("\"kind\":\"crashReport\"") }
     }
 
-    static func parse(_ lines: [LogLine], reportLine: Int, source: String) throws(CrashLogError) -> CrashReport {
-        let bytes = LogLine.joinedBytes(lines)
+    /// - Parameter bytes: the log the lines were split from.
+    static func parse(_ lines: [LogLine], bytes: [UInt8], reportLine: Int, source: String) throws(CrashLogError) -> CrashReport {
         let start = lines[..<reportLine].reduce(0) { $0 + $1.byteCount }
         let end = start + lines[reportLine].byteCount
         let body: JSONNode
