@@ -4,8 +4,8 @@ public import ObjectFiles
 /// The DWARF of one ELF file or Mach-O debug file, read lazily through libdwarf.
 ///
 /// Opening reads nothing but section headers; ``compileUnits()`` reads one DIE per unit;
-/// ``contents(of:)`` reads one unit's functions and line table. Not thread-safe (libdwarf is not):
-/// use one instance from one thread at a time.
+/// ``contents(of:)`` reads one unit's functions and line table. One libdwarf session: use one instance
+/// from one thread at a time, and ``anotherSession()`` for another thread.
 public final class DWARFFile {
     public let path: String
     /// The image the DWARF belongs to (one slice, for a universal file).
@@ -19,8 +19,22 @@ public final class DWARFFile {
     public init(object: ObjectFile) throws(DWARFError) {
         self.path = object.path
         self.object = object
-        handle = try LibDwarfLock.run { () throws(DWARFError) in try DebugHandle(object: object) }
+        handle = try DebugHandle(object: object)
         nameResolver = FunctionNameResolver(reader: DIEReader(handle: handle, version: 0, unitBase: 0))
+    }
+
+    private init(object: ObjectFile, handle: DebugHandle) {
+        path = object.path
+        self.object = object
+        self.handle = handle
+        nameResolver = FunctionNameResolver(reader: DIEReader(handle: handle, version: 0, unitBase: 0))
+    }
+
+    /// A second libdwarf session over the same sections (mapped and decompressed once), for reading on
+    /// another thread at the same time as this one.
+    /// - Complexity: O(1) to open; the session reads unit headers again as it reaches them.
+    public func anotherSession() throws(DWARFError) -> DWARFFile {
+        DWARFFile(object: object, handle: try DebugHandle(access: handle.access, path: path))
     }
 
     /// Opens the DWARF of the (thin) file at `path`.
@@ -36,7 +50,7 @@ public final class DWARFFile {
     /// - Complexity: O(units): one DIE each.
     public func compileUnits() throws(DWARFError) -> [CompileUnit] {
         let rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
-        return try LibDwarfLock.run { () throws(DWARFError) in try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize) }
+        return try handle.run { () throws(DWARFError) in try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize) }
     }
 
 
@@ -44,21 +58,21 @@ public final class DWARFFile {
     /// file has none (clang and swiftc write none).
     /// - Complexity: O(entries of `.debug_aranges`).
     public func addressRangesByUnit() -> [(range: AddressRange, unitDIEOffset: UInt64)] {
-        LibDwarfLock.run { ArangesReader.ranges(handle) }
+        handle.run { ArangesReader.ranges(handle) }
     }
 
     /// `record` with its name, linkage name and declaration line completed through its origin and
     /// specification DIEs (``FunctionRecord/nameOrigin``).
     /// - Complexity: one DIE lookup per reference not followed before.
     public func completingNames(_ record: FunctionRecord) -> FunctionRecord {
-        LibDwarfLock.run { nameResolver.completing(record) }
+        handle.run { nameResolver.completing(record) }
     }
 
     /// The functions, inlined copies and line table of `unit`; a record's names are only those its own
     /// DIE states until ``completingNames(_:)`` completes them.
     /// - Complexity: O(DIEs and line rows of the unit).
     public func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
-        try LibDwarfLock.run { () throws(DWARFError) in try readContents(of: unit, target: nil) }
+        try handle.run { () throws(DWARFError) in try readContents(of: unit, target: nil) }
     }
 
     /// What `unit` says about `address` alone: its line table, and only the subprograms whose code holds
@@ -66,7 +80,7 @@ public final class DWARFFile {
     /// them, which makes one lookup in a large unit much cheaper than ``contents(of:)``.
     /// - Complexity: O(top-level DIEs of the unit + DIEs of the matching subprograms + line rows).
     public func contents(of unit: CompileUnit, at address: FileAddress) throws(DWARFError) -> UnitContents {
-        try LibDwarfLock.run { () throws(DWARFError) in try readContents(of: unit, target: address) }
+        try handle.run { () throws(DWARFError) in try readContents(of: unit, target: address) }
     }
 
     private func readContents(of unit: CompileUnit, target: FileAddress?) throws(DWARFError) -> UnitContents {

@@ -87,23 +87,40 @@ public final class ImageSymbolizer {
         self.notes = notes
     }
 
-    /// A second symbolizer of the same image for another thread, sharing this one's index-cache file and
-    /// symbol tables; `nil` unless lookups read the index cache (DWARF reading cannot be shared out:
-    /// libdwarf runs on one thread at a time).
+    /// A second symbolizer of the same image for another thread, sharing this one's symbol tables and
+    /// what lookups read: the index-cache file, or the units read from DWARF (which the second one reads
+    /// through a libdwarf session of its own); `nil` when that session cannot be opened.
     public func sibling() -> ImageSymbolizer? {
-        guard let cacheFile, let debugFile else { return nil }
-        return ImageSymbolizer(sharing: self, cacheFile: cacheFile, debugFile: debugFile)
+        let index: AddressIndex?
+        switch dwarf {
+        case let cached as CachedIndex:
+            index = CachedIndex(file: cached.file) { [debugFile] in debugFile.flatMap { try? DWARFIndex(object: $0) } }
+        case let direct as DWARFIndex:
+            guard let sibling = try? direct.sibling() else { return nil }
+            index = sibling
+        default:
+            index = nil
+        }
+        return ImageSymbolizer(sharing: self, index: index)
     }
 
-    private init(sharing other: ImageSymbolizer, cacheFile: IndexCacheFile, debugFile: ObjectFile) {
+    private init(sharing other: ImageSymbolizer, index: AddressIndex?) {
         options = other.options
         image = other.image
-        self.debugFile = debugFile
-        self.cacheFile = cacheFile
-        dwarf = CachedIndex(file: cacheFile) { try? DWARFIndex(object: debugFile) }
+        debugFile = other.debugFile
+        cacheFile = other.cacheFile
+        dwarf = index
         needsCacheFile = false
         imageSymbols = other.symbolTable()
         debugFileSymbols = other.debugFileSymbolTable()
+    }
+
+    /// Reads ahead the debug information `addresses` need, when lookups read it from DWARF: every unit they
+    /// fall in that no symbolizer sharing this one's units (``sibling()``) has read or is reading. Siblings
+    /// called at once on `lanes` threads, each with the same addresses and its own `lane`, read the units in
+    /// parallel; the lookups that follow find them read. Does nothing when the index cache answers.
+    public func readAhead(_ addresses: [FileAddress], lane: Int = 0, of lanes: Int = 1) {
+        (dwarf as? DWARFIndex)?.readAhead(addresses, lane: lane, of: lanes)
     }
 
     /// Writes the image's index-cache file when the cache is on and there is no sound one yet (or the

@@ -27,8 +27,11 @@ enum AddressSource {
     /// Calls `body` with batches of address tokens (at most ``batchLimit``): the arguments; from stdin,
     /// the whole lines that have arrived (flushing after each batch). A pipe fed one line at a time is answered
     /// line by line; a file comes in batches large enough to share out among threads.
-    static func forEachBatch(in arguments: [String], _ body: ([String]) -> Void) {
+    /// `arrived` sees every token of one read (all the arguments, or what one read of stdin completed) before
+    /// the batches of those tokens go to `body`.
+    static func forEachBatch(in arguments: [String], arrived: ([String]) -> Void = { _ in }, _ body: ([String]) -> Void) {
         if !arguments.isEmpty {
+            arrived(arguments)
             for start in stride(from: 0, to: arguments.count, by: batchLimit) {
                 body(Array(arguments[start..<min(start + batchLimit, arguments.count)]))
             }
@@ -44,6 +47,7 @@ enum AddressSource {
                 // is 80 KB of text.
                 let tokens = pending[..<complete].split(whereSeparator: Self.isSeparator).map { String(decoding: $0, as: UTF8.self) }
                 pending.removeFirst(complete)
+                arrived(tokens)
                 // In groups, so that what a batch holds until it is printed stays small.
                 for start in stride(from: 0, to: tokens.count, by: batchLimit) {
                     body(Array(tokens[start..<min(start + batchLimit, tokens.count)]))

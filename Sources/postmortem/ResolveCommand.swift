@@ -28,7 +28,8 @@ struct ResolveCommand: ParsableCommand {
     @Argument(help: "Addresses to resolve.")
     var addresses: [String] = []
 
-    /// A batch this large is shared between two symbolizers on two threads, when the index cache answers.
+    /// A batch this large is shared between two symbolizers on two threads (each reading DWARF through its
+    /// own libdwarf session, or both reading the index cache).
     static let parallelBatchSize = 256
 
     /// What one input gets: the lines that answer it, or nothing when it is not an address.
@@ -42,9 +43,10 @@ struct ResolveCommand: ParsableCommand {
         let loaded = objectOptions.loadedImage(imageBase: symbolizer.image.imageBase)
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName)
+        func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
         func answer(_ input: String, by symbolizer: ImageSymbolizer) -> Answer {
             guard let value = AddressInput.atos.parse(input) else { return .notAnAddress(input) }
-            let resolution = symbolizer.resolve(loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value))
+            let resolution = symbolizer.resolve(fileAddress(value))
             if json {
                 return .resolved([renderer.json(resolution, input: input, object: objectOptions.object,
                                                 runtimeAddress: loaded == nil ? nil : value)])
@@ -54,13 +56,20 @@ struct ResolveCommand: ParsableCommand {
         var helper: ImageSymbolizer?
         var answered = 0
         var rejected = 0
-        AddressSource.forEachBatch(in: addresses) { batch in
-            var workers = [symbolizer]
-            // Only when the index cache answers: reading DWARF cannot be shared out (libdwarf runs on one thread).
-            if batch.count >= Self.parallelBatchSize {
-                if helper == nil { helper = symbolizer.sibling() }
-                if let helper { workers.append(helper) }
-            }
+        func workers(for count: Int) -> [ImageSymbolizer] {
+            guard count >= Self.parallelBatchSize else { return [symbolizer] }
+            if helper == nil { helper = symbolizer.sibling() }
+            return [symbolizer] + (helper.map { [$0] } ?? [])
+        }
+        // What a large read of input needs from DWARF is read first, both threads reading different units.
+        let readAhead = { (tokens: [String]) in
+            guard tokens.count >= Self.parallelBatchSize else { return }
+            let wanted = tokens.compactMap { AddressInput.atos.parse($0).map(fileAddress) }
+            let readers = workers(for: tokens.count)
+            ParallelBatch.forEach(readers) { reader, lane in reader.readAhead(wanted, lane: lane, of: readers.count) }
+        }
+        AddressSource.forEachBatch(in: addresses, arrived: readAhead) { batch in
+            let workers = workers(for: batch.count)
             var pending: [String] = []
             for result in ParallelBatch.map(batch, workers: workers, { answer($1, by: $0) }) {
                 switch result {
@@ -80,5 +89,6 @@ struct ResolveCommand: ParsableCommand {
         }
         objectOptions.finish(symbolizer)
         if answered == 0, rejected > 0 { throw ExitCode.failure }
+        ProcessEnd.exitWithoutTeardown(keeping: symbolizer, helper)
     }
 }

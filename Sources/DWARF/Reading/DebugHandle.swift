@@ -1,38 +1,54 @@
 internal import CLibDwarf
 import Glibc
 import ObjectFiles
+import Synchronization
 
 /// Owns one libdwarf session (`Dwarf_Debug`) and frees it in `deinit`, and nowhere else.
-/// libdwarf is not thread-safe: every call holds ``LibDwarfLock``.
+/// Opening and closing hold ``LibDwarfLock``; every read through the session holds its own lock
+/// (``run(_:)``), so one session is never used by two threads at once while separate sessions are.
 ///
 /// The session reads its sections through ``SectionAccess`` (`dwarf_object_init_b`): one mapping of the
 /// file, any slice of a universal file, decompressed `-gz` sections. Executables and debug files need no
 /// relocation, so none is offered.
-final class DebugHandle {
+final class DebugHandle: @unchecked Sendable {
     let path: String
     let debug: Dwarf_Debug
-    /// The sections libdwarf reads, alive as long as the session.
+    /// The sections libdwarf reads, alive as long as the session; read-only, so sessions share them.
     let access: SectionAccess
+    private let session = Mutex(())
 
-    init(object: ObjectFile) throws(DWARFError) {
-        let path = object.path
-        self.path = path
-
-        // libdwarf records every allocation in a search tree so that dwarf_finish can free what callers
-        // leave behind; that bookkeeping is a fifth of a large unit's read time. Every reader here frees
-        // what it asks for, so the tracking is turned off (a library-wide switch, always set the same way).
-        dwarf_set_de_alloc_flag(0)
-        access = try SectionAccess(object: object)
+    /// Opens a session over `object`'s DWARF sections.
+    convenience init(object: ObjectFile) throws(DWARFError) {
+        let access = try SectionAccess(object: object)
         if let problem = ListSectionValidator.problem(in: access, object: object) {
-            throw DWARFError(.malformed, path: path, detail: "\(problem) (not handed to libdwarf, which crashes on such headers)")
+            throw DWARFError(.malformed, path: object.path, detail: "\(problem) (not handed to libdwarf, which crashes on such headers)")
         }
+        try self.init(access: access, path: object.path)
+    }
+
+    /// Opens another session over the sections `access` holds (already validated), for another thread.
+    init(access: SectionAccess, path: String) throws(DWARFError) {
+        self.path = path
+        self.access = access
+        let (debug, failure) = LibDwarfLock.run { () -> (Dwarf_Debug?, DWARFError?) in
+            // libdwarf records every allocation in a search tree so that dwarf_finish can free what callers
+            // leave behind; that bookkeeping is a fifth of a large unit's read time. Every reader here frees
+            // what it asks for, so the tracking is turned off (a library-wide switch, always set the same way).
+            dwarf_set_de_alloc_flag(0)
+            do throws(DWARFError) { return (try Self.open(access, path: path), nil) } catch { return (nil, error) }
+        }
+        guard let debug else { throw failure ?? DWARFError(.cannotOpen, path: path, detail: "libdwarf returned no session") }
+        self.debug = debug
+    }
+
+    private static func open(_ access: SectionAccess, path: String) throws(DWARFError) -> Dwarf_Debug {
         var debug: Dwarf_Debug?
         var error: Dwarf_Error?
         let result = dwarf_object_init_b(access.interface, nil, nil, UInt32(DW_GROUPNUMBER_ANY), &debug, &error)
         switch result {
         case DW_DLV_OK:
             guard let debug else { throw DWARFError(.cannotOpen, path: path, detail: "libdwarf returned no session") }
-            self.debug = debug
+            return debug
         case DW_DLV_NO_ENTRY:
             throw DWARFError(.noDebugInfo, path: path, detail: "")
         default:
@@ -46,6 +62,12 @@ final class DebugHandle {
         // dwarf_finish would look at the first byte of the access object to tell libdwarf's own loaders
         // apart; dwarf_object_finish frees the session and leaves the access object to its owner.
         LibDwarfLock.run { _ = dwarf_object_finish(debug, nil) }
+    }
+
+    /// Runs `body`, which reads through this session, while no other thread reads through it.
+    /// Not reentrant: `body` must not call `run` again.
+    func run<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        try session.withLock { _ throws(Failure) -> Value in try body() }
     }
 
     /// A malformed-DWARF error with libdwarf's message, freeing libdwarf's error record.

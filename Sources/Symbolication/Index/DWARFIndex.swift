@@ -3,15 +3,16 @@ import ObjectFiles
 
 /// The DWARF of one debug file arranged for address lookups, built lazily: opening reads the unit
 /// list only; a unit's functions and line table are read, and packed into a ``FlatUnit``, the first
-/// time an address falls in it.
+/// time an address falls in it. Not thread-safe: ``sibling()`` gives another thread an index of its own
+/// (its own libdwarf session) that shares the units read so far and from then on.
 final class DWARFIndex: AddressIndex {
     let file: DWARFFile
     private let units: [CompileUnit]
     /// Unit ranges to unit positions, as given to the unit table (and to the index cache).
     let unitRanges: [(AddressRange, UInt32)]
     private let unitTable: FlatRangeTable
-    /// Units read so far; a unit that failed to read keeps its error, so it is not retried.
-    private var loaded: [Int: Result<FlatUnit, DWARFError>] = [:]
+    /// Units read so far, by this index and its siblings.
+    private let loaded: UnitStore
     /// The first lookups read only the subprograms that hold their address (a single lookup in a large
     /// unit then costs a fraction of reading the unit); later ones read whole units, which batches share.
     private var targetedLookupsLeft = 4
@@ -34,6 +35,23 @@ final class DWARFIndex: AddressIndex {
         var writer = ByteWriter()
         let count = FlatRangeTable.write(pairs, to: &writer)
         unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), start: 0, count: count)
+        loaded = UnitStore()
+    }
+
+    private init(sharing other: DWARFIndex, file: DWARFFile) {
+        self.file = file
+        units = other.units
+        unitRanges = other.unitRanges
+        unitTable = other.unitTable
+        loaded = other.loaded
+        targetedLookupsLeft = 0
+    }
+
+    /// An index for another thread: the same units and unit table, read through a second libdwarf
+    /// session, sharing every unit either index reads.
+    /// - Throws: ``DWARFError`` when libdwarf cannot open the second session.
+    func sibling() throws(DWARFError) -> DWARFIndex {
+        DWARFIndex(sharing: self, file: try file.anotherSession())
     }
 
     /// How many units the file has.
@@ -41,21 +59,37 @@ final class DWARFIndex: AddressIndex {
 
     /// The unit at `position` (in ``DWARFFile/compileUnits()`` order), read on first use.
     func unit(atPosition position: Int) throws(DWARFError) -> FlatUnit {
-        if let cached = loaded[position] { return try cached.get() }
-        let result: Result<FlatUnit, DWARFError>
-        do { result = .success(try unitForCache(atPosition: position)) } catch { result = .failure(error) }
-        loaded[position] = result
-        return try result.get()
+        try loaded.unit(at: position) { readResult(atPosition: position) }.get()
     }
 
     /// The unit at `position` for the index cache: the one already read, else read without keeping it
     /// (the cache writer goes through every unit, which need not all stay in memory).
     func unitForCache(atPosition position: Int) throws(DWARFError) -> FlatUnit {
-        if let cached = loaded[position] { return try cached.get() }
+        if let cached = loaded.unitRead(at: position) { return try cached.get() }
+        return try readUnit(atPosition: position)
+    }
+
+    private func readResult(atPosition position: Int) -> Result<FlatUnit, DWARFError> {
+        do throws(DWARFError) { return .success(try readUnit(atPosition: position)) } catch { return .failure(error) }
+    }
+
+    private func readUnit(atPosition position: Int) throws(DWARFError) -> FlatUnit {
         guard let unit = FlatUnit(packing: try file.contents(of: units[position])) else {
             throw DWARFError(.malformed, path: file.path, detail: "unit \(position) does not fit the index")
         }
         return unit
+    }
+
+    /// Reads the units `addresses` fall in that neither this index nor a sibling has read or is reading,
+    /// starting `lane` / `lanes` of the way through them: siblings called at once on as many threads, one
+    /// lane each, read the units in parallel and never the same one twice.
+    func readAhead(_ addresses: [FileAddress], lane: Int, of lanes: Int) {
+        let positions = Set(addresses.compactMap(unitPosition)).sorted()
+        guard !positions.isEmpty else { return }
+        let start = positions.count * lane / max(lanes, 1)
+        for position in positions[start...] + positions[..<start] {
+            loaded.readUnlessClaimed(at: position) { readResult(atPosition: position) }
+        }
     }
 
     /// The position of the unit that covers `address`.
@@ -65,7 +99,7 @@ final class DWARFIndex: AddressIndex {
 
     func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit? {
         guard let position = unitPosition(at: address) else { return nil }
-        if loaded[position] == nil, targetedLookupsLeft > 0 {
+        if targetedLookupsLeft > 0, loaded.unitRead(at: position) == nil {
             targetedLookupsLeft -= 1
             if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) { return hit(in: unit, at: address) }
         }

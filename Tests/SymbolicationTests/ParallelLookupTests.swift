@@ -1,0 +1,71 @@
+import Dispatch
+import ObjectFiles
+import Symbolication
+import Testing
+import TestSupport
+
+/// Symbolizers of one image on two threads at once: each reads DWARF through its own libdwarf session,
+/// they share the units either reads, and together they answer exactly as one symbolizer alone.
+@Suite("Parallel lookups")
+struct ParallelLookupTests {
+    /// Every `step`-th byte of the image's code.
+    static func codeAddresses(of symbolizer: ImageSymbolizer, step: UInt64) -> [FileAddress] {
+        symbolizer.image.sections.filter(\.isExecutable).flatMap { section -> [FileAddress] in
+            let range = section.addressRange
+            return stride(from: range.lowerBound.rawValue, to: range.upperBound.rawValue, by: Int(step)).map { FileAddress($0) }
+        }
+    }
+
+    /// Runs `body(0)` and `body(1)` on two threads at once.
+    static func onTwoThreads(_ body: @escaping (Int) -> Void) {
+        let box = UncheckedBox(body)
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in box.value(lane) }
+    }
+
+    @Test(arguments: ["shapes-swift-O", "shapes-swift-Onone", "inventory-gcc-typeunits5", "sensors-clang-gz"])
+    func siblingsOnTwoThreadsAnswerAsOneSymbolizer(_ fixture: String) throws {
+        let path = Fixtures.path(fixture)
+        let alone = try ImageSymbolizer(path: path)
+        let addresses = Self.codeAddresses(of: alone, step: 3)
+        try #require(addresses.count > 300)
+        let expected = addresses.map(alone.resolve)
+        #expect(expected.contains { !$0.frames.isEmpty && $0.frames.first?.line != 0 }, "the fixture's DWARF answers some addresses")
+
+        // Several rounds, since a race shows only now and then: units read ahead on both threads, then each
+        // thread resolving every address (one forwards, one backwards), on fresh symbolizers every round.
+        for round in 0..<8 {
+            let first = try ImageSymbolizer(path: path)
+            let second = try #require(first.sibling(), "a symbolizer reading DWARF has a sibling")
+            let workers = [first, second]
+            if round % 2 == 0 {
+                Self.onTwoThreads { lane in workers[lane].readAhead(addresses, lane: lane, of: 2) }
+            }
+            let answers = UncheckedBox([[AddressResolution]](repeating: [], count: 2))
+            Self.onTwoThreads { lane in
+                let order = lane == 0 ? Array(addresses) : addresses.reversed()
+                let resolved = order.map(workers[lane].resolve)
+                answers.update { $0[lane] = lane == 0 ? resolved : resolved.reversed() }
+            }
+            #expect(answers.value[0] == expected, "round \(round): the first symbolizer's answers differ")
+            #expect(answers.value[1] == expected, "round \(round): the sibling's answers differ")
+        }
+    }
+
+    @Test func readingAheadOnOneThreadChangesNoAnswer() throws {
+        let path = Fixtures.path("shapes-swift-O")
+        let alone = try ImageSymbolizer(path: path)
+        let addresses = Self.codeAddresses(of: alone, step: 5)
+        let symbolizer = try ImageSymbolizer(path: path)
+        symbolizer.readAhead(addresses)
+        #expect(addresses.map(symbolizer.resolve) == addresses.map(alone.resolve))
+    }
+}
+
+/// A value two threads of a test touch at separate times, or in separate elements under the lock.
+private final class UncheckedBox<Value>: @unchecked Sendable {
+    private let lock = DispatchQueue(label: "UncheckedBox")
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.sync { stored } }
+    func update(_ change: (inout Value) -> Void) { lock.sync { change(&stored) } }
+}
