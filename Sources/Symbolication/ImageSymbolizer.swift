@@ -28,6 +28,8 @@ public final class ImageSymbolizer {
     private var needsCacheFile: Bool
     private var imageSymbols: SymbolTable?
     private var debugFileSymbols: SymbolTable?
+    /// Lookups left that scan the symbol tables in file order before they are sorted.
+    private var scansLeft = 8
     /// Demangled names already worked out: a batch meets the same functions again and again.
     private var displayNames: [String: String] = [:]
 
@@ -153,21 +155,41 @@ public final class ImageSymbolizer {
         }
     }
 
-    /// The symbols of the image itself, read on first use.
+    /// The symbols of the image itself, read on first use, sorted.
     public func symbolTable() -> SymbolTable {
+        let table = imageSymbolsAsRead().sorted()
+        imageSymbols = table
+        return table
+    }
+
+    /// The symbols of the separate debug file (a stripped binary's full `.symtab`), read on first use, sorted.
+    private func debugFileSymbolTable() -> SymbolTable {
+        let table = debugFileSymbolsAsRead().sorted()
+        debugFileSymbols = table
+        return table
+    }
+
+    private func imageSymbolsAsRead() -> SymbolTable {
         if let imageSymbols { return imageSymbols }
         let table = cachedSymbols(.imageSymbols) ?? readSymbols(of: image)
         imageSymbols = table
         return table
     }
 
-    /// The symbols of the separate debug file (a stripped binary's full `.symtab`), read on first use.
-    private func debugFileSymbolTable() -> SymbolTable {
+    private func debugFileSymbolsAsRead() -> SymbolTable {
         if let debugFileSymbols { return debugFileSymbols }
         let table = cachedSymbols(.debugFileSymbols)
             ?? debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
         debugFileSymbols = table
         return table
+    }
+
+    /// The symbol tables as lookups read them: as the file lists them for the first few lookups, which scan
+    /// them (sorting a Swift binary's 100,000 symbols costs as much as hundreds of scans), then sorted.
+    private func symbolsForLookup() -> (image: SymbolTable, debugFile: () -> SymbolTable) {
+        guard scansLeft > 0 else { return (symbolTable(), debugFileSymbolTable) }
+        scansLeft -= 1
+        return (imageSymbolsAsRead(), debugFileSymbolsAsRead)
     }
 
     /// A symbol table from the cache file; `nil` (and the file marked for rebuilding) when it is damaged.
@@ -188,13 +210,14 @@ public final class ImageSymbolizer {
 
     /// The symbol that covers `address`: from the image's own table, else from its debug file's.
     public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
-        symbolTable().symbol(containing: address) ?? debugFileSymbolTable().symbol(containing: address)
+        let tables = symbolsForLookup()
+        return tables.image.symbol(containing: address) ?? tables.debugFile().symbol(containing: address)
     }
 
     /// The symbol named `name`: from the image's own table, else from its debug file's.
     /// - Complexity: O(symbols).
     public func symbol(named name: String) -> Symbol? {
-        symbolTable().symbol(named: name) ?? debugFileSymbolTable().symbol(named: name)
+        imageSymbolsAsRead().symbol(named: name) ?? debugFileSymbolsAsRead().symbol(named: name)
     }
 
     /// The name to show for a linkage name, per ``SymbolizerOptions/demangle``.
@@ -221,8 +244,9 @@ public final class ImageSymbolizer {
                 address: address, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
                 unresolvedReason: "address \(address) is outside every section of \(image.fileName)")
         }
-        let imageSymbol = symbolTable().symbol(containing: address)
-        let symbolHit = imageSymbol ?? debugFileSymbolTable().symbol(containing: address)
+        let tables = symbolsForLookup()
+        let imageSymbol = tables.image.symbol(containing: address)
+        let symbolHit = imageSymbol ?? tables.debugFile().symbol(containing: address)
         var frames: [SymbolicatedFrame] = []
         var functionStart: FileAddress?
         var reason: String?

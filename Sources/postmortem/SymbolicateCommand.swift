@@ -94,5 +94,6 @@ struct SymbolicateCommand: ParsableCommand {
         symbolicator.writeIndexCaches()
         symbolicator.notes[noted...].forEach(Output.error)
         if produced == 0 { throw ExitCode.failure }
+        ProcessEnd.exitWithoutTeardown(keeping: symbolicator)
     }
 }

@@ -1,4 +1,5 @@
 internal import CLibElf
+import Glibc
 
 /// Reads the identity, layout and symbols of ELF files through libelf, into plain Swift values.
 enum ELFReader {
@@ -33,12 +34,19 @@ enum ELFReader {
             is64Bit: is64Bit, isBigEndian: isBigEndian, buildID: buildID, sections: sectionList.map(\.section), segments: segments, debugLink: debugLink)
     }
 
-    /// Reads `.symtab` and `.dynsym`: functions and data objects with an address.
+    /// Reads `.symtab` and `.dynsym`: functions and data objects with an address, in file order (the
+    /// table sorts itself when asked to). Names are not copied: they are read from a mapping of the file.
     static func readSymbols(path: String) throws(ObjectFileError) -> SymbolTable {
-        let handle = try ELFHandle(path: path)
+        // One descriptor for both: the mapping, and libelf's reading of the tables.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
+        let file: ImmutableBytes
+        do { file = try ImmutableBytes(mapping: descriptor, path: path) } catch {
+            close(descriptor)
+            throw error
+        }
+        let handle = try ELFHandle(descriptor: descriptor, path: path)
         let sectionList = try readSections(handle)
-        // Names stay bytes (the string tables copied into one buffer) until a lookup returns a symbol.
-        var names: [UInt8] = []
         var entries: [SymbolTable.Entry] = []
         for (_, scn) in sectionList {
             var sectionHeader = GElf_Shdr()
@@ -48,20 +56,20 @@ enum ELFReader {
                   let data = elf_getdata(scn, nil) else { continue }
             let count = Int(truncatingIfNeeded: sectionHeader.sh_size / sectionHeader.sh_entsize)
             let stringSection = Int(sectionHeader.sh_link)
-            guard stringSection < sectionList.count, let strings = elf_getdata(sectionList[stringSection].scn, nil),
-                  let stringBytes = strings.pointee.d_buf else { continue }
-            let base = names.count
-            let stringSize = Int(strings.pointee.d_size)
-            names.append(contentsOf: UnsafeRawBufferPointer(start: stringBytes, count: stringSize))
-            names.append(0)
+            guard stringSection < sectionList.count, case let strings = sectionList[stringSection].section, strings.occupiesFile,
+                  strings.fileOffset < UInt64(file.count) else { continue }
+            // The string table as it lies in the file; a name offset past it (or past the file's end) names nothing.
+            let base = Int(strings.fileOffset)
+            let stringSize = Int(min(strings.size, UInt64(file.count - base)))
+            entries.reserveCapacity(entries.count + max(count, 0))
             var currentFile = -1
             for index in 0..<max(count, 0) {
                 var entry = GElf_Sym()
                 guard gelf_getsym(data, Int32(truncatingIfNeeded: index), &entry) != nil else { break }
                 let type = Int32(entry.st_info & 0xF)
                 let binding = Int32(entry.st_info >> 4)
-                let nameOffset = Int(entry.st_name) < stringSize ? base + Int(entry.st_name) : names.count - 1
-                let isNameEmpty = names[nameOffset] == 0
+                let nameOffset = base + Int(entry.st_name)
+                let isNameEmpty = Int(entry.st_name) >= stringSize || file.u8(at: nameOffset) == 0
                 if type == STT_FILE {
                     currentFile = isNameEmpty ? -1 : nameOffset
                     continue
@@ -75,7 +83,7 @@ enum ELFReader {
                 case STT_OBJECT, STT_TLS: kind = .object
                 // Labels without a type (`data_start`, assembler entry points), as gdb and llvm-symbolizer
                 // use them; not local assembler labels (`.L…`) or ARM mapping symbols (`$x`, `$d`).
-                case STT_NOTYPE where !isLocalLabel(names, nameOffset) && section?.isAllocated == true:
+                case STT_NOTYPE where !isLocalLabel(file, nameOffset) && section?.isAllocated == true:
                     kind = section?.isExecutable == true ? .function : .object
                 default: continue
                 }
@@ -84,14 +92,13 @@ enum ELFReader {
                     section: section == nil ? -1 : Int32(sectionIndex), sourceFile: binding == STB_LOCAL ? currentFile : -1))
             }
         }
-        names.append(0)
-        return SymbolTable(entries: entries, names: names, sectionNames: sectionList.map(\.section.name),
+        return SymbolTable(fileOrderEntries: entries, names: file, sectionNames: sectionList.map(\.section.name),
                            sections: sectionList.map(\.section))
     }
 
     /// Whether the name at `offset` is an assembler-local label (`.L…`) or an ARM mapping symbol (`$x`).
-    private static func isLocalLabel(_ names: [UInt8], _ offset: Int) -> Bool {
-        names[offset] == UInt8(ascii: "$") || (names[offset] == UInt8(ascii: ".") && names[offset + 1] == UInt8(ascii: "L"))
+    private static func isLocalLabel(_ names: ImmutableBytes, _ offset: Int) -> Bool {
+        names.u8(at: offset) == UInt8(ascii: "$") || (names.u8(at: offset) == UInt8(ascii: ".") && names.u8(at: offset + 1) == UInt8(ascii: "L"))
     }
 
     /// The bytes of the section named `name`, decompressed when it is `SHF_COMPRESSED`; `nil` when the

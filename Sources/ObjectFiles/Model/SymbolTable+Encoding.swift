@@ -11,12 +11,10 @@ extension SymbolTable {
 
     /// The table as bytes that ``init(decoding:in:)`` reads back.
     public func encoded() -> [UInt8] {
-        let names: [UInt8] = switch storage {
-        case .arrays(_, let names): names
-        case .mapped(let bytes, _, _, let range): bytes.bytes(range)
-        }
+        let table = sorted()
+        let (entries, names) = table.entriesWithCompactNames()
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(24 + count * Self.entrySize + names.count + 64)
+        bytes.reserveCapacity(24 + entries.count * Self.entrySize + names.count + 64)
         func append<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
@@ -24,12 +22,11 @@ extension SymbolTable {
             append(UInt32(name.utf8.count))
             bytes.append(contentsOf: name.utf8)
         }
-        append(UInt64(count))
+        append(UInt64(entries.count))
         append(UInt64(names.count))
         append(UInt32(sectionNames.count))
         append(UInt32(sectionRanges.count))
-        for index in 0..<count {
-            let entry = entry(index)
+        for entry in entries {
             append(entry.address.rawValue)
             append(entry.size)
             append(UInt64(entry.name))
@@ -45,6 +42,33 @@ extension SymbolTable {
             append(range.upperBound.rawValue)
         }
         return bytes
+    }
+
+    /// The entries with their names copied into one buffer of their own (a table read from a file names
+    /// its symbols inside the whole file's bytes), each distinct name once.
+    private func entriesWithCompactNames() -> ([Entry], [UInt8]) {
+        let (source, base, limit) = nameStorage
+        var names: [UInt8] = []
+        var copied: [Int: Int] = [:]
+        func copy(_ offset: Int) -> Int {
+            if let known = copied[offset] { return known }
+            let start = names.count
+            var position = base + offset
+            while position < limit, case let byte = source.u8(at: position), byte != 0 {
+                names.append(byte)
+                position += 1
+            }
+            names.append(0)
+            copied[offset] = start
+            return start
+        }
+        let entries = (0..<count).map { index -> Entry in
+            var entry = entry(index)
+            entry.name = copy(entry.name)
+            if entry.sourceFile >= 0 { entry.sourceFile = copy(entry.sourceFile) }
+            return entry
+        }
+        return (entries, names)
     }
 
     /// The table that ``encoded()`` wrote into `range` of `bytes`, read in place: entries and names stay

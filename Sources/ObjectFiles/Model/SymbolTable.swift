@@ -1,11 +1,15 @@
-/// The function and data symbols of an object file, sorted by address for lookups.
+/// The function and data symbols of an object file, for lookups by address.
 ///
-/// The table is kept compact: addresses, sizes and offsets into one buffer of NUL-terminated names,
-/// either in arrays (read from an object file) or in place in a mapped index-cache file (see
-/// ``init(mapping:in:)``). A ``Symbol``, with its strings, is made only for what a lookup returns: a Swift
-/// binary holds tens of thousands of symbols and a lookup needs one.
+/// The table is kept compact: addresses, sizes and offsets of NUL-terminated names, either in arrays
+/// (read from an object file, the names left in the file's mapping) or in place in a mapped index-cache
+/// file (see ``init(mapping:in:)``). A ``Symbol``, with its strings, is made only for what a lookup returns:
+/// a Swift binary holds over 100,000 symbols and a lookup needs one.
+///
+/// A table read from an ELF file keeps the file's order until ``sorted()`` sorts it; lookups in such a table
+/// scan it. Sorting a large table costs as much as hundreds of scans, so one who looks up a few addresses
+/// never pays for it, and one who looks up many sorts first. Both answer alike.
 public struct SymbolTable: Sendable {
-    /// One symbol as the table stores it; names are offsets into ``names``.
+    /// One symbol as the table stores it; names are offsets into the names bytes.
     struct Entry: Sendable {
         var address: FileAddress
         var size: UInt64
@@ -18,9 +22,9 @@ public struct SymbolTable: Sendable {
         var sourceFile: Int
     }
 
-    /// Where the entries and names are: arrays, or the bytes of ``encoded()`` in a mapped file.
+    /// Where the entries and names are: arrays (in file order or sorted), or the bytes of ``encoded()`` in a mapped file.
     enum Storage: Sendable {
-        case arrays(entries: [Entry], names: [UInt8])
+        case arrays(entries: [Entry], names: ImmutableBytes, isSorted: Bool)
         case mapped(bytes: ImmutableBytes, entries: Int, count: Int, names: Range<Int>)
     }
 
@@ -32,15 +36,31 @@ public struct SymbolTable: Sendable {
     /// How many symbols the table holds.
     public var count: Int {
         switch storage {
-        case .arrays(let entries, _): entries.count
+        case .arrays(let entries, _, _): entries.count
         case .mapped(_, _, let count, _): count
+        }
+    }
+
+    /// True when entries are in address order (as lookups by binary search need), false while in file order.
+    public var isSorted: Bool {
+        switch storage {
+        case .arrays(_, _, let isSorted): isSorted
+        case .mapped: true
+        }
+    }
+
+    /// The bytes names are read from, and the offset their offsets count from.
+    var nameStorage: (bytes: ImmutableBytes, base: Int, limit: Int) {
+        switch storage {
+        case .arrays(_, let names, _): (names, 0, names.count)
+        case .mapped(let bytes, _, _, let names): (bytes, names.lowerBound, names.upperBound)
         }
     }
 
     /// The entry at `index` (below ``count``).
     func entry(_ index: Int) -> Entry {
         switch storage {
-        case .arrays(let entries, _):
+        case .arrays(let entries, _, _):
             return entries[index]
         case .mapped(let bytes, let start, _, let names):
             let offset = start + index * Self.entrySize
@@ -56,7 +76,7 @@ public struct SymbolTable: Sendable {
     /// The address of the entry at `index`, without decoding the rest of it.
     private func address(_ index: Int) -> FileAddress {
         switch storage {
-        case .arrays(let entries, _): entries[index].address
+        case .arrays(let entries, _, _): entries[index].address
         case .mapped(let bytes, let start, _, _): FileAddress(bytes.u64(at: start + index * Self.entrySize))
         }
     }
@@ -85,29 +105,29 @@ public struct SymbolTable: Sendable {
             return Entry(address: symbol.address, size: symbol.size, kind: symbol.kind, name: store(symbol.name),
                          section: section, sourceFile: symbol.sourceFile.map(store) ?? -1)
         }
-        self.init(entries: entries, names: names, sectionNames: sectionNames, sections: sections)
+        self = SymbolTable(fileOrderEntries: entries, names: ImmutableBytes(names), sectionNames: sectionNames, sections: sections).sorted()
     }
 
-    /// Sorts `entries` and drops duplicates; `names` must end with a NUL.
-    init(entries: [Entry], names: [UInt8], sectionNames: [String], sections: [Section]) {
+    /// A table of `entries` as the file lists them, unsorted; their names are NUL-terminated strings in `names`.
+    init(fileOrderEntries entries: [Entry], names: ImmutableBytes, sectionNames: [String], sections: [Section]) {
         var ranges: [String: AddressRange] = [:]
         for section in sections where section.isAllocated && ranges[section.name] == nil { ranges[section.name] = section.addressRange }
-        sectionRanges = ranges
-        self.sectionNames = sectionNames
-        // By address, then (among symbols at one address) sized ones first, then by name; equal ones keep
-        // their order. In two passes: a plain address sort is most of the work and compares integers only.
+        self.init(storage: .arrays(entries: entries, names: names, isSorted: false), sectionNames: sectionNames, sectionRanges: ranges)
+    }
+
+    /// The table in address order, duplicates dropped; `self` when already sorted.
+    /// - Complexity: O(n log n) the first time.
+    public func sorted() -> SymbolTable {
+        guard case .arrays(let entries, let names, false) = storage else { return self }
+        // By address, then (among symbols at one address) in ``groupOrder``; equal ones keep their order. In two
+        // passes: a plain address sort is most of the work and compares integers only.
         var sorted = entries
         sorted.sort { $0.address < $1.address }
         var groupStart = 0
         while groupStart < sorted.count {
             var groupEnd = groupStart + 1
             while groupEnd < sorted.count, sorted[groupEnd].address == sorted[groupStart].address { groupEnd += 1 }
-            if groupEnd - groupStart > 1 {
-                sorted[groupStart..<groupEnd].sort { lhs, rhs in
-                    if (lhs.size == 0) != (rhs.size == 0) { return lhs.size != 0 }
-                    return Self.compare(names, lhs.name, rhs.name) < 0
-                }
-            }
+            if groupEnd - groupStart > 1 { sorted[groupStart..<groupEnd].sort { Self.groupOrder($0, $1, names) } }
             groupStart = groupEnd
         }
         var unique: [Entry] = []
@@ -116,7 +136,14 @@ public struct SymbolTable: Sendable {
             if let last = unique.last, last.address == entry.address, Self.compare(names, last.name, entry.name) == 0 { continue }
             unique.append(entry)
         }
-        storage = .arrays(entries: unique, names: names)
+        return SymbolTable(storage: .arrays(entries: unique, names: names, isSorted: true), sectionNames: sectionNames,
+                           sectionRanges: sectionRanges)
+    }
+
+    /// The order of symbols at one address: sized ones first, then by name.
+    private static func groupOrder(_ lhs: Entry, _ rhs: Entry, _ names: ImmutableBytes) -> Bool {
+        if (lhs.size == 0) != (rhs.size == 0) { return lhs.size != 0 }
+        return compare(names, lhs.name, rhs.name) < 0
     }
 
     /// A table over storage whose entries are already sorted and unique (the bytes of ``encoded()``).
@@ -130,8 +157,38 @@ public struct SymbolTable: Sendable {
     ///
     /// A symbol with a size covers exactly its bytes; one without covers everything up to the
     /// next symbol's address, but not past the end of its section.
-    /// - Complexity: O(log n).
+    /// - Complexity: O(log n) when sorted; O(n) in file order.
     public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+        guard let (groupAddress, group) = group(before: address) else { return nil }
+        let offset = address.rawValue - groupAddress.rawValue
+        if let sized = group.first(where: { $0.size > offset }) { return (symbol(for: sized), offset) }
+        if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) { return (symbol(for: unsized), offset) }
+        return nil
+    }
+
+    /// The symbols at the highest address at or below `address`, in ``groupOrder``.
+    private func group(before address: FileAddress) -> (FileAddress, [Entry])? {
+        if case .arrays(let entries, let names, false) = storage {
+            var best: FileAddress?
+            var group: [Entry] = []
+            for entry in entries where entry.address <= address {
+                if best.map({ entry.address > $0 }) ?? true {
+                    best = entry.address
+                    group = [entry]
+                } else if entry.address == best {
+                    group.append(entry)
+                }
+            }
+            guard let best else { return nil }
+            guard group.count > 1 else { return (best, group) }
+            // The stable sort keeps file order among equals, and duplicates go, as in ``sorted()``.
+            var unique: [Entry] = []
+            for entry in group.sorted(by: { Self.groupOrder($0, $1, names) }) {
+                if let last = unique.last, Self.compare(names, last.name, entry.name) == 0 { continue }
+                unique.append(entry)
+            }
+            return (best, unique)
+        }
         var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2
@@ -142,23 +199,24 @@ public struct SymbolTable: Sendable {
         let groupAddress = self.address(low - 1)
         var groupStart = low - 1
         while groupStart > 0, self.address(groupStart - 1) == groupAddress { groupStart -= 1 }
-        let offset = address.rawValue - groupAddress.rawValue
-        let group = (groupStart..<low).map(entry)
-        if let sized = group.first(where: { $0.size > offset }) { return (symbol(for: sized), offset) }
-        if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) { return (symbol(for: unsized), offset) }
-        return nil
+        return (groupAddress, (groupStart..<low).map(entry))
     }
 
-    /// The symbol named `name`, for `info line FUNCTION`-style lookups.
+    /// The symbol named `name`, for `info line FUNCTION`-style lookups: of several, the one at the lowest
+    /// address (a sized one before one without a size), whether the table is sorted or not.
     /// - Complexity: O(n).
     public func symbol(named name: String) -> Symbol? {
         let wanted = Array(name.utf8)
-        switch storage {
-        case .arrays(let entries, let names):
-            return entries.first { Self.compare(names, $0.name, wanted) == 0 }.map(symbol(for:))
-        case .mapped(let bytes, _, let count, let names):
-            return (0..<count).lazy.map(entry).first { bytes.stringEquals(at: names.lowerBound + $0.name, wanted) }.map(symbol(for:))
+        let (bytes, base, _) = nameStorage
+        var found: Entry?
+        for index in 0..<count {
+            let entry = entry(index)
+            guard bytes.stringEquals(at: base + entry.name, wanted) else { continue }
+            if isSorted { return symbol(for: entry) }
+            if let best = found, (best.address, best.size == 0 ? 1 : 0) <= (entry.address, entry.size == 0 ? 1 : 0) { continue }
+            found = entry
         }
+        return found.map(symbol(for:))
     }
 
     private func isInOwnSection(_ address: FileAddress, _ entry: Entry) -> Bool {
@@ -173,33 +231,19 @@ public struct SymbolTable: Sendable {
     }
 
     private func string(at offset: Int) -> String {
-        switch storage {
-        case .arrays(_, let names):
-            let end = names[offset...].firstIndex(of: 0) ?? names.endIndex
-            return String(decoding: names[offset..<end], as: UTF8.self)
-        case .mapped(let bytes, _, _, let names):
-            return bytes.string(at: names.lowerBound + offset, limit: names.upperBound)
-        }
+        let (bytes, base, limit) = nameStorage
+        return bytes.string(at: base + offset, limit: limit)
     }
 
-    /// Compares the NUL-terminated names at two offsets of `names`, byte by byte.
-    private static func compare(_ names: [UInt8], _ lhs: Int, _ rhs: Int) -> Int {
+    /// Compares the NUL-terminated names at two offsets of `names`, byte by byte (a missing byte reads as NUL).
+    private static func compare(_ names: ImmutableBytes, _ lhs: Int, _ rhs: Int) -> Int {
         var left = lhs, right = rhs
         while true {
-            let a = names[left], b = names[right]
+            let a = names.u8(at: left), b = names.u8(at: right)
             if a != b { return a < b ? -1 : 1 }
             if a == 0 { return 0 }
             left += 1
             right += 1
         }
-    }
-
-    /// Compares the NUL-terminated name at `offset` with `bytes` (no NUL).
-    private static func compare(_ names: [UInt8], _ offset: Int, _ bytes: [UInt8]) -> Int {
-        for (index, byte) in bytes.enumerated() {
-            let stored = names[offset + index]
-            if stored != byte { return stored < byte ? -1 : 1 }
-        }
-        return names[offset + bytes.count] == 0 ? 0 : 1
     }
 }
