@@ -92,13 +92,24 @@ public final class DWARFFile {
         defer { dwarf_dealloc_die(unitDIE) }
         var reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
         reader.rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
-        let lineTable = try LineTableReader.lineTable(unitDIE, compilationDirectory: unit.compilationDirectory, handle) {
-            guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list),
-                  let bytes = handle.access.section(named: ".debug_line") else { return nil }
-            return LineProgramProbe(bytes: bytes).sequencesStartingWithDefaultFile(at: Int(clamping: offset))
-        }
+        let lineTable = try readLineTable(unitDIE, reader: reader, compilationDirectory: unit.compilationDirectory ?? "")
         var collector = FunctionCollector(reader: reader, files: lineTable.files, target: target)
         collector.collect(unitDIE: unitDIE)
         return UnitContents(functions: collector.functions, lineTable: lineTable)
+    }
+
+    /// The unit's line table, from its `DW_AT_stmt_list`; empty when it has none.
+    private func readLineTable(_ unitDIE: Dwarf_Die, reader: DIEReader, compilationDirectory: String) throws(DWARFError) -> LineTable {
+        guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list) else { return .empty }
+        guard let section = handle.access.section(named: ".debug_line") else {
+            throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): there is no .debug_line")
+        }
+        let program = LineProgramReader(section: section, lineStrings: handle.access.section(named: ".debug_line_str"),
+                                        strings: handle.access.section(named: ".debug_str"))
+        do throws(LineProgramReader.Failure) {
+            return try program.lineTable(at: Int(clamping: offset), compilationDirectory: compilationDirectory)
+        } catch {
+            throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): \(error.detail)")
+        }
     }
 }

@@ -59,9 +59,11 @@ struct DWARFFileTests {
         #expect(functions.contains { !$0.isInlined && $0.linkageName?.contains("6Report8describe") == true })
     }
 
-    /// Every row libdwarf gives (after Postmortem mends its DWARF 5 file numbers and epilogue rows)
-    /// matches llvm-dwarfdump's rows: address, file path, line.
-    @Test(arguments: ["inventory-clang", "inventory-gcc", "shapes-swift-Onone", "sensors-clang-dwarf5"])
+    /// Every row of every unit's line program, as Postmortem decodes it, matches llvm-dwarfdump's rows:
+    /// address, line, column (line tables of versions 2 to 5, compressed sections, type units, Swift).
+    @Test(arguments: ["inventory-clang", "inventory-gcc", "shapes-swift-Onone", "shapes-swift-O", "sensors-clang-dwarf5",
+                      "sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-gz",
+                      "sensors-gcc-dwarf4-gz", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5", "libgeometry.so"])
     func lineRowsMatchLLVMDwarfdump(_ name: String) throws {
         let file = try DWARFFile(path: Fixtures.path(name))
         var ours: [String] = []

@@ -1,0 +1,69 @@
+import ObjectFiles
+import Testing
+@testable import DWARF
+
+/// The line-program decoder on a hand-made program whose every opcode's effect is known, and on every
+/// truncation of it. (Real programs of every fixture are checked against llvm-dwarfdump in DWARFFileTests.)
+@Suite("Line program reader")
+struct LineProgramReaderTests {
+    /// A DWARF 4 line table: two files (one in an include directory), then one sequence using special,
+    /// standard and extended opcodes.
+    static let program: [UInt8] = {
+        var header: [UInt8] = [1, 1, 1, 0xFB, 14, 13]  // min_inst, max_ops, default_is_stmt, line_base -5, line_range, opcode_base
+        header += [0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]  // standard_opcode_lengths
+        header += Array("inc\0\0".utf8)
+        header += Array("a.c\0".utf8) + [0, 0, 0] + Array("b.h\0".utf8) + [1, 0, 0] + [0]
+        var body: [UInt8] = [0x00, 0x09, 0x02, 0x00, 0x10, 0, 0, 0, 0, 0, 0]  // DW_LNE_set_address 0x1000
+        body += [0x05, 0x03]          // set_column 3
+        body += [0x01]                // copy: 0x1000 line 1
+        body += [76]                  // special: address +4, line +2
+        body += [0x04, 0x02]          // set_file 2
+        body += [0x08]                // const_add_pc: +17
+        body += [0x03, 0x7F]          // advance_line -1
+        body += [0x01]                // copy: 0x1015 line 2
+        body += [0x09, 0x10, 0x00]    // fixed_advance_pc +16
+        body += [0x00, 0x01, 0x01]    // end_sequence at 0x1025
+        let headerLength = UInt32(header.count)
+        let afterLength: [UInt8] = [4, 0] + withUnsafeBytes(of: headerLength.littleEndian, Array.init) + header + body
+        return withUnsafeBytes(of: UInt32(afterLength.count).littleEndian, Array.init) + afterLength
+    }()
+
+    static func read(_ bytes: [UInt8]) throws -> LineTable {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(LineProgramReader.Failure) in
+                try LineProgramReader(section: buffer, lineStrings: nil, strings: nil).lineTable(at: 0, compilationDirectory: "/work")
+            }
+        }
+        return try result.get()
+    }
+
+    @Test func everyOpcodeMovesTheRegistersAsDWARFSays() throws {
+        let table = try Self.read(Self.program)
+        #expect(table.files == ["", "/work/a.c", "/work/inc/b.h"])
+        #expect(table.sequences.count == 1)
+        #expect(table.sequences.first?.rows == [
+            LineRow(address: FileAddress(0x1000), file: 1, line: 1, column: 3),
+            LineRow(address: FileAddress(0x1004), file: 1, line: 3, column: 3),
+            LineRow(address: FileAddress(0x1015), file: 2, line: 2, column: 3),
+        ])
+        #expect(table.sequences.first?.endAddress == FileAddress(0x1025))
+    }
+
+    /// Cut anywhere, the table either cannot be read (its header is cut) or keeps the rows before the cut.
+    @Test func aProgramCutShortKeepsItsFirstRows() throws {
+        let full = try #require(try Self.read(Self.program).sequences.first?.rows)
+        var readable = 0
+        for length in 0..<Self.program.count {
+            guard let table = try? Self.read(Array(Self.program[..<length])) else { continue }
+            readable += 1
+            let rows = table.sequences.flatMap(\.rows)
+            #expect(Array(full.prefix(rows.count)) == rows, "cut at \(length)")
+        }
+        #expect(readable > 20, "cuts inside the program still read the header")
+    }
+
+    @Test func anOffsetPastTheSectionIsAFailure() {
+        #expect(throws: LineProgramReader.Failure.self) { try Self.read([1, 2, 3]) }
+        #expect(throws: LineProgramReader.Failure.self) { try Self.read([]) }
+    }
+}
