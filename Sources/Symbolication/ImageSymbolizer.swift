@@ -1,5 +1,6 @@
 public import ObjectFiles
 import DWARF
+import Dispatch
 
 /// Resolves file addresses of one binary (or debug file) to functions, inline chains and source lines.
 ///
@@ -28,6 +29,9 @@ public final class ImageSymbolizer {
     private var needsCacheFile: Bool
     private var imageSymbols: SymbolTable?
     private var debugFileSymbols: SymbolTable?
+    /// Indexes of the debug file for other threads (libdwarf sessions of their own) that ``readAhead(_:threads:)``
+    /// opened; ``sibling()`` takes one over.
+    private var spareIndexes: [DWARFIndex] = []
     /// Lookups left that scan the symbol tables in file order before they are sorted.
     private var scansLeft = 8
     /// Demangled names already worked out: a batch meets the same functions again and again.
@@ -98,7 +102,8 @@ public final class ImageSymbolizer {
         case let cached as CachedIndex:
             index = CachedIndex(file: cached.file) { [debugFile] in debugFile.flatMap { try? DWARFIndex(object: $0) } }
         case let direct as DWARFIndex:
-            guard let sibling = try? direct.sibling() else { return nil }
+            // A session opened for reading ahead has read unit headers already: it goes to the sibling.
+            guard let sibling = spareIndexes.popLast() ?? (try? direct.sibling()) else { return nil }
             index = sibling
         default:
             index = nil
@@ -118,11 +123,22 @@ public final class ImageSymbolizer {
     }
 
     /// Reads ahead the debug information `addresses` need, when lookups read it from DWARF: every unit they
-    /// fall in that no symbolizer sharing this one's units (``sibling()``) has read or is reading. Siblings
-    /// called at once on `lanes` threads, each with the same addresses and its own `lane`, read the units in
-    /// parallel; the lookups that follow find them read. Does nothing when the index cache answers.
-    public func readAhead(_ addresses: [FileAddress], lane: Int = 0, of lanes: Int = 1) {
-        (dwarf as? DWARFIndex)?.readAhead(addresses, lane: lane, of: lanes)
+    /// fall in that no symbolizer sharing this one's units (``sibling()``) has read or is reading, on `threads`
+    /// threads at once (this one and others, each reading through a libdwarf session of its own, each unit
+    /// once). Meanwhile one of them sorts the symbol tables, which many lookups are about to search. Does
+    /// nothing when the index cache answers.
+    public func readAhead(_ addresses: [FileAddress], threads: Int = 2) {
+        guard let index = dwarf as? DWARFIndex else { return }
+        while spareIndexes.count < threads - 1, let spare = try? index.sibling() { spareIndexes.append(spare) }
+        let lanes = [index] + spareIndexes.prefix(max(threads - 1, 0))
+        let work = UncheckedSendable { (lane: Int) in
+            if lane == 0 {
+                _ = self.symbolTable()
+                _ = self.debugFileSymbolTable()
+            }
+            lanes[lane].readAhead(addresses, lane: lane, of: lanes.count)
+        }
+        DispatchQueue.concurrentPerform(iterations: lanes.count) { lane in work.value(lane) }
     }
 
     /// Writes the image's index-cache file when the cache is on and there is no sound one yet (or the
@@ -305,4 +321,11 @@ public final class ImageSymbolizer {
         }
         return frames
     }
+}
+
+/// A value handed to threads that the caller keeps from touching it at the same time (each lane of
+/// ``ImageSymbolizer/readAhead(_:threads:)`` uses its own index; only lane 0 uses the symbolizer).
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

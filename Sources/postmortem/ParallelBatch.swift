@@ -1,7 +1,6 @@
 import Dispatch
 
-/// Shares a batch of inputs out among workers, one thread each, and gathers the outputs in input order;
-/// or runs one task per worker at once.
+/// Shares a batch of inputs out among workers, one thread each, and gathers the outputs in input order.
 ///
 /// Each worker (a symbolizer, which is not thread-safe) is used by exactly one thread while the batch
 /// runs, and the inputs are split into contiguous halves; that is what makes the unchecked boxes below sound.
@@ -20,19 +19,6 @@ enum ParallelBatch {
             }
         }
         return slots.flatMap(\.outputs)
-    }
-
-    /// Runs `body` once per worker, each on its own thread, with the worker's lane (its index among `workers`).
-    static func forEach<Worker>(_ workers: [Worker], _ body: (Worker, Int) -> Void) {
-        guard workers.count > 1 else {
-            if let worker = workers.first { body(worker, 0) }
-            return
-        }
-        withoutActuallyEscaping(body) { body in
-            let box = Unchecked(body)
-            let workers = Unchecked(workers)
-            DispatchQueue.concurrentPerform(iterations: workers.value.count) { lane in box.value(workers.value[lane], lane) }
-        }
     }
 
     /// One worker, the inputs it answers and its outputs: touched by one thread at a time.

@@ -61,12 +61,10 @@ struct ResolveCommand: ParsableCommand {
             if helper == nil { helper = symbolizer.sibling() }
             return [symbolizer] + (helper.map { [$0] } ?? [])
         }
-        // What a large read of input needs from DWARF is read first, both threads reading different units.
+        // What a large read of input needs from DWARF is read first, on two threads reading different units.
         let readAhead = { (tokens: [String]) in
             guard tokens.count >= Self.parallelBatchSize else { return }
-            let wanted = tokens.compactMap { AddressInput.atos.parse($0).map(fileAddress) }
-            let readers = workers(for: tokens.count)
-            ParallelBatch.forEach(readers) { reader, lane in reader.readAhead(wanted, lane: lane, of: readers.count) }
+            symbolizer.readAhead(tokens.compactMap { AddressInput.atos.parse($0).map(fileAddress) }, threads: 2)
         }
         AddressSource.forEachBatch(in: addresses, arrived: readAhead) { batch in
             let workers = workers(for: batch.count)

@@ -31,15 +31,13 @@ struct ParallelLookupTests {
         let expected = addresses.map(alone.resolve)
         #expect(expected.contains { !$0.frames.isEmpty && $0.frames.first?.line != 0 }, "the fixture's DWARF answers some addresses")
 
-        // Several rounds, since a race shows only now and then: units read ahead on both threads, then each
-        // thread resolving every address (one forwards, one backwards), on fresh symbolizers every round.
+        // Several rounds, since a race shows only now and then: units read ahead on two threads (every other
+        // round), then each thread resolving every address (one forwards, one backwards), on fresh symbolizers.
         for round in 0..<8 {
             let first = try ImageSymbolizer(path: path)
             let second = try #require(first.sibling(), "a symbolizer reading DWARF has a sibling")
             let workers = [first, second]
-            if round % 2 == 0 {
-                Self.onTwoThreads { lane in workers[lane].readAhead(addresses, lane: lane, of: 2) }
-            }
+            if round % 2 == 0 { first.readAhead(addresses, threads: 2) }
             let answers = UncheckedBox([[AddressResolution]](repeating: [], count: 2))
             Self.onTwoThreads { lane in
                 let order = lane == 0 ? Array(addresses) : addresses.reversed()
@@ -51,13 +49,17 @@ struct ParallelLookupTests {
         }
     }
 
-    @Test func readingAheadOnOneThreadChangesNoAnswer() throws {
+    @Test(arguments: [1, 2, 3])
+    func readingAheadChangesNoAnswer(threads: Int) throws {
         let path = Fixtures.path("shapes-swift-O")
         let alone = try ImageSymbolizer(path: path)
         let addresses = Self.codeAddresses(of: alone, step: 5)
         let symbolizer = try ImageSymbolizer(path: path)
-        symbolizer.readAhead(addresses)
+        symbolizer.readAhead(addresses, threads: threads)
         #expect(addresses.map(symbolizer.resolve) == addresses.map(alone.resolve))
+        // A sibling made after reading ahead takes over a session it opened, and answers alike.
+        let sibling = try #require(symbolizer.sibling())
+        #expect(addresses.reversed().map(sibling.resolve) == addresses.reversed().map(alone.resolve))
     }
 }
 
