@@ -69,9 +69,11 @@ enum ELFReader {
                 let type = Int32(entry.st_info & 0xF)
                 let binding = Int32(entry.st_info >> 4)
                 let nameOffset = base + Int(entry.st_name)
-                let isNameEmpty = Int(entry.st_name) >= stringSize || file.u8(at: nameOffset) == 0
+                // Offset 0 is the empty name. Other names are not read here (a Swift binary's are 9 MB): one that
+                // turns out empty is left out by the table when a lookup meets it.
+                let isNameEmpty = entry.st_name == 0 || Int(entry.st_name) >= stringSize
                 if type == STT_FILE {
-                    currentFile = isNameEmpty ? -1 : nameOffset
+                    currentFile = isNameEmpty || file.u8(at: nameOffset) == 0 ? -1 : nameOffset
                     continue
                 }
                 let sectionIndex = Int(entry.st_shndx)

@@ -109,6 +109,8 @@ public struct SymbolTable: Sendable {
     }
 
     /// A table of `entries` as the file lists them, unsorted; their names are NUL-terminated strings in `names`.
+    /// An entry whose name is empty is no symbol: lookups and ``sorted()`` leave it out (so a reader need not
+    /// touch every name to find the empty ones).
     init(fileOrderEntries entries: [Entry], names: ImmutableBytes, sectionNames: [String], sections: [Section]) {
         var ranges: [String: AddressRange] = [:]
         for section in sections where section.isAllocated && ranges[section.name] == nil { ranges[section.name] = section.addressRange }
@@ -121,7 +123,8 @@ public struct SymbolTable: Sendable {
         guard case .arrays(let entries, let names, false) = storage else { return self }
         // By address, then (among symbols at one address) in ``groupOrder``; equal ones keep their order. In two
         // passes: a plain address sort is most of the work and compares integers only.
-        var sorted = entries
+        // A table in file order may hold symbols whose names turn out empty (see ``init(fileOrderEntries:names:sectionNames:sections:)``).
+        var sorted = entries.filter { names.u8(at: $0.name) != 0 }
         sorted.sort { $0.address < $1.address }
         var groupStart = 0
         while groupStart < sorted.count {
@@ -171,7 +174,8 @@ public struct SymbolTable: Sendable {
         if case .arrays(let entries, let names, false) = storage {
             var best: FileAddress?
             var group: [Entry] = []
-            for entry in entries where entry.address <= address {
+            for entry in entries where entry.address <= address && best.map({ entry.address >= $0 }) ?? true {
+                guard names.u8(at: entry.name) != 0 else { continue }
                 if best.map({ entry.address > $0 }) ?? true {
                     best = entry.address
                     group = [entry]
@@ -207,6 +211,7 @@ public struct SymbolTable: Sendable {
     /// - Complexity: O(n).
     public func symbol(named name: String) -> Symbol? {
         let wanted = Array(name.utf8)
+        guard !wanted.isEmpty else { return nil }
         let (bytes, base, _) = nameStorage
         var found: Entry?
         for index in 0..<count {
