@@ -281,7 +281,7 @@ public final class ImageSymbolizer {
             let name = symbolHit.symbol.name
             frames = [SymbolicatedFrame(function: displayName(name), linkageName: name, file: symbolHit.symbol.sourceFile,
                                         line: 0, column: 0, isInlined: false)]
-        } else if let imageSymbol {
+        } else if let imageSymbol, frames[frames.count - 1].linkageName != imageSymbol.symbol.name {
             // As llvm-symbolizer does: the outermost frame takes the name in the image's own symbol
             // table, which also tells compiler-made clones (`.cold`, `.isra.0`) from their original.
             let name = imageSymbol.symbol.name
@@ -293,8 +293,13 @@ public final class ImageSymbolizer {
             reason = dwarf == nil ? "no symbol covers \(address) and there is no debug information"
                                   : "no function, line or symbol covers \(address)"
         }
+        // Every frame's function is the display name of its linkage name: the symbol's is usually the outermost one's.
+        let symbolName = symbolHit.map { hit in
+            if let outermost = frames.last, outermost.linkageName == hit.symbol.name, let function = outermost.function { return function }
+            return displayName(hit.symbol.name)
+        }
         return AddressResolution(
-            address: address, frames: frames, symbol: symbolHit.map { displayName($0.symbol.name) }, symbolOffset: symbolHit?.offset,
+            address: address, frames: frames, symbol: symbolName, symbolOffset: symbolHit?.offset,
             functionStart: functionStart, unresolvedReason: frames.isEmpty ? reason : nil)
     }
 
