@@ -32,6 +32,10 @@ struct ResolveCommand: ParsableCommand {
     /// own libdwarf session, or both reading the index cache).
     static let parallelBatchSize = 256
 
+    /// Input this large has what it needs from DWARF read ahead, on two threads (when lookups read DWARF): a
+    /// few addresses are cheaper to answer one at a time from the subprograms that hold them.
+    static let readAheadSize = 16
+
     /// What one input gets: the lines that answer it, or nothing when it is not an address.
     private enum Answer {
         case resolved([String])
@@ -63,7 +67,7 @@ struct ResolveCommand: ParsableCommand {
         }
         // What a large read of input needs from DWARF is read first, on two threads reading different units.
         let readAhead = { (tokens: [String]) in
-            guard tokens.count >= Self.parallelBatchSize else { return }
+            guard tokens.count >= Self.readAheadSize else { return }
             symbolizer.readAhead(tokens.compactMap { AddressInput.atos.parse($0).map(fileAddress) }, threads: 2)
         }
         AddressSource.forEachBatch(in: addresses, arrived: readAhead) { batch in
