@@ -45,7 +45,7 @@ extension SymbolTable {
     }
 
     /// The entries with their names copied into one buffer of their own (a table read from a file names
-    /// its symbols inside the whole file's bytes), each distinct name once.
+    /// its symbols inside the whole file's bytes), each distinct name once; nameless entries left out.
     private func entriesWithCompactNames() -> ([Entry], [UInt8]) {
         let (source, base, limit) = nameStorage
         var names: [UInt8] = []
@@ -62,8 +62,9 @@ extension SymbolTable {
             copied[offset] = start
             return start
         }
-        let entries = (0..<count).map { index -> Entry in
+        let entries = (0..<count).compactMap { index -> Entry? in
             var entry = entry(index)
+            guard source.u8(at: base + entry.name) != 0 else { return nil }
             entry.name = copy(entry.name)
             if entry.sourceFile >= 0 { entry.sourceFile = copy(entry.sourceFile) }
             return entry

@@ -33,7 +33,7 @@ public struct SymbolTable: Sendable {
     /// The address range of each section symbols lie in, which bounds symbols that declare no size.
     let sectionRanges: [String: AddressRange]
 
-    /// How many symbols the table holds.
+    /// How many entries the table holds (with any nameless ones a file lists, which lookups skip).
     public var count: Int {
         switch storage {
         case .arrays(let entries, _, _): entries.count
@@ -109,23 +109,22 @@ public struct SymbolTable: Sendable {
     }
 
     /// A table of `entries` as the file lists them, unsorted; their names are NUL-terminated strings in `names`.
-    /// An entry whose name is empty is no symbol: lookups and ``sorted()`` leave it out (so a reader need not
-    /// touch every name to find the empty ones).
+    /// An entry whose name is empty is no symbol: lookups skip it (so that neither a reader nor ``sorted()``
+    /// need touch every name to find the empty ones).
     init(fileOrderEntries entries: [Entry], names: ImmutableBytes, sectionNames: [String], sections: [Section]) {
         var ranges: [String: AddressRange] = [:]
         for section in sections where section.isAllocated && ranges[section.name] == nil { ranges[section.name] = section.addressRange }
         self.init(storage: .arrays(entries: entries, names: names, isSorted: false), sectionNames: sectionNames, sectionRanges: ranges)
     }
 
-    /// The table in address order, duplicates dropped; `self` when already sorted.
+    /// The table in address order, duplicates dropped; `self` when already sorted. Nameless entries stay (lookups
+    /// skip them), so that sorting reads no names but those of symbols sharing an address.
     /// - Complexity: O(n log n) the first time.
     public func sorted() -> SymbolTable {
         guard case .arrays(let entries, let names, false) = storage else { return self }
         // By address, then (among symbols at one address) in ``groupOrder``; equal ones keep their order. In two
         // passes: a plain address sort is most of the work and compares integers only.
-        // A table in file order may hold symbols whose names turn out empty (see ``init(fileOrderEntries:names:sectionNames:sections:)``).
-        var sorted = entries.filter { names.u8(at: $0.name) != 0 }
-        sorted.sort { $0.address < $1.address }
+        var sorted = Self.sortedByAddress(entries)
         var groupStart = 0
         while groupStart < sorted.count {
             var groupEnd = groupStart + 1
@@ -141,6 +140,20 @@ public struct SymbolTable: Sendable {
         }
         return SymbolTable(storage: .arrays(entries: unique, names: names, isSorted: true), sectionNames: sectionNames,
                            sectionRanges: sectionRanges)
+    }
+
+    /// `entries` by address, equal addresses in their given order. When the addresses span less than 4 GiB
+    /// (any real image), one sort of 64-bit keys (offset from the lowest address, then position) does it.
+    private static func sortedByAddress(_ entries: [Entry]) -> [Entry] {
+        guard let lowest = entries.lazy.map(\.address.rawValue).min(), let highest = entries.lazy.map(\.address.rawValue).max(),
+              highest - lowest <= UInt64(UInt32.max), entries.count <= Int(UInt32.max) else {
+            var sorted = entries
+            sorted.sort { $0.address < $1.address }
+            return sorted
+        }
+        var keys = entries.indices.map { (entries[$0].address.rawValue - lowest) << 32 | UInt64($0) }
+        keys.sort()
+        return keys.map { entries[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
     }
 
     /// The order of symbols at one address: sized ones first, then by name.
@@ -198,12 +211,19 @@ public struct SymbolTable: Sendable {
             let middle = (low + high) / 2
             if self.address(middle) <= address { low = middle + 1 } else { high = middle }
         }
-        // `low` is the first symbol past `address`; the group before it shares one address.
-        guard low > 0 else { return nil }
-        let groupAddress = self.address(low - 1)
-        var groupStart = low - 1
-        while groupStart > 0, self.address(groupStart - 1) == groupAddress { groupStart -= 1 }
-        return (groupAddress, (groupStart..<low).map(entry))
+        // `low` is the first symbol past `address`; the group before it shares one address. A group of nameless
+        // entries alone is no group: the one before it answers.
+        let (bytes, base, _) = nameStorage
+        var groupEnd = low
+        while groupEnd > 0 {
+            let groupAddress = self.address(groupEnd - 1)
+            var groupStart = groupEnd - 1
+            while groupStart > 0, self.address(groupStart - 1) == groupAddress { groupStart -= 1 }
+            let group = (groupStart..<groupEnd).map(entry).filter { bytes.u8(at: base + $0.name) != 0 }
+            if !group.isEmpty { return (groupAddress, group) }
+            groupEnd = groupStart
+        }
+        return nil
     }
 
     /// The symbol named `name`, for `info line FUNCTION`-style lookups: of several, the one at the lowest
