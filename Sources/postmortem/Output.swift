@@ -20,6 +20,13 @@ enum Output {
         FileSystem.Writer.standardOutput.write(bytes)
     }
 
+    /// Writes `bytes` (whole lines) to standard output, after what `print` holds.
+    static func bytes(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        flush()
+        FileSystem.Writer.standardOutput.write(bytes)
+    }
+
     /// `postmortem: MESSAGE` on standard error, after flushing what standard output holds so far.
     static func error(_ message: String) {
         flush()

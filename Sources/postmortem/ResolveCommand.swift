@@ -36,9 +36,9 @@ struct ResolveCommand: ParsableCommand {
     /// few addresses are cheaper to answer one at a time from the subprograms that hold them.
     static let readAheadSize = 16
 
-    /// What one input gets: the lines that answer it, or nothing when it is not an address.
+    /// What one input gets: the bytes of the lines that answer it, or nothing when it is not an address.
     private enum Answer {
-        case resolved([String])
+        case resolved([UInt8])
         case notAnAddress(String)
     }
 
@@ -51,11 +51,14 @@ struct ResolveCommand: ParsableCommand {
         func answer(_ input: String, by symbolizer: ImageSymbolizer) -> Answer {
             guard let value = AddressInput.atos.parse(input) else { return .notAnAddress(input) }
             let resolution = symbolizer.resolve(fileAddress(value))
+            var bytes: [UInt8] = []
             if json {
-                return .resolved([renderer.json(resolution, input: input, object: objectOptions.object,
-                                                runtimeAddress: loaded == nil ? nil : value)])
+                bytes += renderer.json(resolution, input: input, object: objectOptions.object, runtimeAddress: loaded == nil ? nil : value).utf8
+                bytes.append(UInt8(ascii: "\n"))
+            } else {
+                renderer.appendText(resolution, input: input, to: &bytes)
             }
-            return .resolved(renderer.text(resolution, input: input))
+            return .resolved(bytes)
         }
         var helper: ImageSymbolizer?
         var answered = 0
@@ -72,22 +75,25 @@ struct ResolveCommand: ParsableCommand {
         }
         AddressSource.forEachBatch(in: addresses, arrived: readAhead) { batch in
             let workers = workers(for: batch.count)
-            var pending: [String] = []
+            var pending: [UInt8] = []
             for result in ParallelBatch.map(batch, workers: workers, { answer($1, by: $0) }) {
                 switch result {
-                case .resolved(let lines):
+                case .resolved(let bytes):
                     answered += 1
-                    pending += lines
+                    pending += bytes
                 case .notAnAddress(let input):
                     rejected += 1
                     // What came before the bad input is written before its error, so the two streams stay in order.
-                    Output.lines(pending)
-                    pending = []
+                    Output.bytes(pending)
+                    pending.removeAll(keepingCapacity: true)
                     Output.error("'\(input)' is not an address")
-                    if json { pending.append(renderer.json(invalidInput: input, object: objectOptions.object, error: "not an address")) }
+                    if json {
+                        pending += renderer.json(invalidInput: input, object: objectOptions.object, error: "not an address").utf8
+                        pending.append(UInt8(ascii: "\n"))
+                    }
                 }
             }
-            Output.lines(pending)
+            Output.bytes(pending)
         }
         objectOptions.finish(symbolizer)
         if answered == 0, rejected > 0 { throw ExitCode.failure }

@@ -5,7 +5,7 @@ import Symbolication
 /// DWARF reading through libdwarf on real fixture binaries whose debug sections are damaged: the input's
 /// first byte picks a fixture, the rest is a patch of (offset: 3 bytes, value: 1 byte) records applied
 /// inside that fixture's debug sections only, so headers stay readable and the damage reaches the DWARF.
-/// Then every unit the binary lists is looked up through the same path `resolve` takes.
+/// Then addresses across the code are looked up through the same paths `resolve` takes.
 let fixtures: [(bytes: [UInt8], debugRanges: [Range<Int>])] = DWARFFixtures.load()
 
 enum DWARFFixtures {
@@ -45,14 +45,24 @@ func fuzzDWARF(_ input: [UInt8]) {
     let path = FuzzEntry.scratchFile(bytes)
     guard let symbolizer = try? ImageSymbolizer(path: path, options: SymbolizerOptions(
         debugFileSearch: DebugFileSearch(includesSystemRoot: false))) else { return }
+    var addresses: [FileAddress] = []
     for section in symbolizer.image.sections where section.isExecutable && section.size > 0 {
         var address = section.address
         for _ in 0..<64 {
-            _ = symbolizer.resolve(address)
-            _ = symbolizer.lineEntry(at: address)
+            addresses.append(address)
             guard let next = address.advanced(by: max(1, section.size / 64)), next < section.addressRange.upperBound else { break }
             address = next
         }
+    }
+    // The fixture byte's high bits also choose how `resolve` reads a batch: units read ahead on two threads
+    // (two libdwarf sessions), and a sibling answering after the symbolizer.
+    if choice & 0x80 != 0 { symbolizer.readAhead(addresses, threads: 2) }
+    for address in addresses {
+        _ = symbolizer.resolve(address)
+        _ = symbolizer.lineEntry(at: address)
+    }
+    if choice & 0x40 != 0, let sibling = symbolizer.sibling() {
+        for address in addresses.reversed() { _ = sibling.resolve(address) }
     }
 }
 

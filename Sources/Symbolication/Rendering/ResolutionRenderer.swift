@@ -26,12 +26,20 @@ public struct ResolutionRenderer: Sendable {
         self.imageName = imageName
     }
 
-    /// atos lines for one address: `function (in image) (file:line)`, `symbol (in image) + offset`
-    /// without line information, or the address as given when nothing covers it.
-    public func text(_ resolution: AddressResolution, input: String) -> [String] {
+    /// Appends the atos lines for one address to `bytes`, each ending in a newline: `function (in image)
+    /// (file:line)`, `symbol (in image) + offset` without line information, or the address as given when
+    /// nothing covers it. Written as bytes, not lines: a batch of C++ addresses is megabytes of output.
+    public func appendText(_ resolution: AddressResolution, input: String, to bytes: inout [UInt8]) {
         let frames = resolution.frames
-        guard let outermost = frames.last else { return [input] }
-        if style.showsInlinedFrames { return frames.map { line(for: $0, resolution: resolution, input: input) } }
+        guard let outermost = frames.last else {
+            bytes += input.utf8
+            bytes.append(UInt8(ascii: "\n"))
+            return
+        }
+        if style.showsInlinedFrames {
+            for frame in frames { appendLine(for: frame, resolution: resolution, input: input, to: &bytes) }
+            return
+        }
         // Without -i: the outermost function, at the innermost frame's source position.
         var merged = outermost
         if let innermost = frames.first {
@@ -39,24 +47,32 @@ public struct ResolutionRenderer: Sendable {
             merged.line = innermost.line
             merged.column = innermost.column
         }
-        return [line(for: merged, resolution: resolution, input: input)]
+        appendLine(for: merged, resolution: resolution, input: input, to: &bytes)
     }
 
-    private func line(for frame: SymbolicatedFrame, resolution: AddressResolution, input: String) -> String {
-        let function = frame.function ?? input
+    private func appendLine(for frame: SymbolicatedFrame, resolution: AddressResolution, input: String, to bytes: inout [UInt8]) {
+        bytes += (frame.function ?? input).utf8
+        bytes += " (in ".utf8
+        bytes += imageName.utf8
+        bytes.append(UInt8(ascii: ")"))
         if let file = frame.file, frame.line > 0 || !frame.isInlined {
-            return "\(function) (in \(imageName)) (\(displayPath(file)):\(frame.line))"
+            bytes += " (".utf8
+            bytes += displayPath(file)
+            bytes.append(UInt8(ascii: ":"))
+            bytes += String(frame.line).utf8
+            bytes.append(UInt8(ascii: ")"))
+        } else if !frame.isInlined, let start = resolution.functionStart, resolution.address >= start {
+            bytes += " + ".utf8
+            bytes += String(resolution.address.rawValue - start.rawValue).utf8
         }
-        if !frame.isInlined, let start = resolution.functionStart, resolution.address >= start {
-            return "\(function) (in \(imageName)) + \(resolution.address.rawValue - start.rawValue)"
-        }
-        return "\(function) (in \(imageName))"
+        bytes.append(UInt8(ascii: "\n"))
     }
 
-    private func displayPath(_ path: String) -> String {
-        if style.showsFullPaths { return path }
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-        return String(path[path.utf8.index(after: slash)...])
+    /// The path as printed: whole with `-fullPath`, else its last component.
+    private func displayPath(_ path: String) -> Substring.UTF8View {
+        if style.showsFullPaths { return path[...].utf8 }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path[...].utf8 }
+        return path[path.utf8.index(after: slash)...].utf8
     }
 
     /// One line of JSON: `{"address", "object", "frames": [...], "symbol", "symbolOffset"}`, frames innermost first.
