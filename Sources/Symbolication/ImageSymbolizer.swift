@@ -36,6 +36,8 @@ public final class ImageSymbolizer {
     private var scansLeft = 8
     /// Demangled names already worked out: a batch meets the same functions again and again.
     private var displayNames: [String: String] = [:]
+    /// The same by record of the index (``IndexHit/chainKeys``), which spares hashing long linkage names.
+    private var recordDisplayNames: [Int: String] = [:]
 
     /// Opens the binary or debug file at `path`: from its index-cache file when ``SymbolizerOptions/indexCache``
     /// is set and has a sound one for the debug file found now, else from that file's DWARF.
@@ -269,7 +271,7 @@ public final class ImageSymbolizer {
         if let dwarf {
             do {
                 if let hit = try dwarf.lookup(address) {
-                    frames = self.frames(chain: hit.chain, row: hit.row)
+                    frames = self.frames(chain: hit.chain, keys: hit.chainKeys, row: hit.row)
                     functionStart = hit.chain.first?.lowestAddress
                 }
             } catch {
@@ -309,7 +311,9 @@ public final class ImageSymbolizer {
         return (found.file, Int(found.row.line), AddressRange(found.row.address, found.end))
     }
 
-    private func frames(chain: [FunctionRecord], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
+    /// The frames of an inline chain, innermost first; `keys` (when not empty) stand for the records, so the
+    /// display name of each is worked out once.
+    private func frames(chain: [FunctionRecord], keys: [Int], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
         var location: (file: String?, line: Int, column: Int)? = row.map { ($0.file, Int($0.row.line), Int($0.row.column)) }
         if chain.isEmpty {
             guard let location else { return [] }
@@ -317,10 +321,19 @@ public final class ImageSymbolizer {
                                       column: location.column, isInlined: false)]
         }
         var frames: [SymbolicatedFrame] = []
-        for record in chain.reversed() {
+        for (position, record) in chain.enumerated().reversed() {
             let linkageName = record.linkageName ?? record.name
+            let function: String?
+            if position < keys.count, let linkageName {
+                if let known = recordDisplayNames[keys[position]] { function = known } else {
+                    function = displayName(linkageName)
+                    recordDisplayNames[keys[position]] = function
+                }
+            } else {
+                function = linkageName.map(displayName)
+            }
             frames.append(SymbolicatedFrame(
-                function: linkageName.map(displayName), linkageName: linkageName, file: location?.file,
+                function: function, linkageName: linkageName, file: location?.file,
                 line: location?.line ?? 0, column: location?.column ?? 0, isInlined: record.isInlined))
             location = (record.callFile, record.callLine, record.callColumn)
         }

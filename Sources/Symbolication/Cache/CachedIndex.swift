@@ -10,6 +10,7 @@ final class CachedIndex: AddressIndex {
     private let openDWARF: () -> DWARFIndex?
     private var dwarf: DWARFIndex??
     private var units: [Int: Result<FlatUnit, DWARFError>?] = [:]
+    private var records = RecordMemo()
 
     init(file: IndexCacheFile, openDWARF: @escaping () -> DWARFIndex?) {
         self.file = file
@@ -35,6 +36,7 @@ final class CachedIndex: AddressIndex {
         }
         guard let stored else { return try fallback?.lookup(address) }
         let unit = try stored.get()
-        return IndexHit(chain: unit.functionChain(at: address), row: unit.row(containing: address))
+        let chain = records.chain(unit: position, indices: unit.functionChainIndices(at: address), make: unit.record)
+        return IndexHit(chain: chain.records, chainKeys: chain.keys, row: unit.row(containing: address))
     }
 }

@@ -5,6 +5,9 @@ import ObjectFiles
 struct IndexHit {
     /// The subprogram and the inlined copies within it, outermost first, names complete.
     var chain: [FunctionRecord]
+    /// For each record of ``chain``, a number that stands for it within its index (unit and position), so a
+    /// caller can remember what it worked out from the record; empty when the records have none.
+    var chainKeys: [Int] = []
     /// The line row that covers the address, its file's path, and where the next row starts.
     var row: (row: LineRow, file: String?, end: FileAddress)?
 }
@@ -15,4 +18,27 @@ protocol AddressIndex: AnyObject {
     /// What covers `address`; `nil` when no unit does.
     /// - Throws: ``DWARFError`` when the unit that covers it cannot be read.
     func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit?
+}
+
+/// Records of the units an index read, decoded once each: a batch meets the same inlined functions again and
+/// again, and decoding a record makes three strings.
+struct RecordMemo {
+    private var positions: [Int: Int] = [:]
+    private var records: [FunctionRecord] = []
+
+    /// The number that stands for the record at `index` of the unit at `position`.
+    static func key(unit position: Int, record index: Int) -> Int { position << 32 | index }
+
+    /// The chain of records at `indices` in the unit at `position`, each made by `make` the first time.
+    mutating func chain(unit position: Int, indices: [Int], make: (Int) -> FunctionRecord) -> (records: [FunctionRecord], keys: [Int]) {
+        let keys = indices.map { Self.key(unit: position, record: $0) }
+        let records = zip(indices, keys).map { index, key in
+            if let known = positions[key] { return self.records[known] }
+            let record = make(index)
+            positions[key] = self.records.count
+            self.records.append(record)
+            return record
+        }
+        return (records, keys)
+    }
 }

@@ -16,6 +16,8 @@ final class DWARFIndex: AddressIndex {
     /// The first lookups read only the subprograms that hold their address (a single lookup in a large
     /// unit then costs a fraction of reading the unit); later ones read whole units, which batches share.
     private var targetedLookupsLeft = 4
+    /// Records of whole units decoded so far, names completed.
+    private var records = RecordMemo()
 
     init(object: ObjectFile) throws(DWARFError) {
         file = try DWARFFile(object: object)
@@ -101,12 +103,13 @@ final class DWARFIndex: AddressIndex {
         guard let position = unitPosition(at: address) else { return nil }
         if targetedLookupsLeft > 0, loaded.unitRead(at: position) == nil {
             targetedLookupsLeft -= 1
-            if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) { return hit(in: unit, at: address) }
+            if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) {
+                // A unit read for one address only: its record positions are its own, so nothing is remembered.
+                return IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
+            }
         }
-        return hit(in: try unit(atPosition: position), at: address)
-    }
-
-    private func hit(in unit: FlatUnit, at address: FileAddress) -> IndexHit {
-        IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
+        let unit = try unit(atPosition: position)
+        let chain = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { file.completingNames(unit.record($0)) }
+        return IndexHit(chain: chain.records, chainKeys: chain.keys, row: unit.row(containing: address))
     }
 }

@@ -160,6 +160,11 @@ struct FlatUnit {
     /// The records that cover `address`, outermost first: a subprogram and the inlined copies within it.
     /// A record whose names are incomplete keeps its ``FunctionRecord/nameOrigin``.
     func functionChain(at address: FileAddress) -> [FunctionRecord] {
+        functionChainIndices(at: address).map(record)
+    }
+
+    /// The positions (for ``record(_:)``) of the records that cover `address`, outermost first.
+    func functionChainIndices(at address: FileAddress) -> [Int] {
         let topLevel = FlatRangeTable(bytes: bytes, start: start + layout.top, count: counts.top)
         guard let found = topLevel.value(containing: address), Int(found) < counts.records else { return [] }
         let top = Int(found)
@@ -182,11 +187,11 @@ struct FlatUnit {
             }
             index += 1
         }
-        var chain: [FunctionRecord] = []
+        var chain: [Int] = []
         var current = deepest
         // Parents come before their children, which bounds the walk even in damaged bytes.
         while chain.count <= counts.records {
-            chain.append(record(current))
+            chain.append(current)
             let parent = Int(field(record: current, 28))
             guard current != top, parent < current else { break }
             current = parent
@@ -247,7 +252,8 @@ struct FlatUnit {
         return false
     }
 
-    private func record(_ index: Int) -> FunctionRecord {
+    /// The record at position `index` (below the record count).
+    func record(_ index: Int) -> FunctionRecord {
         let origin = bytes.u64(at: start + layout.records + index * Self.recordSize)
         let parent = field(record: index, 28)
         let ranges = recordRanges(index).map { range in
