@@ -165,7 +165,14 @@ public final class ImageSymbolizer {
             try IndexCacheFile.write(contents, unit: { position in
                 guard let index else { return .failure(DWARFError(.noDebugInfo, path: cachedFile.path, detail: "")) }
                 do throws(DWARFError) {
-                    return .success(try index.unitForCache(atPosition: position).completingNames(index.file.completingNames))
+                    let unit = try index.unitForCache(atPosition: position)
+                    // Demangled Swift names are stored: a lookup then demangles none (Swift's demangler takes microseconds
+                    // a name, a third of a warm batch). C++ names demangle fast and long: they are left to lookups.
+                    return .success(unit.completingNames(index.file.completingNames) { name in
+                        guard Demangler.isSwift(name) else { return nil }
+                        let shown = demangler.demangle(name)
+                        return shown == name ? nil : shown
+                    })
                 } catch { return .failure(error) }
             }, to: cache.path(for: image, debugFile: cachedFile))
         } catch {
@@ -271,7 +278,7 @@ public final class ImageSymbolizer {
         if let dwarf {
             do {
                 if let hit = try dwarf.lookup(address) {
-                    frames = self.frames(chain: hit.chain, keys: hit.chainKeys, row: hit.row)
+                    frames = self.frames(chain: hit.chain, keys: hit.chainKeys, storedNames: hit.chainDisplayNames, row: hit.row)
                     functionStart = hit.chain.first?.lowestAddress
                 }
             } catch {
@@ -312,8 +319,9 @@ public final class ImageSymbolizer {
     }
 
     /// The frames of an inline chain, innermost first; `keys` (when not empty) stand for the records, so the
-    /// display name of each is worked out once.
-    private func frames(chain: [FunctionRecord], keys: [Int], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
+    /// display name of each is worked out once, and `storedNames` are display names the index cache holds.
+    private func frames(chain: [FunctionRecord], keys: [Int], storedNames: [String?],
+                        row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
         var location: (file: String?, line: Int, column: Int)? = row.map { ($0.file, Int($0.row.line), Int($0.row.column)) }
         if chain.isEmpty {
             guard let location else { return [] }
@@ -324,7 +332,9 @@ public final class ImageSymbolizer {
         for (position, record) in chain.enumerated().reversed() {
             let linkageName = record.linkageName ?? record.name
             let function: String?
-            if position < keys.count, let linkageName {
+            if options.demangle, position < storedNames.count, let stored = storedNames[position] {
+                function = stored
+            } else if position < keys.count, let linkageName {
                 if let known = recordDisplayNames[keys[position]] { function = known } else {
                     function = displayName(linkageName)
                     recordDisplayNames[keys[position]] = function

@@ -1,6 +1,6 @@
 import Foundation
 import ObjectFiles
-import Symbolication
+@testable import Symbolication
 import Testing
 import TestSupport
 
@@ -75,6 +75,31 @@ struct IndexCacheTests {
         }
         #expect(differences == 0, "\(differences) of \(addresses.count) addresses differ")
         #expect(addresses.map { reader.lineEntry(at: $0).map { "\($0.file ?? "-"):\($0.line) \($0.range)" } } == expectedLines)
+    }
+
+    /// The cache stores the demangled form of Swift linkage names (lookups then demangle nothing; the test
+    /// above checks they answer as demangling would), and none for C++ names, which demangle fast.
+    @Test(arguments: [("shapes-swift-O", true), ("inventory-gcc", false)])
+    func demangledSwiftNamesAreStored(_ name: String, _ stored: Bool) throws {
+        let path = Fixtures.path(name)
+        let cache = IndexCache(directory: Fixtures.scratchDirectory("cache-names"))
+        let writer = try ImageSymbolizer(path: path, options: SymbolizerOptions(indexCache: cache))
+        writer.writeIndexCache()
+        let image = try ObjectFileReader.read(path: path)
+        let file = try #require(try IndexCacheFile.open(cache.path(for: image, debugFile: image), for: image)?.get())
+        var linkageNames = 0, displayNames = 0
+        for position in 0..<file.unitCount {
+            let unit = try #require(try file.unit(at: position)?.get())
+            for index in 0..<unit.recordCount {
+                guard let linkageName = unit.record(index).linkageName, Demangler.isSwift(linkageName) || linkageName.hasPrefix("_Z") else { continue }
+                linkageNames += 1
+                guard let shown = unit.displayName(index) else { continue }
+                displayNames += 1
+                #expect(shown == Demangler().demangle(linkageName))
+            }
+        }
+        #expect(linkageNames > 20)
+        #expect(stored ? displayNames == linkageNames : displayNames == 0, "\(displayNames) of \(linkageNames) mangled names stored demangled")
     }
 
     /// Builds a cache file for inventory-gcc and returns its path and the answers it must keep giving.

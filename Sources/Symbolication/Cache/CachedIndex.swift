@@ -36,7 +36,8 @@ final class CachedIndex: AddressIndex {
         }
         guard let stored else { return try fallback?.lookup(address) }
         let unit = try stored.get()
-        let chain = records.chain(unit: position, indices: unit.functionChainIndices(at: address), make: unit.record)
-        return IndexHit(chain: chain.records, chainKeys: chain.keys, row: unit.row(containing: address))
+        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { (unit.record($0), unit.displayName($0)) }
+        hit.row = unit.row(containing: address)
+        return hit
     }
 }

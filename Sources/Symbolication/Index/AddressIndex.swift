@@ -8,6 +8,9 @@ struct IndexHit {
     /// For each record of ``chain``, a number that stands for it within its index (unit and position), so a
     /// caller can remember what it worked out from the record; empty when the records have none.
     var chainKeys: [Int] = []
+    /// For each record of ``chain``, the demangled name the index cache stored for it, if any; empty when
+    /// the records come from DWARF.
+    var chainDisplayNames: [String?] = []
     /// The line row that covers the address, its file's path, and where the next row starts.
     var row: (row: LineRow, file: String?, end: FileAddress)?
 }
@@ -24,21 +27,27 @@ protocol AddressIndex: AnyObject {
 /// again, and decoding a record makes three strings.
 struct RecordMemo {
     private var positions: [Int: Int] = [:]
-    private var records: [FunctionRecord] = []
+    private var records: [(record: FunctionRecord, displayName: String?)] = []
 
     /// The number that stands for the record at `index` of the unit at `position`.
     static func key(unit position: Int, record index: Int) -> Int { position << 32 | index }
 
-    /// The chain of records at `indices` in the unit at `position`, each made by `make` the first time.
-    mutating func chain(unit position: Int, indices: [Int], make: (Int) -> FunctionRecord) -> (records: [FunctionRecord], keys: [Int]) {
-        let keys = indices.map { Self.key(unit: position, record: $0) }
-        let records = zip(indices, keys).map { index, key in
-            if let known = positions[key] { return self.records[known] }
-            let record = make(index)
-            positions[key] = self.records.count
-            self.records.append(record)
-            return record
+    /// The chain of records at `indices` in the unit at `position`, each made by `make` (with the display name
+    /// stored for it) the first time.
+    mutating func chain(unit position: Int, indices: [Int], make: (Int) -> (FunctionRecord, String?)) -> IndexHit {
+        var hit = IndexHit(chain: [], row: nil)
+        for index in indices {
+            let key = Self.key(unit: position, record: index)
+            let made: (record: FunctionRecord, displayName: String?)
+            if let known = positions[key] { made = records[known] } else {
+                made = make(index)
+                positions[key] = records.count
+                records.append(made)
+            }
+            hit.chain.append(made.record)
+            hit.chainKeys.append(key)
+            hit.chainDisplayNames.append(made.displayName)
         }
-        return (records, keys)
+        return hit
     }
 }

@@ -109,7 +109,8 @@ final class DWARFIndex: AddressIndex {
             }
         }
         let unit = try unit(atPosition: position)
-        let chain = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { file.completingNames(unit.record($0)) }
-        return IndexHit(chain: chain.records, chainKeys: chain.keys, row: unit.row(containing: address))
+        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { (file.completingNames(unit.record($0)), nil) }
+        hit.row = unit.row(containing: address)
+        return hit
     }
 }

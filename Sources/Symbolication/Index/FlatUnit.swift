@@ -9,11 +9,12 @@ import ObjectFiles
 /// - header (32 bytes): counts of top-level ranges, records, record ranges, sequences, rows and files
 ///   (u32 each), the strings' length (u32), padding;
 /// - top-level ranges: a ``FlatRangeTable`` to the record index;
-/// - records (72 bytes each, in DIE order): name origin DIE (u64, all ones when the names are complete),
+/// - records (80 bytes each, in DIE order): name origin DIE (u64, all ones when the names are complete),
 ///   name, linkage name, call file (string offsets, all ones for none), call line, call column, parent
 ///   (all ones for none), depth, end of subtree, first range, range count, flags (1: inlined),
 ///   declaration line (u32 each), the lowest start and highest end of the record's ranges and of every
-///   record nested in it (u64 each), which lets a lookup skip a subtree that cannot hold the address;
+///   record nested in it (u64 each), which lets a lookup skip a subtree that cannot hold the address,
+///   then the demangled name (string offset, all ones when not worked out) and four bytes of padding;
 /// - record ranges (start, end: u64);
 /// - sequences (32 bytes, sorted by start), a ``FlatRangeTable`` whose value is the first row and whose last
 ///   four bytes are the row count: start, end, furthest end so far (u64), first row, row count (u32);
@@ -22,7 +23,7 @@ import ObjectFiles
 /// - strings: NUL-terminated UTF-8.
 struct FlatUnit {
     static let headerSize = 32
-    static let recordSize = 72
+    static let recordSize = 80
     static let rangeSize = 16
     static let sequenceSize = FlatRangeTable.entrySize
     static let rowSize = 16
@@ -114,6 +115,8 @@ struct FlatUnit {
             writer.u32(UInt32(clamping: function.declarationLine))
             writer.u64(hulls[index].0)
             writer.u64(hulls[index].1)
+            writer.u32(StringPool.none)
+            writer.u32(0)
             rangeCount += function.ranges.count
         }
         for function in functions {
@@ -268,6 +271,15 @@ struct FlatUnit {
             declarationLine: Int(field(record: index, 52)), nameOrigin: origin == .max ? nil : origin)
     }
 
+    /// How many records the unit holds.
+    var recordCount: Int { counts.records }
+
+    /// The demangled name stored for the record at position `index`: only the index cache stores them
+    /// (``completingNames(_:displayName:)``); `nil` when none is.
+    func displayName(_ index: Int) -> String? {
+        string(field(record: index, 72))
+    }
+
     private func string(_ offset: UInt32) -> String? {
         guard offset != StringPool.none, Int(offset) < counts.strings else { return nil }
         return bytes.string(at: start + layout.strings + Int(offset), limit: start + layout.end)
@@ -276,23 +288,29 @@ struct FlatUnit {
     // MARK: Completing names
 
     /// The unit with every record's names completed by `complete` (``DWARFFile/completingNames(_:)``),
-    /// so the result needs no DWARF to read: new strings are appended, records patched in place.
-    func completingNames(_ complete: (FunctionRecord) -> FunctionRecord) -> [UInt8] {
+    /// and the demangled form of each record's linkage name (else name) that `displayName` gives, so the
+    /// result needs no DWARF to read and no demangling: new strings are appended, records patched in place.
+    func completingNames(_ complete: (FunctionRecord) -> FunctionRecord, displayName: (String) -> String?) -> [UInt8] {
         var unit = bytes.bytes(start..<start + layout.strings)
         var strings = StringPool(existing: bytes.bytes(start + layout.strings..<start + layout.end))
         for index in 0..<counts.records {
             let recordStart = layout.records + index * Self.recordSize
-            guard bytes.u64(at: start + recordStart) != .max else { continue }
-            let completed = complete(record(index))
             func patch(_ offset: Int, _ value: UInt32) {
                 withUnsafeBytes(of: value.littleEndian) { raw in
                     for byte in 0..<4 { unit[recordStart + offset + byte] = raw[byte] }
                 }
             }
-            for byte in 0..<8 { unit[recordStart + byte] = 0xFF }
-            patch(8, strings.offset(of: completed.name))
-            patch(12, strings.offset(of: completed.linkageName))
-            patch(52, UInt32(clamping: completed.declarationLine))
+            var completed = record(index)
+            if bytes.u64(at: start + recordStart) != .max {
+                completed = complete(completed)
+                for byte in 0..<8 { unit[recordStart + byte] = 0xFF }
+                patch(8, strings.offset(of: completed.name))
+                patch(12, strings.offset(of: completed.linkageName))
+                patch(52, UInt32(clamping: completed.declarationLine))
+            }
+            if let name = completed.linkageName ?? completed.name, let shown = displayName(name) {
+                patch(72, strings.offset(of: shown))
+            }
         }
         withUnsafeBytes(of: UInt32(strings.bytes.count).littleEndian) { raw in
             for byte in 0..<4 { unit[24 + byte] = raw[byte] }
