@@ -270,8 +270,12 @@ public final class ImageSymbolizer {
                 unresolvedReason: "address \(address) is outside every section of \(image.fileName)")
         }
         let tables = symbolsForLookup()
-        let imageSymbol = tables.image.symbol(containing: address)
-        let symbolHit = imageSymbol ?? tables.debugFile().symbol(containing: address)
+        // The symbol is found without making its strings: most lookups only compare its name with the frame's.
+        let imageSymbol = tables.image.match(containing: address).map { (table: tables.image, match: $0) }
+        let symbolHit = imageSymbol ?? {
+            let debugFileTable = tables.debugFile()
+            return debugFileTable.match(containing: address).map { (table: debugFileTable, match: $0) }
+        }()
         var frames: [SymbolicatedFrame] = []
         var functionStart: FileAddress?
         var reason: String?
@@ -287,29 +291,33 @@ public final class ImageSymbolizer {
             }
         }
         if let symbolHit, frames.isEmpty {
-            let name = symbolHit.symbol.name
-            frames = [SymbolicatedFrame(function: displayName(name), linkageName: name, file: symbolHit.symbol.sourceFile,
+            let symbol = symbolHit.table.symbol(for: symbolHit.match)
+            frames = [SymbolicatedFrame(function: displayName(symbol.name), linkageName: symbol.name, file: symbol.sourceFile,
                                         line: 0, column: 0, isInlined: false)]
-        } else if let imageSymbol, frames[frames.count - 1].linkageName != imageSymbol.symbol.name {
+        } else if let imageSymbol, !isNamed(imageSymbol, frames[frames.count - 1].linkageName) {
             // As llvm-symbolizer does: the outermost frame takes the name in the image's own symbol
             // table, which also tells compiler-made clones (`.cold`, `.isra.0`) from their original.
-            let name = imageSymbol.symbol.name
+            let name = imageSymbol.table.symbol(for: imageSymbol.match).name
             frames[frames.count - 1].linkageName = name
             frames[frames.count - 1].function = displayName(name)
         }
-        if functionStart == nil { functionStart = symbolHit?.symbol.address }
+        if functionStart == nil { functionStart = symbolHit?.match.address }
         if frames.isEmpty, reason == nil {
             reason = dwarf == nil ? "no symbol covers \(address) and there is no debug information"
                                   : "no function, line or symbol covers \(address)"
         }
         // Every frame's function is the display name of its linkage name: the symbol's is usually the outermost one's.
         let symbolName = symbolHit.map { hit in
-            if let outermost = frames.last, outermost.linkageName == hit.symbol.name, let function = outermost.function { return function }
-            return displayName(hit.symbol.name)
+            if let outermost = frames.last, isNamed(hit, outermost.linkageName), let function = outermost.function { return function }
+            return displayName(hit.table.symbol(for: hit.match).name)
         }
         return AddressResolution(
-            address: address, frames: frames, symbol: symbolName, symbolOffset: symbolHit?.offset,
+            address: address, frames: frames, symbol: symbolName, symbolOffset: symbolHit?.match.offset,
             functionStart: functionStart, unresolvedReason: frames.isEmpty ? reason : nil)
+    }
+
+    private func isNamed(_ hit: (table: SymbolTable, match: SymbolTable.Match), _ name: String?) -> Bool {
+        name.map { hit.table.name(of: hit.match, is: $0) } ?? false
     }
 
     /// The line-table entry that covers `address`: its source position and the addresses it spans.

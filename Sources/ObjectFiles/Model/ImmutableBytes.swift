@@ -97,8 +97,13 @@ public final class ImmutableBytes: @unchecked Sendable {
 
     /// Whether the NUL-terminated string at `offset` equals `wanted` (which has no NUL).
     public func stringEquals(at offset: Int, _ wanted: [UInt8]) -> Bool {
+        wanted.withUnsafeBufferPointer { stringEquals(at: offset, $0) }
+    }
+
+    /// Whether the NUL-terminated string at `offset` equals the bytes of `wanted` (which has no NUL).
+    public func stringEquals(at offset: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard offset >= 0, offset <= base.count - wanted.count - 1 else { return false }
-        for (index, byte) in wanted.enumerated() where base[offset + index] != byte { return false }
+        guard wanted.count == 0 || memcmp(base.baseAddress! + offset, wanted.baseAddress!, wanted.count) == 0 else { return false }
         return base[offset + wanted.count] == 0
     }
 

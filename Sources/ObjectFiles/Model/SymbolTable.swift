@@ -175,11 +175,37 @@ public struct SymbolTable: Sendable {
     /// next symbol's address, but not past the end of its section.
     /// - Complexity: O(log n) when sorted; O(n) in file order.
     public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+        match(containing: address).map { (symbol(for: $0), $0.offset) }
+    }
+
+    /// A symbol found by address whose strings are not made yet (most lookups only compare its name).
+    public struct Match: Sendable {
+        let entry: Entry
+        /// How far into the symbol the address lies.
+        public let offset: UInt64
+        /// Where the symbol starts.
+        public var address: FileAddress { entry.address }
+    }
+
+    /// The symbol that covers `address`, as ``symbol(containing:)`` finds it, without making its strings.
+    public func match(containing address: FileAddress) -> Match? {
         guard let (groupAddress, group) = group(before: address) else { return nil }
         let offset = address.rawValue - groupAddress.rawValue
-        if let sized = group.first(where: { $0.size > offset }) { return (symbol(for: sized), offset) }
-        if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) { return (symbol(for: unsized), offset) }
+        if let sized = group.first(where: { $0.size > offset }) { return Match(entry: sized, offset: offset) }
+        if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) { return Match(entry: unsized, offset: offset) }
         return nil
+    }
+
+    /// The symbol `match` found, with its strings.
+    public func symbol(for match: Match) -> Symbol {
+        symbol(for: match.entry)
+    }
+
+    /// Whether the symbol `match` found is named `name`, compared in place.
+    public func name(of match: Match, is name: String) -> Bool {
+        let (bytes, base, _) = nameStorage
+        var name = name
+        return name.withUTF8 { bytes.stringEquals(at: base + match.entry.name, $0) }
     }
 
     /// The symbols at the highest address at or below `address`, in ``groupOrder``.
