@@ -23,9 +23,7 @@ struct LineProgramReader {
 
     /// The header fields the program needs, and the table's file paths.
     private struct Header {
-        var version: Int
         var minimumInstructionLength: UInt64
-        var defaultIsStatement: Bool
         var lineBase: Int64
         var lineRange: UInt8
         var opcodeBase: UInt8
@@ -60,7 +58,7 @@ struct LineProgramReader {
         let programStart = cursor.position &+ Int(clamping: headerLength)
         guard let minimumInstructionLength = cursor.byte(),
               version < 4 || cursor.skip(1),  // maximum_operations_per_instruction
-              let defaultIsStatement = cursor.byte(), let lineBase = cursor.byte(), let lineRange = cursor.byte(),
+              cursor.skip(1), let lineBase = cursor.byte(), let lineRange = cursor.byte(),  // default_is_stmt: rows are not told apart by it
               let opcodeBase = cursor.byte() else { throw Failure(detail: "cut short") }
         guard lineRange > 0, opcodeBase > 0 else { throw Failure(detail: "line_range or opcode_base is 0") }
         var standardOpcodeLengths: [UInt8] = []
@@ -70,7 +68,7 @@ struct LineProgramReader {
         }
         let entries = version >= 5 ? try readEntriesV5(&cursor, offsetSize: offsetSize) : try readEntriesV2(&cursor)
         return Header(
-            version: version, minimumInstructionLength: UInt64(minimumInstructionLength), defaultIsStatement: defaultIsStatement != 0,
+            minimumInstructionLength: UInt64(minimumInstructionLength),
             lineBase: Int64(Int8(bitPattern: lineBase)), lineRange: lineRange, opcodeBase: opcodeBase,
             standardOpcodeLengths: standardOpcodeLengths,
             files: LineTableFiles.paths(entries, isVersion5: version >= 5, compilationDirectory: compilationDirectory),

@@ -243,6 +243,8 @@ public struct SymbolTable: Sendable {
         var groupEnd = low
         while groupEnd > 0 {
             let groupAddress = self.address(groupEnd - 1)
+            // Only damaged bytes (a cache file read without its checksums) can put a higher address before.
+            guard groupAddress <= address else { return nil }
             var groupStart = groupEnd - 1
             while groupStart > 0, self.address(groupStart - 1) == groupAddress { groupStart -= 1 }
             let group = (groupStart..<groupEnd).map(entry).filter { bytes.u8(at: base + $0.name) != 0 }
