@@ -205,8 +205,13 @@ public enum FileSystem {
 
         /// Writes all of `bytes` (stopping quietly if the reader went away).
         public func write(_ bytes: [UInt8]) {
-            var offset = 0
-            while offset < bytes.count {
+            write(bytes[...])
+        }
+
+        /// Writes all of `bytes` (stopping quietly if the reader went away).
+        public func write(_ bytes: ArraySlice<UInt8>) {
+            var offset = bytes.startIndex
+            while offset < bytes.endIndex {
                 let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
                 if written <= 0 { return }
                 offset += written

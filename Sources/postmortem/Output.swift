@@ -21,7 +21,7 @@ enum Output {
     }
 
     /// Writes `bytes` (whole lines) to standard output, after what `print` holds.
-    static func bytes(_ bytes: [UInt8]) {
+    static func bytes(_ bytes: ArraySlice<UInt8>) {
         guard !bytes.isEmpty else { return }
         flush()
         FileSystem.Writer.standardOutput.write(bytes)

@@ -36,11 +36,16 @@ struct ResolveCommand: ParsableCommand {
     /// few addresses are cheaper to answer one at a time from the subprograms that hold them.
     static let readAheadSize = 16
 
-    /// What one input gets: the bytes of the lines that answer it, or nothing when it is not an address.
-    private enum Answer {
-        case resolved([UInt8])
-        case notAnAddress(String)
+    /// A share of a batch answered: the bytes of the lines that answer its inputs, in order, and the inputs that
+    /// are not addresses, each with the number of bytes that come before its error.
+    private struct Answers {
+        var bytes: [UInt8] = []
+        var rejected: [(offset: Int, input: String)] = []
+        var answered = 0
     }
+
+    /// Answers this many inputs before reserving room for the rest of a share at their average size.
+    private static let sizingSample = 16
 
     func run() throws {
         let symbolizer = try objectOptions.openSymbolizer()
@@ -48,17 +53,30 @@ struct ResolveCommand: ParsableCommand {
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName)
         func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
-        func answer(_ input: String, by symbolizer: ImageSymbolizer) -> Answer {
-            guard let value = AddressInput.atos.parse(input) else { return .notAnAddress(input) }
-            let resolution = symbolizer.resolve(fileAddress(value))
-            var bytes: [UInt8] = []
-            if json {
-                bytes += renderer.json(resolution, input: input, object: objectOptions.object, runtimeAddress: loaded == nil ? nil : value).utf8
-                bytes.append(UInt8(ascii: "\n"))
-            } else {
-                renderer.appendText(resolution, input: input, to: &bytes)
+        func answer(by symbolizer: ImageSymbolizer, _ inputs: ArraySlice<String>) -> Answers {
+            var answers = Answers()
+            for (position, input) in inputs.enumerated() {
+                if position == Self.sizingSample {
+                    answers.bytes.reserveCapacity(answers.bytes.count / position * inputs.count * 9 / 8)
+                }
+                guard let value = AddressInput.atos.parse(input) else {
+                    answers.rejected.append((answers.bytes.count, input))
+                    if json {
+                        answers.bytes += renderer.json(invalidInput: input, object: objectOptions.object, error: "not an address").utf8
+                        answers.bytes.append(UInt8(ascii: "\n"))
+                    }
+                    continue
+                }
+                answers.answered += 1
+                let resolution = symbolizer.resolve(fileAddress(value))
+                if json {
+                    answers.bytes += renderer.json(resolution, input: input, object: objectOptions.object, runtimeAddress: loaded == nil ? nil : value).utf8
+                    answers.bytes.append(UInt8(ascii: "\n"))
+                } else {
+                    renderer.appendText(resolution, input: input, to: &answers.bytes)
+                }
             }
-            return .resolved(bytes)
+            return answers
         }
         var helper: ImageSymbolizer?
         var answered = 0
@@ -74,26 +92,18 @@ struct ResolveCommand: ParsableCommand {
             symbolizer.readAhead(tokens.compactMap { AddressInput.atos.parse($0).map(fileAddress) }, threads: 2)
         }
         AddressSource.forEachBatch(in: addresses, arrived: readAhead) { batch in
-            let workers = workers(for: batch.count)
-            var pending: [UInt8] = []
-            for result in ParallelBatch.map(batch, workers: workers, { answer($1, by: $0) }) {
-                switch result {
-                case .resolved(let bytes):
-                    answered += 1
-                    pending += bytes
-                case .notAnAddress(let input):
-                    rejected += 1
-                    // What came before the bad input is written before its error, so the two streams stay in order.
-                    Output.bytes(pending)
-                    pending.removeAll(keepingCapacity: true)
+            for answers in ParallelBatch.shares(batch, workers: workers(for: batch.count), answer) {
+                answered += answers.answered
+                rejected += answers.rejected.count
+                // What comes before a bad input is written before its error, so the two streams stay in order.
+                var written = 0
+                for (offset, input) in answers.rejected {
+                    Output.bytes(answers.bytes[written..<offset])
                     Output.error("'\(input)' is not an address")
-                    if json {
-                        pending += renderer.json(invalidInput: input, object: objectOptions.object, error: "not an address").utf8
-                        pending.append(UInt8(ascii: "\n"))
-                    }
+                    written = offset
                 }
+                Output.bytes(answers.bytes[written...])
             }
-            Output.bytes(pending)
         }
         objectOptions.finish(symbolizer)
         if answered == 0, rejected > 0 { throw ExitCode.failure }

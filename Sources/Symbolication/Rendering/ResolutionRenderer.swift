@@ -17,13 +17,16 @@ public struct ResolutionRenderer: Sendable {
         }
     }
 
-    public var style: Style
+    public let style: Style
     /// The image name atos shows in `(in NAME)`.
-    public var imageName: String
+    public let imageName: String
+    /// ` (in NAME)`, as written after each function.
+    private let imageNote: [UInt8]
 
     public init(style: Style, imageName: String) {
         self.style = style
         self.imageName = imageName
+        self.imageNote = Array(" (in \(imageName))".utf8)
     }
 
     /// Appends the atos lines for one address to `bytes`, each ending in a newline: `function (in image)
@@ -52,20 +55,37 @@ public struct ResolutionRenderer: Sendable {
 
     private func appendLine(for frame: SymbolicatedFrame, resolution: AddressResolution, input: String, to bytes: inout [UInt8]) {
         bytes += (frame.function ?? input).utf8
-        bytes += " (in ".utf8
-        bytes += imageName.utf8
-        bytes.append(UInt8(ascii: ")"))
+        bytes += imageNote
         if let file = frame.file, frame.line > 0 || !frame.isInlined {
-            bytes += " (".utf8
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(UInt8(ascii: "("))
             bytes += displayPath(file)
             bytes.append(UInt8(ascii: ":"))
-            bytes += String(frame.line).utf8
+            Self.appendDecimal(frame.line, to: &bytes)
             bytes.append(UInt8(ascii: ")"))
         } else if !frame.isInlined, let start = resolution.functionStart, resolution.address >= start {
-            bytes += " + ".utf8
-            bytes += String(resolution.address.rawValue - start.rawValue).utf8
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(UInt8(ascii: "+"))
+            bytes.append(UInt8(ascii: " "))
+            Self.appendDecimal(resolution.address.rawValue - start.rawValue, to: &bytes)
         }
         bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends `value` in decimal digits, as `String(value)` spells it, without making the string.
+    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    /// Appends `value` in decimal digits, with a minus sign when it is negative.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(UInt64(value.magnitude), to: &bytes)
     }
 
     /// The path as printed: whole with `-fullPath`, else its last component.
