@@ -7,15 +7,42 @@ enum AddressInput {
     /// gdb reads `0x…` as hex and plain digits as decimal, and accepts a leading `*`.
     case gdb
 
-    /// The number `text` names, or `nil` when it is not an address.
+    /// The number `text` names, or `nil` when it is not an address. Read byte by byte (a batch is thousands of
+    /// addresses), as `UInt64(_:radix:)` reads digits: after `0x`, hex; a sign may
+    /// lead the digits (`-` only of a zero).
     func parse(_ text: String) -> UInt64? {
-        var digits = Substring(text)
-        if self == .gdb, digits.hasPrefix("*") { digits = digits.dropFirst() }
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { return UInt64(digits.dropFirst(2), radix: 16) }
-        switch self {
-        case .atos: return UInt64(digits, radix: 16)
-        case .gdb: return UInt64(digits, radix: 10)
+        var utf8 = text.utf8[...]
+        if self == .gdb, utf8.first == UInt8(ascii: "*") { utf8 = utf8.dropFirst() }
+        var radix: UInt64 = self == .atos ? 16 : 10
+        if utf8.starts(with: "0x".utf8) || utf8.starts(with: "0X".utf8) {
+            utf8 = utf8.dropFirst(2)
+            radix = 16
         }
+        let isNegative = utf8.first == UInt8(ascii: "-")
+        if isNegative || utf8.first == UInt8(ascii: "+") { utf8 = utf8.dropFirst() }
+        guard let value = Self.digits(utf8, radix: radix) else { return nil }
+        return isNegative && value != 0 ? nil : value
+    }
+
+    /// The number that `digits` (at least one, no sign) spell in `radix`; `nil` for another byte or an overflow.
+    private static func digits(_ digits: Substring.UTF8View, radix: UInt64) -> UInt64? {
+        guard !digits.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): digit = UInt64(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): digit = UInt64(byte - UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+            guard digit < radix else { return nil }
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: radix)
+            let (sum, carried) = shifted.addingReportingOverflow(digit)
+            guard !overflowed, !carried else { return nil }
+            value = sum
+        }
+        return value
     }
 }
 

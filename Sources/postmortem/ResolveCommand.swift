@@ -37,11 +37,18 @@ struct ResolveCommand: ParsableCommand {
     static let readAheadSize = 16
 
     /// A share of a batch answered: the bytes of the lines that answer its inputs, in order, and the inputs that
-    /// are not addresses, each with the number of bytes that come before its error.
-    private struct Answers {
+    /// are not addresses, each with the number of bytes that come before its error. One per thread, kept from batch
+    /// to batch: its memory is touched once, not faulted in again for every batch of megabytes of output.
+    private final class Answers {
         var bytes: [UInt8] = []
         var rejected: [(offset: Int, input: String)] = []
         var answered = 0
+
+        func reset() {
+            bytes.removeAll(keepingCapacity: true)
+            rejected.removeAll()
+            answered = 0
+        }
     }
 
     /// Answers this many inputs before reserving room for the rest of a share at their average size.
@@ -53,8 +60,8 @@ struct ResolveCommand: ParsableCommand {
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName)
         func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
-        func answer(by symbolizer: ImageSymbolizer, _ inputs: ArraySlice<String>) -> Answers {
-            var answers = Answers()
+        func answer(by worker: (symbolizer: ImageSymbolizer, answers: Answers), _ inputs: ArraySlice<String>) -> Answers {
+            let (symbolizer, answers) = worker
             for (position, input) in inputs.enumerated() {
                 if position == Self.sizingSample {
                     answers.bytes.reserveCapacity(answers.bytes.count / position * inputs.count * 9 / 8)
@@ -78,13 +85,14 @@ struct ResolveCommand: ParsableCommand {
             }
             return answers
         }
-        var helper: ImageSymbolizer?
+        let mainWorker = (symbolizer: symbolizer, answers: Answers())
+        var helper: (symbolizer: ImageSymbolizer, answers: Answers)?
         var answered = 0
         var rejected = 0
-        func workers(for count: Int) -> [ImageSymbolizer] {
-            guard count >= Self.parallelBatchSize else { return [symbolizer] }
-            if helper == nil { helper = symbolizer.sibling() }
-            return [symbolizer] + (helper.map { [$0] } ?? [])
+        func workers(for count: Int) -> [(symbolizer: ImageSymbolizer, answers: Answers)] {
+            guard count >= Self.parallelBatchSize else { return [mainWorker] }
+            if helper == nil { helper = symbolizer.sibling().map { ($0, Answers()) } }
+            return [mainWorker] + (helper.map { [$0] } ?? [])
         }
         // What a large read of input needs from DWARF is read first, on two threads reading different units.
         let readAhead = { (tokens: [String]) in
@@ -103,10 +111,11 @@ struct ResolveCommand: ParsableCommand {
                     written = offset
                 }
                 Output.bytes(answers.bytes[written...])
+                answers.reset()
             }
         }
         objectOptions.finish(symbolizer)
         if answered == 0, rejected > 0 { throw ExitCode.failure }
-        ProcessEnd.exitWithoutTeardown(keeping: symbolizer, helper)
+        ProcessEnd.exitWithoutTeardown(keeping: symbolizer, helper?.symbolizer)
     }
 }

@@ -87,6 +87,26 @@ struct BadInputTests {
         #expect(nothingUseful.status == 1, "no input was an address")
     }
 
+    /// Address tokens are read as the standard library reads numbers (`UInt64(_:radix:)` after an optional `0x`),
+    /// though postmortem reads their bytes itself: every token is an address exactly when the library reads one.
+    @Test func addressTokensAreReadAsTheStandardLibraryReadsNumbers() throws {
+        let tokens = ["12a0", "0x12a0", "0X12A0", "+12a0", "-0", "-1", "0x-0", "0x+1390", "0x", "+", "-", "0xx1", "12g0",
+                      "ffffffffffffffff", "0xffffffffffffffff", "10000000000000000", "0x00000000000012a0", "١٢", "0x12a0é"]
+        func expected(_ token: String) -> UInt64? {
+            token.hasPrefix("0x") || token.hasPrefix("0X") ? UInt64(token.dropFirst(2), radix: 16) : UInt64(token, radix: 16)
+        }
+        let result = try Command.postmortem(["resolve", "--json", "-o", Self.sensors, "--"] + tokens)
+        let lines = result.outputLines
+        try #require(lines.count == tokens.count, "\(result.standardOutput)")
+        for (token, line) in zip(tokens, lines) {
+            if let value = expected(token) {
+                #expect(line.hasPrefix("{\"address\": \"\(FileAddress(value))\""), "\(token): \(line)")
+            } else {
+                #expect(line.contains("\"error\": \"not an address\""), "\(token): \(line)")
+            }
+        }
+    }
+
     @Test func mismatchedDebugFileIsReportedNotUsed() throws {
         // A file under the debug link's name whose CRC does not match: rejected with the reason.
         let scratch = try Scratch()

@@ -59,7 +59,7 @@ public struct ResolutionRenderer: Sendable {
         if let file = frame.file, frame.line > 0 || !frame.isInlined {
             bytes.append(UInt8(ascii: " "))
             bytes.append(UInt8(ascii: "("))
-            bytes += displayPath(file)
+            appendDisplayPath(file, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
             Self.appendDecimal(frame.line, to: &bytes)
             bytes.append(UInt8(ascii: ")"))
@@ -88,11 +88,13 @@ public struct ResolutionRenderer: Sendable {
         appendDecimal(UInt64(value.magnitude), to: &bytes)
     }
 
-    /// The path as printed: whole with `-fullPath`, else its last component.
-    private func displayPath(_ path: String) -> Substring.UTF8View {
-        if style.showsFullPaths { return path[...].utf8 }
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path[...].utf8 }
-        return path[path.utf8.index(after: slash)...].utf8
+    /// Appends the path as printed: whole with `-fullPath`, else its last component.
+    private func appendDisplayPath(_ path: String, to bytes: inout [UInt8]) {
+        var path = path  // `withUTF8` may make a string's bytes contiguous first, which no Swift-made string needs
+        path.withUTF8 { utf8 in
+            let start = style.showsFullPaths ? 0 : (utf8.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)
+            bytes += UnsafeBufferPointer(rebasing: utf8[start...])
+        }
     }
 
     /// One line of JSON: `{"address", "object", "frames": [...], "symbol", "symbolOffset"}`, frames innermost first.
