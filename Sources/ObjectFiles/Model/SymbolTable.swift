@@ -189,7 +189,17 @@ public struct SymbolTable: Sendable {
 
     /// The symbol that covers `address`, as ``symbol(containing:)`` finds it, without making its strings.
     public func match(containing address: FileAddress) -> Match? {
-        guard let (groupAddress, group) = group(before: address) else { return nil }
+        if case .arrays(let entries, let names, false) = storage {
+            guard let (groupAddress, group) = Self.fileOrderGroup(before: address, in: entries, names: names) else { return nil }
+            return match(containing: address, in: group, at: groupAddress)
+        }
+        guard let (groupAddress, group) = sortedGroup(before: address) else { return nil }
+        let (bytes, base, _) = nameStorage
+        return match(containing: address, in: group.lazy.map(entry).filter { bytes.u8(at: base + $0.name) != 0 }, at: groupAddress)
+    }
+
+    /// Of the symbols at `groupAddress` (in ``groupOrder``), the one that covers `address`.
+    private func match(containing address: FileAddress, in group: some Sequence<Entry>, at groupAddress: FileAddress) -> Match? {
         let offset = address.rawValue - groupAddress.rawValue
         if let sized = group.first(where: { $0.size > offset }) { return Match(entry: sized, offset: offset) }
         if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) { return Match(entry: unsized, offset: offset) }
@@ -208,50 +218,66 @@ public struct SymbolTable: Sendable {
         return name.withUTF8 { bytes.stringEquals(at: base + match.entry.name, $0) }
     }
 
-    /// The symbols at the highest address at or below `address`, in ``groupOrder``.
-    private func group(before address: FileAddress) -> (FileAddress, [Entry])? {
-        if case .arrays(let entries, let names, false) = storage {
-            var best: FileAddress?
-            var group: [Entry] = []
-            for entry in entries where entry.address <= address && best.map({ entry.address >= $0 }) ?? true {
-                guard names.u8(at: entry.name) != 0 else { continue }
-                if best.map({ entry.address > $0 }) ?? true {
-                    best = entry.address
-                    group = [entry]
-                } else if entry.address == best {
-                    group.append(entry)
-                }
+    /// In a table in file order: the named symbols at the highest address at or below `address`, in ``groupOrder``.
+    private static func fileOrderGroup(before address: FileAddress, in entries: [Entry], names: ImmutableBytes) -> (FileAddress, [Entry])? {
+        var best: FileAddress?
+        var group: [Entry] = []
+        for entry in entries where entry.address <= address && best.map({ entry.address >= $0 }) ?? true {
+            guard names.u8(at: entry.name) != 0 else { continue }
+            if best.map({ entry.address > $0 }) ?? true {
+                best = entry.address
+                group = [entry]
+            } else if entry.address == best {
+                group.append(entry)
             }
-            guard let best else { return nil }
-            guard group.count > 1 else { return (best, group) }
-            // The stable sort keeps file order among equals, and duplicates go, as in ``sorted()``.
-            var unique: [Entry] = []
-            for entry in group.sorted(by: { Self.groupOrder($0, $1, names) }) {
-                if let last = unique.last, Self.compare(names, last.name, entry.name) == 0 { continue }
-                unique.append(entry)
-            }
-            return (best, unique)
         }
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self.address(middle) <= address { low = middle + 1 } else { high = middle }
+        guard let best else { return nil }
+        guard group.count > 1 else { return (best, group) }
+        // The stable sort keeps file order among equals, and duplicates go, as in ``sorted()``.
+        var unique: [Entry] = []
+        for entry in group.sorted(by: { groupOrder($0, $1, names) }) {
+            if let last = unique.last, compare(names, last.name, entry.name) == 0 { continue }
+            unique.append(entry)
         }
-        // `low` is the first symbol past `address`; the group before it shares one address. A group of nameless
-        // entries alone is no group: the one before it answers.
+        return (best, unique)
+    }
+
+    /// In a sorted table: the positions of the symbols at the highest address at or below `address` that has a
+    /// named one (the nameless among them are the caller's to skip).
+    private func sortedGroup(before address: FileAddress) -> (FileAddress, Range<Int>)? {
         let (bytes, base, _) = nameStorage
-        var groupEnd = low
+        func isNamed(_ index: Int) -> Bool { bytes.u8(at: base + entry(index).name) != 0 }
+        var groupEnd = firstIndex(after: address)
+        // `groupEnd` is the first symbol past `address`; the group before it shares one address. A group of
+        // nameless entries alone is no group: the one before it answers.
         while groupEnd > 0 {
             let groupAddress = self.address(groupEnd - 1)
             // Only damaged bytes (a cache file read without its checksums) can put a higher address before.
             guard groupAddress <= address else { return nil }
             var groupStart = groupEnd - 1
             while groupStart > 0, self.address(groupStart - 1) == groupAddress { groupStart -= 1 }
-            let group = (groupStart..<groupEnd).map(entry).filter { bytes.u8(at: base + $0.name) != 0 }
-            if !group.isEmpty { return (groupAddress, group) }
+            if (groupStart..<groupEnd).contains(where: isNamed) { return (groupAddress, groupStart..<groupEnd) }
             groupEnd = groupStart
         }
         return nil
+    }
+
+    /// In a sorted table: the position of the first symbol above `address` (``count`` when there is none).
+    private func firstIndex(after address: FileAddress) -> Int {
+        var low = 0, high = count
+        switch storage {
+        case .arrays(let entries, _, _):
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[middle].address <= address { low = middle + 1 } else { high = middle }
+            }
+        case .mapped(let bytes, let start, _, _):
+            while low < high {
+                let middle = (low + high) / 2
+                if bytes.u64(at: start + middle * Self.entrySize) <= address.rawValue { low = middle + 1 } else { high = middle }
+            }
+        }
+        return low
     }
 
     /// The symbol named `name`, for `info line FUNCTION`-style lookups: of several, the one at the lowest

@@ -1,5 +1,6 @@
 import DWARF
 import ObjectFiles
+import Synchronization
 
 /// One index-cache file: everything a lookup in one image needs, so that a later run resolves
 /// addresses with no DWARF and no symbol-table work at all. The layout is in `FORMAT.md` beside this file.
@@ -53,6 +54,9 @@ final class IndexCacheFile {
 
     /// Whether checksums are compared; off only to exercise the readers on damaged bytes (fuzzing).
     private let verifiesChecksums: Bool
+    /// The positions of units whose checksums have matched: symbolizers on two threads share the file, and a
+    /// unit both read is checked once (checking reads all of its bytes).
+    private let checkedUnits = Mutex<Set<Int>>([])
 
     /// Opens and checks the cache file at `path`.
     /// - Throws: a one-line reason when the file is missing, of another version, truncated or damaged.
@@ -125,7 +129,10 @@ final class IndexCacheFile {
         let offset = bytes.u64(at: entry), length = bytes.u64(at: entry + 8)
         guard offset >= UInt64(data.lowerBound), offset <= UInt64(data.upperBound), length <= UInt64(data.upperBound) - offset else { return nil }
         let range = Int(offset)..<Int(offset + length)
-        guard !verifiesChecksums || bytes.checksum(range) == bytes.u64(at: entry + 16) else { return nil }
+        if verifiesChecksums, !checkedUnits.withLock({ $0.contains(position) }) {
+            guard bytes.checksum(range) == bytes.u64(at: entry + 16) else { return nil }
+            checkedUnits.withLock { _ = $0.insert(position) }
+        }
         if bytes.u32(at: entry + 24) != 0 {
             let message = String(decoding: bytes.bytes(range), as: UTF8.self)
             return .failure(DWARFError(.malformed, path: metadata.debugFilePath ?? metadata.imagePath, detail: message))
