@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 work=$root/.build-bench
 postmortem=$root/.build/release/postmortem
-${BUILD_RELEASE:-swift build -c release --product postmortem --static-swift-stdlib} >/dev/null
+make --no-print-directory -s release >/dev/null
 llvm_symbolizer=${LLVM_SYMBOLIZER:-$(dirname "$(readlink -f "$(command -v swiftc)")")/llvm-symbolizer}
 [ -x "$llvm_symbolizer" ] || llvm_symbolizer=$(command -v llvm-symbolizer)
 
