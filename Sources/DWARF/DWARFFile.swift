@@ -13,6 +13,8 @@ public final class DWARFFile {
     private let handle: DebugHandle
     /// Follows name references of function records, remembering what it resolved.
     private var nameResolver: FunctionNameResolver
+    /// Where libdwarf's unit-header walk of this session stands (see ``makeCurrent(_:)``).
+    private var headerWalk = UnitHeaderWalk()
 
     /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file.
     /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/cannotOpen`` when libdwarf cannot read it.
@@ -50,7 +52,22 @@ public final class DWARFFile {
     /// - Complexity: O(units): one DIE each.
     public func compileUnits() throws(DWARFError) -> [CompileUnit] {
         let rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
-        return try handle.run { () throws(DWARFError) in try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize) }
+        return try handle.run { () throws(DWARFError) in
+            // The header walk must start at the first unit, and it ends past the last one, where libdwarf starts over.
+            headerWalk.finish(handle)
+            defer { headerWalk = UnitHeaderWalk() }
+            return try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize)
+        }
+    }
+
+    /// Makes `unit` libdwarf's current unit in this session, so that the DIE lookups by offset that reading it
+    /// and completing its names make (``completingNames(_:)``) find it at once: libdwarf 20210528 finds the
+    /// unit of an offset by a linear search over every unit, except in its current unit. Call it for units
+    /// in the order of the file.
+    /// - Complexity: O(units between the current one and `unit`), each step one unit header; a unit before
+    ///   the current one takes a walk to the end and over from the start.
+    public func makeCurrent(_ unit: CompileUnit) {
+        handle.run { headerWalk.move(handle, toUnitHolding: unit.dieOffset) }
     }
 
 

@@ -59,6 +59,26 @@ struct DWARFFileTests {
         #expect(functions.contains { !$0.isInlined && $0.linkageName?.contains("6Report8describe") == true })
     }
 
+    /// Moving libdwarf's current unit (forward, back, past the end) changes what is read in no way: every unit's
+    /// functions, with their names completed, and the unit list read again afterwards, are those of a fresh session.
+    @Test(arguments: ["shapes-swift-O", "inventory-gcc-typeunits5", "sensors-gcc-dwarf5"])
+    func currentUnitChangesNothingRead(_ name: String) throws {
+        func functions(_ file: DWARFFile, _ unit: CompileUnit) throws -> [String] {
+            try file.contents(of: unit).functions.map(file.completingNames).map { "\($0.name ?? "-") \($0.linkageName ?? "-") \($0.ranges)" }
+        }
+        let fresh = try DWARFFile(path: Fixtures.path(name))
+        let units = try fresh.compileUnits()
+        let expected = try units.map { try functions(fresh, $0) }
+        let moved = try DWARFFile(path: Fixtures.path(name))
+        #expect(try moved.compileUnits() == units)
+        for position in Array(units.indices.reversed()) + Array(units.indices) + [units.count - 1, 0] {
+            moved.makeCurrent(units[position])
+            #expect(try functions(moved, units[position]) == expected[position], "unit \(position)")
+        }
+        #expect(try moved.compileUnits() == units, "the unit list is read again from the first unit")
+        #expect(expected.contains { !$0.isEmpty })
+    }
+
     /// Every row of every unit's line program, as Postmortem decodes it, matches llvm-dwarfdump's rows:
     /// address, line, column (line tables of versions 2 to 5, compressed sections, type units, Swift).
     @Test(arguments: ["inventory-clang", "inventory-gcc", "shapes-swift-Onone", "shapes-swift-O", "sensors-clang-dwarf5",

@@ -49,3 +49,54 @@ enum UnitHeaderReader {
         return low
     }
 }
+
+/// Where libdwarf's walk over unit headers (`dwarf_next_cu_header_d`) stands in one session: the unit it has
+/// made current, whose DIEs `dwarf_offdie_b` finds without searching every unit before it.
+struct UnitHeaderWalk {
+    /// The `.debug_info` range of the current unit (header included); `nil` before the first and after the last.
+    private(set) var current: Range<UInt64>?
+    /// Where the header the next step reads begins.
+    private var nextHeader: UInt64 = 0
+
+    /// Steps the walk past the last unit, so that the next step reads the first unit's header.
+    mutating func finish(_ handle: DebugHandle) {
+        guard current != nil || nextHeader != 0 else { return }
+        while true {
+            var next: Dwarf_Unsigned = 0
+            var error: Dwarf_Error?
+            let result = dwarf_next_cu_header_d(handle.debug, 1, nil, nil, nil, nil, nil, nil, nil, nil, &next, nil, &error)
+            guard result == DW_DLV_OK else { handle.discard(error); break }
+        }
+        self = UnitHeaderWalk()
+    }
+
+    /// Steps the walk until the current unit holds `dieOffset`: forward from the current unit, or to the end and
+    /// over from the start. When no unit holds it, the walk stops where it finds that out.
+    mutating func move(_ handle: DebugHandle, toUnitHolding dieOffset: UInt64) {
+        if let current, current.contains(dieOffset) { return }
+        var startedOver = false
+        while true {
+            var next: Dwarf_Unsigned = 0
+            var error: Dwarf_Error?
+            let result = dwarf_next_cu_header_d(handle.debug, 1, nil, nil, nil, nil, nil, nil, nil, nil, &next, nil, &error)
+            if result == DW_DLV_NO_ENTRY {
+                // Past the last unit: the next step starts over at the first.
+                current = nil
+                nextHeader = 0
+                if startedOver { return }
+                startedOver = true
+                continue
+            }
+            guard result == DW_DLV_OK, next > nextHeader else {
+                handle.discard(error)
+                self = UnitHeaderWalk()
+                return
+            }
+            let unit = nextHeader..<next
+            current = unit
+            nextHeader = next
+            if unit.contains(dieOffset) { return }
+            if unit.lowerBound > dieOffset, startedOver { return }
+        }
+    }
+}
