@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "fuzz-crashlogs", dependencies: ["CrashLogs", "FuzzSupport"], path: "Fuzz/Targets/CrashLogs"),
         .executableTarget(name: "fuzz-dumps", dependencies: ["Formatters", "FuzzSupport"], path: "Fuzz/Targets/Dumps"),
         .executableTarget(name: "fuzz-objectfiles", dependencies: ["ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/ObjectFiles"),
-        .executableTarget(name: "fuzz-dwarf", dependencies: ["Symbolication", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/DWARF"),
+        .executableTarget(name: "fuzz-dwarf", dependencies: ["Symbolication", "DWARF", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/DWARF"),
         .executableTarget(name: "fuzz-index-cache", dependencies: ["Symbolication", "FuzzSupport"], path: "Fuzz/Targets/IndexCache"),
 
         // Fixture paths and a process runner shared by the test targets.

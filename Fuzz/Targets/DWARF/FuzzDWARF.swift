@@ -1,3 +1,4 @@
+import DWARF
 import FuzzSupport
 import ObjectFiles
 import Symbolication
@@ -63,6 +64,15 @@ func fuzzDWARF(_ input: [UInt8]) {
     }
     if choice & 0x40 != 0, let sibling = symbolizer.sibling() {
         for address in addresses.reversed() { _ = sibling.resolve(address) }
+    }
+    // And as the run that writes the cache file reads: every unit in order with libdwarf's current unit moved
+    // to it, every name completed; then back to the first unit and the unit list again.
+    if choice & 0x20 != 0, let file = try? DWARFFile(path: path), let units = try? file.compileUnits() {
+        for unit in units + units.prefix(1) {
+            file.makeCurrent(unit)
+            _ = (try? file.contents(of: unit))?.functions.map(file.completingNames)
+        }
+        _ = try? file.compileUnits()
     }
 }
 
