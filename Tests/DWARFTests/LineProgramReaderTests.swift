@@ -31,7 +31,7 @@ struct LineProgramReaderTests {
     static func read(_ bytes: [UInt8]) throws -> LineTable {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(LineProgramReader.Failure) in
-                try LineProgramReader(section: buffer, lineStrings: nil, strings: nil).lineTable(at: 0, compilationDirectory: "/work")
+                try LineProgramReader(section: buffer, lineStrings: nil, strings: nil).lineTable(at: 0, compilationDirectory: "/src")
             }
         }
         return try result.get()
@@ -39,7 +39,7 @@ struct LineProgramReaderTests {
 
     @Test func everyOpcodeMovesTheRegistersAsDWARFSays() throws {
         let table = try Self.read(Self.program)
-        #expect(table.files == ["", "/work/a.c", "/work/inc/b.h"])
+        #expect(table.files == ["", "/src/a.c", "/src/inc/b.h"])
         #expect(table.sequences.count == 1)
         #expect(table.sequences.first?.rows == [
             LineRow(address: FileAddress(0x1000), file: 1, line: 1, column: 3),

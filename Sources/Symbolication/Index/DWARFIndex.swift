@@ -64,10 +64,10 @@ final class DWARFIndex: AddressIndex {
         try loaded.unit(at: position) { readResult(atPosition: position) }.get()
     }
 
-    /// The unit at `position` for the index cache: the one already read, else read without keeping it
-    /// (the cache writer goes through every unit, which need not all stay in memory).
-    /// The unit at `position` for the cache file, which asks for every unit in order and completes the names of
-    /// all their records: libdwarf is moved to the unit first, so that its name references resolve at once.
+    /// The unit at `position` for the index cache: the one already read, else read without keeping it (the
+    /// cache writer goes through every unit, which need not all stay in memory). The writer asks for the units in
+    /// order and completes the names of all their records: libdwarf is moved to the unit first, so that its name
+    /// references resolve at once (``DWARFFile/makeCurrent(_:)``).
     func unitForCache(atPosition position: Int) throws(DWARFError) -> FlatUnit {
         file.makeCurrent(units[position])
         if let cached = loaded.unitRead(at: position) { return try cached.get() }
