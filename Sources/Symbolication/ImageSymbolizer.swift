@@ -36,8 +36,6 @@ public final class ImageSymbolizer {
     private var scansLeft = 8
     /// Demangled names already worked out: a batch meets the same functions again and again.
     private var displayNames: [String: String] = [:]
-    /// The same by record of the index (``IndexHit/chainKeys``), which spares hashing long linkage names.
-    private var recordDisplayNames: [Int: String] = [:]
 
     /// Opens the binary or debug file at `path`: from its index-cache file when ``SymbolizerOptions/indexCache``
     /// is set and has a sound one for the debug file found now, else from that file's DWARF.
@@ -282,8 +280,8 @@ public final class ImageSymbolizer {
         if let dwarf {
             do {
                 if let hit = try dwarf.lookup(address) {
-                    frames = self.frames(chain: hit.chain, keys: hit.chainKeys, storedNames: hit.chainDisplayNames, row: hit.row)
-                    functionStart = hit.chain.first?.lowestAddress
+                    frames = self.frames(chain: hit.chain, row: hit.row)
+                    functionStart = hit.chain.first?.record.lowestAddress
                 }
             } catch {
                 reason = error.description
@@ -326,10 +324,9 @@ public final class ImageSymbolizer {
         return (found.file, Int(found.row.line), AddressRange(found.row.address, found.end))
     }
 
-    /// The frames of an inline chain, innermost first; `keys` (when not empty) stand for the records, so the
-    /// display name of each is worked out once, and `storedNames` are display names the index cache holds.
-    private func frames(chain: [FunctionRecord], keys: [Int], storedNames: [String?],
-                        row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
+    /// The frames of an inline chain, innermost first. Each record's shown name is worked out once and kept
+    /// with it (the index cache may store it demangled already).
+    private func frames(chain: [IndexRecord], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
         var location: (file: String?, line: Int, column: Int)? = row.map { ($0.file, Int($0.row.line), Int($0.row.column)) }
         if chain.isEmpty {
             guard let location else { return [] }
@@ -337,23 +334,20 @@ public final class ImageSymbolizer {
                                       column: location.column, isInlined: false)]
         }
         var frames: [SymbolicatedFrame] = []
-        for (position, record) in chain.enumerated().reversed() {
-            let linkageName = record.linkageName ?? record.name
+        frames.reserveCapacity(chain.count)
+        for entry in chain.reversed() {
+            let linkageName = entry.record.linkageName ?? entry.record.name
             let function: String?
-            if options.demangle, position < storedNames.count, let stored = storedNames[position] {
-                function = stored
-            } else if position < keys.count, let linkageName {
-                if let known = recordDisplayNames[keys[position]] { function = known } else {
-                    function = displayName(linkageName)
-                    recordDisplayNames[keys[position]] = function
-                }
+            if let shown = entry.shownName {
+                function = shown
             } else {
-                function = linkageName.map(displayName)
+                function = (options.demangle ? entry.storedDisplayName : nil) ?? linkageName.map(displayName)
+                entry.shownName = .some(function)
             }
             frames.append(SymbolicatedFrame(
                 function: function, linkageName: linkageName, file: location?.file,
-                line: location?.line ?? 0, column: location?.column ?? 0, isInlined: record.isInlined))
-            location = (record.callFile, record.callLine, record.callColumn)
+                line: location?.line ?? 0, column: location?.column ?? 0, isInlined: entry.record.isInlined))
+            location = (entry.record.callFile, entry.record.callLine, entry.record.callColumn)
         }
         return frames
     }

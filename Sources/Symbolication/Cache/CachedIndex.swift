@@ -36,7 +36,7 @@ final class CachedIndex: AddressIndex {
         }
         guard let stored else { return try fallback?.lookup(address) }
         let unit = try stored.get()
-        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { (unit.record($0), unit.displayName($0)) }
+        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { IndexRecord(unit.record($0), storedDisplayName: unit.displayName($0)) }
         hit.row = unit.row(containing: address)
         return hit
     }

@@ -4,15 +4,25 @@ import ObjectFiles
 /// What the debug information says about one address: the functions that cover it and its line row.
 struct IndexHit {
     /// The subprogram and the inlined copies within it, outermost first, names complete.
-    var chain: [FunctionRecord]
-    /// For each record of ``chain``, a number that stands for it within its index (unit and position), so a
-    /// caller can remember what it worked out from the record; empty when the records have none.
-    var chainKeys: [Int] = []
-    /// For each record of ``chain``, the demangled name the index cache stored for it, if any; empty when
-    /// the records come from DWARF.
-    var chainDisplayNames: [String?] = []
+    var chain: [IndexRecord]
     /// The line row that covers the address, its file's path, and where the next row starts.
     var row: (row: LineRow, file: String?, end: FileAddress)?
+}
+
+/// One function record as an index hands it to lookups: made once per run for a record of a whole unit
+/// (``RecordMemo``), so what a lookup works out from it (the name it shows) is kept with it. Used by the
+/// thread of the index that made it only.
+final class IndexRecord {
+    let record: FunctionRecord
+    /// The demangled name the index cache stored for the record; `nil` when it stores none.
+    let storedDisplayName: String?
+    /// The name a symbolizer shows for the record, once it has worked it out (``ImageSymbolizer``'s business).
+    var shownName: String??
+
+    init(_ record: FunctionRecord, storedDisplayName: String? = nil) {
+        self.record = record
+        self.storedDisplayName = storedDisplayName
+    }
 }
 
 /// Address lookups over the DWARF of one debug file: read lazily from the DWARF itself
@@ -26,27 +36,22 @@ protocol AddressIndex: AnyObject {
 /// Records of the units an index read, decoded once each: a batch meets the same inlined functions again and
 /// again, and decoding a record makes three strings.
 struct RecordMemo {
-    private var positions: [Int: Int] = [:]
-    private var records: [(record: FunctionRecord, displayName: String?)] = []
-
-    /// The number that stands for the record at `index` of the unit at `position`.
-    static func key(unit position: Int, record index: Int) -> Int { position << 32 | index }
+    private var records: [Int: IndexRecord] = [:]
 
     /// The chain of records at `indices` in the unit at `position`, each made by `make` (with the display name
     /// stored for it) the first time.
-    mutating func chain(unit position: Int, indices: [Int], make: (Int) -> (FunctionRecord, String?)) -> IndexHit {
+    mutating func chain(unit position: Int, indices: [Int], make: (Int) -> IndexRecord) -> IndexHit {
         var hit = IndexHit(chain: [], row: nil)
+        hit.chain.reserveCapacity(indices.count)
         for index in indices {
-            let key = Self.key(unit: position, record: index)
-            let made: (record: FunctionRecord, displayName: String?)
-            if let known = positions[key] { made = records[known] } else {
-                made = make(index)
-                positions[key] = records.count
-                records.append(made)
+            let key = position << 32 | index
+            if let known = records[key] {
+                hit.chain.append(known)
+            } else {
+                let made = make(index)
+                records[key] = made
+                hit.chain.append(made)
             }
-            hit.chain.append(made.record)
-            hit.chainKeys.append(key)
-            hit.chainDisplayNames.append(made.displayName)
         }
         return hit
     }

@@ -108,11 +108,11 @@ final class DWARFIndex: AddressIndex {
             targetedLookupsLeft -= 1
             if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) {
                 // A unit read for one address only: its record positions are its own, so nothing is remembered.
-                return IndexHit(chain: unit.functionChain(at: address).map(file.completingNames), row: unit.row(containing: address))
+                return IndexHit(chain: unit.functionChain(at: address).map { IndexRecord(file.completingNames($0)) }, row: unit.row(containing: address))
             }
         }
         let unit = try unit(atPosition: position)
-        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { (file.completingNames(unit.record($0)), nil) }
+        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { IndexRecord(file.completingNames(unit.record($0))) }
         hit.row = unit.row(containing: address)
         return hit
     }
