@@ -92,9 +92,10 @@ public final class DWARFFile {
         try handle.run { () throws(DWARFError) in try readContents(of: unit, target: nil) }
     }
 
-    /// What `unit` says about `address` alone: its line table, and only the subprograms whose code holds
-    /// `address` (with their inlined copies). Subprograms that miss it are skipped without reading below
-    /// them, which makes one lookup in a large unit much cheaper than ``contents(of:)``.
+    /// What `unit` says about `address` alone: the sequences of its line table that hold `address`, and only the
+    /// subprograms whose code holds it (with their inlined copies). Subprograms that miss it are skipped without
+    /// reading below them, and other sequences are not kept, which makes one lookup in a large unit much cheaper
+    /// than ``contents(of:)``.
     /// - Complexity: O(top-level DIEs of the unit + DIEs of the matching subprograms + line rows).
     public func contents(of unit: CompileUnit, at address: FileAddress) throws(DWARFError) -> UnitContents {
         try handle.run { () throws(DWARFError) in try readContents(of: unit, target: address) }
@@ -109,14 +110,14 @@ public final class DWARFFile {
         defer { dwarf_dealloc_die(unitDIE) }
         var reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
         reader.rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
-        let lineTable = try readLineTable(unitDIE, reader: reader, compilationDirectory: unit.compilationDirectory ?? "")
+        let lineTable = try readLineTable(unitDIE, reader: reader, compilationDirectory: unit.compilationDirectory ?? "", target: target)
         var collector = FunctionCollector(reader: reader, files: lineTable.files, target: target)
         collector.collect(unitDIE: unitDIE)
         return UnitContents(functions: collector.functions, lineTable: lineTable)
     }
 
     /// The unit's line table, from its `DW_AT_stmt_list`; empty when it has none.
-    private func readLineTable(_ unitDIE: Dwarf_Die, reader: DIEReader, compilationDirectory: String) throws(DWARFError) -> LineTable {
+    private func readLineTable(_ unitDIE: Dwarf_Die, reader: DIEReader, compilationDirectory: String, target: FileAddress?) throws(DWARFError) -> LineTable {
         guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list) else { return .empty }
         guard let section = handle.access.section(named: ".debug_line") else {
             throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): there is no .debug_line")
@@ -124,7 +125,7 @@ public final class DWARFFile {
         let program = LineProgramReader(section: section, lineStrings: handle.access.section(named: ".debug_line_str"),
                                         strings: handle.access.section(named: ".debug_str"))
         do throws(LineProgramReader.Failure) {
-            return try program.lineTable(at: Int(clamping: offset), compilationDirectory: compilationDirectory)
+            return try program.lineTable(at: Int(clamping: offset), compilationDirectory: compilationDirectory, keepingSequencesHolding: target)
         } catch {
             throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): \(error.detail)")
         }

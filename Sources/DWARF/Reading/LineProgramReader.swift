@@ -35,9 +35,11 @@ struct LineProgramReader {
 
     /// The line table at `offset` in `.debug_line`, its file names joined with `compilationDirectory` as
     /// llvm-symbolizer joins them (``LineTableFiles``).
-    func lineTable(at offset: Int, compilationDirectory: String) throws(Failure) -> LineTable {
+    /// - Parameter target: when given, only the sequences whose range holds it are kept (the others are decoded
+    ///   and dropped row by row): all a lookup of that one address needs.
+    func lineTable(at offset: Int, compilationDirectory: String, keepingSequencesHolding target: FileAddress? = nil) throws(Failure) -> LineTable {
         let header = try readHeader(at: offset, compilationDirectory: compilationDirectory)
-        return LineTable(sequences: decodeProgram(header), files: header.files)
+        return LineTable(sequences: decodeProgram(header, keepingSequencesHolding: target), files: header.files)
     }
 
     private func readHeader(at offset: Int, compilationDirectory: String) throws(Failure) -> Header {
@@ -157,10 +159,19 @@ struct LineProgramReader {
     }
 
     /// Runs the program, one row per `DW_LNS_copy`, special opcode and `DW_LNE_end_sequence`.
-    private func decodeProgram(_ header: Header) -> [LineSequence] {
+    private func decodeProgram(_ header: Header, keepingSequencesHolding target: FileAddress?) -> [LineSequence] {
         var cursor = ByteCursor(section, at: header.programStart)
         var sequences: [LineSequence] = []
         var rows: [LineRow] = []
+        func endSequence(at end: FileAddress) {
+            let sequence = LineSequence(rows: rows, endAddress: end)
+            if let target, !sequence.range.contains(target) {
+                rows.removeAll(keepingCapacity: true)
+                return
+            }
+            sequences.append(sequence)
+            rows = []
+        }
         var address: UInt64 = 0, file: UInt64 = 1, line: UInt64 = 1, column: UInt64 = 0
         func resetRegisters() { address = 0; file = 1; line = 1; column = 0 }
         func emitRow() {
@@ -185,8 +196,7 @@ struct LineProgramReader {
                 guard operandEnd <= header.programEnd else { break decoding }
                 switch subOpcode {
                 case 1:  // DW_LNE_end_sequence
-                    if !rows.isEmpty { sequences.append(LineSequence(rows: rows, endAddress: FileAddress(address))) }
-                    rows = []
+                    if !rows.isEmpty { endSequence(at: FileAddress(address)) }
                     resetRegisters()
                 case 2:  // DW_LNE_set_address
                     guard let value = cursor.unsigned(Int(length - 1)) else { break decoding }
@@ -210,7 +220,7 @@ struct LineProgramReader {
             }
         }
         // A table cut short keeps its last rows, ending at the last address seen.
-        if let last = rows.last { sequences.append(LineSequence(rows: rows, endAddress: last.address.advanced(by: 1) ?? last.address)) }
+        if let last = rows.last { endSequence(at: last.address.advanced(by: 1) ?? last.address) }
         return sequences
     }
 }
