@@ -49,14 +49,16 @@ public final class DWARFFile {
     }
 
     /// Every compile unit with the address ranges it covers.
+    /// - Parameter withNames: read each unit's name and producer too. Lookups need neither, and in a binary of
+    ///   many units the names lie all over `.debug_str` (reading them mapped most of a Swift binary's 7 MB of it).
     /// - Complexity: O(units): one DIE each.
-    public func compileUnits() throws(DWARFError) -> [CompileUnit] {
+    public func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
         let rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
         return try handle.run { () throws(DWARFError) in
             // The header walk must start at the first unit, and it ends past the last one, where libdwarf starts over.
             headerWalk.finish(handle)
             defer { headerWalk = UnitHeaderWalk() }
-            return try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize)
+            return try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize, withNames: withNames)
         }
     }
 

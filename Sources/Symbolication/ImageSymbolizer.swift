@@ -155,9 +155,14 @@ public final class ImageSymbolizer {
         needsCacheFile = false
         if let damage = cached?.damage { notes.append(damage) }
         let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile)
+        let unitRanges: [(AddressRange, UInt32)]
+        do throws(DWARFError) { unitRanges = try index?.unitRanges() ?? [] } catch {
+            notes.append("index cache not written: \(error.description)")
+            return
+        }
         let contents = IndexCacheFile.Contents(
             metadata: metadata, imageSymbols: symbolTable(), debugFileSymbols: debugFileSymbolTable(),
-            unitRanges: index?.unitRanges ?? [], unitCount: index?.unitCount ?? 0)
+            unitRanges: unitRanges, unitCount: index?.unitCount ?? 0)
         do throws(FileSystem.Failure) {
             try FileSystem.createDirectories(cache.directory)
             try IndexCacheFile.write(contents, unit: { position in

@@ -23,6 +23,15 @@ struct DWARFFileTests {
         let main = try #require(units.first { $0.compilationDirectory == "." })
         #expect(main.version == version)
         #expect(!main.ranges.isEmpty, "the unit's code ranges come from low/high pc or its range list")
+        // What lookups read: the same units, without their names and producers.
+        let bare = try DWARFFile(path: Fixtures.path(name)).compileUnits(withNames: false)
+        #expect(bare == units.map { unit in
+            var stripped = unit
+            stripped.name = nil
+            stripped.producer = nil
+            return stripped
+        })
+        #expect(name == "sensors-split-dwarf" || units.contains { $0.name != nil && $0.producer != nil }, "a skeleton unit has no name")
     }
 
     /// `sample_at` inlines adjust, which inlines scale, which inlines clamp: each call site is the

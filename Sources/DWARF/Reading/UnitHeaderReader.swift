@@ -3,7 +3,7 @@ import ObjectFiles
 
 /// Walks the unit headers of `.debug_info` and reads each compile unit's top-level attributes.
 enum UnitHeaderReader {
-    static func compileUnits(_ handle: DebugHandle, rangeListsSize: UInt64) throws(DWARFError) -> [CompileUnit] {
+    static func compileUnits(_ handle: DebugHandle, rangeListsSize: UInt64, withNames: Bool) throws(DWARFError) -> [CompileUnit] {
         var units: [CompileUnit] = []
         while true {
             var version: Dwarf_Half = 0
@@ -23,21 +23,24 @@ enum UnitHeaderReader {
             defer { dwarf_dealloc_die(unitDIE) }
             // Type units describe types only; their code lives in the compile units.
             guard Int32(unitType) != DW_UT_type, Int32(unitType) != DW_UT_split_type else { continue }
-            if let unit = compileUnit(unitDIE, version: Int(version), handle, rangeListsSize: rangeListsSize) { units.append(unit) }
+            if let unit = compileUnit(unitDIE, version: Int(version), handle, rangeListsSize: rangeListsSize, withNames: withNames) {
+                units.append(unit)
+            }
         }
         return units
     }
 
-    /// Reads the attributes of a unit DIE; `nil` when it is not a compile or partial unit.
-    static func compileUnit(_ die: Dwarf_Die, version: Int, _ handle: DebugHandle, rangeListsSize: UInt64) -> CompileUnit? {
+    /// Reads the attributes of a unit DIE; `nil` when it is not a compile or partial unit. Without `withNames`, the
+    /// unit's name and producer are left out.
+    static func compileUnit(_ die: Dwarf_Die, version: Int, _ handle: DebugHandle, rangeListsSize: UInt64, withNames: Bool) -> CompileUnit? {
         let probe = DIEReader(handle: handle, version: version, unitBase: 0)
         guard let tag = probe.tag(die), tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit || tag == DW_TAG_skeleton_unit,
               let offset = probe.offset(die) else { return nil }
         var reader = DIEReader(handle: handle, version: version, unitBase: baseAddress(die, handle))
         reader.rangeListsSize = rangeListsSize
         return CompileUnit(
-            dieOffset: offset, version: version, name: reader.string(die, DW_AT_name),
-            compilationDirectory: reader.string(die, DW_AT_comp_dir), producer: reader.string(die, DW_AT_producer),
+            dieOffset: offset, version: version, name: withNames ? reader.string(die, DW_AT_name) : nil,
+            compilationDirectory: reader.string(die, DW_AT_comp_dir), producer: withNames ? reader.string(die, DW_AT_producer) : nil,
             ranges: reader.ranges(die))
     }
 

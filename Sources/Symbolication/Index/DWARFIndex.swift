@@ -8,8 +8,6 @@ import ObjectFiles
 final class DWARFIndex: AddressIndex {
     let file: DWARFFile
     private let units: [CompileUnit]
-    /// Unit ranges to unit positions, as given to the unit table (and to the index cache).
-    let unitRanges: [(AddressRange, UInt32)]
     private let unitTable: FlatRangeTable
     /// Units read so far, by this index and its siblings.
     private let loaded: UnitStore
@@ -21,8 +19,27 @@ final class DWARFIndex: AddressIndex {
 
     init(object: ObjectFile) throws(DWARFError) {
         file = try DWARFFile(object: object)
-        units = try file.compileUnits()
+        var units = try file.compileUnits(withNames: false)
+        let pairs = Self.unitRanges(units, file)
+        // A Swift binary's units list tens of thousands of ranges: once in the unit table, lookups need no other
+        // copy, and the units let theirs go before the table is built.
+        for position in units.indices { units[position].ranges = [] }
+        self.units = units
+        var writer = ByteWriter()
+        let count = FlatRangeTable.write(pairs, to: &writer)
+        unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), start: 0, count: count)
+        loaded = UnitStore()
+    }
+
+    /// Unit ranges to unit positions, as given to the unit table (and to the index cache), read again from the
+    /// unit DIEs when asked (by the cache writer, once).
+    func unitRanges() throws(DWARFError) -> [(AddressRange, UInt32)] {
+        Self.unitRanges(try file.compileUnits(withNames: false), file)
+    }
+
+    private static func unitRanges(_ units: [CompileUnit], _ file: DWARFFile) -> [(AddressRange, UInt32)] {
         var pairs: [(AddressRange, UInt32)] = []
+        pairs.reserveCapacity(units.reduce(0) { $0 + $1.ranges.count })
         var unitsByOffset: [UInt64: UInt32] = [:]
         for (index, unit) in units.enumerated() {
             unitsByOffset[unit.dieOffset] = UInt32(index)
@@ -33,17 +50,12 @@ final class DWARFIndex: AddressIndex {
         for entry in file.addressRangesByUnit() {
             if let index = unitsByOffset[entry.unitDIEOffset] { pairs.append((entry.range, index)) }
         }
-        unitRanges = pairs
-        var writer = ByteWriter()
-        let count = FlatRangeTable.write(pairs, to: &writer)
-        unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), start: 0, count: count)
-        loaded = UnitStore()
+        return pairs
     }
 
     private init(sharing other: DWARFIndex, file: DWARFFile) {
         self.file = file
         units = other.units
-        unitRanges = other.unitRanges
         unitTable = other.unitTable
         loaded = other.loaded
         targetedLookupsLeft = 0
