@@ -42,12 +42,10 @@ struct ResolveCommand: ParsableCommand {
     private final class Answers {
         var bytes: [UInt8] = []
         var rejected: [(offset: Int, input: String)] = []
-        var answered = 0
 
         func reset() {
             bytes.removeAll(keepingCapacity: true)
             rejected.removeAll()
-            answered = 0
         }
     }
 
@@ -74,7 +72,6 @@ struct ResolveCommand: ParsableCommand {
                     }
                     continue
                 }
-                answers.answered += 1
                 let resolution = symbolizer.resolve(fileAddress(value))
                 if json {
                     answers.bytes += renderer.json(resolution, input: input, object: objectOptions.object, runtimeAddress: loaded == nil ? nil : value).utf8
@@ -87,7 +84,7 @@ struct ResolveCommand: ParsableCommand {
         }
         let mainWorker = (symbolizer: symbolizer, answers: Answers())
         var helper: (symbolizer: ImageSymbolizer, answers: Answers)?
-        var answered = 0
+        var inputs = 0
         var rejected = 0
         func workers(for count: Int) -> [(symbolizer: ImageSymbolizer, answers: Answers)] {
             guard count >= Self.parallelBatchSize else { return [mainWorker] }
@@ -100,8 +97,8 @@ struct ResolveCommand: ParsableCommand {
             symbolizer.readAhead(tokens.compactMap { AddressInput.atos.parse($0).map(fileAddress) }, threads: 2)
         }
         AddressSource.forEachBatch(in: addresses, arrived: readAhead) { batch in
+            inputs += batch.count
             for answers in ParallelBatch.shares(batch, workers: workers(for: batch.count), answer) {
-                answered += answers.answered
                 rejected += answers.rejected.count
                 // What comes before a bad input is written before its error, so the two streams stay in order.
                 var written = 0
@@ -115,7 +112,8 @@ struct ResolveCommand: ParsableCommand {
             }
         }
         objectOptions.finish(symbolizer)
-        if answered == 0, rejected > 0 { throw ExitCode.failure }
+        // Exit 1 only when no input was an address.
+        if rejected > 0, rejected == inputs { throw ExitCode.failure }
         ProcessEnd.exitWithoutTeardown(keeping: symbolizer, helper?.symbolizer)
     }
 }

@@ -57,20 +57,31 @@ enum UnitHeaderReader {
 /// made current, whose DIEs `dwarf_offdie_b` finds without searching every unit before it.
 struct UnitHeaderWalk {
     /// The `.debug_info` range of the current unit (header included); `nil` before the first and after the last.
-    private(set) var current: Range<UInt64>?
+    private var current: Range<UInt64>?
     /// Where the header the next step reads begins.
     private var nextHeader: UInt64 = 0
 
     /// Steps the walk past the last unit, so that the next step reads the first unit's header.
     mutating func finish(_ handle: DebugHandle) {
         guard current != nil || nextHeader != 0 else { return }
-        while true {
-            var next: Dwarf_Unsigned = 0
-            var error: Dwarf_Error?
-            let result = dwarf_next_cu_header_d(handle.debug, 1, nil, nil, nil, nil, nil, nil, nil, nil, &next, nil, &error)
-            guard result == DW_DLV_OK else { handle.discard(error); break }
-        }
+        while case .unit = Self.step(handle) {}
         self = UnitHeaderWalk()
+    }
+
+    /// One step of libdwarf's walk: where the next unit begins (so where the one it made current ends), past the
+    /// last unit (the next step starts over), or a failure.
+    private enum Step { case unit(next: UInt64), pastLast, failed }
+
+    private static func step(_ handle: DebugHandle) -> Step {
+        var next: Dwarf_Unsigned = 0
+        var error: Dwarf_Error?
+        switch dwarf_next_cu_header_d(handle.debug, 1, nil, nil, nil, nil, nil, nil, nil, nil, &next, nil, &error) {
+        case DW_DLV_OK: return .unit(next: next)
+        case DW_DLV_NO_ENTRY: return .pastLast
+        default:
+            handle.discard(error)
+            return .failed
+        }
     }
 
     /// Steps the walk until the current unit holds `dieOffset`: forward from the current unit, or to the end and
@@ -79,19 +90,18 @@ struct UnitHeaderWalk {
         if let current, current.contains(dieOffset) { return }
         var startedOver = false
         while true {
-            var next: Dwarf_Unsigned = 0
-            var error: Dwarf_Error?
-            let result = dwarf_next_cu_header_d(handle.debug, 1, nil, nil, nil, nil, nil, nil, nil, nil, &next, nil, &error)
-            if result == DW_DLV_NO_ENTRY {
-                // Past the last unit: the next step starts over at the first.
+            let next: UInt64
+            switch Self.step(handle) {
+            case .pastLast:
+                // The next step starts over at the first unit.
                 current = nil
                 nextHeader = 0
                 if startedOver { return }
                 startedOver = true
                 continue
-            }
-            guard result == DW_DLV_OK, next > nextHeader else {
-                handle.discard(error)
+            case .unit(let end) where end > nextHeader:
+                next = end
+            case .unit, .failed:
                 self = UnitHeaderWalk()
                 return
             }

@@ -199,8 +199,13 @@ public struct SymbolTable: Sendable {
             return match(containing: address, in: group, at: groupAddress)
         }
         guard let (groupAddress, group) = sortedGroup(before: address) else { return nil }
+        return match(containing: address, in: group.lazy.map(entry).filter(hasName), at: groupAddress)
+    }
+
+    /// Whether `entry` is a symbol: one with an empty name is not (see ``init(fileOrderEntries:names:sectionNames:sections:)``).
+    private func hasName(_ entry: Entry) -> Bool {
         let (bytes, base, _) = nameStorage
-        return match(containing: address, in: group.lazy.map(entry).filter { bytes.u8(at: base + $0.name) != 0 }, at: groupAddress)
+        return bytes.u8(at: base + entry.name) != 0
     }
 
     /// Of the symbols at `groupAddress` (in ``groupOrder``), the one that covers `address`.
@@ -250,8 +255,6 @@ public struct SymbolTable: Sendable {
     /// In a sorted table: the positions of the symbols at the highest address at or below `address` that has a
     /// named one (the nameless among them are the caller's to skip).
     private func sortedGroup(before address: FileAddress) -> (FileAddress, Range<Int>)? {
-        let (bytes, base, _) = nameStorage
-        func isNamed(_ index: Int) -> Bool { bytes.u8(at: base + entry(index).name) != 0 }
         var groupEnd = firstIndex(after: address)
         // `groupEnd` is the first symbol past `address`; the group before it shares one address. A group of
         // nameless entries alone is no group: the one before it answers.
@@ -261,7 +264,7 @@ public struct SymbolTable: Sendable {
             guard groupAddress <= address else { return nil }
             var groupStart = groupEnd - 1
             while groupStart > 0, self.address(groupStart - 1) == groupAddress { groupStart -= 1 }
-            if (groupStart..<groupEnd).contains(where: isNamed) { return (groupAddress, groupStart..<groupEnd) }
+            if (groupStart..<groupEnd).contains(where: { hasName(entry($0)) }) { return (groupAddress, groupStart..<groupEnd) }
             groupEnd = groupStart
         }
         return nil
