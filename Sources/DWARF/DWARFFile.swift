@@ -91,19 +91,26 @@ public final class DWARFFile {
     /// DIE states until ``completingNames(_:)`` completes them.
     /// - Complexity: O(DIEs and line rows of the unit).
     public func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
-        try handle.run { () throws(DWARFError) in try readContents(of: unit, target: nil) }
+        try handle.run { () throws(DWARFError) in try readContents(of: unit, targets: nil) }
     }
 
-    /// What `unit` says about `address` alone: the sequences of its line table that hold `address`, and only the
-    /// subprograms whose code holds it (with their inlined copies). Subprograms that miss it are skipped without
-    /// reading below them, and other sequences are not kept, which makes one lookup in a large unit much cheaper
-    /// than ``contents(of:)``.
-    /// - Complexity: O(top-level DIEs of the unit + DIEs of the matching subprograms + line rows).
+    /// What `unit` says about `address` alone: ``contents(of:holdingAnyOf:)`` for one address.
     public func contents(of unit: CompileUnit, at address: FileAddress) throws(DWARFError) -> UnitContents {
-        try handle.run { () throws(DWARFError) in try readContents(of: unit, target: address) }
+        try contents(of: unit, holdingAnyOf: AddressTargets([address]))
     }
 
-    private func readContents(of unit: CompileUnit, target: FileAddress?) throws(DWARFError) -> UnitContents {
+    /// What `unit` says about `targets` alone: only the subprograms whose code holds one of them (with their inlined
+    /// copies), and of the line table only the rows lookups of them read. Subprograms that hold none are skipped
+    /// without reading below them, and other rows are not kept, which makes a few lookups in a large unit much cheaper
+    /// than ``contents(of:)``. Each kept sequence keeps its first row and end, and for each target the row that
+    /// covers it and the row after it (where the covering row ends): a lookup of a target in the result answers as
+    /// in the whole table; a lookup of any other address may not.
+    /// - Complexity: O(top-level DIEs of the unit + DIEs of the matching subprograms + line rows).
+    public func contents(of unit: CompileUnit, holdingAnyOf targets: AddressTargets) throws(DWARFError) -> UnitContents {
+        try handle.run { () throws(DWARFError) in try readContents(of: unit, targets: targets) }
+    }
+
+    private func readContents(of unit: CompileUnit, targets: AddressTargets?) throws(DWARFError) -> UnitContents {
         var error: Dwarf_Error?
         var unitDIE: Dwarf_Die?
         guard dwarf_offdie_b(handle.debug, unit.dieOffset, 1, &unitDIE, &error) == DW_DLV_OK, let unitDIE else {
@@ -112,14 +119,14 @@ public final class DWARFFile {
         defer { dwarf_dealloc_die(unitDIE) }
         var reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
         reader.rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
-        let lineTable = try readLineTable(unitDIE, reader: reader, compilationDirectory: unit.compilationDirectory ?? "", target: target)
-        var collector = FunctionCollector(reader: reader, files: lineTable.files, target: target)
+        let lineTable = try readLineTable(unitDIE, reader: reader, compilationDirectory: unit.compilationDirectory ?? "", targets: targets)
+        var collector = FunctionCollector(reader: reader, files: lineTable.files, targets: targets)
         collector.collect(unitDIE: unitDIE)
         return UnitContents(functions: collector.functions, lineTable: lineTable)
     }
 
     /// The unit's line table, from its `DW_AT_stmt_list`; empty when it has none.
-    private func readLineTable(_ unitDIE: Dwarf_Die, reader: DIEReader, compilationDirectory: String, target: FileAddress?) throws(DWARFError) -> LineTable {
+    private func readLineTable(_ unitDIE: Dwarf_Die, reader: DIEReader, compilationDirectory: String, targets: AddressTargets?) throws(DWARFError) -> LineTable {
         guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list) else { return .empty }
         guard let section = handle.access.section(named: ".debug_line") else {
             throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): there is no .debug_line")
@@ -127,7 +134,7 @@ public final class DWARFFile {
         let program = LineProgramReader(section: section, lineStrings: handle.access.section(named: ".debug_line_str"),
                                         strings: handle.access.section(named: ".debug_str"))
         do throws(LineProgramReader.Failure) {
-            return try program.lineTable(at: Int(clamping: offset), compilationDirectory: compilationDirectory, keepingSequencesHolding: target)
+            return try program.lineTable(at: Int(clamping: offset), compilationDirectory: compilationDirectory, keepingRowsFor: targets)
         } catch {
             throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): \(error.detail)")
         }

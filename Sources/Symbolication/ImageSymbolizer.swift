@@ -131,12 +131,14 @@ public final class ImageSymbolizer {
         guard let index = dwarf as? DWARFIndex else { return }
         while spareIndexes.count < threads - 1, let spare = try? index.sibling() { spareIndexes.append(spare) }
         let lanes = [index] + spareIndexes.prefix(max(threads - 1, 0))
+        // Units read for a few addresses each hold a part of what the index-cache file about to be written needs.
+        let partially = !needsCacheFile
         let work = UncheckedSendable { (lane: Int) in
             if lane == 0 {
                 _ = self.symbolTable()
                 _ = self.debugFileSymbolTable()
             }
-            lanes[lane].readAhead(addresses, lane: lane, of: lanes.count)
+            lanes[lane].readAhead(addresses, lane: lane, of: lanes.count, partially: partially)
         }
         DispatchQueue.concurrentPerform(iterations: lanes.count) { lane in work.value(lane) }
     }

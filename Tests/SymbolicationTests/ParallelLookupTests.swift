@@ -61,6 +61,23 @@ struct ParallelLookupTests {
         let sibling = try #require(symbolizer.sibling())
         #expect(addresses.reversed().map(sibling.resolve) == addresses.reversed().map(alone.resolve))
     }
+
+    /// Units read ahead for some addresses hold only what those need: reading ahead again for others reads them
+    /// again for both, and a lookup of an address never read ahead reads its unit whole. No answer changes.
+    @Test(arguments: ["shapes-swift-O", "inventory-gcc", "sensors-clang-gz"])
+    func readingAheadForSomeAddressesChangesNoAnswer(_ fixture: String) throws {
+        let path = Fixtures.path(fixture)
+        let alone = try ImageSymbolizer(path: path)
+        let addresses = Self.codeAddresses(of: alone, step: 3)
+        let expected = addresses.map(alone.resolve)
+        let symbolizer = try ImageSymbolizer(path: path)
+        let every = { (step: Int, offset: Int) in stride(from: offset, to: addresses.count, by: step).map { addresses[$0] } }
+        symbolizer.readAhead(every(7, 0), threads: 2)
+        #expect(every(7, 0).map(symbolizer.resolve) == every(7, 0).map(alone.resolve))
+        symbolizer.readAhead(every(5, 1), threads: 2)
+        #expect(every(5, 1).map(symbolizer.resolve) == every(5, 1).map(alone.resolve))
+        #expect(addresses.map(symbolizer.resolve) == expected)
+    }
 }
 
 /// A value two threads of a test touch at separate times, or in separate elements under the lock.

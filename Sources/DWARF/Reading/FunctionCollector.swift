@@ -10,15 +10,15 @@ struct FunctionCollector {
 
     let reader: DIEReader
     let files: [String]
-    /// When set, only the subprograms whose code holds this address are recorded (with everything nested
-    /// in them); the others are skipped without reading below them.
-    let target: FileAddress?
+    /// When set, only the subprograms whose code holds one of these addresses are recorded (with everything
+    /// nested in them); the others are skipped without reading below them.
+    let targets: AddressTargets?
     private(set) var functions: [FunctionRecord] = []
 
-    init(reader: DIEReader, files: [String], target: FileAddress? = nil) {
+    init(reader: DIEReader, files: [String], targets: AddressTargets? = nil) {
         self.reader = reader
         self.files = files
-        self.target = target
+        self.targets = targets
     }
 
     /// Records the functions below `unitDIE`.
@@ -50,7 +50,7 @@ struct FunctionCollector {
             // A concrete copy may still have an empty range (strict DWARF 2 gives an inlined function
             // whose code is scattered `low_pc == high_pc`) while its children hold the code: keep it.
             guard !ranges.isEmpty || reader.hasCodeAddress(die) else { return }
-            if let target, enclosingFunction == nil, !ranges.isEmpty, !ranges.contains(where: { $0.contains(target) }) { return }
+            if let targets, enclosingFunction == nil, !ranges.isEmpty, !ranges.contains(where: targets.anyIn) { return }
             let isInlined = tag == DW_TAG_inlined_subroutine
             let names = FunctionNameResolver.ownNames(die, reader)
             let origin = names.isComplete ? nil : reader.reference(die, DW_AT_abstract_origin) ?? reader.reference(die, DW_AT_specification)

@@ -35,11 +35,33 @@ struct LineProgramReader {
 
     /// The line table at `offset` in `.debug_line`, its file names joined with `compilationDirectory` as
     /// llvm-symbolizer joins them (``LineTableFiles``).
-    /// - Parameter target: when given, only the sequences whose range holds it are kept (the others are decoded
-    ///   and dropped row by row): all a lookup of that one address needs.
-    func lineTable(at offset: Int, compilationDirectory: String, keepingSequencesHolding target: FileAddress? = nil) throws(Failure) -> LineTable {
+    /// - Parameter targets: when given, only the rows lookups of these addresses read are kept
+    ///   (``rows(_:end:neededFor:)``); the others are decoded and dropped.
+    func lineTable(at offset: Int, compilationDirectory: String, keepingRowsFor targets: AddressTargets? = nil) throws(Failure) -> LineTable {
         let header = try readHeader(at: offset, compilationDirectory: compilationDirectory)
-        return LineTable(sequences: decodeProgram(header, keepingSequencesHolding: target), files: header.files)
+        return LineTable(sequences: decodeProgram(header, keepingRowsFor: targets), files: header.files)
+    }
+
+    /// The rows of a sequence that lookups of `targets` read: its first row (so the sequence keeps its start, and
+    /// its order among overlapping sequences), and for each target in it the row that covers it and the row after
+    /// (where the covering one ends). `nil` when no target lies in the sequence.
+    static func rows(_ rows: [LineRow], end: FileAddress, neededFor targets: AddressTargets) -> [LineRow]? {
+        guard let first = rows.first, targets.anyIn(AddressRange(first.address, end)) else { return nil }
+        let addresses = targets.sorted
+        var kept = [first]
+        var lastKept = 0
+        var next = targets.firstIndex(atOrAfter: first.address.rawValue)
+        for index in rows.indices {
+            while next < addresses.count, addresses[next] < rows[index].address.rawValue { next += 1 }
+            guard next < addresses.count else { break }
+            let rowEnd = index + 1 < rows.count ? rows[index + 1].address.rawValue : end.rawValue
+            guard addresses[next] < rowEnd else { continue }
+            for keep in index...min(index + 1, rows.count - 1) where keep > lastKept {
+                kept.append(rows[keep])
+                lastKept = keep
+            }
+        }
+        return kept
     }
 
     private func readHeader(at offset: Int, compilationDirectory: String) throws(Failure) -> Header {
@@ -159,18 +181,18 @@ struct LineProgramReader {
     }
 
     /// Runs the program, one row per `DW_LNS_copy`, special opcode and `DW_LNE_end_sequence`.
-    private func decodeProgram(_ header: Header, keepingSequencesHolding target: FileAddress?) -> [LineSequence] {
+    private func decodeProgram(_ header: Header, keepingRowsFor targets: AddressTargets?) -> [LineSequence] {
         var cursor = ByteCursor(section, at: header.programStart)
         var sequences: [LineSequence] = []
         var rows: [LineRow] = []
         func endSequence(at end: FileAddress) {
-            let sequence = LineSequence(rows: rows, endAddress: end)
-            if let target, !sequence.range.contains(target) {
-                rows.removeAll(keepingCapacity: true)
+            guard let targets else {
+                sequences.append(LineSequence(rows: rows, endAddress: end))
+                rows = []
                 return
             }
-            sequences.append(sequence)
-            rows = []
+            if let kept = Self.rows(rows, end: end, neededFor: targets) { sequences.append(LineSequence(rows: kept, endAddress: end)) }
+            rows.removeAll(keepingCapacity: true)
         }
         var address: UInt64 = 0, file: UInt64 = 1, line: UInt64 = 1, column: UInt64 = 0
         func resetRegisters() { address = 0; file = 1; line = 1; column = 0 }

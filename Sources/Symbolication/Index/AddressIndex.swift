@@ -38,13 +38,14 @@ protocol AddressIndex: AnyObject {
 struct RecordMemo {
     private var records: [Int: IndexRecord] = [:]
 
-    /// The chain of records at `indices` in the unit at `position`, each made by `make` (with the display name
-    /// stored for it) the first time.
-    mutating func chain(unit position: Int, indices: [Int], make: (Int) -> IndexRecord) -> IndexHit {
+    /// The chain of records at `indices` in the unit `unit` names, each made by `make` (with the display name stored
+    /// for it) the first time. `unit` names one set of records: a unit's position in an index-cache file, or the serial
+    /// of a reading of a unit from DWARF (``UnitStore/Reading/serial``; another reading numbers its records differently).
+    mutating func chain(unit: Int, indices: [Int], make: (Int) -> IndexRecord) -> IndexHit {
         var hit = IndexHit(chain: [], row: nil)
         hit.chain.reserveCapacity(indices.count)
         for index in indices {
-            let key = position << 32 | index
+            let key = unit << 32 | index
             if let known = records[key] {
                 hit.chain.append(known)
             } else {

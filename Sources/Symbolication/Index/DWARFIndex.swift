@@ -71,32 +71,32 @@ final class DWARFIndex: AddressIndex {
     /// How many units the file has.
     var unitCount: Int { units.count }
 
-    /// The unit at `position` (in ``DWARFFile/compileUnits()`` order), read on first use.
-    func unit(atPosition position: Int) throws(DWARFError) -> FlatUnit {
-        try loaded.unit(at: position) { readResult(atPosition: position) }.get()
-    }
-
-    /// The unit at `position` for the index cache: the one already read, else read without keeping it (the
+    /// The unit at `position` for the index cache: the one already read whole, else read without keeping it (the
     /// cache writer goes through every unit, which need not all stay in memory). The writer asks for the units in
     /// order and completes the names of all their records: libdwarf is moved to the unit first, so that its name
     /// references resolve at once (``DWARFFile/makeCurrent(_:)``).
     func unitForCache(atPosition position: Int) throws(DWARFError) -> FlatUnit {
         file.makeCurrent(units[position])
         if let cached = loaded.unitRead(at: position) { return try cached.get() }
-        return try readUnit(atPosition: position)
+        return try readUnit(atPosition: position, for: nil, completingNamesAt: nil)
     }
 
-    private func readResult(atPosition position: Int, completingNamesAt targets: [UInt64] = []) -> Result<FlatUnit, DWARFError> {
-        do throws(DWARFError) { return .success(try readUnit(atPosition: position, completingNamesAt: targets)) } catch { return .failure(error) }
+    private func readResult(atPosition position: Int, for targets: AddressTargets?, completingNamesAt named: AddressTargets?) -> Result<FlatUnit, DWARFError> {
+        do throws(DWARFError) { return .success(try readUnit(atPosition: position, for: targets, completingNamesAt: named)) } catch { return .failure(error) }
     }
 
-    /// Reads and packs the unit at `position`, with the names of the records that hold any of `targets` (sorted)
-    /// completed, so that the lookups of those addresses follow no name reference.
-    private func readUnit(atPosition position: Int, completingNamesAt targets: [UInt64] = []) throws(DWARFError) -> FlatUnit {
-        var contents = try file.contents(of: units[position])
-        if !targets.isEmpty {
+    /// Reads and packs the unit at `position`: whole, or only what lookups of `targets` need. The records that hold
+    /// any of `named` get their names completed, so that lookups of those addresses follow no name reference.
+    private func readUnit(atPosition position: Int, for targets: AddressTargets?, completingNamesAt named: AddressTargets?) throws(DWARFError) -> FlatUnit {
+        var contents: UnitContents
+        if let targets {
+            contents = try file.contents(of: units[position], holdingAnyOf: targets)
+        } else {
+            contents = try file.contents(of: units[position])
+        }
+        if let named {
             for index in contents.functions.indices where contents.functions[index].nameOrigin != nil
-                && contents.functions[index].ranges.contains(where: { Self.holdsAny($0, of: targets) }) {
+                && contents.functions[index].ranges.contains(where: named.anyIn) {
                 contents.functions[index] = file.completingNames(contents.functions[index])
             }
         }
@@ -106,34 +106,34 @@ final class DWARFIndex: AddressIndex {
         return unit
     }
 
-    /// Whether any of `sorted` lies in `range`.
-    private static func holdsAny(_ range: AddressRange, of sorted: [UInt64]) -> Bool {
-        var low = 0, high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < range.lowerBound.rawValue { low = middle + 1 } else { high = middle }
-        }
-        return low < sorted.count && sorted[low] < range.upperBound.rawValue
-    }
-
-    /// Reads the units `addresses` fall in that neither this index nor a sibling has read or is reading,
-    /// starting `lane` / `lanes` of the way through them: siblings called at once on as many threads, one
-    /// lane each, read the units in parallel and never the same one twice. Each unit is made libdwarf's
-    /// current one before it is read (the lane goes through them in file order), and the records the
-    /// addresses fall in get their names completed meanwhile: following a name reference from any other
+    /// Reads the units `addresses` fall in that neither this index nor a sibling has read for them or is reading,
+    /// starting `lane` / `lanes` of the way through them: siblings called at once on as many threads, one lane
+    /// each, read the units in parallel and never the same one twice.
+    ///
+    /// With `partially`, a unit is read only for the addresses that fall in it: just the subprograms that hold them
+    /// and the line rows their lookups read (``DWARFFile/contents(of:holdingAnyOf:)``), a small part of a unit for
+    /// a batch that does not hold most of its functions; a lookup of another address reads the unit again, whole.
+    /// Without it (when the index cache, which holds every unit whole, is written next), units are read whole.
+    ///
+    /// Each unit is made libdwarf's current one before it is read (a lane goes through them in file order); a unit
+    /// read partially gets the names of its records completed meanwhile: following a name reference from any other
     /// unit makes libdwarf search its list of units, which was an eighth of a batch's time.
-    func readAhead(_ addresses: [FileAddress], lane: Int, of lanes: Int) {
-        var addressesByUnit: [Int: [UInt64]] = [:]
+    func readAhead(_ addresses: [FileAddress], lane: Int, of lanes: Int, partially: Bool) {
+        var addressesByUnit: [Int: [FileAddress]] = [:]
         for address in addresses {
-            if let position = unitPosition(at: address) { addressesByUnit[position, default: []].append(address.rawValue) }
+            if let position = unitPosition(at: address) { addressesByUnit[position, default: []].append(address) }
         }
         let positions = addressesByUnit.keys.sorted()
         guard !positions.isEmpty else { return }
         let start = positions.count * lane / max(lanes, 1)
         for position in positions[start...] + positions[..<start] {
-            loaded.readUnlessClaimed(at: position) {
+            let targets = AddressTargets(addressesByUnit[position] ?? [])
+            loaded.readUnlessCovered(at: position, for: partially ? targets : nil) { wanted in
                 file.makeCurrent(units[position])
-                return readResult(atPosition: position, completingNamesAt: (addressesByUnit[position] ?? []).sorted())
+                // A unit read whole goes into the index-cache file as read: its records keep their names as the
+                // DWARF states them, and the cache writer completes them all, so that the file's bytes do not
+                // depend on the addresses of the run that wrote it.
+                return readResult(atPosition: position, for: wanted, completingNamesAt: wanted)
             }
         }
     }
@@ -145,15 +145,16 @@ final class DWARFIndex: AddressIndex {
 
     func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit? {
         guard let position = unitPosition(at: address) else { return nil }
-        if targetedLookupsLeft > 0, loaded.unitRead(at: position) == nil {
+        if targetedLookupsLeft > 0, loaded.reading(at: position, covering: address) == nil {
             targetedLookupsLeft -= 1
             if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) {
                 // A unit read for one address only: its record positions are its own, so nothing is remembered.
                 return IndexHit(chain: unit.functionChain(at: address).map { IndexRecord(file.completingNames($0)) }, row: unit.row(containing: address))
             }
         }
-        let unit = try unit(atPosition: position)
-        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { IndexRecord(file.completingNames(unit.record($0))) }
+        let reading = loaded.unit(at: position, for: address) { readResult(atPosition: position, for: nil, completingNamesAt: nil) }
+        let unit = try reading.result.get()
+        var hit = records.chain(unit: reading.serial, indices: unit.functionChainIndices(at: address)) { IndexRecord(file.completingNames(unit.record($0))) }
         hit.row = unit.row(containing: address)
         return hit
     }

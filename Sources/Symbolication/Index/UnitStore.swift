@@ -1,56 +1,106 @@
 import DWARF
 import Dispatch
+import ObjectFiles
 import Synchronization
 
 /// The units of one debug file read so far, shared by the indexes that read it on several threads
 /// (each through its own libdwarf session): every unit is read once, by the first thread that needs it,
 /// and a thread that needs it meanwhile waits for that read instead of repeating it. A unit that failed
 /// to read keeps its error, so it is not retried.
+///
+/// A unit read ahead of a batch may hold only what lookups of the batch's addresses need
+/// (``DWARFFile/contents(of:holdingAnyOf:)``): a lookup of another address reads it again, whole, and
+/// reading ahead for other addresses reads it again for those and the earlier ones.
 final class UnitStore: Sendable {
+    /// One reading of a unit: whole, or for some addresses only.
+    struct Reading {
+        let result: Result<FlatUnit, DWARFError>
+        /// The addresses the unit was read for; `nil` when it was read whole.
+        let targets: AddressTargets?
+        /// A number no other reading of any unit of the store has: what lookups remember of a unit's records is
+        /// remembered for one reading (another one numbers its records differently).
+        let serial: Int
+
+        /// Whether lookups of `address` may read this reading.
+        func covers(_ address: FileAddress) -> Bool { targets?.contains(address) ?? true }
+    }
+
     private enum Slot {
         /// Being read by another thread, which leaves the group when done.
         case reading(DispatchGroup)
-        case read(Result<FlatUnit, DWARFError>)
+        case read(Reading)
     }
 
-    private let slots = Mutex<[Int: Slot]>([:])
+    private struct State {
+        var slots: [Int: Slot] = [:]
+        var readings = 0
+    }
 
-    /// The unit at `position` when it has been read; `nil` when it has not (or is being read).
+    private let state = Mutex(State())
+
+    /// The unit at `position` when it has been read whole; `nil` when it has not (or is being read).
     func unitRead(at position: Int) -> Result<FlatUnit, DWARFError>? {
-        slots.withLock { slots in
-            if case .read(let result)? = slots[position] { return result }
+        state.withLock { state in
+            if case .read(let reading)? = state.slots[position], reading.targets == nil { return reading.result }
             return nil
         }
     }
 
-    /// The unit at `position`: read before, read by another thread meanwhile (waited for), or read now by `read`.
-    func unit(at position: Int, read: () -> Result<FlatUnit, DWARFError>) -> Result<FlatUnit, DWARFError> {
+    /// The reading of the unit at `position` that lookups of `address` may read, when there is one.
+    func reading(at position: Int, covering address: FileAddress) -> Reading? {
+        state.withLock { state in
+            if case .read(let reading)? = state.slots[position], reading.covers(address) { return reading }
+            return nil
+        }
+    }
+
+    /// The unit at `position` for a lookup of `address`: read before (whole, or for addresses that include it),
+    /// read by another thread meanwhile (waited for), or read whole now by `read`.
+    func unit(at position: Int, for address: FileAddress, read: () -> Result<FlatUnit, DWARFError>) -> Reading {
         while true {
-            let state = slots.withLock { slots -> Slot? in
-                if let slot = slots[position] { return slot }
-                slots[position] = .reading(Self.claim())
-                return nil
+            let slot = state.withLock { state -> Slot? in
+                switch state.slots[position] {
+                case .read(let reading)? where reading.covers(address):
+                    return .read(reading)
+                case .reading(let group)?:
+                    return .reading(group)
+                default:
+                    state.slots[position] = .reading(Self.claim())
+                    return nil
+                }
             }
-            switch state {
-            case .read(let result)?:
-                return result
+            switch slot {
+            case .read(let reading)?:
+                return reading
             case .reading(let group)?:
                 group.wait()
             case nil:
-                return store(read(), at: position)
+                return store(read(), targets: nil, at: position)
             }
         }
     }
 
-    /// Reads the unit at `position` with `read` unless it has been read or another thread is reading it:
-    /// for reading ahead of lookups on several threads at once.
-    func readUnlessClaimed(at position: Int, read: () -> Result<FlatUnit, DWARFError>) {
-        let claimed = slots.withLock { slots -> Bool in
-            guard slots[position] == nil else { return false }
-            slots[position] = .reading(Self.claim())
-            return true
+    /// Reads the unit at `position` ahead of lookups, for `targets` (`nil`: whole), unless it has been read for them
+    /// (or whole) or another thread is reading it. A unit read for other addresses is read again for those and these:
+    /// `read` gets what to read the unit for.
+    func readUnlessCovered(at position: Int, for targets: AddressTargets?, read: (AddressTargets?) -> Result<FlatUnit, DWARFError>) {
+        let claimed = state.withLock { state -> AddressTargets?? in
+            let wanted: AddressTargets?
+            switch state.slots[position] {
+            case nil:
+                wanted = targets
+            case .read(let reading)?:
+                guard let earlier = reading.targets else { return nil }
+                guard let targets else { wanted = nil; break }
+                if earlier.contains(allOf: targets) { return nil }
+                wanted = earlier.union(targets)
+            case .reading?:
+                return nil
+            }
+            state.slots[position] = .reading(Self.claim())
+            return .some(wanted)
         }
-        if claimed { _ = store(read(), at: position) }
+        if case .some(let wanted) = claimed { _ = store(read(wanted), targets: wanted, at: position) }
     }
 
     /// A group entered once, which the claiming thread leaves when its read is stored.
@@ -60,13 +110,16 @@ final class UnitStore: Sendable {
         return group
     }
 
-    private func store(_ result: Result<FlatUnit, DWARFError>, at position: Int) -> Result<FlatUnit, DWARFError> {
-        let claim = slots.withLock { slots -> DispatchGroup? in
-            defer { slots[position] = .read(result) }
-            if case .reading(let group)? = slots[position] { return group }
-            return nil
+    private func store(_ result: Result<FlatUnit, DWARFError>, targets: AddressTargets?, at position: Int) -> Reading {
+        let (reading, claim) = state.withLock { state -> (Reading, DispatchGroup?) in
+            state.readings += 1
+            let reading = Reading(result: result, targets: targets, serial: state.readings)
+            var claim: DispatchGroup?
+            if case .reading(let group)? = state.slots[position] { claim = group }
+            state.slots[position] = .read(reading)
+            return (reading, claim)
         }
         claim?.leave()
-        return result
+        return reading
     }
 }
