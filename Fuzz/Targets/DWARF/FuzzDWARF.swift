@@ -56,8 +56,12 @@ func fuzzDWARF(_ input: [UInt8]) {
         }
     }
     // The fixture byte's high bits also choose how `resolve` reads a batch: units read ahead on two threads
-    // (two libdwarf sessions), and a sibling answering after the symbolizer.
-    if choice & 0x80 != 0 { symbolizer.readAhead(addresses, threads: 2) }
+    // (two libdwarf sessions), first for some of the addresses (each unit read for those alone), then for all
+    // (units read again for both), and a sibling answering after the symbolizer.
+    if choice & 0x80 != 0 {
+        if choice & 0x10 != 0 { symbolizer.readAhead(addresses.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), threads: 2) }
+        symbolizer.readAhead(addresses, threads: 2)
+    }
     for address in addresses {
         _ = symbolizer.resolve(address)
         _ = symbolizer.lineEntry(at: address)
