@@ -46,7 +46,7 @@ final class SectionAccess {
         var copies: [ImmutableBytes] = []
         let base = object.slice?.offset ?? 0
         for section in object.sections where section.occupiesFile && section.size > 0 {
-            guard let name = Self.dwarfName(of: section.name, format: object.format) else { continue }
+            guard let name = Self.dwarfName(of: section.name, format: object.format), !Self.unread.contains(name) else { continue }
             var data: UnsafeRawPointer?
             var size = section.size
             if section.isCompressed {
@@ -93,6 +93,15 @@ final class SectionAccess {
         methods.deallocate()
         context.deallocate()
     }
+
+    /// DWARF sections symbolication never needs, kept from libdwarf: it reads every unit's location-list header
+    /// as it walks the unit headers, which kept a third of a MB per unit of `.debug_loclists` resident (a C++ binary
+    /// of six units: 640 KB of a 2.8 MB total for one lookup), and a compressed section would be decompressed for
+    /// nothing. Variable locations, macros and name-lookup tables answer other questions than "where is this address".
+    static let unread: Set<String> = [
+        ".debug_loc", ".debug_loclists", ".debug_macro", ".debug_macinfo", ".debug_pubnames", ".debug_pubtypes",
+        ".debug_gnu_pubnames", ".debug_gnu_pubtypes", ".debug_names",
+    ]
 
     /// The bytes of the section libdwarf knows as `name` (`.debug_line`), in place; valid while this object lives.
     func section(named name: String) -> UnsafeRawBufferPointer? {
