@@ -4,8 +4,8 @@ import ObjectFiles
 import Synchronization
 
 /// The units of one debug file read so far, shared by the indexes that read it on several threads
-/// (each through its own libdwarf session): every unit is read once, by the first thread that needs it,
-/// and a thread that needs it meanwhile waits for that read instead of repeating it. A unit that failed
+/// (each through its own libdwarf session): a unit is read by the first thread that needs it, and a
+/// thread that needs it meanwhile waits for that read instead of repeating it. A unit that failed
 /// to read keeps its error, so it is not retried.
 ///
 /// A unit read ahead of a batch may hold only what lookups of the batch's addresses need
