@@ -112,12 +112,13 @@ final class DWARFIndex: AddressIndex {
     ///
     /// With `partially`, a unit is read only for the addresses that fall in it: just the subprograms that hold them
     /// and the line rows their lookups read (``DWARFFile/contents(of:holdingAnyOf:)``), a small part of a unit for
-    /// a batch that does not hold most of its functions; a lookup of another address reads the unit again, whole.
-    /// Without it (when the index cache, which holds every unit whole, is written next), units are read whole.
+    /// a batch that does not hold most of its functions; a lookup of another address reads the unit again, whole,
+    /// and a later batch with other addresses in it reads it again for both (``UnitStore``). Without it (when the index cache, which holds every unit
+    /// whole, is written next), units are read whole.
     ///
-    /// Each unit is made libdwarf's current one before it is read (a lane goes through them in file order); a unit
-    /// read partially gets the names of its records completed meanwhile: following a name reference from any other
-    /// unit makes libdwarf search its list of units, which was an eighth of a batch's time.
+    /// Each unit is made libdwarf's current one before it is read (a lane goes through them in file order), and
+    /// with `partially` the records the addresses fall in get their names completed meanwhile: following a name
+    /// reference from any other unit makes libdwarf search its list of units, which was an eighth of a batch's time.
     func readAhead(_ addresses: [FileAddress], lane: Int, of lanes: Int, partially: Bool) {
         var addressesByUnit: [Int: [FileAddress]] = [:]
         for address in addresses {
@@ -130,10 +131,10 @@ final class DWARFIndex: AddressIndex {
             let targets = AddressTargets(addressesByUnit[position] ?? [])
             loaded.readUnlessCovered(at: position, for: partially ? targets : nil) { wanted in
                 file.makeCurrent(units[position])
-                // A unit read whole goes into the index-cache file as read: its records keep their names as the
-                // DWARF states them, and the cache writer completes them all, so that the file's bytes do not
-                // depend on the addresses of the run that wrote it.
-                return readResult(atPosition: position, for: wanted, completingNamesAt: wanted)
+                // When the index-cache file is written next, units go into it as read: their records keep their
+                // names as the DWARF states them, and the cache writer completes them all, so that the file's bytes
+                // do not depend on the addresses of the run that wrote it.
+                return readResult(atPosition: position, for: wanted, completingNamesAt: partially ? targets : nil)
             }
         }
     }

@@ -9,14 +9,16 @@ import Synchronization
 /// to read keeps its error, so it is not retried.
 ///
 /// A unit read ahead of a batch may hold only what lookups of the batch's addresses need
-/// (``DWARFFile/contents(of:holdingAnyOf:)``): a lookup of another address reads it again, whole, and
-/// reading ahead for other addresses reads it again for those and the earlier ones.
+/// (``DWARFFile/contents(of:holdingAnyOf:)``): a lookup of another address reads it again, whole; reading
+/// ahead for other addresses reads it again for both (a bounded number of times, then whole).
 final class UnitStore: Sendable {
     /// One reading of a unit: whole, or for some addresses only.
     struct Reading {
         let result: Result<FlatUnit, DWARFError>
         /// The addresses the unit was read for; `nil` when it was read whole.
         let targets: AddressTargets?
+        /// How many readings for some addresses this one is, counting the earlier ones it replaced; 0 when whole.
+        let partialReadings: Int
         /// A number no other reading of any unit of the store has: what lookups remember of a unit's records is
         /// remembered for one reading (another one numbers its records differently).
         let serial: Int
@@ -75,32 +77,43 @@ final class UnitStore: Sendable {
             case .reading(let group)?:
                 group.wait()
             case nil:
-                return store(read(), targets: nil, at: position)
+                return store(read(), targets: nil, partialReadings: 0, at: position)
             }
         }
     }
 
+    /// How many times a unit is read for some addresses before a batch with others in it reads it whole: a stream of
+    /// batches that keep falling in one large unit reads it a bounded number of times, not once per batch.
+    static let partialReadingsPerUnit = 2
+
     /// Reads the unit at `position` ahead of lookups, for `targets` (`nil`: whole), unless it has been read for them
-    /// (or whole) or another thread is reading it. A unit read for other addresses is read again for those and these:
-    /// `read` gets what to read the unit for.
+    /// (or whole) or another thread is reading it. A unit read before for other addresses is read again for those and
+    /// these, up to ``partialReadingsPerUnit`` times, then whole. `read` gets what to read the unit for.
     func readUnlessCovered(at position: Int, for targets: AddressTargets?, read: (AddressTargets?) -> Result<FlatUnit, DWARFError>) {
-        let claimed = state.withLock { state -> AddressTargets?? in
-            let wanted: AddressTargets?
+        let claimed = state.withLock { state -> (wanted: AddressTargets?, partialReadings: Int)? in
+            var wanted = targets
+            var partialReadings = targets == nil ? 0 : 1
             switch state.slots[position] {
             case nil:
-                wanted = targets
+                break
             case .read(let reading)?:
                 guard let earlier = reading.targets else { return nil }
-                guard let targets else { wanted = nil; break }
-                if earlier.contains(allOf: targets) { return nil }
-                wanted = earlier.union(targets)
+                if let targets, earlier.contains(allOf: targets) { return nil }
+                if let targets, reading.partialReadings < Self.partialReadingsPerUnit {
+                    wanted = earlier.union(targets)
+                    partialReadings = reading.partialReadings + 1
+                } else {
+                    (wanted, partialReadings) = (nil, 0)
+                }
             case .reading?:
                 return nil
             }
             state.slots[position] = .reading(Self.claim())
-            return .some(wanted)
+            return (wanted, partialReadings)
         }
-        if case .some(let wanted) = claimed { _ = store(read(wanted), targets: wanted, at: position) }
+        if let claimed {
+            _ = store(read(claimed.wanted), targets: claimed.wanted, partialReadings: claimed.partialReadings, at: position)
+        }
     }
 
     /// A group entered once, which the claiming thread leaves when its read is stored.
@@ -110,10 +123,10 @@ final class UnitStore: Sendable {
         return group
     }
 
-    private func store(_ result: Result<FlatUnit, DWARFError>, targets: AddressTargets?, at position: Int) -> Reading {
+    private func store(_ result: Result<FlatUnit, DWARFError>, targets: AddressTargets?, partialReadings: Int, at position: Int) -> Reading {
         let (reading, claim) = state.withLock { state -> (Reading, DispatchGroup?) in
             state.readings += 1
-            let reading = Reading(result: result, targets: targets, serial: state.readings)
+            let reading = Reading(result: result, targets: targets, partialReadings: partialReadings, serial: state.readings)
             var claim: DispatchGroup?
             if case .reading(let group)? = state.slots[position] { claim = group }
             state.slots[position] = .read(reading)
