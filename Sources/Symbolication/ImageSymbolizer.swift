@@ -29,6 +29,9 @@ public final class ImageSymbolizer {
     private var needsCacheFile: Bool
     private var imageSymbols: SymbolTable?
     private var debugFileSymbols: SymbolTable?
+    /// The address ranges of the image's and the debug file's loaded sections (``section(containing:)`` without
+    /// copying either file's description, which a batch would do for every address).
+    private let sectionRanges: [AddressRange]
     /// Indexes of the debug file for other threads (libdwarf sessions of their own) that ``readAhead(_:threads:)``
     /// opened; ``sibling()`` takes one over.
     private var spareIndexes: [DWARFIndex] = []
@@ -69,6 +72,7 @@ public final class ImageSymbolizer {
                 break
             case .success(let file)?:
                 self.debugFile = debugFile
+                sectionRanges = Self.loadedRanges(of: image, debugFile)
                 cacheFile = file
                 dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile) } }
                 needsCacheFile = false
@@ -86,6 +90,7 @@ public final class ImageSymbolizer {
             }
         }
         self.debugFile = dwarf == nil ? nil : debugFile
+        sectionRanges = Self.loadedRanges(of: image, dwarf == nil ? nil : debugFile)
         self.dwarf = dwarf
         // An image with readable DWARF gets a cache file, and one without any debug information a file of its symbols;
         // one whose debug file cannot be read gets none.
@@ -112,6 +117,7 @@ public final class ImageSymbolizer {
     }
 
     private init(sharing other: ImageSymbolizer, index: AddressIndex?) {
+        sectionRanges = other.sectionRanges
         options = other.options
         image = other.image
         debugFile = other.debugFile
@@ -187,6 +193,7 @@ public final class ImageSymbolizer {
 
     /// The symbols of the image itself, read on first use, sorted.
     public func symbolTable() -> SymbolTable {
+        if let imageSymbols, imageSymbols.isSorted { return imageSymbols }
         let table = imageSymbolsAsRead().sorted()
         imageSymbols = table
         return table
@@ -194,6 +201,7 @@ public final class ImageSymbolizer {
 
     /// The symbols of the separate debug file (a stripped binary's full `.symtab`), read on first use, sorted.
     private func debugFileSymbolTable() -> SymbolTable {
+        if let debugFileSymbols, debugFileSymbols.isSorted { return debugFileSymbols }
         let table = debugFileSymbolsAsRead().sorted()
         debugFileSymbols = table
         return table
@@ -214,13 +222,19 @@ public final class ImageSymbolizer {
         return table
     }
 
-    /// The symbol tables as lookups read them: as the file lists them for the first few lookups, which scan
-    /// them (sorting a Swift binary's 100,000 symbols costs as much as hundreds of scans), then sorted.
-    private func symbolsForLookup() -> (image: SymbolTable, debugFile: () -> SymbolTable) {
-        guard scansLeft > 0 else { return (symbolTable(), debugFileSymbolTable) }
+    /// Whether this lookup searches the symbol tables as the file lists them: the first few lookups scan them
+    /// (sorting a Swift binary's 100,000 symbols costs as much as hundreds of scans), later ones search them sorted.
+    private func scansSymbolTables() -> Bool {
+        guard scansLeft > 0 else { return false }
         scansLeft -= 1
-        return (imageSymbolsAsRead(), debugFileSymbolsAsRead)
+        return true
     }
+
+    /// The image's symbol table as a lookup searches it (``scansSymbolTables()``).
+    private func imageSymbols(scanning: Bool) -> SymbolTable { scanning ? imageSymbolsAsRead() : symbolTable() }
+
+    /// The debug file's symbol table as a lookup searches it (``scansSymbolTables()``).
+    private func debugFileSymbols(scanning: Bool) -> SymbolTable { scanning ? debugFileSymbolsAsRead() : debugFileSymbolTable() }
 
     /// A symbol table from the cache file; `nil` (and the file marked for rebuilding) when it is damaged.
     private func cachedSymbols(_ kind: IndexCacheFile.SectionKind) -> SymbolTable? {
@@ -240,8 +254,8 @@ public final class ImageSymbolizer {
 
     /// The symbol that covers `address`: from the image's own table, else from its debug file's.
     public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
-        let tables = symbolsForLookup()
-        return tables.image.symbol(containing: address) ?? tables.debugFile().symbol(containing: address)
+        let scanning = scansSymbolTables()
+        return imageSymbols(scanning: scanning).symbol(containing: address) ?? debugFileSymbols(scanning: scanning).symbol(containing: address)
     }
 
     /// The symbol named `name`: from the image's own table, else from its debug file's.
@@ -259,6 +273,11 @@ public final class ImageSymbolizer {
         return name
     }
 
+    /// The address ranges of the sections of `image` and `debugFile` that ``section(containing:)`` finds.
+    private static func loadedRanges(of image: ObjectFile, _ debugFile: ObjectFile?) -> [AddressRange] {
+        (image.sections + (debugFile?.sections ?? [])).filter { $0.isAllocated && $0.size > 0 }.map(\.addressRange)
+    }
+
     /// The section that holds `address`, in the image or its debug file.
     public func section(containing address: FileAddress) -> Section? {
         image.section(containing: address) ?? debugFile?.section(containing: address)
@@ -269,16 +288,17 @@ public final class ImageSymbolizer {
     /// when there is no DWARF for the address.
     /// - Complexity: O(log n) once the unit holding `address` has been read; reading it is O(its DIEs and rows).
     public func resolve(_ address: FileAddress) -> AddressResolution {
-        guard section(containing: address) != nil else {
+        guard sectionRanges.contains(where: { $0.contains(address) }) else {
             return AddressResolution(
                 address: address, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
                 unresolvedReason: "address \(address) is outside every section of \(image.fileName)")
         }
-        let tables = symbolsForLookup()
+        let scanning = scansSymbolTables()
+        let imageTable = imageSymbols(scanning: scanning)
         // The symbol is found without making its strings: most lookups only compare its name with the frame's.
-        let imageSymbol = tables.image.match(containing: address).map { (table: tables.image, match: $0) }
+        let imageSymbol = imageTable.match(containing: address).map { (table: imageTable, match: $0) }
         let symbolHit = imageSymbol ?? {
-            let debugFileTable = tables.debugFile()
+            let debugFileTable = debugFileSymbols(scanning: scanning)
             return debugFileTable.match(containing: address).map { (table: debugFileTable, match: $0) }
         }()
         var frames: [SymbolicatedFrame] = []
