@@ -91,12 +91,12 @@ def main():
             profile = os.path.join(work, f"run{number}.out")
             subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={profile}", binary] + arguments,
                            input=(stdin or "").encode(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
-            for name in executed_functions(profile, "postmortem"):
-                # callgrind tells apart functions of one name with a suffix ('2); the linker knows neither.
-                name = re.sub(r"'\d+$", "", name)
-                if name not in seen and not name.startswith("0x"):
-                    seen.add(name)
-                    order.append(name)
+            # callgrind tells apart functions of one name with a suffix ('2); the linker knows neither. A run's new
+            # functions are listed sorted: callgrind's order varies from run to run, and the list should not.
+            names = {re.sub(r"'\d+$", "", name) for name in executed_functions(profile, "postmortem")}
+            new = sorted(name for name in names if name not in seen and not name.startswith("0x"))
+            seen.update(new)
+            order += new
             print(f"{' '.join(arguments[:3])}…: {len(order)} functions so far", file=sys.stderr)
     with open(os.path.join(ROOT, "Benchmarks", "link-order.txt"), "w") as out:
         out.write("\n".join(order) + "\n")
