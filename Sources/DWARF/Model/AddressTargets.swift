@@ -18,8 +18,6 @@ public struct AddressTargets: Sendable, Equatable {
         sorted = unique
     }
 
-    public var isEmpty: Bool { sorted.isEmpty }
-
     /// Whether any of the addresses lies in `range`.
     /// - Complexity: O(log n).
     public func anyIn(_ range: AddressRange) -> Bool {
