@@ -15,18 +15,17 @@ import subprocess
 import sys
 import tempfile
 
+import resolve_bench
+from resolve_bench import sample
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "bin")
 SAMPLES = os.path.join(ROOT, "SampleCrashes")
 
 
 def function_addresses(binary, count):
-    """`count` addresses inside the binary's functions, spread over them, from nm."""
-    out = subprocess.run(["nm", "--defined-only", "-S", binary], capture_output=True, text=True, check=True).stdout
-    starts = sorted({int(p[0], 16) + int(p[1], 16) // 2 for p in (l.split() for l in out.splitlines())
-                     if len(p) == 4 and p[2] in "tTwW" and int(p[1], 16) > 0})
-    step = max(len(starts) // count, 1)
-    return ["0x%x" % a for a in starts[::step][:count]]
+    """`count` addresses inside the binary's functions, spread over them (as the resolve benchmark picks them)."""
+    return ["0x%x" % address for address in sample(resolve_bench.function_addresses(binary), count)]
 
 
 def scenarios():

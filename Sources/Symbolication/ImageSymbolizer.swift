@@ -29,9 +29,6 @@ public final class ImageSymbolizer {
     private var needsCacheFile: Bool
     private var imageSymbols: SymbolTable?
     private var debugFileSymbols: SymbolTable?
-    /// The address ranges of the image's and the debug file's loaded sections (``section(containing:)`` without
-    /// copying either file's description, which a batch would do for every address).
-    private let sectionRanges: [AddressRange]
     /// Indexes of the debug file for other threads (libdwarf sessions of their own) that ``readAhead(_:threads:)``
     /// opened; ``sibling()`` takes one over.
     private var spareIndexes: [DWARFIndex] = []
@@ -72,7 +69,6 @@ public final class ImageSymbolizer {
                 break
             case .success(let file)?:
                 self.debugFile = debugFile
-                sectionRanges = Self.loadedRanges(of: image, debugFile)
                 cacheFile = file
                 dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile) } }
                 needsCacheFile = false
@@ -90,7 +86,6 @@ public final class ImageSymbolizer {
             }
         }
         self.debugFile = dwarf == nil ? nil : debugFile
-        sectionRanges = Self.loadedRanges(of: image, dwarf == nil ? nil : debugFile)
         self.dwarf = dwarf
         // An image with readable DWARF gets a cache file, and one without any debug information a file of its symbols;
         // one whose debug file cannot be read gets none.
@@ -117,7 +112,6 @@ public final class ImageSymbolizer {
     }
 
     private init(sharing other: ImageSymbolizer, index: AddressIndex?) {
-        sectionRanges = other.sectionRanges
         options = other.options
         image = other.image
         debugFile = other.debugFile
@@ -273,11 +267,6 @@ public final class ImageSymbolizer {
         return name
     }
 
-    /// The address ranges of the sections of `image` and `debugFile` that ``section(containing:)`` finds.
-    private static func loadedRanges(of image: ObjectFile, _ debugFile: ObjectFile?) -> [AddressRange] {
-        (image.sections + (debugFile?.sections ?? [])).filter { $0.isAllocated && $0.size > 0 }.map(\.addressRange)
-    }
-
     /// The section that holds `address`, in the image or its debug file.
     public func section(containing address: FileAddress) -> Section? {
         image.section(containing: address) ?? debugFile?.section(containing: address)
@@ -288,7 +277,7 @@ public final class ImageSymbolizer {
     /// when there is no DWARF for the address.
     /// - Complexity: O(log n) once the unit holding `address` has been read; reading it is O(its DIEs and rows).
     public func resolve(_ address: FileAddress) -> AddressResolution {
-        guard sectionRanges.contains(where: { $0.contains(address) }) else {
+        guard section(containing: address) != nil else {
             return AddressResolution(
                 address: address, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
                 unresolvedReason: "address \(address) is outside every section of \(image.fileName)")
