@@ -22,7 +22,14 @@ RELR_FLAGS := $(if $(and $(GLIBC_HAS_RELR),$(wildcard $(SWIFT_BIN)/ld.lld)),-Xsw
 # Every function gets a section of its own, so that the linker can place it.
 LINK_ORDER_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/Benchmarks/link-order.txt -Xlinker --no-warn-symbol-ordering)
-BUILD_RELEASE := swift build -c release --product postmortem --static-swift-stdlib $(RELR_FLAGS) $(LINK_ORDER_FLAGS)
+# With lld, the release binary is a static executable: no dynamic loader, no shared libraries to map and bind (glibc,
+# libstdc++, libdwarf, libelf and zlib come from their .a files, which Debian's -dev packages ship; lld needs no
+# particular order of archives). `postmortem --version` 2.9 -> 1.7 ms, 388 -> 185 page faults (perf stat -r 100).
+# glibc warns that getpwnam and dlopen in a static binary need its shared libraries at run time: FoundationEssentials
+# and the Swift runtime hold those calls, and no path of postmortem makes them (the cache directory comes from the
+# environment).
+STATIC_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -static-executable -Xlinker -lz)
+BUILD_RELEASE := swift build -c release --product postmortem --static-swift-stdlib $(STATIC_FLAGS) $(RELR_FLAGS) $(LINK_ORDER_FLAGS)
 SAMPLE := SampleCrashes/linux-c-sensors
 APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 

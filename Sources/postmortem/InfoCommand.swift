@@ -12,7 +12,7 @@ struct InfoCommand: ParsableCommand {
 }
 
 /// Shared by the `info` subcommands: resolve each address with one gdb-style answer.
-private func answerEach(_ addresses: [String], options: ObjectOptions, _ answer: (DebuggerRenderer, FileAddress, String) -> String) throws {
+private func answerEach(_ addresses: [String], options: ObjectSelection, _ answer: (DebuggerRenderer, FileAddress, String) -> String) throws {
     let symbolizer = try options.openSymbolizer()
     let loaded = options.loadedImage(imageBase: symbolizer.image.imageBase)
     let renderer = DebuggerRenderer(symbolizer: symbolizer)
@@ -40,7 +40,7 @@ struct InfoSymbolCommand: ParsableCommand {
     var addresses: [String]
 
     func run() throws {
-        try answerEach(addresses, options: objectOptions) { renderer, address, input in renderer.infoSymbol(address, input: input) }
+        try answerEach(addresses, options: objectOptions.selection) { renderer, address, input in renderer.infoSymbol(address, input: input) }
     }
 }
 
@@ -55,6 +55,6 @@ struct InfoLineCommand: ParsableCommand {
     var addresses: [String]
 
     func run() throws {
-        try answerEach(addresses, options: objectOptions) { renderer, address, _ in renderer.infoLine(address) }
+        try answerEach(addresses, options: objectOptions.selection) { renderer, address, _ in renderer.infoLine(address) }
     }
 }

@@ -1,0 +1,89 @@
+extension ResolveRequest {
+    /// Reads a `resolve` (or `atos`) command line of known options and addresses without ArgumentParser; `nil` for
+    /// anything else, which ArgumentParser then reads (help, errors, other commands, unusual spellings).
+    ///
+    /// ArgumentParser builds its picture of the whole command tree through reflection before it reads an argument:
+    /// ten million instructions, three quarters of a one-address lookup with a warm index cache. This reads what
+    /// scripts and people type: `-o`/`--object`, `--arch`/`-arch`, `-l`/`--load-address`, `-s`/`--slide`,
+    /// `-d`/`--debug-path` (repeatable), each with its value as the next argument or after `=` on a long name; the
+    /// flags `-i`/`--inlines`, `--full-path`/`-fullPath`, `--json`, `--no-demangle`, `--no-cache`; and addresses,
+    /// anywhere among them. It gives up on any other argument, on an option or flag given twice (other than
+    /// `-d`), on a value that is empty or starts with `-`, on an argument that is not an address, and without `-o`. What it
+    /// reads, ArgumentParser reads the same way (a test holds the two to it, argument list by argument list).
+    ///
+    /// - Parameter arguments: the command line without the program name.
+    init?(commandLine arguments: ArraySlice<String>) {
+        guard let command = arguments.first, command == "resolve" || command == "atos" else { return nil }
+        var object: String?
+        var selection = ObjectSelection(object: "")
+        var request = ResolveRequest(selection: selection)
+        var given: Set<Option> = []
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            guard argument.utf8.first == UInt8(ascii: "-") else {
+                guard AddressInput.atos.parse(argument) != nil else { return nil }
+                request.addresses.append(argument)
+                continue
+            }
+            var name = argument
+            var attached: String?
+            if argument.utf8.starts(with: "--".utf8), let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                name = String(argument[..<equals])
+                attached = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = Self.spellings[name] else { return nil }
+            if option != .debugPath {
+                guard given.insert(option).inserted else { return nil }
+            }
+            if option.isFlag {
+                guard attached == nil else { return nil }
+                switch option {
+                case .inlines: request.inlines = true
+                case .fullPath: request.fullPath = true
+                case .json: request.json = true
+                case .noDemangle: selection.noDemangle = true
+                default: selection.noCache = true
+                }
+                continue
+            }
+            guard let value = attached ?? rest.popFirst(), let first = value.utf8.first, first != UInt8(ascii: "-") else { return nil }
+            switch option {
+            case .object: object = value
+            case .arch: selection.arch = value
+            case .loadAddress: selection.loadAddress = value
+            case .slide: selection.slide = value
+            default: selection.debugPaths.append(value)
+            }
+        }
+        guard let object else { return nil }
+        selection.object = object
+        request.selection = selection
+        self = request
+    }
+
+    /// The options and flags `init(commandLine:)` reads.
+    private enum Option {
+        case object, arch, loadAddress, slide, debugPath, inlines, fullPath, json, noDemangle, noCache
+
+        var isFlag: Bool {
+            switch self {
+            case .inlines, .fullPath, .json, .noDemangle, .noCache: true
+            default: false
+            }
+        }
+    }
+
+    /// Each spelling ``ResolveCommand`` and ``ObjectOptions`` declare, with the option it names.
+    private static let spellings: [String: Option] = [
+        "-o": .object, "--object": .object,
+        "--arch": .arch, "-arch": .arch,
+        "-l": .loadAddress, "--load-address": .loadAddress,
+        "-s": .slide, "--slide": .slide,
+        "-d": .debugPath, "--debug-path": .debugPath,
+        "-i": .inlines, "--inlines": .inlines,
+        "--full-path": .fullPath, "-fullPath": .fullPath,
+        "--json": .json,
+        "--no-demangle": .noDemangle,
+        "--no-cache": .noCache,
+    ]
+}
