@@ -15,8 +15,8 @@ struct FuzzRegressionTests {
 
     @Test(arguments: targets)
     func replays(_ target: String) throws {
-        let replayer = URL(fileURLWithPath: Paths.postmortem).deletingLastPathComponent().appendingPathComponent(target).path
-        try #require(FileManager.default.isExecutableFile(atPath: replayer), "\(target) is not built beside postmortem")
+        let replayer = Paths.builtExecutable(named: target)
+        try #require(FileManager.default.isExecutableFile(atPath: replayer), "\(target) is not built beside the tests")
         let inputs = try FileManager.default.contentsOfDirectory(atPath: Self.directory.appendingPathComponent(target).path)
         let result = try Command.run(replayer, [Self.directory.appendingPathComponent(target).path])
         #expect(result.status == 0, "\(target): \(result.standardError)")

@@ -9,15 +9,22 @@ enum Paths {
 
     static func fixture(_ name: String) -> String { Fixtures.path(name) }
 
-    /// The `postmortem` executable that `swift build` put beside the test bundle.
+    /// The `postmortem` executable the tests run: `$POSTMORTEM_EXECUTABLE` when set (`make test` also runs the CLI
+    /// tests on the release build, a static executable), else the one `swift build` put beside the test bundle.
     static let postmortem: String = {
+        if let path = ProcessInfo.processInfo.environment["POSTMORTEM_EXECUTABLE"], !path.isEmpty { return path }
+        return builtExecutable(named: "postmortem")
+    }()
+
+    /// The executable `name` of this package that `swift build` put beside the test bundle.
+    static func builtExecutable(named name: String) -> String {
         let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
         for candidate in [Bundle.main.bundleURL, bundleDirectory] {
-            let path = candidate.appendingPathComponent("postmortem").path
+            let path = candidate.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        return packageRoot.appendingPathComponent(".build/debug/postmortem").path
-    }()
+        return packageRoot.appendingPathComponent(".build/debug/" + name).path
+    }
 
     /// `llvm-symbolizer`: `$LLVM_SYMBOLIZER` (the Makefile sets it to the Swift toolchain's), else the Swift
     /// toolchain's, else the one on `PATH`.
