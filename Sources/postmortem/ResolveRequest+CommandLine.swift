@@ -17,7 +17,7 @@ extension ResolveRequest {
         var object: String?
         var selection = ObjectSelection(object: "")
         var request = ResolveRequest(selection: selection)
-        var given: Set<Option> = []
+        var given: UInt16 = 0
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
             guard argument.utf8.first == UInt8(ascii: "-") else {
@@ -31,9 +31,10 @@ extension ResolveRequest {
                 name = String(argument[..<equals])
                 attached = String(argument[argument.index(after: equals)...])
             }
-            guard let option = Self.spellings[name] else { return nil }
+            guard let option = Option(spelling: name) else { return nil }
             if option != .debugPath {
-                guard given.insert(option).inserted else { return nil }
+                guard given & option.bit == 0 else { return nil }
+                given |= option.bit
             }
             if option.isFlag {
                 guard attached == nil else { return nil }
@@ -61,9 +62,30 @@ extension ResolveRequest {
         self = request
     }
 
-    /// The options and flags `init(commandLine:)` reads.
-    private enum Option {
+    /// The options and flags `init(commandLine:)` reads. (A `switch` and a bit mask rather than a dictionary and a
+    /// set: the first use of a `Dictionary` or `Set` of a new key type makes the Swift runtime look up the key's
+    /// `Hashable` conformance, a scan of every conformance record in the binary, about 100,000 instructions.)
+    private enum Option: UInt8 {
         case object, arch, loadAddress, slide, debugPath, inlines, fullPath, json, noDemangle, noCache
+
+        /// Each spelling ``ResolveCommand`` and ``ObjectOptions`` declare, with the option it names.
+        init?(spelling: String) {
+            switch spelling {
+            case "-o", "--object": self = .object
+            case "--arch", "-arch": self = .arch
+            case "-l", "--load-address": self = .loadAddress
+            case "-s", "--slide": self = .slide
+            case "-d", "--debug-path": self = .debugPath
+            case "-i", "--inlines": self = .inlines
+            case "--full-path", "-fullPath": self = .fullPath
+            case "--json": self = .json
+            case "--no-demangle": self = .noDemangle
+            case "--no-cache": self = .noCache
+            default: return nil
+            }
+        }
+
+        var bit: UInt16 { 1 << rawValue }
 
         var isFlag: Bool {
             switch self {
@@ -72,18 +94,4 @@ extension ResolveRequest {
             }
         }
     }
-
-    /// Each spelling ``ResolveCommand`` and ``ObjectOptions`` declare, with the option it names.
-    private static let spellings: [String: Option] = [
-        "-o": .object, "--object": .object,
-        "--arch": .arch, "-arch": .arch,
-        "-l": .loadAddress, "--load-address": .loadAddress,
-        "-s": .slide, "--slide": .slide,
-        "-d": .debugPath, "--debug-path": .debugPath,
-        "-i": .inlines, "--inlines": .inlines,
-        "--full-path": .fullPath, "-fullPath": .fullPath,
-        "--json": .json,
-        "--no-demangle": .noDemangle,
-        "--no-cache": .noCache,
-    ]
 }

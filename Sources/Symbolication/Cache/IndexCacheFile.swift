@@ -25,6 +25,18 @@ final class IndexCacheFile {
         case unitData = 6
     }
 
+    /// Where each section lies and its checksum, by kind. A fixed table rather than a dictionary: the first use of a
+    /// `Dictionary` keyed by a new type makes the Swift runtime look up the key's `Hashable` conformance, a scan of
+    /// every conformance record in the binary (about 100,000 instructions, a tenth of a lookup with a warm cache).
+    private struct SectionTable {
+        private var entries: [(range: Range<Int>, checksum: UInt64)?] = Array(repeating: nil, count: 8)
+
+        subscript(kind: SectionKind) -> (range: Range<Int>, checksum: UInt64)? {
+            get { entries[Int(kind.rawValue)] }
+            set { entries[Int(kind.rawValue)] = newValue }
+        }
+    }
+
     /// What the file says about where it came from.
     struct Metadata: Hashable {
         var imagePath = ""
@@ -48,15 +60,15 @@ final class IndexCacheFile {
     let path: String
     let bytes: ImmutableBytes
     let metadata: Metadata
-    private var sections: [SectionKind: (range: Range<Int>, checksum: UInt64)] = [:]
+    private var sections = SectionTable()
     let unitTable: FlatRangeTable
     let unitCount: Int
 
     /// Whether checksums are compared; off only to exercise the readers on damaged bytes (fuzzing).
     private let verifiesChecksums: Bool
-    /// The positions of units whose checksums have matched: symbolizers on two threads share the file, and a
+    /// Whether each unit's checksum has matched, by position: symbolizers on two threads share the file, and a
     /// unit both read is checked once (checking reads all of its bytes).
-    private let checkedUnits = Mutex<Set<Int>>([])
+    private let checkedUnits: Mutex<[Bool]>
 
     /// Opens and checks the cache file at `path`.
     /// - Throws: a one-line reason when the file is missing, of another version, truncated or damaged.
@@ -98,6 +110,7 @@ final class IndexCacheFile {
         let table = sections[.unitTable]!.range
         unitTable = FlatRangeTable(bytes: bytes, start: table.lowerBound, count: table.count / FlatRangeTable.entrySize)
         unitCount = sections[.unitDirectory]!.range.count / Self.unitEntrySize
+        checkedUnits = Mutex(Array(repeating: false, count: unitCount))
     }
 
     /// The cache file at `path` when it is sound and was built from `debugFile` as it is now, else why
@@ -129,9 +142,9 @@ final class IndexCacheFile {
         let offset = bytes.u64(at: entry), length = bytes.u64(at: entry + 8)
         guard offset >= UInt64(data.lowerBound), offset <= UInt64(data.upperBound), length <= UInt64(data.upperBound) - offset else { return nil }
         let range = Int(offset)..<Int(offset + length)
-        if verifiesChecksums, !checkedUnits.withLock({ $0.contains(position) }) {
+        if verifiesChecksums, !checkedUnits.withLock({ $0[position] }) {
             guard bytes.checksum(range) == bytes.u64(at: entry + 16) else { return nil }
-            checkedUnits.withLock { _ = $0.insert(position) }
+            checkedUnits.withLock { $0[position] = true }
         }
         if bytes.u32(at: entry + 24) != 0 {
             let message = String(decoding: bytes.bytes(range), as: UTF8.self)
