@@ -122,6 +122,9 @@ public final class ImageSymbolizer {
         debugFileSymbols = other.debugFileSymbolTable()
     }
 
+    /// Whether ``readAhead(_:threads:)`` has anything to do: lookups read DWARF, not the index cache.
+    public var readsAhead: Bool { dwarf is DWARFIndex }
+
     /// Reads ahead the debug information `addresses` need, when lookups read it from DWARF: every unit they
     /// fall in that no symbolizer sharing this one's units (``sibling()``) has read or is reading, on `threads`
     /// threads at once (this one and others, each reading through a libdwarf session of its own, each unit

@@ -82,7 +82,7 @@ struct ResolveRequest: Equatable {
         }
         // What a large read of input needs from DWARF is read first, on two threads reading different units.
         let readAhead = { (tokens: [String]) in
-            guard tokens.count >= Self.readAheadSize else { return }
+            guard tokens.count >= Self.readAheadSize, symbolizer.readsAhead else { return }
             symbolizer.readAhead(tokens.compactMap { AddressInput.atos.parse($0).map(fileAddress) }, threads: 2)
         }
         AddressSource.forEachBatch(in: addresses, arrived: readAhead) { batch in

@@ -84,8 +84,8 @@ public final class ImmutableBytes: @unchecked Sendable {
     public func string(at offset: Int, limit: Int? = nil) -> String {
         let end = min(limit ?? base.count, base.count)
         guard offset >= 0, offset < end else { return "" }
-        var stop = offset
-        while stop < end, base[stop] != 0 { stop += 1 }
+        // memchr rather than a loop over the bytes: Swift names run to hundreds of bytes, and a batch reads thousands.
+        let stop = memchr(base.baseAddress! + offset, 0, end - offset).map { UnsafeRawPointer($0) - base.baseAddress! } ?? end
         return String(decoding: UnsafeRawBufferPointer(rebasing: base[offset..<stop]), as: UTF8.self)
     }
 
