@@ -33,10 +33,26 @@ public struct SymbolTable: Sendable {
         case mapped(bytes: ImmutableBytes, entries: Int, count: Int, names: Range<Int>)
     }
 
-    let storage: Storage
-    let sectionNames: [String]
+    /// What the table holds, in one object: a lookup hands the table around several times, and a copy of a struct of
+    /// these fields retained each of them through the runtime's generic value witnesses (a tenth of a warm lookup).
+    private final class Contents: Sendable {
+        let storage: Storage
+        let sectionNames: [String]
+        let sectionRanges: [String: AddressRange]
+
+        init(storage: Storage, sectionNames: [String], sectionRanges: [String: AddressRange]) {
+            self.storage = storage
+            self.sectionNames = sectionNames
+            self.sectionRanges = sectionRanges
+        }
+    }
+
+    private let contents: Contents
+
+    var storage: Storage { contents.storage }
+    var sectionNames: [String] { contents.sectionNames }
     /// The address range of each section symbols lie in, which bounds symbols that declare no size.
-    let sectionRanges: [String: AddressRange]
+    var sectionRanges: [String: AddressRange] { contents.sectionRanges }
 
     /// How many entries the table holds (with any nameless ones a file lists, which lookups skip).
     public var count: Int {
@@ -169,9 +185,7 @@ public struct SymbolTable: Sendable {
 
     /// A table over storage whose entries are already sorted and unique (the bytes of ``encoded()``).
     init(storage: Storage, sectionNames: [String], sectionRanges: [String: AddressRange]) {
-        self.storage = storage
-        self.sectionNames = sectionNames
-        self.sectionRanges = sectionRanges
+        contents = Contents(storage: storage, sectionNames: sectionNames, sectionRanges: sectionRanges)
     }
 
     /// The symbol that covers `address`, and how far into it the address lies.
