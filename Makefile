@@ -7,8 +7,9 @@ BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev
 TEST_PACKAGES  := llvm binutils gdb time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
-# The release build links the Swift runtime and Foundation statically: `postmortem --version` then starts
-# in about half the time (measured: 11 ms -> 5 ms) and a one-address lookup takes 0.86x the time.
+# The release build links the Swift runtime and Foundation statically (with lld, every library: STATIC_FLAGS below):
+# `postmortem --version` then starts in about half the time (measured: 11 ms -> 5 ms) and a one-address lookup takes
+# 0.86x the time.
 # Where glibc reads packed relative relocations (DT_RELR, glibc 2.36 and later) and the toolchain has lld, the
 # binary is linked with them: its 40,000 relocations take 8 KB instead of 950 KB, all of which every run read
 # (peak RSS of `postmortem --version` 10.0 -> 9.3 MB).

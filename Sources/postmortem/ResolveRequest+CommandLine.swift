@@ -7,9 +7,9 @@ extension ResolveRequest {
     /// scripts and people type: `-o`/`--object`, `--arch`/`-arch`, `-l`/`--load-address`, `-s`/`--slide`,
     /// `-d`/`--debug-path` (repeatable), each with its value as the next argument or after `=` on a long name; the
     /// flags `-i`/`--inlines`, `--full-path`/`-fullPath`, `--json`, `--no-demangle`, `--no-cache`; and addresses,
-    /// anywhere among them. It gives up on any other argument, on an option or flag given twice (other than
-    /// `-d`), on a value that is empty or starts with `-`, on an argument that is not an address, and without `-o`. What it
-    /// reads, ArgumentParser reads the same way (a test holds the two to it, argument list by argument list).
+    /// anywhere among them. It gives up on any other argument, on an option or flag given twice (other than `-d`),
+    /// on a value that is empty or starts with `-`, on an argument that is not an address, and without `-o`. What
+    /// it reads, ArgumentParser reads the same way (a test holds the two to it, argument list by argument list).
     ///
     /// - Parameter arguments: the command line without the program name.
     init?(commandLine arguments: ArraySlice<String>) {
@@ -43,7 +43,8 @@ extension ResolveRequest {
                 case .fullPath: request.fullPath = true
                 case .json: request.json = true
                 case .noDemangle: selection.noDemangle = true
-                default: selection.noCache = true
+                case .noCache: selection.noCache = true
+                case .object, .arch, .loadAddress, .slide, .debugPath: break
                 }
                 continue
             }
@@ -53,7 +54,8 @@ extension ResolveRequest {
             case .arch: selection.arch = value
             case .loadAddress: selection.loadAddress = value
             case .slide: selection.slide = value
-            default: selection.debugPaths.append(value)
+            case .debugPath: selection.debugPaths.append(value)
+            case .inlines, .fullPath, .json, .noDemangle, .noCache: break
             }
         }
         guard let object else { return nil }
