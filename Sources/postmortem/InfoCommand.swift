@@ -12,9 +12,9 @@ struct InfoCommand: ParsableCommand {
 }
 
 /// Shared by the `info` subcommands: resolve each address with one gdb-style answer.
-private func answerEach(_ addresses: [String], options: ObjectSelection, _ answer: (DebuggerRenderer, FileAddress, String) -> String) throws {
-    let symbolizer = try options.openSymbolizer()
-    let loaded = options.loadedImage(imageBase: symbolizer.image.imageBase)
+private func answerEach(_ addresses: [String], selection: ObjectSelection, _ answer: (DebuggerRenderer, FileAddress, String) -> String) throws {
+    let symbolizer = try selection.openSymbolizer()
+    let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
     let renderer = DebuggerRenderer(symbolizer: symbolizer)
     var answered = 0
     for input in addresses {
@@ -25,7 +25,7 @@ private func answerEach(_ addresses: [String], options: ObjectSelection, _ answe
         answered += 1
         Output.line(answer(renderer, loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value), input))
     }
-    options.finish(symbolizer)
+    selection.finish(symbolizer)
     if answered == 0 { throw ExitCode.failure }
 }
 
@@ -40,7 +40,7 @@ struct InfoSymbolCommand: ParsableCommand {
     var addresses: [String]
 
     func run() throws {
-        try answerEach(addresses, options: objectOptions.selection) { renderer, address, input in renderer.infoSymbol(address, input: input) }
+        try answerEach(addresses, selection: objectOptions.selection) { renderer, address, input in renderer.infoSymbol(address, input: input) }
     }
 }
 
@@ -55,6 +55,6 @@ struct InfoLineCommand: ParsableCommand {
     var addresses: [String]
 
     func run() throws {
-        try answerEach(addresses, options: objectOptions.selection) { renderer, address, _ in renderer.infoLine(address) }
+        try answerEach(addresses, selection: objectOptions.selection) { renderer, address, _ in renderer.infoLine(address) }
     }
 }

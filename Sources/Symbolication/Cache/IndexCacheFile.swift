@@ -29,7 +29,8 @@ final class IndexCacheFile {
     /// `Dictionary` keyed by a new type makes the Swift runtime look up the key's `Hashable` conformance, a scan of
     /// every conformance record in the binary (about 100,000 instructions, a tenth of a lookup with a warm cache).
     private struct SectionTable {
-        private var entries: [(range: Range<Int>, checksum: UInt64)?] = Array(repeating: nil, count: 8)
+        /// Indexed by raw value, which runs from 1 to the number of kinds.
+        private var entries: [(range: Range<Int>, checksum: UInt64)?] = Array(repeating: nil, count: SectionKind.allCases.count + 1)
 
         subscript(kind: SectionKind) -> (range: Range<Int>, checksum: UInt64)? {
             get { entries[Int(kind.rawValue)] }
