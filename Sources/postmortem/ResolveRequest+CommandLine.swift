@@ -14,9 +14,7 @@ extension ResolveRequest {
     /// - Parameter arguments: the command line without the program name.
     init?(commandLine arguments: ArraySlice<String>) {
         guard let command = arguments.first, command == "resolve" || command == "atos" else { return nil }
-        var object: String?
-        var selection = ObjectSelection(object: "")
-        var request = ResolveRequest(selection: selection)
+        var request = ResolveRequest(selection: ObjectSelection(object: ""))
         var given: UInt16 = 0
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
@@ -42,25 +40,23 @@ extension ResolveRequest {
                 case .inlines: request.inlines = true
                 case .fullPath: request.fullPath = true
                 case .json: request.json = true
-                case .noDemangle: selection.noDemangle = true
-                case .noCache: selection.noCache = true
+                case .noDemangle: request.selection.noDemangle = true
+                case .noCache: request.selection.noCache = true
                 case .object, .arch, .loadAddress, .slide, .debugPath: break
                 }
                 continue
             }
             guard let value = attached ?? rest.popFirst(), let first = value.utf8.first, first != UInt8(ascii: "-") else { return nil }
             switch option {
-            case .object: object = value
-            case .arch: selection.arch = value
-            case .loadAddress: selection.loadAddress = value
-            case .slide: selection.slide = value
-            case .debugPath: selection.debugPaths.append(value)
+            case .object: request.selection.object = value
+            case .arch: request.selection.arch = value
+            case .loadAddress: request.selection.loadAddress = value
+            case .slide: request.selection.slide = value
+            case .debugPath: request.selection.debugPaths.append(value)
             case .inlines, .fullPath, .json, .noDemangle, .noCache: break
             }
         }
-        guard let object else { return nil }
-        selection.object = object
-        request.selection = selection
+        guard given & Option.object.bit != 0 else { return nil }
         self = request
     }
 
