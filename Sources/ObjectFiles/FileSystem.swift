@@ -66,6 +66,25 @@ public enum FileSystem {
         return bytes
     }
 
+    /// Up to `count` bytes of the file at `path` from byte `offset` (fewer at its end); `nil` when it cannot be read.
+    public static func read(_ path: String, offset: UInt64, count: Int) -> [UInt8]? {
+        guard count >= 0, offset <= UInt64(Int64.max) else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            filled += read
+        }
+        bytes.removeLast(count - filled)
+        return bytes
+    }
+
     /// The value of the environment variable `name`, when it is set and not empty.
     public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }

@@ -61,4 +61,13 @@ public enum ObjectFileReader {
             return Array(mapped.base[Int(start)..<Int(end)])
         }
     }
+
+    /// Up to `count` bytes of what `file` loads at `address` (the code or data there), from the allocated section
+    /// that holds it; `nil` when no section in the file holds it (`.bss`, or a debug file's empty sections).
+    public static func loadedBytes(at address: FileAddress, count: Int, in file: ObjectFile) -> [UInt8]? {
+        guard let section = file.section(containing: address), section.occupiesFile, !section.isCompressed else { return nil }
+        let into = address.rawValue - section.address.rawValue
+        let available = Int(clamping: section.size - into)
+        return FileSystem.read(file.path, offset: (file.slice?.offset ?? 0) &+ section.fileOffset &+ into, count: min(count, available))
+    }
 }

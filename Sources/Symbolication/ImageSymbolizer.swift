@@ -378,3 +378,11 @@ private struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+extension ImageSymbolizer {
+    /// True when the code at `address` is a signal trampoline's (see ``SignalTrampoline``), read from the image.
+    public func isSignalTrampoline(at address: FileAddress) -> Bool {
+        guard let bytes = ObjectFileReader.loadedBytes(at: address, count: SignalTrampoline.longestSequence, in: image) else { return false }
+        return SignalTrampoline.isTrampolineCode(bytes, architecture: image.architecture)
+    }
+}

@@ -33,11 +33,9 @@ public final class Symbolicator {
     private var symbolizers: [String: ImageSymbolizer?] = [:]
     /// The real path of each path an image was found at, worked out once (every report asks again).
     private var realPaths: [String: String] = [:]
-    /// Files found for images, so a directory tree is searched once per image.
-    private var foundFiles: [String: Location?] = [:]
-    /// What each debug path holds (its entries and its subdirectories', 8 levels deep, in search order): listed
-    /// once per run, not once per image looked for.
-    private var debugPathEntries: [String: [(name: String, path: String)]] = [:]
+    /// The candidates found for images, so folders are searched once per image.
+    private var foundCandidates: [String: (candidates: [BinaryLocator.Candidate], searched: [String])] = [:]
+    private let locator: BinaryLocator
 
     /// A file and, for a universal file, the slice to use.
     struct Location: Hashable {
@@ -48,6 +46,10 @@ public final class Symbolicator {
     }
     /// What the symbolicator has to say (a binary not found, a mismatch), one line each, in order.
     public private(set) var notes: [String] = []
+    /// Symbolizers whose opening notes were passed on.
+    private var openingNoted = Set<ObjectIdentifier>()
+    /// Candidates already rejected, so a note is made once per run, not once per report.
+    private var rejectionsNoted = Set<String>()
 
     /// How many binaries (or slices) this symbolicator has opened: each at most once, however many
     /// reports and frames point into it.
@@ -55,38 +57,59 @@ public final class Symbolicator {
 
     public init(options: SymbolicationOptions) {
         self.options = options
+        locator = BinaryLocator(debugPaths: options.debugPaths, object: options.object)
     }
 
     /// Resolves every frame of `report` it can; frames it cannot keep their text and get a reason.
     /// - Parameter logDirectory: the directory of the log, searched for the binaries it names.
     public func symbolicate(_ report: inout CrashReport, logDirectory: String? = nil) {
-        var imageSymbolizers: [Int: ImageSymbolizer] = [:]
+        var imageSymbolizers: [Int: (symbolizer: ImageSymbolizer, bias: UInt64?)] = [:]
         var imageProblems: [Int: String] = [:]
+        var framesOfImage: [Int: [CrashFrame]] = [:]
+        for thread in report.threads {
+            for frame in thread.frames { if let image = frame.image { framesOfImage[image, default: []].append(frame) } }
+        }
         for index in report.images.indices {
-            switch symbolizer(for: report.images[index], logDirectory: logDirectory) {
-            case .success(let symbolizer):
-                imageSymbolizers[index] = symbolizer
-                report.images[index].debugFile = symbolizer.debugFile?.path ?? symbolizer.image.path
+            switch symbolizer(for: report.images[index], frames: framesOfImage[index] ?? [], format: report.format,
+                              logDirectory: logDirectory) {
+            case .success(let found):
+                imageSymbolizers[index] = found
+                report.images[index].debugFile = found.symbolizer.debugFile?.path ?? found.symbolizer.image.path
             case .failure(let problem):
                 imageProblems[index] = problem.description
             }
         }
         let fallback = options.object.flatMap { open(Location(path: $0, architecture: options.objectArchitecture)) }
+        if let fallback, report.threads.contains(where: { $0.frames.contains { $0.image == nil } }),
+           openingNoted.insert(ObjectIdentifier(fallback)).inserted {
+            notes += fallback.notes
+        }
+        // The Swift runtime's backtracer says of each frame what its address is; other logs leave it to the reader.
+        let marksSignalFrames = report.format != .swiftBacktrace
         for threadIndex in report.threads.indices {
+            var afterTrampoline = false
             for frameIndex in report.threads[threadIndex].frames.indices {
                 var frame = report.threads[threadIndex].frames[frameIndex]
+                defer { report.threads[threadIndex].frames[frameIndex] = frame }
+                if marksSignalFrames, afterTrampoline, frame.addressKind == .returnAddress { frame.addressKind = .programCounter }
+                afterTrampoline = frame.symbolInLog.map(SignalTrampoline.isTrampoline(named:)) ?? false
                 if frame.isSymbolicatedInLog { continue }
-                let symbolizer = frame.image.flatMap { imageSymbolizers[$0] } ?? (frame.image == nil ? fallback : nil)
-                guard let symbolizer else {
-                    frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? "the frame names no image; give its binary with -o"
-                    report.threads[threadIndex].frames[frameIndex] = frame
+                let found = frame.image.flatMap { imageSymbolizers[$0] } ?? (frame.image == nil ? fallback.map { ($0, nil) } : nil)
+                guard let (symbolizer, bias) = found else {
+                    if frame.address != nil || frame.imageOffset != nil {
+                        frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? "the frame names no image; give its binary with -o"
+                    }
                     continue
                 }
                 let image = frame.image.map { report.images[$0] }
-                guard let address = fileAddress(of: frame, image: image, symbolizer: symbolizer) else {
+                guard let address = fileAddress(of: frame, image: image, symbolizer: symbolizer, bias: bias) else {
                     frame.unresolvedReason = "no load address is known for \(image?.name ?? "the image")"
-                    report.threads[threadIndex].frames[frameIndex] = frame
                     continue
+                }
+                // A handler returns to the trampoline's first instruction: that frame is no return address either.
+                if marksSignalFrames, frame.addressKind == .returnAddress, symbolizer.isSignalTrampoline(at: address) {
+                    frame.addressKind = .programCounter
+                    afterTrampoline = true
                 }
                 let lookup = frame.addressKind == .returnAddress ? address.retreated(by: 1) ?? address : address
                 let resolution = symbolizer.resolve(lookup)
@@ -95,9 +118,44 @@ public final class Symbolicator {
                     address >= start ? address.rawValue - start.rawValue : nil
                 }
                 frame.unresolvedReason = resolution.unresolvedReason
-                report.threads[threadIndex].frames[frameIndex] = frame
+                if let name = resolution.symbol ?? resolution.frames.last?.function, SignalTrampoline.isTrampoline(named: name) {
+                    afterTrampoline = true
+                }
             }
         }
+    }
+
+    /// One line per image whose frames stay unresolved: how many, why, and what to try. Frames the log gives no
+    /// address for (a debugger's `<signal handler called>`) are not counted.
+    public func unresolvedSummary(of report: CrashReport) -> [String] {
+        var counts: [Int: (unresolved: Int, total: Int, reason: String?)] = [:]
+        var order: [Int] = []
+        for thread in report.threads {
+            for frame in thread.frames where !frame.isSymbolicatedInLog && (frame.address != nil || frame.imageOffset != nil) {
+                let key = frame.image ?? -1
+                if counts[key] == nil { order.append(key) }
+                var count = counts[key] ?? (0, 0, nil)
+                count.total += 1
+                if frame.symbols.isEmpty, let reason = frame.unresolvedReason {
+                    count.unresolved += 1
+                    if count.reason == nil { count.reason = reason }
+                }
+                counts[key] = count
+            }
+        }
+        return order.compactMap { key in
+            guard let count = counts[key], count.unresolved > 0, let reason = count.reason else { return nil }
+            let name = key >= 0 ? report.images[key].name : "frames without an image"
+            return "\(name): \(count.unresolved) of \(count.total) frames unresolved: \(reason)\(Self.hint(for: reason))"
+        }
+    }
+
+    /// What to try, for a reason a frame stayed unresolved.
+    private static func hint(for reason: String) -> String {
+        if reason.hasPrefix("no binary found") { return "; try -d DIR (a folder holding it) or -o BINARY" }
+        if reason.hasPrefix("no binary of the log's") { return "; give the build that crashed with -d DIR or -o BINARY" }
+        if reason.contains("no debug information") { return "; give its debug file with -d DIR" }
+        return ""
     }
 
     /// Writes the index-cache files of the images opened that need one (see ``ImageSymbolizer/writeIndexCache()``).
@@ -110,8 +168,9 @@ public final class Symbolicator {
     }
 
     /// The file address of a frame: from its offset into the image (load-bias relative in ELF, load-address
-    /// relative in Mach-O), from the symbol the log names plus its offset, or from the image's load address.
-    private func fileAddress(of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer) -> FileAddress? {
+    /// relative in Mach-O), from the symbol the log names plus its offset, or from the image's load address (or the
+    /// load bias the log's other frames imply); an executable that is not position-independent runs where it was linked.
+    private func fileAddress(of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer, bias: UInt64?) -> FileAddress? {
         let base = symbolizer.image.format == .machO ? symbolizer.image.imageBase.rawValue : 0
         if let offset = frame.imageOffset { return FileAddress(base &+ offset) }
         if let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog,
@@ -125,21 +184,61 @@ public final class Symbolicator {
         if image == nil, let load = options.objectLoadAddress {
             return LoadedImage(loadAddress: load, imageBase: symbolizer.image.imageBase).fileAddress(ofRuntime: address)
         }
+        if let bias { return FileAddress(address &- bias) }
+        if symbolizer.image.format == .elf, symbolizer.image.kind == .executable { return FileAddress(address) }
         return image == nil ? FileAddress(address) : nil
     }
 
-    private func symbolizer(for image: CrashImage, logDirectory: String?) -> Result<ImageSymbolizer, Failure> {
-        guard let location = locate(image, logDirectory: logDirectory) else {
-            return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")))
+    /// The first candidate binary that is the log's: of its build-id or UUID when the log gives one, else one that
+    /// agrees with the log's frames (``LogAgreement``); with the load bias the log's frames imply.
+    private func symbolizer(for image: CrashImage, frames: [CrashFrame], format: CrashLogFormat,
+                            logDirectory: String?) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?), Failure> {
+        let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
+        let (candidates, searched) = foundCandidates[key] ?? {
+            let found = locator.candidates(for: image, logDirectory: logDirectory)
+            foundCandidates[key] = found
+            return found
+        }()
+        var rejections: [String] = []
+        func reject(_ candidate: BinaryLocator.Candidate, _ why: String) {
+            rejections.append("\(candidate.path) (\(candidate.origin)): \(why)")
+            if rejectionsNoted.insert(candidate.path + "\u{0}" + image.name + "\u{0}" + why).inserted {
+                notes.append("\(candidate.path): not used for the log's \(image.name): \(why)")
+            }
         }
-        let path = location.path
-        guard let symbolizer = open(location) else { return .failure(Failure(description: "\(path) could not be read")) }
-        if let expected = image.identifier, let actual = symbolizer.image.identifier,
-           Self.normalized(expected) != Self.normalized(actual) {
-            notes.append("\(path): build-id or UUID \(actual) does not match \(expected) in the log; not used for \(image.name)")
-            return .failure(Failure(description: "\(path) is another build than the log's \(image.name)"))
+        for candidate in candidates {
+            let location: Location
+            if let identifier = image.identifier.map(BinaryLocator.normalized) {
+                guard let slices = try? ObjectFileReader.readAll(path: candidate.path), !slices.isEmpty else {
+                    reject(candidate, "not an object file this tool reads")
+                    continue
+                }
+                guard let match = slices.first(where: { $0.identifier.map(BinaryLocator.normalized) == identifier }) else {
+                    let actual = slices.compactMap(\.identifier).joined(separator: ", ")
+                    reject(candidate, "build-id or UUID \(actual.isEmpty ? "(none)" : actual) does not match \(image.identifier ?? "") in the log")
+                    continue
+                }
+                location = Location(path: candidate.path, architecture: slices.count > 1 ? match.architecture : nil, object: match)
+            } else {
+                location = Location(path: candidate.path, architecture: nil)
+            }
+            guard let symbolizer = open(location) else {
+                reject(candidate, "could not be read")
+                continue
+            }
+            switch LogAgreement.check(symbolizer, image: image, frames: frames) {
+            case .success(let bias):
+                // What opening it found (no debug information, say) is said once the binary is used, not for every candidate.
+                if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted { notes += symbolizer.notes }
+                return .success((symbolizer, bias))
+            case .failure(let disagreement): reject(candidate, disagreement.description)
+            }
         }
-        return .success(symbolizer)
+        if !rejections.isEmpty {
+            return .failure(Failure(description: "no binary of the log's \(image.name) found: " + rejections.joined(separator: "; ")))
+        }
+        return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")
+                                + "; looked " + searched.joined(separator: ", ")))
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -164,82 +263,11 @@ public final class Symbolicator {
             let symbolizer = if let object = location.object { ImageSymbolizer(image: object, options: symbolizerOptions) } else {
                 try ImageSymbolizer(path: location.path, options: symbolizerOptions)
             }
-            notes += symbolizer.notes
             opened = symbolizer
         } catch {
             notes.append(error.description)
         }
         symbolizers[key] = .some(opened)
         return opened
-    }
-
-    /// The binary for an image: its path as the log gives it (as is, then beside the log), then files
-    /// and `.dSYM` bundles of its name beside the log and below the debug paths. When the log gives a
-    /// build-id or UUID, the first candidate with a matching image (slice) wins.
-    private func locate(_ image: CrashImage, logDirectory: String?) -> Location? {
-        let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
-        if let found = foundFiles[key] { return found }
-        var candidates: [String] = []
-        if let path = image.path {
-            candidates.append(path)
-            if let directory = logDirectory, !path.hasPrefix("/") { candidates.append(directory + "/" + path) }
-        }
-        let names = [image.name, image.name + ".dSYM", image.name + ".app.dSYM"]
-        if let directory = logDirectory { candidates += names.map { directory + "/" + $0 } }
-        var found = firstMatch(candidates.filter(Self.exists), for: image)
-        if found == nil {
-            for root in options.debugPaths where found == nil {
-                found = firstMatch(find(named: Set(names), below: root), for: image)
-            }
-        }
-        foundFiles[key] = .some(found)
-        return found
-    }
-
-    /// The first candidate that holds the image: any readable one when the log gives no identifier,
-    /// else one with a slice of that build-id or UUID (falling back to the first, whose mismatch is then reported).
-    private func firstMatch(_ candidates: [String], for image: CrashImage) -> Location? {
-        guard let identifier = image.identifier.map(Self.normalized) else { return candidates.first.map { Location(path: $0) } }
-        for candidate in candidates {
-            guard let slices = try? ObjectFileReader.readAll(path: candidate) else { continue }
-            if let match = slices.first(where: { $0.identifier.map(Self.normalized) == identifier }) {
-                return Location(path: candidate, architecture: slices.count > 1 ? match.architecture : nil, object: match)
-            }
-        }
-        // None matches: take the first, in the log's architecture, so that the mismatch is reported.
-        guard let first = candidates.first else { return nil }
-        let slices = (try? ObjectFileReader.readAll(path: first)) ?? []
-        guard slices.count > 1 else { return Location(path: first) }
-        let wanted = image.architecture.flatMap(Architecture.init(name:))
-        return Location(path: first, architecture: slices.first { $0.architecture == wanted }?.architecture ?? slices.first?.architecture)
-    }
-
-    private static func exists(_ path: String) -> Bool { FileSystem.exists(path) }
-
-    /// Files and `.dSYM` bundles below `root` whose name is one of `names`, nearest first.
-    private func find(named names: Set<String>, below root: String) -> [String] {
-        if debugPathEntries[root] == nil { debugPathEntries[root] = Self.entries(below: root, depth: 8) }
-        return debugPathEntries[root, default: []].filter { names.contains($0.name) }.map(\.path)
-            .filter { FileSystem.isRegularFile($0) || DSYMBundle.isBundle($0) }
-    }
-
-    /// The entries of `directory`, then those of its subdirectories (sorted; `.dSYM` bundles not entered).
-    private static func entries(below directory: String, depth: Int) -> [(name: String, path: String)] {
-        guard depth > 0 else { return [] }
-        var entries: [(name: String, path: String)] = []
-        var subdirectories: [String] = []
-        for entry in FileSystem.entries(of: directory) {
-            let path = directory + "/" + entry.name
-            entries.append((entry.name, path))
-            if entry.isDirectory, !entry.name.hasSuffix(".dSYM") { subdirectories.append(path) }
-        }
-        for subdirectory in subdirectories.sorted() {
-            entries += Self.entries(below: subdirectory, depth: depth - 1)
-        }
-        return entries
-    }
-
-    private static func normalized(_ identifier: String) -> String {
-        String(identifier.lowercased().filter { $0 != "-" })
     }
 }

@@ -38,6 +38,10 @@ struct SymbolicateCommand: ParsableCommand {
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
+    @Flag(name: .customLong("strict"),
+          help: "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
+    var strict = false
+
     @Argument(help: "Logs, directories of logs, or - for standard input.")
     var logs: [String]
 
@@ -63,6 +67,11 @@ struct SymbolicateCommand: ParsableCommand {
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
             indexCache: noCache ? nil : IndexCache.standard()))
         let sources = LogSource.expand(logs)
+        for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {
+            let prefix = argument.hasSuffix("/") ? argument : argument + "/"
+            if !sources.contains(where: { $0.name.hasPrefix(prefix) }) { Output.error("\(argument): no logs in this directory") }
+        }
+        var unresolved = false
         let sink = try OutputSink(path: output)
         var produced = 0
         for source in sources {
@@ -81,6 +90,10 @@ struct SymbolicateCommand: ParsableCommand {
                 let noted = symbolicator.notes.count
                 symbolicator.symbolicate(&report, logDirectory: source.directory)
                 symbolicator.notes[noted...].forEach(Output.error)
+                let summary = symbolicator.unresolvedSummary(of: report)
+                unresolved = unresolved || !summary.isEmpty
+                // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.
+                if !json { summary.forEach { Output.error("\(source.name): \($0)") } }
             }
             if json {
                 sink.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
@@ -94,6 +107,10 @@ struct SymbolicateCommand: ParsableCommand {
         symbolicator.writeIndexCaches()
         symbolicator.notes[noted...].forEach(Output.error)
         if produced == 0 { throw ExitCode.failure }
+        if strict, unresolved {
+            Output.flush()
+            throw ExitCode(2)
+        }
         ProcessEnd.exitWithoutTeardown(keeping: symbolicator)
     }
 }

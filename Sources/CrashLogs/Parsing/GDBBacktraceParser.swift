@@ -25,7 +25,10 @@ struct GDBBacktraceParser {
         var library: String?
         if let from = text.lastRange(of: " from ") { library = String(text[from.upperBound...]).trimmingWhitespace }
         let hasLocation = text.includes(" at ")
-        let name = Substring(text.utf8.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "(") })
+        // gdb's line for a signal trampoline: what follows it is the interrupted instruction.
+        let signalLine = "<signal handler called>"
+        let name = text.hasPrefix(signalLine) ? Substring(signalLine)
+            : Substring(text.utf8.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "(") })
         return FrameLine(index: index, address: address, function: name == "??" || name.isEmpty ? nil : String(name),
                          library: library, hasLocation: hasLocation)
     }

@@ -1,6 +1,6 @@
 /// Parses Swift's older runtime traces (Linux, Swift 5.x): `Fatal error: …` or `Assertion failed: …`, then
-/// `Current stack trace:` and `N    image    0xaddr symbol + off` frames, where `<unavailable> + N` is an
-/// offset from the image's base rather than from a symbol.
+/// `Current stack trace:` and `N    image    0xaddr symbol + off` frames, where the address is the symbol's, and
+/// `<unavailable> + N` frames, where it is the frame's own and N its offset from the image's base.
 struct SwiftFatalParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         lines.contains { $0.text.hasPrefix("Current stack trace:") }
@@ -37,8 +37,11 @@ struct SwiftFatalParser {
             }
             let image = report.imageIndex(named: parsed.image, path: nil)
             let unavailable = parsed.symbol == "<unavailable>"
+            // `0x… symbol + N` gives the symbol's address and the offset into it; `0x… <unavailable> + N`, the
+            // frame's own address and its offset from the image's base.
+            let address = unavailable ? parsed.address : parsed.address &+ (parsed.offset ?? 0)
             stacks.append(CrashFrame(
-                index: parsed.index, address: parsed.address, addressKind: parsed.index == 0 ? .programCounter : .returnAddress,
+                index: parsed.index, address: address, addressKind: parsed.index == 0 ? .programCounter : .returnAddress,
                 image: image, imageOffset: unavailable ? parsed.offset : nil,
                 symbolInLog: unavailable ? nil : parsed.symbol, symbolOffsetInLog: unavailable ? nil : parsed.offset, lineNumber: number))
         }

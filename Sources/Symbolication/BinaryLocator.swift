@@ -1,0 +1,114 @@
+public import CrashLogs
+public import ObjectFiles
+
+/// Where the binaries a crash log names may be on this machine, in the order they are tried: the path as written when
+/// absolute (after the `-o` binary, when it has the image's name); beside the log; below each `-d` folder (by name, debug
+/// files by name too, and by build-id in `.build-id` trees); then the system's libraries. Each candidate is only a
+/// candidate: the symbolicator checks it against what the log says before it uses it.
+final class BinaryLocator {
+    /// A file that may be an image's binary, and how it was found (for the notes that reject it).
+    struct Candidate: Hashable {
+        var path: String
+        var origin: String
+    }
+
+    private let debugPaths: [String]
+    private let object: String?
+    private var systemSearch: SystemLibrarySearch?
+    /// What each debug path holds (its entries and its subdirectories', 8 levels deep, in search order): listed
+    /// once per run, not once per image looked for.
+    private var debugPathEntries: [String: [(name: String, path: String)]] = [:]
+
+    init(debugPaths: [String], object: String?) {
+        self.debugPaths = debugPaths
+        self.object = object
+    }
+
+    /// The existing files that may be `image`'s binary, each once, in the order to try them; and where they were
+    /// looked for, in words (for the reason a frame stays unresolved when none fits).
+    /// - Parameter logDirectory: the log's folder; `nil` for standard input, whose relative paths are taken from the
+    ///   current directory.
+    func candidates(for image: CrashImage, logDirectory: String?) -> (candidates: [Candidate], searched: [String]) {
+        var found: [Candidate] = []
+        var seen = Set<String>()
+        func consider(_ path: String, _ origin: String) {
+            guard FileSystem.isRegularFile(path) || DSYMBundle.isBundle(path) else { return }
+            if seen.insert(FileSystem.realPath(path)).inserted { found.append(Candidate(path: path, origin: origin)) }
+        }
+        var searched: [String] = []
+        let name = image.name
+        if let object, Self.fileName(object) == name || Self.fileName(object) == name + ".debug" {
+            consider(object, "given with -o")
+        }
+        if let path = image.path, path.hasPrefix("/") {
+            consider(path, "as the log names it")
+            searched.append(path)
+        }
+        let besideLog = logDirectory ?? "."
+        let besideNames = (image.path.map { $0.hasPrefix("/") ? [] : [$0] } ?? []) + [name, name + ".dSYM", name + ".app.dSYM"]
+        for relative in besideNames { consider(Self.join(besideLog, relative), "beside the log") }
+        searched.append(logDirectory.map { "beside the log (\($0))" } ?? "in the current directory")
+        let debugNames: Set<String> = [name, name + ".debug", name + ".dSYM", name + ".app.dSYM"]
+        let relativeBuildID = image.identifier.flatMap { BuildID(hex: Self.normalized($0)) }?.debugFileRelativePath
+        for root in debugPaths {
+            if let relativeBuildID {
+                consider(Self.join(root, relativeBuildID), "by build-id below \(root)")
+                consider(Self.join(root, String(relativeBuildID.dropLast(".debug".count))), "by build-id below \(root)")
+            }
+            for path in entries(named: debugNames, below: root) { consider(path, "below \(root)") }
+        }
+        searched.append(debugPaths.isEmpty ? "below -d folders (none given)" : "below " + debugPaths.joined(separator: ", "))
+        if Self.isELFName(name), image.path.map({ !$0.hasPrefix("/") || Self.isSystemLibraryPath($0) }) ?? true {
+            if systemSearch == nil { systemSearch = SystemLibrarySearch.standard() }
+            for path in systemSearch?.candidates(named: name) ?? [] { consider(path, "in the system's libraries") }
+            searched.append("in the system's libraries")
+        }
+        return (found, searched)
+    }
+
+    /// Files and `.dSYM` bundles below `root` whose name is one of `names`, nearest first.
+    private func entries(named names: Set<String>, below root: String) -> [String] {
+        if debugPathEntries[root] == nil { debugPathEntries[root] = Self.entries(below: root, depth: 8) }
+        return debugPathEntries[root, default: []].filter { names.contains($0.name) }.map(\.path)
+    }
+
+    /// The entries of `directory`, then those of its subdirectories (sorted; `.dSYM` bundles not entered).
+    private static func entries(below directory: String, depth: Int) -> [(name: String, path: String)] {
+        guard depth > 0 else { return [] }
+        var entries: [(name: String, path: String)] = []
+        var subdirectories: [String] = []
+        for entry in FileSystem.entries(of: directory) {
+            let path = join(directory, entry.name)
+            entries.append((entry.name, path))
+            if entry.isDirectory, !entry.name.hasSuffix(".dSYM") { subdirectories.append(path) }
+        }
+        for subdirectory in subdirectories.sorted() {
+            entries += Self.entries(below: subdirectory, depth: depth - 1)
+        }
+        return entries
+    }
+
+    /// True for names of shared libraries (`libc.so.6`, `ld-linux-x86-64.so.2`): a Mach-O log's images are never among
+    /// this machine's libraries, and neither is a program.
+    private static func isELFName(_ name: String) -> Bool { name.contains(".so") }
+
+    /// True for a path in the folders Linux distributions keep libraries in: a log that names one came from a system
+    /// laid out like this one (an Android `/system/lib64` or a path of the log's own making did not).
+    private static func isSystemLibraryPath(_ path: String) -> Bool {
+        ["/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/"].contains { path.hasPrefix($0) }
+    }
+
+    static func normalized(_ identifier: String) -> String {
+        String(identifier.lowercased().filter { $0 != "-" })
+    }
+
+    static func fileName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        if name.hasPrefix("./") { return join(directory, String(name.dropFirst(2))) }
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Real crashes of `SampleCrashes/linux-c-signal` (made by its `build.sh`): a SIGSEGV handler's glibc backtrace, in a
+/// PIE, in a shared library and in a non-PIE executable, and gdb's backtrace from inside the handler. Each frame is
+/// checked against llvm-symbolizer at a file address this test works out from the log itself (with `nm` for
+/// `symbol+offset` frames): the interrupted instruction after the trampoline as printed, return addresses one byte
+/// back.
+@Suite("Symbolicate: signal frames and which binary")
+struct SignalCrashTests {
+    static let sample = "SampleCrashes/linux-c-signal"
+
+    /// One glibc frame line of a sample log, taken apart by the test (not by postmortem).
+    struct LogFrame {
+        var module: String
+        var symbol: String?
+        var offset: UInt64?
+        var address: UInt64
+    }
+
+    static func frames(ofLog name: String) throws -> [LogFrame] {
+        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(sample)/\(name)").path, encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"^([^(\[ ]+)(?:\(([^+)]*)\+0x([0-9a-f]+)\))?\[0x([0-9a-f]+)\]$"#)
+        return text.split(separator: "\n").compactMap { line in
+            let line = String(line)
+            guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { return nil }
+            func group(_ index: Int) -> String? {
+                Range(match.range(at: index), in: line).map { String(line[$0]) }
+            }
+            return LogFrame(module: group(1)!, symbol: group(2).flatMap { $0.isEmpty ? nil : $0 },
+                            offset: group(3).flatMap { UInt64($0, radix: 16) }, address: UInt64(group(4)!, radix: 16)!)
+        }
+    }
+
+    /// The address of `symbol` in `binary`, as `nm` prints it.
+    static func address(of symbol: String, in binary: String) throws -> UInt64? {
+        let listing = try Fixtures.run("nm", ["--defined-only", binary])
+        for line in listing.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 3, fields[2] == symbol { return UInt64(fields[0], radix: 16) }
+        }
+        return nil
+    }
+
+    /// llvm-symbolizer's inline chain at `address` of `binary`.
+    static func llvmChain(_ binary: String, _ address: UInt64) throws -> [ComparableFrame] {
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
+        let output = try Command.run(symbolizer, ["--inlining", "--output-style=JSON", "--relative-address", "-e", binary,
+                                                  "0x" + String(address, radix: 16)])
+        return try ChainParser.llvmSymbolizer(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    static func reportFrames(_ arguments: [String], currentDirectory: URL = Paths.packageRoot) throws -> [[String: Any]] {
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache"] + arguments,
+                                     currentDirectory: currentDirectory)
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let threads = try #require(report["threads"] as? [[String: Any]])
+        return try #require(threads.first?["frames"] as? [[String: Any]])
+    }
+
+    /// Frame by frame against llvm-symbolizer: the program's and the library's frames (libc's are this machine's, and
+    /// llvm-symbolizer has no debug file for them). Frame 0 is the handler, 1 the trampoline, 2 the interrupted instruction.
+    @Test(arguments: [("segv-pie.txt", "app"), ("segv-lib.txt", "app"), ("segv-nopie.txt", "app-nopie")])
+    func everyProgramFrameAgreesWithLLVMSymbolizer(_ log: String, _ program: String) throws {
+        let logFrames = try Self.frames(ofLog: log)
+        let reported = try Self.reportFrames([Self.sample + "/" + log])
+        #expect(logFrames.count == reported.count)
+        var checked = 0
+        for (index, (logFrame, frame)) in zip(logFrames, reported).enumerated() where !logFrame.module.contains("libc.so") {
+            let name = (logFrame.module as NSString).lastPathComponent
+            let binary = Paths.packageRoot.appendingPathComponent("\(Self.sample)/\(name)").path
+            let fileAddress: UInt64
+            if let symbol = logFrame.symbol, let offset = logFrame.offset {
+                fileAddress = try #require(try Self.address(of: symbol, in: binary)) + offset
+            } else if let offset = logFrame.offset {
+                fileAddress = offset
+            } else {
+                fileAddress = logFrame.address  // not position-independent: runs where it was linked
+            }
+            let interrupted = index == 2
+            let expected = try Self.llvmChain(binary, interrupted ? fileAddress : fileAddress - 1)
+            #expect(!expected.isEmpty)
+            #expect(ChainParser.reportFrame(frame) == expected, "\(log) frame \(index)")
+            if interrupted {
+                // The test could tell a lookup one byte early from the right one.
+                #expect(try Self.llvmChain(binary, fileAddress - 1) != expected, "\(log): frame 2 looked up one byte early gives the same")
+                #expect(expected.count == (program == "app" && log.contains("lib") ? 2 : 3), "the inlined frames are there")
+            }
+            checked += 1
+        }
+        #expect(checked >= 4)
+    }
+
+    /// The trampoline itself resolves as glibc's `__restore_rt`, when this machine's libc is the one that crashed and
+    /// its debug file is installed (libc6-dbg).
+    @Test func theTrampolineFrameIsRestoreRT() throws {
+        let frames = try Self.reportFrames([Self.sample + "/segv-pie.txt"])
+        let trampoline = frames[1]
+        let debugFile = try Fixtures.run("sh", ["-c", "ls /usr/lib/debug/.build-id/*/*.debug | head -1"])
+        try #require(!debugFile.isEmpty, "libc6-dbg is installed by make test")
+        let names = (trampoline["symbols"] as? [[String: Any]] ?? []).compactMap { $0["function"] as? String }
+        #expect(names == ["__restore_rt"], "\(trampoline)")
+    }
+
+    /// gdb's `<signal handler called>`: the frame after it is the interrupted instruction, at the file address the
+    /// mapping table gives.
+    @Test func gdbBacktraceOfASignal() throws {
+        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/gdb-bt.txt").path, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        let frameLine = try #require(lines.first { $0.hasPrefix("#2 ") })
+        let pc = try #require(UInt64(frameLine.split(separator: " ")[1].dropFirst(2), radix: 16))
+        let mapping = try #require(lines.first { $0.hasSuffix("/app") && $0.contains(" 0x0 ") })
+        let load = try #require(UInt64(mapping.split(separator: " ")[0].dropFirst(2), radix: 16))
+        let binary = Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path
+        let expected = try Self.llvmChain(binary, pc - load)
+        let result = try Command.postmortem(["symbolicate", "--no-cache", "-d", Self.sample, Self.sample + "/gdb-bt.txt"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let printed = result.outputLines.filter { $0.hasPrefix("#2 ") }
+        #expect(printed.count == expected.count, "\(printed)")
+        for (line, frame) in zip(printed, expected) {
+            #expect(line.contains(" \(frame.function ?? "??") ()") && line.hasSuffix(":\(frame.line)"), "\(line) is not \(frame)")
+        }
+    }
+
+    /// Another program named `app` beside the log is not used: the log's `process+0x0` is not in it.
+    @Test func anotherProgramBesideTheLogIsRejected() throws {
+        let scratch = try BadInputTests.Scratch()
+        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
+                                         toPath: scratch.path("segv-pie.txt"))
+        try FileManager.default.copyItem(atPath: Paths.fixture("sensors-gcc-dwarf5"), toPath: scratch.path("app"))
+        let result = try Command.postmortem(["symbolicate", "--no-cache", scratch.path("segv-pie.txt")])
+        #expect(result.status == 0)
+        #expect(result.errorLines.contains { $0.contains("app: not used for the log's app: it has no symbol process") }, "\(result.standardError)")
+        #expect(result.errorLines.contains { $0.contains("app: 4 of 4 frames unresolved: no binary of the log's app found") })
+        #expect(!result.standardOutput.contains("sensors.c"), "no answer comes from the other program")
+        let strict = try Command.postmortem(["symbolicate", "--no-cache", "--strict", scratch.path("segv-pie.txt")])
+        #expect(strict.status == 2)
+    }
+
+    /// The current directory is not where a log's `./app` is looked for: beside the log is.
+    @Test func anotherAppInTheCurrentDirectoryIsNotUsed() throws {
+        let scratch = try BadInputTests.Scratch()
+        try FileManager.default.copyItem(atPath: Paths.fixture("sensors-gcc-dwarf5"), toPath: scratch.path("app"))
+        let log = Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path
+        let frames = try Self.reportFrames([log], currentDirectory: scratch.url)
+        let names = frames[2]["symbols"].flatMap { $0 as? [[String: Any]] }?.compactMap { $0["function"] as? String }
+        #expect(names == ["scale", "normalize", "process"])
+    }
+
+    /// Where the log's binary is not beside it: `-d` with a plain folder holding `app.debug`, and `-o` for a frame
+    /// that names its image.
+    @Test func debugFileByNameInAFolderAndObjectForANamedImage() throws {
+        let scratch = try BadInputTests.Scratch()
+        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
+                                         toPath: scratch.path("segv-pie.txt"))
+        try FileManager.default.createDirectory(atPath: scratch.path("flat"), withIntermediateDirectories: true)
+        _ = try Fixtures.run("objcopy", ["--only-keep-debug", Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path,
+                                         scratch.path("flat/app.debug")])
+        let expected = ["scale", "normalize", "process"]
+        for arguments in [["-d", scratch.path("flat")], ["-o", Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path]] {
+            let frames = try Self.reportFrames(arguments + [scratch.path("segv-pie.txt")])
+            let names = frames[2]["symbols"].flatMap { $0 as? [[String: Any]] }?.compactMap { $0["function"] as? String }
+            #expect(names == expected, "\(arguments)")
+        }
+    }
+
+    /// Nothing found: the log comes back as it was, and stderr says why, once per image, and what to try.
+    @Test func unresolvedFramesAreExplained() throws {
+        let scratch = try BadInputTests.Scratch()
+        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
+                                         toPath: scratch.path("segv-pie.txt"))
+        let result = try Command.postmortem(["symbolicate", "--no-cache", scratch.path("segv-pie.txt")])
+        #expect(result.status == 0)
+        let lines = result.errorLines.filter { $0.contains(": app: ") }
+        #expect(lines.count == 1, "\(result.standardError)")
+        #expect(lines.first?.contains("4 of 4 frames unresolved: no binary found for app (./app); looked beside the log") ?? false)
+        #expect(lines.first?.hasSuffix("try -d DIR (a folder holding it) or -o BINARY") ?? false)
+    }
+
+    @Test func aDirectoryWithoutLogsIsAnError() throws {
+        let scratch = try BadInputTests.Scratch()
+        let result = try Command.postmortem(["symbolicate", scratch.url.path])
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["postmortem: \(scratch.url.path): no logs in this directory"])
+    }
+}
