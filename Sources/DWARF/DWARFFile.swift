@@ -122,6 +122,9 @@ public final class DWARFFile {
         let lineTable = try readLineTable(unitDIE, reader: reader, compilationDirectory: unit.compilationDirectory ?? "", targets: targets)
         var collector = FunctionCollector(reader: reader, files: lineTable.files, targets: targets)
         collector.collect(unitDIE: unitDIE)
+        if let damage = collector.damage {
+            throw DWARFError(.malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(damage)")
+        }
         return UnitContents(functions: collector.functions, lineTable: lineTable)
     }
 

@@ -54,11 +54,15 @@ struct ObjectSelection: Equatable {
         }
     }
 
-    /// Writes the image's index-cache file when it needs one, printing what went wrong.
-    func finish(_ symbolizer: ImageSymbolizer) {
-        let noted = symbolizer.notes.count
+    /// Writes the image's index-cache file when it needs one, and prints what the lookups and the writing found
+    /// (a damaged unit, say), each once: the notes of `symbolizer` after the first `notedAtOpening` (printed when it
+    /// was opened), and those of the `helpers` that looked up addresses beside it.
+    func finish(_ symbolizer: ImageSymbolizer, notedAtOpening: Int, helpers: [ImageSymbolizer] = []) {
         symbolizer.writeIndexCache()
-        symbolizer.notes[noted...].forEach(Output.error)
+        var printed = Set(symbolizer.notes.prefix(notedAtOpening))
+        for note in symbolizer.notes.dropFirst(notedAtOpening) + helpers.flatMap(\.notes) where printed.insert(note).inserted {
+            Output.error(note)
+        }
     }
 
     /// Where the image ran, when the addresses are runtime addresses.

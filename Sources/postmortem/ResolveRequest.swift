@@ -43,6 +43,7 @@ struct ResolveRequest: Equatable {
     /// - Throws: exit status 64 for bad option values, 1 when the object cannot be read or no input was an address.
     func run() throws -> Never {
         let symbolizer = try selection.openSymbolizer()
+        let notedAtOpening = symbolizer.notes.count
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName)
@@ -100,7 +101,7 @@ struct ResolveRequest: Equatable {
                 answers.reset()
             }
         }
-        selection.finish(symbolizer)
+        selection.finish(symbolizer, notedAtOpening: notedAtOpening, helpers: helper.map { [$0.symbolizer] } ?? [])
         // Exit 1 only when no input was an address.
         if rejected > 0, rejected == inputs { throw ExitCode.failure }
         ProcessEnd.exitWithoutTeardown(keeping: symbolizer, helper?.symbolizer)

@@ -62,5 +62,8 @@ id=$(readelf -n $out/inventory-stripped | awk '/Build ID/ {print $3}')
 mkdir -p $out/debug-root/.build-id/${id:0:2}
 mv $out/inventory-stripped.debug $out/debug-root/.build-id/${id:0:2}/${id:2}.debug
 
+# Damaged DWARF: a DIE that names itself as its sibling (a walk that follows it never ends).
+../sibling-cycle.py $out/sensors-gcc-dwarf5 $out/sensors-sibling-cycle
+
 if grep -rl "$here" $out; then echo "build.sh: a machine path leaked into the files above" >&2; exit 1; fi
 ls -la $out

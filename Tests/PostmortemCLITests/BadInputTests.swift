@@ -69,6 +69,18 @@ struct BadInputTests {
         #expect(result.errorLines.allSatisfy { $0.hasPrefix("postmortem: \(corrupt)") }, "\(result.standardError)")
     }
 
+    /// A DIE that names itself as its sibling (Tests/Fixtures/sibling-cycle.py): the walk stops, the unit is reported
+    /// damaged once, and the symbol table still answers. Run under `timeout`, so a walk that goes round fails the test.
+    @Test(arguments: [["--no-cache"], []])
+    func siblingCycleEndsTheWalk(_ cache: [String]) throws {
+        let fixture = Paths.fixture("sensors-sibling-cycle")
+        let result = try Command.run("/usr/bin/timeout", ["20", Paths.postmortem, "resolve"] + cache + ["-o", fixture, "0x12a0", "0x1290"],
+                                     environment: ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory])
+        #expect(result.status == 0, "exit \(result.status) (124: the walk did not end)")
+        #expect(result.outputLines == ["sample_at (in sensors-sibling-cycle) + 16", "sample_at (in sensors-sibling-cycle) + 0"])
+        #expect(result.errorLines == ["postmortem: \(fixture): malformed DWARF: unit at offset 0xc: the DIE at 0xa0 names 0xa0 as its sibling, which does not follow it"])
+    }
+
     @Test func addressOutsideEverySectionStaysAsGiven() throws {
         let result = try Command.postmortem(["resolve", "-o", Self.sensors, "0x12a0", "0xdeadbeef"])
         #expect(result.status == 0)

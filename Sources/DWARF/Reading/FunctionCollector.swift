@@ -14,6 +14,9 @@ struct FunctionCollector {
     /// nested in them); the others are skipped without reading below them.
     let targets: AddressTargets?
     private(set) var functions: [FunctionRecord] = []
+    /// Why the walk stopped early: a DIE whose sibling does not lie after it (`DW_AT_sibling` pointing at itself or
+    /// back), which would make the walk go round for ever.
+    private(set) var damage: String?
 
     init(reader: DIEReader, files: [String], targets: AddressTargets? = nil) {
         self.reader = reader
@@ -31,7 +34,16 @@ struct FunctionCollector {
         var child: Dwarf_Die?
         var error: Dwarf_Error?
         guard dwarf_child(parent, &child, &error) == DW_DLV_OK else { reader.handle.discard(error); return }
+        var previousOffset: UInt64?
         while let die = child {
+            // Siblings lie one after the other in the section; one that does not is a cycle.
+            let offset = reader.offset(die)
+            if let offset, let previousOffset, offset <= previousOffset {
+                damage = damage ?? "the DIE at 0x\(String(previousOffset, radix: 16)) names 0x\(String(offset, radix: 16)) as its sibling, which does not follow it"
+                dwarf_dealloc_die(die)
+                return
+            }
+            previousOffset = offset
             visit(die, enclosingFunction: enclosingFunction, depth: depth)
             var sibling: Dwarf_Die?
             let result = dwarf_siblingof_b(reader.handle.debug, die, 1, &sibling, &error)
