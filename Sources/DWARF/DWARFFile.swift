@@ -48,12 +48,19 @@ public final class DWARFFile {
         try self.init(object: object)
     }
 
+    /// The size of `.debug_rnglists` as libdwarf reads it: decompressed, where the section header gives the size of
+    /// its compressed bytes (Debian's debug files compress every DWARF section), which would leave every range list
+    /// past that size unread. No limit when there is no such section.
+    private var rangeListsSize: UInt64 {
+        handle.access.section(named: ".debug_rnglists").map { UInt64($0.count) } ?? .max
+    }
+
     /// Every compile unit with the address ranges it covers.
     /// - Parameter withNames: read each unit's name and producer too. Lookups need neither, and in a binary of
     ///   many units the names lie all over `.debug_str` (reading them mapped most of a Swift binary's 7 MB of it).
     /// - Complexity: O(units): one DIE each.
     public func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
-        let rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
+        let rangeListsSize = self.rangeListsSize
         return try handle.run { () throws(DWARFError) in
             // The header walk must start at the first unit, and it ends past the last one, where libdwarf starts over.
             headerWalk.finish(handle)
@@ -118,7 +125,7 @@ public final class DWARFFile {
         }
         defer { dwarf_dealloc_die(unitDIE) }
         var reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
-        reader.rangeListsSize = object.section(named: object.dwarfSectionName("rnglists"))?.size ?? .max
+        reader.rangeListsSize = rangeListsSize
         let lineTable = try readLineTable(unitDIE, reader: reader, compilationDirectory: unit.compilationDirectory ?? "", targets: targets)
         var collector = FunctionCollector(reader: reader, files: lineTable.files, targets: targets)
         collector.collect(unitDIE: unitDIE)

@@ -73,7 +73,9 @@ enum ELFReader {
                 // turns out empty is left out by the table when a lookup meets it.
                 let isNameEmpty = entry.st_name == 0 || Int(entry.st_name) >= stringSize
                 if type == STT_FILE {
-                    currentFile = isNameEmpty || file.u8(at: nameOffset) == 0 ? -1 : nameOffset
+                    // An object file's name (`Swift.o`, as swiftc writes it) names no source file.
+                    currentFile = isNameEmpty || file.u8(at: nameOffset) == 0 || isObjectFileName(file, nameOffset, end: base + stringSize)
+                        ? -1 : nameOffset
                     continue
                 }
                 let sectionIndex = Int(entry.st_shndx)
@@ -91,11 +93,25 @@ enum ELFReader {
                 }
                 entries.append(SymbolTable.Entry(
                     address: FileAddress(entry.st_value), size: entry.st_size, kind: kind, name: nameOffset,
-                    section: section == nil ? -1 : Int32(sectionIndex), sourceFile: binding == STB_LOCAL ? currentFile : -1))
+                    section: section == nil ? -1 : Int32(sectionIndex), sourceFile: ownsSourceFile(binding, entry.st_other) ? currentFile : -1))
             }
         }
         return SymbolTable(fileOrderEntries: entries, names: file, sectionNames: sectionList.map(\.section.name),
                            sections: sectionList.map(\.section))
+    }
+
+    /// Whether a symbol is one of the file an `STT_FILE` entry before it names: a local one that was local in its
+    /// object file. The linker turns hidden globals into locals too (`STV_HIDDEN`), and lists them after the last
+    /// file's (often `crtstuff.c`), which is not theirs.
+    private static func ownsSourceFile(_ binding: Int32, _ other: UInt8) -> Bool {
+        binding == STB_LOCAL && Int32(other & 0x3) == STV_DEFAULT
+    }
+
+    /// Whether the string at `offset` ends in `.o`.
+    private static func isObjectFileName(_ names: ImmutableBytes, _ offset: Int, end: Int) -> Bool {
+        var last = offset
+        while last < end, names.u8(at: last) != 0 { last += 1 }
+        return last - offset > 2 && names.u8(at: last - 2) == UInt8(ascii: ".") && names.u8(at: last - 1) == UInt8(ascii: "o")
     }
 
     /// Whether the name at `offset` is an assembler-local label (`.L…`) or an ARM mapping symbol (`$x`).

@@ -143,21 +143,21 @@ public struct SymbolTable: Sendable {
     /// - Complexity: O(n log n) the first time.
     public func sorted() -> SymbolTable {
         guard case .arrays(let entries, let names, false) = storage else { return self }
-        // By address, then (among symbols at one address) in ``groupOrder``; equal ones keep their order. In two
+        // By address, then (among symbols at one address) in ``ordered(group:_:)``; equal ones keep their order. In two
         // passes: a plain address sort is most of the work and compares integers only.
-        var sorted = Self.sortedByAddress(entries)
+        let sorted = Self.sortedByAddress(entries)
+        var unique: [Entry] = []
+        unique.reserveCapacity(sorted.count)
         var groupStart = 0
         while groupStart < sorted.count {
             var groupEnd = groupStart + 1
             while groupEnd < sorted.count, sorted[groupEnd].address == sorted[groupStart].address { groupEnd += 1 }
-            if groupEnd - groupStart > 1 { sorted[groupStart..<groupEnd].sort { Self.groupOrder($0, $1, names) } }
+            if groupEnd - groupStart > 1 {
+                unique += Self.ordered(group: sorted[groupStart..<groupEnd], names)
+            } else {
+                unique.append(sorted[groupStart])
+            }
             groupStart = groupEnd
-        }
-        var unique: [Entry] = []
-        unique.reserveCapacity(sorted.count)
-        for entry in sorted {
-            if let last = unique.last, last.address == entry.address, Self.compare(names, last.name, entry.name) == 0 { continue }
-            unique.append(entry)
         }
         return SymbolTable(storage: .arrays(entries: unique, names: names, isSorted: true), sectionNames: sectionNames,
                            sectionRanges: sectionRanges)
@@ -177,10 +177,19 @@ public struct SymbolTable: Sendable {
         return keys.map { entries[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
     }
 
-    /// The order of symbols at one address: sized ones first, then by name.
-    private static func groupOrder(_ lhs: Entry, _ rhs: Entry, _ names: ImmutableBytes) -> Bool {
-        if (lhs.size == 0) != (rhs.size == 0) { return lhs.size != 0 }
-        return compare(names, lhs.name, rhs.name) < 0
+    /// The symbols at one address (given in file order), in the order a lookup prefers them, each name once: the
+    /// largest first, and among equal sizes the one later in the file first. This is llvm-symbolizer's choice among
+    /// aliases (`raise` over `gsignal`, which `.dynsym` lists before it; a C++ base-object constructor or destructor,
+    /// `C2`/`D2`, over its complete-object alias), so that both tools name a frame alike.
+    private static func ordered(group: some Collection<Entry>, _ names: ImmutableBytes) -> [Entry] {
+        let preferred = group.enumerated().sorted { lhs, rhs in
+            lhs.element.size != rhs.element.size ? lhs.element.size > rhs.element.size : lhs.offset > rhs.offset
+        }
+        var unique: [Entry] = []
+        for (_, entry) in preferred where !unique.contains(where: { compare(names, $0.name, entry.name) == 0 }) {
+            unique.append(entry)
+        }
+        return unique
     }
 
     /// A table over storage whose entries are already sorted and unique (the bytes of ``encoded()``).
@@ -222,7 +231,7 @@ public struct SymbolTable: Sendable {
         return bytes.u8(at: base + entry.name) != 0
     }
 
-    /// Of the symbols at `groupAddress` (in ``groupOrder``), the one that covers `address`.
+    /// Of the symbols at `groupAddress` (in ``ordered(group:_:)``), the one that covers `address`.
     private func match(containing address: FileAddress, in group: some Sequence<Entry>, at groupAddress: FileAddress) -> Match? {
         let offset = address.rawValue - groupAddress.rawValue
         if let sized = group.first(where: { $0.size > offset }) { return Match(entry: sized, offset: offset) }
@@ -242,7 +251,7 @@ public struct SymbolTable: Sendable {
         return name.withUTF8 { bytes.stringEquals(at: base + match.entry.name, $0) }
     }
 
-    /// In a table in file order: the named symbols at the highest address at or below `address`, in ``groupOrder``.
+    /// In a table in file order: the named symbols at the highest address at or below `address`, in ``ordered(group:_:)``.
     private static func fileOrderGroup(before address: FileAddress, in entries: [Entry], names: ImmutableBytes) -> (FileAddress, [Entry])? {
         var best: FileAddress?
         var group: [Entry] = []
@@ -257,13 +266,7 @@ public struct SymbolTable: Sendable {
         }
         guard let best else { return nil }
         guard group.count > 1 else { return (best, group) }
-        // The stable sort keeps file order among equals, and duplicates go, as in ``sorted()``.
-        var unique: [Entry] = []
-        for entry in group.sorted(by: { groupOrder($0, $1, names) }) {
-            if let last = unique.last, compare(names, last.name, entry.name) == 0 { continue }
-            unique.append(entry)
-        }
-        return (best, unique)
+        return (best, ordered(group: group, names))
     }
 
     /// In a sorted table: the positions of the symbols at the highest address at or below `address` that has a
