@@ -38,7 +38,7 @@ APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build release setup setup-test fixtures bench bench-logs malformed fuzz test-asan clean link-order
+.PHONY: demo test build release setup setup-test fixtures bench bench-logs malformed corpus fuzz test-asan clean link-order
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -86,6 +86,11 @@ setup-test:
 # binaries it builds first (a benchmark, not a test; the first run builds swift-nio and swift-syntax).
 bench: setup setup-test
 	Benchmarks/resolve.sh
+
+# Reads every log of ../shared/corpus (when it is there; its files are not copied here) and prints how many are read as
+# the format of their folder, with their frames (a check, not a test).
+corpus: release
+	Fuzz/corpus.py
 
 # Rewrites Benchmarks/link-order.txt from the functions typical runs execute (needs valgrind; not part of the tests).
 # SwiftPM does not see the list change: the binary is removed, so that it is linked again.

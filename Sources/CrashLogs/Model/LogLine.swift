@@ -19,8 +19,11 @@ public struct LogLine: Hashable, Sendable {
         }
     }
 
-    /// The text without the line ending; invalid UTF-8 reads as U+FFFD here, never in ``bytes``.
+    /// The text without the line ending and without ``prefix``; invalid UTF-8 reads as U+FFFD here, never in ``bytes``.
     public var text: String
+    /// What a logger put before the line (`2026-11-25T10:00:01.123Z `, `[pod/app-7d9f/app] `), taken off ``text`` so
+    /// that the line parses as the log it carries, and put back when the log is printed (``appendWhole(to:)``).
+    public private(set) var prefix = ""
     private var terminator: Terminator
     /// The bytes of a line that is not valid UTF-8; nil for every other line.
     private var undecodableBytes: [UInt8]?
@@ -53,10 +56,26 @@ public struct LogLine: Hashable, Sendable {
         }
     }
 
-    /// The bytes, with the line ending (`\n`, `\r\n` or none on the last line), exactly as read.
+    /// Moves the first `count` bytes of ``text`` (a whole number of characters) into ``prefix``. A line that is not
+    /// valid UTF-8 keeps its bytes whole.
+    public mutating func movePrefix(byteCount count: Int) {
+        guard undecodableBytes == nil, count > 0, count <= text.utf8.count else { return }
+        let utf8 = text.utf8
+        let split = utf8.index(utf8.startIndex, offsetBy: count)
+        prefix = String(Substring(utf8[..<split]))
+        text = String(Substring(utf8[split...]))
+    }
+
+    /// ``prefix``, then the line as ``append(to:)`` gives it: the line exactly as read.
+    public func appendWhole(to output: inout [UInt8]) {
+        output += prefix.utf8
+        append(to: &output)
+    }
+
+    /// The bytes after ``prefix``, with the line ending (`\n`, `\r\n` or none on the last line), exactly as read.
     public var bytes: [UInt8] { undecodableBytes ?? Array(text.utf8) + terminator.bytes }
 
-    /// Appends ``bytes`` to `output` without building them first (a renderer copies most lines as they are).
+    /// Appends ``bytes`` to `output` without building them first.
     public func append(to output: inout [UInt8]) {
         if let undecodableBytes {
             output += undecodableBytes
@@ -77,7 +96,7 @@ public struct LogLine: Hashable, Sendable {
         return text.utf8.count + (terminator == .carriageReturnLineFeed ? 2 : terminator == .none ? 0 : 1)
     }
 
-    /// The bytes of all `lines`, one after the other: the log as it was read.
+    /// The bytes of all `lines` after their prefixes, one after the other: the log as it was read, less its prefixes.
     public static func joinedBytes<Lines: Sequence<LogLine>>(_ lines: Lines) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(lines.underestimatedCount * 64)

@@ -62,6 +62,38 @@ public enum CrashLogParser {
     /// - Throws: ``CrashLogError`` when the format is not recognised or not supported yet.
     public static func parse(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> CrashReport {
         let lines = LogLine.split(bytes)
+        if let stripped = withoutLinePrefixes(lines, format: format) {
+            return try parse(lines: stripped, bytes: LogLine.joinedBytes(stripped), source: source, format: format)
+        }
+        return try parse(lines: lines, bytes: bytes, source: source, format: format)
+    }
+
+    /// `lines` with the prefix a logger put before each of them moved out of their text (``LinePrefixes``), when
+    /// they have one and the log parses at least as well without it: as many frames or more, and either more frames or
+    /// a prefix on nine lines in ten (a prefix glued to paths still lets frames be read, but not resolved). `nil`
+    /// when they have none.
+    static func withoutLinePrefixes(_ lines: [LogLine], format: CrashLogFormat?) -> [LogLine]? {
+        let sample = lines.prefix(LinePrefixes.sampleSize)
+        let candidates = LinePrefixes.candidates(in: sample)
+        guard !candidates.isEmpty else { return nil }
+        func frameCount(_ lines: [LogLine]) -> Int {
+            guard let report = try? parse(lines: lines, bytes: LogLine.joinedBytes(lines), source: "", format: format) else { return 0 }
+            return report.threads.reduce(0) { $0 + $1.frames.count }
+        }
+        let framesAsIs = frameCount(Array(sample))
+        // Longest first: the shortest that passes could be part of a longer prefix (a timestamp before a host).
+        for shape in candidates.prefix(6) {
+            let stripped = LinePrefixes.strip(shape, from: Array(sample))
+            let frames = frameCount(stripped)
+            guard frames > 0, frames >= framesAsIs else { continue }
+            if frames > framesAsIs || LinePrefixes.coverage(of: shape, in: sample) >= 0.9 {
+                return LinePrefixes.strip(shape, from: lines)
+            }
+        }
+        return nil
+    }
+
+    private static func parse(lines: [LogLine], bytes: [UInt8], source: String, format: CrashLogFormat?) throws(CrashLogError) -> CrashReport {
         guard let format = format ?? detectFormat(lines, bytes: bytes) else {
             throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
                                 + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")")

@@ -6,7 +6,9 @@ public struct ReportTextRenderer: Sendable {
     public init() {}
 
     public func render(_ report: CrashReport) -> [UInt8] {
-        if report.threads.contains(where: { $0.frames.contains { $0.byteRange != nil } }) { return renderJSONFrames(report) }
+        if report.threads.contains(where: { $0.frames.contains { $0.byteRange != nil } }) {
+            return Self.prefixed(renderJSONFrames(report), like: report.lines)
+        }
         if report.format == .nsException { return renderNSException(report) }
         var framesByLine: [Int: CrashFrame] = [:]
         // Sanitizers number every inlined frame: resolved frames are renumbered as they would print them.
@@ -22,7 +24,7 @@ public struct ReportTextRenderer: Sendable {
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             guard let frame = framesByLine[number] else {
-                line.append(to: &output)
+                line.appendWhole(to: &output)
                 continue
             }
             let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
@@ -54,9 +56,30 @@ public struct ReportTextRenderer: Sendable {
                 rendered = glibcLines(frame, report: report)
             }
             for (index, text) in rendered.enumerated() {
+                output += line.prefix.utf8
                 output += Array(text.utf8)
                 output += index == rendered.count - 1 ? line.ending : ending
             }
+        }
+        return output
+    }
+
+    /// `bytes`, a rendering of `lines` without their prefixes, with the prefixes put back: each line's before the line
+    /// of the same number, and the last one's before any line a rendering added.
+    static func prefixed(_ bytes: [UInt8], like lines: [LogLine]) -> [UInt8] {
+        guard lines.contains(where: { !$0.prefix.isEmpty }) else { return bytes }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + lines.reduce(0) { $0 + $1.prefix.utf8.count })
+        var number = 0
+        var lineStart = true
+        for byte in bytes {
+            if lineStart {
+                output += lines[min(number, lines.count - 1)].prefix.utf8
+                number += 1
+                lineStart = false
+            }
+            output.append(byte)
+            if byte == UInt8(ascii: "\n") { lineStart = true }
         }
         return output
     }
@@ -143,10 +166,12 @@ public struct ReportTextRenderer: Sendable {
             if let frame = symbolLines[number], let parsed = AppleCrashParser.frame(in: line.text) {
                 let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
                 let rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
-                for (index, text) in rendered.enumerated() { output += Array(text.utf8) + (index == rendered.count - 1 ? line.ending : ending) }
+                for (index, text) in rendered.enumerated() {
+                    output += Array((line.prefix + text).utf8) + (index == rendered.count - 1 ? line.ending : ending)
+                }
                 continue
             }
-            line.append(to: &output)
+            line.appendWhole(to: &output)
             guard let frames = listFrames[number], !frames.isEmpty else { continue }
             if line.ending.isEmpty { output += [UInt8(ascii: "\n")] }
             for frame in frames {
@@ -158,7 +183,7 @@ public struct ReportTextRenderer: Sendable {
                     } else if !symbol.isInlined, let offset = frame.functionOffset {
                         text += " + \(offset)"
                     }
-                    output += Array((text + "\n").utf8)
+                    output += Array((line.prefix + text + "\n").utf8)
                 }
             }
         }

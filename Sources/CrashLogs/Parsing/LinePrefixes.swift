@@ -1,0 +1,94 @@
+/// Finds what a logger put before every line of a log — `docker logs --timestamps`' time, journald's
+/// `Nov 25 10:00:01 host app[123]: `, `kubectl logs --prefix`' `[pod/app-7d9f/app] `, logcat's, a CI runner's — from the
+/// lines themselves: a prefix is a run of tokens of one shape (digits, letters, punctuation, ending in a space) that most
+/// lines start with. No list of products: any logger whose prefix keeps one shape from line to line is found.
+///
+/// A shape found this way may also be the log's own (the `#0  ` of every gdb frame line), so a caller keeps a prefix
+/// only when the log parses at least as well without it (see ``CrashLogParser``).
+struct LinePrefixes {
+    /// A prefix's shape: one class per token (`9` a run of digits, `a` of ASCII letters, ` ` of blanks, `u` a non-ASCII
+    /// byte, any other byte itself).
+    typealias Shape = [UInt8]
+
+    /// At most this many tokens make a prefix (a timestamp, a host, a process and a level take about 25).
+    static let maximumTokens = 40
+    /// At most this many lines are read to find a prefix.
+    static let sampleSize = 4_000
+    /// The share of the non-empty lines a prefix must start.
+    static let minimumCoverage = 0.6
+
+    /// The classes of the first tokens of `text` and where each ends (in UTF-8 bytes).
+    static func tokens(of text: String, limit: Int = maximumTokens) -> [(kind: UInt8, end: Int)] {
+        var tokens: [(kind: UInt8, end: Int)] = []
+        var position = 0
+        var previous: UInt8?
+        for byte in text.utf8 {
+            let kind: UInt8 = switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(ascii: "9")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(ascii: "a")
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): UInt8(ascii: " ")
+            case 0x80...: UInt8(ascii: "u")
+            default: byte
+            }
+            position += 1
+            let runs = kind == UInt8(ascii: "9") || kind == UInt8(ascii: "a") || kind == UInt8(ascii: " ") || kind == UInt8(ascii: "u")
+            if runs, kind == previous {
+                tokens[tokens.count - 1].end = position
+                continue
+            }
+            if tokens.count == limit { break }
+            tokens.append((kind, position))
+            previous = kind
+        }
+        return tokens
+    }
+
+    /// The shapes that start at least ``minimumCoverage`` of the non-empty lines of `lines`, longest first: each ends
+    /// in a blank and holds a letter or a digit, and leaves something after it on most of those lines.
+    static func candidates(in lines: ArraySlice<LogLine>) -> [Shape] {
+        var counts: [Shape: Int] = [:]
+        var nonEmpty = 0
+        for line in lines.prefix(sampleSize) where !line.text.isEmpty {
+            nonEmpty += 1
+            let tokens = tokens(of: line.text)
+            var shape: Shape = []
+            var hasWord = false
+            for (index, token) in tokens.enumerated() {
+                shape.append(token.kind)
+                hasWord = hasWord || token.kind == UInt8(ascii: "9") || token.kind == UInt8(ascii: "a")
+                // A blank that ends the line leaves nothing after the prefix: a line with only the prefix counts too.
+                if token.kind == UInt8(ascii: " "), hasWord, index > 0 { counts[shape, default: 0] += 1 }
+            }
+        }
+        guard nonEmpty > 0 else { return [] }
+        let needed = Int((Double(nonEmpty) * minimumCoverage).rounded(.up))
+        return counts.filter { $0.value >= needed }.keys.sorted { $0.count > $1.count }
+    }
+
+    /// How many bytes of `text` a prefix of `shape` takes, or `nil` when `text` does not start with one.
+    static func prefixLength(of text: String, shape: Shape) -> Int? {
+        let tokens = tokens(of: text, limit: shape.count)
+        guard tokens.count == shape.count, zip(tokens, shape).allSatisfy({ $0.kind == $1 }) else { return nil }
+        return tokens.last?.end
+    }
+
+    /// `lines` with every prefix of `shape` moved out of their text (``LogLine/prefix``).
+    static func strip(_ shape: Shape, from lines: [LogLine]) -> [LogLine] {
+        lines.map { line in
+            guard let length = prefixLength(of: line.text, shape: shape) else { return line }
+            var stripped = line
+            stripped.movePrefix(byteCount: length)
+            return stripped
+        }
+    }
+
+    /// The share of the non-empty lines of `lines` that start with `shape`.
+    static func coverage(of shape: Shape, in lines: ArraySlice<LogLine>) -> Double {
+        var nonEmpty = 0, covered = 0
+        for line in lines where !line.text.isEmpty {
+            nonEmpty += 1
+            if prefixLength(of: line.text, shape: shape) != nil { covered += 1 }
+        }
+        return nonEmpty == 0 ? 0 : Double(covered) / Double(nonEmpty)
+    }
+}

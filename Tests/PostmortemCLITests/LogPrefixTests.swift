@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every sample crash log as loggers hand it on: each line given the prefix a logger writes (the transformations
+/// below, applied by the test), read as the log itself and printed back with its prefixes in place.
+@Suite("Symbolicate: logs with a prefix on every line")
+struct LogPrefixTests {
+    /// One logger's prefix for the line at `number`, and a pattern that matches it.
+    struct Logger: CustomTestStringConvertible, Sendable {
+        var name: String
+        var prefix: @Sendable (Int) -> String
+        var pattern: String
+        var testDescription: String { name }
+    }
+
+    static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    static let loggers: [Logger] = [
+        Logger(name: "docker logs --timestamps", prefix: { "2026-11-25T10:00:\(two($0 % 60)).\(123_456_789 + $0)Z " },
+               pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z "#),
+        Logger(name: "journald", prefix: { "Nov 25 10:\(two($0 / 60 % 60)):\(two($0 % 60)) build-host app[4242]: " },
+               pattern: #"^Nov 25 \d\d:\d\d:\d\d build-host app\[4242\]: "#),
+        Logger(name: "kubectl logs --prefix", prefix: { _ in "[pod/app-7d9f5c/app] " }, pattern: #"^\[pod/app-7d9f5c/app\] "#),
+        Logger(name: "logcat threadtime", prefix: { "11-25 10:00:\(two($0 % 60)).\(100 + $0 % 900)  \(4242)  \(4250 + $0 % 3) F DEBUG   : " },
+               pattern: #"^11-25 \d\d:\d\d:\d\d\.\d{3}  4242  \d{4} F DEBUG   : "#),
+        Logger(name: "logcat brief", prefix: { _ in "F/DEBUG   ( 4242): " }, pattern: #"^F/DEBUG   \( 4242\): "#),
+        Logger(name: "CI runner", prefix: { "2026-11-25T10:00:\(two($0 % 60)).\(1_234_567 + $0)Z " },
+               pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z "#),
+        Logger(name: "timestamp and level", prefix: { "2026-11-25 10:00:\(two($0 % 60)),\(100 + $0 % 900) ERROR [main] " },
+               pattern: #"^2026-11-25 \d\d:\d\d:\d\d,\d{3} ERROR \[main\] "#),
+    ]
+
+    /// Every sample log, with the folder holding what resolves it.
+    static let logs: [(folder: String, log: String)] = {
+        let root = Paths.packageRoot.appendingPathComponent("SampleCrashes")
+        var logs: [(String, String)] = []
+        for folder in ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted() {
+            let directory = root.appendingPathComponent(folder)
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+            where name.hasSuffix(".txt") || name.hasSuffix(".crash") || name.hasSuffix(".json") || name == "App.ips" {
+                logs.append(("SampleCrashes/" + folder, name))
+            }
+        }
+        return logs
+    }()
+
+    static func applying(_ logger: Logger, to text: String) -> String {
+        var lines = text.components(separatedBy: "\n")
+        let last = lines.last == "" ? lines.removeLast() : nil
+        return lines.enumerated().map { logger.prefix($0.offset) + $0.element }.joined(separator: "\n") + (last == nil ? "" : "\n")
+    }
+
+    /// Frames with symbols, of all frames, in a `--json` run's reports.
+    static func resolvedFrames(_ json: String) throws -> (resolved: Int, total: Int) {
+        var resolved = 0, total = 0
+        for line in json.split(separator: "\n") {
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for thread in report["threads"] as? [[String: Any]] ?? [] {
+                for frame in thread["frames"] as? [[String: Any]] ?? [] {
+                    total += 1
+                    if !(frame["symbols"] as? [Any] ?? []).isEmpty { resolved += 1 }
+                }
+            }
+        }
+        return (resolved, total)
+    }
+
+    @Test(arguments: loggers)
+    func everySampleReadsAsWithoutThePrefix(_ logger: Logger) throws {
+        let scratch = try BadInputTests.Scratch()
+        let prefix = try NSRegularExpression(pattern: logger.pattern)
+        var resolved = 0, total = 0
+        for (folder, name) in Self.logs {
+            let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/\(name)").path, encoding: .utf8)
+            let clean = scratch.path("clean-" + name), prefixed = scratch.path("prefixed-" + name)
+            try original.write(toFile: clean, atomically: true, encoding: .utf8)
+            try Self.applying(logger, to: original).write(toFile: prefixed, atomically: true, encoding: .utf8)
+            let arguments = ["symbolicate", "--no-cache", "-d", folder]
+
+            let cleanJSON = try Command.postmortem(arguments + ["--json", clean])
+            let prefixedJSON = try Command.postmortem(arguments + ["--json", prefixed])
+            #expect(prefixedJSON.status == 0, "\(logger.name), \(name): \(prefixedJSON.standardError)")
+            #expect(prefixedJSON.standardOutput == cleanJSON.standardOutput, "\(logger.name), \(name): the reports differ")
+            let counts = try Self.resolvedFrames(prefixedJSON.standardOutput)
+            resolved += counts.resolved
+            total += counts.total
+
+            // Printed back: every line keeps a prefix of the logger's shape, and without it reads as the clean output.
+            let cleanText = try Command.postmortem(arguments + [clean]).outputLines
+            let prefixedText = try Command.postmortem(arguments + [prefixed]).outputLines
+            #expect(prefixedText.count == cleanText.count, "\(logger.name), \(name)")
+            for (line, expected) in zip(prefixedText, cleanText) {
+                let range = NSRange(line.startIndex..., in: line)
+                let match = prefix.firstMatch(in: line, range: range)
+                #expect(match != nil, "\(logger.name), \(name): no prefix on \(line)")
+                let rest = match.flatMap { Range($0.range, in: line) }.map { String(line[$0.upperBound...]) } ?? line
+                #expect(rest == expected, "\(logger.name), \(name)")
+            }
+        }
+        print("\(logger.name): \(resolved) of \(total) frames of the samples resolve")
+        #expect(resolved > total / 2)
+    }
+
+    /// CRLF line endings and a report in the middle of other program output read as the report alone.
+    @Test func crlfAndSurroundingOutput() throws {
+        let scratch = try BadInputTests.Scratch()
+        let folder = "SampleCrashes/linux-c-signal"
+        let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/segv-lib.txt").path, encoding: .utf8)
+        let noise = (1...40).map { "worker \($0): processed batch \($0 * 7) in \($0 % 9) ms" }
+        let mixed = (noise[..<20] + original.split(separator: "\n").map(String.init) + noise[20...]).joined(separator: "\r\n") + "\r\n"
+        try mixed.write(toFile: scratch.path("mixed.txt"), atomically: true, encoding: .utf8)
+        try original.write(toFile: scratch.path("clean.txt"), atomically: true, encoding: .utf8)
+        let clean = try Command.postmortem(["symbolicate", "--no-cache", "--json", "-d", folder, scratch.path("clean.txt")])
+        let read = try Command.postmortem(["symbolicate", "--no-cache", "--json", "-d", folder, scratch.path("mixed.txt")])
+        #expect(try Self.resolvedFrames(read.standardOutput) == Self.resolvedFrames(clean.standardOutput))
+        let text = try Command.postmortem(["symbolicate", "--no-cache", "-d", folder, scratch.path("mixed.txt")])
+        #expect(text.standardOutput.contains("at ./lib.c:3:50 (inlined)\r\n"), "CRLF kept on added lines")
+        #expect(text.standardOutput.hasPrefix("worker 1: processed batch 7 in 1 ms\r\n"))
+    }
+}
