@@ -11,4 +11,5 @@ public enum CrashLogFormat: String, Hashable, Sendable, CaseIterable {
     case breakpadStackwalk = "breakpad-stackwalk"
     case gdbBacktrace = "gdb-bt"
     case lldbBacktrace = "lldb-bt"
+    case systemdCoredump = "systemd-coredump"
 }

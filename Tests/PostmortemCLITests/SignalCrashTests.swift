@@ -124,6 +124,39 @@ struct SignalCrashTests {
         }
     }
 
+    /// systemd-coredump's report of the crash (its layout, written by coredump-layout.py in gdb at the fault): read as
+    /// its own format, each program frame at its module offset (the crashing one as printed, callers one byte back)
+    /// as llvm-symbolizer resolves it, the binary found beside the log by name and build-id, printed back in place.
+    @Test func systemdCoredumpReport() throws {
+        let log = Self.sample + "/coredump.txt"
+        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent(log).path, encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"^#(\d+) +0x[0-9a-f]+ \S+ \((\S+) \+ 0x([0-9a-f]+)\)$"#)
+        var expected: [[ComparableFrame]] = []
+        for line in text.split(separator: "\n").map(String.init) {
+            guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                  let number = Range(match.range(at: 1), in: line).flatMap({ Int(line[$0]) }),
+                  let module = Range(match.range(at: 2), in: line).map({ String(line[$0]) }),
+                  let offset = Range(match.range(at: 3), in: line).flatMap({ UInt64(line[$0], radix: 16) }) else { continue }
+            guard module == "app" else { expected.append([]); continue }
+            let binary = Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path
+            expected.append(try Self.llvmChain(binary, number == 0 ? offset : offset - 1))
+        }
+        let report = try Command.postmortem(["symbolicate", "--no-cache", "--json", log])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
+        #expect(object["format"] as? String == "systemd-coredump")
+        let frames = try #require((object["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
+        #expect(frames.count == expected.count && frames.count >= 4)
+        for (frame, chain) in zip(frames, expected) where !chain.isEmpty {
+            #expect(ChainParser.reportFrame(frame) == chain, "\(frame)")
+        }
+        #expect(expected.first?.map(\.function) == ["scale", "normalize", "process"])
+        let printed = try Command.postmortem(["symbolicate", "--no-cache", log]).outputLines
+        let innermost = try #require(expected.first?.first)
+        let place = "at \(innermost.file ?? ""):\(innermost.line):\(innermost.column) (inlined)"
+        #expect(printed.contains { $0.contains(" \(innermost.function ?? "") (app + 0x") && $0.hasSuffix(place) }, "\(printed)")
+        #expect(printed.first == text.split(separator: "\n").first.map(String.init))
+    }
+
     /// Another program named `app` beside the log is not used: the log's `process+0x0` is not in it.
     @Test func anotherProgramBesideTheLogIsRejected() throws {
         let scratch = try BadInputTests.Scratch()

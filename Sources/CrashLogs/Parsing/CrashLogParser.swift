@@ -14,7 +14,7 @@ public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Detects a log's format and parses it.
 public enum CrashLogParser {
     /// The formats this version parses, in the order they are tried (the research notes' detection order).
-    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .androidTombstone, .breakpadStackwalk, .nsException, .sanitizer, .swiftBacktrace, .swiftFatal, .gdbBacktrace, .lldbBacktrace, .glibcBacktrace]
+    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .androidTombstone, .breakpadStackwalk, .nsException, .sanitizer, .swiftBacktrace, .swiftFatal, .systemdCoredump, .gdbBacktrace, .lldbBacktrace, .glibcBacktrace]
 
     /// The format of the log, or `nil` when it is none this version reads. Each format is first ruled
     /// out, when it can be, by one search over the whole log for a marker it cannot lack.
@@ -26,7 +26,8 @@ public enum CrashLogParser {
     private static let formatMarkers = MarkerScan(markers: [
         "Thread ", "Exception Type:", "Incident Identifier:", " pc ", "Build fingerprint:", "Operating system:", "OS|",
         "uncaught exception", "throw call stack", "Call stack at first throw", "Fatal Exception: ", "Application Specific Backtrace",
-        "Application received signal ", "Sanitizer", ": runtime error: ", "Program crashed: ", "crashReport", "Current stack trace:",
+        "Application received signal ", "Sanitizer", ": runtime error: ", "Program crashed: ", "crashReport", "Current stack trace:", "Received signal ", "Fatal error: ", "Assertion failed: ",
+        "Precondition failed: ", "Stack trace of thread ",
         "#", "frame #", "[0x",
     ])
 
@@ -50,7 +51,10 @@ public enum CrashLogParser {
         }
         if has("Sanitizer") || has(": runtime error: "), SanitizerParser.recognizes(lines) { return .sanitizer }
         if has("Program crashed: ") || has("crashReport"), SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
-        if has("Current stack trace:"), SwiftFatalParser.recognizes(lines) { return .swiftFatal }
+        if has("Current stack trace:") || has("Received signal ") || has("Fatal error: ") || has("Assertion failed: ")
+            || has("Precondition failed: "),
+           SwiftFatalParser.recognizes(lines) || SwiftBacktracePackageParser.recognizes(lines) { return .swiftFatal }
+        if has("Stack trace of thread "), SystemdCoredumpParser.recognizes(lines) { return .systemdCoredump }
         if has("#"), GDBBacktraceParser.recognizes(lines) { return .gdbBacktrace }
         if has("frame #"), LLDBBacktraceParser.recognizes(lines) { return .lldbBacktrace }
         if has("[0x"), GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
@@ -119,9 +123,13 @@ public enum CrashLogParser {
             return BreakpadMachineReadableParser.recognizes(lines) ? BreakpadMachineReadableParser.parse(lines) : BreakpadStackwalkParser.parse(lines)
         case .swiftFatal:
             var report = SwiftFatalParser.parse(lines)
+            SwiftBacktracePackageParser.appendStacks(to: &report)
+            // A Swift runtime's failure, then the trace systemd-coredump logged of the same crash.
+            if SystemdCoredumpParser.recognizes(lines) { SystemdCoredumpParser.appendStacks(to: &report) }
             GlibcBacktraceParser.appendStacks(to: &report)
             return report
         case .lldbBacktrace: return LLDBBacktraceParser.parse(lines)
+        case .systemdCoredump: return SystemdCoredumpParser.parse(lines)
         case .appleIPS: return try AppleIPSParser.parse(lines, bytes: bytes, source: source)
         }
     }

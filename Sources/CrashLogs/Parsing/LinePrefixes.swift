@@ -43,21 +43,21 @@ struct LinePrefixes {
         return tokens
     }
 
-    /// The shapes that start at least ``minimumCoverage`` of the non-empty lines of `lines`, longest first: each ends
-    /// in a blank and holds a letter or a digit, and leaves something after it on most of those lines.
+    /// The shapes that start at least ``minimumCoverage`` of the non-empty lines of `lines`, longest first: each starts
+    /// with something other than a blank and ends in one.
     static func candidates(in lines: ArraySlice<LogLine>) -> [Shape] {
         var counts: [Shape: Int] = [:]
         var nonEmpty = 0
         for line in lines.prefix(sampleSize) where !line.text.isEmpty {
             nonEmpty += 1
             let tokens = tokens(of: line.text)
+            // Indentation is the log's own (a sanitizer's frames, lldb's): a prefix starts with something else.
+            guard let first = tokens.first, first.kind != UInt8(ascii: " ") else { continue }
             var shape: Shape = []
-            var hasWord = false
             for (index, token) in tokens.enumerated() {
                 shape.append(token.kind)
-                hasWord = hasWord || token.kind == UInt8(ascii: "9") || token.kind == UInt8(ascii: "a")
                 // A blank that ends the line leaves nothing after the prefix: a line with only the prefix counts too.
-                if token.kind == UInt8(ascii: " "), hasWord, index > 0 { counts[shape, default: 0] += 1 }
+                if token.kind == UInt8(ascii: " "), index > 0 { counts[shape, default: 0] += 1 }
             }
         }
         guard nonEmpty > 0 else { return [] }

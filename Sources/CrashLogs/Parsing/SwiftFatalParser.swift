@@ -3,7 +3,26 @@
 /// `<unavailable> + N` frames, where it is the frame's own and N its offset from the image's base.
 struct SwiftFatalParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
-        lines.contains { $0.text.hasPrefix("Current stack trace:") }
+        lines.contains { $0.text.hasPrefix("Current stack trace:") || isRuntimeFailure($0.text) }
+    }
+
+    static let failureKinds = ["Fatal error: ", "Assertion failed: ", "Precondition failed: "]
+
+    /// The runtime's failure line, which names where it failed: `Fatal error: MESSAGE: file F.swift, line 3` (Swift 5.2
+    /// and before) or `F.swift:3: Fatal error: MESSAGE`. A report of one, even without a trace after it.
+    static func isRuntimeFailure(_ text: String) -> Bool {
+        for kind in failureKinds {
+            guard let range = text.range(of: kind) else { continue }
+            if text[range.upperBound...].includes(": file "), text.includes(", line ") { return true }
+            let before = text[..<range.lowerBound]
+            // `path:LINE: ` just before the kind.
+            if before.hasSuffix(": "), let colon = before.dropLast(2).lastIndex(of: ":"),
+               !before[before.index(after: colon)..<before.index(before.endIndex, offsetBy: -2)].isEmpty,
+               before[before.index(after: colon)..<before.index(before.endIndex, offsetBy: -2)].allSatisfy(\.isASCIIDigit) {
+                return true
+            }
+        }
+        return false
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {
@@ -19,7 +38,7 @@ struct SwiftFatalParser {
         var inTrace = false
         for (number, line) in lines.enumerated() {
             let text = line.text
-            for marker in ["Fatal error: ", "Assertion failed: ", "Precondition failed: ", "Unexpectedly found nil"] {
+            for marker in failureKinds + ["Unexpectedly found nil"] {
                 guard report.exception == nil, let range = text.range(of: marker) else { continue }
                 let kind = String(marker.prefix { $0 != ":" })
                 report.exception = CrashReport.Exception(type: kind.trimmingWhitespace, message: String(text[range.lowerBound...]))

@@ -43,6 +43,8 @@ public struct ReportTextRenderer: Sendable {
                 }
             } else if report.format == .breakpadStackwalk {
                 rendered = breakpadLines(frame, report: report, original: line.text)
+            } else if let parsed = SystemdCoredumpParser.frame(in: line.text) {
+                rendered = coredumpLines(frame, parsed: parsed, original: line.text)
             } else if report.format == .gdbBacktrace {
                 rendered = gdbLines(frame)
             } else if report.format == .swiftBacktrace {
@@ -188,6 +190,16 @@ public struct ReportTextRenderer: Sendable {
             }
         }
         return output
+    }
+
+    /// systemd-coredump's line with the function named and the source position after the module: `#0  0x… scale
+    /// (app + 0x1290) at crash.c:26:18`; inlined frames as extra lines with the same number, marked `(inlined)`.
+    private func coredumpLines(_ frame: CrashFrame, parsed: SystemdCoredumpParser.FrameLine, original: String) -> [String] {
+        let head = String(original[..<parsed.nameStart])
+        let module = " (\(parsed.module) + 0x\(String(parsed.offset, radix: 16)))"
+        return frame.symbols.map { symbol in
+            head + (symbol.function ?? "n/a") + module + Self.location(symbol, prefix: " at ") + (symbol.isInlined ? " (inlined)" : "")
+        }
     }
 
     /// The tombstone's own line, with `(function+offset)` filled in and the source position after it;
