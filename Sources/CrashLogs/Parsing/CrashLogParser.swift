@@ -28,7 +28,7 @@ public enum CrashLogParser {
         "uncaught exception", "throw call stack", "Call stack at first throw", "Fatal Exception: ", "Application Specific Backtrace",
         "Application received signal ", "Sanitizer", ": runtime error: ", "Program crashed: ", "crashReport", "Current stack trace:", "Received signal ", "Fatal error: ", "Assertion failed: ",
         "Precondition failed: ", "Stack trace of thread ",
-        "#", "frame #", "[0x",
+        "#", "frame #", "[0x", " 0x",
     ])
 
     private static let swiftTraceMarker = MarkerScan(markers: ["Current stack trace:"])
@@ -57,7 +57,18 @@ public enum CrashLogParser {
         if has("Stack trace of thread "), SystemdCoredumpParser.recognizes(lines) { return .systemdCoredump }
         if has("#"), GDBBacktraceParser.recognizes(lines) { return .gdbBacktrace }
         if has("frame #"), LLDBBacktraceParser.recognizes(lines) { return .lldbBacktrace }
-        if has("[0x"), GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
+        if has("[0x") || has(" 0x"), GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
+        return nil
+    }
+
+    /// The format of a program's own trace (a Swift runtime's, glibc's) when it comes before the first frame of a
+    /// sanitizer's report in the same log.
+    static func firstTraceBeforeSanitizer(_ lines: [LogLine]) -> CrashLogFormat? {
+        for line in lines {
+            if SanitizerParser.frame(in: line.text) != nil { return nil }
+            if line.text.hasPrefix("Current stack trace:") { return .swiftFatal }
+            if GlibcBacktraceParser.frame(in: line.text)?.module != nil { return .glibcBacktrace }
+        }
         return nil
     }
 
@@ -97,8 +108,8 @@ public enum CrashLogParser {
         return nil
     }
 
-    private static func parse(lines: [LogLine], bytes: [UInt8], source: String, format: CrashLogFormat?) throws(CrashLogError) -> CrashReport {
-        guard let format = format ?? detectFormat(lines, bytes: bytes) else {
+    private static func parse(lines: [LogLine], bytes: [UInt8], source: String, format forced: CrashLogFormat?) throws(CrashLogError) -> CrashReport {
+        guard let format = forced ?? detectFormat(lines, bytes: bytes) else {
             throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
                                 + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")")
         }
@@ -108,6 +119,8 @@ public enum CrashLogParser {
             var report = SanitizerParser.parse(lines)
             if swiftTraceMarker.markers(in: bytes).contains("Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
             GlibcBacktraceParser.appendStacks(to: &report)
+            // A program's own trace, then the sanitizer's report of the abort it ended in: the log is the program's.
+            if forced == nil, let first = firstTraceBeforeSanitizer(lines) { report.format = first }
             return report
         case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)
         case .swiftBacktrace:

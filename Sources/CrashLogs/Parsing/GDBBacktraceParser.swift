@@ -33,14 +33,21 @@ struct GDBBacktraceParser {
                          library: library, hasLocation: hasLocation)
     }
 
+    /// Two frames, or one in gdb's own output (its prompt, or the signal that stopped the program): a core file
+    /// opened in gdb often shows just the frame it stopped in.
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var frames = 0
-        for line in lines where line.text.hasPrefix("#") {
-            guard let parsed = frame(in: line.text) else { continue }
+        var isSession = false
+        for line in lines {
+            let text = line.text
+            if text.hasPrefix("(gdb) ") || text.hasPrefix("Program received signal ") || text.hasPrefix("Program terminated with signal ") {
+                isSession = true
+            }
+            guard text.hasPrefix("#"), let parsed = frame(in: text) else { continue }
             if parsed.address != nil || parsed.hasLocation { frames += 1 }
             if frames >= 2 { return true }
         }
-        return false
+        return frames == 1 && isSession
     }
 
     /// `      0x555555554000     0x555555555000     0x1000        0x0  r--p   /tmp/gdbs/sensors`.
@@ -84,7 +91,13 @@ struct GDBBacktraceParser {
                     return address >= start && address < end
                 }
             }
-            if image == nil, let library = parsed.library {
+            // gdb wraps a long line before ` from /lib/…`: the library is on the next line.
+            var library = parsed.library
+            if library == nil, number + 1 < lines.count {
+                let next = lines[number + 1].text.trimmingWhitespace
+                if next.hasPrefix("from /") { library = String(next.dropFirst("from ".count)) }
+            }
+            if image == nil, let library {
                 image = report.imageIndex(named: GlibcBacktraceParser.fileName(library), path: library)
             }
             var frame = CrashFrame(index: parsed.index, address: parsed.address,

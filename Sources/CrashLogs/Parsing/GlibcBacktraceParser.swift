@@ -42,16 +42,29 @@ struct GlibcBacktraceParser {
                          offset: offset, address: address)
     }
 
-    /// True when the log has a frame line with a module, or several bare `[0x…]` lines.
+    /// True when the log has a frame line with a module, several bare `[0x…]` lines, or several lines of Darwin's
+    /// `backtrace_symbols` (`0   Image   0x10a99b743 symbol + 19`).
     static func recognizes(_ lines: [LogLine]) -> Bool {
-        var bare = 0
+        var bare = 0, darwin = 0
         for line in lines {
+            if darwinFrame(in: line.text) != nil {
+                darwin += 1
+                if darwin >= 2 { return true }
+                continue
+            }
             guard let frame = frame(in: line.text) else { continue }
             if frame.module != nil { return true }
             bare += 1
             if bare >= 2 { return true }
         }
         return false
+    }
+
+    /// A line of Darwin's `backtrace_symbols`: `%-4d%-35s 0x%016lx %s + %lu`, the number, the image, the frame's
+    /// address and `symbol + offset` (macOS and iOS write this where glibc writes `module(symbol+0xoff) [0xaddr]`).
+    static func darwinFrame(in line: String) -> AppleCrashParser.FrameLine? {
+        guard let frame = AppleCrashParser.frame(in: line), frame.symbol != nil, frame.offset != nil else { return nil }
+        return frame
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {
@@ -67,6 +80,13 @@ struct GlibcBacktraceParser {
         let claimed = Set(report.threads.flatMap { $0.frames.map(\.lineNumber) })
         var stacks = StackCollector()
         for (number, line) in lines.enumerated() {
+            if !claimed.contains(number), let darwin = darwinFrame(in: line.text) {
+                let image = report.imageIndex(named: darwin.image, path: nil)
+                stacks.append(CrashFrame(index: darwin.index, address: darwin.address, addressKind: darwin.index == 0 ? .programCounter : .returnAddress,
+                                         image: image, imageOffset: nil, symbolInLog: darwin.symbol, symbolOffsetInLog: darwin.offset,
+                                         lineNumber: number))
+                continue
+            }
             guard !claimed.contains(number), let parsed = frame(in: line.text) else {
                 stacks.close(into: &report)
                 stacks.noteText(line.text.trimmingWhitespace)

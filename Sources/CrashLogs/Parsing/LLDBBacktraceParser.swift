@@ -47,13 +47,19 @@ struct LLDBBacktraceParser {
         return frame
     }
 
+    /// Two frames, or one in lldb's own output (its prompt, or the `stop reason =` of a stopped thread): a session
+    /// stopped at a crash often shows just the frame it stopped in.
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var frames = 0
-        for line in lines where line.text.includes("frame #") && frame(in: line.text) != nil {
+        var isSession = false
+        for line in lines {
+            let text = line.text
+            if text.hasPrefix("(lldb) ") || text.includes("stop reason = ") { isSession = true }
+            guard text.includes("frame #"), frame(in: text) != nil else { continue }
             frames += 1
             if frames >= 2 { return true }
         }
-        return false
+        return frames == 1 && isSession
     }
 
     /// `[  0] 4C4C445B-5555-3144-A18D-535DDD3BDF97 0x0000000100000000 /path/App`.
