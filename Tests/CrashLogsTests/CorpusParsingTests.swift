@@ -178,9 +178,14 @@ struct AppleIPSCorpusTests {
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
     }
 
-    @Test func otherBugTypesAreAClearError() {
-        let panic = #"{"bug_type":"151","os_version":"iPhone OS 16.2"}"# + "\n{\"panicString\":\"x\"}\n"
-        #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array(panic.utf8), source: "panic.ips") }
+    /// Reports with no stacks to symbolicate are a clear error; a kernel panic's is read (the shared corpus's real one,
+    /// with its backtrace, is checked by SharedCorpusTests).
+    @Test func otherBugTypesAreAClearError() throws {
+        let jetsam = #"{"bug_type":"298","os_version":"iPhone OS 16.2"}"# + "\n{\"largestProcess\":\"x\"}\n"
+        #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array(jetsam.utf8), source: "jetsam.ips") }
+        let panic = #"{"bug_type":"151","os_version":"iPhone OS 16.2"}"# + "\n{\"string\":\"panic(cpu 0 caller 0x1): x\"}\n"
+        let report = try CrashLogParser.parse(Array(panic.utf8), source: "panic.ips")
+        #expect(report.exception?.message == "panic(cpu 0 caller 0x1): x")
         let broken = #"{"bug_type":"309"}"# + "\n{\"threads\": [ {\"frames\": [\n"
         #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array(broken.utf8), source: "broken.ips") }
     }

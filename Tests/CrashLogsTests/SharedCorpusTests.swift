@@ -12,18 +12,7 @@ struct SharedCorpusTests {
     static let corpus = Fixtures.packageRoot.appendingPathComponent("../shared/corpus").standardizedFileURL
 
     /// Not read yet, and why.
-    static let notYetRead: [String: String] = [
-        "android-tombstone/logcat-interleaved-android12-arm64-hwasan-tombstone-cmdline-timestamp.txt":
-            "a tombstone interleaved with other processes' logcat lines",
-        "android-tombstone/logcat-interleaved-android6-arm-chrome-oom-module-plus-offset-frames.txt":
-            "a tombstone interleaved with other processes' logcat lines",
-        "android-tombstone/logcat-interleaved-android6-x86-mediaserver-abort-symbolized.txt":
-            "a tombstone interleaved with other processes' logcat lines",
-        "apple-crash/ios-16.0-arm64-swift-assertion-with-ips-json-header-line.crash": "an .ips header line before a .crash body",
-        "apple-ips/ios-16.2-kernel-panic-bug-type-151-force-reset.ips": "a kernel panic's panic string and backtrace",
-        "swift-backtrace/swift5.9-macos-friendly-interactive-async-frames.txt": "the backtracer's friendly frames without addresses",
-        "swift-backtrace/swift5.9-macos-friendly-interactive-sync-with-source-snippets.txt": "the backtracer's friendly frames without addresses",
-    ]
+    static let notYetRead: [String: String] = [:]
 
     static let formats: [String: Set<CrashLogFormat>] = ["debugger-bt": [.gdbBacktrace, .lldbBacktrace]]
 

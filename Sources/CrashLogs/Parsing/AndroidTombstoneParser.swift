@@ -40,6 +40,13 @@ struct AndroidTombstoneParser {
         return frame.path.isEmpty ? nil : frame
     }
 
+    /// A frame of a tombstone a symbolizer has been through (ClusterFuzz, `ndk-stack`, a sanitizer's own printing):
+    /// `#0 0x00084fe6 in tgkill /bionic/libc/arch-x86/syscalls/tgkill.S:20`, as sanitizers print them. Only inside a
+    /// tombstone's `backtrace:` (``parse(_:)`` reads them where debuggerd's own lines are not).
+    static func symbolizedFrame(in line: String) -> SanitizerParser.FrameLine? {
+        SanitizerParser.frame(in: line)
+    }
+
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var frames = 0
         for line in lines {
@@ -67,7 +74,14 @@ struct AndroidTombstoneParser {
                 let message = String(text[range.upperBound...]).trimmingWhitespace
                 report.exception = CrashReport.Exception(type: report.exception?.type, message: message)
             }
-            guard let parsed = frame(in: text) else { continue }
+            guard let parsed = frame(in: text) else {
+                if let symbolized = symbolizedFrame(in: text) {
+                    if symbolized.index == 0 { stacks.close(into: &report) }
+                    if stacks.current.isEmpty { stacks.noteText(threadName ?? "backtrace") }
+                    stacks.append(symbolized.frame(lineNumber: number, report: &report))
+                }
+                continue
+            }
             if parsed.index == 0 { stacks.close(into: &report) }
             if stacks.current.isEmpty { stacks.noteText(threadName ?? "backtrace") }
             // An APK path names its library after `!`: `base.apk!libfoo.so`.
@@ -81,5 +95,17 @@ struct AndroidTombstoneParser {
         }
         stacks.close(into: &report)
         return report
+    }
+}
+
+extension SanitizerParser.FrameLine {
+    /// The frame of a symbolized tombstone line: in its module at its offset when it names one; else at the address
+    /// the line gives, already named and placed by the symbolizer that printed it.
+    func frame(lineNumber: Int, report: inout CrashReport) -> CrashFrame {
+        let image = module.map { report.imageIndex(named: GlibcBacktraceParser.fileName($0), path: $0) }
+        var frame = CrashFrame(index: index, address: pc, addressKind: index == 0 ? .programCounter : .adjustedReturnAddress,
+                               image: image, imageOffset: image == nil ? nil : offset, symbolInLog: function, lineNumber: lineNumber)
+        frame.isSymbolicatedInLog = module == nil && function != nil
+        return frame
     }
 }

@@ -17,17 +17,52 @@ struct AppleIPSParser {
         let bugType = header["bug_type"]?.string ?? header["bug_type"]?.unsigned.map { String($0) } ?? "?"
         switch bugType {
         case "309":
+            // Some tools keep the header line before a text `.crash` body: read that body as a `.crash`.
+            if lines.count > 1, lines.dropFirst().first(where: { !$0.text.trimmingWhitespace.isEmpty })?.text.hasPrefix("{") == false,
+               AppleCrashParser.recognizes(Array(lines.dropFirst())) {
+                return AppleCrashParser.parse(lines)
+            }
             return try parseBody(lines, bytes: bytes, bodyStart: headerLength, source: source)
         case "109":
             // The legacy text report after the header line: parse it as a `.crash`, lines numbered in the whole log.
             var report = AppleCrashParser.parse(lines)
             report.format = .appleIPS
             return report
+        case "151", "210":
+            return try parsePanic(lines, bytes: bytes, bodyStart: headerLength, source: source)
         default:
             let kind = ["151": "a kernel panic", "210": "a kernel panic", "298": "a jetsam event", "288": "a stackshot",
                         "202": "a resource report", "206": "a microstackshot report", "185": "a wakeups report"][bugType]
             throw CrashLogError(source: source, detail: "an .ips of bug_type \(bugType)\(kind.map { " (\($0))" } ?? ""): not a crash report with stacks")
         }
+    }
+
+    /// A kernel panic (bug types 151 and 210): what panicked, from the first line of the panic string, and the panicked
+    /// thread's backtrace, its `lr: 0x… fp: 0x…` lines. The kernel's addresses need the kernel cache to resolve; the
+    /// report is read, not symbolicated.
+    private static func parsePanic(_ lines: [LogLine], bytes: [UInt8], bodyStart: Int, source: String) throws(CrashLogError) -> CrashReport {
+        let body: JSONNode
+        do { body = try JSONParser.parse(bytes, range: bodyStart..<bytes.count) } catch {
+            throw CrashLogError(source: source, detail: "the .ips body is not valid JSON (byte \(error.offset): \(error.reason))")
+        }
+        var report = CrashReport(format: .appleIPS, exception: nil, threads: [], images: [], lines: lines)
+        let panic = body["string"]?.string ?? ""
+        let panicLines = panic.split(separator: "\n", omittingEmptySubsequences: false)
+        report.exception = CrashReport.Exception(type: "panic", message: panicLines.first.map(String.init))
+        let stringLine = lines.indices.first { lines[$0].text.includes("\"string\"") } ?? 0
+        var frames: [CrashFrame] = []
+        var threadName: String?
+        for line in panicLines {
+            let text = line.trimmingBlanks
+            if text.hasPrefix("Panicked thread: ") { threadName = String(text) }
+            guard text.hasPrefix("lr: "), let address = HexNumber.parse(text.dropFirst(4).prefix { $0 != " " }) else { continue }
+            frames.append(CrashFrame(index: frames.count, address: address, addressKind: .returnAddress, image: nil, imageOffset: nil,
+                                     lineNumber: stringLine))
+        }
+        if !frames.isEmpty {
+            report.threads.append(CrashThread(index: 0, name: threadName ?? "Panicked thread", crashed: true, frames: frames))
+        }
+        return report
     }
 
     private static func parseBody(_ lines: [LogLine], bytes: [UInt8], bodyStart: Int, source: String) throws(CrashLogError) -> CrashReport {

@@ -24,6 +24,22 @@ struct SwiftBacktraceParser {
         return FrameLine(index: index, tags: tags, address: address, rest: String(Substring(text.utf8[addressEnd...]).trimmingBlanks))
     }
 
+    /// A frame of the backtracer's friendly style (`preset=friendly`, and the interactive one): `0 level(n:) + 308 in
+    /// crashAsync at /path/crashAsync.swift:6:17`, or without `+ N`; no address.
+    static func friendlyFrame(in text: String) -> (index: Int, function: String, image: String)? {
+        guard let (index, digitsEnd) = Substring(text).leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else { return nil }
+        var rest = Substring(text.utf8[digitsEnd...]).droppingLeadingSpaces
+        while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { rest = Substring(rest[rest.index(after: close)...]).droppingLeadingSpaces }
+        guard !rest.hasPrefix("0x"), let at = rest.lastRange(of: " at "), let inImage = rest[..<at.lowerBound].lastRange(of: " in ") else { return nil }
+        let place = rest[at.upperBound...]
+        guard let colon = place.lastIndex(of: ":"), place[place.index(after: colon)...].allSatisfy(\.isASCIIDigit) else { return nil }
+        var function = rest[..<inImage.lowerBound]
+        if let plus = function.lastRange(of: " + "), function[plus.upperBound...].allSatisfy(\.isASCIIDigit) { function = function[..<plus.lowerBound] }
+        let image = rest[inImage.upperBound..<at.lowerBound]
+        guard !function.isEmpty, !image.isEmpty, !image.contains(" ") else { return nil }
+        return (index, String(function), String(image))
+    }
+
     /// `0x…–0x… BUILDID NAME PATH` (an en dash between the addresses; end exclusive).
     static func image(in line: String) -> CrashImage? {
         // Cheap test first (this runs on every line): an image line starts with its `0x…` base address.
@@ -83,6 +99,15 @@ struct SwiftBacktraceParser {
                     name = String(header[header.index(after: open)..<close])
                 }
                 thread = CrashThread(index: index, name: name, crashed: header.hasSuffix(" crashed"), frames: [])
+                continue
+            }
+            if thread != nil, frame(in: line.text) == nil, let friendly = friendlyFrame(in: text) {
+                // The interactive backtracer's friendly frames: named and placed already, without addresses.
+                let image = report.imageIndex(named: friendly.image, path: nil)
+                var frame = CrashFrame(index: friendly.index, address: nil, addressKind: .returnAddress, image: image,
+                                       imageOffset: nil, symbolInLog: friendly.function, lineNumber: number)
+                frame.isSymbolicatedInLog = true
+                thread?.frames.append(frame)
                 continue
             }
             guard thread != nil, let parsed = frame(in: line.text) else { continue }
