@@ -80,26 +80,14 @@ struct SymbolicateCommand: ParsableCommand {
                 Output.error(error.description)
                 continue
             }
-            var report: CrashReport
-            do { report = try CrashLogParser.parse(bytes, source: source.name) } catch {
+            let reports: [CrashReport]
+            do { reports = try CrashLogParser.parseAll(bytes, source: source.name) } catch {
                 Output.error(error.description)
                 continue
             }
-            report.warnings.forEach { Output.error("\(source.name): \($0)") }
-            if !parseOnly {
-                let noted = symbolicator.notes.count
-                symbolicator.symbolicate(&report, logDirectory: source.directory)
-                symbolicator.notes[noted...].forEach(Output.error)
-                let summary = symbolicator.unresolvedSummary(of: report)
-                unresolved = unresolved || !summary.isEmpty
-                // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.
-                if !json { summary.forEach { Output.error("\(source.name): \($0)") } }
-            }
-            if json {
-                sink.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
-            } else {
-                if sources.count > 1 { sink.write(Array("==> \(source.name) <==\n".utf8)) }
-                sink.write(ReportTextRenderer().render(report))
+            if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
+            for report in reports {
+                if emit(report, from: source, symbolicator: symbolicator, to: sink) { unresolved = true }
             }
             produced += 1
         }
@@ -112,5 +100,27 @@ struct SymbolicateCommand: ParsableCommand {
             throw ExitCode(2)
         }
         ProcessEnd.exitWithoutTeardown(keeping: symbolicator)
+    }
+
+    /// Symbolicates one report of `source` (unless `--parse-only`) and prints it; true when a frame stays unresolved.
+    private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, to sink: OutputSink) -> Bool {
+        var report = parsed
+        report.warnings.forEach { Output.error("\(source.name): \($0)") }
+        var unresolved = false
+        if !parseOnly {
+            let noted = symbolicator.notes.count
+            symbolicator.symbolicate(&report, logDirectory: source.directory)
+            symbolicator.notes[noted...].forEach(Output.error)
+            let summary = symbolicator.unresolvedSummary(of: report)
+            unresolved = !summary.isEmpty
+            // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.
+            if !json { summary.forEach { Output.error("\(source.name): \($0)") } }
+        }
+        if json {
+            sink.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
+        } else {
+            sink.write(ReportTextRenderer().render(report))
+        }
+        return unresolved
     }
 }

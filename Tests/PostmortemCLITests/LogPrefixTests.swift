@@ -102,6 +102,30 @@ struct LogPrefixTests {
         #expect(resolved > total / 2)
     }
 
+    /// Two crashes in one file (a log appended to, `cat` of two logs): two reports, each as it reads alone, in JSON
+    /// and in text; also through a logger's prefix.
+    @Test(arguments: ["SampleCrashes/linux-c-asan/asan.txt", "SampleCrashes/apple-objc-arm64/App.crash",
+                      "SampleCrashes/linux-swift-backtrace/fatal.txt", "SampleCrashes/linux-swift-backtrace/crash.txt",
+                      "SampleCrashes/linux-c-signal/coredump.txt", "SampleCrashes/linux-c-sensors/gdb-bt.txt"])
+    func severalCrashesInOneFile(_ log: String) throws {
+        let scratch = try BadInputTests.Scratch()
+        let folder = (log as NSString).deletingLastPathComponent
+        let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent(log).path, encoding: .utf8)
+        try original.write(toFile: scratch.path("one.txt"), atomically: true, encoding: .utf8)
+        try (original + original).write(toFile: scratch.path("two.txt"), atomically: true, encoding: .utf8)
+        try Self.applying(Self.loggers[1], to: original + original).write(toFile: scratch.path("two-journald.txt"), atomically: true, encoding: .utf8)
+        let arguments = ["symbolicate", "--no-cache", "-d", folder]
+        let one = try Command.postmortem(arguments + ["--json", scratch.path("one.txt")]).outputLines
+        #expect(one.count == 1)
+        for name in ["two.txt", "two-journald.txt"] {
+            let two = try Command.postmortem(arguments + ["--json", scratch.path(name)]).outputLines
+            #expect(two == one + one, "\(log), \(name): two reports, each as it reads alone")
+        }
+        let oneText = try Command.postmortem(arguments + [scratch.path("one.txt")]).standardOutput
+        let twoText = try Command.postmortem(arguments + [scratch.path("two.txt")]).standardOutput
+        #expect(twoText == oneText + oneText)
+    }
+
     /// CRLF line endings and a report in the middle of other program output read as the report alone.
     @Test func crlfAndSurroundingOutput() throws {
         let scratch = try BadInputTests.Scratch()

@@ -83,6 +83,35 @@ public enum CrashLogParser {
         return try parse(lines: lines, bytes: bytes, source: source, format: format)
     }
 
+    /// Every report in the log in `bytes`: one for most logs, one per crash for a log that holds several of a format
+    /// whose reports start with a line of their own (``ReportBoundaries``). Each report holds its own lines; printed one
+    /// after the other, they give the log back.
+    /// - Throws: ``CrashLogError`` when the format is not recognised, as ``parse(_:source:format:)``.
+    public static func parseAll(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> [CrashReport] {
+        var lines = LogLine.split(bytes)
+        var content = bytes
+        if let stripped = withoutLinePrefixes(lines, format: format) {
+            lines = stripped
+            content = LogLine.joinedBytes(stripped)
+        }
+        let whole = try parse(lines: lines, bytes: content, source: source, format: format)
+        // The first report takes the lines before it too.
+        let starts = ReportBoundaries.starts(of: whole.format, in: lines).dropFirst()
+        guard !starts.isEmpty else { return [whole] }
+        var reports: [CrashReport] = []
+        var segmentStart = 0
+        for end in starts + [lines.count] where end > segmentStart {
+            let segment = Array(lines[segmentStart..<end])
+            segmentStart = end
+            // A stretch that reads as no report means the boundaries were not reports' after all: the log is one.
+            guard var report = try? parse(lines: segment, bytes: LogLine.joinedBytes(segment), source: source, format: whole.format),
+                  !report.threads.isEmpty || report.exception != nil else { return [whole] }
+            if report.format != whole.format { report.format = whole.format }
+            reports.append(report)
+        }
+        return reports.count > 1 ? reports : [whole]
+    }
+
     /// `lines` with the prefix a logger put before each of them moved out of their text (``LinePrefixes``), when
     /// they have one and the log parses at least as well without it: as many frames or more, and either more frames or
     /// a prefix on nine lines in ten (a prefix glued to paths still lets frames be read, but not resolved). `nil`
