@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1000}
-postmortem=.build/release/postmortem
+postmortem=${POSTMORTEM:-.build/release/postmortem}
 [ -x "$postmortem" ] || make --no-print-directory -s release >/dev/null
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 # A cache of this run's own: the binaries' copies live in $work, and the user's cache stays untouched.

@@ -64,10 +64,13 @@ public enum ObjectFileReader {
 
     /// Up to `count` bytes of what `file` loads at `address` (the code or data there), from the allocated section
     /// that holds it; `nil` when no section in the file holds it (`.bss`, or a debug file's empty sections).
-    public static func loadedBytes(at address: FileAddress, count: Int, in file: ObjectFile) -> [UInt8]? {
+    /// - Parameter mapped: `file`'s bytes, mapped (``ImmutableBytes/init(mapping:)``) by a caller that reads many.
+    public static func loadedBytes(at address: FileAddress, count: Int, in file: ObjectFile, mapped: ImmutableBytes) -> [UInt8]? {
         guard let section = file.section(containing: address), section.occupiesFile, !section.isCompressed else { return nil }
         let into = address.rawValue - section.address.rawValue
-        let available = Int(clamping: section.size - into)
-        return FileSystem.read(file.path, offset: (file.slice?.offset ?? 0) &+ section.fileOffset &+ into, count: min(count, available))
+        let (start, overflow) = ((file.slice?.offset ?? 0) &+ section.fileOffset).addingReportingOverflow(into)
+        guard !overflow, start < UInt64(mapped.count) else { return nil }
+        let end = min(UInt64(mapped.count), start + UInt64(min(count, Int(clamping: section.size - into))))
+        return mapped.bytes(Int(start)..<Int(end))
     }
 }

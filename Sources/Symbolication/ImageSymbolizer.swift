@@ -36,6 +36,11 @@ public final class ImageSymbolizer {
     private var scansLeft = 8
     /// Demangled names already worked out: a batch meets the same functions again and again.
     private var displayNames: [String: String] = [:]
+    /// The image's bytes, mapped once the code at an address is first read (``isSignalTrampoline(at:)``); `.some(nil)`
+    /// when it could not be.
+    fileprivate var mappedImage: ImmutableBytes??
+    /// What ``isSignalTrampoline(at:)`` found at each address asked (every report of a batch asks of the same frames).
+    fileprivate var trampolineAnswers: [UInt64: Bool] = [:]
 
     /// Opens the binary or debug file at `path`: from its index-cache file when ``SymbolizerOptions/indexCache``
     /// is set and has a sound one for the debug file found now, else from that file's DWARF.
@@ -382,7 +387,14 @@ private struct UncheckedSendable<Value>: @unchecked Sendable {
 extension ImageSymbolizer {
     /// True when the code at `address` is a signal trampoline's (see ``SignalTrampoline``), read from the image.
     public func isSignalTrampoline(at address: FileAddress) -> Bool {
-        guard let bytes = ObjectFileReader.loadedBytes(at: address, count: SignalTrampoline.longestSequence, in: image) else { return false }
-        return SignalTrampoline.isTrampolineCode(bytes, architecture: image.architecture)
+        if let known = trampolineAnswers[address.rawValue] { return known }
+        if mappedImage == nil { mappedImage = .some(try? ImmutableBytes(mapping: image.path)) }
+        guard case let mapped?? = mappedImage,
+              let bytes = ObjectFileReader.loadedBytes(at: address, count: SignalTrampoline.longestSequence, in: image, mapped: mapped) else {
+            return false
+        }
+        let answer = SignalTrampoline.isTrampolineCode(bytes, architecture: image.architecture)
+        trampolineAnswers[address.rawValue] = answer
+        return answer
     }
 }

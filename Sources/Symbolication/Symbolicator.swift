@@ -46,6 +46,8 @@ public final class Symbolicator {
     }
     /// What the symbolicator has to say (a binary not found, a mismatch), one line each, in order.
     public private(set) var notes: [String] = []
+    /// The images of each candidate file read to check its build-id or UUID.
+    private var slicesByPath: [String: [ObjectFile]?] = [:]
     /// Symbolizers whose opening notes were passed on.
     private var openingNoted = Set<ObjectIdentifier>()
     /// Candidates already rejected, so a note is made once per run, not once per report.
@@ -209,7 +211,7 @@ public final class Symbolicator {
         for candidate in candidates {
             let location: Location
             if let identifier = image.identifier.map(BinaryLocator.normalized) {
-                guard let slices = try? ObjectFileReader.readAll(path: candidate.path), !slices.isEmpty else {
+                guard let slices = slices(of: candidate.path), !slices.isEmpty else {
                     reject(candidate, "not an object file this tool reads")
                     continue
                 }
@@ -239,6 +241,15 @@ public final class Symbolicator {
         }
         return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")
                                 + "; looked " + searched.joined(separator: ", ")))
+    }
+
+    /// The images in the file at `path` (each slice of a universal file), read once per run; `nil` when it is not an
+    /// object file.
+    private func slices(of path: String) -> [ObjectFile]? {
+        if let known = slicesByPath[path] { return known }
+        let read = try? ObjectFileReader.readAll(path: path)
+        slicesByPath[path] = .some(read)
+        return read
     }
 
     struct Failure: Error, CustomStringConvertible {

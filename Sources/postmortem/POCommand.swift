@@ -54,6 +54,12 @@ struct POCommand: ParsableCommand {
             Output.error("\(file): \(error.description)")
             throw ExitCode.failure
         }
+        // Raw text alone means nothing read as a dump: a script must be able to tell that from a value.
+        if reading.node.kind == .raw {
+            Output.error("\(file): nothing in it reads as a dump (Swift print or dump(), lldb po or p, an NSDictionary or CF "
+                         + "description, JSON or a plist)")
+            throw ExitCode.failure
+        }
         if !reading.isComplete {
             Output.error("\(file): more than \(ValueBudget.standard) values; the first \(ValueBudget.standard) are shown, the rest is left out (… or null)")
         }

@@ -12,6 +12,8 @@ struct LinePrefixes {
 
     /// At most this many tokens make a prefix (a timestamp, a host, a process and a level take about 25).
     static let maximumTokens = 40
+    /// At most this many lines, spread over the log, are read to find the shapes a prefix may have.
+    static let spreadSize = 48
     /// At most this many lines are read to find a prefix.
     static let sampleSize = 4_000
     /// The share of the non-empty lines a prefix must start.
@@ -46,9 +48,16 @@ struct LinePrefixes {
     /// The shapes that start at least ``minimumCoverage`` of the non-empty lines of `lines`, longest first: each starts
     /// with something other than a blank and ends in one.
     static func candidates(in lines: ArraySlice<LogLine>) -> [Shape] {
+        // Shapes are counted on a spread of lines (a prefix on most lines is on most of them too), then each kept
+        // shape's coverage of all lines is checked: counting every shape of every line costs most of a clean log's
+        // parse.
+        let nonEmptyLines = lines.prefix(sampleSize).filter { !$0.text.isEmpty }
+        guard !nonEmptyLines.isEmpty else { return [] }
+        let step = max(1, nonEmptyLines.count / spreadSize)
+        let spread = stride(from: 0, to: nonEmptyLines.count, by: step).prefix(spreadSize).map { nonEmptyLines[$0] }
         var counts: [Shape: Int] = [:]
         var nonEmpty = 0
-        for line in lines.prefix(sampleSize) where !line.text.isEmpty {
+        for line in spread {
             nonEmpty += 1
             let tokens = tokens(of: line.text)
             // Indentation is the log's own (a sanitizer's frames, lldb's): a prefix starts with something else.
@@ -60,9 +69,11 @@ struct LinePrefixes {
                 if token.kind == UInt8(ascii: " "), index > 0 { counts[shape, default: 0] += 1 }
             }
         }
-        guard nonEmpty > 0 else { return [] }
-        let needed = Int((Double(nonEmpty) * minimumCoverage).rounded(.up))
-        return counts.filter { $0.value >= needed }.keys.sorted { $0.count > $1.count }
+        // On the spread a prefix may miss a few lines it has on the whole; the whole decides.
+        let needed = Int((Double(nonEmpty) * minimumCoverage * 0.8).rounded(.up))
+        let kept = counts.filter { $0.value >= needed }.keys.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
+        let all = ArraySlice(nonEmptyLines)
+        return kept.filter { coverage(of: $0, in: all) >= minimumCoverage }
     }
 
     /// How many bytes of `text` a prefix of `shape` takes, or `nil` when `text` does not start with one.

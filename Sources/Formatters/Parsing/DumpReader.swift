@@ -98,7 +98,8 @@ public enum DumpReader {
     }
 
     /// Drops what loggers and debuggers put before a dump: `(lldb) po x` lines, `Printing description of x:`,
-    /// and NSLog/os_log prefixes (`2024-05-01 10:00:00.123 App[42:7] `).
+    /// NSLog/os_log prefixes (`2024-05-01 10:00:00.123 App[42:7] `), other loggers' (``LoggerPrefix``: swift-log's,
+    /// a timestamp and a level, syslog's), and the name a value was logged under (`user = `).
     static func stripPrefixes(_ text: String) -> String {
         var result = ""
         var copiedUpTo = text.startIndex
@@ -109,14 +110,17 @@ public enum DumpReader {
             let lineEnd = newline ?? text.endIndex
             let next = newline.map { utf8.index(after: $0) } ?? text.endIndex
             let line = text[lineStart..<lineEnd]
-            // Only lines that start with `(`, `P` or a digit can carry a prefix.
-            if let first = utf8[lineStart...].first, first == UInt8(ascii: "(") || first == UInt8(ascii: "P") || ByteCursor.isDigit(first) {
+            // Only lines that start with `(`, a letter or a digit can carry a prefix.
+            if let first = utf8[lineStart...].first, first == UInt8(ascii: "(") || ByteCursor.isDigit(first) || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) {
                 if line.hasPrefix("(lldb) ") || line.hasPrefix("Printing description of ") {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = next
                 } else if let length = LogPrefix.length(in: line) {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = line.index(line.startIndex, offsetBy: length)
+                } else if let length = LoggerPrefix.length(in: line) {
+                    result += text[copiedUpTo..<lineStart]
+                    copiedUpTo = line.utf8.index(line.startIndex, offsetBy: length)
                 }
             }
             lineStart = next
