@@ -39,6 +39,8 @@ public final class ImageSymbolizer {
     /// The image's bytes, mapped once the code at an address is first read (``isSignalTrampoline(at:)``); `.some(nil)`
     /// when it could not be.
     fileprivate var mappedImage: ImmutableBytes??
+    /// What ``symbol(named:)`` found for each name asked (a batch of logs names the same symbols over and over).
+    private var symbolsByName: [String: Symbol?] = [:]
     /// What ``isSignalTrampoline(at:)`` found at each address asked (every report of a batch asks of the same frames).
     fileprivate var trampolineAnswers: [UInt64: Bool] = [:]
 
@@ -261,9 +263,12 @@ public final class ImageSymbolizer {
     }
 
     /// The symbol named `name`: from the image's own table, else from its debug file's.
-    /// - Complexity: O(symbols).
+    /// - Complexity: O(symbols) the first time a name is asked, O(1) after.
     public func symbol(named name: String) -> Symbol? {
-        imageSymbolsAsRead().symbol(named: name) ?? debugFileSymbolsAsRead().symbol(named: name)
+        if let known = symbolsByName[name] { return known }
+        let found = imageSymbolsAsRead().symbol(named: name) ?? debugFileSymbolsAsRead().symbol(named: name)
+        symbolsByName[name] = .some(found)
+        return found
     }
 
     /// The name to show for a linkage name, per ``SymbolizerOptions/demangle``.

@@ -12,6 +12,8 @@ struct LinePrefixes {
 
     /// At most this many tokens make a prefix (a timestamp, a host, a process and a level take about 25).
     static let maximumTokens = 40
+    /// At most this many blanks lie inside a prefix (logcat's threadtime has 7).
+    static let maximumBlanks = 10
     /// At most this many lines, spread over the log, are read to find the shapes a prefix may have.
     static let spreadSize = 48
     /// At most this many lines are read to find a prefix.
@@ -22,19 +24,13 @@ struct LinePrefixes {
     /// The classes of the first tokens of `text` and where each ends (in UTF-8 bytes).
     static func tokens(of text: String, limit: Int = maximumTokens) -> [(kind: UInt8, end: Int)] {
         var tokens: [(kind: UInt8, end: Int)] = []
+        tokens.reserveCapacity(limit)
         var position = 0
         var previous: UInt8?
         for byte in text.utf8 {
-            let kind: UInt8 = switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(ascii: "9")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(ascii: "a")
-            case UInt8(ascii: " "), UInt8(ascii: "\t"): UInt8(ascii: " ")
-            case 0x80...: UInt8(ascii: "u")
-            default: byte
-            }
+            let kind = kind(of: byte)
             position += 1
-            let runs = kind == UInt8(ascii: "9") || kind == UInt8(ascii: "a") || kind == UInt8(ascii: " ") || kind == UInt8(ascii: "u")
-            if runs, kind == previous {
+            if kind == previous, runs(kind) {
                 tokens[tokens.count - 1].end = position
                 continue
             }
@@ -45,42 +41,82 @@ struct LinePrefixes {
         return tokens
     }
 
+    @inline(__always) static func kind(of byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(ascii: "9")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(ascii: "a")
+        case UInt8(ascii: " "), UInt8(ascii: "\t"): UInt8(ascii: " ")
+        case 0x80...: UInt8(ascii: "u")
+        default: byte
+        }
+    }
+
+    /// Whether bytes of `kind` run together into one token (digits, letters, blanks, non-ASCII); punctuation does not.
+    @inline(__always) static func runs(_ kind: UInt8) -> Bool {
+        kind == UInt8(ascii: "9") || kind == UInt8(ascii: "a") || kind == UInt8(ascii: " ") || kind == UInt8(ascii: "u")
+    }
+
     /// The shapes that start at least ``minimumCoverage`` of the non-empty lines of `lines`, longest first: each starts
     /// with something other than a blank and ends in one.
     static func candidates(in lines: ArraySlice<LogLine>) -> [Shape] {
         // Shapes are counted on a spread of lines (a prefix on most lines is on most of them too), then each kept
         // shape's coverage of all lines is checked: counting every shape of every line costs most of a clean log's
         // parse.
-        let nonEmptyLines = lines.prefix(sampleSize).filter { !$0.text.isEmpty }
+        let nonEmptyLines = lines.prefix(sampleSize).indices.filter { !lines[$0].text.isEmpty }
         guard !nonEmptyLines.isEmpty else { return [] }
         let step = max(1, nonEmptyLines.count / spreadSize)
-        let spread = stride(from: 0, to: nonEmptyLines.count, by: step).prefix(spreadSize).map { nonEmptyLines[$0] }
-        var counts: [Shape: Int] = [:]
-        var nonEmpty = 0
+        let spread = stride(from: 0, to: nonEmptyLines.count, by: step).prefix(spreadSize).map { lines[nonEmptyLines[$0]] }
+        // Most logs have no prefix: when no two first tokens are common to the spread, none is.
+        var firstTwo: [UInt16: Int] = [:]
         for line in spread {
-            nonEmpty += 1
+            let head = tokens(of: line.text, limit: 2)
+            guard let first = head.first, first.kind != UInt8(ascii: " ") else { continue }
+            firstTwo[UInt16(first.kind) << 8 | UInt16(head.count > 1 ? head[1].kind : 0), default: 0] += 1
+        }
+        let needed = Int((Double(spread.count) * minimumCoverage * 0.8).rounded(.up))
+        guard firstTwo.values.contains(where: { $0 >= needed }) else { return [] }
+        var counts: [Shape: Int] = [:]
+        for line in spread {
             let tokens = tokens(of: line.text)
+            var blanks = 0
             // Indentation is the log's own (a sanitizer's frames, lldb's): a prefix starts with something else.
             guard let first = tokens.first, first.kind != UInt8(ascii: " ") else { continue }
             var shape: Shape = []
             for (index, token) in tokens.enumerated() {
                 shape.append(token.kind)
                 // A blank that ends the line leaves nothing after the prefix: a line with only the prefix counts too.
-                if token.kind == UInt8(ascii: " "), index > 0 { counts[shape, default: 0] += 1 }
+                guard token.kind == UInt8(ascii: " "), index > 0 else { continue }
+                counts[shape, default: 0] += 1
+                blanks += 1
+                if blanks == maximumBlanks { break }
             }
         }
         // On the spread a prefix may miss a few lines it has on the whole; the whole decides.
-        let needed = Int((Double(nonEmpty) * minimumCoverage * 0.8).rounded(.up))
         let kept = counts.filter { $0.value >= needed }.keys.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
-        let all = ArraySlice(nonEmptyLines)
+        let all = lines.prefix(sampleSize)
         return kept.filter { coverage(of: $0, in: all) >= minimumCoverage }
     }
 
     /// How many bytes of `text` a prefix of `shape` takes, or `nil` when `text` does not start with one.
     static func prefixLength(of text: String, shape: Shape) -> Int? {
-        let tokens = tokens(of: text, limit: shape.count)
-        guard tokens.count == shape.count, zip(tokens, shape).allSatisfy({ $0.kind == $1 }) else { return nil }
-        return tokens.last?.end
+        // Token by token against the shape, without building the tokens (this runs on every line of a log).
+        guard let last = shape.last else { return nil }
+        var matched = 0, position = 0
+        var previous: UInt8?
+        for byte in text.utf8 {
+            let kind = kind(of: byte)
+            if kind == previous, runs(kind) {
+                position += 1
+                continue
+            }
+            // A new token: the one before it ends here.
+            if matched == shape.count { return position }
+            guard kind == shape[matched] else { return nil }
+            matched += 1
+            position += 1
+            previous = kind
+        }
+        return matched == shape.count && previous == last ? position : nil
     }
 
     /// `lines` with every prefix of `shape` moved out of their text (``LogLine/prefix``).

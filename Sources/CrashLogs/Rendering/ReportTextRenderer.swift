@@ -43,7 +43,7 @@ public struct ReportTextRenderer: Sendable {
                 }
             } else if report.format == .breakpadStackwalk {
                 rendered = breakpadLines(frame, report: report, original: line.text)
-            } else if let parsed = SystemdCoredumpParser.frame(in: line.text) {
+            } else if report.format == .systemdCoredump || report.format == .swiftFatal, let parsed = SystemdCoredumpParser.frame(in: line.text) {
                 rendered = coredumpLines(frame, parsed: parsed, original: line.text)
             } else if report.format == .gdbBacktrace {
                 rendered = gdbLines(frame)
