@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Runs the postmortem CLI over malformed inputs made from the fixtures: truncations and byte flips of
 every fixture binary (resolving addresses in it) and of every crash log (symbolicating it), plus
-oversized and deeply nested logs and dumps. Reports every run killed by a signal (a crash), still
+oversized and deeply nested logs and dumps, and a 200 MiB trace under a 4 GiB address-space limit. Reports every run killed by a signal (a crash), still
 running after the time limit (a hang) or whose peak resident memory passed the limit, keeping those
 inputs under .build-fuzz/malformed/findings/.
 Usage: Fuzz/malformed.py [--count N] [--seed S] [--timeout SECONDS] [--memory-limit MiB]   (a check, not a test: slow)"""
 import argparse
 import os
 import random
+import resource
 import shutil
 import signal
 import subprocess
@@ -91,8 +92,12 @@ def nm_addresses(path):
     return addresses[:40] or ["0x1000"]
 
 
-def run(arguments, timeout, memory_limit, stdin=None):
-    """'crash: SIGNAL', 'hang', 'memory: N MiB' (peak resident memory above memory_limit MiB) or None."""
+def run(arguments, timeout, memory_limit, stdin=None, address_space=None):
+    """'crash: SIGNAL', 'hang', 'memory: N MiB' (peak resident memory above memory_limit MiB) or None.
+    address_space: a limit on the process's address space in bytes (ulimit -v), when given."""
+    def limit():
+        if address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
     report = os.path.join(WORK, "peak-rss")
     try:
         # An index cache of this script's own (each mutated binary writes one, the next run reads it), never the user's.
@@ -100,7 +105,7 @@ def run(arguments, timeout, memory_limit, stdin=None):
         # In a process group of its own, so a hang is killed with GNU time, not left running behind it.
         process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report, POSTMORTEM] + arguments, env=environment,
                                    stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   start_new_session=True)
+                                   start_new_session=True, preexec_fn=limit)
         process.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
@@ -181,6 +186,26 @@ def main():
             findings.append((outcome, "generated", name))
             shutil.copy(path, os.path.join(WORK, "findings", name))
             print(f"{outcome}: {name}", flush=True)
+
+    # A 200 MiB glibc trace of 4 million frames (the demo sample's frames, over and over), symbolicated under a 4 GiB
+    # address-space limit: it is read and printed a piece at a time.
+    sample = os.path.join(ROOT, "SampleCrashes", "linux-c-sensors")
+    with open(os.path.join(sample, "crash.txt"), "rb") as handle:
+        text = handle.read().splitlines(keepends=True)
+    frames = [line for line in text if b"[0x" in line]
+    path = os.path.join(WORK, "huge-glibc-trace.txt")
+    with open(path, "wb") as handle:
+        handle.writelines(line for line in text if b"[0x" not in line)
+        block = b"".join(frames) * 1000
+        for _ in range(200 * 1024 * 1024 // len(block) + 1):
+            handle.write(block)
+    outcome = run(["symbolicate", "--no-cache", "-d", sample, path], options.timeout * 20, options.memory_limit,
+                  address_space=4 << 30)
+    if outcome:
+        findings.append((outcome, "generated", "huge-glibc-trace.txt"))
+        print(f"{outcome}: huge-glibc-trace.txt (200 MiB under a 4 GiB address-space limit)", flush=True)
+    os.remove(path)
+    extremes["huge-glibc-trace.txt"] = None
 
     total = len(cases) + len(extremes)
     print(f"{total} malformed inputs: {sum(1 for f in findings if f[0].startswith('crash'))} crashes, "

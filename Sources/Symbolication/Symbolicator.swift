@@ -62,9 +62,15 @@ public final class Symbolicator {
         locator = BinaryLocator(debugPaths: options.debugPaths, object: options.object)
     }
 
+    /// Whether the last frame of the last report symbolicated was a signal trampoline's: a log read in pieces
+    /// continues its stack in the next piece, whose first frame is then the interrupted instruction.
+    public private(set) var endedAfterTrampoline = false
+
     /// Resolves every frame of `report` it can; frames it cannot keep their text and get a reason.
-    /// - Parameter logDirectory: the directory of the log, searched for the binaries it names.
-    public func symbolicate(_ report: inout CrashReport, logDirectory: String? = nil) {
+    /// - Parameters:
+    ///   - logDirectory: the directory of the log, searched for the binaries it names.
+    ///   - continuing: the report is the next piece of the one before it (its first stack goes on from that one's last).
+    public func symbolicate(_ report: inout CrashReport, logDirectory: String? = nil, continuing: Bool = false) {
         var imageSymbolizers: [Int: (symbolizer: ImageSymbolizer, bias: UInt64?)] = [:]
         var imageProblems: [Int: String] = [:]
         var framesOfImage: [Int: [CrashFrame]] = [:]
@@ -89,7 +95,7 @@ public final class Symbolicator {
         // The Swift runtime's backtracer says of each frame what its address is; other logs leave it to the reader.
         let marksSignalFrames = report.format != .swiftBacktrace
         for threadIndex in report.threads.indices {
-            var afterTrampoline = false
+            var afterTrampoline = continuing && threadIndex == 0 && endedAfterTrampoline
             for frameIndex in report.threads[threadIndex].frames.indices {
                 var frame = report.threads[threadIndex].frames[frameIndex]
                 defer { report.threads[threadIndex].frames[frameIndex] = frame }
@@ -124,6 +130,7 @@ public final class Symbolicator {
                     afterTrampoline = true
                 }
             }
+            endedAfterTrampoline = afterTrampoline
         }
     }
 

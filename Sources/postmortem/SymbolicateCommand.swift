@@ -80,15 +80,30 @@ struct SymbolicateCommand: ParsableCommand {
                 Output.error(error.description)
                 continue
             }
-            let reports: [CrashReport]
-            do { reports = try CrashLogParser.parseAll(bytes, source: source.name) } catch {
-                Output.error(error.description)
-                continue
-            }
             if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
-            for report in reports {
-                if emit(report, from: source, symbolicator: symbolicator, to: sink) { unresolved = true }
+            // A large log is read, symbolicated and printed a piece at a time, so that memory follows the piece, not
+            // the log, when its format's frames each stand alone; the first piece decides the format of the rest.
+            let pieces = LogPieces.split(bytes, pieceSize: Self.pieceSize)
+            var format: CrashLogFormat?
+            if pieces.count > 1, let first = try? CrashLogParser.parseAll(Array(bytes[pieces[0]]), source: source.name).first,
+               LogPieces.readsInPieces(first.format) {
+                format = first.format
             }
+            var failed = false
+            for (number, piece) in (format == nil ? [0..<bytes.count] : pieces).enumerated() {
+                do {
+                    let reports = try CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)
+                    for (index, report) in reports.enumerated()
+                    where emit(report, from: source, symbolicator: symbolicator, to: sink, continuing: number > 0 && index == 0) {
+                        unresolved = true
+                    }
+                } catch {
+                    Output.error(error.description)
+                    failed = true
+                    break
+                }
+            }
+            if failed { continue }
             produced += 1
         }
         let noted = symbolicator.notes.count
@@ -102,14 +117,19 @@ struct SymbolicateCommand: ParsableCommand {
         ProcessEnd.exitWithoutTeardown(keeping: symbolicator)
     }
 
+    /// The size of the pieces a large log is read in (see ``LogPieces``); `POSTMORTEM_PIECE_SIZE` changes it (the tests
+    /// cut small logs in many places with it).
+    static let pieceSize = FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
+
     /// Symbolicates one report of `source` (unless `--parse-only`) and prints it; true when a frame stays unresolved.
-    private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, to sink: OutputSink) -> Bool {
+    private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, to sink: OutputSink,
+                      continuing: Bool = false) -> Bool {
         var report = parsed
         report.warnings.forEach { Output.error("\(source.name): \($0)") }
         var unresolved = false
         if !parseOnly {
             let noted = symbolicator.notes.count
-            symbolicator.symbolicate(&report, logDirectory: source.directory)
+            symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
             symbolicator.notes[noted...].forEach(Output.error)
             let summary = symbolicator.unresolvedSummary(of: report)
             unresolved = !summary.isEmpty

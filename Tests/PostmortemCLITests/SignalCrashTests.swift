@@ -157,6 +157,33 @@ struct SignalCrashTests {
         #expect(printed.first == text.split(separator: "\n").first.map(String.init))
     }
 
+    /// A log too large to hold at once (the PIE crash's frames, over and over) is read in pieces and reads as it does
+    /// whole: every block of frames comes out as the one block does, the frame after the trampoline too, wherever the
+    /// pieces fall (the default 8 MB pieces over 17 MB, and small pieces over 60 KB that cut it at every line).
+    @Test(arguments: [(17_000_000, nil), (60_000, 311), (60_000, 1_000), (60_000, 4_096)] as [(Int, Int?)])
+    func aLargeLogReadsAsItsBlocksDo(_ size: Int, _ pieceSize: Int?) throws {
+        let scratch = try BadInputTests.Scratch()
+        let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path, encoding: .utf8)
+        let lines = original.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let header = lines.filter { !$0.contains("[0x") }, frames = lines.filter { $0.contains("[0x") }
+        #expect(header.count == 2 && frames.count == 7)
+        let block = frames.joined(separator: "\n") + "\n"
+        let repeats = size / block.utf8.count + 1
+        try (header.joined(separator: "\n") + "\n" + block).write(toFile: scratch.path("one.txt"), atomically: true, encoding: .utf8)
+        try (header.joined(separator: "\n") + "\n" + String(repeating: block, count: repeats))
+            .write(toFile: scratch.path("large.txt"), atomically: true, encoding: .utf8)
+        let arguments = ["symbolicate", "--no-cache", "-d", Self.sample]
+        let one = try Command.postmortem(arguments + [scratch.path("one.txt")]).outputLines
+        let symbolicatedBlock = one.dropFirst(header.count).joined(separator: "\n") + "\n"
+        var environment = ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory]
+        if let pieceSize { environment["POSTMORTEM_PIECE_SIZE"] = String(pieceSize) }
+        let large = try Command.run(Paths.postmortem, arguments + [scratch.path("large.txt")], environment: environment)
+        #expect(large.status == 0, "\(large.standardError)")
+        let expected = header.joined(separator: "\n") + "\n" + String(repeating: symbolicatedBlock, count: repeats)
+        #expect(large.standardOutput.utf8.count == expected.utf8.count)
+        #expect(large.standardOutput == expected, "the large log reads as its blocks do")
+    }
+
     /// Another program named `app` beside the log is not used: the log's `process+0x0` is not in it.
     @Test func anotherProgramBesideTheLogIsRejected() throws {
         let scratch = try BadInputTests.Scratch()
