@@ -184,6 +184,50 @@ struct SignalCrashTests {
         #expect(large.standardOutput == expected, "the large log reads as its blocks do")
     }
 
+    /// The Swift runtime's older trace (`SWIFT_BACKTRACE=enable=no`, SampleCrashes/linux-swift-backtrace/fatal.txt):
+    /// `<unavailable> + N` frames give the frame's offset in its image, `symbol + N` ones the symbol's address and the
+    /// offset into it. Every frame of the program and of libswiftCore (named by soname, found in the toolchain on PATH)
+    /// resolves as llvm-symbolizer resolves the address the test works out from the log.
+    @Test func olderSwiftTraceFramesAgreeWithLLVMSymbolizer() throws {
+        let folder = "SampleCrashes/linux-swift-backtrace"
+        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/fatal.txt").path, encoding: .utf8)
+        let swiftc = try #require(Paths.executable(named: "swiftc"), "swiftc on PATH")
+        let runtime = (URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().deletingLastPathComponent().path as NSString)
+            .appendingPathComponent("../lib/swift/linux/libswiftCore.so")
+        let binaries = ["inventory": Paths.packageRoot.appendingPathComponent("\(folder)/inventory").path, "libswiftCore.so": runtime]
+        let pattern = try NSRegularExpression(pattern: #"^(\d+) +(\S+) +0x([0-9a-f]+) (.+) \+ (\d+)$"#)
+        var rows: [(index: Int, image: String, address: UInt64, symbol: String, offset: UInt64)] = []
+        for line in text.split(separator: "\n").map(String.init) {
+            guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { continue }
+            func group(_ index: Int) -> String { Range(match.range(at: index), in: line).map { String(line[$0]) } ?? "" }
+            rows.append((Int(group(1))!, group(2), UInt64(group(3), radix: 16)!, group(4), UInt64(group(5))!))
+        }
+        #expect(rows.count >= 12)
+        // Each image's load bias, from its `<unavailable> + N` frames.
+        var bias: [String: UInt64] = [:]
+        for row in rows where row.symbol == "<unavailable>" { bias[row.image] = row.address - row.offset }
+        let report = try Command.postmortem(["symbolicate", "--no-cache", "--json", "\(folder)/fatal.txt"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
+        let frames = try #require((object["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
+        var checked = 0
+        for row in rows {
+            guard let binary = binaries[row.image], let imageBias = bias[row.image] else { continue }
+            let pc = row.symbol == "<unavailable>" ? row.address : row.address + row.offset
+            let fileAddress = pc - imageBias
+            // llvm-symbolizer names an object file (`Swift.o`, the STT_FILE swiftc writes) as a local symbol's source
+            // file; postmortem does not, as that is no source file.
+            let expected = try Self.llvmChain(binary, row.index == 0 ? fileAddress : fileAddress - 1).map { frame in
+                var frame = frame
+                if frame.line == 0, frame.file?.hasSuffix(".o") == true { frame.file = nil }
+                return frame
+            }
+            let frame = try #require(frames.first { $0["index"] as? Int == row.index })
+            #expect(ChainParser.reportFrame(frame) == expected, "frame \(row.index) in \(row.image)")
+            checked += 1
+        }
+        #expect(checked >= 10)
+    }
+
     /// Another program named `app` beside the log is not used: the log's `process+0x0` is not in it.
     @Test func anotherProgramBesideTheLogIsRejected() throws {
         let scratch = try BadInputTests.Scratch()
