@@ -10,7 +10,7 @@ public final class DWARFFile {
     public let path: String
     /// The image the DWARF belongs to (one slice, for a universal file).
     public let object: ObjectFile
-    private let handle: DebugHandle
+    let handle: DebugHandle
     /// Follows name references of function records, remembering what it resolved.
     private var nameResolver: FunctionNameResolver
     /// Where libdwarf's unit-header walk of this session stands (see ``makeCurrent(_:)``).

@@ -22,13 +22,17 @@ struct LineProgramReader {
     }
 
     /// The header fields the program needs, and the table's file paths.
-    private struct Header {
+    struct Header {
         var minimumInstructionLength: UInt64
+        var defaultIsStatement: Bool
         var lineBase: Int64
         var lineRange: UInt8
         var opcodeBase: UInt8
         var standardOpcodeLengths: [UInt8]
         var files: [String]
+        /// The directory and file entries as stored (gdb names files from them, not from ``files``).
+        var entries: LineTableFiles.Entries
+        var isVersion5: Bool
         var programStart: Int
         var programEnd: Int
     }
@@ -64,7 +68,7 @@ struct LineProgramReader {
         return kept
     }
 
-    private func readHeader(at offset: Int, compilationDirectory: String) throws(Failure) -> Header {
+    func readHeader(at offset: Int, compilationDirectory: String) throws(Failure) -> Header {
         var cursor = ByteCursor(section, at: offset)
         guard var unitLength = cursor.unsigned(4) else { throw Failure(detail: "its offset is past the end of .debug_line") }
         var offsetSize = 4
@@ -82,7 +86,7 @@ struct LineProgramReader {
         let programStart = cursor.position &+ Int(clamping: headerLength)
         guard let minimumInstructionLength = cursor.byte(),
               version < 4 || cursor.skip(1),  // maximum_operations_per_instruction
-              cursor.skip(1), let lineBase = cursor.byte(), let lineRange = cursor.byte(),  // default_is_stmt: rows are not told apart by it
+              let defaultIsStatement = cursor.byte(), let lineBase = cursor.byte(), let lineRange = cursor.byte(),
               let opcodeBase = cursor.byte() else { throw Failure(detail: "cut short") }
         guard lineRange > 0, opcodeBase > 0 else { throw Failure(detail: "line_range or opcode_base is 0") }
         var standardOpcodeLengths: [UInt8] = []
@@ -92,11 +96,11 @@ struct LineProgramReader {
         }
         let entries = version >= 5 ? try readEntriesV5(&cursor, offsetSize: offsetSize) : try readEntriesV2(&cursor)
         return Header(
-            minimumInstructionLength: UInt64(minimumInstructionLength),
+            minimumInstructionLength: UInt64(minimumInstructionLength), defaultIsStatement: defaultIsStatement != 0,
             lineBase: Int64(Int8(bitPattern: lineBase)), lineRange: lineRange, opcodeBase: opcodeBase,
             standardOpcodeLengths: standardOpcodeLengths,
             files: LineTableFiles.paths(entries, isVersion5: version >= 5, compilationDirectory: compilationDirectory),
-            programStart: programStart, programEnd: min(unitEnd, section.count))
+            entries: entries, isVersion5: version >= 5, programStart: programStart, programEnd: min(unitEnd, section.count))
     }
 
     /// DWARF 2–4: include directories, then file entries (name, directory, time, size), each list ended by an empty name.
@@ -180,25 +184,26 @@ struct LineProgramReader {
         return cursor.cString() ?? ""
     }
 
-    /// Runs the program, one row per `DW_LNS_copy`, special opcode and `DW_LNE_end_sequence`.
+    /// The rows of the program, gathered in sequences (the rows lookups of `targets` read, when given).
     private func decodeProgram(_ header: Header, keepingRowsFor targets: AddressTargets?) -> [LineSequence] {
+        var sink = SequenceSink(targets: targets)
+        run(header, into: &sink)
+        return sink.sequences
+    }
+
+    /// Runs the program: one ``LineProgramSink/row(address:file:line:column:isStatement:discriminator:)`` per
+    /// `DW_LNS_copy` and special opcode, one ``LineProgramSink/endSequence(at:)`` per `DW_LNE_end_sequence` (and at the
+    /// end of a program cut short). Generic, so that each sink's calls are made directly.
+    func run<Sink: LineProgramSink>(_ header: Header, into sink: inout Sink) {
         var cursor = ByteCursor(section, at: header.programStart)
-        var sequences: [LineSequence] = []
-        var rows: [LineRow] = []
-        func endSequence(at end: FileAddress) {
-            guard let targets else {
-                sequences.append(LineSequence(rows: rows, endAddress: end))
-                rows = []
-                return
-            }
-            if let kept = Self.rows(rows, end: end, neededFor: targets) { sequences.append(LineSequence(rows: kept, endAddress: end)) }
-            rows.removeAll(keepingCapacity: true)
-        }
-        var address: UInt64 = 0, file: UInt64 = 1, line: UInt64 = 1, column: UInt64 = 0
-        func resetRegisters() { address = 0; file = 1; line = 1; column = 0 }
+        var address: UInt64 = 0, file: UInt64 = 1, line: UInt64 = 1, column: UInt64 = 0, discriminator: UInt64 = 0
+        var isStatement = header.defaultIsStatement
+        var rowsInSequence = false
+        func resetRegisters() { address = 0; file = 1; line = 1; column = 0; discriminator = 0; isStatement = header.defaultIsStatement }
         func emitRow() {
-            rows.append(LineRow(address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
-                                line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column)))
+            sink.row(address: address, file: file, line: line, column: column, isStatement: isStatement, discriminator: discriminator)
+            rowsInSequence = true
+            discriminator = 0
         }
         let minimumLength = header.minimumInstructionLength
         let lineRange = UInt64(header.lineRange)
@@ -218,12 +223,16 @@ struct LineProgramReader {
                 guard operandEnd <= header.programEnd else { break decoding }
                 switch subOpcode {
                 case 1:  // DW_LNE_end_sequence
-                    if !rows.isEmpty { endSequence(at: FileAddress(address)) }
+                    if rowsInSequence { sink.endSequence(at: address) }
+                    rowsInSequence = false
                     resetRegisters()
                 case 2:  // DW_LNE_set_address
                     guard let value = cursor.unsigned(Int(length - 1)) else { break decoding }
                     address = value
-                default:  // define_file, set_discriminator, vendor extensions
+                case 4:  // DW_LNE_set_discriminator
+                    guard let value = cursor.uleb() else { break decoding }
+                    discriminator = value
+                default:  // define_file, vendor extensions
                     break
                 }
                 cursor.position = operandEnd
@@ -232,18 +241,53 @@ struct LineProgramReader {
             case 3: guard let delta = cursor.sleb() else { break decoding }; line = UInt64(bitPattern: Int64(bitPattern: line) &+ delta)
             case 4: guard let value = cursor.uleb() else { break decoding }; file = value       // DW_LNS_set_file
             case 5: guard let value = cursor.uleb() else { break decoding }; column = value     // DW_LNS_set_column
+            case 6: isStatement.toggle()                                                         // DW_LNS_negate_stmt
             case 8: address &+= minimumLength &* (UInt64(255 - header.opcodeBase) / lineRange)  // DW_LNS_const_add_pc
             case 9: guard let advance = cursor.unsigned(2) else { break decoding }; address &+= advance  // DW_LNS_fixed_advance_pc
             default:
-                // negate_stmt, basic_block, prologue_end, epilogue_begin, isa and unknown ones: skip their operands.
+                // basic_block, prologue_end, epilogue_begin, isa and unknown ones: skip their operands.
                 let index = Int(opcode) - 1
                 let operands = index < header.standardOpcodeLengths.count ? Int(header.standardOpcodeLengths[index]) : 0
                 for _ in 0..<operands { guard cursor.uleb() != nil else { break decoding } }
             }
         }
-        // A table cut short keeps its last rows, ending at the last address seen.
-        if let last = rows.last { endSequence(at: last.address.advanced(by: 1) ?? last.address) }
-        return sequences
+        // A table cut short keeps its last rows, ending past the last address seen.
+        if rowsInSequence { sink.endSequence(at: sink.lastAddress.map { $0 &+ 1 } ?? address) }
+    }
+}
+
+/// What a line program's rows go to (``LineProgramReader/run(_:into:)``).
+protocol LineProgramSink {
+    mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64)
+    mutating func endSequence(at address: UInt64)
+    /// The address of the last row, where a program cut short ends.
+    var lastAddress: UInt64? { get }
+}
+
+/// The rows as lookups read them: gathered in sequences, and only those `targets` need when given.
+private struct SequenceSink: LineProgramSink {
+    let targets: AddressTargets?
+    var sequences: [LineSequence] = []
+    private var rows: [LineRow] = []
+
+    init(targets: AddressTargets?) { self.targets = targets }
+
+    var lastAddress: UInt64? { rows.last?.address.rawValue }
+
+    mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64) {
+        rows.append(LineRow(address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
+                            line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column)))
+    }
+
+    mutating func endSequence(at address: UInt64) {
+        let end = FileAddress(address)
+        guard let targets else {
+            sequences.append(LineSequence(rows: rows, endAddress: end))
+            rows = []
+            return
+        }
+        if let kept = LineProgramReader.rows(rows, end: end, neededFor: targets) { sequences.append(LineSequence(rows: kept, endAddress: end)) }
+        rows.removeAll(keepingCapacity: true)
     }
 }
 

@@ -1,11 +1,16 @@
 public import ObjectFiles
+import DWARF
 
 /// Renders gdb's answers to `info symbol ADDR` and `info line *ADDR` for one object file.
 public struct DebuggerRenderer {
     public let symbolizer: ImageSymbolizer
+    /// The DWARF read again as gdb reads it, for `info line` (the index answers as llvm-symbolizer does).
+    private let dwarf: DWARFFile?
 
     public init(symbolizer: ImageSymbolizer) {
         self.symbolizer = symbolizer
+        let debugFile = symbolizer.debugFile ?? (symbolizer.image.hasDWARF ? symbolizer.image : nil)
+        dwarf = debugFile.flatMap { try? DWARFFile(object: $0) }
     }
 
     /// `main + 4 in section .text`, or `No symbol matches ADDR.`; data symbols too, as gdb names them.
@@ -20,19 +25,34 @@ public struct DebuggerRenderer {
 
     /// `Line 28 of "./sensors.c" starts at address 0x1290 <sample_at> and ends at 0x1298 <sample_at+8>.`,
     /// or gdb's sentence for an address without line information.
+    /// As gdb reads the line table (``DWARFFile/gdbLine(at:)``): the last row at an address, rows of line 0 left
+    /// out, the file named as the line table names it.
     public func infoLine(_ address: FileAddress) -> String {
-        guard let entry = symbolizer.lineEntry(at: address), entry.line > 0 else {
+        guard let dwarf, let answer = try? dwarf.gdbLine(at: address), let end = answer.end else {
             return "No line number information available for address \(address)\(symbolSuffix(address))"
         }
-        let file = entry.file ?? "??"
-        return "Line \(entry.line) of \"\(file)\" starts at address \(entry.range.lowerBound)\(symbolSuffix(entry.range.lowerBound))"
-            + " and ends at \(entry.range.upperBound)\(symbolSuffix(entry.range.upperBound))."
+        if answer.start == end {
+            return "Line \(answer.line) of \"\(answer.file)\" is at address \(answer.start)\(symbolSuffix(answer.start)) but contains no code."
+        }
+        return "Line \(answer.line) of \"\(answer.file)\" starts at address \(answer.start)\(symbolSuffix(answer.start))"
+            + " and ends at \(end)\(symbolSuffix(end))."
     }
 
-    /// ` <name+offset>` as gdb prints it after an address, or nothing when no symbol covers it.
+    /// ` <name+offset>` as gdb prints it after an address (`build_address_symbolic`): the function whose code holds
+    /// it, from its entry (negative before it, in a `.cold` part), unless a symbol of the symbol table starts exactly
+    /// there and the function does not; the symbol table's otherwise; linkage names, as gdb prints them there.
     private func symbolSuffix(_ address: FileAddress) -> String {
-        guard let hit = symbolizer.symbol(containing: address) else { return "" }
-        let name = symbolizer.displayName(hit.symbol.name)
-        return hit.offset == 0 ? " <\(name)>" : " <\(name)+\(hit.offset)>"
+        let minimal = symbolizer.symbol(containing: address)
+        let function = dwarf.flatMap { try? $0.gdbFunction(at: address) }
+        let name: String
+        let offset: Int64
+        if let minimal, function == nil || (minimal.offset == 0 && function?.entry != address) {
+            (name, offset) = (minimal.symbol.name, Int64(minimal.offset))
+        } else if let function {
+            (name, offset) = (function.name, Int64(bitPattern: address.rawValue &- function.entry.rawValue))
+        } else {
+            return ""
+        }
+        return offset == 0 ? " <\(name)>" : offset > 0 ? " <\(name)+\(offset)>" : " <\(name)\(offset)>"
     }
 }
