@@ -15,20 +15,33 @@ extension DWARFFile {
     /// address, or its row is an end marker).
     public func gdbLine(at address: FileAddress) throws(DWARFError) -> GDBLineAnswer? {
         guard let unit = try unit(containing: address, withNames: true) else { return nil }
-        return try gdbLine(at: address, in: unit)
+        let table: GDBLineTable?
+        if let known = gdbLineTables[unit.dieOffset] { table = known } else {
+            table = try gdbLineTable(of: unit)
+            gdbLineTables[unit.dieOffset] = .some(table)
+        }
+        guard let table, let found = table.line(at: address.rawValue) else { return nil }
+        // With no row after it, gdb ends the range where the unit's code ends.
+        let end = found.end ?? unit.ranges.map(\.upperBound.rawValue).max()
+        return GDBLineAnswer(line: found.line, file: found.file, start: FileAddress(found.start), end: end.map { FileAddress($0) })
     }
 
     /// The unit whose code holds `address`: by the ranges its DIE states, else by `.debug_aranges` (a strict DWARF 2
     /// unit with code in several sections states less than it has).
     private func unit(containing address: FileAddress, withNames: Bool) throws(DWARFError) -> CompileUnit? {
-        let units = try compileUnits(withNames: withNames)
+        let units: [CompileUnit]
+        if let known = gdbUnits { units = known } else {
+            units = try compileUnits(withNames: true)
+            gdbUnits = units
+        }
         if let unit = units.first(where: { $0.ranges.contains { $0.contains(address) } }) { return unit }
         guard let offset = addressRangesByUnit().first(where: { $0.range.contains(address) })?.unitDIEOffset else { return nil }
         return units.first { $0.dieOffset == offset }
     }
 
-    private func gdbLine(at address: FileAddress, in unit: CompileUnit) throws(DWARFError) -> GDBLineAnswer? {
-        try handle.run { () throws(DWARFError) -> GDBLineAnswer? in
+    /// The unit's line table as gdb builds it; `nil` when it has none.
+    private func gdbLineTable(of unit: CompileUnit) throws(DWARFError) -> GDBLineTable? {
+        try handle.run { () throws(DWARFError) -> GDBLineTable? in
             var error: Dwarf_Error?
             var unitDIE: Dwarf_Die?
             guard dwarf_offdie_b(handle.debug, unit.dieOffset, 1, &unitDIE, &error) == DW_DLV_OK, let unitDIE else {
@@ -51,10 +64,7 @@ extension DWARFFile {
             let primary = unit.name.map { ($0, GDBFileNames.identity($0, compilationDirectory: compilationDirectory)) }
             var builder = GDBLineTableBuilder(names: names, primary: primary)
             program.run(header, into: &builder)
-            guard let found = builder.table().line(at: address.rawValue) else { return nil }
-            // With no row after it, gdb ends the range where the unit's code ends.
-            let end = found.end ?? unit.ranges.map(\.upperBound.rawValue).max()
-            return GDBLineAnswer(line: found.line, file: found.file, start: FileAddress(found.start), end: end.map { FileAddress($0) })
+            return builder.table()
         }
     }
 }
@@ -99,11 +109,57 @@ extension DWARFFile {
     /// range as the DWARF lists them (a function split into a `.cold` part enters at its main part).
     public func gdbFunction(at address: FileAddress) throws(DWARFError) -> (name: String, entry: FileAddress)? {
         guard let unit = try unit(containing: address, withNames: false) else { return nil }
-        let contents = try contents(of: unit, at: address)
-        guard let record = contents.functions.first(where: { !$0.isInlined && $0.ranges.contains { $0.contains(address) } }),
+        let functions: [(range: AddressRange, record: FunctionRecord)]
+        if let known = gdbFunctions[unit.dieOffset] { functions = known } else {
+            functions = try contents(of: unit).functions.filter { !$0.isInlined }
+                .flatMap { record in record.ranges.map { (range: $0, record: record) } }
+                .sorted { $0.range.lowerBound < $1.range.lowerBound }
+            gdbFunctions[unit.dieOffset] = functions
+        }
+        // The last range starting at or before the address, and the ones before it that may still hold it.
+        var low = 0, high = functions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if functions[middle].range.lowerBound <= address { low = middle + 1 } else { high = middle }
+        }
+        guard let record = functions[..<low].last(where: { $0.range.contains(address) })?.record,
               let entry = record.ranges.first?.lowerBound else { return nil }
         let named = completingNames(record)
-        guard let name = named.linkageName ?? named.name else { return nil }
-        return (name, entry)
+        if let linkageName = named.linkageName { return (linkageName, entry) }
+        guard let name = named.name else { return nil }
+        return (physicalName(of: name, enteredAt: entry, in: unit), entry)
+    }
+
+    /// gdb's name for a function without a linkage name: in C++, with its parameter types (``GDBPhysicalName``).
+    private func physicalName(of name: String, enteredAt entry: FileAddress, in unit: CompileUnit) -> String {
+        handle.run { () -> String in
+            var error: Dwarf_Error?
+            var unitDIE: Dwarf_Die?
+            guard dwarf_offdie_b(handle.debug, unit.dieOffset, 1, &unitDIE, &error) == DW_DLV_OK, let unitDIE else {
+                handle.discard(error)
+                return name
+            }
+            defer { dwarf_dealloc_die(unitDIE) }
+            let reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
+            guard let language = reader.unsigned(unitDIE, DW_AT_language), GDBPhysicalName.isCPlusPlus(language) else { return name }
+            var child: Dwarf_Die?
+            guard reader.hasChildren(unitDIE), dwarf_child(unitDIE, &child, &error) == DW_DLV_OK else { handle.discard(error); return name }
+            var previousOffset: UInt64?
+            while let die = child {
+                let offset = reader.offset(die)
+                if let offset, let previous = previousOffset, offset <= previous { dwarf_dealloc_die(die); break }
+                previousOffset = offset
+                if reader.tag(die) == DW_TAG_subprogram, reader.string(die, DW_AT_name) == name, reader.ranges(die).first?.lowerBound == entry {
+                    defer { dwarf_dealloc_die(die) }
+                    return GDBPhysicalName(reader: reader).name(of: die, named: name)
+                }
+                var sibling: Dwarf_Die?
+                let result = dwarf_siblingof_b(handle.debug, die, 1, &sibling, &error)
+                dwarf_dealloc_die(die)
+                if result != DW_DLV_OK { handle.discard(error); error = nil; sibling = nil }
+                child = sibling
+            }
+            return name
+        }
     }
 }

@@ -15,6 +15,12 @@ public final class DWARFFile {
     private var nameResolver: FunctionNameResolver
     /// Where libdwarf's unit-header walk of this session stands (see ``makeCurrent(_:)``).
     private var headerWalk = UnitHeaderWalk()
+    /// For gdb's answers (``gdbLine(at:)``, asked of many addresses in a row): the units, each unit's line table as gdb
+    /// builds it, and each unit's functions, read once.
+    var gdbUnits: [CompileUnit]?
+    var gdbLineTables: [UInt64: GDBLineTable?] = [:]
+    /// Each unit's functions that are not inlined, by range, sorted by start (one range each per part of the function).
+    var gdbFunctions: [UInt64: [(range: AddressRange, record: FunctionRecord)]] = [:]
 
     /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file.
     /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/cannotOpen`` when libdwarf cannot read it.

@@ -3,13 +3,14 @@ import Testing
 import TestSupport
 
 /// `postmortem info line *ADDR` against gdb's own `info line *ADDR` (gdb -batch, debuginfod off), at every byte of
-/// `.text` of the C fixtures and samples: the same line, file name, start and end, and `<symbol+offset>`, line for line.
-/// (C++ and Swift are not held to it: gdb names C++ functions without a linkage name by their parameter types, and
-/// reads no Swift units.)
+/// `.text`: the same line, file name, start and end, and `<symbol+offset>`, line for line. Every address of the C
+/// fixtures and samples and of the stripped C++ fixture; the other C++ fixtures at 99.5% (where several files' rows
+/// share an address inside inlined code, gdb ends some ranges later than its own line tables suggest, 36 of 11,697
+/// addresses); Swift not at all (gdb 13 reads no Swift units).
 @Suite("info line vs gdb")
 struct GDBInfoLineTests {
     static let binaries = ["sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-gcc-dwarf4-gz", "sensors-clang-dwarf4",
-                           "sensors-clang-dwarf5", "sensors-clang-gz", "sensors-stripped", "libgeometry.so"].map(Paths.fixture)
+                           "sensors-clang-dwarf5", "sensors-clang-gz", "sensors-stripped", "libgeometry.so", "inventory-stripped"].map(Paths.fixture)
         + ["SampleCrashes/linux-c-asan/readings", "SampleCrashes/linux-c-signal/app", "SampleCrashes/linux-c-signal/libsens.so"]
             .map { Paths.packageRoot.appendingPathComponent($0).path }
 
@@ -23,8 +24,10 @@ struct GDBInfoLineTests {
         return Array(start..<start + size)
     }
 
-    @Test(arguments: binaries)
-    func everyAddressAnswersAsGDB(_ binary: String) throws {
+    static let mostly = ["inventory-gcc", "inventory-clang", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5"].map(Paths.fixture)
+
+    @Test(arguments: binaries.map { ($0, 1.0) } + mostly.map { ($0, 0.995) })
+    func everyAddressAnswersAsGDB(_ binary: String, _ required: Double) throws {
         let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
         let addresses = try Self.textAddresses(of: binary)
         #expect(addresses.count > 100)
@@ -32,13 +35,20 @@ struct GDBInfoLineTests {
         let commands = addresses.map { "info line *0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
         try commands.write(toFile: scratch.path("commands.gdb"), atomically: true, encoding: .utf8)
         let theirs = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", scratch.path("commands.gdb"), binary])
-        let ours = try Command.postmortem(["info", "line", "--no-cache", "-o", binary] + addresses.map { "0x" + String($0, radix: 16) })
-        #expect(ours.status == 0, "\(ours.standardError)")
-        try #require(theirs.outputLines.count == addresses.count && ours.outputLines.count == addresses.count,
-                     "gdb gave \(theirs.outputLines.count) answers, postmortem \(ours.outputLines.count), for \(addresses.count) addresses")
-        let differing = zip(addresses, zip(theirs.outputLines, ours.outputLines)).filter { $0.1.0 != $0.1.1 }
+        // In runs of 1,000 addresses: swift-argument-parser takes time in the square of the arguments' count.
+        var ourLines: [String] = []
+        for start in stride(from: 0, to: addresses.count, by: 1_000) {
+            let chunk = addresses[start..<min(start + 1_000, addresses.count)]
+            let ours = try Command.postmortem(["info", "line", "--no-cache", "-o", binary] + chunk.map { "0x" + String($0, radix: 16) })
+            #expect(ours.status == 0, "\(ours.standardError)")
+            ourLines += ours.outputLines
+        }
+        try #require(theirs.outputLines.count == addresses.count && ourLines.count == addresses.count,
+                     "gdb gave \(theirs.outputLines.count) answers, postmortem \(ourLines.count), for \(addresses.count) addresses")
+        let differing = zip(addresses, zip(theirs.outputLines, ourLines)).filter { $0.1.0 != $0.1.1 }
         print("\(binary): \(addresses.count - differing.count)/\(addresses.count) addresses answer as gdb does")
         let report = differing.prefix(5).map { "0x\(String($0.0, radix: 16))\n  gdb:        \($0.1.0)\n  postmortem: \($0.1.1)" }
-        #expect(differing.isEmpty, "first differences:\n\(report.joined(separator: "\n"))")
+        let agreement = Double(addresses.count - differing.count) / Double(addresses.count)
+        #expect(agreement >= required, "first differences:\n\(report.joined(separator: "\n"))")
     }
 }
