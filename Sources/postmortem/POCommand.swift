@@ -49,11 +49,25 @@ struct POCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode.failure
         }
-        let reading: DumpReading
-        do { reading = try DumpReader.read(bytes: bytes, format: format) } catch {
+        let readings: [DumpReading]
+        do { readings = try DumpReader.readAll(bytes: bytes, format: format) } catch {
             Output.error("\(file): \(error.description)")
             throw ExitCode.failure
         }
+        var registry = FormatterRegistry.standard
+        for path in formatterFiles {
+            do {
+                let text = String(decoding: try FileSystem.read(path), as: UTF8.self)
+                FormatterFile.load(text, into: &registry).forEach { Output.error("\(path): \($0)") }
+            } catch {
+                Output.error("\(error.description); its formatters are not used")
+            }
+        }
+        // Several values (two dump() outputs, a value a line) print one after the other: in JSON, one document a line.
+        for reading in readings { try show(reading, style: style, registry: registry) }
+    }
+
+    private func show(_ reading: DumpReading, style: DescriptionStyle, registry: FormatterRegistry) throws {
         // Raw text alone means nothing read as a dump: a script must be able to tell that from a value.
         if reading.node.kind == .raw {
             Output.error("\(file): nothing in it reads as a dump (Swift print or dump(), lldb po or p, an NSDictionary or CF "
@@ -64,15 +78,6 @@ struct POCommand: ParsableCommand {
             Output.error("\(file): more than \(ValueBudget.standard) values; the first \(ValueBudget.standard) are shown, the rest is left out (… or null)")
         }
         let node = reading.node
-        var registry = FormatterRegistry.standard
-        for path in formatterFiles {
-            do {
-                let text = String(decoding: try FileSystem.read(path), as: UTF8.self)
-                FormatterFile.load(text, into: &registry).forEach { Output.error("\(path): \($0)") }
-            } catch {
-                Output.error("\(error.description); its formatters are not used")
-            }
-        }
         let limited = ValueLimiter(limits: RenderLimits(maxDepth: maxDepth ?? .max, maxItems: maxItems ?? .max)).limit(registry.apply(to: node))
         switch style {
         case .tree: Output.line(TreeRenderer().render(limited))

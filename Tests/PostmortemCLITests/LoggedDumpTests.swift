@@ -36,6 +36,28 @@ struct LoggedDumpTests {
         }
     }
 
+    /// Several values in one input: two `dump()` outputs one after the other, and logged `print` values a line each,
+    /// each read as it reads alone (`--style json`: one document a line).
+    @Test func severalValuesInOneInput() throws {
+        let scratch = try BadInputTests.Scratch()
+        let dumps = Self.logged.filter { $0.hasSuffix(".dump.txt") }.prefix(6)
+        let prints = Self.logged.filter { $0.hasSuffix(".print.txt") }.prefix(6)
+        #expect(dumps.count == 6 && prints.count == 6)
+        for (group, prefix) in [(Array(dumps), ""), (Array(prints), Self.prefixes[0])] {
+            var expected: [String] = []
+            var joined = ""
+            for name in group {
+                let text = try String(contentsOf: Self.dumps.appendingPathComponent(name), encoding: .utf8)
+                try text.write(toFile: scratch.path("one.txt"), atomically: true, encoding: .utf8)
+                expected += try Command.postmortem(["po", "--style", "json", scratch.path("one.txt")]).outputLines
+                joined += prefix + text + (text.hasSuffix("\n") ? "" : "\n")
+            }
+            try joined.write(toFile: scratch.path("several.txt"), atomically: true, encoding: .utf8)
+            let read = try Command.postmortem(["po", "--style", "json", scratch.path("several.txt")])
+            #expect(read.status == 0 && read.outputLines == expected, "\(group)")
+        }
+    }
+
     /// Text that reads as no dump at all: one line on stderr and status 1, so a script can tell it from a value.
     @Test func nothingThatReadsAsADumpIsAnError() throws {
         for input in ["User(id: 4, name: \"x\"\n", "connection reset by peer\n"] {

@@ -52,6 +52,45 @@ public enum DumpReader {
         return try read(String(decoding: bytes, as: UTF8.self), format: format, maximumValues: maximumValues)
     }
 
+    /// Every value in a dump that holds several (two `dump()` outputs one after the other, logged values one a line):
+    /// a `dump()` output starts again at each line that starts a value at the left margin; `print` output holds a
+    /// value a line when each of its lines reads as one. Anything else is one value.
+    public static func readAll(bytes: [UInt8], format: DumpFormat? = nil) throws(Failure) -> [DumpReading] {
+        if format == nil || format == .plist, BinaryPropertyListParser.recognizes(bytes) { return [try read(bytes: bytes, format: format)] }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let body = stripPrefixes(text)
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        var budget = ValueBudget(ValueBudget.standard)
+        let chosen = format ?? detect(body, budget: &budget).format
+        var pieces: [String] = []
+        switch chosen {
+        case .dump, .po:
+            // A value at the left margin starts a new dump (its children are indented).
+            var current: [Substring] = []
+            for line in lines {
+                if !current.isEmpty, line.hasPrefix("▿ ") || line.hasPrefix("- ") || line.hasPrefix("▹ ") {
+                    pieces.append(current.joined(separator: "\n"))
+                    current = []
+                }
+                current.append(line)
+            }
+            pieces.append(current.joined(separator: "\n"))
+        case .swiftPrint, .json:
+            let values = lines.filter { !$0.allSatisfy(\.isWhitespace) }
+            if values.count > 1, values.allSatisfy({ !$0.hasPrefix(" ") && !$0.hasPrefix("\t") }) {
+                let readings = values.compactMap { try? read(String($0), format: chosen) }
+                if readings.count == values.count, readings.allSatisfy({ $0.node.kind != .raw }) { return readings }
+            }
+            pieces = [body]
+        default:
+            pieces = [body]
+        }
+        if pieces.count == 1 { return [try read(text, format: format)] }
+        var readings: [DumpReading] = []
+        for piece in pieces where !piece.allSatisfy(\.isWhitespace) { readings.append(try read(piece, format: chosen)) }
+        return readings
+    }
+
     public static func read(_ text: String, format: DumpFormat? = nil,
                             maximumValues: Int = ValueBudget.standard) throws(Failure) -> DumpReading {
         let body = stripPrefixes(text)
