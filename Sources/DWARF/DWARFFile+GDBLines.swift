@@ -142,24 +142,14 @@ extension DWARFFile {
             defer { dwarf_dealloc_die(unitDIE) }
             let reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
             guard let language = reader.unsigned(unitDIE, DW_AT_language), GDBPhysicalName.isCPlusPlus(language) else { return name }
-            var child: Dwarf_Die?
-            guard reader.hasChildren(unitDIE), dwarf_child(unitDIE, &child, &error) == DW_DLV_OK else { handle.discard(error); return name }
-            var previousOffset: UInt64?
-            while let die = child {
-                let offset = reader.offset(die)
-                if let offset, let previous = previousOffset, offset <= previous { dwarf_dealloc_die(die); break }
-                previousOffset = offset
-                if reader.tag(die) == DW_TAG_subprogram, reader.string(die, DW_AT_name) == name, reader.ranges(die).first?.lowerBound == entry {
-                    defer { dwarf_dealloc_die(die) }
-                    return GDBPhysicalName(reader: reader).name(of: die, named: name)
-                }
-                var sibling: Dwarf_Die?
-                let result = dwarf_siblingof_b(handle.debug, die, 1, &sibling, &error)
-                dwarf_dealloc_die(die)
-                if result != DW_DLV_OK { handle.discard(error); error = nil; sibling = nil }
-                child = sibling
+            var found = name
+            reader.forEachChild(of: unitDIE) { die in
+                guard reader.tag(die) == DW_TAG_subprogram, reader.string(die, DW_AT_name) == name,
+                      reader.ranges(die).first?.lowerBound == entry else { return true }
+                found = GDBPhysicalName(reader: reader).name(of: die, named: name)
+                return false
             }
-            return name
+            return found
         }
     }
 }

@@ -84,15 +84,18 @@ struct SymbolicateCommand: ParsableCommand {
             // A large log is read, symbolicated and printed a piece at a time, so that memory follows the piece, not
             // the log, when its format's frames each stand alone; the first piece decides the format of the rest.
             let pieces = LogPieces.split(bytes, pieceSize: Self.pieceSize)
-            var format: CrashLogFormat?
-            if pieces.count > 1, let first = try? CrashLogParser.parseAll(Array(bytes[pieces[0]]), source: source.name).first,
-               LogPieces.readsInPieces(first.format) {
-                format = first.format
+            // The first piece, read once: it decides whether the rest is read in pieces too.
+            var firstReports: [CrashReport]?
+            if pieces.count > 1, let first = try? CrashLogParser.parseAll(Array(bytes[pieces[0]]), source: source.name),
+               LogPieces.readsInPieces(first.first?.format) {
+                firstReports = first
             }
+            let format = firstReports?.first?.format
             var failed = false
             for (number, piece) in (format == nil ? [0..<bytes.count] : pieces).enumerated() {
                 do {
-                    let reports = try CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)
+                    let reports = try number == 0 && firstReports != nil ? firstReports!
+                        : CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)
                     for (index, report) in reports.enumerated()
                     where emit(report, from: source, symbolicator: symbolicator, to: sink, continuing: number > 0 && index == 0) {
                         unresolved = true

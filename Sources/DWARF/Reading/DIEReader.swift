@@ -31,6 +31,33 @@ struct DIEReader {
         return dwarf_die_abbrev_children_flag(die, &flag) == DW_DLV_OK && flag != 0
     }
 
+    /// Calls `body` with each child of `parent` in order until it returns false. Siblings lie one after the other in
+    /// the section: the walk stops at one that does not (a `DW_AT_sibling` cycle) and returns the offsets of the DIE
+    /// and of the sibling it named; `nil` when the walk ended as it should.
+    @discardableResult
+    func forEachChild(of parent: Dwarf_Die, _ body: (Dwarf_Die) -> Bool) -> (die: UInt64, sibling: UInt64)? {
+        guard hasChildren(parent) else { return nil }
+        var child: Dwarf_Die?
+        var error: Dwarf_Error?
+        guard dwarf_child(parent, &child, &error) == DW_DLV_OK else { handle.discard(error); return nil }
+        var previousOffset: UInt64?
+        while let die = child {
+            let offset = offset(die)
+            if let offset, let previousOffset, offset <= previousOffset {
+                dwarf_dealloc_die(die)
+                return (previousOffset, offset)
+            }
+            previousOffset = offset
+            let goesOn = body(die)
+            var sibling: Dwarf_Die?
+            let result = goesOn ? dwarf_siblingof_b(handle.debug, die, 1, &sibling, &error) : DW_DLV_NO_ENTRY
+            dwarf_dealloc_die(die)
+            if result == DW_DLV_ERROR { handle.discard(error); error = nil; sibling = nil }
+            child = result == DW_DLV_OK ? sibling : nil
+        }
+        return nil
+    }
+
     /// A string attribute. Not through `dwarf_die_text`: on a malformed attribute it drops the error record
     /// `dwarf_attr` made, which only the allocation tracking we turn off would free (found by fuzzing).
     func string(_ die: Dwarf_Die, _ attribute: Int32) -> String? {

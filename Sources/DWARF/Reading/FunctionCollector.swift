@@ -30,26 +30,13 @@ struct FunctionCollector {
     }
 
     private mutating func walkChildren(of parent: Dwarf_Die, enclosingFunction: Int?, depth: Int) {
-        guard depth < Self.maximumDepth, reader.hasChildren(parent) else { return }
-        var child: Dwarf_Die?
-        var error: Dwarf_Error?
-        guard dwarf_child(parent, &child, &error) == DW_DLV_OK else { reader.handle.discard(error); return }
-        var previousOffset: UInt64?
-        while let die = child {
-            // Siblings lie one after the other in the section; one that does not is a cycle.
-            let offset = reader.offset(die)
-            if let offset, let previousOffset, offset <= previousOffset {
-                damage = damage ?? "the DIE at 0x\(String(previousOffset, radix: 16)) names 0x\(String(offset, radix: 16)) as its sibling, which does not follow it"
-                dwarf_dealloc_die(die)
-                return
-            }
-            previousOffset = offset
+        guard depth < Self.maximumDepth else { return }
+        let cycle = reader.forEachChild(of: parent) { die in
             visit(die, enclosingFunction: enclosingFunction, depth: depth)
-            var sibling: Dwarf_Die?
-            let result = dwarf_siblingof_b(reader.handle.debug, die, 1, &sibling, &error)
-            dwarf_dealloc_die(die)
-            if result != DW_DLV_OK { reader.handle.discard(error); error = nil; sibling = nil }
-            child = sibling
+            return true
+        }
+        if let cycle {
+            damage = damage ?? "the DIE at 0x\(String(cycle.die, radix: 16)) names 0x\(String(cycle.sibling, radix: 16)) as its sibling, which does not follow it"
         }
     }
 

@@ -80,7 +80,6 @@ struct GDBLineTableBuilder: LineProgramSink {
     private var statementAtAddress = false
     private var previousLine: UInt64?
     private var lineHasDiscriminator = false
-    private(set) var lastAddressSeen: UInt64?
 
     /// - Parameters:
     ///   - names: gdb's name of each file number (`nil` for numbers with no file).
@@ -124,7 +123,6 @@ struct GDBLineTableBuilder: LineProgramSink {
     }
 
     mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64) {
-        lastAddressSeen = address
         // gdb's flag that lets rows of one line be merged: set by a discriminator, renewed when the line changes.
         if previousLine != line { lineHasDiscriminator = discriminator != 0 } else if discriminator != 0 { lineHasDiscriminator = true }
         previousLine = line
@@ -154,8 +152,6 @@ struct GDBLineTableBuilder: LineProgramSink {
         previousLine = nil
         lineHasDiscriminator = false
     }
-
-    var lastAddress: UInt64? { lastAddressSeen }
 
     /// The table: each file's rows sorted by address (markers first at an address, the order of others kept), the
     /// primary file first and the others last started first.

@@ -15,34 +15,16 @@ struct GDBPhysicalName {
     /// `name(types…)` for the subprogram `die`.
     func name(of die: Dwarf_Die, named name: String) -> String {
         var parameters: [String] = []
-        var child: Dwarf_Die?
-        var error: Dwarf_Error?
-        if reader.hasChildren(die), dwarf_child(die, &child, &error) == DW_DLV_OK {
-            var previousOffset: UInt64?
-            while let current = child, parameters.count < 64 {
-                // Siblings lie one after the other: one that does not is a cycle.
-                let offset = reader.offset(current)
-                if let offset, let previous = previousOffset, offset <= previous {
-                    dwarf_dealloc_die(current)
-                    break
-                }
-                previousOffset = offset
-                switch reader.tag(current) {
-                case DW_TAG_formal_parameter? where reader.unsigned(current, DW_AT_artificial) != 1:
-                    parameters.append(typeName(reader.reference(current, DW_AT_type), depth: 0))
-                case DW_TAG_unspecified_parameters?:
-                    parameters.append("...")
-                default:
-                    break
-                }
-                var sibling: Dwarf_Die?
-                let result = dwarf_siblingof_b(reader.handle.debug, current, 1, &sibling, &error)
-                dwarf_dealloc_die(current)
-                if result != DW_DLV_OK { reader.handle.discard(error); error = nil; sibling = nil }
-                child = sibling
+        reader.forEachChild(of: die) { child in
+            switch reader.tag(child) {
+            case DW_TAG_formal_parameter? where reader.unsigned(child, DW_AT_artificial) != 1:
+                parameters.append(typeName(reader.reference(child, DW_AT_type), depth: 0))
+            case DW_TAG_unspecified_parameters?:
+                parameters.append("...")
+            default:
+                break
             }
-        } else {
-            reader.handle.discard(error)
+            return parameters.count < 64
         }
         return name + "(" + parameters.joined(separator: ", ") + ")"
     }

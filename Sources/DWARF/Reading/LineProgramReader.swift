@@ -198,11 +198,11 @@ struct LineProgramReader {
         var cursor = ByteCursor(section, at: header.programStart)
         var address: UInt64 = 0, file: UInt64 = 1, line: UInt64 = 1, column: UInt64 = 0, discriminator: UInt64 = 0
         var isStatement = header.defaultIsStatement
-        var rowsInSequence = false
+        var lastRowAddress: UInt64?
         func resetRegisters() { address = 0; file = 1; line = 1; column = 0; discriminator = 0; isStatement = header.defaultIsStatement }
         func emitRow() {
             sink.row(address: address, file: file, line: line, column: column, isStatement: isStatement, discriminator: discriminator)
-            rowsInSequence = true
+            lastRowAddress = address
             discriminator = 0
         }
         let minimumLength = header.minimumInstructionLength
@@ -223,8 +223,8 @@ struct LineProgramReader {
                 guard operandEnd <= header.programEnd else { break decoding }
                 switch subOpcode {
                 case 1:  // DW_LNE_end_sequence
-                    if rowsInSequence { sink.endSequence(at: address) }
-                    rowsInSequence = false
+                    if lastRowAddress != nil { sink.endSequence(at: address) }
+                    lastRowAddress = nil
                     resetRegisters()
                 case 2:  // DW_LNE_set_address
                     guard let value = cursor.unsigned(Int(length - 1)) else { break decoding }
@@ -252,7 +252,7 @@ struct LineProgramReader {
             }
         }
         // A table cut short keeps its last rows, ending past the last address seen.
-        if rowsInSequence { sink.endSequence(at: sink.lastAddress.map { $0 &+ 1 } ?? address) }
+        if let lastRowAddress { sink.endSequence(at: lastRowAddress &+ 1) }
     }
 }
 
@@ -260,8 +260,6 @@ struct LineProgramReader {
 protocol LineProgramSink {
     mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64)
     mutating func endSequence(at address: UInt64)
-    /// The address of the last row, where a program cut short ends.
-    var lastAddress: UInt64? { get }
 }
 
 /// The rows as lookups read them: gathered in sequences, and only those `targets` need when given.
@@ -271,8 +269,6 @@ private struct SequenceSink: LineProgramSink {
     private var rows: [LineRow] = []
 
     init(targets: AddressTargets?) { self.targets = targets }
-
-    var lastAddress: UInt64? { rows.last?.address.rawValue }
 
     mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64) {
         rows.append(LineRow(address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
