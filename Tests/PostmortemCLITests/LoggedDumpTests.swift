@@ -58,6 +58,20 @@ struct LoggedDumpTests {
         }
     }
 
+    /// `--max-items` in JSON says where it cut and how much: `{"$omitted": n}` ends the array, the items before it are
+    /// the value's own (JSONEncoder's file of the same value is the oracle).
+    @Test(arguments: ["dump.txt", "print.txt", "po.txt"])
+    func maxItemsMarksTheCutInJSON(_ kind: String) throws {
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dumps.appendingPathComponent("large-array.json"))) as? [Int]
+        let result = try Command.postmortem(["po", "--style", "json", "--max-items", "3", Self.dumps.appendingPathComponent("large-array.\(kind)").path])
+        let read = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [Any]
+        let expectedItems = try #require(expected)
+        let items = try #require(read, "\(result.standardOutput)")
+        #expect(items.count == 4)
+        #expect(items.prefix(3).compactMap { $0 as? Int } == Array(expectedItems.prefix(3)))
+        #expect((items.last as? [String: Int]) == ["$omitted": expectedItems.count - 3])
+    }
+
     /// Text that reads as no dump at all: one line on stderr and status 1, so a script can tell it from a value.
     @Test func nothingThatReadsAsADumpIsAnError() throws {
         for input in ["User(id: 4, name: \"x\"\n", "connection reset by peer\n"] {

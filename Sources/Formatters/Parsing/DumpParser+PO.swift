@@ -40,6 +40,8 @@ extension DumpParser {
         var result: ValueNode
         if isCycle {
             result = ValueNode(kind: .reference, typeName: summary, value: summary)
+        } else if summary == "0 key/value pairs" || summary == "0 members" {
+            result = ValueNode(kind: summary == "0 members" ? .set : .dictionary)
         } else if let count = elementCount(summary) {
             result = group(children, count: count)
         } else if summary.hasPrefix("Optional<") {
@@ -47,6 +49,9 @@ extension DumpParser {
         } else if children.isEmpty && !line.hasChildren {
             result = SwiftPrintParser.parse(summary)
             if result.kind == .optional, let inner = result.children.first { result = inner }
+        } else if !summary.isEmpty, !isPOTypeName(summary) {
+            // A value with its own description (a URL): the description is the value, the children its storage.
+            result = ValueNode(kind: .scalar, value: summary)
         } else if children.count == 1, children[0].kind == .tuple, let name = children[0].label, name.first?.isLowercase == true {
             result = ValueNode(kind: .enumeration, typeName: summary, value: name, children: children[0].children)
         } else {
@@ -54,6 +59,16 @@ extension DumpParser {
         }
         result.label = line.label
         return result
+    }
+
+    /// `Person`, `Fixture.Person`, `Optional<Int>`, `Dictionary<String, Int>`: how `po` names a value's type (short
+    /// names, spaces only between generic arguments).
+    static func isPOTypeName(_ text: String) -> Bool {
+        let path = text.prefix { $0 != "<" }
+        guard path.count == text.count || text.hasSuffix(">"), let first = path.first, first.isLetter || first == "_" else { return false }
+        return path.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }
     }
 
     /// `3 elements` / `1 element`: the count, when the summary is one.

@@ -54,6 +54,11 @@ public enum DumpParser {
             let indentation = raw.utf8.prefix { $0 == 0x20 }.count
             var body = raw.dropFirst(indentation)
             guard let marker = body.first, "▿-▹".contains(marker) else {
+                if lines.isEmpty, indentation == 0, dialect == .po {
+                    // `po` of an empty collection: its summary alone, without a marker.
+                    lines.append(Line(depth: 0, hasChildren: false, label: nil, summary: String(body)))
+                    continue
+                }
                 // A line without a marker continues the previous one (a multi-line string).
                 if var last = lines.popLast() { last.summary += "\n" + raw; lines.append(last) }
                 continue
@@ -69,10 +74,25 @@ public enum DumpParser {
         }
         var index = 0
         guard !lines.isEmpty else { return ValueNode(kind: .raw, value: text) }
+        var seen: Set<Int> = []
         switch dialect {
-        case .dump: return node(lines, &index)
-        case .po: return poNode(lines, &index)
+        case .dump: return markingReferences(node(lines, &index), seen: &seen)
+        case .po: return markingReferences(poNode(lines, &index), seen: &seen)
         }
+    }
+
+    /// A class instance printed again (`▹ some: Fixture.Node #0`, without children, after `#0` was printed in full)
+    /// is a back-reference to it, not an empty object.
+    private static func markingReferences(_ node: ValueNode, seen: inout Set<Int>) -> ValueNode {
+        var node = node
+        if node.kind == .class, let identity = node.identity {
+            if seen.contains(identity), node.children.isEmpty {
+                return ValueNode(kind: .reference, typeName: node.typeName, label: node.label, reference: identity)
+            }
+            seen.insert(identity)
+        }
+        node.children = node.children.map { markingReferences($0, seen: &seen) }
+        return node
     }
 
     /// `label: summary` — the label is an identifier before the first separator (strings and types have none).
@@ -136,6 +156,10 @@ public enum DumpParser {
                 if child.label == nil { child.label = ".\(index)" }
                 return child
             })
+        } else if !Self.isTypeName(summary) && !Self.isCasePath(summary) {
+            // A value with its own description (`CustomStringConvertible`): `dump()` prints the description, then the
+            // storage behind it (a URL's `_url`, a date's seconds). The description is the value, as `po` shows it.
+            result = ValueNode(kind: .scalar, value: summary)
         } else {
             // A structure, class or enum case: `Fixture.Person`, or `Fixture.Shape.circle` with its payload below.
             let lastPart = summary.split(separator: ".").last.map(String.init) ?? summary
@@ -153,11 +177,26 @@ public enum DumpParser {
         return result
     }
 
-    /// `Module.Type` or `Module.Outer.Inner<Int>`: a dotted path whose last part starts in upper case.
+    /// `Module.Type` or `Module.Outer.Inner<Swift.Int, Swift.String>`: a dotted path whose last part starts in upper
+    /// case (spaces only between generic arguments).
     static func isTypeName(_ text: String) -> Bool {
-        guard text.utf8.contains(UInt8(ascii: ".")), !text.utf8.contains(0x20), text.first?.isLetter == true else { return false }
+        guard text.utf8.contains(UInt8(ascii: ".")), text.first?.isLetter == true else { return false }
         let path = text.prefix { $0 != "<" }
+        guard path.count == text.count || text.hasSuffix(">"), !path.contains(" ") else { return false }
         return path.split(separator: ".").allSatisfy { part in part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
             && path.split(separator: ".").last?.first?.isUppercase == true
+    }
+
+    /// `Module.Type.case`: an enum case as `dump()` names it, a dotted path of identifiers ending in lower case.
+    static func isCasePath(_ text: String) -> Bool {
+        // Generic arguments (`Fixture.Result<Swift.Int>.success`) say nothing about the shape.
+        var path = "", depth = 0
+        for character in text {
+            if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 { path.append(character) }
+        }
+        guard depth == 0, path.first?.isLetter == true || path.first == "_" else { return false }
+        let parts = path.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.allSatisfy { part in !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+            && parts.last?.first.map { $0.isLowercase || $0 == "_" } == true
     }
 }

@@ -126,6 +126,8 @@ public enum DumpReader {
         if PropertyListXMLParser.recognizes(trimmed) { return (.plist, nil) }
         if CFDescriptionParser.recognizes(trimmed) { return (.cfDescription, nil) }
         if DumpParser.recognizes(trimmed) { return (DumpParser.looksLikePO(trimmed) ? .po : .dump, nil) }
+        // An empty collection alone: lldb's `po` writes its summary without a marker.
+        if trimmed == "0 elements" || trimmed == "0 key/value pairs" || trimmed == "0 members" { return (.po, nil) }
         if LLDBVariableParser.recognizes(trimmed) { return (.lldb, nil) }
         // Text that is valid JSON is JSON (`[1, 2]` printed by Swift reads the same either way).
         var attempt = budget

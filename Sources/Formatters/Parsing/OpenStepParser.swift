@@ -16,7 +16,8 @@ public struct OpenStepParser {
         let trimmed = text.drop { $0.isWhitespace }
         guard let first = trimmed.first else { return false }
         if first == "{" { return trimmed.contains(" = ") || trimmed.dropFirst().drop(while: \.isWhitespace).first == "}" }
-        return first == "(" && (trimmed.hasSuffix(")") || trimmed.contains("\n"))
+        // An NSArray's description opens with `(` alone on its line; `(x: 1, y: 2)` on one line is a Swift tuple.
+        return first == "(" && trimmed.dropFirst().drop { $0 == " " || $0 == "\t" }.first.map(\.isNewline) == true
     }
 
 

@@ -211,7 +211,18 @@ public struct SwiftPrintParser {
             } else {
                 cursor.position = itemStart
             }
+            cursor.skipWhitespace()
+            let valueStart = cursor.position
             var child = value(depth: depth + 1)
+            if !mustStop {
+                cursor.skipWhitespace()
+                if let next = cursor.current, next != UInt8(ascii: ","), next != UInt8(ascii: ")") {
+                    // A description that is no literal (`url: https://example.com/a?b=1`): its text up to the next
+                    // separator, kept as written.
+                    cursor.position = valueStart
+                    child = raw()
+                }
+            }
             child.label = childLabel ?? ".\(children.count)"
             children.append(child)
             if mustStop { break }

@@ -2,7 +2,27 @@
 public struct LineRenderer: Sendable {
     public init() {}
 
+    /// A class instance that a back-reference (`↩︎ #0`) points at is named with its number: `Node #0(…)`.
     public func render(_ node: ValueNode) -> String {
+        var referenced: Set<Int> = []
+        collectReferences(node, into: &referenced)
+        return render(node, referenced: referenced)
+    }
+
+    private func collectReferences(_ node: ValueNode, into referenced: inout Set<Int>) {
+        if node.kind == .reference, let target = node.reference { referenced.insert(target) }
+        for child in node.children { collectReferences(child, into: &referenced) }
+    }
+
+    private func render(_ node: ValueNode, referenced: Set<Int>) -> String {
+        let render = { (child: ValueNode) in self.render(child, referenced: referenced) }
+        let items = { (node: ValueNode) in node.children.map(render) + self.more(node) }
+        let labelled = { (node: ValueNode) in
+            node.children.map { child in
+                guard let label = child.label, !label.hasPrefix(".") else { return render(child) }
+                return label + ": " + render(child)
+            } + self.more(node)
+        }
         if let summary = node.summary, node.kind != .string { return summary }
         switch node.kind {
         case .string: return SwiftLiteral.quoted(node.value ?? "")
@@ -22,19 +42,11 @@ public struct LineRenderer: Sendable {
             return name + "(" + labelled(node).joined(separator: ", ") + ")"
         case .tuple: return "(" + labelled(node).joined(separator: ", ") + ")"
         case .structure, .class:
-            let type = SwiftLiteral.shortTypeName(node.typeName)
+            let number = node.identity.flatMap { referenced.contains($0) ? " #\($0)" : nil } ?? ""
+            let type = SwiftLiteral.shortTypeName(node.typeName) + number
             if node.children.isEmpty && node.omitted > 0 { return type + "(…)" }
             return type + "(" + labelled(node).joined(separator: ", ") + ")"
         }
-    }
-
-    private func items(_ node: ValueNode) -> [String] { node.children.map(render) + more(node) }
-
-    private func labelled(_ node: ValueNode) -> [String] {
-        node.children.map { child in
-            guard let label = child.label, !label.hasPrefix(".") else { return render(child) }
-            return label + ": " + render(child)
-        } + more(node)
     }
 
     private func more(_ node: ValueNode) -> [String] { node.omitted > 0 ? ["… (+\(node.omitted) more)"] : [] }

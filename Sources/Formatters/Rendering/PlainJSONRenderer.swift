@@ -6,7 +6,23 @@ import JSONWriting
 public struct PlainJSONRenderer: Sendable {
     public init() {}
 
+    /// A class instance that a back-reference points at carries `"$id"`; the reference is `{"$ref": id}`. Items a
+    /// limit left out are counted where they were: `{"$omitted": n}` ends an array, `"$omitted": n` an object.
     public func render(_ node: ValueNode) -> String {
+        var referenced: Set<Int> = []
+        collectReferences(node, into: &referenced)
+        return render(node, referenced: referenced)
+    }
+
+    private func collectReferences(_ node: ValueNode, into referenced: inout Set<Int>) {
+        if node.kind == .reference, let target = node.reference { referenced.insert(target) }
+        for child in node.children { collectReferences(child, into: &referenced) }
+    }
+
+    private func render(_ node: ValueNode, referenced: Set<Int>) -> String {
+        let render = { (child: ValueNode) in self.render(child, referenced: referenced) }
+        let omitted = node.omitted > 0 ? ["{\"$omitted\": \(node.omitted)}"] : []
+        let omittedKey = node.omitted > 0 ? ["\"$omitted\": \(node.omitted)"] : []
         switch node.kind {
         case .null: return "null"
         case .optional: return node.children.first.map(render) ?? "null"
@@ -17,14 +33,16 @@ public struct PlainJSONRenderer: Sendable {
             return JSONText.quote(node.summary ?? text)
         case .reference: return "{\"$ref\": \(node.reference ?? 0)}"
         case .truncated: return "null"
-        case .collection, .set: return "[" + node.children.map(render).joined(separator: ", ") + "]"
+        case .collection, .set: return "[" + (node.children.map(render) + omitted).joined(separator: ", ") + "]"
         case .dictionary, .structure, .class:
-            return "{" + node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) }.joined(separator: ", ") + "}"
+            let identity = node.kind == .class && node.identity.map(referenced.contains) == true ? ["\"$id\": \(node.identity!)"] : []
+            let fields = node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) }
+            return "{" + (identity + fields + omittedKey).joined(separator: ", ") + "}"
         case .tuple:
             if node.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) {
-                return "[" + node.children.map(render).joined(separator: ", ") + "]"
+                return "[" + (node.children.map(render) + omitted).joined(separator: ", ") + "]"
             }
-            return "{" + node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) }.joined(separator: ", ") + "}"
+            return "{" + (node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) } + omittedKey).joined(separator: ", ") + "}"
         case .enumeration:
             let name = node.value ?? ""
             guard !node.children.isEmpty else { return JSONText.quote(name) }

@@ -15,18 +15,28 @@ public struct TreeRenderer: Sendable {
         self.indentation = indentation
     }
 
+    /// A class instance that a back-reference (`↩︎ #0`) points at is named with its number: `Node #0(`.
     public func render(_ node: ValueNode) -> String {
         var lines: [String] = []
-        write(node, prefix: "", depth: 0, trailing: "", into: &lines)
+        var referenced: Set<Int> = []
+        collectReferences(node, into: &referenced)
+        write(node, prefix: "", depth: 0, trailing: "", referenced: referenced, into: &lines)
         return lines.joined(separator: "\n")
     }
 
-    private func write(_ node: ValueNode, prefix: String, depth: Int, trailing: String, into lines: inout [String]) {
+    private func collectReferences(_ node: ValueNode, into referenced: inout Set<Int>) {
+        if node.kind == .reference, let target = node.reference { referenced.insert(target) }
+        for child in node.children { collectReferences(child, into: &referenced) }
+    }
+
+    private func write(_ node: ValueNode, prefix: String, depth: Int, trailing: String, referenced: Set<Int>, into lines: inout [String]) {
         let pad = String(repeating: indentation, count: depth)
         let opening: String, closing: String
         switch node.kind {
         case .collection, .set, .dictionary: (opening, closing) = ("[", "]")
-        case .structure, .class: (opening, closing) = (SwiftLiteral.shortTypeName(node.typeName) + "(", ")")
+        case .structure, .class:
+            let number = node.identity.flatMap { referenced.contains($0) ? " #\($0)" : nil } ?? ""
+            (opening, closing) = (SwiftLiteral.shortTypeName(node.typeName) + number + "(", ")")
         case .tuple: (opening, closing) = ("(", ")")
         case .enumeration where !node.children.isEmpty: (opening, closing) = ("." + (node.value ?? "?") + "(", ")")
         default:
@@ -37,7 +47,7 @@ public struct TreeRenderer: Sendable {
             lines.append(pad + prefix + LineRenderer().render(node) + trailing)
             return
         }
-        lines.append(pad + prefix + opening + (node.identity.map { " #\($0)" }.map { $0 == " #0" ? "" : "" } ?? ""))
+        lines.append(pad + prefix + opening)
         for (index, child) in node.children.enumerated() {
             let last = index == node.children.count - 1 && node.omitted == 0
             let childPrefix: String
@@ -48,7 +58,7 @@ public struct TreeRenderer: Sendable {
             } else {
                 childPrefix = ""
             }
-            write(child, prefix: childPrefix, depth: depth + 1, trailing: last ? "" : ",", into: &lines)
+            write(child, prefix: childPrefix, depth: depth + 1, trailing: last ? "" : ",", referenced: referenced, into: &lines)
         }
         if node.omitted > 0 { lines.append(pad + indentation + "… (+\(node.omitted) more)") }
         lines.append(pad + closing + trailing)

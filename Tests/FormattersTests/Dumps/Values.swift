@@ -40,6 +40,49 @@ final class Account: Codable { var id: Int; var owner: Person; var balance: Doub
 final class Team: Codable { var name: String; var members: [Account]; var lead: Account?
     init(name: String, members: [Account], lead: Account?) { self.name = name; self.members = members; self.lead = lead } }
 
+struct Link: Codable { var title: String; var url: URL }
+/// A labelled tuple is not Encodable; its expected JSON is this structure's, with the same fields in the same order.
+struct TupleFields: Encodable { var x: Int; var y: String; var z: [Double] }
+/// Two objects that point at each other.
+final class Node { var name: String; var next: Node?; init(_ name: String) { self.name = name } }
+
+/// The expected JSON of an object graph as `po --style json` writes it: an object that a later field points back at
+/// carries `"$id"` (numbered as `dump()` numbers objects, from 0 in the order first met), the pointer is `{"$ref": id}`.
+struct GraphJSON: Encodable {
+    var root: Node
+    func encode(to encoder: Encoder) throws {
+        var numbers: [ObjectIdentifier: Int] = [:]
+        func number(_ node: Node) { guard numbers[ObjectIdentifier(node)] == nil else { return }; numbers[ObjectIdentifier(node)] = numbers.count; node.next.map(number) }
+        number(root)
+        var referenced: Set<Int> = []
+        var walked: Set<ObjectIdentifier> = []
+        var cursor: Node? = root
+        while let node = cursor, walked.insert(ObjectIdentifier(node)).inserted { if let next = node.next, walked.contains(ObjectIdentifier(next)) { referenced.insert(numbers[ObjectIdentifier(next)]!) }; cursor = node.next }
+        try NodeJSON(node: root, numbers: numbers, referenced: referenced, visited: []).encode(to: encoder)
+    }
+}
+
+struct NodeJSON: Encodable {
+    var node: Node, numbers: [ObjectIdentifier: Int], referenced: Set<Int>, visited: Set<ObjectIdentifier>
+    enum Key: String, CodingKey { case id = "$id", ref = "$ref", name, next }
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        let number = numbers[ObjectIdentifier(node)]!
+        if visited.contains(ObjectIdentifier(node)) { try container.encode(number, forKey: .ref); return }
+        if referenced.contains(number) { try container.encode(number, forKey: .id) }
+        try container.encode(node.name, forKey: .name)
+        if let next = node.next {
+            try container.encode(NodeJSON(node: next, numbers: numbers, referenced: referenced, visited: visited.union([ObjectIdentifier(node)])), forKey: .next)
+        }
+    }
+}
+
+func ring(_ names: [String]) -> Node {
+    let nodes = names.map(Node.init)
+    for (node, next) in zip(nodes, nodes.dropFirst() + nodes.prefix(1)) { node.next = next }
+    return nodes[0]
+}
+
 func level(_ depth: Int) -> Level { Level(name: "level \(depth)", next: depth == 0 ? [] : [level(depth - 1)]) }
 
 let ada = Person(name: "Ada Lovelace", age: 36, height: 1.65, email: "ada@example.com", tags: ["math", "poetry"],
@@ -94,6 +137,11 @@ let samples: [Sample] = [
     sample("team", Team(name: "core", members: [Account(id: 1, owner: bob, balance: 0, history: [])],
                         lead: Account(id: 2, owner: ada, balance: 1e6, history: [1]))),
     sample("large-array", Array(0..<100)),
+    sample("empty-array", [Int]()),
+    sample("link", Link(title: "docs", url: URL(string: "https://example.com/a/b?c=1&d=%20#top")!), container: false),
+    Sample(name: "labeled-tuple", value: (x: 1, y: "two", z: [3.0, 4.5]),
+           json: { try JSONEncoder().encode(TupleFields(x: 1, y: "two", z: [3.0, 4.5])) }, plist: nil),
+    Sample(name: "ring", value: ring(["a", "b", "c"]), json: { try JSONEncoder().encode(GraphJSON(root: ring(["a", "b", "c"]))) }, plist: nil),
 ]
 
 let directory = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ".")
