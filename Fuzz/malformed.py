@@ -207,6 +207,32 @@ def main():
     os.remove(path)
     extremes["huge-glibc-trace.txt"] = None
 
+    # A 200 MiB gdb session: its backtrace over and over, renumbered, and `info proc mappings` after the frames, so
+    # the image table is read from every piece before the frames are.
+    sample = os.path.join(ROOT, "SampleCrashes", "linux-c-signal")
+    with open(os.path.join(sample, "gdb-bt.txt"), "rb") as handle:
+        text = handle.read().splitlines(keepends=True)
+    first = next(i for i, line in enumerate(text) if line.startswith(b"#0 "))
+    table = next(i for i, line in enumerate(text) if line.startswith(b"Mapped address spaces:"))
+    bodies = [line.split(b" ", 1)[1].lstrip() for line in text[first:table]]
+    path = os.path.join(WORK, "huge-gdb-session.txt")
+    with open(path, "wb") as handle:
+        handle.writelines(text[:first])
+        written, number = 0, 0
+        while written < 200 * 1024 * 1024:
+            chunk = b"".join(b"#%-3d %s" % (number + i, body) for i, body in enumerate(bodies))
+            number += len(bodies)
+            handle.write(chunk)
+            written += len(chunk)
+        handle.writelines(text[table:])
+    outcome = run(["symbolicate", "--no-cache", "-d", sample, path], options.timeout * 20, options.memory_limit,
+                  address_space=4 << 30)
+    if outcome:
+        findings.append((outcome, "generated", "huge-gdb-session.txt"))
+        print(f"{outcome}: huge-gdb-session.txt (200 MiB under a 4 GiB address-space limit)", flush=True)
+    os.remove(path)
+    extremes["huge-gdb-session.txt"] = None
+
     total = len(cases) + len(extremes)
     print(f"{total} malformed inputs: {sum(1 for f in findings if f[0].startswith('crash'))} crashes, "
           f"{sum(1 for f in findings if f[0] == 'hang')} hangs, "

@@ -21,8 +21,14 @@ enum LogPieces {
 
     static func readsInPieces(_ format: CrashLogFormat?) -> Bool {
         switch format {
-        case .glibcBacktrace, .sanitizer, .systemdCoredump, .androidTombstone, .swiftFatal: true
+        case .glibcBacktrace, .sanitizer, .systemdCoredump, .androidTombstone, .swiftFatal, .gdbBacktrace, .lldbBacktrace: true
         default: false
         }
+    }
+
+    /// A debugger's log gives its images in a table (`info proc mappings`, `image list`) anywhere in the log, often
+    /// after the frames: every piece is read once for it before the frames are.
+    static func needsTheWholeImageTable(_ format: CrashLogFormat?) -> Bool {
+        format == .gdbBacktrace || format == .lldbBacktrace
     }
 }

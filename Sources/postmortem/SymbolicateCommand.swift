@@ -91,11 +91,19 @@ struct SymbolicateCommand: ParsableCommand {
                 firstReports = first
             }
             let format = firstReports?.first?.format
+            var imageTable: [CrashImage] = []
+            if LogPieces.needsTheWholeImageTable(format) {
+                // One piece at a time, keeping only the images.
+                imageTable = CrashReport.mergedImageTable(pieces.map { piece in
+                    ((try? CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)) ?? []).flatMap(\.images)
+                })
+            }
             var failed = false
             for (number, piece) in (format == nil ? [0..<bytes.count] : pieces).enumerated() {
                 do {
-                    let reports = try number == 0 && firstReports != nil ? firstReports!
+                    var reports = try number == 0 && firstReports != nil ? firstReports!
                         : CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)
+                    if !imageTable.isEmpty { for index in reports.indices { reports[index].adoptImages(imageTable) } }
                     for (index, report) in reports.enumerated()
                     where emit(report, from: source, symbolicator: symbolicator, to: sink, continuing: number > 0 && index == 0) {
                         unresolved = true

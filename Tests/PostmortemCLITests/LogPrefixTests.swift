@@ -126,6 +126,55 @@ struct LogPrefixTests {
         #expect(twoText == oneText + oneText)
     }
 
+    /// A tombstone in logcat among other processes' lines — one of them logging a tombstone-like stack of its own —
+    /// reads as the tombstone alone: its writer's lines (by pid), as logcat's `threadtime` and `brief` columns and the
+    /// `--------- TAG (pid):` headers some tools write name them. The tombstones are AOSP's (Tests/CrashLogsTests/Corpus).
+    @Test(arguments: ["threadtime", "brief", "headers"])
+    func aTombstoneInterleavedWithOtherProcesses(_ style: String) throws {
+        let scratch = try BadInputTests.Scratch()
+        let corpus = Paths.packageRoot.appendingPathComponent("Tests/CrashLogsTests/Corpus/android-tombstone")
+        let tombstone = try String(contentsOf: corpus.appendingPathComponent("aosp-x86_64-crasher-sigabrt-trimmed.txt"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let other = try String(contentsOf: corpus.appendingPathComponent("aosp-arm64-crasher-sigabrt-trimmed.txt"), encoding: .utf8)
+            .split(separator: "\n").map(String.init).filter { $0.contains(" pc ") }
+        #expect(tombstone.count > 20 && other.count > 5)
+        func written(_ line: String, pid: Int, tag: String, at number: Int) -> String {
+            switch style {
+            case "threadtime": "11-25 10:00:\(Self.two(number % 60)).\(100 + number % 900)  \(pid)  \(pid + 3) F \(tag): \(line)"
+            case "brief": "F/\(tag)( \(pid)): \(line)"
+            default: line
+            }
+        }
+        var clean: [String] = [], mixed: [String] = []
+        var noise = 0
+        for (number, line) in tombstone.enumerated() {
+            if style == "headers", number == 0 { clean.append("--------- DEBUG (1232):") }
+            clean.append(written(line, pid: 1232, tag: "DEBUG   ", at: number))
+            // After the `pid:` header, every third line another process writes: its own stack, or an unrelated line.
+            if line.contains("pid: ") || number % 3 != 0 || !tombstone[..<number].contains(where: { $0.contains("pid: ") }) {
+                mixed.append(clean.last!)
+                if style == "headers", number == 0 { mixed.insert(clean[0], at: mixed.count - 1) }
+                continue
+            }
+            let foreign = noise % 2 == 0 ? other[noise / 2 % other.count] : "Killing 4242:com.example/u0a42 (adj 900): empty #17"
+            noise += 1
+            if style == "headers" { mixed.append("--------- ActivityManager (777):") }
+            mixed.append(written(foreign, pid: 777, tag: "ActivityManager", at: number))
+            if style == "headers" { mixed.append("--------- DEBUG (1232):") }
+            mixed.append(clean.last!)
+        }
+        #expect(noise >= 6)
+        try (clean.joined(separator: "\n") + "\n").write(toFile: scratch.path("clean.txt"), atomically: true, encoding: .utf8)
+        try (mixed.joined(separator: "\n") + "\n").write(toFile: scratch.path("mixed.txt"), atomically: true, encoding: .utf8)
+        let alone = try Command.postmortem(["symbolicate", "--parse-only", "--json", scratch.path("clean.txt")])
+        let read = try Command.postmortem(["symbolicate", "--parse-only", "--json", scratch.path("mixed.txt")])
+        #expect(alone.outputLines.count == 1 && alone.standardOutput.contains("\"frames\""))
+        #expect(read.status == 0 && read.standardOutput == alone.standardOutput, "\(style): \(read.standardOutput)")
+        // Printed back, every line of the input is there, in its place.
+        let printed = try Command.postmortem(["symbolicate", "--parse-only", scratch.path("mixed.txt")])
+        #expect(printed.outputLines == mixed)
+    }
+
     /// CRLF line endings and a report in the middle of other program output read as the report alone.
     @Test func crlfAndSurroundingOutput() throws {
         let scratch = try BadInputTests.Scratch()

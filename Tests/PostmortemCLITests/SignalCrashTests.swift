@@ -184,6 +184,35 @@ struct SignalCrashTests {
         #expect(large.standardOutput == expected, "the large log reads as its blocks do")
     }
 
+    /// A gdb session too large to hold at once (its backtrace over and over, `info proc mappings` after it) is read in
+    /// pieces, the image table first: every block reads as the one block does, wherever the pieces fall.
+    @Test(arguments: [(17_000_000, nil), (40_000, 97), (40_000, 2_048)] as [(Int, Int?)])
+    func aLargeGDBSessionReadsAsItsBlocksDo(_ size: Int, _ pieceSize: Int?) throws {
+        let scratch = try BadInputTests.Scratch()
+        let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/gdb-bt.txt").path, encoding: .utf8)
+        let lines = original.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let firstFrame = try #require(lines.firstIndex { $0.hasPrefix("#0 ") })
+        let table = try #require(lines.firstIndex { $0.hasPrefix("Mapped address spaces:") })
+        let header = Array(lines[..<firstFrame]), frames = Array(lines[firstFrame..<table]), mappings = Array(lines[table...])
+        #expect(frames.count == 4 && mappings.count > 10)
+        let block = frames.joined(separator: "\n") + "\n"
+        let repeats = size / block.utf8.count + 1
+        let head = header.joined(separator: "\n") + "\n", tail = mappings.joined(separator: "\n") + "\n"
+        try (head + block + tail).write(toFile: scratch.path("one.txt"), atomically: true, encoding: .utf8)
+        try (head + String(repeating: block, count: repeats) + tail).write(toFile: scratch.path("large.txt"), atomically: true, encoding: .utf8)
+        let arguments = ["symbolicate", "--no-cache", "-d", Self.sample]
+        let one = try Command.postmortem(arguments + [scratch.path("one.txt")]).outputLines
+        #expect(one.count > header.count + frames.count + mappings.count, "the block gains inlined frames: \(one)")
+        let symbolicatedBlock = one.dropFirst(header.count).dropLast(mappings.count).joined(separator: "\n") + "\n"
+        var environment = ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory]
+        if let pieceSize { environment["POSTMORTEM_PIECE_SIZE"] = String(pieceSize) }
+        let large = try Command.run(Paths.postmortem, arguments + [scratch.path("large.txt")], environment: environment)
+        #expect(large.status == 0, "\(large.standardError)")
+        let expected = head + String(repeating: symbolicatedBlock, count: repeats) + tail
+        #expect(large.standardOutput.utf8.count == expected.utf8.count)
+        #expect(large.standardOutput == expected, "the large session reads as its blocks do")
+    }
+
     /// The Swift runtime's older trace (`SWIFT_BACKTRACE=enable=no`, SampleCrashes/linux-swift-backtrace/fatal.txt):
     /// `<unavailable> + N` frames give the frame's offset in its image, `symbol + N` ones the symbol's address and the
     /// offset into it. Every frame of the program and of libswiftCore (named by soname, found in the toolchain on PATH)

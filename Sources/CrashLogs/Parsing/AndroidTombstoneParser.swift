@@ -60,7 +60,11 @@ struct AndroidTombstoneParser {
         var report = CrashReport(format: .androidTombstone, exception: nil, threads: [], images: [], lines: lines)
         var stacks = StackCollector()
         var threadName: String?
+        // In logcat, only the tombstone writer's lines are the tombstone's.
+        let writers = LogcatWriters.writers(of: lines)
+        let tombstoneWriter = LogcatWriters.tombstoneWriter(lines, writers: writers)
         for (number, line) in lines.enumerated() {
+            if let tombstoneWriter, let writer = writers[number], writer != tombstoneWriter { continue }
             let text = line.text
             if let range = text.range(of: "pid: "), text.includes(", tid: ") {
                 stacks.close(into: &report)
