@@ -4,16 +4,31 @@ import Glibc
 /// Turns linkage names into the names people read: Swift through the runtime's `swift_demangle`,
 /// C++ through `__cxa_demangle`. Other names (C) are already readable and pass through.
 public struct Demangler: Sendable {
-    public init() {}
+    /// How much of a Swift name to show.
+    public enum Style: Sendable {
+        /// Everything: modules, argument types, result types
+        /// (`closure #1 (Swift.Int) -> Swift.Int in inventory.restock(_: inout inventory.Inventory) -> Swift.Int`).
+        case full
+        /// As the Swift runtime's backtracer and atos show it: `closure #1 in restock(_:)`.
+        case simplified
+    }
+
+    public var style: Style
+
+    public init(style: Style = .full) {
+        self.style = style
+    }
 
     /// The demangled form of `linkageName`, or `linkageName` itself when it is not mangled
     /// (or is mangled in a way the demanglers reject).
     public func demangle(_ linkageName: String) -> String {
         if Self.isSwift(linkageName) {
             return linkageName.withCString { name in
-                guard let result = postmortem_demangle_swift(name, strlen(name)) else { return linkageName }
+                let demangled = style == .full ? postmortem_demangle_swift(name, strlen(name)) : postmortem_demangle_swift_simplified(name, strlen(name))
+                guard let result = demangled else { return linkageName }
                 defer { free(result) }
-                return String(cString: result)
+                let text = String(cString: result)
+                return text.isEmpty ? linkageName : text
             }
         }
         if linkageName.hasPrefix("_Z") {
@@ -26,8 +41,14 @@ public struct Demangler: Sendable {
         return linkageName
     }
 
+    /// Whether `linkageName` is a Swift thunk (reabstraction, partial application, protocol witness, …), as the
+    /// runtime's backtracer tags them `[thunk]`.
+    public static func isThunk(_ linkageName: String) -> Bool {
+        isSwift(linkageName) && linkageName.withCString { postmortem_swift_is_thunk($0) }
+    }
+
     /// Swift 4 and later (`$s`, `$S`, `_$s`), embedded Swift (`$e`) and Swift 3 (`_T`) manglings.
-    static func isSwift(_ name: String) -> Bool {
+    public static func isSwift(_ name: String) -> Bool {
         name.hasPrefix("$s") || name.hasPrefix("$S") || name.hasPrefix("_$s") || name.hasPrefix("_$S")
             || name.hasPrefix("$e") || name.hasPrefix("_T0") || name.hasPrefix("_TF")
     }

@@ -11,16 +11,20 @@ public struct SymbolicationOptions: Sendable {
     /// The slice of the `-o` binary, when it is a universal file.
     public var objectArchitecture: Architecture?
     public var demangle: Bool
+    /// How Swift names are shown when demangled: simplified as the runtime's backtracer shows them, or in full.
+    public var swiftNames: Demangler.Style
     /// Where index-cache files are read and written; `nil` turns the cache off.
     public var indexCache: IndexCache?
 
     public init(debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil,
-                objectArchitecture: Architecture? = nil, demangle: Bool = true, indexCache: IndexCache? = nil) {
+                objectArchitecture: Architecture? = nil, demangle: Bool = true, swiftNames: Demangler.Style = .simplified,
+                indexCache: IndexCache? = nil) {
         self.debugPaths = debugPaths
         self.objectArchitecture = objectArchitecture
         self.object = object
         self.objectLoadAddress = objectLoadAddress
         self.demangle = demangle
+        self.swiftNames = swiftNames
         self.indexCache = indexCache
     }
 }
@@ -36,6 +40,8 @@ public final class Symbolicator {
     /// The candidates found for images, so folders are searched once per image.
     private var foundCandidates: [String: (candidates: [BinaryLocator.Candidate], searched: [String])] = [:]
     private let locator: BinaryLocator
+    /// Swift names as shown, and whether each is a thunk, by linkage name.
+    private var swiftNames: [String: (name: String?, isThunk: Bool)] = [:]
 
     /// A file and, for a universal file, the slice to use.
     struct Location: Hashable {
@@ -121,7 +127,7 @@ public final class Symbolicator {
                 }
                 let lookup = frame.addressKind == .returnAddress ? address.retreated(by: 1) ?? address : address
                 let resolution = symbolizer.resolve(lookup)
-                frame.symbols = resolution.frames
+                frame.symbols = resolution.frames.map(shownForSwift)
                 frame.functionOffset = resolution.functionStart.flatMap { start in
                     address >= start ? address.rawValue - start.rawValue : nil
                 }
@@ -132,6 +138,22 @@ public final class Symbolicator {
             }
             endedAfterTrampoline = afterTrampoline
         }
+    }
+
+    /// A symbol as Swift people read it: a Swift function's simplified name (unless full names were asked for), and
+    /// whether it is a thunk. Both are worked out once per linkage name.
+    private func shownForSwift(_ symbol: FrameSymbol) -> FrameSymbol {
+        guard let linkageName = symbol.linkageName, Demangler.isSwift(linkageName) else { return symbol }
+        var symbol = symbol
+        if let known = swiftNames[linkageName] {
+            (symbol.function, symbol.isThunk) = (known.name ?? symbol.function, known.isThunk)
+            return symbol
+        }
+        let name = options.demangle && options.swiftNames == .simplified ? Demangler(style: .simplified).demangle(linkageName) : nil
+        let isThunk = Demangler.isThunk(linkageName)
+        swiftNames[linkageName] = (name, isThunk)
+        (symbol.function, symbol.isThunk) = (name ?? symbol.function, isThunk)
+        return symbol
     }
 
     /// One line per image whose frames stay unresolved: how many, why, and what to try. Frames the log gives no

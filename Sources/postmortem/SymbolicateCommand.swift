@@ -38,6 +38,10 @@ struct SymbolicateCommand: ParsableCommand {
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
+    @Flag(name: .customLong("full-names"),
+          help: "Print Swift names in full (modules, argument and result types) instead of as the runtime's backtracer does.")
+    var fullNames = false
+
     @Flag(name: .customLong("strict"),
           help: "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
     var strict = false
@@ -65,6 +69,7 @@ struct SymbolicateCommand: ParsableCommand {
         }
         let symbolicator = Symbolicator(options: SymbolicationOptions(
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
+            swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard()))
         let sources = LogSource.expand(logs)
         for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {

@@ -80,8 +80,8 @@ struct ValueDescriberTests {
         first.next = second
         second.next = first
         defer { second.next = nil }  // break the cycle, so leak checkers see none
-        #expect(ValueDescriber().describe(first, style: .line) == #"Node(name: "a", next: Node(name: "b", next: ↩︎ #1))"#)
-        #expect(ValueDescriber().describe(first, style: .json) == #"{"name": "a", "next": {"name": "b", "next": {"$ref": 1}}}"#)
+        #expect(ValueDescriber().describe(first, style: .line) == #"Node #1(name: "a", next: Node(name: "b", next: ↩︎ #1))"#)
+        #expect(ValueDescriber().describe(first, style: .json) == #"{"$id": 1, "name": "a", "next": {"name": "b", "next": {"$ref": 1}}}"#)
     }
 
     @Test func superclassFieldsComeFirst() {

@@ -16,14 +16,18 @@ public struct FrameSymbol: Hashable, Sendable {
     public var line: Int
     public var column: Int
     public var isInlined: Bool
+    /// A compiler-made Swift thunk (reabstraction, partial application, protocol witness), as the runtime's backtracer
+    /// tags it `[thunk]`.
+    public var isThunk: Bool
 
-    public init(function: String?, linkageName: String?, file: String?, line: Int, column: Int, isInlined: Bool) {
+    public init(function: String?, linkageName: String?, file: String?, line: Int, column: Int, isInlined: Bool, isThunk: Bool = false) {
         self.function = function
         self.linkageName = linkageName
         self.file = file
         self.line = line
         self.column = column
         self.isInlined = isInlined
+        self.isThunk = isThunk
     }
 }
 

@@ -99,9 +99,15 @@ struct LinePrefixes {
 
     /// How many bytes of `text` a prefix of `shape` takes, or `nil` when `text` does not start with one.
     static func prefixLength(of text: String, shape: Shape) -> Int? {
+        prefix(of: text, shape: shape)?.length
+    }
+
+    /// The bytes of `text` a prefix of `shape` takes, and how many blanks end it; `nil` when `text` does not start
+    /// with one.
+    static func prefix(of text: String, shape: Shape) -> (length: Int, trailingBlanks: Int)? {
         // Token by token against the shape, without building the tokens (this runs on every line of a log).
         guard let last = shape.last else { return nil }
-        var matched = 0, position = 0
+        var matched = 0, position = 0, tokenStart = 0
         var previous: UInt8?
         for byte in text.utf8 {
             let kind = kind(of: byte)
@@ -110,21 +116,29 @@ struct LinePrefixes {
                 continue
             }
             // A new token: the one before it ends here.
-            if matched == shape.count { return position }
+            if matched == shape.count { return (position, position - tokenStart) }
             guard kind == shape[matched] else { return nil }
             matched += 1
+            tokenStart = position
             position += 1
             previous = kind
         }
-        return matched == shape.count && previous == last ? position : nil
+        return matched == shape.count && previous == last ? (position, position - tokenStart) : nil
     }
 
-    /// `lines` with every prefix of `shape` moved out of their text (``LogLine/prefix``).
+    /// `lines` with every prefix of `shape` moved out of their text (``LogLine/prefix``). The blanks that end a prefix
+    /// are the logger's only as far as every line has them: more are the line's own indentation (`  0 [ra] 0x…` after
+    /// `app[42]: `), and stay.
     static func strip(_ shape: Shape, from lines: [LogLine]) -> [LogLine] {
-        lines.map { line in
-            guard let length = prefixLength(of: line.text, shape: shape) else { return line }
+        let found = lines.map { prefix(of: $0.text, shape: shape) }
+        // Lines with nothing after the prefix say nothing of the blanks the logger writes.
+        let fewest = zip(lines, found).compactMap { line, found in
+            found.flatMap { $0.length < line.text.utf8.count ? $0.trailingBlanks : nil }
+        }.min() ?? 1
+        return zip(lines, found).map { line, found in
+            guard let found else { return line }
             var stripped = line
-            stripped.movePrefix(byteCount: length)
+            stripped.movePrefix(byteCount: found.length - max(0, found.trailingBlanks - fewest))
             return stripped
         }
     }

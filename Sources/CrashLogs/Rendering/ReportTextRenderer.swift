@@ -21,8 +21,19 @@ public struct ReportTextRenderer: Sendable {
                 added += frame.symbols.count - 1
             }
         }
+        // The Swift backtracer's threads are laid out as a whole (their columns follow their widest frame).
+        let swiftLayout = report.format == .swiftBacktrace ? SwiftBacktraceLayout.lines(of: report) : [:]
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
+            if let rendered = swiftLayout[number] {
+                let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
+                for (index, text) in rendered.enumerated() {
+                    output += line.prefix.utf8
+                    output += Array(text.utf8)
+                    output += index == rendered.count - 1 ? line.ending : ending
+                }
+                continue
+            }
             guard let frame = framesByLine[number] else {
                 line.appendWhole(to: &output)
                 continue
@@ -47,8 +58,10 @@ public struct ReportTextRenderer: Sendable {
                 rendered = coredumpLines(frame, parsed: parsed, original: line.text)
             } else if report.format == .gdbBacktrace {
                 rendered = gdbLines(frame)
-            } else if report.format == .swiftBacktrace {
-                rendered = swiftBacktraceLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
+            } else if report.format == .swiftBacktrace, SwiftBacktraceParser.frame(in: line.text) != nil {
+                // A frame of a thread the layout left alone: nothing of it resolved.
+                line.appendWhole(to: &output)
+                continue
             } else if SanitizerParser.frame(in: line.text) != nil {
                 rendered = sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
             } else if let parsed = AppleCrashParser.frame(in: line.text) {
@@ -121,14 +134,22 @@ public struct ReportTextRenderer: Sendable {
             let objects = frame.symbols.map { symbol -> String in
                 var fields = kept
                 if report.format == .swiftBacktrace {
-                    // The backtracer's own symbolicated JSON: symbol, offset, image, sourceLocation, inlined.
-                    fields.append("\"symbol\": " + JSONText.quote(symbol.function ?? "<unknown>"))
-                    if !symbol.isInlined, let offset = frame.functionOffset { fields.append("\"offset\": \(offset)") }
-                    if let image = frame.image { fields.append("\"image\": " + JSONText.quote(report.images[image].name)) }
+                    // As the backtracer writes its own symbolicated JSON: the mangled name in `symbol`, the readable one
+                    // with its offset in `description`, the offset from the call for a return address.
+                    let image = frame.image.map { report.images[$0].name }
+                    if symbol.isInlined { fields.append("\"inlined\": true") }
+                    if symbol.isThunk { fields.append("\"thunk\": true") } else if SwiftBacktraceLayout.isSystem(symbol, image: image) {
+                        fields.append("\"system\": true")
+                    }
+                    fields.append("\"symbol\": " + JSONText.quote(symbol.linkageName ?? symbol.function ?? "<unknown>"))
+                    let offset = symbol.isInlined ? 0 : SwiftBacktraceLayout.offset(of: frame) ?? 0
+                    fields.append("\"offset\": \(offset)")
+                    let name = symbol.function ?? symbol.linkageName ?? "<unknown>"
+                    fields.append("\"description\": " + JSONText.quote(symbol.isInlined ? name : "\(name) + \(offset)"))
+                    if let image { fields.append("\"image\": " + JSONText.quote(image)) }
                     if let file = symbol.file {
                         fields.append("\"sourceLocation\": { \"file\": \(JSONText.quote(file)), \"line\": \(symbol.line), \"column\": \(symbol.column) }")
                     }
-                    if symbol.isInlined { fields.append("\"inlined\": true") }
                     return "{ " + fields.joined(separator: ", ") + " }"
                 }
                 fields.append("\"symbol\":" + JSONText.quote(symbol.function ?? "???"))
@@ -277,22 +298,6 @@ public struct ReportTextRenderer: Sendable {
             }
             let offset = symbol.isInlined ? "" : frame.functionOffset.map { " + \($0)" } ?? ""
             return "\(prefix) \(name) (in \(image))\(offset)"
-        }
-    }
-
-    /// The backtracer's own symbolicated style: `1 [ra] 0x… Inventory.required(_:) + 145 in shapes at /src/Shapes.swift:5:51`,
-    /// with `[inlined]` lines for the inlined frames, numbered on.
-    private func swiftBacktraceLines(_ frame: CrashFrame, firstNumber: Int, report: CrashReport, original: String) -> [String] {
-        let address = "0x" + String(repeating: "0", count: max(0, 16 - String(frame.address ?? 0, radix: 16).count)) + String(frame.address ?? 0, radix: 16)
-        let image = frame.image.map { " in \(report.images[$0].name)" } ?? ""
-        return frame.symbols.enumerated().map { position, symbol in
-            let number = String(firstNumber + position)
-            let tag: String
-            if symbol.isInlined { tag = "[inlined] " } else if frame.addressKind == .returnAddress { tag = "[ra] " } else { tag = "" }
-            let offset = !symbol.isInlined ? frame.functionOffset.map { " + \($0)" } ?? "" : ""
-            // The backtracer pads the tag column to five characters: `0      0x…`, `1 [ra] 0x…`.
-            let tagColumn = tag.count < 5 ? tag + String(repeating: " ", count: 5 - tag.count) : tag
-            return "\(number) \(tagColumn)\(address) \(symbol.function ?? "<unknown>")\(offset)\(image)\(Self.location(symbol, prefix: " at "))"
         }
     }
 

@@ -1,0 +1,106 @@
+/// The Swift runtime backtracer's symbolicated layout, for printing its reports back as it prints them: every frame of
+/// a thread numbered in turn, inlined ones included; a right-aligned number column (at least three wide); a tag column
+/// (`[ra]`, `[async]`, `[inlined]`, `[thunk]`, `[system]`) as wide as the thread's widest; `...` for an elision; a
+/// return address's offset counted from the call (the address less one), as the runtime counts it.
+struct SwiftBacktraceLayout {
+    /// One printed line of a thread.
+    private enum Row {
+        case frame(number: Int, tags: [String], text: String)
+        case elision
+    }
+
+    /// The lines of every thread that has a resolved frame, by the log line they replace. Threads with none keep their
+    /// lines as they are.
+    static func lines(of report: CrashReport) -> [Int: [String]] {
+        var framesByLine: [Int: CrashFrame] = [:]
+        for thread in report.threads { for frame in thread.frames { framesByLine[frame.lineNumber] = frame } }
+        var result: [Int: [String]] = [:]
+        for thread in report.threads where thread.frames.contains(where: { !$0.symbols.isEmpty && !$0.isSymbolicatedInLog }) {
+            guard let first = thread.frames.map(\.lineNumber).min(), let last = thread.frames.map(\.lineNumber).max() else { continue }
+            var rows: [(line: Int, rows: [Row])] = []
+            var added = 0
+            for number in first...min(last + 1, report.lines.count - 1) {
+                let text = report.lines[number].text
+                if isElision(text) { rows.append((number, [.elision])); continue }
+                guard var parsed = SwiftBacktraceParser.frame(in: text) else { continue }
+                // A report symbolicated already: its inlined frames give way to the chain worked out here.
+                if parsed.tags.contains("inlined") { rows.append((number, [])); continue }
+                let frame = framesByLine[number]
+                if frame.map({ !$0.symbols.isEmpty }) == true {
+                    // What the address says of itself stays; what the symbol says is worked out again.
+                    parsed.tags.removeAll { $0 == "thunk" || $0 == "system" }
+                }
+                let address = "0x" + String(repeating: "0", count: max(0, 16 - String(parsed.address, radix: 16).count)) + String(parsed.address, radix: 16)
+                guard let frame, !frame.symbols.isEmpty else {
+                    rows.append((number, [.frame(number: parsed.index + added, tags: parsed.tags.map { "[\($0)]" },
+                                                 text: parsed.rest.isEmpty ? address : address + " " + parsed.rest)]))
+                    continue
+                }
+                let image = frame.image.map { report.images[$0].name }
+                let symbolRows = frame.symbols.enumerated().map { position, symbol -> Row in
+                    var tags = symbol.isInlined ? ["[inlined]"] : parsed.tags.map { "[\($0)]" }
+                    if symbol.isThunk { tags.append("[thunk]") } else if isSystem(symbol, image: image) { tags.append("[system]") }
+                    let offset = symbol.isInlined ? "" : offset(of: frame).map { " + \($0)" } ?? ""
+                    let place = image.map { " in \($0)" } ?? ""
+                    return .frame(number: parsed.index + added + position, tags: tags,
+                                  text: "\(address) \(symbol.function ?? "<unknown>")\(offset)\(place)\(location(symbol))")
+                }
+                added += frame.symbols.count - 1
+                rows.append((number, symbolRows))
+            }
+            let frames = rows.flatMap(\.rows).compactMap { row -> (Int, String)? in
+                if case .frame(let number, let tags, _) = row { return (number, tags.joined(separator: " ")) }
+                return nil
+            }
+            let numberWidth = max(3, frames.map { String($0.0).count }.max() ?? 0)
+            let tagWidth = frames.map(\.1.count).max() ?? 0
+            for (line, lineRows) in rows {
+                result[line] = lineRows.map { row in
+                    switch row {
+                    case .elision: return "..."
+                    case .frame(let number, let tags, let text):
+                        let digits = String(number), tagText = tags.joined(separator: " ")
+                        return String(repeating: " ", count: numberWidth - digits.count) + digits + " "
+                            + tagText + String(repeating: " ", count: tagWidth - tagText.count) + " " + text
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// `47      ...` (or `...` alone): frames the backtracer left out.
+    static func isElision(_ text: String) -> Bool {
+        let trimmed = Substring(text).droppingLeadingSpaces
+        if trimmed == "..." { return true }
+        let digits = trimmed.prefix { $0.isASCIIDigit }
+        return !digits.isEmpty && trimmed.dropFirst(digits.count).trimmingBlanks == "..."
+    }
+
+    /// The offset into the function as the runtime prints it: from the call instruction for a return address.
+    static func offset(of frame: CrashFrame) -> UInt64? {
+        guard let offset = frame.functionOffset else { return nil }
+        return frame.addressKind == .returnAddress && offset > 0 ? offset - 1 : offset
+    }
+
+    /// What the runtime calls a system function: the program's entry points it adds, and code with no source line of
+    /// its own (compiler-generated), thunks aside.
+    static func isSystem(_ symbol: FrameSymbol, image: String?) -> Bool {
+        let name = symbol.linkageName ?? ""
+        if name.hasSuffix("5$mainyyFZ") || name.hasSuffix("5$mainyyYaFZTQ0_") || name.hasSuffix("async_MainTQ0_") { return true }
+        if name.hasSuffix("_ZL23completeTaskWithClosurePN5swift12AsyncContextEPNS_10SwiftErrorE"), image?.hasPrefix("libswift_Concurrency.") == true {
+            return true
+        }
+        guard let file = symbol.file, !symbol.isThunk else { return false }
+        // A file name alone, with no line, is a symbol table's (`STT_FILE`), not a source location: no sign of anything.
+        return file.hasSuffix("<compiler-generated>") || (symbol.line == 0 && symbol.column == 0 && file.contains("/"))
+    }
+
+    private static func location(_ symbol: FrameSymbol) -> String {
+        guard let file = symbol.file else { return "" }
+        var text = " at " + file
+        if symbol.line > 0 { text += ":\(symbol.line)" }
+        if symbol.column > 0 { text += ":\(symbol.column)" }
+        return text
+    }
+}
