@@ -86,14 +86,11 @@ enum GDBFileNames {
         return names
     }
 
-    /// The full path a name stands for: below the compile directory when relative, `.` and empty parts dropped.
+    /// The full path a name stands for: below the compile directory when relative. Compared as text, as gdb's
+    /// `start_subfile` compares them: `/usr/lib/gcc/…/../../../../include/c++/12/new` and `/usr/include/c++/12/new` are
+    /// two files to gdb, each with its own table.
     static func identity(_ name: String, compilationDirectory: String) -> String {
-        let full = name.hasPrefix("/") ? name : join(compilationDirectory, name)
-        var parts: [Substring] = []
-        for part in full.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
-            if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
-        }
-        return (full.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+        name.hasPrefix("/") || compilationDirectory.isEmpty ? name : compilationDirectory + "/" + name
     }
 
     /// gdb's `path_join`: one `/` between the parts.

@@ -74,12 +74,17 @@ struct GDBLineTableBuilder: LineProgramSink {
     private var started: [Int] = []
 
     // The state machine, reset at each sequence.
+    /// The file the program is in (gdb's current subfile): file 1 when a sequence starts, then each `DW_LNS_set_file`'s.
+    private var currentSubfile: Int?
+    /// gdb's `m_last_subfile`: the file of the last row recorded, or the file the program was in before its last
+    /// `DW_LNS_set_file` (gdb sets it there too), whichever came last.
     private var lastSubfile: Int?
     private var lastLine: UInt64 = 0
     private var machineAddress: UInt64 = 0
     private var statementAtAddress = false
     private var previousLine: UInt64?
     private var lineHasDiscriminator = false
+    private var sequenceStarted = false
 
     /// - Parameters:
     ///   - names: gdb's name of each file number (`nil` for numbers with no file).
@@ -122,12 +127,33 @@ struct GDBLineTableBuilder: LineProgramSink {
         record(lastSubfile, line: 0, address: address, isStatement: true)
     }
 
+    /// The subfile of file number `file`, started when new; `nil` for a number with no file.
+    private mutating func subfile(number file: UInt64) -> Int? {
+        guard Int(file) < names.count, let name = names[Int(file)] else { return nil }
+        return subfile(name)
+    }
+
+    /// gdb starts the subfile of file 1 as each sequence starts.
+    private mutating func startSequenceIfNeeded() {
+        guard !sequenceStarted else { return }
+        sequenceStarted = true
+        currentSubfile = subfile(number: 1)
+    }
+
+    mutating func setFile(_ file: UInt64) {
+        startSequenceIfNeeded()
+        // gdb's `handle_set_file`: the file left becomes the last one, whether or not a row of it was recorded.
+        lastSubfile = currentSubfile
+        lineHasDiscriminator = false
+        currentSubfile = subfile(number: file)
+    }
+
     mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64) {
+        startSequenceIfNeeded()
         // gdb's flag that lets rows of one line be merged: set by a discriminator, renewed when the line changes.
         if previousLine != line { lineHasDiscriminator = discriminator != 0 } else if discriminator != 0 { lineHasDiscriminator = true }
         previousLine = line
-        guard Int(file) < names.count, let name = names[Int(file)] else { return }
-        let current = subfile(name)
+        guard let current = currentSubfile ?? subfile(number: file) else { return }
         let fileChanged = lastSubfile != current
         let ignore = (fileChanged && machineAddress == address && !isStatement && statementAtAddress) || line == 0
         if fileChanged, !ignore { finishLine(at: address) }
@@ -145,6 +171,8 @@ struct GDBLineTableBuilder: LineProgramSink {
 
     mutating func endSequence(at address: UInt64) {
         finishLine(at: address)
+        sequenceStarted = false
+        currentSubfile = nil
         lastSubfile = nil
         lastLine = 0
         machineAddress = 0
@@ -157,7 +185,14 @@ struct GDBLineTableBuilder: LineProgramSink {
     /// primary file first and the others last started first.
     func table() -> GDBLineTable {
         var ordered: [GDBLineTable.Subfile] = []
-        for index in ([started.first].compactMap { $0 } + started.dropFirst().reversed()) {
+        // gdb makes a file's symbol table after reading the line program, in the order of the line table's file
+        // names, then puts the primary file first.
+        var order: [Int] = started.first.map { [$0] } ?? []
+        for name in names.compactMap({ $0 }) {
+            if let index = subfileByIdentity[name.identity], !order.contains(index) { order.append(index) }
+        }
+        for index in started where !order.contains(index) { order.append(index) }
+        for index in order {
             var subfile = subfiles[index]
             subfile.entries = subfile.entries.enumerated().sorted { lhs, rhs in
                 if lhs.element.address != rhs.element.address { return lhs.element.address < rhs.element.address }

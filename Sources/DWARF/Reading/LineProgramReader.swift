@@ -239,7 +239,7 @@ struct LineProgramReader {
             case 1: emitRow()                                                                    // DW_LNS_copy
             case 2: guard let advance = cursor.uleb() else { break decoding }; address &+= minimumLength &* advance
             case 3: guard let delta = cursor.sleb() else { break decoding }; line = UInt64(bitPattern: Int64(bitPattern: line) &+ delta)
-            case 4: guard let value = cursor.uleb() else { break decoding }; file = value       // DW_LNS_set_file
+            case 4: guard let value = cursor.uleb() else { break decoding }; file = value; sink.setFile(value)  // DW_LNS_set_file
             case 5: guard let value = cursor.uleb() else { break decoding }; column = value     // DW_LNS_set_column
             case 6: isStatement.toggle()                                                         // DW_LNS_negate_stmt
             case 8: address &+= minimumLength &* (UInt64(255 - header.opcodeBase) / lineRange)  // DW_LNS_const_add_pc
@@ -260,6 +260,12 @@ struct LineProgramReader {
 protocol LineProgramSink {
     mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64)
     mutating func endSequence(at address: UInt64)
+    /// A `DW_LNS_set_file`, for sinks that follow the program's file switches themselves (gdb's line tables do).
+    mutating func setFile(_ file: UInt64)
+}
+
+extension LineProgramSink {
+    mutating func setFile(_ file: UInt64) {}
 }
 
 /// The rows as lookups read them: gathered in sequences, and only those `targets` need when given.
