@@ -262,6 +262,26 @@ public final class ImageSymbolizer {
         return imageSymbols(scanning: scanning).symbol(containing: address) ?? debugFileSymbols(scanning: scanning).symbol(containing: address)
     }
 
+    /// The symbol that covers `address` as gdb names it (its minimal symbols): of the aliases that cover it, the
+    /// one whose name sorts last, as gdb sorts symbols at one address by name and takes the last.
+    public func gdbSymbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+        let scanning = scansSymbolTables()
+        for table in [imageSymbols(scanning: scanning), debugFileSymbols(scanning: scanning)] {
+            guard let match = table.match(containing: address) else { continue }
+            let covering = table.aliases(of: match).filter { $0.size > match.offset || ($0.size == 0 && $0.size == table.symbol(for: match).size) }
+            let byName = covering.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+            guard var chosen = byName.last else { return (table.symbol(for: match), match.offset) }
+            // gdb gives a local symbol's place to the global one before it of the same size (`name.localalias`, a
+            // hidden constructor's `C2` alias made local by the link, give way).
+            if byName.count > 1, case let previous = byName[byName.count - 2], previous.size == chosen.size,
+               chosen.isLocal, !previous.isLocal {
+                chosen = previous
+            }
+            return (chosen, match.offset)
+        }
+        return nil
+    }
+
     /// The symbol named `name`: from the image's own table, else from its debug file's.
     /// - Complexity: O(symbols) the first time a name is asked, O(1) after.
     public func symbol(named name: String) -> Symbol? {

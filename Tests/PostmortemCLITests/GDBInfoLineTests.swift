@@ -24,6 +24,35 @@ struct GDBInfoLineTests {
         return Array(start..<start + size)
     }
 
+    /// The sanitizer runtime's code too: a program linked with `-static-libasan` (built here, as gcc links it on this
+    /// machine), 3,000 addresses spread over its `.text`, most in the runtime, whose symbol table names many functions
+    /// twice (`getnameinfo` and `__interceptor_getnameinfo`, `name` and `name.localalias`): gdb's name for each.
+    @Test func sanitizerRuntimeAddressesAnswerAsGDB() throws {
+        let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
+        let gcc = try #require(Paths.executable(named: "gcc"), "gcc is needed (make test installs it)")
+        let scratch = try BadInputTests.Scratch()
+        try "#include <stdlib.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n  int *p = malloc(4 * sizeof(int));\n  free(p);\n  printf(\"%d\\n\", p[argc]);\n  return 0;\n}\n"
+            .write(toFile: scratch.path("uaf.c"), atomically: true, encoding: .utf8)
+        let build = try Command.run(gcc, ["-g", "-O1", "-fsanitize=address", "-static-libasan", "-fdebug-prefix-map=\(scratch.path("")))=.",
+                                          scratch.path("uaf.c"), "-o", scratch.path("uaf")])
+        try #require(build.status == 0, "\(build.standardError)")
+        let text = try Self.textAddresses(of: scratch.path("uaf"))
+        let addresses = stride(from: 0, to: text.count, by: max(1, text.count / 3_000)).map { text[$0] }
+        #expect(addresses.count >= 3_000)
+        let commands = addresses.map { "info line *0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
+        try commands.write(toFile: scratch.path("commands.gdb"), atomically: true, encoding: .utf8)
+        let theirs = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", scratch.path("commands.gdb"), scratch.path("uaf")])
+        var ourLines: [String] = []
+        for start in stride(from: 0, to: addresses.count, by: 1_000) {
+            let chunk = addresses[start..<min(start + 1_000, addresses.count)]
+            ourLines += try Command.postmortem(["info", "line", "--no-cache", "-o", scratch.path("uaf")] + chunk.map { "0x" + String($0, radix: 16) }).outputLines
+        }
+        try #require(theirs.outputLines.count == addresses.count && ourLines.count == addresses.count)
+        let differing = zip(theirs.outputLines, ourLines).filter { $0 != $1 }
+        #expect(theirs.outputLines.filter { $0.contains("<__interceptor_") || $0.contains("uaf.c") }.count > 0)
+        #expect(differing.isEmpty, "\(differing.prefix(5))")
+    }
+
     static let cxx = ["inventory-gcc", "inventory-clang", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5"].map(Paths.fixture)
 
     @Test(arguments: binaries + cxx)

@@ -85,6 +85,12 @@ struct GDBLineTableBuilder: LineProgramSink {
     private var previousLine: UInt64?
     private var lineHasDiscriminator = false
     private var sequenceStarted = false
+    /// Whether the unit named its primary file (subfile 0).
+    private let hasPrimary: Bool
+
+    static func baseName(_ path: String) -> Substring {
+        path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+    }
 
     /// - Parameters:
     ///   - names: gdb's name of each file number (`nil` for numbers with no file).
@@ -92,15 +98,12 @@ struct GDBLineTableBuilder: LineProgramSink {
     ///     same file joins.
     init(names: [(shown: String, identity: String)?], primary: (shown: String, identity: String)?) {
         self.names = names
+        hasPrimary = primary != nil
         if let primary { _ = subfile(primary) }
     }
 
     private mutating func subfile(_ name: (shown: String, identity: String)) -> Int {
-        if let known = subfileByIdentity[name.identity] {
-            // gdb shows the primary file by the line table's name for it (the symtab it makes for each file entry).
-            if known == 0, subfiles[0].entries.isEmpty { subfiles[0].name = name.shown }
-            return known
-        }
+        if let known = subfileByIdentity[name.identity] { return known }
         subfiles.append(GDBLineTable.Subfile(name: name.shown, entries: []))
         subfileByIdentity[name.identity] = subfiles.count - 1
         started.append(subfiles.count - 1)
@@ -192,6 +195,18 @@ struct GDBLineTableBuilder: LineProgramSink {
             if let index = subfileByIdentity[name.identity], !order.contains(index) { order.append(index) }
         }
         for index in started where !order.contains(index) { order.append(index) }
+        var subfiles = subfiles
+        // gdb's `watch_main_source_file_lossage`: a primary file that no file name of the line table named, and so
+        // holds no rows, takes the rows and the name of the one other file of its base name.
+        if hasPrimary, let primary = subfiles.first, primary.entries.isEmpty,
+           !names.contains(where: { $0.map { subfileByIdentity[$0.identity] == 0 } ?? false }) {
+            let base = Self.baseName(primary.name)
+            let aliases = order.dropFirst().filter { Self.baseName(subfiles[$0].name) == base }
+            if aliases.count == 1, let alias = aliases.first {
+                subfiles[0] = subfiles[alias]
+                order.removeAll { $0 == alias }
+            }
+        }
         for index in order {
             var subfile = subfiles[index]
             subfile.entries = subfile.entries.enumerated().sorted { lhs, rhs in

@@ -93,7 +93,8 @@ enum ELFReader {
                 }
                 entries.append(SymbolTable.Entry(
                     address: FileAddress(entry.st_value), size: entry.st_size, kind: kind, name: nameOffset,
-                    section: section == nil ? -1 : Int32(sectionIndex), sourceFile: ownsSourceFile(binding, entry.st_other) ? currentFile : -1))
+                    section: section == nil ? -1 : Int32(sectionIndex), sourceFile: ownsSourceFile(binding, entry.st_other) ? currentFile : -1,
+                    isLocal: binding == STB_LOCAL))
             }
         }
         return SymbolTable(fileOrderEntries: entries, names: file, sectionNames: sectionList.map(\.section.name),

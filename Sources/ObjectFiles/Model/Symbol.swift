@@ -15,13 +15,17 @@ public struct Symbol: Hashable, Sendable {
     public var sectionName: String?
     /// The source file named by the `STT_FILE` entry before a local symbol (`crtstuff.c`).
     public var sourceFile: String?
+    /// Local to the object file it came from (`STB_LOCAL`); global and weak symbols are not.
+    public var isLocal: Bool
 
-    public init(name: String, address: FileAddress, size: UInt64, kind: Kind, sectionName: String?, sourceFile: String?) {
+    public init(name: String, address: FileAddress, size: UInt64, kind: Kind, sectionName: String?, sourceFile: String?,
+                isLocal: Bool = false) {
         self.name = name
         self.address = address
         self.size = size
         self.kind = kind
         self.sectionName = sectionName
         self.sourceFile = sourceFile
+        self.isLocal = isLocal
     }
 }

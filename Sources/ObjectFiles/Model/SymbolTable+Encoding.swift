@@ -3,7 +3,7 @@
 ///
 /// Layout (little-endian): entry count (u64), names length (u64), section-name count (u32), section-range
 /// count (u32); per entry address (u64), size (u64), name offset (u64), source-file offset (u64, all
-/// ones for none), section index (u32, all ones for none), kind (u32: 0 function, 1 object); the names
+/// ones for none), section index (u32, all ones for none), kind and flags (u32: bit 0 set for an object, else a function; bit 1 set for a local symbol); the names
 /// buffer; then each section name and each section range as a length-prefixed (u32) name, the range's
 /// bounds following as two u64.
 extension SymbolTable {
@@ -32,7 +32,7 @@ extension SymbolTable {
             append(UInt64(entry.name))
             append(entry.sourceFile < 0 ? UInt64.max : UInt64(entry.sourceFile))
             append(entry.section < 0 ? UInt32.max : UInt32(entry.section))
-            append(UInt32(entry.kind == .function ? 0 : 1))
+            append(UInt32(entry.kind == .function ? 0 : 1) | (entry.isLocal ? 2 : 0))
         }
         bytes.append(contentsOf: names)
         for name in sectionNames { append(name: name) }

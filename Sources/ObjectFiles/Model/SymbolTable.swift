@@ -21,9 +21,12 @@ public struct SymbolTable: Sendable {
         /// Index into ``sectionNames``, or -1.
         var section: Int32
         var kind: Symbol.Kind
+        /// Local to its object file (`STB_LOCAL`): gdb names an address after a global alias before a local one.
+        var isLocal: Bool
 
-        init(address: FileAddress, size: UInt64, kind: Symbol.Kind, name: Int, section: Int32, sourceFile: Int) {
+        init(address: FileAddress, size: UInt64, kind: Symbol.Kind, name: Int, section: Int32, sourceFile: Int, isLocal: Bool = false) {
             (self.address, self.size, self.kind, self.name, self.section, self.sourceFile) = (address, size, kind, name, section, sourceFile)
+            self.isLocal = isLocal
         }
     }
 
@@ -86,11 +89,12 @@ public struct SymbolTable: Sendable {
         case .mapped(let bytes, let start, _, let names):
             let offset = start + index * Self.entrySize
             let name = bytes.u64(at: offset + 16), sourceFile = bytes.u64(at: offset + 24), section = bytes.u32(at: offset + 32)
+            let flags = bytes.u32(at: offset + 36)
             return Entry(
                 address: FileAddress(bytes.u64(at: offset)), size: bytes.u64(at: offset + 8),
-                kind: bytes.u32(at: offset + 36) == 0 ? .function : .object, name: Int(min(name, UInt64(names.count))),
+                kind: flags & 1 == 0 ? .function : .object, name: Int(min(name, UInt64(names.count))),
                 section: section == .max || Int(section) >= sectionNames.count ? -1 : Int32(section),
-                sourceFile: sourceFile >= UInt64(names.count) ? -1 : Int(sourceFile))
+                sourceFile: sourceFile >= UInt64(names.count) ? -1 : Int(sourceFile), isLocal: flags & 2 != 0)
         }
     }
 
@@ -124,7 +128,7 @@ public struct SymbolTable: Sendable {
                 }
             }
             return Entry(address: symbol.address, size: symbol.size, kind: symbol.kind, name: store(symbol.name),
-                         section: section, sourceFile: symbol.sourceFile.map(store) ?? -1)
+                         section: section, sourceFile: symbol.sourceFile.map(store) ?? -1, isLocal: symbol.isLocal)
         }
         self = SymbolTable(fileOrderEntries: entries, names: ImmutableBytes(names), sectionNames: sectionNames, sections: sections).sorted()
     }
@@ -239,6 +243,15 @@ public struct SymbolTable: Sendable {
         return nil
     }
 
+    /// Every named symbol that starts where `match`'s does (its aliases), in the order a lookup prefers them.
+    public func aliases(of match: Match) -> [Symbol] {
+        if case .arrays(let entries, let names, false) = storage {
+            return (Self.fileOrderGroup(before: match.address, in: entries, names: names)?.1 ?? []).map { symbol(for: $0) }
+        }
+        guard let (groupAddress, group) = sortedGroup(before: match.address), groupAddress == match.address else { return [] }
+        return group.lazy.map(entry).filter(hasName).map { symbol(for: $0) }
+    }
+
     /// The symbol `match` found, with its strings.
     public func symbol(for match: Match) -> Symbol {
         symbol(for: match.entry)
@@ -331,7 +344,7 @@ public struct SymbolTable: Sendable {
     private func symbol(for entry: Entry) -> Symbol {
         Symbol(name: string(at: entry.name), address: entry.address, size: entry.size, kind: entry.kind,
                sectionName: entry.section >= 0 ? sectionNames[Int(entry.section)] : nil,
-               sourceFile: entry.sourceFile >= 0 ? string(at: entry.sourceFile) : nil)
+               sourceFile: entry.sourceFile >= 0 ? string(at: entry.sourceFile) : nil, isLocal: entry.isLocal)
     }
 
     private func string(at offset: Int) -> String {

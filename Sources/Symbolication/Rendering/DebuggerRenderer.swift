@@ -16,7 +16,7 @@ public struct DebuggerRenderer {
     /// `main + 4 in section .text`, or `No symbol matches ADDR.`; data symbols too, as gdb names them.
     /// Like gdb with one object file loaded, it does not add `of PATH`.
     public func infoSymbol(_ address: FileAddress, input: String) -> String {
-        guard let hit = symbolizer.symbol(containing: address),
+        guard let hit = symbolizer.gdbSymbol(containing: address),
               let section = symbolizer.section(containing: address) else { return "No symbol matches \(input)." }
         let name = symbolizer.displayName(hit.symbol.name)
         let offset = hit.offset == 0 ? "" : " + \(hit.offset)"
@@ -42,7 +42,7 @@ public struct DebuggerRenderer {
     /// it, from its entry (negative before it, in a `.cold` part), unless a symbol of the symbol table starts exactly
     /// there and the function does not; the symbol table's otherwise; linkage names, as gdb prints them there.
     private func symbolSuffix(_ address: FileAddress) -> String {
-        let minimal = symbolizer.symbol(containing: address)
+        let minimal = symbolizer.gdbSymbol(containing: address)
         let function = dwarf.flatMap { try? $0.gdbFunction(at: address) }
         let name: String
         let offset: Int64
