@@ -127,6 +127,7 @@ public final class Symbolicator {
                 }
                 let lookup = frame.addressKind == .returnAddress ? address.retreated(by: 1) ?? address : address
                 let resolution = symbolizer.resolve(lookup)
+                frame.lookupAddress = lookup.rawValue
                 frame.symbols = resolution.frames.map(shownForSwift)
                 frame.functionOffset = resolution.functionStart.flatMap { start in
                     address >= start ? address.rawValue - start.rawValue : nil

@@ -56,6 +56,9 @@ public struct CrashFrame: Hashable, Sendable {
     public var symbols: [FrameSymbol]
     /// How far the address lies into the outermost function, when symbolication found where it starts.
     public var functionOffset: UInt64?
+    /// The address symbolication looked up, in the binary's own numbering (a return address less one): what to give
+    /// another tool (`llvm-symbolizer --obj=BINARY`, `addr2line -e`) to ask the same question.
+    public var lookupAddress: UInt64?
     /// Why symbolication found nothing, when it tried.
     public var unresolvedReason: String?
 

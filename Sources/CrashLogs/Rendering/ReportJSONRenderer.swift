@@ -47,6 +47,7 @@ public struct ReportJSONRenderer: Sendable {
         if let symbol = frame.symbolInLog { members.append(("symbolInLog", JSONText.quote(symbol))) }
         if let offset = frame.symbolOffsetInLog { members.append(("symbolOffsetInLog", "\(offset)")) }
         if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
+        if let lookup = frame.lookupAddress { members.append(("lookupAddress", JSONText.quote(Self.hex(lookup)))) }
         return JSONText.object(members)
     }
 
