@@ -187,6 +187,17 @@ def main():
             shutil.copy(path, os.path.join(WORK, "findings", name))
             print(f"{outcome}: {name}", flush=True)
 
+    def symbolicate_huge(path, sample):
+        """Symbolicates a generated 200 MiB log under a 4 GiB address-space limit, notes what went wrong, removes it."""
+        name = os.path.basename(path)
+        outcome = run(["symbolicate", "--no-cache", "-d", sample, path], options.timeout * 20, options.memory_limit,
+                      address_space=4 << 30)
+        if outcome:
+            findings.append((outcome, "generated", name))
+            print(f"{outcome}: {name} (200 MiB under a 4 GiB address-space limit)", flush=True)
+        os.remove(path)
+        extremes[name] = None
+
     # A 200 MiB glibc trace of 4 million frames (the demo sample's frames, over and over), symbolicated under a 4 GiB
     # address-space limit: it is read and printed a piece at a time.
     sample = os.path.join(ROOT, "SampleCrashes", "linux-c-sensors")
@@ -199,13 +210,7 @@ def main():
         block = b"".join(frames) * 1000
         for _ in range(200 * 1024 * 1024 // len(block) + 1):
             handle.write(block)
-    outcome = run(["symbolicate", "--no-cache", "-d", sample, path], options.timeout * 20, options.memory_limit,
-                  address_space=4 << 30)
-    if outcome:
-        findings.append((outcome, "generated", "huge-glibc-trace.txt"))
-        print(f"{outcome}: huge-glibc-trace.txt (200 MiB under a 4 GiB address-space limit)", flush=True)
-    os.remove(path)
-    extremes["huge-glibc-trace.txt"] = None
+    symbolicate_huge(path, sample)
 
     # A 200 MiB gdb session: its backtrace over and over, renumbered, and `info proc mappings` after the frames, so
     # the image table is read from every piece before the frames are.
@@ -225,13 +230,7 @@ def main():
             handle.write(chunk)
             written += len(chunk)
         handle.writelines(text[table:])
-    outcome = run(["symbolicate", "--no-cache", "-d", sample, path], options.timeout * 20, options.memory_limit,
-                  address_space=4 << 30)
-    if outcome:
-        findings.append((outcome, "generated", "huge-gdb-session.txt"))
-        print(f"{outcome}: huge-gdb-session.txt (200 MiB under a 4 GiB address-space limit)", flush=True)
-    os.remove(path)
-    extremes["huge-gdb-session.txt"] = None
+    symbolicate_huge(path, sample)
 
     total = len(cases) + len(extremes)
     print(f"{total} malformed inputs: {sum(1 for f in findings if f[0].startswith('crash'))} crashes, "

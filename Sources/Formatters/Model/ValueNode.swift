@@ -55,3 +55,17 @@ public struct ValueNode: Hashable, Sendable {
         return withoutGenerics.split(separator: ".").last.map(String.init)
     }
 }
+
+extension ValueNode {
+    /// The identities that ``Kind/reference`` nodes below (and including) this one point at: the instances a
+    /// renderer names with their number, so that a back-reference can be followed.
+    public var referencedIdentities: Set<Int> {
+        var referenced: Set<Int> = []
+        var pending = [self]
+        while let node = pending.popLast() {
+            if node.kind == .reference, let target = node.reference { referenced.insert(target) }
+            pending += node.children
+        }
+        return referenced
+    }
+}

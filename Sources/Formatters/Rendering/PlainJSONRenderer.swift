@@ -9,15 +9,10 @@ public struct PlainJSONRenderer: Sendable {
     /// A class instance that a back-reference points at carries `"$id"`; the reference is `{"$ref": id}`. Items a
     /// limit left out are counted where they were: `{"$omitted": n}` ends an array, `"$omitted": n` an object.
     public func render(_ node: ValueNode) -> String {
-        var referenced: Set<Int> = []
-        collectReferences(node, into: &referenced)
+        let referenced = node.referencedIdentities
         return render(node, referenced: referenced)
     }
 
-    private func collectReferences(_ node: ValueNode, into referenced: inout Set<Int>) {
-        if node.kind == .reference, let target = node.reference { referenced.insert(target) }
-        for child in node.children { collectReferences(child, into: &referenced) }
-    }
 
     private func render(_ node: ValueNode, referenced: Set<Int>) -> String {
         let render = { (child: ValueNode) in self.render(child, referenced: referenced) }

@@ -18,16 +18,11 @@ public struct TreeRenderer: Sendable {
     /// A class instance that a back-reference (`↩︎ #0`) points at is named with its number: `Node #0(`.
     public func render(_ node: ValueNode) -> String {
         var lines: [String] = []
-        var referenced: Set<Int> = []
-        collectReferences(node, into: &referenced)
+        let referenced = node.referencedIdentities
         write(node, prefix: "", depth: 0, trailing: "", referenced: referenced, into: &lines)
         return lines.joined(separator: "\n")
     }
 
-    private func collectReferences(_ node: ValueNode, into referenced: inout Set<Int>) {
-        if node.kind == .reference, let target = node.reference { referenced.insert(target) }
-        for child in node.children { collectReferences(child, into: &referenced) }
-    }
 
     private func write(_ node: ValueNode, prefix: String, depth: Int, trailing: String, referenced: Set<Int>, into lines: inout [String]) {
         let pad = String(repeating: indentation, count: depth)
