@@ -176,6 +176,16 @@ public enum FileSystem {
         }
     }
 
+    /// Whether this process may create and write files in the directory `path`.
+    public static func isWritableDirectory(_ path: String) -> Bool {
+        isDirectory(path) && access(path, W_OK | X_OK) == 0
+    }
+
+    /// Marks the file at `path` as just used (its modification time set to now), for least-recently-used eviction.
+    public static func touch(_ path: String) {
+        utimensat(AT_FDCWD, path, nil, 0)
+    }
+
     /// Removes the file at `path`; false when it could not be removed.
     @discardableResult
     public static func remove(_ path: String) -> Bool {

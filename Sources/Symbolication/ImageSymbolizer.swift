@@ -19,7 +19,8 @@ public final class ImageSymbolizer {
     /// Things worth telling the user about the image (a rejected debug file, unreadable DWARF), one line each.
     public private(set) var notes: [String] = []
 
-    private let options: SymbolizerOptions
+    /// How the image was opened (its slice, where its debug file was looked for, the cache).
+    public let options: SymbolizerOptions
     private let demangler = Demangler()
     /// The lookups of the debug file: from its DWARF, or from the index cache.
     private let dwarf: AddressIndex?
@@ -27,6 +28,9 @@ public final class ImageSymbolizer {
     private let cacheFile: IndexCacheFile?
     /// True while the index cache is on and has no sound file for this image: ``writeIndexCache()`` writes one.
     private var needsCacheFile: Bool
+
+    /// Whether ``writeIndexCache()`` would write a file: the cache is on and has no sound one for this image.
+    public var needsIndexCacheFile: Bool { needsCacheFile || (dwarf as? CachedIndex)?.damage != nil }
     private var imageSymbols: SymbolTable?
     private var debugFileSymbols: SymbolTable?
     /// Indexes of the debug file for other threads (libdwarf sessions of their own) that ``readAhead(_:threads:)``
@@ -75,6 +79,8 @@ public final class ImageSymbolizer {
             case nil:
                 break
             case .success(let file)?:
+                // Used now: the last to be evicted when the cache outgrows its limit.
+                FileSystem.touch(file.path)
                 self.debugFile = debugFile
                 cacheFile = file
                 dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile) } }

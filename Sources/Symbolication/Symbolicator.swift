@@ -191,6 +191,11 @@ public final class Symbolicator {
     }
 
     /// Writes the index-cache files of the images opened that need one (see ``ImageSymbolizer/writeIndexCache()``).
+    /// The images opened that have no sound index-cache file yet (``writeIndexCaches()`` would write theirs).
+    public var imagesNeedingIndexCacheFiles: [ImageSymbolizer] {
+        symbolizers.values.compactMap { $0 }.filter(\.needsIndexCacheFile).sorted { $0.image.path < $1.image.path }
+    }
+
     public func writeIndexCaches() {
         for case let symbolizer? in symbolizers.values.sorted(by: { ($0?.image.path ?? "") < ($1?.image.path ?? "") }) {
             let noted = symbolizer.notes.count

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import ObjectFiles
 import Symbolication
 
@@ -8,12 +9,13 @@ struct CacheCommand: ParsableCommand {
         commandName: "cache",
         abstract: "Show or clear the index cache.",
         discussion: """
-            The first lookup in a binary with debug information writes an index file that later runs \
-            map instead of reading DWARF. Files live in $POSTMORTEM_CACHE_DIR, else $XDG_CACHE_HOME/postmortem, \
-            else ~/.cache/postmortem, one per build-id or UUID. --no-cache on resolve, info and symbolicate \
-            turns the cache off.
+            After the first lookup in a binary with debug information, an index file is written (in the background, \
+            once the answers are out) that later runs map instead of reading DWARF. Files live in \
+            $POSTMORTEM_CACHE_DIR, else $XDG_CACHE_HOME/postmortem, else ~/.cache/postmortem, one per build-id or \
+            UUID, within $POSTMORTEM_CACHE_LIMIT (default 2G; the least recently used go first). \
+            --no-cache on resolve, info and symbolicate turns the cache off.
             """,
-        subcommands: [CacheInfoCommand.self, CacheClearCommand.self]
+        subcommands: [CacheInfoCommand.self, CacheBuildCommand.self, CachePruneCommand.self, CacheClearCommand.self]
     )
 }
 
@@ -34,15 +36,21 @@ struct CacheInfoCommand: ParsableCommand {
         let cache = try standardCache()
         let entries = cache.entries()
         let total = entries.reduce(0) { $0 + $1.size }
-        Output.line("\(cache.directory): \(entries.count) index file\(entries.count == 1 ? "" : "s"), \(Self.size(total))")
+        Output.line("\(cache.directory): \(entries.count) index file\(entries.count == 1 ? "" : "s"), \(Self.size(total)) of \(Self.size(cache.limit))")
         for entry in entries {
             let what = entry.image ?? "unusable (\(entry.problem ?? "unknown")); rebuilt on next use"
             Output.line("  \(entry.path.split(separator: "/").last ?? "")  \(Self.size(entry.size))  \(what)")
         }
+        for path in cache.staleTemporaryFiles() {
+            Output.line("  \(path.split(separator: "/").last ?? "")  \(Self.size(FileSystem.status(path)?.size ?? 0))  left by an interrupted writer; removed by the next one or by cache prune")
+        }
+        if FileLock.isHeld(cache.writerLockPath) { Output.line("  a writer is at work") }
     }
 
-    private static func size(_ bytes: UInt64) -> String {
-        bytes < 1 << 20 ? "\((bytes + 1023) / 1024) KiB" : String(Double(bytes * 10 / (1 << 20)) / 10) + " MiB"
+    static func size(_ bytes: UInt64) -> String {
+        if bytes < 1 << 20 { return "\((bytes + 1023) / 1024) KiB" }
+        if bytes < 1 << 30 { return String(Double(bytes * 10 / (1 << 20)) / 10) + " MiB" }
+        return String(Double(bytes / (1 << 20) * 10 / 1024) / 10) + " GiB"
     }
 }
 
@@ -55,5 +63,83 @@ struct CacheClearCommand: ParsableCommand {
         result.failed.forEach { Output.error("\($0): could not be removed") }
         Output.line("\(cache.directory): removed \(result.removed) file\(result.removed == 1 ? "" : "s")")
         if !result.failed.isEmpty { throw ExitCode.failure }
+    }
+}
+
+struct CachePruneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune", abstract: "Remove index files no lookup can use: of binaries that no longer exist, unreadable ones, leftovers.")
+
+    func run() throws {
+        let cache = try standardCache()
+        let removed = cache.prune()
+        for (path, reason) in removed { Output.line("removed \(path.split(separator: "/").last ?? ""): \(reason)") }
+        Output.line("\(cache.directory): removed \(removed.count) file\(removed.count == 1 ? "" : "s")")
+    }
+}
+
+/// `postmortem cache build BINARY…`: writes the index files of binaries now (after a build, say), as a run that
+/// found them missing would have in the background. One writer at a time: it waits for another to finish, or with
+/// `--if-idle` leaves the work to it.
+struct CacheBuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build", abstract: "Write the index files of binaries now (runs write missing ones in the background).")
+
+    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched for debug files; may be repeated.")
+    var debugPaths: [String] = []
+
+    @Option(name: .customLong("arch"), help: "The slice of each universal binary, in the order of the binaries (- for none).")
+    var architectures: [String] = []
+
+    @Flag(name: .customLong("if-idle"), help: "Do nothing when another writer is at work.")
+    var ifIdle = false
+
+    @Flag(name: .customLong("quiet"), help: "Print nothing.")
+    var quiet = false
+
+    @Argument(help: "Binaries (or their debug files).")
+    var binaries: [String]
+
+    func run() throws {
+        let cache = try standardCache()
+        if let problem = cache.prepare() {
+            if !quiet { Output.error(problem) }
+            throw ExitCode.failure
+        }
+        var lock = FileLock(path: cache.writerLockPath)
+        if lock == nil {
+            if ifIdle { return }
+            if !quiet { Output.error("\(cache.directory): waiting for the writer at work") }
+            while lock == nil {
+                usleep(100_000)
+                lock = FileLock(path: cache.writerLockPath)
+            }
+        }
+        CacheWriterSignals.removeTemporaryFilesOnInterruption(of: cache)
+        cache.staleTemporaryFiles().forEach { FileSystem.remove($0) }
+        var written: Set<String> = []
+        var failed = false
+        for (position, binary) in binaries.enumerated() {
+            let name = position < architectures.count && architectures[position] != "-" ? architectures[position] : nil
+            let options = SymbolizerOptions(debugFileSearch: DebugFileSearch(roots: debugPaths),
+                                            architecture: name.flatMap(Architecture.init(name:)), indexCache: cache)
+            do {
+                let symbolizer = try ImageSymbolizer(path: binary, options: options)
+                let needed = symbolizer.needsIndexCacheFile
+                symbolizer.writeIndexCache()
+                let path = cache.path(for: symbolizer.image, debugFile: symbolizer.debugFile ?? symbolizer.image)
+                written.insert(path)
+                if !quiet {
+                    symbolizer.notes.forEach(Output.error)
+                    Output.line("\(binary): \(needed ? "written" : "up to date") (\(path.split(separator: "/").last ?? ""))")
+                }
+            } catch {
+                if !quiet { Output.error(error.description) }
+                failed = true
+            }
+        }
+        cache.evict(keeping: written)
+        withExtendedLifetime(lock) {}
+        if failed { throw ExitCode.failure }
     }
 }

@@ -58,7 +58,7 @@ struct ObjectSelection: Equatable {
     /// (a damaged unit, say), each once: the notes of `symbolizer` after the first `notedAtOpening` (printed when it
     /// was opened), and those of the `helpers` that looked up addresses beside it.
     func finish(_ symbolizer: ImageSymbolizer, notedAtOpening: Int, helpers: [ImageSymbolizer] = []) {
-        symbolizer.writeIndexCache()
+        IndexCacheWriting.finish([symbolizer], cache: symbolizer.options.indexCache, debugRoots: debugPaths) { $0.writeIndexCache() }
         var printed = Set(symbolizer.notes.prefix(notedAtOpening))
         for note in symbolizer.notes.dropFirst(notedAtOpening) + helpers.flatMap(\.notes) where printed.insert(note).inserted {
             Output.error(note)

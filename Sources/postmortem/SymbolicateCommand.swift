@@ -122,9 +122,12 @@ struct SymbolicateCommand: ParsableCommand {
             if failed { continue }
             produced += 1
         }
-        let noted = symbolicator.notes.count
-        symbolicator.writeIndexCaches()
-        symbolicator.notes[noted...].forEach(Output.error)
+        IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: noCache ? nil : IndexCache.standard(),
+                                 debugRoots: debugPaths) { symbolizer in
+            let noted = symbolizer.notes.count
+            symbolizer.writeIndexCache()
+            symbolizer.notes[noted...].forEach(Output.error)
+        }
         if produced == 0 { throw ExitCode.failure }
         if strict, unresolved {
             Output.flush()

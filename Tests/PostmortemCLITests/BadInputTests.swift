@@ -75,7 +75,7 @@ struct BadInputTests {
     func siblingCycleEndsTheWalk(_ cache: [String]) throws {
         let fixture = Paths.fixture("sensors-sibling-cycle")
         let result = try Command.run("/usr/bin/timeout", ["20", Paths.postmortem, "resolve"] + cache + ["-o", fixture, "0x12a0", "0x1290"],
-                                     environment: ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory])
+                                     environment: ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory, "POSTMORTEM_CACHE_WRITE": "foreground"])
         #expect(result.status == 0, "exit \(result.status) (124: the walk did not end)")
         #expect(result.outputLines == ["sample_at (in sensors-sibling-cycle) + 16", "sample_at (in sensors-sibling-cycle) + 0"])
         #expect(result.errorLines == ["postmortem: \(fixture): malformed DWARF: unit at offset 0xc: the DIE at 0xa0 names 0xa0 as its sibling, which does not follow it"])

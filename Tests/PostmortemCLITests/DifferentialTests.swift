@@ -79,9 +79,10 @@ struct DifferentialTests {
         let writing = try Command.postmortem(arguments, input: input, cacheDirectory: cache)
         let files = try FileManager.default.contentsOfDirectory(atPath: cache)
         #expect(files.count == 1 && files.allSatisfy { $0.hasSuffix(".pmindex") }, "the first run wrote \(files)")
-        let written = try files.first.map { try FileManager.default.attributesOfItem(atPath: cache + "/" + $0)[.modificationDate] as? Date }
+        // A rewrite renames a new file over the old (a new inode); a read only marks the file used (its time).
+        let written = try files.first.map { try FileManager.default.attributesOfItem(atPath: cache + "/" + $0)[.systemFileNumber] as? Int }
         let reading = try Command.postmortem(arguments, input: input, cacheDirectory: cache)
-        let reread = try files.first.map { try FileManager.default.attributesOfItem(atPath: cache + "/" + $0)[.modificationDate] as? Date }
+        let reread = try files.first.map { try FileManager.default.attributesOfItem(atPath: cache + "/" + $0)[.systemFileNumber] as? Int }
         #expect(written == reread, "the run with a warm cache rewrote it")
         #expect(writing.standardOutput == ours.standardOutput && writing.standardError == ours.standardError,
                 "writing the index cache changed the answers")

@@ -175,7 +175,7 @@ struct SignalCrashTests {
         let arguments = ["symbolicate", "--no-cache", "-d", Self.sample]
         let one = try Command.postmortem(arguments + [scratch.path("one.txt")]).outputLines
         let symbolicatedBlock = one.dropFirst(header.count).joined(separator: "\n") + "\n"
-        var environment = ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory]
+        var environment = ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory, "POSTMORTEM_CACHE_WRITE": "foreground"]
         if let pieceSize { environment["POSTMORTEM_PIECE_SIZE"] = String(pieceSize) }
         let large = try Command.run(Paths.postmortem, arguments + [scratch.path("large.txt")], environment: environment)
         #expect(large.status == 0, "\(large.standardError)")
@@ -204,7 +204,7 @@ struct SignalCrashTests {
         let one = try Command.postmortem(arguments + [scratch.path("one.txt")]).outputLines
         #expect(one.count > header.count + frames.count + mappings.count, "the block gains inlined frames: \(one)")
         let symbolicatedBlock = one.dropFirst(header.count).dropLast(mappings.count).joined(separator: "\n") + "\n"
-        var environment = ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory]
+        var environment = ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory, "POSTMORTEM_CACHE_WRITE": "foreground"]
         if let pieceSize { environment["POSTMORTEM_PIECE_SIZE"] = String(pieceSize) }
         let large = try Command.run(Paths.postmortem, arguments + [scratch.path("large.txt")], environment: environment)
         #expect(large.status == 0, "\(large.standardError)")

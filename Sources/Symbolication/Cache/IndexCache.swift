@@ -7,19 +7,52 @@ public struct IndexCache: Hashable, Sendable {
 
     /// Where the files are; made when the first file is written.
     public var directory: String
+    /// A directory that must exist before ``directory`` is made below it (the home directory of `~/.cache/postmortem`):
+    /// a missing home is never created. `nil` when any missing parent may be made.
+    public var requiredParent: String?
+    /// The most bytes the files may take together; the least recently used go first when more would.
+    public var limit: UInt64
+
+    /// The default of ``limit``: room for a dozen indexes of large server binaries.
+    public static let defaultLimit: UInt64 = 2 << 30
 
     /// The cache in `directory`.
-    public init(directory: String) {
+    public init(directory: String, requiredParent: String? = nil, limit: UInt64 = IndexCache.defaultLimit) {
         self.directory = directory
+        self.requiredParent = requiredParent
+        self.limit = limit
     }
 
     /// `$POSTMORTEM_CACHE_DIR`, else `$XDG_CACHE_HOME/postmortem`, else `~/.cache/postmortem`; `nil`
-    /// when none of these variables is set.
+    /// when none of these variables is set. `$POSTMORTEM_CACHE_LIMIT` (bytes, or with a `K`, `M` or `G` suffix)
+    /// sets the limit.
     public static func standard() -> IndexCache? {
-        if let directory = FileSystem.environment("POSTMORTEM_CACHE_DIR") { return IndexCache(directory: directory) }
-        if let directory = FileSystem.environment("XDG_CACHE_HOME") { return IndexCache(directory: directory + "/postmortem") }
-        if let home = FileSystem.environment("HOME") { return IndexCache(directory: home + "/.cache/postmortem") }
+        let limit = FileSystem.environment("POSTMORTEM_CACHE_LIMIT").flatMap(parseSize) ?? defaultLimit
+        if let directory = FileSystem.environment("POSTMORTEM_CACHE_DIR") { return IndexCache(directory: directory, limit: limit) }
+        if let base = FileSystem.environment("XDG_CACHE_HOME") {
+            return IndexCache(directory: base + "/postmortem", requiredParent: base, limit: limit)
+        }
+        if let home = FileSystem.environment("HOME") {
+            return IndexCache(directory: home + "/.cache/postmortem", requiredParent: home, limit: limit)
+        }
         return nil
+    }
+
+    /// `1048576`, `512K`, `200M`, `2G` (powers of 1024; a trailing `B` or `iB` allowed); `nil` for anything else.
+    public static func parseSize(_ text: String) -> UInt64? {
+        var digits = Substring(text.uppercased())
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) { digits = digits.dropLast(suffix.count); break }
+        let shift: UInt64
+        switch digits.last {
+        case "K": shift = 10
+        case "M": shift = 20
+        case "G": shift = 30
+        case "T": shift = 40
+        default: shift = 0
+        }
+        if shift > 0 { digits = digits.dropLast() }
+        guard let value = UInt64(digits), value <= UInt64.max >> shift else { return nil }
+        return value << shift
     }
 
     /// The cache file of `image` read through `debugFile` (the image itself when it has its DWARF): named by

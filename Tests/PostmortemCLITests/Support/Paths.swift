@@ -56,9 +56,16 @@ extension Command {
     /// The index cache of the tests' postmortem runs: one per test process, never the user's.
     static let indexCacheDirectory = Fixtures.scratchDirectory("index-cache")
 
-    /// Runs `postmortem` with `arguments` from the package root, with the tests' index cache (or `cacheDirectory`).
-    static func postmortem(_ arguments: [String], input: String? = nil, cacheDirectory: String? = nil) throws -> CommandResult {
-        try run(Paths.postmortem, arguments, input: input,
-                environment: ["POSTMORTEM_CACHE_DIR": cacheDirectory ?? indexCacheDirectory])
+    /// Runs `postmortem` with `arguments` from the package root, with the tests' index cache (or `cacheDirectory`),
+    /// written before each run ends (``foregroundCacheWrites``) unless `backgroundCacheWrites`.
+    static func postmortem(_ arguments: [String], input: String? = nil, cacheDirectory: String? = nil,
+                           backgroundCacheWrites: Bool = false) throws -> CommandResult {
+        var environment = ["POSTMORTEM_CACHE_DIR": cacheDirectory ?? indexCacheDirectory]
+        if !backgroundCacheWrites { environment.merge(foregroundCacheWrites) { $1 } }
+        return try run(Paths.postmortem, arguments, input: input, environment: environment)
     }
+
+    /// Index files written by the run that needs them, before it ends: a test's next run finds them, and no writer
+    /// outlives the tests.
+    static let foregroundCacheWrites = ["POSTMORTEM_CACHE_WRITE": "foreground"]
 }

@@ -1,0 +1,29 @@
+import Glibc
+
+/// An exclusive advisory lock on a file (`flock`), held while the value lives: one writer of a cache at a time,
+/// whichever process it is in. The system drops it when the process ends, however it ends.
+public final class FileLock {
+    private let descriptor: Int32
+
+    /// Takes the lock on `path` (made when missing) without waiting; `nil` when another holds it or it cannot be made.
+    public init?(path: String) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// Whether another holds the lock on `path` now (a lock taken and dropped at once to find out).
+    public static func isHeld(_ path: String) -> Bool {
+        guard FileSystem.exists(path) else { return false }
+        return FileLock(path: path) == nil
+    }
+}

@@ -1,0 +1,47 @@
+import ObjectFiles
+import Symbolication
+
+/// Writes the index files a run found missing once its answers are out. By default a detached `postmortem cache
+/// build` writes them, so that the first run on a new binary costs what a run without the cache costs; one writer at
+/// a time (a run that finds one busy leaves the work to a later run, so a script calling `resolve` in a loop piles
+/// up nothing). `POSTMORTEM_CACHE_WRITE=foreground` writes them before the run ends instead.
+enum IndexCacheWriting {
+    /// What a writer needs to open each image as the run did.
+    struct Request {
+        var cache: IndexCache
+        var images: [(path: String, architecture: String?)]
+        var debugRoots: [String]
+    }
+
+    /// Writes or hands on the files `symbolizers` need; prints at most one line when the cache cannot be used.
+    /// - Parameter writeNow: writes them in this process, printing what writing found (`notes`).
+    static func finish(_ symbolizers: [ImageSymbolizer], cache: IndexCache?, debugRoots: [String],
+                       writeNow: (ImageSymbolizer) -> Void) {
+        guard let cache else { return }
+        let pending = symbolizers.filter(\.needsIndexCacheFile)
+        guard !pending.isEmpty else { return }
+        if let problem = cache.prepare() {
+            Output.error(problem)
+            return
+        }
+        if FileSystem.environment("POSTMORTEM_CACHE_WRITE") == "foreground" {
+            CacheWriterSignals.removeTemporaryFilesOnInterruption(of: cache)
+            pending.forEach(writeNow)
+            cache.evict(keeping: Set(pending.map { cache.path(for: $0.image, debugFile: $0.debugFile ?? $0.image) }))
+            return
+        }
+        // A writer at work already: this run's images wait for a later run.
+        guard !FileLock.isHeld(cache.writerLockPath) else { return }
+        let request = Request(cache: cache, images: pending.map { ($0.image.path, $0.options.architecture?.name) }, debugRoots: debugRoots)
+        Output.flush()
+        DetachedProcess.spawnSelf(arguments: arguments(for: request))
+    }
+
+    /// The command line of the detached writer.
+    static func arguments(for request: Request) -> [String] {
+        var arguments = ["cache", "build", "--if-idle", "--quiet"]
+        for root in request.debugRoots { arguments += ["-d", root] }
+        for image in request.images { arguments += ["--arch", image.architecture ?? "-"] }
+        return arguments + ["--"] + request.images.map(\.path)
+    }
+}
