@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Resolve benchmark (`make bench`): builds its corpus (a C++ program of templates and inlining, g++ -O2 -g,
 # and a Swift program built in debug mode with swift-nio and swift-syntax), then times postmortem against
-# llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses per binary, without the index cache and with
-# a warm one. Not a test.
+# llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses per binary: the first run (an empty index cache;
+# the index file is written after it, in the background, and waited for before the next timing), without the
+# index cache, and with a warm one. Not a test.
 # Usage: Benchmarks/resolve.sh [runs]   (environment: LLVM_SYMBOLIZER, COUNTS=1,100,10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,6 @@ for binary in "$cpp/corpus" "$swift_corpus"; do
   printf '%s: %s MB of DWARF\n' "$(basename "$binary")" \
     "$(size -A "$binary" | awk '/^\.debug/ { s += $2 } END { printf "%.1f", s / 1e6 }')"
 done
-rm -rf "$work/cache"
+rm -rf "$work/cache" "$work/cache-first" && mkdir -p "$work/cache-first"
 python3 Benchmarks/resolve_bench.py --postmortem "$postmortem" --llvm-symbolizer "$llvm_symbolizer" --cache-dir "$work/cache" \
   --runs "${1:-5}" --counts "${COUNTS:-1,100,10000}" "$cpp/corpus" "$swift_corpus"

@@ -53,6 +53,26 @@ def peak_rss(command, stdin_text, env=None):
         return int(report.read().split()[-1]) / 1024
 
 
+def first_run(command, stdin_text, parent):
+    """Wall seconds of a run with an empty index cache (a new directory below `parent`), then a wait for the writer
+    it leaves behind to finish, so that no timing shares the machine with it. Returns the seconds and the directory."""
+    directory = tempfile.mkdtemp(dir=parent)
+    seconds = run(command, stdin_text, dict(os.environ, POSTMORTEM_CACHE_DIR=directory))
+    wait_for_writer(directory)
+    return seconds, directory
+
+
+def wait_for_writer(directory, timeout=600):
+    """Until an index file is in `directory` and no temporary one is (the background writer is done)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        names = os.listdir(directory)
+        if any(n.endswith(".pmindex") for n in names) and not any(".pmindex.tmp-" in n for n in names):
+            return
+        time.sleep(0.02)
+    sys.exit(f"no index file appeared in {directory}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--postmortem", required=True)
@@ -72,20 +92,32 @@ def main():
             cached = dict(os.environ, POSTMORTEM_CACHE_DIR=options.cache_dir)
             warm_command = [options.postmortem, "resolve", "-i", "-o", binary]
             run(warm_command, text, cached)  # fills the cache: every later run of this command reads it
+            first_command = [options.postmortem, "resolve", "-i", "-o", binary]
             tools = {
+                "postmortem resolve -i (first run)": first_command,
                 "postmortem resolve -i --no-cache": [options.postmortem, "resolve", "-i", "--no-cache", "-o", binary],
                 "postmortem resolve -i (warm cache)": warm_command,
                 "llvm-symbolizer --inlining": [options.llvm_symbolizer, "--inlining", "-e", binary],
                 "addr2line -f -i -C": ["addr2line", "-f", "-i", "-C", "-e", binary],
             }
             results = {name: [] for name in tools}
+            first_runs = tempfile.mkdtemp(dir=options.cache_dir + "-first")
             for _ in range(options.runs):
                 for name, command in tools.items():
-                    results[name].append(run(command, text, cached if command is warm_command else None))
+                    if command is first_command:
+                        results[name].append(first_run(command, text, first_runs)[0])
+                    else:
+                        results[name].append(run(command, text, cached if command is warm_command else None))
             reference = statistics.median(results["llvm-symbolizer --inlining"])
             for name, runs in results.items():
                 median = statistics.median(runs)
-                rss = peak_rss(tools[name], text, cached if tools[name] is warm_command else None)
+                environment = cached if tools[name] is warm_command else None
+                if tools[name] is first_command:
+                    # The run's own peak; the writer it leaves behind runs after it (waited for here, not counted).
+                    environment = dict(os.environ, POSTMORTEM_CACHE_DIR=tempfile.mkdtemp(dir=first_runs))
+                rss = peak_rss(tools[name], text, environment)
+                if tools[name] is first_command:
+                    wait_for_writer(environment["POSTMORTEM_CACHE_DIR"])
                 print(f"{os.path.basename(binary):<14} {count:>9}  {name:<36} {median:>9.3f} {median / reference:>9.2f}× {rss:>13.1f}")
             sys.stdout.flush()
 

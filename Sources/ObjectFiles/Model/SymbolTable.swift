@@ -189,11 +189,27 @@ public struct SymbolTable: Sendable {
         let preferred = group.enumerated().sorted { lhs, rhs in
             lhs.element.size != rhs.element.size ? lhs.element.size > rhs.element.size : lhs.offset > rhs.offset
         }
-        var unique: [Entry] = []
-        for (_, entry) in preferred where !unique.contains(where: { compare(names, $0.name, entry.name) == 0 }) {
-            unique.append(entry)
+        // Each name once, its preferred entry kept. A few aliases are compared pairwise; a large group (thousands of
+        // labels at one address, in some Swift binaries) by name order, not in the square of its size.
+        guard preferred.count > 16 else {
+            var unique: [Entry] = []
+            for (_, entry) in preferred where !unique.contains(where: { compare(names, $0.name, entry.name) == 0 }) {
+                unique.append(entry)
+            }
+            return unique
         }
-        return unique
+        let byName = preferred.indices.sorted { lhs, rhs in
+            let order = compare(names, preferred[lhs].element.name, preferred[rhs].element.name)
+            return order != 0 ? order < 0 : lhs < rhs
+        }
+        var kept = [Bool](repeating: false, count: preferred.count)
+        var runStart: Int?
+        for position in byName {
+            if let start = runStart, compare(names, preferred[start].element.name, preferred[position].element.name) == 0 { continue }
+            kept[position] = true
+            runStart = position
+        }
+        return preferred.indices.filter { kept[$0] }.map { preferred[$0].element }
     }
 
     /// A table over storage whose entries are already sorted and unique (the bytes of ``encoded()``).
