@@ -148,7 +148,7 @@ public final class ImageSymbolizer {
         while spareIndexes.count < threads - 1, let spare = try? index.sibling() { spareIndexes.append(spare) }
         let lanes = [index] + spareIndexes.prefix(max(threads - 1, 0))
         // Units read for a few addresses each hold a part of what the index-cache file about to be written needs.
-        let partially = !needsCacheFile
+        let partially = !needsCacheFile || !options.writesIndexCacheInRun
         let work = UncheckedSendable { (lane: Int) in
             if lane == 0 {
                 _ = self.symbolTable()

@@ -10,6 +10,9 @@ public struct SymbolizerOptions: Hashable, Sendable {
     public var architecture: Architecture?
     /// Where index-cache files are read and written; `nil` turns the cache off.
     public var indexCache: IndexCache?
+    /// Whether this run writes the index-cache files it lacks itself, before it ends: lookups then read whole units,
+    /// which writing needs anyway. Otherwise (a writer after the run) they read only what their addresses need.
+    public var writesIndexCacheInRun: Bool = false
 
     public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil,
                 indexCache: IndexCache? = nil) {

@@ -6,6 +6,9 @@ import Symbolication
 /// a time (a run that finds one busy leaves the work to a later run, so a script calling `resolve` in a loop piles
 /// up nothing). `POSTMORTEM_CACHE_WRITE=foreground` writes them before the run ends instead.
 enum IndexCacheWriting {
+    /// Whether runs write the files they lack themselves (`POSTMORTEM_CACHE_WRITE=foreground`).
+    static var writesInRun: Bool { FileSystem.environment("POSTMORTEM_CACHE_WRITE") == "foreground" }
+
     /// What a writer needs to open each image as the run did.
     struct Request {
         var cache: IndexCache
@@ -24,7 +27,7 @@ enum IndexCacheWriting {
             Output.error(problem)
             return
         }
-        if FileSystem.environment("POSTMORTEM_CACHE_WRITE") == "foreground" {
+        if writesInRun {
             CacheWriterSignals.removeTemporaryFilesOnInterruption(of: cache)
             pending.forEach(writeNow)
             cache.evict(keeping: Set(pending.map { cache.path(for: $0.image, debugFile: $0.debugFile ?? $0.image) }))

@@ -37,8 +37,10 @@ struct ObjectSelection: Equatable {
     }
 
     var symbolizerOptions: SymbolizerOptions {
-        SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
-                          architecture: arch.flatMap(Architecture.init(name:)), indexCache: noCache ? nil : IndexCache.standard())
+        var options = SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
+                                        architecture: arch.flatMap(Architecture.init(name:)), indexCache: noCache ? nil : IndexCache.standard())
+        options.writesIndexCacheInRun = IndexCacheWriting.writesInRun
+        return options
     }
 
     /// Opens the object, printing its notes; exits with status 1 when it cannot be read.
