@@ -137,7 +137,30 @@ struct SanitizerParser {
                                       imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number))
         }
         stacks.close(into: &report)
+        // The kind of error as the sanitizer sums it up, which its first line words less tersely.
+        if let kind = lines.lazy.compactMap({ Self.summaryKind(in: $0.text) }).first {
+            report.exception = CrashReport.Exception(type: kind, message: report.exception?.message)
+        }
         return report
+    }
+
+    /// `SUMMARY: AddressSanitizer: heap-use-after-free /src/a.c:12:5 in main` → `heap-use-after-free`;
+    /// `SUMMARY: ThreadSanitizer: data race /src/a.c:3 in f` → `data race`. `nil` for a summary that names no kind
+    /// (LeakSanitizer's `40 byte(s) leaked in 1 allocation(s).`): the first line's words stand then.
+    static func summaryKind(in line: String) -> String? {
+        guard let summary = line.range(of: "SUMMARY: "), let tool = line[summary.upperBound...].range(of: "Sanitizer: ") else { return nil }
+        var words: [Substring] = []
+        // One word (`heap-use-after-free`, `SEGV`), but ThreadSanitizer's kinds run to several (`data race`, `thread
+        // leak`) before their place.
+        let manyWords = line[summary.upperBound..<tool.lowerBound].hasSuffix("Thread")
+        for word in line[tool.upperBound...].split(separator: " ") {
+            // The kind ends where the place begins: a path, `file:line`, `in function`, `(module+0x…)`, `function(…)`.
+            if word.first == "/" || word.contains("(") || word == "in" || word.contains(":") || word.first == "<" { break }
+            words.append(word)
+            if !manyWords { break }
+        }
+        guard let first = words.first?.first, !first.isNumber else { return nil }
+        return words.joined(separator: " ")
     }
 
     /// `==1==ERROR: AddressSanitizer: heap-use-after-free on address …` → type `heap-use-after-free`.
@@ -146,8 +169,14 @@ struct SanitizerParser {
             guard let range = line.range(of: marker), line[range.upperBound...].includes("Sanitizer") else { continue }
             let message = String(line[range.upperBound...])
             let afterTool = message.split(separator: ":", maxSplits: 1).dropFirst().first.map { String($0).trimmingWhitespace }
-            let type = afterTool?.split(separator: " ").first.map(String.init)
-            return CrashReport.Exception(type: type, message: message)
+            // The words before what they concern: `heap-use-after-free` of `… on address 0x…`, `data race` of
+            // `data race (pid=4242)`, `detected memory leaks` whole.
+            var words: [Substring] = []
+            for word in (afterTool ?? "").split(separator: " ") {
+                if ["on", "at", "in", "of"].contains(word) || word.first == "(" || word.hasPrefix("0x") { break }
+                words.append(word)
+            }
+            return CrashReport.Exception(type: words.isEmpty ? nil : words.joined(separator: " "), message: message)
         }
         if let range = line.range(of: ": runtime error: ") {
             return CrashReport.Exception(type: "runtime error", message: String(line[range.upperBound...]))
