@@ -38,6 +38,13 @@ struct SymbolicateCommand: ParsableCommand {
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
+    @Option(name: .customLong("source-context"), help: "Print this many source lines before and after each frame's line.")
+    var sourceContext: Int = 0
+
+    @Option(name: .customLong("source-map"),
+            help: "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated.")
+    var sourceMaps: [String] = []
+
     @Flag(name: .customLong("full-names"),
           help: "Print Swift names in full (modules, argument and result types) instead of as the runtime's backtracer does.")
     var fullNames = false
@@ -71,6 +78,19 @@ struct SymbolicateCommand: ParsableCommand {
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard()))
+        var mappings: [(from: String, to: String)] = []
+        for text in sourceMaps {
+            guard let mapping = SourceContextReader.mapping(text) else {
+                Output.error("'\(text)' is not FROM=TO")
+                throw ExitCode.validationFailure
+            }
+            mappings.append(mapping)
+        }
+        guard sourceContext >= 0 else {
+            Output.error("--source-context takes a count of lines, 0 or more")
+            throw ExitCode.validationFailure
+        }
+        let sourceReader = sourceContext > 0 || !mappings.isEmpty ? SourceContextReader(context: sourceContext, mappings: mappings) : nil
         let sources = LogSource.expand(logs)
         for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
@@ -110,7 +130,8 @@ struct SymbolicateCommand: ParsableCommand {
                         : CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)
                     if !imageTable.isEmpty { for index in reports.indices { reports[index].adoptImages(imageTable) } }
                     for (index, report) in reports.enumerated()
-                    where emit(report, from: source, symbolicator: symbolicator, to: sink, continuing: number > 0 && index == 0) {
+                    where emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, to: sink,
+                               continuing: number > 0 && index == 0) {
                         unresolved = true
                     }
                 } catch {
@@ -122,6 +143,7 @@ struct SymbolicateCommand: ParsableCommand {
             if failed { continue }
             produced += 1
         }
+        if let summary = sourceReader?.summary() { Output.error(summary) }
         IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: noCache ? nil : IndexCache.standard(),
                                  debugRoots: debugPaths) { symbolizer in
             let noted = symbolizer.notes.count
@@ -141,8 +163,8 @@ struct SymbolicateCommand: ParsableCommand {
     static let pieceSize = FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
 
     /// Symbolicates one report of `source` (unless `--parse-only`) and prints it; true when a frame stays unresolved.
-    private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, to sink: OutputSink,
-                      continuing: Bool = false) -> Bool {
+    private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, sourceReader: SourceContextReader?,
+                      to sink: OutputSink, continuing: Bool = false) -> Bool {
         var report = parsed
         report.warnings.forEach { Output.error("\(source.name): \($0)") }
         var unresolved = false
@@ -152,6 +174,7 @@ struct SymbolicateCommand: ParsableCommand {
             symbolicator.notes[noted...].forEach(Output.error)
             let summary = symbolicator.unresolvedSummary(of: report)
             unresolved = !summary.isEmpty
+            sourceReader?.fill(&report, logDirectory: source.directory)
             // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.
             if !json { summary.forEach { Output.error("\(source.name): \($0)") } }
         }

@@ -49,6 +49,41 @@ struct SymbolicateTests {
         #expect(actual == (try? String(contentsOf: file, encoding: .utf8)), "output differs from \(name).txt:\n\(actual)")
     }
 
+    /// `--source-context`: two lines either side of each frame's line, the line marked, a caret under its column; in
+    /// JSON `preContext`, `contextLine` and `postContext` (the sources are found below the log's folder).
+    @Test func sourceContextText() throws { try checkGolden("symbolicate-swift-source", ["symbolicate", "--source-context", "2", Self.swift]) }
+    @Test func sourceContextJSON() throws {
+        try checkGolden("symbolicate-swift-source-json", ["symbolicate", "--json", "--source-context", "2", Self.swift])
+    }
+
+    /// Each frame's source lines are the file's own lines around the frame's line (read here), found through
+    /// `--source-map` from the path the debug information gives (`./crash.c`, the build's prefix map) to the sample's
+    /// folder, whatever the current directory; a file that cannot be found is one line on stderr, not one per frame.
+    @Test func sourceContextIsTheFilesOwnLines() throws {
+        let folder = "SampleCrashes/linux-c-signal"
+        let source = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/crash.c").path, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "--source-context", "3",
+                                                        "--source-map", ".=\(Paths.packageRoot.path)/\(folder)", "-d", "\(Paths.packageRoot.path)/\(folder)",
+                                                        "\(Paths.packageRoot.path)/\(folder)/segv-pie.txt"], currentDirectory: URL(fileURLWithPath: "/"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        var checked = 0
+        for frame in (report["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]] ?? [] {
+            for symbol in frame["symbols"] as? [[String: Any]] ?? [] where symbol["file"] as? String == "./crash.c" {
+                let line = try #require(symbol["line"] as? Int)
+                #expect(symbol["contextLine"] as? String == source[line - 1])
+                #expect(symbol["preContext"] as? [String] == Array(source[max(0, line - 4)..<(line - 1)]))
+                #expect(symbol["postContext"] as? [String] == Array(source[line..<min(source.count, line + 3)]))
+                checked += 1
+            }
+        }
+        #expect(checked >= 4)
+        let missing = try Command.run(Paths.postmortem, ["symbolicate", "--no-cache", "--source-context", "1", "-d", folder,
+                                                         "--source-map", ".=/nonexistent", "\(folder)/segv-pie.txt"])
+        #expect(missing.errorLines.filter { $0.contains("no source for") }.count == 1, "\(missing.standardError)")
+        #expect(missing.standardError.contains("/nonexistent/crash.c"))
+    }
+
     @Test func sanitizerReportText() throws { try checkGolden("symbolicate-asan", ["symbolicate", Self.asan]) }
     @Test func sanitizerReportJSON() throws { try checkGolden("symbolicate-asan-json", ["symbolicate", "--json", Self.asan]) }
     @Test func glibcBacktraceText() throws { try checkGolden("symbolicate-glibc", ["symbolicate", Self.glibc]) }

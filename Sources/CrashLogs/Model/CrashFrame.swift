@@ -19,6 +19,8 @@ public struct FrameSymbol: Hashable, Sendable {
     /// A compiler-made Swift thunk (reabstraction, partial application, protocol witness), as the runtime's backtracer
     /// tags it `[thunk]`.
     public var isThunk: Bool
+    /// The source lines around ``line``, when they were asked for and found (`--source-context`).
+    public var source: SourceExcerpt?
 
     public init(function: String?, linkageName: String?, file: String?, line: Int, column: Int, isInlined: Bool, isThunk: Bool = false) {
         self.function = function

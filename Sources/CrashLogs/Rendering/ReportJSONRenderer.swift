@@ -54,14 +54,21 @@ public struct ReportJSONRenderer: Sendable {
     /// `{"function", "linkageName", "file", "line", "column", "inlined"}`: one frame of an inline chain,
     /// as both `symbolicate --json` and `resolve --json` print it.
     public static func json(symbol: FrameSymbol) -> String {
-        JSONText.object([
+        var members = [
             ("function", JSONText.string(symbol.function)),
             ("linkageName", JSONText.string(symbol.linkageName)),
             ("file", JSONText.string(symbol.file)),
             ("line", "\(symbol.line)"),
             ("column", "\(symbol.column)"),
             ("inlined", symbol.isInlined ? "true" : "false"),
-        ])
+        ]
+        // The source around the line, as Sentry's frames give it, when `--source-context` found it.
+        if let source = symbol.source, let line = source.contextLine {
+            members.append(("preContext", JSONText.array(source.preContext.map(JSONText.quote))))
+            members.append(("contextLine", JSONText.quote(line)))
+            members.append(("postContext", JSONText.array(source.postContext.map(JSONText.quote))))
+        }
+        return JSONText.object(members)
     }
 
     private static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

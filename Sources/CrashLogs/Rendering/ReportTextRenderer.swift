@@ -23,10 +23,15 @@ public struct ReportTextRenderer: Sendable {
         }
         // The Swift backtracer's threads are laid out as a whole (their columns follow their widest frame).
         let swiftLayout = report.format == .swiftBacktrace ? SwiftBacktraceLayout.lines(of: report) : [:]
+        var swiftFrames: [Int: CrashFrame] = [:]
+        if report.format == .swiftBacktrace { for thread in report.threads { for frame in thread.frames { swiftFrames[frame.lineNumber] = frame } } }
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
-            if let rendered = swiftLayout[number] {
+            if var rendered = swiftLayout[number] {
                 let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
+                if !rendered.isEmpty, let source = framesByLine[number]?.symbols.first?.source ?? swiftFrames[number]?.symbols.first?.source {
+                    rendered += source.renderedLines()
+                }
                 for (index, text) in rendered.enumerated() {
                     output += line.prefix.utf8
                     output += Array(text.utf8)
@@ -70,10 +75,11 @@ public struct ReportTextRenderer: Sendable {
             } else {
                 rendered = glibcLines(frame, report: report)
             }
-            for (index, text) in rendered.enumerated() {
+            let excerpt = frame.symbols.first?.source?.renderedLines() ?? []
+            for (index, text) in (rendered + excerpt).enumerated() {
                 output += line.prefix.utf8
                 output += Array(text.utf8)
-                output += index == rendered.count - 1 ? line.ending : ending
+                output += index == rendered.count + excerpt.count - 1 ? line.ending : ending
             }
         }
         return output

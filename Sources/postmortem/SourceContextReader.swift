@@ -1,0 +1,89 @@
+import CrashLogs
+import ObjectFiles
+
+/// Reads the source lines around each resolved frame's line (`--source-context N`), from the files the debug
+/// information names, after `--source-map FROM=TO` rewrote their paths (gdb's `set substitute-path`, lldb's
+/// `target.source-map`). Each file is read once a run; files that cannot be read are counted, for one line at the end.
+final class SourceContextReader {
+    /// How many lines before and after.
+    let context: Int
+    /// Path prefixes and what they stand for, the first match applying.
+    let mappings: [(from: String, to: String)]
+    /// Each file's lines by the path it was read at; `nil` for a file that could not be read.
+    private var files: [String: [Substring]?] = [:]
+    /// The files not found, in the order first met, and how many frames wanted each.
+    private var missing: [(path: String, frames: Int)] = []
+
+    /// The most bytes of one source file read (a generated file may be large; lines past it stay unread).
+    static let maximumFileSize = 16 << 20
+
+    init(context: Int, mappings: [(from: String, to: String)]) {
+        self.context = context
+        self.mappings = mappings
+    }
+
+    /// `FROM=TO`, split at its first `=`; `nil` when it has none or FROM is empty.
+    static func mapping(_ text: String) -> (from: String, to: String)? {
+        guard let equals = text.firstIndex(of: "="), equals > text.startIndex else { return nil }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+    }
+
+    /// `path` rewritten by the first mapping whose prefix it starts with (a whole path component).
+    func mapped(_ path: String) -> String {
+        for (from, to) in mappings {
+            let prefix = from.hasSuffix("/") ? String(from.dropLast()) : from
+            if path == prefix { return to }
+            if path.hasPrefix(prefix + "/") { return (to.hasSuffix("/") ? String(to.dropLast()) : to) + path.dropFirst(prefix.count) }
+        }
+        return path
+    }
+
+    /// Fills in the source of every resolved symbol of `report`; a relative path is looked for from the current
+    /// directory, then from the log's.
+    func fill(_ report: inout CrashReport, logDirectory: String?) {
+        for thread in report.threads.indices {
+            for frame in report.threads[thread].frames.indices {
+                for index in report.threads[thread].frames[frame].symbols.indices {
+                    let symbol = report.threads[thread].frames[frame].symbols[index]
+                    // `<compiler-generated>` names no file.
+                    guard let file = symbol.file, symbol.line > 0, !file.hasSuffix(">") else { continue }
+                    report.threads[thread].frames[frame].symbols[index].source = excerpt(file, line: symbol.line, column: symbol.column,
+                                                                                           besides: logDirectory)
+                }
+            }
+        }
+    }
+
+    private func excerpt(_ file: String, line: Int, column: Int, besides directory: String?) -> SourceExcerpt? {
+        let path = mapped(file)
+        var candidates = [path]
+        if !path.hasPrefix("/"), let directory { candidates.append(directory + "/" + path) }
+        for candidate in candidates {
+            guard let lines = lines(of: candidate) else { continue }
+            guard line <= lines.count else { return nil }
+            let first = max(1, line - context), last = min(lines.count, line + context)
+            return SourceExcerpt(firstLine: first, lines: lines[(first - 1)..<last].map(String.init), line: line, column: column)
+        }
+        if let known = missing.firstIndex(where: { $0.path == path }) { missing[known].frames += 1 } else { missing.append((path, 1)) }
+        return nil
+    }
+
+    private func lines(of path: String) -> [Substring]? {
+        if let known = files[path] { return known }
+        var read: [Substring]?
+        if FileSystem.isRegularFile(path), let bytes = try? FileSystem.read(path, maximumSize: Self.maximumFileSize) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            read = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        }
+        files[path] = .some(read)
+        return read
+    }
+
+    /// One line for the files that could not be read, or `nil` when every one was.
+    func summary() -> String? {
+        guard !missing.isEmpty else { return nil }
+        let frames = missing.reduce(0) { $0 + $1.frames }
+        let named = missing.prefix(3).map(\.path).joined(separator: ", ") + (missing.count > 3 ? " and \(missing.count - 3) more" : "")
+        return "no source for \(frames) frame\(frames == 1 ? "" : "s"): \(named) not found; --source-map FROM=TO rewrites the paths the debug information gives"
+    }
+}
