@@ -23,12 +23,20 @@ struct ResolveCommand: ParsableCommand {
     @Flag(name: .customLong("json"), help: "Print one JSON object per address, with the whole inline chain.")
     var json = false
 
+    @Option(name: .customLong("source-context"), help: "Print this many source lines before and after each answer's line.")
+    var sourceContext: Int = 0
+
+    @Option(name: .customLong("source-map"),
+            help: "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated.")
+    var sourceMaps: [String] = []
+
     @Argument(help: "Addresses to resolve.")
     var addresses: [String] = []
 
     /// The parsed values.
     var request: ResolveRequest {
-        ResolveRequest(selection: objectOptions.selection, inlines: inlines, fullPath: fullPath, json: json, addresses: addresses)
+        ResolveRequest(selection: objectOptions.selection, inlines: inlines, fullPath: fullPath, json: json, addresses: addresses,
+                       sourceContext: max(0, sourceContext), sourceMaps: sourceMaps)
     }
 
     func run() throws {

@@ -14,6 +14,10 @@ struct ResolveRequest: Equatable {
     var json = false
     /// Addresses as typed; none means standard input.
     var addresses: [String] = []
+    /// Source lines printed before and after each answer's line (`--source-context`), and the path rewrites
+    /// (`--source-map FROM=TO`) applied before reading them.
+    var sourceContext = 0
+    var sourceMaps: [String] = []
 
     /// A batch this large is shared between two symbolizers on two threads (each reading DWARF through its
     /// own libdwarf session, or both reading the index cache).
@@ -42,6 +46,17 @@ struct ResolveRequest: Equatable {
     /// Resolves the addresses and ends the process.
     /// - Throws: exit status 64 for bad option values, 1 when the object cannot be read or no input was an address.
     func run() throws -> Never {
+        var mappings: [(from: String, to: String)] = []
+        for text in sourceMaps {
+            guard let mapping = SourceContextReader.mapping(text) else {
+                Output.error("'\(text)' is not FROM=TO")
+                throw ExitCode.validationFailure
+            }
+            mappings.append(mapping)
+        }
+        // Source lines are read for one answer after another, on one thread.
+        let sourceReader = sourceContext > 0 ? SourceContextReader(context: sourceContext, mappings: mappings) : nil
+        let binaryDirectory = selection.object.contains("/") ? String(selection.object[..<selection.object.lastIndex(of: "/")!]) : "."
         let symbolizer = try selection.openSymbolizer()
         let notedAtOpening = symbolizer.notes.count
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
@@ -62,7 +77,8 @@ struct ResolveRequest: Equatable {
                     }
                     continue
                 }
-                let resolution = symbolizer.resolve(fileAddress(value))
+                var resolution = symbolizer.resolve(fileAddress(value))
+                sourceReader?.fill(&resolution.frames, besides: binaryDirectory)
                 if json {
                     answers.bytes += renderer.json(resolution, input: input, object: selection.object, runtimeAddress: loaded == nil ? nil : value).utf8
                     answers.bytes.append(UInt8(ascii: "\n"))
@@ -77,7 +93,7 @@ struct ResolveRequest: Equatable {
         var inputs = 0
         var rejected = 0
         func workers(for count: Int) -> [(symbolizer: ImageSymbolizer, answers: Answers)] {
-            guard count >= Self.parallelBatchSize else { return [mainWorker] }
+            guard count >= Self.parallelBatchSize, sourceReader == nil else { return [mainWorker] }
             if helper == nil { helper = symbolizer.sibling().map { ($0, Answers()) } }
             return [mainWorker] + (helper.map { [$0] } ?? [])
         }
@@ -101,6 +117,7 @@ struct ResolveRequest: Equatable {
                 answers.reset()
             }
         }
+        if let summary = sourceReader?.summary() { Output.error(summary) }
         selection.finish(symbolizer, notedAtOpening: notedAtOpening, helpers: helper.map { [$0.symbolizer] } ?? [])
         // Exit 1 only when no input was an address.
         if rejected > 0, rejected == inputs { throw ExitCode.failure }

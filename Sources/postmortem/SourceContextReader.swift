@@ -54,6 +54,16 @@ final class SourceContextReader {
         }
     }
 
+    /// Fills in the source of each of `symbols` (an answer's inline chain); a relative path is looked for from the
+    /// current directory, then from `directory` (the binary's).
+    func fill(_ symbols: inout [FrameSymbol], besides directory: String?) {
+        for index in symbols.indices {
+            let symbol = symbols[index]
+            guard let file = symbol.file, symbol.line > 0, !file.hasSuffix(">") else { continue }
+            symbols[index].source = excerpt(file, line: symbol.line, column: symbol.column, besides: directory)
+        }
+    }
+
     private func excerpt(_ file: String, line: Int, column: Int, besides directory: String?) -> SourceExcerpt? {
         let path = mapped(file)
         var candidates = [path]

@@ -84,6 +84,28 @@ struct SymbolicateTests {
         #expect(missing.standardError.contains("/nonexistent/crash.c"))
     }
 
+    /// `resolve --source-context` too: in JSON each symbol's lines are the file's own (read here), found beside the
+    /// binary; in text they follow the answer.
+    @Test func resolveSourceContextIsTheFilesOwnLines() throws {
+        let folder = "SampleCrashes/linux-c-signal"
+        let source = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/crash.c").path, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let result = try Command.postmortem(["resolve", "--json", "--source-context", "2", "-o", "\(folder)/app", "0x1290", "0x111f"])
+        var checked = 0
+        for line in result.outputLines {
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for symbol in answer["frames"] as? [[String: Any]] ?? [] {
+                let number = try #require(symbol["line"] as? Int)
+                #expect(symbol["contextLine"] as? String == source[number - 1])
+                #expect(symbol["preContext"] as? [String] == Array(source[(number - 3)..<(number - 1)]))
+                checked += 1
+            }
+        }
+        #expect(checked >= 4)
+        let text = try Command.postmortem(["resolve", "--source-context", "1", "-o", "\(folder)/app", "0x1290"]).outputLines
+        #expect(text.count == 5 && text[2].hasSuffix("│ " + source[25]) && text[2].contains("→"), "\(text)")
+    }
+
     @Test func sanitizerReportText() throws { try checkGolden("symbolicate-asan", ["symbolicate", Self.asan]) }
     @Test func sanitizerReportJSON() throws { try checkGolden("symbolicate-asan-json", ["symbolicate", "--json", Self.asan]) }
     @Test func glibcBacktraceText() throws { try checkGolden("symbolicate-glibc", ["symbolicate", Self.glibc]) }

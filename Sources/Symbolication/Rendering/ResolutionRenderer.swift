@@ -39,6 +39,13 @@ public struct ResolutionRenderer: Sendable {
             bytes.append(UInt8(ascii: "\n"))
             return
         }
+        // The source around the innermost line, when it was read (`--source-context`), after the answer's lines.
+        defer {
+            for line in frames.first?.source?.renderedLines() ?? [] {
+                bytes += line.utf8
+                bytes.append(UInt8(ascii: "\n"))
+            }
+        }
         if style.showsInlinedFrames {
             for frame in frames { appendLine(for: frame, resolution: resolution, input: input, to: &bytes) }
             return
