@@ -85,10 +85,10 @@ struct CacheBuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build", abstract: "Write the index files of binaries now (runs write missing ones in the background).")
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched for debug files; may be repeated.")
+    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched for debug files; may be repeated.", completion: .directory)
     var debugPaths: [String] = []
 
-    @Option(name: .customLong("arch"), help: "The slice of each universal binary, in the order of the binaries (- for none).")
+    @Option(name: .customLong("arch"), help: "The slice of each universal binary, in the order of the binaries (- for none).", completion: .list(["x86_64", "x86_64h", "i386", "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "arm", "riscv64", "ppc64le", "s390x"]))
     var architectures: [String] = []
 
     @Flag(name: .customLong("if-idle"), help: "Do nothing when another writer is at work.")
@@ -97,7 +97,7 @@ struct CacheBuildCommand: ParsableCommand {
     @Flag(name: .customLong("quiet"), help: "Print nothing.")
     var quiet = false
 
-    @Argument(help: "Binaries (or their debug files).")
+    @Argument(help: "Binaries (or their debug files).", completion: .file())
     var binaries: [String]
 
     func run() throws {

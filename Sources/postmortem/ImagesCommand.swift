@@ -8,13 +8,13 @@ struct ImagesCommand: ParsableCommand {
         commandName: "images",
         abstract: "Identify binaries and debug files: format, architectures, UUID or build-id, DWARF, debug file.")
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A root to search for debug files; may be repeated.")
+    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A root to search for debug files; may be repeated.", completion: .directory)
     var debugPaths: [String] = []
 
     @Flag(name: .customLong("json"), help: "Print one JSON object per image (each slice of a universal file).")
     var json = false
 
-    @Argument(help: "Binaries, debug files, universal files or .dSYM bundles.")
+    @Argument(help: "Binaries, debug files, universal files or .dSYM bundles.", completion: .file())
     var paths: [String]
 
     func run() throws {

@@ -2,11 +2,12 @@ import ArgumentParser
 
 /// The options that name an object file and say where it was loaded, shared by `resolve` and `info`.
 struct ObjectOptions: ParsableArguments {
-    @Option(name: [.customShort("o"), .customLong("object")], help: "The binary, shared library or debug file.")
+    @Option(name: [.customShort("o"), .customLong("object")], help: "The binary, shared library or debug file.", completion: .file())
     var object: String
 
     @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)],
-            help: "The slice of a universal (fat) file: arm64, arm64e, x86_64, armv7, i386 ….")
+            help: "The slice of a universal (fat) file: arm64, arm64e, x86_64, armv7, i386 ….",
+            completion: .list(["x86_64", "x86_64h", "i386", "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "arm", "riscv64", "ppc64le", "s390x"]))
     var arch: String?
 
     @Option(name: [.customShort("l"), .customLong("load-address")],
@@ -17,7 +18,7 @@ struct ObjectOptions: ParsableArguments {
     var slide: String?
 
     @Option(name: [.customShort("d"), .customLong("debug-path")],
-            help: "A root to search for debug files (ROOT/.build-id/xx/rest.debug); may be repeated.")
+            help: "A root to search for debug files (ROOT/.build-id/xx/rest.debug); may be repeated.", completion: .directory)
     var debugPaths: [String] = []
 
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")

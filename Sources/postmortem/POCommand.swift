@@ -12,10 +12,10 @@ struct POCommand: ParsableCommand {
     /// times over while it is read (0.6 to 1.1 GB for 100 MB, measured).
     static let maximumInputSize = 256 << 20
 
-    @Option(name: .customLong("from"), help: "The dump's format: print, dump, po, lldb, nsdictionary, cf, json or plist (detected when not given).")
+    @Option(name: .customLong("from"), help: "The dump's format: print, dump, po, lldb, nsdictionary, cf, json or plist (detected when not given).", completion: .list(["print", "dump", "po", "lldb", "nsdictionary", "cf", "json", "plist"]))
     var from: String?
 
-    @Option(name: .customLong("style"), help: "tree, line or json.")
+    @Option(name: .customLong("style"), help: "tree, line or json.", completion: .list(["tree", "line", "json"]))
     var style = "tree"
 
     @Option(name: .customLong("max-depth"), help: "Levels expanded below the top.")
@@ -25,10 +25,10 @@ struct POCommand: ParsableCommand {
     var maxItems: Int?
 
     @Option(name: .customLong("formatters"),
-            help: "Summaries to apply by type name: lldb 'type summary add' lines (as in .lldbinit) or JSON; may be repeated.")
+            help: "Summaries to apply by type name: lldb 'type summary add' lines (as in .lldbinit) or JSON; may be repeated.", completion: .file())
     var formatterFiles: [String] = []
 
-    @Argument(help: "The dump, or - for standard input (the default).")
+    @Argument(help: "The dump, or - for standard input (the default).", completion: .file())
     var file: String = "-"
 
     func run() throws {

@@ -10,23 +10,22 @@ struct SymbolicateCommand: ParsableCommand {
         abstract: "Symbolicate crash logs and traces, printed in their own format or as JSON.",
         discussion: "Formats read so far: \(CrashLogParser.supportedFormats.map(\.rawValue).joined(separator: ", ")).")
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")],
-            help: "A directory searched (recursively) for binaries and debug files; may be repeated.")
+    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched (recursively) for binaries and debug files; may be repeated.", completion: .directory)
     var debugPaths: [String] = []
 
-    @Option(name: [.customShort("o"), .customLong("object")], help: "The binary for frames that name no image.")
+    @Option(name: [.customShort("o"), .customLong("object")], help: "The binary for frames that name no image.", completion: .file())
     var object: String?
 
     @Option(name: [.customShort("l"), .customLong("load-address")], help: "Where the -o binary was loaded.")
     var loadAddress: String?
 
-    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal -o binary.")
+    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal -o binary.", completion: .list(["x86_64", "x86_64h", "i386", "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "arm", "riscv64", "ppc64le", "s390x"]))
     var arch: String?
 
     @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")
     var json = false
 
-    @Option(name: .customLong("output"), help: "Write to this file instead of standard output.")
+    @Option(name: .customLong("output"), help: "Write to this file instead of standard output.", completion: .file())
     var output: String?
 
     @Flag(name: .customLong("parse-only"), help: "Parse and print the logs without looking for binaries.")
@@ -53,7 +52,7 @@ struct SymbolicateCommand: ParsableCommand {
           help: "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
     var strict = false
 
-    @Argument(help: "Logs, directories of logs, or - for standard input.")
+    @Argument(help: "Logs, directories of logs, or - for standard input.", completion: .file())
     var logs: [String]
 
     func run() throws {

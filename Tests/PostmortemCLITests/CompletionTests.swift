@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The bash completion script `postmortem --generate-completion-script bash` writes, run by bash itself: where a
+/// file is expected it offers the folder's files, and the values of `--style`, `--from` and `--arch` where those are.
+@Suite("Shell completion")
+struct CompletionTests {
+    /// What bash's completion offers for `words`, the last of them being completed, in `directory`.
+    static func completions(_ words: [String], in directory: String, script: String) throws -> [String] {
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let line = words.joined(separator: " ")
+        let program = """
+            source '\(script)'
+            COMP_WORDS=(\(quoted))
+            COMP_CWORD=\(words.count - 1)
+            COMP_LINE='\(line)'
+            COMP_POINT=${#COMP_LINE}
+            _postmortem postmortem '\(words.last ?? "")' '\(words.dropLast().last ?? "")'
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let bash = try #require(Paths.executable(named: "bash"))
+        let result = try Command.run(bash, ["-c", program], currentDirectory: URL(fileURLWithPath: directory))
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.outputLines.filter { !$0.isEmpty }
+    }
+
+    @Test func filesValuesAndOptions() throws {
+        let scratch = try BadInputTests.Scratch()
+        let script = try Command.postmortem(["--generate-completion-script", "bash"])
+        try script.standardOutput.write(toFile: scratch.path("postmortem.bash"), atomically: true, encoding: .utf8)
+        let folder = scratch.path("work")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in ["app", "libsens.so", "crash.txt"] { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
+        let files = ["app", "crash.txt", "libsens.so"]
+        #expect(try Self.completions(["postmortem", "resolve", "-o", ""], in: folder, script: scratch.path("postmortem.bash")).sorted() == files)
+        #expect(try Self.completions(["postmortem", "symbolicate", "cr"], in: folder, script: scratch.path("postmortem.bash")) == ["crash.txt"])
+        #expect(try Self.completions(["postmortem", "po", "--style", ""], in: folder, script: scratch.path("postmortem.bash")) == ["tree", "line", "json"])
+        #expect(try Self.completions(["postmortem", "po", "--from", "p"], in: folder, script: scratch.path("postmortem.bash")).sorted() == ["plist", "po", "print"])
+        #expect(try Self.completions(["postmortem", "resolve", "--arch", "arm64"], in: folder, script: scratch.path("postmortem.bash")).contains("arm64e"))
+        #expect(try Self.completions(["postmortem", "resolve", "--no-c"], in: folder, script: scratch.path("postmortem.bash")) == ["--no-cache"])
+    }
+}
