@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 # Debian packages: the libraries Postmortem links, and the tools the tests compare against.
 BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev
-TEST_PACKAGES  := llvm binutils gdb time libc6-dbg gcc
+TEST_PACKAGES  := llvm binutils gdb time libc6-dbg gcc man-db
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
 # The release build links the Swift runtime and Foundation statically (with lld, every library: STATIC_FLAGS below):
@@ -38,7 +38,7 @@ APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build release setup setup-test fixtures bench bench-logs malformed corpus fuzz test-asan clean link-order
+.PHONY: demo test build release setup setup-test fixtures bench bench-logs malformed corpus fuzz test-asan clean link-order install man
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -60,6 +60,7 @@ test: setup setup-test
 	swift test --skip-build
 	$(BUILD_RELEASE)
 	POSTMORTEM_EXECUTABLE=$(CURDIR)/$(POSTMORTEM) swift test --skip-build --filter PostmortemCLITests
+	Tests/install-check.sh
 
 build: setup
 	swift build
@@ -67,6 +68,27 @@ build: setup
 # The release binary, .build/release/postmortem, as the demo, the benchmarks and the malformed-input check use it.
 release: setup
 	$(BUILD_RELEASE)
+
+# Installs the static binary, a man page per command and the bash, zsh and fish completions below PREFIX
+# (/usr/local unless given; DESTDIR, when set, goes before it, for packaging).
+PREFIX ?= /usr/local
+MAN_DIR := .build/man
+
+# The man pages, from the commands' own help (swift-argument-parser's generate-manual plugin).
+man: setup
+	@mkdir -p $(MAN_DIR)
+	swift package --allow-writing-to-package-directory generate-manual --multi-page --output-directory $(MAN_DIR) >/dev/null
+
+install: man
+	$(BUILD_RELEASE)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(POSTMORTEM) $(DESTDIR)$(PREFIX)/bin/postmortem
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(POSTMORTEM) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/postmortem
+	$(POSTMORTEM) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_postmortem
+	$(POSTMORTEM) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/postmortem.fish
+	@echo "Installed postmortem, its man pages and completions below $(DESTDIR)$(PREFIX)"
 
 setup:
 	@missing=$$(for p in $(BUILD_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
