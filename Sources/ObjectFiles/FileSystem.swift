@@ -176,6 +176,9 @@ public enum FileSystem {
         }
     }
 
+    /// Whether standard output is a terminal (not a file or a pipe).
+    public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
     /// Whether this process may create and write files in the directory `path`.
     public static func isWritableDirectory(_ path: String) -> Bool {
         isDirectory(path) && access(path, W_OK | X_OK) == 0

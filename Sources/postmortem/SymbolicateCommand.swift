@@ -44,6 +44,9 @@ struct SymbolicateCommand: ParsableCommand {
             help: "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated.")
     var sourceMaps: [String] = []
 
+    @Option(name: .customLong("color"), help: "auto (on a terminal), always or never.", completion: .list(["auto", "always", "never"]))
+    var color: String = "auto"
+
     @Flag(name: .customLong("full-names"),
           help: "Print Swift names in full (modules, argument and result types) instead of as the runtime's backtracer does.")
     var fullNames = false
@@ -90,6 +93,11 @@ struct SymbolicateCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         let sourceReader = sourceContext > 0 || !mappings.isEmpty ? SourceContextReader(context: sourceContext, mappings: mappings) : nil
+        guard let colorChoice = ColorChoice(rawValue: color) else {
+            Output.error("--color takes auto, always or never, not '\(color)'")
+            throw ExitCode.validationFailure
+        }
+        let colors = colorChoice.colors(writingJSON: json, toFile: output != nil)
         let sources = LogSource.expand(logs)
         for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
@@ -129,7 +137,7 @@ struct SymbolicateCommand: ParsableCommand {
                         : CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)
                     if !imageTable.isEmpty { for index in reports.indices { reports[index].adoptImages(imageTable) } }
                     for (index, report) in reports.enumerated()
-                    where emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, to: sink,
+                    where emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink,
                                continuing: number > 0 && index == 0) {
                         unresolved = true
                     }
@@ -163,7 +171,7 @@ struct SymbolicateCommand: ParsableCommand {
 
     /// Symbolicates one report of `source` (unless `--parse-only`) and prints it; true when a frame stays unresolved.
     private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, sourceReader: SourceContextReader?,
-                      to sink: OutputSink, continuing: Bool = false) -> Bool {
+                      colors: TerminalColors?, to sink: OutputSink, continuing: Bool = false) -> Bool {
         var report = parsed
         report.warnings.forEach { Output.error("\(source.name): \($0)") }
         var unresolved = false
@@ -180,7 +188,7 @@ struct SymbolicateCommand: ParsableCommand {
         if json {
             sink.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
         } else {
-            sink.write(ReportTextRenderer().render(report))
+            sink.write(ReportTextRenderer(colors: colors).render(report))
         }
         return unresolved
     }

@@ -3,7 +3,12 @@ import JSONWriting
 /// Prints a report in its own format with symbols in place. Lines that are not frames, and frames
 /// that stayed unresolved, come out byte for byte as they went in.
 public struct ReportTextRenderer: Sendable {
-    public init() {}
+    /// Colours for a terminal; `nil` prints plain text (files, pipes).
+    public var colors: TerminalColors?
+
+    public init(colors: TerminalColors? = nil) {
+        self.colors = colors
+    }
 
     public func render(_ report: CrashReport) -> [UInt8] {
         if report.threads.contains(where: { $0.frames.contains { $0.byteRange != nil } }) {
@@ -25,10 +30,18 @@ public struct ReportTextRenderer: Sendable {
         let swiftLayout = report.format == .swiftBacktrace ? SwiftBacktraceLayout.lines(of: report) : [:]
         var swiftFrames: [Int: CrashFrame] = [:]
         if report.format == .swiftBacktrace { for thread in report.threads { for frame in thread.frames { swiftFrames[frame.lineNumber] = frame } } }
+        // Frames that have an address or offset and stayed unresolved, by line (coloured as such on a terminal).
+        var unresolvedLines = Set<Int>()
+        if colors != nil {
+            for thread in report.threads {
+                for frame in thread.frames where frame.symbols.isEmpty && frame.unresolvedReason != nil { unresolvedLines.insert(frame.lineNumber) }
+            }
+        }
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             if var rendered = swiftLayout[number] {
                 let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
+                if let colors, let frame = swiftFrames[number], !frame.symbols.isEmpty { rendered = colors.frameLines(rendered, frame: frame) }
                 if !rendered.isEmpty, let source = framesByLine[number]?.symbols.first?.source ?? swiftFrames[number]?.symbols.first?.source {
                     rendered += source.renderedLines()
                 }
@@ -40,12 +53,22 @@ public struct ReportTextRenderer: Sendable {
                 continue
             }
             guard let frame = framesByLine[number] else {
+                if let colors {
+                    let isUnresolved = unresolvedLines.contains(number)
+                    let painted = colors.untouchedLine(line.text, isUnresolvedFrame: isUnresolved)
+                    if painted != line.text {
+                        output += line.prefix.utf8
+                        output += Array(painted.utf8)
+                        output += line.ending
+                        continue
+                    }
+                }
                 line.appendWhole(to: &output)
                 continue
             }
             let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
             // A log may hold stacks of two styles (a program's backtrace, then a sanitizer report).
-            let rendered: [String]
+            var rendered: [String]
             if report.format == .appleCrash || report.format == .swiftFatal, let parsed = AppleCrashParser.frame(in: line.text) {
                 rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
             } else if report.format == .androidTombstone, let parsed = AndroidTombstoneParser.frame(in: line.text) {
@@ -75,6 +98,7 @@ public struct ReportTextRenderer: Sendable {
             } else {
                 rendered = glibcLines(frame, report: report)
             }
+            if let colors { rendered = colors.frameLines(rendered, frame: frame) }
             let excerpt = frame.symbols.first?.source?.renderedLines() ?? []
             for (index, text) in (rendered + excerpt).enumerated() {
                 output += line.prefix.utf8
@@ -189,6 +213,13 @@ public struct ReportTextRenderer: Sendable {
             let listed = thread.frames.filter { symbolLines[$0.lineNumber] == nil }
             guard let last = listed.map(\.lineNumber).max() else { continue }
             listFrames[last, default: []] += listed.filter { !$0.symbols.isEmpty }
+        }
+        // Frames that have an address or offset and stayed unresolved, by line (coloured as such on a terminal).
+        var unresolvedLines = Set<Int>()
+        if colors != nil {
+            for thread in report.threads {
+                for frame in thread.frames where frame.symbols.isEmpty && frame.unresolvedReason != nil { unresolvedLines.insert(frame.lineNumber) }
+            }
         }
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
