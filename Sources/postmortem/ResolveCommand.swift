@@ -30,13 +30,16 @@ struct ResolveCommand: ParsableCommand {
             help: "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated.")
     var sourceMaps: [String] = []
 
+    @Option(name: .customLong("color"), help: "auto (on a terminal), always or never.", completion: .list(["auto", "always", "never"]))
+    var color: String = "auto"
+
     @Argument(help: "Addresses to resolve.")
     var addresses: [String] = []
 
     /// The parsed values.
     var request: ResolveRequest {
         ResolveRequest(selection: objectOptions.selection, inlines: inlines, fullPath: fullPath, json: json, addresses: addresses,
-                       sourceContext: max(0, sourceContext), sourceMaps: sourceMaps)
+                       sourceContext: max(0, sourceContext), sourceMaps: sourceMaps, color: color)
     }
 
     func run() throws {

@@ -18,6 +18,8 @@ struct ResolveRequest: Equatable {
     /// (`--source-map FROM=TO`) applied before reading them.
     var sourceContext = 0
     var sourceMaps: [String] = []
+    /// `--color`: auto, always or never.
+    var color = "auto"
 
     /// A batch this large is shared between two symbolizers on two threads (each reading DWARF through its
     /// own libdwarf session, or both reading the index cache).
@@ -60,8 +62,13 @@ struct ResolveRequest: Equatable {
         let symbolizer = try selection.openSymbolizer()
         let notedAtOpening = symbolizer.notes.count
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
+        guard let colorChoice = ColorChoice(rawValue: color) else {
+            Output.error("--color takes auto, always or never, not '\(color)'")
+            throw ExitCode.validationFailure
+        }
         let renderer = ResolutionRenderer(
-            style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName)
+            style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName,
+            colors: colorChoice.colors(writingJSON: json, toFile: false))
         func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
         func answer(by worker: (symbolizer: ImageSymbolizer, answers: Answers), _ inputs: ArraySlice<String>) -> Answers {
             let (symbolizer, answers) = worker

@@ -44,6 +44,16 @@ struct ColorTests {
         #expect(!(try String(contentsOfFile: scratch.path("out.txt"), encoding: .utf8)).contains(Self.escape), "a file gets no colour")
     }
 
+    /// `resolve` too: the function and its place coloured on a terminal, plain into a pipe.
+    @Test func resolveOnATerminal() throws {
+        let arguments = ["resolve", "-o", "SampleCrashes/linux-c-signal/app", "0x1290"]
+        let plain = try Command.postmortem(arguments).standardOutput
+        #expect(plain == "process (in app) (crash.c:26)\n")
+        let coloured = try Self.onTerminal(arguments)
+        #expect(coloured.contains("\u{1B}[1mprocess\u{1B}[0m (in app) (\u{1B}[36mcrash.c:26\u{1B}[0m)"), "\(coloured)")
+        #expect(!(try Self.onTerminal(arguments + ["--color", "never"])).contains(Self.escape))
+    }
+
     /// Unresolved frames dim; a name that differs from the one the log gave (an alias: the log's `gsignal`, the debug
     /// information's `raise`) in its own colour.
     @Test func unresolvedAndDifferingFrames() throws {

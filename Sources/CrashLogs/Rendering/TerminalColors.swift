@@ -1,11 +1,17 @@
 /// The colours a report printed back on a terminal gets (ANSI escapes): the names symbolication found, their source
 /// positions, the crashing thread, frames left unresolved, and names that differ from the one the log gave.
 public struct TerminalColors: Hashable, Sendable {
+    /// Function names (bold).
     public var function = "\u{1B}[1m"
+    /// `file:line` (cyan).
     public var location = "\u{1B}[36m"
+    /// The crashing thread's header (bold red).
     public var crashedThread = "\u{1B}[1;31m"
+    /// A frame left unresolved (dim).
     public var unresolved = "\u{1B}[2m"
+    /// A name that differs from the log's (bold yellow).
     public var differingName = "\u{1B}[1;33m"
+    /// Back to plain text.
     public var reset = "\u{1B}[0m"
 
     public init() {}

@@ -22,11 +22,14 @@ public struct ResolutionRenderer: Sendable {
     public let imageName: String
     /// ` (in NAME)`, as written after each function.
     private let imageNote: [UInt8]
+    /// Colours for a terminal (function names, source positions); `nil` for plain text.
+    public let colors: TerminalColors?
 
-    public init(style: Style, imageName: String) {
+    public init(style: Style, imageName: String, colors: TerminalColors? = nil) {
         self.style = style
         self.imageName = imageName
         self.imageNote = Array(" (in \(imageName))".utf8)
+        self.colors = colors
     }
 
     /// Appends the atos lines for one address to `bytes`, each ending in a newline: `function (in image)
@@ -61,14 +64,18 @@ public struct ResolutionRenderer: Sendable {
     }
 
     private func appendLine(for frame: SymbolicatedFrame, resolution: AddressResolution, input: String, to bytes: inout [UInt8]) {
+        if let colors, frame.function != nil { bytes += colors.function.utf8 }
         bytes += (frame.function ?? input).utf8
+        if let colors, frame.function != nil { bytes += colors.reset.utf8 }
         bytes += imageNote
         if let file = frame.file, frame.line > 0 || !frame.isInlined {
             bytes.append(UInt8(ascii: " "))
             bytes.append(UInt8(ascii: "("))
+            if let colors { bytes += colors.location.utf8 }
             appendDisplayPath(file, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
             Self.appendDecimal(frame.line, to: &bytes)
+            if let colors { bytes += colors.reset.utf8 }
             bytes.append(UInt8(ascii: ")"))
         } else if !frame.isInlined, let start = resolution.functionStart, resolution.address >= start {
             bytes.append(UInt8(ascii: " "))
