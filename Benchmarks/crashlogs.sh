@@ -11,6 +11,8 @@ postmortem=${POSTMORTEM:-.build/release/postmortem}
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 # A cache of this run's own: the binaries' copies live in $work, and the user's cache stays untouched.
 export POSTMORTEM_CACHE_DIR=$work/cache
+# The first warm run writes the index files before it ends, so the runs after it read them.
+export POSTMORTEM_CACHE_WRITE=foreground
 
 # The samples' logs, round-robin, beside copies of their binaries (one each: they are found beside the logs).
 samples=(SampleCrashes/linux-c-asan/asan.txt SampleCrashes/linux-c-sensors/crash.txt
