@@ -100,8 +100,9 @@ def run(arguments, timeout, memory_limit, stdin=None, address_space=None):
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
     report = os.path.join(WORK, "peak-rss")
     try:
-        # An index cache of this script's own (each mutated binary writes one, the next run reads it), never the user's.
-        environment = dict(os.environ, POSTMORTEM_CACHE_DIR=os.path.join(WORK, "index-cache"))
+        # An index cache of this script's own (each mutated binary writes one, the next run reads it), never the user's;
+        # written in the run, so that writing a mutated binary's index is watched for crashes, hangs and memory too.
+        environment = dict(os.environ, POSTMORTEM_CACHE_DIR=os.path.join(WORK, "index-cache"), POSTMORTEM_CACHE_WRITE="foreground")
         # In a process group of its own, so a hang is killed with GNU time, not left running behind it.
         process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report, POSTMORTEM] + arguments, env=environment,
                                    stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

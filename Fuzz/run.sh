@@ -24,7 +24,7 @@ rm -rf "$seeds" && mkdir -p "$seeds"
 make --no-print-directory -s release >/dev/null
 # (inventory-stripped has no debug information here: its file holds its symbols alone.)
 for fixture in sensors-gcc-dwarf2 sensors-gcc-dwarf5 sensors-clang-dwarf4 inventory-gcc shapes-swift-O inventory-stripped; do
-  POSTMORTEM_CACHE_DIR=$seeds "$root/.build/release/postmortem" resolve -o "Tests/Fixtures/bin/$fixture" 0x1000 >/dev/null 2>&1 || true
+  POSTMORTEM_CACHE_DIR=$seeds POSTMORTEM_CACHE_WRITE=foreground "$root/.build/release/postmortem" resolve -o "Tests/Fixtures/bin/$fixture" 0x1000 >/dev/null 2>&1 || true
 done
 
 seeds_for() {
