@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
-        .testTarget(name: "FormattersTests", dependencies: ["Formatters"], exclude: ["Dumps", "FormatterFiles", "Goldens"]),
+        .testTarget(name: "FormattersTests", dependencies: ["Formatters", "TestSupport"], exclude: ["Dumps", "FormatterFiles", "Goldens"]),
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "TestSupport"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Formatters
 import Testing
+import TestSupport
 
 /// Every fixture value's `dump()` output, read back and drawn in the `tree` and `line` styles, equals its golden
 /// file (Goldens/NAME.txt). `UPDATE_GOLDEN=1 swift test` rewrites them.
@@ -17,13 +18,6 @@ struct RenderingGoldenTests {
     func treeAndLine(_ name: String) throws {
         let dump = try String(contentsOf: DumpParsingTests.directory.appendingPathComponent("\(name).dump.txt"), encoding: .utf8)
         let actual = try Self.rendering(dump)
-        let file = Self.goldens.appendingPathComponent("\(name).txt")
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try? String(contentsOf: file, encoding: .utf8)
-        #expect(expected != nil, "missing \(file.path); run with UPDATE_GOLDEN=1")
-        #expect(actual == expected, "\(name):\n\(actual)")
+        GoldenFile.check(actual, against: Self.goldens.appendingPathComponent("\(name).txt"))
     }
 }

@@ -44,9 +44,7 @@ struct SymbolicateTests {
         #expect(result.status == 0 && !result.standardOutput.isEmpty, "\(result.standardError)")
         if arguments.contains("--json") { result.standardOutput = try Self.withoutSystemLibraries(json: result.standardOutput) }
         let actual = Self.withoutSystemLibraries(Golden.transcript(arguments: arguments, input: nil, result: result))
-        let file = Paths.golden.appendingPathComponent(name + ".txt")
-        if Golden.isUpdating { try actual.write(to: file, atomically: true, encoding: .utf8); return }
-        #expect(actual == (try? String(contentsOf: file, encoding: .utf8)), "output differs from \(name).txt:\n\(actual)")
+        GoldenFile.check(actual, against: Paths.golden.appendingPathComponent(name + ".txt"))
     }
 
     /// `--source-context`: two lines either side of each frame's line, the line marked, a caret under its column; in

@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 
 /// Golden files for CLI output: the command, its standard output, standard error and exit status.
-/// `UPDATE_GOLDEN=1 swift test` rewrites them from the current output.
+/// `UPDATE_GOLDEN=1 swift test` rewrites them from the current output (see ``GoldenFile``).
 enum Golden {
-    static var isUpdating: Bool { ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" }
+    static var isUpdating: Bool { GoldenFile.isUpdating }
 
     /// The transcript of one run, as a golden file holds it.
     static func transcript(arguments: [String], input: String?, result: CommandResult) -> String {
@@ -22,13 +22,6 @@ enum Golden {
                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try Command.postmortem(arguments, input: input)
         let actual = transcript(arguments: arguments, input: input, result: result)
-        let file = Paths.golden.appendingPathComponent(name + ".txt")
-        if isUpdating {
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try? String(contentsOf: file, encoding: .utf8)
-        #expect(expected != nil, "missing golden file \(file.path); run with UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
-        #expect(actual == expected, "output differs from \(name).txt:\n\(actual)", sourceLocation: sourceLocation)
+        GoldenFile.check(actual, against: Paths.golden.appendingPathComponent(name + ".txt"), sourceLocation: sourceLocation)
     }
 }
