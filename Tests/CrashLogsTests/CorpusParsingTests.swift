@@ -15,6 +15,13 @@ struct CorpusParsingTests {
             .map { directory.appendingPathComponent($0).path }
     }
 
+    /// The corpus as committed: each format's folder and at least its logs (fewer found is a folder gone, not a pass).
+    @Test func theCorpusIsWhole() {
+        let known = ["android-tombstone": 10, "apple-crash": 13, "apple-ips": 5, "breakpad-stackwalk": 8, "gdb-bt": 6,
+                     "glibc-backtrace": 5, "nsexception": 1, "sanitizer": 13, "swift-fatal": 1]
+        for (format, count) in known { #expect(Self.files(format).count >= count, "\(format)") }
+    }
+
     static let sanitizerFramePattern = #"^\s*#\d+(\.\d+)?\s+0x[0-9a-fA-F]+"#
     static let glibcFramePattern = #"^\s*[^\s\[#][^\[]*(\([^\n]*\))?\s?\[0x[0-9a-fA-F]+\]\s*$|^\s*\[0x[0-9a-fA-F]+\]\s*$"#
 

@@ -34,7 +34,26 @@ struct BadDumpInputTests {
         }
         // `dump()`-style indentation 3,000 levels deep (9 MB of spaces).
         let indented = (0..<3_000).map { String(repeating: "  ", count: $0) + "▿ Fixture.Level" }.joined(separator: "\n")
-        _ = try? DumpReader.read(indented, format: format)
+        let reading = try? DumpReader.read(indented, format: format)
+        if format == .dump {
+            // Every line read, none deeper than the reader goes (the deeper ones stay as siblings at its deepest level).
+            let node = try? #require(reading?.node)
+            #expect(node.map(Self.count) == 3_000)
+            #expect(node.map(Self.depth) ?? .max <= DumpParser.maximumDepth + 1)
+        } else if let reading {
+            #expect(Self.count(reading.node) <= 3_000, "\(format)")
+        }
+    }
+
+    /// The levels of `node`'s tree (1 for a leaf).
+    static func depth(_ node: ValueNode) -> Int {
+        var deepest = 0
+        var pending = [(node, 1)]
+        while let (next, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            pending += next.children.map { ($0, level + 1) }
+        }
+        return deepest
     }
 
     /// A string that ends in a backslash at the end of the text (fuzz-dumps found the JSON reader looping on one,
@@ -114,7 +133,8 @@ struct BadDumpInputTests {
         #expect(Self.count(reading.node) <= 50_001 + 40)
         // Offsets, counts and sizes past the end.
         for length in [8, 20, 40, shared.count - 1] {
-            _ = try? DumpReader.read(bytes: Array(shared[..<length]))
+            // Its trailer (the last 32 bytes) cut off: never a value read from the wrong bytes.
+            #expect(throws: DumpReader.Failure.self, "\(length) bytes") { try DumpReader.read(bytes: Array(shared[..<length])) }
         }
         var wrongTable = shared
         wrongTable[wrongTable.count - 1] = 0xFF

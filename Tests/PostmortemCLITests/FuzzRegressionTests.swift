@@ -13,6 +13,15 @@ struct FuzzRegressionTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
     }
 
+    /// Every fuzz target keeps its regressions: a folder gone would otherwise mean no test at all.
+    @Test func everyTargetHasItsRegressions() throws {
+        #expect(Self.targets == ["fuzz-crashlogs", "fuzz-dumps", "fuzz-dwarf", "fuzz-index-cache"])
+        for target in Self.targets {
+            let inputs = try FileManager.default.contentsOfDirectory(atPath: Self.directory.appendingPathComponent(target).path)
+            #expect(!inputs.isEmpty, "\(target) has no regression inputs")
+        }
+    }
+
     @Test(arguments: targets)
     func replays(_ target: String) throws {
         let replayer = Paths.builtExecutable(named: target)
