@@ -23,15 +23,7 @@ struct ResolveCommand: ParsableCommand {
     @Flag(name: .customLong("json"), help: "Print one JSON object per address, with the whole inline chain.")
     var json = false
 
-    @Option(name: .customLong("source-context"), help: "Print this many source lines before and after each answer's line.")
-    var sourceContext: Int = 0
-
-    @Option(name: .customLong("source-map"),
-            help: "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated.")
-    var sourceMaps: [String] = []
-
-    @Option(name: .customLong("color"), help: "auto (on a terminal), always or never.", completion: .list(["auto", "always", "never"]))
-    var color: String = "auto"
+    @OptionGroup var presentation: PresentationOptions
 
     @Argument(help: "Addresses to resolve.")
     var addresses: [String] = []
@@ -39,7 +31,7 @@ struct ResolveCommand: ParsableCommand {
     /// The parsed values.
     var request: ResolveRequest {
         ResolveRequest(selection: objectOptions.selection, inlines: inlines, fullPath: fullPath, json: json, addresses: addresses,
-                       sourceContext: max(0, sourceContext), sourceMaps: sourceMaps, color: color)
+                       sourceContext: presentation.sourceContext, sourceMaps: presentation.sourceMaps, color: presentation.color)
     }
 
     func run() throws {

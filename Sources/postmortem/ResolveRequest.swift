@@ -48,27 +48,16 @@ struct ResolveRequest: Equatable {
     /// Resolves the addresses and ends the process.
     /// - Throws: exit status 64 for bad option values, 1 when the object cannot be read or no input was an address.
     func run() throws -> Never {
-        var mappings: [(from: String, to: String)] = []
-        for text in sourceMaps {
-            guard let mapping = SourceContextReader.mapping(text) else {
-                Output.error("'\(text)' is not FROM=TO")
-                throw ExitCode.validationFailure
-            }
-            mappings.append(mapping)
-        }
         // Source lines are read for one answer after another, on one thread.
-        let sourceReader = sourceContext > 0 ? SourceContextReader(context: sourceContext, mappings: mappings) : nil
+        let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)
         let binaryDirectory = selection.object.contains("/") ? String(selection.object[..<selection.object.lastIndex(of: "/")!]) : "."
         let symbolizer = try selection.openSymbolizer()
         let notedAtOpening = symbolizer.notes.count
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
-        guard let colorChoice = ColorChoice(rawValue: color) else {
-            Output.error("--color takes auto, always or never, not '\(color)'")
-            throw ExitCode.validationFailure
-        }
+        let colors = try PresentationOptions.colors(color, writingJSON: json, toFile: false)
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName,
-            colors: colorChoice.colors(writingJSON: json, toFile: false))
+            colors: colors)
         func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
         func answer(by worker: (symbolizer: ImageSymbolizer, answers: Answers), _ inputs: ArraySlice<String>) -> Answers {
             let (symbolizer, answers) = worker

@@ -37,15 +37,7 @@ struct SymbolicateCommand: ParsableCommand {
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
-    @Option(name: .customLong("source-context"), help: "Print this many source lines before and after each frame's line.")
-    var sourceContext: Int = 0
-
-    @Option(name: .customLong("source-map"),
-            help: "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated.")
-    var sourceMaps: [String] = []
-
-    @Option(name: .customLong("color"), help: "auto (on a terminal), always or never.", completion: .list(["auto", "always", "never"]))
-    var color: String = "auto"
+    @OptionGroup var presentation: PresentationOptions
 
     @Flag(name: .customLong("full-names"),
           help: "Print Swift names in full (modules, argument and result types) instead of as the runtime's backtracer does.")
@@ -80,24 +72,8 @@ struct SymbolicateCommand: ParsableCommand {
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard()))
-        var mappings: [(from: String, to: String)] = []
-        for text in sourceMaps {
-            guard let mapping = SourceContextReader.mapping(text) else {
-                Output.error("'\(text)' is not FROM=TO")
-                throw ExitCode.validationFailure
-            }
-            mappings.append(mapping)
-        }
-        guard sourceContext >= 0 else {
-            Output.error("--source-context takes a count of lines, 0 or more")
-            throw ExitCode.validationFailure
-        }
-        let sourceReader = sourceContext > 0 || !mappings.isEmpty ? SourceContextReader(context: sourceContext, mappings: mappings) : nil
-        guard let colorChoice = ColorChoice(rawValue: color) else {
-            Output.error("--color takes auto, always or never, not '\(color)'")
-            throw ExitCode.validationFailure
-        }
-        let colors = colorChoice.colors(writingJSON: json, toFile: output != nil)
+        let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
+        let colors = try PresentationOptions.colors(presentation.color, writingJSON: json, toFile: output != nil)
         let sources = LogSource.expand(logs)
         for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
