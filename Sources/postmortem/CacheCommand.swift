@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import ObjectFiles
 import Symbolication
 
@@ -110,12 +109,9 @@ struct CacheBuildCommand: ParsableCommand {
         if lock == nil {
             if ifIdle { return }
             if !quiet { Output.error("\(cache.directory): waiting for the writer at work") }
-            while lock == nil {
-                usleep(100_000)
-                lock = FileLock(path: cache.writerLockPath)
-            }
+            lock = FileLock(path: cache.writerLockPath, waiting: true)
         }
-        CacheWriterSignals.removeTemporaryFilesOnInterruption(of: cache)
+        Interruption.onInterruption { cache.removeOwnTemporaryFiles() }
         cache.staleTemporaryFiles().forEach { FileSystem.remove($0) }
         var written: Set<String> = []
         var failed = false

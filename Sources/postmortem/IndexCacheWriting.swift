@@ -9,13 +9,6 @@ enum IndexCacheWriting {
     /// Whether runs write the files they lack themselves (`POSTMORTEM_CACHE_WRITE=foreground`).
     static var writesInRun: Bool { FileSystem.environment("POSTMORTEM_CACHE_WRITE") == "foreground" }
 
-    /// What a writer needs to open each image as the run did.
-    struct Request {
-        var cache: IndexCache
-        var images: [(path: String, architecture: String?)]
-        var debugRoots: [String]
-    }
-
     /// Writes or hands on the files `symbolizers` need; prints at most one line when the cache cannot be used.
     /// - Parameter writeNow: writes them in this process, printing what writing found (`notes`).
     static func finish(_ symbolizers: [ImageSymbolizer], cache: IndexCache?, debugRoots: [String],
@@ -28,23 +21,23 @@ enum IndexCacheWriting {
             return
         }
         if writesInRun {
-            CacheWriterSignals.removeTemporaryFilesOnInterruption(of: cache)
+            Interruption.onInterruption { cache.removeOwnTemporaryFiles() }
             pending.forEach(writeNow)
             cache.evict(keeping: Set(pending.map { cache.path(for: $0.image, debugFile: $0.debugFile ?? $0.image) }))
             return
         }
         // A writer at work already: this run's images wait for a later run.
         guard !FileLock.isHeld(cache.writerLockPath) else { return }
-        let request = Request(cache: cache, images: pending.map { ($0.image.path, $0.options.architecture?.name) }, debugRoots: debugRoots)
         Output.flush()
-        DetachedProcess.spawnSelf(arguments: arguments(for: request))
+        DetachedProcess.spawnSelf(arguments: arguments(images: pending.map { ($0.image.path, $0.options.architecture?.name) },
+                                                       debugRoots: debugRoots))
     }
 
     /// The command line of the detached writer.
-    static func arguments(for request: Request) -> [String] {
+    static func arguments(images: [(path: String, architecture: String?)], debugRoots: [String]) -> [String] {
         var arguments = ["cache", "build", "--if-idle", "--quiet"]
-        for root in request.debugRoots { arguments += ["-d", root] }
-        for image in request.images { arguments += ["--arch", image.architecture ?? "-"] }
-        return arguments + ["--"] + request.images.map(\.path)
+        for root in debugRoots { arguments += ["-d", root] }
+        for image in images { arguments += ["--arch", image.architecture ?? "-"] }
+        return arguments + ["--"] + images.map(\.path)
     }
 }

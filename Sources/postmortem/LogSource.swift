@@ -9,9 +9,7 @@ struct LogSource {
 
     /// The directory the log lies in, searched for the binaries it names.
     var directory: String? {
-        guard let path else { return nil }
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return String(path[..<slash])
+        path.map(FileSystem.directory(of:))
     }
 
     /// The logs named by `arguments`: files as given, the regular files of a directory (sorted), `-` for stdin.

@@ -50,7 +50,7 @@ struct ResolveRequest: Equatable {
     func run() throws -> Never {
         // Source lines are read for one answer after another, on one thread.
         let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)
-        let binaryDirectory = selection.object.contains("/") ? String(selection.object[..<selection.object.lastIndex(of: "/")!]) : "."
+        let binaryDirectory = FileSystem.directory(of: selection.object)
         let symbolizer = try selection.openSymbolizer()
         let notedAtOpening = symbolizer.notes.count
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)

@@ -43,13 +43,7 @@ final class SourceContextReader {
     func fill(_ report: inout CrashReport, logDirectory: String?) {
         for thread in report.threads.indices {
             for frame in report.threads[thread].frames.indices {
-                for index in report.threads[thread].frames[frame].symbols.indices {
-                    let symbol = report.threads[thread].frames[frame].symbols[index]
-                    // `<compiler-generated>` names no file.
-                    guard let file = symbol.file, symbol.line > 0, !file.hasSuffix(">") else { continue }
-                    report.threads[thread].frames[frame].symbols[index].source = excerpt(file, line: symbol.line, column: symbol.column,
-                                                                                           besides: logDirectory)
-                }
+                fill(&report.threads[thread].frames[frame].symbols, besides: logDirectory)
             }
         }
     }
@@ -59,6 +53,7 @@ final class SourceContextReader {
     func fill(_ symbols: inout [FrameSymbol], besides directory: String?) {
         for index in symbols.indices {
             let symbol = symbols[index]
+            // `<compiler-generated>` names no file.
             guard let file = symbol.file, symbol.line > 0, !file.hasSuffix(">") else { continue }
             symbols[index].source = excerpt(file, line: symbol.line, column: symbol.column, besides: directory)
         }

@@ -69,9 +69,9 @@ struct ColorTests {
             guard let logged = frame["symbolInLog"] as? String, let symbol = (frame["symbols"] as? [[String: Any]])?.last else { return false }
             return symbol["function"] as? String != logged
         }
-        if let name = ((differing?["symbols"] as? [[String: Any]])?.last?["function"] as? String) {
-            let text = try Command.postmortem(["symbolicate", "--color", "always", "SampleCrashes/linux-c-sensors/crash.txt"]).standardOutput
-            #expect(text.contains("\u{1B}[1;33m\(name)\u{1B}[0m"), "\(text)")
-        }
+        // libc6-dbg (make test installs it) names the log's `gsignal` frame `raise`.
+        let name = try #require((differing?["symbols"] as? [[String: Any]])?.last?["function"] as? String, "a frame named otherwise than in the log")
+        let text = try Command.postmortem(["symbolicate", "--color", "always", "SampleCrashes/linux-c-sensors/crash.txt"]).standardOutput
+        #expect(text.contains("\u{1B}[1;33m\(name)\u{1B}[0m"), "\(text)")
     }
 }

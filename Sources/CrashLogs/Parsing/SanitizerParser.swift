@@ -112,9 +112,11 @@ struct SanitizerParser {
     static func parse(_ lines: [LogLine]) -> CrashReport {
         var report = CrashReport(format: .sanitizer, exception: nil, threads: [], images: [], lines: lines)
         var stacks = StackCollector()
+        var summary: String?
         for (number, line) in lines.enumerated() {
             guard let parsed = frame(in: line.text) else {
                 let trimmed = line.text.trimmingWhitespace
+                if summary == nil { summary = Self.summaryKind(in: trimmed) }
                 // Blank lines may sit between frames (Android); anything else ends the stack.
                 if !trimmed.isEmpty {
                     stacks.close(into: &report)
@@ -138,7 +140,7 @@ struct SanitizerParser {
         }
         stacks.close(into: &report)
         // The kind of error as the sanitizer sums it up, which its first line words less tersely.
-        if let kind = lines.lazy.compactMap({ Self.summaryKind(in: $0.text) }).first {
+        if let kind = summary {
             report.exception = CrashReport.Exception(type: kind, message: report.exception?.message)
         }
         return report

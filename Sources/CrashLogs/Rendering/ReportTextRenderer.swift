@@ -28,8 +28,6 @@ public struct ReportTextRenderer: Sendable {
         }
         // The Swift backtracer's threads are laid out as a whole (their columns follow their widest frame).
         let swiftLayout = report.format == .swiftBacktrace ? SwiftBacktraceLayout.lines(of: report) : [:]
-        var swiftFrames: [Int: CrashFrame] = [:]
-        if report.format == .swiftBacktrace { for thread in report.threads { for frame in thread.frames { swiftFrames[frame.lineNumber] = frame } } }
         // Frames that have an address or offset and stayed unresolved, by line (coloured as such on a terminal).
         var unresolvedLines = Set<Int>()
         if colors != nil {
@@ -41,8 +39,8 @@ public struct ReportTextRenderer: Sendable {
         for (number, line) in report.lines.enumerated() {
             if var rendered = swiftLayout[number] {
                 let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
-                if let colors, let frame = swiftFrames[number], !frame.symbols.isEmpty { rendered = colors.frameLines(rendered, frame: frame) }
-                if !rendered.isEmpty, let source = framesByLine[number]?.symbols.first?.source ?? swiftFrames[number]?.symbols.first?.source {
+                if let colors, let frame = framesByLine[number] { rendered = colors.frameLines(rendered, frame: frame) }
+                if !rendered.isEmpty, let source = framesByLine[number]?.symbols.first?.source {
                     rendered += source.renderedLines()
                 }
                 for (index, text) in rendered.enumerated() {

@@ -45,7 +45,7 @@ public struct DebugFileLocator: Sendable {
             }
         }
         if let link = binary.debugLink {
-            let directory = Self.directory(of: binary.path)
+            let directory = FileSystem.directory(of: binary.path)
             var candidates = [Self.join(directory, link.fileName), Self.join(directory, ".debug/" + link.fileName)]
             let absoluteDirectory = Self.absolute(directory)
             for root in search.allRoots { candidates.append(Self.join(root + absoluteDirectory, link.fileName)) }
@@ -65,7 +65,7 @@ public struct DebugFileLocator: Sendable {
     /// bundle), then in each root; used only when it has a slice with the binary's UUID.
     private func locateDSYM(for binary: ObjectFile) -> DebugFileLookup {
         let name = Self.fileName(of: binary.path)
-        let directory = Self.directory(of: binary.path)
+        let directory = FileSystem.directory(of: binary.path)
         var candidates = [binary.path + ".dSYM", Self.join(directory, name + ".app.dSYM")]
         if let app = Self.appBundle(containing: binary.path) { candidates.append(app + ".dSYM") }
         for root in search.roots { candidates += [Self.join(root, name + ".dSYM"), Self.join(root, name + ".app.dSYM")] }
@@ -111,10 +111,6 @@ public struct DebugFileLocator: Sendable {
         return String(path[path.index(after: slash)...])
     }
 
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
 
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name

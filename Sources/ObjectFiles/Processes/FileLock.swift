@@ -5,11 +5,14 @@ import Glibc
 public final class FileLock {
     private let descriptor: Int32
 
-    /// Takes the lock on `path` (made when missing) without waiting; `nil` when another holds it or it cannot be made.
-    public init?(path: String) {
+    /// Takes the lock on `path` (made when missing): without waiting unless `waiting`; `nil` when another holds it
+    /// (and `waiting` is false) or it cannot be made.
+    public init?(path: String, waiting: Bool = false) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        var taken = flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB)
+        while taken != 0, waiting, errno == EINTR { taken = flock(descriptor, LOCK_EX) }
+        guard taken == 0 else {
             close(descriptor)
             return nil
         }
