@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries. libdwarf's header is <libdwarf/libdwarf.h> and Debian ships no pkg-config file for it.
@@ -39,6 +41,16 @@ let package = Package(
             dependencies: ["CLibDwarf", "ObjectFiles"]
         ),
         .target(name: "JSONWriting"),
+        // Debug files and binaries fetched by build-id from debuginfod servers, into elfutils' client cache.
+        .target(
+            name: "Debuginfod",
+            dependencies: [
+                "ObjectFiles",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(name: "CrashLogs", dependencies: ["JSONWriting"]),
         .target(name: "Formatters", dependencies: ["JSONWriting"]),
         .target(
@@ -50,7 +62,7 @@ let package = Package(
             name: "postmortem",
             dependencies: [
                 "CMalloc",
-                "Symbolication", "ObjectFiles", "CrashLogs", "Formatters",
+                "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -106,6 +106,34 @@ public enum FileSystem {
         return (UInt64(status.st_size), Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
     }
 
+    /// The permission bits of the file at `path` (`0o400`, say), or `nil` when it does not exist.
+    public static func permissions(of path: String) -> UInt32? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return UInt32(status.st_mode) & 0o7777
+    }
+
+    /// How many whole seconds ago the file at `path` was last modified, or `nil` when it does not exist.
+    public static func secondsSinceModified(_ path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) - Int64(status.st_mtim.tv_sec)
+    }
+
+    /// Creates an empty file at `path` with `permissions`, replacing what was there; false when it could not.
+    @discardableResult
+    public static func createEmptyFile(_ path: String, permissions: UInt32) -> Bool {
+        unlink(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        // The process's umask must not widen what was asked (a 000 file marks a miss for elfutils' client too).
+        chmod(path, mode_t(permissions))
+        return true
+    }
+
     /// Creates `path` and the directories above it that are missing.
     public static func createDirectories(_ path: String) throws(Failure) {
         if isDirectory(path) { return }
@@ -124,13 +152,17 @@ public enum FileSystem {
     /// Dropped without a commit, the temporary file is removed.
     public final class AtomicFile {
         public let path: String
-        private let temporary: String
+        /// Where the file is written until ``commit()``: beside ``path``, so that it can be read back before then.
+        public let temporary: String
+        /// The permission bits the file gets when committed.
+        private let permissions: UInt32
         private var descriptor: Int32
         /// The number of bytes appended so far.
         public private(set) var count = 0
 
-        public init(path: String) throws(Failure) {
+        public init(path: String, permissions: UInt32 = 0o644) throws(Failure) {
             self.path = path
+            self.permissions = permissions
             temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw Failure(path: temporary, detail: "cannot write: " + String(cString: strerror(errno))) }
@@ -168,6 +200,7 @@ public enum FileSystem {
         public func commit() throws(Failure) {
             close(descriptor)
             descriptor = -1
+            if permissions != 0o644 { chmod(temporary, mode_t(permissions)) }
             guard rename(temporary, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary)
@@ -184,6 +217,9 @@ public enum FileSystem {
 
     /// Whether standard output is a terminal (not a file or a pipe).
     public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Whether standard error is a terminal (where progress lines may be redrawn).
+    public static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Whether this process may create and write files in the directory `path`.
     public static func isWritableDirectory(_ path: String) -> Bool {

@@ -65,10 +65,13 @@ public final class ImageSymbolizer {
         var notes: [String] = []
         var debugFile: ObjectFile? = image.hasDWARF ? image : nil
         if debugFile == nil {
-            let lookup = DebugFileLocator(search: options.debugFileSearch).locateDebugFile(for: image)
+            let lookup = DebugFileLocator(search: options.debugFileSearch, remote: options.remoteDebugFiles).locateDebugFile(for: image)
             for rejection in lookup.rejections { notes.append("\(rejection.path): not used as debug file of \(path): \(rejection.reason)") }
             debugFile = lookup.debugFile
-            if debugFile == nil { notes.append("\(path): no debug information found; using the symbol table only") }
+            if debugFile == nil {
+                let remotely = lookup.unavailableRemotely.map { " (\($0))" } ?? ""
+                notes.append("\(path): no debug information found\(remotely); using the symbol table only")
+            }
         }
         // The cache answers for the debug file found just now, never for one found in another context. An image with
         // no debug information at all has a file of its symbols alone (a large symbol table, libswiftCore's say, takes

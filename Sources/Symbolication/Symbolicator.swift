@@ -15,10 +15,13 @@ public struct SymbolicationOptions: Sendable {
     public var swiftNames: Demangler.Style
     /// Where index-cache files are read and written; `nil` turns the cache off.
     public var indexCache: IndexCache?
+    /// Where binaries and debug files missing here are fetched from by build-id (debuginfod), if anywhere.
+    public var remoteDebugFiles: RemoteDebugFileSource?
 
     public init(debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil,
                 objectArchitecture: Architecture? = nil, demangle: Bool = true, swiftNames: Demangler.Style = .simplified,
-                indexCache: IndexCache? = nil) {
+                indexCache: IndexCache? = nil, remoteDebugFiles: RemoteDebugFileSource? = nil) {
+        self.remoteDebugFiles = remoteDebugFiles
         self.debugPaths = debugPaths
         self.objectArchitecture = objectArchitecture
         self.object = object
@@ -243,17 +246,17 @@ public final class Symbolicator {
                 notes.append("\(candidate.path): not used for the log's \(image.name): \(why)")
             }
         }
-        for candidate in candidates {
+        func use(_ candidate: BinaryLocator.Candidate) -> (symbolizer: ImageSymbolizer, bias: UInt64?)? {
             let location: Location
             if let identifier = image.identifier.map(BinaryLocator.normalized) {
                 guard let slices = slices(of: candidate.path), !slices.isEmpty else {
                     reject(candidate, "not an object file this tool reads")
-                    continue
+                    return nil
                 }
                 guard let match = slices.first(where: { $0.identifier.map(BinaryLocator.normalized) == identifier }) else {
                     let actual = slices.compactMap(\.identifier).joined(separator: ", ")
                     reject(candidate, "build-id or UUID \(actual.isEmpty ? "(none)" : actual) does not match \(image.identifier ?? "") in the log")
-                    continue
+                    return nil
                 }
                 location = Location(path: candidate.path, architecture: slices.count > 1 ? match.architecture : nil, object: match)
             } else {
@@ -261,21 +264,44 @@ public final class Symbolicator {
             }
             guard let symbolizer = open(location) else {
                 reject(candidate, "could not be read")
-                continue
+                return nil
             }
             switch LogAgreement.check(symbolizer, image: image, frames: frames) {
             case .success(let bias):
                 // What opening it found (no debug information, say) is said once the binary is used, not for every candidate.
                 if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted { notes += symbolizer.notes }
-                return .success((symbolizer, bias))
-            case .failure(let disagreement): reject(candidate, disagreement.description)
+                return (symbolizer, bias)
+            case .failure(let disagreement):
+                reject(candidate, disagreement.description)
+                return nil
+            }
+        }
+        for candidate in candidates {
+            if let used = use(candidate) { return .success(used) }
+        }
+        // Not on this machine: the binary of the log's build-id from debuginfod, when the log is of an ELF system.
+        var remotely = ""
+        if let remote = options.remoteDebugFiles, let buildID = Self.elfBuildID(of: image, format: format) {
+            switch remote.source.fetch(.executable, of: buildID) {
+            case .fetched(let path, let origin):
+                if let used = use(BinaryLocator.Candidate(path: path, origin: "from \(origin)")) { return .success(used) }
+            case .unavailable(let reason):
+                remotely = ", and asked " + reason
             }
         }
         if !rejections.isEmpty {
-            return .failure(Failure(description: "no binary of the log's \(image.name) found: " + rejections.joined(separator: "; ")))
+            return .failure(Failure(description: "no binary of the log's \(image.name) found: " + rejections.joined(separator: "; ") + remotely))
         }
         return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")
-                                + "; looked " + searched.joined(separator: ", ")))
+                                + "; looked " + searched.joined(separator: ", ") + remotely))
+    }
+
+    /// The ELF build-id a log gives for `image`; `nil` for a Mach-O UUID (Apple's formats, or written with dashes),
+    /// which no debuginfod server serves.
+    private static func elfBuildID(of image: CrashImage, format: CrashLogFormat) -> BuildID? {
+        guard ![.appleCrash, .appleIPS, .nsException].contains(format), let identifier = image.identifier,
+              !identifier.contains("-") else { return nil }
+        return BuildID(hex: BinaryLocator.normalized(identifier))
     }
 
     /// The images in the file at `path` (each slice of a universal file), read once per run; `nil` when it is not an
@@ -305,7 +331,7 @@ public final class Symbolicator {
         do {
             let symbolizerOptions = SymbolizerOptions(
                 demangle: options.demangle, debugFileSearch: DebugFileSearch(roots: options.debugPaths),
-                architecture: location.architecture, indexCache: options.indexCache)
+                architecture: location.architecture, indexCache: options.indexCache, remoteDebugFiles: options.remoteDebugFiles)
             let symbolizer = if let object = location.object { ImageSymbolizer(image: object, options: symbolizerOptions) } else {
                 try ImageSymbolizer(path: location.path, options: symbolizerOptions)
             }

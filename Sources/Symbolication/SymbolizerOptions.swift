@@ -10,13 +10,16 @@ public struct SymbolizerOptions: Hashable, Sendable {
     public var architecture: Architecture?
     /// Where index-cache files are read and written; `nil` turns the cache off.
     public var indexCache: IndexCache?
+    /// Where a debug file missing here is fetched from by build-id (debuginfod), if anywhere.
+    public var remoteDebugFiles: RemoteDebugFileSource?
     /// Whether this run writes the index-cache files it lacks itself, before it ends: lookups then read whole units,
     /// which writing needs anyway. Otherwise (a writer after the run) they read only what their addresses need.
     public var writesIndexCacheInRun: Bool = false
 
     public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil,
-                indexCache: IndexCache? = nil) {
+                indexCache: IndexCache? = nil, remoteDebugFiles: RemoteDebugFileSource? = nil) {
         self.demangle = demangle
+        self.remoteDebugFiles = remoteDebugFiles
         self.debugFileSearch = debugFileSearch
         self.architecture = architecture
         self.indexCache = indexCache

@@ -115,10 +115,13 @@ struct CacheBuildCommand: ParsableCommand {
         cache.staleTemporaryFiles().forEach { FileSystem.remove($0) }
         var written: Set<String> = []
         var failed = false
+        let remote = DebuginfodSetup.remoteDebugFiles(offline: true, quiet: true)
         for (position, binary) in binaries.enumerated() {
             let name = position < architectures.count && architectures[position] != "-" ? architectures[position] : nil
+            // Debug files downloaded by the run are found in debuginfod's cache; the writer itself fetches nothing.
             let options = SymbolizerOptions(debugFileSearch: DebugFileSearch(roots: debugPaths),
-                                            architecture: name.flatMap(Architecture.init(name:)), indexCache: cache)
+                                            architecture: name.flatMap(Architecture.init(name:)), indexCache: cache,
+                                            remoteDebugFiles: remote)
             do {
                 let symbolizer = try ImageSymbolizer(path: binary, options: options)
                 let needed = symbolizer.needsIndexCacheFile

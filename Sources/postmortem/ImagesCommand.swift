@@ -11,6 +11,9 @@ struct ImagesCommand: ParsableCommand {
     @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A root to search for debug files; may be repeated.", completion: .directory)
     var debugPaths: [String] = []
 
+    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
+    var offline = false
+
     @Flag(name: .customLong("json"), help: "Print one JSON object per image (each slice of a universal file).")
     var json = false
 
@@ -19,7 +22,8 @@ struct ImagesCommand: ParsableCommand {
 
     func run() throws {
         let renderer = ImageInfoRenderer()
-        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPaths))
+        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPaths),
+                                       remote: DebuginfodSetup.remoteDebugFiles(offline: offline))
         var described = 0
         for path in paths {
             let images: [ObjectFile]
@@ -30,7 +34,10 @@ struct ImagesCommand: ParsableCommand {
             for image in images {
                 let lookup = image.hasDWARF ? nil : locator.locateDebugFile(for: image)
                 Output.line(json ? renderer.json(image, lookup: lookup) : renderer.text(image, lookup: lookup))
-                if !json { lookup?.rejections.forEach { Output.error("\($0.path): not used as debug file of \(image.path): \($0.reason)") } }
+                if !json {
+                    lookup?.rejections.forEach { Output.error("\($0.path): not used as debug file of \(image.path): \($0.reason)") }
+                    if let reason = lookup?.unavailableRemotely { Output.error("\(image.path): no debug file: \(reason)") }
+                }
                 described += 1
             }
         }

@@ -27,9 +27,12 @@ struct ObjectOptions: ParsableArguments {
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
     var noCache = false
 
+    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
+    var offline = false
+
     /// The parsed values.
     var selection: ObjectSelection {
         ObjectSelection(object: object, arch: arch, loadAddress: loadAddress, slide: slide, debugPaths: debugPaths,
-                        noDemangle: noDemangle, noCache: noCache)
+                        noDemangle: noDemangle, noCache: noCache, offline: offline)
     }
 }

@@ -17,6 +17,8 @@ struct ObjectSelection: Equatable {
     var debugPaths: [String] = []
     var noDemangle = false
     var noCache = false
+    /// Ask no debuginfod server (`--offline`).
+    var offline = false
 
     /// Checks the option values. Done here rather than in `validate()`: when validation fails,
     /// ArgumentParser reads atos's single-dash spellings (`-arch`, `-fullPath`) as bundles of short
@@ -38,7 +40,8 @@ struct ObjectSelection: Equatable {
 
     var symbolizerOptions: SymbolizerOptions {
         var options = SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
-                                        architecture: arch.flatMap(Architecture.init(name:)), indexCache: noCache ? nil : IndexCache.standard())
+                                        architecture: arch.flatMap(Architecture.init(name:)), indexCache: noCache ? nil : IndexCache.standard(),
+                                        remoteDebugFiles: DebuginfodSetup.remoteDebugFiles(offline: offline))
         options.writesIndexCacheInRun = IndexCacheWriting.writesInRun
         return options
     }

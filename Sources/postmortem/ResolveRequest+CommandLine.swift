@@ -6,7 +6,7 @@ extension ResolveRequest {
     /// ten million instructions, three quarters of a one-address lookup with a warm index cache. This reads what
     /// scripts and people type: `-o`/`--object`, `--arch`/`-arch`, `-l`/`--load-address`, `-s`/`--slide`,
     /// `-d`/`--debug-path` (repeatable), each with its value as the next argument or after `=` on a long name; the
-    /// flags `-i`/`--inlines`, `--full-path`/`-fullPath`, `--json`, `--no-demangle`, `--no-cache`; and addresses,
+    /// flags `-i`/`--inlines`, `--full-path`/`-fullPath`, `--json`, `--no-demangle`, `--no-cache`, `--offline`; and addresses,
     /// anywhere among them. It gives up on any other argument, on an option or flag given twice (other than `-d`),
     /// on a value that is empty or starts with `-`, on an argument that is not an address, and without `-o`. What
     /// it reads, ArgumentParser reads the same way (a test holds the two to it, argument list by argument list).
@@ -42,6 +42,7 @@ extension ResolveRequest {
                 case .json: request.json = true
                 case .noDemangle: request.selection.noDemangle = true
                 case .noCache: request.selection.noCache = true
+                case .offline: request.selection.offline = true
                 case .object, .arch, .loadAddress, .slide, .debugPath: break
                 }
                 continue
@@ -53,7 +54,7 @@ extension ResolveRequest {
             case .loadAddress: request.selection.loadAddress = value
             case .slide: request.selection.slide = value
             case .debugPath: request.selection.debugPaths.append(value)
-            case .inlines, .fullPath, .json, .noDemangle, .noCache: break
+            case .inlines, .fullPath, .json, .noDemangle, .noCache, .offline: break
             }
         }
         guard given & Option.object.bit != 0 else { return nil }
@@ -64,7 +65,7 @@ extension ResolveRequest {
     /// set: the first use of a `Dictionary` or `Set` of a new key type makes the Swift runtime look up the key's
     /// `Hashable` conformance, a scan of every conformance record in the binary, about 100,000 instructions.)
     private enum Option: UInt8 {
-        case object, arch, loadAddress, slide, debugPath, inlines, fullPath, json, noDemangle, noCache
+        case object, arch, loadAddress, slide, debugPath, inlines, fullPath, json, noDemangle, noCache, offline
 
         /// Each spelling ``ResolveCommand`` and ``ObjectOptions`` declare, with the option it names.
         init?(spelling: String) {
@@ -79,6 +80,7 @@ extension ResolveRequest {
             case "--json": self = .json
             case "--no-demangle": self = .noDemangle
             case "--no-cache": self = .noCache
+            case "--offline": self = .offline
             default: return nil
             }
         }
@@ -87,7 +89,7 @@ extension ResolveRequest {
 
         var isFlag: Bool {
             switch self {
-            case .inlines, .fullPath, .json, .noDemangle, .noCache: true
+            case .inlines, .fullPath, .json, .noDemangle, .noCache, .offline: true
             default: false
             }
         }

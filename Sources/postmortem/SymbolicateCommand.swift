@@ -34,6 +34,9 @@ struct SymbolicateCommand: ParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
     var noCache = false
 
+    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
+    var offline = false
+
     @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
     var noDemangle = false
 
@@ -71,7 +74,8 @@ struct SymbolicateCommand: ParsableCommand {
         let symbolicator = Symbolicator(options: SymbolicationOptions(
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
-            indexCache: noCache ? nil : IndexCache.standard()))
+            indexCache: noCache ? nil : IndexCache.standard(),
+            remoteDebugFiles: parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)))
         let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
         let colors = try PresentationOptions.colors(presentation.color, writingJSON: json, toFile: output != nil)
         let sources = LogSource.expand(logs)

@@ -4,12 +4,16 @@ import Glibc
 ///
 /// The order is gdb's: `ROOT/.build-id/xx/rest.debug` for each root (verified by build-id), then the
 /// `.gnu_debuglink` name in the binary's directory, in its `.debug/` subdirectory and under
-/// `ROOT/<binary's directory>/` (verified by build-id when both files have one, by CRC-32 otherwise).
+/// `ROOT/<binary's directory>/` (verified by build-id when both files have one, by CRC-32 otherwise); last, when
+/// a remote source is given, the file of the binary's build-id fetched from it (verified by build-id too).
 public struct DebugFileLocator: Sendable {
     public var search: DebugFileSearch
+    /// Where a debug file missing here is fetched from by build-id (debuginfod), if anywhere.
+    public var remote: RemoteDebugFileSource?
 
-    public init(search: DebugFileSearch = DebugFileSearch()) {
+    public init(search: DebugFileSearch = DebugFileSearch(), remote: RemoteDebugFileSource? = nil) {
         self.search = search
+        self.remote = remote
     }
 
     /// Looks for the debug file of `binary`. Candidates that exist but belong to another build are
@@ -56,6 +60,17 @@ public struct DebugFileLocator: Sendable {
                     return crc == link.crc ? nil : "CRC-32 \(Self.hex(crc)) does not match the debug link's \(Self.hex(link.crc))"
                 }
                 if let found { return DebugFileLookup(debugFile: found, rejections: rejections) }
+            }
+        }
+        if let remote, let buildID = binary.buildID {
+            switch remote.source.fetch(.debugInfo, of: buildID) {
+            case .fetched(let path, let origin):
+                seen.remove(path)
+                if let found = consider(path, verify: { Self.buildIDMismatch(binary, $0) }) {
+                    return DebugFileLookup(debugFile: found, rejections: rejections, origin: origin)
+                }
+            case .unavailable(let reason):
+                return DebugFileLookup(debugFile: nil, rejections: rejections, unavailableRemotely: reason)
             }
         }
         return DebugFileLookup(debugFile: nil, rejections: rejections)

@@ -25,4 +25,15 @@ public struct DebugFileLookup: Sendable {
 
     public var debugFile: ObjectFile?
     public var rejections: [Rejection]
+    /// Where the debug file came from when it was fetched (`debuginfod http://…`); `nil` for a file found here.
+    public var origin: String?
+    /// Why the remote source had no debug file, when one was asked.
+    public var unavailableRemotely: String?
+
+    public init(debugFile: ObjectFile?, rejections: [Rejection], origin: String? = nil, unavailableRemotely: String? = nil) {
+        self.debugFile = debugFile
+        self.rejections = rejections
+        self.origin = origin
+        self.unavailableRemotely = unavailableRemotely
+    }
 }

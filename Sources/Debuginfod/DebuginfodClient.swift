@@ -1,0 +1,328 @@
+import AsyncHTTPClient
+import Dispatch
+import Glibc
+import NIOPosix
+import NIOCore
+import ObjectFiles
+import Synchronization
+
+/// Fetches debug files, binaries and sources by build-id from the servers of `DEBUGINFOD_URLS`, into elfutils' client
+/// cache, as gdb and elfutils' tools do, but without their waits: the servers are asked at once and the first good
+/// answer wins; a server that times out or fails is not asked again in the run, so a log with many images costs one
+/// timeout at most; a miss is remembered as elfutils' client remembers it. Nothing downloaded is kept unless it carries
+/// the build-id asked for.
+///
+/// One client serves a whole run (or a server's life) from any number of threads; ``close()`` ends it.
+public final class DebuginfodClient: RemoteDebugFiles {
+    public let settings: DebuginfodSettings
+    /// With `true`, only what the cache already holds is used: no server is asked.
+    public let offline: Bool
+    private let cache: DebuginfodCache?
+    private let messages: @Sendable (String) -> Void
+    private let progress: DownloadProgress?
+    private let state = Mutex(State())
+
+    private struct State {
+        var http: HTTPClient?
+        /// Servers given up for the rest of the run, with why.
+        var failedServers: [DebuginfodServer: String] = [:]
+        /// Answers already given, so each artifact is asked for once per run.
+        var answers: [Request: RemoteFetch] = [:]
+        /// Downloads under way, removed if the process is interrupted.
+        var temporaryFiles: Set<String> = []
+        var removesTemporaryFilesOnInterruption = false
+        var closed = false
+    }
+
+    private struct Request: Hashable {
+        var artifact: RemoteArtifact
+        var buildID: BuildID
+    }
+
+    /// - Parameters:
+    ///   - offline: use the cache only (`--offline`).
+    ///   - showsProgress: draw progress on standard error (a terminal's; `DEBUGINFOD_PROGRESS` forces it anyway).
+    ///   - messages: where `DEBUGINFOD_VERBOSE`'s trace and progress go (standard error, for the command), as text to
+    ///     write as it is (lines end in a newline; a progress line is redrawn with a carriage return).
+    public init(settings: DebuginfodSettings, offline: Bool = false, showsProgress: Bool = false,
+                messages: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.offline = offline
+        self.messages = messages
+        cache = settings.cacheDirectory.map(DebuginfodCache.init(directory:))
+        progress = showsProgress || settings.forcesProgress ? DownloadProgress(write: messages) : nil
+    }
+
+    deinit { close() }
+
+    /// Ends the client's connections; later fetches answer from the cache only.
+    public func close() {
+        let http = state.withLock { state -> HTTPClient? in
+            state.closed = true
+            defer { state.http = nil }
+            return state.http
+        }
+        try? http?.syncShutdown()
+    }
+
+    public func fetch(_ artifact: RemoteArtifact, of buildID: BuildID) -> RemoteFetch {
+        let request = Request(artifact: artifact, buildID: buildID)
+        if let known = state.withLock({ $0.answers[request] }) { return known }
+        let answer = Answer()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let fetched = await self.fetchAsync(artifact, of: buildID)
+            answer.value.withLock { $0 = fetched }
+            done.signal()
+        }
+        done.wait()
+        let fetched = answer.value.withLock { $0 } ?? .unavailable(reason: "debuginfod: the fetch ended without an answer")
+        state.withLock { $0.answers[request] = fetched }
+        return fetched
+    }
+
+    /// ``fetch(_:of:)`` for callers that can wait without holding a thread.
+    public func fetchAsync(_ artifact: RemoteArtifact, of buildID: BuildID) async -> RemoteFetch {
+        guard let cache else { return .unavailable(reason: "debuginfod: no cache directory (set DEBUGINFOD_CACHE_PATH or HOME)") }
+        switch cache.entry(of: artifact, buildID: buildID) {
+        case .file(let path):
+            trace("\(artifact.kind) of \(buildID.hex): in the cache, \(path)")
+            return .fetched(path: path, origin: "debuginfod's cache")
+        case .recentMiss(let age):
+            return .unavailable(reason: "debuginfod: no server had it \(age) s ago (misses are remembered for \(cache.missLifetime) s)")
+        case .none:
+            break
+        }
+        if offline { return .unavailable(reason: "debuginfod: not in the cache, and --offline") }
+        let (servers, given) = state.withLock { state in
+            (settings.servers.filter { state.failedServers[$0] == nil }, state.failedServers)
+        }
+        guard !servers.isEmpty else {
+            let why = given.sorted { $0.key.url < $1.key.url }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
+            return .unavailable(reason: settings.servers.isEmpty ? "debuginfod: DEBUGINFOD_URLS names no usable server"
+                                : "debuginfod: not asked, every server failed earlier in this run (\(why))")
+        }
+        do { try cache.prepareDirectory(for: buildID) } catch {
+            return .unavailable(reason: "debuginfod: \(error.description)")
+        }
+        let destination = cache.path(of: artifact, buildID: buildID)
+        var answers: [(server: DebuginfodServer, answer: ServerAnswer)] = []
+        let winner: (path: String, server: DebuginfodServer)? = await withTaskGroup(of: (DebuginfodServer, ServerAnswer).self) { group in
+            for server in servers {
+                group.addTask { (server, await self.download(artifact, of: buildID, from: server, to: destination)) }
+            }
+            for await (server, answer) in group {
+                if case .fetched(let path) = answer {
+                    group.cancelAll()
+                    return (path, server)
+                }
+                answers.append((server, answer))
+            }
+            return nil
+        }
+        if let winner { return .fetched(path: winner.path, origin: "debuginfod \(winner.server)") }
+        var failed: [DebuginfodServer: String] = [:]
+        for (server, answer) in answers { if case .failed(let why, _) = answer { failed[server] = why } }
+        if !failed.isEmpty {
+            state.withLock { state in for (server, why) in failed { state.failedServers[server] = why } }
+        } else if answers.allSatisfy({ if case .notFound = $0.answer { true } else { false } }) {
+            cache.recordMiss(of: artifact, buildID: buildID)
+        }
+        let reasons = answers.sorted { $0.server.url < $1.server.url }.map { server, answer in
+            if case .failed = answer { "\(server) \(answer), not asked again this run" } else { "\(server) \(answer)" }
+        }
+        return .unavailable(reason: "debuginfod: " + reasons.joined(separator: "; "))
+    }
+
+    /// What one server did with one request.
+    enum ServerAnswer: Sendable, CustomStringConvertible {
+        case fetched(String)
+        /// It does not have it, or sent something that is not it (said in words).
+        case notFound(String)
+        /// It timed out, refused or broke: given up for the run. `retryable` when sending again may help.
+        case failed(String, retryable: Bool)
+
+        var description: String {
+            switch self {
+            case .fetched(let path): "sent \(path)"
+            case .notFound(let why), .failed(let why, _): why
+            }
+        }
+    }
+
+    private func download(_ artifact: RemoteArtifact, of buildID: BuildID, from server: DebuginfodServer,
+                          to destination: String) async -> ServerAnswer {
+        var attempt = 0
+        while true {
+            let answer = if let directory = server.localDirectory {
+                copy(artifact, of: buildID, from: directory, to: destination)
+            } else {
+                await request(server.url(of: artifact, buildID: buildID), artifact: artifact, buildID: buildID, to: destination)
+            }
+            if case .failed(_, retryable: true) = answer, attempt < settings.retryLimit, !Task.isCancelled {
+                attempt += 1
+                trace("retrying \(server) (\(attempt) of \(settings.retryLimit))")
+                continue
+            }
+            return answer
+        }
+    }
+
+    private func request(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async -> ServerAnswer {
+        guard let http = httpClient() else { return .failed("not asked: the client was closed", retryable: false) }
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "User-Agent", value: "postmortem")
+        if let maximumSize = settings.maximumSize { request.headers.add(name: "X-DEBUGINFOD-MAXSIZE", value: String(maximumSize)) }
+        let started = ContinuousClock.now
+        trace("GET \(url)")
+        do {
+            let response = try await http.execute(request, timeout: .seconds(Int64(settings.maximumTime ?? 86_400)))
+            trace("\(url): \(response.status.code) \(response.status.reasonPhrase)")
+            switch response.status.code {
+            case 200: break
+            case 500...: return .failed("answered \(response.status.code) \(response.status.reasonPhrase)", retryable: true)
+            default: return .notFound("answered \(response.status.code) \(response.status.reasonPhrase)")
+            }
+            let declared = response.headers.first(name: "X-Debuginfod-Size").flatMap { Int($0) }
+                ?? response.headers.first(name: "Content-Length").flatMap { Int($0) }
+            if let declared, declared > settings.sizeLimit { return .notFound(tooLarge(declared)) }
+            let file = try temporaryFile(at: destination)
+            defer { forget(file) }
+            let label = "\(artifact.kind) of \(buildID.hex.prefix(12))… from \(hostAndPort(of: url))"
+            var received = 0
+            for try await chunk in response.body {
+                received += chunk.readableBytes
+                if received > settings.sizeLimit { return .notFound(tooLarge(received)) }
+                try file.append(Array(chunk.readableBytesView))
+                progress?.update(label, received: received, expected: declared, since: started)
+            }
+            progress?.finish(label, received: received, since: started)
+            return keep(file, artifact: artifact, buildID: buildID)
+        } catch let error as FileSystem.Failure {
+            return .notFound("could not be saved: \(error.description)")
+        } catch {
+            return classify(error)
+        }
+    }
+
+    /// A `file://` server: its `buildid/HEX/KIND` file, copied into the cache as a download would be.
+    private func copy(_ artifact: RemoteArtifact, of buildID: BuildID, from directory: String, to destination: String) -> ServerAnswer {
+        var source = directory + "/buildid/" + buildID.hex + "/" + artifact.kind
+        if case .source(let path) = artifact { source += path }
+        trace("reading \(source)")
+        guard FileSystem.isRegularFile(source), let size = FileSystem.status(source)?.size else { return .notFound("has no \(source)") }
+        guard size <= UInt64(settings.sizeLimit) else { return .notFound(tooLarge(Int(size))) }
+        do {
+            let file = try temporaryFile(at: destination)
+            defer { forget(file) }
+            var offset: UInt64 = 0
+            while offset < size {
+                guard let piece = FileSystem.read(source, offset: offset, count: Int(min(1 << 20, size - offset))), !piece.isEmpty else {
+                    return .notFound("\(source) could not be read")
+                }
+                try file.append(piece)
+                offset += UInt64(piece.count)
+            }
+            return keep(file, artifact: artifact, buildID: buildID)
+        } catch {
+            return .notFound("could not be saved: \(error.description)")
+        }
+    }
+
+    /// Checks a finished download and moves it into place: a binary or debug file must carry `buildID`.
+    private func keep(_ file: FileSystem.AtomicFile, artifact: RemoteArtifact, buildID: BuildID) -> ServerAnswer {
+        // A source file carries nothing to check it by; its size was bounded.
+        if artifact == .debugInfo || artifact == .executable {
+            let read: ObjectFile
+            do { read = try ObjectFileReader.read(path: file.temporary) } catch {
+                return .notFound("sent a file that is not an object file (\(error.description)); discarded")
+            }
+            guard read.buildID == buildID else {
+                return .notFound("sent a file of build-id \(read.buildID?.hex ?? "(none)"), not \(buildID.hex); discarded")
+            }
+        }
+        do { try file.commit() } catch { return .notFound("could not be saved: \(error.description)") }
+        return .fetched(file.path)
+    }
+
+    private func tooLarge(_ size: Int) -> String {
+        "offers \(size) bytes, more than the \(settings.sizeLimit) allowed (DEBUGINFOD_MAXSIZE)"
+    }
+
+    private func classify(_ error: any Error) -> ServerAnswer {
+        let timeout = settings.timeout.map { "\($0) s" } ?? "its limit"
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .readTimeout: return .failed("sent nothing for \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
+            case .connectTimeout: return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
+            case .deadlineExceeded: return .failed("took longer than \(settings.maximumTime ?? 86_400) s (DEBUGINFOD_MAXTIME)", retryable: false)
+            case .cancelled: return .notFound("not waited for: another server answered")
+            default: break
+            }
+        }
+        if error is CancellationError { return .notFound("not waited for: another server answered") }
+        if case ChannelError.connectTimeout = error {
+            return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
+        }
+        if let errno = Self.systemError(in: error), errno == ECONNREFUSED { return .failed("refused the connection", retryable: true) }
+        return .failed("could not be reached: \(error)", retryable: true)
+    }
+
+    /// The system's error number behind a connection failure, when there is one.
+    private static func systemError(in error: any Error) -> Int32? {
+        if let error = error as? IOError { return error.errnoCode }
+        if let error = error as? NIOConnectionError {
+            return error.connectionErrors.lazy.compactMap { systemError(in: $0.error) }.first
+        }
+        return nil
+    }
+
+    private func httpClient() -> HTTPClient? {
+        state.withLock { state in
+            if state.closed { return nil }
+            if let http = state.http { return http }
+            var configuration = HTTPClient.Configuration()
+            let timeout = settings.timeout.map { TimeAmount.seconds(Int64($0)) }
+            configuration.timeout = HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
+            configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+            configuration.decompression = .disabled
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            state.http = http
+            return http
+        }
+    }
+
+    /// A file to download into, beside `destination`, removed if the process is interrupted before it is kept.
+    private func temporaryFile(at destination: String) throws(FileSystem.Failure) -> FileSystem.AtomicFile {
+        let file = try FileSystem.AtomicFile(path: destination, permissions: 0o400)
+        let registers = state.withLock { state in
+            state.temporaryFiles.insert(file.temporary)
+            defer { state.removesTemporaryFilesOnInterruption = true }
+            return !state.removesTemporaryFilesOnInterruption
+        }
+        if registers {
+            Interruption.onInterruption { [self] in
+                for path in state.withLock({ $0.temporaryFiles }) { FileSystem.remove(path) }
+            }
+        }
+        return file
+    }
+
+    private func forget(_ file: FileSystem.AtomicFile) {
+        _ = state.withLock { $0.temporaryFiles.remove(file.temporary) }
+    }
+
+    private func trace(_ line: String) {
+        if settings.verbose { messages("debuginfod: " + line + "\n") }
+    }
+
+    private func hostAndPort(of url: String) -> Substring {
+        let parts = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        return parts.count > 2 ? parts[2] : url[...]
+    }
+}
+
+/// The answer a blocking fetch waits for.
+private final class Answer: Sendable {
+    let value = Mutex<RemoteFetch?>(nil)
+}
