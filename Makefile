@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 # Debian packages: the libraries Postmortem links, and the tools the tests compare against.
 BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev
-TEST_PACKAGES  := llvm binutils gdb time libc6-dbg gcc man-db
+TEST_PACKAGES  := llvm binutils gdb time libc6-dbg gcc man-db debuginfod
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
 # The release build links the Swift runtime and Foundation statically (with lld, every library: STATIC_FLAGS below):

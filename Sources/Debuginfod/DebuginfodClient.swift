@@ -137,15 +137,17 @@ public final class DebuginfodClient: RemoteDebugFiles {
     /// What one server did with one request.
     enum ServerAnswer: Sendable, CustomStringConvertible {
         case fetched(String)
-        /// It does not have it, or sent something that is not it (said in words).
+        /// It does not have it (said in words).
         case notFound(String)
+        /// It sent something that is not it, or could not be kept: no miss to remember, the server stays in use.
+        case rejected(String)
         /// It timed out, refused or broke: given up for the run. `retryable` when sending again may help.
         case failed(String, retryable: Bool)
 
         var description: String {
             switch self {
             case .fetched(let path): "sent \(path)"
-            case .notFound(let why), .failed(let why, _): why
+            case .notFound(let why), .rejected(let why), .failed(let why, _): why
             }
         }
     }
@@ -185,21 +187,21 @@ public final class DebuginfodClient: RemoteDebugFiles {
             }
             let declared = response.headers.first(name: "X-Debuginfod-Size").flatMap { Int($0) }
                 ?? response.headers.first(name: "Content-Length").flatMap { Int($0) }
-            if let declared, declared > settings.sizeLimit { return .notFound(tooLarge(declared)) }
+            if let declared, declared > settings.sizeLimit { return .rejected(tooLarge(declared)) }
             let file = try temporaryFile(at: destination)
             defer { forget(file) }
             let label = "\(artifact.kind) of \(buildID.hex.prefix(12))… from \(hostAndPort(of: url))"
             var received = 0
             for try await chunk in response.body {
                 received += chunk.readableBytes
-                if received > settings.sizeLimit { return .notFound(tooLarge(received)) }
+                if received > settings.sizeLimit { return .rejected(tooLarge(received)) }
                 try file.append(Array(chunk.readableBytesView))
                 progress?.update(label, received: received, expected: declared, since: started)
             }
             progress?.finish(label, received: received, since: started)
             return keep(file, artifact: artifact, buildID: buildID)
         } catch let error as FileSystem.Failure {
-            return .notFound("could not be saved: \(error.description)")
+            return .rejected("could not be saved: \(error.description)")
         } catch {
             return classify(error)
         }
@@ -211,21 +213,21 @@ public final class DebuginfodClient: RemoteDebugFiles {
         if case .source(let path) = artifact { source += path }
         trace("reading \(source)")
         guard FileSystem.isRegularFile(source), let size = FileSystem.status(source)?.size else { return .notFound("has no \(source)") }
-        guard size <= UInt64(settings.sizeLimit) else { return .notFound(tooLarge(Int(size))) }
+        guard size <= UInt64(settings.sizeLimit) else { return .rejected(tooLarge(Int(size))) }
         do {
             let file = try temporaryFile(at: destination)
             defer { forget(file) }
             var offset: UInt64 = 0
             while offset < size {
                 guard let piece = FileSystem.read(source, offset: offset, count: Int(min(1 << 20, size - offset))), !piece.isEmpty else {
-                    return .notFound("\(source) could not be read")
+                    return .rejected("\(source) could not be read")
                 }
                 try file.append(piece)
                 offset += UInt64(piece.count)
             }
             return keep(file, artifact: artifact, buildID: buildID)
         } catch {
-            return .notFound("could not be saved: \(error.description)")
+            return .rejected("could not be saved: \(error.description)")
         }
     }
 
@@ -235,13 +237,13 @@ public final class DebuginfodClient: RemoteDebugFiles {
         if artifact == .debugInfo || artifact == .executable {
             let read: ObjectFile
             do { read = try ObjectFileReader.read(path: file.temporary) } catch {
-                return .notFound("sent a file that is not an object file (\(error.description)); discarded")
+                return .rejected("sent a file that is not an object file (\(error.description)); discarded")
             }
             guard read.buildID == buildID else {
-                return .notFound("sent a file of build-id \(read.buildID?.hex ?? "(none)"), not \(buildID.hex); discarded")
+                return .rejected("sent a file of build-id \(read.buildID?.hex ?? "(none)"), not \(buildID.hex); discarded")
             }
         }
-        do { try file.commit() } catch { return .notFound("could not be saved: \(error.description)") }
+        do { try file.commit() } catch { return .rejected("could not be saved: \(error.description)") }
         return .fetched(file.path)
     }
 
@@ -256,11 +258,11 @@ public final class DebuginfodClient: RemoteDebugFiles {
             case .readTimeout: return .failed("sent nothing for \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
             case .connectTimeout: return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
             case .deadlineExceeded: return .failed("took longer than \(settings.maximumTime ?? 86_400) s (DEBUGINFOD_MAXTIME)", retryable: false)
-            case .cancelled: return .notFound("not waited for: another server answered")
+            case .cancelled: return .rejected("not waited for: another server answered")
             default: break
             }
         }
-        if error is CancellationError { return .notFound("not waited for: another server answered") }
+        if error is CancellationError { return .rejected("not waited for: another server answered") }
         if case ChannelError.connectTimeout = error {
             return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
         }

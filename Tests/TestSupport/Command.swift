@@ -16,15 +16,17 @@ extension Array where Element == String {
 
 /// Runs programs for the tests, feeding standard input and collecting both outputs.
 public enum Command {
-    /// - Parameter environment: variables set (or replaced) for the program, on top of the tests' own.
+    /// - Parameter environment: variables set (or replaced) for the program, on top of the tests' own (less
+    ///   `DEBUGINFOD_URLS`).
     public static func run(_ executable: String, _ arguments: [String], input: String? = nil,
                     currentDirectory: URL = Fixtures.packageRoot, environment: [String: String] = [:]) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        // The host's debuginfod servers (a distribution's profile may name them) are never asked unless a test names them.
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["DEBUGINFOD_URLS"] = nil
+        process.environment = inherited.merging(environment) { $1 }
         process.currentDirectoryURL = currentDirectory
         let output = Pipe(), error = Pipe(), standardInput = Pipe()
         process.standardOutput = output
