@@ -109,6 +109,9 @@ public final class ImageSymbolizer {
         self.notes = notes
     }
 
+    /// The build-id the image's source files are known by: the debug file's, else the image's.
+    public var sourceBuildID: BuildID? { debugFile?.buildID ?? image.buildID }
+
     /// A second symbolizer of the same image for another thread, sharing this one's symbol tables and
     /// what lookups read: the index-cache file, or the units read from DWARF (which the second one reads
     /// through a libdwarf session of its own); `nil` when that session cannot be opened.

@@ -132,6 +132,7 @@ public final class Symbolicator {
                 let resolution = symbolizer.resolve(lookup)
                 frame.lookupAddress = lookup.rawValue
                 frame.symbols = resolution.frames.map(shownForSwift)
+                frame.resolvedBuildID = symbolizer.sourceBuildID?.hex
                 frame.functionOffset = resolution.functionStart.flatMap { start in
                     address >= start ? address.rawValue - start.rawValue : nil
                 }

@@ -52,6 +52,7 @@ struct ResolveRequest: Equatable {
         let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)
         let binaryDirectory = FileSystem.directory(of: selection.object)
         let symbolizer = try selection.openSymbolizer()
+        sourceReader?.remote = symbolizer.options.remoteDebugFiles
         let notedAtOpening = symbolizer.notes.count
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
         let colors = try PresentationOptions.colors(color, writingJSON: json, toFile: false)
@@ -74,7 +75,7 @@ struct ResolveRequest: Equatable {
                     continue
                 }
                 var resolution = symbolizer.resolve(fileAddress(value))
-                sourceReader?.fill(&resolution.frames, besides: binaryDirectory)
+                sourceReader?.fill(&resolution.frames, besides: binaryDirectory, buildID: symbolizer.sourceBuildID)
                 if json {
                     answers.bytes += renderer.json(resolution, input: input, object: selection.object, runtimeAddress: loaded == nil ? nil : value).utf8
                     answers.bytes.append(UInt8(ascii: "\n"))

@@ -3,7 +3,8 @@ import ObjectFiles
 
 /// Reads the source lines around each resolved frame's line (`--source-context N`), from the files the debug
 /// information names, after `--source-map FROM=TO` rewrote their paths (gdb's `set substitute-path`, lldb's
-/// `target.source-map`). Each file is read once a run; files that cannot be read are counted, for one line at the end.
+/// `target.source-map`); a file not found here is fetched by the build-id of the debug information that named it
+/// when debuginfod is set up. Each file is read once a run; files that cannot be read are counted, for one line at the end.
 final class SourceContextReader {
     /// How many lines before and after.
     let context: Int
@@ -17,9 +18,14 @@ final class SourceContextReader {
     /// The most bytes of one source file read (a generated file may be large; lines past it stay unread).
     static let maximumFileSize = 16 << 20
 
-    init(context: Int, mappings: [(from: String, to: String)]) {
+    /// Where a source file missing here is fetched from (debuginfod), if anywhere: the run's one client, known once
+    /// the command has opened its images.
+    var remote: RemoteDebugFileSource?
+
+    init(context: Int, mappings: [(from: String, to: String)], remote: RemoteDebugFileSource? = nil) {
         self.context = context
         self.mappings = mappings
+        self.remote = remote
     }
 
     /// `FROM=TO`, split at its first `=`; `nil` when it has none or FROM is empty.
@@ -43,26 +49,32 @@ final class SourceContextReader {
     func fill(_ report: inout CrashReport, logDirectory: String?) {
         for thread in report.threads.indices {
             for frame in report.threads[thread].frames.indices {
-                fill(&report.threads[thread].frames[frame].symbols, besides: logDirectory)
+                let buildID = report.threads[thread].frames[frame].resolvedBuildID.flatMap(BuildID.init(hex:))
+                fill(&report.threads[thread].frames[frame].symbols, besides: logDirectory, buildID: buildID)
             }
         }
     }
 
     /// Fills in the source of each of `symbols` (an answer's inline chain); a relative path is looked for from the
-    /// current directory, then from `directory` (the binary's).
-    func fill(_ symbols: inout [FrameSymbol], besides directory: String?) {
+    /// current directory, then from `directory` (the binary's); one found nowhere is fetched by `buildID`.
+    func fill(_ symbols: inout [FrameSymbol], besides directory: String?, buildID: BuildID?) {
         for index in symbols.indices {
             let symbol = symbols[index]
             // `<compiler-generated>` names no file.
             guard let file = symbol.file, symbol.line > 0, !file.hasSuffix(">") else { continue }
-            symbols[index].source = excerpt(file, line: symbol.line, column: symbol.column, besides: directory)
+            symbols[index].source = excerpt(file, line: symbol.line, column: symbol.column, besides: directory, buildID: buildID)
         }
     }
 
-    private func excerpt(_ file: String, line: Int, column: Int, besides directory: String?) -> SourceExcerpt? {
+    private func excerpt(_ file: String, line: Int, column: Int, besides directory: String?, buildID: BuildID?) -> SourceExcerpt? {
         let path = mapped(file)
         var candidates = [path]
         if !path.hasPrefix("/"), let directory { candidates.append(directory + "/" + path) }
+        // debuginfod serves sources by the absolute path the debug information gives.
+        if file.hasPrefix("/"), let buildID, let remote, !candidates.contains(where: FileSystem.isRegularFile),
+           case .fetched(let fetched, _) = remote.source.fetch(.source(path: file), of: buildID) {
+            candidates.append(fetched)
+        }
         for candidate in candidates {
             guard let lines = lines(of: candidate) else { continue }
             guard line <= lines.count else { return nil }

@@ -71,12 +71,14 @@ struct SymbolicateCommand: ParsableCommand {
             }
             architecture = known
         }
+        let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
         let symbolicator = Symbolicator(options: SymbolicationOptions(
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
-            remoteDebugFiles: parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)))
+            remoteDebugFiles: remote))
         let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
+        sourceReader?.remote = remote
         let colors = try PresentationOptions.colors(presentation.color, writingJSON: json, toFile: output != nil)
         let sources = LogSource.expand(logs)
         for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {

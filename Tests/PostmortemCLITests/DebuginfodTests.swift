@@ -247,6 +247,38 @@ struct DebuginfodTests {
         #expect(!FileManager.default.fileExists(atPath: workspace.cache))
     }
 
+    @Test("--source-context reads a source file missing here from the server, by the build-id of the debug file that names it")
+    func sources() throws {
+        let root = Fixtures.scratchDirectory("debuginfod-sources")
+        let manager = FileManager.default
+        for folder in ["hidden", "src", "served", "stripped"] { try manager.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true) }
+        // The debug information names ROOT/src/gauge.c, which only the server sees (ROOT/hidden mounted there).
+        let source = """
+            #include <stdio.h>
+            int gauge(int reading) {
+                return reading * 3; /* the line the server shows */
+            }
+            int main(int argc, char **argv) { printf("%d\\n", gauge(argc)); return 0; }
+            """
+        try source.write(toFile: root + "/hidden/gauge.c", atomically: true, encoding: .utf8)
+        let compile = try Command.run("/usr/bin/env", ["gcc", "-g", "-O0", "-fdebug-prefix-map=\(root)/hidden=\(root)/src",
+                                                       "-o", root + "/served/gauge", root + "/hidden/gauge.c"])
+        try #require(compile.status == 0, "\(compile.standardError)")
+        let strip = try Command.run("/usr/bin/env", ["strip", "--strip-debug", "-o", root + "/stripped/gauge", root + "/served/gauge"])
+        try #require(strip.status == 0, "\(strip.standardError)")
+        let id = try Workspace.buildID(of: root + "/served/gauge")
+        let server = try DebuginfodServer(serving: root + "/served", readyBuildID: id, scratch: root,
+                                          bindMount: (root + "/hidden", root + "/src"))
+        let address = try #require(try SignalCrashTests.address(of: "gauge", in: root + "/served/gauge"))
+        let result = try Command.run(Paths.postmortem, ["resolve", "--no-cache", "--source-context", "1", "-o", root + "/stripped/gauge",
+                                                        "0x" + String(address + 8, radix: 16)],
+                                     environment: ["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": root + "/cache"])
+        #expect(result.standardOutput.contains("the line the server shows"), "\(result.standardOutput)\(result.standardError)")
+        let cached = root + "/cache/" + id + "/source" + (root + "/src/gauge.c").replacingOccurrences(of: "/", with: "##")
+        #expect(manager.fileExists(atPath: cached), "\(cached)")
+        #expect(!manager.fileExists(atPath: root + "/src/gauge.c"), "the client cannot read the source itself")
+    }
+
     @Test("URLs of other schemes are refused with a reason")
     func otherSchemes() throws {
         let workspace = try Workspace("debuginfod-schemes")

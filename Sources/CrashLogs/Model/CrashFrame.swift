@@ -63,6 +63,9 @@ public struct CrashFrame: Hashable, Sendable {
     public var lookupAddress: UInt64?
     /// Why symbolication found nothing, when it tried.
     public var unresolvedReason: String?
+    /// The build-id (hex) of the debug information that resolved the frame, when it has one: what its source files
+    /// are asked for by (debuginfod's `/buildid/ID/source/PATH`).
+    public var resolvedBuildID: String?
 
     public init(index: Int, address: UInt64?, addressKind: AddressKind, image: Int?, imageOffset: UInt64?,
                 symbolInLog: String? = nil, symbolOffsetInLog: UInt64? = nil, lineNumber: Int) {

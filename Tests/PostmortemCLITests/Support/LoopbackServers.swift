@@ -8,16 +8,25 @@ final class DebuginfodServer {
     private let process: Process
 
     /// Starts `debuginfod -F` over `directory` and waits until it serves `readyBuildID`'s debug information.
-    init(serving directory: String, readyBuildID: String, scratch: String) throws {
+    /// - Parameter bindMount: a folder the server alone sees at another path (through a mount namespace of its own,
+    ///   which needs root): sources it serves that the client cannot read.
+    init(serving directory: String, readyBuildID: String, scratch: String, bindMount: (from: String, to: String)? = nil) throws {
         guard let executable = ["/usr/bin/debuginfod", "/usr/sbin/debuginfod"].first(where: FileManager.default.isExecutableFile) else {
             throw Failure("Debian's debuginfod is needed (make test installs it: apt-get install debuginfod)")
         }
         let port = try LoopbackPort.free()
         url = "http://127.0.0.1:\(port)"
         process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
         // -F: ELF files below the folder; -t 0 and -g 0: no rescans or grooming while the test runs.
-        process.arguments = ["-F", "-p", String(port), "-d", scratch + "/debuginfod.sqlite", "-t", "0", "-g", "0", directory]
+        let arguments = ["-F", "-p", String(port), "-d", scratch + "/debuginfod.sqlite", "-t", "0", "-g", "0", directory]
+        if let bindMount {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments = ["--mount", "--propagation", "private", "sh", "-c", #"mount --bind "$0" "$1" && shift && exec "$@""#,
+                                 bindMount.from, bindMount.to, executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
