@@ -83,6 +83,7 @@ let package = Package(
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
         .testTarget(name: "FormattersTests", dependencies: ["Formatters", "TestSupport"], exclude: ["Dumps", "FormatterFiles", "Goldens"]),
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "TestSupport"], exclude: ["Corpus"]),
+        .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "TestSupport"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
     ],

@@ -170,7 +170,25 @@ public final class DebuginfodClient: RemoteDebugFiles {
         }
     }
 
+    /// One request, bounded by `DEBUGINFOD_MAXTIME` as a whole: the client's own deadline ends at the response's head,
+    /// and a body can stall after it.
     private func request(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async -> ServerAnswer {
+        guard let maximumTime = settings.maximumTime else {
+            return await transfer(url, artifact: artifact, buildID: buildID, to: destination)
+        }
+        return await withTaskGroup(of: ServerAnswer?.self) { group in
+            group.addTask { await self.transfer(url, artifact: artifact, buildID: buildID, to: destination) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(maximumTime))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failed("took longer than \(maximumTime) s (DEBUGINFOD_MAXTIME)", retryable: false)
+        }
+    }
+
+    private func transfer(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async -> ServerAnswer {
         guard let http = httpClient() else { return .failed("not asked: the client was closed", retryable: false) }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "postmortem")

@@ -27,7 +27,9 @@ final class DownloadProgress: Sendable {
         write("\r\u{1B}[KDownloaded \(label): \(Self.megabytes(received)), \(Self.rate(received, since: start, now: .now))\n")
     }
 
+    /// KB below a megabyte, else MB with one decimal.
     private static func megabytes(_ bytes: Int) -> String {
+        if bytes < 1 << 20 { return "\((bytes + 1023) >> 10) KB" }
         let tenths = (bytes * 10 + (1 << 19)) >> 20
         return "\(tenths / 10).\(tenths % 10) MB"
     }

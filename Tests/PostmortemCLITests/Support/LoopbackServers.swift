@@ -71,13 +71,17 @@ final class SilentServer {
 
 /// A loopback HTTP server that answers every request with 200 and the same file, whatever build-id was asked: a
 /// server that sends the wrong file. HTTP/1.1 with a length and `Connection: close`, one request per connection.
+/// With `stallingAfter`, it sends that many bytes of the file and then nothing more, the connection left open: a
+/// download that never ends.
 final class OneFileServer: @unchecked Sendable {
     let url: String
     private let socketDescriptor: Int32
     private let body: Data
+    private let stallingAfter: Int?
 
-    init(answering file: String) throws {
+    init(answering file: String, stallingAfter: Int? = nil) throws {
         body = try Data(contentsOf: URL(fileURLWithPath: file))
+        self.stallingAfter = stallingAfter
         let (descriptor, port) = try LoopbackPort.listening()
         socketDescriptor = descriptor
         url = "http://127.0.0.1:\(port)"
@@ -98,7 +102,7 @@ final class OneFileServer: @unchecked Sendable {
                 if String(decoding: request[..<received], as: UTF8.self).contains("\r\n\r\n") { break }
             }
             let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-            for chunk in [Data(head.utf8), body] {
+            for chunk in [Data(head.utf8), stallingAfter.map { body.prefix($0) } ?? body] {
                 chunk.withUnsafeBytes { bytes in
                     var offset = 0
                     while offset < bytes.count {
@@ -108,7 +112,8 @@ final class OneFileServer: @unchecked Sendable {
                     }
                 }
             }
-            close(connection)
+            // A stalled download's connection stays open until the server goes.
+            if stallingAfter == nil { close(connection) }
         }
     }
 
