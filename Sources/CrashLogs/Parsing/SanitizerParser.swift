@@ -1,10 +1,12 @@
 /// Parses sanitizer reports (ASan, LSan, TSan, MSan, UBSan, HWASan): every stack is a thread titled by
 /// the line before it ("freed by thread T0 here:"); frames are `#N 0xPC in func (module+0xoff)`,
-/// `#N 0xPC in func file:line:col` or `#N 0xPC (module+0xoff) (BuildId: …)`.
+/// `#N 0xPC in func file:line:col` or `#N 0xPC (module+0xoff) (BuildId: …)`, and ThreadSanitizer's, which give no pc:
+/// `#N func file:line (module+0xoff)`, `#N <null> <null> (module+0xoff)` unsymbolized.
 struct SanitizerParser {
     struct FrameLine: Equatable {
         var index: Int
-        var pc: UInt64
+        /// `nil` in ThreadSanitizer's frames, which give the module and offset only.
+        var pc: UInt64?
         var function: String?
         var module: String?
         var offset: UInt64?
@@ -35,7 +37,9 @@ struct SanitizerParser {
             }
             guard index < count, bytes[index].isBlank else { return nil }
             while index < count, bytes[index].isBlank { index += 1 }
-            guard index + 2 < count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x") else { return nil }
+            guard index + 2 < count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x") else {
+                return threadSanitizerFrame(number: number, bytes[index...])
+            }
             index += 2
             var pc: UInt64 = 0
             var hexDigits = 0
@@ -90,6 +94,20 @@ struct SanitizerParser {
             }
             return frame
         }
+    }
+
+    /// ThreadSanitizer's `func file:line (module+0xoff)` after `#N `: a frame only when it ends in a module and offset.
+    private static func threadSanitizerFrame(number: Int, _ rest: ArraySlice<UInt8>) -> FrameLine? {
+        var text = Substring(String(decoding: rest, as: UTF8.self))
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+        guard text.hasSuffix(")"), let open = text.lastIndex(of: "("), let plus = text[open...].lastIndex(of: "+"),
+              let offset = HexNumber.parse(String(text[text.index(after: plus)..<text.index(before: text.endIndex)])),
+              plus > text.index(after: open) else { return nil }
+        let module = String(text[text.index(after: open)..<plus])
+        let words = text[..<open].split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 2 else { return nil }
+        let function = words[0] == "<null>" ? nil : String(words[0])
+        return FrameLine(index: number, pc: nil, function: function, module: module, offset: offset, buildID: nil)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
