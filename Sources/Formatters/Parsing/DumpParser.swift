@@ -137,7 +137,14 @@ public enum DumpParser {
                 if result.kind == .optional, let inner = result.children.first { result = inner }
             }
         } else if summary.hasPrefix("Optional(") {
-            result = children.first ?? ValueNode(kind: .null)
+            // The header holds the value as `print` shows it: a dump cut off before its `some:` child, or in the middle
+            // of it, keeps what the header says.
+            if let child = children.first, !(child.children.isEmpty && (child.value ?? "").isEmpty && child.typeName == nil) {
+                result = child
+            } else {
+                result = SwiftPrintParser.parse(summary)
+                if result.kind == .optional, let inner = result.children.first { result = inner }
+            }
         } else if summary.hasSuffix(" key/value pairs") || summary.hasSuffix(" key/value pair") {
             // Each child is a `(2 elements)` tuple of `key:` and `value:`.
             result = ValueNode(kind: .dictionary, children: children.compactMap { pair in

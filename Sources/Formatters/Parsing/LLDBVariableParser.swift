@@ -57,6 +57,8 @@ public struct LLDBVariableParser {
             variables.append(variable)
         }
         if variables.count == 1 { return variables[0] }
+        // Text in which no variable starts is kept as it was, as text that does not read at all is.
+        if variables.isEmpty { return ValueNode(kind: .raw, value: text) }
         return ValueNode(kind: .structure, children: variables)
     }
 
