@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Postmortem against `llvm-symbolizer --inlining` on addresses sampled from each fixture's line table:
-/// the whole inline chain (linkage name, file, line, column) must agree on at least 99.5% of them.
+/// the whole inline chain (linkage name, file, line, column) must agree on every one.
 @Suite("Differential: postmortem resolve vs llvm-symbolizer")
 struct DifferentialTests {
     /// One fixture: the object given to both tools, where its line table is, and extra arguments.
@@ -32,7 +32,6 @@ struct DifferentialTests {
     }
 
     static let sampleCount = 1_000
-    static let requiredAgreement = 0.995
 
     static let cases: [Case] = [
         Case(name: "C, gcc -O2, DWARF 2", object: "sensors-gcc-dwarf2", lineTableSource: "sensors-gcc-dwarf2"),
@@ -97,26 +96,19 @@ struct DifferentialTests {
         try #require(ourChains.count == addresses.count && theirChains.count == addresses.count,
                      "expected \(addresses.count) answers, postmortem gave \(ourChains.count), llvm-symbolizer \(theirChains.count)")
 
+        // No allowance: every address comes from the line table, where both tools read the same DWARF.
         var agreed = 0
-        var explained = 0
         var disagreements: [String] = []
         for (index, address) in addresses.enumerated() {
             let (mine, reference) = (ourChains[index], theirChains[index])
             if mine == reference {
                 agreed += 1
-            } else if let reason = KnownDifferences.reason(postmortem: mine, llvmSymbolizer: reference) {
-                explained += 1
-                if explained <= 3 { print("  known difference at 0x\(String(address, radix: 16)): \(reason)") }
             } else if disagreements.count < 10 {
                 disagreements.append("0x\(String(address, radix: 16)):\n    postmortem:      \(mine)\n    llvm-symbolizer: \(reference)")
             }
         }
-        let agreement = Double(agreed) / Double(addresses.count)
-        print("\(fixture.name): \(agreed)/\(addresses.count) addresses agree (\(String(format: "%.1f", agreement * 100))%),"
-              + " \(explained) known differences")
-        #expect(agreement >= Self.requiredAgreement,
-                "\(fixture.name): agreement \(agreement) below \(Self.requiredAgreement); first disagreements:\n\(disagreements.joined(separator: "\n"))")
-        #expect(agreed + explained == addresses.count, "unexplained disagreements:\n\(disagreements.joined(separator: "\n"))")
+        print("\(fixture.name): \(agreed)/\(addresses.count) addresses agree")
+        #expect(agreed == addresses.count, "\(fixture.name): disagreements:\n\(disagreements.joined(separator: "\n"))")
     }
 }
 
