@@ -74,13 +74,15 @@ release: setup
 PREFIX ?= /usr/local
 MAN_DIR := .build/man
 
-# The man pages, from the commands' own help (swift-argument-parser's generate-manual plugin).
-man: setup
+# The man pages, from the commands' own help, by swift-argument-parser's generate-manual tool run on the release
+# binary. (Its plugin would build every product again in a release configuration of its own: SwiftNIO and BoringSSL
+# a third time.) The tool is built once, in a folder of its own.
+man: release
 	@mkdir -p $(MAN_DIR)
-	swift package --allow-writing-to-package-directory generate-manual --multi-page --output-directory $(MAN_DIR) >/dev/null
+	swift build -c release --scratch-path .build-tools --product generate-manual >/dev/null
+	.build-tools/release/generate-manual $(POSTMORTEM) --multi-page --output-directory $(MAN_DIR) >/dev/null
 
 install: man
-	$(BUILD_RELEASE)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(POSTMORTEM) $(DESTDIR)$(PREFIX)/bin/postmortem

@@ -10,6 +10,7 @@ for page in postmortem postmortem.symbolicate postmortem.resolve postmortem.po p
   MANWIDTH=100 man -l "$prefix/share/man/man1/$page.1" 2>/dev/null | grep -q "^NAME" || { echo "man -l $page.1 shows no page" >&2; exit 1; }
 done
 man -l "$prefix/share/man/man1/postmortem.resolve.1" 2>/dev/null | grep -q -- "--source-context" || { echo "resolve's page lacks --source-context" >&2; exit 1; }
+man -l "$prefix/share/man/man1/postmortem.symbolicate.1" 2>/dev/null | grep -q -- "--offline" || { echo "symbolicate's page lacks --offline" >&2; exit 1; }
 for file in share/bash-completion/completions/postmortem share/zsh/site-functions/_postmortem share/fish/vendor_completions.d/postmortem.fish; do
   [ -s "$prefix/$file" ] || { echo "$file is missing" >&2; exit 1; }
 done
