@@ -88,27 +88,50 @@ struct DWARFFileTests {
         #expect(expected.contains { !$0.isEmpty })
     }
 
-    /// Every row of every unit's line program, as Postmortem decodes it, matches llvm-dwarfdump's rows:
-    /// address, line, column (line tables of versions 2 to 5, compressed sections, type units, Swift).
+    /// Every row of every unit's line program, as Postmortem decodes it, matches llvm-dwarfdump's rows: address,
+    /// line, column and file (line tables of versions 2 to 5, compressed sections, type units, Swift, split DWARF's
+    /// skeleton). Files are compared by name without their folder: the DWARF 5 file register, which made the project
+    /// decode line tables itself, shows as another file's name.
     @Test(arguments: ["inventory-clang", "inventory-gcc", "shapes-swift-Onone", "shapes-swift-O", "sensors-clang-dwarf5",
                       "sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-gz",
-                      "sensors-gcc-dwarf4-gz", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5", "libgeometry.so"])
+                      "sensors-gcc-dwarf4-gz", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5", "libgeometry.so",
+                      "sensors-split-dwarf"])
     func lineRowsMatchLLVMDwarfdump(_ name: String) throws {
+        func fileName(_ path: Substring) -> Substring { path.split(separator: "/").last ?? path }
         let file = try DWARFFile(path: Fixtures.path(name))
         var ours: [String] = []
         for unit in try file.compileUnits() {
             let table = try file.contents(of: unit).lineTable
             for sequence in table.sequences {
-                for row in sequence.rows { ours.append("\(row.address.rawValue) \(row.line) \(row.column)") }
+                for row in sequence.rows {
+                    let path = Int(row.file) < table.files.count ? table.files[Int(row.file)][...] : "?"
+                    ours.append("\(row.address.rawValue) \(row.line) \(row.column) \(fileName(path))")
+                }
             }
         }
+        // llvm-dwarfdump prints each table's header (its `file_names[N]:` entries, each with a `name:` line), then
+        // its rows: address, line, column, file index, ….
         var theirs: [String] = []
-        for line in try Fixtures.run("llvm-dwarfdump", ["--debug-line", Fixtures.path(name)]).split(separator: "\n")
-        where line.hasPrefix("0x") && !line.contains("end_sequence") {
+        var names: [Int: Substring] = [:]
+        var pendingFile: Int?
+        for line in try Fixtures.run("llvm-dwarfdump", ["--debug-line", Fixtures.path(name)]).split(separator: "\n") {
+            if line.hasPrefix("debug_line[") { names = [:] }
+            if line.hasPrefix("file_names["), let close = line.firstIndex(of: "]") {
+                pendingFile = Int(line[line.index(after: line.firstIndex(of: "[")!)..<close].trimmingCharacters(in: .whitespaces))
+                continue
+            }
+            let trimmed = line.drop { $0 == " " }
+            if let index = pendingFile, trimmed.hasPrefix("name: \"") {
+                names[index] = fileName(trimmed.dropFirst(7).dropLast())
+                pendingFile = nil
+                continue
+            }
+            guard line.hasPrefix("0x"), !line.contains("end_sequence") else { continue }
             let fields = line.split(separator: " ")
-            guard let address = UInt64(fields[0].dropFirst(2), radix: 16) else { continue }
-            theirs.append("\(address) \(fields[1]) \(fields[2])")
+            guard let address = UInt64(fields[0].dropFirst(2), radix: 16), let index = Int(fields[3]) else { continue }
+            theirs.append("\(address) \(fields[1]) \(fields[2]) \(names[index] ?? "?")")
         }
+        #expect(!theirs.isEmpty)
         #expect(ours.sorted() == theirs.sorted())
     }
 }
