@@ -69,4 +69,33 @@ struct DifferentialModesTests {
         try Self.compare(fixture, ours: ["-i", "-l", "0x" + String(load, radix: 16)], theirs: ["--inlining", vma], input: runtime)
         try Self.compare(fixture, ours: ["-i", "-s", "0x" + String(load, radix: 16)], theirs: ["--inlining", vma], input: runtime)
     }
+
+    /// Code with a symbol table and no DWARF (`strip --strip-debug` of the fixture, made by the test): the start and
+    /// the middle of every function symbol, named from the symbol table by both tools.
+    @Test("Symbols without DWARF, as llvm-symbolizer names them from the symbol table", arguments: fixtures)
+    func symbolsWithoutDWARF(_ fixture: String) throws {
+        let folder = Fixtures.scratchDirectory("symbols-only")
+        let stripped = folder + "/" + (fixture as NSString).lastPathComponent
+        let strip = try Command.run("/usr/bin/env", ["strip", "--strip-debug", "-o", stripped, Paths.fixture(fixture)])
+        try #require(strip.status == 0, "\(strip.standardError)")
+        var addresses: [UInt64] = []
+        for line in try Fixtures.run("nm", ["-S", "--defined-only", stripped]).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, fields[2] == "T" || fields[2] == "t",
+                  let start = UInt64(fields[0], radix: 16), let size = UInt64(fields[1], radix: 16), size > 0 else { continue }
+            addresses += [start, start + size / 2]
+        }
+        try #require(addresses.count >= 4)
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
+        let text = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
+        let mine = try Command.postmortem(["resolve", "--json", "-i", "--no-cache", "--no-demangle", "-o", stripped], input: text)
+        let reference = try Command.run(symbolizer, ["--obj=" + stripped, "--inlining", "--no-demangle", "--output-style=JSON"], input: text)
+        let ours = try mine.outputLines.map(ChainParser.postmortem)
+        let theirs = try reference.outputLines.map(ChainParser.llvmSymbolizer)
+        try #require(ours.count == addresses.count && theirs.count == addresses.count)
+        let disagreements = addresses.indices.filter { ours[$0] != theirs[$0] }
+            .map { "0x\(String(addresses[$0], radix: 16)): \(ours[$0]) vs \(theirs[$0])" }
+        #expect(disagreements.isEmpty, "\(fixture): \(disagreements.count) of \(addresses.count):\n\(disagreements.prefix(5).joined(separator: "\n"))")
+        #expect(ours.allSatisfy { $0.allSatisfy { $0.file == nil } }, "no DWARF, no files")
+    }
 }
