@@ -63,3 +63,31 @@ struct AppleSampleTests {
         #expect(compared == 4, "two app frames in the exception's backtrace and two in the crashed thread")
     }
 }
+
+/// An `.ips` of bug type 109 is a text crash report under a one-line JSON header (iOS 10 to 14 wrote them so): the
+/// sample's `.crash` under such a header must symbolicate to the `.crash`'s own answer, header kept.
+@Suite("Symbolicate: .ips bug type 109")
+struct LegacyIPSTests {
+    @Test func textUnderAJSONHeaderSymbolicatesAsTheCrash() throws {
+        let folder = Fixtures.scratchDirectory("ips-109")
+        let sample = Paths.packageRoot.appendingPathComponent(AppleSampleTests.folder).path
+        try FileManager.default.copyItem(atPath: sample + "/App.dSYM", toPath: folder + "/App.dSYM")
+        let crash = try String(contentsOfFile: sample + "/App.crash", encoding: .utf8)
+        let header = #"{"app_name":"App","timestamp":"2023-01-10 10:00:00.00 +0000","app_version":"1.0","slice_uuid":"#
+            + #""4c4c4410-5555-3144-a1a6-d3ebd5d946e4","build_version":"1","platform":1,"bug_type":"109","os_version":"macOS 13.1 (22C65)","#
+            + #""incident_id":"7A5B2C1E-0000-4000-8000-000000000109","name":"App"}"#
+        try (header + "\n" + crash).write(toFile: folder + "/App.ips", atomically: true, encoding: .utf8)
+        try crash.write(toFile: folder + "/App.crash", atomically: true, encoding: .utf8)
+        let asCrash = try Command.postmortem(["symbolicate", "--no-cache", folder + "/App.crash"])
+        let asIPS = try Command.postmortem(["symbolicate", "--no-cache", folder + "/App.ips"])
+        #expect(asIPS.status == 0, "\(asIPS.standardError)")
+        #expect(asIPS.outputLines.first == header, "the header line is kept")
+        #expect(Array(asIPS.outputLines.dropFirst()) == asCrash.outputLines)
+        #expect(asCrash.outputLines.contains { $0.contains("(in App) (CrashExample.m:") }, "the app's frames resolve")
+        let json = try Command.postmortem(["symbolicate", "--json", "--no-cache", folder + "/App.ips"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(report["format"] as? String == "apple-ips")
+        let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
+        #expect(frames.contains { ($0["symbols"] as? [[String: Any]])?.first?["file"] as? String == "./CrashExample.m" })
+    }
+}
