@@ -37,6 +37,42 @@ struct CorpusParsingTests {
         return regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
     }
 
+    /// What an independent pattern reads off each frame line: the line's number, its address, and the module the
+    /// line names (its file name), if any.
+    static func frameFacts(_ path: String, pattern: String, address: Int, module: Int) throws -> [(line: Int, address: UInt64, module: String?)] {
+        let text = String(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: path))), as: UTF8.self)
+        let regex = try NSRegularExpression(pattern: pattern)
+        var facts: [(line: Int, address: UInt64, module: String?)] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(line)
+            guard let match = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                  let addressRange = Range(match.range(at: address), in: line),
+                  let value = UInt64(line[addressRange], radix: 16) else { continue }
+            let name = Range(match.range(at: module), in: line).map { range -> String in
+                // `(/path/lib.dylib:x86_64+0x…)` on macOS: the architecture is no part of the name.
+                let path = line[range].split(separator: ":").first.map(String.init) ?? String(line[range])
+                return path.split(separator: "/").last.map(String.init) ?? path
+            }
+            facts.append((number, value, name))
+        }
+        return facts
+    }
+
+    /// Each frame the pattern reads is a parsed frame on that line, with that address and in an image of that name.
+    static func checkFrames(_ report: CrashReport, against facts: [(line: Int, address: UInt64, module: String?)], _ path: String) {
+        let frames = Dictionary(report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
+        for fact in facts {
+            guard let frame = frames[fact.line] else {
+                Issue.record("\((path as NSString).lastPathComponent):\(fact.line + 1): no frame parsed")
+                continue
+            }
+            #expect(frame.address == fact.address, "\((path as NSString).lastPathComponent):\(fact.line + 1): address")
+            if let module = fact.module {
+                #expect(frame.image.map { report.images[$0].name } == module, "\((path as NSString).lastPathComponent):\(fact.line + 1): image")
+            }
+        }
+    }
+
     @Test(arguments: sanitizerFiles)
     func sanitizerReports(_ path: String) throws {
         let report = try CrashLogParser.parse(try bytes(path), source: path)
@@ -47,6 +83,9 @@ struct CorpusParsingTests {
                 "every `#N 0x…` line and every `module(…) [0x…]` line is a frame")
         #expect(frames > 0)
         #expect(report.exception != nil, "the ERROR/WARNING/runtime error line names the problem")
+        let facts = try Self.frameFacts(path, pattern: #"^\s*#\d+(?:\.\d+)?\s+0x([0-9a-fA-F]+)(?:.*\(([^()\s]+?)\+0x[0-9a-fA-F]+\))?"#,
+                                        address: 1, module: 2)
+        Self.checkFrames(report, against: facts, path)
         #expect(ReportTextRenderer().render(report) == (try bytes(path)), "printed back unchanged")
     }
 
@@ -57,6 +96,10 @@ struct CorpusParsingTests {
         #expect(frames == (try count(Self.sanitizerFramePattern, in: path)) + (try count(Self.glibcFramePattern, in: path)))
         #expect(report.threads.contains { $0.frames.contains { GlibcLine.matches(report.lines[$0.lineNumber].text) } })
         #expect(report.threads.allSatisfy { !$0.frames.isEmpty })
+        let facts = try Self.frameFacts(path, pattern: #"^\s*([^\s(\[#][^(\[]*?)?\s?(?:\([^)]*\))?\s?\[0x([0-9a-fA-F]+)\]\s*$"#,
+                                        address: 2, module: 1)
+        #expect(!facts.isEmpty)
+        Self.checkFrames(report, against: facts, path)
         #expect(ReportTextRenderer().render(report) == (try bytes(path)), "printed back unchanged")
     }
 
