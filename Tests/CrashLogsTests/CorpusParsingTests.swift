@@ -282,6 +282,19 @@ struct TombstoneCorpusTests {
         if expected > 0 {
             #expect(report.threads.reduce(0) { $0 + $1.frames.count } == expected)
             #expect(report.threads.flatMap(\.frames).allSatisfy { $0.imageOffset != nil && $0.image != nil })
+            // Each `#NN pc OFFSET  MODULE …` line: a frame on that line at that offset, in an image the line names (the
+            // parser names a library inside an APK, `base.apk!libx.so`, and a memfd mapping by their own part).
+            let facts = try CorpusParsingTests.frameFacts(path, pattern: #"#\d{2,}\s+pc\s+([0-9a-f]{8,16})\s+(\S+)"#, address: 1, module: 2)
+            #expect(facts.count == expected, "\(path)")
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let frames = Dictionary(report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
+            for fact in facts {
+                let frame = try #require(frames[fact.line], "\(path):\(fact.line + 1)")
+                #expect(frame.imageOffset == fact.address, "\(path):\(fact.line + 1)")
+                let name = try #require(frame.image.map { report.images[$0].name })
+                let afterOffset = lines[fact.line].components(separatedBy: " pc ").last ?? ""
+                #expect(!name.isEmpty && afterOffset.contains(name), "\(path):\(fact.line + 1): \(name)")
+            }
         } else {
             // A tombstone a symbolizer went through, inside logcat (ClusterFuzz's): its frames are the sanitizer-style
             // lines after its banner (lines before it are other processes'), each with its address.
