@@ -253,6 +253,10 @@ struct GDBCorpusTests {
         #expect(report.format == .gdbBacktrace)
         let regex = try NSRegularExpression(pattern: #"^#\d+ "#, options: [.anchorsMatchLines])
         #expect(report.threads.reduce(0) { $0 + $1.frames.count } == regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)))
+        // `#N  0xADDR in func (…) from /lib/…`: a frame on that line with that address, in that library when named.
+        let facts = try CorpusParsingTests.frameFacts(path, pattern: #"^#\d+\s+0x([0-9a-fA-F]+) in .*?(?: from (\S+))?\s*$"#, address: 1, module: 2)
+        #expect(!facts.isEmpty)
+        CorpusParsingTests.checkFrames(report, against: facts, path)
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
     }
 
