@@ -37,8 +37,32 @@ struct AppleSampleTests {
         #expect(output.filter(isAppFrame).allSatisfy { $0.contains("(in App) (CrashExample.m:") } , "\(output.filter(isAppFrame))")
     }
 
-    /// Each of the app's frames, looked up at its return address - 1, gives llvm-symbolizer's inline chain; the
-    /// system frames keep the names the report gave them.
+    /// The app's frames as the log gives them, read here without postmortem: a `.crash`'s `N  App  0xADDR` lines less
+    /// the load address its Binary Images line gives; an `.ips`'s frame objects of the app's `usedImages` index.
+    static func appOffsets(_ log: String) throws -> [UInt64] {
+        let text = try String(contentsOf: Paths.packageRoot.appendingPathComponent(log), encoding: .utf8)
+        if log.hasSuffix(".ips") {
+            let body = String(text.split(separator: "\n", maxSplits: 1).last ?? "")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            let images = try #require(report["usedImages"] as? [[String: Any]])
+            let app = try #require(images.firstIndex { $0["name"] as? String == "App" })
+            let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
+                + (report["lastExceptionBacktrace"] as? [[String: Any]] ?? [])
+            return frames.filter { $0["imageIndex"] as? Int == app }.compactMap { ($0["imageOffset"] as? Int).map(UInt64.init) }
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        let image = try NSRegularExpression(pattern: #"^\s*0x([0-9a-f]+) -\s+0x[0-9a-f]+ App "#)
+        let frame = try NSRegularExpression(pattern: #"^\d+\s+App\s+0x([0-9a-f]+) "#)
+        func first(_ regex: NSRegularExpression, _ line: String) -> UInt64? {
+            regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)).flatMap { Range($0.range(at: 1), in: line) }
+                .flatMap { UInt64(line[$0], radix: 16) }
+        }
+        let load = try #require(lines.lazy.compactMap { first(image, $0) }.first, "App's Binary Images line")
+        return lines.compactMap { first(frame, $0) }.map { $0 - load }
+    }
+
+    /// Each of the app's frames, at the offset this test reads from the log, gives llvm-symbolizer's inline chain
+    /// looked up at its return address - 1; the system frames keep the names the report gave them.
     @Test(arguments: [crash, ips])
     func appFramesAgreeWithLLVMSymbolizer(_ log: String) throws {
         let symbolizer = try #require(Paths.llvmSymbolizer)
@@ -46,21 +70,22 @@ struct AppleSampleTests {
         let result = try Command.postmortem(["symbolicate", "--json", "--no-demangle", log])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
-        var compared = 0
-        for frame in frames {
-            guard frame["image"] as? String == "App" else {
-                #expect(frame["symbolInLog"] != nil || frame["image"] == nil, "the report's own symbol is kept: \(frame)")
-                continue
-            }
-            let offset = try #require((frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) })
+        for frame in frames where frame["image"] as? String != "App" {
+            #expect(frame["symbolInLog"] != nil || frame["image"] == nil, "the report's own symbol is kept: \(frame)")
+        }
+        let appFrames = frames.filter { $0["image"] as? String == "App" }
+        let offsets = try Self.appOffsets(log)
+        #expect(offsets.count == 4, "two app frames in the exception's backtrace and two in the crashed thread")
+        #expect(appFrames.count == offsets.count)
+        for offset in offsets {
+            let hex = "0x" + String(offset, radix: 16)
+            let frame = try #require(appFrames.first { $0["imageOffset"] as? String == hex }, "a frame at App+\(hex)")
             let ours = ChainParser.reportFrame(frame)
             let reference = try Command.run(symbolizer, ["--obj=\(dwarf)", "--inlining", "--no-demangle", "--output-style=JSON",
                                                          "0x" + String(Self.textAddress + offset - 1, radix: 16)])
             let theirs = try ChainParser.llvmSymbolizer(reference.outputLines.first ?? "")
-            #expect(!ours.isEmpty && ours == theirs, "frame at App+0x\(String(offset, radix: 16)): \(ours) vs \(theirs)")
-            compared += 1
+            #expect(!ours.isEmpty && ours == theirs, "frame at App+\(hex): \(ours) vs \(theirs)")
         }
-        #expect(compared == 4, "two app frames in the exception's backtrace and two in the crashed thread")
     }
 }
 
