@@ -116,3 +116,59 @@ struct LegacyIPSTests {
         #expect(frames.contains { ($0["symbols"] as? [[String: Any]])?.first?["file"] as? String == "./CrashExample.m" })
     }
 }
+
+/// The NSException address list and the lldb backtrace of the fixture app (their goldens are in GoldenOutputTests)
+/// held to llvm-symbolizer at addresses this test reads from the logs: the list's addresses less the load address
+/// given on the command line, lldb's less the load address its `image list` gives; return addresses looked up one
+/// byte back, lldb's frame #0 (where the thread stopped) as it is.
+@Suite("Symbolicate: NSException and lldb logs against llvm-symbolizer")
+struct AppleLogOracleTests {
+    static let dwarf = "Tests/Fixtures/Apple/bin/App.dSYM/Contents/Resources/DWARF/App"
+    static let textAddress: UInt64 = 0x1_0000_0000
+
+    static func check(_ arguments: [String], addresses: [(address: UInt64, isReturnAddress: Bool)], load: UInt64) throws {
+        let symbolizer = try #require(Paths.llvmSymbolizer)
+        let result = try Command.postmortem(["symbolicate", "--json", "--no-cache", "--no-demangle"] + arguments)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
+        for (address, isReturnAddress) in addresses {
+            let hex = "0x" + String(address, radix: 16)
+            let frame = try #require(frames.first { $0["address"] as? String == hex }, "a frame at \(hex)")
+            let lookup = Self.textAddress + address - load - (isReturnAddress ? 1 : 0)
+            let reference = try Command.run(symbolizer, ["--obj=" + Paths.packageRoot.appendingPathComponent(Self.dwarf).path,
+                                                         "--default-arch=arm64", "--inlining", "--no-demangle", "--output-style=JSON",
+                                                         "0x" + String(lookup, radix: 16)])
+            let theirs = try ChainParser.llvmSymbolizer(reference.outputLines.first ?? "")
+            #expect(!theirs.isEmpty && ChainParser.reportFrame(frame) == theirs, "\(hex): \(ChainParser.reportFrame(frame)) vs \(theirs)")
+        }
+    }
+
+    static func hexNumbers(_ pattern: String, in text: String) throws -> [UInt64] {
+        let regex = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).flatMap { UInt64(text[$0], radix: 16) }
+        }
+    }
+
+    @Test func nsExceptionAddressList() throws {
+        let log = "Tests/PostmortemCLITests/Logs/nsexception-console.txt"
+        let text = try String(contentsOf: Paths.packageRoot.appendingPathComponent(log), encoding: .utf8)
+        let load: UInt64 = 0x1_04a3_c000
+        // The list's addresses in the app (the system's lie far from its load address).
+        let inApp = try Self.hexNumbers(#"0x([0-9a-f]+)"#, in: text.components(separatedBy: "First throw call stack:").last ?? "")
+            .filter { $0 >= load && $0 < load + 0x10_0000 }
+        #expect(inApp.count == 2)
+        try Self.check(["-o", "Tests/Fixtures/Apple/bin/App.dSYM", "--arch", "arm64", "-l", "0x104a3c000", log],
+                       addresses: inApp.map { ($0, true) }, load: load)
+    }
+
+    @Test func lldbBacktrace() throws {
+        let log = "Tests/PostmortemCLITests/Logs/lldb-bt.txt"
+        let text = try String(contentsOf: Paths.packageRoot.appendingPathComponent(log), encoding: .utf8)
+        let load = try #require(try Self.hexNumbers(#"^\[\s*\d+\] \S+ 0x([0-9a-f]+) \S+/App$"#, in: text).first)
+        let frames = try Self.hexNumbers(#"frame #\d+: 0x([0-9a-f]+) App`"#, in: text)
+        #expect(frames.count == 2)
+        try Self.check(["-d", "Tests/Fixtures/Apple/bin", log],
+                       addresses: frames.enumerated().map { ($1, $0 > 0) }, load: load)
+    }
+}
