@@ -68,13 +68,25 @@ struct GoldenOutputTests {
 
     @Test func infoSymbol() throws {
         // Functions with and without offset, .rodata, .data.rel.ro, .bss, .data, and no symbol.
-        try Golden.check("info-symbol", [
-            "info", "symbol", "-o", Self.sensors, "0x1290", "0x1294", "0x2000", "0x3dc8", "0x404c", "0x4030", "0x10", "4756",
-        ])
+        let addresses = ["0x1290", "0x1294", "0x2000", "0x3dc8", "0x404c", "0x4030", "0x10", "4756"]
+        try Golden.check("info-symbol", ["info", "symbol", "-o", Self.sensors] + addresses)
+        // The golden is gdb's own answer: asked of gdb here, line for line.
+        try Self.expectGDBAgrees(["info", "symbol"], addresses)
+    }
+
+    /// `postmortem info KIND -o sensors ADDRESS…` prints what `gdb -batch -ex 'info KIND ADDRESS'` prints, each address.
+    static func expectGDBAgrees(_ command: [String], _ addresses: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
+        let ours = try Command.postmortem(command + ["-o", sensors] + addresses)
+        var arguments = ["-batch", "-nx", "-ex", "set debuginfod enabled off"]
+        for address in addresses { arguments += ["-ex", command.joined(separator: " ") + " " + address] }
+        let theirs = try Command.run(gdb, arguments + [Paths.packageRoot.appendingPathComponent(sensors).path])
+        #expect(ours.outputLines == theirs.outputLines, "\(command.joined(separator: " ")): postmortem vs gdb", sourceLocation: sourceLocation)
     }
 
     @Test func infoLine() throws {
         try Golden.check("info-line", ["info", "line", "-o", Self.sensors, "*0x1290", "0x12a0", "0x12e8", "0x1240", "0x99999"])
+        try Self.expectGDBAgrees(["info", "line"], ["*0x1290", "*0x12a0", "*0x12e8", "*0x1240", "*0x99999"])
     }
 
     @Test func splitDWARFStillResolves() throws {
