@@ -66,6 +66,36 @@ struct GoldenOutputTests {
         try Golden.check("resolve-stripped-no-debug-file", ["resolve", "-o", "Tests/Fixtures/bin/inventory-stripped", "0x127d"])
     }
 
+    /// The objects and addresses of the `resolve` goldens, asked of llvm-symbolizer: what the goldens pin in atos's
+    /// words must be llvm-symbolizer's inline chains. Two addresses of the goldens are left to them alone: 0x99999
+    /// lies in no section (llvm-symbolizer names the nearest symbol below, `_end`; gdb and postmortem none), and
+    /// 0x1030 in `.plt` (gdb names the stub `free@plt`, which it makes up; llvm-symbolizer stretches `.init`'s
+    /// size-0 `_init` over it; postmortem names nothing there yet).
+    @Test(arguments: [
+        (sensors, ["0x10a0", "0x1170", "0x1290", "0x12a0", "0x12e8", "0x1340", "0x1390", "0x1240"], [String](), [String]()),
+        ("Tests/Fixtures/bin/inventory-gcc", ["0x127d", "0x1aa0", "0x2131"], [], []),
+        ("Tests/Fixtures/bin/shapes-swift-Onone", ["0x2926", "0x2d88", "0x3bc1"], [], []),
+        ("Tests/Fixtures/bin/libgeometry.so", ["0x640", "0x6f0", "0x760"], [], []),
+        ("Tests/Fixtures/bin/sensors-split-dwarf", ["0x12a0", "0x1330"], [], []),
+        (sample, ["0x5621899313b9", "0x5621899312c0"], ["-l", "0x562189930000"], ["--adjust-vma=0x562189930000"]),
+        ("Tests/Fixtures/bin/inventory-stripped", ["0x127d", "0x2131"], ["-d", "Tests/Fixtures/bin/debug-root"],
+         ["--debug-file-directory=" + Paths.packageRoot.appendingPathComponent("Tests/Fixtures/bin/debug-root").path]),
+        ("Tests/Fixtures/Apple/bin/App", ["0x1000007c0"], ["--arch", "arm64"], ["--default-arch=arm64"]),
+    ])
+    func resolveGoldensAgreeWithLLVMSymbolizer(_ object: String, _ addresses: [String], _ ours: [String], _ theirs: [String]) throws {
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
+        let mine = try Command.postmortem(["resolve", "--json", "-i", "--no-cache", "--no-demangle", "-o", object] + ours + addresses)
+        let reference = try Command.run(symbolizer, ["--obj=" + Paths.packageRoot.appendingPathComponent(object).path, "--inlining",
+                                                     "--no-demangle", "--output-style=JSON"] + theirs + addresses)
+        let answers = try #require(try JSONSerialization.jsonObject(with: Data(reference.standardOutput.utf8)) as? [Any])
+        let theirChains = try answers.map { try ChainParser.llvmSymbolizer(String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)) }
+        let ourChains = try mine.outputLines.map(ChainParser.postmortem)
+        try #require(ourChains.count == addresses.count && theirChains.count == addresses.count, "\(mine.standardError)")
+        for (index, address) in addresses.enumerated() {
+            #expect(!ourChains[index].isEmpty && ourChains[index] == theirChains[index], "\(object) \(address)")
+        }
+    }
+
     @Test func infoSymbol() throws {
         // Functions with and without offset, .rodata, .data.rel.ro, .bss, .data, and no symbol.
         let addresses = ["0x1290", "0x1294", "0x2000", "0x3dc8", "0x404c", "0x4030", "0x10", "4756"]
