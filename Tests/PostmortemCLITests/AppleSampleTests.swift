@@ -89,6 +89,31 @@ struct AppleSampleTests {
     }
 }
 
+/// Older reports print the exception's stack as `Application Specific Backtrace 1:` in their Application Specific
+/// Information: the sample's `.crash` written so must resolve the app's frames there as under `Last Exception Backtrace:`.
+@Suite("Symbolicate: Application Specific Backtrace")
+struct ApplicationSpecificBacktraceTests {
+    @Test func resolvesAsTheLastExceptionBacktrace() throws {
+        let folder = Fixtures.scratchDirectory("asb")
+        let sample = Paths.packageRoot.appendingPathComponent(AppleSampleTests.folder).path
+        try FileManager.default.copyItem(atPath: sample + "/App.dSYM", toPath: folder + "/App.dSYM")
+        let crash = try String(contentsOfFile: sample + "/App.crash", encoding: .utf8)
+        try #require(crash.contains("Last Exception Backtrace:\n"))
+        try crash.replacingOccurrences(of: "Last Exception Backtrace:\n", with: "Application Specific Backtrace 1:\n")
+            .write(toFile: folder + "/App.crash", atomically: true, encoding: .utf8)
+        let original = try Command.postmortem(["symbolicate", "--no-cache", AppleSampleTests.crash])
+        let older = try Command.postmortem(["symbolicate", "--no-cache", folder + "/App.crash"])
+        #expect(older.status == 0, "\(older.standardError)")
+        let appLines = { (result: CommandResult) in result.outputLines.filter { $0.contains("(in App) (CrashExample.m:") } }
+        #expect(appLines(original).count >= 4, "the app's frames, with their inlined ones")
+        #expect(appLines(older) == appLines(original))
+        let json = try Command.postmortem(["symbolicate", "--json", "--no-cache", folder + "/App.crash"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let names = (report["threads"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names.contains("Application Specific Backtrace 1"), "\(names)")
+    }
+}
+
 /// An `.ips` of bug type 109 is a text crash report under a one-line JSON header (iOS 10 to 14 wrote them so): the
 /// sample's `.crash` under such a header must symbolicate to the `.crash`'s own answer, header kept.
 @Suite("Symbolicate: .ips bug type 109")
