@@ -89,15 +89,22 @@ struct AppleSampleTests {
     }
 }
 
+extension AppleSampleTests {
+    /// A scratch folder holding the sample's dSYM, for a log the test writes there, and the sample's `.crash` text.
+    static func rewrittenCopy(_ name: String) throws -> (folder: String, crash: String) {
+        let folder = Fixtures.scratchDirectory(name)
+        let sample = Paths.packageRoot.appendingPathComponent(Self.folder).path
+        try FileManager.default.copyItem(atPath: sample + "/App.dSYM", toPath: folder + "/App.dSYM")
+        return (folder, try String(contentsOfFile: sample + "/App.crash", encoding: .utf8))
+    }
+}
+
 /// Older reports print the exception's stack as `Application Specific Backtrace 1:` in their Application Specific
 /// Information: the sample's `.crash` written so must resolve the app's frames there as under `Last Exception Backtrace:`.
 @Suite("Symbolicate: Application Specific Backtrace")
 struct ApplicationSpecificBacktraceTests {
     @Test func resolvesAsTheLastExceptionBacktrace() throws {
-        let folder = Fixtures.scratchDirectory("asb")
-        let sample = Paths.packageRoot.appendingPathComponent(AppleSampleTests.folder).path
-        try FileManager.default.copyItem(atPath: sample + "/App.dSYM", toPath: folder + "/App.dSYM")
-        let crash = try String(contentsOfFile: sample + "/App.crash", encoding: .utf8)
+        let (folder, crash) = try AppleSampleTests.rewrittenCopy("asb")
         try #require(crash.contains("Last Exception Backtrace:\n"))
         try crash.replacingOccurrences(of: "Last Exception Backtrace:\n", with: "Application Specific Backtrace 1:\n")
             .write(toFile: folder + "/App.crash", atomically: true, encoding: .utf8)
@@ -119,10 +126,7 @@ struct ApplicationSpecificBacktraceTests {
 @Suite("Symbolicate: .ips bug type 109")
 struct LegacyIPSTests {
     @Test func textUnderAJSONHeaderSymbolicatesAsTheCrash() throws {
-        let folder = Fixtures.scratchDirectory("ips-109")
-        let sample = Paths.packageRoot.appendingPathComponent(AppleSampleTests.folder).path
-        try FileManager.default.copyItem(atPath: sample + "/App.dSYM", toPath: folder + "/App.dSYM")
-        let crash = try String(contentsOfFile: sample + "/App.crash", encoding: .utf8)
+        let (folder, crash) = try AppleSampleTests.rewrittenCopy("ips-109")
         let header = #"{"app_name":"App","timestamp":"2023-01-10 10:00:00.00 +0000","app_version":"1.0","slice_uuid":"#
             + #""4c4c4410-5555-3144-a1a6-d3ebd5d946e4","build_version":"1","platform":1,"bug_type":"109","os_version":"macOS 13.1 (22C65)","#
             + #""incident_id":"7A5B2C1E-0000-4000-8000-000000000109","name":"App"}"#
