@@ -197,6 +197,12 @@ struct AppleCorpusTests {
         #expect(report.format == .appleCrash)
         let expected = try CorpusFile.count(#"^\d+\s+.*?\s0x[0-9a-fA-F]+(\s|$)"#, in: text)
         #expect(report.threads.reduce(0) { $0 + $1.frames.count } == expected, "every numbered frame line is a frame")
+        // `N  Module  0xADDR …`: a frame on that line with that address. (Images are not compared here: reports name a
+        // frame's module by its binary, its bundle identifier or a mix of the two, in one report.)
+        let facts = try CorpusParsingTests.frameFacts(path, pattern: #"^\d+\s+(\S+)\s+0x([0-9a-fA-F]+)(?:\s|$)"#, address: 2, module: 1)
+            .map { (line: $0.line, address: $0.address, module: String?.none) }
+        #expect(facts.count <= expected, "\(path)")
+        CorpusParsingTests.checkFrames(report, against: facts, path)
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
         if text.contains("Binary Images:") {
             #expect(!report.images.isEmpty)

@@ -121,6 +121,23 @@ struct ApplicationSpecificBacktraceTests {
     }
 }
 
+/// macOS 10 reports name a bundle's image by its identifier in Binary Images (`com.apple.CoreFoundation`): the image is
+/// its binary, so the sample's app written so still finds `App.dSYM` beside the log.
+@Suite("Symbolicate: images named by bundle identifier")
+struct BundleIdentifierImageTests {
+    @Test func theBinaryIsFoundByItsFileName() throws {
+        let (folder, crash) = try AppleSampleTests.rewrittenCopy("bundle-id")
+        let line = try #require(crash.split(separator: "\n").first { $0.contains(" App (1.0) <") })
+        try crash.replacingOccurrences(of: String(line), with: line.replacingOccurrences(of: " App (1.0) <", with: " com.example.CrashExample (1.0) <"))
+            .write(toFile: folder + "/App.crash", atomically: true, encoding: .utf8)
+        let original = try Command.postmortem(["symbolicate", "--no-cache", AppleSampleTests.crash])
+        let renamed = try Command.postmortem(["symbolicate", "--no-cache", folder + "/App.crash"])
+        let appLines = { (result: CommandResult) in result.outputLines.filter { $0.contains("(in App) (CrashExample.m:") } }
+        #expect(!appLines(original).isEmpty)
+        #expect(appLines(renamed) == appLines(original), "\(renamed.standardError)")
+    }
+}
+
 /// An `.ips` of bug type 109 is a text crash report under a one-line JSON header (iOS 10 to 14 wrote them so): the
 /// sample's `.crash` under such a header must symbolicate to the `.crash`'s own answer, header kept.
 @Suite("Symbolicate: .ips bug type 109")

@@ -84,8 +84,19 @@ struct AppleCrashParser {
         }
         let uuid = String(Substring(rest.utf8[rest.utf8.index(after: open)..<close]))
         let path = String(Substring(rest.utf8[rest.utf8.index(after: close)...]).trimmingBlanks)
-        return CrashImage(name: words.joined(separator: " "), path: path.isEmpty ? nil : path, identifier: uuid,
+        var name = words.joined(separator: " ")
+        // macOS 10 reports name a bundle's image by its identifier (`com.apple.CoreFoundation`): the binary, which the
+        // frames name and which is looked for on disk, is the path's last part.
+        if let file = path.split(separator: "/").last, name != file, Self.isBundleIdentifier(name) { name = String(file) }
+        return CrashImage(name: name, path: path.isEmpty ? nil : path, identifier: uuid,
                           architecture: architecture, loadAddress: start, endAddress: end)
+    }
+
+    /// `com.apple.CoreFoundation`: reverse-DNS, at least three dot-separated parts, no blanks.
+    static func isBundleIdentifier(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 3 && !text.contains(" ") && parts.allSatisfy { !$0.isEmpty }
+            && parts[0].allSatisfy { $0.isLetter } && parts[0].lowercased() == parts[0]
     }
 
     private static let architectures: Set<Substring> = ["arm64", "arm64e", "x86_64", "x86_64h", "i386", "armv7", "armv7s", "armv7k", "arm64_32"]
