@@ -155,13 +155,17 @@ public final class DebuginfodClient: RemoteDebugFiles {
     private func download(_ artifact: RemoteArtifact, of buildID: BuildID, from server: DebuginfodServer,
                           to destination: String) async -> ServerAnswer {
         var attempt = 0
+        let started = ContinuousClock.now
+        // Retries spend what is left of one timeout, never more: a server that failed slowly is not asked again.
+        let budget = Duration.seconds(settings.timeout ?? DebuginfodSettings.defaultTimeout)
         while true {
             let answer = if let directory = server.localDirectory {
                 copy(artifact, of: buildID, from: directory, to: destination)
             } else {
                 await request(server.url(of: artifact, buildID: buildID), artifact: artifact, buildID: buildID, to: destination)
             }
-            if case .failed(_, retryable: true) = answer, attempt < settings.retryLimit, !Task.isCancelled {
+            if case .failed(_, retryable: true) = answer, attempt < settings.retryLimit, !Task.isCancelled,
+               ContinuousClock.now - started < budget / 2 {
                 attempt += 1
                 trace("retrying \(server) (\(attempt) of \(settings.retryLimit))")
                 continue
@@ -285,6 +289,11 @@ public final class DebuginfodClient: RemoteDebugFiles {
             return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
         }
         if let errno = Self.systemError(in: error), errno == ECONNREFUSED { return .failed("refused the connection", retryable: true) }
+        // A name that does not resolve will not resolve on the next try either.
+        if let error = error as? NIOConnectionError, error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+            return .failed("could not be reached: its name does not resolve", retryable: false)
+        }
+        if error is SocketAddressError { return .failed("could not be reached: its name does not resolve", retryable: false) }
         return .failed("could not be reached: \(error)", retryable: true)
     }
 

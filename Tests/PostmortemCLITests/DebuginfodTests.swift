@@ -171,6 +171,18 @@ struct DebuginfodTests {
         #expect(!FileManager.default.fileExists(atPath: workspace.cache + "/" + id + "/debuginfo"))
     }
 
+    @Test("A server whose name does not resolve costs one timeout at most, retries included")
+    func unresolvableName() throws {
+        let workspace = try Workspace("debuginfod-dns")
+        let (result, took) = try workspace.symbolicate("stripped", Self.twoImages, servers: ["http://debuginfod.postmortem.invalid"],
+                                                       environment: ["DEBUGINFOD_TIMEOUT": "3", "DEBUGINFOD_RETRY_LIMIT": "2"])
+        #expect(result.status == 0)
+        // Three tries of one timeout each would be 9 s; and the second image is not asked.
+        #expect(took < .seconds(6), "took \(took)")
+        #expect(result.standardError.contains("http://debuginfod.postmortem.invalid could not be reached"), "\(result.standardError)")
+        #expect(result.standardError.contains("every server failed earlier in this run"), "\(result.standardError)")
+    }
+
     @Test("A silent server beside a good one: the good one's answer is taken without waiting for the other")
     func silentBesideGood() throws {
         let workspace = try Workspace("debuginfod-race")
