@@ -36,7 +36,7 @@ public enum DSYMBundle {
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name != ".", name != ".." else { continue }
-            if DebugFileLocator.isRegularFile(directory + "/" + name) { names.append(name) }
+            if FileSystem.isRegularFile(directory + "/" + name) { names.append(name) }
         }
         return names.sorted()
     }

@@ -23,7 +23,7 @@ public struct DebugFileLocator: Sendable {
         var rejections: [DebugFileLookup.Rejection] = []
         var seen: Set<String> = [binary.path]
         func consider(_ candidate: String, verify: (ObjectFile) -> String?) -> ObjectFile? {
-            guard !seen.contains(candidate), Self.isRegularFile(candidate) else { return nil }
+            guard !seen.contains(candidate), FileSystem.isRegularFile(candidate) else { return nil }
             seen.insert(candidate)
             let file: ObjectFile
             do { file = try ObjectFileReader.read(path: candidate) } catch {
@@ -65,7 +65,6 @@ public struct DebugFileLocator: Sendable {
         if let remote, let buildID = binary.buildID {
             switch remote.source.fetch(.debugInfo, of: buildID) {
             case .fetched(let path, let origin):
-                seen.remove(path)
                 if let found = consider(path, verify: { Self.buildIDMismatch(binary, $0) }) {
                     return DebugFileLookup(debugFile: found, rejections: rejections, origin: origin)
                 }
@@ -108,11 +107,6 @@ public struct DebugFileLocator: Sendable {
     }
 
     private static func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16) }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-    }
 
     /// The `.app` bundle a binary lies in (`/x/App.app` for `/x/App.app/Contents/MacOS/App`), if any.
     static func appBundle(containing path: String) -> String? {
