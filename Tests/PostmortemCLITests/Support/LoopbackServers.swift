@@ -106,7 +106,8 @@ final class OneFileServer: @unchecked Sendable {
                 chunk.withUnsafeBytes { bytes in
                     var offset = 0
                     while offset < bytes.count {
-                        let written = write(connection, bytes.baseAddress! + offset, bytes.count - offset)
+                        // send with MSG_NOSIGNAL: a client that hangs up early (a file over its size limit) must not SIGPIPE the tests.
+                        let written = send(connection, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
                         if written <= 0 { break }
                         offset += written
                     }
