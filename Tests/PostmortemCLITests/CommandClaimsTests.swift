@@ -70,7 +70,8 @@ struct CommandClaimsTests {
         let reader = output.fileHandleForReading.fileDescriptor
         for address in ["0x12a0", "0x12e8", "0x1290"] {
             let expected = try Command.postmortem(["resolve", "--no-cache", "-o", Self.fixture, address]).standardOutput
-            input.fileHandleForWriting.write(Data((address + "\n").utf8))
+            try #require(input.fileHandleForWriting.writeIgnoringBrokenPipe(Data((address + "\n").utf8)),
+                         "resolve stopped reading standard input before \(address)")
             // The answer must come while the input is still open: read it with a deadline.
             var answer = [UInt8]()
             let deadline = Date().addingTimeInterval(10)

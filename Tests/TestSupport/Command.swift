@@ -28,9 +28,17 @@ public enum Command {
         inherited["DEBUGINFOD_URLS"] = nil
         process.environment = inherited.merging(environment) { $1 }
         process.currentDirectoryURL = currentDirectory
-        let output = Pipe(), error = Pipe(), standardInput = Pipe()
+        let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
+        // Standard input comes from a file, never a pipe: a program that exits before reading all of it (an
+        // argument error, a refused input) would make the tests' write to a pipe raise SIGPIPE and end every test.
+        let inputFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("postmortem-test-input-\(UUID().uuidString)")
+        try Data((input ?? "").utf8).write(to: inputFile)
+        defer { try? FileManager.default.removeItem(at: inputFile) }
+        let standardInput = try FileHandle(forReadingFrom: inputFile)
+        defer { try? standardInput.close() }
         process.standardInput = standardInput
         try process.run()
         // Read both pipes while the process runs, so neither fills up and blocks it.
@@ -40,8 +48,6 @@ public enum Command {
         DispatchQueue.global().async { outputData.data = output.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         group.enter()
         DispatchQueue.global().async { errorData.data = error.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
-        try standardInput.fileHandleForWriting.close()
         group.wait()
         process.waitUntilExit()
         return CommandResult(
