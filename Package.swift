@@ -58,11 +58,12 @@ let package = Package(
             dependencies: ["DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "JSONWriting"],
             exclude: ["Cache/FORMAT.md"]
         ),
+        .target(name: "Grouping", dependencies: ["CrashLogs", "Symbolication", "JSONWriting"]),
         .executableTarget(
             name: "postmortem",
             dependencies: [
                 "CMalloc",
-                "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod",
+                "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,6 +85,7 @@ let package = Package(
         .testTarget(name: "FormattersTests", dependencies: ["Formatters", "TestSupport"], exclude: ["Dumps", "FormatterFiles", "Goldens"]),
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
+        .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "TestSupport"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "TestSupport"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
     ],

@@ -95,41 +95,17 @@ struct SymbolicateCommand: ParsableCommand {
                 continue
             }
             if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
-            // A large log is read, symbolicated and printed a piece at a time, so that memory follows the piece, not
-            // the log, when its format's frames each stand alone; the first piece decides the format of the rest.
-            let pieces = LogPieces.split(bytes, pieceSize: Self.pieceSize)
-            // The first piece, read once: it decides whether the rest is read in pieces too.
-            var firstReports: [CrashReport]?
-            if pieces.count > 1, let first = try? CrashLogParser.parseAll(Array(bytes[pieces[0]]), source: source.name),
-               LogPieces.readsInPieces(first.first?.format) {
-                firstReports = first
-            }
-            let format = firstReports?.first?.format
-            var imageTable: [CrashImage] = []
-            if LogPieces.needsTheWholeImageTable(format) {
-                // One piece at a time, keeping only the images.
-                imageTable = CrashReport.mergedImageTable(pieces.map { piece in
-                    ((try? CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)) ?? []).flatMap(\.images)
-                })
-            }
-            var failed = false
-            for (number, piece) in (format == nil ? [0..<bytes.count] : pieces).enumerated() {
-                do {
-                    var reports = try number == 0 && firstReports != nil ? firstReports!
-                        : CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)
-                    if !imageTable.isEmpty { for index in reports.indices { reports[index].adoptImages(imageTable) } }
-                    for (index, report) in reports.enumerated()
-                    where emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink,
-                               continuing: number > 0 && index == 0) {
+            do {
+                try LogReports.forEach(in: bytes, source: source) { report, continuing in
+                    if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink,
+                            continuing: continuing) {
                         unresolved = true
                     }
-                } catch {
-                    Output.error(error.description)
-                    failed = true
-                    break
                 }
+            } catch {
+                Output.error("\(error)")
+                continue
             }
-            if failed { continue }
             produced += 1
         }
         if let summary = sourceReader?.summary() { Output.error(summary) }
@@ -146,10 +122,6 @@ struct SymbolicateCommand: ParsableCommand {
         }
         ProcessEnd.exitWithoutTeardown(keeping: symbolicator)
     }
-
-    /// The size of the pieces a large log is read in (see ``LogPieces``); `POSTMORTEM_PIECE_SIZE` changes it (the tests
-    /// cut small logs in many places with it).
-    static let pieceSize = FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
 
     /// Symbolicates one report of `source` (unless `--parse-only`) and prints it; true when a frame stays unresolved.
     private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, sourceReader: SourceContextReader?,

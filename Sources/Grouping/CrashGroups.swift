@@ -1,0 +1,52 @@
+/// Crashes gathered by signature, one report at a time: only signatures, paths and one representative's top frames
+/// are kept, so memory follows the number of groups and logs, not the logs' sizes.
+public struct CrashGroups: Sendable {
+    /// One group: every crash with one signature.
+    public struct Group: Sendable {
+        public var signature: String
+        public var count: Int
+        /// The logs, in the order they were added, each once.
+        public var logs: [String]
+        /// The first crash's signature frames.
+        public var frames: [SignatureFrame]
+        /// The first crash's exception, as its log gives it.
+        public var exception: String?
+        /// Seconds since 1970 (UTC).
+        public var firstSeen: Int64?
+        public var lastSeen: Int64?
+        var lastLog: String?
+    }
+
+    private var indexBySignature: [String: Int] = [:]
+    private var groupsInOrder: [Group] = []
+    /// How many crashes were added.
+    public private(set) var crashCount = 0
+
+    public init() {}
+
+    /// Adds one crash of `log` (a path) that happened at `time` (seconds since 1970), when known.
+    public mutating func add(_ signature: CrashSignature, log: String, time: Int64?, exception: String?) {
+        crashCount += 1
+        guard let index = indexBySignature[signature.text] else {
+            indexBySignature[signature.text] = groupsInOrder.count
+            groupsInOrder.append(Group(signature: signature.text, count: 1, logs: [log], frames: signature.frames,
+                                       exception: exception, firstSeen: time, lastSeen: time, lastLog: log))
+            return
+        }
+        groupsInOrder[index].count += 1
+        // A log holding several crashes of one group is listed once (a log's crashes are added one after another).
+        if groupsInOrder[index].lastLog != log {
+            groupsInOrder[index].logs.append(log)
+        }
+        groupsInOrder[index].lastLog = log
+        if let time {
+            groupsInOrder[index].firstSeen = min(groupsInOrder[index].firstSeen ?? time, time)
+            groupsInOrder[index].lastSeen = max(groupsInOrder[index].lastSeen ?? time, time)
+        }
+    }
+
+    /// The groups, most crashes first; ties by signature, so the order does not depend on the order logs were read.
+    public var groups: [Group] {
+        groupsInOrder.sorted { $0.count != $1.count ? $0.count > $1.count : $0.signature < $1.signature }
+    }
+}

@@ -1,0 +1,38 @@
+/// What a crash is grouped by, and how it was made.
+public struct CrashSignature: Hashable, Sendable {
+    /// The parts joined by ` | `; `EMPTY: …` when nothing could be used.
+    public var text: String
+    /// The frames the signature was made of, in stack order.
+    public var frames: [SignatureFrame]
+    /// Every frame of the crashing stack with what became of it, for `--explain`.
+    public var decisions: [FrameDecision]
+}
+
+/// What became of one frame while a signature was made.
+public struct FrameDecision: Hashable, Sendable {
+    public enum Outcome: Hashable, Sendable {
+        /// Part of the signature, counted towards its frames.
+        case used
+        /// Part of the signature, not counted (a `prefix` rule).
+        case prefix(rule: String)
+        /// Left out by a `skip` rule.
+        case skipped(rule: String)
+        /// A compiler-made thunk, left out.
+        case thunk
+        /// Matched a `cut` rule: left out with every frame above it.
+        case cut(rule: String)
+        /// Above a frame that a `cut` or `sentinel` rule matched.
+        case above(rule: String)
+        /// Matched a `sentinel` rule: the signature starts here.
+        case sentinel(rule: String)
+        /// Nothing named it: left out, since named frames exist (used as `module@offset` only when none do).
+        case unresolved
+        /// Named by module and offset, as no frame has a name.
+        case usedUnresolved
+        /// After the signature had its frames.
+        case beyondLimit
+    }
+
+    public var frame: SignatureFrame
+    public var outcome: Outcome
+}

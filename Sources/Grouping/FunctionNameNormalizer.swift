@@ -1,0 +1,156 @@
+/// Turns a function name into the form signatures compare, so that the same function is named alike whoever named
+/// it (a debugger, the C library, a sanitizer, our symbolicator) and whichever build it came from:
+/// - C++: template arguments become `<T>`, the argument list and its qualifiers (`const`, `&`, `noexcept`) go;
+/// - compiler clones (`.cold`, `.isra.0`, `.constprop.1`, `.part.0`, `.lto_priv.0`, `.localalias`, `[clone .cold]`) go;
+/// - glibc's internal aliases (`__GI_raise`) and sanitizer interceptors (`__interceptor_free`) take the public name;
+/// - Swift: generic specialisations are named as the generic function; argument labels (`restock(_:names:)`) and
+///   closure numbers (`closure #1 in …`) stay, since they tell overloads and closures apart and do not change
+///   between builds of the same code.
+public enum FunctionNameNormalizer {
+    public static func normalize(_ name: String) -> String {
+        var text = Substring(name.trimmingBlanks)
+        // `<signal handler called>`, `<unavailable>`: a producer's word for a frame, not a name.
+        if text.first == "<" { return String(text) }
+        text = droppingCloneSuffixes(text)
+        for prefix in ["generic specialization ", "specialized ", "merged "] where text.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+            // `generic specialization <Swift.Int> of f(_:)`: the part after ` of ` at the outer level.
+            if prefix == "generic specialization ", text.first == "<", let end = closingBracket(in: text) {
+                text = text[text.index(after: end)...]
+                if text.hasPrefix(" of ") { text = text.dropFirst(4) }
+            }
+        }
+        // Async functions' pieces (`(1) suspend resume partial function for f()`): named as the function.
+        if text.first == "(", let close = text.firstIndex(of: ")"), text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber) {
+            var rest = text[text.index(after: close)...].drop { $0 == " " }
+            for word in ["suspend ", "await "] where rest.hasPrefix(word) { rest = rest.dropFirst(word.count) }
+            if rest.hasPrefix("resume partial function for ") { text = rest.dropFirst("resume partial function for ".count) }
+        }
+        for prefix in ["__GI___libc_", "__GI_", "___interceptor_", "__interceptor_"] where text.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+            break
+        }
+        if isSwiftName(text) { return String(text) }
+        return cxxShape(text)
+    }
+
+    /// `foo.cold.1`, `foo.isra.0.constprop.2`, `foo [clone .cold]`: the function they were cloned from.
+    static func droppingCloneSuffixes(_ name: Substring) -> Substring {
+        var text = name
+        while let range = text.range(of: " [clone ") {
+            guard let end = text[range.upperBound...].firstIndex(of: "]") else { break }
+            text = text[..<range.lowerBound] + text[text.index(after: end)...]
+        }
+        let clones: Set<Substring> = ["cold", "isra", "constprop", "part", "lto_priv", "localalias", "llvm", "warm", "hot"]
+        // From the end: `.digits` and clone words, as long as each part is one.
+        var cut = text.endIndex
+        var scan = text[...]
+        while let dot = scan.lastIndex(of: ".") {
+            let part = scan[scan.index(after: dot)...]
+            guard !part.isEmpty, part.allSatisfy(\.isNumber) || clones.contains(part) else { break }
+            guard dot > scan.startIndex else { break }
+            cut = dot
+            scan = scan[..<dot]
+        }
+        // `.123` alone is no clone (Objective-C and Swift names may end in digits after a dot? never, but keep a word).
+        let removed = text[cut...]
+        if removed.split(separator: ".").contains(where: { clones.contains($0) }) { return text[..<cut] }
+        return text
+    }
+
+    /// A Swift name as our symbolicator and the runtime's backtracer print it: the argument part holds only labels
+    /// (`(_:names:)`, `()`), or the name carries Swift's own words (`closure #1 in`, `partial apply for`).
+    static func isSwiftName(_ name: Substring) -> Bool {
+        if name.contains("closure #") || name.hasPrefix("partial apply for ") || name.hasPrefix("reabstraction thunk")
+            || name.contains(".getter") || name.contains(".setter") || name.contains(".modify") { return true }
+        guard name.last == ")", let open = name.lastIndex(of: "(") else { return false }
+        let labels = name[name.index(after: open)..<name.index(before: name.endIndex)]
+        return !labels.isEmpty && labels.last == ":" && labels.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" }
+    }
+
+    /// C++'s shape of a name: `<T>` for every template argument list, no argument list, no qualifiers after it.
+    static func cxxShape(_ name: Substring) -> String {
+        var result = ""
+        var index = name.startIndex
+        var depth = 0
+        while index < name.endIndex {
+            let character = name[index]
+            // `operator<`, `operator<<`, `operator()`, `operator->`: the operator's characters are part of the name.
+            if depth == 0, name[index...].hasPrefix("operator"), !(result.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false) {
+                var end = name.index(index, offsetBy: 8)
+                result += "operator"
+                if end < name.endIndex, name[end...].hasPrefix("()") {
+                    result += "()"
+                    end = name.index(end, offsetBy: 2)
+                } else {
+                    while end < name.endIndex, "<>=!+-*/%^&|~[],".contains(name[end]) {
+                        result.append(name[end])
+                        end = name.index(after: end)
+                    }
+                }
+                index = end
+                continue
+            }
+            switch character {
+            case "<":
+                if depth == 0 { result += "<T>" }
+                depth += 1
+            case ">":
+                if depth > 0 { depth -= 1 } else { result.append(character) }
+            case "{":
+                // `{lambda(int)#1}`: copied whole, it names the lambda.
+                guard depth == 0, let end = name[index...].firstIndex(of: "}") else { break }
+                result += name[index...end]
+                index = name.index(after: end)
+                continue
+            default:
+                if depth == 0 { result.append(character) }
+            }
+            index = name.index(after: index)
+        }
+        return droppingArgumentList(result)
+    }
+
+    /// `ns::f(int, char const*) const` → `ns::f`; `(anonymous namespace)::g()` → `(anonymous namespace)::g`.
+    static func droppingArgumentList(_ name: String) -> String {
+        var text = Substring(name)
+        for qualifier in [" const", " volatile", " &&", " &", " noexcept"] {
+            while text.hasSuffix(qualifier) { text = text.dropLast(qualifier.count) }
+        }
+        guard text.last == ")" else { return String(text) }
+        var depth = 0
+        var index = text.index(before: text.endIndex)
+        while true {
+            if text[index] == ")" { depth += 1 }
+            if text[index] == "(" {
+                depth -= 1
+                if depth == 0 { break }
+            }
+            guard index > text.startIndex else { return String(text) }
+            index = text.index(before: index)
+        }
+        // `operator()(int)`: the list is the second pair; `operator()` alone is the name.
+        let head = text[..<index]
+        return head.isEmpty || head.hasSuffix("operator") ? String(text) : String(head)
+    }
+
+    private static func closingBracket(in text: Substring) -> Substring.Index? {
+        var depth = 0
+        for index in text.indices {
+            if text[index] == "<" { depth += 1 }
+            if text[index] == ">" {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+        }
+        return nil
+    }
+}
+
+extension String {
+    var trimmingBlanks: Substring {
+        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
+        let end = lastIndex { $0 != " " && $0 != "\t" }.map { index(after: $0) } ?? start
+        return self[start..<max(start, end)]
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The signatures of a previous `postmortem group --json` output: what `--baseline` compares against.
+public enum GroupBaseline {
+    /// A baseline that cannot be read: which file, why.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// The signatures in `bytes`, the JSON document `group --json` writes; `name` is what errors call it.
+    public static func signatures(in bytes: [UInt8], name: String) throws(Failure) -> Set<String> {
+        let document: Any
+        do { document = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
+            throw Failure(description: "\(name): not JSON (\(error.localizedDescription)); a baseline is the output of `postmortem group --json`")
+        }
+        guard let object = document as? [String: Any], let groups = object["groups"] as? [Any] else {
+            throw Failure(description: "\(name): no \"groups\" array; a baseline is the output of `postmortem group --json`")
+        }
+        var signatures = Set<String>()
+        for (index, group) in groups.enumerated() {
+            guard let signature = (group as? [String: Any])?["signature"] as? String else {
+                throw Failure(description: "\(name): group \(index) has no \"signature\" string")
+            }
+            signatures.insert(signature)
+        }
+        return signatures
+    }
+}

@@ -1,0 +1,82 @@
+import CrashLogs
+
+/// When a crash happened, as its log says: the first timestamp a known field gives (Apple's `Date/Time:`, `.ips`'
+/// `timestamp`/`captureTime`, the Swift backtracer's JSON `timestamp`, a tombstone's `Timestamp:`), or the
+/// timestamp a logger put before the report's lines (docker, kubectl `--timestamps`).
+public enum LogTimestamp {
+    /// Seconds since 1970 (UTC), or nil when the log gives no time with a date.
+    public static func find(in report: CrashReport) -> Int64? {
+        let keys = ["Date/Time:", "\"timestamp\"", "\"captureTime\"", "Timestamp:", "Crashed at", "time:"]
+        for line in report.lines.prefix(400) {
+            if !line.prefix.isEmpty, let seconds = parse(Substring(line.prefix)) { return seconds }
+            for key in keys {
+                guard let range = line.text.range(of: key) else { continue }
+                if let seconds = parse(line.text[range.upperBound...].drop { " \t:\"".contains($0) }) { return seconds }
+            }
+        }
+        return nil
+    }
+
+    /// `2022-10-07 11:31:52.6211 -0700`, `2026-11-25T20:24:14.785647Z`, `2024-03-12 10:21:33.123456789+0100`: the
+    /// first such time at the start of `text` (blanks and a quote skipped), as seconds since 1970 (UTC).
+    static func parse(_ text: Substring) -> Int64? {
+        let bytes = Array(text.utf8.drop { $0 == 32 || $0 == 34 || $0 == 91 }.prefix(40))
+        func number(_ start: Int, _ count: Int) -> Int64? {
+            guard start + count <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[start..<start + count] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32,
+              bytes[13] == 58, bytes[16] == 58,
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var index = 19
+        if index < bytes.count, bytes[index] == 46 || bytes[index] == 44 {
+            index += 1
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+        }
+        while index < bytes.count, bytes[index] == 32 { index += 1 }
+        var offset: Int64 = 0
+        if index < bytes.count, bytes[index] == 43 || bytes[index] == 45 {
+            let sign: Int64 = bytes[index] == 45 ? -1 : 1
+            if let hours = number(index + 1, 2) {
+                let minutesStart = index + 3 < bytes.count && bytes[index + 3] == 58 ? index + 4 : index + 3
+                offset = sign * (hours * 3600 + (number(minutesStart, 2) ?? 0) * 60)
+            }
+        }
+        return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+    }
+
+    /// Days from 1970-01-01 to the date, in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// `2026-11-25T20:24:14Z`.
+    public static func iso8601(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // civil_from_days
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+    }
+}

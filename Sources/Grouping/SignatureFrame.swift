@@ -1,0 +1,65 @@
+import CrashLogs
+import Symbolication
+
+/// One frame of a crashing stack as signatures see it: an inlined call is a frame of its own, as debuggers show it,
+/// so a log whose producer printed inlined frames and one symbolicated here give the same list.
+public struct SignatureFrame: Hashable, Sendable {
+    /// The frame's number in the log's stack.
+    public var index: Int
+    /// 0 for the function the address is in; 1, 2, … for the calls inlined into it, counted from the outermost.
+    public var inlineDepth: Int
+    /// The normalised function name; nil when nothing named the frame.
+    public var function: String?
+    /// The image's name, for frames left unresolved.
+    public var module: String?
+    public var moduleOffset: UInt64?
+    /// A Swift thunk (the backtracer's `[thunk]`): compiler-made, never the bug.
+    public var isThunk: Bool
+
+    /// `module@0xoffset`, the name of a frame nothing resolved (as Mozilla's signatures write it).
+    public var moduleAndOffset: String? {
+        guard let module else { return nil }
+        return moduleOffset.map { "\(module)@0x" + String($0, radix: 16) } ?? module
+    }
+
+    /// The frames of `stack`, outermost function last within each frame's inline chain reversed to the call order:
+    /// innermost (the called) first, as stacks are printed.
+    static func frames(of stack: CrashThread, in report: CrashReport, demangler: Demangler) -> [SignatureFrame] {
+        var result: [SignatureFrame] = []
+        for frame in stack.frames {
+            let image = frame.image.flatMap { report.images.indices.contains($0) ? report.images[$0] : nil }
+            let named = frame.symbols.compactMap { symbol -> (String, Bool)? in
+                guard let name = symbol.function ?? symbol.linkageName.map(demangler.demangle) else { return nil }
+                return (name, symbol.isThunk)
+            }
+            if !named.isEmpty {
+                for (depth, (name, isThunk)) in named.enumerated() {
+                    result.append(SignatureFrame(index: frame.index, inlineDepth: named.count - 1 - depth,
+                                                 function: FunctionNameNormalizer.normalize(name), module: image?.name,
+                                                 moduleOffset: nil, isThunk: isThunk))
+                }
+                continue
+            }
+            var offset = frame.imageOffset
+            if offset == nil, let address = frame.address, let load = image?.loadAddress, address >= load { offset = address - load }
+            let logName = frame.symbolInLog.flatMap { $0.isEmpty || $0 == "<unavailable>" || $0 == "??" ? nil : $0 }
+            result.append(SignatureFrame(index: frame.index, inlineDepth: 0,
+                                         function: logName.map { FunctionNameNormalizer.normalize(demangler.demangle($0)) },
+                                         module: image?.name, moduleOffset: offset,
+                                         isThunk: logName.map(Demangler.isThunk) ?? false))
+        }
+        return result
+    }
+}
+
+/// The stack a crash is grouped by.
+public enum CrashingStack {
+    /// An uncaught exception's own backtrace when the log has one (the crashed thread then only shows the terminate
+    /// path); else the thread marked crashed; else the first stack with frames.
+    public static func of(_ report: CrashReport) -> CrashThread? {
+        if let exception = report.threads.first(where: { $0.name == "Last Exception Backtrace" && !$0.frames.isEmpty }) {
+            return exception
+        }
+        return report.threads.first { $0.crashed && !$0.frames.isEmpty } ?? report.threads.first { !$0.frames.isEmpty }
+    }
+}

@@ -1,0 +1,111 @@
+import CrashLogs
+import Symbolication
+
+/// Makes crash signatures: the crashing stack's frames after the rules have dropped those that say nothing about the
+/// bug, then the first ``SignatureRules/frameCount`` meaningful frames' normalised names, joined by ` | `.
+///
+/// Which rule a name matches is remembered per name, since logs of one program repeat the same few hundred names:
+/// one maker is meant for one run over many logs, on one thread.
+public final class SignatureMaker {
+    public let rules: SignatureRules
+    private let demangler = Demangler(style: .simplified)
+    private let expressions: [Regex<AnyRegexOutput>?]
+    private var ruleForName: [String: Int?] = [:]
+
+    public init(rules: SignatureRules) {
+        self.rules = rules
+        // Each rule's pattern compiled when the rule was made.
+        expressions = rules.rules.map { try? $0.expression() }
+    }
+
+    /// The signature of a symbolicated report.
+    public func signature(of report: CrashReport) -> CrashSignature {
+        guard let stack = CrashingStack.of(report) else {
+            return CrashSignature(text: "EMPTY: no stack" + exceptionSuffix(report), frames: [], decisions: [])
+        }
+        return signature(of: SignatureFrame.frames(of: stack, in: report, demangler: demangler), report: report)
+    }
+
+    func signature(of frames: [SignatureFrame], report: CrashReport) -> CrashSignature {
+        var outcomes = [FrameDecision.Outcome?](repeating: nil, count: frames.count)
+        // The deepest frame a cut rule matches: it and everything above it go.
+        if let cutIndex = frames.indices.last(where: { rule(for: frames[$0])?.kind == .cut }), let cut = rule(for: frames[cutIndex]) {
+            for index in 0..<cutIndex { outcomes[index] = .above(rule: Self.describe(cut)) }
+            outcomes[cutIndex] = .cut(rule: Self.describe(cut))
+        }
+        // The first sentinel below that: the signature starts there.
+        if let sentinelIndex = frames.indices.first(where: { outcomes[$0] == nil && rule(for: frames[$0])?.kind == .sentinel }),
+           let sentinel = rule(for: frames[sentinelIndex]) {
+            for index in 0..<sentinelIndex where outcomes[index] == nil { outcomes[index] = .above(rule: Self.describe(sentinel)) }
+        }
+        var parts: [String] = []
+        var used: [SignatureFrame] = []
+        var counted = 0
+        for (index, frame) in frames.enumerated() where outcomes[index] == nil {
+            guard counted < rules.frameCount else {
+                outcomes[index] = .beyondLimit
+                continue
+            }
+            guard let name = frame.function else {
+                outcomes[index] = .unresolved
+                continue
+            }
+            if frame.isThunk {
+                outcomes[index] = .thunk
+                continue
+            }
+            switch rule(for: frame) {
+            case .some(let rule) where rule.kind == .skip:
+                outcomes[index] = .skipped(rule: Self.describe(rule))
+            case .some(let rule) where rule.kind == .prefix && counted > 0:
+                // Below the first meaningful frame, a library's frame only says how it was called.
+                outcomes[index] = .skipped(rule: Self.describe(rule))
+            case .some(let rule) where rule.kind == .prefix:
+                outcomes[index] = .prefix(rule: Self.describe(rule))
+                parts.append(name)
+                used.append(frame)
+            case .some(let rule) where rule.kind == .sentinel:
+                outcomes[index] = .sentinel(rule: Self.describe(rule))
+                parts.append(name)
+                used.append(frame)
+                counted += 1
+            default:
+                outcomes[index] = .used
+                parts.append(name)
+                used.append(frame)
+                counted += 1
+            }
+        }
+        // No frame had a name: module and offset are all there is (stable across address-space layouts).
+        if counted == 0 {
+            parts = []
+            used = []
+            var taken = 0
+            for (index, frame) in frames.enumerated() where outcomes[index] == .unresolved {
+                guard taken < rules.frameCount, let place = frame.moduleAndOffset else { continue }
+                outcomes[index] = .usedUnresolved
+                parts.append(place)
+                used.append(frame)
+                taken += 1
+            }
+        }
+        let text = parts.isEmpty ? "EMPTY: no frame to name" + exceptionSuffix(report) : parts.joined(separator: " | ")
+        let decisions = frames.indices.map { FrameDecision(frame: frames[$0], outcome: outcomes[$0] ?? .beyondLimit) }
+        return CrashSignature(text: text, frames: used, decisions: decisions)
+    }
+
+    private func exceptionSuffix(_ report: CrashReport) -> String {
+        report.exception?.type.map { " (\($0))" } ?? ""
+    }
+
+    /// The first rule matching the frame's name, remembered per name.
+    private func rule(for frame: SignatureFrame) -> SignatureRule? {
+        guard let name = frame.function else { return nil }
+        if let known = ruleForName[name] { return known.map { rules.rules[$0] } }
+        let index = expressions.firstIndex { expression in expression.map { (try? $0.wholeMatch(in: name)) != nil } ?? false }
+        ruleForName[name] = .some(index)
+        return index.map { rules.rules[$0] }
+    }
+
+    static func describe(_ rule: SignatureRule) -> String { "\(rule.origin) \(rule.kind.rawValue) \(rule.pattern)" }
+}

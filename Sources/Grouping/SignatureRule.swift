@@ -1,0 +1,41 @@
+/// One rule of a signature's making, matched against a frame's normalised function name (the whole name).
+///
+/// The kinds follow Mozilla's signature generation (irrelevant, prefix, sentinel) and Sentry's stack-trace rules
+/// (`^-group`): `skip` drops the frame; `prefix` keeps it above the first meaningful frame without counting it, so
+/// the signature goes on to the next frame (an allocator, `memcpy`: where the program was, not which bug), and drops
+/// it below (a library's frame between two of the program's only says how one called the other); `sentinel` starts the signature at
+/// the first frame it matches, dropping every frame above it; `cut` drops the frame and every frame above it (a
+/// signal trampoline: what is above it is the handler that printed the report).
+public struct SignatureRule: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case skip, prefix, sentinel, cut
+    }
+
+    public var kind: Kind
+    /// The pattern as written (a regular expression matched against the whole name).
+    public var pattern: String
+    /// Where the rule was written (`defaults:12`, `rules.txt:3`), for `--explain`.
+    public var origin: String
+
+    /// - Throws: when `pattern` is not a regular expression.
+    public init(kind: Kind, pattern: String, origin: String) throws(RulesError) {
+        self.kind = kind
+        self.pattern = pattern
+        self.origin = origin
+        _ = try expression()
+    }
+
+    /// The compiled pattern (not kept here: a compiled expression cannot cross threads, a rule can).
+    func expression() throws(RulesError) -> Regex<AnyRegexOutput> {
+        do { return try Regex(pattern) } catch {
+            throw RulesError(place: origin, message: "'\(pattern)' is not a regular expression (\(error))")
+        }
+    }
+}
+
+/// A rules file that cannot be used: where and why.
+public struct RulesError: Error, CustomStringConvertible, Sendable {
+    public var place: String
+    public var message: String
+    public var description: String { "\(place): \(message)" }
+}

@@ -1,0 +1,59 @@
+/// The rules a signature is made by, and how many meaningful frames it takes.
+///
+/// A rules file has one rule per line: `skip REGEX`, `prefix REGEX`, `sentinel REGEX`, `cut REGEX`, or `frames N`;
+/// `#` starts a comment. A user's file comes before the defaults (its `frames` replaces theirs): the first rule that
+/// matches a name decides.
+public struct SignatureRules: Sendable {
+    public var rules: [SignatureRule]
+    /// How many meaningful frames (not skipped, not prefix) a signature takes.
+    public var frameCount: Int
+    /// Whether the file said `frames N` (else ``frameCount`` is the default).
+    public var setsFrameCount: Bool
+
+    public init(rules: [SignatureRule], frameCount: Int, setsFrameCount: Bool = true) {
+        self.rules = rules
+        self.frameCount = frameCount
+        self.setsFrameCount = setsFrameCount
+    }
+
+    /// Rules read from a file's text; `name` is what errors and `--explain` call it.
+    public static func parse(_ text: String, name: String) throws(RulesError) -> SignatureRules {
+        var rules: [SignatureRule] = []
+        var frameCount: Int?
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(rawLine)
+            if let hash = line.firstIndex(of: "#"), line[..<hash].allSatisfy({ $0 == " " || $0 == "\t" }) { line = line[..<hash] }
+            let trimmed = String(line).trimmingBlanks
+            guard !trimmed.isEmpty else { continue }
+            let place = "\(name):\(number + 1)"
+            let word = trimmed.prefix { $0 != " " && $0 != "\t" }
+            let argument = String(String(trimmed.dropFirst(word.count)).trimmingBlanks)
+            guard !argument.isEmpty else { throw RulesError(place: place, message: "'\(word)' needs a pattern or a number") }
+            if word == "frames" {
+                guard let count = Int(argument), count > 0, count <= 100 else {
+                    throw RulesError(place: place, message: "frames takes a number from 1 to 100, not '\(argument)'")
+                }
+                frameCount = count
+                continue
+            }
+            guard let kind = SignatureRule.Kind(rawValue: String(word)) else {
+                throw RulesError(place: place, message: "'\(word)' is not a rule (skip, prefix, sentinel, cut or frames)")
+            }
+            rules.append(try SignatureRule(kind: kind, pattern: argument, origin: place))
+        }
+        return SignatureRules(rules: rules, frameCount: frameCount ?? defaultFrameCount, setsFrameCount: frameCount != nil)
+    }
+
+    /// These rules, then `later`'s; this file's frame count when it gives one, else `later`'s.
+    public func before(_ later: SignatureRules) -> SignatureRules {
+        SignatureRules(rules: rules + later.rules, frameCount: setsFrameCount ? frameCount : later.frameCount)
+    }
+
+    public static let defaultFrameCount = 3
+
+    /// The built-in rules.
+    public static func defaults() -> SignatureRules {
+        // The text is ours and tested: it always parses.
+        (try? parse(defaultRulesText, name: "defaults")) ?? SignatureRules(rules: [], frameCount: defaultFrameCount)
+    }
+}
