@@ -1,0 +1,58 @@
+import Grouping
+import Testing
+
+/// Names as the producers print them (a debugger, the C library, a sanitizer, the Swift runtime, the demanglers)
+/// against the form signatures compare.
+@Suite("Function names, normalised")
+struct FunctionNameNormalizerTests {
+    @Test(arguments: [
+        // C++: argument lists and qualifiers go, template arguments become <T>.
+        ("ns::Store::find(std::string const&) const", "ns::Store::find"),
+        ("std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(__gnu_cxx::__normal_iterator<int*, std::vector<int, std::allocator<int> > >, int const&)",
+         "std::vector<T>::_M_realloc_insert<T>"),
+        ("(anonymous namespace)::parse(char const*)", "(anonymous namespace)::parse"),
+        ("Matrix::operator()(int, int)", "Matrix::operator()"),
+        ("operator<<(std::ostream&, Point const&)", "operator<<"),
+        ("bool std::operator< <char>(std::string const&, std::string const&)", "bool std::operator< <T>"),
+        ("operator new[](unsigned long)", "operator new[]"),
+        ("Worker::run()::{lambda(int)#1}::operator()(int) const", "Worker::run()::{lambda(int)#1}::operator()"),
+        ("Cache::get(int) &&", "Cache::get"),
+        // Compiler clones.
+        ("process.cold", "process"),
+        ("scale.isra.0", "scale"),
+        ("normalize.constprop.0.isra.0", "normalize"),
+        ("value_at.part.0", "value_at"),
+        ("getnameinfo.localalias", "getnameinfo"),
+        ("ns::f(int) [clone .cold]", "ns::f"),
+        ("version.2", "version.2"),
+        // glibc's aliases and sanitizer interceptors.
+        ("__GI_raise", "raise"),
+        ("__GI___libc_free", "free"),
+        ("__interceptor_free", "free"),
+        ("___interceptor_malloc", "malloc"),
+        // Swift: labels and closure numbers stay, specialisations are named as the generic function.
+        ("restock(_:names:)", "restock(_:names:)"),
+        ("closure #2 in restock(_:names:)", "closure #2 in restock(_:names:)"),
+        ("specialized Collection.map<A, B>(_:)", "Collection.map<A, B>(_:)"),
+        ("generic specialization <Swift.Int> of Sequence.reduce<A>(_:_:)", "Sequence.reduce<A>(_:_:)"),
+        ("merged Ledger.post(_:)", "Ledger.post(_:)"),
+        ("(1) suspend resume partial function for checksum(_:upTo:)", "checksum(_:upTo:)"),
+        ("Array.subscript.getter", "Array.subscript.getter"),
+        // C and Objective-C pass through; a producer's word for a frame is kept as written.
+        ("main", "main"),
+        ("-[CrashExampleAppDelegate performTransition]", "-[CrashExampleAppDelegate performTransition]"),
+        ("<signal handler called>", "<signal handler called>"),
+    ])
+    func normalises(_ name: String, _ expected: String) {
+        #expect(FunctionNameNormalizer.normalize(name) == expected)
+    }
+
+    @Test("A function and its clone, specialisation or alias normalise alike")
+    func clonesMatchTheirFunction() {
+        let pairs = [("parse_record", "parse_record.cold"), ("free", "__GI___libc_free"),
+                     ("ns::f(int)", "ns::f(long) [clone .isra.0]"), ("f(_:)", "specialized f(_:)")]
+        for (plain, variant) in pairs {
+            #expect(FunctionNameNormalizer.normalize(plain) == FunctionNameNormalizer.normalize(variant), "\(plain) / \(variant)")
+        }
+    }
+}
