@@ -14,17 +14,17 @@ public struct FrameDecision: Hashable, Sendable {
         /// Part of the signature, counted towards its frames.
         case used
         /// Part of the signature, not counted (a `prefix` rule).
-        case prefix(rule: String)
+        case prefix(SignatureRule)
         /// Left out by a `skip` rule.
-        case skipped(rule: String)
+        case skipped(SignatureRule)
         /// A compiler-made thunk, left out.
         case thunk
         /// Matched a `cut` rule: left out with every frame above it.
-        case cut(rule: String)
+        case cut(SignatureRule)
         /// Above a frame that a `cut` or `sentinel` rule matched.
-        case above(rule: String)
+        case above(SignatureRule)
         /// Matched a `sentinel` rule: the signature starts here.
-        case sentinel(rule: String)
+        case sentinel(SignatureRule)
         /// Nothing named it: left out, since named frames exist (used as `module@offset` only when none do).
         case unresolved
         /// Named by module and offset, as no frame has a name.
@@ -35,4 +35,14 @@ public struct FrameDecision: Hashable, Sendable {
 
     public var frame: SignatureFrame
     public var outcome: Outcome
+}
+
+extension FrameDecision.Outcome {
+    /// The rule that decided, when one did.
+    public var rule: SignatureRule? {
+        switch self {
+        case .prefix(let rule), .skipped(let rule), .cut(let rule), .above(let rule), .sentinel(let rule): rule
+        default: nil
+        }
+    }
 }

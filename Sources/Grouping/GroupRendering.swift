@@ -62,18 +62,28 @@ public enum GroupRendering {
             let paddedName = name + String(repeating: " ", count: max(0, nameWidth - name.count))
             out += "  \(paddedNumber)  \(paddedName)  \(outcome)\n"
         }
-        return out + "signature: \(signature.text)\n"
+        out += "signature: \(signature.text)\n"
+        var rulesUsed: [SignatureRule] = []
+        for decision in signature.decisions {
+            if let rule = decision.outcome.rule, !rulesUsed.contains(rule) { rulesUsed.append(rule) }
+        }
+        if !rulesUsed.isEmpty {
+            out += "rules:\n" + rulesUsed.map { "  \($0.origin)  \($0.kind.rawValue) \($0.pattern)\n" }.joined()
+        }
+        return out
     }
+
+    private static func name(_ rule: SignatureRule) -> String { "\(rule.kind.rawValue) rule \(rule.origin)" }
 
     static func describe(_ outcome: FrameDecision.Outcome) -> String {
         switch outcome {
         case .used: "used"
-        case .prefix(let rule): "used, not counted (\(rule))"
-        case .skipped(let rule): "skipped (\(rule))"
+        case .prefix(let rule): "used, not counted (\(name(rule)))"
+        case .skipped(let rule): "skipped (\(name(rule)))"
         case .thunk: "skipped (a thunk)"
-        case .cut(let rule): "cut, with the frames above (\(rule))"
-        case .above(let rule): "above a cut or sentinel (\(rule))"
-        case .sentinel(let rule): "used, the signature starts here (\(rule))"
+        case .cut(let rule): "cut with the frames above it (\(name(rule)))"
+        case .above(let rule): "above the \(rule.kind.rawValue) frame (\(name(rule)))"
+        case .sentinel(let rule): "used, the signature starts here (\(name(rule)))"
         case .unresolved: "left out: unresolved"
         case .usedUnresolved: "used as module@offset: no frame has a name"
         case .beyondLimit: "not needed: the signature has its frames"

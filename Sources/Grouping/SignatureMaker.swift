@@ -30,13 +30,13 @@ public final class SignatureMaker {
         var outcomes = [FrameDecision.Outcome?](repeating: nil, count: frames.count)
         // The deepest frame a cut rule matches: it and everything above it go.
         if let cutIndex = frames.indices.last(where: { rule(for: frames[$0])?.kind == .cut }), let cut = rule(for: frames[cutIndex]) {
-            for index in 0..<cutIndex { outcomes[index] = .above(rule: Self.describe(cut)) }
-            outcomes[cutIndex] = .cut(rule: Self.describe(cut))
+            for index in 0..<cutIndex { outcomes[index] = .above(cut) }
+            outcomes[cutIndex] = .cut(cut)
         }
         // The first sentinel below that: the signature starts there.
         if let sentinelIndex = frames.indices.first(where: { outcomes[$0] == nil && rule(for: frames[$0])?.kind == .sentinel }),
            let sentinel = rule(for: frames[sentinelIndex]) {
-            for index in 0..<sentinelIndex where outcomes[index] == nil { outcomes[index] = .above(rule: Self.describe(sentinel)) }
+            for index in 0..<sentinelIndex where outcomes[index] == nil { outcomes[index] = .above(sentinel) }
         }
         var parts: [String] = []
         var used: [SignatureFrame] = []
@@ -56,16 +56,16 @@ public final class SignatureMaker {
             }
             switch rule(for: frame) {
             case .some(let rule) where rule.kind == .skip:
-                outcomes[index] = .skipped(rule: Self.describe(rule))
+                outcomes[index] = .skipped(rule)
             case .some(let rule) where rule.kind == .prefix && counted > 0:
                 // Below the first meaningful frame, a library's frame only says how it was called.
-                outcomes[index] = .skipped(rule: Self.describe(rule))
+                outcomes[index] = .skipped(rule)
             case .some(let rule) where rule.kind == .prefix:
-                outcomes[index] = .prefix(rule: Self.describe(rule))
+                outcomes[index] = .prefix(rule)
                 parts.append(name)
                 used.append(frame)
             case .some(let rule) where rule.kind == .sentinel:
-                outcomes[index] = .sentinel(rule: Self.describe(rule))
+                outcomes[index] = .sentinel(rule)
                 parts.append(name)
                 used.append(frame)
                 counted += 1
@@ -106,6 +106,4 @@ public final class SignatureMaker {
         ruleForName[name] = .some(index)
         return index.map { rules.rules[$0] }
     }
-
-    static func describe(_ rule: SignatureRule) -> String { "\(rule.origin) \(rule.kind.rawValue) \(rule.pattern)" }
 }

@@ -6,8 +6,8 @@
 /// it below (a library's frame between two of the program's only says how one called the other); `sentinel` starts the signature at
 /// the first frame it matches, dropping every frame above it; `cut` drops the frame and every frame above it (a
 /// signal trampoline: what is above it is the handler that printed the report).
-public struct SignatureRule: Sendable {
-    public enum Kind: String, Sendable, CaseIterable {
+public struct SignatureRule: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
         case skip, prefix, sentinel, cut
     }
 
