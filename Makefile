@@ -127,6 +127,7 @@ link-order: release
 bench-logs: setup
 	$(BUILD_RELEASE)
 	Benchmarks/crashlogs.sh 1000
+	Benchmarks/group.sh 100000
 
 # The whole suite under AddressSanitizer and LeakSanitizer, in its own build folder (XCTest's own leaks suppressed).
 test-asan: setup setup-test
