@@ -6,10 +6,12 @@ extension SignatureRules {
     cut __restore_rt|_sigtramp|__kernel_rt_sigreturn|<signal handler called>|__sigreturn|sigreturn
 
     # The C library's abort, raise and assertion paths.
-    skip raise|gsignal|abort|__abort|abort_message|pthread_kill|__pthread_kill|__pthread_kill_implementation|__pthread_kill_internal|__pthread_kill_private
+    skip raise|gsignal|abort|__abort|abort_message|pthread_kill|__pthread_kill|__pthread_kill_implementation|__pthread_kill_internal|__pthread_kill_private|tgkill|__libc_android_abort|__android_log_assert|__abort_with_payload|abort_with_payload|abort_with_payload_wrapper_internal|abort_with_reason
     skip __libc_message|__libc_fatal|malloc_printerr|__fortify_fail|__chk_fail|__stack_chk_fail|__fortify_fail_abort
     skip __assert_fail|__assert_fail_base|__assert_perror_fail|__assert_rtn|__assert|_assert|__GI___assert_fail
     skip exit|_exit|__run_exit_handlers|__cxa_finalize
+    # Printing the stack is how the report was made, not the bug.
+    skip backtrace|__backtrace|backtrace_symbols|backtrace_symbols_fd|_Unwind_Backtrace|base::debug::StackTrace::StackTrace|logging::LogMessage::~LogMessage
 
     # Sanitizers' reporting frames.
     skip (__asan|__tsan|__msan|__lsan|__ubsan|__hwasan|__sanitizer|__dfsan|__scudo|__interception)::.*
@@ -17,7 +19,8 @@ extension SignatureRules {
 
     # C++ and Objective-C exceptions on their way to terminate, and the unwinder.
     skip std::terminate|std::__terminate|__cxxabiv1::.*|__cxa_throw|__cxa_rethrow|__cxa_call_unexpected|__cxa_call_terminate|__cxa_pure_virtual
-    skip __gnu_cxx::__verbose_terminate_handler|__clang_call_terminate|demangling_terminate_handler|std::__1::__terminate|_objc_terminate
+    skip __gnu_cxx::__verbose_terminate_handler|__clang_call_terminate|demangling_terminate_handler|default_terminate_handler|std::__1::__terminate|_objc_terminate
+    skip -\\[NSObject(\\(NSObject\\))? doesNotRecognizeSelector:\\]|\\+\\[NSException raise:format:(arguments:)?\\]|-\\[NSAssertionHandler handleFailure.*\\]
     skip objc_exception_throw|objc_exception_rethrow|_CFThrowFormattedException|__exceptionPreprocess|__boundsFail|_CF_forwarding_prep_0|___forwarding___
     skip _Unwind_.*|__gxx_personality_v0|__gcc_personality_v0|unw_.*|__libunwind_.*|libunwind::.*
 
@@ -30,10 +33,10 @@ extension SignatureRules {
     skip Swift runtime failure: .*
 
     # Swift's compiler-made thunks.
-    skip (partial apply( forwarder)? for |reabstraction thunk|thunk for |protocol witness for |dispatch thunk of |outlined ).*
+    skip (partial apply( forwarder)? for |reabstraction thunk|thunk for |protocol witness for |dispatch thunk of |outlined |@objc ).*
 
     # Where threads and tasks start: never the bug.
-    skip _start|start|__libc_start_main|__libc_start_main_impl|__libc_start_call_main|start_thread|clone|clone3|thread_start|_pthread_start|_pthread_wqthread|start_wqthread|__clone|__clone3|__start_context
+    skip _start|start|__libc_start_main|__libc_start_main_impl|__libc_start_call_main|start_thread|clone|clone3|thread_start|_pthread_start|_pthread_wqthread|start_wqthread|__clone|__clone3|__start_context|__pthread_start|__start_thread|__bionic_clone
     skip swift::runJobInEstablishedExecutorContext|swift_job_run|swift::.*Job.*|swift_task_.*|swift::runJob.*|_dispatch_.*|dispatch_async_f|_swift_task_.*
     skip (closure #[0-9]+ in )*swift::.*|completeTaskWithClosure.*|completeTaskAndRelease.*
 

@@ -12,10 +12,21 @@ public enum FunctionNameNormalizer {
         // `<signal handler called>`, `<unavailable>`: a producer's word for a frame, not a name.
         if text.first == "<" { return String(text) }
         text = droppingCloneSuffixes(text)
-        for prefix in ["generic specialization ", "specialized ", "merged "] where text.hasPrefix(prefix) {
+        // libc++'s ABI tags (`operator[][abi:se180100]`) change with the library's version, not the code.
+        while let tag = text.range(of: "[abi:"), let end = text[tag.upperBound...].firstIndex(of: "]") {
+            text = text[..<tag.lowerBound] + text[text.index(after: end)...]
+        }
+        // Some iOS reports write `-[NSObject+ 1045168 (NSObject) doesNotRecognizeSelector:]`: the offset is not the name's.
+        if text.hasPrefix("-[") || text.hasPrefix("+["), let plus = text.range(of: "+ "), plus.lowerBound > text.index(text.startIndex, offsetBy: 2) {
+            let digits = text[plus.upperBound...].prefix(while: \.isNumber)
+            if !digits.isEmpty, text[plus.upperBound...].dropFirst(digits.count).hasPrefix(" ") {
+                text = text[..<plus.lowerBound] + text[text.index(plus.upperBound, offsetBy: digits.count + 1)...]
+            }
+        }
+        for prefix in ["generic specialization ", "function signature specialization ", "specialized ", "merged "] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
             // `generic specialization <Swift.Int> of f(_:)`: the part after ` of ` at the outer level.
-            if prefix == "generic specialization ", text.first == "<", let end = closingBracket(in: text) {
+            if prefix.hasSuffix("specialization "), text.first == "<", let end = closingBracket(in: text) {
                 text = text[text.index(after: end)...]
                 if text.hasPrefix(" of ") { text = text.dropFirst(4) }
             }
@@ -26,6 +37,7 @@ public enum FunctionNameNormalizer {
             for word in ["suspend ", "await "] where rest.hasPrefix(word) { rest = rest.dropFirst(word.count) }
             if rest.hasPrefix("resume partial function for ") { text = rest.dropFirst("resume partial function for ".count) }
         }
+        if SwiftFullName.isFull(text) { text = Substring(SwiftFullName.simplify(text)) }
         for prefix in ["__GI___libc_", "__GI_", "___interceptor_", "__interceptor_"] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
             break
@@ -137,6 +149,8 @@ public enum FunctionNameNormalizer {
     private static func closingBracket(in text: Substring) -> Substring.Index? {
         var depth = 0
         for index in text.indices {
+            // `->` inside (a closure's type in a specialisation's arguments) closes nothing.
+            if text[index] == ">", index > text.startIndex, text[text.index(before: index)] == "-" { continue }
             if text[index] == "<" { depth += 1 }
             if text[index] == ">" {
                 depth -= 1

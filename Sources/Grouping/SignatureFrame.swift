@@ -13,14 +13,20 @@ public struct SignatureFrame: Hashable, Sendable {
     /// The image's name, for frames left unresolved.
     public var module: String?
     public var moduleOffset: UInt64?
+    /// The runtime address, for a frame with neither a name nor a module.
+    public var address: UInt64?
     /// A Swift thunk (the backtracer's `[thunk]`): compiler-made, never the bug.
     public var isThunk: Bool
 
-    /// `module@0xoffset`, the name of a frame nothing resolved (as Mozilla's signatures write it).
+    /// `module@0xoffset`, the name of a frame nothing resolved, or `@0xaddress` without a module (as Mozilla's
+    /// signatures write them).
     public var moduleAndOffset: String? {
-        guard let module else { return nil }
+        guard let module else { return address.map { "@0x" + String($0, radix: 16) } }
         return moduleOffset.map { "\(module)@0x" + String($0, radix: 16) } ?? module
     }
+
+    /// What producers print where they have no name: no name at all.
+    static let placeholders: Set<String> = ["<redacted>", "<unknown>", "<unavailable>", "???", "??", "?", "<missing>"]
 
     /// The frames of `stack`, outermost function last within each frame's inline chain reversed to the call order:
     /// innermost (the called) first, as stacks are printed.
@@ -29,23 +35,23 @@ public struct SignatureFrame: Hashable, Sendable {
         for frame in stack.frames {
             let image = frame.image.flatMap { report.images.indices.contains($0) ? report.images[$0] : nil }
             let named = frame.symbols.compactMap { symbol -> (String, Bool)? in
-                guard let name = symbol.function ?? symbol.linkageName.map(demangler.demangle) else { return nil }
+                guard let name = symbol.function ?? symbol.linkageName.map(demangler.demangle), !placeholders.contains(name) else { return nil }
                 return (name, symbol.isThunk)
             }
             if !named.isEmpty {
                 for (depth, (name, isThunk)) in named.enumerated() {
                     result.append(SignatureFrame(index: frame.index, inlineDepth: named.count - 1 - depth,
                                                  function: FunctionNameNormalizer.normalize(name), module: image?.name,
-                                                 moduleOffset: nil, isThunk: isThunk))
+                                                 moduleOffset: nil, address: nil, isThunk: isThunk))
                 }
                 continue
             }
             var offset = frame.imageOffset
             if offset == nil, let address = frame.address, let load = image?.loadAddress, address >= load { offset = address - load }
-            let logName = frame.symbolInLog.flatMap { $0.isEmpty || $0 == "<unavailable>" || $0 == "??" ? nil : $0 }
+            let logName = frame.symbolInLog.flatMap { $0.isEmpty || placeholders.contains($0) ? nil : $0 }
             result.append(SignatureFrame(index: frame.index, inlineDepth: 0,
                                          function: logName.map { FunctionNameNormalizer.normalize(demangler.demangle($0)) },
-                                         module: image?.name, moduleOffset: offset,
+                                         module: image?.name, moduleOffset: offset, address: frame.address,
                                          isThunk: logName.map(Demangler.isThunk) ?? false))
         }
         return result

@@ -42,6 +42,17 @@ struct FunctionNameNormalizerTests {
         ("main", "main"),
         ("-[CrashExampleAppDelegate performTransition]", "-[CrashExampleAppDelegate performTransition]"),
         ("<signal handler called>", "<signal handler called>"),
+        ("-[NSObject+ 1045168 (NSObject) doesNotRecognizeSelector:]", "-[NSObject(NSObject) doesNotRecognizeSelector:]"),
+        ("std::__1::vector<int, std::__1::allocator<int> >::operator[][abi:se180100](unsigned long)", "std::__1::vector<T>::operator[]"),
+        // Full Swift names, as older runtimes print them, take the simplified form.
+        ("closure #1 (Swift.Int, Swift.String) -> Swift.Int in inventory.restock(_: inout inventory.Inventory, names: [Swift.String]) -> Swift.Int",
+         "closure #1 in restock(_:names:)"),
+        ("Swift._assertionFailure(_: Swift.StaticString, _: Swift.String, file: Swift.StaticString, line: Swift.UInt, flags: Swift.UInt32) -> Swift.Never",
+         "_assertionFailure(_:_:file:line:flags:)"),
+        ("NetService.Responder.(in _B4B8C4C6947C16B8992D8E4F6DABB08E).init() throws -> NetService.Responder", "Responder.init"),
+        ("function signature specialization <Arg[1] = [Closure Propagated : closure #1 (Swift.UnsafeBufferPointer<Swift.UInt8>) -> () in Swift._assertionFailure(_: Swift.StaticString, _: Swift.String, file: Swift.StaticString, line: Swift.UInt, flags: Swift.UInt32) -> Swift.Never, Argument Types : [Swift.StaticString]> of generic specialization <()> of Swift.String.withUTF8<A>((Swift.UnsafeBufferPointer<Swift.UInt8>) throws -> A) throws -> A",
+         "String.withUTF8<A>(_:)"),
+        ("Backtrace.(printBacktrace in _B82A8C0ED7C904841114FDF244F9E58E)(signal: Swift.Int32) -> ()", "printBacktrace(signal:)"),
     ])
     func normalises(_ name: String, _ expected: String) {
         #expect(FunctionNameNormalizer.normalize(name) == expected)
