@@ -161,9 +161,24 @@ public final class Symbolicator {
         return symbol
     }
 
+    /// An image whose frames stay unresolved in a report: how many of how many, and why (with what to try).
+    public struct UnresolvedImage: Hashable, Sendable {
+        /// The image's name, or "frames without an image".
+        public var name: String
+        public var unresolved: Int
+        public var total: Int
+        /// The first unresolved frame's reason, followed by what to try.
+        public var reason: String
+    }
+
     /// One line per image whose frames stay unresolved: how many, why, and what to try. Frames the log gives no
     /// address for (a debugger's `<signal handler called>`) are not counted.
     public func unresolvedSummary(of report: CrashReport) -> [String] {
+        unresolvedImages(of: report).map { "\($0.name): \($0.unresolved) of \($0.total) frames unresolved: \($0.reason)" }
+    }
+
+    /// The images whose frames stay unresolved in `report`, in the order the report first names them.
+    public func unresolvedImages(of report: CrashReport) -> [UnresolvedImage] {
         var counts: [Int: (unresolved: Int, total: Int, reason: String?)] = [:]
         var order: [Int] = []
         for thread in report.threads {
@@ -182,7 +197,7 @@ public final class Symbolicator {
         return order.compactMap { key in
             guard let count = counts[key], count.unresolved > 0, let reason = count.reason else { return nil }
             let name = key >= 0 ? report.images[key].name : "frames without an image"
-            return "\(name): \(count.unresolved) of \(count.total) frames unresolved: \(reason)\(Self.hint(for: reason))"
+            return UnresolvedImage(name: name, unresolved: count.unresolved, total: count.total, reason: reason + Self.hint(for: reason))
         }
     }
 

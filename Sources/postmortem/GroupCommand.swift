@@ -61,6 +61,9 @@ struct GroupCommand: ParsableCommand {
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: DebuginfodSetup.remoteDebugFiles(offline: offline)))
         var notesSaid = Set<String>()
+        // Per image and reason, how many crashes kept unresolved frames: said once, at the end.
+        var unresolved: [String: Int] = [:]
+        var unresolvedOrder: [String] = []
         defer {
             IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: noCache ? nil : IndexCache.standard(),
                                      debugRoots: debugPaths) { symbolizer in
@@ -85,6 +88,11 @@ struct GroupCommand: ParsableCommand {
                     let noted = symbolicator.notes.count
                     symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
                     for note in symbolicator.notes[noted...] where notesSaid.insert(note).inserted { Output.error(note) }
+                    for image in symbolicator.unresolvedImages(of: report) {
+                        let key = "\(image.name): frames unresolved in %d: \(image.reason)"
+                        if unresolved[key] == nil { unresolvedOrder.append(key) }
+                        unresolved[key, default: 0] += 1
+                    }
                     body(report, maker.signature(of: report))
                 }
             } catch {
@@ -107,6 +115,12 @@ struct GroupCommand: ParsableCommand {
             return
         }
 
+        defer {
+            for key in unresolvedOrder {
+                let count = unresolved[key] ?? 0
+                Output.error(key.replacingOccurrences(of: "%d", with: "\(count) crash\(count == 1 ? "" : "es")"))
+            }
+        }
         var groups = CrashGroups()
         var readAny = false
         for argument in logs {
