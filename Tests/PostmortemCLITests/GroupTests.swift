@@ -158,6 +158,28 @@ struct GroupTests {
         #expect(swift.first?["firstSeen"] as? String == (try Self.iso(String(stamp.prefix(19)), "yyyy-MM-dd'T'HH:mm:ss")).replacingOccurrences(of: "+0000", with: "Z"))
     }
 
+    @Test("Without the binaries, module@offset stands in: the Swift crashes still group by crash, and the reason is one line per image")
+    func withoutBinaries() throws {
+        let scratch = Fixtures.scratchDirectory("group-no-binaries")
+        let swiftLogs = try Self.logs(in: Self.groupsSample).filter { $0.contains("/negative-") || $0.contains("/range-") }
+        for log in swiftLogs {
+            try FileManager.default.copyItem(atPath: Paths.packageRoot.path + "/" + log,
+                                             toPath: scratch + "/" + URL(fileURLWithPath: log).lastPathComponent)
+        }
+        let result = try Command.postmortem(["group", "--json", scratch])
+        #expect(result.status == 0, "\(result.standardError)")
+        let expected = Set(Dictionary(grouping: swiftLogs.map { scratch + "/" + URL(fileURLWithPath: $0).lastPathComponent }) {
+            URL(fileURLWithPath: $0).lastPathComponent.prefix { $0 != "-" }
+        }.values.map(Set.init))
+        #expect(try Self.partition(result) == expected)
+        for group in try Self.groups(result) {
+            #expect((group["signature"] as? String)?.hasPrefix("ledger@0x") == true, "\(group)")
+        }
+        let reasons = result.errorLines.filter { $0.hasPrefix("postmortem: ledger: frames unresolved in ") }
+        #expect(!reasons.isEmpty && reasons.count <= 2, "\(result.standardError)")
+        #expect(reasons.allSatisfy { $0.contains("no binary found for ledger") && $0.hasSuffix("try -d DIR (a folder holding it) or -o BINARY") })
+    }
+
     @Test("Nothing to group: a directory without logs says so, and the exit status is 1")
     func nothingToGroup() throws {
         let result = try Command.postmortem(["group", "Tests/Fixtures/Sources"])
