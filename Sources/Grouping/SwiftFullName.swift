@@ -182,24 +182,24 @@ enum SwiftFullName {
 
     /// The first `character` outside brackets.
     private static func topLevelIndex(of character: Character, in text: Substring) -> Substring.Index? {
-        var depth = 0
-        var index = text.startIndex
-        while index < text.endIndex {
-            let current = text[index]
-            if current == "-", text[index...].hasPrefix("->") {
-                index = text.index(index, offsetBy: 2)
-                continue
-            }
-            if depth == 0, current == character { return index }
-            if "(<[".contains(current) { depth += 1 }
-            if ")>]".contains(current) { depth -= 1 }
-            index = text.index(after: index)
-        }
-        return nil
+        walk(text) { index, depth in depth == 0 && text[index] == character }
     }
 
     /// The first `word` outside brackets.
     private static func topLevelRange(of word: String, in text: Substring) -> Range<Substring.Index>? {
+        walk(text) { index, depth in depth == 0 && text[index...].hasPrefix(word) }
+            .map { $0..<text.index($0, offsetBy: word.count) }
+    }
+
+    /// The bracket closing the one at `open`.
+    private static func matching(_ open: Substring.Index, in text: Substring) -> Substring.Index? {
+        walk(text[open...]) { index, depth in depth == 1 && ")>]".contains(text[index]) }
+    }
+
+    /// Walks `text` keeping count of open brackets (`->` is an arrow, not one), and returns the first index where
+    /// `stop` holds; `stop` sees the depth before the character at the index counts (a closing bracket at depth 1
+    /// closes the outermost).
+    private static func walk(_ text: Substring, stop: (Substring.Index, Int) -> Bool) -> Substring.Index? {
         var depth = 0
         var index = text.startIndex
         while index < text.endIndex {
@@ -208,29 +208,9 @@ enum SwiftFullName {
                 index = text.index(index, offsetBy: 2)
                 continue
             }
-            if depth == 0, text[index...].hasPrefix(word) { return index..<text.index(index, offsetBy: word.count) }
+            if stop(index, depth) { return index }
             if "(<[".contains(current) { depth += 1 }
             if ")>]".contains(current) { depth -= 1 }
-            index = text.index(after: index)
-        }
-        return nil
-    }
-
-    /// The bracket closing the one at `open`.
-    private static func matching(_ open: Substring.Index, in text: Substring) -> Substring.Index? {
-        var depth = 0
-        var index = open
-        while index < text.endIndex {
-            let current = text[index]
-            if current == "-", text[index...].hasPrefix("->") {
-                index = text.index(index, offsetBy: 2)
-                continue
-            }
-            if "(<[".contains(current) { depth += 1 }
-            if ")>]".contains(current) {
-                depth -= 1
-                if depth == 0 { return index }
-            }
             index = text.index(after: index)
         }
         return nil
