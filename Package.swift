@@ -32,9 +32,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("stdc++")]
         ),
 
+        // The vocabulary every other module shares; no C, no format knowledge.
+        .target(name: "PostmortemCore"),
         .target(
             name: "ObjectFiles",
-            dependencies: ["CLibElf"]
+            dependencies: ["CLibElf", "PostmortemCore"]
         ),
         .target(
             name: "DWARF",
@@ -55,7 +57,7 @@ let package = Package(
         .target(name: "Formatters", dependencies: ["JSONWriting"]),
         .target(
             name: "Symbolication",
-            dependencies: ["DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "JSONWriting"],
+            dependencies: ["PostmortemCore", "DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "JSONWriting"],
             exclude: ["Cache/FORMAT.md"]
         ),
         .target(name: "Grouping", dependencies: ["CrashLogs", "Symbolication", "JSONWriting"]),
@@ -63,7 +65,7 @@ let package = Package(
             name: "postmortem",
             dependencies: [
                 "CMalloc",
-                "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping",
+                "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,7 +88,7 @@ let package = Package(
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "TestSupport"]),
-        .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "TestSupport"]),
+        .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
     ],
     swiftLanguageModes: [.v6]

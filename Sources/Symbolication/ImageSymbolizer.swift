@@ -1,4 +1,5 @@
 public import ObjectFiles
+public import PostmortemCore
 import DWARF
 import Dispatch
 
@@ -16,8 +17,12 @@ public final class ImageSymbolizer {
     public let debugFile: ObjectFile?
     /// The index-cache file lookups read from, when they read one instead of DWARF.
     public var indexCacheFile: String? { cacheFile?.path }
-    /// Things worth telling the user about the image (a rejected debug file, unreadable DWARF), one line each.
-    public private(set) var notes: [String] = []
+    /// What opening found worth telling the user (a rejected debug file, no debug information, a stale index
+    /// file): kept, not reported, so that the caller says it only if it uses this image (a candidate binary that
+    /// turns out not to be the log's is opened and dropped).
+    public let openingDiagnostics: [Diagnostic]
+    /// Where what lookups and index-cache writing find is reported (unreadable DWARF, a damaged unit), when found.
+    public let diagnostics: DiagnosticSink
 
     /// How the image was opened (its slice, where its debug file was looked for, the cache).
     public let options: SymbolizerOptions
@@ -51,26 +56,31 @@ public final class ImageSymbolizer {
     /// Opens the binary or debug file at `path`: from its index-cache file when ``SymbolizerOptions/indexCache``
     /// is set and has a sound one for the debug file found now, else from that file's DWARF.
     /// - Throws: ``SymbolicationError`` when the file cannot be read as an object file at all.
-    public convenience init(path: String, options: SymbolizerOptions = SymbolizerOptions()) throws(SymbolicationError) {
+    /// - Parameter diagnostics: where what lookups and index-cache writing find later is reported.
+    public convenience init(path: String, options: SymbolizerOptions = SymbolizerOptions(),
+                            diagnostics: DiagnosticSink) throws(SymbolicationError) {
         let image: ObjectFile
         do { image = try ObjectFileReader.read(path: path, architecture: options.architecture) } catch { throw .objectFile(error) }
-        self.init(image: image, options: options)
+        self.init(image: image, options: options, diagnostics: diagnostics)
     }
 
-    /// Opens `image`, already read (one slice of a universal file, say), as ``init(path:options:)`` does.
-    public init(image: ObjectFile, options: SymbolizerOptions = SymbolizerOptions()) {
+    /// Opens `image`, already read (one slice of a universal file, say), as ``init(path:options:diagnostics:)`` does.
+    public init(image: ObjectFile, options: SymbolizerOptions = SymbolizerOptions(), diagnostics: DiagnosticSink) {
         self.options = options
         self.image = image
+        self.diagnostics = diagnostics
         let path = image.path
-        var notes: [String] = []
+        var notes: [Diagnostic] = []
         var debugFile: ObjectFile? = image.hasDWARF ? image : nil
         if debugFile == nil {
             let lookup = DebugFileLocator(search: options.debugFileSearch, remote: options.remoteDebugFiles).locateDebugFile(for: image)
-            for rejection in lookup.rejections { notes.append("\(rejection.path): not used as debug file of \(path): \(rejection.reason)") }
+            for rejection in lookup.rejections {
+                notes.append(Diagnostic(subject: rejection.path, message: "not used as debug file of \(path): \(rejection.reason)"))
+            }
             debugFile = lookup.debugFile
             if debugFile == nil {
                 let remotely = lookup.unavailableRemotely.map { " (\($0))" } ?? ""
-                notes.append("\(path): no debug information found\(remotely); using the symbol table only")
+                notes.append(Diagnostic(subject: path, message: "no debug information found\(remotely); using the symbol table only"))
             }
         }
         // The cache answers for the debug file found just now, never for one found in another context. An image with
@@ -88,17 +98,17 @@ public final class ImageSymbolizer {
                 cacheFile = file
                 dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile) } }
                 needsCacheFile = false
-                self.notes = notes
+                openingDiagnostics = notes
                 return
             case .failure(let error)?:
-                notes.append("\(error.description); rebuilding it")
+                notes.append(Diagnostic(subject: nil, message: "\(error.description); rebuilding it"))
             }
         }
         cacheFile = nil
         var dwarf: DWARFIndex?
         if let debugFile {
             do { dwarf = try DWARFIndex(object: debugFile) } catch {
-                notes.append("\(error.description); using the symbol table only")
+                notes.append(Diagnostic(subject: nil, message: "\(error.description); using the symbol table only"))
             }
         }
         self.debugFile = dwarf == nil ? nil : debugFile
@@ -106,7 +116,7 @@ public final class ImageSymbolizer {
         // An image with readable DWARF gets a cache file, and one without any debug information a file of its symbols;
         // one whose debug file cannot be read gets none.
         needsCacheFile = options.indexCache != nil && (dwarf != nil || debugFile == nil)
-        self.notes = notes
+        openingDiagnostics = notes
     }
 
     /// The build-id the image's source files are known by: the debug file's, else the image's.
@@ -132,6 +142,9 @@ public final class ImageSymbolizer {
 
     private init(sharing other: ImageSymbolizer, index: AddressIndex?) {
         options = other.options
+        diagnostics = other.diagnostics
+        // The first one's opening said all there was to say.
+        openingDiagnostics = []
         image = other.image
         debugFile = other.debugFile
         cacheFile = other.cacheFile
@@ -177,11 +190,11 @@ public final class ImageSymbolizer {
         guard index != nil || debugFile == nil else { return }
         let cachedFile = debugFile ?? image
         needsCacheFile = false
-        if let damage = cached?.damage { notes.append(damage) }
+        if let damage = cached?.damage { diagnostics.report(subject: nil, damage) }
         let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile)
         let unitRanges: [(AddressRange, UInt32)]
         do throws(DWARFError) { unitRanges = try index?.unitRanges() ?? [] } catch {
-            notes.append("index cache not written: \(error.description)")
+            diagnostics.report(subject: nil, "index cache not written: \(error.description)")
             return
         }
         let contents = IndexCacheFile.Contents(
@@ -203,7 +216,7 @@ public final class ImageSymbolizer {
                 } catch { return .failure(error) }
             }, to: cache.path(for: image, debugFile: cachedFile))
         } catch {
-            notes.append("index cache not written: \(error.description)")
+            diagnostics.report(subject: nil, "index cache not written: \(error.description)")
         }
     }
 
@@ -256,14 +269,14 @@ public final class ImageSymbolizer {
     private func cachedSymbols(_ kind: IndexCacheFile.SectionKind) -> SymbolTable? {
         guard let cacheFile else { return nil }
         if let table = cacheFile.symbolTable(kind) { return table }
-        notes.append("\(cacheFile.path): damaged symbol table; read from the binary, and the file is rebuilt")
+        diagnostics.report(subject: cacheFile.path, "damaged symbol table; read from the binary, and the file is rebuilt")
         needsCacheFile = true
         return nil
     }
 
     private func readSymbols(of file: ObjectFile) -> SymbolTable {
         do { return try ObjectFileReader.symbolTable(of: file) } catch {
-            notes.append("\(error.description); its symbols are not used")
+            diagnostics.report(subject: nil, "\(error.description); its symbols are not used")
             return SymbolTable(symbols: [])
         }
     }
@@ -346,7 +359,7 @@ public final class ImageSymbolizer {
                 }
             } catch {
                 reason = error.description
-                notes.append(error.description)
+                diagnostics.report(subject: nil, error.description)
             }
         }
         if let symbolHit, frames.isEmpty {

@@ -1,5 +1,6 @@
 public import CrashLogs
 public import ObjectFiles
+public import PostmortemCore
 
 /// Where the symbolicator looks for binaries, and what it does with names.
 public struct SymbolicationOptions: Sendable {
@@ -53,8 +54,9 @@ public final class Symbolicator {
         /// The image, when finding the file already read it (to check its build-id or UUID).
         var object: ObjectFile?
     }
-    /// What the symbolicator has to say (a binary not found, a mismatch), one line each, in order.
-    public private(set) var notes: [String] = []
+    /// Where what the symbolicator and the images it opens have to say goes (a candidate binary rejected, an image
+    /// without debug information, unreadable DWARF), as it is found.
+    public let diagnostics: DiagnosticSink
     /// The images of each candidate file read to check its build-id or UUID.
     private var slicesByPath: [String: [ObjectFile]?] = [:]
     /// Symbolizers whose opening notes were passed on.
@@ -66,8 +68,9 @@ public final class Symbolicator {
     /// reports and frames point into it.
     public var openedImageCount: Int { symbolizers.count }
 
-    public init(options: SymbolicationOptions) {
+    public init(diagnostics: DiagnosticSink, options: SymbolicationOptions) {
         self.options = options
+        self.diagnostics = diagnostics
         locator = BinaryLocator(debugPaths: options.debugPaths, object: options.object)
     }
 
@@ -99,7 +102,7 @@ public final class Symbolicator {
         let fallback = options.object.flatMap { open(Location(path: $0, architecture: options.objectArchitecture)) }
         if let fallback, report.threads.contains(where: { $0.frames.contains { $0.image == nil } }),
            openingNoted.insert(ObjectIdentifier(fallback)).inserted {
-            notes += fallback.notes
+            fallback.openingDiagnostics.forEach(diagnostics.report)
         }
         // The Swift runtime's backtracer says of each frame what its address is; other logs leave it to the reader.
         let marksSignalFrames = report.format != .swiftBacktrace
@@ -217,9 +220,7 @@ public final class Symbolicator {
 
     public func writeIndexCaches() {
         for case let symbolizer? in symbolizers.values.sorted(by: { ($0?.image.path ?? "") < ($1?.image.path ?? "") }) {
-            let noted = symbolizer.notes.count
             symbolizer.writeIndexCache()
-            notes += symbolizer.notes[noted...]
         }
     }
 
@@ -259,7 +260,7 @@ public final class Symbolicator {
         func reject(_ candidate: BinaryLocator.Candidate, _ why: String) {
             rejections.append("\(candidate.path) (\(candidate.origin)): \(why)")
             if rejectionsNoted.insert(candidate.path + "\u{0}" + image.name + "\u{0}" + why).inserted {
-                notes.append("\(candidate.path): not used for the log's \(image.name): \(why)")
+                diagnostics.report(subject: candidate.path, "not used for the log's \(image.name): \(why)")
             }
         }
         func use(_ candidate: BinaryLocator.Candidate) -> (symbolizer: ImageSymbolizer, bias: UInt64?)? {
@@ -285,7 +286,7 @@ public final class Symbolicator {
             switch LogAgreement.check(symbolizer, image: image, frames: frames) {
             case .success(let bias):
                 // What opening it found (no debug information, say) is said once the binary is used, not for every candidate.
-                if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted { notes += symbolizer.notes }
+                if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted { symbolizer.openingDiagnostics.forEach(diagnostics.report) }
                 return (symbolizer, bias)
             case .failure(let disagreement):
                 reject(candidate, disagreement.description)
@@ -348,12 +349,14 @@ public final class Symbolicator {
             let symbolizerOptions = SymbolizerOptions(
                 demangle: options.demangle, debugFileSearch: DebugFileSearch(roots: options.debugPaths),
                 architecture: location.architecture, indexCache: options.indexCache, remoteDebugFiles: options.remoteDebugFiles)
-            let symbolizer = if let object = location.object { ImageSymbolizer(image: object, options: symbolizerOptions) } else {
-                try ImageSymbolizer(path: location.path, options: symbolizerOptions)
+            let symbolizer = if let object = location.object {
+                ImageSymbolizer(image: object, options: symbolizerOptions, diagnostics: diagnostics)
+            } else {
+                try ImageSymbolizer(path: location.path, options: symbolizerOptions, diagnostics: diagnostics)
             }
             opened = symbolizer
         } catch {
-            notes.append(error.description)
+            diagnostics.report(subject: nil, error.description)
         }
         symbolizers[key] = .some(opened)
         return opened

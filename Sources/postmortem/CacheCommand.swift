@@ -116,6 +116,7 @@ struct CacheBuildCommand: ParsableCommand {
         var written: Set<String> = []
         var failed = false
         let remote = DebuginfodSetup.remoteDebugFiles(offline: true, quiet: true)
+        let diagnostics = StandardErrorDiagnostics(quiet: quiet)
         for (position, binary) in binaries.enumerated() {
             let name = position < architectures.count && architectures[position] != "-" ? architectures[position] : nil
             // Debug files downloaded by the run are found in debuginfod's cache; the writer itself fetches nothing.
@@ -123,13 +124,13 @@ struct CacheBuildCommand: ParsableCommand {
                                             architecture: name.flatMap(Architecture.init(name:)), indexCache: cache,
                                             remoteDebugFiles: remote)
             do {
-                let symbolizer = try ImageSymbolizer(path: binary, options: options)
+                let symbolizer = try ImageSymbolizer(path: binary, options: options, diagnostics: diagnostics.sink)
+                symbolizer.openingDiagnostics.forEach(diagnostics.say)
                 let needed = symbolizer.needsIndexCacheFile
                 symbolizer.writeIndexCache()
                 let path = cache.path(for: symbolizer.image, debugFile: symbolizer.debugFile ?? symbolizer.image)
                 written.insert(path)
                 if !quiet {
-                    symbolizer.notes.forEach(Output.error)
                     Output.line("\(binary): \(needed ? "written" : "up to date") (\(path.split(separator: "/").last ?? ""))")
                 }
             } catch {

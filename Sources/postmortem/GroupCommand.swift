@@ -56,21 +56,16 @@ struct GroupCommand: ParsableCommand {
         }
         let maker = SignatureMaker(rules: try signatureRules())
         let knownSignatures = try baseline.map(Self.readBaseline)
-        let symbolicator = Symbolicator(options: SymbolicationOptions(
+        let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
             debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: DebuginfodSetup.remoteDebugFiles(offline: offline)))
-        var notesSaid = Set<String>()
         // Per image and reason, how many crashes kept unresolved frames: said once, at the end.
         var unresolved: [String: Int] = [:]
         var unresolvedOrder: [String] = []
         defer {
             IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: noCache ? nil : IndexCache.standard(),
-                                     debugRoots: debugPaths) { symbolizer in
-                let noted = symbolizer.notes.count
-                symbolizer.writeIndexCache()
-                symbolizer.notes[noted...].forEach(Output.error)
-            }
+                                     debugRoots: debugPaths) { $0.writeIndexCache() }
         }
         /// Each crash of `source`, symbolicated on its crashing stack only, with its signature; false when the log
         /// could not be read or parsed, said on stderr unless `quietWhenNoLog` and it is no crash log at all.
@@ -85,9 +80,7 @@ struct GroupCommand: ParsableCommand {
                     var report = parsed
                     // Only the crashing stack makes the signature: the other threads are not looked up.
                     if let stack = CrashingStack.of(report) { report.threads = [stack] }
-                    let noted = symbolicator.notes.count
                     symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
-                    for note in symbolicator.notes[noted...] where notesSaid.insert(note).inserted { Output.error(note) }
                     for image in symbolicator.unresolvedImages(of: report) {
                         let key = "\(image.name): frames unresolved in %d: \(image.reason)"
                         if unresolved[key] == nil { unresolvedOrder.append(key) }

@@ -14,7 +14,6 @@ struct InfoCommand: ParsableCommand {
 /// Shared by the `info` subcommands: resolve each address with one gdb-style answer.
 private func answerEach(_ addresses: [String], selection: ObjectSelection, _ answer: (DebuggerRenderer, FileAddress, String) -> String) throws {
     let symbolizer = try selection.openSymbolizer()
-    let notedAtOpening = symbolizer.notes.count
     let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
     let renderer = DebuggerRenderer(symbolizer: symbolizer)
     var answered = 0
@@ -26,7 +25,7 @@ private func answerEach(_ addresses: [String], selection: ObjectSelection, _ ans
         answered += 1
         Output.line(answer(renderer, loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value), input))
     }
-    selection.finish(symbolizer, notedAtOpening: notedAtOpening)
+    selection.finish(symbolizer)
     if answered == 0 { throw ExitCode.failure }
 }
 

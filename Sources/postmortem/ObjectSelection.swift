@@ -46,12 +46,14 @@ struct ObjectSelection: Equatable {
         return options
     }
 
-    /// Opens the object, printing its notes; exits with status 1 when it cannot be read.
+    /// Opens the object, printing what opening found, and what lookups find later as they find it; exits with
+    /// status 1 when it cannot be read.
     func openSymbolizer() throws -> ImageSymbolizer {
         try checkValues()
         do {
-            let symbolizer = try ImageSymbolizer(path: object, options: symbolizerOptions)
-            symbolizer.notes.forEach(Output.error)
+            let diagnostics = StandardErrorDiagnostics()
+            let symbolizer = try ImageSymbolizer(path: object, options: symbolizerOptions, diagnostics: diagnostics.sink)
+            symbolizer.openingDiagnostics.forEach(diagnostics.say)
             return symbolizer
         } catch {
             Output.error(error.description)
@@ -59,15 +61,10 @@ struct ObjectSelection: Equatable {
         }
     }
 
-    /// Writes the image's index-cache file when it needs one, and prints what the lookups and the writing found
-    /// (a damaged unit, say), each once: the notes of `symbolizer` after the first `notedAtOpening` (printed when it
-    /// was opened), and those of the `helpers` that looked up addresses beside it.
-    func finish(_ symbolizer: ImageSymbolizer, notedAtOpening: Int, helpers: [ImageSymbolizer] = []) {
+    /// Writes the image's index-cache file when it needs one (what writing finds goes where the symbolizer's
+    /// diagnostics go).
+    func finish(_ symbolizer: ImageSymbolizer) {
         IndexCacheWriting.finish([symbolizer], cache: symbolizer.options.indexCache, debugRoots: debugPaths) { $0.writeIndexCache() }
-        var printed = Set(symbolizer.notes.prefix(notedAtOpening))
-        for note in symbolizer.notes.dropFirst(notedAtOpening) + helpers.flatMap(\.notes) where printed.insert(note).inserted {
-            Output.error(note)
-        }
     }
 
     /// Where the image ran, when the addresses are runtime addresses.

@@ -53,7 +53,6 @@ struct ResolveRequest: Equatable {
         let binaryDirectory = FileSystem.directory(of: selection.object)
         let symbolizer = try selection.openSymbolizer()
         sourceReader?.remote = symbolizer.options.remoteDebugFiles
-        let notedAtOpening = symbolizer.notes.count
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
         let colors = try PresentationOptions.colors(color, writingJSON: json, toFile: false)
         let renderer = ResolutionRenderer(
@@ -115,7 +114,7 @@ struct ResolveRequest: Equatable {
             }
         }
         if let summary = sourceReader?.summary() { Output.error(summary) }
-        selection.finish(symbolizer, notedAtOpening: notedAtOpening, helpers: helper.map { [$0.symbolizer] } ?? [])
+        selection.finish(symbolizer)
         // Exit 1 only when no input was an address.
         if rejected > 0, rejected == inputs { throw ExitCode.failure }
         ProcessEnd.exitWithoutTeardown(keeping: symbolizer, helper?.symbolizer)

@@ -72,7 +72,7 @@ struct SymbolicateCommand: ParsableCommand {
             architecture = known
         }
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
-        let symbolicator = Symbolicator(options: SymbolicationOptions(
+        let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
@@ -110,11 +110,7 @@ struct SymbolicateCommand: ParsableCommand {
         }
         if let summary = sourceReader?.summary() { Output.error(summary) }
         IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: noCache ? nil : IndexCache.standard(),
-                                 debugRoots: debugPaths) { symbolizer in
-            let noted = symbolizer.notes.count
-            symbolizer.writeIndexCache()
-            symbolizer.notes[noted...].forEach(Output.error)
-        }
+                                 debugRoots: debugPaths) { $0.writeIndexCache() }
         if produced == 0 { throw ExitCode.failure }
         if strict, unresolved {
             Output.flush()
@@ -130,9 +126,7 @@ struct SymbolicateCommand: ParsableCommand {
         report.warnings.forEach { Output.error("\(source.name): \($0)") }
         var unresolved = false
         if !parseOnly {
-            let noted = symbolicator.notes.count
             symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
-            symbolicator.notes[noted...].forEach(Output.error)
             let summary = symbolicator.unresolvedSummary(of: report)
             unresolved = !summary.isEmpty
             sourceReader?.fill(&report, logDirectory: source.directory)

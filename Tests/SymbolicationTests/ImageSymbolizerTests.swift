@@ -1,4 +1,5 @@
 import ObjectFiles
+import PostmortemCore
 import Symbolication
 import Testing
 import TestSupport
@@ -6,9 +7,10 @@ import TestSupport
 @Suite("Image symbolizer")
 struct ImageSymbolizerTests {
     @Test func strippedBinaryUsesItsDebugFile() throws {
-        let symbolizer = try ImageSymbolizer(path: Fixtures.path("sensors-stripped"))
+        let log = DiagnosticLog()
+        let symbolizer = try ImageSymbolizer(path: Fixtures.path("sensors-stripped"), diagnostics: log.sink)
         #expect(symbolizer.debugFile?.path == Fixtures.path(".debug/sensors-stripped.debug"))
-        #expect(symbolizer.notes.isEmpty)
+        #expect(symbolizer.notes(with: log).isEmpty)
         let resolution = symbolizer.resolve(FileAddress(0x12e8))
         #expect(resolution.frames.map(\.function) == ["clamp", "scale", "adjust", "sample_at"])
         #expect(resolution.frames.map(\.isInlined) == [true, true, true, false])
@@ -17,10 +19,12 @@ struct ImageSymbolizerTests {
 
     @Test func withoutDebugInformationOrSymbolsNothingIsMadeUp() throws {
         // A stripped PIE keeps only the symbols it imports; without its debug file no address has a name.
+        let log = DiagnosticLog()
         let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-stripped"),
-                                             options: SymbolizerOptions(debugFileSearch: DebugFileSearch(includesSystemRoot: false)))
+                                             options: SymbolizerOptions(debugFileSearch: DebugFileSearch(includesSystemRoot: false)),
+                                             diagnostics: log.sink)
         #expect(symbolizer.debugFile == nil)
-        #expect(symbolizer.notes == ["\(Fixtures.path("inventory-stripped")): no debug information found; using the symbol table only"])
+        #expect(symbolizer.notes(with: log) == ["\(Fixtures.path("inventory-stripped")): no debug information found; using the symbol table only"])
         let resolution = symbolizer.resolve(FileAddress(0x127d))
         #expect(resolution.frames.isEmpty)
         #expect(resolution.unresolvedReason == "no symbol covers 0x127d and there is no debug information")

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectFiles
+import PostmortemCore
 @testable import Symbolication
 import Testing
 import TestSupport
@@ -51,19 +52,22 @@ struct IndexCacheTests {
         let addresses = try Self.addresses(in: path, architecture: architecture)
         try #require(addresses.count > 100)
 
-        let fromDWARF = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture))
+        let fromDWARFLog = DiagnosticLog(), writerLog = DiagnosticLog(), readerLog = DiagnosticLog()
+        let fromDWARF = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture), diagnostics: fromDWARFLog.sink)
         let expected = addresses.map(fromDWARF.resolve)
         let expectedLines = addresses.map { fromDWARF.lineEntry(at: $0).map { "\($0.file ?? "-"):\($0.line) \($0.range)" } }
 
-        let writer = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache))
+        let writer = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache),
+                                         diagnostics: writerLog.sink)
         #expect(writer.indexCacheFile == nil)
         _ = writer.resolve(addresses[addresses.count / 2])
         writer.writeIndexCache()
-        #expect(writer.notes == fromDWARF.notes)
+        #expect(writer.notes(with: writerLog) == fromDWARF.notes(with: fromDWARFLog))
 
-        let reader = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache))
-        #expect(reader.indexCacheFile != nil, "the second open did not use the cache: \(reader.notes)")
-        #expect(reader.notes == fromDWARF.notes)
+        let reader = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache),
+                                         diagnostics: readerLog.sink)
+        #expect(reader.indexCacheFile != nil, "the second open did not use the cache: \(reader.notes(with: readerLog))")
+        #expect(reader.notes(with: readerLog) == fromDWARF.notes(with: fromDWARFLog))
         #expect(reader.debugFile?.path == fromDWARF.debugFile?.path)
         var differences = 0
         for (index, address) in addresses.enumerated() {
@@ -121,13 +125,17 @@ struct IndexCacheTests {
         damage(&bytes)
         try Data(bytes).write(to: URL(fileURLWithPath: file))
 
-        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache))
+        let log = DiagnosticLog(), rebuiltLog = DiagnosticLog()
+        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache),
+                                             diagnostics: log.sink)
         #expect(addresses.map(symbolizer.resolve) == expected)
         symbolizer.writeIndexCache()
-        #expect(symbolizer.notes.contains { $0.contains(words) }, "notes: \(symbolizer.notes)")
+        let notes = symbolizer.notes(with: log)
+        #expect(notes.contains { $0.contains(words) }, "notes: \(notes)")
 
-        let rebuilt = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache))
-        #expect(rebuilt.indexCacheFile != nil && rebuilt.notes.isEmpty, "not rebuilt: \(rebuilt.notes)")
+        let rebuilt = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache),
+                                          diagnostics: rebuiltLog.sink)
+        #expect(rebuilt.indexCacheFile != nil && rebuilt.notes(with: rebuiltLog).isEmpty, "not rebuilt: \(rebuilt.notes(with: rebuiltLog))")
         #expect(addresses.map(rebuilt.resolve) == expected)
     }
 
@@ -170,9 +178,10 @@ struct IndexCacheTests {
         #expect(try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache)).indexCacheFile != nil)
 
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: debugFile)
-        let stale = try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache))
+        let log = DiagnosticLog()
+        let stale = try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache), diagnostics: log.sink)
         #expect(stale.indexCacheFile == nil)
-        #expect(stale.notes.contains { $0.contains("stale") }, "notes: \(stale.notes)")
+        #expect(stale.notes(with: log).contains { $0.contains("stale") }, "notes: \(stale.notes(with: log))")
         #expect(stale.resolve(FileAddress(0x12e8)).frames.map(\.function) == ["clamp", "scale", "adjust", "sample_at"])
     }
 
@@ -208,11 +217,13 @@ struct IndexCacheTests {
     @Test func unwritableDirectoryIsANoteNotAFailure() throws {
         let scratch = Fixtures.scratchDirectory("unwritable")
         try Data("a file, not a directory".utf8).write(to: URL(fileURLWithPath: scratch + "/file"))
+        let log = DiagnosticLog()
         let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"),
-                                             options: SymbolizerOptions(indexCache: IndexCache(directory: scratch + "/file/cache")))
+                                             options: SymbolizerOptions(indexCache: IndexCache(directory: scratch + "/file/cache")),
+                                             diagnostics: log.sink)
         let answer = symbolizer.resolve(FileAddress(0x127d))
         symbolizer.writeIndexCache()
-        #expect(symbolizer.notes.contains { $0.hasPrefix("index cache not written") }, "notes: \(symbolizer.notes)")
+        #expect(log.diagnostics.contains { $0.message.hasPrefix("index cache not written") }, "notes: \(symbolizer.notes(with: log))")
         #expect(answer.frames.first?.function == "int warehouse::detail::checked_add<int>(int, int)")
     }
 

@@ -10,7 +10,7 @@ struct SymbolicatorTests {
     @Test func eachBinaryIsOpenedOnce() throws {
         let directory = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan")
         let bytes = Array(try Data(contentsOf: directory.appendingPathComponent("asan.txt")))
-        let symbolicator = Symbolicator(options: SymbolicationOptions())
+        let symbolicator = Symbolicator(diagnostics: .ignoring, options: SymbolicationOptions())
         var resolved = 0
         var openedByOne = 0
         for pass in 0..<50 {

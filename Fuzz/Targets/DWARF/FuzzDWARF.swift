@@ -45,7 +45,7 @@ func fuzzDWARF(_ input: [UInt8]) {
     }
     let path = FuzzEntry.scratchFile(bytes)
     guard let symbolizer = try? ImageSymbolizer(path: path, options: SymbolizerOptions(
-        debugFileSearch: DebugFileSearch(includesSystemRoot: false))) else { return }
+        debugFileSearch: DebugFileSearch(includesSystemRoot: false)), diagnostics: .ignoring) else { return }
     var addresses: [FileAddress] = []
     for section in symbolizer.image.sections where section.isExecutable && section.size > 0 {
         var address = section.address

@@ -1,0 +1,36 @@
+import Synchronization
+
+/// Where diagnostics go: the caller decides (a command line prints them on stderr, a server logs them per request,
+/// a test keeps them). Called from whichever thread made the diagnostic.
+public struct DiagnosticSink: Sendable {
+    private let deliver: @Sendable (Diagnostic) -> Void
+
+    public init(_ deliver: @escaping @Sendable (Diagnostic) -> Void) {
+        self.deliver = deliver
+    }
+
+    public func report(_ diagnostic: Diagnostic) {
+        deliver(diagnostic)
+    }
+
+    public func report(subject: String?, _ message: String, advice: String? = nil) {
+        deliver(Diagnostic(subject: subject, message: message, advice: advice))
+    }
+
+    /// Drops what it is given: for callers that have said they do not want diagnostics.
+    public static let ignoring = DiagnosticSink { _ in }
+}
+
+/// A sink that keeps what it is given, in order, for a caller that reads them afterwards (a test, a library user).
+public final class DiagnosticLog: Sendable {
+    private let kept = Mutex<[Diagnostic]>([])
+
+    public init() {}
+
+    public var sink: DiagnosticSink {
+        DiagnosticSink { [self] diagnostic in kept.withLock { $0.append(diagnostic) } }
+    }
+
+    /// What was reported so far.
+    public var diagnostics: [Diagnostic] { kept.withLock { $0 } }
+}
