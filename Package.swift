@@ -40,14 +40,14 @@ let package = Package(
         ),
         .target(
             name: "DWARF",
-            dependencies: ["CLibDwarf", "ObjectFiles"]
+            dependencies: ["CLibDwarf", "PostmortemCore", "ObjectFiles"]
         ),
         .target(name: "JSONWriting"),
         // Debug files and binaries fetched by build-id from debuginfod servers, into elfutils' client cache.
         .target(
             name: "Debuginfod",
             dependencies: [
-                "ObjectFiles",
+                "PostmortemCore", "ObjectFiles",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,6 @@
 internal import CLibDwarf
-public import ObjectFiles
+import ObjectFiles
+public import PostmortemCore
 
 /// What gdb's `info line *ADDRESS` says of an address: its line, the file as gdb names it, and the addresses the
 /// line's row covers (to the next row of any file of the unit, or the unit's next file's start).

@@ -1,5 +1,6 @@
 internal import CLibDwarf
 public import ObjectFiles
+import PostmortemCore
 
 /// The DWARF of one ELF file or Mach-O debug file, read lazily through libdwarf.
 ///

@@ -1,4 +1,5 @@
 import ObjectFiles
+import PostmortemCore
 
 /// elfutils' client cache, shared with gdb and elfutils' tools: `<cache>/<build-id>/debuginfo`, `…/executable` and
 /// `…/source##usr##src##x.c` (each `/` of the path as `##`, each `#` as `#_`). Finished files are read-only (0400);

@@ -5,6 +5,7 @@ import NIOPosix
 import NIOCore
 import ObjectFiles
 import Synchronization
+import PostmortemCore
 
 /// Fetches debug files, binaries and sources by build-id from the servers of `DEBUGINFOD_URLS`, into elfutils' client
 /// cache, as gdb and elfutils' tools do, but without their waits: the servers are asked at once and the first good

@@ -1,4 +1,5 @@
 import ObjectFiles
+import PostmortemCore
 
 /// The client's configuration, read from elfutils' environment variables so that one setting serves gdb, elfutils'
 /// tools and Postmortem alike (`debuginfod-client-config(7)`).

@@ -1,4 +1,5 @@
 import Glibc
+import PostmortemCore
 
 /// Opens binaries and debug files and reads what symbolication needs from them.
 public enum ObjectFileReader {

@@ -1,5 +1,6 @@
 import CrashLogs
 import ObjectFiles
+import PostmortemCore
 
 /// Where the binaries a crash log names may be on this machine, in the order they are tried: the path as written when
 /// absolute (after the `-o` binary, when it has the image's name); beside the log; below each `-d` folder (by name, debug

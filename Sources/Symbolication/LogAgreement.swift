@@ -1,5 +1,6 @@
 import CrashLogs
 import ObjectFiles
+import PostmortemCore
 
 /// Checks a candidate binary against what a crash log itself says of the image, for logs that give no build-id:
 /// every frame that names `symbol+offset` must land where the candidate's symbol table puts it, and every frame

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ObjectFiles
 import Symbolication
+import PostmortemCore
 
 /// `postmortem info`: gdb's `info symbol` and `info line` for one object file.
 struct InfoCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ObjectFiles
 import Symbolication
+import PostmortemCore
 
 /// The object file a command reads and where it was loaded, as plain values: what ``ObjectOptions`` parses, and
 /// what ``ResolveRequest``'s own reading of a command line fills in without ArgumentParser.

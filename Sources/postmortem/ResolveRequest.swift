@@ -1,6 +1,7 @@
 import ArgumentParser
 import ObjectFiles
 import Symbolication
+import PostmortemCore
 
 /// What `postmortem resolve` was asked, as plain values, and the work of answering it. ``ResolveCommand`` fills it in
 /// through ArgumentParser; `ResolveRequest(commandLine:)` reads the common command lines without it.

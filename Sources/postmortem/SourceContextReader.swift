@@ -1,5 +1,6 @@
 import CrashLogs
 import ObjectFiles
+import PostmortemCore
 
 /// Reads the source lines around each resolved frame's line (`--source-context N`), from the files the debug
 /// information names, after `--source-map FROM=TO` rewrote their paths (gdb's `set substitute-path`, lldb's

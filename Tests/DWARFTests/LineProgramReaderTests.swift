@@ -1,6 +1,7 @@
 import ObjectFiles
 import Testing
 @testable import DWARF
+import PostmortemCore
 
 /// The line-program decoder on a hand-made program whose every opcode's effect is known, and on every
 /// truncation of it. (Real programs of every fixture are checked against llvm-dwarfdump in DWARFFileTests.)

@@ -2,6 +2,7 @@ import DWARF
 import ObjectFiles
 import Testing
 import TestSupport
+import PostmortemCore
 
 /// `contents(of:at:)` and `contents(of:holdingAnyOf:)` read only the subprograms that hold their addresses:
 /// exactly those of the full `contents(of:)` whose top-level record covers one, with everything nested in them;

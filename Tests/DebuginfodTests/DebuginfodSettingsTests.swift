@@ -1,6 +1,7 @@
 @testable import Debuginfod
 import ObjectFiles
 import Testing
+import PostmortemCore
 
 /// elfutils' conventions, read from its client's sources and man pages: where the cache is, how its files are named,
 /// how URLs are written.

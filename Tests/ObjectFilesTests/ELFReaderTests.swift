@@ -2,6 +2,7 @@ import Foundation
 import ObjectFiles
 import Testing
 import TestSupport
+import PostmortemCore
 
 @Suite("ELF identity and layout")
 struct ELFReaderTests {

@@ -2,6 +2,7 @@ import Foundation
 import ObjectFiles
 import Testing
 import TestSupport
+import PostmortemCore
 
 @Suite("Mach-O, universal files and dSYM bundles")
 struct MachOReaderTests {

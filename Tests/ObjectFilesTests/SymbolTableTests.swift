@@ -1,6 +1,7 @@
 import ObjectFiles
 import Testing
 import TestSupport
+import PostmortemCore
 
 @Suite("Symbol tables")
 struct SymbolTableTests {

@@ -2,6 +2,7 @@ import Foundation
 import ObjectFiles
 import Testing
 import TestSupport
+import PostmortemCore
 
 /// Bad input gets one clear line naming the file or the address, the rest still resolves, and nothing crashes.
 @Suite("Bad input")

@@ -31,7 +31,7 @@ struct CompletionTests {
         try script.standardOutput.write(toFile: scratch.path("postmortem.bash"), atomically: true, encoding: .utf8)
         let folder = scratch.path("work")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for name in ["app", "libsens.so", "crash.txt"] { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
+        for name in ["app", "libsens.so", "crash.txt"] { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
         let files = ["app", "crash.txt", "libsens.so"]
         #expect(try Self.completions(["postmortem", "resolve", "-o", ""], in: folder, script: scratch.path("postmortem.bash")).sorted() == files)
         #expect(try Self.completions(["postmortem", "symbolicate", "cr"], in: folder, script: scratch.path("postmortem.bash")) == ["crash.txt"])

@@ -25,7 +25,7 @@ struct LargeDumpTests {
     @Test func inputsAboveTheLimitAreRefused() throws {
         let scratch = try BadInputTests.Scratch()
         let file = scratch.path("huge.txt")
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
         try handle.truncate(atOffset: 300 << 20)
         try handle.close()

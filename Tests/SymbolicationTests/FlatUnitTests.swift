@@ -2,6 +2,7 @@ import DWARF
 import ObjectFiles
 @testable import Symbolication
 import Testing
+import PostmortemCore
 
 /// A packed unit searched in place, including when its bytes are damaged.
 @Suite("Packed units")

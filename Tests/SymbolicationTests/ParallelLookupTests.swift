@@ -3,6 +3,7 @@ import ObjectFiles
 @testable import Symbolication
 import Testing
 import TestSupport
+import PostmortemCore
 
 /// Symbolizers of one image on two threads at once: each reads DWARF through its own libdwarf session,
 /// they share the units either reads, and together they answer exactly as one symbolizer alone.

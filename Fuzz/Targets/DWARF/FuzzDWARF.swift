@@ -2,6 +2,7 @@ import DWARF
 import FuzzSupport
 import ObjectFiles
 import Symbolication
+import PostmortemCore
 
 /// DWARF reading through libdwarf on real fixture binaries whose debug sections are damaged: the input's
 /// first byte picks a fixture, the rest is a patch of (offset: 3 bytes, value: 1 byte) records applied

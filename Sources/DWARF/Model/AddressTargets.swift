@@ -1,4 +1,5 @@
-public import ObjectFiles
+import ObjectFiles
+public import PostmortemCore
 
 /// The addresses a partial read of a unit is for (``DWARFFile/contents(of:holdingAnyOf:)``): sorted, each once.
 public struct AddressTargets: Sendable, Equatable {

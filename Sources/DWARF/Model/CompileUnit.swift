@@ -1,4 +1,5 @@
-public import ObjectFiles
+import ObjectFiles
+public import PostmortemCore
 
 /// One compile unit's header and top-level attributes: enough to know which addresses it covers,
 /// read without touching the unit's other DIEs or its line table.

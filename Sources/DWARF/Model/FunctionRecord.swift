@@ -1,4 +1,5 @@
-public import ObjectFiles
+import ObjectFiles
+public import PostmortemCore
 
 /// A function with code in one unit: a concrete subprogram, or one inlined copy of a function
 /// (`DW_TAG_inlined_subroutine`) nested in another record.

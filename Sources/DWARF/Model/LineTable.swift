@@ -1,4 +1,5 @@
-public import ObjectFiles
+import ObjectFiles
+public import PostmortemCore
 
 /// One row of a line table: the source position of the code starting at ``address``.
 public struct LineRow: Hashable, Sendable {

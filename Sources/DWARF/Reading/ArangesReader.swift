@@ -1,5 +1,6 @@
 internal import CLibDwarf
 import ObjectFiles
+import PostmortemCore
 
 /// Reads `.debug_aranges`: address ranges and the unit DIE each belongs to. gcc writes it, and it is
 /// the only place that names every range of a strict DWARF 2 unit (whose unit DIE covers `.text` only);

@@ -1,5 +1,6 @@
 internal import CLibDwarf
 import ObjectFiles
+import PostmortemCore
 
 /// Reads attributes of DIEs through libdwarf. Missing or unreadable attributes read as `nil`:
 /// one odd attribute must not cost the rest of a unit.

@@ -1,4 +1,5 @@
 import ObjectFiles
+import PostmortemCore
 
 /// Decodes one unit's line program (`.debug_line`, versions 2 to 5) into a ``LineTable``, reading the
 /// section in place.

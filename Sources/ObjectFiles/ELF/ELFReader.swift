@@ -1,5 +1,6 @@
 internal import CLibElf
 import Glibc
+import PostmortemCore
 
 /// Reads the identity, layout and symbols of ELF files through libelf, into plain Swift values.
 enum ELFReader {

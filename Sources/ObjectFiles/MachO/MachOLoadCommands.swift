@@ -1,3 +1,4 @@
+import PostmortemCore
 /// What the load commands of one Mach-O image say: segments and sections, UUID, platform, symbol table.
 struct MachOLoadCommands {
     static let segment32: UInt32 = 0x1

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// Reads Mach-O images and universal (fat) files, parsed in Swift from the mapped file.
 enum MachOReader {
     static let fatMagic: UInt32 = 0xCAFE_BABE

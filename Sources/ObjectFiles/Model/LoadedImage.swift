@@ -1,3 +1,4 @@
+import PostmortemCore
 /// Where an image ran, relating its runtime addresses to file addresses.
 ///
 /// `file = runtime - loadAddress + imageBase`, where `imageBase` is the virtual address of the

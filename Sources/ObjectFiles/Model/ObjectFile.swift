@@ -1,3 +1,4 @@
+import PostmortemCore
 /// The container format of an object file.
 public enum ObjectFormat: String, Hashable, Sendable {
     case elf = "ELF"

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// One section of an object file, as its header describes it.
 public struct Section: Hashable, Sendable {
     public var name: String

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// A loadable segment: `PT_LOAD` in ELF, `LC_SEGMENT_64`/`LC_SEGMENT` in Mach-O.
 public struct Segment: Hashable, Sendable {
     /// The segment's name (`__TEXT`) in Mach-O; `nil` in ELF.

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// One entry of a symbol table (`.symtab` or `.dynsym`).
 public struct Symbol: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {

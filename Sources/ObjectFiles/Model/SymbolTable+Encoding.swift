@@ -1,3 +1,4 @@
+import PostmortemCore
 /// A symbol table as bytes, for the on-disk index cache: written once, read back with no sorting and
 /// no object-file parsing.
 ///

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// The function and data symbols of an object file, for lookups by address.
 ///
 /// The table is kept compact: addresses, sizes and offsets of NUL-terminated names, either in arrays

@@ -1,5 +1,6 @@
 import DWARF
 import ObjectFiles
+import PostmortemCore
 
 /// Address lookups read from an index-cache file: no DWARF work at all. A unit whose bytes fail their
 /// checksum is read from the DWARF instead (opened on first need), and the file is marked for rebuilding.

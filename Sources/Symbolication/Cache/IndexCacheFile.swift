@@ -1,6 +1,7 @@
 import DWARF
 import ObjectFiles
 import Synchronization
+import PostmortemCore
 
 /// One index-cache file: everything a lookup in one image needs, so that a later run resolves
 /// addresses with no DWARF and no symbol-table work at all. The layout is in `FORMAT.md` beside this file.

@@ -1,5 +1,6 @@
 import DWARF
 import ObjectFiles
+import PostmortemCore
 
 /// What the debug information says about one address: the functions that cover it and its line row.
 struct IndexHit {

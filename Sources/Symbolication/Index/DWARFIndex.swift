@@ -1,5 +1,6 @@
 import DWARF
 import ObjectFiles
+import PostmortemCore
 
 /// The DWARF of one debug file arranged for address lookups, built lazily: opening reads the unit
 /// list only; a unit's functions and line table are read, and packed into a ``FlatUnit``, the first

@@ -1,4 +1,5 @@
 import ObjectFiles
+import PostmortemCore
 
 /// Address ranges mapped to 32-bit values, stored as bytes and searched in place: the unit table of an
 /// index and each unit's table of top-level functions. Ranges may nest or overlap; of several that

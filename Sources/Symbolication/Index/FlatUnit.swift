@@ -1,5 +1,6 @@
 import DWARF
 import ObjectFiles
+import PostmortemCore
 
 /// One unit's functions, inlined copies and line table as compact bytes, searched in place. The lazy
 /// DWARF index makes one per unit it reads; the index cache stores them for every unit, so a cached

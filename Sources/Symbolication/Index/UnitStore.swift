@@ -2,6 +2,7 @@ import DWARF
 import Dispatch
 import ObjectFiles
 import Synchronization
+import PostmortemCore
 
 /// The units of one debug file read so far, shared by the indexes that read it on several threads
 /// (each through its own libdwarf session): a unit is read by the first thread that needs it, and a

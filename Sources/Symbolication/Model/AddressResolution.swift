@@ -1,4 +1,5 @@
-public import ObjectFiles
+import ObjectFiles
+public import PostmortemCore
 
 /// Everything known about one file address of one image.
 public struct AddressResolution: Hashable, Sendable {

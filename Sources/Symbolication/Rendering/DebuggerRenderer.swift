@@ -1,5 +1,6 @@
-public import ObjectFiles
+import ObjectFiles
 import DWARF
+public import PostmortemCore
 
 /// Renders gdb's answers to `info symbol ADDR` and `info line *ADDR` for one object file.
 public struct DebuggerRenderer {

@@ -31,13 +31,6 @@ public struct BuildID: Hashable, Sendable {
         return text
     }
 
-    /// The path of the debug file below a debug root: `.build-id/xx/rest.debug`.
-    public var debugFileRelativePath: String? {
-        guard bytes.count >= 2 else { return nil }
-        let text = hex
-        return ".build-id/\(text.prefix(2))/\(text.dropFirst(2)).debug"
-    }
-
     private static func nibble(_ character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
