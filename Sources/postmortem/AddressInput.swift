@@ -1,4 +1,5 @@
 import ObjectFiles
+import PostmortemCore
 
 /// How addresses typed by a user are read.
 enum AddressInput {
@@ -52,6 +53,16 @@ enum AddressInput {
     }
 }
 
+/// One input token, the number it names and the file address that is, read once, where it arrives.
+struct AddressToken {
+    /// As typed.
+    var text: String
+    /// The number typed (a runtime address when the image's load address or slide is given); `nil` when the token
+    /// is not an address.
+    var value: UInt64?
+    var address: FileAddress?
+}
+
 /// Where addresses come from: the command line, or standard input one or more per line.
 enum AddressSource {
     /// The most tokens one batch holds.
@@ -62,11 +73,20 @@ enum AddressSource {
     /// line by line; a file comes in batches large enough to share out among threads.
     /// `arrived` sees every token of one read (all the arguments, or what one read of stdin completed) before
     /// the batches of those tokens go to `body`.
-    static func forEachBatch(in arguments: [String], arrived: ([String]) -> Void = { _ in }, _ body: ([String]) -> Void) {
+    /// - Parameters:
+    ///   - input: how a token is read as a number.
+    ///   - fileAddress: the file address of a number read.
+    static func forEachBatch(in arguments: [String], reading input: AddressInput, fileAddress: (UInt64) -> FileAddress,
+                             arrived: ([AddressToken]) -> Void = { _ in }, _ body: ([AddressToken]) -> Void) {
+        func token(_ text: String) -> AddressToken {
+            let value = input.parse(text)
+            return AddressToken(text: text, value: value, address: value.map(fileAddress))
+        }
         if !arguments.isEmpty {
-            arrived(arguments)
-            for start in stride(from: 0, to: arguments.count, by: batchLimit) {
-                body(Array(arguments[start..<min(start + batchLimit, arguments.count)]))
+            let tokens = arguments.map(token)
+            arrived(tokens)
+            for start in stride(from: 0, to: tokens.count, by: batchLimit) {
+                body(Array(tokens[start..<min(start + batchLimit, tokens.count)]))
             }
             return
         }
@@ -78,7 +98,7 @@ enum AddressSource {
             if complete > 0 {
                 // Split on the separator bytes (all ASCII) rather than on Characters: a batch of 10,000 addresses
                 // is 80 KB of text.
-                let tokens = pending[..<complete].split(whereSeparator: Self.isSeparator).map { String(decoding: $0, as: UTF8.self) }
+                let tokens = pending[..<complete].split(whereSeparator: Self.isSeparator).map { token(String(decoding: $0, as: UTF8.self)) }
                 pending.removeFirst(complete)
                 arrived(tokens)
                 // In groups, so that what a batch holds until it is printed stays small.

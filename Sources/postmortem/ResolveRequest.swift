@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObjectFiles
+import PostmortemCore
 import Symbolication
 import PostmortemCore
 
@@ -21,14 +22,6 @@ struct ResolveRequest: Equatable {
     var sourceMaps: [String] = []
     /// `--color`: auto, always or never.
     var color = "auto"
-
-    /// A batch this large is shared between two symbolizers on two threads (each reading DWARF through its
-    /// own libdwarf session, or both reading the index cache).
-    static let parallelBatchSize = 256
-
-    /// Input this large has what it needs from DWARF read ahead, on two threads (when lookups read DWARF): a
-    /// few addresses are cheaper to answer one at a time from the subprograms that hold them.
-    static let readAheadSize = 16
 
     /// A share of a batch answered: the bytes of the lines that answer its inputs, in order, and the inputs that
     /// are not addresses, each with the number of bytes that come before its error. One per thread, kept from batch
@@ -60,48 +53,44 @@ struct ResolveRequest: Equatable {
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName,
             colors: colors)
         func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
-        func answer(by worker: (symbolizer: ImageSymbolizer, answers: Answers), _ inputs: ArraySlice<String>) -> Answers {
-            let (symbolizer, answers) = worker
-            for (position, input) in inputs.enumerated() {
+        func answer(_ inputs: ArraySlice<AddressToken>, with symbolizer: ImageSymbolizer, into answers: Answers) -> Answers {
+            for (position, token) in inputs.enumerated() {
                 if position == Self.sizingSample {
                     answers.bytes.reserveCapacity(answers.bytes.count / position * inputs.count * 9 / 8)
                 }
-                guard let value = AddressInput.atos.parse(input) else {
-                    answers.rejected.append((answers.bytes.count, input))
+                guard let address = token.address else {
+                    answers.rejected.append((answers.bytes.count, token.text))
                     if json {
-                        answers.bytes += renderer.json(invalidInput: input, object: selection.object, error: "not an address").utf8
+                        answers.bytes += renderer.json(invalidInput: token.text, object: selection.object, error: "not an address").utf8
                         answers.bytes.append(UInt8(ascii: "\n"))
                     }
                     continue
                 }
-                var resolution = symbolizer.resolve(fileAddress(value))
+                var resolution = symbolizer.resolve(address)
                 sourceReader?.fill(&resolution.frames, besides: binaryDirectory, buildID: symbolizer.sourceBuildID)
                 if json {
-                    answers.bytes += renderer.json(resolution, input: input, object: selection.object, runtimeAddress: loaded == nil ? nil : value).utf8
+                    answers.bytes += renderer.json(resolution, input: token.text, object: selection.object,
+                                                   runtimeAddress: loaded == nil ? nil : token.value).utf8
                     answers.bytes.append(UInt8(ascii: "\n"))
                 } else {
-                    renderer.appendText(resolution, input: input, to: &answers.bytes)
+                    renderer.appendText(resolution, input: token.text, to: &answers.bytes)
                 }
             }
             return answers
         }
-        let mainWorker = (symbolizer: symbolizer, answers: Answers())
-        var helper: (symbolizer: ImageSymbolizer, answers: Answers)?
+        // Source lines are read in order, on one thread.
+        let resolver = BatchResolver(symbolizer: symbolizer, sharesBatches: sourceReader == nil)
+        // One answer buffer per share, kept from batch to batch.
+        let answerBuffers = [Answers(), Answers()]
         var inputs = 0
         var rejected = 0
-        func workers(for count: Int) -> [(symbolizer: ImageSymbolizer, answers: Answers)] {
-            guard count >= Self.parallelBatchSize, sourceReader == nil else { return [mainWorker] }
-            if helper == nil { helper = symbolizer.sibling().map { ($0, Answers()) } }
-            return [mainWorker] + (helper.map { [$0] } ?? [])
-        }
-        // What a large read of input needs from DWARF is read first, on two threads reading different units.
-        let readAhead = { (tokens: [String]) in
-            guard tokens.count >= Self.readAheadSize, symbolizer.readsAhead else { return }
-            symbolizer.readAhead(tokens.compactMap { AddressInput.atos.parse($0).map(fileAddress) }, threads: 2)
-        }
-        AddressSource.forEachBatch(in: addresses, arrived: readAhead) { batch in
+        AddressSource.forEachBatch(in: addresses, reading: .atos, fileAddress: fileAddress,
+                                   arrived: { resolver.readAhead($0.compactMap(\.address)) }) { batch in
             inputs += batch.count
-            for answers in ParallelBatch.shares(batch, workers: workers(for: batch.count), answer) {
+            let shares = resolver.shares(count: batch.count) { position, symbolizer, range in
+                answer(batch[range], with: symbolizer, into: answerBuffers[position])
+            }
+            for answers in shares {
                 rejected += answers.rejected.count
                 // What comes before a bad input is written before its error, so the two streams stay in order.
                 var written = 0
@@ -118,6 +107,6 @@ struct ResolveRequest: Equatable {
         selection.finish(symbolizer)
         // Exit 1 only when no input was an address.
         if rejected > 0, rejected == inputs { throw ExitCode.failure }
-        ProcessEnd.exitWithoutTeardown(keeping: symbolizer, helper?.symbolizer)
+        ProcessEnd.exitWithoutTeardown(keeping: symbolizer, resolver.helpers.first)
     }
 }

@@ -1,0 +1,40 @@
+import ObjectFiles
+import PostmortemCore
+import Symbolication
+import Testing
+import TestSupport
+
+/// The library's batch engine: a batch shared out on two threads answers exactly as one symbolizer answering the
+/// addresses one by one, in order, after reading ahead or not, from DWARF or from the index cache.
+@Suite("Batch resolver")
+struct BatchResolverTests {
+    @Test(arguments: ["inventory-gcc", "shapes-swift-O", "sensors-clang-gz"])
+    func sharedBatchesAnswerAsOneSymbolizer(_ fixture: String) throws {
+        let path = Fixtures.path(fixture)
+        let alone = try ImageSymbolizer(path: path)
+        let addresses = ParallelLookupTests.codeAddresses(of: alone, step: 2)
+        try #require(addresses.count >= BatchResolver.parallelBatchSize, "a batch large enough to be shared")
+        let expected = addresses.map(alone.resolve)
+
+        let resolver = BatchResolver(symbolizer: try ImageSymbolizer(path: path))
+        #expect(resolver.resolve(addresses) == expected)
+        #expect(resolver.helpers.count == 1, "a batch of \(addresses.count) addresses is shared with a sibling")
+        // Again, with the units read: the same answers, in the same order, and a small batch on one thread.
+        #expect(resolver.resolve(addresses) == expected)
+        #expect(resolver.resolve(Array(addresses.prefix(10))) == Array(expected.prefix(10)))
+
+        let oneThread = BatchResolver(symbolizer: try ImageSymbolizer(path: path), sharesBatches: false)
+        #expect(oneThread.resolve(addresses) == expected)
+        #expect(oneThread.helpers.isEmpty)
+    }
+
+    @Test("Shares cover the batch once, in order, each share answered by its own symbolizer")
+    func sharesCoverTheBatch() throws {
+        let resolver = BatchResolver(symbolizer: try ImageSymbolizer(path: Fixtures.path("inventory-gcc")))
+        let count = BatchResolver.parallelBatchSize * 2 + 1
+        let shares = resolver.shares(count: count) { position, symbolizer, range in (position, ObjectIdentifier(symbolizer), range) }
+        #expect(shares.map(\.0) == [0, 1])
+        #expect(shares.flatMap { Array($0.2) } == Array(0..<count))
+        #expect(Set(shares.map(\.1)).count == 2, "two symbolizers, one per thread")
+    }
+}
