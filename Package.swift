@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "CrashLogs", dependencies: ["JSONWriting"]),
+        .target(name: "CrashLogs", dependencies: ["PostmortemCore", "JSONWriting"]),
         .target(name: "Formatters", dependencies: ["JSONWriting"]),
         .target(
             name: "Symbolication",

@@ -80,7 +80,7 @@ enum GDBFileNames {
             if !name.hasPrefix("/") {
                 // Before DWARF 5 directory 0 is the compile directory, which gdb does not put before the name.
                 let index = isVersion5 ? Int(directoryIndex) : Int(directoryIndex) - 1
-                if index >= 0, index < entries.directories.count { shown = join(entries.directories[index], name) }
+                if index >= 0, index < entries.directories.count { shown = FilePath.join(entries.directories[index], name) }
             }
             names.append((shown, identity(shown, compilationDirectory: compilationDirectory)))
         }
@@ -94,11 +94,6 @@ enum GDBFileNames {
         name.hasPrefix("/") || compilationDirectory.isEmpty ? name : compilationDirectory + "/" + name
     }
 
-    /// gdb's `path_join`: one `/` between the parts.
-    static func join(_ directory: String, _ name: String) -> String {
-        guard !directory.isEmpty else { return name }
-        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
 }
 
 extension DWARFFile {

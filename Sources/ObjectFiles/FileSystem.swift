@@ -209,12 +209,6 @@ public enum FileSystem {
         }
     }
 
-    /// The directory part of `path`: `.` for a bare name, `/` for a name at the root.
-    public static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
     /// Whether standard output is a terminal (not a file or a pipe).
     public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 

@@ -38,7 +38,7 @@ final class BinaryLocator {
         }
         var searched: [String] = []
         let name = image.name
-        if let object, Self.fileName(object) == name || Self.fileName(object) == name + ".debug" {
+        if let object, FilePath.fileName(of: object) == name || FilePath.fileName(of: object) == name + ".debug" {
             consider(object, "given with -o")
         }
         if let path = image.path, path.hasPrefix("/") {
@@ -103,13 +103,9 @@ final class BinaryLocator {
         String(identifier.lowercased().filter { $0 != "-" })
     }
 
-    static func fileName(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
-
+    /// A log's relative name (`./tally`) joined to a folder, without its `./`.
     private static func join(_ directory: String, _ name: String) -> String {
         if name.hasPrefix("./") { return join(directory, String(name.dropFirst(2))) }
-        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        return FilePath.join(directory, name)
     }
 }

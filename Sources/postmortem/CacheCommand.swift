@@ -1,6 +1,7 @@
 import ArgumentParser
 import ObjectFiles
 import Symbolication
+import PostmortemCore
 
 /// `postmortem cache`: where the index cache lives, what it holds, and emptying it.
 struct CacheCommand: ParsableCommand {
@@ -38,10 +39,10 @@ struct CacheInfoCommand: ParsableCommand {
         Output.line("\(cache.directory): \(entries.count) index file\(entries.count == 1 ? "" : "s"), \(Self.size(total)) of \(Self.size(cache.limit))")
         for entry in entries {
             let what = entry.image ?? "unusable (\(entry.problem ?? "unknown")); rebuilt on next use"
-            Output.line("  \(entry.path.split(separator: "/").last ?? "")  \(Self.size(entry.size))  \(what)")
+            Output.line("  \(FilePath.fileName(of: entry.path))  \(Self.size(entry.size))  \(what)")
         }
         for path in cache.staleTemporaryFiles() {
-            Output.line("  \(path.split(separator: "/").last ?? "")  \(Self.size(FileSystem.status(path)?.size ?? 0))  left by an interrupted writer; removed by the next one or by cache prune")
+            Output.line("  \(FilePath.fileName(of: path))  \(Self.size(FileSystem.status(path)?.size ?? 0))  left by an interrupted writer; removed by the next one or by cache prune")
         }
         if FileLock.isHeld(cache.writerLockPath) { Output.line("  a writer is at work") }
     }
@@ -72,7 +73,7 @@ struct CachePruneCommand: ParsableCommand {
     func run() throws {
         let cache = try standardCache()
         let removed = cache.prune()
-        for (path, reason) in removed { Output.line("removed \(path.split(separator: "/").last ?? ""): \(reason)") }
+        for (path, reason) in removed { Output.line("removed \(FilePath.fileName(of: path)): \(reason)") }
         Output.line("\(cache.directory): removed \(removed.count) file\(removed.count == 1 ? "" : "s")")
     }
 }
@@ -131,7 +132,7 @@ struct CacheBuildCommand: ParsableCommand {
                 let path = cache.path(for: symbolizer.image, debugFile: symbolizer.debugFile ?? symbolizer.image)
                 written.insert(path)
                 if !quiet {
-                    Output.line("\(binary): \(needed ? "written" : "up to date") (\(path.split(separator: "/").last ?? ""))")
+                    Output.line("\(binary): \(needed ? "written" : "up to date") (\(FilePath.fileName(of: path)))")
                 }
             } catch {
                 if !quiet { Output.error(error.description) }

@@ -3,6 +3,7 @@ import CrashLogs
 import Grouping
 import ObjectFiles
 import Symbolication
+import PostmortemCore
 
 /// `postmortem group LOG…`: crash logs symbolicated and grouped by crash signature.
 struct GroupCommand: ParsableCommand {
@@ -128,7 +129,7 @@ struct GroupCommand: ParsableCommand {
                     groups.add(signature, log: source.name, time: LogTimestamp.find(in: report) ?? modified,
                                exception: report.exception?.type)
                 }
-                if read { readAny = true } else if isDirectory { notLogs.append(String(source.name.split(separator: "/").last ?? Substring(source.name))) }
+                if read { readAny = true } else if isDirectory { notLogs.append(FilePath.fileName(of: source.name)) }
             }
             if !notLogs.isEmpty {
                 let named = notLogs.prefix(5).joined(separator: ", ") + (notLogs.count > 5 ? ", and \(notLogs.count - 5) more" : "")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObjectFiles
+import PostmortemCore
 
 /// A log to read: a file, or standard input.
 struct LogSource {
@@ -9,7 +10,7 @@ struct LogSource {
 
     /// The directory the log lies in, searched for the binaries it names.
     var directory: String? {
-        path.map(FileSystem.directory(of:))
+        path.map(FilePath.directory(of:))
     }
 
     /// The logs named by `arguments`: files as given, the regular files of a directory (sorted), `-` for stdin.

@@ -44,7 +44,7 @@ struct ResolveRequest: Equatable {
     func run() throws -> Never {
         // Source lines are read for one answer after another, on one thread.
         let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)
-        let binaryDirectory = FileSystem.directory(of: selection.object)
+        let binaryDirectory = FilePath.directory(of: selection.object)
         let symbolizer = try selection.openSymbolizer()
         sourceReader?.remote = symbolizer.options.remoteDebugFiles
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)

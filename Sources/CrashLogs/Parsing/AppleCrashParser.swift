@@ -1,3 +1,4 @@
+import PostmortemCore
 /// Parses Apple's text crash reports (`.crash`): the header, `Thread N …:` stacks, `Last Exception Backtrace:`
 /// and `Application Specific Backtrace N:` stacks, and `Binary Images:` with load addresses and UUIDs.
 /// Lines before the report (console noise, an `.ips` header line) and after it are kept as they are.
@@ -87,7 +88,7 @@ struct AppleCrashParser {
         var name = words.joined(separator: " ")
         // macOS 10 reports name a bundle's image by its identifier (`com.apple.CoreFoundation`): the binary, which the
         // frames name and which is looked for on disk, is the path's last part.
-        if let file = path.split(separator: "/").last, name != file, Self.isBundleIdentifier(name) { name = String(file) }
+        if case let file = FilePath.fileName(of: path), !file.isEmpty, name != file, Self.isBundleIdentifier(name) { name = String(file) }
         return CrashImage(name: name, path: path.isEmpty ? nil : path, identifier: uuid,
                           architecture: architecture, loadAddress: start, endAddress: end)
     }

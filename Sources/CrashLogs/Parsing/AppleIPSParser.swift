@@ -1,3 +1,4 @@
+import PostmortemCore
 /// Parses Apple's `.ips` reports: a one-line JSON header with `bug_type`, then for bug type 309 a JSON
 /// body (`threads[].frames[]` as `imageIndex` + `imageOffset` into `usedImages`, `lastExceptionBacktrace`),
 /// or for the older 109 the legacy text report.
@@ -75,7 +76,7 @@ struct AppleIPSParser {
             let base = image["base"]?.unsigned
             let size = image["size"]?.unsigned
             report.images.append(CrashImage(
-                name: image["name"]?.string ?? image["path"]?.string.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "image \(index)",
+                name: image["name"]?.string ?? image["path"]?.string.map(FilePath.fileName(of:)) ?? "image \(index)",
                 path: image["path"]?.string, identifier: image["uuid"]?.string, architecture: image["arch"]?.string,
                 loadAddress: base, endAddress: base.flatMap { base in size.map { base &+ $0 } }))
         }

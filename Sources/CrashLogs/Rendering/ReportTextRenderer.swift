@@ -1,4 +1,5 @@
 import JSONWriting
+import PostmortemCore
 
 /// Prints a report in its own format with symbols in place. Lines that are not frames, and frames
 /// that stayed unresolved, come out byte for byte as they went in.
@@ -190,7 +191,7 @@ public struct ReportTextRenderer: Sendable {
                 fields.append("\"symbol\":" + JSONText.quote(symbol.function ?? "???"))
                 if !symbol.isInlined, let offset = frame.functionOffset { fields.append("\"symbolLocation\":\(offset)") }
                 if let file = symbol.file {
-                    fields.append("\"sourceFile\":" + JSONText.quote(file.split(separator: "/").last.map(String.init) ?? file))
+                    fields.append("\"sourceFile\":" + JSONText.quote(FilePath.fileName(of: file)))
                     fields.append("\"sourceLine\":\(symbol.line)")
                 }
                 if symbol.isInlined { fields.append("\"inline\":true") }
@@ -244,7 +245,7 @@ public struct ReportTextRenderer: Sendable {
                 for symbol in frame.symbols {
                     var text = "\(frame.index)\t\(address) \(symbol.function ?? "???")"
                     if let file = symbol.file, symbol.line > 0 {
-                        text += " (\(file.split(separator: "/").last.map(String.init) ?? file):\(symbol.line))"
+                        text += " (\(FilePath.fileName(of: file)):\(symbol.line))"
                     } else if !symbol.isInlined, let offset = frame.functionOffset {
                         text += " + \(offset)"
                     }
@@ -289,7 +290,7 @@ public struct ReportTextRenderer: Sendable {
         return frame.symbols.map { symbol in
             var text = "\(indentation)\(frame.index)  \(module)!\(symbol.function ?? "???")"
             if let file = symbol.file, symbol.line > 0 {
-                text += " [\(file.split(separator: "/").last.map(String.init) ?? file) : \(symbol.line)]"
+                text += " [\(FilePath.fileName(of: file)) : \(symbol.line)]"
             } else if !symbol.isInlined, let offset = frame.functionOffset {
                 text += " + 0x" + String(offset, radix: 16)
             }
@@ -305,7 +306,7 @@ public struct ReportTextRenderer: Sendable {
             var text = "\(prefix)\(module)`\(symbol.function ?? "???")"
             if !symbol.isInlined, let offset = frame.functionOffset { text += " + \(offset)" }
             if let file = symbol.file, symbol.line > 0 {
-                text += " at \(file.split(separator: "/").last.map(String.init) ?? file):\(symbol.line)"
+                text += " at \(FilePath.fileName(of: file)):\(symbol.line)"
                 if symbol.column > 0 { text += ":\(symbol.column)" }
             }
             return symbol.isInlined ? text + " [inlined]" : text
@@ -335,7 +336,7 @@ public struct ReportTextRenderer: Sendable {
         return frame.symbols.map { symbol in
             let name = symbol.function ?? "???"
             if let file = symbol.file, symbol.line > 0 || symbol.isInlined {
-                let fileName = file.split(separator: "/").last.map(String.init) ?? file
+                let fileName = FilePath.fileName(of: file)
                 return "\(prefix) \(name) (in \(image)) (\(fileName):\(symbol.line))"
             }
             let offset = symbol.isInlined ? "" : frame.functionOffset.map { " + \($0)" } ?? ""

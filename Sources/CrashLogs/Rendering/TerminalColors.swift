@@ -1,3 +1,4 @@
+import PostmortemCore
 /// The colours a report printed back on a terminal gets (ANSI escapes): the names symbolication found, their source
 /// positions, the crashing thread, frames left unresolved, and names that differ from the one the log gave.
 public struct TerminalColors: Hashable, Sendable {
@@ -37,7 +38,7 @@ public struct TerminalColors: Hashable, Sendable {
                     lines[index] = painting(function, in: lines[index], with: differs ? differingName : self.function)
                 }
                 if let file = symbol.file {
-                    let fileName = file.split(separator: "/").last.map(String.init) ?? file
+                    let fileName = FilePath.fileName(of: file)
                     let place = lines[index].contains(file) ? file : fileName
                     let withLine = symbol.line > 0 ? place + ":\(symbol.line)" : place
                     let withColumn = symbol.column > 0 ? withLine + ":\(symbol.column)" : withLine

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// A unit's line table as gdb builds it (gdb 13's DWARF reader and `buildsym`), for `info line` answers that match
 /// gdb's: one table per source file ("subfile"), rows of line 0 left out (the row before them runs on), an end marker
 /// (line 0) where the file changes and where a sequence ends, consecutive rows of one line kept unless the line has a
@@ -87,10 +88,6 @@ struct GDBLineTableBuilder: LineProgramSink {
     private var sequenceStarted = false
     /// Whether the unit named its primary file (subfile 0).
     private let hasPrimary: Bool
-
-    static func baseName(_ path: String) -> Substring {
-        path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
-    }
 
     /// - Parameters:
     ///   - names: gdb's name of each file number (`nil` for numbers with no file).
@@ -200,8 +197,8 @@ struct GDBLineTableBuilder: LineProgramSink {
         // holds no rows, takes the rows and the name of the one other file of its base name.
         if hasPrimary, let primary = subfiles.first, primary.entries.isEmpty,
            !names.contains(where: { $0.map { subfileByIdentity[$0.identity] == 0 } ?? false }) {
-            let base = Self.baseName(primary.name)
-            let aliases = order.dropFirst().filter { Self.baseName(subfiles[$0].name) == base }
+            let base = FilePath.fileName(of: primary.name)
+            let aliases = order.dropFirst().filter { FilePath.fileName(of: subfiles[$0].name) == base }
             if aliases.count == 1, let alias = aliases.first {
                 subfiles[0] = subfiles[alias]
                 order.removeAll { $0 == alias }

@@ -1,4 +1,5 @@
 import Glibc
+import PostmortemCore
 
 /// A `.dSYM` bundle: a directory whose `Contents/Resources/DWARF/` holds the DWARF companion file.
 public enum DSYMBundle {
@@ -16,7 +17,7 @@ public enum DSYMBundle {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         let directory = trimmed + "/Contents/Resources/DWARF"
         let files = regularFiles(in: directory)
-        let bundleName = DebugFileLocator.fileName(of: trimmed)
+        let bundleName = FilePath.fileName(of: trimmed)
         let stem = String(bundleName.dropLast(".dSYM".count))
         for candidate in [stem, stem.hasSuffix(".app") ? String(stem.dropLast(4)) : stem] where files.contains(candidate) {
             return directory + "/" + candidate

@@ -1,4 +1,5 @@
 import Glibc
+import PostmortemCore
 
 /// Finds the separate debug file of a binary that has no DWARF of its own.
 ///
@@ -43,16 +44,16 @@ public struct DebugFileLocator: Sendable {
 
         if let buildID = binary.buildID, let relative = buildID.debugFileRelativePath {
             for root in search.allRoots {
-                if let found = consider(Self.join(root, relative), verify: { Self.buildIDMismatch(binary, $0) }) {
+                if let found = consider(FilePath.join(root, relative), verify: { Self.buildIDMismatch(binary, $0) }) {
                     return DebugFileLookup(debugFile: found, rejections: rejections)
                 }
             }
         }
         if let link = binary.debugLink {
-            let directory = FileSystem.directory(of: binary.path)
-            var candidates = [Self.join(directory, link.fileName), Self.join(directory, ".debug/" + link.fileName)]
+            let directory = FilePath.directory(of: binary.path)
+            var candidates = [FilePath.join(directory, link.fileName), FilePath.join(directory, ".debug/" + link.fileName)]
             let absoluteDirectory = Self.absolute(directory)
-            for root in search.allRoots { candidates.append(Self.join(root + absoluteDirectory, link.fileName)) }
+            for root in search.allRoots { candidates.append(FilePath.join(root + absoluteDirectory, link.fileName)) }
             for candidate in candidates {
                 let found = consider(candidate) { file in
                     if binary.buildID != nil, file.buildID != nil { return Self.buildIDMismatch(binary, file) }
@@ -78,11 +79,11 @@ public struct DebugFileLocator: Sendable {
     /// The dSYM of a Mach-O image: `App.dSYM` or `App.app.dSYM` beside the binary (or beside its `.app`
     /// bundle), then in each root; used only when it has a slice with the binary's UUID.
     private func locateDSYM(for binary: ObjectFile) -> DebugFileLookup {
-        let name = Self.fileName(of: binary.path)
-        let directory = FileSystem.directory(of: binary.path)
-        var candidates = [binary.path + ".dSYM", Self.join(directory, name + ".app.dSYM")]
+        let name = FilePath.fileName(of: binary.path)
+        let directory = FilePath.directory(of: binary.path)
+        var candidates = [binary.path + ".dSYM", FilePath.join(directory, name + ".app.dSYM")]
         if let app = Self.appBundle(containing: binary.path) { candidates.append(app + ".dSYM") }
-        for root in search.roots { candidates += [Self.join(root, name + ".dSYM"), Self.join(root, name + ".app.dSYM")] }
+        for root in search.roots { candidates += [FilePath.join(root, name + ".dSYM"), FilePath.join(root, name + ".app.dSYM")] }
         var rejections: [DebugFileLookup.Rejection] = []
         var seen: Set<String> = []
         for candidate in candidates where DSYMBundle.isBundle(candidate) && seen.insert(candidate).inserted {
@@ -115,21 +116,12 @@ public struct DebugFileLocator: Sendable {
         return parts[...index].joined(separator: "/")
     }
 
-    static func fileName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
-
-
-    static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
 
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         guard let cwd = getcwd(nil, 0) else { return "/" + path }
         defer { free(cwd) }
         let base = String(cString: cwd)
-        return path == "." ? base : join(base, path)
+        return path == "." ? base : FilePath.join(base, path)
     }
 }

@@ -61,7 +61,7 @@ public struct ObjectFile: Hashable, Sendable {
 
     /// The file's name without its directory.
     public var fileName: String {
-        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        FilePath.fileName(of: path)
     }
 
     /// The image base that load addresses are relative to: the `__TEXT` segment's address (Mach-O),
