@@ -7,28 +7,20 @@ BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev
 TEST_PACKAGES  := llvm binutils gdb time libc6-dbg gcc man-db debuginfod
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
-# The release build links the Swift runtime and Foundation statically (with lld, every library: STATIC_FLAGS below):
-# `postmortem --version` then starts in about half the time (measured: 11 ms -> 5 ms) and a one-address lookup takes
-# 0.86x the time.
-# Where glibc reads packed relative relocations (DT_RELR, glibc 2.36 and later) and the toolchain has lld, the
-# binary is linked with them: its 40,000 relocations take 8 KB instead of 950 KB, all of which every run read
-# (peak RSS of `postmortem --version` 10.0 -> 9.3 MB).
+# The release build is made for start-up, since most runs answer a few addresses (docs/PERFORMANCE.md, "The release
+# build", has the figures): the Swift runtime and Foundation linked statically; where glibc reads packed relative
+# relocations (DT_RELR, glibc 2.36 and later) and the toolchain has lld, relocations packed, since every run reads them.
 SWIFT_BIN := $(shell dirname "$$(readlink -f "$$(command -v swiftc)")" 2>/dev/null)
 GLIBC_HAS_RELR := $(shell getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ split($$2, v, "."); if (v[1] > 2 || (v[1] == 2 && v[2] >= 36)) print "yes" }')
 RELR_FLAGS := $(if $(and $(GLIBC_HAS_RELR),$(wildcard $(SWIFT_BIN)/ld.lld)),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 # With lld, the functions typical runs execute are laid out side by side (Benchmarks/link-order.txt, written by
-# `make link-order`): the kernel maps code in 64 KB blocks, and scattered, a short run's few thousand functions kept
-# megabytes of them resident. Peak RSS of one C++ address with a warm cache 11.7 -> 10.1 MB, without the cache
-# 14.0 -> 13.0 MB. (The standard library's generic code shares one section, which the linker can only move whole.)
-# Every function gets a section of its own, so that the linker can place it.
+# `make link-order`): the kernel maps code in 64 KB blocks, so scattered functions keep far more of it resident. Every
+# function gets a section of its own, so that the linker can place it.
 LINK_ORDER_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/Benchmarks/link-order.txt -Xlinker --no-warn-symbol-ordering)
-# With lld, the release binary is a static executable: no dynamic loader, no shared libraries to map and bind (glibc,
-# libstdc++, libdwarf, libelf and zlib come from their .a files, which Debian's -dev packages ship; lld needs no
-# particular order of archives). `postmortem --version` 2.9 -> 1.7 ms, 388 -> 185 page faults (perf stat -r 100).
-# glibc warns that getpwnam and dlopen in a static binary need its shared libraries at run time: FoundationEssentials
-# and the Swift runtime hold those calls, and no path of postmortem makes them (the cache directory comes from the
-# environment).
+# With lld, the release binary is a static executable: no dynamic loader, no shared libraries to map and bind (the
+# .a files come with Debian's -dev packages). glibc's warning that getpwnam and dlopen need its shared libraries at run
+# time is about calls in FoundationEssentials and the Swift runtime that no path of postmortem makes.
 STATIC_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -static-executable -Xlinker -lz)
 BUILD_RELEASE := swift build -c release --product postmortem --static-swift-stdlib $(STATIC_FLAGS) $(RELR_FLAGS) $(LINK_ORDER_FLAGS)
 SAMPLE := SampleCrashes/linux-c-sensors
