@@ -60,7 +60,7 @@ let package = Package(
             dependencies: ["PostmortemCore", "DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "JSONWriting"],
             exclude: ["Cache/FORMAT.md"]
         ),
-        .target(name: "Grouping", dependencies: ["CrashLogs", "Symbolication", "JSONWriting"]),
+        .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication", "JSONWriting"]),
         .executableTarget(
             name: "postmortem",
             dependencies: [
@@ -85,9 +85,9 @@ let package = Package(
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
         .testTarget(name: "FormattersTests", dependencies: ["Formatters", "TestSupport"], exclude: ["Dumps", "FormatterFiles", "Goldens"]),
-        .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "TestSupport"], exclude: ["Corpus"]),
+        .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "PostmortemCore", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
-        .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "TestSupport"]),
+        .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
     ],

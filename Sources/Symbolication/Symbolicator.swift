@@ -150,7 +150,7 @@ public final class Symbolicator {
 
     /// A symbol as Swift people read it: a Swift function's simplified name (unless full names were asked for), and
     /// whether it is a thunk. Both are worked out once per linkage name.
-    private func shownForSwift(_ symbol: FrameSymbol) -> FrameSymbol {
+    private func shownForSwift(_ symbol: SymbolicatedFrame) -> SymbolicatedFrame {
         guard let linkageName = symbol.linkageName, Demangler.isSwift(linkageName) else { return symbol }
         var symbol = symbol
         if let known = swiftNames[linkageName] {

@@ -58,7 +58,7 @@ final class SourceContextReader {
 
     /// Fills in the source of each of `symbols` (an answer's inline chain); a relative path is looked for from the
     /// current directory, then from `directory` (the binary's); one found nowhere is fetched by `buildID`.
-    func fill(_ symbols: inout [FrameSymbol], besides directory: String?, buildID: BuildID?) {
+    func fill(_ symbols: inout [SymbolicatedFrame], besides directory: String?, buildID: BuildID?) {
         for index in symbols.indices {
             let symbol = symbols[index]
             // `<compiler-generated>` names no file.

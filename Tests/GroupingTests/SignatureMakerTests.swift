@@ -1,6 +1,7 @@
 import CrashLogs
 import Grouping
 import Testing
+import PostmortemCore
 
 /// Signatures of stacks built here, one rule kind at a time.
 @Suite("Crash signatures")
@@ -10,8 +11,8 @@ struct SignatureMakerTests {
     static func frame(_ index: Int, _ name: String?, inlined: [String] = [], offset: UInt64 = 0, thunk: Bool = false) -> CrashFrame {
         var frame = CrashFrame(index: index, address: nil, addressKind: .returnAddress, image: 0, imageOffset: offset, lineNumber: index)
         if let name {
-            frame.symbols = inlined.map { FrameSymbol(function: $0, linkageName: nil, file: nil, line: 0, column: 0, isInlined: true) }
-                + [FrameSymbol(function: name, linkageName: nil, file: nil, line: 0, column: 0, isInlined: false, isThunk: thunk)]
+            frame.symbols = inlined.map { SymbolicatedFrame(function: $0, linkageName: nil, file: nil, line: 0, column: 0, isInlined: true) }
+                + [SymbolicatedFrame(function: name, linkageName: nil, file: nil, line: 0, column: 0, isInlined: false, isThunk: thunk)]
         }
         return frame
     }

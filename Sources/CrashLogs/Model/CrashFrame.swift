@@ -1,3 +1,4 @@
+import PostmortemCore
 /// What kind of address a frame holds, which decides where it is looked up.
 public enum AddressKind: String, Hashable, Sendable {
     /// The exact instruction (the crashing frame, a frame after a signal trampoline): looked up as is.
@@ -6,31 +7,6 @@ public enum AddressKind: String, Hashable, Sendable {
     case returnAddress
     /// Already moved to the call instruction by the producer (sanitizers print `pc - 1`): looked up as is.
     case adjustedReturnAddress
-}
-
-/// One symbol a frame resolved to; a frame's symbols are its inline chain, innermost first.
-public struct FrameSymbol: Hashable, Sendable {
-    public var function: String?
-    public var linkageName: String?
-    public var file: String?
-    public var line: Int
-    public var column: Int
-    public var isInlined: Bool
-    /// A compiler-made Swift thunk (reabstraction, partial application, protocol witness), as the runtime's backtracer
-    /// tags it `[thunk]`.
-    public var isThunk: Bool
-    /// The source lines around ``line``, when they were asked for and found (`--source-context`).
-    public var source: SourceExcerpt?
-
-    public init(function: String?, linkageName: String?, file: String?, line: Int, column: Int, isInlined: Bool, isThunk: Bool = false) {
-        self.function = function
-        self.linkageName = linkageName
-        self.file = file
-        self.line = line
-        self.column = column
-        self.isInlined = isInlined
-        self.isThunk = isThunk
-    }
 }
 
 /// One frame of a stack, as the log gives it, and what symbolication added.
@@ -55,7 +31,7 @@ public struct CrashFrame: Hashable, Sendable {
     /// For frames inside a JSON document (`.ips`): the bytes of the frame's object in the log.
     public var byteRange: Range<Int>?
     /// The inline chain found by symbolication, innermost first; empty until then, or when unresolved.
-    public var symbols: [FrameSymbol]
+    public var symbols: [SymbolicatedFrame]
     /// How far the address lies into the outermost function, when symbolication found where it starts.
     public var functionOffset: UInt64?
     /// The address symbolication looked up, in the binary's own numbering (a return address less one): what to give

@@ -1,4 +1,5 @@
 import JSONWriting
+import PostmortemCore
 
 /// Prints a report as the JSON of DESIGN.md: format, exception, threads with frames and their symbols, images.
 public struct ReportJSONRenderer: Sendable {
@@ -53,7 +54,7 @@ public struct ReportJSONRenderer: Sendable {
 
     /// `{"function", "linkageName", "file", "line", "column", "inlined"}`: one frame of an inline chain,
     /// as both `symbolicate --json` and `resolve --json` print it.
-    public static func json(symbol: FrameSymbol) -> String {
+    public static func json(symbol: SymbolicatedFrame) -> String {
         var members = [
             ("function", JSONText.string(symbol.function)),
             ("linkageName", JSONText.string(symbol.linkageName)),

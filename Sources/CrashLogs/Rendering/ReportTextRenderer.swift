@@ -356,7 +356,7 @@ public struct ReportTextRenderer: Sendable {
         }
     }
 
-    private static func location(_ symbol: FrameSymbol, prefix: String = " ") -> String {
+    private static func location(_ symbol: SymbolicatedFrame, prefix: String = " ") -> String {
         guard let file = symbol.file else { return "" }
         var text = prefix + file
         if symbol.line > 0 { text += ":\(symbol.line)" }

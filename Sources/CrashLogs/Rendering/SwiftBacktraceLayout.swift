@@ -1,3 +1,4 @@
+import PostmortemCore
 /// The Swift runtime backtracer's symbolicated layout, for printing its reports back as it prints them: every frame of
 /// a thread numbered in turn, inlined ones included; a right-aligned number column (at least three wide); a tag column
 /// (`[ra]`, `[async]`, `[inlined]`, `[thunk]`, `[system]`) as wide as the thread's widest; `...` for an elision; a
@@ -85,7 +86,7 @@ struct SwiftBacktraceLayout {
 
     /// What the runtime calls a system function: the program's entry points it adds, and code with no source line of
     /// its own (compiler-generated), thunks aside.
-    static func isSystem(_ symbol: FrameSymbol, image: String?) -> Bool {
+    static func isSystem(_ symbol: SymbolicatedFrame, image: String?) -> Bool {
         let name = symbol.linkageName ?? ""
         if name.hasSuffix("5$mainyyFZ") || name.hasSuffix("5$mainyyYaFZTQ0_") || name.hasSuffix("async_MainTQ0_") { return true }
         if name.hasSuffix("_ZL23completeTaskWithClosurePN5swift12AsyncContextEPNS_10SwiftErrorE"), image?.hasPrefix("libswift_Concurrency.") == true {
@@ -96,7 +97,7 @@ struct SwiftBacktraceLayout {
         return file.hasSuffix("<compiler-generated>") || (symbol.line == 0 && symbol.column == 0 && file.contains("/"))
     }
 
-    private static func location(_ symbol: FrameSymbol) -> String {
+    private static func location(_ symbol: SymbolicatedFrame) -> String {
         guard let file = symbol.file else { return "" }
         var text = " at " + file
         if symbol.line > 0 { text += ":\(symbol.line)" }

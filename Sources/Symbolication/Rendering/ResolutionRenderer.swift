@@ -1,6 +1,7 @@
 import CrashLogs
 import JSONWriting
 import ObjectFiles
+import PostmortemCore
 
 /// Renders address resolutions as `atos` prints them, or as one JSON object per address.
 public struct ResolutionRenderer: Sendable {
