@@ -28,11 +28,9 @@ struct ObjectSelection: Equatable {
     func checkValues() throws {
         var problem: String?
         if loadAddress != nil, slide != nil { problem = "give either --load-address or --slide, not both" }
-        if let loadAddress, AddressInput.atos.parse(loadAddress) == nil { problem = "'\(loadAddress)' is not a load address" }
-        if let slide, AddressInput.atos.parse(slide) == nil { problem = "'\(slide)' is not a slide" }
-        if let arch, Architecture(name: arch) == nil {
-            problem = "'\(arch)' is not an architecture this tool knows (arm64, arm64e, x86_64, x86_64h, i386, armv7, armv7s, armv7k, arm64_32)"
-        }
+        if let loadAddress, let why = OptionValues.loadAddressProblem(loadAddress) { problem = why }
+        if let slide, let why = OptionValues.slideProblem(slide) { problem = why }
+        if let arch, let why = OptionValues.architectureProblem(arch) { problem = why }
         if let problem {
             Output.error(problem)
             throw ExitCode.validationFailure

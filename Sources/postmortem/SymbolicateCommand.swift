@@ -55,22 +55,8 @@ struct SymbolicateCommand: ParsableCommand {
 
     func run() throws {
         AllocatorTuning.keepFreedMemory()
-        var load: UInt64?
-        if let loadAddress {
-            guard let value = AddressInput.atos.parse(loadAddress) else {
-                Output.error("'\(loadAddress)' is not a load address")
-                throw ExitCode.validationFailure
-            }
-            load = value
-        }
-        var architecture: Architecture?
-        if let arch {
-            guard let known = Architecture(name: arch) else {
-                Output.error("'\(arch)' is not an architecture this tool knows")
-                throw ExitCode.validationFailure
-            }
-            architecture = known
-        }
+        let load = try loadAddress.map(OptionValues.loadAddress)
+        let architecture = try arch.map(OptionValues.architecture)
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
         let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
             debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,

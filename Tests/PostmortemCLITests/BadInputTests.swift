@@ -30,6 +30,24 @@ struct BadInputTests {
         for fragment in fragments { #expect(line.contains(fragment), "\(line) lacks \(fragment)") }
     }
 
+    @Test("A bad --arch or load address is one line, worded alike by resolve, info and symbolicate, and status 64")
+    func badOptionValuesAreWordedAlike() throws {
+        let object = Paths.fixture("sensors-gcc-dwarf5")
+        let log = "SampleCrashes/linux-c-sensors/crash.txt"
+        for (arguments, expected) in [
+            (["resolve", "-o", object, "--arch", "sparc", "0x12a0"], "'sparc' is not an architecture this tool knows ("),
+            (["info", "symbol", "-o", object, "--arch", "sparc", "0x12a0"], "'sparc' is not an architecture this tool knows ("),
+            (["symbolicate", "-o", object, "--arch", "sparc", log], "'sparc' is not an architecture this tool knows ("),
+            (["resolve", "-o", object, "-l", "zz", "0x12a0"], "'zz' is not a load address"),
+            (["symbolicate", "-o", object, "-l", "zz", log], "'zz' is not a load address"),
+        ] {
+            let run = try Command.postmortem(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.errorLines.count == 1 && run.errorLines[0].hasPrefix("postmortem: " + expected), "\(arguments): \(run.standardError)")
+            #expect(run.standardOutput.isEmpty)
+        }
+    }
+
     @Test func missingFile() throws {
         try expectOneLineError(object: "/nonexistent/app", containing: ["cannot open", "No such file"])
     }
