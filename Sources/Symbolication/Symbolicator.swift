@@ -4,6 +4,9 @@ public import PostmortemCore
 
 /// Where the symbolicator looks for binaries, and what it does with names.
 public struct SymbolicationOptions: Sendable {
+    /// How each image is opened: its debug-file search, the index cache, debuginfod, demangling (the slice is the
+    /// one each image needs).
+    public var symbolizer: SymbolizerOptions
     /// Directories searched recursively for binaries and debug files, by name (and checked by build-id or UUID).
     public var debugPaths: [String]
     /// The binary for frames that name no image (an address list), and where it was loaded.
@@ -11,25 +14,24 @@ public struct SymbolicationOptions: Sendable {
     public var objectLoadAddress: UInt64?
     /// The slice of the `-o` binary, when it is a universal file.
     public var objectArchitecture: Architecture?
-    public var demangle: Bool
     /// How Swift names are shown when demangled: simplified as the runtime's backtracer shows them, or in full.
     public var swiftNames: Demangler.Style
-    /// Where index-cache files are read and written; `nil` turns the cache off.
-    public var indexCache: IndexCache?
-    /// Where binaries and debug files missing here are fetched from by build-id (debuginfod), if anywhere.
-    public var remoteDebugFiles: RemoteDebugFileSource?
 
+    public var demangle: Bool { symbolizer.demangle }
+    public var indexCache: IndexCache? { symbolizer.indexCache }
+    public var remoteDebugFiles: RemoteDebugFileSource? { symbolizer.remoteDebugFiles }
+
+    /// - Parameter debugPaths: searched for binaries by the symbolicator and for debug files by each image.
     public init(debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil,
                 objectArchitecture: Architecture? = nil, demangle: Bool = true, swiftNames: Demangler.Style = .simplified,
                 indexCache: IndexCache? = nil, remoteDebugFiles: RemoteDebugFileSource? = nil) {
-        self.remoteDebugFiles = remoteDebugFiles
+        symbolizer = SymbolizerOptions(demangle: demangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
+                                       indexCache: indexCache, remoteDebugFiles: remoteDebugFiles)
         self.debugPaths = debugPaths
         self.objectArchitecture = objectArchitecture
         self.object = object
         self.objectLoadAddress = objectLoadAddress
-        self.demangle = demangle
         self.swiftNames = swiftNames
-        self.indexCache = indexCache
     }
 }
 
@@ -346,9 +348,8 @@ public final class Symbolicator {
         if let cached = symbolizers[key] { return cached }
         var opened: ImageSymbolizer?
         do {
-            let symbolizerOptions = SymbolizerOptions(
-                demangle: options.demangle, debugFileSearch: DebugFileSearch(roots: options.debugPaths),
-                architecture: location.architecture, indexCache: options.indexCache, remoteDebugFiles: options.remoteDebugFiles)
+            var symbolizerOptions = options.symbolizer
+            symbolizerOptions.architecture = location.architecture
             let symbolizer = if let object = location.object {
                 ImageSymbolizer(image: object, options: symbolizerOptions, diagnostics: diagnostics)
             } else {
