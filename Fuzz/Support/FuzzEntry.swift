@@ -1,5 +1,6 @@
 import Glibc
 import ObjectFiles
+import PostmortemCore
 #if FUZZING
 import CFuzzDriver
 #endif

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// Why an object file could not be read, with the path it concerns.
 public struct ObjectFileError: Error, Hashable, Sendable {
     public enum Code: Hashable, Sendable {
@@ -36,5 +37,13 @@ extension ObjectFileError: CustomStringConvertible {
         case .malformed: "\(path): malformed object file: \(detail)"
         case .architectureNotFound, .ambiguousArchitecture: "\(path) \(detail)"
         }
+    }
+}
+
+extension ObjectFileError {
+    /// `path` opened for reading.
+    /// - Throws: a `.cannotOpen` error with the system's words.
+    static func opening(_ path: String) throws(ObjectFileError) -> FileSystem.OpenFile {
+        do { return try FileSystem.OpenFile(path: path) } catch { throw ObjectFileError(.cannotOpen, path: path, detail: error.detail) }
     }
 }

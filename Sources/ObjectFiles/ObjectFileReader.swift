@@ -28,11 +28,9 @@ public enum ObjectFileReader {
     public static func readAll(path: String) throws(ObjectFileError) -> [ObjectFile] {
         if DSYMBundle.isBundle(path) { return try readAll(path: try DSYMBundle.dwarfFile(in: path)) }
         // One descriptor for the whole identification: libelf reads an ELF file through it, a Mach-O file is mapped from it.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
-        if ELFHandle.hasELFMagic(descriptor) { return [try ELFReader.read(ELFHandle(descriptor: descriptor, path: path))] }
-        defer { close(descriptor) }
-        let file = try ImmutableBytes(mapping: descriptor, path: path)
+        let opened = try ObjectFileError.opening(path)
+        if ELFHandle.hasELFMagic(opened) { return [try ELFReader.read(ELFHandle(file: opened))] }
+        let file = try ImmutableBytes(mapping: opened)
         if MachOReader.isMachO(file.base) { return try MachOReader.images(in: file) }
         throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF or Mach-O header")
     }

@@ -1,5 +1,6 @@
 import CrashLogs
 import ObjectFiles
+import PostmortemCore
 
 /// `--color auto|always|never`, and the conventions terminals' users set: `NO_COLOR` (set and not empty) turns colour
 /// off, `CLICOLOR_FORCE` (set, not `0`) on, `TERM=dumb` off; `auto` colours standard output only when it is a

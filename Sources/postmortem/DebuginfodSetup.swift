@@ -1,5 +1,6 @@
 import Debuginfod
 import ObjectFiles
+import PostmortemCore
 
 /// The debuginfod client of a run: one when `DEBUGINFOD_URLS` names servers (`--offline`: answering from its cache
 /// only), none otherwise, so that a run without it starts as it always did.

@@ -1,5 +1,6 @@
 import ObjectFiles
 import Symbolication
+import PostmortemCore
 
 /// Writes the index files a run found missing once its answers are out. By default a detached `postmortem cache
 /// build` writes them, so that the first run on a new binary costs what a run without the cache costs; one writer at

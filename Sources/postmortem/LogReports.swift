@@ -1,5 +1,6 @@
 import CrashLogs
 import ObjectFiles
+import PostmortemCore
 
 /// The reports of one log, parsed a piece at a time when the log is large and its format allows it (see
 /// ``LogPieces``), so that memory follows the piece, not the log. Shared by `symbolicate` and `group`.

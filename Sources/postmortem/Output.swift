@@ -1,4 +1,4 @@
-import ObjectFiles
+import PostmortemCore
 
 /// Writes the command's output and its one-line diagnostics.
 enum Output {

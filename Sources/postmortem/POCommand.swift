@@ -1,6 +1,7 @@
 import ArgumentParser
 import Formatters
 import ObjectFiles
+import PostmortemCore
 
 /// `postmortem po [FILE|-]`: pretty-prints an object dumped as text, as lldb's `po` would show it.
 struct POCommand: ParsableCommand {

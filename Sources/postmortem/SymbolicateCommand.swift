@@ -2,6 +2,7 @@ import ArgumentParser
 import CrashLogs
 import ObjectFiles
 import Symbolication
+import PostmortemCore
 
 /// `postmortem symbolicate LOG…`: crash logs and traces printed back with symbols, or as JSON reports.
 struct SymbolicateCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import Glibc
+import PostmortemCore
 
 /// The CRC-32 (IEEE 802.3, as zlib computes it) that `.gnu_debuglink` records for a debug file.
 struct CRC32 {
@@ -20,17 +20,8 @@ struct CRC32 {
 
     /// The CRC-32 of the whole file at `path`, or `nil` when it cannot be read.
     static func ofFile(at path: String) -> UInt32? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let file = try? FileSystem.OpenFile(path: path) else { return nil }
         var crc = CRC32()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 { return nil }
-            if count == 0 { return crc.value }
-            crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        }
+        return file.readSequentially { crc.update($0) } ? crc.value : nil
     }
 }

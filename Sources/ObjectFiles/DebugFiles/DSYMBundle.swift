@@ -1,13 +1,11 @@
-import Glibc
 import PostmortemCore
 
 /// A `.dSYM` bundle: a directory whose `Contents/Resources/DWARF/` holds the DWARF companion file.
 public enum DSYMBundle {
     /// True when `path` names a directory ending in `.dSYM`.
     public static func isBundle(_ path: String) -> Bool {
-        var status = stat()
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        return trimmed.hasSuffix(".dSYM") && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        return trimmed.hasSuffix(".dSYM") && FileSystem.isDirectory(path)
     }
 
     /// The DWARF file inside the bundle at `path`: the one regular file in `Contents/Resources/DWARF`
@@ -31,14 +29,6 @@ public enum DSYMBundle {
     }
 
     static func regularFiles(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
-            if FileSystem.isRegularFile(directory + "/" + name) { names.append(name) }
-        }
-        return names.sorted()
+        FileSystem.entries(of: directory).map(\.name).filter { FileSystem.isRegularFile(directory + "/" + $0) }.sorted()
     }
 }

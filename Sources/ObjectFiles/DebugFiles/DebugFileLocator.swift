@@ -1,4 +1,3 @@
-import Glibc
 import PostmortemCore
 
 /// Finds the separate debug file of a binary that has no DWARF of its own.
@@ -119,9 +118,7 @@ public struct DebugFileLocator: Sendable {
 
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        guard let cwd = getcwd(nil, 0) else { return "/" + path }
-        defer { free(cwd) }
-        let base = String(cString: cwd)
+        guard let base = FileSystem.currentDirectory else { return "/" + path }
         return path == "." ? base : FilePath.join(base, path)
     }
 }

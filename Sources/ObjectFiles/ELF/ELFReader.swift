@@ -38,15 +38,10 @@ enum ELFReader {
     /// Reads `.symtab` and `.dynsym`: functions and data objects with an address, in file order (the
     /// table sorts itself when asked to). Names are not copied: they are read from a mapping of the file.
     static func readSymbols(path: String) throws(ObjectFileError) -> SymbolTable {
-        // One descriptor for both: the mapping, and libelf's reading of the tables.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
-        let file: ImmutableBytes
-        do { file = try ImmutableBytes(mapping: descriptor, path: path) } catch {
-            close(descriptor)
-            throw error
-        }
-        let handle = try ELFHandle(descriptor: descriptor, path: path)
+        // One open file for both: the mapping, and libelf's reading of the tables.
+        let opened = try ObjectFileError.opening(path)
+        let file = try ImmutableBytes(mapping: opened)
+        let handle = try ELFHandle(file: opened)
         let sectionList = try readSections(handle)
         var entries: [SymbolTable.Entry] = []
         for (_, scn) in sectionList {

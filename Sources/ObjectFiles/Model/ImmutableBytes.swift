@@ -1,4 +1,5 @@
 import Glibc
+import PostmortemCore
 
 /// Bytes that never move or change: a file mapped read-only, or a copy made once. Compact indexes
 /// (the on-disk index cache, a unit's lookup tables) are read from them in place.
@@ -24,19 +25,15 @@ public final class ImmutableBytes: @unchecked Sendable {
     /// The whole file at `path`, mapped read-only.
     /// - Throws: ``ObjectFileError`` when it cannot be opened or mapped, or is a directory.
     public convenience init(mapping path: String) throws(ObjectFileError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        try self.init(mapping: descriptor, path: path)
+        try self.init(mapping: ObjectFileError.opening(path))
     }
 
-    /// The whole file open as `descriptor` (named `path`), mapped read-only; the descriptor stays the caller's.
-    init(mapping descriptor: Int32, path: String) throws(ObjectFileError) {
-        self.path = path
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno))) }
-        if status.st_mode & S_IFMT == S_IFDIR { throw ObjectFileError(.isDirectory, path: path, detail: "") }
-        let size = Int(status.st_size)
+    /// The whole of `file`, mapped read-only; the file stays open as long as its opener keeps it.
+    init(mapping file: FileSystem.OpenFile) throws(ObjectFileError) {
+        path = file.path
+        let descriptor = file.descriptor
+        if file.isDirectory { throw ObjectFileError(.isDirectory, path: path, detail: "") }
+        let size = Int(file.size)
         guard size > 0 else {
             base = UnsafeRawBufferPointer(start: nil, count: 0)
             isMapped = true

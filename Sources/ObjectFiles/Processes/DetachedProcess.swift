@@ -1,4 +1,5 @@
 import Glibc
+import PostmortemCore
 
 /// Starts this program again, detached: in a session of its own, its standard input, output and error on
 /// `/dev/null`, not waited for. For work a run leaves behind (writing an index file) that must neither delay the

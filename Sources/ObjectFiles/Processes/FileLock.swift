@@ -1,4 +1,5 @@
 import Glibc
+import PostmortemCore
 
 /// An exclusive advisory lock on a file (`flock`), held while the value lives: one writer of a cache at a time,
 /// whichever process it is in. The system drops it when the process ends, however it ends.

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// The dynamic linker's cache, `/etc/ld.so.cache` as `ldconfig` writes it: which file each library name (soname)
 /// loads on this machine.
 public struct LinkerCache: Sendable {

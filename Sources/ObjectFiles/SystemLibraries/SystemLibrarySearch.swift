@@ -1,3 +1,4 @@
+import PostmortemCore
 /// Where this machine keeps the libraries a crash log names by soname alone (`libc.so.6`, `libswiftCore.so`): the
 /// dynamic linker's search path (`LD_LIBRARY_PATH`, `/etc/ld.so.cache`, the multiarch and default folders), then the
 /// runtime folder of the Swift toolchain on `PATH`. A log from this machine then resolves where its process ran.

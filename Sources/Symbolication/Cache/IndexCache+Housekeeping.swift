@@ -1,4 +1,5 @@
 import ObjectFiles
+import PostmortemCore
 
 /// Keeping the cache directory in order: made only where it may be, one writer at a time, within its size limit,
 /// without the leftovers of interrupted writers or files of binaries that are gone.

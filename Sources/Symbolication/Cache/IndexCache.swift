@@ -1,4 +1,5 @@
 public import ObjectFiles
+import PostmortemCore
 
 /// The directory of index-cache files, one per image and debug file.
 public struct IndexCache: Hashable, Sendable {

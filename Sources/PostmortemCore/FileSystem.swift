@@ -86,6 +86,13 @@ public enum FileSystem {
     }
 
     /// The value of the environment variable `name`, when it is set and not empty.
+    /// The process's current directory, or `nil` when it cannot be named (removed, say).
+    public static var currentDirectory: String? {
+        guard let directory = getcwd(nil, 0) else { return nil }
+        defer { free(directory) }
+        return String(cString: directory)
+    }
+
     public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
