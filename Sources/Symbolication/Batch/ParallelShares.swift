@@ -28,8 +28,8 @@ enum ParallelShares {
 }
 
 /// The one unchecked box of the batch engine: a worker (or the body that uses one) that is not Sendable, handed to
-/// the thread that alone uses it while a batch runs, and that thread's result, read once every thread has finished
-/// (`concurrentPerform` returns only then).
+/// the thread that alone uses it while a batch runs (a share's symbolizer; a read-ahead lane's libdwarf session), and
+/// that thread's result, read once every thread has finished (`concurrentPerform` returns only then).
 final class WorkerBox<Worker, Result>: @unchecked Sendable {
     let worker: Worker
     let range: Range<Int>

@@ -1,0 +1,57 @@
+import DWARF
+import ObjectFiles
+import PostmortemCore
+
+/// Writing the image's index-cache file.
+extension ImageSymbolizer {
+    /// Writes the image's index-cache file when the cache is on and there is no sound one yet (or the
+    /// one read turned out damaged). Reads every unit the lookups have not read. A failure to write
+    /// becomes a note; lookups are not affected.
+    /// - Complexity: O(the debug file's DWARF) when a file is written; O(1) otherwise.
+    public func writeIndexCache() {
+        let cached = dwarf as? CachedIndex
+        guard let cache = options.indexCache, needsCacheFile || cached?.damage != nil else { return }
+        let index = (dwarf as? DWARFIndex) ?? cached?.fallback
+        // With no debug file, the file holds the image's symbols and no units.
+        guard index != nil || debugFile == nil else { return }
+        let cachedFile = debugFile ?? image
+        needsCacheFile = false
+        if let damage = cached?.damage { diagnostics.report(subject: nil, damage) }
+        let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile)
+        let unitRanges: [(AddressRange, UInt32)]
+        do throws(DWARFError) { unitRanges = try index?.unitRanges() ?? [] } catch {
+            diagnostics.report(subject: nil, "index cache not written: \(error.description)")
+            return
+        }
+        let contents = IndexCacheFile.Contents(
+            metadata: metadata, imageSymbols: symbolTable(), debugFileSymbols: debugFileSymbolTable(),
+            unitRanges: unitRanges, unitCount: index?.unitCount ?? 0)
+        do throws(FileSystem.Failure) {
+            try FileSystem.createDirectories(cache.directory)
+            try IndexCacheFile.write(contents, unit: { position in
+                guard let index else { return .failure(DWARFError(.noDebugInfo, path: cachedFile.path, detail: "")) }
+                do throws(DWARFError) {
+                    let unit = try index.unitForCache(atPosition: position)
+                    // Demangled Swift names are stored: a lookup then demangles none (Swift's demangler takes microseconds
+                    // a name, a third of a warm batch). C++ names demangle fast and long: they are left to lookups.
+                    return .success(unit.completingNames(index.file.completingNames) { name in
+                        guard Demangler.isSwift(name) else { return nil }
+                        let shown = demangler.demangle(name)
+                        return shown == name ? nil : shown
+                    })
+                } catch { return .failure(error) }
+            }, to: cache.path(for: image, debugFile: cachedFile))
+        } catch {
+            diagnostics.report(subject: nil, "index cache not written: \(error.description)")
+        }
+    }
+
+    /// A symbol table from the cache file; `nil` (and the file marked for rebuilding) when it is damaged.
+    func cachedSymbols(_ kind: IndexCacheFile.SectionKind) -> SymbolTable? {
+        guard let cacheFile else { return nil }
+        if let table = cacheFile.symbolTable(kind) { return table }
+        diagnostics.report(subject: cacheFile.path, "damaged symbol table; read from the binary, and the file is rebuilt")
+        needsCacheFile = true
+        return nil
+    }
+}

@@ -1,0 +1,102 @@
+import DWARF
+import ObjectFiles
+import PostmortemCore
+
+/// Resolving addresses: the inline chain from the debug information, the symbol table where there is none.
+extension ImageSymbolizer {
+    /// Resolves `address` like `llvm-symbolizer --inlining`: the inline chain innermost first, with the
+    /// innermost location from the line table and outer ones from the call sites; the symbol table
+    /// when there is no DWARF for the address.
+    /// - Complexity: O(log n) once the unit holding `address` has been read; reading it is O(its DIEs and rows).
+    public func resolve(_ address: FileAddress) -> AddressResolution {
+        guard section(containing: address) != nil else {
+            return AddressResolution(
+                address: address, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
+                unresolvedReason: "address \(address) is outside every section of \(image.fileName)")
+        }
+        let scanning = scansSymbolTables()
+        let imageTable = imageSymbols(scanning: scanning)
+        // The symbol is found without making its strings: most lookups only compare its name with the frame's.
+        let imageSymbol = imageTable.match(containing: address).map { (table: imageTable, match: $0) }
+        let symbolHit = imageSymbol ?? {
+            let debugFileTable = debugFileSymbols(scanning: scanning)
+            return debugFileTable.match(containing: address).map { (table: debugFileTable, match: $0) }
+        }()
+        var frames: [SymbolicatedFrame] = []
+        var functionStart: FileAddress?
+        var reason: String?
+        if let dwarf {
+            do {
+                if let hit = try dwarf.lookup(address) {
+                    frames = self.frames(chain: hit.chain, row: hit.row)
+                    functionStart = hit.chain.first?.record.lowestAddress
+                }
+            } catch {
+                reason = error.description
+                diagnostics.report(subject: nil, error.description)
+            }
+        }
+        if let symbolHit, frames.isEmpty {
+            let symbol = symbolHit.table.symbol(for: symbolHit.match)
+            frames = [SymbolicatedFrame(function: displayName(symbol.name), linkageName: symbol.name, file: symbol.sourceFile,
+                                        line: 0, column: 0, isInlined: false)]
+        } else if let imageSymbol, !isNamed(imageSymbol, frames[frames.count - 1].linkageName) {
+            // As llvm-symbolizer does: the outermost frame takes the name in the image's own symbol
+            // table, which also tells compiler-made clones (`.cold`, `.isra.0`) from their original.
+            let name = imageSymbol.table.symbol(for: imageSymbol.match).name
+            frames[frames.count - 1].linkageName = name
+            frames[frames.count - 1].function = displayName(name)
+        }
+        if functionStart == nil { functionStart = symbolHit?.match.address }
+        if frames.isEmpty, reason == nil {
+            reason = dwarf == nil ? "no symbol covers \(address) and there is no debug information"
+                                  : "no function, line or symbol covers \(address)"
+        }
+        // Every frame's function is the display name of its linkage name: the symbol's is usually the outermost one's.
+        let symbolName = symbolHit.map { hit in
+            if let outermost = frames.last, isNamed(hit, outermost.linkageName), let function = outermost.function { return function }
+            return displayName(hit.table.symbol(for: hit.match).name)
+        }
+        return AddressResolution(
+            address: address, frames: frames, symbol: symbolName, symbolOffset: symbolHit?.match.offset,
+            functionStart: functionStart, unresolvedReason: frames.isEmpty ? reason : nil)
+    }
+
+    func isNamed(_ hit: (table: SymbolTable, match: SymbolTable.Match), _ name: String?) -> Bool {
+        name.map { hit.table.name(of: hit.match, is: $0) } ?? false
+    }
+
+    /// The line-table entry that covers `address`: its source position and the addresses it spans.
+    public func lineEntry(at address: FileAddress) -> (file: String?, line: Int, range: AddressRange)? {
+        guard let dwarf, let hit = try? dwarf.lookup(address), let found = hit.row else { return nil }
+        return (found.file, Int(found.row.line), AddressRange(found.row.address, found.end))
+    }
+
+    /// The frames of an inline chain, innermost first. Each record's shown name is worked out once and kept
+    /// with it (the index cache may store it demangled already).
+    func frames(chain: [IndexRecord], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
+        var location: (file: String?, line: Int, column: Int)? = row.map { ($0.file, Int($0.row.line), Int($0.row.column)) }
+        if chain.isEmpty {
+            guard let location else { return [] }
+            return [SymbolicatedFrame(function: nil, linkageName: nil, file: location.file, line: location.line,
+                                      column: location.column, isInlined: false)]
+        }
+        var frames: [SymbolicatedFrame] = []
+        frames.reserveCapacity(chain.count)
+        for entry in chain.reversed() {
+            let linkageName = entry.record.linkageName ?? entry.record.name
+            let function: String?
+            if let shown = entry.shownName {
+                function = shown
+            } else {
+                function = (options.demangle ? entry.storedDisplayName : nil) ?? linkageName.map(displayName)
+                entry.shownName = .some(function)
+            }
+            frames.append(SymbolicatedFrame(
+                function: function, linkageName: linkageName, file: location?.file,
+                line: location?.line ?? 0, column: location?.column ?? 0, isInlined: entry.record.isInlined))
+            location = (entry.record.callFile, entry.record.callLine, entry.record.callColumn)
+        }
+        return frames
+    }
+}

@@ -1,0 +1,97 @@
+import ObjectFiles
+import PostmortemCore
+
+/// The image's and its debug file's symbol tables: read on first use, scanned in file order for the first few lookups, sorted after.
+extension ImageSymbolizer {
+    /// The symbols of the image itself, read on first use, sorted.
+    public func symbolTable() -> SymbolTable {
+        if let imageSymbols, imageSymbols.isSorted { return imageSymbols }
+        let table = imageSymbolsAsRead().sorted()
+        imageSymbols = table
+        return table
+    }
+
+    /// The symbols of the separate debug file (a stripped binary's full `.symtab`), read on first use, sorted.
+    func debugFileSymbolTable() -> SymbolTable {
+        if let debugFileSymbols, debugFileSymbols.isSorted { return debugFileSymbols }
+        let table = debugFileSymbolsAsRead().sorted()
+        debugFileSymbols = table
+        return table
+    }
+
+    func imageSymbolsAsRead() -> SymbolTable {
+        if let imageSymbols { return imageSymbols }
+        let table = cachedSymbols(.imageSymbols) ?? readSymbols(of: image)
+        imageSymbols = table
+        return table
+    }
+
+    func debugFileSymbolsAsRead() -> SymbolTable {
+        if let debugFileSymbols { return debugFileSymbols }
+        let table = cachedSymbols(.debugFileSymbols)
+            ?? debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
+        debugFileSymbols = table
+        return table
+    }
+
+    /// Whether this lookup searches the symbol tables as the file lists them: the first few lookups scan them
+    /// (sorting a Swift binary's 100,000 symbols costs as much as hundreds of scans), later ones search them sorted.
+    func scansSymbolTables() -> Bool {
+        guard scansLeft > 0 else { return false }
+        scansLeft -= 1
+        return true
+    }
+
+    /// The image's symbol table as a lookup searches it (``scansSymbolTables()``).
+    func imageSymbols(scanning: Bool) -> SymbolTable { scanning ? imageSymbolsAsRead() : symbolTable() }
+
+    /// The debug file's symbol table as a lookup searches it (``scansSymbolTables()``).
+    func debugFileSymbols(scanning: Bool) -> SymbolTable { scanning ? debugFileSymbolsAsRead() : debugFileSymbolTable() }
+
+    func readSymbols(of file: ObjectFile) -> SymbolTable {
+        do { return try ObjectFileReader.symbolTable(of: file) } catch {
+            diagnostics.report(subject: nil, "\(error.description); its symbols are not used")
+            return SymbolTable(symbols: [])
+        }
+    }
+
+    /// The symbol that covers `address`: from the image's own table, else from its debug file's.
+    public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+        let scanning = scansSymbolTables()
+        return imageSymbols(scanning: scanning).symbol(containing: address) ?? debugFileSymbols(scanning: scanning).symbol(containing: address)
+    }
+
+    /// The symbol that covers `address` as gdb names it (its minimal symbols): of the aliases that cover it, the
+    /// one whose name sorts last, as gdb sorts symbols at one address by name and takes the last.
+    public func gdbSymbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+        let scanning = scansSymbolTables()
+        for table in [imageSymbols(scanning: scanning), debugFileSymbols(scanning: scanning)] {
+            guard let match = table.match(containing: address) else { continue }
+            let covering = table.aliases(of: match).filter { $0.size > match.offset || ($0.size == 0 && $0.size == table.symbol(for: match).size) }
+            let byName = covering.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+            guard var chosen = byName.last else { return (table.symbol(for: match), match.offset) }
+            // gdb gives a local symbol's place to the global one before it of the same size (`name.localalias`, a
+            // hidden constructor's `C2` alias made local by the link, give way).
+            if byName.count > 1, case let previous = byName[byName.count - 2], previous.size == chosen.size,
+               chosen.isLocal, !previous.isLocal {
+                chosen = previous
+            }
+            return (chosen, match.offset)
+        }
+        return nil
+    }
+
+    /// The symbol named `name`: from the image's own table, else from its debug file's.
+    /// - Complexity: O(symbols) the first time a name is asked, O(1) after.
+    public func symbol(named name: String) -> Symbol? {
+        if let known = symbolsByName[name] { return known }
+        let found = imageSymbolsAsRead().symbol(named: name) ?? debugFileSymbolsAsRead().symbol(named: name)
+        symbolsByName[name] = .some(found)
+        return found
+    }
+
+    /// The section that holds `address`, in the image or its debug file.
+    public func section(containing address: FileAddress) -> Section? {
+        image.section(containing: address) ?? debugFile?.section(containing: address)
+    }
+}
