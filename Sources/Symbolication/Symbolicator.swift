@@ -254,7 +254,7 @@ public final class Symbolicator {
                             logDirectory: String?) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?), Failure> {
         let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
         let (candidates, searched) = foundCandidates[key] ?? {
-            let found = locator.candidates(for: image, logDirectory: logDirectory)
+            let found = locator.candidates(name: image.name, path: image.path, identifier: image.identifier, logDirectory: logDirectory)
             foundCandidates[key] = found
             return found
         }()

@@ -2,6 +2,15 @@ import PostmortemCore
 
 /// A `.dSYM` bundle: a directory whose `Contents/Resources/DWARF/` holds the DWARF companion file.
 public enum DSYMBundle {
+    /// The names the dSYM bundle of a binary called `name` goes by: `App.dSYM`, and `App.app.dSYM` (Xcode names an
+    /// app's after its bundle).
+    public static func bundleNames(for name: String) -> [String] {
+        [name + ".dSYM", appBundleName(for: name)]
+    }
+
+    /// `App.app.dSYM`: the name of an app's dSYM, after its bundle.
+    public static func appBundleName(for name: String) -> String { name + ".app.dSYM" }
+
     /// True when `path` names a directory ending in `.dSYM`.
     public static func isBundle(_ path: String) -> Bool {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path

@@ -80,9 +80,9 @@ public struct DebugFileLocator: Sendable {
     private func locateDSYM(for binary: ObjectFile) -> DebugFileLookup {
         let name = FilePath.fileName(of: binary.path)
         let directory = FilePath.directory(of: binary.path)
-        var candidates = [binary.path + ".dSYM", FilePath.join(directory, name + ".app.dSYM")]
+        var candidates = [binary.path + ".dSYM", FilePath.join(directory, DSYMBundle.appBundleName(for: name))]
         if let app = Self.appBundle(containing: binary.path) { candidates.append(app + ".dSYM") }
-        for root in search.roots { candidates += [FilePath.join(root, name + ".dSYM"), FilePath.join(root, name + ".app.dSYM")] }
+        for root in search.roots { candidates += DSYMBundle.bundleNames(for: name).map { FilePath.join(root, $0) } }
         var rejections: [DebugFileLookup.Rejection] = []
         var seen: Set<String> = []
         for candidate in candidates where DSYMBundle.isBundle(candidate) && seen.insert(candidate).inserted {

@@ -1,16 +1,20 @@
-import CrashLogs
-import ObjectFiles
 import PostmortemCore
 
-/// Where the binaries a crash log names may be on this machine, in the order they are tried: the path as written when
+/// Where the binaries a crash log names may be on this machine (beside ``DebugFileLocator``, which finds the debug
+/// file of a binary in hand), in the order they are tried: the path as written when
 /// absolute (after the `-o` binary, when it has the image's name); beside the log; below each `-d` folder (by name, debug
 /// files by name too, and by build-id in `.build-id` trees); then the system's libraries. Each candidate is only a
 /// candidate: the symbolicator checks it against what the log says before it uses it.
-final class BinaryLocator {
+package final class BinaryLocator {
     /// A file that may be an image's binary, and how it was found (for the notes that reject it).
-    struct Candidate: Hashable {
-        var path: String
-        var origin: String
+    package struct Candidate: Hashable {
+        package var path: String
+        package var origin: String
+
+        package init(path: String, origin: String) {
+            self.path = path
+            self.origin = origin
+        }
     }
 
     private let debugPaths: [String]
@@ -20,16 +24,18 @@ final class BinaryLocator {
     /// once per run, not once per image looked for.
     private var debugPathEntries: [String: [(name: String, path: String)]] = [:]
 
-    init(debugPaths: [String], object: String?) {
+    package init(debugPaths: [String], object: String?) {
         self.debugPaths = debugPaths
         self.object = object
     }
 
-    /// The existing files that may be `image`'s binary, each once, in the order to try them; and where they were
-    /// looked for, in words (for the reason a frame stays unresolved when none fits).
+    /// The existing files that may be the binary of the image a log calls `name` (at `path`, of build-id or UUID
+    /// `identifier`, when the log says), each once, in the order to try them; and where they were looked for, in
+    /// words (for the reason a frame stays unresolved when none fits).
     /// - Parameter logDirectory: the log's folder; `nil` for standard input, whose relative paths are taken from the
     ///   current directory.
-    func candidates(for image: CrashImage, logDirectory: String?) -> (candidates: [Candidate], searched: [String]) {
+    package func candidates(name: String, path imagePath: String?, identifier: String?,
+                            logDirectory: String?) -> (candidates: [Candidate], searched: [String]) {
         var found: [Candidate] = []
         var seen = Set<String>()
         func consider(_ path: String, _ origin: String) {
@@ -37,20 +43,19 @@ final class BinaryLocator {
             if seen.insert(FileSystem.realPath(path)).inserted { found.append(Candidate(path: path, origin: origin)) }
         }
         var searched: [String] = []
-        let name = image.name
         if let object, FilePath.fileName(of: object) == name || FilePath.fileName(of: object) == name + ".debug" {
             consider(object, "given with -o")
         }
-        if let path = image.path, path.hasPrefix("/") {
+        if let path = imagePath, path.hasPrefix("/") {
             consider(path, "as the log names it")
             searched.append(path)
         }
         let besideLog = logDirectory ?? "."
-        let besideNames = (image.path.map { $0.hasPrefix("/") ? [] : [$0] } ?? []) + [name, name + ".dSYM", name + ".app.dSYM"]
+        let besideNames = (imagePath.map { $0.hasPrefix("/") ? [] : [$0] } ?? []) + [name] + DSYMBundle.bundleNames(for: name)
         for relative in besideNames { consider(Self.join(besideLog, relative), "beside the log") }
         searched.append(logDirectory.map { "beside the log (\($0))" } ?? "in the current directory")
-        let debugNames: Set<String> = [name, name + ".debug", name + ".dSYM", name + ".app.dSYM"]
-        let relativeBuildID = image.identifier.flatMap { BuildID(hex: Self.normalized($0)) }?.debugFileRelativePath
+        let debugNames = Set([name, name + ".debug"] + DSYMBundle.bundleNames(for: name))
+        let relativeBuildID = identifier.flatMap { BuildID(hex: Self.normalized($0)) }?.debugFileRelativePath
         for root in debugPaths {
             if let relativeBuildID {
                 consider(Self.join(root, relativeBuildID), "by build-id below \(root)")
@@ -59,7 +64,7 @@ final class BinaryLocator {
             for path in entries(named: debugNames, below: root) { consider(path, "below \(root)") }
         }
         searched.append(debugPaths.isEmpty ? "below -d folders (none given)" : "below " + debugPaths.joined(separator: ", "))
-        if Self.isELFName(name), image.path.map({ !$0.hasPrefix("/") || Self.isSystemLibraryPath($0) }) ?? true {
+        if Self.isELFName(name), imagePath.map({ !$0.hasPrefix("/") || Self.isSystemLibraryPath($0) }) ?? true {
             if systemSearch == nil { systemSearch = SystemLibrarySearch.standard() }
             for path in systemSearch?.candidates(named: name) ?? [] { consider(path, "in the system's libraries") }
             searched.append("in the system's libraries")
@@ -99,7 +104,8 @@ final class BinaryLocator {
         ["/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/"].contains { path.hasPrefix($0) }
     }
 
-    static func normalized(_ identifier: String) -> String {
+    /// A build-id or UUID as compared: lower-case hex without dashes.
+    package static func normalized(_ identifier: String) -> String {
         String(identifier.lowercased().filter { $0 != "-" })
     }
 
