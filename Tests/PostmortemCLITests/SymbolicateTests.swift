@@ -208,11 +208,18 @@ struct SymbolicateTests {
         let load = images.first { $0["name"] as? String == binary }.flatMap { $0["loadAddress"] as? String }
             .flatMap { UInt64($0.dropFirst(2), radix: 16) }
         let object = (log as NSString).deletingLastPathComponent + "/" + binary
-        var compared = 0
-        for frame in threads.flatMap({ $0["frames"] as? [[String: Any]] ?? [] }) where frame["image"] as? String == binary {
+        // The offsets the log itself gives (read by the test's own patterns); postmortem must have found the same ones.
+        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent(log).path, encoding: .utf8)
+        let expectedOffsets = try LogOffsets.offsets(in: text, binary: binary)
+        let frames = threads.flatMap { $0["frames"] as? [[String: Any]] ?? [] }.filter { $0["image"] as? String == binary }
+        let foundOffsets = frames.map { frame -> UInt64? in
             let address = (frame["address"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
-            let offset = try #require((frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
-                                      ?? address.flatMap { address in load.map { address - $0 } })
+            return (frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
+                ?? address.flatMap { address in load.map { address - $0 } }
+        }
+        #expect(foundOffsets == expectedOffsets.map(Optional.some), "the log's own offsets of \(binary)")
+        var compared = 0
+        for (frame, offset) in zip(frames, expectedOffsets) {
             let ours = ChainParser.reportFrame(frame)
             let reference = try Command.run(symbolizer, ["--obj=\(Paths.packageRoot.appendingPathComponent(object).path)", "--inlining",
                                                          "--no-demangle", "--output-style=JSON", "0x" + String(offset - adjustment, radix: 16)])
