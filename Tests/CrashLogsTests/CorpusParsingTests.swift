@@ -232,6 +232,32 @@ struct AppleIPSCorpusTests {
         }
         #expect(!report.images.isEmpty)
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+        if !text.contains("\"bug_type\":\"109\"") { try Self.checkFrameObjects(report, bytes: bytes, text: text, path) }
+    }
+
+    /// Each frame read from a frame object has that object's `imageOffset`, and the image its `imageIndex` names in
+    /// the report's `usedImages`, as Foundation's JSON reader reads the object and the document.
+    static func checkFrameObjects(_ report: CrashReport, bytes: [UInt8], text: String, _ path: String) throws {
+        // The body is the document after the first line (the header).
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+              let body = try JSONSerialization.jsonObject(with: Data(bytes[(newline + 1)...])) as? [String: Any] else {
+            Issue.record("\((path as NSString).lastPathComponent): the body is no JSON object")
+            return
+        }
+        let usedImages = (body["usedImages"] as? [[String: Any]]) ?? []
+        var checked = 0
+        for frame in report.threads.flatMap(\.frames) {
+            guard let range = frame.byteRange,
+                  let object = try JSONSerialization.jsonObject(with: Data(bytes[range])) as? [String: Any],
+                  let offset = (object["imageOffset"] as? NSNumber)?.uint64Value else { continue }
+            #expect(frame.imageOffset == offset, "\((path as NSString).lastPathComponent): frame \(frame.index): imageOffset")
+            if let index = (object["imageIndex"] as? NSNumber)?.intValue, usedImages.indices.contains(index),
+               let name = usedImages[index]["name"] as? String {
+                #expect(frame.image.map { report.images[$0].name } == name, "\((path as NSString).lastPathComponent): frame \(frame.index): image")
+            }
+            checked += 1
+        }
+        #expect(checked > 0, "\((path as NSString).lastPathComponent): frames checked against their objects")
     }
 
     /// Reports with no stacks to symbolicate are a clear error; a kernel panic's is read (the shared corpus's real one,
@@ -343,6 +369,18 @@ struct StackwalkCorpusTests {
         #expect(report.threads.reduce(0) { $0 + $1.frames.count }
                 == regex.numberOfMatches(in: threadsPart, range: NSRange(threadsPart.startIndex..., in: threadsPart)))
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+        // Each frame line's module and offset, as the line writes them: ` 4  crash + 0x1ebf`, ` 1  test_app.exe!main [… + 0x5]`.
+        let frameLine = try Regex<(Substring, Substring, Substring?)>(#"^ ?\d+  ([^\s!]+)(?:!| \+ 0x([0-9a-fA-F]+)\s*$)"#)
+        var checked = 0
+        for frame in report.threads.flatMap(\.frames) {
+            guard let match = report.lines[frame.lineNumber].text.firstMatch(of: frameLine) else { continue }
+            #expect(frame.image.map { report.images[$0].name } == String(match.1), "\((path as NSString).lastPathComponent):\(frame.lineNumber + 1)")
+            if let offset = match.2 {
+                #expect(frame.imageOffset == UInt64(offset, radix: 16), "\((path as NSString).lastPathComponent):\(frame.lineNumber + 1): offset")
+            }
+            checked += 1
+        }
+        #expect(checked > 0 || report.threads.allSatisfy { $0.frames.allSatisfy { $0.image == nil } }, "frame lines checked")
         // Every line of the loaded-module list (up to the blank line after it) is an image.
         let listed = text.components(separatedBy: "\nLoaded modules:\n").dropFirst().first ?? ""
         let moduleLines = listed.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.filter { $0.hasPrefix("0x") }.count
@@ -364,6 +402,18 @@ struct SwiftFatalCorpusTests {
         let range = NSRange(text.startIndex..., in: text)
         #expect(report.threads.reduce(0) { $0 + $1.frames.count }
                 == sanitizer.numberOfMatches(in: text, range: range) + swift.numberOfMatches(in: text, range: range))
+        // The runtime prints `N  module  0x… symbol + offset`: the symbol's address and the offset into it (the frame is
+        // at their sum), or, with no symbol, `0x… <unavailable> + offset`: the frame's own address and its offset from
+        // the image's base (the same crash's backtracer report, SampleCrashes/linux-swift-backtrace/crash.txt, has
+        // the frames at those addresses).
+        let traceLine = try Regex<(Substring, Substring, Substring, Substring, Substring)>(#"^\d+\s+(\S+)\s+0x([0-9a-f]+) (.*) \+ (\d+)$"#)
+        var facts: [(line: Int, address: UInt64, module: String?)] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard let match = line.firstMatch(of: traceLine), let printed = UInt64(match.2, radix: 16), let offset = UInt64(match.4) else { continue }
+            facts.append((number, match.3 == "<unavailable>" ? printed : printed + offset, String(match.1)))
+        }
+        #expect(!facts.isEmpty)
+        CorpusParsingTests.checkFrames(report, against: facts, path)
         let trace = try #require(report.threads.first { $0.name == "Current stack trace" })
         #expect(trace.frames.filter { $0.imageOffset != nil }.count == trace.frames.filter { $0.symbolInLog == nil }.count,
                 "`<unavailable> + N` frames carry the offset from the image base")
