@@ -42,7 +42,6 @@ let package = Package(
             name: "DWARF",
             dependencies: ["CLibDwarf", "PostmortemCore", "ObjectFiles"]
         ),
-        .target(name: "JSONWriting"),
         // Debug files and binaries fetched by build-id from debuginfod servers, into elfutils' client cache.
         .target(
             name: "Debuginfod",
@@ -53,14 +52,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "CrashLogs", dependencies: ["PostmortemCore", "JSONWriting"]),
-        .target(name: "Formatters", dependencies: ["JSONWriting"]),
+        .target(name: "CrashLogs", dependencies: ["PostmortemCore"]),
+        .target(name: "Formatters", dependencies: ["PostmortemCore"]),
         .target(
             name: "Symbolication",
-            dependencies: ["PostmortemCore", "DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "JSONWriting"],
+            dependencies: ["PostmortemCore", "DWARF", "ObjectFiles", "CrashLogs", "CDemangle"],
             exclude: ["Cache/FORMAT.md"]
         ),
-        .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication", "JSONWriting"]),
+        .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication"]),
         .executableTarget(
             name: "postmortem",
             dependencies: [

@@ -1,4 +1,4 @@
-import JSONWriting
+import PostmortemCore
 
 /// The groups as text (for people) and JSON (for scripts and `--baseline`).
 public enum GroupRendering {

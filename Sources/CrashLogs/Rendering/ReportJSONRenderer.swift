@@ -1,4 +1,3 @@
-import JSONWriting
 import PostmortemCore
 
 /// Prints a report as the JSON of DESIGN.md: format, exception, threads with frames and their symbols, images.

@@ -1,4 +1,3 @@
-import JSONWriting
 import PostmortemCore
 
 /// Prints a report in its own format with symbols in place. Lines that are not frames, and frames

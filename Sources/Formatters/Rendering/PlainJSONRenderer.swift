@@ -1,4 +1,4 @@
-import JSONWriting
+import PostmortemCore
 
 /// Plain JSON for scripts: structures and classes become objects of their fields, collections arrays,
 /// dictionaries objects, optionals their value or `null`, enums their case name (or `{"case": payload}`).

@@ -1,5 +1,5 @@
 import CrashLogs
-import JSONWriting
+import PostmortemCore
 public import ObjectFiles
 
 /// Renders what `postmortem images` tells of a binary or debug file: its identity and its debug file.

@@ -1,5 +1,4 @@
 import CrashLogs
-import JSONWriting
 import ObjectFiles
 import PostmortemCore
 

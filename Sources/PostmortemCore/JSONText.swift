@@ -1,5 +1,5 @@
-/// Writes JSON text with keys in a fixed order, so output is stable for golden files and scripts. Shared by
-/// the crash-log, symbolication and value renderers (its own module: they depend on nothing else in common).
+/// Writes JSON text with keys in a fixed order, so output is stable for golden files and scripts. Shared by the
+/// crash-log, symbolication, grouping and value renderers.
 public enum JSONText {
     /// A JSON string literal for `value`, with the escapes RFC 8259 requires.
     public static func quote(_ value: String) -> String {
