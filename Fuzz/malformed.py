@@ -160,6 +160,8 @@ def main():
                 outcome = run(["info", "symbol", "-o", path] + arch + addresses[source][:5], options.timeout, options.memory_limit)
         elif kind == "log":
             outcome = run(["symbolicate", "-d", os.path.dirname(source), path], options.timeout, options.memory_limit)
+            if outcome is None:
+                outcome = run(["group", "--explain", path, "-d", os.path.dirname(source)], options.timeout, options.memory_limit)
         else:
             outcome = run(["po", path], options.timeout, options.memory_limit)
         if outcome:
@@ -174,6 +176,7 @@ def main():
         "deep-json.json": ("po", b'{"a":' * 100_000 + b"1" + b"}" * 100_000),
         "long-line.txt": ("symbolicate", b"0   libsystem_kernel.dylib  0x" + b"f" * 5_000_000 + b"\n"),
         "many-frames.txt": ("symbolicate", b"".join(b"#%d 0x%x in f () from /lib/x.so\n" % (i, i) for i in range(300_000))),
+        "many-frames-grouped.txt": ("group", b"".join(b"#%d 0x%x in f%d () from /lib/x.so\n" % (i, i, i) for i in range(300_000))),
         "large-print.txt": ("po", b"[" + b'P(name: "Ada", tags: ["x", "y"]), ' * 3_000_000 + b"nil]"),
         "large-dump.txt": ("po", b"\xe2\x96\xbf 3000000 elements\n" + b'  - "some string value here"\n' * 3_000_000),
         "large-log.txt": ("symbolicate", b"".join(b"%d   libfoo.dylib  0x%016x foo + %d\n" % (i % 512, 0x100000 + i, i) for i in range(2_000_000))),
