@@ -23,20 +23,7 @@ public enum FunctionNameNormalizer {
                 text = text[..<plus.lowerBound] + text[text.index(plus.upperBound, offsetBy: digits.count + 1)...]
             }
         }
-        for prefix in ["generic specialization ", "function signature specialization ", "specialized ", "merged "] where text.hasPrefix(prefix) {
-            text = text.dropFirst(prefix.count)
-            // `generic specialization <Swift.Int> of f(_:)`: the part after ` of ` at the outer level.
-            if prefix.hasSuffix("specialization "), text.first == "<", let end = closingBracket(in: text) {
-                text = text[text.index(after: end)...]
-                if text.hasPrefix(" of ") { text = text.dropFirst(4) }
-            }
-        }
-        // Async functions' pieces (`(1) suspend resume partial function for f()`): named as the function.
-        if text.first == "(", let close = text.firstIndex(of: ")"), text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber) {
-            var rest = text[text.index(after: close)...].drop { $0 == " " }
-            for word in ["suspend ", "await "] where rest.hasPrefix(word) { rest = rest.dropFirst(word.count) }
-            if rest.hasPrefix("resume partial function for ") { text = rest.dropFirst("resume partial function for ".count) }
-        }
+        text = SwiftFullName.withoutWrappers(text)
         if SwiftFullName.isFull(text) { text = Substring(SwiftFullName.simplify(text)) }
         for prefix in ["__GI___libc_", "__GI_", "___interceptor_", "__interceptor_"] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
@@ -64,7 +51,7 @@ public enum FunctionNameNormalizer {
             cut = dot
             scan = scan[..<dot]
         }
-        // `.123` alone is no clone (Objective-C and Swift names may end in digits after a dot? never, but keep a word).
+        // Digits alone after a dot are no clone: a clone word must be among the parts cut.
         let removed = text[cut...]
         if removed.split(separator: ".").contains(where: { clones.contains($0) }) { return text[..<cut] }
         return text
@@ -144,20 +131,6 @@ public enum FunctionNameNormalizer {
         // `operator()(int)`: the list is the second pair; `operator()` alone is the name.
         let head = text[..<index]
         return head.isEmpty || head.hasSuffix("operator") ? String(text) : String(head)
-    }
-
-    private static func closingBracket(in text: Substring) -> Substring.Index? {
-        var depth = 0
-        for index in text.indices {
-            // `->` inside (a closure's type in a specialisation's arguments) closes nothing.
-            if text[index] == ">", index > text.startIndex, text[text.index(before: index)] == "-" { continue }
-            if text[index] == "<" { depth += 1 }
-            if text[index] == ">" {
-                depth -= 1
-                if depth == 0 { return index }
-            }
-        }
-        return nil
     }
 }
 

@@ -38,7 +38,6 @@ public final class SignatureMaker {
            let sentinel = rule(for: frames[sentinelIndex]) {
             for index in 0..<sentinelIndex where outcomes[index] == nil { outcomes[index] = .above(sentinel) }
         }
-        var parts: [String] = []
         var used: [SignatureFrame] = []
         var counted = 0
         for (index, frame) in frames.enumerated() where outcomes[index] == nil {
@@ -46,7 +45,7 @@ public final class SignatureMaker {
                 outcomes[index] = .beyondLimit
                 continue
             }
-            guard let name = frame.function else {
+            guard frame.function != nil else {
                 outcomes[index] = .unresolved
                 continue
             }
@@ -62,33 +61,29 @@ public final class SignatureMaker {
                 outcomes[index] = .skipped(rule)
             case .some(let rule) where rule.kind == .prefix:
                 outcomes[index] = .prefix(rule)
-                parts.append(name)
                 used.append(frame)
             case .some(let rule) where rule.kind == .sentinel:
                 outcomes[index] = .sentinel(rule)
-                parts.append(name)
                 used.append(frame)
                 counted += 1
             default:
                 outcomes[index] = .used
-                parts.append(name)
                 used.append(frame)
                 counted += 1
             }
         }
-        // No frame had a name: module and offset are all there is (stable across address-space layouts).
+        // No meaningful frame had a name: module and offset are all there is (stable across address-space layouts);
+        // prefix frames alone name no crash, and give way.
         if counted == 0 {
-            parts = []
             used = []
-            var taken = 0
-            for (index, frame) in frames.enumerated() where outcomes[index] == .unresolved {
-                guard taken < rules.frameCount, let place = frame.moduleAndOffset else { continue }
+            for (index, frame) in frames.enumerated() {
+                if case .prefix(let rule) = outcomes[index] { outcomes[index] = .skipped(rule) }
+                guard outcomes[index] == .unresolved, frame.moduleAndOffset != nil, used.count < rules.frameCount else { continue }
                 outcomes[index] = .usedUnresolved
-                parts.append(place)
                 used.append(frame)
-                taken += 1
             }
         }
+        let parts = used.compactMap { $0.function ?? $0.moduleAndOffset }
         let text = parts.isEmpty ? "EMPTY: no frame to name" + exceptionSuffix(report) : parts.joined(separator: " | ")
         let decisions = frames.indices.map { FrameDecision(frame: frames[$0], outcome: outcomes[$0] ?? .beyondLimit) }
         return CrashSignature(text: text, frames: used, decisions: decisions)

@@ -42,7 +42,7 @@ enum SwiftFullName {
         var text = name
         // Words before the function that the simplified form keeps or that the normaliser drops later.
         if text.hasPrefix("partial apply forwarder for ") { return "partial apply for " + simplify(text.dropFirst(28)) }
-        for prefix in ["static ", "partial apply for ", "@objc ", "protocol witness for ", "merged "] where text.hasPrefix(prefix) {
+        for prefix in ["static ", "partial apply for ", "@objc ", "protocol witness for "] where text.hasPrefix(prefix) {
             return prefix + simplify(text.dropFirst(prefix.count))
         }
         if text.hasPrefix("default argument "), let of = text.range(of: " of ") {
@@ -107,7 +107,7 @@ enum SwiftFullName {
 
     /// What follows `(1) suspend resume partial function for `, `function signature specialization <…> of `,
     /// `generic specialization <…> of `, `specialized `.
-    private static func afterPrefix(of text: Substring) -> Substring? {
+    static func afterPrefix(of text: Substring) -> Substring? {
         if text.first == "(", let close = text.firstIndex(of: ")"), text.dropFirst().prefix(while: \.isNumber).count > 0 {
             var rest = text[text.index(after: close)...].drop { $0 == " " }
             for word in ["suspend ", "await "] where rest.hasPrefix(word) { rest = rest.dropFirst(word.count) }
@@ -116,12 +116,36 @@ enum SwiftFullName {
         for prefix in ["function signature specialization ", "generic specialization ", "generic partial specialization "]
         where text.hasPrefix(prefix) {
             let rest = text.dropFirst(prefix.count)
-            guard rest.first == "<", let close = matching(rest.startIndex, in: rest) else { return nil }
+            guard rest.first == "<", let close = closingAngleBracket(in: rest) else { return nil }
             let after = rest[rest.index(after: close)...]
             return after.hasPrefix(" of ") ? after.dropFirst(4) : nil
         }
-        if text.hasPrefix("specialized ") { return text.dropFirst("specialized ".count) }
+        for prefix in ["specialized ", "merged "] where text.hasPrefix(prefix) { return text.dropFirst(prefix.count) }
         return nil
+    }
+
+    /// The `>` closing the `<` that starts `text`, counting angle brackets only: a specialisation's arguments are
+    /// printed with square brackets that need not balance (`<Arg[1] = [Closure Propagated : …, Argument Types : […]>`).
+    private static func closingAngleBracket(in text: Substring) -> Substring.Index? {
+        var depth = 0
+        for index in text.indices {
+            // `->` inside (a closure's type) closes nothing.
+            if text[index] == ">", index > text.startIndex, text[text.index(before: index)] == "-" { continue }
+            if text[index] == "<" { depth += 1 }
+            if text[index] == ">" {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+        }
+        return nil
+    }
+
+    /// The function a compiler-made piece of it is named after: `name` without its async-partial-function,
+    /// specialisation and merging words, however many.
+    static func withoutWrappers(_ name: Substring) -> Substring {
+        var text = name
+        while let rest = afterPrefix(of: text) { text = rest }
+        return text
     }
 
     /// `Backtrace.(printBacktrace in _B82A8C0E…)` → `Backtrace.printBacktrace`.

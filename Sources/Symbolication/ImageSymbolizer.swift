@@ -168,15 +168,15 @@ public final class ImageSymbolizer {
         let lanes = [index] + spareIndexes.prefix(max(threads - 1, 0))
         // Units read for a few addresses each hold a part of what the index-cache file about to be written needs.
         let partially = !needsCacheFile || !options.writesIndexCacheInRun
-        let work = WorkerBox<(Int) -> Void, Void>(worker: { (lane: Int) in
+        let work = ThreadConfined { (lane: Int) in
             if lane == 0 {
                 _ = self.symbolTable()
                 _ = self.debugFileSymbolTable()
             }
             lanes[lane].readAhead(addresses, lane: lane, of: lanes.count, partially: partially)
-        }, range: 0..<0)
+        }
         // Each lane reads through its own index; only lane 0 touches the symbolizer.
-        DispatchQueue.concurrentPerform(iterations: lanes.count) { lane in work.worker(lane) }
+        DispatchQueue.concurrentPerform(iterations: lanes.count) { lane in work.value(lane) }
     }
 
 }

@@ -38,7 +38,8 @@ public struct SymbolicationOptions: Sendable {
 /// Fills the frames of crash reports with symbols. Each binary is opened once per symbolicator,
 /// however many frames and reports point into it.
 public final class Symbolicator {
-    private let options: SymbolicationOptions
+    /// Where binaries are looked for and how images are opened.
+    public let options: SymbolicationOptions
     /// Opened images by the file (and slice) they were found at; `nil` records one that could not be opened.
     private var symbolizers: [String: ImageSymbolizer?] = [:]
     /// The real path of each path an image was found at, worked out once (every report asks again).

@@ -61,11 +61,11 @@ struct GroupCommand: ParsableCommand {
             debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: DebuginfodSetup.remoteDebugFiles(offline: offline)))
-        // Per image and reason, how many crashes kept unresolved frames: said once, at the end.
-        var unresolved: [String: Int] = [:]
-        var unresolvedOrder: [String] = []
+        // Per image and reason, how many crashes kept unresolved frames: said once each, at the end.
+        var unresolved: [UnresolvedKey: Int] = [:]
+        var unresolvedOrder: [UnresolvedKey] = []
         defer {
-            IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: noCache ? nil : IndexCache.standard(),
+            IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
                                      debugRoots: debugPaths) { $0.writeIndexCache() }
         }
         /// Each crash of `source`, symbolicated on its crashing stack only, with its signature; false when the log
@@ -83,14 +83,14 @@ struct GroupCommand: ParsableCommand {
                     if let stack = CrashingStack.of(report) { report.threads = [stack] }
                     symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
                     for image in symbolicator.unresolvedImages(of: report) {
-                        let key = "\(image.name): frames unresolved in %d: \(image.reason)"
+                        let key = UnresolvedKey(image: image.name, reason: image.reason)
                         if unresolved[key] == nil { unresolvedOrder.append(key) }
                         unresolved[key, default: 0] += 1
                     }
                     body(report, maker.signature(of: report))
                 }
             } catch {
-                if !(quietWhenNoLog && error.detail.hasPrefix(Self.noLogDetail)) { Output.error(error.description) }
+                if !(quietWhenNoLog && error.isUnknownFormat) { Output.error(error.description) }
                 return false
             }
             return true
@@ -102,8 +102,8 @@ struct GroupCommand: ParsableCommand {
             let read = eachCrash(of: source) { report, signature in
                 if !first { Output.line("") }
                 first = false
-                Output.bytes(Array(GroupRendering.explanation(signature, log: source.name, format: report.format.rawValue,
-                                                               frameCount: maker.rules.frameCount).utf8)[...])
+                Output.text(GroupRendering.explanation(signature, log: source.name, format: report.format.rawValue,
+                                                       frameCount: maker.rules.frameCount))
             }
             if !read { throw ExitCode.failure }
             return
@@ -112,7 +112,7 @@ struct GroupCommand: ParsableCommand {
         defer {
             for key in unresolvedOrder {
                 let count = unresolved[key] ?? 0
-                Output.error(key.replacingOccurrences(of: "%d", with: "\(count) crash\(count == 1 ? "" : "es")"))
+                Output.error("\(key.image): frames unresolved in \(count) crash\(count == 1 ? "" : "es"): \(key.reason)")
             }
         }
         var groups = CrashGroups()
@@ -139,13 +139,13 @@ struct GroupCommand: ParsableCommand {
         var shown = groups.groups
         if let knownSignatures { shown = shown.filter { !knownSignatures.contains($0.signature) } }
         if json {
-            Output.bytes(Array(GroupRendering.json(shown).utf8)[...])
+            Output.text(GroupRendering.json(shown))
         } else if knownSignatures != nil {
             let count = shown.reduce(0) { $0 + $1.count }
-            Output.bytes(Array((shown.isEmpty ? "No new crash groups (\(groups.crashCount) crashes, \(groups.groups.count) groups, all in the baseline).\n"
-                : "New: " + GroupRendering.text(shown, crashCount: count)).utf8)[...])
+            Output.text(shown.isEmpty ? "No new crash groups (\(groups.crashCount) crashes, \(groups.groups.count) groups, all in the baseline).\n"
+                : "New: " + GroupRendering.text(shown, crashCount: count))
         } else {
-            Output.bytes(Array(GroupRendering.text(shown, crashCount: groups.crashCount).utf8)[...])
+            Output.text(GroupRendering.text(shown, crashCount: groups.crashCount))
         }
         Output.flush()
         if knownSignatures != nil {
@@ -155,8 +155,11 @@ struct GroupCommand: ParsableCommand {
         if !readAny { throw ExitCode.failure }
     }
 
-    /// How the parser begins its error for a file of no known format.
-    static let noLogDetail = "no crash log or trace of a known format"
+    /// An image and why its frames stayed unresolved: what the end-of-run summary counts crashes by.
+    private struct UnresolvedKey: Hashable {
+        var image: String
+        var reason: String
+    }
 
     /// The built-in rules, with the `--rules` file's before them.
     private func signatureRules() throws -> SignatureRules {

@@ -25,8 +25,8 @@ enum OptionValues {
     /// The load address `text` names.
     /// - Throws: exit status 64 after one line on stderr.
     static func loadAddress(_ text: String) throws -> UInt64 {
-        if let problem = loadAddressProblem(text) { try fail(problem) }
-        return AddressInput.atos.parse(text) ?? 0
+        guard let value = AddressInput.atos.parse(text) else { try fail(loadAddressProblem(text) ?? text) }
+        return value
     }
 
     /// The architecture `text` names.

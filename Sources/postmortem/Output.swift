@@ -20,6 +20,11 @@ enum Output {
         FileSystem.Writer.standardOutput.write(bytes)
     }
 
+    /// Writes `text` (whole lines, each with its line feed) to standard output, after what `print` holds.
+    static func text(_ text: String) {
+        bytes(Array(text.utf8)[...])
+    }
+
     /// Writes `bytes` (whole lines) to standard output, after what `print` holds.
     static func bytes(_ bytes: ArraySlice<UInt8>) {
         guard !bytes.isEmpty else { return }

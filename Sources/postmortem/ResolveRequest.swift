@@ -81,7 +81,7 @@ struct ResolveRequest: Equatable {
         // Source lines are read in order, on one thread.
         let resolver = BatchResolver(symbolizer: symbolizer, sharesBatches: sourceReader == nil)
         // One answer buffer per share, kept from batch to batch.
-        let answerBuffers = [Answers(), Answers()]
+        let answerBuffers = (0..<BatchResolver.maximumShares).map { _ in Answers() }
         var inputs = 0
         var rejected = 0
         AddressSource.forEachBatch(in: addresses, reading: .atos, fileAddress: fileAddress,

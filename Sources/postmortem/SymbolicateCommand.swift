@@ -96,7 +96,7 @@ struct SymbolicateCommand: ParsableCommand {
             produced += 1
         }
         if let summary = sourceReader?.summary() { Output.error(summary) }
-        IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: noCache ? nil : IndexCache.standard(),
+        IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
                                  debugRoots: debugPaths) { $0.writeIndexCache() }
         if produced == 0 { throw ExitCode.failure }
         if strict, unresolved {

@@ -2,10 +2,13 @@
 public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible {
     public var source: String
     public var detail: String
+    /// The input is no log of a format this version reads (rather than a log of one that is cut or damaged).
+    public var isUnknownFormat: Bool
 
-    public init(source: String, detail: String) {
+    public init(source: String, detail: String, isUnknownFormat: Bool = false) {
         self.source = source
         self.detail = detail
+        self.isUnknownFormat = isUnknownFormat
     }
 
     public var description: String { "\(source): \(detail)" }
@@ -140,7 +143,7 @@ public enum CrashLogParser {
     private static func parse(lines: [LogLine], bytes: [UInt8], source: String, format forced: CrashLogFormat?) throws(CrashLogError) -> CrashReport {
         guard let format = forced ?? detectFormat(lines, bytes: bytes) else {
             throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
-                                + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")")
+                                + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")", isUnknownFormat: true)
         }
         switch format {
         case .sanitizer:

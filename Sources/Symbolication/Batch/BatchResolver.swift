@@ -12,6 +12,8 @@ public final class BatchResolver {
     /// Input this large has what it needs from DWARF read ahead: a few addresses are cheaper to answer one at a time
     /// from the subprograms that hold them.
     public static let readAheadSize = 16
+    /// The most shares a batch is split into (``shares(count:_:)`` numbers them from 0): this symbolizer and a sibling.
+    public static let maximumShares = 2
 
     /// The sibling that answers half of a large batch; `.some(nil)` once one could not be opened.
     private var helper: ImageSymbolizer??
