@@ -29,9 +29,33 @@ public enum FunctionNameNormalizer {
             text = text.dropFirst(prefix.count)
             break
         }
+        if let base = stringFunction(ofVariant: text) { return base }
         if isSwiftName(text) { return String(text) }
         return cxxShape(text)
     }
+
+    /// glibc picks a string function's code for the processor it runs on (`__strlen_evex`, `__strlen_avx2`,
+    /// `__memmove_avx_unaligned_erms`): the same crash on another machine names another variant. The function it is.
+    static func stringFunction(ofVariant name: Substring) -> String? {
+        guard name.hasPrefix("__") else { return nil }
+        let words = name.dropFirst(2).split(separator: "_", omittingEmptySubsequences: false)
+        guard words.count >= 2, let base = words.first, stringFunctions.contains(base),
+              words.dropFirst().allSatisfy(variantWords.contains) else { return nil }
+        return String(base)
+    }
+
+    private static let stringFunctions: Set<Substring> = [
+        "memcpy", "mempcpy", "memmove", "memset", "memcmp", "memchr", "memrchr", "rawmemchr", "strlen", "strnlen", "strcmp",
+        "strncmp", "strcasecmp", "strncasecmp", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat", "strncat", "strchr",
+        "strchrnul", "strrchr", "strstr", "strspn", "strcspn", "strpbrk", "wcslen", "wcsnlen", "wcscpy", "wcscmp", "wcschr",
+        "wmemcpy", "wmemset", "wmemchr", "wmemcmp", "bzero",
+    ]
+
+    /// The words glibc's variants are named with (`sse2`, `avx2`, `evex`, `unaligned`, `erms`, …).
+    private static let variantWords: Set<Substring> = [
+        "sse2", "sse4", "1", "2", "ssse3", "avx", "avx2", "avx512", "avx512f", "avx512bw", "evex", "evex512", "erms",
+        "unaligned", "aligned", "rtm", "vex", "back", "no", "vzeroupper", "generic", "ia32", "chk", "nonshared",
+    ]
 
     /// `foo.cold.1`, `foo.isra.0.constprop.2`, `foo [clone .cold]`: the function they were cloned from.
     static func droppingCloneSuffixes(_ name: Substring) -> Substring {

@@ -30,6 +30,12 @@ struct FunctionNameNormalizerTests {
         ("__GI___libc_free", "free"),
         ("__interceptor_free", "free"),
         ("___interceptor_malloc", "malloc"),
+        // glibc's processor-specific string functions.
+        ("__strlen_evex", "strlen"),
+        ("__strlen_avx2", "strlen"),
+        ("__memmove_avx_unaligned_erms", "memmove"),
+        ("__memcpy_sse2_unaligned", "memcpy"),
+        ("__strlen_of_record", "__strlen_of_record"),
         // Swift: labels and closure numbers stay, specialisations are named as the generic function.
         ("restock(_:names:)", "restock(_:names:)"),
         ("closure #2 in restock(_:names:)", "closure #2 in restock(_:names:)"),
