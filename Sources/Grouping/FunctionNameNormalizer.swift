@@ -35,11 +35,12 @@ public enum FunctionNameNormalizer {
     }
 
     /// glibc picks a string function's code for the processor it runs on (`__strlen_evex`, `__strlen_avx2`,
-    /// `__memmove_avx_unaligned_erms`): the same crash on another machine names another variant. The function it is.
+    /// `__memmove_avx_unaligned_erms`), and calls some by an internal name (`__strdup`): the same crash on another
+    /// machine, or named by another tool, shows another name. The function it is.
     static func stringFunction(ofVariant name: Substring) -> String? {
         guard name.hasPrefix("__") else { return nil }
         let words = name.dropFirst(2).split(separator: "_", omittingEmptySubsequences: false)
-        guard words.count >= 2, let base = words.first, stringFunctions.contains(base),
+        guard let base = words.first, stringFunctions.contains(base),
               words.dropFirst().allSatisfy(variantWords.contains) else { return nil }
         return String(base)
     }
@@ -47,7 +48,7 @@ public enum FunctionNameNormalizer {
     private static let stringFunctions: Set<Substring> = [
         "memcpy", "mempcpy", "memmove", "memset", "memcmp", "memchr", "memrchr", "rawmemchr", "strlen", "strnlen", "strcmp",
         "strncmp", "strcasecmp", "strncasecmp", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat", "strncat", "strchr",
-        "strchrnul", "strrchr", "strstr", "strspn", "strcspn", "strpbrk", "wcslen", "wcsnlen", "wcscpy", "wcscmp", "wcschr",
+        "strchrnul", "strrchr", "strstr", "strdup", "strndup", "strspn", "strcspn", "strpbrk", "wcslen", "wcsnlen", "wcscpy", "wcscmp", "wcschr",
         "wmemcpy", "wmemset", "wmemchr", "wmemcmp", "bzero",
     ]
 

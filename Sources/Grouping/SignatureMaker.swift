@@ -72,9 +72,9 @@ public final class SignatureMaker {
                 counted += 1
             }
         }
-        // No meaningful frame had a name: module and offset are all there is (stable across address-space layouts);
-        // prefix frames alone name no crash, and give way.
-        if counted == 0 {
+        // No meaningful frame had a name: module and offset stand in (stable across address-space layouts), and prefix
+        // frames give way to them; with no such frame either, the prefix frames are all the crash has to say.
+        if counted == 0, frames.indices.contains(where: { outcomes[$0] == .unresolved && frames[$0].moduleAndOffset != nil }) {
             used = []
             for (index, frame) in frames.enumerated() {
                 if case .prefix(let rule) = outcomes[index] { outcomes[index] = .skipped(rule) }

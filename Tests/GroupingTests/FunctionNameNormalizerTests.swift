@@ -36,6 +36,7 @@ struct FunctionNameNormalizerTests {
         ("__memmove_avx_unaligned_erms", "memmove"),
         ("__memcpy_sse2_unaligned", "memcpy"),
         ("__strlen_of_record", "__strlen_of_record"),
+        ("__GI___strdup", "strdup"),
         // Swift: labels and closure numbers stay, specialisations are named as the generic function.
         ("restock(_:names:)", "restock(_:names:)"),
         ("closure #2 in restock(_:names:)", "closure #2 in restock(_:names:)"),
