@@ -5,6 +5,7 @@ let package = Package(
     name: "Postmortem",
     products: [
         .executable(name: "postmortem", targets: ["postmortem"]),
+        .executable(name: "postmortem-server", targets: ["postmortem-server"]),
         .library(name: "Symbolication", targets: ["Symbolication"]),
         .library(name: "Formatters", targets: ["Formatters"]),
     ],
@@ -12,6 +13,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The server (`postmortem serve`). Hummingbird's default traits pull in swift-configuration and all of
+        // Foundation, which the server needs neither of.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries. libdwarf's header is <libdwarf/libdwarf.h> and Debian ships no pkg-config file for it.
@@ -60,10 +66,31 @@ let package = Package(
             exclude: ["Cache/FORMAT.md"]
         ),
         .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication"]),
+        // What a symbolication server does, without HTTP: modules by Breakpad debug id, a pool of opened images shared
+        // by requests, Symbolication API v5 and posted crash logs.
+        .target(
+            name: "SymbolicationService",
+            dependencies: ["PostmortemCore", "ObjectFiles", "CrashLogs", "Symbolication"]
+        ),
+        // The options of `postmortem serve`, shared by the command and the server executable it hands over to.
+        .target(
+            name: "ServeOptions",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "postmortem-server",
+            dependencies: [
+                "CMalloc", "PostmortemCore", "ObjectFiles", "Symbolication", "SymbolicationService", "Debuginfod", "ServeOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         .executableTarget(
             name: "postmortem",
             dependencies: [
-                "CMalloc",
+                "CMalloc", "ServeOptions",
                 "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

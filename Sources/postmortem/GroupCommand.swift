@@ -77,7 +77,7 @@ struct GroupCommand: ParsableCommand {
                 return false
             }
             do {
-                try LogReports.forEach(in: bytes, source: source) { parsed, continuing in
+                try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in
                     var report = parsed
                     // Only the crashing stack makes the signature: the other threads are not looked up.
                     if let stack = CrashingStack.of(report) { report.threads = [stack] }

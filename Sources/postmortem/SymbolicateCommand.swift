@@ -83,7 +83,7 @@ struct SymbolicateCommand: ParsableCommand {
             }
             if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
             do {
-                try LogReports.forEach(in: bytes, source: source) { report, continuing in
+                try LogReports.forEach(in: bytes, source: source.name) { report, continuing in
                     if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink,
                             continuing: continuing) {
                         unresolved = true

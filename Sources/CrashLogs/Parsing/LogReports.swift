@@ -1,21 +1,21 @@
-import CrashLogs
-import ObjectFiles
 import PostmortemCore
 
 /// The reports of one log, parsed a piece at a time when the log is large and its format allows it (see
-/// ``LogPieces``), so that memory follows the piece, not the log. Shared by `symbolicate` and `group`.
-enum LogReports {
+/// ``LogPieces``), so that memory follows the piece, not the log. Shared by `symbolicate`, `group` and the server.
+public enum LogReports {
     /// The size of the pieces a large log is read in; `POSTMORTEM_PIECE_SIZE` changes it (the tests cut small logs
     /// in many places with it).
-    static let pieceSize = FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
+    public static let pieceSize = FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
 
     /// Calls `body` with each report of `bytes` in order, and whether it continues a report the previous piece began;
     /// throws the first parse error, after the reports before it.
-    static func forEach(in bytes: [UInt8], source: LogSource, _ body: (CrashReport, _ continuing: Bool) -> Void) throws(CrashLogError) {
+    /// - Parameter source: the log's name, as reports and errors give it.
+    public static func forEach(in bytes: [UInt8], source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
+        throws(CrashLogError) {
         let pieces = LogPieces.split(bytes, pieceSize: pieceSize)
         // The first piece, read once: it decides whether the rest is read in pieces too.
         var firstReports: [CrashReport]?
-        if pieces.count > 1, let first = try? CrashLogParser.parseAll(Array(bytes[pieces[0]]), source: source.name),
+        if pieces.count > 1, let first = try? CrashLogParser.parseAll(Array(bytes[pieces[0]]), source: source),
            LogPieces.readsInPieces(first.first?.format) {
             firstReports = first
         }
@@ -24,12 +24,12 @@ enum LogReports {
         if LogPieces.needsTheWholeImageTable(format) {
             // One piece at a time, keeping only the images.
             imageTable = CrashReport.mergedImageTable(pieces.map { piece in
-                ((try? CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)) ?? []).flatMap(\.images)
+                ((try? CrashLogParser.parseAll(Array(bytes[piece]), source: source, format: format)) ?? []).flatMap(\.images)
             })
         }
         for (number, piece) in (format == nil ? [0..<bytes.count] : pieces).enumerated() {
             var reports = try number == 0 && firstReports != nil ? firstReports!
-                : CrashLogParser.parseAll(Array(bytes[piece]), source: source.name, format: format)
+                : CrashLogParser.parseAll(Array(bytes[piece]), source: source, format: format)
             if !imageTable.isEmpty { for index in reports.indices { reports[index].adoptImages(imageTable) } }
             for (index, report) in reports.enumerated() { body(report, number > 0 && index == 0) }
         }

@@ -1,5 +1,3 @@
-import CrashLogs
-
 /// The pieces a large log is read in: runs of whole lines of about `pieceSize` bytes each. A log of a format whose
 /// frames each name their image and their place in it (glibc's `module(+0x…)`, a sanitizer's `(module+0x…)`,
 /// systemd-coredump's `(module + 0x…)`, a tombstone's, a Swift runtime's) reads the same in pieces as whole, stack by

@@ -1,0 +1,68 @@
+public import ArgumentParser
+
+/// The options of `postmortem serve`, which the `postmortem-server` executable takes too: the command hands them on.
+public struct ServeOptions: ParsableArguments {
+    @Option(help: "The address to listen on (0.0.0.0 for every interface).")
+    public var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one (the first line on standard output says which).")
+    public var port = 8080
+
+    @Option(name: [.customShort("d"), .customLong("debug-path")],
+            help: "A directory searched (recursively) for binaries and debug files; may be repeated. Listed at start, and again when a request names a module not found.",
+            completion: .directory)
+    public var debugPaths: [String] = []
+
+    @Option(name: .customLong("max-body-size"), help: "The largest request body, in bytes (K, M and G suffixes allowed); larger ones get 413.")
+    public var maximumBodySize = "32M"
+
+    @Option(name: .customLong("max-frames"), help: "The most frames of all the jobs of one Symbolication API request.")
+    public var maximumFrames = 100_000
+
+    @Option(name: .customLong("timeout"), help: "Seconds a request may take, reading its body included; past it, it gets 504.")
+    public var timeout = 30
+
+    @Option(name: .customLong("max-open-images"),
+            help: "The most images kept open between requests; the least recently used are closed first.")
+    public var maximumOpenImages = 64
+
+    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
+    public var noCache = false
+
+    @Flag(name: .customLong("offline"), help: "Ask no debuginfod server (DEBUGINFOD_URLS); files downloaded before are still used.")
+    public var offline = false
+
+    public init() {}
+
+    /// The largest body in bytes, or `nil` when ``maximumBodySize`` is not a size.
+    public var maximumBodyBytes: Int? {
+        let text = maximumBodySize.uppercased()
+        let scales: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        let scale = text.last.flatMap { scales[$0] } ?? 1
+        let digits = scale == 1 ? Substring(text) : text.dropLast()
+        guard let value = Int(digits), value > 0 else { return nil }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: scale)
+        return overflow ? nil : bytes
+    }
+
+    public func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port): a port is 0 to 65535") }
+        guard maximumBodyBytes != nil else {
+            throw ValidationError("--max-body-size \(maximumBodySize): a size is a positive number of bytes, with K, M or G after it or not")
+        }
+        guard maximumFrames > 0 else { throw ValidationError("--max-frames \(maximumFrames): must be at least 1") }
+        guard timeout > 0 else { throw ValidationError("--timeout \(timeout): must be at least 1 second") }
+        guard maximumOpenImages > 0 else { throw ValidationError("--max-open-images \(maximumOpenImages): must be at least 1") }
+    }
+
+    /// The options as a command line that gives them back.
+    public var commandLine: [String] {
+        var arguments = ["--host", host, "--port", "\(port)"]
+        for path in debugPaths { arguments += ["-d", path] }
+        arguments += ["--max-body-size", maximumBodySize, "--max-frames", "\(maximumFrames)", "--timeout", "\(timeout)",
+                      "--max-open-images", "\(maximumOpenImages)"]
+        if noCache { arguments.append("--no-cache") }
+        if offline { arguments.append("--offline") }
+        return arguments
+    }
+}

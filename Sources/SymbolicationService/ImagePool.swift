@@ -1,0 +1,193 @@
+public import ObjectFiles
+public import PostmortemCore
+public import Symbolication
+import Synchronization
+
+/// The images a server has opened, shared by its requests. A symbolizer answers one request at a time: a request
+/// takes an idle one of its image, or opens another when all are busy, and gives it back when done. Past
+/// ``maximumOpenImages`` symbolizers, idle ones of the least recently used images are closed. Safe to call from any
+/// thread; the calls block while an image opens or answers, so callers run them off their event loops.
+public final class ImagePool: Sendable {
+    /// An image as the pool knows it: a file, and the slice of it when it is universal.
+    public struct Key: Hashable, Sendable {
+        public var path: String
+        public var architecture: Architecture?
+
+        public init(path: String, architecture: Architecture?) {
+            self.path = path
+            self.architecture = architecture
+        }
+    }
+
+    /// What the pool did, since it was made.
+    public struct Statistics: Hashable, Sendable {
+        /// Symbolizers opened, and of them those that read an index-cache file instead of DWARF.
+        public var opened = 0
+        public var indexCacheHits = 0
+        /// Symbolizers closed to stay within ``maximumOpenImages``.
+        public var closed = 0
+        /// Index-cache files written.
+        public var indexCacheFilesWritten = 0
+        /// Symbolizers open now (busy or idle).
+        public var open = 0
+    }
+
+    private struct Slot {
+        var idle: [PooledSymbolizer] = []
+        var busy = 0
+        var lastUse: UInt64 = 0
+    }
+
+    private struct State {
+        var slots: [Key: Slot] = [:]
+        var clock: UInt64 = 0
+        var statistics = Statistics()
+        var writingIndexCaches = false
+        /// Symbolizers opened that needed an index-cache file, less those that wrote one.
+        var unwrittenIndexCacheFiles = 0
+    }
+
+    /// How the pool's images are opened (the index cache, where debug files are looked for, debuginfod).
+    public let options: SymbolizerOptions
+    /// The most symbolizers kept open; more are opened while that many are busy, and closed when given back.
+    public let maximumOpenImages: Int
+    /// Where what opening and lookups find is reported.
+    public let diagnostics: DiagnosticSink
+    private let state = Mutex(State())
+
+    public init(options: SymbolizerOptions, maximumOpenImages: Int, diagnostics: DiagnosticSink) {
+        self.options = options
+        self.maximumOpenImages = max(1, maximumOpenImages)
+        self.diagnostics = diagnostics
+    }
+
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Whether an image opened so far lacks its index-cache file (``writeIndexCaches()`` would write one).
+    public var hasIndexCacheFilesToWrite: Bool { state.withLock { $0.unwrittenIndexCacheFiles > 0 && !$0.writingIndexCaches } }
+
+    /// Calls `body` with a symbolizer of the image `key` that no other caller is using.
+    /// - Throws: ``SymbolicationError`` when the image cannot be opened.
+    public func withSymbolizer<Result>(_ key: Key, _ body: (ImageSymbolizer) throws(SymbolicationError) -> Result)
+        throws(SymbolicationError) -> Result {
+        let pooled = try checkOut(key)
+        defer { checkIn(pooled, as: key) }
+        return try body(pooled.symbolizer)
+    }
+
+    /// Writes the index-cache files the images opened so far lack, one image at a time, each while no request uses
+    /// it; returns at once when another caller is writing them already.
+    public func writeIndexCaches() {
+        guard state.withLock({ state in
+            if state.writingIndexCaches { return false }
+            state.writingIndexCaches = true
+            return true
+        }) else { return }
+        defer { state.withLock { $0.writingIndexCaches = false } }
+        while let (key, pooled) = takeIdleNeedingIndexCacheFile() {
+            pooled.symbolizer.writeIndexCache()
+            state.withLock { state in
+                state.statistics.indexCacheFilesWritten += 1
+                state.unwrittenIndexCacheFiles = max(0, state.unwrittenIndexCacheFiles - 1)
+            }
+            checkIn(pooled, as: key)
+        }
+    }
+
+    private func takeIdleNeedingIndexCacheFile() -> (Key, PooledSymbolizer)? {
+        state.withLock { state in
+            for (key, slot) in state.slots {
+                guard let position = slot.idle.firstIndex(where: { $0.symbolizer.needsIndexCacheFile }) else { continue }
+                let pooled = state.slots[key]!.idle.remove(at: position)
+                state.slots[key]!.busy += 1
+                return (key, pooled)
+            }
+            return nil
+        }
+    }
+
+    private func checkOut(_ key: Key) throws(SymbolicationError) -> PooledSymbolizer {
+        let idle: PooledSymbolizer? = state.withLock { state in
+            state.clock += 1
+            var slot = state.slots[key] ?? Slot()
+            slot.lastUse = state.clock
+            slot.busy += 1
+            let taken = slot.idle.popLast()
+            if taken == nil { state.statistics.open += 1 }
+            state.slots[key] = slot
+            return taken
+        }
+        if let idle { return idle }
+        do {
+            let symbolizer = try ImageSymbolizer(path: key.path, options: options.with(architecture: key.architecture),
+                                                 diagnostics: diagnostics)
+            symbolizer.openingDiagnostics.forEach(diagnostics.report)
+            state.withLock { state in
+                state.statistics.opened += 1
+                if symbolizer.indexCacheFile != nil { state.statistics.indexCacheHits += 1 }
+                if symbolizer.needsIndexCacheFile { state.unwrittenIndexCacheFiles += 1 }
+            }
+            return PooledSymbolizer(symbolizer)
+        } catch {
+            state.withLock { state in
+                state.statistics.open -= 1
+                state.slots[key]?.busy -= 1
+                if let slot = state.slots[key], slot.busy == 0, slot.idle.isEmpty { state.slots[key] = nil }
+            }
+            throw error
+        }
+    }
+
+    private func checkIn(_ pooled: PooledSymbolizer, as key: Key) {
+        state.withLock { state in
+            state.slots[key, default: Slot()].busy -= 1
+            state.slots[key, default: Slot()].idle.append(pooled)
+            Self.closeLeastRecentlyUsed(&state, keepingAtMost: maximumOpenImages)
+        }
+    }
+
+    /// Closes idle symbolizers, those of the images used longest ago first, until at most `limit` are open.
+    private static func closeLeastRecentlyUsed(_ state: inout State, keepingAtMost limit: Int) {
+        while state.statistics.open > limit {
+            guard let oldest = state.slots.filter({ !$0.value.idle.isEmpty }).min(by: { $0.value.lastUse < $1.value.lastUse })
+            else { return }
+            state.slots[oldest.key]!.idle.removeFirst()
+            state.statistics.open -= 1
+            state.statistics.closed += 1
+            if let slot = state.slots[oldest.key], slot.busy == 0, slot.idle.isEmpty { state.slots[oldest.key] = nil }
+        }
+    }
+}
+
+/// The one unchecked box of the service: a symbolizer is not thread-safe, and the pool hands each to one caller at a
+/// time (taken out of the pool under its lock, put back under it, lent to a symbolicator that gives it back when it
+/// is released), so it never is used from two threads at once.
+private final class PooledSymbolizer: @unchecked Sendable {
+    let symbolizer: ImageSymbolizer
+
+    init(_ symbolizer: ImageSymbolizer) {
+        self.symbolizer = symbolizer
+    }
+}
+
+extension SymbolizerOptions {
+    /// These options with `architecture` chosen.
+    func with(architecture: Architecture?) -> SymbolizerOptions {
+        var options = self
+        options.architecture = architecture
+        return options
+    }
+}
+
+extension ImagePool: SharedImages {
+    public func borrow(path: String, architecture: Architecture?) -> ImageSymbolizer? {
+        do { return try checkOut(Key(path: path, architecture: architecture)).symbolizer } catch {
+            diagnostics.report(subject: path, error.description)
+            return nil
+        }
+    }
+
+    public func giveBack(_ symbolizer: ImageSymbolizer, path: String, architecture: Architecture?) {
+        checkIn(PooledSymbolizer(symbolizer), as: Key(path: path, architecture: architecture))
+    }
+}

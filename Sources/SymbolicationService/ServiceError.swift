@@ -1,0 +1,17 @@
+/// Why a request gets no answer: an HTTP status and one line that says what was wrong, for the client.
+public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The HTTP status code: 400 for a request that cannot be answered as sent, 413 for one too large, 503 when the
+    /// server is stopping, 504 when the answer took too long.
+    public var status: Int
+    /// One line, without a trailing period.
+    public var reason: String
+
+    public init(status: Int, _ reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+
+    public static func badRequest(_ reason: String) -> ServiceError { ServiceError(status: 400, reason) }
+
+    public var description: String { reason }
+}

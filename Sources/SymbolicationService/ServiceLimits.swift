@@ -1,0 +1,19 @@
+/// What a server accepts of one request, and how long it works on one.
+public struct ServiceLimits: Hashable, Sendable {
+    /// The largest body read, in bytes; a larger one gets 413.
+    public var maximumBodySize: Int
+    /// The most jobs in one Symbolication API request (Mozilla's Eliot allows 10).
+    public var maximumJobs: Int
+    /// The most frames of all the jobs of one request.
+    public var maximumFrames: Int
+    /// The longest a request may take, from its first byte to its answer; past it, it gets 504.
+    public var timeout: Duration
+
+    public init(maximumBodySize: Int = 32 << 20, maximumJobs: Int = 10, maximumFrames: Int = 100_000,
+                timeout: Duration = .seconds(30)) {
+        self.maximumBodySize = maximumBodySize
+        self.maximumJobs = maximumJobs
+        self.maximumFrames = maximumFrames
+        self.timeout = timeout
+    }
+}

@@ -1,0 +1,142 @@
+import Debuginfod
+import Dispatch
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import ObjectFiles
+import PostmortemCore
+import ServeOptions
+import ServiceLifecycle
+import Symbolication
+import SymbolicationService
+
+/// The server: its routes, the images its requests share, and its lifecycle (SIGTERM and SIGINT stop it gracefully:
+/// no new connections, requests in flight finished, within ``shutdownLimit``).
+struct SymbolicationServer: Sendable {
+    let host: String
+    let port: Int
+    let debugPaths: [String]
+    let logger: Logger
+    let limits: ServiceLimits
+    let catalog: ModuleCatalog
+    let pool: ImagePool
+    let metrics = ServerMetrics()
+    let symbolicationOptions: SymbolicationOptions
+    /// The threads symbolication runs on (it blocks: it reads files and DWARF), off the event loops.
+    let workers = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
+    /// The longest a graceful stop waits for requests in flight before it cancels them.
+    static let shutdownLimit: Duration = .seconds(8)
+
+    init(options: ServeOptions, logger: Logger) {
+        host = options.host
+        port = options.port
+        debugPaths = options.debugPaths
+        self.logger = logger
+        limits = ServiceLimits(maximumBodySize: options.maximumBodyBytes ?? 32 << 20, maximumFrames: options.maximumFrames,
+                               timeout: .seconds(options.timeout))
+        catalog = ModuleCatalog(roots: options.debugPaths)
+        let indexCache = options.noCache ? nil : IndexCache.standard()
+        if let problem = indexCache?.prepare() { logger.warning("\(problem)") }
+        var remote: RemoteDebugFileSource?
+        if let settings = DebuginfodSettings.fromProcessEnvironment() {
+            settings.problems.forEach { logger.warning("\($0)") }
+            let client = DebuginfodClient(settings: settings, offline: options.offline) { [logger] text in
+                logger.info("\(text.hasSuffix("\n") ? String(text.dropLast()) : text)")
+            }
+            remote = RemoteDebugFileSource(CountingRemoteDebugFiles(client, counters: metrics.debuginfodFetches))
+        }
+        let diagnostics = DiagnosticSink { [logger] diagnostic in logger.notice("\(diagnostic)") }
+        var symbolicationOptions = SymbolicationOptions(debugPaths: options.debugPaths, indexCache: indexCache,
+                                                        remoteDebugFiles: remote)
+        pool = ImagePool(options: symbolicationOptions.symbolizer, maximumOpenImages: options.maximumOpenImages,
+                         diagnostics: diagnostics)
+        symbolicationOptions.sharedImages = pool
+        self.symbolicationOptions = symbolicationOptions
+    }
+
+    func run() async throws {
+        catalog.list()
+        logger.info("\(catalog.count) modules below \(debugPaths.isEmpty ? "no -d folder" : debugPaths.joined(separator: ", "))")
+        workers.start()
+        let router = Router()
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        routes(router)
+        let app = Application(
+            router: router,
+            // An idle connection is closed, so that a client that opens connections and sends nothing cannot hold them.
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(max(limits.timeout, .seconds(5)).components.seconds) * 1_000_000_000))),
+            configuration: .init(address: .hostname(host, port: port), serverName: "postmortem"),
+            onServerRunning: { [host, port] channel in
+                let bound = channel.localAddress?.port ?? port
+                FileSystem.Writer.standardOutput.write(Array("postmortem-server listening on http://\(host):\(bound)\n".utf8))
+                FileSystem.flushStandardOutput()
+            },
+            logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = Self.shutdownLimit
+        configuration.maximumCancellationDuration = .seconds(1)
+        try await ServiceGroup(configuration: configuration).run()
+        try? await workers.shutdownGracefully()
+        logger.info("stopped")
+    }
+
+    private func routes(_ router: Router<BasicRequestContext>) {
+        router.get("/health") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(pool: pool))))
+        }
+        router.post("/symbolicate/v5") { request, _ in
+            await answer(request) { (body, deadline) throws(ServiceError) in
+                let parsed = try V5Request.parse(body, limits: limits)
+                let answer = try V5Symbolicator(catalog: catalog, pool: pool).answer(parsed, deadline: deadline)
+                return (Array(answer.utf8), "application/json")
+            }
+        }
+        router.post("/symbolicate") { request, _ in
+            let text = request.headers[.accept].map { $0.contains("text/plain") } ?? false
+            return await answer(request) { (body, _) throws(ServiceError) in
+                let answer = try PostedLogSymbolicator(options: symbolicationOptions)
+                    .answer(body, style: text ? .text : .json, diagnostics: pool.diagnostics)
+                return (answer, text ? "text/plain; charset=utf-8" : "application/x-ndjson")
+            }
+        }
+    }
+
+    /// Reads the body, runs `work` on a worker thread and answers with what it made, or with its error's status and
+    /// reason as `{"error": …}`; then writes, in the background, the index-cache files the images opened lack.
+    private func answer(_ request: Request,
+                        _ work: @escaping @Sendable ([UInt8], ContinuousClock.Instant) throws(ServiceError) -> ([UInt8], String))
+        async -> Response {
+        let deadline = ContinuousClock.now.advanced(by: limits.timeout)
+        let result: Result<([UInt8], String), ServiceError>
+        do {
+            let body = try await BodyReading.read(request, limit: limits.maximumBodySize, deadline: deadline)
+            result = try await workers.runIfActive { () -> Result<([UInt8], String), ServiceError> in
+                guard ContinuousClock.now < deadline else { return .failure(ServiceError(status: 504, "the server was too busy to start the request in time")) }
+                do throws(ServiceError) { return .success(try work(body, deadline)) } catch { return .failure(error) }
+            }
+        } catch let error as ServiceError {
+            result = .failure(error)
+        } catch {
+            result = .failure(ServiceError(status: 503, "the server is stopping"))
+        }
+        if pool.hasIndexCacheFilesToWrite {
+            Task.detached { [workers, pool] in _ = try? await workers.runIfActive { pool.writeIndexCaches() } }
+        }
+        switch result {
+        case .success(let (bytes, contentType)):
+            return Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .failure(let error):
+            return Self.errorResponse(error)
+        }
+    }
+
+    static func errorResponse(_ error: ServiceError) -> Response {
+        Response(status: .init(code: error.status), headers: [.contentType: "application/json"],
+                 body: .init(byteBuffer: ByteBuffer(string: JSONText.object([("error", JSONText.quote(error.reason))]) + "\n")))
+    }
+}
