@@ -71,8 +71,7 @@ public struct V5Symbolicator: Sendable {
         members.append(("module_offset", JSONText.quote(hex(frame.moduleOffset))))
         guard let resolution else { return JSONText.object(members) }
         if let outer = resolution.frames.last {
-            guard let function = outer.function ?? resolution.symbol else { return JSONText.object(members) }
-            members.append(("function", JSONText.quote(function)))
+            if let function = outer.function ?? resolution.symbol { members.append(("function", JSONText.quote(function))) }
             if let start = resolution.functionStart, start <= resolution.address {
                 members.append(("function_offset", JSONText.quote(hex(resolution.address.rawValue - start.rawValue))))
             }

@@ -1,0 +1,327 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// `postmortem serve` as clients meet it: started on a free loopback port, asked by curl, its answers checked against
+/// `resolve --json` and `symbolicate --json` of the same files.
+@Suite(.serialized) struct ServerTests {
+    /// Fixtures whose modules are asked by the Symbolication API, each with its module base (its lowest loaded address:
+    /// offsets count from it) and how its debug id is worked out.
+    private static let modules: [(path: String, base: UInt64)] = [
+        ("Tests/Fixtures/bin/sensors-clang-dwarf5", 0),
+        ("Tests/Fixtures/bin/inventory-gcc", 0),
+        ("Tests/Fixtures/bin/shapes-swift-O", 0),
+        ("Tests/Fixtures/bin/libgeometry.so", 0),
+        ("SampleCrashes/linux-c-signal/app-nopie", 0x40_0000),
+    ]
+
+    private func server(_ arguments: [String], scratch: String, cache: String? = nil) throws -> ServerProcess {
+        try ServerProcess(arguments: arguments, environment: ["POSTMORTEM_CACHE_DIR": cache ?? scratch + "/cache"], scratch: scratch)
+    }
+
+    /// A job with one stack per module: `addresses` of each, as module offsets.
+    private func job(_ modules: [(name: String, id: String, offsets: [UInt64])]) -> String {
+        let memoryMap = modules.map { "[\"\($0.name)\", \"\($0.id)\"]" }.joined(separator: ", ")
+        let stacks = modules.enumerated().map { index, module in
+            "[" + module.offsets.map { "[\(index), \($0)]" }.joined(separator: ", ") + "]"
+        }.joined(separator: ", ")
+        return "{\"memoryMap\": [\(memoryMap)], \"stacks\": [\(stacks)]}"
+    }
+
+    private static func jsonObject(_ text: String) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw Failure("not a JSON object: \(text.prefix(200))")
+        }
+        return object
+    }
+
+    /// What a v5 frame should say, from `resolve --json`'s answer for the same file address: the outermost function
+    /// with its line, and the functions inlined into it, innermost first.
+    private static func expectedFrame(fromResolve line: String) throws -> [String: String] {
+        let answer = try jsonObject(line)
+        let frames = answer["frames"] as? [[String: Any]] ?? []
+        var expected: [String: String] = [:]
+        if let outer = frames.last {
+            expected["function"] = outer["function"] as? String ?? answer["symbol"] as? String
+            expected["file"] = outer["file"] as? String
+            if let line = outer["line"] as? Int, line > 0 { expected["line"] = "\(line)" }
+            expected["inlines"] = frames.dropLast().map { frame in
+                "\(frame["function"] as? String ?? "?") \(frame["file"] as? String ?? "?"):\((frame["line"] as? Int).map { $0 > 0 ? "\($0)" : "-" } ?? "-")"
+            }.joined(separator: " | ")
+        } else if let symbol = answer["symbol"] as? String {
+            expected["function"] = symbol
+        }
+        return expected
+    }
+
+    private static func actualFrame(_ frame: [String: Any]) -> [String: String] {
+        var actual: [String: String] = [:]
+        actual["function"] = frame["function"] as? String
+        actual["file"] = frame["file"] as? String
+        if let line = frame["line"] as? Int { actual["line"] = "\(line)" }
+        // Inlines are given with a place in the source (a symbol-table answer has none).
+        if actual["file"] != nil || frame["inlines"] != nil {
+            actual["inlines"] = (frame["inlines"] as? [[String: Any]] ?? []).map { inline in
+                "\(inline["function"] as? String ?? "?") \(inline["file"] as? String ?? "?"):\((inline["line"] as? Int).map { "\($0)" } ?? "-")"
+            }.joined(separator: " | ")
+        }
+        return actual
+    }
+
+    @Test func symbolicationAPIAnswersAsResolveDoes() throws {
+        let scratch = Fixtures.scratchDirectory("serve-v5")
+        let server = try server(["-d", "Tests/Fixtures/bin", "-d", "SampleCrashes/linux-c-signal"], scratch: scratch)
+        var asked: [(name: String, id: String, offsets: [UInt64])] = []
+        var expected: [[[String: String]]] = []
+        for (index, module) in Self.modules.enumerated() {
+            let addresses = try LineTableSampler.sample(40, from: module.path, seed: 0x5E12 + UInt64(index))
+            let resolved = try Command.run(Paths.postmortem, ["resolve", "--json", "--no-cache", "-o", module.path]
+                + addresses.map { "0x" + String($0, radix: 16) })
+            #expect(resolved.status == 0, "\(resolved.standardError)")
+            expected.append(try resolved.outputLines.map(Self.expectedFrame(fromResolve:)))
+            asked.append((URL(fileURLWithPath: module.path).lastPathComponent, try DebugIDs.elf(module.path),
+                          addresses.map { $0 - module.base }))
+        }
+        // The same job twice, bare and wrapped: a second asking is answered by the images the first opened.
+        let bare = try HTTP.send("POST", server.url + "/symbolicate/v5", body: job(asked))
+        let wrapped = try HTTP.send("POST", server.url + "/symbolicate/v5", body: "{\"jobs\": [\(job(asked)), \(job(asked))]}")
+        #expect(bare.status == 200, "\(bare.body)")
+        #expect(wrapped.status == 200, "\(wrapped.body)")
+        let bareResults = try Self.jsonObject(bare.body)["results"] as? [[String: Any]] ?? []
+        let wrappedResults = try Self.jsonObject(wrapped.body)["results"] as? [[String: Any]] ?? []
+        #expect(bareResults.count == 1)
+        #expect(wrappedResults.count == 2)
+        for result in bareResults + wrappedResults {
+            let stacks = result["stacks"] as? [[[String: Any]]] ?? []
+            #expect(stacks.count == Self.modules.count)
+            for (stackIndex, stack) in stacks.enumerated() {
+                #expect(stack.count == expected[stackIndex].count)
+                for (frameIndex, frame) in stack.enumerated() where frameIndex < expected[stackIndex].count {
+                    #expect(frame["frame"] as? Int == frameIndex)
+                    #expect(frame["module"] as? String == asked[stackIndex].name)
+                    #expect(frame["module_offset"] as? String == "0x" + String(asked[stackIndex].offsets[frameIndex], radix: 16))
+                    #expect(Self.actualFrame(frame) == expected[stackIndex][frameIndex],
+                            "\(asked[stackIndex].name) +0x\(String(asked[stackIndex].offsets[frameIndex], radix: 16))")
+                }
+            }
+            let found = result["found_modules"] as? [String: Any] ?? [:]
+            for module in asked { #expect(found["\(module.name)/\(module.id)"] as? Bool == true) }
+        }
+    }
+
+    @Test func aMachOModuleIsFoundByItsUUIDInADSYM() throws {
+        let scratch = Fixtures.scratchDirectory("serve-dsym")
+        let server = try server(["-d", "SampleCrashes/apple-objc-arm64/App.dSYM"], scratch: scratch)
+        let dwarfdump = try #require(Paths.llvmDwarfdump)
+        let uuidLine = try Command.run(dwarfdump, ["--uuid", "SampleCrashes/apple-objc-arm64/App"]).standardOutput
+        let uuid = try #require(uuidLine.split(separator: " ").dropFirst().first).replacingOccurrences(of: "-", with: "")
+        let addresses = try LineTableSampler.sample(20, from: "SampleCrashes/apple-objc-arm64/App.dSYM/Contents/Resources/DWARF/App", seed: 0xD5)
+        let base: UInt64 = 0x1_0000_0000
+        let resolved = try Command.run(Paths.postmortem, ["resolve", "--json", "--no-cache", "-o", "SampleCrashes/apple-objc-arm64/App.dSYM"]
+            + addresses.map { "0x" + String($0, radix: 16) })
+        let expected = try resolved.outputLines.map(Self.expectedFrame(fromResolve:))
+        let answer = try HTTP.send("POST", server.url + "/symbolicate/v5",
+                                   body: job([("App", uuid + "0", addresses.map { $0 - base })]))
+        #expect(answer.status == 200, "\(answer.body)")
+        let result = try #require((try Self.jsonObject(answer.body)["results"] as? [[String: Any]])?.first)
+        let frames = (result["stacks"] as? [[[String: Any]]])?.first ?? []
+        #expect(frames.map(Self.actualFrame) == expected)
+        #expect(frames.contains { $0["function"] != nil })
+    }
+
+    @Test func unknownModulesAndFramesOutsideModulesKeepTheirPlace() throws {
+        let scratch = Fixtures.scratchDirectory("serve-unknown")
+        let server = try server(["-d", "Tests/Fixtures/bin"], scratch: scratch)
+        let id = try DebugIDs.elf("Tests/Fixtures/bin/sensors-clang-dwarf5")
+        let body = """
+            {"memoryMap": [["sensors-clang-dwarf5", "\(id)"], ["libxul.so", "44E4EC8C2F41492B9369D6B9A059577C2"], ["unused", "00"]],
+             "stacks": [[[1, 11723767], [-1, 4096], [0, 0]]]}
+            """
+        let answer = try HTTP.send("POST", server.url + "/symbolicate/v5", body: body)
+        #expect(answer.status == 200)
+        let result = try #require((try Self.jsonObject(answer.body)["results"] as? [[String: Any]])?.first)
+        let frames = try #require((result["stacks"] as? [[[String: Any]]])?.first)
+        #expect(Set(frames[0].keys) == ["frame", "module", "module_offset"])
+        #expect(frames[0]["module_offset"] as? String == "0xb2e3f7")
+        #expect(Set(frames[1].keys) == ["frame", "module_offset"])
+        let found = try #require(result["found_modules"] as? [String: Any])
+        #expect(found["sensors-clang-dwarf5/\(id)"] as? Bool == true)
+        #expect(found["libxul.so/44E4EC8C2F41492B9369D6B9A059577C2"] as? Bool == false)
+        #expect(found["unused/00"] is NSNull)
+    }
+
+    @Test func aModuleCopiedInAfterStartIsFound() throws {
+        let scratch = Fixtures.scratchDirectory("serve-relist")
+        let folder = scratch + "/symbols"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let server = try server(["-d", folder], scratch: scratch)
+        let id = try DebugIDs.elf("Tests/Fixtures/bin/sensors-gcc-dwarf5")
+        let body = job([("sensors-gcc-dwarf5", id, [0x1130])])
+        let before = try HTTP.send("POST", server.url + "/symbolicate/v5", body: body)
+        #expect(before.body.contains("\"sensors-gcc-dwarf5/\(id)\": false"))
+        try FileManager.default.copyItem(atPath: "Tests/Fixtures/bin/sensors-gcc-dwarf5", toPath: folder + "/sensors-gcc-dwarf5")
+        // A miss lists the folders again once the last listing is two seconds old.
+        Thread.sleep(forTimeInterval: 2.2)
+        let after = try HTTP.send("POST", server.url + "/symbolicate/v5", body: body)
+        #expect(after.body.contains("\"sensors-gcc-dwarf5/\(id)\": true"), "\(after.body)")
+        #expect(after.body.contains("\"function\""))
+    }
+
+    /// Each sample log, alone in a folder (so nothing is found beside it), posted to a server whose -d is the sample's
+    /// folder, and given to `symbolicate` with the same -d.
+    @Test(arguments: [
+        "SampleCrashes/linux-c-sensors/crash.txt", "SampleCrashes/linux-c-signal/segv-pie.txt", "SampleCrashes/linux-c-signal/gdb-bt.txt",
+        "SampleCrashes/linux-swift-backtrace/crash.txt", "SampleCrashes/linux-swift-backtrace/crash.json",
+        "SampleCrashes/apple-objc-arm64/App.crash", "SampleCrashes/apple-objc-arm64/App.ips", "SampleCrashes/linux-c-asan/asan.txt",
+    ])
+    func aPostedLogIsAnsweredAsSymbolicateAnswers(_ log: String) throws {
+        let scratch = Fixtures.scratchDirectory("serve-log")
+        let sample = URL(fileURLWithPath: log).deletingLastPathComponent().path
+        let alone = scratch + "/log/" + URL(fileURLWithPath: log).lastPathComponent
+        try FileManager.default.createDirectory(atPath: scratch + "/log", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent(log).path, toPath: alone)
+        let server = try server(["-d", sample], scratch: scratch)
+        let json = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: alone)
+        let text = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: alone, extra: ["-H", "Accept: text/plain"])
+        // A posted log has no folder: it is answered as `symbolicate` answers one on standard input.
+        let logText = try String(contentsOfFile: alone, encoding: .utf8)
+        let cli = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", sample, "-"], input: logText)
+        let cliText = try Command.run(Paths.postmortem, ["symbolicate", "--no-cache", "--color", "never", "-d", sample, "-"],
+                                      input: logText)
+        #expect(json.status == 200)
+        #expect(json.contentType.hasPrefix("application/x-ndjson"))
+        #expect(json.body == cli.standardOutput)
+        #expect(text.status == 200)
+        #expect(text.body == cliText.standardOutput)
+        // Something was symbolicated: the comparison is not of two unchanged logs.
+        #expect(json.body.contains("\"symbols\": [{\"function\""))
+    }
+
+    @Test func twoServersOnOneFreshCacheAnswerAtOnce() throws {
+        let scratch = Fixtures.scratchDirectory("serve-two")
+        let cache = scratch + "/shared-cache"
+        let servers = try (0..<2).map { _ in try server(["-d", "Tests/Fixtures/bin"], scratch: scratch, cache: cache) }
+        let fixtures = ["sensors-clang-dwarf5", "inventory-gcc", "shapes-swift-O", "inventory-clang"]
+        var asked: [(name: String, id: String, offsets: [UInt64])] = []
+        var expected: [String] = []
+        for (index, name) in fixtures.enumerated() {
+            let path = "Tests/Fixtures/bin/" + name
+            let addresses = try LineTableSampler.sample(25, from: path, seed: 0x2 + UInt64(index))
+            asked.append((name, try DebugIDs.elf(path), addresses))
+        }
+        // Both servers cold, asked at once: every answer must be the same.
+        let request = job(asked)
+        let answers = Answers()
+        DispatchQueue.concurrentPerform(iterations: 16) { round in
+            let answer = try? HTTP.send("POST", servers[round % 2].url + "/symbolicate/v5", body: request)
+            answers.append(answer?.body ?? "no answer")
+        }
+        #expect(answers.all.count == 16)
+        expected = [answers.all.first ?? ""]
+        #expect(answers.all.allSatisfy { $0 == expected[0] })
+        #expect(expected[0].contains("\"function\""))
+        // Both wrote the index files in the background; every one that is there is whole, no temporary one is left.
+        let deadline = Date().addingTimeInterval(60)
+        var files: [String] = []
+        while Date() < deadline {
+            files = (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []
+            if files.filter({ !$0.contains("tmp") && !$0.hasPrefix(".") }).count >= fixtures.count, !files.contains(where: { $0.contains("tmp") }) { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(!files.contains { $0.contains("tmp") }, "\(files)")
+        // A third server, on the files the two wrote, answers the same from them: each one is sound (a damaged one
+        // would be read from DWARF again, and not count as a hit).
+        let third = try server(["-d", "Tests/Fixtures/bin"], scratch: scratch, cache: cache)
+        #expect(try HTTP.send("POST", third.url + "/symbolicate/v5", body: job(asked)).body == expected[0])
+        let metrics = try HTTP.send("GET", third.url + "/metrics").body
+        #expect(metrics.contains("postmortem_index_cache_hits_total \(fixtures.count)"), "\(metrics)")
+    }
+
+    @Test func hostileRequestsGetAOneLineReasonAndTheServerGoesOn() throws {
+        let scratch = Fixtures.scratchDirectory("serve-hostile")
+        let server = try server(["-d", "Tests/Fixtures/bin", "--max-body-size", "64K", "--max-frames", "50", "--timeout", "2"],
+                                scratch: scratch)
+        let v5 = server.url + "/symbolicate/v5"
+        let frames = (0..<51).map { "[0, \($0)]" }.joined(separator: ", ")
+        let cases: [(body: String, status: Int, reason: String)] = [
+            ("{\"jobs\": [", 400, "malformed JSON"),
+            ("[1, 2]", 400, "not a JSON object"),
+            ("{\"jobs\": []}", 400, "no jobs"),
+            ("{\"jobs\": [" + Array(repeating: "{\"memoryMap\": [], \"stacks\": []}", count: 11).joined(separator: ", ") + "]}", 400, "11 jobs"),
+            ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[\(frames)]]}", 400, "51 frames"),
+            ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[1, 0]]]}", 400, "module index 1 is outside the memory map"),
+            ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[-2, 0]]]}", 400, "module index -2 is outside the memory map"),
+            ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[0, -16]]]}", 400, "module offset -16 is negative"),
+            ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[0, \"0x10\"]]]}", 400, "stacks[0][0][1]"),
+            ("{\"memoryMap\": [[\"a\"]], \"stacks\": []}", 400, "a module is [debugName, debugId]"),
+        ]
+        for hostile in cases {
+            let answer = try HTTP.send("POST", v5, body: hostile.body)
+            #expect(answer.status == hostile.status, "\(hostile.body.prefix(80)) → \(answer.status) \(answer.body)")
+            #expect(answer.body.contains(hostile.reason), "\(answer.body)")
+            #expect(answer.body.split(separator: "\n").count == 1)
+        }
+        let notALog = try HTTP.send("POST", server.url + "/symbolicate", body: "hello, this is no crash log\n")
+        #expect(notALog.status == 400)
+        #expect(notALog.body.contains("no crash log or trace of a known format"))
+        // Too large: said before the body is read (a declared length) and while it is (a chunked one).
+        let large = scratch + "/large.json"
+        try Data(repeating: UInt8(ascii: " "), count: 100_000).write(to: URL(fileURLWithPath: large))
+        let declared = try HTTP.send("POST", v5, bodyFile: large)
+        #expect(declared.status == 413)
+        #expect(declared.body.contains("larger than 65536 bytes"))
+        let chunked = try HTTP.send("POST", v5, bodyFile: large, extra: ["-H", "Transfer-Encoding: chunked"])
+        #expect(chunked.status == 413)
+        // A body that arrives too slowly: 504 once the request's two seconds are up.
+        let slow = scratch + "/slow.json"
+        try Data(repeating: UInt8(ascii: " "), count: 40_000).write(to: URL(fileURLWithPath: slow))
+        let started = Date()
+        let late = try HTTP.send("POST", v5, bodyFile: slow, extra: ["--limit-rate", "4K"])
+        #expect(late.status == 504, "\(late.body)")
+        #expect(Date().timeIntervalSince(started) < 8)
+        let unknown = try HTTP.send("GET", server.url + "/symbolicate/v6")
+        #expect(unknown.status == 404)
+        #expect(try HTTP.send("GET", server.url + "/health").status == 200)
+        let metrics = try HTTP.send("GET", server.url + "/metrics").body
+        #expect(metrics.contains("postmortem_requests_total{route=\"/symbolicate/v5\",status=\"400\"} \(cases.count)"), "\(metrics)")
+        #expect(metrics.contains("postmortem_requests_total{route=\"other\",status=\"404\"} 1"))
+        #expect(metrics.contains("postmortem_request_duration_seconds_bucket"))
+    }
+
+    @Test func sigtermFinishesTheRequestInFlightAndStops() throws {
+        let scratch = Fixtures.scratchDirectory("serve-sigterm")
+        let server = try server(["-d", "Tests/Fixtures/bin"], scratch: scratch)
+        let id = try DebugIDs.elf("Tests/Fixtures/bin/sensors-clang-dwarf5")
+        let addresses = try LineTableSampler.sample(5, from: "Tests/Fixtures/bin/sensors-clang-dwarf5", seed: 0x7E)
+        // A job padded with spaces and sent slowly: about two seconds in flight.
+        let slow = scratch + "/slow.json"
+        try Data((job([("sensors-clang-dwarf5", id, addresses)]) + String(repeating: " ", count: 16_000)).utf8)
+            .write(to: URL(fileURLWithPath: slow))
+        let inFlight = Answers()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let answer = try? HTTP.send("POST", server.url + "/symbolicate/v5", bodyFile: slow, extra: ["--limit-rate", "8K"])
+            inFlight.append(answer.map { "\($0.status) \($0.body)" } ?? "no answer")
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.7)
+        let started = Date()
+        let status = server.stop(signal: SIGTERM, waitingUpTo: 12)
+        #expect(status == 0, "\(server.log)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        _ = done.wait(timeout: .now() + 10)
+        #expect(inFlight.all.first?.hasPrefix("200 ") == true, "\(inFlight.all)")
+        #expect(inFlight.all.first?.contains("\"function\"") == true)
+        // Nothing listens any more.
+        #expect((try? HTTP.send("GET", server.url + "/health", timeout: 2)) == nil)
+    }
+}
+
+/// Answers collected from several threads.
+private final class Answers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [String] = []
+    func append(_ answer: String) { lock.withLock { kept.append(answer) } }
+    var all: [String] { lock.withLock { kept } }
+}
