@@ -22,7 +22,10 @@ LINK_ORDER_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -Xfrontend -Xswiftc -function-se
 # .a files come with Debian's -dev packages). glibc's warning that getpwnam and dlopen need its shared libraries at run
 # time is about calls in FoundationEssentials and the Swift runtime that no path of postmortem makes.
 STATIC_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -static-executable -Xlinker -lz)
-BUILD_RELEASE := swift build -c release --product postmortem --static-swift-stdlib $(STATIC_FLAGS) $(RELR_FLAGS) $(LINK_ORDER_FLAGS)
+RELEASE_FLAGS := -c release --static-swift-stdlib $(STATIC_FLAGS) $(RELR_FLAGS) $(LINK_ORDER_FLAGS)
+# postmortem, and the server `postmortem serve` hands over to, installed beside it (a program of its own, so that its
+# HTTP libraries cost the command line nothing).
+BUILD_RELEASE := swift build $(RELEASE_FLAGS) --product postmortem && swift build $(RELEASE_FLAGS) --product postmortem-server
 SAMPLE := SampleCrashes/linux-c-sensors
 APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 
@@ -30,7 +33,7 @@ APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build release setup setup-test fixtures bench bench-logs malformed corpus fuzz test-asan clean link-order install man
+.PHONY: demo test build release setup setup-test fixtures bench bench-logs bench-serve malformed corpus fuzz test-asan clean link-order install man
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -78,6 +81,7 @@ install: man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(POSTMORTEM) $(DESTDIR)$(PREFIX)/bin/postmortem
+	install -m 755 .build/release/postmortem-server $(DESTDIR)$(PREFIX)/bin/postmortem-server
 	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	$(POSTMORTEM) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/postmortem
 	$(POSTMORTEM) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_postmortem
@@ -114,6 +118,15 @@ link-order: release
 	Benchmarks/link_order.py
 	rm -f $(POSTMORTEM)
 	$(BUILD_RELEASE)
+
+# Starts `postmortem serve` on a free loopback port and drives a bounded load at it with wrk (from Debian): requests
+# a second, p50 and p99 latency of v5 jobs of 1 and 100 frames, cold and warm, and the server's peak memory
+# (a benchmark, not a test).
+bench-serve: setup setup-test
+	@dpkg -s wrk >/dev/null 2>&1 || { echo "Installing wrk"; $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	$(BUILD_RELEASE)
+	Benchmarks/serve.sh
 
 # Times crash-log parsing and symbolication over a batch of 1,000 logs (a benchmark, not a test).
 bench-logs: setup

@@ -14,15 +14,9 @@ make --no-print-directory -s release >/dev/null
 llvm_symbolizer=${LLVM_SYMBOLIZER:-$(dirname "$(readlink -f "$(command -v swiftc)")")/llvm-symbolizer}
 [ -x "$llvm_symbolizer" ] || llvm_symbolizer=$(command -v llvm-symbolizer)
 
-# The C++ program: generated sources, one unit per module, built in parallel.
+# The C++ program.
+Benchmarks/cpp-corpus.sh
 cpp=$work/cpp
-if [ ! -x "$cpp/corpus" ]; then
-  echo "Building the C++ corpus…" >&2
-  rm -rf "$cpp" && mkdir -p "$cpp"
-  python3 Benchmarks/corpus/make_cpp.py "$cpp"
-  (cd "$cpp" && for source in *.cpp; do g++ -O2 -g -fdebug-prefix-map="$cpp"=. -c "$source" -o "${source%.cpp}.o" & done; wait
-   g++ -o corpus ./*.o)
-fi
 
 # The Swift program: a package beside this one, built with its own scratch folder.
 swift_corpus=$work/swift/debug/SwiftCorpus
