@@ -23,8 +23,10 @@ struct SymbolicationServer: Sendable {
     let pool: ImagePool
     let metrics = ServerMetrics()
     let symbolicationOptions: SymbolicationOptions
-    /// The threads symbolication runs on (it blocks: it reads files and DWARF), off the event loops.
-    let workers = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
+    /// The threads symbolication runs on (it blocks: it reads files and DWARF), off the event loops. Four per core:
+    /// a few slow requests (a large log, an image opened from its DWARF) leave threads for the quick ones, which the
+    /// kernel's scheduler then shares the cores with.
+    let workers = NIOThreadPool(numberOfThreads: max(8, 4 * System.coreCount))
     /// The longest a graceful stop waits for requests in flight before it cancels them.
     static let shutdownLimit: Duration = .seconds(8)
 
@@ -117,7 +119,8 @@ struct SymbolicationServer: Sendable {
             let body = try await BodyReading.read(request, limit: limits.maximumBodySize, deadline: deadline)
             result = try await workers.runIfActive { () -> Result<([UInt8], String), ServiceError> in
                 guard ContinuousClock.now < deadline else { return .failure(ServiceError(status: 504, "the server was too busy to start the request in time")) }
-                do throws(ServiceError) { return .success(try work(body, deadline)) } catch { return .failure(error) }
+                let bytes = body.withUnsafeReadableBytes { Array($0) }
+                do throws(ServiceError) { return .success(try work(bytes, deadline)) } catch { return .failure(error) }
             }
         } catch let error as ServiceError {
             result = .failure(error)

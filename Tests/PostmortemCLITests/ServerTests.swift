@@ -289,6 +289,51 @@ import TestSupport
         #expect(metrics.contains("postmortem_request_duration_seconds_bucket"))
     }
 
+    @Test func slowRequestsDoNotHoldUpQuickOnes() throws {
+        let scratch = Fixtures.scratchDirectory("serve-slow")
+        let server = try server(["-d", "Tests/Fixtures/bin"], scratch: scratch)
+        // A job of 100,000 frames at as many offsets: seconds of symbolication each (in a debug build), three at once
+        // (more than this machine's cores).
+        let shapesID = try DebugIDs.elf("Tests/Fixtures/bin/shapes-swift-Onone")
+        let large = scratch + "/large.json"
+        try Data(job([("shapes-swift-Onone", shapesID, Array(0x1000..<0x1000 + 100_000))]).utf8).write(to: URL(fileURLWithPath: large))
+        let id = try DebugIDs.elf("Tests/Fixtures/bin/sensors-clang-dwarf5")
+        let addresses = try LineTableSampler.sample(3, from: "Tests/Fixtures/bin/sensors-clang-dwarf5", seed: 0x51)
+        let quick = job([("sensors-clang-dwarf5", id, addresses)])
+        #expect(try HTTP.send("POST", server.url + "/symbolicate/v5", body: quick).status == 200)
+        // The slow ones by curl processes of their own, not waited for by threads of this process (a test process's
+        // threads waiting on children hold up its starting of others).
+        let started = Date()
+        let slow = try (0..<3).map { index in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-X", "POST", "-H", "Expect:",
+                                 "--data-binary", "@" + large, server.url + "/symbolicate/v5"]
+            let output = scratch + "/slow-\(index).txt"
+            FileManager.default.createFile(atPath: output, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: output)
+            try process.run()
+            return (process, output)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        var longest = 0.0
+        for _ in 0..<10 {
+            let answer = try HTTP.send("POST", server.url + "/symbolicate/v5", body: quick)
+            #expect(answer.status == 200)
+            longest = max(longest, answer.seconds)
+        }
+        let quickDone = Date().timeIntervalSince(started)
+        let ends = slow.map { process, output in
+            process.waitUntilExit()
+            return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: " ")
+        }
+        #expect(ends.allSatisfy { $0.first == "200" }, "\(ends)")
+        // Each slow one ended after the quick ones (it began after `started` and took longer than they all did), and
+        // each quick one was answered in a quarter of a second at most.
+        #expect(ends.compactMap { Double($0.last ?? "") }.allSatisfy { $0 > quickDone }, "\(ends) \(quickDone)")
+        #expect(longest < 0.25, "the longest quick request took \(longest) s")
+    }
+
     @Test func sigtermFinishesTheRequestInFlightAndStops() throws {
         let scratch = Fixtures.scratchDirectory("serve-sigterm")
         let server = try server(["-d", "Tests/Fixtures/bin"], scratch: scratch)

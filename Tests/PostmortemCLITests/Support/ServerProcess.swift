@@ -77,6 +77,8 @@ struct HTTPAnswer {
     var status: Int
     var body: String
     var contentType: String
+    /// From curl's connecting to its having the whole answer (curl's `time_total`).
+    var seconds: Double
 }
 
 enum HTTP {
@@ -86,7 +88,7 @@ enum HTTP {
                      timeout: Int = 120) throws -> HTTPAnswer {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("postmortem-http-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var arguments = ["-s", "-S", "-X", method, "-o", scratch + ".body", "-w", "%{http_code} %{content_type}",
+        var arguments = ["-s", "-S", "-X", method, "-o", scratch + ".body", "-w", "%{http_code} %{time_total} %{content_type}",
                          "--max-time", String(timeout)] + extra
         defer { try? FileManager.default.removeItem(atPath: scratch + ".body") }
         if let body {
@@ -97,12 +99,13 @@ enum HTTP {
         }
         defer { try? FileManager.default.removeItem(atPath: scratch + ".request") }
         let result = try Command.run("/usr/bin/env", ["curl"] + arguments + [url])
-        let written = result.standardOutput.split(separator: " ", maxSplits: 1)
+        let written = result.standardOutput.split(separator: " ", maxSplits: 2)
         guard result.status == 0, let status = written.first.flatMap({ Int($0) }) else {
             throw Failure("curl \(method) \(url) failed (\(result.status)): \(result.standardError)")
         }
         let answer = (try? String(contentsOfFile: scratch + ".body", encoding: .utf8)) ?? ""
-        return HTTPAnswer(status: status, body: answer, contentType: written.count > 1 ? String(written[1]) : "")
+        return HTTPAnswer(status: status, body: answer, contentType: written.count > 2 ? String(written[2]) : "",
+                          seconds: written.count > 1 ? Double(written[1]) ?? 0 : 0)
     }
 }
 
