@@ -168,6 +168,26 @@ import TestSupport
         #expect(after.body.contains("\"function\""))
     }
 
+    @Test func openImagesStayWithinTheLimit() throws {
+        let scratch = Fixtures.scratchDirectory("serve-limit")
+        // No index cache: its background writer would borrow images too, and the counts below would vary.
+        let server = try server(["-d", "Tests/Fixtures/bin", "--max-open-images", "1", "--no-cache"], scratch: scratch)
+        let jobs = try ["sensors-gcc-dwarf5", "inventory-clang"].map { name in
+            let path = "Tests/Fixtures/bin/" + name
+            return job([(name, try DebugIDs.elf(path), try LineTableSampler.sample(5, from: path, seed: 0x11))])
+        }
+        let first = try jobs.map { try HTTP.send("POST", server.url + "/symbolicate/v5", body: $0).body }
+        for round in 0..<6 {
+            // Each image is opened again after the other one closed it, and answers the same.
+            #expect(try HTTP.send("POST", server.url + "/symbolicate/v5", body: jobs[round % 2]).body == first[round % 2])
+        }
+        #expect(first.allSatisfy { $0.contains("\"function\"") })
+        let metrics = try HTTP.send("GET", server.url + "/metrics").body
+        #expect(metrics.contains("postmortem_images_open 1"), "\(metrics)")
+        #expect(metrics.contains("postmortem_images_opened_total 8"))
+        #expect(metrics.contains("postmortem_images_closed_total 7"))
+    }
+
     /// Each sample log, alone in a folder (so nothing is found beside it), posted to a server whose -d is the sample's
     /// folder, and given to `symbolicate` with the same -d.
     @Test(arguments: [
