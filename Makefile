@@ -148,6 +148,7 @@ fuzz: setup
 malformed: setup setup-test
 	$(BUILD_RELEASE)
 	Fuzz/malformed.py --count 500
+	Fuzz/serve_hostile.py --count 600
 
 # Rebuilds the committed test fixtures and the sample from source (needs gcc, g++, the Swift toolchain,
 # and for the Apple fixtures lld-14 and llvm-14 from Debian).
