@@ -16,6 +16,9 @@ extension ImageSymbolizer {
         guard index != nil || debugFile == nil else { return }
         let cachedFile = debugFile ?? image
         needsCacheFile = false
+        // Another process sharing the folder (a second server, a run beside this one) may have written a sound file
+        // since this image was opened: the first complete file stays, and the work is not done twice.
+        if cached == nil, case .success? = IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile) { return }
         if let damage = cached?.damage { diagnostics.report(subject: nil, damage) }
         let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile)
         let unitRanges: [(AddressRange, UInt32)]

@@ -28,7 +28,7 @@ final class ServerMetrics: Sendable {
         indexCacheMisses = registry.makeGauge(name: "postmortem_index_cache_misses_total",
                                               help: "Images opened from their DWARF, with no sound index-cache file.")
         indexCacheWritten = registry.makeGauge(name: "postmortem_index_cache_files_written_total",
-                                               help: "Index-cache files written.")
+                                               help: "Index-cache files written, or found written by another process meanwhile.")
         debuginfodFetches = CountingRemoteDebugFiles.Counters(
             fetched: registry.makeCounter(name: "postmortem_debuginfod_fetches_total", labels: [("outcome", "fetched")],
                                           help: "Artifacts asked of debuginfod, by outcome."),
