@@ -1,11 +1,14 @@
 public import ObjectFiles
 public import PostmortemCore
 public import Symbolication
+import Dispatch
 import Synchronization
 
 /// The images a server has opened, shared by its requests. A symbolizer answers one request at a time: a request
 /// takes an idle one of its image, or opens another when all are busy, and gives it back when done. Past
-/// ``maximumOpenImages`` symbolizers, idle ones of the least recently used images are closed. Safe to call from any
+/// ``maximumOpenImages`` symbolizers, idle ones of the least recently used images are closed. Opening an image
+/// again costs far more than answering from one already open (its symbols and units are read anew), so
+/// ``withSymbolizer(_:_:)`` waits a moment for a busy one when its image has ``concurrentUsesPerImage`` open. Safe to call from any
 /// thread; the calls block while an image opens or answers, so callers run them off their event loops.
 public final class ImagePool: Sendable {
     /// An image as the pool knows it: a file, and the slice of it when it is universal.
@@ -36,6 +39,8 @@ public final class ImagePool: Sendable {
         var idle: [PooledSymbolizer] = []
         var busy = 0
         var lastUse: UInt64 = 0
+        /// Callers waiting for a symbolizer of this image, first come first served.
+        var waiters: [Waiter] = []
     }
 
     private struct State {
@@ -53,11 +58,20 @@ public final class ImagePool: Sendable {
     public let maximumOpenImages: Int
     /// Where what opening and lookups find is reported.
     public let diagnostics: DiagnosticSink
+    /// How many symbolizers of one image are opened before a caller waits for a busy one (the cores there are to run
+    /// them on is a good number).
+    public let concurrentUsesPerImage: Int
+    /// The longest a caller waits for a busy symbolizer before it opens one of its own: a slow request holds its
+    /// symbolizer for seconds, and must not hold up the quick ones behind it for longer.
+    public let longestWait: Duration
     private let state = Mutex(State())
 
-    public init(options: SymbolizerOptions, maximumOpenImages: Int, diagnostics: DiagnosticSink) {
+    public init(options: SymbolizerOptions, maximumOpenImages: Int, concurrentUsesPerImage: Int = 2,
+                longestWait: Duration = .milliseconds(250), diagnostics: DiagnosticSink) {
         self.options = options
         self.maximumOpenImages = max(1, maximumOpenImages)
+        self.concurrentUsesPerImage = max(1, concurrentUsesPerImage)
+        self.longestWait = longestWait
         self.diagnostics = diagnostics
     }
 
@@ -70,7 +84,7 @@ public final class ImagePool: Sendable {
     /// - Throws: ``SymbolicationError`` when the image cannot be opened.
     public func withSymbolizer<Result>(_ key: Key, _ body: (ImageSymbolizer) throws(SymbolicationError) -> Result)
         throws(SymbolicationError) -> Result {
-        let pooled = try checkOut(key)
+        let pooled = try checkOut(key, waiting: true)
         defer { checkIn(pooled, as: key) }
         return try body(pooled.symbolizer)
     }
@@ -106,18 +120,45 @@ public final class ImagePool: Sendable {
         }
     }
 
-    private func checkOut(_ key: Key) throws(SymbolicationError) -> PooledSymbolizer {
-        let idle: PooledSymbolizer? = state.withLock { state in
+    /// A symbolizer of `key` for the caller alone: an idle one, one handed over by a caller done with it (when
+    /// `waiting` and the image has ``concurrentUsesPerImage`` open, for up to ``longestWait``), or a new one.
+    private func checkOut(_ key: Key, waiting: Bool = false) throws(SymbolicationError) -> PooledSymbolizer {
+        enum Outcome { case idle(PooledSymbolizer), wait(Waiter), open }
+        let outcome: Outcome = state.withLock { state in
             state.clock += 1
             var slot = state.slots[key] ?? Slot()
+            defer { state.slots[key] = slot }
             slot.lastUse = state.clock
+            if let taken = slot.idle.popLast() {
+                slot.busy += 1
+                return .idle(taken)
+            }
+            if waiting, slot.busy >= concurrentUsesPerImage {
+                let waiter = Waiter()
+                slot.waiters.append(waiter)
+                return .wait(waiter)
+            }
             slot.busy += 1
-            let taken = slot.idle.popLast()
-            if taken == nil { state.statistics.open += 1 }
-            state.slots[key] = slot
-            return taken
+            state.statistics.open += 1
+            return .open
         }
-        if let idle { return idle }
+        switch outcome {
+        case .idle(let pooled):
+            return pooled
+        case .wait(let waiter):
+            _ = waiter.handedOver.wait(timeout: .now() + .microseconds(Int(longestWait / .microseconds(1))))
+            // Handed over (counted busy by the giver), or given up: then the caller opens one of its own.
+            let handed: PooledSymbolizer? = state.withLock { state in
+                if let pooled = waiter.symbolizer.withLock({ $0.take() }) { return pooled }
+                state.slots[key]?.waiters.removeAll { $0 === waiter }
+                state.slots[key, default: Slot()].busy += 1
+                state.statistics.open += 1
+                return nil
+            }
+            if let handed { return handed }
+        case .open:
+            break
+        }
         do {
             let symbolizer = try ImageSymbolizer(path: key.path, options: options.with(architecture: key.architecture),
                                                  diagnostics: diagnostics)
@@ -132,18 +173,26 @@ public final class ImagePool: Sendable {
             state.withLock { state in
                 state.statistics.open -= 1
                 state.slots[key]?.busy -= 1
-                if let slot = state.slots[key], slot.busy == 0, slot.idle.isEmpty { state.slots[key] = nil }
+                if let slot = state.slots[key], slot.busy == 0, slot.idle.isEmpty, slot.waiters.isEmpty { state.slots[key] = nil }
             }
             throw error
         }
     }
 
     private func checkIn(_ pooled: PooledSymbolizer, as key: Key) {
-        state.withLock { state in
+        let waiter: Waiter? = state.withLock { state in
+            // To the first caller waiting for this image, still busy; else back among the idle.
+            if let waiter = state.slots[key]?.waiters.first {
+                state.slots[key]!.waiters.removeFirst()
+                waiter.symbolizer.withLock { $0 = pooled }
+                return waiter
+            }
             state.slots[key, default: Slot()].busy -= 1
             state.slots[key, default: Slot()].idle.append(pooled)
             Self.closeLeastRecentlyUsed(&state, keepingAtMost: maximumOpenImages)
+            return nil
         }
+        waiter?.handedOver.signal()
     }
 
     /// Closes idle symbolizers, those of the images used longest ago first, until at most `limit` are open.
@@ -154,9 +203,17 @@ public final class ImagePool: Sendable {
             state.slots[oldest.key]!.idle.removeFirst()
             state.statistics.open -= 1
             state.statistics.closed += 1
-            if let slot = state.slots[oldest.key], slot.busy == 0, slot.idle.isEmpty { state.slots[oldest.key] = nil }
+            if let slot = state.slots[oldest.key], slot.busy == 0, slot.idle.isEmpty, slot.waiters.isEmpty {
+                state.slots[oldest.key] = nil
+            }
         }
     }
+}
+
+/// A caller waiting for a busy symbolizer of an image: the one giving it back puts it here and signals.
+private final class Waiter: Sendable {
+    let handedOver = DispatchSemaphore(value: 0)
+    let symbolizer = Mutex<PooledSymbolizer?>(nil)
 }
 
 /// The one unchecked box of the service: a symbolizer is not thread-safe, and the pool hands each to one caller at a

@@ -52,7 +52,7 @@ struct SymbolicationServer: Sendable {
         var symbolicationOptions = SymbolicationOptions(debugPaths: options.debugPaths, indexCache: indexCache,
                                                         remoteDebugFiles: remote)
         pool = ImagePool(options: symbolicationOptions.symbolizer, maximumOpenImages: options.maximumOpenImages,
-                         diagnostics: diagnostics)
+                         concurrentUsesPerImage: max(2, System.coreCount), diagnostics: diagnostics)
         symbolicationOptions.sharedImages = pool
         self.symbolicationOptions = symbolicationOptions
     }
