@@ -9,8 +9,9 @@ import PostmortemCore
 
 /// Fetches debug files, binaries and sources by build-id from the servers of `DEBUGINFOD_URLS`, into elfutils' client
 /// cache, as gdb and elfutils' tools do, but without their waits: the servers are asked at once and the first good
-/// answer wins; a server that times out or fails is not asked again in the run, so a log with many images costs one
-/// timeout at most; a miss is remembered as elfutils' client remembers it. Nothing downloaded is kept unless it carries
+/// answer wins; a server that times out or fails is not asked again in the run (or, for a client made with
+/// `forgettingAfter`, a server's lifetime, until that time has passed), so a log with many images costs one timeout at
+/// most; a miss is remembered as elfutils' client remembers it. Nothing downloaded is kept unless it carries
 /// the build-id asked for.
 ///
 /// One client serves a whole run (or a server's life) from any number of threads; ``close()`` ends it.
@@ -21,14 +22,16 @@ public final class DebuginfodClient: RemoteDebugFiles {
     private let cache: DebuginfodCache?
     private let messages: @Sendable (String) -> Void
     private let progress: DownloadProgress?
+    /// How long a failed server is given up and an answer kept; `nil`: for the whole run.
+    public let memory: Duration?
     private let state = Mutex(State())
 
     private struct State {
         var http: HTTPClient?
-        /// Servers given up for the rest of the run, with why.
-        var failedServers: [DebuginfodServer: String] = [:]
-        /// Answers already given, so each artifact is asked for once per run.
-        var answers: [Request: RemoteFetch] = [:]
+        /// Servers given up, with why and when.
+        var failedServers: [DebuginfodServer: (why: String, at: ContinuousClock.Instant)] = [:]
+        /// Answers already given, so each artifact is asked for once per run (or per ``memory``).
+        var answers: [Request: (fetch: RemoteFetch, at: ContinuousClock.Instant)] = [:]
         /// Downloads under way, removed if the process is interrupted.
         var temporaryFiles: Set<String> = []
         var removesTemporaryFilesOnInterruption = false
@@ -45,9 +48,12 @@ public final class DebuginfodClient: RemoteDebugFiles {
     ///   - showsProgress: draw progress on standard error (a terminal's; `DEBUGINFOD_PROGRESS` forces it anyway).
     ///   - messages: where `DEBUGINFOD_VERBOSE`'s trace and progress go (standard error, for the command), as text to
     ///     write as it is (lines end in a newline; a progress line is redrawn with a carriage return).
+    ///   - forgettingAfter: for a client that lives longer than a run (a server's): how long a failed server is given
+    ///     up and an answer remembered (a download stays in the cache, a miss for `cache_miss_s` as ever).
     public init(settings: DebuginfodSettings, offline: Bool = false, showsProgress: Bool = false,
-                messages: @escaping @Sendable (String) -> Void) {
+                forgettingAfter memory: Duration? = nil, messages: @escaping @Sendable (String) -> Void) {
         self.settings = settings
+        self.memory = memory
         self.offline = offline
         self.messages = messages
         cache = settings.cacheDirectory.map(DebuginfodCache.init(directory:))
@@ -68,7 +74,7 @@ public final class DebuginfodClient: RemoteDebugFiles {
 
     public func fetch(_ artifact: RemoteArtifact, of buildID: BuildID) -> RemoteFetch {
         let request = Request(artifact: artifact, buildID: buildID)
-        if let known = state.withLock({ $0.answers[request] }) { return known }
+        if let known = state.withLock({ $0.answers[request] }), remembers(since: known.at) { return known.fetch }
         let answer = Answer()
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -78,8 +84,17 @@ public final class DebuginfodClient: RemoteDebugFiles {
         }
         done.wait()
         let fetched = answer.value.withLock { $0 } ?? .unavailable(reason: "debuginfod: the fetch ended without an answer")
-        state.withLock { $0.answers[request] = fetched }
+        state.withLock { state in
+            // A long-lived client keeps only recent answers.
+            if memory != nil { state.answers = state.answers.filter { remembers(since: $0.value.at) } }
+            state.answers[request] = (fetched, .now)
+        }
         return fetched
+    }
+
+    /// Whether what happened at `moment` is still remembered.
+    private func remembers(since moment: ContinuousClock.Instant) -> Bool {
+        memory.map { moment.duration(to: .now) < $0 } ?? true
     }
 
     /// ``fetch(_:of:)`` for callers that can wait without holding a thread.
@@ -96,12 +111,13 @@ public final class DebuginfodClient: RemoteDebugFiles {
         }
         if offline { return .unavailable(reason: "debuginfod: not in the cache, and --offline") }
         let (servers, given) = state.withLock { state in
-            (settings.servers.filter { state.failedServers[$0] == nil }, state.failedServers)
+            state.failedServers = state.failedServers.filter { remembers(since: $0.value.at) }
+            return (settings.servers.filter { state.failedServers[$0] == nil }, state.failedServers.mapValues(\.why))
         }
         guard !servers.isEmpty else {
             let why = given.sorted { $0.key.url < $1.key.url }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
             return .unavailable(reason: settings.servers.isEmpty ? "debuginfod: DEBUGINFOD_URLS names no usable server"
-                                : "debuginfod: not asked, every server failed earlier in this run (\(why))")
+                                : "debuginfod: not asked, every server failed \(memory.map { "in the last \($0)" } ?? "earlier in this run") (\(why))")
         }
         do { try cache.prepareDirectory(for: buildID) } catch {
             return .unavailable(reason: "debuginfod: \(error.description)")
@@ -125,12 +141,12 @@ public final class DebuginfodClient: RemoteDebugFiles {
         var failed: [DebuginfodServer: String] = [:]
         for (server, answer) in answers { if case .failed(let why, _) = answer { failed[server] = why } }
         if !failed.isEmpty {
-            state.withLock { state in for (server, why) in failed { state.failedServers[server] = why } }
+            state.withLock { state in for (server, why) in failed { state.failedServers[server] = (why, .now) } }
         } else if answers.allSatisfy({ if case .notFound = $0.answer { true } else { false } }) {
             cache.recordMiss(of: artifact, buildID: buildID)
         }
         let reasons = answers.sorted { $0.server.url < $1.server.url }.map { server, answer in
-            if case .failed = answer { "\(server) \(answer), not asked again this run" } else { "\(server) \(answer)" }
+            if case .failed = answer { "\(server) \(answer), not asked again \(memory.map { "for \($0)" } ?? "this run")" } else { "\(server) \(answer)" }
         }
         return .unavailable(reason: "debuginfod: " + reasons.joined(separator: "; "))
     }

@@ -43,7 +43,8 @@ struct SymbolicationServer: Sendable {
         var remote: RemoteDebugFileSource?
         if let settings = DebuginfodSettings.fromProcessEnvironment() {
             settings.problems.forEach { logger.warning("\($0)") }
-            let client = DebuginfodClient(settings: settings, offline: options.offline) { [logger] text in
+            // A server outlives any run: a debuginfod server that failed is asked again a minute later.
+            let client = DebuginfodClient(settings: settings, offline: options.offline, forgettingAfter: .seconds(60)) { [logger] text in
                 logger.info("\(text.hasSuffix("\n") ? String(text.dropLast()) : text)")
             }
             remote = RemoteDebugFileSource(CountingRemoteDebugFiles(client, counters: metrics.debuginfodFetches))

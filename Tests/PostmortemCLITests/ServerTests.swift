@@ -218,6 +218,36 @@ import TestSupport
         #expect(json.body.contains("\"symbols\": [{\"function\""))
     }
 
+    @Test func aPostedLogsBinariesComeFromDebuginfod() throws {
+        let scratch = Fixtures.scratchDirectory("serve-debuginfod")
+        let served = scratch + "/served"
+        try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
+        for binary in ["app", "libsens.so"] {
+            try FileManager.default.copyItem(atPath: "SampleCrashes/linux-c-signal/" + binary, toPath: served + "/" + binary)
+        }
+        let ready = try Fixtures.run("readelf", ["-n", served + "/app"]).split(separator: "\n")
+            .first { $0.contains("Build ID:") }.map { String($0.split(separator: " ").last ?? "") } ?? ""
+        let debuginfod = try DebuginfodServer(serving: served, readyBuildID: ready, scratch: scratch)
+        defer { debuginfod.stop() }
+        // Nothing below -d: the log's images (it gives their build-ids) are fetched as executables.
+        let server = try ServerProcess(arguments: [], environment: [
+            "POSTMORTEM_CACHE_DIR": scratch + "/cache", "DEBUGINFOD_URLS": debuginfod.url,
+            "DEBUGINFOD_CACHE_PATH": scratch + "/downloads",
+        ], scratch: scratch)
+        let log = "SampleCrashes/linux-c-signal/coredump.txt"
+        let answer = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: log)
+        // The command, after the server, finds what the server downloaded in the same place (the JSON names it).
+        let cli = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-"],
+                                  input: try String(contentsOfFile: log, encoding: .utf8),
+                                  environment: ["DEBUGINFOD_URLS": debuginfod.url, "DEBUGINFOD_CACHE_PATH": scratch + "/downloads"])
+        #expect(answer.status == 200)
+        #expect(answer.body == cli.standardOutput)
+        #expect(answer.body.contains("\"file\": \"./crash.c\""), "\(answer.body.prefix(2000))")
+        let metrics = try HTTP.send("GET", server.url + "/metrics").body
+        let fetched = metrics.split(separator: "\n").first { $0.hasPrefix("postmortem_debuginfod_fetches_total{outcome=\"fetched\"}") }
+        #expect((fetched?.split(separator: " ").last).flatMap { Int($0) } ?? 0 >= 1, "\(metrics)")
+    }
+
     @Test func twoServersOnOneFreshCacheAnswerAtOnce() throws {
         let scratch = Fixtures.scratchDirectory("serve-two")
         let cache = scratch + "/shared-cache"
