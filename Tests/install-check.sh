@@ -8,7 +8,9 @@ make --no-print-directory -s install PREFIX="$prefix" >/dev/null
 "$prefix/bin/postmortem" --version >/dev/null
 # `serve` hands over to the server installed beside it: it starts on a free port and answers /health.
 [ -x "$prefix/bin/postmortem-server" ] || { echo "postmortem-server is not installed" >&2; exit 1; }
-serve_log=$(mktemp) && "$prefix/bin/postmortem" serve --port 0 --no-cache >"$serve_log" 2>/dev/null & serve_pid=$!
+serve_log=$(mktemp)
+"$prefix/bin/postmortem" serve --port 0 --no-cache >"$serve_log" 2>/dev/null &
+serve_pid=$!
 for _ in $(seq 100); do grep -q listening "$serve_log" && break; sleep 0.1; done
 url=$(grep -o 'http://[^ ]*' "$serve_log") && curl -sf "$url/health" >/dev/null || { echo "postmortem serve did not answer /health" >&2; exit 1; }
 kill -TERM "$serve_pid" && wait "$serve_pid" && rm -f "$serve_log"
