@@ -18,15 +18,7 @@ import sys
 import tempfile
 import time
 
-
-def function_addresses(binary):
-    out = subprocess.run(["nm", "--defined-only", "-S", binary], capture_output=True, text=True, check=True).stdout
-    addresses = set()
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 4 and parts[2] in "tTwW" and int(parts[1], 16) > 0:
-            addresses.add(int(parts[0], 16) + int(parts[1], 16) // 2)
-    return sorted(addresses)
+from resolve_bench import function_addresses
 
 
 def debug_id(binary):
