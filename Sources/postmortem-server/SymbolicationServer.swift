@@ -37,11 +37,14 @@ struct SymbolicationServer: Sendable {
         self.logger = logger
         limits = ServiceLimits(maximumBodySize: options.maximumBodyBytes ?? 32 << 20, maximumFrames: options.maximumFrames,
                                timeout: .seconds(options.timeout))
-        catalog = ModuleCatalog(roots: options.debugPaths)
+        let debuginfod = DebuginfodSettings.fromProcessEnvironment()
+        // A v5 debug id holds only 16 bytes of a build-id, too few to ask debuginfod by; what debuginfod sent before
+        // (for a posted log, or to another client sharing its cache) is in its cache folder, listed as -d folders are.
+        catalog = ModuleCatalog(roots: options.debugPaths + (debuginfod?.cacheDirectory.map { [$0] } ?? []))
         let indexCache = options.noCache ? nil : IndexCache.standard()
         if let problem = indexCache?.prepare() { logger.warning("\(problem)") }
         var remote: RemoteDebugFileSource?
-        if let settings = DebuginfodSettings.fromProcessEnvironment() {
+        if let settings = debuginfod {
             settings.problems.forEach { logger.warning("\($0)") }
             // A server outlives any run: a debuginfod server that failed is asked again a minute later.
             let client = DebuginfodClient(settings: settings, offline: options.offline, forgettingAfter: .seconds(60)) { [logger] text in

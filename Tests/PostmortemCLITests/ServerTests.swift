@@ -246,6 +246,14 @@ import TestSupport
         let metrics = try HTTP.send("GET", server.url + "/metrics").body
         let fetched = metrics.split(separator: "\n").first { $0.hasPrefix("postmortem_debuginfod_fetches_total{outcome=\"fetched\"}") }
         #expect((fetched?.split(separator: " ").last).flatMap { Int($0) } ?? 0 >= 1, "\(metrics)")
+        // What debuginfod sent is found for the Symbolication API too, by the 16 bytes of the build-id it keeps (once a
+        // miss lists the folders again: the listing at start is under two seconds old).
+        Thread.sleep(forTimeInterval: 2.1)
+        let id = try DebugIDs.elf(served + "/app")
+        let addresses = try LineTableSampler.sample(3, from: served + "/app", seed: 0xD1)
+        let v5 = try HTTP.send("POST", server.url + "/symbolicate/v5", body: job([("app", id, addresses)]))
+        #expect(v5.body.contains("\"app/\(id)\": true"), "\(v5.body)")
+        #expect(v5.body.contains("\"function\""))
     }
 
     @Test func twoServersOnOneFreshCacheAnswerAtOnce() throws {
