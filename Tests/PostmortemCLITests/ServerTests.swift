@@ -387,9 +387,9 @@ import TestSupport
         }
         #expect(ends.allSatisfy { $0.first == "200" }, "\(ends)")
         // Each slow one ended after the quick ones (it began after `started` and took longer than they all did), and
-        // each quick one was answered in a quarter of a second at most.
+        // each quick one in well under a second (blocked, they waited 1.9 s; the margin is for a machine busy with other suites).
         #expect(ends.compactMap { Double($0.last ?? "") }.allSatisfy { $0 > quickDone }, "\(ends) \(quickDone)")
-        #expect(longest < 0.25, "the longest quick request took \(longest) s")
+        #expect(longest < 0.6, "the longest quick request took \(longest) s")
     }
 
     @Test func sigtermFinishesTheRequestInFlightAndStops() throws {
