@@ -19,6 +19,8 @@ public struct SymbolicationOptions: Sendable {
     /// Where images are borrowed from instead of being opened for this symbolicator alone (a server's pool); they
     /// are given back when the symbolicator is released.
     public var sharedImages: (any SharedImages)?
+    /// Listings of the ``debugPaths`` shared with other symbolicators (a server's), instead of one listing each.
+    public var debugPathListings: DebugPathListings?
 
     public var demangle: Bool { symbolizer.demangle }
     public var indexCache: IndexCache? { symbolizer.indexCache }
@@ -79,7 +81,7 @@ public final class Symbolicator {
     public init(diagnostics: DiagnosticSink, options: SymbolicationOptions) {
         self.options = options
         self.diagnostics = diagnostics
-        locator = BinaryLocator(debugPaths: options.debugPaths, object: options.object)
+        locator = BinaryLocator(debugPaths: options.debugPaths, object: options.object, sharedListings: options.debugPathListings)
     }
 
     deinit {

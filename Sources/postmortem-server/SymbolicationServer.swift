@@ -58,6 +58,8 @@ struct SymbolicationServer: Sendable {
         pool = ImagePool(options: symbolicationOptions.symbolizer, maximumOpenImages: options.maximumOpenImages,
                          concurrentUsesPerImage: max(2, System.coreCount), diagnostics: diagnostics)
         symbolicationOptions.sharedImages = pool
+        // The -d folders listed once for all posted logs (again when two seconds old), not once per log.
+        symbolicationOptions.debugPathListings = DebugPathListings()
         self.symbolicationOptions = symbolicationOptions
     }
 

@@ -158,14 +158,23 @@ import TestSupport
         let server = try server(["-d", folder], scratch: scratch)
         let id = try DebugIDs.elf("Tests/Fixtures/bin/sensors-gcc-dwarf5")
         let body = job([("sensors-gcc-dwarf5", id, [0x1130])])
+        let log = "SampleCrashes/linux-c-sensors/crash.txt"
         let before = try HTTP.send("POST", server.url + "/symbolicate/v5", body: body)
         #expect(before.body.contains("\"sensors-gcc-dwarf5/\(id)\": false"))
+        let logBefore = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: log, extra: ["-H", "Accept: text/plain"])
+        #expect(!logBefore.body.contains("report_crash"))
         try FileManager.default.copyItem(atPath: "Tests/Fixtures/bin/sensors-gcc-dwarf5", toPath: folder + "/sensors-gcc-dwarf5")
+        // A posted log's binary and its debug file too (the -d folders' listing is shared by posted logs).
+        try FileManager.default.createDirectory(atPath: folder + "/.debug", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "SampleCrashes/linux-c-sensors/sensors", toPath: folder + "/sensors")
+        try FileManager.default.copyItem(atPath: "SampleCrashes/linux-c-sensors/.debug/sensors.debug", toPath: folder + "/.debug/sensors.debug")
         // A miss lists the folders again once the last listing is two seconds old.
         Thread.sleep(forTimeInterval: 2.2)
         let after = try HTTP.send("POST", server.url + "/symbolicate/v5", body: body)
         #expect(after.body.contains("\"sensors-gcc-dwarf5/\(id)\": true"), "\(after.body)")
         #expect(after.body.contains("\"function\""))
+        let logAfter = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: log, extra: ["-H", "Accept: text/plain"])
+        #expect(logAfter.body.contains("report_crash"), "\(logAfter.body)")
     }
 
     @Test func openImagesStayWithinTheLimit() throws {

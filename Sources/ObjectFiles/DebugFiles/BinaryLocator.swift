@@ -19,14 +19,18 @@ package final class BinaryLocator {
 
     private let debugPaths: [String]
     private let object: String?
+    /// Listings shared with other locators, when the caller keeps them (a server's); else this locator lists each folder
+    /// once.
+    private let sharedListings: DebugPathListings?
     private var systemSearch: SystemLibrarySearch?
     /// What each debug path holds (its entries and its subdirectories', 8 levels deep, in search order): listed
     /// once per run, not once per image looked for.
     private var debugPathEntries: [String: [(name: String, path: String)]] = [:]
 
-    package init(debugPaths: [String], object: String?) {
+    package init(debugPaths: [String], object: String?, sharedListings: DebugPathListings? = nil) {
         self.debugPaths = debugPaths
         self.object = object
+        self.sharedListings = sharedListings
     }
 
     /// The existing files that may be the binary of the image a log calls `name` (at `path`, of build-id or UUID
@@ -74,7 +78,10 @@ package final class BinaryLocator {
 
     /// Files and `.dSYM` bundles below `root` whose name is one of `names`, nearest first.
     private func entries(named names: Set<String>, below root: String) -> [String] {
-        if debugPathEntries[root] == nil { debugPathEntries[root] = Self.entries(below: root, depth: 8) }
+        if debugPathEntries[root] == nil {
+            debugPathEntries[root] = sharedListings?.entries(below: root) { Self.entries(below: $0, depth: 8) }
+                ?? Self.entries(below: root, depth: 8)
+        }
         return debugPathEntries[root, default: []].filter { names.contains($0.name) }.map(\.path)
     }
 
