@@ -64,6 +64,12 @@ struct GoldenOutputTests {
 
     @Test func resolveStrippedWithoutDebugFile() throws {
         try Golden.check("resolve-stripped-no-debug-file", ["resolve", "-o", "Tests/Fixtures/bin/inventory-stripped", "0x127d"])
+        // The golden prints the address back, unnamed: llvm-symbolizer and addr2line name nothing there either (the
+        // stripped copy keeps no symbol that covers it).
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
+        let object = Paths.packageRoot.appendingPathComponent("Tests/Fixtures/bin/inventory-stripped").path
+        #expect(try Command.run(symbolizer, ["--obj=" + object, "0x127d"]).outputLines.first == "??")
+        #expect(try Fixtures.run("addr2line", ["-f", "-e", object, "0x127d"]).split(separator: "\n").first == "??")
     }
 
     /// The objects and addresses of the `resolve` goldens, asked of llvm-symbolizer: what the goldens pin in atos's
