@@ -11,6 +11,8 @@ struct MetricsMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let route = Self.routes.contains(request.uri.path) ? request.uri.path : "other"
+        metrics.requestsInFlight.increment()
+        defer { metrics.requestsInFlight.decrement() }
         do {
             let response = try await next(request, context)
             metrics.record(route: route, status: response.status.code, duration: start.duration(to: .now))

@@ -11,6 +11,8 @@ final class ServerMetrics: Sendable {
         .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
     ]
     private let imagesOpen: Gauge
+    /// Requests begun and not yet answered.
+    let requestsInFlight: Gauge
     private let imagesOpened: Gauge
     private let imagesClosed: Gauge
     private let indexCacheHits: Gauge
@@ -20,6 +22,7 @@ final class ServerMetrics: Sendable {
 
     init() {
         imagesOpen = registry.makeGauge(name: "postmortem_images_open", help: "Symbolizers open now, busy or idle.")
+        requestsInFlight = registry.makeGauge(name: "postmortem_requests_in_flight", help: "Requests begun and not yet answered.")
         imagesOpened = registry.makeGauge(name: "postmortem_images_opened_total", help: "Symbolizers opened since start.")
         imagesClosed = registry.makeGauge(name: "postmortem_images_closed_total",
                                           help: "Symbolizers closed to stay within --max-open-images.")

@@ -358,47 +358,59 @@ import TestSupport
 
     @Test func slowRequestsDoNotHoldUpQuickOnes() throws {
         let scratch = Fixtures.scratchDirectory("serve-slow")
-        let server = try server(["-d", "Tests/Fixtures/bin"], scratch: scratch)
-        // A job of 100,000 frames at as many offsets: seconds of symbolication each (in a debug build), three at once
-        // (more than this machine's cores).
-        let shapesID = try DebugIDs.elf("Tests/Fixtures/bin/shapes-swift-Onone")
-        let large = scratch + "/large.json"
-        try Data(job([("shapes-swift-Onone", shapesID, Array(0x1000..<0x1000 + 100_000))]).utf8).write(to: URL(fileURLWithPath: large))
+        let server = try server(["-d", "Tests/Fixtures/bin", "--max-frames", "1000000"], scratch: scratch)
         let id = try DebugIDs.elf("Tests/Fixtures/bin/sensors-clang-dwarf5")
         let addresses = try LineTableSampler.sample(3, from: "Tests/Fixtures/bin/sensors-clang-dwarf5", seed: 0x51)
-        let quick = job([("sensors-clang-dwarf5", id, addresses)])
-        #expect(try HTTP.send("POST", server.url + "/symbolicate/v5", body: quick).status == 200)
-        // The slow ones by curl processes of their own, not waited for by threads of this process (a test process's
-        // threads waiting on children hold up its starting of others).
-        let started = Date()
-        let slow = try (0..<3).map { index in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-X", "POST", "-H", "Expect:",
-                                 "--data-binary", "@" + large, server.url + "/symbolicate/v5"]
-            let output = scratch + "/slow-\(index).txt"
-            FileManager.default.createFile(atPath: output, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: output)
-            try process.run()
-            return (process, output)
+        let quick = scratch + "/quick.json"
+        try Data(job([("sensors-clang-dwarf5", id, addresses)]).utf8).write(to: URL(fileURLWithPath: quick))
+        #expect(try HTTP.send("POST", server.url + "/symbolicate/v5", bodyFile: quick).status == 200)
+        let shapesID = try DebugIDs.elf("Tests/Fixtures/bin/shapes-swift-Onone")
+        func inFlight(_ metrics: String) -> Int {
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("postmortem_requests_in_flight ") }
+            // Less the request for the metrics itself.
+            return (line?.split(separator: " ").last.flatMap { Double($0) }).map { Int($0) - 1 } ?? -1
         }
-        Thread.sleep(forTimeInterval: 0.3)
-        var longest = 0.0
-        for _ in 0..<10 {
-            let answer = try HTTP.send("POST", server.url + "/symbolicate/v5", body: quick)
-            #expect(answer.status == 200)
-            longest = max(longest, answer.seconds)
+        // Three jobs of many frames at once (more than this machine's cores), seconds of work each in a debug build; a
+        // release build is faster, so the jobs grow until they are still at work when the quick ones are done.
+        for frames in [100_000, 400_000] {
+            let large = scratch + "/large-\(frames).json"
+            try Data(job([("shapes-swift-Onone", shapesID, Array(0x1000..<0x1000 + UInt64(frames)))]).utf8)
+                .write(to: URL(fileURLWithPath: large))
+            // Each by a curl process of its own, not waited for by a thread of this process.
+            let slow = try (0..<3).map { index in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Expect:",
+                                     "--data-binary", "@" + large, server.url + "/symbolicate/v5"]
+                let output = scratch + "/slow-\(frames)-\(index).txt"
+                FileManager.default.createFile(atPath: output, contents: nil)
+                process.standardOutput = FileHandle(forWritingAtPath: output)
+                try process.run()
+                return (process, output)
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+            // The quick requests by one curl, between two readings of the requests in flight, so that what is measured
+            // is the server, not how soon this process starts programs.
+            var arguments = ["curl", "-s", "-o", scratch + "/before.txt", server.url + "/metrics"]
+            for _ in 0..<10 {
+                arguments += ["--next", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}\n", "-X", "POST",
+                              "--data-binary", "@" + quick, server.url + "/symbolicate/v5"]
+            }
+            arguments += ["--next", "-s", "-o", scratch + "/after.txt", server.url + "/metrics"]
+            let quickAnswers = try Command.run("/usr/bin/env", arguments).outputLines.map { $0.split(separator: " ") }
+            for (process, _) in slow { process.waitUntilExit() }
+            #expect(slow.allSatisfy { (try? String(contentsOfFile: $0.1, encoding: .utf8)) == "200" })
+            #expect(quickAnswers.count == 10 && quickAnswers.allSatisfy { $0.first == "200" })
+            let before = inFlight((try? String(contentsOfFile: scratch + "/before.txt", encoding: .utf8)) ?? "")
+            let after = inFlight((try? String(contentsOfFile: scratch + "/after.txt", encoding: .utf8)) ?? "")
+            guard before >= 1, after >= 1 else { continue }
+            // The slow ones were at work from before the first quick one to after the last: each quick one was answered
+            // in well under a second (with a worker thread per core, they waited 1.9 s).
+            let longest = quickAnswers.compactMap { $0.last.flatMap { Double($0) } }.max() ?? .infinity
+            #expect(longest < 0.6, "the longest quick request took \(longest) s")
+            return
         }
-        let quickDone = Date().timeIntervalSince(started)
-        let ends = slow.map { process, output in
-            process.waitUntilExit()
-            return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: " ")
-        }
-        #expect(ends.allSatisfy { $0.first == "200" }, "\(ends)")
-        // Each slow one ended after the quick ones (it began after `started` and took longer than they all did), and
-        // each quick one in well under a second (blocked, they waited 1.9 s; the margin is for a machine busy with other suites).
-        #expect(ends.compactMap { Double($0.last ?? "") }.allSatisfy { $0 > quickDone }, "\(ends) \(quickDone)")
-        #expect(longest < 0.6, "the longest quick request took \(longest) s")
+        Issue.record("the slow requests were never at work throughout the quick ones: nothing was measured")
     }
 
     @Test func sigtermFinishesTheRequestInFlightAndStops() throws {
