@@ -13,9 +13,12 @@ import Synchronization
 public final class ImagePool: Sendable {
     /// An image as the pool knows it: a file, and the slice of it when it is universal.
     public struct Key: Hashable, Sendable {
+        /// The file, as the caller found it.
         public var path: String
+        /// The slice of a universal file; `nil` for a file of one image.
         public var architecture: Architecture?
 
+        /// The image at `path`, of slice `architecture` when the file is universal.
         public init(path: String, architecture: Architecture?) {
             self.path = path
             self.architecture = architecture
@@ -26,6 +29,7 @@ public final class ImagePool: Sendable {
     public struct Statistics: Hashable, Sendable {
         /// Symbolizers opened, and of them those that read an index-cache file instead of DWARF.
         public var opened = 0
+        /// Of ``opened``, those that read an index-cache file instead of DWARF.
         public var indexCacheHits = 0
         /// Symbolizers closed to stay within ``maximumOpenImages``.
         public var closed = 0
@@ -66,6 +70,9 @@ public final class ImagePool: Sendable {
     public let longestWait: Duration
     private let state = Mutex(State())
 
+    /// A pool that opens images with `options` (the slice is each image's own), keeps up to `maximumOpenImages`
+    /// symbolizers open, and makes a caller wait up to `longestWait` for a busy symbolizer once its image has
+    /// `concurrentUsesPerImage` open.
     public init(options: SymbolizerOptions, maximumOpenImages: Int, concurrentUsesPerImage: Int = 2,
                 longestWait: Duration = .milliseconds(250), diagnostics: DiagnosticSink) {
         self.options = options
@@ -75,6 +82,7 @@ public final class ImagePool: Sendable {
         self.diagnostics = diagnostics
     }
 
+    /// What the pool has done so far, and how many symbolizers are open now.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// Whether an image opened so far lacks its index-cache file (``writeIndexCaches()`` would write one).
@@ -237,6 +245,8 @@ extension SymbolizerOptions {
 }
 
 extension ImagePool: SharedImages {
+    /// A symbolizer of the image for the caller alone (an idle one, or one opened now; never waited for, since a
+    /// borrower may hold several images at once), or `nil` when it cannot be opened (said to ``diagnostics``).
     public func borrow(path: String, architecture: Architecture?) -> ImageSymbolizer? {
         do { return try checkOut(Key(path: path, architecture: architecture)).symbolizer } catch {
             diagnostics.report(subject: path, error.description)
@@ -244,6 +254,7 @@ extension ImagePool: SharedImages {
         }
     }
 
+    /// Returns a borrowed symbolizer: to a caller waiting for its image, else among the idle.
     public func giveBack(_ symbolizer: ImageSymbolizer, path: String, architecture: Architecture?) {
         checkIn(PooledSymbolizer(symbolizer), as: Key(path: path, architecture: architecture))
     }

@@ -33,6 +33,7 @@ public final class ModuleCatalog: Sendable {
     private let state = Mutex(State())
     private static let depth = 8
 
+    /// A catalog of the files below `roots`, empty until ``list()`` (or a first ``find(debugName:debugID:)``).
     public init(roots: [String], relistInterval: Duration = .seconds(2)) {
         self.roots = roots
         self.relistInterval = relistInterval

@@ -18,6 +18,8 @@ public struct PostedLogSymbolicator: Sendable {
     /// How binaries are found and images opened; ``SymbolicationOptions/sharedImages`` is the server's pool.
     public let options: SymbolicationOptions
 
+    /// Answers logs with `options` (give it ``SymbolicationOptions/sharedImages`` and
+    /// ``SymbolicationOptions/debugPathListings`` to share opened images and folder listings between requests).
     public init(options: SymbolicationOptions) {
         self.options = options
     }

@@ -6,12 +6,15 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// One line, without a trailing period.
     public var reason: String
 
+    /// An error answered with HTTP status `status` and `reason` (one line).
     public init(status: Int, _ reason: String) {
         self.status = status
         self.reason = reason
     }
 
+    /// A 400: the request cannot be answered as sent, for `reason`.
     public static func badRequest(_ reason: String) -> ServiceError { ServiceError(status: 400, reason) }
 
+    /// The reason, as the client is told it.
     public var description: String { reason }
 }

@@ -9,6 +9,7 @@ public struct ServiceLimits: Hashable, Sendable {
     /// The longest a request may take, from its first byte to its answer; past it, it gets 504.
     public var timeout: Duration
 
+    /// Limits with the server's defaults: 32 MiB bodies, 10 jobs, 100,000 frames, 30 seconds.
     public init(maximumBodySize: Int = 32 << 20, maximumJobs: Int = 10, maximumFrames: Int = 100_000,
                 timeout: Duration = .seconds(30)) {
         self.maximumBodySize = maximumBodySize

@@ -11,6 +11,7 @@ public struct V5Request: Hashable, Sendable {
         /// Its Breakpad debug id (``BreakpadDebugID``), as sent.
         public var debugID: String
 
+        /// The module `debugName` of debug id `debugID`.
         public init(debugName: String, debugID: String) {
             self.debugName = debugName
             self.debugID = debugID
@@ -19,27 +20,36 @@ public struct V5Request: Hashable, Sendable {
 
     /// A frame: the module it is in (an index into the memory map; -1 for none) and its offset from the module's base.
     public struct Frame: Hashable, Sendable {
+        /// The module's position in its job's memory map, or -1 for an address in no module.
         public var moduleIndex: Int
+        /// The address less the module's base (its lowest loaded address).
         public var moduleOffset: UInt64
 
+        /// The frame at `moduleOffset` of module `moduleIndex`.
         public init(moduleIndex: Int, moduleOffset: UInt64) {
             self.moduleIndex = moduleIndex
             self.moduleOffset = moduleOffset
         }
     }
 
+    /// One job: the modules its stacks' frames point into, and the stacks, each answered in order.
     public struct Job: Hashable, Sendable {
+        /// The modules, which frames name by position.
         public var memoryMap: [Module]
+        /// The stacks, innermost frame first as the client sent them.
         public var stacks: [[Frame]]
 
+        /// A job of `stacks` over `memoryMap`.
         public init(memoryMap: [Module], stacks: [[Frame]]) {
             self.memoryMap = memoryMap
             self.stacks = stacks
         }
     }
 
+    /// The jobs, each answered with a result of its own, in order.
     public var jobs: [Job]
 
+    /// A request of `jobs`.
     public init(jobs: [Job]) {
         self.jobs = jobs
     }

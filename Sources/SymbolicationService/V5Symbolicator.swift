@@ -6,9 +6,12 @@ import Symbolication
 /// A frame's `module_offset` is looked up as sent, from the module's base (its lowest loaded address), with no
 /// adjustment for return addresses: that is the client's to make, as in Tecken.
 public struct V5Symbolicator: Sendable {
+    /// Where modules are found by debug id.
     public let catalog: ModuleCatalog
+    /// Where their images are opened, shared with other requests.
     public let pool: ImagePool
 
+    /// Answers from the modules of `catalog`, opened through `pool`.
     public init(catalog: ModuleCatalog, pool: ImagePool) {
         self.catalog = catalog
         self.pool = pool
