@@ -71,12 +71,12 @@ public struct V5Symbolicator: Sendable {
                       resolution: AddressResolution?) -> String {
         var members: [(String, String)] = [("frame", "\(number)")]
         if let module { members.append(("module", JSONText.quote(module.debugName))) }
-        members.append(("module_offset", JSONText.quote(hex(frame.moduleOffset))))
+        members.append(("module_offset", JSONText.quote(FileAddress(frame.moduleOffset).description)))
         guard let resolution else { return JSONText.object(members) }
         if let outer = resolution.frames.last {
             if let function = outer.function ?? resolution.symbol { members.append(("function", JSONText.quote(function))) }
             if let start = resolution.functionStart, start <= resolution.address {
-                members.append(("function_offset", JSONText.quote(hex(resolution.address.rawValue - start.rawValue))))
+                members.append(("function_offset", JSONText.quote(FileAddress(resolution.address.rawValue - start.rawValue).description)))
             }
             if let file = outer.file { members.append(("file", JSONText.quote(file))) }
             if outer.line > 0 { members.append(("line", "\(outer.line)")) }
@@ -89,10 +89,9 @@ public struct V5Symbolicator: Sendable {
             if !inlines.isEmpty { members.append(("inlines", JSONText.array(inlines))) }
         } else if let symbol = resolution.symbol {
             members.append(("function", JSONText.quote(symbol)))
-            if let offset = resolution.symbolOffset { members.append(("function_offset", JSONText.quote(hex(offset)))) }
+            if let offset = resolution.symbolOffset { members.append(("function_offset", JSONText.quote(FileAddress(offset).description))) }
         }
         return JSONText.object(members)
     }
 
-    private static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
 }

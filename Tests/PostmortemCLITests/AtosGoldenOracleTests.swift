@@ -36,10 +36,7 @@ struct AtosGoldenOracleTests {
     @Test(arguments: cases)
     func goldenLinesAreLLVMSymbolizersAnswers(_ oracle: Case) throws {
         let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
-        let transcript = try String(contentsOf: Paths.golden.appendingPathComponent(oracle.golden + ".txt"), encoding: .utf8)
-        // The golden's standard output: the lines between `[stdout]` and the next `[…]` marker.
-        let pinned = transcript.split(separator: "\n", omittingEmptySubsequences: false)
-            .drop { $0 != "[stdout]" }.dropFirst().prefix { !$0.hasPrefix("[") }.map(String.init)
+        let pinned = try Golden.standardOutput(of: oracle.golden)
         let answer = try Command.run(symbolizer, ["--obj=" + Paths.packageRoot.appendingPathComponent(oracle.object).path,
                                                   oracle.inlines ? "--inlining" : "--no-inlines", "--output-style=JSON"]
             + (oracle.architecture.map { ["--default-arch=" + $0] } ?? []) + oracle.fileAddresses.map { "0x" + String($0, radix: 16) })

@@ -49,8 +49,7 @@ struct ImagesOracleTests {
     }
 
     @Test func jsonGoldenFactsAreTheOtherToolsFacts() throws {
-        let transcript = try String(contentsOf: Paths.golden.appendingPathComponent("images-json.txt"), encoding: .utf8)
-        let lines = transcript.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let lines = try Golden.standardOutput(of: "images-json").filter { $0.hasPrefix("{") }
         #expect(lines.count == 3)
         for line in lines {
             let image = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -64,8 +63,7 @@ struct ImagesOracleTests {
     }
 
     @Test func textGoldenNamesEachImagesIdentifier() throws {
-        let transcript = try String(contentsOf: Paths.golden.appendingPathComponent("images.txt"), encoding: .utf8)
-        let lines = transcript.split(separator: "\n").filter { $0.hasPrefix("Tests/") }
+        let lines = try Golden.standardOutput(of: "images").filter { $0.hasPrefix("Tests/") }
         #expect(lines.count == 7)
         for line in lines {
             let head = line.prefix { $0 != ":" }

@@ -47,8 +47,7 @@ struct MachOInfoSymbolOracleTests {
         }
         let transcript = try String(contentsOf: Paths.golden.appendingPathComponent("info-symbol-macho.txt"), encoding: .utf8)
         #expect(transcript.contains("info symbol -o Tests/Fixtures/Apple/bin/App-arm64 " + addresses.map { "0x" + String($0, radix: 16) }.joined(separator: " ")))
-        let pinned = transcript.split(separator: "\n", omittingEmptySubsequences: false)
-            .drop { $0 != "[stdout]" }.dropFirst().prefix { !$0.hasPrefix("[") }.map(String.init)
+        let pinned = try Golden.standardOutput(of: "info-symbol-macho")
         #expect(pinned == expected)
     }
 }

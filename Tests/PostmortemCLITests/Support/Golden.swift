@@ -17,6 +17,14 @@ enum Golden {
         return text
     }
 
+    /// The standard output a golden file holds, line by line, as ``transcript(arguments:input:result:)`` wrote it:
+    /// the lines between `[stdout]` and the next `[…]` marker.
+    static func standardOutput(of name: String) throws -> [String] {
+        let text = try String(contentsOf: Paths.golden.appendingPathComponent(name + ".txt"), encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { $0 != "[stdout]" }.dropFirst().prefix { !$0.hasPrefix("[") }.map(String.init)
+    }
+
     /// Runs `postmortem arguments` and compares the transcript with `Golden/name.txt`.
     /// - Parameter hostIndependent: what is taken out of the output before it is compared (what this machine's own
     ///   libraries made of it, say).
