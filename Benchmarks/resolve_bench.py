@@ -2,7 +2,8 @@
 """Resolve benchmark: times `postmortem resolve -i` (without its index cache, and with a warm one)
 against `llvm-symbolizer --inlining` and `addr2line -f -i -C` on the same addresses of the same binaries,
 alternating the tools run by run.
-Prints, per binary and batch size, the median wall time, its ratio to llvm-symbolizer and the peak RSS.
+Prints, per binary and batch size, the median wall time, its ratio to llvm-symbolizer and the peak RSS; per binary,
+the size of its index file against its DWARF.
 Not a test: the figures depend on the machine. Run through Benchmarks/resolve.sh (`make bench`)."""
 import argparse
 import os
@@ -87,6 +88,8 @@ def main():
     print(f"{'binary':<14} {'addresses':>9}  {'tool':<36} {'median s':>9} {'× llvm-sym':>10} {'peak RSS MiB':>13}")
     for binary in options.binaries:
         addresses = function_addresses(binary)
+        os.makedirs(options.cache_dir, exist_ok=True)
+        before = set(os.listdir(options.cache_dir))
         for count in [int(c) for c in options.counts.split(",")]:
             text = "".join(f"0x{a:x}\n" for a in sample(addresses, count))
             cached = dict(os.environ, POSTMORTEM_CACHE_DIR=options.cache_dir)
@@ -121,6 +124,16 @@ def main():
                     wait_for_writer(environment["POSTMORTEM_CACHE_DIR"])
                 print(f"{os.path.basename(binary):<14} {count:>9}  {name:<36} {median:>9.3f} {median / reference:>9.2f}× {rss:>13.1f}")
             sys.stdout.flush()
+        written = [n for n in set(os.listdir(options.cache_dir)) - before if n.endswith(".pmindex")]
+        index_size = sum(os.path.getsize(os.path.join(options.cache_dir, n)) for n in written)
+        print(f"{os.path.basename(binary)}: index file {index_size / 1e6:.1f} MB for {dwarf_size(binary) / 1e6:.1f} MB of DWARF "
+              f"({index_size / max(dwarf_size(binary), 1):.0%})")
+
+
+def dwarf_size(binary):
+    """Bytes of the binary's .debug_* sections, from size -A."""
+    out = subprocess.run(["size", "-A", binary], capture_output=True, text=True, check=True).stdout
+    return sum(int(line.split()[1]) for line in out.splitlines() if line.startswith(".debug"))
 
 
 if __name__ == "__main__":

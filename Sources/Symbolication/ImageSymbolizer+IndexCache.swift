@@ -28,20 +28,19 @@ extension ImageSymbolizer {
         }
         let contents = IndexCacheFile.Contents(
             metadata: metadata, imageSymbols: symbolTable(), debugFileSymbols: debugFileSymbolTable(),
-            unitRanges: unitRanges, unitCount: index?.unitCount ?? 0)
+            unitRanges: unitRanges, unitCount: index?.unitCount ?? 0, imageIsDebugFile: cachedFile == image)
+        // Names the debug file holds are stored as its offsets; without its bytes, every name is copied.
+        let inPlace = index == nil ? nil : (try? ImmutableBytes(mapping: cachedFile.path)).map { InPlaceStrings(debugFile: cachedFile, bytes: $0) }
         do throws(FileSystem.Failure) {
             try FileSystem.createDirectories(cache.directory)
             try IndexCacheFile.write(contents, unit: { position in
                 guard let index else { return .failure(DWARFError(.noDebugInfo, path: cachedFile.path, detail: "")) }
                 do throws(DWARFError) {
-                    let unit = try index.unitForCache(atPosition: position)
-                    // Demangled Swift names are stored: a lookup then demangles none (Swift's demangler takes microseconds
-                    // a name, a third of a warm batch). C++ names demangle fast and long: they are left to lookups.
-                    return .success(unit.completingNames(index.file.completingNames) { name in
-                        guard Demangler.isSwift(name) else { return nil }
-                        let shown = demangler.demangle(name)
-                        return shown == name ? nil : shown
-                    })
+                    // Packed again with every name complete, so that lookups follow no name reference; names are not
+                    // demangled ahead (a file of Swift's demangled names was larger than the DWARF).
+                    var unit = try index.unitForCache(atPosition: position).contents()
+                    unit.functions = unit.functions.map(index.file.completingNames)
+                    return .success(FlatUnit.encode(unit, inPlace: inPlace))
                 } catch { return .failure(error) }
             }, to: cache.path(for: image, debugFile: cachedFile))
         } catch {

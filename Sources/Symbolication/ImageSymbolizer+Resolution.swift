@@ -73,7 +73,7 @@ extension ImageSymbolizer {
     }
 
     /// The frames of an inline chain, innermost first. Each record's shown name is worked out once and kept
-    /// with it (the index cache may store it demangled already).
+    /// with it.
     func frames(chain: [IndexRecord], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
         var location: (file: String?, line: Int, column: Int)? = row.map { ($0.file, Int($0.row.line), Int($0.row.column)) }
         if chain.isEmpty {
@@ -89,7 +89,7 @@ extension ImageSymbolizer {
             if let shown = entry.shownName {
                 function = shown
             } else {
-                function = (options.demangle ? entry.storedDisplayName : nil) ?? linkageName.map(displayName)
+                function = linkageName.map { displayName($0, place: entry.namePlace) }
                 entry.shownName = .some(function)
             }
             frames.append(SymbolicatedFrame(

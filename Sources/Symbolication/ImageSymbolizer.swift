@@ -45,6 +45,8 @@ public final class ImageSymbolizer {
     var scansLeft = 8
     /// Demangled names already worked out: a batch meets the same functions again and again.
     var displayNames: [String: String] = [:]
+    /// Display names of names stored in place in the index cache, by their place in the debug file.
+    var displayNamesByPlace: [UInt64: String] = [:]
     /// The image's bytes, mapped once the code at an address is first read (``isSignalTrampoline(at:)``); `.some(nil)`
     /// when it could not be.
     var mappedImage: ImmutableBytes??

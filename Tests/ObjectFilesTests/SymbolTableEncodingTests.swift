@@ -7,16 +7,23 @@ import TestSupport
 /// checks that the two ways of looking up agree.
 @Suite("Symbol table encoding")
 struct SymbolTableEncodingTests {
-    @Test(arguments: ["inventory-gcc", "shapes-swift-O", "sensors-gcc-dwarf5", ".debug/sensors-stripped.debug"])
-    func mappedTableAnswersAsTheOriginal(_ name: String) throws {
+    /// Names copied into the bytes, or left in place (offsets in the file the table was read from, handed back).
+    @Test(arguments: ["inventory-gcc", "shapes-swift-O", "sensors-gcc-dwarf5", ".debug/sensors-stripped.debug"], [false, true])
+    func mappedTableAnswersAsTheOriginal(_ name: String, namesInPlace: Bool) throws {
         let image = try ObjectFileReader.read(path: Fixtures.path(name))
         let original = try ObjectFileReader.symbolTable(of: image)
-        let bytes = original.encoded()
+        let bytes = original.encoded(namesInPlace: namesInPlace)
         // Read from the middle of a larger buffer, as from a cache file.
         let stored = ImmutableBytes([UInt8](repeating: 0xAB, count: 24) + bytes + [0xCD, 0xEF])
-        let mapped = try #require(SymbolTable(mapping: stored, in: 24..<24 + bytes.count))
+        let names = namesInPlace ? try ImmutableBytes(mapping: image.path) : nil
+        let mapped = try #require(SymbolTable(mapping: stored, in: 24..<24 + bytes.count, names: names))
         #expect(!original.isSorted && mapped.isSorted)
-        #expect(mapped.encoded() == bytes)
+        #expect(mapped.encoded() == original.encoded())
+        if namesInPlace {
+            #expect(bytes.count < original.encoded().count)
+            // Without the file, names in place cannot be read: the table is refused, not read with wrong names.
+            #expect(SymbolTable(mapping: stored, in: 24..<24 + bytes.count) == nil)
+        }
 
         var checked = 0
         for section in image.sections where section.isAllocated && section.size > 0 {

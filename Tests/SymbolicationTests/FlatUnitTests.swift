@@ -35,11 +35,18 @@ struct FlatUnitTests {
     /// looked up (and reaches past it) made the row search subtract past zero.
     @Test func damagedSequenceTableDoesNotTrap() throws {
         var bytes = FlatUnit.encode(Self.contents)
-        let sequences = FlatUnit.headerSize + 1 * FlatRangeTable.entrySize + 2 * FlatUnit.recordSize + 2 * FlatUnit.rangeSize
-        // The first sequence now starts far above everything and ends at the top, and both "furthest end"
-        // fields reach the top: a search for 0x2050 walks back from the second sequence into the first.
-        for (offset, value) in [(0, UInt64(0xFFFF_FFFF_FFFF_0000)), (8, .max), (16, .max), (FlatUnit.sequenceSize + 16, .max)] {
-            withUnsafeBytes(of: value.littleEndian) { for index in 0..<8 { bytes[sequences + offset + index] = $0[index] } }
+        let field = { (index: Int) in Int(bytes[8 + index * 4]) | Int(bytes[9 + index * 4]) << 8 | Int(bytes[10 + index * 4]) << 16 }
+        let sequences = FlatUnit.headerSize + field(0) + field(1)
+        // The sequence table's base (u64) now lies far above everything; the first sequence's start, end and furthest end
+        // and the second's furthest end (narrow u32 offsets from the base) reach the top: a search for 0x2050 walks back
+        // from the second sequence into the first.
+        let damage: [(Int, [UInt8])] = [
+            (0, [0, 0] + Array(repeating: 0xFF, count: 6)),
+            (FlatRangeTable.headerSize, Array(repeating: 0xFF, count: 12)),
+            (FlatRangeTable.headerSize + 16 + 8, Array(repeating: 0xFF, count: 4)),
+        ]
+        for (offset, values) in damage {
+            for (index, value) in values.enumerated() { bytes[sequences + offset + index] = value }
         }
         let unit = try #require(FlatUnit(bytes: ImmutableBytes(bytes), range: 0..<bytes.count))
         let sound = try #require(FlatUnit(packing: Self.contents))
@@ -51,5 +58,49 @@ struct FlatUnitTests {
             // The functions' records were not touched: their chains are the sound unit's.
             #expect(unit.functionChain(at: FileAddress(address)).map(\.name) == sound.functionChain(at: FileAddress(address)).map(\.name))
         }
+    }
+
+    /// Every byte of a packed unit damaged in turn, and cut short at every length: lookups give answers or none, and
+    /// never trap or loop.
+    @Test func everyDamagedByteIsSurvived() throws {
+        let bytes = FlatUnit.encode(Self.contents)
+        for index in bytes.indices {
+            for value: UInt8 in [0x00, 0x7F, 0x80, 0xFF] {
+                var damaged = bytes
+                damaged[index] = value
+                guard let unit = FlatUnit(bytes: ImmutableBytes(damaged), range: 0..<damaged.count) else { continue }
+                for address in [0x1000, 0x1015, 0x1050, 0x2010, 0x2050] {
+                    _ = unit.functionChain(at: FileAddress(UInt64(address)))
+                    _ = unit.row(containing: FileAddress(UInt64(address)))
+                }
+                _ = unit.contents()
+            }
+        }
+    }
+
+    /// A unit packed, decoded and packed again is the same bytes: the cache writer repacks every unit it stores.
+    @Test func decodingGivesBackWhatWasPacked() throws {
+        let unit = try #require(FlatUnit(packing: Self.contents))
+        let decoded = unit.contents()
+        #expect(decoded.functions.map(\.name) == ["outer", "inner"])
+        #expect(decoded.functions.map(\.parent) == [nil, 0])
+        #expect(decoded.lineTable.sequences == Self.contents.lineTable.sequences)
+        #expect(FlatUnit.encode(decoded) == FlatUnit.encode(Self.contents))
+    }
+
+    /// A sequence of more rows than one block holds: every row is found by its own address and by the address before
+    /// the next one, and ends where the next starts (the block index, and the step from one block to the next).
+    @Test func longSequencesAreSearchedByBlock() throws {
+        let rows = (0..<100).map { LineRow(address: FileAddress(0x4000 + UInt64($0) * 6), file: 0, line: UInt32(10 + $0 % 7), column: UInt32($0)) }
+        let contents = UnitContents(functions: [], lineTable: LineTable(sequences: [LineSequence(rows: rows, endAddress: FileAddress(0x4400))], files: ["/src/b.c"]))
+        let unit = try #require(FlatUnit(packing: contents))
+        for (index, row) in rows.enumerated() {
+            let next = index + 1 < rows.count ? rows[index + 1].address : FileAddress(0x4400)
+            for address in [row.address, FileAddress(next.rawValue - 1)] {
+                let hit = try #require(unit.row(containing: address))
+                #expect(hit.row == row && hit.end == next && hit.file == "/src/b.c")
+            }
+        }
+        #expect(unit.contents().lineTable.sequences.first?.rows == rows)
     }
 }

@@ -60,6 +60,9 @@ public final class ImmutableBytes: @unchecked Sendable {
     /// The number of bytes.
     public var count: Int { base.count }
 
+    /// Whether these are a file's bytes, mapped (not a copy).
+    public var isMappedFile: Bool { isMapped }
+
     /// The byte at `offset`; 0 past the end.
     @inlinable public func u8(at offset: Int) -> UInt8 {
         offset >= 0 && offset < base.count ? base[offset] : 0
@@ -75,6 +78,21 @@ public final class ImmutableBytes: @unchecked Sendable {
     @inlinable public func u64(at offset: Int) -> UInt64 {
         guard offset >= 0, offset <= base.count - 8 else { return 0 }
         return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// The unsigned LEB128 number at `offset` and the offset after it. Bytes past the end read as 0, so a number cut
+    /// short ends there; one longer than ten bytes keeps its low 64 bits.
+    @inlinable public func uleb(at offset: Int) -> (value: UInt64, next: Int) {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        var position = offset
+        while true {
+            let byte = u8(at: position)
+            position += 1
+            if shift < 64 { value |= UInt64(byte & 0x7F) << shift }
+            shift += 7
+            if byte & 0x80 == 0 || position >= base.count { return (value, position) }
+        }
     }
 
     /// The NUL-terminated UTF-8 string at `offset`, ending at `limit` at the latest.

@@ -34,7 +34,22 @@ public struct SymbolTable: Sendable {
     /// Where the entries and names are: arrays (in file order or sorted), or the bytes of ``encoded()`` in a mapped file.
     enum Storage: Sendable {
         case arrays(entries: [Entry], names: ImmutableBytes, isSorted: Bool)
-        case mapped(bytes: ImmutableBytes, entries: Int, count: Int, names: Range<Int>)
+        case mapped(bytes: ImmutableBytes, layout: MappedLayout, names: ImmutableBytes, nameRange: Range<Int>)
+    }
+
+    /// Where the entries of an encoded table lie, and how wide they are (see ``encoded(namesInPlace:)``).
+    struct MappedLayout: Sendable {
+        var entries: Int
+        var count: Int
+        /// What narrow entries' addresses count from.
+        var base: UInt64
+        var entrySize: Int
+
+        /// The address of the entry at `index` of `bytes`.
+        func address(_ index: Int, in bytes: ImmutableBytes) -> FileAddress {
+            let offset = entries + index * entrySize
+            return FileAddress(entrySize == 24 ? bytes.u64(at: offset) : base &+ UInt64(bytes.u32(at: offset)))
+        }
     }
 
     /// What the table holds, in one object: a lookup hands the table around several times, and a copy of a struct of
@@ -62,7 +77,7 @@ public struct SymbolTable: Sendable {
     public var count: Int {
         switch storage {
         case .arrays(let entries, _, _): entries.count
-        case .mapped(_, _, let count, _): count
+        case .mapped(_, let layout, _, _): layout.count
         }
     }
 
@@ -78,7 +93,7 @@ public struct SymbolTable: Sendable {
     var nameStorage: (bytes: ImmutableBytes, base: Int, limit: Int) {
         switch storage {
         case .arrays(_, let names, _): (names, 0, names.count)
-        case .mapped(let bytes, _, _, let names): (bytes, names.lowerBound, names.upperBound)
+        case .mapped(_, _, let names, let range): (names, range.lowerBound, range.upperBound)
         }
     }
 
@@ -87,15 +102,16 @@ public struct SymbolTable: Sendable {
         switch storage {
         case .arrays(let entries, _, _):
             return entries[index]
-        case .mapped(let bytes, let start, _, let names):
-            let offset = start + index * Self.entrySize
-            let name = bytes.u64(at: offset + 16), sourceFile = bytes.u64(at: offset + 24), section = bytes.u32(at: offset + 32)
-            let flags = bytes.u32(at: offset + 36)
+        case .mapped(let bytes, let layout, _, let names):
+            let offset = layout.entries + index * layout.entrySize + (layout.entrySize - 20)
+            let size = bytes.u32(at: offset + 4), name = bytes.u32(at: offset + 8), sourceFile = bytes.u32(at: offset + 12)
+            let packed = bytes.u32(at: offset + 16)
+            let section = packed & 0xFF_FFFF, flags = packed >> 24
             return Entry(
-                address: FileAddress(bytes.u64(at: offset)), size: bytes.u64(at: offset + 8),
-                kind: flags & 1 == 0 ? .function : .object, name: Int(min(name, UInt64(names.count))),
-                section: section == .max || Int(section) >= sectionNames.count ? -1 : Int32(section),
-                sourceFile: sourceFile >= UInt64(names.count) ? -1 : Int(sourceFile), isLocal: flags & 2 != 0)
+                address: layout.address(index, in: bytes), size: UInt64(size),
+                kind: flags & 1 == 0 ? .function : .object, name: Int(min(UInt64(name), UInt64(names.count))),
+                section: section == 0xFF_FFFF || Int(section) >= sectionNames.count ? -1 : Int32(section),
+                sourceFile: sourceFile == .max || Int(sourceFile) >= names.count ? -1 : Int(sourceFile), isLocal: flags & 2 != 0)
         }
     }
 
@@ -103,7 +119,7 @@ public struct SymbolTable: Sendable {
     private func address(_ index: Int) -> FileAddress {
         switch storage {
         case .arrays(let entries, _, _): entries[index].address
-        case .mapped(let bytes, let start, _, _): FileAddress(bytes.u64(at: start + index * Self.entrySize))
+        case .mapped(let bytes, let layout, _, _): layout.address(index, in: bytes)
         }
     }
 
@@ -248,6 +264,9 @@ public struct SymbolTable: Sendable {
 
     /// Whether `entry` is a symbol: one with an empty name is not (see ``init(fileOrderEntries:names:sectionNames:sections:)``).
     private func hasName(_ entry: Entry) -> Bool {
+        // An encoded table holds named entries only; its names may be in place in a large file, whose pages need not
+        // be read to tell.
+        if case .mapped = storage { return true }
         let (bytes, base, _) = nameStorage
         return bytes.u8(at: base + entry.name) != 0
     }
@@ -326,10 +345,10 @@ public struct SymbolTable: Sendable {
                 let middle = (low + high) / 2
                 if entries[middle].address <= address { low = middle + 1 } else { high = middle }
             }
-        case .mapped(let bytes, let start, _, _):
+        case .mapped(let bytes, let layout, _, _):
             while low < high {
                 let middle = (low + high) / 2
-                if bytes.u64(at: start + middle * Self.entrySize) <= address.rawValue { low = middle + 1 } else { high = middle }
+                if layout.address(middle, in: bytes) <= address { low = middle + 1 } else { high = middle }
             }
         }
         return low

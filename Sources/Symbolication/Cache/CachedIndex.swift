@@ -37,7 +37,10 @@ final class CachedIndex: AddressIndex {
         }
         guard let stored else { return try fallback?.lookup(address) }
         let unit = try stored.get()
-        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) { IndexRecord(unit.record($0), storedDisplayName: unit.displayName($0)) }
+        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) {
+            let (record, namePlace) = unit.recordAndNamePlace($0)
+            return IndexRecord(record, namePlace: namePlace)
+        }
         hit.row = unit.row(containing: address)
         return hit
     }

@@ -97,7 +97,10 @@ public struct IndexCache: Hashable, Sendable {
     ///   on damaged files; lookups never do this).
     public static func check(file path: String, ignoringChecksums: Bool = false) -> [String] {
         do throws(IndexCacheError) {
-            return try IndexCacheFile(path: path, verifyingChecksums: !ignoringChecksums).exercise()
+            // Names stored in place are read from the debug file the file names, when it is there.
+            let plain = try IndexCacheFile(path: path, verifyingChecksums: !ignoringChecksums)
+            let debugFileBytes = plain.metadata.debugFilePath.flatMap { try? ImmutableBytes(mapping: $0) }
+            return try IndexCacheFile(path: path, debugFileBytes: debugFileBytes, verifyingChecksums: !ignoringChecksums).exercise()
         } catch {
             return [error.description]
         }

@@ -10,7 +10,7 @@ import PostmortemCore
 /// symbol tables and units are checked by their own checksums the first time they are used.
 final class IndexCacheFile {
     /// The format version this code writes and reads; a file of any other version is rebuilt.
-    static let version: UInt32 = 4
+    static let version: UInt32 = 5
     static let magic: [UInt8] = Array("PMINDEX\0".utf8)
     static let headerSize = 32
     static let sectionEntrySize = 32
@@ -65,6 +65,9 @@ final class IndexCacheFile {
     private var sections = SectionTable()
     let unitTable: FlatRangeTable
     let unitCount: Int
+    /// The debug file's bytes, where the names stored in place are (``InPlaceStrings``); `nil` when the file was
+    /// opened without them (names in place then read as missing).
+    let debugFileBytes: ImmutableBytes?
 
     /// Whether checksums are compared; off only to exercise the readers on damaged bytes (fuzzing).
     private let verifiesChecksums: Bool
@@ -72,10 +75,11 @@ final class IndexCacheFile {
     /// unit both read is checked once (checking reads all of its bytes).
     private let checkedUnits: Mutex<[Bool]>
 
-    /// Opens and checks the cache file at `path`.
+    /// Opens and checks the cache file at `path`; names stored in place are read from `debugFileBytes`.
     /// - Throws: a one-line reason when the file is missing, of another version, truncated or damaged.
-    init(path: String, verifyingChecksums: Bool = true) throws(IndexCacheError) {
+    init(path: String, debugFileBytes: ImmutableBytes? = nil, verifyingChecksums: Bool = true) throws(IndexCacheError) {
         verifiesChecksums = verifyingChecksums
+        self.debugFileBytes = debugFileBytes
         self.path = path
         do { bytes = try ImmutableBytes(mapping: path) } catch { throw IndexCacheError(path: path, reason: error.detail) }
         guard bytes.count >= Self.headerSize, bytes.bytes(0..<8) == Self.magic else {
@@ -110,7 +114,7 @@ final class IndexCacheFile {
         }
         self.metadata = metadata
         let table = sections[.unitTable]!.range
-        unitTable = FlatRangeTable(bytes: bytes, start: table.lowerBound, count: table.count / FlatRangeTable.entrySize)
+        unitTable = FlatRangeTable(bytes: bytes, at: table.lowerBound, limit: table.upperBound)
         unitCount = sections[.unitDirectory]!.range.count / Self.unitEntrySize
         checkedUnits = Mutex(Array(repeating: false, count: unitCount))
     }
@@ -119,11 +123,15 @@ final class IndexCacheFile {
     /// not; `nil` when there is simply no file yet.
     static func open(_ path: String, for debugFile: ObjectFile) -> Result<IndexCacheFile, IndexCacheError>? {
         guard FileSystem.exists(path) else { return nil }
-        let file: IndexCacheFile
-        do { file = try IndexCacheFile(path: path) } catch { return .failure(error) }
         let status = FileSystem.status(debugFile.path)
+        let debugFileBytes: ImmutableBytes
+        do { debugFileBytes = try ImmutableBytes(mapping: debugFile.path) } catch {
+            return .failure(IndexCacheError(path: path, reason: "its debug file cannot be read: \(error.detail)"))
+        }
+        let file: IndexCacheFile
+        do { file = try IndexCacheFile(path: path, debugFileBytes: debugFileBytes) } catch { return .failure(error) }
         guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path), status?.size == file.metadata.debugFileSize,
-              status?.modified == file.metadata.debugFileModified else {
+              status?.modified == file.metadata.debugFileModified, status?.size == UInt64(debugFileBytes.count) else {
             return .failure(IndexCacheError(path: path, reason: "stale: its debug file changed"))
         }
         return .success(file)
@@ -132,7 +140,7 @@ final class IndexCacheFile {
     /// A symbol table stored in the file, checked against its checksum; `nil` when it is damaged.
     func symbolTable(_ kind: SectionKind) -> SymbolTable? {
         guard let section = sections[kind], !verifiesChecksums || bytes.checksum(section.range) == section.checksum else { return nil }
-        return SymbolTable(mapping: bytes, in: section.range)
+        return SymbolTable(mapping: bytes, in: section.range, names: debugFileBytes)
     }
 
     /// What is stored for the unit at `position`: the unit, checked against its checksum; the error that
@@ -152,7 +160,7 @@ final class IndexCacheFile {
             let message = String(decoding: bytes.bytes(range), as: UTF8.self)
             return .failure(DWARFError(.malformed, path: metadata.debugFilePath ?? metadata.imagePath, detail: message))
         }
-        return FlatUnit(bytes: bytes, range: range).map { .success($0) }
+        return FlatUnit(bytes: bytes, range: range, inPlace: debugFileBytes).map { .success($0) }
     }
 
     /// Reads every symbol table and unit the file lists and searches them at the start of every range of
@@ -173,9 +181,8 @@ final class IndexCacheFile {
             }
         }
         for index in 0..<min(unitTable.count, limit) {
-            let entry = unitTable.start + index * FlatRangeTable.entrySize
-            let address = FileAddress(bytes.u64(at: entry))
-            if let unit = units[Int(bytes.u32(at: entry + 24))] {
+            let address = FileAddress(unitTable.range(index).start)
+            if let unit = units[Int(unitTable.value(index))] {
                 _ = unit.functionChain(at: address)
                 _ = unit.row(containing: address)
             }
@@ -193,6 +200,8 @@ final class IndexCacheFile {
         var debugFileSymbols: SymbolTable
         var unitRanges: [(AddressRange, UInt32)]
         var unitCount: Int
+        /// Whether the image is its own debug file: its symbols' names are then stored in place.
+        var imageIsDebugFile: Bool
     }
 
     /// Writes a cache file holding `contents` to `path`, atomically. `unit` gives each unit in position
@@ -202,8 +211,9 @@ final class IndexCacheFile {
         var table = ByteWriter()
         _ = FlatRangeTable.write(contents.unitRanges, to: &table)
         let fixed: [(SectionKind, [UInt8])] = [
-            (.metadata, encodeMetadata(contents.metadata)), (.imageSymbols, contents.imageSymbols.encoded()),
-            (.debugFileSymbols, contents.debugFileSymbols.encoded()), (.unitTable, table.bytes),
+            (.metadata, encodeMetadata(contents.metadata)),
+            (.imageSymbols, contents.imageSymbols.encoded(namesInPlace: contents.imageIsDebugFile)),
+            (.debugFileSymbols, contents.debugFileSymbols.encoded(namesInPlace: true)), (.unitTable, table.bytes),
         ]
         let sectionCount = SectionKind.allCases.count
         let file = try FileSystem.AtomicFile(path: path)

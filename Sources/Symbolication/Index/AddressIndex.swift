@@ -15,14 +15,15 @@ struct IndexHit {
 /// thread of the index that made it only.
 final class IndexRecord {
     let record: FunctionRecord
-    /// The demangled name the index cache stored for the record; `nil` when it stores none.
-    let storedDisplayName: String?
+    /// Where the debug file holds the name the record is shown by, when the index cache stored it in place: the same
+    /// name in another record has the same place, and demangling it once serves both.
+    let namePlace: UInt64?
     /// The name a symbolizer shows for the record, once it has worked it out (``ImageSymbolizer``'s business).
     var shownName: String??
 
-    init(_ record: FunctionRecord, storedDisplayName: String? = nil) {
+    init(_ record: FunctionRecord, namePlace: UInt64? = nil) {
         self.record = record
-        self.storedDisplayName = storedDisplayName
+        self.namePlace = namePlace
     }
 }
 
@@ -39,9 +40,8 @@ protocol AddressIndex: AnyObject {
 struct RecordMemo {
     private var records: [Int: IndexRecord] = [:]
 
-    /// The chain of records at `indices` in the unit `unit` names, each made by `make` (with the display name stored
-    /// for it) the first time. `unit` names one set of records: a unit's position in an index-cache file, or the serial
-    /// of a reading of a unit from DWARF (``UnitStore/Reading/serial``; another reading numbers its records differently).
+    /// The chain of records at `indices` in the unit `unit` names, each made by `make` the first time. `unit` names one
+    /// set of records: a unit's position in an index-cache file, or the serial of a reading of a unit from DWARF (``UnitStore/Reading/serial``; another reading numbers its records differently).
     mutating func chain(unit: Int, indices: [Int], make: (Int) -> IndexRecord) -> IndexHit {
         var hit = IndexHit(chain: [], row: nil)
         hit.chain.reserveCapacity(indices.count)

@@ -21,6 +21,18 @@ struct ByteWriter {
         u32(UInt32(truncatingIfNeeded: value >> 32))
     }
 
+    /// Appends `value` as unsigned LEB128 (``ImmutableBytes/uleb(at:)`` reads it).
+    mutating func uleb(_ value: UInt64) {
+        var rest = value
+        repeat {
+            let byte = UInt8(rest & 0x7F)
+            rest >>= 7
+            bytes.append(rest == 0 ? byte : byte | 0x80)
+        } while rest != 0
+    }
+
+    mutating func uleb(_ value: Int) { uleb(UInt64(max(value, 0))) }
+
     mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
     /// Pads with zeros up to a multiple of `alignment`.

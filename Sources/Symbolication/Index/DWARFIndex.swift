@@ -27,8 +27,8 @@ final class DWARFIndex: AddressIndex {
         for position in units.indices { units[position].ranges = [] }
         self.units = units
         var writer = ByteWriter()
-        let count = FlatRangeTable.write(pairs, to: &writer)
-        unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), start: 0, count: count)
+        FlatRangeTable.write(pairs, to: &writer)
+        unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), at: 0, limit: writer.count)
         loaded = UnitStore()
     }
 

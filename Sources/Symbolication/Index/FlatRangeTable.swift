@@ -2,59 +2,100 @@ import ObjectFiles
 import PostmortemCore
 
 /// Address ranges mapped to 32-bit values, stored as bytes and searched in place: the unit table of an
-/// index and each unit's table of top-level functions. Ranges may nest or overlap; of several that
-/// cover an address, the one that starts last wins (of equal starts, the one given last).
+/// index, each unit's table of top-level functions and its line-row chunks. Ranges may nest or overlap; of
+/// several that cover an address, the one that starts last wins (of equal starts, the one given last).
 ///
-/// Layout: per entry, sorted by start: start (u64), end (u64), the furthest end of it and every entry
-/// before it (u64), value (u32), and four more bytes (padding; a packed unit's line sequences keep their
-/// row count there).
+/// Layout: a 16-byte header — the base address (u64), the width (u32: 0 narrow, 1 wide), the entry count (u32) —
+/// then the entries, sorted by start: start, end, the furthest end of it and every entry before it, value (u32).
+/// Narrow entries (16 bytes) hold the three addresses as u32 offsets from the base, which any table whose
+/// ranges span less than 4 GiB can use (every real image); wide ones (32 bytes) hold them as u64 and pad the
+/// value to 8 bytes.
 struct FlatRangeTable {
-    static let entrySize = 32
+    static let headerSize = 16
 
     let bytes: ImmutableBytes
     /// Where the first entry starts in ``bytes``.
     let start: Int
     let count: Int
+    private let base: UInt64
+    private let isWide: Bool
+    private let entrySize: Int
+
+    /// The table whose header is at `offset` in `bytes`; its entries are bounded by `limit` (a damaged count
+    /// reads as fewer entries, never past it).
+    init(bytes: ImmutableBytes, at offset: Int, limit: Int) {
+        self.bytes = bytes
+        base = bytes.u64(at: offset)
+        isWide = bytes.u32(at: offset + 8) != 0
+        entrySize = isWide ? 32 : 16
+        start = offset + Self.headerSize
+        count = min(Int(bytes.u32(at: offset + 12)), max(0, limit - start) / entrySize)
+    }
+
+    /// The bytes the table takes: its header and entries.
+    var length: Int { Self.headerSize + count * entrySize }
 
     /// Appends the table of `pairs` to `writer`; returns how many entries it wrote (empty ranges are dropped).
+    @discardableResult
     static func write(_ pairs: [(AddressRange, UInt32)], to writer: inout ByteWriter) -> Int {
         // Swift's sort is stable: ranges with one start keep the order given.
         var sorted = pairs.filter { !$0.0.isEmpty }
         sorted.sort { $0.0.lowerBound < $1.0.lowerBound }
-        writer.reserve(writer.count + sorted.count * entrySize)
+        let base = sorted.first?.0.lowerBound.rawValue ?? 0
+        let highest = sorted.lazy.map(\.0.upperBound.rawValue).max() ?? 0
+        let isWide = highest - base > UInt64(UInt32.max)
+        writer.u64(base)
+        writer.u32(isWide ? 1 : 0)
+        writer.u32(UInt32(sorted.count))
+        writer.reserve(writer.count + sorted.count * (isWide ? 32 : 16))
         var furthest: UInt64 = 0
         for pair in sorted {
             furthest = max(furthest, pair.0.upperBound.rawValue)
-            writer.u64(pair.0.lowerBound.rawValue)
-            writer.u64(pair.0.upperBound.rawValue)
-            writer.u64(furthest)
+            for address in [pair.0.lowerBound.rawValue, pair.0.upperBound.rawValue, furthest] {
+                if isWide { writer.u64(address) } else { writer.u32(UInt32(address - base)) }
+            }
             writer.u32(pair.1)
-            writer.u32(0)
+            if isWide { writer.u32(0) }
         }
         return sorted.count
+    }
+
+    /// The value of the entry at `index`.
+    func value(_ index: Int) -> UInt32 {
+        bytes.u32(at: start + index * entrySize + (isWide ? 24 : 12))
+    }
+
+    /// Where the entry at `index` starts and ends.
+    func range(_ index: Int) -> (start: UInt64, end: UInt64) {
+        (address(index, 0), address(index, 1))
+    }
+
+    /// Field `field` (0 start, 1 end, 2 furthest end) of the entry at `index`.
+    private func address(_ index: Int, _ field: Int) -> UInt64 {
+        let entry = start + index * entrySize
+        return isWide ? bytes.u64(at: entry + field * 8) : base &+ UInt64(bytes.u32(at: entry + field * 4))
     }
 
     /// The value whose range covers `address`.
     /// - Complexity: O(log n) plus the number of earlier ranges that still reach past `address`.
     func value(containing address: FileAddress) -> UInt32? {
-        firstEntry(containing: address) { bytes.u32(at: $0 + 24) }
+        firstEntry(containing: address) { value($0) }
     }
 
     /// The first answer `accept` gives for the entries whose range covers `address`, the one that starts
-    /// last first; `accept` gets each entry's offset in ``bytes`` (its value at +24, its last four bytes at +28).
+    /// last first; `accept` gets each entry's index.
     /// - Complexity: O(log n) plus the number of earlier ranges that still reach past `address`.
     func firstEntry<Answer>(containing address: FileAddress, _ accept: (Int) -> Answer?) -> Answer? {
         let target = address.rawValue
         var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2
-            if bytes.u64(at: start + middle * Self.entrySize) <= target { low = middle + 1 } else { high = middle }
+            if self.address(middle, 0) <= target { low = middle + 1 } else { high = middle }
         }
         var index = low - 1
         while index >= 0 {
-            let entry = start + index * Self.entrySize
-            guard bytes.u64(at: entry + 16) > target else { break }
-            if target < bytes.u64(at: entry + 8), let answer = accept(entry) { return answer }
+            guard self.address(index, 2) > target else { break }
+            if target < self.address(index, 1), let answer = accept(index) { return answer }
             index -= 1
         }
         return nil

@@ -6,160 +6,257 @@ import PostmortemCore
 /// DWARF index makes one per unit it reads; the index cache stores them for every unit, so a cached
 /// lookup reads the same bytes straight from a mapped file.
 ///
-/// Layout (offsets from the unit's start; little-endian; see `Cache/FORMAT.md`):
-/// - header (32 bytes): counts of top-level ranges, records, record ranges, sequences, rows and files
-///   (u32 each), the strings' length (u32), padding;
-/// - top-level ranges: a ``FlatRangeTable`` to the record index;
-/// - records (80 bytes each, in DIE order): name origin DIE (u64, all ones when the names are complete),
-///   name, linkage name, call file (string offsets, all ones for none), call line, call column, parent
-///   (all ones for none), depth, end of subtree, first range, range count, flags (1: inlined),
-///   declaration line (u32 each), the lowest start and highest end of the record's ranges and of every
-///   record nested in it (u64 each), which lets a lookup skip a subtree that cannot hold the address,
-///   then the demangled name (string offset, all ones when not worked out) and four bytes of padding;
-/// - record ranges (start, end: u64);
-/// - sequences (32 bytes, sorted by start), a ``FlatRangeTable`` whose value is the first row and whose last
-///   four bytes are the row count: start, end, furthest end so far (u64), first row, row count (u32);
-/// - rows (16 bytes): offset from the sequence start, file, line, column (u32);
-/// - files: string offsets (u32), padded to 8 bytes;
+/// The bytes are small because the cache file must stay well below the size of the DWARF it stands for:
+/// numbers are LEB128 and addresses are offsets (from the unit's base, from the row before), and names can
+/// stay where the debug file has them (``InPlaceStrings``). Layout (offsets from the unit's start; see
+/// `Cache/FORMAT.md`):
+/// - header (32 bytes): the base address (u64); the lengths of the top-level table, the records, the
+///   sequence table and the rows; the number of files; the length of the strings (u32 each);
+/// - top-level table: a ``FlatRangeTable`` from the subprograms' ranges to their record's offset;
+/// - records, in DIE order (a record's inlined copies follow it), each with the length of its subtree;
+/// - sequence table: a ``FlatRangeTable`` from line sequences to their rows' offset;
+/// - rows, in blocks of ``rowsPerBlock``, each sequence's preceded by an index of its blocks;
+/// - files: string offsets (u32);
 /// - strings: NUL-terminated UTF-8.
-struct FlatUnit {
+///
+/// A class, not a struct: lookups hand units around in results and memos, and a struct of this many references
+/// retained each of them at every copy.
+final class FlatUnit: Sendable {
     static let headerSize = 32
-    static let recordSize = 80
-    static let rangeSize = 16
-    static let sequenceSize = FlatRangeTable.entrySize
-    static let rowSize = 16
+    /// Rows a lookup decodes at most: a sequence of more has an index of its blocks, searched first.
+    static let rowsPerBlock = 32
 
     let bytes: ImmutableBytes
     let start: Int
     let length: Int
-    private let counts: Counts
+    /// The debug file's bytes, where names stored in place are read (``InPlaceStrings``); `nil` for a unit that
+    /// holds all its strings.
+    private let inPlace: ImmutableBytes?
+    private let base: UInt64
     private let layout: Layout
-
-    private struct Counts {
-        var top = 0, records = 0, ranges = 0, sequences = 0, rows = 0, files = 0, strings = 0
-    }
+    private let topLevel: FlatRangeTable
+    private let sequences: FlatRangeTable
 
     private struct Layout {
-        var top = 0, records = 0, ranges = 0, sequences = 0, rows = 0, files = 0, strings = 0, end = 0
-
-        init(_ counts: Counts) {
-            top = FlatUnit.headerSize
-            records = top + counts.top * FlatRangeTable.entrySize
-            ranges = records + counts.records * FlatUnit.recordSize
-            sequences = ranges + counts.ranges * FlatUnit.rangeSize
-            rows = sequences + counts.sequences * FlatUnit.sequenceSize
-            files = rows + counts.rows * FlatUnit.rowSize
-            strings = files + (counts.files * 4 + 7) / 8 * 8
-            end = strings + counts.strings
-        }
+        var top = 0, records = 0, sequences = 0, rows = 0, files = 0, fileCount = 0, strings = 0, end = 0
     }
 
-    /// The unit stored in `range` of `bytes`; `nil` when its counts do not add up to its length.
-    init?(bytes: ImmutableBytes, range: Range<Int>) {
+    /// The unit stored in `range` of `bytes`, its in-place names read from `inPlace`; `nil` when its lengths do
+    /// not add up.
+    init?(bytes: ImmutableBytes, range: Range<Int>, inPlace: ImmutableBytes? = nil) {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= Self.headerSize else { return nil }
         self.bytes = bytes
+        self.inPlace = inPlace
         start = range.lowerBound
         length = range.count
-        let field = { (index: Int) in Int(bytes.u32(at: range.lowerBound + index * 4)) }
-        counts = Counts(top: field(0), records: field(1), ranges: field(2), sequences: field(3), rows: field(4),
-                        files: field(5), strings: field(6))
-        layout = Layout(counts)
+        base = bytes.u64(at: start)
+        let field = { (index: Int) in Int(bytes.u32(at: range.lowerBound + 8 + index * 4)) }
+        var layout = Layout()
+        layout.top = Self.headerSize
+        layout.records = layout.top + field(0)
+        layout.sequences = layout.records + field(1)
+        layout.rows = layout.sequences + field(2)
+        layout.files = layout.rows + field(3)
+        layout.fileCount = field(4)
+        layout.strings = layout.files + layout.fileCount * 4
+        layout.end = layout.strings + field(5)
         guard layout.end == length else { return nil }
+        self.layout = layout
+        topLevel = FlatRangeTable(bytes: bytes, at: start + layout.top, limit: start + layout.records)
+        sequences = FlatRangeTable(bytes: bytes, at: start + layout.sequences, limit: start + layout.rows)
+        guard topLevel.length == field(0), sequences.length == field(2) else { return nil }
     }
 
     /// `contents` packed into bytes of their own; `nil` only if the packing did not add up.
-    init?(packing contents: UnitContents) {
+    convenience init?(packing contents: UnitContents) {
         let bytes = Self.encode(contents)
         self.init(bytes: ImmutableBytes(bytes), range: 0..<bytes.count)
     }
 
-    /// Encodes `contents`: records keep their ``FunctionRecord/nameOrigin`` for ``completingNames(_:)``.
-    static func encode(_ contents: UnitContents) -> [UInt8] {
+    // MARK: Encoding
+
+    private enum RecordFlag {
+        static let inlined: UInt64 = 1, name: UInt64 = 2, linkageName: UInt64 = 4, callFile: UInt64 = 8
+        static let nameOrigin: UInt64 = 16, children: UInt64 = 32
+    }
+
+    /// Encodes `contents`; names that `inPlace` finds in the debug file are stored as its offsets, the rest in the
+    /// unit's own strings. Records keep their ``FunctionRecord/nameOrigin`` for ``DWARFFile/completingNames(_:)``.
+    static func encode(_ contents: UnitContents, inPlace: InPlaceStrings? = nil) -> [UInt8] {
         let functions = contents.functions
-        let table = contents.lineTable
         var strings = StringPool()
-        var writer = ByteWriter()
-        let rowCount = table.sequences.reduce(0) { $0 + $1.rows.count }
-        writer.reserve(headerSize + functions.count * (recordSize + 2 * FlatRangeTable.entrySize) + rowCount * rowSize
-                       + table.sequences.count * sequenceSize + table.files.count * 4 + 64)
-        for _ in 0..<8 { writer.u32(0) }
-
-        var topLevel: [(AddressRange, UInt32)] = []
-        for (index, function) in functions.enumerated() where function.parent == nil {
-            for range in function.ranges { topLevel.append((range, UInt32(index))) }
+        func reference(_ string: String?) -> UInt64? {
+            guard let string else { return nil }
+            if let offset = inPlace?.offset(of: string) { return offset << 1 | 1 }
+            return UInt64(strings.offset(of: string)) << 1
         }
-        let topCount = FlatRangeTable.write(topLevel, to: &writer)
+        // Rows are stored as offsets from their sequence's start in a block index of 32-bit fields: a sequence
+        // spanning 4 GiB or more (never made by a compiler) is left out.
+        let kept = contents.lineTable.sequences.filter { $0.range.size <= UInt64(UInt32.max) }
+        let starts = functions.flatMap { $0.ranges.map(\.lowerBound.rawValue) } + kept.map(\.startAddress.rawValue)
+        let base = starts.min() ?? 0
 
-        var subtreeEnd = functions.indices.map { $0 + 1 }
+        // Records, last first: a record's length holds its subtree's, known once its descendants are encoded.
         var hulls = functions.map { function in
             (function.ranges.map(\.lowerBound.rawValue).min() ?? .max, function.ranges.map(\.upperBound.rawValue).max() ?? 0)
         }
+        var descendantBytes = [Int](repeating: 0, count: functions.count)
+        var encoded = [[UInt8]](repeating: [], count: functions.count)
         for index in functions.indices.reversed() {
-            guard let parent = functions[index].parent else { continue }
-            subtreeEnd[parent] = max(subtreeEnd[parent], subtreeEnd[index])
-            hulls[parent] = (min(hulls[parent].0, hulls[index].0), max(hulls[parent].1, hulls[index].1))
-        }
-        var rangeCount = 0
-        for (index, function) in functions.enumerated() {
-            writer.u64(function.nameOrigin ?? .max)
-            writer.u32(strings.offset(of: function.name))
-            writer.u32(strings.offset(of: function.linkageName))
-            writer.u32(strings.offset(of: function.callFile))
-            writer.u32(UInt32(clamping: function.callLine))
-            writer.u32(UInt32(clamping: function.callColumn))
-            writer.u32(function.parent.map { UInt32($0) } ?? .max)
-            writer.u32(UInt32(clamping: function.depth))
-            writer.u32(UInt32(subtreeEnd[index]))
-            writer.u32(UInt32(rangeCount))
-            writer.u32(UInt32(function.ranges.count))
-            writer.u32(function.isInlined ? 1 : 0)
-            writer.u32(UInt32(clamping: function.declarationLine))
-            writer.u64(hulls[index].0)
-            writer.u64(hulls[index].1)
-            writer.u32(StringPool.none)
-            writer.u32(0)
-            rangeCount += function.ranges.count
-        }
-        for function in functions {
+            let function = functions[index]
+            var writer = ByteWriter()
+            var flags: UInt64 = function.isInlined ? RecordFlag.inlined : 0
+            let name = reference(function.name), linkageName = reference(function.linkageName)
+            let callFile = function.isInlined ? reference(function.callFile) : nil
+            if name != nil { flags |= RecordFlag.name }
+            if linkageName != nil { flags |= RecordFlag.linkageName }
+            if callFile != nil { flags |= RecordFlag.callFile }
+            if function.nameOrigin != nil { flags |= RecordFlag.nameOrigin }
+            if descendantBytes[index] > 0 { flags |= RecordFlag.children }
+            writer.uleb(flags)
+            writer.uleb(function.depth)
+            if descendantBytes[index] > 0 { writer.uleb(descendantBytes[index]) }
+            for value in [name, linkageName, callFile, function.nameOrigin] { if let value { writer.uleb(value) } }
+            if function.isInlined {
+                writer.uleb(function.callLine)
+                writer.uleb(function.callColumn)
+            }
+            writer.uleb(function.declarationLine)
+            writer.uleb(function.ranges.count)
             for range in function.ranges {
-                writer.u64(range.lowerBound.rawValue)
-                writer.u64(range.upperBound.rawValue)
+                writer.uleb(range.lowerBound.rawValue - base)
+                writer.uleb(range.upperBound.rawValue >= range.lowerBound.rawValue ? range.size : 0)
+            }
+            if descendantBytes[index] > 0 {
+                let (low, high) = hulls[index]
+                writer.uleb(low <= high ? low - base : 0)
+                writer.uleb(low <= high ? high - low : 0)
+            }
+            encoded[index] = writer.bytes
+            if let parent = function.parent, parent < index {
+                descendantBytes[parent] += writer.count + descendantBytes[index]
+                hulls[parent] = (min(hulls[parent].0, hulls[index].0), max(hulls[parent].1, hulls[index].1))
             }
         }
-        // Rows are stored as 32-bit offsets from their sequence's start: a sequence spanning 4 GiB or
-        // more (never made by a compiler) is left out.
-        let sequences = table.sequences.filter { $0.range.size <= UInt64(UInt32.max) }
-        var furthest: UInt64 = 0
-        var firstRow = 0
-        for sequence in sequences {
-            furthest = max(furthest, sequence.endAddress.rawValue)
-            writer.u64(sequence.startAddress.rawValue)
-            writer.u64(sequence.endAddress.rawValue)
-            writer.u64(furthest)
-            writer.u32(UInt32(firstRow))
-            writer.u32(UInt32(sequence.rows.count))
-            firstRow += sequence.rows.count
-        }
-        for sequence in sequences {
-            let base = sequence.startAddress.rawValue
-            for row in sequence.rows {
-                writer.u32(UInt32(truncatingIfNeeded: row.address.rawValue &- base))
-                writer.u32(row.file)
-                writer.u32(row.line)
-                writer.u32(row.column)
+        var records = ByteWriter()
+        var topLevel: [(AddressRange, UInt32)] = []
+        for (index, function) in functions.enumerated() {
+            if function.parent == nil {
+                for range in function.ranges { topLevel.append((range, UInt32(records.count))) }
             }
+            records.append(encoded[index])
         }
-        for file in table.files { writer.u32(strings.offset(of: file)) }
-        writer.align(to: 8)
+        var top = ByteWriter()
+        FlatRangeTable.write(topLevel, to: &top)
+
+        var rows = ByteWriter()
+        var sequenceEntries: [(AddressRange, UInt32)] = []
+        for sequence in kept where !sequence.rows.isEmpty {
+            sequenceEntries.append((sequence.range, UInt32(rows.count)))
+            encodeRows(of: sequence, to: &rows)
+        }
+        var sequenceTable = ByteWriter()
+        FlatRangeTable.write(sequenceEntries, to: &sequenceTable)
+        let files = contents.lineTable.files.map { strings.offset(of: $0) }
+
+        var writer = ByteWriter()
+        writer.reserve(headerSize + top.count + records.count + sequenceTable.count + rows.count + files.count * 4 + strings.bytes.count)
+        writer.u64(base)
+        for count in [top.count, records.count, sequenceTable.count, rows.count, files.count, strings.bytes.count] {
+            writer.u32(UInt32(count))
+        }
+        writer.append(top.bytes)
+        writer.append(records.bytes)
+        writer.append(sequenceTable.bytes)
+        writer.append(rows.bytes)
+        for file in files { writer.u32(file) }
         writer.append(strings.bytes)
-        for (index, count) in [topCount, functions.count, rangeCount, sequences.count, firstRow, table.files.count,
-                               strings.bytes.count].enumerated() {
-            writer.patchU32(at: index * 4, UInt32(count))
-        }
         return writer.bytes
     }
 
+    /// A sequence's rows: their count; for more than one block, the number of blocks and each block's first
+    /// address (as an offset from the sequence's start) and offset from the end of this index (u32 each); then
+    /// the blocks, each row as its address's distance from the row before (the block's first from the block's
+    /// first address), file, line (zigzag, from the row before; the block's first from 0) and column.
+    private static func encodeRows(of sequence: LineSequence, to writer: inout ByteWriter) {
+        let sequenceStart = sequence.startAddress.rawValue
+        let blockStarts = Array(stride(from: 0, to: sequence.rows.count, by: rowsPerBlock))
+        var blocks = ByteWriter()
+        var index: [(UInt32, UInt32)] = []
+        for first in blockStarts {
+            let blockStart = sequence.rows[first].address.rawValue
+            index.append((UInt32(blockStart - sequenceStart), UInt32(blocks.count)))
+            var previousAddress = blockStart
+            var previousLine: Int64 = 0
+            for row in sequence.rows[first..<min(first + rowsPerBlock, sequence.rows.count)] {
+                blocks.uleb(row.address.rawValue - previousAddress)
+                blocks.uleb(UInt64(row.file))
+                let delta = Int64(row.line) - previousLine
+                blocks.uleb(UInt64(bitPattern: (delta << 1) ^ (delta >> 63)))
+                blocks.uleb(UInt64(row.column))
+                previousAddress = row.address.rawValue
+                previousLine = Int64(row.line)
+            }
+        }
+        writer.uleb(sequence.rows.count)
+        if index.count > 1 {
+            writer.uleb(index.count)
+            for (address, offset) in index {
+                writer.u32(address)
+                writer.u32(offset)
+            }
+        }
+        writer.append(blocks.bytes)
+    }
+
     // MARK: Lookups
+
+    /// The fields of a record that a walk over records reads.
+    private struct RecordHeader {
+        var flags: UInt64
+        var depth: Int
+        /// The length of its descendants' bytes.
+        var descendants: Int
+        /// Where the ranges start (their count first).
+        var ranges: Int
+    }
+
+    /// The header of the record at `offset` (absolute, in ``bytes``); its `end` is found only for records with
+    /// descendants (a walk skips a leaf by its ranges).
+    private func header(at offset: Int) -> RecordHeader {
+        var (flags, position) = bytes.uleb(at: offset)
+        let depth: UInt64
+        (depth, position) = bytes.uleb(at: position)
+        var descendants: UInt64 = 0
+        if flags & RecordFlag.children != 0 { (descendants, position) = bytes.uleb(at: position) }
+        // One number follows for each of a name, a linkage name, a call file and a name origin.
+        let namesFollowing = (flags & (RecordFlag.name | RecordFlag.linkageName | RecordFlag.callFile | RecordFlag.nameOrigin)).nonzeroBitCount
+        for _ in 0..<namesFollowing { position = bytes.uleb(at: position).next }
+        if flags & RecordFlag.inlined != 0 {
+            position = bytes.uleb(at: position).next
+            position = bytes.uleb(at: position).next
+        }
+        position = bytes.uleb(at: position).next
+        return RecordHeader(flags: flags, depth: Int(truncatingIfNeeded: min(depth, UInt64(Int32.max))),
+                            descendants: Int(truncatingIfNeeded: min(descendants, UInt64(Int32.max))), ranges: position)
+    }
+
+    /// Whether any range of the record whose ranges start at `position` covers `target`, and where they end
+    /// (with its hull, when it has descendants, after them).
+    private func ranges(at position: Int, cover target: UInt64) -> (covers: Bool, end: Int) {
+        var (count, next) = bytes.uleb(at: position)
+        var covers = false
+        let limit = start + layout.sequences
+        while count > 0, next < limit {
+            let lower: UInt64, size: UInt64
+            (lower, next) = bytes.uleb(at: next)
+            (size, next) = bytes.uleb(at: next)
+            let low = base &+ lower
+            if low <= target, target &- low < size { covers = true }
+            count -= 1
+        }
+        return (covers, next)
+    }
 
     /// The records that cover `address`, outermost first: a subprogram and the inlined copies within it.
     /// A record whose names are incomplete keeps its ``FunctionRecord/nameOrigin``.
@@ -167,155 +264,234 @@ struct FlatUnit {
         functionChainIndices(at: address).map(record)
     }
 
-    /// The positions (for ``record(_:)``) of the records that cover `address`, outermost first.
+    /// The positions (for ``record(_:)``: offsets in the unit's records) of the records that cover `address`,
+    /// outermost first.
     func functionChainIndices(at address: FileAddress) -> [Int] {
-        let topLevel = FlatRangeTable(bytes: bytes, start: start + layout.top, count: counts.top)
-        guard let found = topLevel.value(containing: address), Int(found) < counts.records else { return [] }
-        let top = Int(found)
-        var deepest = top
-        var deepestDepth = field(record: top, 32)
-        let end = min(Int(field(record: top, 36)), counts.records)
+        let recordsStart = start + layout.records, recordsEnd = start + layout.sequences
+        guard let found = topLevel.value(containing: address), Int(found) < recordsEnd - recordsStart else { return [] }
         let target = address.rawValue
-        var index = top + 1
-        while index < end {
-            let record = start + layout.records + index * Self.recordSize
-            // No record of a subtree whose hull misses the address can hold it.
-            guard bytes.u64(at: record + 56) <= target, target < bytes.u64(at: record + 64) else {
-                index = max(index + 1, Int(field(record: index, 36)))
+        let top = recordsStart + Int(found)
+        let topHeader = header(at: top)
+        var path: [(depth: Int, offset: Int)] = [(topHeader.depth, top)]
+        var deepest = [top]
+        var deepestDepth = topHeader.depth
+        guard topHeader.flags & RecordFlag.children != 0 else { return [Int(found)] }
+        var position = ranges(at: topHeader.ranges, cover: target).end
+        position = bytes.uleb(at: bytes.uleb(at: position).next).next
+        let end = min(recordsEnd, position + topHeader.descendants)
+        while position < end {
+            let record = header(at: position)
+            var (covers, next) = ranges(at: record.ranges, cover: target)
+            if record.flags & RecordFlag.children != 0 {
+                // No record of a subtree whose hull misses the address can hold it.
+                let low: UInt64, size: UInt64
+                (low, next) = bytes.uleb(at: next)
+                (size, next) = bytes.uleb(at: next)
+                guard base &+ low <= target, target &- (base &+ low) < size else {
+                    position = next + record.descendants
+                    continue
+                }
+            } else if !covers {
+                position = next
                 continue
             }
-            let depth = field(record: index, 32)
-            if depth > deepestDepth, recordContains(index, address) {
-                deepest = index
-                deepestDepth = depth
+            while let last = path.last, last.depth >= record.depth { path.removeLast() }
+            path.append((record.depth, position))
+            if covers, record.depth > deepestDepth {
+                deepest = path.map { $0.offset }
+                deepestDepth = record.depth
             }
-            index += 1
+            covers = false
+            position = next
         }
-        var chain: [Int] = []
-        var current = deepest
-        // Parents come before their children, which bounds the walk even in damaged bytes.
-        while chain.count <= counts.records {
-            chain.append(current)
-            let parent = Int(field(record: current, 28))
-            guard current != top, parent < current else { break }
-            current = parent
-        }
-        return chain.reversed()
+        return deepest.map { $0 - recordsStart }
     }
 
     /// The row that covers `address` — the last row at or before it in the sequence that holds it — its
     /// file's path, and the address where the next row starts.
     /// - Complexity: O(log rows).
     func row(containing address: FileAddress) -> (row: LineRow, file: String?, end: FileAddress)? {
-        // Sequences are laid out as a range table: start, end, furthest end, first row (the value), row count.
-        FlatRangeTable(bytes: bytes, start: start + layout.sequences, count: counts.sequences)
-            .firstEntry(containing: address) { row(in: $0, containing: address.rawValue) }
+        sequences.firstEntry(containing: address) { row(inSequence: $0, containing: address.rawValue) }
     }
 
-    private func row(in sequence: Int, containing target: UInt64) -> (row: LineRow, file: String?, end: FileAddress)? {
-        let base = bytes.u64(at: sequence)
-        let first = Int(bytes.u32(at: sequence + 24))
-        let count = min(Int(bytes.u32(at: sequence + 28)), max(0, counts.rows - first))
-        let rows = start + layout.rows + first * Self.rowSize
+    private func row(inSequence entry: Int, containing target: UInt64) -> (row: LineRow, file: String?, end: FileAddress)? {
+        let (sequenceStart, sequenceEnd) = sequences.range(entry)
+        let rowsEnd = start + layout.files
         // Bytes from a damaged file may say anything: no arithmetic here may trap.
-        guard base <= target else { return nil }
-        let offset = target - base
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if UInt64(bytes.u32(at: rows + middle * Self.rowSize)) <= offset { low = middle + 1 } else { high = middle }
+        guard sequenceStart <= target else { return nil }
+        var (rowCount, position) = bytes.uleb(at: start + layout.rows + Int(sequences.value(entry)))
+        guard rowCount > 0, position < rowsEnd else { return nil }
+        // The block whose first address is the last at or below the target, and where the next block starts.
+        var blockStart = sequenceStart, nextBlockStart = sequenceEnd, rowsInBlock = rowCount
+        if rowCount > UInt64(Self.rowsPerBlock) {
+            let blockCount: UInt64
+            (blockCount, position) = bytes.uleb(at: position)
+            let blocks = Int(min(blockCount, UInt64(max(0, rowsEnd - position) / 8)))
+            guard blocks > 0 else { return nil }
+            let offset = target - sequenceStart
+            var low = 0, high = blocks
+            while low < high {
+                let middle = (low + high) / 2
+                if UInt64(bytes.u32(at: position + middle * 8)) <= offset { low = middle + 1 } else { high = middle }
+            }
+            let block = max(low - 1, 0)
+            blockStart = sequenceStart &+ UInt64(bytes.u32(at: position + block * 8))
+            if block + 1 < blocks { nextBlockStart = sequenceStart &+ UInt64(bytes.u32(at: position + (block + 1) * 8)) }
+            let firstRow = UInt64(block) * UInt64(Self.rowsPerBlock)
+            rowsInBlock = min(UInt64(Self.rowsPerBlock), rowCount > firstRow ? rowCount - firstRow : 0)
+            position = position + blocks * 8 + Int(bytes.u32(at: position + block * 8 + 4))
         }
-        guard low > 0 else { return nil }
-        let entry = rows + (low - 1) * Self.rowSize
-        let end = low < count ? base &+ UInt64(bytes.u32(at: rows + low * Self.rowSize)) : bytes.u64(at: sequence + 8)
-        let file = bytes.u32(at: entry + 4)
-        let row = LineRow(address: FileAddress(base &+ UInt64(bytes.u32(at: entry))), file: file,
-                          line: bytes.u32(at: entry + 8), column: bytes.u32(at: entry + 12))
-        let path = Int(file) < counts.files ? string(bytes.u32(at: start + layout.files + Int(file) * 4)) : nil
-        return (row, path, FileAddress(end))
+        var found: LineRow?
+        var rowAddress = blockStart
+        var line: Int64 = 0
+        while rowsInBlock > 0, position < rowsEnd {
+            let row = nextRow(at: &position, after: &rowAddress, line: &line)
+            if row.address.rawValue > target {
+                guard let found else { return nil }
+                return (found, path(ofFile: found.file), row.address)
+            }
+            found = row
+            rowsInBlock -= 1
+        }
+        guard let found else { return nil }
+        return (found, path(ofFile: found.file), FileAddress(nextBlockStart))
+    }
+
+    /// The row at `position` of a block, whose row before was at `address` on `line` (the block's first address and 0
+    /// for its first row); moves all three on to it.
+    private func nextRow(at position: inout Int, after address: inout UInt64, line: inout Int64) -> LineRow {
+        let delta: UInt64, file: UInt64, zigzag: UInt64, column: UInt64
+        (delta, position) = bytes.uleb(at: position)
+        (file, position) = bytes.uleb(at: position)
+        (zigzag, position) = bytes.uleb(at: position)
+        (column, position) = bytes.uleb(at: position)
+        address = address &+ delta
+        line = line &+ (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+        return LineRow(address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
+                       line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column))
+    }
+
+    /// Every row of the sequence at `entry` of the sequence table, which starts at `sequenceStart`.
+    private func rows(inSequence entry: Int, from sequenceStart: UInt64) -> [LineRow] {
+        let rowsEnd = start + layout.files
+        var (rowCount, position) = bytes.uleb(at: start + layout.rows + Int(sequences.value(entry)))
+        var blockStarts = [sequenceStart]
+        if rowCount > UInt64(Self.rowsPerBlock) {
+            let blockCount: UInt64
+            (blockCount, position) = bytes.uleb(at: position)
+            let blocks = Int(min(blockCount, UInt64(max(0, rowsEnd - position) / 8)))
+            blockStarts = (0..<blocks).map { sequenceStart &+ UInt64(bytes.u32(at: position + $0 * 8)) }
+            position += blocks * 8
+        }
+        var rows: [LineRow] = []
+        for blockStart in blockStarts {
+            var rowAddress = blockStart
+            var line: Int64 = 0
+            var left = min(UInt64(Self.rowsPerBlock), rowCount)
+            while left > 0, position < rowsEnd {
+                rows.append(nextRow(at: &position, after: &rowAddress, line: &line))
+                left -= 1
+                rowCount -= 1
+            }
+        }
+        return rows
+    }
+
+    private func path(ofFile index: UInt32) -> String? {
+        Int(index) < layout.fileCount ? string(reference: UInt64(bytes.u32(at: start + layout.files + Int(index) * 4)) << 1) : nil
     }
 
     // MARK: Records
 
-    private func field(record index: Int, _ offset: Int) -> UInt32 {
-        bytes.u32(at: start + layout.records + index * Self.recordSize + offset)
+    /// The record at `offset` in the unit's records (a position ``functionChainIndices(at:)`` gave); its `parent`
+    /// is left out (lookups find parents by position).
+    func record(_ offset: Int) -> FunctionRecord {
+        recordAndNamePlace(offset).record
     }
 
-    private func recordRanges(_ index: Int) -> Range<Int> {
-        let first = min(Int(field(record: index, 40)), counts.ranges)
-        let count = min(Int(field(record: index, 44)), counts.ranges - first)
-        return first..<first + count
-    }
-
-    private func recordContains(_ index: Int, _ address: FileAddress) -> Bool {
-        let target = address.rawValue
-        for range in recordRanges(index) {
-            let entry = start + layout.ranges + range * Self.rangeSize
-            if bytes.u64(at: entry) <= target, target < bytes.u64(at: entry + 8) { return true }
+    /// The record at `offset` in the unit's records, and where the debug file holds the name it is shown by (its
+    /// linkage name, else its name) when that is stored in place: a key for the name that costs nothing to hash.
+    func recordAndNamePlace(_ offset: Int) -> (record: FunctionRecord, namePlace: UInt64?) {
+        var position = start + layout.records + offset
+        var value: UInt64
+        var flags: UInt64
+        (flags, position) = bytes.uleb(at: position)
+        (value, position) = bytes.uleb(at: position)
+        let depth = Int(truncatingIfNeeded: min(value, UInt64(Int32.max)))
+        if flags & RecordFlag.children != 0 { position = bytes.uleb(at: position).next }
+        func optional(_ flag: UInt64) -> UInt64? {
+            guard flags & flag != 0 else { return nil }
+            (value, position) = bytes.uleb(at: position)
+            return value
         }
-        return false
-    }
-
-    /// The record at position `index` (below the record count).
-    func record(_ index: Int) -> FunctionRecord {
-        let origin = bytes.u64(at: start + layout.records + index * Self.recordSize)
-        let parent = field(record: index, 28)
-        let ranges = recordRanges(index).map { range in
-            let entry = start + layout.ranges + range * Self.rangeSize
-            return AddressRange(lowerBound: bytes.u64(at: entry), upperBound: bytes.u64(at: entry + 8))
+        func number() -> Int {
+            (value, position) = bytes.uleb(at: position)
+            return Int(truncatingIfNeeded: min(value, UInt64(Int32.max)))
         }
-        return FunctionRecord(
-            name: string(field(record: index, 8)), linkageName: string(field(record: index, 12)), ranges: ranges,
-            parent: parent == .max ? nil : Int(parent), depth: Int(field(record: index, 32)),
-            isInlined: field(record: index, 48) & 1 != 0, callFile: string(field(record: index, 16)),
-            callLine: Int(field(record: index, 20)), callColumn: Int(field(record: index, 24)),
-            declarationLine: Int(field(record: index, 52)), nameOrigin: origin == .max ? nil : origin)
+        let name = optional(RecordFlag.name), linkageName = optional(RecordFlag.linkageName)
+        let callFile = optional(RecordFlag.callFile), nameOrigin = optional(RecordFlag.nameOrigin)
+        let isInlined = flags & RecordFlag.inlined != 0
+        let callLine = isInlined ? number() : 0, callColumn = isInlined ? number() : 0
+        let declarationLine = number()
+        var ranges: [AddressRange] = []
+        var count = bytes.uleb(at: position)
+        position = count.next
+        while count.value > 0, position < start + layout.sequences {
+            let lower: UInt64, size: UInt64
+            (lower, position) = bytes.uleb(at: position)
+            (size, position) = bytes.uleb(at: position)
+            ranges.append(AddressRange(lowerBound: base &+ lower, upperBound: base &+ lower &+ size))
+            count.value -= 1
+        }
+        let record = FunctionRecord(
+            name: name.flatMap(string(reference:)), linkageName: linkageName.flatMap(string(reference:)), ranges: ranges,
+            parent: nil, depth: depth, isInlined: isInlined, callFile: callFile.flatMap(string(reference:)),
+            callLine: callLine, callColumn: callColumn, declarationLine: declarationLine, nameOrigin: nameOrigin)
+        let shown = record.linkageName != nil ? linkageName : name
+        return (record, shown.flatMap { $0 & 1 != 0 ? $0 >> 1 : nil })
     }
 
-    /// How many records the unit holds.
-    var recordCount: Int { counts.records }
-
-    /// The demangled name stored for the record at position `index`: only the index cache stores them
-    /// (``completingNames(_:displayName:)``); `nil` when none is.
-    func displayName(_ index: Int) -> String? {
-        string(field(record: index, 72))
-    }
-
-    private func string(_ offset: UInt32) -> String? {
-        guard offset != StringPool.none, Int(offset) < counts.strings else { return nil }
+    /// A stored string: in the unit's own strings (an even reference, twice the offset), or in place in the debug
+    /// file (odd, twice the file offset plus one).
+    private func string(reference: UInt64) -> String? {
+        let offset = reference >> 1
+        if reference & 1 != 0 {
+            guard let inPlace, offset < UInt64(inPlace.count) else { return nil }
+            return inPlace.string(at: Int(offset))
+        }
+        guard offset < UInt64(layout.end - layout.strings) else { return nil }
         return bytes.string(at: start + layout.strings + Int(offset), limit: start + layout.end)
     }
 
-    // MARK: Completing names
+    // MARK: Repacking
 
-    /// The unit with every record's names completed by `complete` (``DWARFFile/completingNames(_:)``),
-    /// and the demangled form of each record's linkage name (else name) that `displayName` gives, so the
-    /// result needs no DWARF to read and no demangling: new strings are appended, records patched in place.
-    func completingNames(_ complete: (FunctionRecord) -> FunctionRecord, displayName: (String) -> String?) -> [UInt8] {
-        var unit = bytes.bytes(start..<start + layout.strings)
-        var strings = StringPool(existing: bytes.bytes(start + layout.strings..<start + layout.end))
-        for index in 0..<counts.records {
-            let recordStart = layout.records + index * Self.recordSize
-            func patch(_ offset: Int, _ value: UInt32) {
-                withUnsafeBytes(of: value.littleEndian) { raw in
-                    for byte in 0..<4 { unit[recordStart + offset + byte] = raw[byte] }
-                }
-            }
-            var completed = record(index)
-            if bytes.u64(at: start + recordStart) != .max {
-                completed = complete(completed)
-                for byte in 0..<8 { unit[recordStart + byte] = 0xFF }
-                patch(8, strings.offset(of: completed.name))
-                patch(12, strings.offset(of: completed.linkageName))
-                patch(52, UInt32(clamping: completed.declarationLine))
-            }
-            if let name = completed.linkageName ?? completed.name, let shown = displayName(name) {
-                patch(72, strings.offset(of: shown))
-            }
+    /// Everything the unit holds, decoded: its records (with their parents) and its line table, for packing again
+    /// (the index cache writer completes names and stores them in place).
+    func contents() -> UnitContents {
+        var functions: [FunctionRecord] = []
+        var ancestors: [(depth: Int, index: Int)] = []
+        var position = start + layout.records
+        let end = start + layout.sequences
+        while position < end {
+            let offset = position - start - layout.records
+            var record = record(offset)
+            while let last = ancestors.last, last.depth >= record.depth { ancestors.removeLast() }
+            record.parent = ancestors.last?.index
+            ancestors.append((record.depth, functions.count))
+            functions.append(record)
+            // Where the record's own bytes end: after its ranges (and hull).
+            let header = header(at: position)
+            var next = ranges(at: header.ranges, cover: 0).end
+            if header.flags & RecordFlag.children != 0 { next = bytes.uleb(at: bytes.uleb(at: next).next).next }
+            guard next > position else { break }
+            position = next
         }
-        withUnsafeBytes(of: UInt32(strings.bytes.count).littleEndian) { raw in
-            for byte in 0..<4 { unit[24 + byte] = raw[byte] }
+        var sequenceList: [LineSequence] = []
+        for entry in 0..<sequences.count {
+            let (sequenceStart, sequenceEnd) = sequences.range(entry)
+            sequenceList.append(LineSequence(rows: rows(inSequence: entry, from: sequenceStart), endAddress: FileAddress(sequenceEnd)))
         }
-        return unit + strings.bytes
+        let files = (0..<layout.fileCount).map { path(ofFile: UInt32($0)) ?? "" }
+        return UnitContents(functions: functions, lineTable: LineTable(sequences: sequenceList, files: files))
     }
 }

@@ -1,0 +1,66 @@
+import ObjectFiles
+import PostmortemCore
+
+/// The strings of a debug file's string sections (`.debug_str`, `.debug_line_str`, `.strtab` and their Mach-O
+/// names), found by their contents, so that an index-cache file can name a function by the offset where the debug
+/// file already holds the name instead of a copy of it: names are most of what a unit holds (a Swift binary's
+/// mangled and demangled names are longer than all of its DWARF but the strings). A cache file is used only while
+/// its debug file has the size and modification time it records, so the offsets stay true.
+///
+/// Compressed sections are not used (their offsets are not the file's); names not found are stored in the cache file.
+struct InPlaceStrings {
+    private let bytes: ImmutableBytes
+    /// String start offsets by a hash of their bytes; the bytes are compared again on every lookup.
+    private var offsets: [UInt64: UInt64] = [:]
+
+    /// The string sections of `debugFile`, mapped as `bytes` (the whole file).
+    init(debugFile: ObjectFile, bytes: ImmutableBytes) {
+        self.bytes = bytes
+        let names: Set<String> = debugFile.format == .elf
+            ? [".debug_str", ".debug_line_str", ".strtab"] : ["__DWARF,__debug_str", "__DWARF,__debug_line_str"]
+        let sliceStart = debugFile.slice?.offset ?? 0
+        for section in debugFile.sections where names.contains(section.name) && section.occupiesFile && !section.isCompressed {
+            let (start, overflow) = sliceStart.addingReportingOverflow(section.fileOffset)
+            guard !overflow, start < UInt64(bytes.count) else { continue }
+            let end = Int(min(start + min(section.size, UInt64(bytes.count) - start), UInt64(bytes.count)))
+            add(from: Int(start), to: end)
+        }
+    }
+
+    /// Lists every NUL-terminated string between `start` and `end`.
+    private mutating func add(from start: Int, to end: Int) {
+        guard let base = bytes.baseAddress, start < end else { return }
+        var position = start
+        offsets.reserveCapacity(offsets.count + (end - start) / 32)
+        while position < end {
+            var hash = Self.seed
+            var cursor = position
+            while cursor < end, case let byte = base.load(fromByteOffset: cursor, as: UInt8.self), byte != 0 {
+                hash = (hash ^ UInt64(byte)) &* Self.prime
+                cursor += 1
+            }
+            // A string cut off by the section's end has no NUL there: it cannot be read in place.
+            if cursor < end, offsets[hash] == nil { offsets[hash] = UInt64(position) }
+            position = cursor + 1
+        }
+    }
+
+    /// The file offset of a NUL-terminated copy of `string` in the debug file's string sections, if it has one.
+    func offset(of string: String) -> UInt64? {
+        var string = string
+        return string.withUTF8 { utf8 -> UInt64? in
+            var hash = Self.seed
+            for byte in utf8 {
+                // A name with a NUL inside cannot be a string of these sections.
+                if byte == 0 { return nil }
+                hash = (hash ^ UInt64(byte)) &* Self.prime
+            }
+            guard let offset = offsets[hash], bytes.stringEquals(at: Int(offset), utf8) else { return nil }
+            return offset
+        }
+    }
+
+    /// FNV-1a.
+    private static let seed: UInt64 = 0xCBF2_9CE4_8422_2325
+    private static let prime: UInt64 = 0x0000_0100_0000_01B3
+}
