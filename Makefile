@@ -102,8 +102,8 @@ setup-test:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-# Times resolve -i against llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses of two large
-# binaries it builds first (a benchmark, not a test; the first run builds swift-nio and swift-syntax).
+# Times resolve -i against llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses of three large
+# binaries it builds first (a benchmark, not a test; the first run builds swift-nio, swift-syntax and a Vapor server).
 bench: setup setup-test
 	Benchmarks/resolve.sh
 

@@ -82,7 +82,9 @@ public final class ImmutableBytes: @unchecked Sendable {
 
     /// The unsigned LEB128 number at `offset` and the offset after it. Bytes past the end read as 0, so a number cut
     /// short ends there; one longer than ten bytes keeps its low 64 bits.
-    @inlinable public func uleb(at offset: Int) -> (value: UInt64, next: Int) {
+    @inlinable @inline(__always) public func uleb(at offset: Int) -> (value: UInt64, next: Int) {
+        // Most numbers of the compact indexes fit in one byte.
+        if offset >= 0, offset < base.count, case let first = base[offset], first < 0x80 { return (UInt64(first), offset + 1) }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         var position = offset

@@ -113,25 +113,29 @@ final class FlatUnit: Sendable {
             if callFile != nil { flags |= RecordFlag.callFile }
             if function.nameOrigin != nil { flags |= RecordFlag.nameOrigin }
             if descendantBytes[index] > 0 { flags |= RecordFlag.children }
-            writer.uleb(flags)
-            writer.uleb(function.depth)
-            if descendantBytes[index] > 0 { writer.uleb(descendantBytes[index]) }
-            for value in [name, linkageName, callFile, function.nameOrigin] { if let value { writer.uleb(value) } }
-            if function.isInlined {
-                writer.uleb(function.callLine)
-                writer.uleb(function.callColumn)
-            }
-            writer.uleb(function.declarationLine)
-            writer.uleb(function.ranges.count)
+            // What a walk over records reads comes first; the rest is skipped by its length.
+            var rest = ByteWriter()
+            rest.uleb(function.ranges.count)
             for range in function.ranges {
-                writer.uleb(range.lowerBound.rawValue - base)
-                writer.uleb(range.upperBound.rawValue >= range.lowerBound.rawValue ? range.size : 0)
+                rest.uleb(range.lowerBound.rawValue - base)
+                rest.uleb(range.upperBound.rawValue >= range.lowerBound.rawValue ? range.size : 0)
             }
             if descendantBytes[index] > 0 {
                 let (low, high) = hulls[index]
-                writer.uleb(low <= high ? low - base : 0)
-                writer.uleb(low <= high ? high - low : 0)
+                rest.uleb(low <= high ? low - base : 0)
+                rest.uleb(low <= high ? high - low : 0)
             }
+            for value in [name, linkageName, callFile, function.nameOrigin] { if let value { rest.uleb(value) } }
+            if function.isInlined {
+                rest.uleb(function.callLine)
+                rest.uleb(function.callColumn)
+            }
+            rest.uleb(function.declarationLine)
+            writer.uleb(flags)
+            writer.uleb(function.depth)
+            if descendantBytes[index] > 0 { writer.uleb(descendantBytes[index]) }
+            writer.uleb(rest.count)
+            writer.append(rest.bytes)
             encoded[index] = writer.bytes
             if let parent = function.parent, parent < index {
                 descendantBytes[parent] += writer.count + descendantBytes[index]
@@ -219,26 +223,22 @@ final class FlatUnit: Sendable {
         var descendants: Int
         /// Where the ranges start (their count first).
         var ranges: Int
+        /// Where the record's own bytes end (its first descendant, or the next record, starts there).
+        var end: Int
     }
 
-    /// The header of the record at `offset` (absolute, in ``bytes``); its `end` is found only for records with
-    /// descendants (a walk skips a leaf by its ranges).
+    /// The header of the record at `offset` (absolute, in ``bytes``).
     private func header(at offset: Int) -> RecordHeader {
         var (flags, position) = bytes.uleb(at: offset)
         let depth: UInt64
         (depth, position) = bytes.uleb(at: position)
         var descendants: UInt64 = 0
         if flags & RecordFlag.children != 0 { (descendants, position) = bytes.uleb(at: position) }
-        // One number follows for each of a name, a linkage name, a call file and a name origin.
-        let namesFollowing = (flags & (RecordFlag.name | RecordFlag.linkageName | RecordFlag.callFile | RecordFlag.nameOrigin)).nonzeroBitCount
-        for _ in 0..<namesFollowing { position = bytes.uleb(at: position).next }
-        if flags & RecordFlag.inlined != 0 {
-            position = bytes.uleb(at: position).next
-            position = bytes.uleb(at: position).next
-        }
-        position = bytes.uleb(at: position).next
-        return RecordHeader(flags: flags, depth: Int(truncatingIfNeeded: min(depth, UInt64(Int32.max))),
-                            descendants: Int(truncatingIfNeeded: min(descendants, UInt64(Int32.max))), ranges: position)
+        let length: UInt64
+        (length, position) = bytes.uleb(at: position)
+        let clamp = { (value: UInt64) in Int(truncatingIfNeeded: min(value, UInt64(Int32.max))) }
+        return RecordHeader(flags: flags, depth: clamp(depth), descendants: clamp(descendants), ranges: position,
+                            end: position + clamp(length))
     }
 
     /// Whether any range of the record whose ranges start at `position` covers `target`, and where they end
@@ -276,11 +276,11 @@ final class FlatUnit: Sendable {
         var deepest = [top]
         var deepestDepth = topHeader.depth
         guard topHeader.flags & RecordFlag.children != 0 else { return [Int(found)] }
-        var position = ranges(at: topHeader.ranges, cover: target).end
-        position = bytes.uleb(at: bytes.uleb(at: position).next).next
+        var position = topHeader.end
         let end = min(recordsEnd, position + topHeader.descendants)
         while position < end {
             let record = header(at: position)
+            guard record.end > position else { break }
             var (covers, next) = ranges(at: record.ranges, cover: target)
             if record.flags & RecordFlag.children != 0 {
                 // No record of a subtree whose hull misses the address can hold it.
@@ -288,11 +288,11 @@ final class FlatUnit: Sendable {
                 (low, next) = bytes.uleb(at: next)
                 (size, next) = bytes.uleb(at: next)
                 guard base &+ low <= target, target &- (base &+ low) < size else {
-                    position = next + record.descendants
+                    position = record.end + record.descendants
                     continue
                 }
             } else if !covers {
-                position = next
+                position = record.end
                 continue
             }
             while let last = path.last, last.depth >= record.depth { path.removeLast() }
@@ -302,7 +302,7 @@ final class FlatUnit: Sendable {
                 deepestDepth = record.depth
             }
             covers = false
-            position = next
+            position = record.end
         }
         return deepest.map { $0 - recordsStart }
     }
@@ -412,13 +412,20 @@ final class FlatUnit: Sendable {
     /// The record at `offset` in the unit's records, and where the debug file holds the name it is shown by (its
     /// linkage name, else its name) when that is stored in place: a key for the name that costs nothing to hash.
     func recordAndNamePlace(_ offset: Int) -> (record: FunctionRecord, namePlace: UInt64?) {
-        var position = start + layout.records + offset
-        var value: UInt64
-        var flags: UInt64
-        (flags, position) = bytes.uleb(at: position)
-        (value, position) = bytes.uleb(at: position)
-        let depth = Int(truncatingIfNeeded: min(value, UInt64(Int32.max)))
-        if flags & RecordFlag.children != 0 { position = bytes.uleb(at: position).next }
+        let header = header(at: start + layout.records + offset)
+        var value: UInt64 = 0
+        var ranges: [AddressRange] = []
+        var count = bytes.uleb(at: header.ranges)
+        var position = count.next
+        while count.value > 0, position < header.end {
+            let lower: UInt64, size: UInt64
+            (lower, position) = bytes.uleb(at: position)
+            (size, position) = bytes.uleb(at: position)
+            ranges.append(AddressRange(lowerBound: base &+ lower, upperBound: base &+ lower &+ size))
+            count.value -= 1
+        }
+        if header.flags & RecordFlag.children != 0 { position = bytes.uleb(at: bytes.uleb(at: position).next).next }
+        let flags = header.flags
         func optional(_ flag: UInt64) -> UInt64? {
             guard flags & flag != 0 else { return nil }
             (value, position) = bytes.uleb(at: position)
@@ -433,16 +440,7 @@ final class FlatUnit: Sendable {
         let isInlined = flags & RecordFlag.inlined != 0
         let callLine = isInlined ? number() : 0, callColumn = isInlined ? number() : 0
         let declarationLine = number()
-        var ranges: [AddressRange] = []
-        var count = bytes.uleb(at: position)
-        position = count.next
-        while count.value > 0, position < start + layout.sequences {
-            let lower: UInt64, size: UInt64
-            (lower, position) = bytes.uleb(at: position)
-            (size, position) = bytes.uleb(at: position)
-            ranges.append(AddressRange(lowerBound: base &+ lower, upperBound: base &+ lower &+ size))
-            count.value -= 1
-        }
+        let depth = header.depth
         let record = FunctionRecord(
             name: name.flatMap(string(reference:)), linkageName: linkageName.flatMap(string(reference:)), ranges: ranges,
             parent: nil, depth: depth, isInlined: isInlined, callFile: callFile.flatMap(string(reference:)),
@@ -479,10 +477,7 @@ final class FlatUnit: Sendable {
             record.parent = ancestors.last?.index
             ancestors.append((record.depth, functions.count))
             functions.append(record)
-            // Where the record's own bytes end: after its ranges (and hull).
-            let header = header(at: position)
-            var next = ranges(at: header.ranges, cover: 0).end
-            if header.flags & RecordFlag.children != 0 { next = bytes.uleb(at: bytes.uleb(at: next).next).next }
+            let next = header(at: position).end
             guard next > position else { break }
             position = next
         }
