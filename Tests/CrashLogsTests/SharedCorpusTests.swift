@@ -59,4 +59,23 @@ struct SharedCorpusTests {
         }
         print("shared corpus: \(read) of \(Self.logs.filter { !$0.hasSuffix(".md") }.count) logs read as their format")
     }
+
+    /// Every `frame #N: 0x…` line of the corpus's lldb sessions is a frame, with that address: pasted through Markdown,
+    /// lldb's `*` current-frame mark becomes a list bullet (`- frame #2: …`), and that frame was lost.
+    @Test func everyLLDBFrameLineIsAFrame() throws {
+        let sessions = Self.logs.filter { $0.hasPrefix("debugger-bt/lldb-") }
+        #expect(sessions.count >= 5)
+        let framePattern = try NSRegularExpression(pattern: #"^[\s*•-]*frame #\d+: 0x([0-9a-fA-F]+)"#)
+        for log in sessions {
+            let data = try #require(FileManager.default.contents(atPath: Self.corpus.appendingPathComponent(log).path))
+            let report = try CrashLogParser.parse(Array(data), source: log)
+            let frames = Dictionary(report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
+            for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let text = String(line)
+                guard let match = framePattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                      let hex = Range(match.range(at: 1), in: text) else { continue }
+                #expect(frames[number]?.address == UInt64(text[hex], radix: 16), "\(log):\(number + 1)")
+            }
+        }
+    }
 }

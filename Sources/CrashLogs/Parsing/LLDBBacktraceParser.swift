@@ -81,7 +81,7 @@ struct LLDBBacktraceParser {
             let header = text.trimmingPrefixWhitespaceAndStar
             if header.hasPrefix("thread #") {
                 let digits = header.dropFirst("thread #".count).prefix { $0.isASCIIDigit }
-                threads.begin(CrashThread(index: Int(digits) ?? report.threads.count, name: header, crashed: text.trimmingWhitespace.hasPrefix("*"), frames: []), into: &report)
+                threads.begin(CrashThread(index: Int(digits) ?? report.threads.count, name: header, crashed: text.startsWithCurrentMark, frames: []), into: &report)
                 if report.exception == nil, let reason = header.range(of: "stop reason = ") {
                     report.exception = CrashReport.Exception(type: String(header[reason.upperBound...]), message: nil)
                 }
@@ -106,8 +106,15 @@ struct LLDBBacktraceParser {
 }
 
 extension StringProtocol {
-    /// The text without leading spaces, tabs and lldb's `*` current-thread and current-frame marks.
+    /// The text without leading spaces, tabs and lldb's `*` current-thread and current-frame marks (and the `-` or `•`
+    /// a Markdown list turns them into when a session is pasted through one).
     var trimmingPrefixWhitespaceAndStar: String {
-        String(drop { $0 == " " || $0 == "\t" || $0 == "*" })
+        String(drop { $0 == " " || $0 == "\t" || $0 == "*" || $0 == "-" || $0 == "•" })
+    }
+
+    /// Whether the line starts with lldb's current-thread mark (or the Markdown bullet it became).
+    var startsWithCurrentMark: Bool {
+        let text = drop { $0 == " " || $0 == "\t" }
+        return text.hasPrefix("*") || text.hasPrefix("- ") || text.hasPrefix("•")
     }
 }
