@@ -138,7 +138,9 @@ public final class Symbolicator {
                     continue
                 }
                 let image = frame.image.map { report.images[$0] }
-                guard let address = fileAddress(of: frame, image: image, symbolizer: symbolizer, bias: bias) else {
+                // An image the -o binary stands for (its name) was loaded at -l, as frames that name none were.
+                let isObject = fallback.map { $0 === symbolizer } ?? false
+                guard let address = fileAddress(of: frame, image: image, symbolizer: symbolizer, bias: bias, isObject: isObject) else {
                     frame.unresolvedReason = "no load address is known for \(image?.name ?? "the image")"
                     continue
                 }
@@ -225,6 +227,7 @@ public final class Symbolicator {
         if reason.hasPrefix("no binary found") { return "; try -d DIR (a folder holding it) or -o BINARY" }
         if reason.hasPrefix("no binary of the log's") { return "; give the build that crashed with -d DIR or -o BINARY" }
         if reason.contains("no debug information") { return "; give its debug file with -d DIR" }
+        if reason.hasPrefix("no load address") { return "; give its binary with -o and where it was loaded with -l" }
         return ""
     }
 
@@ -243,7 +246,8 @@ public final class Symbolicator {
     /// The file address of a frame: from its offset into the image (load-bias relative in ELF, load-address
     /// relative in Mach-O), from the symbol the log names plus its offset, or from the image's load address (or the
     /// load bias the log's other frames imply); an executable that is not position-independent runs where it was linked.
-    private func fileAddress(of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer, bias: UInt64?) -> FileAddress? {
+    /// The -o binary (`isObject`) was loaded at -l, whether its frames name it or not.
+    private func fileAddress(of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer, bias: UInt64?, isObject: Bool) -> FileAddress? {
         let base = symbolizer.image.format == .machO ? symbolizer.image.imageBase.rawValue : 0
         if let offset = frame.imageOffset { return FileAddress(base &+ offset) }
         if let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog,
@@ -254,7 +258,7 @@ public final class Symbolicator {
         if let load = image?.loadAddress {
             return LoadedImage(loadAddress: load, imageBase: symbolizer.image.imageBase).fileAddress(ofRuntime: address)
         }
-        if image == nil, let load = options.objectLoadAddress {
+        if image == nil || isObject, let load = options.objectLoadAddress {
             return LoadedImage(loadAddress: load, imageBase: symbolizer.image.imageBase).fileAddress(ofRuntime: address)
         }
         if let bias { return FileAddress(address &- bias) }
@@ -293,7 +297,18 @@ public final class Symbolicator {
                 }
                 location = Location(path: candidate.path, architecture: slices.count > 1 ? match.architecture : nil, object: match)
             } else {
-                location = Location(path: candidate.path, architecture: nil)
+                // Nothing in the log tells the slice of a universal file: --arch does.
+                let slices = slices(of: candidate.path) ?? []
+                if slices.count > 1 {
+                    guard let architecture = options.objectArchitecture else {
+                        let names = slices.map(\.architecture.name).joined(separator: ", ")
+                        reject(candidate, "a universal file (\(names)) and the log names no slice; choose one with --arch")
+                        return nil
+                    }
+                    location = Location(path: candidate.path, architecture: architecture)
+                } else {
+                    location = Location(path: candidate.path, architecture: nil)
+                }
             }
             guard let symbolizer = open(location) else {
                 reject(candidate, "could not be read")
@@ -308,6 +323,11 @@ public final class Symbolicator {
                 reject(candidate, disagreement.description)
                 return nil
             }
+        }
+        // The binary given with -o, for frames that name it (Crashlytics' and other logs that list no images).
+        if let object = options.object, Self.imageNames(of: object).contains(image.name),
+           let used = use(BinaryLocator.Candidate(path: object, origin: "given with -o")) {
+            return .success(used)
         }
         for candidate in candidates {
             if let used = use(candidate) { return .success(used) }
@@ -327,6 +347,17 @@ public final class Symbolicator {
         }
         return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")
                                 + "; looked " + searched.joined(separator: ", ") + remotely))
+    }
+
+    /// The names a log may give the image of the binary or dSYM at `path`: `App` for `…/App`, `App.dSYM` and
+    /// `App.app.dSYM`.
+    static func imageNames(of path: String) -> Set<String> {
+        let name = FilePath.fileName(of: path.hasSuffix("/") ? String(path.dropLast()) : path)
+        var names: Set<String> = [name]
+        for suffix in [".app.dSYM", ".framework.dSYM", ".dSYM"] where name.hasSuffix(suffix) {
+            names.insert(String(name.dropLast(suffix.count)))
+        }
+        return names
     }
 
     /// The ELF build-id a log gives for `image`; `nil` for a Mach-O UUID (Apple's formats, or written with dashes),

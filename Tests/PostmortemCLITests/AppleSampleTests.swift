@@ -208,6 +208,37 @@ struct AppleLogOracleTests {
                        addresses: inApp.map { ($0, true) }, load: load)
     }
 
+    /// Crashlytics' layout (`Fatal Exception:`, then `N  Module  0xADDR`), which lists no images: the frames that name
+    /// the -o binary are read at the -l load address, and a universal binary's slice is the --arch one. The log is the
+    /// console log's call stack written as Crashlytics writes it.
+    @Test func crashlyticsFatalException() throws {
+        let scratch = try BadInputTests.Scratch()
+        let console = try String(contentsOf: Paths.packageRoot.appendingPathComponent("Tests/PostmortemCLITests/Logs/nsexception-console.txt"),
+                                 encoding: .utf8)
+        let load: UInt64 = 0x1_04a3_c000
+        let stack = try Self.hexNumbers(#"0x([0-9a-f]+)"#, in: console.components(separatedBy: "First throw call stack:").last ?? "")
+        #expect(stack.count == 4)
+        let lines = stack.enumerated().map { index, address in
+            let module = address >= load && address < load + 0x10_0000 ? "App" : (index == 0 ? "CoreFoundation" : "dyld")
+            return "\(index)".padding(toLength: 3, withPad: " ", startingAt: 0) + module.padding(toLength: 31, withPad: " ", startingAt: 0)
+                + "0x" + String(address, radix: 16)
+        }
+        let log = scratch.path("crashlytics.txt")
+        try (["Fatal Exception: NSRangeException"] + lines).joined(separator: "\n").appending("\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let inApp = stack.enumerated().filter { $0.element >= load && $0.element < load + 0x10_0000 }
+        #expect(inApp.count == 2)
+        try Self.check(["-o", "Tests/Fixtures/Apple/bin/App.dSYM", "--arch", "arm64", "-l", "0x104a3c000", log],
+                       addresses: inApp.map { ($0.element, $0.offset > 0) }, load: load)
+
+        // Without --arch, the reason says which slices there are; without -l, what to give.
+        let noArch = try Command.postmortem(["symbolicate", "--no-cache", "-d", "Tests/Fixtures/Apple/bin", log])
+        #expect(noArch.standardError.contains("a universal file (x86_64, arm64) and the log names no slice; choose one with --arch"),
+                "\(noArch.standardError)")
+        let noLoad = try Command.postmortem(["symbolicate", "--no-cache", "-d", "Tests/Fixtures/Apple/bin", "--arch", "arm64", log])
+        #expect(noLoad.standardError.contains("App: 2 of 2 frames unresolved: no load address is known for App; give its binary with -o"),
+                "\(noLoad.standardError)")
+    }
+
     @Test func lldbBacktrace() throws {
         let log = "Tests/PostmortemCLITests/Logs/lldb-bt.txt"
         let text = try String(contentsOf: Paths.packageRoot.appendingPathComponent(log), encoding: .utf8)
