@@ -47,10 +47,12 @@ demo: setup
 	@echo "== postmortem symbolicate $(APPLE_SAMPLE)/App.crash (an arm64 macOS app; its dSYM is found by UUID beside the log):"
 	@$(POSTMORTEM) symbolicate $(APPLE_SAMPLE)/App.crash | sed -n '/^Last Exception Backtrace:/,/^Thread 0 crashed with/p'
 
-# Installs what the tests need (llvm-symbolizer among it) and runs the whole suite, then the CLI tests again on the
-# release binary (a static executable, as `make demo` and the benchmarks run it).
+# Installs what the tests need (llvm-symbolizer among it), checks that the library modules' public declarations are
+# documented, runs the whole suite, then the CLI tests again on the release binary (a static executable, as
+# `make demo` and the benchmarks run it).
 test: setup setup-test
 	@echo "llvm-symbolizer for differential tests: $(LLVM_SYMBOLIZER)"
+	.ci/public-docs.py
 	swift build --build-tests
 	swift test --skip-build
 	$(BUILD_RELEASE)

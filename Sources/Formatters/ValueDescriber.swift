@@ -16,9 +16,12 @@ public enum DescriptionStyle: String, Hashable, Sendable, CaseIterable {
 /// print(ValueDescriber(registry: registry).describe(people, style: .tree))
 /// ```
 public struct ValueDescriber {
+    /// The formatters that give values their summaries and children, searched as lldb searches its categories.
     public var registry: FormatterRegistry
+    /// How much of a value is shown.
     public var limits: RenderLimits
 
+    /// A describer with the standard formatters and limits, unless given others.
     public init(registry: FormatterRegistry = .standard, limits: RenderLimits = RenderLimits()) {
         self.registry = registry
         self.limits = limits

@@ -13,8 +13,10 @@ public struct Demangler: Sendable {
         case simplified
     }
 
+    /// How much of a Swift name ``demangle(_:)`` shows.
     public var style: Style
 
+    /// A demangler showing Swift names in `style` (everything, by default).
     public init(style: Style = .full) {
         self.style = style
     }

@@ -11,6 +11,7 @@ public struct SymbolicationOptions: Sendable {
     public var debugPaths: [String]
     /// The binary for frames that name no image (an address list), and where it was loaded.
     public var object: String?
+    /// Where the ``object`` was loaded (`-l`); frames that name no image, or name the object, are read from there.
     public var objectLoadAddress: UInt64?
     /// The slice of the `-o` binary, when it is a universal file.
     public var objectArchitecture: Architecture?
@@ -22,8 +23,11 @@ public struct SymbolicationOptions: Sendable {
     /// Listings of the ``debugPaths`` shared with other symbolicators (a server's), instead of one listing each.
     public var debugPathListings: DebugPathListings?
 
+    /// Whether names are shown demangled (``SymbolizerOptions/demangle``).
     public var demangle: Bool { symbolizer.demangle }
+    /// Where index-cache files are read and written; `nil` when the cache is off.
     public var indexCache: IndexCache? { symbolizer.indexCache }
+    /// Where binaries and debug files missing here are fetched from by build-id (debuginfod), if anywhere.
     public var remoteDebugFiles: RemoteDebugFileSource? { symbolizer.remoteDebugFiles }
 
     /// - Parameter debugPaths: searched for binaries by the symbolicator and for debug files by each image.
@@ -78,6 +82,7 @@ public final class Symbolicator {
     /// The symbolizers borrowed from ``SymbolicationOptions/sharedImages``, to give back.
     private var borrowed: [(symbolizer: ImageSymbolizer, location: Location)] = []
 
+    /// A symbolicator that reports what is worth telling (a binary rejected, no debug information) to `diagnostics`.
     public init(diagnostics: DiagnosticSink, options: SymbolicationOptions) {
         self.options = options
         self.diagnostics = diagnostics
@@ -186,7 +191,9 @@ public final class Symbolicator {
     public struct UnresolvedImage: Hashable, Sendable {
         /// The image's name, or "frames without an image".
         public var name: String
+        /// How many of the image's frames that have an address stayed unresolved.
         public var unresolved: Int
+        /// How many of the image's frames have an address.
         public var total: Int
         /// The first unresolved frame's reason, followed by what to try.
         public var reason: String
@@ -237,6 +244,7 @@ public final class Symbolicator {
         symbolizers.values.compactMap { $0 }.filter(\.needsIndexCacheFile).sorted { $0.image.path < $1.image.path }
     }
 
+    /// Writes the index-cache file of every image opened that lacks a sound one, one after the other.
     public func writeIndexCaches() {
         for case let symbolizer? in symbolizers.values.sorted(by: { ($0?.image.path ?? "") < ($1?.image.path ?? "") }) {
             symbolizer.writeIndexCache()

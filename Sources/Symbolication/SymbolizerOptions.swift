@@ -16,6 +16,7 @@ public struct SymbolizerOptions: Hashable, Sendable {
     /// which writing needs anyway. Otherwise (a writer after the run) they read only what their addresses need.
     public var writesIndexCacheInRun: Bool = false
 
+    /// Options with the cache off and no debuginfod unless given; ``writesIndexCacheInRun`` is set apart.
     public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil,
                 indexCache: IndexCache? = nil, remoteDebugFiles: RemoteDebugFileSource? = nil) {
         self.demangle = demangle

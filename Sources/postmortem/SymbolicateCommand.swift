@@ -20,7 +20,7 @@ struct SymbolicateCommand: ParsableCommand {
     @Option(name: [.customShort("l"), .customLong("load-address")], help: "Where the -o binary was loaded.")
     var loadAddress: String?
 
-    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal -o binary.", completion: .list(["x86_64", "x86_64h", "i386", "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "arm", "riscv64", "ppc64le", "s390x"]))
+    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal binary the log does not identify (-o's, and one found by name).", completion: .list(["x86_64", "x86_64h", "i386", "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "arm", "riscv64", "ppc64le", "s390x"]))
     var arch: String?
 
     @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")

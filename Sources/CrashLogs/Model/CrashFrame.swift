@@ -15,6 +15,7 @@ public struct CrashFrame: Hashable, Sendable {
     public var index: Int
     /// The runtime address; `nil` when the log gives none.
     public var address: UInt64?
+    /// Whether ``address`` is the instruction itself or a return address, which decides where it is looked up.
     public var addressKind: AddressKind
     /// The image the frame is in: an index into ``CrashReport/images``.
     public var image: Int?
@@ -22,6 +23,7 @@ public struct CrashFrame: Hashable, Sendable {
     public var imageOffset: UInt64?
     /// The symbol the log already names (`sym` of `sym+0xoff`), and the offset into it.
     public var symbolInLog: String?
+    /// How far into ``symbolInLog`` the log says the address lies.
     public var symbolOffsetInLog: UInt64?
     /// True when the log already names the frame's source position (a debugger's `at file:line`):
     /// symbolication leaves it alone, so inlined frames the debugger printed are not printed twice.
@@ -43,6 +45,7 @@ public struct CrashFrame: Hashable, Sendable {
     /// are asked for by (debuginfod's `/buildid/ID/source/PATH`).
     public var resolvedBuildID: String?
 
+    /// A frame as a parser reads it; what symbolication adds starts empty.
     public init(index: Int, address: UInt64?, addressKind: AddressKind, image: Int?, imageOffset: UInt64?,
                 symbolInLog: String? = nil, symbolOffsetInLog: UInt64? = nil, lineNumber: Int) {
         self.index = index

@@ -1,10 +1,15 @@
 /// One stack of a report: a thread, or a titled stack ("freed by thread T0 here:").
 public struct CrashThread: Hashable, Sendable {
+    /// The thread's number as the log gives it (or its position when it gives none).
     public var index: Int
+    /// The thread's header line as the log writes it, or its name; `nil` when it has none.
     public var name: String?
+    /// Whether this is the thread that crashed.
     public var crashed: Bool
+    /// The frames, innermost first.
     public var frames: [CrashFrame]
 
+    /// A thread of `frames`.
     public init(index: Int, name: String?, crashed: Bool, frames: [CrashFrame]) {
         self.index = index
         self.name = name

@@ -28,6 +28,7 @@ public struct LogLine: Hashable, Sendable {
     /// The bytes of a line that is not valid UTF-8; nil for every other line.
     private var undecodableBytes: [UInt8]?
 
+    /// The line whose bytes (its terminator included, if any) are `bytes`.
     public init(bytes: [UInt8]) {
         self.init(bytes[...])
     }

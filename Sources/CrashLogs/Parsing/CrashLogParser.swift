@@ -1,16 +1,20 @@
 /// Why a log could not be parsed.
 public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The log's name, as given (a path, or `-` for standard input).
     public var source: String
+    /// What is wrong, in one line.
     public var detail: String
     /// The input is no log of a format this version reads (rather than a log of one that is cut or damaged).
     public var isUnknownFormat: Bool
 
+    /// An error about `source`; `isUnknownFormat` when no parser recognised it.
     public init(source: String, detail: String, isUnknownFormat: Bool = false) {
         self.source = source
         self.detail = detail
         self.isUnknownFormat = isUnknownFormat
     }
 
+    /// The source and the detail, in one line.
     public var description: String { "\(source): \(detail)" }
 }
 

@@ -2,8 +2,10 @@ import PostmortemCore
 
 /// Prints a report as the JSON of DESIGN.md: format, exception, threads with frames and their symbols, images.
 public struct ReportJSONRenderer: Sendable {
+    /// A renderer (it keeps no state).
     public init() {}
 
+    /// `report` as one JSON object: format, exception, threads with their frames and symbols, images.
     public func render(_ report: CrashReport) -> String {
         let exception = report.exception.map {
             JSONText.object([("type", JSONText.string($0.type)), ("message", JSONText.string($0.message))])

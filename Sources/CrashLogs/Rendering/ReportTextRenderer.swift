@@ -6,10 +6,12 @@ public struct ReportTextRenderer: Sendable {
     /// Colours for a terminal; `nil` prints plain text (files, pipes).
     public var colors: TerminalColors?
 
+    /// A renderer; with `colors`, for a terminal.
     public init(colors: TerminalColors? = nil) {
         self.colors = colors
     }
 
+    /// `report` printed in its own format, each line as the log had it with what symbolication found put in place.
     public func render(_ report: CrashReport) -> [UInt8] {
         if report.threads.contains(where: { $0.frames.contains { $0.byteRange != nil } }) {
             return Self.prefixed(renderJSONFrames(report), like: report.lines)

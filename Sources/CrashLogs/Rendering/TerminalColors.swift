@@ -15,6 +15,7 @@ public struct TerminalColors: Hashable, Sendable {
     /// Back to plain text.
     public var reset = "\u{1B}[0m"
 
+    /// The colours above.
     public init() {}
 
     /// `text` with the first `part` of it in `color`.

@@ -7,11 +7,13 @@ public struct RenderLimits: Hashable, Sendable {
     /// Characters shown of a string; longer ones end in `…`.
     public var maxStringLength: Int
 
+    /// Limits that show values as `po` does by default: 8 levels, 100 items, 500 characters of a string.
     public init(maxDepth: Int = 8, maxItems: Int = 100, maxStringLength: Int = 500) {
         self.maxDepth = maxDepth
         self.maxItems = maxItems
         self.maxStringLength = maxStringLength
     }
 
+    /// No limit at all: every level, item and character.
     public static let unlimited = RenderLimits(maxDepth: .max, maxItems: .max, maxStringLength: .max)
 }

@@ -1,5 +1,6 @@
 /// One value in a tree that a renderer prints: a reflected live value, or (later) a value parsed from a dump.
 public struct ValueNode: Hashable, Sendable {
+    /// What sort of value a node is, which decides how renderers print it.
     public enum Kind: String, Hashable, Sendable {
         case structure, `class`, enumeration, tuple, optional, collection, dictionary, set
         /// A number, boolean or other value printed as it is.
@@ -15,6 +16,7 @@ public struct ValueNode: Hashable, Sendable {
         case raw
     }
 
+    /// What sort of value this is.
     public var kind: Kind
     /// The type as Swift names it (`Fixture.Person`, `Array<Int>`).
     public var typeName: String?
@@ -24,6 +26,7 @@ public struct ValueNode: Hashable, Sendable {
     public var value: String?
     /// A one-line summary from a formatter or a description.
     public var summary: String?
+    /// The values inside this one: fields, elements, a dictionary's entries, an enum's payload.
     public var children: [ValueNode]
     /// For class instances: a number that identifies the instance within one rendering.
     public var identity: Int?
@@ -32,6 +35,7 @@ public struct ValueNode: Hashable, Sendable {
     /// How many children a limit left out.
     public var omitted: Int
 
+    /// A node of `kind`; everything else is optional.
     public init(kind: Kind, typeName: String? = nil, label: String? = nil, value: String? = nil, summary: String? = nil,
                 children: [ValueNode] = [], identity: Int? = nil, reference: Int? = nil, omitted: Int = 0) {
         self.kind = kind

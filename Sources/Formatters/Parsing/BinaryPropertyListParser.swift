@@ -5,11 +5,16 @@
 /// than ``maximumDepth``, is an error, not a hang; objects shared so often that expanding them would not end are
 /// read up to the value budget. The string `$null` is `nil`, as Foundation's coders write it.
 public struct BinaryPropertyListParser {
+    /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 512
+    /// The bytes a binary property list starts with.
     public static let magic: [UInt8] = Array("bplist00".utf8)
 
+    /// Why the bytes are not a binary property list this parser reads.
     public struct Failure: Error, CustomStringConvertible {
+        /// What is wrong, in a few words.
         public var reason: String
+        /// The reason, saying it concerns a binary property list.
         public var description: String { "binary property list: \(reason)" }
     }
 
@@ -18,6 +23,7 @@ public struct BinaryPropertyListParser {
     private var referenceSize = 0
     private var ancestors: Set<Int> = []
 
+    /// Whether `bytes` start as a binary property list does.
     public static func recognizes(_ bytes: some Collection<UInt8>) -> Bool { bytes.starts(with: magic) }
 
 

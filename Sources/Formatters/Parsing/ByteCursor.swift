@@ -61,6 +61,7 @@ public struct ValueBudget: Sendable {
 
     private var remaining: Int
 
+    /// A budget of `values` values.
     public init(_ values: Int = ValueBudget.standard) { remaining = values }
 
     /// True when the budget ran out: the reading stopped early.

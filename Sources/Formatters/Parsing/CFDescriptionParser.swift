@@ -14,6 +14,7 @@
 /// not escape quotes), so a string holding `"}` followed by ` = ` or a line break is cut there. The string `$null`
 /// is `nil`, as Foundation's property-list coders write it. Objects this parser does not know are kept as raw text.
 public struct CFDescriptionParser {
+    /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 200
 
     private var cursor: ByteCursor

@@ -26,15 +26,20 @@ public enum DumpFormat: String, Hashable, Sendable, CaseIterable {
 /// What ``DumpReader`` read: the tree, the format it was read as, and whether the whole dump fit in the value
 /// budget (when it did not, the tree ends in ``ValueNode/Kind/truncated`` values where reading stopped).
 public struct DumpReading: Sendable {
+    /// The value read, as a tree.
     public var node: ValueNode
+    /// The format the text was read as.
     public var format: DumpFormat
+    /// False when the value budget ran out and the tree ends in truncated values.
     public var isComplete: Bool
 }
 
 /// Reads dumped text into a ``ValueNode`` tree: strips log prefixes, detects the format (or takes the one
 /// given), and parses.
 public enum DumpReader {
+    /// Why a dump could not be read: the format's reason, with where.
     public struct Failure: Error, CustomStringConvertible {
+        /// The reason in one line.
         public var description: String
     }
 
@@ -91,6 +96,7 @@ public enum DumpReader {
         return readings
     }
 
+    /// The value `text` holds, read as `format` (else the format it looks like), building at most `maximumValues` values.
     public static func read(_ text: String, format: DumpFormat? = nil,
                             maximumValues: Int = ValueBudget.standard) throws(Failure) -> DumpReading {
         let body = stripPrefixes(text)

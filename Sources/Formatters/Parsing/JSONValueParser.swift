@@ -7,16 +7,22 @@ import Foundation
 /// Parses JSON into a ``ValueNode`` tree, keeping key order and the text of numbers (an integer stays an
 /// integer). Nesting deeper than ``maximumDepth`` is an error, not a stack overflow.
 public struct JSONValueParser {
+    /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 512
 
+    /// Why the text is not JSON this parser reads, and where.
     public struct Failure: Error, CustomStringConvertible {
+        /// The byte offset where reading stopped.
         public var offset: Int
+        /// What is wrong there.
         public var reason: String
+        /// The reason with its offset, in one line.
         public var description: String { "JSON at byte \(offset): \(reason)" }
     }
 
     private var cursor: ByteCursor
 
+    /// The value `text` holds as a tree (objects as structures, arrays as collections).
     public static func parse(_ text: String) throws(Failure) -> ValueNode {
         var budget = ValueBudget()
         return try parse(text, budget: &budget)

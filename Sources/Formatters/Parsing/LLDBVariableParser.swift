@@ -25,6 +25,7 @@
 /// when each is a `key`/`value` pair; a value with children that starts with a pointer is a class instance; a
 /// lower-case word with children is an enum case with its payload; a lone word is an enum case, `nil` is nil.
 public struct LLDBVariableParser {
+    /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 200
 
     private var cursor: ByteCursor

@@ -7,11 +7,13 @@
 /// or line break that ends it; a bare number is a number and `true`/`false` are booleans (Darwin prints
 /// booleans as 1 and 0, which read as numbers); `<null>` is nil.
 public struct OpenStepParser {
+    /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 200
 
     private var cursor: ByteCursor
     private var budget: ValueBudget
 
+    /// Whether `text` looks like an old-style (OpenStep) property list: a dictionary of `key = value;` entries, or an array opening with `(` alone on its line (a Swift tuple does not).
     public static func recognizes(_ text: String) -> Bool {
         let trimmed = text.drop { $0.isWhitespace }
         guard let first = trimmed.first else { return false }

@@ -4,11 +4,16 @@
 /// XML entities and numeric character references. The string `$null` is `nil`, as Foundation's coders write it.
 /// Malformed XML is an error that says where.
 public struct PropertyListXMLParser {
+    /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 512
 
+    /// Why the text is not an XML property list this parser reads, and where.
     public struct Failure: Error, CustomStringConvertible {
+        /// The byte offset where reading stopped.
         public var offset: Int
+        /// What is wrong there.
         public var reason: String
+        /// The reason with its offset, in one line.
         public var description: String { "property list at byte \(offset): \(reason)" }
     }
 

@@ -3,9 +3,12 @@
 /// children (superclass fields included). Dictionaries and sets come out sorted; class instances seen
 /// before become references, so cycles end.
 public struct ValueReflector {
+    /// The formatters searched before a value's own descriptions.
     public var registry: FormatterRegistry
+    /// How deep and how wide reflection goes.
     public var limits: RenderLimits
 
+    /// A reflector with the standard formatters and limits, unless given others.
     public init(registry: FormatterRegistry = .standard, limits: RenderLimits = RenderLimits()) {
         self.registry = registry
         self.limits = limits

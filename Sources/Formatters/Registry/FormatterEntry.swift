@@ -39,11 +39,13 @@ public enum TypeMatcher: Hashable, Sendable {
 
 /// What a formatter does to the values it matches: a summary, and/or a new set of children.
 public struct FormatterEntry: Sendable {
+    /// How the summary is made: by code, or from an lldb summary string.
     public enum Summary: Sendable {
         case closure(@Sendable (ValueNode) -> String?)
         case template(SummaryTemplate)
     }
 
+    /// What becomes of the value's children.
     public enum Children: Sendable {
         /// Keep only these children, in this order.
         case pick([String])
@@ -55,12 +57,16 @@ public struct FormatterEntry: Sendable {
         case synthetic(@Sendable (ValueNode) -> [ValueNode])
     }
 
+    /// The types the entry applies to.
     public var matcher: TypeMatcher
+    /// The one-line summary it gives, if any.
     public var summary: Summary?
+    /// What it does to the children, if anything.
     public var children: Children?
     /// Show the summary only, never the children (Date, URL: their children are noise).
     public var isLeaf: Bool
 
+    /// An entry for the types `matcher` matches.
     public init(_ matcher: TypeMatcher, summary: Summary? = nil, children: Children? = nil, isLeaf: Bool = false) {
         self.matcher = matcher
         self.summary = summary

@@ -12,10 +12,13 @@
 public enum FormatterFile {
     /// Why one definition was not used: its line (lldb form) or its position in the list (JSON, from 1).
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The definition's line (lldb form) or position in the list (JSON, from 1).
         public var line: Int
+        /// Why it was not used.
         public var reason: String
         /// True for a JSON file, whose definitions are counted in the list rather than by line.
         public var isListPosition = false
+        /// The reason with the line or position, in one line.
         public var description: String { "\(isListPosition ? "formatter" : "line") \(line): \(reason)" }
     }
 

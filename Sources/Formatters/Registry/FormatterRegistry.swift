@@ -1,11 +1,16 @@
 /// Formatters by category, as lldb keeps them: categories are searched in order, enabled ones only,
 /// and within one the first entry that matches wins. A value type: copy it, change it, pass it on.
 public struct FormatterRegistry: Sendable {
+    /// A named group of entries, enabled or not, as lldb's `type category` keeps them.
     public struct Category: Sendable {
+        /// The category's name (`user`, `swift`, `foundation`).
         public var name: String
+        /// Whether lookups search it.
         public var isEnabled: Bool
+        /// Its entries; the first that matches a value wins.
         public var entries: [FormatterEntry]
 
+        /// A category of `entries`, enabled unless told otherwise.
         public init(name: String, isEnabled: Bool = true, entries: [FormatterEntry] = []) {
             self.name = name
             self.isEnabled = isEnabled
@@ -38,7 +43,9 @@ public struct FormatterRegistry: Sendable {
         }
     }
 
+    /// Makes lookups search `category` (`type category enable`).
     public mutating func enable(_ category: String) { setEnabled(category, true) }
+    /// Makes lookups skip `category` (`type category disable`).
     public mutating func disable(_ category: String) { setEnabled(category, false) }
 
     /// Moves `category` to `position` in the search order (0 is searched first).

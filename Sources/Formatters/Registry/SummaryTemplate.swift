@@ -12,6 +12,7 @@ public struct SummaryTemplate: Hashable, Sendable {
     }
 
     let segments: [Segment]
+    /// The summary string as written.
     public let source: String
 
     /// Parses a summary string. Text outside `${…}` is kept; `\$`, `\{`, `\}` escape those characters.
@@ -113,7 +114,10 @@ public struct SummaryTemplate: Hashable, Sendable {
 
 /// Why a summary string could not be read.
 public struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The summary string as written.
     public var template: String
+    /// What is wrong with it.
     public var reason: String
+    /// The string and the reason, in one line.
     public var description: String { "summary string \"\(template)\": \(reason)" }
 }

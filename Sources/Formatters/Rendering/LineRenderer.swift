@@ -1,5 +1,6 @@
 /// One line, like Xcode's summary column and Swift literals: `Person(name: "Ada", tags: ["x"], age: 36)`.
 public struct LineRenderer: Sendable {
+    /// A renderer (it keeps no state).
     public init() {}
 
     /// A class instance that a back-reference (`↩︎ #0`) points at is named with its number: `Node #0(…)`.

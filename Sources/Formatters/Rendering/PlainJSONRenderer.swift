@@ -4,6 +4,7 @@ import PostmortemCore
 /// dictionaries objects, optionals their value or `null`, enums their case name (or `{"case": payload}`).
 /// Numbers stay numbers, as printed. Keys keep the order the value has (sorted for dictionaries).
 public struct PlainJSONRenderer: Sendable {
+    /// A renderer (it keeps no state).
     public init() {}
 
     /// A class instance that a back-reference points at carries `"$id"`; the reference is `{"$ref": id}`. Items a

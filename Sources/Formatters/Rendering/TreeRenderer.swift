@@ -9,8 +9,10 @@
 /// ```
 /// A value with a summary (a formatter's, or its own description) prints the summary only, as `po` does.
 public struct TreeRenderer: Sendable {
+    /// What each level of the tree is indented by.
     public var indentation: String
 
+    /// A renderer indenting each level by `indentation` (two spaces unless told).
     public init(indentation: String = "  ") {
         self.indentation = indentation
     }

@@ -67,6 +67,7 @@ public struct IndexCache: Hashable, Sendable {
 
     /// One file in the cache, as `postmortem cache info` lists it.
     public struct Entry: Hashable, Sendable {
+        /// The file's path.
         public var path: String
         /// The file's size in bytes.
         public var size: UInt64

@@ -9,12 +9,14 @@ public struct AddressResolution: Hashable, Sendable {
     public var frames: [SymbolicatedFrame]
     /// The symbol-table entry that covers the address, and how far into it the address lies.
     public var symbol: String?
+    /// How far into ``symbol`` the address lies.
     public var symbolOffset: UInt64?
     /// The start of the outermost function (from DWARF, else from the symbol table).
     public var functionStart: FileAddress?
     /// Why the address stays unresolved, when ``frames`` is empty.
     public var unresolvedReason: String?
 
+    /// A resolution of `address`: `frames` innermost first, the covering symbol, and why nothing covers it when nothing does.
     public init(address: FileAddress, frames: [SymbolicatedFrame], symbol: String?, symbolOffset: UInt64?,
                 functionStart: FileAddress?, unresolvedReason: String?) {
         self.address = address
@@ -25,5 +27,6 @@ public struct AddressResolution: Hashable, Sendable {
         self.unresolvedReason = unresolvedReason
     }
 
+    /// Whether any function or line was found for the address.
     public var isResolved: Bool { !frames.isEmpty }
 }

@@ -6,6 +6,7 @@ public enum SymbolicationError: Error, Hashable, Sendable, CustomStringConvertib
     case objectFile(ObjectFileError)
     case dwarf(DWARFError)
 
+    /// The error in one line: the path it concerns and what is wrong.
     public var description: String {
         switch self {
         case .objectFile(let error): error.description

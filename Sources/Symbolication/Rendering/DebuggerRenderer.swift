@@ -4,10 +4,12 @@ public import PostmortemCore
 
 /// Renders gdb's answers to `info symbol ADDR` and `info line *ADDR` for one object file.
 public struct DebuggerRenderer {
+    /// The object file answered for.
     public let symbolizer: ImageSymbolizer
     /// The DWARF read again as gdb reads it, for `info line` (the index answers as llvm-symbolizer does).
     private let dwarf: DWARFFile?
 
+    /// A renderer for `symbolizer`'s image, reading its DWARF again as gdb does when it has any.
     public init(symbolizer: ImageSymbolizer) {
         self.symbolizer = symbolizer
         let debugFile = symbolizer.debugFile ?? (symbolizer.image.hasDWARF ? symbolizer.image : nil)

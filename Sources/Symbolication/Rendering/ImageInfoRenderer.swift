@@ -4,6 +4,7 @@ public import ObjectFiles
 
 /// Renders what `postmortem images` tells of a binary or debug file: its identity and its debug file.
 public struct ImageInfoRenderer: Sendable {
+    /// A renderer (it keeps no state).
     public init() {}
 
     /// `PATH [arch]: Mach-O executable arm64, UUID …, macos 11.0, DWARF: no, debug file: PATH`.

@@ -11,12 +11,14 @@ public struct ResolutionRenderer: Sendable {
         /// Print full source paths, not file names (`atos -fullPath`).
         public var showsFullPaths: Bool
 
+        /// A style printing the outermost function only and file names, unless told otherwise.
         public init(showsInlinedFrames: Bool = false, showsFullPaths: Bool = false) {
             self.showsInlinedFrames = showsInlinedFrames
             self.showsFullPaths = showsFullPaths
         }
     }
 
+    /// How much of each answer is printed.
     public let style: Style
     /// The image name atos shows in `(in NAME)`.
     public let imageName: String
@@ -25,6 +27,7 @@ public struct ResolutionRenderer: Sendable {
     /// Colours for a terminal (function names, source positions); `nil` for plain text.
     public let colors: TerminalColors?
 
+    /// A renderer of answers in `imageName`, coloured with `colors` when given.
     public init(style: Style, imageName: String, colors: TerminalColors? = nil) {
         self.style = style
         self.imageName = imageName
