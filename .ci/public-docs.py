@@ -2,16 +2,18 @@
 """Every public declaration of the library modules a user calls has a /// comment (`make test` runs this).
 
 Usage: .ci/public-docs.py [MODULE ...]   (default: the modules listed below). Prints each declaration without one,
-as FILE:LINE: declaration, and exits 1 when there is any. A declaration counts as documented when the lines just
-above it (attributes and blank-free) include a `///` line. Members of a public extension or type are checked too:
+as FILE:LINE: declaration, and exits 1 when there is any. A declaration counts as documented when the line above it
+and its attributes is a `///` line. Members of a public extension or type are checked too:
 `public` is written on each of them in this code base.
 """
 import os
 import re
 import sys
 
-# The modules a library user calls (Package.swift's library products and the modules their API hands out).
-MODULES = ["Symbolication", "CrashLogs", "Formatters", "SymbolicationService"]
+# Every Swift library module (the executables and the C shims aside): the library products, what their API hands
+# out, and what the CLI and the server share.
+MODULES = ["PostmortemCore", "ObjectFiles", "DWARF", "Debuginfod", "CrashLogs", "Symbolication", "Formatters", "Grouping",
+           "SymbolicationService", "ServeOptions"]
 
 DECLARATION = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:(?:final|static|class|override|mutating|nonisolated|indirect|"
@@ -29,8 +31,11 @@ def undocumented(path):
         # Extensions are not declarations of their own: their members are checked one by one.
         if not match or match.group(1) == "extension":
             continue
+        # Attributes above it, one line or several (`@Option(name: …,` then its continuation lines, indented deeper).
+        indent = len(line) - len(line.lstrip())
         above = index - 1
-        while above >= 0 and lines[above].strip().startswith("@"):
+        while above >= 0 and lines[above].strip() and (lines[above].strip().startswith("@") or
+                                                       len(lines[above]) - len(lines[above].lstrip()) > indent):
             above -= 1
         if above >= 0 and lines[above].strip().startswith("///"):
             continue

@@ -1,5 +1,6 @@
 /// Why DWARF could not be read, with the file and the place in it.
 public struct DWARFError: Error, Hashable, Sendable {
+    /// What kind of failure it is.
     public enum Code: Hashable, Sendable {
         /// The file has no DWARF sections at all.
         case noDebugInfo
@@ -9,11 +10,14 @@ public struct DWARFError: Error, Hashable, Sendable {
         case malformed
     }
 
+    /// What kind of failure it is.
     public var code: Code
+    /// The file whose DWARF could not be read.
     public var path: String
     /// What libdwarf said, and where (a unit or DIE offset).
     public var detail: String
 
+    /// An error of `code` about the DWARF of `path`, saying `detail`.
     public init(_ code: Code, path: String, detail: String) {
         self.code = code
         self.path = path
@@ -22,6 +26,7 @@ public struct DWARFError: Error, Hashable, Sendable {
 }
 
 extension DWARFError: CustomStringConvertible {
+    /// The error in one line: the file, and what is wrong with its DWARF.
     public var description: String {
         switch code {
         case .noDebugInfo: "\(path): no DWARF debug information"

@@ -5,9 +5,13 @@ public import PostmortemCore
 /// What gdb's `info line *ADDRESS` says of an address: its line, the file as gdb names it, and the addresses the
 /// line's row covers (to the next row of any file of the unit, or the unit's next file's start).
 public struct GDBLineAnswer: Hashable, Sendable {
+    /// The line number.
     public var line: Int
+    /// The file, as gdb names it.
     public var file: String
+    /// The first address of the line's row.
     public var start: FileAddress
+    /// Where the row ends; `nil` when gdb would not say.
     public var end: FileAddress?
 }
 

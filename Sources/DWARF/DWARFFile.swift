@@ -8,6 +8,7 @@ import PostmortemCore
 /// ``contents(of:)`` reads one unit's functions and line table. One libdwarf session: use one instance
 /// from one thread at a time, and ``anotherSession()`` for another thread.
 public final class DWARFFile {
+    /// The file read.
     public let path: String
     /// The image the DWARF belongs to (one slice, for a universal file).
     public let object: ObjectFile

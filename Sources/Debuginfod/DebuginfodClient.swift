@@ -16,6 +16,7 @@ import PostmortemCore
 ///
 /// One client serves a whole run (or a server's life) from any number of threads; ``close()`` ends it.
 public final class DebuginfodClient: RemoteDebugFiles {
+    /// The servers, cache and limits it works with (elfutils' variables, read once).
     public let settings: DebuginfodSettings
     /// With `true`, only what the cache already holds is used: no server is asked.
     public let offline: Bool
@@ -72,6 +73,7 @@ public final class DebuginfodClient: RemoteDebugFiles {
         try? http?.syncShutdown()
     }
 
+    /// The `artifact` of `buildID`: from the cache, else from the first server that has it, checked by its build-id.
     public func fetch(_ artifact: RemoteArtifact, of buildID: BuildID) -> RemoteFetch {
         let request = Request(artifact: artifact, buildID: buildID)
         if let known = state.withLock({ $0.answers[request] }), remembers(since: known.at) { return known.fetch }

@@ -115,6 +115,7 @@ public struct DebuginfodServer: Hashable, Sendable, CustomStringConvertible {
         self.url = trimmed
     }
 
+    /// The server's URL, as given.
     public var description: String { url }
 
     /// The URL of `artifact` of `buildID` on this server (`…/buildid/HEX/debuginfo`); a source path is %-escaped

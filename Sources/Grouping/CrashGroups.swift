@@ -3,7 +3,9 @@
 public struct CrashGroups: Sendable {
     /// One group: every crash with one signature.
     public struct Group: Sendable {
+        /// The signature shared by the group's crashes.
         public var signature: String
+        /// How many crashes the group holds.
         public var count: Int
         /// The logs, in the order they were added, each once.
         public var logs: [String]
@@ -13,6 +15,7 @@ public struct CrashGroups: Sendable {
         public var exception: String?
         /// Seconds since 1970 (UTC).
         public var firstSeen: Int64?
+        /// Seconds since 1970 (UTC) of the latest crash, when its log says.
         public var lastSeen: Int64?
         var lastLog: String?
     }
@@ -22,6 +25,7 @@ public struct CrashGroups: Sendable {
     /// How many crashes were added.
     public private(set) var crashCount = 0
 
+    /// No groups yet.
     public init() {}
 
     /// Adds one crash of `log` (a path) that happened at `time` (seconds since 1970), when known.

@@ -10,6 +10,7 @@ public struct CrashSignature: Hashable, Sendable {
 
 /// What became of one frame while a signature was made.
 public struct FrameDecision: Hashable, Sendable {
+    /// What a rule (or its absence) did with the frame.
     public enum Outcome: Hashable, Sendable {
         /// Part of the signature, counted towards its frames.
         case used
@@ -33,7 +34,9 @@ public struct FrameDecision: Hashable, Sendable {
         case beyondLimit
     }
 
+    /// The frame decided on.
     public var frame: SignatureFrame
+    /// What became of it.
     public var outcome: Outcome
 }
 

@@ -7,6 +7,7 @@
 ///   closure numbers (`closure #1 in …`) stay, since they tell overloads and closures apart and do not change
 ///   between builds of the same code.
 public enum FunctionNameNormalizer {
+    /// `name` in the form signatures compare.
     public static func normalize(_ name: String) -> String {
         var text = Substring(name.trimmingBlanks)
         // `<signal handler called>`, `<unavailable>`: a producer's word for a frame, not a name.

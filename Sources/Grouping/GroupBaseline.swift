@@ -4,6 +4,7 @@ import Foundation
 public enum GroupBaseline {
     /// A baseline that cannot be read: which file, why.
     public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// The file and the reason, in one line.
         public var description: String
     }
 

@@ -12,6 +12,7 @@ public struct SignatureFrame: Hashable, Sendable {
     public var function: String?
     /// The image's name, for frames left unresolved.
     public var module: String?
+    /// The offset into ``module``, for frames left unresolved.
     public var moduleOffset: UInt64?
     /// The runtime address, for a frame with neither a name nor a module.
     public var address: UInt64?

@@ -7,11 +7,13 @@ import Symbolication
 /// Which rule a name matches is remembered per name, since logs of one program repeat the same few hundred names:
 /// one maker is meant for one run over many logs, on one thread.
 public final class SignatureMaker {
+    /// The rules signatures are made by.
     public let rules: SignatureRules
     private let demangler = Demangler(style: .simplified)
     private let expressions: [Regex<AnyRegexOutput>?]
     private var ruleForName: [String: Int?] = [:]
 
+    /// A maker using `rules`.
     public init(rules: SignatureRules) {
         self.rules = rules
         // Each rule's pattern compiled when the rule was made.

@@ -7,10 +7,12 @@
 /// the first frame it matches, dropping every frame above it; `cut` drops the frame and every frame above it (a
 /// signal trampoline: what is above it is the handler that printed the report).
 public struct SignatureRule: Hashable, Sendable {
+    /// What a rule does to the frames it matches (see the type's description).
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case skip, prefix, sentinel, cut
     }
 
+    /// What the rule does.
     public var kind: Kind
     /// The pattern as written (a regular expression matched against the whole name).
     public var pattern: String
@@ -35,7 +37,10 @@ public struct SignatureRule: Hashable, Sendable {
 
 /// A rules file that cannot be used: where and why.
 public struct RulesError: Error, CustomStringConvertible, Sendable {
+    /// Where the rule was read (a file and its line).
     public var place: String
+    /// What is wrong with it.
     public var message: String
+    /// The place and the message, in one line.
     public var description: String { "\(place): \(message)" }
 }

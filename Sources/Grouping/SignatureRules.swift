@@ -4,12 +4,14 @@
 /// `#` starts a comment. A user's file comes before the defaults (its `frames` replaces theirs): the first rule that
 /// matches a name decides.
 public struct SignatureRules: Sendable {
+    /// The rules, in the order they are tried: the first that matches a name decides.
     public var rules: [SignatureRule]
     /// How many meaningful frames (not skipped, not prefix) a signature takes.
     public var frameCount: Int
     /// Whether the file said `frames N` (else ``frameCount`` is the default).
     public var setsFrameCount: Bool
 
+    /// Rules taking `frameCount` meaningful frames; `setsFrameCount` when a file said so.
     public init(rules: [SignatureRule], frameCount: Int, setsFrameCount: Bool = true) {
         self.rules = rules
         self.frameCount = frameCount
@@ -49,6 +51,7 @@ public struct SignatureRules: Sendable {
         SignatureRules(rules: rules + later.rules, frameCount: setsFrameCount ? frameCount : later.frameCount)
     }
 
+    /// How many meaningful frames a signature takes unless a rules file says otherwise.
     public static let defaultFrameCount = 3
 
     /// The built-in rules.

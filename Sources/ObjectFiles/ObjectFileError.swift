@@ -1,6 +1,7 @@
 import PostmortemCore
 /// Why an object file could not be read, with the path it concerns.
 public struct ObjectFileError: Error, Hashable, Sendable {
+    /// What kind of failure it is.
     public enum Code: Hashable, Sendable {
         /// The path does not exist or cannot be opened.
         case cannotOpen
@@ -16,11 +17,14 @@ public struct ObjectFileError: Error, Hashable, Sendable {
         case ambiguousArchitecture
     }
 
+    /// What kind of failure it is.
     public var code: Code
+    /// The file it concerns.
     public var path: String
     /// What exactly went wrong, in words (an `errno` text, a libelf message, a header field).
     public var detail: String
 
+    /// An error of `code` about `path`, saying `detail`.
     public init(_ code: Code, path: String, detail: String) {
         self.code = code
         self.path = path
@@ -29,6 +33,7 @@ public struct ObjectFileError: Error, Hashable, Sendable {
 }
 
 extension ObjectFileError: CustomStringConvertible {
+    /// The error in one line: the path, and what is wrong with it.
     public var description: String {
         switch code {
         case .cannotOpen: "\(path): cannot open: \(detail)"

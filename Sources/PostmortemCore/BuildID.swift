@@ -1,7 +1,9 @@
 /// An ELF build-id (`NT_GNU_BUILD_ID`): the bytes that name one build of a binary and its debug file.
 public struct BuildID: Hashable, Sendable {
+    /// The note's bytes (usually 20: a SHA-1 of the linked file), in file order.
     public var bytes: [UInt8]
 
+    /// The build-id of `bytes`.
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses a hex string such as `7735fcacf5f0…`; `nil` when it is not an even number of hex digits.
@@ -42,5 +44,6 @@ public struct BuildID: Hashable, Sendable {
 }
 
 extension BuildID: CustomStringConvertible {
+    /// The build-id in lower-case hex, as debuginfod and `readelf -n` write it.
     public var description: String { hex }
 }

@@ -8,6 +8,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// What the user can try, when something can be tried.
     public var advice: String?
 
+    /// A diagnostic about `subject` (when about one), saying `message`, with `advice` when something can be tried.
     public init(subject: String?, message: String, advice: String? = nil) {
         self.subject = subject
         self.message = message

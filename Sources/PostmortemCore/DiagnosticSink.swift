@@ -5,14 +5,17 @@ import Synchronization
 public struct DiagnosticSink: Sendable {
     private let deliver: @Sendable (Diagnostic) -> Void
 
+    /// A sink that hands each diagnostic to `deliver`, on the thread that made it.
     public init(_ deliver: @escaping @Sendable (Diagnostic) -> Void) {
         self.deliver = deliver
     }
 
+    /// Delivers `diagnostic`.
     public func report(_ diagnostic: Diagnostic) {
         deliver(diagnostic)
     }
 
+    /// Delivers a diagnostic about `subject` saying `message`, with `advice` when given.
     public func report(subject: String?, _ message: String, advice: String? = nil) {
         deliver(Diagnostic(subject: subject, message: message, advice: advice))
     }
@@ -25,8 +28,10 @@ public struct DiagnosticSink: Sendable {
 public final class DiagnosticLog: Sendable {
     private let kept = Mutex<[Diagnostic]>([])
 
+    /// An empty log.
     public init() {}
 
+    /// A sink that appends to this log, from any thread.
     public var sink: DiagnosticSink {
         DiagnosticSink { [self] diagnostic in kept.withLock { $0.append(diagnostic) } }
     }

@@ -2,11 +2,15 @@
 /// what `llvm-symbolizer --obj` takes. Runtime addresses become file addresses through
 /// ``LoadedImage``.
 public struct FileAddress: RawRepresentable, Hashable, Comparable, Sendable {
+    /// The address as the object file states it (before any load bias).
     public var rawValue: UInt64
 
+    /// The file address `rawValue`.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// The file address `rawValue`, unlabelled.
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
+    /// Orders addresses by their value.
     public static func < (lhs: FileAddress, rhs: FileAddress) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The address `distance` bytes further on, or `nil` when that would wrap.
@@ -29,26 +33,34 @@ extension FileAddress: CustomStringConvertible {
 
 /// A half-open range of file addresses, `lowerBound ..< upperBound`.
 public struct AddressRange: Hashable, Sendable {
+    /// The first address in the range.
     public var lowerBound: FileAddress
+    /// The first address past the range.
     public var upperBound: FileAddress
 
+    /// The addresses from `lowerBound` up to, not including, `upperBound`.
     public init(_ lowerBound: FileAddress, _ upperBound: FileAddress) {
         self.lowerBound = lowerBound
         self.upperBound = upperBound
     }
 
+    /// The addresses from `lowerBound` up to, not including, `upperBound`, as numbers.
     public init(lowerBound: UInt64, upperBound: UInt64) {
         self.init(FileAddress(lowerBound), FileAddress(upperBound))
     }
 
+    /// Whether the range holds no address (an end at or below its start).
     public var isEmpty: Bool { upperBound <= lowerBound }
+    /// How many addresses the range holds.
     public var size: UInt64 { isEmpty ? 0 : upperBound.rawValue - lowerBound.rawValue }
 
+    /// Whether `address` lies in the range.
     public func contains(_ address: FileAddress) -> Bool {
         lowerBound <= address && address < upperBound
     }
 }
 
 extension AddressRange: CustomStringConvertible {
+    /// `[0xSTART, 0xEND)`.
     public var description: String { "[\(lowerBound), \(upperBound))" }
 }

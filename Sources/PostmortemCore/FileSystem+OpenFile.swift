@@ -4,10 +4,13 @@ extension FileSystem {
     /// A file open for reading, closed when the value goes: its descriptor is for the code that hands it to a C
     /// library (libelf reads through it; a mapping is made from it).
     public final class OpenFile {
+        /// The path it was opened by.
         public let path: String
+        /// The open descriptor, closed when this object goes.
         public let descriptor: Int32
         /// The size in bytes and whether it is a directory, as the file said when it was opened.
         public let size: UInt64
+        /// Whether the path names a directory (which is not read as a file).
         public let isDirectory: Bool
 
         /// Opens `path` for reading.

@@ -5,21 +5,27 @@ import Glibc
 public enum FileSystem {
     /// Why a file could not be read or written: the path and the system's words.
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The path the failure concerns.
         public var path: String
+        /// What went wrong, in the system's words.
         public var detail: String
+        /// The path and the detail, in one line.
         public var description: String { "\(path): \(detail)" }
     }
 
+    /// Whether anything exists at `path` (links followed).
     public static func exists(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0
     }
 
+    /// Whether `path` is a regular file (links followed).
     public static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
+    /// Whether `path` is a directory (links followed).
     public static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
@@ -93,6 +99,7 @@ public enum FileSystem {
         return String(cString: directory)
     }
 
+    /// The environment variable `name`, if set.
     public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
@@ -158,6 +165,7 @@ public enum FileSystem {
     /// when complete: it is written beside it under a temporary name and renamed over it by ``commit()``.
     /// Dropped without a commit, the temporary file is removed.
     public final class AtomicFile {
+        /// Where the file appears once committed.
         public let path: String
         /// Where the file is written until ``commit()``: beside ``path``, so that it can be read back before then.
         public let temporary: String
@@ -167,6 +175,7 @@ public enum FileSystem {
         /// The number of bytes appended so far.
         public private(set) var count = 0
 
+        /// Starts a file for `path`, written under a temporary name beside it, with `permissions` once committed.
         public init(path: String, permissions: UInt32 = 0o644) throws(Failure) {
             self.path = path
             self.permissions = permissions
@@ -260,7 +269,9 @@ public enum FileSystem {
         private let descriptor: Int32
         private let owned: Bool
 
+        /// The process's standard output.
         public static let standardOutput = Writer(descriptor: STDOUT_FILENO, owned: false)
+        /// The process's standard error.
         public static let standardError = Writer(descriptor: STDERR_FILENO, owned: false)
 
         private init(descriptor: Int32, owned: Bool) {
@@ -268,6 +279,7 @@ public enum FileSystem {
             self.owned = owned
         }
 
+        /// The file at `path`, created or emptied, for writing.
         public convenience init(path: String) throws(Failure) {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw Failure(path: path, detail: "cannot write: " + String(cString: strerror(errno))) }

@@ -24,7 +24,9 @@ public enum JSONText {
         return result + "\""
     }
 
+    /// `value` as a JSON string, or `null`.
     public static func string(_ value: String?) -> String { value.map(quote) ?? "null" }
+    /// `value` as a JSON number, or `null`.
     public static func number<T: BinaryInteger>(_ value: T?) -> String { value.map { "\($0)" } ?? "null" }
 
     /// `{"key": value, …}` from already-encoded values, in the order given.
@@ -32,6 +34,7 @@ public enum JSONText {
         "{" + members.map { quote($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
     }
 
+    /// `[element, …]` from already-encoded elements, in the order given.
     public static func array(_ elements: [String]) -> String {
         "[" + elements.joined(separator: ", ") + "]"
     }

@@ -1,7 +1,9 @@
 /// The UUID of a Mach-O image (`LC_UUID`), which ties a binary to its dSYM.
 public struct MachUUID: Hashable, Sendable {
+    /// The 16 bytes of the `LC_UUID` command, in file order.
     public var bytes: [UInt8]
 
+    /// The UUID of `bytes`.
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses `4C4C445B-5555-3144-A18D-535DDD3BDF97`, with or without dashes, in either case.

@@ -7,8 +7,10 @@ public struct SourceExcerpt: Hashable, Sendable {
     public var lines: [String]
     /// The frame's line and column (0 when the debug information gives none).
     public var line: Int
+    /// The frame's column (0 when the debug information gives none).
     public var column: Int
 
+    /// An excerpt of `lines` from `firstLine`, around the frame's `line` and `column`.
     public init(firstLine: Int, lines: [String], line: Int, column: Int) {
         self.firstLine = firstLine
         self.lines = lines

@@ -2,36 +2,46 @@ public import ArgumentParser
 
 /// The options of `postmortem serve`, which the `postmortem-server` executable takes too: the command hands them on.
 public struct ServeOptions: ParsableArguments {
+    /// The address the server listens on.
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
     public var host = "127.0.0.1"
 
+    /// The port the server listens on; 0 for a free one.
     @Option(help: "The port to listen on; 0 picks a free one (the first line on standard output says which).")
     public var port = 8080
 
+    /// Folders searched for binaries and debug files.
     @Option(name: [.customShort("d"), .customLong("debug-path")],
             help: "A directory searched (recursively) for binaries and debug files; may be repeated. Listed at start, and again when a request names a module not found.",
             completion: .directory)
     public var debugPaths: [String] = []
 
+    /// The largest request body, as written (`32M`); ``maximumBodyBytes`` reads it.
     @Option(name: .customLong("max-body-size"), help: "The largest request body, in bytes (K, M and G suffixes allowed); larger ones get 413.")
     public var maximumBodySize = "32M"
 
+    /// The most frames one Symbolication API request may hold.
     @Option(name: .customLong("max-frames"), help: "The most frames of all the jobs of one Symbolication API request.")
     public var maximumFrames = 100_000
 
+    /// Seconds a request may take.
     @Option(name: .customLong("timeout"), help: "Seconds a request may take, reading its body included; past it, it gets 504.")
     public var timeout = 30
 
+    /// The most images kept open between requests.
     @Option(name: .customLong("max-open-images"),
             help: "The most images kept open between requests; the least recently used are closed first.")
     public var maximumOpenImages = 64
 
+    /// Whether the index cache is off.
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
     public var noCache = false
 
+    /// Whether debuginfod is not asked.
     @Flag(name: .customLong("offline"), help: "Ask no debuginfod server (DEBUGINFOD_URLS); files downloaded before are still used.")
     public var offline = false
 
+    /// The defaults, for swift-argument-parser to fill in.
     public init() {}
 
     /// The largest body in bytes, or `nil` when ``maximumBodySize`` is not a size.
@@ -45,6 +55,7 @@ public struct ServeOptions: ParsableArguments {
         return overflow ? nil : bytes
     }
 
+    /// Refuses values out of range, in one line each (swift-argument-parser calls it after parsing).
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): a port is 0 to 65535") }
         guard maximumBodyBytes != nil else {

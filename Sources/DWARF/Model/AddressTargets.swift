@@ -6,6 +6,7 @@ public struct AddressTargets: Sendable, Equatable {
     /// The addresses, ascending, without repeats.
     public let sorted: [UInt64]
 
+    /// The targets `addresses` name, sorted and each once.
     public init(_ addresses: some Sequence<FileAddress>) {
         self.init(raw: addresses.map(\.rawValue))
     }

@@ -17,6 +17,7 @@ public struct CompileUnit: Hashable, Sendable {
     /// The code addresses the unit covers (`DW_AT_low_pc`/`high_pc` or `DW_AT_ranges`); empty when unknown.
     public var ranges: [AddressRange]
 
+    /// A unit as its header and DIE describe it.
     public init(dieOffset: UInt64, version: Int, name: String?, compilationDirectory: String?, producer: String?, ranges: [AddressRange]) {
         self.dieOffset = dieOffset
         self.version = version

@@ -19,7 +19,9 @@ public struct FunctionRecord: Hashable, Sendable {
     public var isInlined: Bool
     /// For an inlined copy: where the call that was inlined sits (`DW_AT_call_file`, `call_line`, `call_column`).
     public var callFile: String?
+    /// For an inlined copy: the line of the call that was inlined (`DW_AT_call_line`).
     public var callLine: Int
+    /// For an inlined copy: the column of the call that was inlined (`DW_AT_call_column`).
     public var callColumn: Int
     /// `DW_AT_decl_line` of the function (through its origin): where its definition starts.
     public var declarationLine: Int
@@ -27,6 +29,7 @@ public struct FunctionRecord: Hashable, Sendable {
     /// `nil` once complete. ``DWARFFile/completingNames(_:)`` follows it.
     public var nameOrigin: UInt64?
 
+    /// A record as the DIE walk makes it.
     public init(name: String?, linkageName: String?, ranges: [AddressRange], parent: Int?, depth: Int, isInlined: Bool,
                 callFile: String?, callLine: Int, callColumn: Int, declarationLine: Int, nameOrigin: UInt64? = nil) {
         self.name = name
@@ -45,6 +48,7 @@ public struct FunctionRecord: Hashable, Sendable {
     /// The lowest address of the record.
     public var lowestAddress: FileAddress? { ranges.map(\.lowerBound).min() }
 
+    /// Whether any of the record's ranges holds `address`.
     public func contains(_ address: FileAddress) -> Bool { ranges.contains { $0.contains(address) } }
 }
 
@@ -52,8 +56,10 @@ public struct FunctionRecord: Hashable, Sendable {
 public struct UnitContents: Sendable {
     /// Records in DIE order: each record's inlined copies and nested functions follow it.
     public var functions: [FunctionRecord]
+    /// The unit's line table.
     public var lineTable: LineTable
 
+    /// A unit's `functions` and `lineTable`.
     public init(functions: [FunctionRecord], lineTable: LineTable) {
         self.functions = functions
         self.lineTable = lineTable

@@ -3,6 +3,7 @@ public import PostmortemCore
 
 /// One row of a line table: the source position of the code starting at ``address``.
 public struct LineRow: Hashable, Sendable {
+    /// Where the row starts.
     public var address: FileAddress
     /// An index into ``LineTable/files``.
     public var file: UInt32
@@ -11,6 +12,7 @@ public struct LineRow: Hashable, Sendable {
     /// 0 when the compiler recorded no column.
     public var column: UInt32
 
+    /// A row at `address`, of the file at index `file` of its table, at `line`:`column`.
     public init(address: FileAddress, file: UInt32, line: UInt32, column: UInt32) {
         self.address = address
         self.file = file
@@ -21,20 +23,26 @@ public struct LineRow: Hashable, Sendable {
 
 /// A run of rows with increasing addresses, ending before ``endAddress`` (`DW_LNE_end_sequence`).
 public struct LineSequence: Hashable, Sendable {
+    /// The rows, in address order.
     public var rows: [LineRow]
+    /// The address just past the sequence's last instruction.
     public var endAddress: FileAddress
 
+    /// A sequence of `rows` ending at `endAddress`.
     public init(rows: [LineRow], endAddress: FileAddress) {
         self.rows = rows
         self.endAddress = endAddress
     }
 
+    /// Where the sequence starts: its first row's address.
     public var startAddress: FileAddress { rows.first?.address ?? endAddress }
+    /// The addresses the sequence covers.
     public var range: AddressRange { AddressRange(startAddress, endAddress) }
 }
 
 /// A unit's line table: sequences sorted by start address, and the full paths of its files.
 public struct LineTable: Sendable {
+    /// The sequences, sorted by start.
     public var sequences: [LineSequence]
     /// Paths of the files rows refer to: the compile directory and include directory joined with the name.
     public var files: [String]
@@ -42,6 +50,7 @@ public struct LineTable: Sendable {
     /// For each sequence, the highest end address of it and every sequence before it.
     private let furthestEnd: [FileAddress]
 
+    /// A table of `sequences` (sorted here) naming `files`.
     public init(sequences: [LineSequence], files: [String]) {
         self.sequences = sequences.sorted { $0.startAddress < $1.startAddress }
         self.files = files
@@ -52,6 +61,7 @@ public struct LineTable: Sendable {
         }
     }
 
+    /// A table with no rows.
     public static let empty = LineTable(sequences: [], files: [])
 
     /// The path of file `index`, or `nil` when the table has no such file.

@@ -7,10 +7,12 @@ import PostmortemCore
 /// `ROOT/<binary's directory>/` (verified by build-id when both files have one, by CRC-32 otherwise); last, when
 /// a remote source is given, the file of the binary's build-id fetched from it (verified by build-id too).
 public struct DebugFileLocator: Sendable {
+    /// The roots searched, in gdb's order.
     public var search: DebugFileSearch
     /// Where a debug file missing here is fetched from by build-id (debuginfod), if anywhere.
     public var remote: RemoteDebugFileSource?
 
+    /// A locator searching `search`'s roots, then `remote` when given.
     public init(search: DebugFileSearch = DebugFileSearch(), remote: RemoteDebugFileSource? = nil) {
         self.search = search
         self.remote = remote

@@ -3,10 +3,13 @@ public struct DebugFileSearch: Hashable, Sendable {
     /// Roots holding `.build-id/xx/rest.debug` trees and mirrors of binary directories,
     /// searched in order; `/usr/lib/debug` comes last unless ``includesSystemRoot`` is false.
     public var roots: [String]
+    /// Whether `/usr/lib/debug` is searched after ``roots``.
     public var includesSystemRoot: Bool
 
+    /// Where distributions install debug files (`/usr/lib/debug`).
     public static let systemRoot = "/usr/lib/debug"
 
+    /// A search of `roots`, then of `/usr/lib/debug` unless told otherwise.
     public init(roots: [String] = [], includesSystemRoot: Bool = true) {
         self.roots = roots
         self.includesSystemRoot = includesSystemRoot
@@ -19,17 +22,22 @@ public struct DebugFileSearch: Hashable, Sendable {
 public struct DebugFileLookup: Sendable {
     /// A candidate that was rejected: it exists, but belongs to another build.
     public struct Rejection: Hashable, Sendable {
+        /// The candidate's path.
         public var path: String
+        /// Why it was passed over (another build-id, a CRC that does not match).
         public var reason: String
     }
 
+    /// The debug file found; `nil` when none was.
     public var debugFile: ObjectFile?
+    /// Each candidate passed over, with why.
     public var rejections: [Rejection]
     /// Where the debug file came from when it was fetched (`debuginfod http://…`); `nil` for a file found here.
     public var origin: String?
     /// Why the remote source had no debug file, when one was asked.
     public var unavailableRemotely: String?
 
+    /// The outcome of a search: `debugFile` (if found), what was passed over, and where a fetched file came from.
     public init(debugFile: ObjectFile?, rejections: [Rejection], origin: String? = nil, unavailableRemotely: String? = nil) {
         self.debugFile = debugFile
         self.rejections = rejections

@@ -9,6 +9,7 @@ public final class DebugPathListings: Sendable {
     public let freshness: Duration
     private let listings = Mutex<[String: (entries: [(name: String, path: String)], at: ContinuousClock.Instant)]>([:])
 
+    /// Listings taken again once older than `freshness` (two seconds unless told).
     public init(freshness: Duration = .seconds(2)) {
         self.freshness = freshness
     }

@@ -37,10 +37,14 @@ public enum RemoteFetch: Hashable, Sendable {
 
 /// A ``RemoteDebugFiles`` as a value that options can hold and compare: two are equal when they are the same source.
 public struct RemoteDebugFileSource: Hashable, Sendable {
+    /// The source itself.
     public let source: any RemoteDebugFiles
 
+    /// `source` as a value.
     public init(_ source: any RemoteDebugFiles) { self.source = source }
 
+    /// Whether both are the same source object.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source === rhs.source }
+    /// Hashes the source object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(source)) }
 }

@@ -83,5 +83,6 @@ public enum Architecture: Hashable, Sendable {
 }
 
 extension Architecture: CustomStringConvertible {
+    /// The architecture's name (`arm64`, `x86_64`).
     public var description: String { name }
 }

@@ -22,13 +22,19 @@ public enum ObjectKind: String, Hashable, Sendable {
 /// Reading one costs its headers and notes only; symbol tables are read on demand
 /// (``ObjectFileReader/symbolTable(of:)``) and DWARF by the `DWARF` module.
 public struct ObjectFile: Hashable, Sendable {
+    /// The path the file was read from.
     public var path: String
+    /// ELF or Mach-O.
     public var format: ObjectFormat
+    /// What sort of file it is: executable, shared object, relocatable object, core, debug companion or other.
     public var kind: ObjectKind
+    /// The machine the code is for (the slice's, in a universal file).
     public var architecture: Architecture
+    /// Whether addresses are 64 bits wide.
     public var is64Bit: Bool
     /// True for a big-endian ELF file (s390x, say); Mach-O files here are all little-endian.
     public var isBigEndian: Bool
+    /// The ELF build-id note, which ties a binary to its debug file.
     public var buildID: BuildID?
     /// The `LC_UUID` of a Mach-O image: what ties a binary to its dSYM.
     public var uuid: MachUUID?
@@ -36,11 +42,14 @@ public struct ObjectFile: Hashable, Sendable {
     public var platform: String?
     /// Where this image lies in its file: the whole file, or one slice of a universal (fat) file.
     public var slice: FileSlice?
+    /// The sections, in header order.
     public var sections: [Section]
     /// The `PT_LOAD` segments, in file order.
     public var segments: [Segment]
+    /// The `.gnu_debuglink` section, naming the debug file of a stripped ELF binary.
     public var debugLink: DebugLink?
 
+    /// An object file as a reader finds it.
     public init(path: String, format: ObjectFormat, kind: ObjectKind, architecture: Architecture, is64Bit: Bool,
                 isBigEndian: Bool = false, buildID: BuildID? = nil, uuid: MachUUID? = nil, platform: String? = nil, slice: FileSlice? = nil,
                 sections: [Section], segments: [Segment], debugLink: DebugLink? = nil) {

@@ -1,6 +1,7 @@
 import PostmortemCore
 /// One entry of a symbol table (`.symtab` or `.dynsym`).
 public struct Symbol: Hashable, Sendable {
+    /// Code or data.
     public enum Kind: Hashable, Sendable {
         case function
         case object
@@ -8,9 +9,11 @@ public struct Symbol: Hashable, Sendable {
 
     /// The name as stored: mangled for C++ and Swift.
     public var name: String
+    /// Where the symbol starts, before any load bias.
     public var address: FileAddress
     /// The size the symbol declares; 0 when it declares none.
     public var size: UInt64
+    /// Code or data.
     public var kind: Kind
     /// The name of the section the symbol lies in, when it has one.
     public var sectionName: String?
@@ -19,6 +22,7 @@ public struct Symbol: Hashable, Sendable {
     /// Local to the object file it came from (`STB_LOCAL`); global and weak symbols are not.
     public var isLocal: Bool
 
+    /// A symbol as a table lists it.
     public init(name: String, address: FileAddress, size: UInt64, kind: Kind, sectionName: String?, sourceFile: String?,
                 isLocal: Bool = false) {
         self.name = name

@@ -21,6 +21,7 @@ public struct SystemLibrarySearch: Sendable {
         return SystemLibrarySearch(folders: folders.filter(FileSystem.isDirectory), cache: LinkerCache())
     }
 
+    /// A search of `folders` and of the dynamic linker's `cache`.
     public init(folders: [String], cache: LinkerCache) {
         self.folders = folders
         self.cache = cache
