@@ -43,7 +43,7 @@ public final class DWARFFile {
     /// A second libdwarf session over the same sections (mapped and decompressed once), for reading on
     /// another thread at the same time as this one.
     /// - Complexity: O(1) to open; the session reads unit headers again as it reaches them.
-    public func anotherSession() throws(DWARFError) -> DWARFFile {
+    package func anotherSession() throws(DWARFError) -> DWARFFile {
         DWARFFile(object: object, handle: try DebugHandle(access: handle.access, path: path))
     }
 
@@ -83,7 +83,7 @@ public final class DWARFFile {
     /// in the order of the file.
     /// - Complexity: O(units between the current one and `unit`), each step one unit header; a unit before
     ///   the current one takes a walk to the end and over from the start.
-    public func makeCurrent(_ unit: CompileUnit) {
+    package func makeCurrent(_ unit: CompileUnit) {
         handle.run { headerWalk.move(handle, toUnitHolding: unit.dieOffset) }
     }
 
@@ -91,14 +91,14 @@ public final class DWARFFile {
     /// The ranges `.debug_aranges` assigns to units, by the offset of each unit's DIE; empty when the
     /// file has none (clang and swiftc write none).
     /// - Complexity: O(entries of `.debug_aranges`).
-    public func addressRangesByUnit() -> [(range: AddressRange, unitDIEOffset: UInt64)] {
+    package func addressRangesByUnit() -> [(range: AddressRange, unitDIEOffset: UInt64)] {
         handle.run { ArangesReader.ranges(handle) }
     }
 
     /// `record` with its name, linkage name and declaration line completed through its origin and
     /// specification DIEs (``FunctionRecord/nameOrigin``).
     /// - Complexity: one DIE lookup per reference not followed before.
-    public func completingNames(_ record: FunctionRecord) -> FunctionRecord {
+    package func completingNames(_ record: FunctionRecord) -> FunctionRecord {
         handle.run { nameResolver.completing(record) }
     }
 
@@ -110,7 +110,7 @@ public final class DWARFFile {
     }
 
     /// What `unit` says about `address` alone: ``contents(of:holdingAnyOf:)`` for one address.
-    public func contents(of unit: CompileUnit, at address: FileAddress) throws(DWARFError) -> UnitContents {
+    package func contents(of unit: CompileUnit, at address: FileAddress) throws(DWARFError) -> UnitContents {
         try contents(of: unit, holdingAnyOf: AddressTargets([address]))
     }
 
@@ -121,7 +121,7 @@ public final class DWARFFile {
     /// covers it and the row after it (where the covering row ends): a lookup of a target in the result answers as
     /// in the whole table; a lookup of any other address may not.
     /// - Complexity: O(top-level DIEs of the unit + DIEs of the matching subprograms + line rows).
-    public func contents(of unit: CompileUnit, holdingAnyOf targets: AddressTargets) throws(DWARFError) -> UnitContents {
+    package func contents(of unit: CompileUnit, holdingAnyOf targets: AddressTargets) throws(DWARFError) -> UnitContents {
         try handle.run { () throws(DWARFError) in try readContents(of: unit, targets: targets) }
     }
 

@@ -127,7 +127,7 @@ public final class ImageSymbolizer {
     /// A second symbolizer of the same image for another thread, sharing this one's symbol tables and
     /// what lookups read: the index-cache file, or the units read from DWARF (which the second one reads
     /// through a libdwarf session of its own); `nil` when that session cannot be opened.
-    public func sibling() -> ImageSymbolizer? {
+    package func sibling() -> ImageSymbolizer? {
         let index: AddressIndex?
         switch dwarf {
         case let cached as CachedIndex:
@@ -164,7 +164,7 @@ public final class ImageSymbolizer {
     /// threads at once (this one and others, each reading through a libdwarf session of its own, each unit
     /// once). Meanwhile one of them sorts the symbol tables, which many lookups are about to search. Does
     /// nothing when the index cache answers.
-    public func readAhead(_ addresses: [FileAddress], threads: Int = 2) {
+    package func readAhead(_ addresses: [FileAddress], threads: Int = 2) {
         guard let index = dwarf as? DWARFIndex else { return }
         while spareIndexes.count < threads - 1, let spare = try? index.sibling() { spareIndexes.append(spare) }
         let lanes = [index] + spareIndexes.prefix(max(threads - 1, 0))

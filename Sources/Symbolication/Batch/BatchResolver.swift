@@ -31,7 +31,7 @@ public final class BatchResolver {
     public var helpers: [ImageSymbolizer] { (helper ?? nil).map { [$0] } ?? [] }
 
     /// Reads ahead what `addresses` need from DWARF, when there are enough of them and lookups read DWARF.
-    public func readAhead(_ addresses: [FileAddress]) {
+    package func readAhead(_ addresses: [FileAddress]) {
         guard addresses.count >= Self.readAheadSize, symbolizer.readsAhead else { return }
         symbolizer.readAhead(addresses, threads: 2)
     }
