@@ -34,6 +34,18 @@ extension FileSystem {
             close(descriptor)
         }
 
+        /// The whole file mapped read-only (empty for an empty file); the mapping outlives the descriptor, and is
+        /// released by ``FileSystem/unmap(_:)``.
+        /// - Throws: ``Failure`` whose `detail` is the system's words alone.
+        public func map() throws(Failure) -> UnsafeRawBufferPointer {
+            let count = Int(size)
+            guard count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            guard let start = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else {
+                throw Failure(path: path, detail: String(cString: strerror(errno)))
+            }
+            return UnsafeRawBufferPointer(start: start, count: count)
+        }
+
         /// Up to `count` bytes from byte `offset` (fewer at the end of the file, none when it cannot be read).
         public func read(count: Int, at offset: UInt64) -> [UInt8] {
             var bytes = [UInt8](repeating: 0, count: count)
@@ -57,4 +69,13 @@ extension FileSystem {
             }
         }
     }
+
+    /// Releases a mapping ``OpenFile/map()`` made.
+    public static func unmap(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress else { return }
+        munmap(UnsafeMutableRawPointer(mutating: start), bytes.count)
+    }
+
+    /// What the system said of the last call that failed (`errno`), in its words.
+    public static var lastSystemError: String { String(cString: strerror(errno)) }
 }

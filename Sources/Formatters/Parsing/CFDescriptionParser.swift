@@ -17,7 +17,7 @@ public struct CFDescriptionParser {
     /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 200
 
-    private var cursor: ByteCursor
+    private var cursor: TextCursor
 
     /// True when the text starts with a CoreFoundation object description (`<CFBasicHash 0x…`, `<CFArray 0x…`).
     public static func recognizes(_ text: String) -> Bool {
@@ -41,7 +41,7 @@ public struct CFDescriptionParser {
     private var unclosedAtEnd = false
 
     private init(bytes: [UInt8], budget: ValueBudget) {
-        cursor = ByteCursor(bytes)
+        cursor = TextCursor(bytes)
         self.budget = budget
     }
 

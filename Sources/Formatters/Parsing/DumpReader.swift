@@ -158,7 +158,7 @@ public enum DumpReader {
             let next = newline.map { utf8.index(after: $0) } ?? text.endIndex
             let line = text[lineStart..<lineEnd]
             // Only lines that start with `(`, a letter or a digit can carry a prefix.
-            if let first = utf8[lineStart...].first, first == UInt8(ascii: "(") || ByteCursor.isDigit(first) || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) {
+            if let first = utf8[lineStart...].first, first == UInt8(ascii: "(") || TextCursor.isDigit(first) || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) {
                 if line.hasPrefix("(lldb) ") || line.hasPrefix("Printing description of ") {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = next

@@ -20,7 +20,7 @@ public struct JSONValueParser {
         public var description: String { "JSON at byte \(offset): \(reason)" }
     }
 
-    private var cursor: ByteCursor
+    private var cursor: TextCursor
 
     /// The value `text` holds as a tree (objects as structures, arrays as collections).
     public static func parse(_ text: String) throws(Failure) -> ValueNode {
@@ -45,7 +45,7 @@ public struct JSONValueParser {
     private var budget: ValueBudget
 
     private init(bytes: [UInt8], budget: ValueBudget) {
-        cursor = ByteCursor(bytes)
+        cursor = TextCursor(bytes)
         self.budget = budget
     }
 
@@ -137,7 +137,7 @@ public struct JSONValueParser {
                         continue
                     }
                     scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-                default: scalars.append(ByteCursor.unescaped(escape))
+                default: scalars.append(TextCursor.unescaped(escape))
                 }
                 continue
             }

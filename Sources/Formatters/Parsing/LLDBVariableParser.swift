@@ -28,7 +28,7 @@ public struct LLDBVariableParser {
     /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 200
 
-    private var cursor: ByteCursor
+    private var cursor: TextCursor
 
     /// True when the text starts like a variable: `(Type) name = ` or `$R0: Type = `.
     public static func recognizes(_ text: String) -> Bool {
@@ -66,7 +66,7 @@ public struct LLDBVariableParser {
     private var budget: ValueBudget
 
     private init(bytes: [UInt8], budget: ValueBudget) {
-        cursor = ByteCursor(bytes)
+        cursor = TextCursor(bytes)
         self.budget = budget
     }
 
@@ -243,7 +243,7 @@ public struct LLDBVariableParser {
                     var digits = ""
                     while let next = cursor.current, digits.count < 2, next.isHexDigit { digits.append(Character(Unicode.Scalar(next))); cursor.position += 1 }
                     scalars.append(Unicode.Scalar(UInt8(digits, radix: 16) ?? 0x3F))
-                default: scalars.append(ByteCursor.unescaped(escape))
+                default: scalars.append(TextCursor.unescaped(escape))
                 }
                 continue
             }

@@ -10,7 +10,7 @@ public struct OpenStepParser {
     /// Nesting deeper than this is an error, not a stack overflow.
     public static let maximumDepth = 200
 
-    private var cursor: ByteCursor
+    private var cursor: TextCursor
     private var budget: ValueBudget
 
     /// Whether `text` looks like an old-style (OpenStep) property list: a dictionary of `key = value;` entries, or an array opening with `(` alone on its line (a Swift tuple does not).
@@ -25,7 +25,7 @@ public struct OpenStepParser {
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
-        var parser = OpenStepParser(cursor: ByteCursor(text), budget: budget)
+        var parser = OpenStepParser(cursor: TextCursor(text), budget: budget)
         defer { budget = parser.budget }
         parser.cursor.skipWhitespace()
         let node = parser.value(depth: 0, inArray: false)
@@ -33,7 +33,7 @@ public struct OpenStepParser {
         return parser.cursor.isAtEnd || parser.budget.isExhausted ? node : ValueNode(kind: .raw, value: text)
     }
 
-    private init(cursor: ByteCursor, budget: ValueBudget) {
+    private init(cursor: TextCursor, budget: ValueBudget) {
         self.cursor = cursor
         self.budget = budget
     }
@@ -122,7 +122,7 @@ public struct OpenStepParser {
                         scalars.append("\\")
                         scalars.append(Unicode.Scalar(escaped))
                     }
-                default: scalars.append(ByteCursor.unescaped(escaped))
+                default: scalars.append(TextCursor.unescaped(escaped))
                 }
                 continue
             }

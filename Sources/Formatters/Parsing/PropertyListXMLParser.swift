@@ -17,7 +17,7 @@ public struct PropertyListXMLParser {
         public var description: String { "property list at byte \(offset): \(reason)" }
     }
 
-    private var cursor: ByteCursor
+    private var cursor: TextCursor
 
     /// True when the text is an XML property list (`<?xml` … `<plist`, or `<plist` itself).
     public static func recognizes(_ text: String) -> Bool {
@@ -50,7 +50,7 @@ public struct PropertyListXMLParser {
     private var budget: ValueBudget
 
     private init(bytes: [UInt8], budget: ValueBudget) {
-        cursor = ByteCursor(bytes)
+        cursor = TextCursor(bytes)
         self.budget = budget
     }
 

@@ -9,7 +9,7 @@ public struct SwiftPrintParser {
     /// Deeper nesting is kept as raw text instead of recursing further.
     public static let maximumDepth = 200
 
-    private var cursor: ByteCursor
+    private var cursor: TextCursor
     private var budget: ValueBudget
     /// Set when a bracket or parenthesis is still open at the end of the text: every enclosing one is open too,
     /// so they give up at once instead of each scanning the rest of the text again.
@@ -23,7 +23,7 @@ public struct SwiftPrintParser {
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
-        var parser = SwiftPrintParser(cursor: ByteCursor(text), budget: budget)
+        var parser = SwiftPrintParser(cursor: TextCursor(text), budget: budget)
         defer { budget = parser.budget }
         parser.cursor.skipWhitespace()
         let node = parser.value(depth: 0)
@@ -35,7 +35,7 @@ public struct SwiftPrintParser {
         return node
     }
 
-    private init(cursor: ByteCursor, budget: ValueBudget) {
+    private init(cursor: TextCursor, budget: ValueBudget) {
         self.cursor = cursor
         self.budget = budget
     }
@@ -111,7 +111,7 @@ public struct SwiftPrintParser {
                 if angle == 0 { break }
                 angle -= 1
             } else if angle == 0 {
-                guard ByteCursor.isIdentifier(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") else { break }
+                guard TextCursor.isIdentifier(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") else { break }
             } else if byte == 0x0A {
                 break
             }
@@ -152,7 +152,7 @@ public struct SwiftPrintParser {
                 cursor.position = close + 1
             default:
                 // `\n`, `\t`, `\"`, `\\`, `\'` …; before a non-ASCII character the backslash is dropped and the character kept.
-                if escaped < 0x80 { scalars.append(ByteCursor.unescaped(escaped)) } else { cursor.position -= 1 }
+                if escaped < 0x80 { scalars.append(TextCursor.unescaped(escaped)) } else { cursor.position -= 1 }
             }
         }
         cursor.position = start

@@ -56,19 +56,19 @@ public struct PlainJSONRenderer: Sendable {
     static func isJSONNumber(_ text: String) -> Bool {
         var bytes = Substring(text).utf8[...]
         if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        guard let first = bytes.first, ByteCursor.isDigit(first) else { return false }
-        if first == UInt8(ascii: "0"), let second = bytes.dropFirst().first, ByteCursor.isDigit(second) { return false }
+        guard let first = bytes.first, TextCursor.isDigit(first) else { return false }
+        if first == UInt8(ascii: "0"), let second = bytes.dropFirst().first, TextCursor.isDigit(second) { return false }
         var seenDot = false, seenExponent = false, previous = first
         for byte in bytes.dropFirst() {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): break
-            case UInt8(ascii: ".") where !seenDot && !seenExponent && ByteCursor.isDigit(previous): seenDot = true
-            case UInt8(ascii: "e"), UInt8(ascii: "E"): guard !seenExponent, ByteCursor.isDigit(previous) else { return false }; seenExponent = true
+            case UInt8(ascii: ".") where !seenDot && !seenExponent && TextCursor.isDigit(previous): seenDot = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): guard !seenExponent, TextCursor.isDigit(previous) else { return false }; seenExponent = true
             case UInt8(ascii: "+"), UInt8(ascii: "-"): guard previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
             default: return false
             }
             previous = byte
         }
-        return ByteCursor.isDigit(previous)
+        return TextCursor.isDigit(previous)
     }
 }

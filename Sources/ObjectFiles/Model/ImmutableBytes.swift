@@ -31,26 +31,13 @@ public final class ImmutableBytes: @unchecked Sendable {
     /// The whole of `file`, mapped read-only; the file stays open as long as its opener keeps it.
     init(mapping file: FileSystem.OpenFile) throws(ObjectFileError) {
         path = file.path
-        let descriptor = file.descriptor
         if file.isDirectory { throw ObjectFileError(.isDirectory, path: path, detail: "") }
-        let size = Int(file.size)
-        guard size > 0 else {
-            base = UnsafeRawBufferPointer(start: nil, count: 0)
-            isMapped = true
-            return
-        }
-        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else {
-            throw ObjectFileError(.cannotOpen, path: path, detail: String(cString: strerror(errno)))
-        }
-        base = UnsafeRawBufferPointer(start: start, count: size)
+        do { base = try file.map() } catch { throw ObjectFileError(.cannotOpen, path: path, detail: error.detail) }
         isMapped = true
     }
 
     deinit {
-        guard let start = base.baseAddress else {
-            return
-        }
-        if isMapped { munmap(UnsafeMutableRawPointer(mutating: start), base.count) } else { start.deallocate() }
+        if isMapped { FileSystem.unmap(base) } else { base.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() } }
     }
 
     /// The address of the first byte, valid as long as this object lives; for C libraries that read
@@ -63,38 +50,28 @@ public final class ImmutableBytes: @unchecked Sendable {
     /// Whether these are a file's bytes, mapped (not a copy).
     public var isMappedFile: Bool { isMapped }
 
+    /// A little-endian reader of the bytes (``ByteReader``), whose reads past the end give `nil`.
+    @inlinable public var reader: ByteReader { ByteReader(bytes: base) }
+
     /// The byte at `offset`; 0 past the end.
     @inlinable public func u8(at offset: Int) -> UInt8 {
-        offset >= 0 && offset < base.count ? base[offset] : 0
+        reader.u8(at: offset) ?? 0
     }
 
     /// The little-endian u32 at `offset`; 0 when it does not fit.
     @inlinable public func u32(at offset: Int) -> UInt32 {
-        guard offset >= 0, offset <= base.count - 4 else { return 0 }
-        return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        reader.u32(at: offset) ?? 0
     }
 
     /// The little-endian u64 at `offset`; 0 when it does not fit.
     @inlinable public func u64(at offset: Int) -> UInt64 {
-        guard offset >= 0, offset <= base.count - 8 else { return 0 }
-        return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        reader.u64(at: offset) ?? 0
     }
 
-    /// The unsigned LEB128 number at `offset` and the offset after it. Bytes past the end read as 0, so a number cut
-    /// short ends there; one longer than ten bytes keeps its low 64 bits.
+    /// The unsigned LEB128 number at `offset` and the offset after it; a number the bytes end inside reads as 0, with
+    /// the end of the bytes after it (so that a walk over damaged bytes stops).
     @inlinable @inline(__always) public func uleb(at offset: Int) -> (value: UInt64, next: Int) {
-        // Most numbers of the compact indexes fit in one byte.
-        if offset >= 0, offset < base.count, case let first = base[offset], first < 0x80 { return (UInt64(first), offset + 1) }
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        var position = offset
-        while true {
-            let byte = u8(at: position)
-            position += 1
-            if shift < 64 { value |= UInt64(byte & 0x7F) << shift }
-            shift += 7
-            if byte & 0x80 == 0 || position >= base.count { return (value, position) }
-        }
+        reader.uleb(at: offset) ?? (0, max(base.count, offset + 1))
     }
 
     /// The NUL-terminated UTF-8 string at `offset`, ending at `limit` at the latest.

@@ -18,6 +18,6 @@ public enum ProgramHandover {
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         execv(path, argv)
-        return String(cString: strerror(errno))
+        return FileSystem.lastSystemError
     }
 }

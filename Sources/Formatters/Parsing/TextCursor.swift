@@ -1,6 +1,6 @@
 /// A read position in UTF-8 text, shared by the dump parsers: they all scan bytes, never `Character`s, so a
 /// 100 MB dump costs 100 MB (an array of `Character` would cost sixteen times as much).
-struct ByteCursor {
+struct TextCursor {
     let bytes: [UInt8]
     var position = 0
 
@@ -27,7 +27,7 @@ struct ByteCursor {
     }
 
     /// Spaces, tabs, carriage returns and line feeds.
-    mutating func skipWhitespace() { skip(while: ByteCursor.isWhitespace) }
+    mutating func skipWhitespace() { skip(while: TextCursor.isWhitespace) }
 
     func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
