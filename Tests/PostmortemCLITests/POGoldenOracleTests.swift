@@ -36,4 +36,24 @@ struct POGoldenOracleTests {
         #expect(NSDictionary(dictionary: ["value": ours]).isEqual(NSDictionary(dictionary: ["value": theirs])),
                 "\(names[1]): \(printed.standardOutput)")
     }
+
+    /// The two goldens read from standard input have no twin written by a program: their values are stated here by
+    /// hand, as JSON, from the input's own text (lldb's `frame variable` lines; a Swift value printed by `po`), and
+    /// `po --style json` of the golden's input must be them. The golden adds the tree layout and `--max-depth`'s cut.
+    /// (`po-formatters-lldbinit` stays pinned by itself: what its summaries say is the lldbinit's rules applied by
+    /// postmortem's own registry, and lldb here reads no Swift values to compare.)
+    @Test(arguments: [
+        ["po-lldb-frame-variable", #"{"name": "Anton", "self": {"acquaintances": ["Anton"]}}"#],
+        ["po-stdin", #"{"counts": {}, "empty": [], "nested": [[1]], "flags": [true]}"#],
+    ])
+    func aValueReadFromStandardInputIsTheOneItStates(_ pair: [String]) throws {
+        let transcript = try String(contentsOf: Paths.golden.appendingPathComponent(pair[0] + ".txt"), encoding: .utf8)
+        let input = try #require(transcript.components(separatedBy: "[stdin]\n").last?.components(separatedBy: "[stdout]\n").first)
+        let printed = try Command.postmortem(["po", "--style", "json", "-"], input: input)
+        #expect(printed.status == 0, "\(printed.standardError)")
+        let ours = try JSONSerialization.jsonObject(with: Data(printed.standardOutput.utf8))
+        let stated = try JSONSerialization.jsonObject(with: Data(pair[1].utf8))
+        #expect(NSDictionary(dictionary: ["value": ours]).isEqual(NSDictionary(dictionary: ["value": stated])),
+                "\(pair[0]): \(printed.standardOutput)")
+    }
 }
