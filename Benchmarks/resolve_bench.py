@@ -6,6 +6,7 @@ Prints, per binary and batch size, the median wall time, its ratio to llvm-symbo
 the size of its index file against its DWARF.
 Not a test: the figures depend on the machine. Run through Benchmarks/resolve.sh (`make bench`)."""
 import argparse
+import fcntl
 import os
 import statistics
 import subprocess
@@ -64,14 +65,45 @@ def first_run(command, stdin_text, parent):
 
 
 def wait_for_writer(directory, timeout=600):
-    """Until an index file is in `directory` and no temporary one is (the background writer is done)."""
+    """Until an index file is in `directory`, no temporary one is, the writer's lock is free and its process has ended
+    (its teardown, freeing what it read, would otherwise share the machine with the next timing)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         names = os.listdir(directory)
-        if any(n.endswith(".pmindex") for n in names) and not any(".pmindex.tmp-" in n for n in names):
+        if any(n.endswith(".pmindex") for n in names) and not any(".pmindex.tmp-" in n for n in names) \
+                and not writer_holds_lock(directory) and not writer_running():
             return
         time.sleep(0.02)
     sys.exit(f"no index file appeared in {directory}")
+
+
+def writer_running():
+    """Whether a detached writer (`postmortem cache build --if-idle`) is still running: it lets its lock go before its
+    process ends, and the end of a process that read a whole binary (freeing, unmapping) takes milliseconds of a core."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"\0cache\0build\0--if-idle\0" in cmdline.read():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def writer_holds_lock(directory):
+    """Whether a writer holds the cache folder's writer lock (taken and dropped at once to find out)."""
+    path = os.path.join(directory, ".writer.lock")
+    if not os.path.exists(path):
+        return False
+    with open(path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        return False
 
 
 def main():
