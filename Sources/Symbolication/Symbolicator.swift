@@ -258,6 +258,11 @@ public final class Symbolicator {
     private func fileAddress(of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer, bias: UInt64?, isObject: Bool) -> FileAddress? {
         let base = symbolizer.image.format == .machO ? symbolizer.image.imageBase.rawValue : 0
         if let offset = frame.imageOffset { return FileAddress(base &+ offset) }
+        // Apple's unsymbolicated `App + 2308` counts from where the image was loaded (its __TEXT segment).
+        if let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog, symbolizer.image.format == .machO,
+           let image, name == image.name {
+            return FileAddress(base &+ offset)
+        }
         if let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog,
            let symbol = symbolizer.symbol(named: name) {
             return symbol.address.advanced(by: offset)

@@ -59,4 +59,25 @@ struct CorpusExceptionTests {
             #expect(report.exception?.type.map(stated.contains) == true, "\(log): \(report.exception?.type ?? "nothing") of \(stated)")
         }
     }
+
+    /// The sample crashes of the repository, made by its scripts, read the same way (each with the corpus folder whose
+    /// pattern fits its format).
+    static let samples: [(log: String, folder: String)] = [
+        ("apple-objc-arm64/App.crash", "apple-crash"), ("apple-objc-arm64/App.ips", "apple-ips"),
+        ("linux-c-sensors/gdb-bt.txt", "debugger-bt"), ("linux-c-signal/gdb-bt.txt", "debugger-bt"),
+        ("linux-groups/null-gdb-bt.txt", "debugger-bt"), ("linux-swift-backtrace/crash.txt", "swift-backtrace"),
+        ("linux-swift-backtrace/crash-runtime.txt", "swift-backtrace"), ("linux-swift-backtrace/pipeline.txt", "swift-backtrace"),
+        ("linux-swift-backtrace/pipeline-runtime.txt", "swift-backtrace"),
+    ]
+
+    @Test(arguments: samples.map { [$0.log, $0.folder] })
+    func sampleKindIsTheOneTheLogStates(_ pair: [String]) throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/" + pair[0]).path
+        let data = try #require(FileManager.default.contents(atPath: path), "\(pair[0]) is missing")
+        let report = try CrashLogParser.parse(Array(data), source: pair[0])
+        let stated = try Self.statedKinds(String(decoding: data, as: UTF8.self), folder: pair[1])
+        // One crash each, or none stated (a gdb session stopped at a breakpoint in the signal handler says no signal).
+        #expect(stated.count <= 1, "\(pair[0]) states one crash: \(stated)")
+        #expect(report.exception?.type == stated.first, "\(pair[0])")
+    }
 }

@@ -239,6 +239,26 @@ struct AppleLogOracleTests {
                 "\(noLoad.standardError)")
     }
 
+    /// A bare `Application Specific Backtrace` block, whose unsymbolicated frames are written `App + 2308`: the offset
+    /// counts from where the image was loaded, so the binary found by name (the --arch slice) needs no -l.
+    @Test func applicationSpecificBacktrace() throws {
+        let scratch = try BadInputTests.Scratch()
+        let load: UInt64 = 0x1_04a3_c000
+        let stack: [(module: String, address: UInt64)] = [("CoreFoundation", 0x1_8278_ae38), ("App", 0x1_04a3_c904),
+                                                          ("App", 0x1_04a3_c944), ("dyld", 0x1_8220_68b8)]
+        let lines = stack.enumerated().map { index, frame in
+            let hex = String(frame.address, radix: 16)
+            let symbol = frame.module == "App" ? "App + \(frame.address - load)" : "start + 2544"
+            return "\(index)".padding(toLength: 4, withPad: " ", startingAt: 0) + frame.module.padding(toLength: 36, withPad: " ", startingAt: 0)
+                + "0x" + String(repeating: "0", count: 16 - hex.count) + hex + " " + symbol
+        }
+        let log = scratch.path("asb.txt")
+        try (["Application Specific Backtrace 1:"] + lines).joined(separator: "\n").appending("\n").write(toFile: log, atomically: true, encoding: .utf8)
+        try Self.check(["-d", "Tests/Fixtures/Apple/bin", "--arch", "arm64", log],
+                       addresses: stack.enumerated().filter { $0.element.module == "App" }.map { ($0.element.address, $0.offset > 0) },
+                       load: load)
+    }
+
     @Test func lldbBacktrace() throws {
         let log = "Tests/PostmortemCLITests/Logs/lldb-bt.txt"
         let text = try String(contentsOf: Paths.packageRoot.appendingPathComponent(log), encoding: .utf8)

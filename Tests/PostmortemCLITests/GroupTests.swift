@@ -105,6 +105,8 @@ struct GroupTests {
                       ("group-explain-apple", "apple-objc-arm64/App.crash")])
     func explainGolden(_ golden: String, _ log: String) throws {
         // Logs whose frames name themselves (gdb's text, Apple's symbols and dSYM): no host library decides a line.
+        // Pinned by themselves: a signature is postmortem's own rules, which no other tool applies (the partition of
+        // every sample and the rules' effects are held by the tests above).
         try Golden.check(golden, ["group", "--explain", Self.samples + "/" + log])
     }
 
