@@ -337,11 +337,6 @@ public final class Symbolicator {
                 return nil
             }
         }
-        // The binary given with -o, for frames that name it (Crashlytics' and other logs that list no images).
-        if let object = options.object, Self.imageNames(of: object).contains(image.name),
-           let used = use(BinaryLocator.Candidate(path: object, origin: "given with -o")) {
-            return .success(used)
-        }
         for candidate in candidates {
             if let used = use(candidate) { return .success(used) }
         }
@@ -360,17 +355,6 @@ public final class Symbolicator {
         }
         return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")
                                 + "; looked " + searched.joined(separator: ", ") + remotely))
-    }
-
-    /// The names a log may give the image of the binary or dSYM at `path`: `App` for `…/App`, `App.dSYM` and
-    /// `App.app.dSYM`.
-    static func imageNames(of path: String) -> Set<String> {
-        let name = FilePath.fileName(of: path.hasSuffix("/") ? String(path.dropLast()) : path)
-        var names: Set<String> = [name]
-        for suffix in [".app.dSYM", ".framework.dSYM", ".dSYM"] where name.hasSuffix(suffix) {
-            names.insert(String(name.dropLast(suffix.count)))
-        }
-        return names
     }
 
     /// The ELF build-id a log gives for `image`; `nil` for a Mach-O UUID (Apple's formats, or written with dashes),

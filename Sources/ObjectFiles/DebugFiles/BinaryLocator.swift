@@ -47,7 +47,8 @@ package final class BinaryLocator {
             if seen.insert(FileSystem.realPath(path)).inserted { found.append(Candidate(path: path, origin: origin)) }
         }
         var searched: [String] = []
-        if let object, FilePath.fileName(of: object) == name || FilePath.fileName(of: object) == name + ".debug" {
+        // The -o binary, for frames that name it (a log that lists no images: Crashlytics', an address list's).
+        if let object, Set([name, name + ".debug"] + DSYMBundle.bundleNames(for: name)).contains(FilePath.fileName(of: object)) {
             consider(object, "given with -o")
         }
         if let path = imagePath, path.hasPrefix("/") {

@@ -1,3 +1,4 @@
+import Glibc
 import ObjectFiles
 import PostmortemCore
 
@@ -35,15 +36,11 @@ struct InPlaceStrings {
         var position = start
         entries.reserveCapacity(entries.count + (end - start) / 32)
         while position < end {
-            var hash = Self.seed
-            var cursor = position
-            while cursor < end, case let byte = base.load(fromByteOffset: cursor, as: UInt8.self), byte != 0 {
-                hash = (hash ^ UInt64(byte)) &* Self.prime
-                cursor += 1
-            }
             // A string cut off by the section's end has no NUL there: it cannot be read in place.
-            if cursor < end { entries.append((hash, UInt64(position))) }
-            position = cursor + 1
+            guard let nul = memchr(base + position, 0, end - position) else { return }
+            let length = UnsafeRawPointer(nul) - (base + position)
+            entries.append((Self.hash(UnsafeRawBufferPointer(start: base + position, count: length)), UInt64(position)))
+            position += length + 1
         }
     }
 
@@ -51,12 +48,9 @@ struct InPlaceStrings {
     func offset(of string: String) -> UInt64? {
         var string = string
         return string.withUTF8 { utf8 -> UInt64? in
-            var hash = Self.seed
-            for byte in utf8 {
-                // A name with a NUL inside cannot be a string of these sections.
-                if byte == 0 { return nil }
-                hash = (hash ^ UInt64(byte)) &* Self.prime
-            }
+            // A name with a NUL inside cannot be a string of these sections.
+            guard !utf8.contains(0) else { return nil }
+            let hash = Self.hash(UnsafeRawBufferPointer(utf8))
             var low = 0, high = entries.count
             while low < high {
                 let middle = (low + high) / 2
@@ -71,7 +65,8 @@ struct InPlaceStrings {
         }
     }
 
-    /// FNV-1a.
-    private static let seed: UInt64 = 0xCBF2_9CE4_8422_2325
-    private static let prime: UInt64 = 0x0000_0100_0000_01B3
+    /// FNV-1a of `bytes`.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        bytes.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
 }

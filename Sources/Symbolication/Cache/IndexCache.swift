@@ -84,7 +84,7 @@ public struct IndexCache: Hashable, Sendable {
                 let path = directory + "/" + name
                 let size = FileSystem.status(path)?.size ?? 0
                 do throws(IndexCacheError) {
-                    let file = try IndexCacheFile(path: path)
+                    let file = try IndexCacheFile(path: path, mapsDebugFile: false)
                     return Entry(path: path, size: size, image: file.metadata.imagePath, problem: nil)
                 } catch {
                     return Entry(path: path, size: size, image: nil, problem: error.reason)
@@ -98,10 +98,7 @@ public struct IndexCache: Hashable, Sendable {
     ///   on damaged files; lookups never do this).
     public static func check(file path: String, ignoringChecksums: Bool = false) -> [String] {
         do throws(IndexCacheError) {
-            // Names stored in place are read from the debug file the file names, when it is there.
-            let plain = try IndexCacheFile(path: path, verifyingChecksums: !ignoringChecksums)
-            let debugFileBytes = plain.metadata.debugFilePath.flatMap { try? ImmutableBytes(mapping: $0) }
-            return try IndexCacheFile(path: path, debugFileBytes: debugFileBytes, verifyingChecksums: !ignoringChecksums).exercise()
+            return try IndexCacheFile(path: path, verifyingChecksums: !ignoringChecksums).exercise()
         } catch {
             return [error.description]
         }

@@ -75,11 +75,11 @@ final class IndexCacheFile {
     /// unit both read is checked once (checking reads all of its bytes).
     private let checkedUnits: Mutex<[Bool]>
 
-    /// Opens and checks the cache file at `path`; names stored in place are read from `debugFileBytes`.
+    /// Opens and checks the cache file at `path`; names stored in place are read from the debug file its metadata
+    /// names, mapped when `mapsDebugFile` (else they read as missing).
     /// - Throws: a one-line reason when the file is missing, of another version, truncated or damaged.
-    init(path: String, debugFileBytes: ImmutableBytes? = nil, verifyingChecksums: Bool = true) throws(IndexCacheError) {
+    init(path: String, mapsDebugFile: Bool = true, verifyingChecksums: Bool = true) throws(IndexCacheError) {
         verifiesChecksums = verifyingChecksums
-        self.debugFileBytes = debugFileBytes
         self.path = path
         do { bytes = try ImmutableBytes(mapping: path) } catch { throw IndexCacheError(path: path, reason: error.detail) }
         guard bytes.count >= Self.headerSize, bytes.bytes(0..<8) == Self.magic else {
@@ -113,6 +113,7 @@ final class IndexCacheFile {
             throw IndexCacheError(path: path, reason: "damaged metadata")
         }
         self.metadata = metadata
+        debugFileBytes = mapsDebugFile ? metadata.debugFilePath.flatMap { try? ImmutableBytes(mapping: $0) } : nil
         let table = sections[.unitTable]!.range
         unitTable = FlatRangeTable(bytes: bytes, at: table.lowerBound, limit: table.upperBound)
         unitCount = sections[.unitDirectory]!.range.count / Self.unitEntrySize
@@ -123,16 +124,16 @@ final class IndexCacheFile {
     /// not; `nil` when there is simply no file yet.
     static func open(_ path: String, for debugFile: ObjectFile) -> Result<IndexCacheFile, IndexCacheError>? {
         guard FileSystem.exists(path) else { return nil }
-        let status = FileSystem.status(debugFile.path)
-        let debugFileBytes: ImmutableBytes
-        do { debugFileBytes = try ImmutableBytes(mapping: debugFile.path) } catch {
-            return .failure(IndexCacheError(path: path, reason: "its debug file cannot be read: \(error.detail)"))
-        }
         let file: IndexCacheFile
-        do { file = try IndexCacheFile(path: path, debugFileBytes: debugFileBytes) } catch { return .failure(error) }
+        do { file = try IndexCacheFile(path: path) } catch { return .failure(error) }
+        let status = FileSystem.status(debugFile.path)
         guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path), status?.size == file.metadata.debugFileSize,
-              status?.modified == file.metadata.debugFileModified, status?.size == UInt64(debugFileBytes.count) else {
+              status?.modified == file.metadata.debugFileModified else {
             return .failure(IndexCacheError(path: path, reason: "stale: its debug file changed"))
+        }
+        // Names stored in place are read from the debug file: it must be there, whole, as recorded.
+        guard let bytes = file.debugFileBytes, UInt64(bytes.count) == file.metadata.debugFileSize else {
+            return .failure(IndexCacheError(path: path, reason: "its debug file cannot be read"))
         }
         return .success(file)
     }

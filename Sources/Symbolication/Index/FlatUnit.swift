@@ -241,21 +241,28 @@ final class FlatUnit: Sendable {
                             end: position + clamp(length))
     }
 
-    /// Whether any range of the record whose ranges start at `position` covers `target`, and where they end
-    /// (with its hull, when it has descendants, after them).
-    private func ranges(at position: Int, cover target: UInt64) -> (covers: Bool, end: Int) {
+    /// Calls `body` with the start and size of each range of the record whose ranges start at `position` (their
+    /// count first); returns where they end (the record's hull, when it has descendants, comes next).
+    private func forEachRange(at position: Int, _ body: (_ start: UInt64, _ size: UInt64) -> Void) -> Int {
         var (count, next) = bytes.uleb(at: position)
-        var covers = false
         let limit = start + layout.sequences
         while count > 0, next < limit {
             let lower: UInt64, size: UInt64
             (lower, next) = bytes.uleb(at: next)
             (size, next) = bytes.uleb(at: next)
-            let low = base &+ lower
-            if low <= target, target &- low < size { covers = true }
+            body(base &+ lower, size)
             count -= 1
         }
-        return (covers, next)
+        return next
+    }
+
+    /// Whether any range of the record whose ranges start at `position` covers `target`, and where they end.
+    private func ranges(at position: Int, cover target: UInt64) -> (covers: Bool, end: Int) {
+        var covers = false
+        let end = forEachRange(at: position) { low, size in
+            if low <= target, target &- low < size { covers = true }
+        }
+        return (covers, end)
     }
 
     /// The records that cover `address`, outermost first: a subprogram and the inlined copies within it.
@@ -281,12 +288,11 @@ final class FlatUnit: Sendable {
         while position < end {
             let record = header(at: position)
             guard record.end > position else { break }
-            var (covers, next) = ranges(at: record.ranges, cover: target)
+            let (covers, rangesEnd) = ranges(at: record.ranges, cover: target)
             if record.flags & RecordFlag.children != 0 {
                 // No record of a subtree whose hull misses the address can hold it.
-                let low: UInt64, size: UInt64
-                (low, next) = bytes.uleb(at: next)
-                (size, next) = bytes.uleb(at: next)
+                let (low, hullStart) = bytes.uleb(at: rangesEnd)
+                let size = bytes.uleb(at: hullStart).value
                 guard base &+ low <= target, target &- (base &+ low) < size else {
                     position = record.end + record.descendants
                     continue
@@ -301,7 +307,6 @@ final class FlatUnit: Sendable {
                 deepest = path.map { $0.offset }
                 deepestDepth = record.depth
             }
-            covers = false
             position = record.end
         }
         return deepest.map { $0 - recordsStart }
@@ -319,28 +324,20 @@ final class FlatUnit: Sendable {
         let rowsEnd = start + layout.files
         // Bytes from a damaged file may say anything: no arithmetic here may trap.
         guard sequenceStart <= target else { return nil }
-        var (rowCount, position) = bytes.uleb(at: start + layout.rows + Int(sequences.value(entry)))
-        guard rowCount > 0, position < rowsEnd else { return nil }
+        let rows = rowsHeader(ofSequence: entry)
+        guard rows.count > 0, rows.blocks > 0 else { return nil }
         // The block whose first address is the last at or below the target, and where the next block starts.
-        var blockStart = sequenceStart, nextBlockStart = sequenceEnd, rowsInBlock = rowCount
-        if rowCount > UInt64(Self.rowsPerBlock) {
-            let blockCount: UInt64
-            (blockCount, position) = bytes.uleb(at: position)
-            let blocks = Int(min(blockCount, UInt64(max(0, rowsEnd - position) / 8)))
-            guard blocks > 0 else { return nil }
-            let offset = target - sequenceStart
-            var low = 0, high = blocks
-            while low < high {
-                let middle = (low + high) / 2
-                if UInt64(bytes.u32(at: position + middle * 8)) <= offset { low = middle + 1 } else { high = middle }
-            }
-            let block = max(low - 1, 0)
-            blockStart = sequenceStart &+ UInt64(bytes.u32(at: position + block * 8))
-            if block + 1 < blocks { nextBlockStart = sequenceStart &+ UInt64(bytes.u32(at: position + (block + 1) * 8)) }
-            let firstRow = UInt64(block) * UInt64(Self.rowsPerBlock)
-            rowsInBlock = min(UInt64(Self.rowsPerBlock), rowCount > firstRow ? rowCount - firstRow : 0)
-            position = position + blocks * 8 + Int(bytes.u32(at: position + block * 8 + 4))
+        let offset = target - sequenceStart
+        var low = 0, high = rows.blocks
+        while low < high {
+            let middle = (low + high) / 2
+            if rows.blockOffset(middle) <= offset { low = middle + 1 } else { high = middle }
         }
+        let block = max(low - 1, 0)
+        let blockStart = sequenceStart &+ rows.blockOffset(block)
+        let nextBlockStart = block + 1 < rows.blocks ? sequenceStart &+ rows.blockOffset(block + 1) : sequenceEnd
+        var rowsInBlock = rows.rowCount(inBlock: block)
+        var position = rows.blockStart(block)
         var found: LineRow?
         var rowAddress = blockStart
         var line: Int64 = 0
@@ -371,27 +368,48 @@ final class FlatUnit: Sendable {
                        line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column))
     }
 
+    /// Where a sequence's rows are: their count, and their blocks (one, without an index, for up to
+    /// ``rowsPerBlock`` rows; else an index of each block's first address, as an offset from the sequence's start,
+    /// and its offset after the index).
+    private struct RowsHeader {
+        let unit: FlatUnit
+        let count: UInt64
+        /// Where the block index starts (the single block, when there is no index).
+        let index: Int
+        /// How many blocks (entries of the index).
+        let blocks: Int
+        let hasIndex: Bool
+
+        func blockOffset(_ block: Int) -> UInt64 { hasIndex ? UInt64(unit.bytes.u32(at: index + block * 8)) : 0 }
+        func blockStart(_ block: Int) -> Int { hasIndex ? index + blocks * 8 + Int(unit.bytes.u32(at: index + block * 8 + 4)) : index }
+        func rowCount(inBlock block: Int) -> UInt64 {
+            let first = UInt64(block) * UInt64(FlatUnit.rowsPerBlock)
+            return min(UInt64(FlatUnit.rowsPerBlock), count > first ? count - first : 0)
+        }
+    }
+
+    private func rowsHeader(ofSequence entry: Int) -> RowsHeader {
+        let rowsEnd = start + layout.files
+        let (count, position) = bytes.uleb(at: start + layout.rows + Int(sequences.value(entry)))
+        guard count > UInt64(Self.rowsPerBlock) else {
+            return RowsHeader(unit: self, count: count, index: position, blocks: position < rowsEnd ? 1 : 0, hasIndex: false)
+        }
+        let (blockCount, index) = bytes.uleb(at: position)
+        let blocks = Int(min(blockCount, UInt64(max(0, rowsEnd - index) / 8)))
+        return RowsHeader(unit: self, count: count, index: index, blocks: blocks, hasIndex: true)
+    }
+
     /// Every row of the sequence at `entry` of the sequence table, which starts at `sequenceStart`.
     private func rows(inSequence entry: Int, from sequenceStart: UInt64) -> [LineRow] {
         let rowsEnd = start + layout.files
-        var (rowCount, position) = bytes.uleb(at: start + layout.rows + Int(sequences.value(entry)))
-        var blockStarts = [sequenceStart]
-        if rowCount > UInt64(Self.rowsPerBlock) {
-            let blockCount: UInt64
-            (blockCount, position) = bytes.uleb(at: position)
-            let blocks = Int(min(blockCount, UInt64(max(0, rowsEnd - position) / 8)))
-            blockStarts = (0..<blocks).map { sequenceStart &+ UInt64(bytes.u32(at: position + $0 * 8)) }
-            position += blocks * 8
-        }
+        let header = rowsHeader(ofSequence: entry)
         var rows: [LineRow] = []
-        for blockStart in blockStarts {
-            var rowAddress = blockStart
+        for block in 0..<header.blocks {
+            var position = header.blockStart(block)
+            var rowAddress = sequenceStart &+ header.blockOffset(block)
             var line: Int64 = 0
-            var left = min(UInt64(Self.rowsPerBlock), rowCount)
-            while left > 0, position < rowsEnd {
+            for _ in 0..<header.rowCount(inBlock: block) where position < rowsEnd {
                 rows.append(nextRow(at: &position, after: &rowAddress, line: &line))
-                left -= 1
-                rowCount -= 1
             }
         }
         return rows
@@ -415,14 +433,8 @@ final class FlatUnit: Sendable {
         let header = header(at: start + layout.records + offset)
         var value: UInt64 = 0
         var ranges: [AddressRange] = []
-        var count = bytes.uleb(at: header.ranges)
-        var position = count.next
-        while count.value > 0, position < header.end {
-            let lower: UInt64, size: UInt64
-            (lower, position) = bytes.uleb(at: position)
-            (size, position) = bytes.uleb(at: position)
-            ranges.append(AddressRange(lowerBound: base &+ lower, upperBound: base &+ lower &+ size))
-            count.value -= 1
+        var position = forEachRange(at: header.ranges) { low, size in
+            ranges.append(AddressRange(lowerBound: low, upperBound: low &+ size))
         }
         if header.flags & RecordFlag.children != 0 { position = bytes.uleb(at: bytes.uleb(at: position).next).next }
         let flags = header.flags
