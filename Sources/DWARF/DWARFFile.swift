@@ -15,6 +15,10 @@ public final class DWARFFile {
     let handle: DebugHandle
     /// Follows name references of function records, remembering what it resolved.
     private var nameResolver: FunctionNameResolver
+    /// The sections the DIE walk reads in place.
+    private let sections: DebugSections
+    /// The headers of `.debug_info`'s units, read at the first walk.
+    private var unitHeaders: UnitHeaders?
     /// Where libdwarf's unit-header walk of this session stands (see ``makeCurrent(_:)``).
     private var headerWalk = UnitHeaderWalk()
     /// For gdb's answers (``gdbLine(at:)``, asked of many addresses in a row): the units, each unit's line table as gdb
@@ -30,6 +34,7 @@ public final class DWARFFile {
         self.path = object.path
         self.object = object
         handle = try DebugHandle(object: object)
+        sections = DebugSections(handle.access)
         nameResolver = FunctionNameResolver(reader: DIEReader(handle: handle, version: 0, unitBase: 0))
     }
 
@@ -37,6 +42,7 @@ public final class DWARFFile {
         path = object.path
         self.object = object
         self.handle = handle
+        sections = DebugSections(handle.access)
         nameResolver = FunctionNameResolver(reader: DIEReader(handle: handle, version: 0, unitBase: 0))
     }
 
@@ -126,17 +132,16 @@ public final class DWARFFile {
     }
 
     private func readContents(of unit: CompileUnit, targets: AddressTargets?) throws(DWARFError) -> UnitContents {
-        var error: Dwarf_Error?
-        var unitDIE: Dwarf_Die?
-        guard dwarf_offdie_b(handle.debug, unit.dieOffset, 1, &unitDIE, &error) == DW_DLV_OK, let unitDIE else {
-            throw handle.failure(error, "unit at offset 0x\(String(unit.dieOffset, radix: 16))")
+        if unitHeaders == nil { unitHeaders = UnitHeaders(sections.info) }
+        let reader: UnitReader
+        do throws(UnitReader.Failure) {
+            reader = try UnitReader(sections, headers: unitHeaders ?? UnitHeaders(sections.info), unitDIE: unit.dieOffset)
+        } catch {
+            throw DWARFError(.malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(error.detail)")
         }
-        defer { dwarf_dealloc_die(unitDIE) }
-        var reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
-        reader.rangeListsSize = rangeListsSize
-        let lineTable = try readLineTable(unitDIE, reader: reader, compilationDirectory: unit.compilationDirectory ?? "", targets: targets)
-        var collector = FunctionCollector(reader: reader, files: lineTable.files, targets: targets)
-        collector.collect(unitDIE: unitDIE)
+        let lineTable = try readLineTable(at: reader.statementList, compilationDirectory: unit.compilationDirectory ?? "", targets: targets)
+        var collector = FunctionCollector(unit: reader, files: lineTable.files, targets: targets)
+        collector.collect()
         if let damage = collector.damage {
             throw DWARFError(.malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(damage)")
         }
@@ -144,8 +149,8 @@ public final class DWARFFile {
     }
 
     /// The unit's line table, from its `DW_AT_stmt_list`; empty when it has none.
-    private func readLineTable(_ unitDIE: Dwarf_Die, reader: DIEReader, compilationDirectory: String, targets: AddressTargets?) throws(DWARFError) -> LineTable {
-        guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list) else { return .empty }
+    private func readLineTable(at offset: UInt64?, compilationDirectory: String, targets: AddressTargets?) throws(DWARFError) -> LineTable {
+        guard let offset else { return .empty }
         guard let section = handle.access.section(named: ".debug_line") else {
             throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): there is no .debug_line")
         }

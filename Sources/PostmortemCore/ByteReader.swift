@@ -123,44 +123,50 @@ public struct ByteCursor {
     public var position: Int
 
     /// A cursor at `position` in little-endian `bytes`.
-    public init(_ bytes: UnsafeRawBufferPointer, at position: Int) {
+    @inlinable public init(_ bytes: UnsafeRawBufferPointer, at position: Int) {
         reader = ByteReader(bytes: bytes)
         self.position = position
     }
 
+    /// A cursor at `position` of what `reader` reads, in its byte order.
+    @inlinable public init(_ reader: ByteReader, at position: Int) {
+        self.reader = reader
+        self.position = position
+    }
+
     /// The bytes read.
-    public var bytes: UnsafeRawBufferPointer { reader.bytes }
+    @inlinable public var bytes: UnsafeRawBufferPointer { reader.bytes }
 
     /// The next byte.
-    public mutating func byte() -> UInt8? {
+    @inlinable public mutating func byte() -> UInt8? {
         guard let value = reader.u8(at: position) else { return nil }
         position += 1
         return value
     }
 
     /// The next integer of `size` bytes (at most 8).
-    public mutating func unsigned(_ size: Int) -> UInt64? {
+    @inlinable public mutating func unsigned(_ size: Int) -> UInt64? {
         guard let value = reader.unsigned(at: position, size: size) else { return nil }
         position += size
         return value
     }
 
     /// The next unsigned LEB128 number.
-    public mutating func uleb() -> UInt64? {
+    @inlinable public mutating func uleb() -> UInt64? {
         guard let (value, next) = reader.uleb(at: position) else { return nil }
         position = next
         return value
     }
 
     /// The next signed LEB128 number.
-    public mutating func sleb() -> Int64? {
+    @inlinable public mutating func sleb() -> Int64? {
         guard let (value, next) = reader.sleb(at: position) else { return nil }
         position = next
         return value
     }
 
     /// Moves past `count` bytes; false (not moving) when fewer are left.
-    public mutating func skip(_ count: Int) -> Bool {
+    @inlinable public mutating func skip(_ count: Int) -> Bool {
         guard count >= 0, position >= 0, position <= bytes.count - count else { return false }
         position += count
         return true

@@ -21,7 +21,7 @@ final class SectionAccess {
 
     /// Index 0 is an empty entry, as in ELF's section table.
     fileprivate let entries: [Entry]
-    fileprivate let isBigEndian: Bool
+    let isBigEndian: Bool
     fileprivate let is64Bit: Bool
     private let file: ImmutableBytes
     /// Decompressed sections, kept alive as long as libdwarf may read them.

@@ -1,0 +1,95 @@
+import PostmortemCore
+
+/// The values one DIE gives the slots a walk asked for, as stored: the form and the number it holds (an address
+/// or its index, a constant, an offset, where an in-place string starts). Reused from DIE to DIE.
+struct DIEAttributes {
+    private var forms = [UInt64](repeating: 0, count: AttributeSlot.allCases.count)
+    private var values = [UInt64](repeating: 0, count: AttributeSlot.allCases.count)
+    /// The slots the current DIE filled.
+    private(set) var present: UInt32 = 0
+
+    /// The form and stored value of `slot`; `nil` when the DIE has no such attribute.
+    subscript(slot: AttributeSlot) -> (form: UInt64, value: UInt64)? {
+        present & slot.bit != 0 ? (forms[slot.rawValue], values[slot.rawValue]) : nil
+    }
+
+    func has(_ slot: AttributeSlot) -> Bool { present & slot.bit != 0 }
+
+    /// Reads the attributes of a DIE with `abbreviation` from `cursor` (just past its code), keeping those in
+    /// `wanted` (the first of each, as libdwarf does) and stepping over the rest. False when a value runs past the
+    /// unit or has a form no DWARF defines.
+    mutating func read(_ abbreviation: Abbreviation, from cursor: inout ByteCursor, end: Int, wanted: UInt32,
+                       addressSize: Int, offsetSize: Int, version: Int) -> Bool {
+        present = 0
+        if abbreviation.slots & wanted == 0, let size = abbreviation.fixedSize {
+            guard size <= end - cursor.position else { return false }
+            cursor.position += size
+            return true
+        }
+        for attribute in abbreviation.attributes {
+            var form = attribute.form
+            var layout = attribute.layout
+            var size = attribute.size
+            // An indirect form names the form of the value first, and may name another indirect one.
+            var hops = 0
+            while layout == .indirect {
+                guard hops < 4, let named = cursor.uleb(),
+                      let (namedLayout, namedSize) = AttributeForm.layout(of: named, addressSize: addressSize, offsetSize: offsetSize, version: version)
+                else { return false }
+                form = named
+                layout = namedLayout
+                size = namedSize
+                hops += 1
+            }
+            let keep = attribute.slot.map { wanted & $0.bit != 0 && present & $0.bit == 0 } ?? false
+            let start = cursor.position
+            var value: UInt64 = 0
+            switch layout {
+            case .fixed:
+                if keep, size <= 8 {
+                    guard let read = cursor.unsigned(size) else { return false }
+                    value = form == AttributeForm.implicitConst ? UInt64(bitPattern: attribute.implicitConstant) : read
+                } else {
+                    guard cursor.skip(size) else { return false }
+                }
+            case .uleb:
+                guard let read = cursor.uleb() else { return false }
+                value = read
+            case .sleb:
+                guard let read = cursor.sleb() else { return false }
+                value = UInt64(bitPattern: read)
+            case .cString:
+                value = UInt64(start)
+                guard let terminator = Self.nul(in: cursor.bytes, from: start, before: end) else { return false }
+                cursor.position = terminator + 1
+            case .block1, .block2, .block4, .blockULEB:
+                let length: UInt64?
+                switch layout {
+                case .block1: length = cursor.unsigned(1)
+                case .block2: length = cursor.unsigned(2)
+                case .block4: length = cursor.unsigned(4)
+                default: length = cursor.uleb()
+                }
+                guard let length, cursor.skip(Int(clamping: length)) else { return false }
+            case .indirect:
+                return false
+            }
+            guard cursor.position <= end else { return false }
+            if keep, let slot = attribute.slot {
+                forms[slot.rawValue] = form
+                values[slot.rawValue] = value
+                present |= slot.bit
+            }
+        }
+        return true
+    }
+
+    private static func nul(in bytes: UnsafeRawBufferPointer, from start: Int, before end: Int) -> Int? {
+        var position = start
+        while position < end {
+            if bytes[position] == 0 { return position }
+            position += 1
+        }
+        return nil
+    }
+}
