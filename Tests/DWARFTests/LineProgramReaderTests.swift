@@ -10,10 +10,6 @@ struct LineProgramReaderTests {
     /// A DWARF 4 line table: two files (one in an include directory), then one sequence using special,
     /// standard and extended opcodes.
     static let program: [UInt8] = {
-        var header: [UInt8] = [1, 1, 1, 0xFB, 14, 13]  // min_inst, max_ops, default_is_stmt, line_base -5, line_range, opcode_base
-        header += [0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]  // standard_opcode_lengths
-        header += Array("inc\0\0".utf8)
-        header += Array("a.c\0".utf8) + [0, 0, 0] + Array("b.h\0".utf8) + [1, 0, 0] + [0]
         var body: [UInt8] = [0x00, 0x09, 0x02, 0x00, 0x10, 0, 0, 0, 0, 0, 0]  // DW_LNE_set_address 0x1000
         body += [0x05, 0x03]          // set_column 3
         body += [0x01]                // copy: 0x1000 line 1
@@ -24,10 +20,19 @@ struct LineProgramReaderTests {
         body += [0x01]                // copy: 0x1015 line 2
         body += [0x09, 0x10, 0x00]    // fixed_advance_pc +16
         body += [0x00, 0x01, 0x01]    // end_sequence at 0x1025
+        return table(body)
+    }()
+
+    /// A table with the header above and the program `body`.
+    static func table(_ body: [UInt8]) -> [UInt8] {
+        var header: [UInt8] = [1, 1, 1, 0xFB, 14, 13]  // min_inst, max_ops, default_is_stmt, line_base -5, line_range, opcode_base
+        header += [0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1]  // standard_opcode_lengths
+        header += Array("inc\0\0".utf8)
+        header += Array("a.c\0".utf8) + [0, 0, 0] + Array("b.h\0".utf8) + [1, 0, 0] + [0]
         let headerLength = UInt32(header.count)
         let afterLength: [UInt8] = [4, 0] + withUnsafeBytes(of: headerLength.littleEndian, Array.init) + header + body
         return withUnsafeBytes(of: UInt32(afterLength.count).littleEndian, Array.init) + afterLength
-    }()
+    }
 
     static func read(_ bytes: [UInt8]) throws -> LineTable {
         let result = bytes.withUnsafeBytes { buffer in
@@ -61,6 +66,22 @@ struct LineProgramReaderTests {
             #expect(Array(full.prefix(rows.count)) == rows, "cut at \(length)")
         }
         #expect(readable > 20, "cuts inside the program still read the header")
+    }
+
+    /// Addresses only grow within a sequence: a row below the one before (damaged DWARF; found by fuzzing, where
+    /// packing such a sequence trapped) is dropped, and a sequence ends no lower than its last row.
+    @Test func aRowBelowTheOneBeforeIsDropped() throws {
+        func setAddress(_ address: UInt8) -> [UInt8] { [0x00, 0x09, 0x02, 0x00, address, 0, 0, 0, 0, 0, 0] }
+        var body = setAddress(0x10) + [0x01]          // 0x1000 line 1
+        body += setAddress(0x08) + [0x01]             // 0x0800: below
+        body += setAddress(0x11) + [0x01]             // 0x1100
+        body += setAddress(0x09) + [0x00, 0x01, 0x01] // ends at 0x0900, below its last row
+        let table = try Self.read(Self.table(body))
+        #expect(table.sequences.map(\.rows) == [[
+            LineRow(address: FileAddress(0x1000), file: 1, line: 1, column: 0),
+            LineRow(address: FileAddress(0x1100), file: 1, line: 1, column: 0),
+        ]])
+        #expect(table.sequences.first?.endAddress == FileAddress(0x1100))
     }
 
     @Test func anOffsetPastTheSectionIsAFailure() {

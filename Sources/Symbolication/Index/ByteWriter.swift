@@ -35,6 +35,17 @@ struct ByteWriter {
 
     mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
+    /// Appends what `other` has written.
+    mutating func append(_ other: ByteWriter) { append(other, from: 0, to: other.count) }
+
+    /// Appends bytes `start..<end` of what `other` has written.
+    mutating func append(_ other: ByteWriter, from start: Int, to end: Int) {
+        other.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    /// Forgets what was written, keeping the room it took.
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
     /// Pads with zeros up to a multiple of `alignment`.
     mutating func align(to alignment: Int) {
         while bytes.count % alignment != 0 { bytes.append(0) }

@@ -93,18 +93,26 @@ final class FlatUnit: Sendable {
         // Rows are stored as offsets from their sequence's start in a block index of 32-bit fields: a sequence
         // spanning 4 GiB or more (never made by a compiler) is left out.
         let kept = contents.lineTable.sequences.filter { $0.range.size <= UInt64(UInt32.max) }
-        let starts = functions.flatMap { $0.ranges.map(\.lowerBound.rawValue) } + kept.map(\.startAddress.rawValue)
-        let base = starts.min() ?? 0
+        var lowest = UInt64.max
+        for function in functions { for range in function.ranges { lowest = min(lowest, range.lowerBound.rawValue) } }
+        for sequence in kept { lowest = min(lowest, sequence.startAddress.rawValue) }
+        let base = lowest == .max ? 0 : lowest
 
-        // Records, last first: a record's length holds its subtree's, known once its descendants are encoded.
-        var hulls = functions.map { function in
-            (function.ranges.map(\.lowerBound.rawValue).min() ?? .max, function.ranges.map(\.upperBound.rawValue).max() ?? 0)
-        }
+        // Records, last first: a record's length holds its subtree's, known once its descendants are encoded. Each
+        // goes to the end of one buffer (so the last record's bytes come first there), then they are copied in order.
+        var hulls = [(low: UInt64, high: UInt64)](repeating: (.max, 0), count: functions.count)
         var descendantBytes = [Int](repeating: 0, count: functions.count)
-        var encoded = [[UInt8]](repeating: [], count: functions.count)
+        var pieces = ByteWriter()
+        var pieceStarts = [Int](repeating: 0, count: functions.count)
+        var rest = ByteWriter()
+        for index in functions.indices {
+            for range in functions[index].ranges {
+                hulls[index].low = min(hulls[index].low, range.lowerBound.rawValue)
+                hulls[index].high = max(hulls[index].high, range.upperBound.rawValue)
+            }
+        }
         for index in functions.indices.reversed() {
             let function = functions[index]
-            var writer = ByteWriter()
             var flags: UInt64 = function.isInlined ? RecordFlag.inlined : 0
             let name = reference(function.name), linkageName = reference(function.linkageName)
             let callFile = function.isInlined ? reference(function.callFile) : nil
@@ -114,7 +122,7 @@ final class FlatUnit: Sendable {
             if function.nameOrigin != nil { flags |= RecordFlag.nameOrigin }
             if descendantBytes[index] > 0 { flags |= RecordFlag.children }
             // What a walk over records reads comes first; the rest is skipped by its length.
-            var rest = ByteWriter()
+            rest.removeAll()
             rest.uleb(function.ranges.count)
             for range in function.ranges {
                 rest.uleb(range.lowerBound.rawValue - base)
@@ -125,30 +133,35 @@ final class FlatUnit: Sendable {
                 rest.uleb(low <= high ? low - base : 0)
                 rest.uleb(low <= high ? high - low : 0)
             }
-            for value in [name, linkageName, callFile, function.nameOrigin] { if let value { rest.uleb(value) } }
+            if let name { rest.uleb(name) }
+            if let linkageName { rest.uleb(linkageName) }
+            if let callFile { rest.uleb(callFile) }
+            if let origin = function.nameOrigin { rest.uleb(origin) }
             if function.isInlined {
                 rest.uleb(function.callLine)
                 rest.uleb(function.callColumn)
             }
             rest.uleb(function.declarationLine)
-            writer.uleb(flags)
-            writer.uleb(function.depth)
-            if descendantBytes[index] > 0 { writer.uleb(descendantBytes[index]) }
-            writer.uleb(rest.count)
-            writer.append(rest.bytes)
-            encoded[index] = writer.bytes
+            let pieceStart = pieces.count
+            pieces.uleb(flags)
+            pieces.uleb(function.depth)
+            if descendantBytes[index] > 0 { pieces.uleb(descendantBytes[index]) }
+            pieces.uleb(rest.count)
+            pieces.append(rest)
+            pieceStarts[index] = pieceStart
             if let parent = function.parent, parent < index {
-                descendantBytes[parent] += writer.count + descendantBytes[index]
-                hulls[parent] = (min(hulls[parent].0, hulls[index].0), max(hulls[parent].1, hulls[index].1))
+                descendantBytes[parent] += pieces.count - pieceStart + descendantBytes[index]
+                hulls[parent] = (min(hulls[parent].low, hulls[index].low), max(hulls[parent].high, hulls[index].high))
             }
         }
         var records = ByteWriter()
+        records.reserve(pieces.count)
         var topLevel: [(AddressRange, UInt32)] = []
         for (index, function) in functions.enumerated() {
             if function.parent == nil {
                 for range in function.ranges { topLevel.append((range, UInt32(records.count))) }
             }
-            records.append(encoded[index])
+            records.append(pieces, from: pieceStarts[index], to: index > 0 ? pieceStarts[index - 1] : pieces.count)
         }
         var top = ByteWriter()
         FlatRangeTable.write(topLevel, to: &top)
@@ -189,16 +202,18 @@ final class FlatUnit: Sendable {
         var index: [(UInt32, UInt32)] = []
         for first in blockStarts {
             let blockStart = sequence.rows[first].address.rawValue
-            index.append((UInt32(blockStart - sequenceStart), UInt32(blocks.count)))
+            // Rows never lie below their sequence's start or the row before (the line-program reader drops such
+            // rows); a sequence made otherwise is stored with those distances as 0 rather than trapping.
+            index.append((UInt32(truncatingIfNeeded: blockStart >= sequenceStart ? blockStart - sequenceStart : 0), UInt32(blocks.count)))
             var previousAddress = blockStart
             var previousLine: Int64 = 0
             for row in sequence.rows[first..<min(first + rowsPerBlock, sequence.rows.count)] {
-                blocks.uleb(row.address.rawValue - previousAddress)
+                blocks.uleb(row.address.rawValue >= previousAddress ? row.address.rawValue - previousAddress : 0)
                 blocks.uleb(UInt64(row.file))
                 let delta = Int64(row.line) - previousLine
                 blocks.uleb(UInt64(bitPattern: (delta << 1) ^ (delta >> 63)))
                 blocks.uleb(UInt64(row.column))
-                previousAddress = row.address.rawValue
+                previousAddress = max(previousAddress, row.address.rawValue)
                 previousLine = Int64(row.line)
             }
         }
