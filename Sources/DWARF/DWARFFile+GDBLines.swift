@@ -137,7 +137,7 @@ extension DWARFFile {
                 return name
             }
             defer { dwarf_dealloc_die(unitDIE) }
-            let reader = DIEReader(handle: handle, version: unit.version, unitBase: UnitHeaderReader.baseAddress(unitDIE, handle))
+            let reader = DIEReader(handle: handle, version: unit.version, unitBase: DIEReader.baseAddress(unitDIE, handle))
             guard let language = reader.unsigned(unitDIE, DW_AT_language), GDBPhysicalName.isCPlusPlus(language) else { return name }
             var found = name
             reader.forEachChild(of: unitDIE) { die in

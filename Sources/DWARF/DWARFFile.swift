@@ -18,9 +18,7 @@ public final class DWARFFile {
     /// The sections the DIE walk reads in place.
     private let sections: DebugSections
     /// The headers of `.debug_info`'s units, read at the first walk.
-    private var unitHeaders: UnitHeaders?
-    /// Where libdwarf's unit-header walk of this session stands (see ``makeCurrent(_:)``).
-    private var headerWalk = UnitHeaderWalk()
+    private var knownHeaders: UnitHeaders?
     /// For gdb's answers (``gdbLine(at:)``, asked of many addresses in a row): the units, each unit's line table as gdb
     /// builds it, and each unit's functions, read once.
     var gdbUnits: [CompileUnit]?
@@ -35,7 +33,7 @@ public final class DWARFFile {
         self.object = object
         handle = try DebugHandle(object: object)
         sections = DebugSections(handle.access)
-        nameResolver = FunctionNameResolver(reader: DIEReader(handle: handle, version: 0, unitBase: 0))
+        nameResolver = FunctionNameResolver(sections: sections)
     }
 
     private init(object: ObjectFile, handle: DebugHandle) {
@@ -43,7 +41,7 @@ public final class DWARFFile {
         self.object = object
         self.handle = handle
         sections = DebugSections(handle.access)
-        nameResolver = FunctionNameResolver(reader: DIEReader(handle: handle, version: 0, unitBase: 0))
+        nameResolver = FunctionNameResolver(sections: sections)
     }
 
     /// A second libdwarf session over the same sections (mapped and decompressed once), for reading on
@@ -62,37 +60,32 @@ public final class DWARFFile {
         try self.init(object: object)
     }
 
-    /// The size of `.debug_rnglists` as libdwarf reads it: decompressed, where the section header gives the size of
-    /// its compressed bytes (Debian's debug files compress every DWARF section), which would leave every range list
-    /// past that size unread. No limit when there is no such section.
-    private var rangeListsSize: UInt64 {
-        handle.access.section(named: ".debug_rnglists").map { UInt64($0.count) } ?? .max
-    }
-
     /// Every compile unit with the address ranges it covers.
     /// - Parameter withNames: read each unit's name and producer too. Lookups need neither, and in a binary of
     ///   many units the names lie all over `.debug_str` (reading them mapped most of a Swift binary's 7 MB of it).
+    /// - Throws: ``DWARFError/Code/malformed`` when a unit header cannot be read.
     /// - Complexity: O(units): one DIE each.
     public func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
-        let rangeListsSize = self.rangeListsSize
-        return try handle.run { () throws(DWARFError) in
-            // The header walk must start at the first unit, and it ends past the last one, where libdwarf starts over.
-            headerWalk.finish(handle)
-            defer { headerWalk = UnitHeaderWalk() }
-            return try UnitHeaderReader.compileUnits(handle, rangeListsSize: rangeListsSize, withNames: withNames)
+        try handle.run { () throws(DWARFError) -> [CompileUnit] in
+            let headers = unitHeaders()
+            if let offset = headers.unreadableAt {
+                throw DWARFError(.malformed, path: path, detail: "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read")
+            }
+            // Type units describe types only; their code lives in the compile units. A unit whose abbreviations or
+            // unit DIE cannot be read is left out.
+            return headers.headers.filter { !$0.describesTypesOnly }.compactMap { header in
+                (try? UnitReader(sections, header: header))?.compileUnit(withNames: withNames)
+            }
         }
     }
 
-    /// Makes `unit` libdwarf's current unit in this session, so that the DIE lookups by offset that reading it
-    /// and completing its names make (``completingNames(_:)``) find it at once: libdwarf 20210528 finds the
-    /// unit of an offset by a linear search over every unit, except in its current unit. Call it for units
-    /// in the order of the file.
-    /// - Complexity: O(units between the current one and `unit`), each step one unit header; a unit before
-    ///   the current one takes a walk to the end and over from the start.
-    package func makeCurrent(_ unit: CompileUnit) {
-        handle.run { headerWalk.move(handle, toUnitHolding: unit.dieOffset) }
+    /// The headers of `.debug_info`'s units, read the first time they are needed.
+    private func unitHeaders() -> UnitHeaders {
+        if let knownHeaders { return knownHeaders }
+        let headers = UnitHeaders(sections.info)
+        knownHeaders = headers
+        return headers
     }
-
 
     /// The ranges `.debug_aranges` assigns to units, by the offset of each unit's DIE; empty when the
     /// file has none (clang and swiftc write none).
@@ -105,7 +98,7 @@ public final class DWARFFile {
     /// specification DIEs (``FunctionRecord/nameOrigin``).
     /// - Complexity: one DIE lookup per reference not followed before.
     package func completingNames(_ record: FunctionRecord) -> FunctionRecord {
-        handle.run { nameResolver.completing(record) }
+        handle.run { nameResolver.completing(record, headers: unitHeaders()) }
     }
 
     /// The functions, inlined copies and line table of `unit`; a record's names are only those its own
@@ -132,10 +125,9 @@ public final class DWARFFile {
     }
 
     private func readContents(of unit: CompileUnit, targets: AddressTargets?) throws(DWARFError) -> UnitContents {
-        if unitHeaders == nil { unitHeaders = UnitHeaders(sections.info) }
         let reader: UnitReader
         do throws(UnitReader.Failure) {
-            reader = try UnitReader(sections, headers: unitHeaders ?? UnitHeaders(sections.info), unitDIE: unit.dieOffset)
+            reader = try UnitReader(sections, headers: unitHeaders(), unitDIE: unit.dieOffset)
         } catch {
             throw DWARFError(.malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(error.detail)")
         }

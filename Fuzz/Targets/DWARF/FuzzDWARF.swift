@@ -4,7 +4,7 @@ import ObjectFiles
 import Symbolication
 import PostmortemCore
 
-/// DWARF reading through libdwarf on real fixture binaries whose debug sections are damaged: the input's
+/// DWARF reading on real fixture binaries whose debug sections are damaged: the input's
 /// first byte picks a fixture, the rest is a patch of (offset: 3 bytes, value: 1 byte) records applied
 /// inside that fixture's debug sections only, so headers stay readable and the damage reaches the DWARF.
 /// Then addresses across the code are looked up through the same paths `resolve` takes.
@@ -70,11 +70,10 @@ func fuzzDWARF(_ input: [UInt8]) {
     if choice & 0x40 != 0, let sibling = symbolizer.sibling() {
         for address in addresses.reversed() { _ = sibling.resolve(address) }
     }
-    // And as the run that writes the cache file reads: every unit in order with libdwarf's current unit moved
-    // to it, every name completed; then back to the first unit and the unit list again.
+    // And as the run that writes the cache file reads: every unit in order, every name completed; then the first
+    // unit again and the unit list again.
     if choice & 0x20 != 0, let file = try? DWARFFile(path: path), let units = try? file.compileUnits() {
         for unit in units + units.prefix(1) {
-            file.makeCurrent(unit)
             _ = (try? file.contents(of: unit))?.functions.map(file.completingNames)
         }
         _ = try? file.compileUnits()

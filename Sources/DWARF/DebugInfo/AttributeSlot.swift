@@ -2,7 +2,7 @@
 enum AttributeSlot: Int, CaseIterable {
     case sibling, name, linkageName, mipsLinkageName, lowPC, highPC, ranges, declarationLine
     case abstractOrigin, specification, callFile, callLine, callColumn
-    case statementList, stringOffsetsBase, addressBase, rangeListsBase, gnuAddressBase
+    case statementList, stringOffsetsBase, addressBase, rangeListsBase, gnuAddressBase, compilationDirectory, producer
 
     /// The slot of the attribute named `name` (`DW_AT_*`); `nil` for one the walk does not read.
     init?(attribute name: UInt64) {
@@ -25,6 +25,8 @@ enum AttributeSlot: Int, CaseIterable {
         case 0x73: self = .addressBase
         case 0x74: self = .rangeListsBase
         case 0x2133: self = .gnuAddressBase
+        case 0x1B: self = .compilationDirectory
+        case 0x25: self = .producer
         default: return nil
         }
     }

@@ -68,10 +68,7 @@ struct FunctionCollector {
             let outsideTargets = targets.map { targets in enclosingFunction == nil && !ranges.isEmpty && !ranges.contains(where: targets.anyIn) } ?? false
             guard hasCode, !outsideTargets else { return skipChildren(abbreviation, at: dieOffset, from: cursor.position) }
             let isInlined = tag == Self.inlinedSubroutine
-            let names = FunctionNameResolver.Names(
-                name: unit.string(attributes[.name]),
-                linkageName: unit.string(attributes[.linkageName]) ?? unit.string(attributes[.mipsLinkageName]),
-                declarationLine: Int(clamping: unit.unsigned(attributes[.declarationLine]) ?? 0))
+            let names = FunctionNameResolver.ownNames(attributes, in: unit)
             let origin = names.isComplete ? nil : unit.reference(attributes[.abstractOrigin]) ?? unit.reference(attributes[.specification])
             let index = functions.count
             functions.append(FunctionRecord(

@@ -63,8 +63,11 @@ struct UnitHeader {
 /// The headers of every unit of `.debug_info`, in the order of the section, read once; finds the unit of a DIE.
 struct UnitHeaders {
     let headers: [UnitHeader]
+    /// Where a header could not be read, when one could not; the units before it are read.
+    let unreadableAt: Int?
 
-    /// Reads headers from the start of `info` until the section ends or a header cannot be read.
+    /// Reads headers from the start of `info` until the section ends or a header cannot be read. Zeros after the
+    /// last unit (padding some linkers leave) end the section.
     init(_ info: ByteReader) {
         var headers: [UnitHeader] = []
         var offset = 0
@@ -73,6 +76,8 @@ struct UnitHeaders {
             offset = header.end
         }
         self.headers = headers
+        let rest = UnsafeRawBufferPointer(rebasing: info.bytes[min(offset, info.bytes.count)...])
+        unreadableAt = rest.allSatisfy { $0 == 0 } ? nil : offset
     }
 
     /// The unit whose bytes hold the DIE at `dieOffset`.

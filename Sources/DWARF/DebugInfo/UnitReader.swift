@@ -28,6 +28,11 @@ struct UnitReader {
         guard let header = headers.unit(holding: dieOffset), UInt64(header.firstDIE) == dieOffset else {
             throw Failure(detail: "no unit header of .debug_info leads to it")
         }
+        try self.init(sections, header: header)
+    }
+
+    /// Reads the abbreviations and unit DIE of the unit `header` starts.
+    init(_ sections: DebugSections, header: UnitHeader) throws(Failure) {
         self.sections = sections
         self.header = header
         do { abbreviations = try Abbreviations(sections.abbreviations, header: header) } catch {

@@ -2,7 +2,7 @@ internal import CLibDwarf
 import ObjectFiles
 import PostmortemCore
 
-/// Reads attributes of DIEs through libdwarf. Missing or unreadable attributes read as `nil`:
+/// Reads attributes of DIEs through libdwarf, for gdb's answers (lookups read DIEs in place: ``UnitReader``). Missing or unreadable attributes read as `nil`:
 /// one odd attribute must not cost the rest of a unit.
 struct DIEReader {
     let handle: DebugHandle
@@ -10,8 +10,24 @@ struct DIEReader {
     let version: Int
     /// The unit's base address (`DW_AT_low_pc` of the unit DIE), the base of DWARF 2–4 range lists.
     let unitBase: UInt64
-    /// The size of `.debug_rnglists`: libdwarf 20210528 crashes on a range-list offset past it.
-    var rangeListsSize: UInt64 = .max
+    /// The size of `.debug_rnglists` as libdwarf reads it (decompressed, where the section header gives the size of
+    /// its compressed bytes): libdwarf 20210528 crashes on a range-list offset past it. No limit without the section.
+    let rangeListsSize: UInt64
+
+    init(handle: DebugHandle, version: Int, unitBase: UInt64) {
+        self.handle = handle
+        self.version = version
+        self.unitBase = unitBase
+        rangeListsSize = handle.access.section(named: ".debug_rnglists").map { UInt64($0.count) } ?? .max
+    }
+
+    /// The unit's `DW_AT_low_pc`, the base address of its DWARF 2–4 range lists; 0 when absent.
+    static func baseAddress(_ die: Dwarf_Die, _ handle: DebugHandle) -> UInt64 {
+        var low: Dwarf_Addr = 0
+        var error: Dwarf_Error?
+        guard dwarf_lowpc(die, &low, &error) == DW_DLV_OK else { handle.discard(error); return 0 }
+        return low
+    }
 
     func tag(_ die: Dwarf_Die) -> Int32? {
         var tag: Dwarf_Half = 0

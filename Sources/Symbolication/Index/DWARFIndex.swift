@@ -73,11 +73,8 @@ final class DWARFIndex: AddressIndex {
     var unitCount: Int { units.count }
 
     /// The unit at `position` for the index cache: the one already read whole, else read without keeping it (the
-    /// cache writer goes through every unit, which need not all stay in memory). The writer asks for the units in
-    /// order and completes the names of all their records: libdwarf is moved to the unit first, so that its name
-    /// references resolve at once (``DWARFFile/makeCurrent(_:)``).
+    /// cache writer goes through every unit, which need not all stay in memory).
     func unitForCache(atPosition position: Int) throws(DWARFError) -> FlatUnit {
-        file.makeCurrent(units[position])
         if let cached = loaded.unitRead(at: position) { return try cached.get() }
         return try readUnit(atPosition: position, for: nil, completingNamesAt: nil)
     }
@@ -131,7 +128,6 @@ final class DWARFIndex: AddressIndex {
         for position in positions[start...] + positions[..<start] {
             let targets = AddressTargets(addressesByUnit[position] ?? [])
             loaded.readUnlessCovered(at: position, for: partially ? targets : nil) { wanted in
-                file.makeCurrent(units[position])
                 // When the index-cache file is written next, units go into it as read: their records keep their
                 // names as the DWARF states them, and the cache writer completes them all, so that the file's bytes
                 // do not depend on the addresses of the run that wrote it.
