@@ -74,7 +74,7 @@ public final class DWARFFile {
             // Type units describe types only; their code lives in the compile units. A unit whose abbreviations or
             // unit DIE cannot be read is left out.
             return headers.headers.filter { !$0.describesTypesOnly }.compactMap { header in
-                (try? UnitReader(sections, header: header))?.compileUnit(withNames: withNames)
+                (try? UnitReader(sections, header: header, unitDIEOnly: true))?.compileUnit(withNames: withNames)
             }
         }
     }

@@ -15,10 +15,10 @@ struct DIEAttributes {
 
     func has(_ slot: AttributeSlot) -> Bool { present & slot.bit != 0 }
 
-    /// Reads the attributes of a DIE with `abbreviation` from `cursor` (just past its code), keeping those in
+    /// Reads the attributes of a DIE with `abbreviation` (whose attributes lie in `specs`) from `cursor` (just past its code), keeping those in
     /// `wanted` (the first of each, as libdwarf does) and stepping over the rest. False when a value runs past the
     /// unit or has a form no DWARF defines.
-    mutating func read(_ abbreviation: Abbreviation, from cursor: inout ByteCursor, end: Int, wanted: UInt32,
+    mutating func read(_ abbreviation: Abbreviation, specs: [AttributeSpec], from cursor: inout ByteCursor, end: Int, wanted: UInt32,
                        addressSize: Int, offsetSize: Int, version: Int) -> Bool {
         present = 0
         if abbreviation.slots & wanted == 0, let size = abbreviation.fixedSize {
@@ -26,10 +26,11 @@ struct DIEAttributes {
             cursor.position += size
             return true
         }
-        for attribute in abbreviation.attributes {
-            var form = attribute.form
+        for index in abbreviation.specs {
+            let attribute = specs[index]
+            var form = UInt64(attribute.form)
             var layout = attribute.layout
-            var size = attribute.size
+            var size = Int(attribute.size)
             // An indirect form names the form of the value first, and may name another indirect one.
             var hops = 0
             while layout == .indirect {

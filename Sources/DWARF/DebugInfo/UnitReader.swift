@@ -31,11 +31,14 @@ struct UnitReader {
         try self.init(sections, header: header)
     }
 
-    /// Reads the abbreviations and unit DIE of the unit `header` starts.
-    init(_ sections: DebugSections, header: UnitHeader) throws(Failure) {
+    /// Reads the abbreviations and unit DIE of the unit `header` starts; with `unitDIEOnly`, only as much of the
+    /// abbreviation table as the unit DIE needs (a unit's list of compile units reads nothing else).
+    init(_ sections: DebugSections, header: UnitHeader, unitDIEOnly: Bool = false) throws(Failure) {
         self.sections = sections
         self.header = header
-        do { abbreviations = try Abbreviations(sections.abbreviations, header: header) } catch {
+        var probe = ByteCursor(sections.info, at: header.firstDIE)
+        let last = unitDIEOnly ? probe.uleb() : nil
+        do { abbreviations = try Abbreviations(sections.abbreviations, header: header, through: last) } catch {
             throw Failure(detail: error.detail)
         }
         stringOffsetsBase = UInt64(header.offsetSize == 8 ? 16 : 8)
@@ -59,9 +62,9 @@ struct UnitReader {
     /// A cursor over `.debug_info` at `offset`.
     func cursor(at offset: Int) -> ByteCursor { ByteCursor(sections.info, at: offset) }
 
-    /// Reads one DIE's attributes (see ``DIEAttributes/read(_:from:end:wanted:addressSize:offsetSize:version:)``).
+    /// Reads one DIE's attributes (see ``DIEAttributes/read(_:specs:from:end:wanted:addressSize:offsetSize:version:)``).
     func read(_ abbreviation: Abbreviation, into attributes: inout DIEAttributes, from cursor: inout ByteCursor, wanted: UInt32) -> Bool {
-        attributes.read(abbreviation, from: &cursor, end: header.end, wanted: wanted,
+        attributes.read(abbreviation, specs: abbreviations.specs, from: &cursor, end: header.end, wanted: wanted,
                         addressSize: header.addressSize, offsetSize: header.offsetSize, version: header.version)
     }
 
