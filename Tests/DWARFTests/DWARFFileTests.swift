@@ -92,11 +92,16 @@ struct DWARFFileTests {
     /// line, column and file (line tables of versions 2 to 5, compressed sections, type units, Swift, split DWARF's
     /// skeleton, Mach-O dSYMs of two architectures). Files are compared by name without their folder: the DWARF 5 file register, which made the project
     /// decode line tables itself, shows as another file's name.
-    @Test(arguments: ["inventory-clang", "inventory-gcc", "shapes-swift-Onone", "shapes-swift-O", "sensors-clang-dwarf5",
-                      "sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-gz",
-                      "sensors-gcc-dwarf4-gz", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5", "libgeometry.so",
-                      "sensors-split-dwarf", "../Apple/bin/App-arm64.dSYM/Contents/Resources/DWARF/App-arm64",
-                      "../Apple/bin/App-x86_64.dSYM/Contents/Resources/DWARF/App-x86_64"])
+    /// Fixtures of every DWARF version, producer and container the tests build.
+    static let fixturesOfEveryKind = [
+        "inventory-clang", "inventory-gcc", "shapes-swift-Onone", "shapes-swift-O", "sensors-clang-dwarf5",
+        "sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-gz",
+        "sensors-gcc-dwarf4-gz", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5", "libgeometry.so",
+        "sensors-split-dwarf", "../Apple/bin/App-arm64.dSYM/Contents/Resources/DWARF/App-arm64",
+        "../Apple/bin/App-x86_64.dSYM/Contents/Resources/DWARF/App-x86_64",
+    ]
+
+    @Test(arguments: fixturesOfEveryKind)
     func lineRowsMatchLLVMDwarfdump(_ name: String) throws {
         func fileName(_ path: Substring) -> Substring { path.split(separator: "/").last ?? path }
         let file = try DWARFFile(path: Fixtures.path(name))

@@ -93,11 +93,7 @@ struct FunctionWalkTests {
         return lines
     }
 
-    @Test(arguments: ["inventory-clang", "inventory-gcc", "shapes-swift-Onone", "shapes-swift-O", "sensors-clang-dwarf5",
-                      "sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-gz",
-                      "sensors-gcc-dwarf4-gz", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5", "libgeometry.so",
-                      "sensors-split-dwarf", "../Apple/bin/App-arm64.dSYM/Contents/Resources/DWARF/App-arm64",
-                      "../Apple/bin/App-x86_64.dSYM/Contents/Resources/DWARF/App-x86_64"])
+    @Test(arguments: DWARFFileTests.fixturesOfEveryKind)
     func recordsMatchLLVMDwarfdump(_ name: String) throws {
         let expected = try theirs(name)
         #expect(expected.count >= (name == "sensors-split-dwarf" ? 0 : 3), "the fixture has functions with code")
