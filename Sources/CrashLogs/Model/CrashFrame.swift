@@ -30,6 +30,8 @@ public struct CrashFrame: Hashable, Sendable {
     public var isSymbolicatedInLog = false
     /// Which line of the log holds the frame (0-based).
     public var lineNumber: Int
+    /// How that line was written, as its parser recorded: how a renderer writes it again.
+    public var lineStyle: FrameLineStyle
     /// For frames inside a JSON document (`.ips`): the bytes of the frame's object in the log.
     public var byteRange: Range<Int>?
     /// The inline chain found by symbolication, innermost first; empty until then, or when unresolved.
@@ -47,7 +49,7 @@ public struct CrashFrame: Hashable, Sendable {
 
     /// A frame as a parser reads it; what symbolication adds starts empty.
     public init(index: Int, address: UInt64?, addressKind: AddressKind, image: Int?, imageOffset: UInt64?,
-                symbolInLog: String? = nil, symbolOffsetInLog: UInt64? = nil, lineNumber: Int) {
+                symbolInLog: String? = nil, symbolOffsetInLog: UInt64? = nil, lineNumber: Int, lineStyle: FrameLineStyle = .glibc) {
         self.index = index
         self.address = address
         self.addressKind = addressKind
@@ -56,6 +58,7 @@ public struct CrashFrame: Hashable, Sendable {
         self.symbolInLog = symbolInLog
         self.symbolOffsetInLog = symbolOffsetInLog
         self.lineNumber = lineNumber
+        self.lineStyle = lineStyle
         self.byteRange = nil
         self.symbols = []
         self.functionOffset = nil

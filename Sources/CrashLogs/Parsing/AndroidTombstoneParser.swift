@@ -82,7 +82,9 @@ struct AndroidTombstoneParser {
                 if let symbolized = symbolizedFrame(in: text) {
                     if symbolized.index == 0 { stacks.close(into: &report) }
                     if stacks.current.isEmpty { stacks.noteText(threadName ?? "backtrace") }
-                    stacks.append(symbolized.frame(lineNumber: number, report: &report))
+                    var frame = symbolized.frame(lineNumber: number, report: &report)
+                    frame.lineStyle = .sanitizer(indentation: FrameLineStyle.indentation(of: text))
+                    stacks.append(frame)
                 }
                 continue
             }
@@ -95,7 +97,9 @@ struct AndroidTombstoneParser {
             // libunwindstack prints every frame but the first already moved back into the call.
             stacks.append(CrashFrame(index: parsed.index, address: nil, addressKind: parsed.index == 0 ? .programCounter : .adjustedReturnAddress,
                                      image: image, imageOffset: parsed.relativePC, symbolInLog: parsed.function,
-                                     symbolOffsetInLog: parsed.functionOffset, lineNumber: number))
+                                     symbolOffsetInLog: parsed.functionOffset, lineNumber: number,
+                                     lineStyle: .androidTombstone(headLength: text.range(of: parsed.path).map { FrameLineStyle.length(of: text, upTo: $0.upperBound) },
+                                                                  buildID: parsed.buildID)))
         }
         stacks.close(into: &report)
         return report

@@ -9,6 +9,9 @@ struct AppleCrashParser {
         var address: UInt64
         /// Where the text after the address starts (the part symbolication replaces).
         var tailStart: String.Index
+
+        /// How the line `text` it was read from is written.
+        func style(in text: String) -> FrameLineStyle { .darwin(headLength: FrameLineStyle.length(of: text, upTo: tailStart)) }
         /// `0xBASE + N` (unsymbolicated): the image's load address and the decimal offset.
         var base: UInt64?
         var offset: UInt64?
@@ -171,7 +174,7 @@ struct AppleCrashParser {
             let kind: AddressKind = parsed.index == 0 ? .programCounter : .returnAddress
             var frame = CrashFrame(index: parsed.index, address: parsed.address, addressKind: kind, image: image,
                                    imageOffset: nil, symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset,
-                                   lineNumber: number)
+                                   lineNumber: number, lineStyle: parsed.style(in: text))
             if let image, let start = report.images[image].loadAddress, parsed.address >= start {
                 frame.imageOffset = parsed.address - start
             } else if parsed.base != nil, let offset = parsed.offset {

@@ -102,7 +102,8 @@ struct AppleIPSParser {
                     index: position, address: offset.map { offset in base.map { $0 &+ offset } ?? offset },
                     addressKind: position == 0 ? .programCounter : .returnAddress, image: image,
                     imageOffset: base == 0 ? nil : offset, symbolInLog: node["symbol"]?.string,
-                    symbolOffsetInLog: node["symbolLocation"]?.unsigned, lineNumber: lineNumber(of: node.span.lowerBound))
+                    symbolOffsetInLog: node["symbolLocation"]?.unsigned, lineNumber: lineNumber(of: node.span.lowerBound),
+                    lineStyle: .jsonObject)
                 frame.byteRange = node.span
                 return frame
             }

@@ -45,7 +45,8 @@ struct BreakpadMachineReadableParser {
             var frame = CrashFrame(index: row.frame, address: row.module.isEmpty ? row.offset : nil,
                                    addressKind: row.frame == 0 ? .programCounter : .returnAddress, image: image,
                                    imageOffset: moduleOnly ? row.offset : nil, symbolInLog: row.function.isEmpty ? nil : row.function,
-                                   symbolOffsetInLog: row.file.isEmpty && !row.function.isEmpty ? row.offset : nil, lineNumber: number)
+                                   symbolOffsetInLog: row.file.isEmpty && !row.function.isEmpty ? row.offset : nil, lineNumber: number,
+                                   lineStyle: .breakpadMachineReadable(thread: row.thread, frame: row.frame, module: row.module))
             frame.isSymbolicatedInLog = !row.file.isEmpty
             threads[row.thread, default: []].append(frame)
         }

@@ -90,7 +90,8 @@ struct BreakpadStackwalkParser {
             var frame = CrashFrame(index: parsed.index, address: parsed.address,
                                    addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
                                    imageOffset: parsed.function == nil ? parsed.offset : nil, symbolInLog: parsed.function,
-                                   symbolOffsetInLog: parsed.function == nil ? nil : parsed.offset, lineNumber: number)
+                                   symbolOffsetInLog: parsed.function == nil ? nil : parsed.offset, lineNumber: number,
+                                   lineStyle: .breakpad(indentation: text.utf8.prefix { $0 == UInt8(ascii: " ") }.count))
             if frame.imageOffset == nil, let address = parsed.address, let image, let base = report.images[image].loadAddress, address >= base {
                 frame.imageOffset = address - base
             }

@@ -102,7 +102,7 @@ struct GDBBacktraceParser {
             }
             var frame = CrashFrame(index: parsed.index, address: parsed.address,
                                    addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
-                                   imageOffset: nil, symbolInLog: parsed.function, lineNumber: number)
+                                   imageOffset: nil, symbolInLog: parsed.function, lineNumber: number, lineStyle: .gdb)
             frame.isSymbolicatedInLog = parsed.hasLocation
             threads.append(frame)
         }

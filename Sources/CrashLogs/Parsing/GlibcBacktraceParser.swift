@@ -84,7 +84,7 @@ struct GlibcBacktraceParser {
                 let image = report.imageIndex(named: darwin.image, path: nil)
                 stacks.append(CrashFrame(index: darwin.index, address: darwin.address, addressKind: darwin.index == 0 ? .programCounter : .returnAddress,
                                          image: image, imageOffset: nil, symbolInLog: darwin.symbol, symbolOffsetInLog: darwin.offset,
-                                         lineNumber: number))
+                                         lineNumber: number, lineStyle: darwin.style(in: line.text)))
                 continue
             }
             guard !claimed.contains(number), let parsed = frame(in: line.text) else {
@@ -100,7 +100,8 @@ struct GlibcBacktraceParser {
             stacks.append(CrashFrame(
                 index: stacks.current.count, address: parsed.address, addressKind: afterTrampoline ? .programCounter : .returnAddress,
                 image: image, imageOffset: parsed.symbol == nil ? parsed.offset : nil,
-                symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset, lineNumber: number))
+                symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset, lineNumber: number,
+                lineStyle: .glibc))
         }
         stacks.close(into: &report)
     }

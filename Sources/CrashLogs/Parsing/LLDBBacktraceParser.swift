@@ -96,7 +96,8 @@ struct LLDBBacktraceParser {
             }
             var frame = CrashFrame(index: parsed.index, address: parsed.address,
                                    addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image, imageOffset: nil,
-                                   symbolInLog: parsed.function, symbolOffsetInLog: parsed.offset, lineNumber: number)
+                                   symbolInLog: parsed.function, symbolOffsetInLog: parsed.offset, lineNumber: number,
+                                   lineStyle: parsed.moduleStart.map { .lldb(headLength: FrameLineStyle.length(of: text, upTo: $0)) } ?? .glibc)
             frame.isSymbolicatedInLog = parsed.hasLocation
             threads.append(frame)
         }

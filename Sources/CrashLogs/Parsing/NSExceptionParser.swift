@@ -39,7 +39,7 @@ struct NSExceptionParser {
             if let name = block {
                 // Frame lines without parentheses, up to the first line that is not one.
                 if let parsed = AppleCrashParser.frame(in: text) {
-                    frames.append(frame(parsed, line: number, in: &report))
+                    frames.append(frame(parsed, line: number, style: parsed.style(in: text), in: &report))
                     continue
                 }
                 report.threads.append(CrashThread(index: report.threads.count, name: name, crashed: report.threads.isEmpty, frames: frames))
@@ -82,14 +82,16 @@ struct NSExceptionParser {
             }
             if let parsed = AppleCrashParser.frame(in: trimmed) {
                 // A frame line never closes the list, even when it ends in `(main.m:14)`.
-                frames.append(frame(parsed, line: number, in: &report))
+                // The line is written again from its own text, leading blanks included.
+                let style = AppleCrashParser.frame(in: text)?.style(in: text) ?? .addressList
+                frames.append(frame(parsed, line: number, style: style, in: &report))
                 continue
             }
             for word in trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" || $0 == "," }) {
                 let address = listIsDecimal ? UInt64(word) : HexNumber.parse(word)
                 guard let address else { continue }
                 frames.append(CrashFrame(index: frames.count, address: address, addressKind: .returnAddress, image: nil,
-                                         imageOffset: nil, lineNumber: number))
+                                         imageOffset: nil, lineNumber: number, lineStyle: .addressList))
             }
             if trimmed.hasSuffix(")") {
                 inList = false
@@ -110,10 +112,11 @@ struct NSExceptionParser {
         return report
     }
 
-    private static func frame(_ parsed: AppleCrashParser.FrameLine, line number: Int, in report: inout CrashReport) -> CrashFrame {
+    private static func frame(_ parsed: AppleCrashParser.FrameLine, line number: Int, style: FrameLineStyle, in report: inout CrashReport) -> CrashFrame {
         let image = report.imageIndex(named: parsed.image, path: nil)
         return CrashFrame(index: parsed.index, address: parsed.address, addressKind: .returnAddress, image: image,
-                          imageOffset: nil, symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.offset, lineNumber: number)
+                          imageOffset: nil, symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.offset, lineNumber: number,
+                          lineStyle: style)
     }
 
     /// The lines a signal handler writes after its stack to place the app's image: `Binary Image: DemoApp`,

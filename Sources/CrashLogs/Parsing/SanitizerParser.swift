@@ -154,7 +154,8 @@ struct SanitizerParser {
             // `pc 0x…326` in the header is `#0 0x…325`) and symbolize what they print: look it up as is.
             let kind = AddressKind.adjustedReturnAddress
             stacks.append(CrashFrame(index: parsed.index, address: parsed.pc, addressKind: kind, image: image,
-                                      imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number))
+                                      imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
+                                      lineStyle: .sanitizer(indentation: FrameLineStyle.indentation(of: line.text))))
         }
         stacks.close(into: &report)
         // The kind of error as the sanitizer sums it up, which its first line words less tersely.

@@ -32,7 +32,7 @@ struct SwiftBacktraceJSONParser {
                     return address >= low && address < high
                 }
                 var frame = CrashFrame(index: frames.count, address: address, addressKind: kind, image: image, imageOffset: nil,
-                                       symbolInLog: node["symbol"]?.string, lineNumber: reportLine)
+                                       symbolInLog: node["symbol"]?.string, lineNumber: reportLine, lineStyle: .jsonObject)
                 frame.byteRange = node.span
                 frame.isSymbolicatedInLog = node["sourceLocation"] != nil || node["inlined"]?.bool == true
                 frames.append(frame)

@@ -51,7 +51,7 @@ struct SwiftBacktracePackageParser {
             previousAddress = parsed.address
             var frame = CrashFrame(index: stacks.current.count, address: parsed.address,
                                    addressKind: stacks.current.isEmpty ? .programCounter : .returnAddress,
-                                   image: nil, imageOffset: nil, symbolInLog: parsed.function, lineNumber: number)
+                                   image: nil, imageOffset: nil, symbolInLog: parsed.function, lineNumber: number, lineStyle: .glibc)
             frame.isSymbolicatedInLog = parsed.hasLocation
             stacks.append(frame)
         }

@@ -105,7 +105,7 @@ struct SwiftBacktraceParser {
                 // The interactive backtracer's friendly frames: named and placed already, without addresses.
                 let image = report.imageIndex(named: friendly.image, path: nil)
                 var frame = CrashFrame(index: friendly.index, address: nil, addressKind: .returnAddress, image: image,
-                                       imageOffset: nil, symbolInLog: friendly.function, lineNumber: number)
+                                       imageOffset: nil, symbolInLog: friendly.function, lineNumber: number, lineStyle: .swiftBacktrace)
                 frame.isSymbolicatedInLog = true
                 thread?.frames.append(frame)
                 continue
@@ -119,7 +119,7 @@ struct SwiftBacktraceParser {
                 return parsed.address >= start && parsed.address < end
             }
             thread?.frames.append(CrashFrame(index: parsed.index, address: parsed.address, addressKind: kind, image: image,
-                                             imageOffset: nil, lineNumber: number))
+                                             imageOffset: nil, lineNumber: number, lineStyle: .swiftBacktrace))
         }
         close()
         if crashReason != nil || fatalMessage != nil {

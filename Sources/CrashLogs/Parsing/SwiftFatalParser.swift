@@ -62,7 +62,8 @@ struct SwiftFatalParser {
             stacks.append(CrashFrame(
                 index: parsed.index, address: address, addressKind: parsed.index == 0 ? .programCounter : .returnAddress,
                 image: image, imageOffset: unavailable ? parsed.offset : nil,
-                symbolInLog: unavailable ? nil : parsed.symbol, symbolOffsetInLog: unavailable ? nil : parsed.offset, lineNumber: number))
+                symbolInLog: unavailable ? nil : parsed.symbol, symbolOffsetInLog: unavailable ? nil : parsed.offset, lineNumber: number,
+                lineStyle: parsed.style(in: text)))
         }
         stacks.close(into: &report)
     }

@@ -95,7 +95,11 @@ struct SystemdCoredumpParser {
             if let id = known?.id { report.images[image].identifier = id }
             threads.append(CrashFrame(index: parsed.index, address: parsed.address,
                                       addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
-                                      imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number))
+                                      imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
+                                      lineStyle: frame(in: line.text).map { whole in
+                                          .systemdCoredump(headLength: FrameLineStyle.length(of: line.text, upTo: whole.nameStart),
+                                                           module: whole.module, offset: whole.offset)
+                                      } ?? .glibc))
         }
         threads.close(into: &report)
     }

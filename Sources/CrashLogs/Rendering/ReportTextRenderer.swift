@@ -67,35 +67,33 @@ public struct ReportTextRenderer: Sendable {
                 continue
             }
             let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
-            // A log may hold stacks of two styles (a program's backtrace, then a sanitizer report).
             var rendered: [String]
-            if report.format == .appleCrash || report.format == .swiftFatal, let parsed = AppleCrashParser.frame(in: line.text) {
-                rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
-            } else if report.format == .androidTombstone, let parsed = AndroidTombstoneParser.frame(in: line.text) {
-                rendered = tombstoneLines(frame, parsed: parsed, original: line.text)
-            } else if report.format == .lldbBacktrace, let start = LLDBBacktraceParser.frame(in: line.text)?.moduleStart {
-                rendered = lldbLines(frame, prefix: String(line.text[..<start]), report: report)
-            } else if report.format == .breakpadStackwalk, let row = BreakpadMachineReadableParser.row(in: line.text) {
-                rendered = frame.symbols.map { symbol in
-                    let offset = symbol.isInlined ? "" : frame.functionOffset.map { "0x" + String($0, radix: 16) } ?? ""
-                    return "\(row.thread)|\(row.frame)|\(row.module)|\(symbol.function ?? "")|\(symbol.file ?? "")|\(symbol.line > 0 ? String(symbol.line) : "")|\(offset)"
-                }
-            } else if report.format == .breakpadStackwalk {
-                rendered = breakpadLines(frame, report: report, original: line.text)
-            } else if report.format == .systemdCoredump || report.format == .swiftFatal, let parsed = SystemdCoredumpParser.frame(in: line.text) {
-                rendered = coredumpLines(frame, parsed: parsed, original: line.text)
-            } else if report.format == .gdbBacktrace {
-                rendered = gdbLines(frame)
-            } else if report.format == .swiftBacktrace, SwiftBacktraceParser.frame(in: line.text) != nil {
+            switch frame.lineStyle {
+            case .swiftBacktrace:
                 // A frame of a thread the layout left alone: nothing of it resolved.
                 line.appendWhole(to: &output)
                 continue
-            } else if SanitizerParser.frame(in: line.text) != nil {
-                rendered = sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report, original: line.text)
-            } else if let parsed = AppleCrashParser.frame(in: line.text) {
-                // A Swift runtime's `Current stack trace:` inside another report: its columns are Darwin's.
-                rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
-            } else {
+            case .darwin(let headLength):
+                rendered = appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report)
+            case .androidTombstone(let headLength, let buildID):
+                rendered = headLength.map { tombstoneLines(frame, head: Self.head(of: line.text, length: $0), buildID: buildID) } ?? [line.text]
+            case .lldb(let headLength):
+                rendered = lldbLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report)
+            case .breakpadMachineReadable(let thread, let frameNumber, let module):
+                rendered = frame.symbols.map { symbol in
+                    let offset = symbol.isInlined ? "" : frame.functionOffset.map { "0x" + String($0, radix: 16) } ?? ""
+                    return "\(thread)|\(frameNumber)|\(module)|\(symbol.function ?? "")|\(symbol.file ?? "")|\(symbol.line > 0 ? String(symbol.line) : "")|\(offset)"
+                }
+            case .breakpad(let indentation):
+                rendered = breakpadLines(frame, indentation: String(repeating: " ", count: indentation), report: report)
+            case .systemdCoredump(let headLength, let module, let offset):
+                rendered = coredumpLines(frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
+            case .gdb:
+                rendered = gdbLines(frame)
+            case .sanitizer(let indentation):
+                rendered = sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report,
+                                          indentation: Self.head(of: line.text, length: indentation))
+            case .glibc, .addressList, .jsonObject:
                 rendered = glibcLines(frame, report: report)
             }
             if let colors { rendered = colors.frameLines(rendered, frame: frame) }
@@ -132,8 +130,7 @@ public struct ReportTextRenderer: Sendable {
     /// `    #3 0x55d… in check_index /src/sensors.c:30:9`, one numbered line per inlined frame, as the
     /// sanitizers print with `symbolize=1`; without a file, the module and offset follow as they do there.
     /// ThreadSanitizer's frames, which give no pc, as it prints them symbolized: `#0 bump /src/race.c:4:5 (race+0x11e0)`.
-    private func sanitizerLines(_ frame: CrashFrame, firstNumber: Int, report: CrashReport, original: String) -> [String] {
-        let indentation = String(original.prefix { $0 == " " || $0 == "\t" })
+    private func sanitizerLines(_ frame: CrashFrame, firstNumber: Int, report: CrashReport, indentation: String) -> [String] {
         var module = ""
         if let image = frame.image, let path = report.images[image].path, let offset = frame.imageOffset {
             module = " (\(path)+0x\(String(offset, radix: 16)))"
@@ -211,9 +208,7 @@ public struct ReportTextRenderer: Sendable {
         var listFrames: [Int: [CrashFrame]] = [:]
         var symbolLines: [Int: CrashFrame] = [:]
         for frame in report.threads.flatMap(\.frames) where !frame.symbols.isEmpty {
-            if AppleCrashParser.frame(in: report.lines[frame.lineNumber].text.trimmingWhitespace) != nil {
-                symbolLines[frame.lineNumber] = frame
-            }
+            if case .darwin = frame.lineStyle { symbolLines[frame.lineNumber] = frame }
         }
         // An address list's resolved lines go after the line that closes it.
         for thread in report.threads {
@@ -230,9 +225,9 @@ public struct ReportTextRenderer: Sendable {
         }
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
-            if let frame = symbolLines[number], let parsed = AppleCrashParser.frame(in: line.text) {
+            if let frame = symbolLines[number], case .darwin(let headLength) = frame.lineStyle {
                 let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
-                let rendered = appleLines(frame, prefix: String(line.text[..<parsed.tailStart]), report: report)
+                let rendered = appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report)
                 for (index, text) in rendered.enumerated() {
                     output += Array((line.prefix + text).utf8) + (index == rendered.count - 1 ? line.ending : ending)
                 }
@@ -259,9 +254,8 @@ public struct ReportTextRenderer: Sendable {
 
     /// systemd-coredump's line with the function named and the source position after the module: `#0  0x… scale
     /// (app + 0x1290) at crash.c:26:18`; inlined frames as extra lines with the same number, marked `(inlined)`.
-    private func coredumpLines(_ frame: CrashFrame, parsed: SystemdCoredumpParser.FrameLine, original: String) -> [String] {
-        let head = String(original[..<parsed.nameStart])
-        let module = " (\(parsed.module) + 0x\(String(parsed.offset, radix: 16)))"
+    private func coredumpLines(_ frame: CrashFrame, head: String, module name: String, offset: UInt64) -> [String] {
+        let module = " (\(name) + 0x\(String(offset, radix: 16)))"
         return frame.symbols.map { symbol in
             head + (symbol.function ?? "n/a") + module + Self.location(symbol, prefix: " at ") + (symbol.isInlined ? " (inlined)" : "")
         }
@@ -269,11 +263,9 @@ public struct ReportTextRenderer: Sendable {
 
     /// The tombstone's own line, with `(function+offset)` filled in and the source position after it;
     /// inlined frames as extra lines with the same number, marked `(inlined)`.
-    private func tombstoneLines(_ frame: CrashFrame, parsed: AndroidTombstoneParser.FrameLine, original: String) -> [String] {
+    private func tombstoneLines(_ frame: CrashFrame, head: String, buildID: String?) -> [String] {
         // Everything up to and including the module path stays as the log wrote it.
-        guard let pathRange = original.range(of: parsed.path) else { return [original] }
-        let head = String(original[..<pathRange.upperBound])
-        let buildID = parsed.buildID.map { " (BuildId: \($0))" } ?? ""
+        let buildID = buildID.map { " (BuildId: \($0))" } ?? ""
         return frame.symbols.map { symbol in
             let name = symbol.function ?? "???"
             let location = Self.location(symbol)
@@ -285,8 +277,7 @@ public struct ReportTextRenderer: Sendable {
 
     /// The stackwalker's style: ` 3  module!function [file : line]` (`+ 0x…` from the function when the
     /// line is unknown); inlined frames as extra lines with the same number, marked `(inlined)`.
-    private func breakpadLines(_ frame: CrashFrame, report: CrashReport, original: String) -> [String] {
-        let indentation = String(original.prefix { $0 == " " })
+    private func breakpadLines(_ frame: CrashFrame, indentation: String, report: CrashReport) -> [String] {
         let module = frame.image.map { report.images[$0].name } ?? "???"
         return frame.symbols.map { symbol in
             var text = "\(indentation)\(frame.index)  \(module)!\(symbol.function ?? "???")"
@@ -355,6 +346,11 @@ public struct ReportTextRenderer: Sendable {
             let call = frame.functionOffset.map { "\(name)+0x\(String($0, radix: 16))" } ?? name
             return "\(module)(\(call)) \(address)\(Self.location(symbol, prefix: " at "))"
         }
+    }
+
+    /// The first `length` UTF-8 bytes of `text`: the part of a frame's line its parser recorded as kept.
+    private static func head(of text: String, length: Int) -> String {
+        String(decoding: text.utf8.prefix(max(0, length)), as: UTF8.self)
     }
 
     private static func location(_ symbol: SymbolicatedFrame, prefix: String = " ") -> String {
