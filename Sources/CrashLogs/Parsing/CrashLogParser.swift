@@ -20,8 +20,24 @@ public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible 
 
 /// Detects a log's format and parses it.
 public enum CrashLogParser {
-    /// The formats this version parses, in the order they are tried (the research notes' detection order).
-    public static let supportedFormats: [CrashLogFormat] = [.appleIPS, .appleCrash, .androidTombstone, .breakpadStackwalk, .nsException, .sanitizer, .swiftBacktrace, .swiftFatal, .systemdCoredump, .gdbBacktrace, .lldbBacktrace, .glibcBacktrace]
+    /// Every format's reader, in the order they are tried (the research notes' detection order): a format goes before
+    /// those whose logs it could be taken for.
+    static let readers: [any CrashLogFormatReader.Type] = [
+        AppleIPSFormat.self, AppleCrashFormat.self, AndroidTombstoneFormat.self, BreakpadStackwalkFormat.self,
+        NSExceptionFormat.self, SanitizerFormat.self, SwiftBacktraceFormat.self, SwiftFatalFormat.self,
+        SystemdCoredumpFormat.self, GDBBacktraceFormat.self, LLDBBacktraceFormat.self, GlibcBacktraceFormat.self,
+    ]
+
+    /// The formats this version parses, in the order they are tried.
+    public static let supportedFormats: [CrashLogFormat] = readers.map { $0.format }
+
+    /// The reader of `format`.
+    static func reader(of format: CrashLogFormat) -> any CrashLogFormatReader.Type {
+        guard let reader = readers.first(where: { $0.format == format }) else {
+            preconditionFailure("no reader of \(format.rawValue) in CrashLogParser.readers")
+        }
+        return reader
+    }
 
     /// The format of the log, or `nil` when it is none this version reads. Each format is first ruled
     /// out, when it can be, by one search over the whole log for a marker it cannot lack.
@@ -29,52 +45,19 @@ public enum CrashLogParser {
         detectFormat(lines, bytes: LogLine.joinedBytes(lines))
     }
 
-    /// Every marker `detectFormat` looks for, found in one pass.
-    private static let formatMarkers = MarkerScan(markers: [
-        "Thread ", "Exception Type:", "Incident Identifier:", " pc ", "Build fingerprint:", "Operating system:", "OS|",
-        "uncaught exception", "throw call stack", "Call stack at first throw", "Fatal Exception: ", "Application Specific Backtrace",
-        "Application received signal ", "Sanitizer", ": runtime error: ", "Program crashed: ", "crashReport", "Current stack trace:", "Received signal ", "Fatal error: ", "Assertion failed: ",
-        "Precondition failed: ", "Stack trace of thread ",
-        "#", "frame #", "[0x", " 0x",
-    ])
-
-    private static let swiftTraceMarker = MarkerScan(markers: ["Current stack trace:"])
+    /// Every format's markers, found in one pass.
+    private static let formatMarkers = MarkerScan(markers: readers.flatMap { $0.markers })
 
     static func detectFormat(_ lines: [LogLine], bytes: [UInt8]) -> CrashLogFormat? {
-        // An `.ips` says so on its first line: no need to look through the (large) rest of it.
-        if AppleIPSParser.recognizes(lines) { return .appleIPS }
-        let found = formatMarkers.markers(in: bytes)
-        func has(_ marker: String) -> Bool {
-            assert(formatMarkers.markers(in: Array(marker.utf8)).contains(marker), "\(marker) is not one of formatMarkers")
-            return found.contains(marker)
-        }
-        if has("Thread ") || has("Exception Type:") || has("Incident Identifier:"), AppleCrashParser.recognizes(lines) { return .appleCrash }
-        if has(" pc ") || has("Build fingerprint:"), AndroidTombstoneParser.recognizes(lines) { return .androidTombstone }
-        if has("Operating system:") || has("OS|"),
-           BreakpadStackwalkParser.recognizes(lines) || BreakpadMachineReadableParser.recognizes(lines) { return .breakpadStackwalk }
-        if has("uncaught exception") || has("throw call stack") || has("Call stack at first throw") || has("Fatal Exception: ")
-            || has("Application Specific Backtrace") || has("Application received signal "), NSExceptionParser.recognizes(lines) {
-            return .nsException
-        }
-        if has("Sanitizer") || has(": runtime error: "), SanitizerParser.recognizes(lines) { return .sanitizer }
-        if has("Program crashed: ") || has("crashReport"), SwiftBacktraceParser.recognizes(lines) { return .swiftBacktrace }
-        if has("Current stack trace:") || has("Received signal ") || has("Fatal error: ") || has("Assertion failed: ")
-            || has("Precondition failed: "),
-           SwiftFatalParser.recognizes(lines) || SwiftBacktracePackageParser.recognizes(lines) { return .swiftFatal }
-        if has("Stack trace of thread "), SystemdCoredumpParser.recognizes(lines) { return .systemdCoredump }
-        if has("#"), GDBBacktraceParser.recognizes(lines) { return .gdbBacktrace }
-        if has("frame #"), LLDBBacktraceParser.recognizes(lines) { return .lldbBacktrace }
-        if has("[0x") || has(" 0x"), GlibcBacktraceParser.recognizes(lines) { return .glibcBacktrace }
-        return nil
-    }
-
-    /// The format of a program's own trace (a Swift runtime's, glibc's) when it comes before the first frame of a
-    /// sanitizer's report in the same log.
-    static func firstTraceBeforeSanitizer(_ lines: [LogLine]) -> CrashLogFormat? {
-        for line in lines {
-            if SanitizerParser.frame(in: line.text) != nil { return nil }
-            if line.text.hasPrefix("Current stack trace:") { return .swiftFatal }
-            if GlibcBacktraceParser.frame(in: line.text)?.module != nil { return .glibcBacktrace }
+        // Searched for once, and only when a format with markers is tried (an `.ips` says what it is on its first line).
+        var found: MarkerScan.Found?
+        for reader in readers {
+            if !reader.markers.isEmpty {
+                let present = found ?? formatMarkers.markers(in: bytes)
+                found = present
+                guard reader.markers.contains(where: present.contains) else { continue }
+            }
+            if reader.recognizes(lines) { return reader.format }
         }
         return nil
     }
@@ -103,7 +86,7 @@ public enum CrashLogParser {
         }
         let whole = try parse(lines: lines, bytes: content, source: source, format: format)
         // The first report takes the lines before it too.
-        let starts = ReportBoundaries.starts(of: whole.format, in: lines).dropFirst()
+        let starts = reader(of: whole.format).reportStarts(in: lines).dropFirst()
         guard !starts.isEmpty else { return [whole] }
         var reports: [CrashReport] = []
         var segmentStart = 0
@@ -149,37 +132,6 @@ public enum CrashLogParser {
             throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
                                 + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")", isUnknownFormat: true)
         }
-        switch format {
-        case .sanitizer:
-            // A sanitizer report may follow a program's own trace: a Swift runtime's or glibc's.
-            var report = SanitizerParser.parse(lines)
-            if swiftTraceMarker.markers(in: bytes).contains("Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
-            GlibcBacktraceParser.appendStacks(to: &report)
-            // A program's own trace, then the sanitizer's report of the abort it ended in: the log is the program's.
-            if forced == nil, let first = firstTraceBeforeSanitizer(lines) { report.format = first }
-            return report
-        case .glibcBacktrace: return GlibcBacktraceParser.parse(lines)
-        case .swiftBacktrace:
-            if let line = SwiftBacktraceJSONParser.reportLine(in: lines) {
-                return try SwiftBacktraceJSONParser.parse(lines, bytes: bytes, reportLine: line, source: source)
-            }
-            return SwiftBacktraceParser.parse(lines)
-        case .appleCrash: return AppleCrashParser.parse(lines)
-        case .nsException: return NSExceptionParser.parse(lines)
-        case .gdbBacktrace: return GDBBacktraceParser.parse(lines)
-        case .androidTombstone: return AndroidTombstoneParser.parse(lines)
-        case .breakpadStackwalk:
-            return BreakpadMachineReadableParser.recognizes(lines) ? BreakpadMachineReadableParser.parse(lines) : BreakpadStackwalkParser.parse(lines)
-        case .swiftFatal:
-            var report = SwiftFatalParser.parse(lines)
-            SwiftBacktracePackageParser.appendStacks(to: &report)
-            // A Swift runtime's failure, then the trace systemd-coredump logged of the same crash.
-            if SystemdCoredumpParser.recognizes(lines) { SystemdCoredumpParser.appendStacks(to: &report) }
-            GlibcBacktraceParser.appendStacks(to: &report)
-            return report
-        case .lldbBacktrace: return LLDBBacktraceParser.parse(lines)
-        case .systemdCoredump: return SystemdCoredumpParser.parse(lines)
-        case .appleIPS: return try AppleIPSParser.parse(lines, bytes: bytes, source: source)
-        }
+        return try reader(of: format).read(lines, bytes: bytes, source: source, detected: forced == nil)
     }
 }

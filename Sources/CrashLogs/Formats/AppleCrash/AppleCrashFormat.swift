@@ -1,0 +1,18 @@
+/// Apple's text crash reports (`.crash`), symbolicated or not.
+enum AppleCrashFormat: CrashLogFormatReader {
+    static let format = CrashLogFormat.appleCrash
+    static let markers = ["Thread ", "Exception Type:", "Incident Identifier:"]
+
+    static func recognizes(_ lines: [LogLine]) -> Bool { AppleCrashParser.recognizes(lines) }
+
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+        AppleCrashParser.parse(lines)
+    }
+
+    /// iOS reports start with their incident; macOS ones often with the process.
+    static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        let text = lines[number].text
+        if text.hasPrefix("Incident Identifier:") { return true }
+        return text.hasPrefix("Process:") && !lines[max(0, number - 12)..<number].contains { $0.text.hasPrefix("Incident Identifier:") }
+    }
+}

@@ -1,0 +1,16 @@
+/// gdb's `bt` (and `thread apply all bt`), with the lines before it that say why the program stopped.
+enum GDBBacktraceFormat: CrashLogFormatReader {
+    static let format = CrashLogFormat.gdbBacktrace
+    static let markers = ["#"]
+
+    static func recognizes(_ lines: [LogLine]) -> Bool { GDBBacktraceParser.recognizes(lines) }
+
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+        GDBBacktraceParser.parse(lines)
+    }
+
+    static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        let text = lines[number].text
+        return text.hasPrefix("Program received signal ") || text.hasPrefix("Program terminated with signal ")
+    }
+}

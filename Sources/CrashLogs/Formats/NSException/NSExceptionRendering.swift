@@ -1,0 +1,53 @@
+import PostmortemCore
+
+extension ReportTextRenderer {
+    /// An exception's call stack: `callStackSymbols` lines get their tail replaced as in `.crash`; an address
+    /// list stays as it was and is followed by one line per resolved address, numbered, in atos's words.
+    func renderNSException(_ report: CrashReport) -> [UInt8] {
+        var listFrames: [Int: [CrashFrame]] = [:]
+        var symbolLines: [Int: CrashFrame] = [:]
+        for frame in report.threads.flatMap(\.frames) where !frame.symbols.isEmpty {
+            if case .darwin = frame.lineStyle { symbolLines[frame.lineNumber] = frame }
+        }
+        // An address list's resolved lines go after the line that closes it.
+        for thread in report.threads {
+            let listed = thread.frames.filter { symbolLines[$0.lineNumber] == nil }
+            guard let last = listed.map(\.lineNumber).max() else { continue }
+            listFrames[last, default: []] += listed.filter { !$0.symbols.isEmpty }
+        }
+        // Frames that have an address or offset and stayed unresolved, by line (coloured as such on a terminal).
+        var unresolvedLines = Set<Int>()
+        if colors != nil {
+            for thread in report.threads {
+                for frame in thread.frames where frame.symbols.isEmpty && frame.unresolvedReason != nil { unresolvedLines.insert(frame.lineNumber) }
+            }
+        }
+        var output: [UInt8] = []
+        for (number, line) in report.lines.enumerated() {
+            if let frame = symbolLines[number], case .darwin(let headLength) = frame.lineStyle {
+                let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
+                let rendered = appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report)
+                for (index, text) in rendered.enumerated() {
+                    output += Array((line.prefix + text).utf8) + (index == rendered.count - 1 ? line.ending : ending)
+                }
+                continue
+            }
+            line.appendWhole(to: &output)
+            guard let frames = listFrames[number], !frames.isEmpty else { continue }
+            if line.ending.isEmpty { output += [UInt8(ascii: "\n")] }
+            for frame in frames {
+                let address = "0x" + String(frame.address ?? 0, radix: 16)
+                for symbol in frame.symbols {
+                    var text = "\(frame.index)\t\(address) \(symbol.function ?? "???")"
+                    if let file = symbol.file, symbol.line > 0 {
+                        text += " (\(FilePath.fileName(of: file)):\(symbol.line))"
+                    } else if !symbol.isInlined, let offset = frame.functionOffset {
+                        text += " + \(offset)"
+                    }
+                    output += Array((line.prefix + text + "\n").utf8)
+                }
+            }
+        }
+        return output
+    }
+}

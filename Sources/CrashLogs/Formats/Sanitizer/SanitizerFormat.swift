@@ -1,0 +1,34 @@
+/// Reports of AddressSanitizer and its kin (LSan, TSan, MSan, UBSan, HWASan), after the program's own trace if any.
+enum SanitizerFormat: CrashLogFormatReader {
+    static let format = CrashLogFormat.sanitizer
+    static let markers = ["Sanitizer", ": runtime error: "]
+    private static let swiftTraceMarker = MarkerScan(markers: ["Current stack trace:"])
+
+    static func recognizes(_ lines: [LogLine]) -> Bool { SanitizerParser.recognizes(lines) }
+
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+        // A sanitizer report may follow a program's own trace: a Swift runtime's or glibc's.
+        var report = SanitizerParser.parse(lines)
+        if swiftTraceMarker.markers(in: bytes).contains("Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
+        GlibcBacktraceParser.appendStacks(to: &report)
+        // A program's own trace, then the sanitizer's report of the abort it ended in: the log is the program's.
+        if detected, let first = firstTraceBeforeSanitizer(lines) { report.format = first }
+        return report
+    }
+
+    static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        let text = lines[number].text
+        return text.hasPrefix("==") && (text.includes("==ERROR: ") && text.includes("Sanitizer")) || text.hasPrefix("WARNING: ThreadSanitizer:")
+    }
+
+    /// The format of a program's own trace (a Swift runtime's, glibc's) when it comes before the first frame of a
+    /// sanitizer's report in the same log.
+    static func firstTraceBeforeSanitizer(_ lines: [LogLine]) -> CrashLogFormat? {
+        for line in lines {
+            if SanitizerParser.frame(in: line.text) != nil { return nil }
+            if line.text.hasPrefix("Current stack trace:") { return .swiftFatal }
+            if GlibcBacktraceParser.frame(in: line.text)?.module != nil { return .glibcBacktrace }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,25 @@
+/// A Swift runtime's failure (`Fatal error: …`) with its `Current stack trace:`, or a `Received signal N. Backtrace:`
+/// of the swift-backtrace package; systemd-coredump's and glibc's traces of the same crash may follow.
+enum SwiftFatalFormat: CrashLogFormatReader {
+    static let format = CrashLogFormat.swiftFatal
+    static let markers = ["Current stack trace:", "Received signal ", "Fatal error: ", "Assertion failed: ", "Precondition failed: "]
+
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        SwiftFatalParser.recognizes(lines) || SwiftBacktracePackageParser.recognizes(lines)
+    }
+
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+        var report = SwiftFatalParser.parse(lines)
+        SwiftBacktracePackageParser.appendStacks(to: &report)
+        // A Swift runtime's failure, then the trace systemd-coredump logged of the same crash.
+        if SystemdCoredumpParser.recognizes(lines) { SystemdCoredumpParser.appendStacks(to: &report) }
+        GlibcBacktraceParser.appendStacks(to: &report)
+        return report
+    }
+
+    /// A failure line right before its own trace header is one report with it.
+    static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        let text = lines[number].text
+        return SwiftFatalParser.isRuntimeFailure(text) || (text.hasPrefix(SwiftBacktracePackageParser.marker) && text.hasSuffix("Backtrace:"))
+    }
+}
