@@ -63,6 +63,14 @@ struct ColorTests {
                                          toPath: scratch.path("crash.txt"))
         let alone = try Command.postmortem(["symbolicate", "--color", "always", scratch.path("crash.txt")]).outputLines
         #expect(alone.contains { $0.hasPrefix("\u{1B}[2m") && $0.contains("./sensors") }, "frames whose binary is not found are dim: \(alone)")
+        // An exception's address list too: dim when none of its addresses resolved, plain when some did.
+        let exception = "Tests/PostmortemCLITests/Logs/nsexception-console.txt"
+        let list = { (lines: [String]) in lines.first { $0.contains("0x18278ae38") } ?? "" }
+        let unresolvedList = list(try Command.postmortem(["symbolicate", "--color", "always", exception]).outputLines)
+        #expect(unresolvedList.hasPrefix("\u{1B}[2m"), "\(unresolvedList)")
+        let resolvedList = list(try Command.postmortem(["symbolicate", "--color", "always", "--no-cache", "-o", "Tests/Fixtures/Apple/bin/App.dSYM",
+                                                        "--arch", "arm64", "-l", "0x104a3c000", exception]).outputLines)
+        #expect(resolvedList == "(0x18278ae38 0x104a3c904 0x104a3c944 0x1822068b8)")
         let report = try Command.postmortem(["symbolicate", "--json", "SampleCrashes/linux-c-sensors/crash.txt"]).standardOutput
         let frames = ((try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])?["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]] ?? []
         let differing = frames.first { frame in

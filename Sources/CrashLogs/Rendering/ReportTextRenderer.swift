@@ -30,13 +30,7 @@ public struct ReportTextRenderer: Sendable {
         }
         // The Swift backtracer's threads are laid out as a whole (their columns follow their widest frame).
         let swiftLayout = report.format == .swiftBacktrace ? SwiftBacktraceLayout.lines(of: report) : [:]
-        // Frames that have an address or offset and stayed unresolved, by line (coloured as such on a terminal).
-        var unresolvedLines = Set<Int>()
-        if colors != nil {
-            for thread in report.threads {
-                for frame in thread.frames where frame.symbols.isEmpty && frame.unresolvedReason != nil { unresolvedLines.insert(frame.lineNumber) }
-            }
-        }
+        let unresolvedLines = unresolvedFrameLines(of: report)
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             if var rendered = swiftLayout[number] {
@@ -53,17 +47,7 @@ public struct ReportTextRenderer: Sendable {
                 continue
             }
             guard let frame = framesByLine[number] else {
-                if let colors {
-                    let isUnresolved = unresolvedLines.contains(number)
-                    let painted = colors.untouchedLine(line.text, isUnresolvedFrame: isUnresolved)
-                    if painted != line.text {
-                        output += line.prefix.utf8
-                        output += Array(painted.utf8)
-                        output += line.ending
-                        continue
-                    }
-                }
-                line.appendWhole(to: &output)
+                appendUntouched(line, isUnresolvedFrame: unresolvedLines.contains(number), to: &output)
                 continue
             }
             let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
@@ -102,6 +86,31 @@ public struct ReportTextRenderer: Sendable {
             }
         }
         return output
+    }
+
+    /// The lines of frames that have an address or offset and stayed unresolved (coloured as such on a terminal);
+    /// none without colours.
+    func unresolvedFrameLines(of report: CrashReport) -> Set<Int> {
+        guard colors != nil else { return [] }
+        var lines = Set<Int>()
+        for thread in report.threads {
+            for frame in thread.frames where frame.symbols.isEmpty && frame.unresolvedReason != nil { lines.insert(frame.lineNumber) }
+        }
+        return lines
+    }
+
+    /// A line symbolication left alone, as the log had it (coloured on a terminal).
+    func appendUntouched(_ line: LogLine, isUnresolvedFrame: Bool, to output: inout [UInt8]) {
+        if let colors {
+            let painted = colors.untouchedLine(line.text, isUnresolvedFrame: isUnresolvedFrame)
+            if painted != line.text {
+                output += line.prefix.utf8
+                output += Array(painted.utf8)
+                output += line.ending
+                return
+            }
+        }
+        line.appendWhole(to: &output)
     }
 
     /// `bytes`, a rendering of `lines` without their prefixes, with the prefixes put back: each line's before the line

@@ -15,13 +15,9 @@ extension ReportTextRenderer {
             guard let last = listed.map(\.lineNumber).max() else { continue }
             listFrames[last, default: []] += listed.filter { !$0.symbols.isEmpty }
         }
-        // Frames that have an address or offset and stayed unresolved, by line (coloured as such on a terminal).
-        var unresolvedLines = Set<Int>()
-        if colors != nil {
-            for thread in report.threads {
-                for frame in thread.frames where frame.symbols.isEmpty && frame.unresolvedReason != nil { unresolvedLines.insert(frame.lineNumber) }
-            }
-        }
+        // A list line is dim on a terminal only when none of its addresses resolved.
+        let resolvedLines = Set(report.threads.flatMap(\.frames).filter { !$0.symbols.isEmpty }.map(\.lineNumber))
+        let unresolvedLines = unresolvedFrameLines(of: report).subtracting(resolvedLines)
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             if let frame = symbolLines[number], case .darwin(let headLength) = frame.lineStyle {
@@ -32,7 +28,7 @@ extension ReportTextRenderer {
                 }
                 continue
             }
-            line.appendWhole(to: &output)
+            appendUntouched(line, isUnresolvedFrame: unresolvedLines.contains(number), to: &output)
             guard let frames = listFrames[number], !frames.isEmpty else { continue }
             if line.ending.isEmpty { output += [UInt8(ascii: "\n")] }
             for frame in frames {
