@@ -58,6 +58,12 @@ struct DifferentialTests {
         apple("x86_64", throughBinary: false),
         apple("arm64", throughBinary: true),
         apple("x86_64", throughBinary: true),
+        // arm64e code (pointer authentication), its slice labelled as Apple's linker labels it (Tests/Fixtures/Apple/build.sh).
+        Case(name: "Mach-O arm64e, dSYM bundle", object: "../Apple/bin/Sensors-arm64e.dSYM",
+             lineTableSource: "../Apple/bin/Sensors-arm64e.dSYM/Contents/Resources/DWARF/Sensors-arm64e",
+             symbolizerObject: "../Apple/bin/Sensors-arm64e.dSYM/Contents/Resources/DWARF/Sensors-arm64e"),
+        Case(name: "Mach-O arm64e, binary with its dSYM beside it", object: "../Apple/bin/Sensors-arm64e",
+             lineTableSource: "../Apple/bin/Sensors-arm64e.dSYM/Contents/Resources/DWARF/Sensors-arm64e"),
     ]
 
     @Test(arguments: cases)
