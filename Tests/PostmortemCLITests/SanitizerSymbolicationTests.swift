@@ -3,16 +3,18 @@ import Testing
 import TestSupport
 
 /// ThreadSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer reports, made now by programs built here with gcc's
-/// runtimes, and MemorySanitizer's with the Swift toolchain's clang (gcc has none), run with symbolization off (as reports arrive from machines without a symbolizer), then symbolicated:
-/// every frame of the program's own binary must be llvm-symbolizer's answer at the module offset this test reads
-/// from the log line itself. ThreadSanitizer's frames give no pc at all (`#0 <null> <null> (race+0x11e0)`).
-/// (HWAddressSanitizer is not among them: on x86_64 its runtime needs a kernel with the tagged-address ABI, and stops
-/// at once without one, as on this machine; the corpus's arm64 report is parsed by the corpus tests.)
+/// runtimes, and MemorySanitizer's and HWAddressSanitizer's with the Swift toolchain's clang (gcc has neither), run
+/// with symbolization off (as reports arrive from machines without a symbolizer), then symbolicated: every frame of the
+/// program's own binary must be llvm-symbolizer's answer at the module offset this test reads from the log line
+/// itself. ThreadSanitizer's frames give no pc at all (`#0 <null> <null> (race+0x11e0)`). HWAddressSanitizer runs in
+/// its aliasing mode on x86_64 (`-fsanitize-hwaddress-experimental-aliasing`: tags in aliased heap pages, where the
+/// default mode needs a kernel with the tagged-address ABI); its runtime is linked into the program, whose frames
+/// include the runtime's own.
 @Suite("Symbolicate: sanitizer reports of every kind gcc and clang ship")
 struct SanitizerSymbolicationTests {
     struct Program: CustomStringConvertible {
         var name: String
-        var flag: String
+        var flags: [String]
         var environment: [String: String]
         var source: String
         /// The kind the report must carry: the SUMMARY line's, else (UBSan without one) the `runtime error` line's.
@@ -22,7 +24,7 @@ struct SanitizerSymbolicationTests {
     }
 
     static let programs = [
-        Program(name: "race", flag: "-fsanitize=thread", environment: ["TSAN_OPTIONS": "symbolize=0"], source: """
+        Program(name: "race", flags: ["-fsanitize=thread"], environment: ["TSAN_OPTIONS": "symbolize=0"], source: """
             #include <pthread.h>
             #include <stdio.h>
             static int shared;
@@ -37,19 +39,19 @@ struct SanitizerSymbolicationTests {
                 return 0;
             }
             """, kind: "data race"),
-        Program(name: "leak", flag: "-fsanitize=leak", environment: ["LSAN_OPTIONS": "symbolize=0"], source: """
+        Program(name: "leak", flags: ["-fsanitize=leak"], environment: ["LSAN_OPTIONS": "symbolize=0"], source: """
             #include <stdlib.h>
             #include <string.h>
             static char *keep(const char *text) { char *copy = malloc(strlen(text) + 1); strcpy(copy, text); return copy; }
             int main(void) { keep("leaked"); return 0; }
             """, kind: "detected memory leaks"),
-        Program(name: "overflow", flag: "-fsanitize=undefined", environment: ["UBSAN_OPTIONS": "symbolize=0:print_stacktrace=1"], source: """
+        Program(name: "overflow", flags: ["-fsanitize=undefined"], environment: ["UBSAN_OPTIONS": "symbolize=0:print_stacktrace=1"], source: """
             #include <limits.h>
             #include <stdio.h>
             static int twice(int value) { return value * 2; }
             int main(int argc, char **argv) { printf("%d\\n", twice(INT_MAX - argc + 1)); return 0; }
             """, kind: "runtime error"),
-        Program(name: "uninitialized", flag: "-fsanitize=memory", environment: ["MSAN_OPTIONS": "symbolize=0"], source: """
+        Program(name: "uninitialized", flags: ["-fsanitize=memory"], environment: ["MSAN_OPTIONS": "symbolize=0"], source: """
             #include <stdio.h>
             #include <stdlib.h>
             static int pick(int *values, int count) { return values[count] > 3; }
@@ -61,6 +63,18 @@ struct SanitizerSymbolicationTests {
                 return 0;
             }
             """, kind: "use-of-uninitialized-value", compiler: "clang"),
+        Program(name: "tagged", flags: ["-fsanitize=hwaddress", "-fsanitize-hwaddress-experimental-aliasing"],
+                environment: ["HWASAN_OPTIONS": "symbolize=0"], source: """
+            #include <stdlib.h>
+            #include <string.h>
+            static char *scratch(void) { char *text = malloc(16); strcpy(text, "tagged"); return text; }
+            static int peek(const char *text, int at) { return text[at]; }
+            int main(int argc, char **argv) {
+                char *text = scratch();
+                free(text);
+                return peek(text, argc + 2);
+            }
+            """, kind: "tag-mismatch", compiler: "clang"),
     ]
 
     @Test(arguments: programs)
@@ -68,7 +82,7 @@ struct SanitizerSymbolicationTests {
         let folder = Fixtures.scratchDirectory("sanitizer-" + program.name)
         try program.source.write(toFile: folder + "/\(program.name).c", atomically: true, encoding: .utf8)
         let binary = folder + "/" + program.name
-        let compile = try Command.run("/usr/bin/env", [program.compiler, "-g", "-O0", program.flag, "-fdebug-prefix-map=\(folder)=.",
+        let compile = try Command.run("/usr/bin/env", [program.compiler, "-g", "-O0"] + program.flags + ["-fdebug-prefix-map=\(folder)=.",
                                                        "-o", binary, folder + "/\(program.name).c"])
         try #require(compile.status == 0, "\(compile.standardError)")
         let run = try Command.run(binary, [], currentDirectory: URL(fileURLWithPath: folder), environment: program.environment)
