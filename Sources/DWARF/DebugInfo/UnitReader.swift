@@ -12,8 +12,12 @@ struct UnitReader {
     let abbreviations: Abbreviations
     /// `DW_AT_low_pc` of the unit DIE: the base of its range lists; 0 when absent.
     private(set) var baseAddress: UInt64 = 0
+    /// `DW_AT_str_offsets_base`; when the unit states none, just past the header of the section's first contribution
+    /// (where libdwarf looks too).
     private(set) var stringOffsetsBase: UInt64
+    /// `DW_AT_addr_base` (`DW_AT_GNU_addr_base` before DWARF 5): where the unit's `.debug_addr` entries start.
     private(set) var addressBase: UInt64 = 0
+    /// `DW_AT_rnglists_base`: where the unit's range-list offsets start; `DW_FORM_rnglistx` needs it.
     private(set) var rangeListsBase: UInt64?
     /// `DW_AT_stmt_list`: where the unit's line program starts in `.debug_line`.
     private(set) var statementList: UInt64?
