@@ -66,9 +66,9 @@ struct AddressToken {
 /// Where addresses come from: the command line, or standard input one or more per line.
 enum AddressSource {
     /// The most tokens one batch holds: each batch is shared out between the threads and its answers written before
-    /// the next begins, so a batch is a point where the threads wait for each other; a few thousand keep them busy
-    /// (a 64 KB read of standard input holds some 4,600 addresses) while what waits to be printed stays under a MB.
-    static let batchLimit = 4096
+    /// the next begins, so a batch is a point where the threads wait for each other; but a batch's answers are held
+    /// until it is printed (a C++ address's inline chain of long names takes a few KB), which peak memory pays for.
+    static let batchLimit = 2048
 
     /// Calls `body` with batches of address tokens (at most ``batchLimit``): the arguments; from stdin,
     /// the whole lines that have arrived (flushing after each batch). A pipe fed one line at a time is answered
