@@ -67,7 +67,7 @@ struct AddressToken {
 enum AddressSource {
     /// The most tokens one batch holds: each batch is shared out between the threads and its answers written before
     /// the next begins, so a batch is a point where the threads wait for each other; but a batch's answers are held
-    /// until it is printed (a C++ address's inline chain of long names takes a few KB), which peak memory pays for.
+    /// until it is printed, which peak memory pays for.
     static let batchLimit = 2048
 
     /// Calls `body` with batches of address tokens (at most ``batchLimit``): the arguments; from stdin,

@@ -5,7 +5,7 @@ import PostmortemCore
 /// code ranges).
 ///
 /// Why not libdwarf for this: finding an attribute in libdwarf 20210528 searches the DIE's abbreviation and sizes
-/// every value before it, for each attribute asked for; a walk over every DIE of a unit spent most of its time there.
+/// every value before it, for each attribute asked for, and finding a DIE by offset searches every unit before its own.
 struct UnitReader {
     let sections: DebugSections
     let header: UnitHeader
