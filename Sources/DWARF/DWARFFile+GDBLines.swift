@@ -55,9 +55,7 @@ extension DWARFFile {
             defer { dwarf_dealloc_die(unitDIE) }
             let reader = DIEReader(handle: handle, version: unit.version, unitBase: 0)
             guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list),
-                  let section = handle.access.section(named: ".debug_line") else { return nil }
-            let program = LineProgramReader(section: section, lineStrings: handle.access.section(named: ".debug_line_str"),
-                                            strings: handle.access.section(named: ".debug_str"))
+                  let program = sections.lineProgram else { return nil }
             let compilationDirectory = unit.compilationDirectory ?? ""
             let header: LineProgramReader.Header
             do throws(LineProgramReader.Failure) {

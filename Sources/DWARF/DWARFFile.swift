@@ -15,8 +15,8 @@ public final class DWARFFile {
     let handle: DebugHandle
     /// Follows name references of function records, remembering what it resolved.
     private var nameResolver: FunctionNameResolver
-    /// The sections the DIE walk reads in place.
-    private let sections: DebugSections
+    /// The sections the DIE walk and the line-program reader read in place.
+    let sections: DebugSections
     /// The headers of `.debug_info`'s units, read at the first walk.
     private var knownHeaders: UnitHeaders?
     /// For gdb's answers (``gdbLine(at:)``, asked of many addresses in a row): the units, each unit's line table as gdb
@@ -143,11 +143,9 @@ public final class DWARFFile {
     /// The unit's line table, from its `DW_AT_stmt_list`; empty when it has none.
     private func readLineTable(at offset: UInt64?, compilationDirectory: String, targets: AddressTargets?) throws(DWARFError) -> LineTable {
         guard let offset else { return .empty }
-        guard let section = handle.access.section(named: ".debug_line") else {
+        guard let program = sections.lineProgram else {
             throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): there is no .debug_line")
         }
-        let program = LineProgramReader(section: section, lineStrings: handle.access.section(named: ".debug_line_str"),
-                                        strings: handle.access.section(named: ".debug_str"))
         do throws(LineProgramReader.Failure) {
             return try program.lineTable(at: Int(clamping: offset), compilationDirectory: compilationDirectory, keepingRowsFor: targets)
         } catch {

@@ -155,6 +155,17 @@ struct SignalCrashTests {
         let place = "at \(innermost.file ?? ""):\(innermost.line):\(innermost.column) (inlined)"
         #expect(printed.contains { $0.contains(" \(innermost.function ?? "") (app + 0x") && $0.hasSuffix(place) }, "\(printed)")
         #expect(printed.first == text.split(separator: "\n").first.map(String.init))
+
+        // The same report with blanks after each frame line and a tab before it (a log a tool re-indented): its frames are
+        // printed back in systemd-coredump's layout still, the indentation kept (they came out in glibc's).
+        let scratch = try BadInputTests.Scratch()
+        let padded = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("#") ? "\t" + $0 + "  \t" : String($0) }.joined(separator: "\n")
+        try padded.write(toFile: scratch.path("coredump.txt"), atomically: true, encoding: .utf8)
+        let repadded = try Command.postmortem(["symbolicate", "--no-cache", "-d", Self.sample, scratch.path("coredump.txt")]).outputLines
+        let resolved = printed.filter { $0.hasPrefix("#") && $0.contains(" at ") }
+        #expect(resolved.count >= 4)
+        #expect(repadded.filter { $0.hasPrefix("\t#") && $0.contains(" at ") } == resolved.map { "\t" + $0 }, "\(repadded)")
     }
 
     /// A log too large to hold at once (the PIE crash's frames, over and over) is read in pieces and reads as it does

@@ -36,6 +36,12 @@ extension FrameLineStyle {
         text.utf8.distance(from: text.startIndex, to: index)
     }
 
+    /// The length, in UTF-8 bytes of `line`, of `line` up to `index` of `trimmed`: `line` without its leading and
+    /// trailing blanks (`trimmingWhitespace`), which a parser read the line as.
+    static func length(of line: String, upTo index: String.Index, ofTrimmed trimmed: String) -> Int {
+        indentation(of: line) + length(of: trimmed, upTo: index)
+    }
+
     /// The number of blanks (spaces, tabs) `text` starts with.
     static func indentation(of text: String) -> Int {
         text.utf8.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.count

@@ -11,6 +11,7 @@ struct DebugSections {
     let addresses: ByteReader
     let rangeLists: ByteReader
     let ranges: ByteReader
+    let line: ByteReader
 
     init(_ access: SectionAccess) {
         let isBigEndian = access.isBigEndian
@@ -25,5 +26,11 @@ struct DebugSections {
         addresses = section(".debug_addr")
         rangeLists = section(".debug_rnglists")
         ranges = section(".debug_ranges")
+        line = section(".debug_line")
+    }
+
+    /// A reader of the line programs of `.debug_line`; `nil` when the file has none.
+    var lineProgram: LineProgramReader? {
+        line.bytes.isEmpty ? nil : LineProgramReader(section: line.bytes, lineStrings: lineStrings.bytes, strings: strings.bytes)
     }
 }

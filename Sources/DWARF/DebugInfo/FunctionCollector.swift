@@ -33,10 +33,8 @@ struct FunctionCollector {
 
     /// Records the functions below the unit DIE.
     mutating func collect() {
-        var cursor = unit.cursor(at: unit.header.firstDIE)
-        guard let code = cursor.uleb(), let root = unit.abbreviations[code],
-              unit.read(root, into: &attributes, from: &cursor, wanted: 0), root.hasChildren else { return }
-        _ = walkChildren(from: cursor.position, enclosingFunction: nil, depth: 0)
+        guard let start = unit.childrenStart else { return }
+        _ = walkChildren(from: start, enclosingFunction: nil, depth: 0)
     }
 
     /// Visits the children listed from `start` to their terminating null entry; returns where that list ends, or `nil`
@@ -92,40 +90,50 @@ struct FunctionCollector {
         guard abbreviation.hasChildren else { return start }
         guard depth + 1 < Self.maximumDepth else { return skipChildren(abbreviation, at: dieOffset, from: start) }
         let sibling = self.sibling(of: dieOffset)
-        if case .some(nil) = sibling { return nil }
+        if case .broken = sibling { return nil }
         let end = walkChildren(from: start, enclosingFunction: enclosingFunction, depth: depth + 1)
         // libdwarf moves to the sibling a DIE names rather than past its children; so does this walk.
-        if let sibling { return sibling }
+        if case .at(let next) = sibling { return next }
         return end
     }
 
     /// Steps over the children of a DIE whose attributes end at `start`; returns where its next sibling starts.
     private mutating func skipChildren(_ abbreviation: Abbreviation, at dieOffset: Int, from start: Int) -> Int? {
         guard abbreviation.hasChildren else { return start }
-        if let sibling = sibling(of: dieOffset) { return sibling }
+        switch sibling(of: dieOffset) {
+        case .at(let next): return next
+        case .broken: return nil
+        case .unnamed: break
+        }
         // No sibling named: read through the subtree to the null entry that closes it.
         var cursor = unit.cursor(at: start)
         var open = 1
-        var scratch = DIEAttributes()
         while open > 0 {
             guard let code = cursor.uleb() else { return nil }
             if code == 0 { open -= 1; continue }
-            guard let inner = unit.abbreviations[code], unit.read(inner, into: &scratch, from: &cursor, wanted: 0) else { return nil }
+            guard let inner = unit.abbreviations[code], unit.read(inner, into: &attributes, from: &cursor, wanted: 0) else { return nil }
             if inner.hasChildren { open += 1 }
         }
         return cursor.position
     }
 
-    /// Where `DW_AT_sibling` of the DIE just read points: `nil` when it names none; `.some(nil)` when the walk cannot
-    /// go on (a sibling outside the unit, or one not after the DIE, which is recorded as damage).
-    private mutating func sibling(of dieOffset: Int) -> Int?? {
-        guard let reference = unit.reference(attributes[.sibling]) else { return nil }
+    /// Where the DIE just read says its next sibling starts (`DW_AT_sibling`).
+    private enum SiblingLink {
+        /// It names none: the sibling follows its subtree.
+        case unnamed
+        case at(Int)
+        /// It names one the walk cannot go to: outside the unit, or not after the DIE (recorded as damage).
+        case broken
+    }
+
+    private mutating func sibling(of dieOffset: Int) -> SiblingLink {
+        guard let reference = unit.reference(attributes[.sibling]) else { return .unnamed }
         guard reference > UInt64(dieOffset) else {
             damage = "the DIE at 0x\(String(dieOffset, radix: 16)) names 0x\(String(reference, radix: 16)) as its sibling, which does not follow it"
-            return .some(nil)
+            return .broken
         }
-        guard reference < UInt64(unit.header.end) else { return .some(nil) }
-        return Int(reference)
+        guard reference < UInt64(unit.header.end) else { return .broken }
+        return .at(Int(reference))
     }
 
     /// Tags below which nothing holds code. Member functions are declared in their types; their code is in a DIE

@@ -21,6 +21,11 @@ struct UnitReader {
     private(set) var rangeListsBase: UInt64?
     /// `DW_AT_stmt_list`: where the unit's line program starts in `.debug_line`.
     private(set) var statementList: UInt64?
+    /// The unit DIE's tag and the attributes the unit list reads of it (``compileUnit(withNames:)``).
+    let unitTag: UInt64
+    let unitAttributes: DIEAttributes
+    /// Where the unit DIE's children start; `nil` when it has none.
+    let childrenStart: Int?
 
     /// Why a unit could not be read.
     struct Failure: Error {
@@ -46,15 +51,19 @@ struct UnitReader {
             throw Failure(detail: error.detail)
         }
         stringOffsetsBase = UInt64(header.offsetSize == 8 ? 16 : 8)
-        var cursor = cursor(at: header.firstDIE)
+        var cursor = ByteCursor(sections.info, at: header.firstDIE)
         var attributes = DIEAttributes()
         guard let code = cursor.uleb(), let abbreviation = abbreviations[code] else {
             throw Failure(detail: "its unit DIE has no abbreviation")
         }
-        let wanted = AttributeSlot.mask(.lowPC, .statementList, .stringOffsetsBase, .addressBase, .gnuAddressBase, .rangeListsBase)
-        guard read(abbreviation, into: &attributes, from: &cursor, wanted: wanted) else {
+        let wanted = AttributeSlot.mask(.lowPC, .highPC, .ranges, .statementList, .stringOffsetsBase, .addressBase, .gnuAddressBase,
+                                        .rangeListsBase, .name, .compilationDirectory, .producer)
+        guard attributes.read(abbreviation, specs: abbreviations.specs, from: &cursor, in: header, wanted: wanted) else {
             throw Failure(detail: "its unit DIE is cut short")
         }
+        unitTag = abbreviation.tag
+        unitAttributes = attributes
+        childrenStart = abbreviation.hasChildren ? cursor.position : nil
         // The bases come first: the unit's own low_pc may be an index into `.debug_addr`.
         if let base = attributes[.stringOffsetsBase] { stringOffsetsBase = base.value }
         if let base = attributes[.addressBase] ?? attributes[.gnuAddressBase] { addressBase = base.value }
@@ -66,10 +75,9 @@ struct UnitReader {
     /// A cursor over `.debug_info` at `offset`.
     func cursor(at offset: Int) -> ByteCursor { ByteCursor(sections.info, at: offset) }
 
-    /// Reads one DIE's attributes (see ``DIEAttributes/read(_:specs:from:end:wanted:addressSize:offsetSize:version:)``).
+    /// Reads one DIE's attributes (see ``DIEAttributes/read(_:specs:from:in:wanted:)``).
     func read(_ abbreviation: Abbreviation, into attributes: inout DIEAttributes, from cursor: inout ByteCursor, wanted: UInt32) -> Bool {
-        attributes.read(abbreviation, specs: abbreviations.specs, from: &cursor, end: header.end, wanted: wanted,
-                        addressSize: header.addressSize, offsetSize: header.offsetSize, version: header.version)
+        attributes.read(abbreviation, specs: abbreviations.specs, from: &cursor, in: header, wanted: wanted)
     }
 
     /// The address an address-class value stands for; `nil` for other forms or an index past `.debug_addr`.

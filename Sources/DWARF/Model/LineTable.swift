@@ -28,10 +28,17 @@ public struct LineSequence: Hashable, Sendable {
     /// The address just past the sequence's last instruction.
     public var endAddress: FileAddress
 
-    /// A sequence of `rows` ending at `endAddress`.
+    /// A sequence of `rows` ending at `endAddress`. Addresses only grow within a sequence (DWARF 5, 6.2.5.1): a row
+    /// below the one before it is damage, which lookups (searching rows by address) could not get past, and is left
+    /// out; the sequence ends no lower than its last row.
     public init(rows: [LineRow], endAddress: FileAddress) {
-        self.rows = rows
-        self.endAddress = endAddress
+        var kept = rows
+        if zip(rows, rows.dropFirst()).contains(where: { $0.address > $1.address }) {
+            kept = []
+            for row in rows where row.address >= (kept.last?.address ?? row.address) { kept.append(row) }
+        }
+        self.rows = kept
+        self.endAddress = max(endAddress, kept.last?.address ?? endAddress)
     }
 
     /// Where the sequence starts: its first row's address.

@@ -278,15 +278,12 @@ private struct SequenceSink: LineProgramSink {
     init(targets: AddressTargets?) { self.targets = targets }
 
     mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64) {
-        // Addresses only grow within a sequence (DWARF 5, 6.2.5.1): a row below the one before is damage, and
-        // lookups, which search rows by address, could not find their way past it.
-        if let last = rows.last, address < last.address.rawValue { return }
         rows.append(LineRow(address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
                             line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column)))
     }
 
     mutating func endSequence(at address: UInt64) {
-        let end = FileAddress(max(address, rows.last?.address.rawValue ?? address))
+        let end = FileAddress(address)
         guard let targets else {
             sequences.append(LineSequence(rows: rows, endAddress: end))
             rows = []

@@ -93,24 +93,23 @@ final class FlatUnit: Sendable {
         // Rows are stored as offsets from their sequence's start in a block index of 32-bit fields: a sequence
         // spanning 4 GiB or more (never made by a compiler) is left out.
         let kept = contents.lineTable.sequences.filter { $0.range.size <= UInt64(UInt32.max) }
-        var lowest = UInt64.max
-        for function in functions { for range in function.ranges { lowest = min(lowest, range.lowerBound.rawValue) } }
-        for sequence in kept { lowest = min(lowest, sequence.startAddress.rawValue) }
-        let base = lowest == .max ? 0 : lowest
-
-        // Records, last first: a record's length holds its subtree's, known once its descendants are encoded. Each
-        // goes to the end of one buffer (so the last record's bytes come first there), then they are copied in order.
+        // Each record's hull (lowest start, highest end of its ranges); the lowest start of all is the unit's base.
         var hulls = [(low: UInt64, high: UInt64)](repeating: (.max, 0), count: functions.count)
-        var descendantBytes = [Int](repeating: 0, count: functions.count)
-        var pieces = ByteWriter()
-        var pieceStarts = [Int](repeating: 0, count: functions.count)
-        var rest = ByteWriter()
         for index in functions.indices {
             for range in functions[index].ranges {
                 hulls[index].low = min(hulls[index].low, range.lowerBound.rawValue)
                 hulls[index].high = max(hulls[index].high, range.upperBound.rawValue)
             }
         }
+        let lowest = min(hulls.map(\.low).min() ?? .max, kept.map(\.startAddress.rawValue).min() ?? .max)
+        let base = lowest == .max ? 0 : lowest
+
+        // Records, last first: a record's length holds its subtree's, known once its descendants are encoded. Each
+        // goes to the end of one buffer (so the last record's bytes come first there), then they are copied in order.
+        var descendantBytes = [Int](repeating: 0, count: functions.count)
+        var pieces = ByteWriter()
+        var pieceStarts = [Int](repeating: 0, count: functions.count)
+        var rest = ByteWriter()
         for index in functions.indices.reversed() {
             let function = functions[index]
             var flags: UInt64 = function.isInlined ? RecordFlag.inlined : 0
@@ -202,18 +201,17 @@ final class FlatUnit: Sendable {
         var index: [(UInt32, UInt32)] = []
         for first in blockStarts {
             let blockStart = sequence.rows[first].address.rawValue
-            // Rows never lie below their sequence's start or the row before (the line-program reader drops such
-            // rows); a sequence made otherwise is stored with those distances as 0 rather than trapping.
-            index.append((UInt32(truncatingIfNeeded: blockStart >= sequenceStart ? blockStart - sequenceStart : 0), UInt32(blocks.count)))
+            // A sequence's rows never lie below its start or the row before (``LineSequence`` keeps it so).
+            index.append((UInt32(blockStart - sequenceStart), UInt32(blocks.count)))
             var previousAddress = blockStart
             var previousLine: Int64 = 0
             for row in sequence.rows[first..<min(first + rowsPerBlock, sequence.rows.count)] {
-                blocks.uleb(row.address.rawValue >= previousAddress ? row.address.rawValue - previousAddress : 0)
+                blocks.uleb(row.address.rawValue - previousAddress)
                 blocks.uleb(UInt64(row.file))
                 let delta = Int64(row.line) - previousLine
                 blocks.uleb(UInt64(bitPattern: (delta << 1) ^ (delta >> 63)))
                 blocks.uleb(UInt64(row.column))
-                previousAddress = max(previousAddress, row.address.rawValue)
+                previousAddress = row.address.rawValue
                 previousLine = Int64(row.line)
             }
         }

@@ -82,9 +82,8 @@ struct NSExceptionParser {
             }
             if let parsed = AppleCrashParser.frame(in: trimmed) {
                 // A frame line never closes the list, even when it ends in `(main.m:14)`.
-                // The line is written again from its own text, leading blanks included.
-                let style = AppleCrashParser.frame(in: text)?.style(in: text) ?? .addressList
-                frames.append(frame(parsed, line: number, style: style, in: &report))
+                let head = FrameLineStyle.length(of: text, upTo: parsed.tailStart, ofTrimmed: trimmed)
+                frames.append(frame(parsed, line: number, style: .darwin(headLength: head), in: &report))
                 continue
             }
             for word in trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" || $0 == "," }) {

@@ -96,10 +96,9 @@ struct SystemdCoredumpParser {
             threads.append(CrashFrame(index: parsed.index, address: parsed.address,
                                       addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
                                       imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
-                                      lineStyle: frame(in: line.text).map { whole in
-                                          .systemdCoredump(headLength: FrameLineStyle.length(of: line.text, upTo: whole.nameStart),
-                                                           module: whole.module, offset: whole.offset)
-                                      } ?? .glibc))
+                                      lineStyle: .systemdCoredump(
+                                          headLength: FrameLineStyle.length(of: line.text, upTo: parsed.nameStart, ofTrimmed: text),
+                                          module: parsed.module, offset: parsed.offset)))
         }
         threads.close(into: &report)
     }
