@@ -29,7 +29,9 @@ extension ImageSymbolizer {
             do {
                 if let hit = try dwarf.lookup(address) {
                     frames = self.frames(chain: hit.chain, row: hit.row)
-                    functionStart = hit.chain.first?.record.lowestAddress
+                    // The function's entry: its first range as the DWARF lists them (a function split into a `.cold`
+                    // part, which the linker may place below it, enters at its main part).
+                    functionStart = hit.chain.first?.record.ranges.first?.lowerBound
                 }
             } catch {
                 reason = error.description
@@ -47,6 +49,9 @@ extension ImageSymbolizer {
             frames[frames.count - 1].linkageName = name
             frames[frames.count - 1].function = displayName(name)
         }
+        // The outermost frame is named after the image's symbol that covers the address, when one does (above): its
+        // offset counts from that symbol, as `name+offset` reads.
+        if let imageSymbol, !frames.isEmpty { functionStart = imageSymbol.match.address }
         if functionStart == nil { functionStart = symbolHit?.match.address }
         if frames.isEmpty, reason == nil {
             reason = dwarf == nil ? "no symbol covers \(address) and there is no debug information"
