@@ -88,8 +88,8 @@ struct CacheBuildCommand: ParsableCommand {
     @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched for debug files; may be repeated.", completion: .directory)
     var debugPaths: [String] = []
 
-    @Option(name: .customLong("arch"), help: "The slice of each universal binary, in the order of the binaries (- for none).", completion: .list(["x86_64", "x86_64h", "i386", "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "arm", "riscv64", "ppc64le", "s390x"]))
-    var architectures: [String] = []
+    @Option(name: .customLong("arch"), help: "The slice of each universal binary, in the order of the binaries (- for none).")
+    var slices: [SliceArgument] = []
 
     @Flag(name: .customLong("if-idle"), help: "Do nothing when another writer is at work.")
     var ifIdle = false
@@ -119,10 +119,10 @@ struct CacheBuildCommand: ParsableCommand {
         let remote = DebuginfodSetup.remoteDebugFiles(offline: true, quiet: true)
         let diagnostics = StandardErrorDiagnostics(quiet: quiet)
         for (position, binary) in binaries.enumerated() {
-            let name = position < architectures.count && architectures[position] != "-" ? architectures[position] : nil
+            let architecture = position < slices.count ? slices[position].architecture : nil
             // Debug files downloaded by the run are found in debuginfod's cache; the writer itself fetches nothing.
             let options = SymbolizerOptions(debugFileSearch: DebugFileSearch(roots: debugPaths),
-                                            architecture: name.flatMap(Architecture.init(name:)), indexCache: cache,
+                                            architecture: architecture, indexCache: cache,
                                             remoteDebugFiles: remote)
             do {
                 let symbolizer = try ImageSymbolizer(path: binary, options: options, diagnostics: diagnostics.sink)

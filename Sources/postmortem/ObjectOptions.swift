@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObjectFiles
 
 /// The options that name an object file and say where it was loaded, shared by `resolve` and `info`.
 struct ObjectOptions: ParsableArguments {
@@ -6,16 +7,15 @@ struct ObjectOptions: ParsableArguments {
     var object: String
 
     @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)],
-            help: "The slice of a universal (fat) file: arm64, arm64e, x86_64, armv7, i386 ….",
-            completion: .list(["x86_64", "x86_64h", "i386", "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "arm", "riscv64", "ppc64le", "s390x"]))
-    var arch: String?
+            help: "The slice of a universal (fat) file: arm64, arm64e, x86_64, armv7, i386 ….")
+    var arch: Architecture?
 
     @Option(name: [.customShort("l"), .customLong("load-address")],
-            help: "Where the image was loaded; addresses are then runtime addresses.")
-    var loadAddress: String?
+            help: "Where the image was loaded (hex); addresses are then runtime addresses.")
+    var loadAddress: AddressArgument?
 
-    @Option(name: [.customShort("s"), .customLong("slide")], help: "How far the image was moved; addresses are then runtime addresses.")
-    var slide: String?
+    @Option(name: [.customShort("s"), .customLong("slide")], help: "How far the image was moved (hex); addresses are then runtime addresses.")
+    var slide: AddressArgument?
 
     @Option(name: [.customShort("d"), .customLong("debug-path")],
             help: "A root to search for debug files (ROOT/.build-id/xx/rest.debug); may be repeated.", completion: .directory)

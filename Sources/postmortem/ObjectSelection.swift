@@ -8,12 +8,12 @@ import PostmortemCore
 struct ObjectSelection: Equatable {
     /// The binary, shared library, debug file or `.dSYM` bundle.
     var object: String
-    /// The slice of a universal file, as typed.
-    var arch: String?
-    /// Where the image was loaded, as typed (hex, as atos reads it).
-    var loadAddress: String?
-    /// How far the image was moved, as typed.
-    var slide: String?
+    /// The slice of a universal file.
+    var arch: Architecture?
+    /// Where the image was loaded.
+    var loadAddress: AddressArgument?
+    /// How far the image was moved.
+    var slide: AddressArgument?
     /// Roots to search for debug files.
     var debugPaths: [String] = []
     var noDemangle = false
@@ -21,25 +21,20 @@ struct ObjectSelection: Equatable {
     /// Ask no debuginfod server (`--offline`).
     var offline = false
 
-    /// Checks the option values. Done here rather than in `validate()`: when validation fails,
-    /// ArgumentParser reads atos's single-dash spellings (`-arch`, `-fullPath`) as bundles of short
-    /// flags that contain `-h`, and prints the help instead of the error.
+    /// Checks what ArgumentParser cannot check value by value. Done here rather than in `validate()`: when
+    /// validation fails, ArgumentParser reads atos's single-dash spellings (`-arch`, `-fullPath`) as bundles of
+    /// short flags that contain `-h`, and prints the help instead of the error.
     /// - Throws: exit status 64 after one line on stderr.
     func checkValues() throws {
-        var problem: String?
-        if loadAddress != nil, slide != nil { problem = "give either --load-address or --slide, not both" }
-        if let loadAddress, let why = OptionValues.loadAddressProblem(loadAddress) { problem = why }
-        if let slide, let why = OptionValues.slideProblem(slide) { problem = why }
-        if let arch, let why = OptionValues.architectureProblem(arch) { problem = why }
-        if let problem {
-            Output.error(problem)
+        if loadAddress != nil, slide != nil {
+            Output.error("give either --load-address or --slide, not both")
             throw ExitCode.validationFailure
         }
     }
 
     var symbolizerOptions: SymbolizerOptions {
         var options = SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
-                                        architecture: arch.flatMap(Architecture.init(name:)), indexCache: noCache ? nil : IndexCache.standard(),
+                                        architecture: arch, indexCache: noCache ? nil : IndexCache.standard(),
                                         remoteDebugFiles: DebuginfodSetup.remoteDebugFiles(offline: offline))
         options.writesIndexCacheInRun = IndexCacheWriting.writesInRun
         return options
@@ -68,8 +63,8 @@ struct ObjectSelection: Equatable {
 
     /// Where the image ran, when the addresses are runtime addresses.
     func loadedImage(imageBase: FileAddress) -> LoadedImage? {
-        if let loadAddress, let value = AddressInput.atos.parse(loadAddress) { return LoadedImage(loadAddress: value, imageBase: imageBase) }
-        if let slide, let value = AddressInput.atos.parse(slide) { return LoadedImage(slide: value) }
+        if let loadAddress { return LoadedImage(loadAddress: loadAddress.value, imageBase: imageBase) }
+        if let slide { return LoadedImage(slide: slide.value) }
         return nil
     }
 }

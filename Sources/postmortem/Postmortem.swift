@@ -19,7 +19,7 @@ struct Postmortem: ParsableCommand {
             Output.line(configuration.version)
             return
         }
-        guard let request = ResolveRequest(commandLine: arguments) else { return main(nil) }
+        guard let request = ResolveRequest(commandLine: arguments) else { return runParsed(Array(arguments)) }
         do {
             try request.run()
         } catch let code as ExitCode {
@@ -27,5 +27,43 @@ struct Postmortem: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// Runs the command ArgumentParser reads from `arguments`. A command line it cannot read is one line on stderr,
+    /// as every other error is, naming the help to read, and exit status 64; help and `--version` are printed as
+    /// ArgumentParser prints them.
+    private static func runParsed(_ arguments: [String]) {
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }
+            let path = commandPath(arguments)
+            if path == configuration.commandName, let first = arguments.first, !first.hasPrefix("-") {
+                let names = configuration.subcommands.flatMap { [$0.configuration.commandName ?? ""] + $0.configuration.aliases }
+                Output.error("'\(first)' is not a command (\(names.joined(separator: ", "))); see '\(path) --help'")
+            } else {
+                Output.error("\(UsageProblem.sentence(message(for: error))) (see '\(path) --help')")
+            }
+            Glibc.exit(code.rawValue)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The command `arguments` name, as typed before its options: `postmortem info symbol`.
+    static func commandPath(_ arguments: [String]) -> String {
+        var path = [configuration.commandName ?? "postmortem"]
+        var commands = configuration.subcommands
+        for argument in arguments {
+            guard let next = commands.first(where: { $0.configuration.commandName == argument || $0.configuration.aliases.contains(argument) }) else { break }
+            path.append(argument)
+            commands = next.configuration.subcommands
+        }
+        return path.joined(separator: " ")
     }
 }

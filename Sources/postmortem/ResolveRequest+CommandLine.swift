@@ -1,3 +1,5 @@
+import ObjectFiles
+
 extension ResolveRequest {
     /// Reads a `resolve` (or `atos`) command line of known options and addresses without ArgumentParser; `nil` for
     /// anything else, which ArgumentParser then reads (help, errors, other commands, unusual spellings).
@@ -8,7 +10,7 @@ extension ResolveRequest {
     /// `-d`/`--debug-path` (repeatable), each with its value as the next argument or after `=` on a long name; the
     /// flags `-i`/`--inlines`, `--full-path`/`-fullPath`, `--json`, `--no-demangle`, `--no-cache`, `--offline`; and addresses,
     /// anywhere among them. It gives up on any other argument, on an option or flag given twice (other than `-d`),
-    /// on a value that is empty or starts with `-`, on an argument that is not an address, and without `-o`. What
+    /// on a value that is empty, starts with `-` or is not one of its option (ArgumentParser words that error), on an argument that is not an address, and without `-o`. What
     /// it reads, ArgumentParser reads the same way (a test holds the two to it, argument list by argument list).
     ///
     /// - Parameter arguments: the command line without the program name.
@@ -50,9 +52,15 @@ extension ResolveRequest {
             guard let value = attached ?? rest.popFirst(), let first = value.utf8.first, first != UInt8(ascii: "-") else { return nil }
             switch option {
             case .object: request.selection.object = value
-            case .arch: request.selection.arch = value
-            case .loadAddress: request.selection.loadAddress = value
-            case .slide: request.selection.slide = value
+            case .arch:
+                guard let architecture = Architecture(argument: value) else { return nil }
+                request.selection.arch = architecture
+            case .loadAddress:
+                guard let address = AddressArgument(argument: value) else { return nil }
+                request.selection.loadAddress = address
+            case .slide:
+                guard let address = AddressArgument(argument: value) else { return nil }
+                request.selection.slide = address
             case .debugPath: request.selection.debugPaths.append(value)
             case .inlines, .fullPath, .json, .noDemangle, .noCache, .offline: break
             }

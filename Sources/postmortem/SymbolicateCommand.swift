@@ -17,11 +17,11 @@ struct SymbolicateCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("object")], help: "The binary for frames that name no image.", completion: .file())
     var object: String?
 
-    @Option(name: [.customShort("l"), .customLong("load-address")], help: "Where the -o binary was loaded.")
-    var loadAddress: String?
+    @Option(name: [.customShort("l"), .customLong("load-address")], help: "Where the -o binary was loaded (hex).")
+    var loadAddress: AddressArgument?
 
-    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal binary the log does not identify (-o's, and one found by name).", completion: .list(["x86_64", "x86_64h", "i386", "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "arm", "riscv64", "ppc64le", "s390x"]))
-    var arch: String?
+    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal binary the log does not identify (-o's, and one found by name).")
+    var arch: Architecture?
 
     @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")
     var json = false
@@ -56,11 +56,9 @@ struct SymbolicateCommand: ParsableCommand {
 
     func run() throws {
         AllocatorTuning.keepFreedMemory()
-        let load = try loadAddress.map(OptionValues.loadAddress)
-        let architecture = try arch.map(OptionValues.architecture)
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
         let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
-            debugPaths: debugPaths, object: object, objectLoadAddress: load, objectArchitecture: architecture, demangle: !noDemangle,
+            debugPaths: debugPaths, object: object, objectLoadAddress: loadAddress?.value, objectArchitecture: arch, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote))

@@ -30,20 +30,29 @@ struct BadInputTests {
         for fragment in fragments { #expect(line.contains(fragment), "\(line) lacks \(fragment)") }
     }
 
-    @Test("A bad --arch or load address is one line, worded alike by resolve, info and symbolicate, and status 64")
+    @Test("A bad option value is one line, worded alike by every command (resolve read with or without ArgumentParser), and status 64")
     func badOptionValuesAreWordedAlike() throws {
         let object = Paths.fixture("sensors-gcc-dwarf5")
         let log = "SampleCrashes/linux-c-sensors/crash.txt"
+        let architectures = "Please provide one of the following: x86_64, x86_64h, i386, arm64, arm64e, arm64_32, armv7, armv7s, armv7k, arm, riscv64, ppc64le, s390x"
         for (arguments, expected) in [
-            (["resolve", "-o", object, "--arch", "sparc", "0x12a0"], "'sparc' is not an architecture this tool knows ("),
-            (["info", "symbol", "-o", object, "--arch", "sparc", "0x12a0"], "'sparc' is not an architecture this tool knows ("),
-            (["symbolicate", "-o", object, "--arch", "sparc", log], "'sparc' is not an architecture this tool knows ("),
-            (["resolve", "-o", object, "-l", "zz", "0x12a0"], "'zz' is not a load address"),
-            (["symbolicate", "-o", object, "-l", "zz", log], "'zz' is not a load address"),
+            (["resolve", "-o", object, "--arch", "sparc", "0x12a0"], "the value 'sparc' is invalid for '--arch <arch>'. \(architectures) (see 'postmortem resolve --help')"),
+            (["atos", "-o", object, "-arch", "sparc", "0x12a0"], "the value 'sparc' is invalid for '-arch <arch>'. \(architectures) (see 'postmortem atos --help')"),
+            (["info", "symbol", "-o", object, "--arch", "sparc", "0x12a0"], "the value 'sparc' is invalid for '--arch <arch>'. \(architectures) (see 'postmortem info symbol --help')"),
+            (["symbolicate", "-o", object, "-arch", "sparc", log], "the value 'sparc' is invalid for '-arch <arch>'. \(architectures) (see 'postmortem symbolicate --help')"),
+            (["resolve", "-o", object, "-l", "zz", "0x12a0"], "the value 'zz' is invalid for '-l <load-address>' (see 'postmortem resolve --help')"),
+            (["resolve", "-o", object, "--slide=-1", "0x12a0"], "the value '-1' is invalid for '--slide <slide>' (see 'postmortem resolve --help')"),
+            (["symbolicate", "-o", object, "-l", "zz", log], "the value 'zz' is invalid for '-l <load-address>' (see 'postmortem symbolicate --help')"),
+            (["cache", "build", "--arch", "sparc", object], "the value 'sparc' is invalid for '--arch <arch>'. Please provide one of the following: -, x86_64, x86_64h, i386, arm64, arm64e, arm64_32, armv7, armv7s, armv7k, arm, riscv64, ppc64le, s390x (see 'postmortem cache build --help')"),
+            (["po", "--style", "fancy", log], "the value 'fancy' is invalid for '--style <style>'. Please provide one of 'tree', 'line' or 'json' (see 'postmortem po --help')"),
+            (["resolve", "-o", object, "-l", "0x1000", "-s", "0x10", "0x12a0"], "give either --load-address or --slide, not both"),
+            (["resolve", "0x12a0"], "missing expected argument '--object <object>' (see 'postmortem resolve --help')"),
+            (["info", "line", "-o", object, "--inlines", "0x12a0"], "unknown option '--inlines' (see 'postmortem info line --help')"),
+            (["symbolicat", log], "'symbolicat' is not a command (resolve, atos, info, images, symbolicate, group, po, cache, serve); see 'postmortem --help'"),
         ] {
             let run = try Command.postmortem(arguments)
             #expect(run.status == 64, "\(arguments)")
-            #expect(run.errorLines.count == 1 && run.errorLines[0].hasPrefix("postmortem: " + expected), "\(arguments): \(run.standardError)")
+            #expect(run.errorLines == ["postmortem: " + expected], "\(arguments)")
             #expect(run.standardOutput.isEmpty)
         }
     }

@@ -38,6 +38,7 @@ struct CompletionTests {
         #expect(try Self.completions(["postmortem", "po", "--style", ""], in: folder, script: scratch.path("postmortem.bash")) == ["tree", "line", "json"])
         #expect(try Self.completions(["postmortem", "po", "--from", "p"], in: folder, script: scratch.path("postmortem.bash")).sorted() == ["plist", "po", "print"])
         #expect(try Self.completions(["postmortem", "resolve", "--arch", "arm64"], in: folder, script: scratch.path("postmortem.bash")).contains("arm64e"))
+        #expect(try Self.completions(["postmortem", "cache", "build", "--arch", ""], in: folder, script: scratch.path("postmortem.bash")).prefix(2) == ["-", "x86_64"])
         #expect(try Self.completions(["postmortem", "resolve", "--no-c"], in: folder, script: scratch.path("postmortem.bash")) == ["--no-cache"])
     }
 }

@@ -38,6 +38,6 @@ struct POFromTests {
     func unknownFormat() throws {
         let result = try Command.postmortem(["po", "--from", "yaml", "-"], input: "[1]\n")
         #expect(result.status == 64)
-        #expect(result.errorLines.count == 1 && result.standardError.contains("'yaml' is not a dump format"), "\(result.standardError)")
+        #expect(result.errorLines.count == 1 && result.standardError.contains("the value 'yaml' is invalid for '--from <from>'. Please provide one of the following: print, dump, json"), "\(result.standardError)")
     }
 }

@@ -27,12 +27,14 @@ struct ResolveCommandLineTests {
         #expect(fast == parsedByArgumentParser(arguments))
     }
 
-    /// Help, errors, other commands and unusual spellings are left to ArgumentParser.
+    /// Help, errors (a value not of its option's kind among them), other commands and unusual spellings are left to
+    /// ArgumentParser.
     @Test(arguments: [
         ["resolve", "-o", "bin", "--help"], ["resolve", "-h"], ["resolve", "0x10"], ["info", "symbol", "0x10", "-o", "bin"],
         ["resolve", "-o", "bin", "-o", "other"], ["resolve", "-o", "bin", "-i", "-i"], ["resolve", "-o", "bin", "main"],
         ["resolve", "-o", "bin", "--", "0x10"], ["resolve", "-o", "bin", "--json=yes"], ["resolve", "-io", "bin"],
         ["resolve", "-o", "-i"], ["resolve", "-o", "bin", "-l"], ["--version"], [], ["resolve", "-o", "bin", "-arch=arm64"],
+        ["resolve", "-o", "bin", "--arch", "sparc"], ["resolve", "-o", "bin", "-l", "zz"], ["atos", "-o", "bin", "-s", "0x"],
     ])
     func leftToArgumentParser(_ arguments: [String]) {
         #expect(ResolveRequest(commandLine: arguments[...]) == nil)
@@ -43,7 +45,7 @@ struct ResolveCommandLineTests {
     @Test func agreesWithArgumentParser() {
         let valued = ["-o", "--object", "--arch", "-arch", "-l", "--load-address", "-s", "--slide", "-d", "--debug-path"]
         let flags = ["-i", "--inlines", "--full-path", "-fullPath", "--json", "--no-demangle", "--no-cache"]
-        let values = ["bin/app", "x86_64", "0x1000", "-5", "", "resolve", "a=b", "--json", "atos", "0x10", "arm64", "-"]
+        let values = ["bin/app", "x86_64", "0x1000", "-5", "", "resolve", "a=b", "--json", "atos", "0x10", "arm64", "-", "sparc", "zz"]
         let others = ["0x12a0", "12a0", "0XFF", "zz", "-0x1", "+1", "help", "--", "-x", "-h", "--json=1", "-io", "-arch=arm64",
                       "--object=bin", "--object=", "--arch=", "--slide=0x20", "--debug-path=d", "--no-cache=x", "0x"]
         var generator = SeededGenerator(seed: 2026)

@@ -60,10 +60,14 @@ public enum Architecture: Hashable, Sendable {
         }
     }
 
+    /// Every architecture this tool has a name for, in the order lists of them show them.
+    public static let named: [Architecture] = [
+        .x86_64, .x86_64h, .i386, .arm64, .arm64e, .arm64_32, .armv7, .armv7s, .armv7k, .arm, .riscv64, .ppc64le, .s390x,
+    ]
+
     /// The architecture named `name` as atos and lipo spell it (`arm64`, `x86_64`, `armv7`), or `nil`.
     public init?(name: String) {
-        let known: [Architecture] = [.x86_64, .x86_64h, .i386, .arm64, .arm64e, .arm64_32, .armv7, .armv7s, .armv7k, .arm, .riscv64, .ppc64le, .s390x]
-        guard let match = known.first(where: { $0.name == name }) else { return nil }
+        guard let match = Self.named.first(where: { $0.name == name }) else { return nil }
         self = match
     }
 
