@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "PostmortemCore", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
-        .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"]),
+        .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,7 @@ import PostmortemCore
 /// symbol tables and units are checked by their own checksums the first time they are used.
 final class IndexCacheFile {
     /// The format version this code writes and reads; a file of any other version is rebuilt.
-    static let version: UInt32 = 5
+    static let version: UInt32 = 6
     static let magic: [UInt8] = Array("PMINDEX\0".utf8)
     static let headerSize = 32
     static let sectionEntrySize = 32
