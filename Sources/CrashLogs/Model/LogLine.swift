@@ -27,6 +27,9 @@ public struct LogLine: Hashable, Sendable {
     private var terminator: Terminator
     /// The bytes of a line that is not valid UTF-8; nil for every other line.
     private var undecodableBytes: [UInt8]?
+    /// The JSON object a JSON-lines logger wrote the line as, when it did (``JSONEnvelope``); ``text`` is then the
+    /// message it carries.
+    public private(set) var envelope: JSONEnvelope?
 
     /// The line whose bytes (its terminator included, if any) are `bytes`.
     public init(bytes: [UInt8]) {
@@ -67,10 +70,38 @@ public struct LogLine: Hashable, Sendable {
         text = String(Substring(utf8[split...]))
     }
 
-    /// ``prefix``, then the line as ``append(to:)`` gives it: the line exactly as read.
+    /// Takes the line as the JSON object `envelope` describes: its text becomes the message the object carries.
+    mutating func open(_ envelope: JSONEnvelope, message: String) {
+        guard undecodableBytes == nil, prefix.isEmpty else { return }
+        self.envelope = envelope
+        text = message
+    }
+
+    /// The line exactly as read: ``prefix`` and the line as ``append(to:)`` gives it, or the JSON object it came in.
     public func appendWhole(to output: inout [UInt8]) {
+        if let envelope {
+            output += envelope.head.utf8
+            output += envelope.escapedMessage.utf8
+            output += envelope.tail.utf8
+            output += terminator.bytes
+            return
+        }
         output += prefix.utf8
         append(to: &output)
+    }
+
+    /// Appends `text`, a line written in this line's place, as the log had this line: after its ``prefix``, inside a
+    /// copy of its JSON object when it came in one (escaped as JSON wants), then `ending`.
+    public func appendRewritten(_ text: String, ending: [UInt8], to output: inout [UInt8]) {
+        if let envelope {
+            output += envelope.head.utf8
+            output += JSONEnvelope.escaped(prefix + text).utf8
+            output += envelope.tail.utf8
+        } else {
+            output += prefix.utf8
+            output += text.utf8
+        }
+        output += ending
     }
 
     /// The bytes after ``prefix``, with the line ending (`\n`, `\r\n` or none on the last line), exactly as read.

@@ -66,11 +66,25 @@ public enum CrashLogParser {
     /// - Parameter source: the file name (or `-`) errors name.
     /// - Throws: ``CrashLogError`` when the format is not recognised or not supported yet.
     public static func parse(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> CrashReport {
-        let lines = LogLine.split(bytes)
-        if let stripped = withoutLinePrefixes(lines, format: format) {
-            return try parse(lines: stripped, bytes: LogLine.joinedBytes(stripped), source: source, format: format)
+        let (lines, content) = unwrapped(bytes, format: format)
+        return try parse(lines: lines, bytes: content, source: source, format: format)
+    }
+
+    /// The lines of the log in `bytes` as its parsers read them, and their bytes: JSON lines opened to the messages
+    /// they carry (``JSONLogLines``), then a logger's prefix moved out of each line (``LinePrefixes``), each only when
+    /// the log parses at least as well for it.
+    static func unwrapped(_ bytes: [UInt8], format: CrashLogFormat?) -> (lines: [LogLine], bytes: [UInt8]) {
+        var lines = LogLine.split(bytes)
+        var content = bytes
+        if let opened = openedJSONLines(lines, format: format) {
+            lines = opened
+            content = LogLine.joinedBytes(opened)
         }
-        return try parse(lines: lines, bytes: bytes, source: source, format: format)
+        if let stripped = withoutLinePrefixes(lines, format: format) {
+            lines = stripped
+            content = LogLine.joinedBytes(stripped)
+        }
+        return (lines, content)
     }
 
     /// Every report in the log in `bytes`: one for most logs, one per crash for a log that holds several of a format
@@ -78,12 +92,7 @@ public enum CrashLogParser {
     /// after the other, they give the log back.
     /// - Throws: ``CrashLogError`` when the format is not recognised, as ``parse(_:source:format:)``.
     public static func parseAll(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> [CrashReport] {
-        var lines = LogLine.split(bytes)
-        var content = bytes
-        if let stripped = withoutLinePrefixes(lines, format: format) {
-            lines = stripped
-            content = LogLine.joinedBytes(stripped)
-        }
+        let (lines, content) = unwrapped(bytes, format: format)
         let whole = try parse(lines: lines, bytes: content, source: source, format: format)
         // The first report takes the lines before it too.
         let starts = reader(of: whole.format).reportStarts(in: lines).dropFirst()
@@ -102,6 +111,20 @@ public enum CrashLogParser {
         return reports.count > 1 ? reports : [whole]
     }
 
+    /// `lines` opened to the messages they carry when they are JSON lines (``JSONLogLines``) and the messages hold more
+    /// frames than the objects do (a crash report's own JSON, one object a line, stays as it is); `nil` otherwise.
+    static func openedJSONLines(_ lines: [LogLine], format: CrashLogFormat?) -> [LogLine]? {
+        guard let opened = JSONLogLines.opened(lines) else { return nil }
+        let sample = LinePrefixes.sampleSize
+        return frameCount(Array(opened.prefix(sample)), format: format) > frameCount(Array(lines.prefix(sample)), format: format) ? opened : nil
+    }
+
+    /// How many frames `lines` parse to (0 for lines of no known format).
+    static func frameCount(_ lines: [LogLine], format: CrashLogFormat?) -> Int {
+        guard let report = try? parse(lines: lines, bytes: LogLine.joinedBytes(lines), source: "", format: format) else { return 0 }
+        return report.threads.reduce(0) { $0 + $1.frames.count }
+    }
+
     /// `lines` with the prefix a logger put before each of them moved out of their text (``LinePrefixes``), when
     /// they have one and the log parses at least as well without it: as many frames or more, and either more frames or
     /// a prefix on nine lines in ten (a prefix glued to paths still lets frames be read, but not resolved). `nil`
@@ -110,10 +133,7 @@ public enum CrashLogParser {
         let sample = lines.prefix(LinePrefixes.sampleSize)
         let candidates = LinePrefixes.candidates(in: sample)
         guard !candidates.isEmpty else { return nil }
-        func frameCount(_ lines: [LogLine]) -> Int {
-            guard let report = try? parse(lines: lines, bytes: LogLine.joinedBytes(lines), source: "", format: format) else { return 0 }
-            return report.threads.reduce(0) { $0 + $1.frames.count }
-        }
+        func frameCount(_ lines: [LogLine]) -> Int { Self.frameCount(lines, format: format) }
         let framesAsIs = frameCount(Array(sample))
         // Longest first: the shortest that passes could be part of a longer prefix (a timestamp before a host).
         for shape in candidates.prefix(6) {

@@ -40,9 +40,7 @@ public struct ReportTextRenderer: Sendable {
                     rendered += source.renderedLines()
                 }
                 for (index, text) in rendered.enumerated() {
-                    output += line.prefix.utf8
-                    output += Array(text.utf8)
-                    output += index == rendered.count - 1 ? line.ending : ending
+                    line.appendRewritten(text, ending: index == rendered.count - 1 ? line.ending : ending, to: &output)
                 }
                 continue
             }
@@ -80,9 +78,7 @@ public struct ReportTextRenderer: Sendable {
             if let colors { rendered = colors.frameLines(rendered, frame: frame) }
             let excerpt = frame.symbols.first?.source?.renderedLines() ?? []
             for (index, text) in (rendered + excerpt).enumerated() {
-                output += line.prefix.utf8
-                output += Array(text.utf8)
-                output += index == rendered.count + excerpt.count - 1 ? line.ending : ending
+                line.appendRewritten(text, ending: index == rendered.count + excerpt.count - 1 ? line.ending : ending, to: &output)
             }
         }
         return output
@@ -104,31 +100,43 @@ public struct ReportTextRenderer: Sendable {
         if let colors {
             let painted = colors.untouchedLine(line.text, isUnresolvedFrame: isUnresolvedFrame)
             if painted != line.text {
-                output += line.prefix.utf8
-                output += Array(painted.utf8)
-                output += line.ending
+                line.appendRewritten(painted, ending: line.ending, to: &output)
                 return
             }
         }
         line.appendWhole(to: &output)
     }
 
-    /// `bytes`, a rendering of `lines` without their prefixes, with the prefixes put back: each line's before the line
-    /// of the same number, and the last one's before any line a rendering added.
+    /// `bytes`, a rendering of `lines` without their prefixes (and out of their JSON objects), with each line put back
+    /// as the line of the same number was: the last line's way for any line a rendering added.
     static func prefixed(_ bytes: [UInt8], like lines: [LogLine]) -> [UInt8] {
-        guard lines.contains(where: { !$0.prefix.isEmpty }) else { return bytes }
+        guard lines.contains(where: { !$0.prefix.isEmpty || $0.envelope != nil }) else { return bytes }
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + lines.reduce(0) { $0 + $1.prefix.utf8.count })
+        output.reserveCapacity(bytes.count + lines.reduce(0) { $0 + $1.prefix.utf8.count + ($1.envelope.map { $0.head.utf8.count + $0.tail.utf8.count } ?? 0) })
         var number = 0
-        var lineStart = true
-        for byte in bytes {
-            if lineStart {
-                output += lines[min(number, lines.count - 1)].prefix.utf8
-                number += 1
-                lineStart = false
+        var start = 0
+        while start < bytes.count {
+            let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
+            let end = newline ?? bytes.count
+            var contentEnd = end
+            if newline != nil, contentEnd > start, bytes[contentEnd - 1] == UInt8(ascii: "\r") { contentEnd -= 1 }
+            let line = lines[min(number, lines.count - 1)]
+            if line.envelope == nil {
+                // Byte for byte: a line that is not valid UTF-8 stays as it was.
+                output += line.prefix.utf8
+                output += bytes[start..<min(end + 1, bytes.count)]
+            } else {
+                let text = String(decoding: bytes[start..<contentEnd], as: UTF8.self)
+                let ending = newline == nil ? [] : Array(bytes[contentEnd...end])
+                // A line the rendering left alone keeps its object's bytes, escapes as the logger wrote them.
+                if number < lines.count, text == line.text, ending == line.ending {
+                    line.appendWhole(to: &output)
+                } else {
+                    line.appendRewritten(text, ending: ending, to: &output)
+                }
             }
-            output.append(byte)
-            if byte == UInt8(ascii: "\n") { lineStart = true }
+            number += 1
+            start = end + 1
         }
         return output
     }

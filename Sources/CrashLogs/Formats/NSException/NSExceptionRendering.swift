@@ -24,7 +24,7 @@ extension ReportTextRenderer {
                 let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
                 let rendered = appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report)
                 for (index, text) in rendered.enumerated() {
-                    output += Array((line.prefix + text).utf8) + (index == rendered.count - 1 ? line.ending : ending)
+                    line.appendRewritten(text, ending: index == rendered.count - 1 ? line.ending : ending, to: &output)
                 }
                 continue
             }
@@ -40,7 +40,7 @@ extension ReportTextRenderer {
                     } else if !symbol.isInlined, let offset = frame.functionOffset {
                         text += " + \(offset)"
                     }
-                    output += Array((line.prefix + text + "\n").utf8)
+                    line.appendRewritten(text, ending: [UInt8(ascii: "\n")], to: &output)
                 }
             }
         }

@@ -1,0 +1,67 @@
+/// Finds a log written as JSON lines — one object a line, each line of output in one of its string fields, as docker's
+/// json-file driver (`"log"`), `journalctl -o json` (`"MESSAGE"`) and log shippers' exports (`"message"`, `"msg"`)
+/// write them — and opens each such line to the message it carries (``LogLine/envelope``), so that the log parses as
+/// the log it carries and prints back as the objects it came in.
+enum JSONLogLines {
+    /// The fields loggers put a line of output in, in the order one is chosen when a log's objects have several.
+    static let messageKeys = ["log", "MESSAGE", "message", "msg", "textPayload", "@message", "body", "line"]
+
+    /// `lines` with every object that holds the log's message field opened to it; `nil` when fewer than
+    /// ``LinePrefixes/minimumCoverage`` of the non-empty lines (of the first ``LinePrefixes/sampleSize``) are objects
+    /// with such a field. A line that is no such object, or whose message holds a line break of its own (several lines
+    /// of output in one object), stays as it was.
+    static func opened(_ lines: [LogLine]) -> [LogLine]? {
+        let sample = lines.prefix(LinePrefixes.sampleSize).filter { !$0.text.isEmpty }
+        guard !sample.isEmpty else { return nil }
+        let needed = Int((Double(sample.count) * LinePrefixes.minimumCoverage).rounded(.up))
+        // Most logs are not JSON lines: a look at first bytes rules them out before any parsing.
+        guard sample.lazy.filter({ $0.text.utf8.first == UInt8(ascii: "{") }).count >= needed else { return nil }
+        var counts = [Int](repeating: 0, count: messageKeys.count)
+        for line in sample {
+            guard let members = members(of: line) else { continue }
+            for (index, key) in messageKeys.enumerated() where members.contains(where: { $0.key == key && $0.value.string != nil }) {
+                counts[index] += 1
+            }
+        }
+        guard let chosen = counts.indices.first(where: { counts[$0] >= needed }) else { return nil }
+        return lines.map { open($0, key: messageKeys[chosen]) ?? $0 }
+    }
+
+    /// The members of the object `line` is, or `nil` when it is none.
+    private static func members(of line: LogLine) -> [(key: String, value: JSONNode)]? {
+        let bytes = Array(line.text.utf8)
+        guard bytes.first == UInt8(ascii: "{"), let node = try? JSONParser.parse(bytes, range: 0..<bytes.count),
+              case .object(let members) = node.value else { return nil }
+        return members
+    }
+
+    /// `line` opened to the string of its field `key`, less the line ending a logger keeps at the end of it (docker's
+    /// `\n`); `nil` when it has no such field or the message breaks lines itself.
+    static func open(_ line: LogLine, key: String) -> LogLine? {
+        let bytes = Array(line.text.utf8)
+        guard bytes.first == UInt8(ascii: "{"), let node = try? JSONParser.parse(bytes, range: 0..<bytes.count),
+              case .object(let members) = node.value,
+              let field = members.first(where: { $0.key == key })?.value, var message = field.string else { return nil }
+        let opening = field.span.lowerBound, closing = field.span.upperBound - 1
+        var messageEnd = closing
+        // Scalars, not characters: `\r\n` is one character.
+        for ending: Unicode.Scalar in ["\n", "\r"] where message.unicodeScalars.last == ending && endsWithEscape(bytes[(opening + 1)..<messageEnd]) {
+            message.unicodeScalars.removeLast()
+            messageEnd -= 2
+        }
+        guard !message.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else { return nil }
+        var opened = line
+        opened.open(JSONEnvelope(head: String(decoding: bytes[...opening], as: UTF8.self),
+                                 escapedMessage: String(decoding: bytes[(opening + 1)..<messageEnd], as: UTF8.self),
+                                 tail: String(decoding: bytes[messageEnd...], as: UTF8.self)), message: message)
+        return opened
+    }
+
+    /// Whether `escaped` (a JSON string's inside) ends with a two-byte escape (`\n`, `\r`): a backslash and a letter
+    /// after an even run of backslashes.
+    private static func endsWithEscape(_ escaped: ArraySlice<UInt8>) -> Bool {
+        guard escaped.count >= 2, escaped.last != UInt8(ascii: "\\") else { return false }
+        let backslashes = escaped.dropLast().reversed().prefix { $0 == UInt8(ascii: "\\") }.count
+        return backslashes % 2 == 1
+    }
+}
