@@ -107,6 +107,27 @@ struct JSONLinesLogTests {
         #expect(resolved > total / 2)
     }
 
+    /// Every log of the test corpus (real logs of every format, from many sources) as docker stores it reads as the log
+    /// itself and prints back byte for byte. (A tombstone's frames were also found in the objects' text, with the rest of
+    /// each object glued to them, and the log was first left unopened.)
+    @Test func everyCorpusLogReadsAsItself() throws {
+        let scratch = try BadInputTests.Scratch()
+        let corpus = Paths.packageRoot.appendingPathComponent("Tests/CrashLogsTests/Corpus")
+        let files = try #require(FileManager.default.subpaths(atPath: corpus.path)).filter { !$0.hasSuffix(".md") }.sorted()
+            .filter { var isDirectory: ObjCBool = false; return FileManager.default.fileExists(atPath: corpus.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue }
+        #expect(files.count >= 40, "the corpus was not all found")
+        for file in files {
+            let path = corpus.appendingPathComponent(file).path
+            guard let original = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            let input = Self.applying(Self.loggers[0], to: original)
+            try input.write(toFile: scratch.path("wrapped.txt"), atomically: true, encoding: .utf8)
+            let clean = try Command.postmortem(["symbolicate", "--parse-only", "--json", path])
+            let wrapped = try Command.postmortem(["symbolicate", "--parse-only", "--json", scratch.path("wrapped.txt")])
+            #expect(wrapped.standardOutput == clean.standardOutput && wrapped.status == clean.status, "\(file)")
+            #expect(try Command.postmortem(["symbolicate", "--parse-only", scratch.path("wrapped.txt")]).standardOutput == input, "\(file)")
+        }
+    }
+
     /// A logger's prefix inside the message (an app that stamps its own lines) is found there too.
     @Test func aPrefixInsideTheMessage() throws {
         let scratch = try BadInputTests.Scratch()

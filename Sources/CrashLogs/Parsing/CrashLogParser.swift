@@ -111,12 +111,13 @@ public enum CrashLogParser {
         return reports.count > 1 ? reports : [whole]
     }
 
-    /// `lines` opened to the messages they carry when they are JSON lines (``JSONLogLines``) and the messages hold more
-    /// frames than the objects do (a crash report's own JSON, one object a line, stays as it is); `nil` otherwise.
+    /// `lines` opened to the messages they carry when they are JSON lines (``JSONLogLines``) and the messages hold as
+    /// many frames as the objects or more (a parser may find frames in the objects' text too, with the rest of the
+    /// object glued to them); `nil` otherwise.
     static func openedJSONLines(_ lines: [LogLine], format: CrashLogFormat?) -> [LogLine]? {
         guard let opened = JSONLogLines.opened(lines) else { return nil }
         let sample = LinePrefixes.sampleSize
-        return frameCount(Array(opened.prefix(sample)), format: format) > frameCount(Array(lines.prefix(sample)), format: format) ? opened : nil
+        return frameCount(Array(opened.prefix(sample)), format: format) >= frameCount(Array(lines.prefix(sample)), format: format) ? opened : nil
     }
 
     /// How many frames `lines` parse to (0 for lines of no known format).
