@@ -2,17 +2,33 @@ import CrashLogs
 
 /// When a crash happened, as its log says: the first timestamp a known field gives (Apple's `Date/Time:`, `.ips`'
 /// `timestamp`/`captureTime`, the Swift backtracer's JSON `timestamp`, a tombstone's `Timestamp:`), or the
-/// timestamp a logger put before the report's lines (docker, kubectl `--timestamps`).
+/// timestamp a logger put before the report's lines (docker, kubectl `--timestamps`) or in the JSON object it wrote each
+/// line as (docker's `"time"`, a shipper's `"@timestamp"`, journald's `"__REALTIME_TIMESTAMP"`).
 public enum LogTimestamp {
     /// Seconds since 1970 (UTC), or nil when the log gives no time with a date.
     public static func find(in report: CrashReport) -> Int64? {
         let keys = ["Date/Time:", "\"timestamp\"", "\"captureTime\"", "Timestamp:", "Crashed at", "time:"]
         for line in report.lines.prefix(400) {
+            if let envelope = line.envelope, let seconds = find(inObject: envelope.head + envelope.tail) { return seconds }
             if !line.prefix.isEmpty, let seconds = parse(Substring(line.prefix)) { return seconds }
             for key in keys {
                 guard let range = line.text.range(of: key) else { continue }
                 if let seconds = parse(line.text[range.upperBound...].drop { " \t:\"".contains($0) }) { return seconds }
             }
+        }
+        return nil
+    }
+
+    /// The time in a logger's JSON object (less its message): a date in `"time"`, `"@timestamp"` or `"timestamp"`, or
+    /// journald's microseconds since 1970 in `"__REALTIME_TIMESTAMP"`.
+    static func find(inObject object: String) -> Int64? {
+        for key in ["\"time\"", "\"@timestamp\"", "\"timestamp\""] {
+            guard let range = object.range(of: key) else { continue }
+            if let seconds = parse(object[range.upperBound...].drop { " \t:\"".contains($0) }) { return seconds }
+        }
+        if let range = object.range(of: "\"__REALTIME_TIMESTAMP\"") {
+            let digits = object[range.upperBound...].drop { " \t:\"".contains($0) }.prefix { $0.isASCII && $0.isNumber }
+            if let microseconds = Int64(digits) { return microseconds / 1_000_000 }
         }
         return nil
     }

@@ -50,6 +50,15 @@ struct LogTimestampTests {
         let prefixed = trace.split(separator: "\n").map { "2022-10-07T18:31:52.000000000Z " + $0 + "\n" }.joined()
         let parsed = try CrashLogParser.parseAll(Array(prefixed.utf8), source: "prefixed")
         #expect(parsed.first.flatMap(LogTimestamp.find(in:)) == 1_665_167_512)
+        // The objects a JSON-lines logger wrote the lines as: docker's, a shipper's, journald's.
+        for object in [#"{"log":"LINE\n","stream":"stderr","time":"2022-10-07T18:31:52.5Z"}"#,
+                       #"{"@timestamp":"2022-10-07T18:31:52Z","message":"LINE","n":{"a":1}}"#,
+                       #"{"__REALTIME_TIMESTAMP":"1665167512123456","MESSAGE":"LINE"}"#] {
+            let lines = trace.split(separator: "\n").map { object.replacingOccurrences(of: "LINE", with: String($0)) + "\n" }.joined()
+            let parsed = try CrashLogParser.parseAll(Array(lines.utf8), source: "json")
+            #expect(parsed.first?.lines.first?.envelope != nil, "\(object)")
+            #expect(parsed.first.flatMap(LogTimestamp.find(in:)) == 1_665_167_512, "\(object)")
+        }
         let none = CrashReport(format: .glibcBacktrace, exception: nil, threads: [], images: [],
                                lines: LogLine.split(Array("Uptime: 12:00:01\nno date here 2022-13-07 11:31:52\n".utf8)))
         #expect(LogTimestamp.find(in: none) == nil)
