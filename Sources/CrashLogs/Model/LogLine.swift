@@ -29,7 +29,12 @@ public struct LogLine: Hashable, Sendable {
     private var undecodableBytes: [UInt8]?
     /// The JSON object a JSON-lines logger wrote the line as, when it did (``JSONEnvelope``); ``text`` is then the
     /// message it carries.
-    public private(set) var envelope: JSONEnvelope?
+    public var envelope: JSONEnvelope? {
+        if case .envelope(let envelope)? = boxedEnvelope { envelope } else { nil }
+    }
+    /// One word in every line rather than three strings: most lines of most logs have no envelope.
+    private indirect enum EnvelopeBox: Hashable, Sendable { case envelope(JSONEnvelope) }
+    private var boxedEnvelope: EnvelopeBox?
 
     /// The line whose bytes (its terminator included, if any) are `bytes`.
     public init(bytes: [UInt8]) {
@@ -73,7 +78,7 @@ public struct LogLine: Hashable, Sendable {
     /// Takes the line as the JSON object `envelope` describes: its text becomes the message the object carries.
     mutating func open(_ envelope: JSONEnvelope, message: String) {
         guard undecodableBytes == nil, prefix.isEmpty else { return }
-        self.envelope = envelope
+        boxedEnvelope = .envelope(envelope)
         text = message
     }
 
