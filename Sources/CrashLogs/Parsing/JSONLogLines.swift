@@ -11,13 +11,17 @@ enum JSONLogLines {
     /// with such a field. A line that is no such object, or whose message holds a line break of its own (several lines
     /// of output in one object), stays as it was.
     static func opened(_ lines: [LogLine]) -> [LogLine]? {
-        let sample = lines.prefix(LinePrefixes.sampleSize).filter { !$0.text.isEmpty }
-        guard !sample.isEmpty else { return nil }
-        let needed = Int((Double(sample.count) * LinePrefixes.minimumCoverage).rounded(.up))
-        // Most logs are not JSON lines: a look at first bytes rules them out before any parsing.
-        guard sample.lazy.filter({ $0.text.utf8.first == UInt8(ascii: "{") }).count >= needed else { return nil }
+        // Most logs are not JSON lines: a look at first bytes rules them out before any parsing (and any copy).
+        var nonEmpty = 0, objects = 0
+        for line in lines.prefix(LinePrefixes.sampleSize) {
+            guard let first = line.text.utf8.first else { continue }
+            nonEmpty += 1
+            if first == UInt8(ascii: "{") { objects += 1 }
+        }
+        let needed = Int((Double(nonEmpty) * LinePrefixes.minimumCoverage).rounded(.up))
+        guard nonEmpty > 0, objects >= needed else { return nil }
         var counts = [Int](repeating: 0, count: messageKeys.count)
-        for line in sample {
+        for line in lines.prefix(LinePrefixes.sampleSize) {
             guard let members = members(of: line) else { continue }
             for (index, key) in messageKeys.enumerated() where members.contains(where: { $0.key == key && $0.value.string != nil }) {
                 counts[index] += 1
