@@ -12,6 +12,7 @@ public struct JSONEnvelope: Hashable, Sendable {
     /// From that line ending (`\n`, as written) or the closing quote to the end of the object.
     public var tail: String
 
+    /// An envelope of these three parts, as read.
     public init(head: String, escapedMessage: String, tail: String) {
         self.head = head
         self.escapedMessage = escapedMessage
