@@ -13,33 +13,51 @@ struct JSONLogLinesTests {
     }
 
     @Test func theLineEndingTheLoggerKeptGoesWithTheObject() throws {
-        let read = try #require(JSONLogLines.open(line(#"{"log":"frame 0x1234 in f\n","stream":"stderr"}"#), key: "log"))
+        let read = try #require(JSONLogLines.open(line(#"{"log":"frame 0x1234 in f\n","stream":"stderr"}"#), key: "log")?.first)
         #expect(read.text == "frame 0x1234 in f")
         #expect(read.envelope?.tail == #"\n","stream":"stderr"}"#)
         #expect(whole(read) == #"{"log":"frame 0x1234 in f\n","stream":"stderr"}"# + "\n")
         var rewritten: [UInt8] = []
-        read.appendRewritten("frame 0x1234 in f at \"a.c\":3\t<x>", ending: [10], to: &rewritten)
+        read.appendRewritten(["frame 0x1234 in f at \"a.c\":3\t<x>"], to: &rewritten)
         #expect(String(decoding: rewritten, as: UTF8.self) == #"{"log":"frame 0x1234 in f at \"a.c\":3\t<x>\n","stream":"stderr"}"# + "\n")
     }
 
     @Test func crlfAndEscapedBackslashes() throws {
-        let crlf = try #require(JSONLogLines.open(line(#"{"log":"frame\r\n"}"#), key: "log"))
+        let crlf = try #require(JSONLogLines.open(line(#"{"log":"frame\r\n"}"#), key: "log")?.first)
         #expect(crlf.text == "frame" && crlf.envelope?.tail == #"\r\n"}"#)
         // `\\n` is a backslash and an `n`, no line ending: it stays in the message.
-        let backslash = try #require(JSONLogLines.open(line(#"{"log":"C:\\n"}"#), key: "log"))
+        let backslash = try #require(JSONLogLines.open(line(#"{"log":"C:\\n"}"#), key: "log")?.first)
         #expect(backslash.text == #"C:\n"# && backslash.envelope?.tail == #""}"#)
-        let unicode = try #require(JSONLogLines.open(line(#"{"msg":"\u003cunknown\u003e \ud83d\ude00"}"#), key: "msg"))
+        let unicode = try #require(JSONLogLines.open(line(#"{"msg":"\u003cunknown\u003e \ud83d\ude00"}"#), key: "msg")?.first)
         #expect(unicode.text == "<unknown> 😀")
         #expect(whole(unicode) == #"{"msg":"\u003cunknown\u003e \ud83d\ude00"}"# + "\n")
     }
 
     @Test func whatIsNotOpened() {
-        // Several lines of output in one message, no such field, not an object, not JSON.
-        #expect(JSONLogLines.open(line(#"{"log":"a\nb\n"}"#), key: "log") == nil)
+        // Line breaks not written as `\n`, no such field, not an object, not JSON.
+        #expect(JSONLogLines.open(line(#"{"log":"a\u000ab"}"#), key: "log") == nil)
         #expect(JSONLogLines.open(line(#"{"message":"a"}"#), key: "log") == nil)
         #expect(JSONLogLines.open(line(#"{"log":3}"#), key: "log") == nil)
         #expect(JSONLogLines.open(line(#"{"log":"a"#), key: "log") == nil)
         #expect(JSONLogLines.open(line("frame 0x1234"), key: "log") == nil)
+    }
+
+    @Test("A message of several lines is a line for each, each part put back in its place")
+    func aMessageOfSeveralLines() throws {
+        let object = #"{"t":1,"message":"Backtrace:\n./app(+0x11ef)[0x55]\r\n\u003cend\u003e","n":2}"#
+        let parts = try #require(JSONLogLines.open(line(object), key: "message"))
+        #expect(parts.map(\.text) == ["Backtrace:", "./app(+0x11ef)[0x55]", "<end>"])
+        #expect(parts.map { $0.envelope?.isFirstPart } == [true, false, false] && parts.map { $0.envelope?.isLastPart } == [false, false, true])
+        var bytes: [UInt8] = []
+        for part in parts { part.appendWhole(to: &bytes) }
+        #expect(String(decoding: bytes, as: UTF8.self) == object + "\n")
+        // A frame's part rewritten to two lines (an inlined frame) keeps both inside the object.
+        bytes = []
+        parts[0].appendWhole(to: &bytes)
+        parts[1].appendRewritten(["./app(f+0x1) at a.c:3 (inlined)", "./app(g+0x9) at a.c:9"], to: &bytes)
+        parts[2].appendWhole(to: &bytes)
+        let rewritten = String(decoding: bytes, as: UTF8.self)
+        #expect(rewritten == #"{"t":1,"message":"Backtrace:\n./app(f+0x1) at a.c:3 (inlined)\n./app(g+0x9) at a.c:9\n\u003cend\u003e","n":2}"# + "\n")
     }
 
     @Test func aLogIsJSONLinesWhenMostOfItsLinesAreObjectsWithOneMessageField() throws {

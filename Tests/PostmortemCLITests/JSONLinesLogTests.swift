@@ -107,6 +107,31 @@ struct JSONLinesLogTests {
         #expect(resolved > total / 2)
     }
 
+    /// A shipper that joins a whole report into one record (a multiline rule): every sample log as one object reads as the
+    /// log itself, and prints back as one object whose message is the clean log's output, added lines and all.
+    @Test func aWholeLogInOneRecord() throws {
+        let scratch = try BadInputTests.Scratch()
+        for (folder, name) in LogPrefixTests.logs {
+            let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/\(name)").path, encoding: .utf8)
+            let message = original.hasSuffix("\n") ? String(original.dropLast()) : original
+            let input = #"{"@timestamp":"2026-11-25T10:00:00Z","message":\#(Self.goQuoted(message)),"host":{"name":"ci-7"}}"# + "\n"
+            let clean = scratch.path("clean-" + name), wrapped = scratch.path("record-" + name)
+            try original.write(toFile: clean, atomically: true, encoding: .utf8)
+            try input.write(toFile: wrapped, atomically: true, encoding: .utf8)
+            let arguments = ["symbolicate", "--no-cache", "-d", folder]
+            let cleanJSON = try Command.postmortem(arguments + ["--json", clean])
+            let wrappedJSON = try Command.postmortem(arguments + ["--json", wrapped])
+            #expect(wrappedJSON.standardOutput == cleanJSON.standardOutput, "\(name): the reports differ")
+            #expect(try Command.postmortem(["symbolicate", "--parse-only", wrapped]).standardOutput == input, "\(name)")
+            let cleanText = try Command.postmortem(arguments + [clean]).standardOutput
+            let printed = try Command.postmortem(arguments + [wrapped]).outputLines
+            #expect(printed.count == 1, "\(name): \(printed.count) lines")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data((printed.first ?? "").utf8)) as? [String: Any], "\(name)")
+            #expect(object["message"] as? String == (cleanText.hasSuffix("\n") ? String(cleanText.dropLast()) : cleanText), "\(name)")
+            #expect((object["host"] as? [String: Any])?["name"] as? String == "ci-7")
+        }
+    }
+
     /// Every log of the test corpus (real logs of every format, from many sources) as docker stores it reads as the log
     /// itself and prints back byte for byte. (A tombstone's frames were also found in the objects' text, with the rest of
     /// each object glued to them, and the log was first left unopened.)

@@ -82,31 +82,48 @@ public struct LogLine: Hashable, Sendable {
         text = message
     }
 
-    /// The line exactly as read: ``prefix`` and the line as ``append(to:)`` gives it, or the JSON object it came in.
+    /// The line exactly as read: ``prefix`` and the line as ``append(to:)`` gives it, or its part of the JSON object
+    /// it came in.
     public func appendWhole(to output: inout [UInt8]) {
         if let envelope {
-            output += envelope.head.utf8
+            if envelope.isFirstPart { output += envelope.head.utf8 }
             output += envelope.escapedMessage.utf8
-            output += envelope.tail.utf8
-            output += terminator.bytes
+            if envelope.isLastPart {
+                output += envelope.tail.utf8
+                output += terminator.bytes
+            } else {
+                output += JSONEnvelope.escapedLineBreak
+            }
             return
         }
         output += prefix.utf8
         append(to: &output)
     }
 
-    /// Appends `text`, a line written in this line's place, as the log had this line: after its ``prefix``, inside a
-    /// copy of its JSON object when it came in one (escaped as JSON wants), then `ending`.
-    public func appendRewritten(_ text: String, ending: [UInt8], to output: inout [UInt8]) {
-        if let envelope {
-            output += envelope.head.utf8
+    /// Appends `texts`, the lines written in this line's place (one, or a frame's several), as the log had this line:
+    /// each after its ``prefix`` and ending as it did (the last with this line's ending, which may be none). A line
+    /// that came in a JSON object of its own gives each text a copy of the object; a part of a message of several
+    /// lines keeps them inside its object, one part after another.
+    public func appendRewritten(_ texts: [String], to output: inout [UInt8]) {
+        let between = ending.isEmpty ? [UInt8(ascii: "\n")] : ending
+        for (index, text) in texts.enumerated() {
+            let isLast = index == texts.count - 1
+            guard let envelope else {
+                output += prefix.utf8
+                output += text.utf8
+                output += isLast ? ending : between
+                continue
+            }
+            let isWhole = envelope.isFirstPart && envelope.isLastPart
+            if isWhole || (index == 0 && envelope.isFirstPart) { output += envelope.head.utf8 }
             output += JSONEnvelope.escaped(prefix + text).utf8
-            output += envelope.tail.utf8
-        } else {
-            output += prefix.utf8
-            output += text.utf8
+            if isWhole || (isLast && envelope.isLastPart) {
+                output += envelope.tail.utf8
+                output += isLast ? ending : between
+            } else {
+                output += JSONEnvelope.escapedLineBreak
+            }
         }
-        output += ending
     }
 
     /// The bytes after ``prefix``, with the line ending (`\n`, `\r\n` or none on the last line), exactly as read.

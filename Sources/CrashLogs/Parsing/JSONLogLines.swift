@@ -6,10 +6,9 @@ enum JSONLogLines {
     /// The fields loggers put a line of output in, in the order one is chosen when a log's objects have several.
     static let messageKeys = ["log", "MESSAGE", "message", "msg", "textPayload", "@message", "body", "line"]
 
-    /// `lines` with every object that holds the log's message field opened to it; `nil` when fewer than
-    /// ``LinePrefixes/minimumCoverage`` of the non-empty lines (of the first ``LinePrefixes/sampleSize``) are objects
-    /// with such a field. A line that is no such object, or whose message holds a line break of its own (several lines
-    /// of output in one object), stays as it was.
+    /// `lines` with every object that holds the log's message field opened to it (a message of several lines to a line
+    /// for each); `nil` when fewer than ``LinePrefixes/minimumCoverage`` of the non-empty lines (of the first
+    /// ``LinePrefixes/sampleSize``) are objects with such a field. A line that is no such object stays as it was.
     static func opened(_ lines: [LogLine]) -> [LogLine]? {
         // Most logs are not JSON lines: a look at first bytes rules them out before any parsing (and any copy).
         var nonEmpty = 0, objects = 0
@@ -28,7 +27,7 @@ enum JSONLogLines {
             }
         }
         guard let chosen = counts.indices.first(where: { counts[$0] >= needed }) else { return nil }
-        return lines.map { open($0, key: messageKeys[chosen]) ?? $0 }
+        return lines.flatMap { open($0, key: messageKeys[chosen]) ?? [$0] }
     }
 
     /// The members of the object `line` is, or `nil` when it is none.
@@ -40,8 +39,9 @@ enum JSONLogLines {
     }
 
     /// `line` opened to the string of its field `key`, less the line ending a logger keeps at the end of it (docker's
-    /// `\n`); `nil` when it has no such field or the message breaks lines itself.
-    static func open(_ line: LogLine, key: String) -> LogLine? {
+    /// `\n`): one line for each line of the message. `nil` when it has no such field, or when its line breaks are not
+    /// all written `\n` (the parts' bytes could not be told apart).
+    static func open(_ line: LogLine, key: String) -> [LogLine]? {
         let bytes = Array(line.text.utf8)
         guard bytes.first == UInt8(ascii: "{"), let node = try? JSONParser.parse(bytes, range: 0..<bytes.count),
               case .object(let members) = node.value,
@@ -53,12 +53,38 @@ enum JSONLogLines {
             message.unicodeScalars.removeLast()
             messageEnd -= 2
         }
-        guard !message.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else { return nil }
-        var opened = line
-        opened.open(JSONEnvelope(head: String(decoding: bytes[...opening], as: UTF8.self),
-                                 escapedMessage: String(decoding: bytes[(opening + 1)..<messageEnd], as: UTF8.self),
-                                 tail: String(decoding: bytes[messageEnd...], as: UTF8.self)), message: message)
-        return opened
+        // Split by scalars (`\r\n` is one character); a part's `\r` stays in its bytes, not in its text.
+        let texts = message.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { part in
+            String(String.UnicodeScalarView(part.last == "\r" ? part.dropLast() : part))
+        }
+        let escapedParts = lineBreakEscapes(in: bytes, from: opening + 1, to: messageEnd)
+        guard escapedParts.count == texts.count else { return nil }
+        let head = String(decoding: bytes[...opening], as: UTF8.self), tail = String(decoding: bytes[messageEnd...], as: UTF8.self)
+        return zip(texts, escapedParts).enumerated().map { index, part in
+            let isLast = index == texts.count - 1
+            // A part's line ending is the original line's for the last part; a line break inside the message for the others.
+            var opened = isLast ? line : LogLine(bytes: Array(part.0.utf8) + [UInt8(ascii: "\n")])
+            let envelope = JSONEnvelope(head: head, escapedMessage: String(decoding: bytes[part.1], as: UTF8.self), tail: tail,
+                                        isFirstPart: index == 0, isLastPart: isLast)
+            opened.open(envelope, message: part.0)
+            return opened
+        }
+    }
+
+    /// The stretches of `bytes[start..<end]` (a JSON string's inside) between its `\n` escapes.
+    private static func lineBreakEscapes(in bytes: [UInt8], from start: Int, to end: Int) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var partStart = start, position = start
+        while position < end {
+            guard bytes[position] == UInt8(ascii: "\\") else { position += 1; continue }
+            if position + 1 < end, bytes[position + 1] == UInt8(ascii: "n") {
+                parts.append(partStart..<position)
+                partStart = position + 2
+            }
+            position += 2
+        }
+        parts.append(partStart..<end)
+        return parts
     }
 
     /// Whether `escaped` (a JSON string's inside) ends with a two-byte escape (`\n`, `\r`): a backslash and a letter

@@ -34,21 +34,17 @@ public struct ReportTextRenderer: Sendable {
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             if var rendered = swiftLayout[number] {
-                let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
                 if let colors, let frame = framesByLine[number] { rendered = colors.frameLines(rendered, frame: frame) }
                 if !rendered.isEmpty, let source = framesByLine[number]?.symbols.first?.source {
                     rendered += source.renderedLines()
                 }
-                for (index, text) in rendered.enumerated() {
-                    line.appendRewritten(text, ending: index == rendered.count - 1 ? line.ending : ending, to: &output)
-                }
+                line.appendRewritten(rendered, to: &output)
                 continue
             }
             guard let frame = framesByLine[number] else {
                 appendUntouched(line, isUnresolvedFrame: unresolvedLines.contains(number), to: &output)
                 continue
             }
-            let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
             var rendered: [String]
             switch frame.lineStyle {
             case .swiftBacktrace:
@@ -77,9 +73,7 @@ public struct ReportTextRenderer: Sendable {
             }
             if let colors { rendered = colors.frameLines(rendered, frame: frame) }
             let excerpt = frame.symbols.first?.source?.renderedLines() ?? []
-            for (index, text) in (rendered + excerpt).enumerated() {
-                line.appendRewritten(text, ending: index == rendered.count + excerpt.count - 1 ? line.ending : ending, to: &output)
-            }
+            line.appendRewritten(rendered + excerpt, to: &output)
         }
         return output
     }
@@ -100,7 +94,7 @@ public struct ReportTextRenderer: Sendable {
         if let colors {
             let painted = colors.untouchedLine(line.text, isUnresolvedFrame: isUnresolvedFrame)
             if painted != line.text {
-                line.appendRewritten(painted, ending: line.ending, to: &output)
+                line.appendRewritten([painted], to: &output)
                 return
             }
         }
@@ -132,7 +126,7 @@ public struct ReportTextRenderer: Sendable {
                 if number < lines.count, text == line.text, ending == line.ending {
                     line.appendWhole(to: &output)
                 } else {
-                    line.appendRewritten(text, ending: ending, to: &output)
+                    line.appendRewritten([text], to: &output)
                 }
             }
             number += 1

@@ -21,16 +21,15 @@ extension ReportTextRenderer {
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             if let frame = symbolLines[number], case .darwin(let headLength) = frame.lineStyle {
-                let ending = line.ending.isEmpty ? [UInt8(ascii: "\n")] : line.ending
-                let rendered = appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report)
-                for (index, text) in rendered.enumerated() {
-                    line.appendRewritten(text, ending: index == rendered.count - 1 ? line.ending : ending, to: &output)
-                }
+                line.appendRewritten(appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report), to: &output)
                 continue
             }
-            appendUntouched(line, isUnresolvedFrame: unresolvedLines.contains(number), to: &output)
-            guard let frames = listFrames[number], !frames.isEmpty else { continue }
-            if line.ending.isEmpty { output += [UInt8(ascii: "\n")] }
+            guard let frames = listFrames[number], !frames.isEmpty else {
+                appendUntouched(line, isUnresolvedFrame: unresolvedLines.contains(number), to: &output)
+                continue
+            }
+            // The address list as it was, then a line for each address that resolved.
+            var texts = [colors?.untouchedLine(line.text, isUnresolvedFrame: unresolvedLines.contains(number)) ?? line.text]
             for frame in frames {
                 let address = "0x" + String(frame.address ?? 0, radix: 16)
                 for symbol in frame.symbols {
@@ -40,9 +39,10 @@ extension ReportTextRenderer {
                     } else if !symbol.isInlined, let offset = frame.functionOffset {
                         text += " + \(offset)"
                     }
-                    line.appendRewritten(text, ending: [UInt8(ascii: "\n")], to: &output)
+                    texts.append(text)
                 }
             }
+            line.appendRewritten(texts, to: &output)
         }
         return output
     }
