@@ -7,11 +7,20 @@ import PostmortemCore
 /// must agree on one load bias (with the `+offset` frames, with the log's load address, and with zero for an
 /// executable that is not position-independent). Another program or another build of the same one disagrees.
 enum LogAgreement {
-    /// The load bias the log implies (runtime minus file address), or why the candidate is not the log's binary.
-    /// `nil` bias when the log says nothing to check.
-    static func check(_ symbolizer: ImageSymbolizer, image: CrashImage, frames: [CrashFrame]) -> Result<UInt64?, Disagreement> {
+    /// What a candidate that agrees with the log agrees in.
+    struct Agreement {
+        /// The load bias the log implies (runtime minus file address); `nil` when the log says nothing to check.
+        var bias: UInt64?
+        /// The strongest evidence checked: ``ImageIdentification/symbols`` when a frame named a symbol of it,
+        /// ``ImageIdentification/offsets`` when only offsets and addresses were, else ``ImageIdentification/unchecked``.
+        var evidence: ImageIdentification
+    }
+
+    /// What the log and the candidate agree in, or why the candidate is not the log's binary.
+    static func check(_ symbolizer: ImageSymbolizer, image: CrashImage, frames: [CrashFrame]) -> Result<Agreement, Disagreement> {
         let object = symbolizer.image
-        guard object.format == .elf else { return .success(nil) }
+        guard object.format == .elf else { return .success(Agreement(bias: nil, evidence: .unchecked)) }
+        var namedSymbols = 0, checkedOffsets = 0
         var bias: (value: UInt64, source: String)?
         func agree(_ value: UInt64, _ source: String) -> Disagreement? {
             // The loader maps an ELF image at a page boundary: its load bias is a multiple of the page size.
@@ -24,8 +33,9 @@ enum LogAgreement {
             return Disagreement(description: "\(source), but \(known.source)")
         }
         if object.kind == .executable { bias = (0, "it is not position-independent (loaded where linked)") }
-        if let load = image.loadAddress, let problem = agree(load &- object.imageBase.rawValue, "the log loads it at \(hex(load))") {
-            return .failure(problem)
+        if let load = image.loadAddress {
+            if let problem = agree(load &- object.imageBase.rawValue, "the log loads it at \(hex(load))") { return .failure(problem) }
+            checkedOffsets += 1
         }
         for frame in frames {
             guard let address = frame.address else { continue }
@@ -37,6 +47,7 @@ enum LogAgreement {
                 if let problem = agree(address &- offset, "frame \(frame.index) has offset \(hex(offset)) at \(hex(address))") {
                     return .failure(problem)
                 }
+                checkedOffsets += 1
                 continue
             }
             guard let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog, isLinkageName(name) else { continue }
@@ -51,8 +62,10 @@ enum LogAgreement {
             if let problem = agree(address &- fileAddress, "frame \(frame.index) puts \(name)+\(hex(offset)) at \(hex(address)) (\(name) is at \(hex(symbol.address.rawValue)) in it)") {
                 return .failure(problem)
             }
+            namedSymbols += 1
         }
-        return .success(bias?.value)
+        let evidence: ImageIdentification = namedSymbols > 0 ? .symbols : checkedOffsets > 0 ? .offsets : .unchecked
+        return .success(Agreement(bias: bias?.value, evidence: evidence))
     }
 
     /// Why a candidate is not the log's binary.

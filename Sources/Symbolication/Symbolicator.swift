@@ -114,8 +114,9 @@ public final class Symbolicator {
             switch symbolizer(for: report.images[index], frames: framesOfImage[index] ?? [], format: report.format,
                               logDirectory: logDirectory) {
             case .success(let found):
-                imageSymbolizers[index] = found
+                imageSymbolizers[index] = (found.symbolizer, found.bias)
                 report.images[index].debugFile = found.symbolizer.debugFile?.path ?? found.symbolizer.image.path
+                report.images[index].identifiedBy = found.identifiedBy
             case .failure(let problem):
                 imageProblems[index] = problem.description
             }
@@ -282,7 +283,7 @@ public final class Symbolicator {
     /// The first candidate binary that is the log's: of its build-id or UUID when the log gives one, else one that
     /// agrees with the log's frames (``LogAgreement``); with the load bias the log's frames imply.
     private func symbolizer(for image: CrashImage, frames: [CrashFrame], format: CrashLogFormat,
-                            logDirectory: String?) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?), Failure> {
+                            logDirectory: String?) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification), Failure> {
         let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
         let (candidates, searched) = foundCandidates[key] ?? {
             let found = locator.candidates(name: image.name, path: image.path, identifier: image.identifier, logDirectory: logDirectory)
@@ -296,7 +297,7 @@ public final class Symbolicator {
                 diagnostics.report(subject: candidate.path, "not used for the log's \(image.name): \(why)")
             }
         }
-        func use(_ candidate: BinaryLocator.Candidate) -> (symbolizer: ImageSymbolizer, bias: UInt64?)? {
+        func use(_ candidate: BinaryLocator.Candidate) -> (symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification)? {
             let location: Location
             if let identifier = image.identifier.map(BinaryLocator.normalized) {
                 guard let slices = slices(of: candidate.path), !slices.isEmpty else {
@@ -328,10 +329,10 @@ public final class Symbolicator {
                 return nil
             }
             switch LogAgreement.check(symbolizer, image: image, frames: frames) {
-            case .success(let bias):
+            case .success(let agreement):
                 // What opening it found (no debug information, say) is said once the binary is used, not for every candidate.
                 if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted { symbolizer.openingDiagnostics.forEach(diagnostics.report) }
-                return (symbolizer, bias)
+                return (symbolizer, agreement.bias, image.identifier != nil ? .identifier : agreement.evidence)
             case .failure(let disagreement):
                 reject(candidate, disagreement.description)
                 return nil

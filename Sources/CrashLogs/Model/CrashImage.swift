@@ -14,6 +14,8 @@ public struct CrashImage: Hashable, Sendable {
     public var endAddress: UInt64?
     /// The binary or debug file symbolication used (set by the symbolicator).
     public var debugFile: String?
+    /// What in the log vouched for the binary used (set by the symbolicator with ``debugFile``).
+    public var identifiedBy: ImageIdentification?
 
     /// An image as a parser reads it.
     public init(name: String, path: String?, identifier: String? = nil, architecture: String? = nil,

@@ -27,6 +27,7 @@ public struct ReportJSONRenderer: Sendable {
                 ("loadAddress", JSONText.string(image.loadAddress.map(Self.hex))),
                 ("endAddress", JSONText.string(image.endAddress.map(Self.hex))),
                 ("debugFile", JSONText.string(image.debugFile)),
+                ("identifiedBy", JSONText.string(image.identifiedBy?.rawValue)),
             ])
         }
         return JSONText.object([
