@@ -134,12 +134,11 @@ public enum CrashLogParser {
         let sample = lines.prefix(LinePrefixes.sampleSize)
         let candidates = LinePrefixes.candidates(in: sample)
         guard !candidates.isEmpty else { return nil }
-        func frameCount(_ lines: [LogLine]) -> Int { Self.frameCount(lines, format: format) }
-        let framesAsIs = frameCount(Array(sample))
+        let framesAsIs = frameCount(Array(sample), format: format)
         // Longest first: the shortest that passes could be part of a longer prefix (a timestamp before a host).
         for shape in candidates.prefix(6) {
             let stripped = LinePrefixes.strip(shape, from: Array(sample))
-            let frames = frameCount(stripped)
+            let frames = frameCount(stripped, format: format)
             guard frames > 0, frames >= framesAsIs else { continue }
             if frames > framesAsIs || LinePrefixes.coverage(of: shape, in: sample) >= 0.9 {
                 return LinePrefixes.strip(shape, from: lines)

@@ -21,7 +21,7 @@ enum JSONLogLines {
         guard nonEmpty > 0, objects >= needed else { return nil }
         var counts = [Int](repeating: 0, count: messageKeys.count)
         for line in lines.prefix(LinePrefixes.sampleSize) {
-            guard let members = members(of: line) else { continue }
+            guard let (_, members) = object(of: line) else { continue }
             for (index, key) in messageKeys.enumerated() where members.contains(where: { $0.key == key && $0.value.string != nil }) {
                 counts[index] += 1
             }
@@ -30,21 +30,19 @@ enum JSONLogLines {
         return lines.flatMap { open($0, key: messageKeys[chosen]) ?? [$0] }
     }
 
-    /// The members of the object `line` is, or `nil` when it is none.
-    private static func members(of line: LogLine) -> [(key: String, value: JSONNode)]? {
+    /// The bytes of `line` and the members of the object it is, or `nil` when it is none.
+    private static func object(of line: LogLine) -> (bytes: [UInt8], members: [(key: String, value: JSONNode)])? {
         let bytes = Array(line.text.utf8)
         guard bytes.first == UInt8(ascii: "{"), let node = try? JSONParser.parse(bytes, range: 0..<bytes.count),
               case .object(let members) = node.value else { return nil }
-        return members
+        return (bytes, members)
     }
 
     /// `line` opened to the string of its field `key`, less the line ending a logger keeps at the end of it (docker's
     /// `\n`): one line for each line of the message. `nil` when it has no such field, or when its line breaks are not
     /// all written `\n` (the parts' bytes could not be told apart).
     static func open(_ line: LogLine, key: String) -> [LogLine]? {
-        let bytes = Array(line.text.utf8)
-        guard bytes.first == UInt8(ascii: "{"), let node = try? JSONParser.parse(bytes, range: 0..<bytes.count),
-              case .object(let members) = node.value,
+        guard let (bytes, members) = object(of: line),
               let field = members.first(where: { $0.key == key })?.value, var message = field.string else { return nil }
         let opening = field.span.lowerBound, closing = field.span.upperBound - 1
         var messageEnd = closing

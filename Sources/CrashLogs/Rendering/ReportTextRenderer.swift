@@ -106,7 +106,7 @@ public struct ReportTextRenderer: Sendable {
     static func prefixed(_ bytes: [UInt8], like lines: [LogLine]) -> [UInt8] {
         guard lines.contains(where: { !$0.prefix.isEmpty || $0.envelope != nil }) else { return bytes }
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + lines.reduce(0) { $0 + $1.prefix.utf8.count + ($1.envelope.map { $0.head.utf8.count + $0.tail.utf8.count } ?? 0) })
+        output.reserveCapacity(bytes.count * 2)
         var number = 0
         var start = 0
         while start < bytes.count {
