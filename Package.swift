@@ -65,6 +65,8 @@ let package = Package(
             dependencies: ["PostmortemCore", "DWARF", "ObjectFiles", "CrashLogs", "CDemangle"],
             exclude: ["Cache/FORMAT.md"]
         ),
+        // Stacks walked from registers, memory and call-frame information: ELF core files, unwound into reports.
+        .target(name: "Unwinding", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs"]),
         .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication"]),
         // What a symbolication server does, without HTTP: modules by Breakpad debug id, a pool of opened images shared
         // by requests, Symbolication API v5 and posted crash logs.
@@ -91,7 +93,7 @@ let package = Package(
             name: "postmortem",
             dependencies: [
                 "CMalloc", "ServeOptions",
-                "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping",
+                "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping", "Unwinding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -114,6 +116,7 @@ let package = Package(
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "PostmortemCore", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
+        .testTarget(name: "UnwindingTests", dependencies: ["Unwinding", "DWARF", "ObjectFiles", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
     ],

@@ -12,4 +12,6 @@ public enum CrashLogFormat: String, Hashable, Sendable, CaseIterable {
     case gdbBacktrace = "gdb-bt"
     case lldbBacktrace = "lldb-bt"
     case systemdCoredump = "systemd-coredump"
+    /// A report Postmortem wrote of an ELF core file it unwound (the `Unwinding` module makes it from the core).
+    case elfCore = "elf-core"
 }

@@ -23,6 +23,13 @@ struct SymbolicateCommand: ParsableCommand {
     @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal binary the log does not identify (-o's, and one found by name).")
     var arch: Architecture?
 
+    @Option(name: [.customShort("e"), .customLong("executable")],
+            help: "The program's binary, for a core whose path for it is wrong or gone (as eu-stack's -e).", completion: .file())
+    var executable: String?
+
+    @Option(name: .customLong("max-frames"), help: "The most frames a core's thread is unwound to (a stack overflow has many more).")
+    var maxFrames: Int = 1_024
+
     @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")
     var json = false
 
@@ -58,7 +65,7 @@ struct SymbolicateCommand: ParsableCommand {
         AllocatorTuning.keepFreedMemory()
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
         let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
-            debugPaths: debugPaths, object: object, objectLoadAddress: loadAddress?.value, objectArchitecture: arch, demangle: !noDemangle,
+            debugPaths: debugPaths, object: object ?? executable, objectLoadAddress: loadAddress?.value, objectArchitecture: arch, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote))
@@ -73,7 +80,17 @@ struct SymbolicateCommand: ParsableCommand {
         var unresolved = false
         let sink = try OutputSink(path: output)
         var produced = 0
+        let cores = CoreInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames))
         for source in sources {
+            if let path = source.path, CoreInput.isCore(path) {
+                guard let report = cores.report(of: path) else { continue }
+                if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
+                if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink) {
+                    unresolved = true
+                }
+                produced += 1
+                continue
+            }
             let bytes: [UInt8]
             do { bytes = try source.read() } catch {
                 Output.error(error.description)

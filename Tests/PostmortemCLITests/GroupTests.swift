@@ -140,6 +140,8 @@ struct GroupTests {
         let reader = DateFormatter()
         reader.locale = Locale(identifier: "en_US_POSIX")
         reader.dateFormat = format
+        // A format without a zone (the Swift backtracer's UTC timestamp) is read as UTC, whatever TZ says.
+        reader.timeZone = TimeZone(secondsFromGMT: 0)
         let date = try #require(reader.date(from: text), "\(text) as \(format)")
         let writer = ISO8601DateFormatter()
         return writer.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))

@@ -43,6 +43,8 @@ public struct CrashFrame: Hashable, Sendable {
     public var lookupAddress: UInt64?
     /// Why symbolication found nothing, when it tried.
     public var unresolvedReason: String?
+    /// How an unwinder found the frame, for stacks Postmortem walked itself (a core's); `nil` for a log's frames.
+    public var trust: FrameTrust?
     /// The build-id (hex) of the debug information that resolved the frame, when it has one: what its source files
     /// are asked for by (debuginfod's `/buildid/ID/source/PATH`).
     public var resolvedBuildID: String?

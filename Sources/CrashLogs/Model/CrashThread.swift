@@ -8,6 +8,8 @@ public struct CrashThread: Hashable, Sendable {
     public var crashed: Bool
     /// The frames, innermost first.
     public var frames: [CrashFrame]
+    /// For a stack Postmortem walked itself: why the walk stopped before the outermost frame; `nil` when it did not.
+    public var stopReason: String?
 
     /// A thread of `frames`.
     public init(index: Int, name: String?, crashed: Bool, frames: [CrashFrame]) {

@@ -20,6 +20,9 @@ public enum FrameLineStyle: Hashable, Sendable {
     case breakpadMachineReadable(thread: Int, frame: Int, module: String)
     /// systemd-coredump's `#0  0x… scale (app + 0x1290)`: the first `headLength` bytes, up to the function's name, stay.
     case systemdCoredump(headLength: Int, module: String, offset: UInt64)
+    /// A frame Postmortem's unwinder found: `#1  0x000055d4a2c01225 mt + 0x1225 [cfi]`; the first `headLength` bytes
+    /// (number and address) stay, `module + offset` is kept beside the function found.
+    case unwound(headLength: Int, module: String, offset: UInt64)
     /// gdb's `#4  0x… in sample_at () at ./sensors.c:35`.
     case gdb
     /// The Swift backtracer's text: laid out with the rest of its thread.

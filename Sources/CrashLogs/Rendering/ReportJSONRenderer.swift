@@ -11,12 +11,14 @@ public struct ReportJSONRenderer: Sendable {
             JSONText.object([("type", JSONText.string($0.type)), ("message", JSONText.string($0.message))])
         } ?? "null"
         let threads = report.threads.map { thread in
-            JSONText.object([
+            var members = [
                 ("index", "\(thread.index)"),
                 ("name", JSONText.string(thread.name)),
                 ("crashed", thread.crashed ? "true" : "false"),
                 ("frames", JSONText.array(thread.frames.map { frame(report, $0) })),
-            ])
+            ]
+            if let reason = thread.stopReason { members.append(("stopReason", JSONText.quote(reason))) }
+            return JSONText.object(members)
         }
         let images = report.images.map { image in
             JSONText.object([
@@ -51,6 +53,7 @@ public struct ReportJSONRenderer: Sendable {
         if let offset = frame.symbolOffsetInLog { members.append(("symbolOffsetInLog", "\(offset)")) }
         if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
         if let lookup = frame.lookupAddress { members.append(("lookupAddress", JSONText.quote(Self.hex(lookup)))) }
+        if let trust = frame.trust { members.append(("trust", JSONText.quote(trust.rawValue))) }
         return JSONText.object(members)
     }
 

@@ -63,6 +63,8 @@ public struct ReportTextRenderer: Sendable {
                 rendered = breakpadLines(frame, indentation: String(repeating: " ", count: indentation), report: report)
             case .systemdCoredump(let headLength, let module, let offset):
                 rendered = coredumpLines(frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
+            case .unwound(let headLength, let module, let offset):
+                rendered = unwoundLines(frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
             case .gdb:
                 rendered = gdbLines(frame)
             case .sanitizer(let indentation):

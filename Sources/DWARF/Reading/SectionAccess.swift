@@ -36,7 +36,7 @@ final class SectionAccess {
     /// Maps `object`'s file and lists its DWARF sections.
     /// - Throws: ``DWARFError`` when the file cannot be mapped, a section cannot be decompressed or lies
     ///   outside the file, or there is no `.debug_info` at all (``DWARFError/Code/noDebugInfo``).
-    init(object: ObjectFile) throws(DWARFError) {
+    init(object: ObjectFile, purpose: Purpose = .debugInformation) throws(DWARFError) {
         do { file = try ImmutableBytes(mapping: object.path) } catch {
             throw DWARFError(.cannotOpen, path: object.path, detail: error.detail)
         }
@@ -46,7 +46,7 @@ final class SectionAccess {
         var copies: [ImmutableBytes] = []
         let base = object.slice?.offset ?? 0
         for section in object.sections where section.occupiesFile && section.size > 0 {
-            guard let name = Self.dwarfName(of: section.name, format: object.format), !Self.unread.contains(name) else { continue }
+            guard let name = Self.dwarfName(of: section.name, format: object.format), purpose.reads(name) else { continue }
             var data: UnsafeRawPointer?
             var size = section.size
             if section.isCompressed {
@@ -69,7 +69,7 @@ final class SectionAccess {
             }
             entries.append(Entry(name: strdup(name), address: section.address.rawValue, size: size, data: data))
         }
-        guard entries.contains(where: { $0.name.map { String(cString: $0) } == ".debug_info" }) else {
+        guard entries.contains(where: { $0.name.map { String(cString: $0) }.map(purpose.suffices) ?? false }) else {
             for entry in entries { free(entry.name) }
             throw DWARFError(.noDebugInfo, path: object.path, detail: "")
         }
@@ -94,6 +94,32 @@ final class SectionAccess {
         context.deallocate()
     }
 
+    /// What a session is opened for, which decides the sections libdwarf is given.
+    enum Purpose {
+        /// Units, DIEs and line programs: a file without `.debug_info` has nothing to give.
+        case debugInformation
+        /// Call-frame information only (`.eh_frame`, `.debug_frame`): a stripped binary has it too.
+        case callFrames
+
+        func reads(_ name: String) -> Bool {
+            switch self {
+            case .debugInformation: !SectionAccess.unread.contains(name) && name != ".eh_frame"
+            case .callFrames: SectionAccess.frameSections.contains(name)
+            }
+        }
+
+        /// Whether a file holding the section `name` has something for this purpose.
+        func suffices(_ name: String) -> Bool {
+            switch self {
+            case .debugInformation: name == ".debug_info"
+            case .callFrames: SectionAccess.frameSections.contains(name)
+            }
+        }
+    }
+
+    /// The sections call-frame information lies in.
+    static let frameSections: Set<String> = [".eh_frame", ".debug_frame"]
+
     /// DWARF sections symbolication never needs, kept from libdwarf: it reads every unit's location-list header
     /// as it walks the unit headers, which kept a third of a MB per unit of `.debug_loclists` resident (a C++ binary
     /// of six units: 640 KB of a 2.8 MB total for one lookup), and a compressed section would be decompressed for
@@ -115,7 +141,7 @@ final class SectionAccess {
     static func dwarfName(of name: String, format: ObjectFormat) -> String? {
         switch format {
         case .elf:
-            if name.hasPrefix(".debug_") { return name }
+            if name.hasPrefix(".debug_") || name == ".eh_frame" { return name }
             if name.hasPrefix(".zdebug_") { return "." + name.dropFirst(2) }
             return nil
         case .machO:

@@ -1,0 +1,18 @@
+/// The report Postmortem writes of a core it unwound (``ELFCoreReportWriter``), read back as a log: saved from a
+/// `--parse-only` run on a machine without the binaries, it is symbolicated later like any log.
+enum ELFCoreFormat: CrashLogFormatReader {
+    static let format = CrashLogFormat.elfCore
+    static let markers = [ELFCoreParser.headerStart]
+
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        lines.contains { $0.text.hasPrefix(ELFCoreParser.headerStart) } && lines.contains { $0.text == ELFCoreParser.imagesHeading }
+    }
+
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+        ELFCoreParser.parse(lines)
+    }
+
+    static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        lines[number].text.hasPrefix(ELFCoreParser.headerStart)
+    }
+}

@@ -1,0 +1,125 @@
+public import PostmortemCore
+
+/// Writes the report of a stack walk (an ELF core's threads, unwound by Postmortem) as text in the `elf-core` layout,
+/// and gives it as a ``CrashReport`` whose frames know their lines, so that symbolication and the renderers treat it
+/// as any log:
+///
+/// ```
+/// Core dump of mt (pid 7461): ./mt
+/// Signal: SIGSEGV (SEGV_MAPERR: address not mapped to object) at 0x10
+///
+/// Thread 7461 crashed:
+/// #0  0x000055eca382f210 mt + 0x1210 [context]
+/// #1  0x000055eca382f225 mt + 0x1225 [cfi]
+///
+/// Images:
+/// 0x000055eca382e000-0x000055eca3833000 mt 1b39ccb3fa42… /tmp/cfi/mt
+/// ```
+///
+/// ``ELFCoreFormat`` reads the same text back.
+public struct ELFCoreReportWriter {
+    /// How the report's first line starts (`Core dump of mt (pid 7461): ./mt`): what a reader recognizes it by.
+    public static let headerStart = "Core dump of "
+
+    /// One frame a walk found.
+    public struct Frame: Hashable, Sendable {
+        /// The program counter (frame 0, a frame a signal interrupted) or the return address.
+        public var address: UInt64
+        /// Whether ``address`` is a return address.
+        public var isReturnAddress: Bool
+        /// How the walk found it.
+        public var trust: FrameTrust
+        /// The index of the image that holds it, into the writer's images.
+        public var image: Int?
+        /// The address less the image's load bias: where it lies in the binary.
+        public var imageOffset: UInt64?
+
+        /// A frame at `address`, in `image` at `imageOffset`.
+        public init(address: UInt64, isReturnAddress: Bool, trust: FrameTrust, image: Int?, imageOffset: UInt64?) {
+            self.address = address
+            self.isReturnAddress = isReturnAddress
+            self.trust = trust
+            self.image = image
+            self.imageOffset = imageOffset
+        }
+    }
+
+    /// One thread's walked stack.
+    public struct Thread: Hashable, Sendable {
+        /// The thread's id.
+        public var id: Int
+        /// Whether it took the signal.
+        public var crashed: Bool
+        /// Its frames, innermost first.
+        public var frames: [Frame]
+        /// Why the walk stopped early, if it did.
+        public var stopReason: String?
+
+        /// A thread of `frames`.
+        public init(id: Int, crashed: Bool, frames: [Frame], stopReason: String?) {
+            self.id = id
+            self.crashed = crashed
+            self.frames = frames
+            self.stopReason = stopReason
+        }
+    }
+
+    /// The lines before the threads (what the process was, the signal).
+    public var header: [String]
+    /// What went wrong, for the report's `exception`.
+    public var exception: CrashReport.Exception?
+    /// The threads, the crashing one first.
+    public var threads: [Thread]
+    /// The images, by load address.
+    public var images: [CrashImage]
+
+    /// A writer of a report of `threads` over `images`.
+    public init(header: [String], exception: CrashReport.Exception?, threads: [Thread], images: [CrashImage]) {
+        self.header = header
+        self.exception = exception
+        self.threads = threads
+        self.images = images
+    }
+
+    /// The report, its lines in the `elf-core` layout.
+    public func report(warnings: [String] = []) -> CrashReport {
+        var text: [String] = header
+        var crashThreads: [CrashThread] = []
+        for thread in threads {
+            text.append("")
+            text.append("Thread \(thread.id)" + (thread.crashed ? " crashed:" : ":"))
+            var frames: [CrashFrame] = []
+            for (number, frame) in thread.frames.enumerated() {
+                let module = frame.image.map { images[$0].name } ?? "??"
+                let head = "#\(number)" + String(repeating: " ", count: max(1, 4 - "#\(number)".count)) + Self.hex16(frame.address) + " "
+                let place = frame.imageOffset.map { "\(module) + 0x\(String($0, radix: 16))" } ?? module
+                var crashFrame = CrashFrame(index: number, address: frame.address,
+                                            addressKind: frame.isReturnAddress ? .returnAddress : .programCounter,
+                                            image: frame.image, imageOffset: frame.imageOffset, lineNumber: text.count,
+                                            lineStyle: .unwound(headLength: head.utf8.count, module: module, offset: frame.imageOffset ?? 0))
+                crashFrame.trust = frame.trust
+                frames.append(crashFrame)
+                text.append(head + place + " [\(frame.trust.rawValue)]")
+            }
+            if let reason = thread.stopReason { text.append("    the walk stopped: \(reason)") }
+            var crashThread = CrashThread(index: thread.id, name: "Thread \(thread.id)", crashed: thread.crashed, frames: frames)
+            crashThread.stopReason = thread.stopReason
+            crashThreads.append(crashThread)
+        }
+        text.append("")
+        text.append("Images:")
+        for image in images {
+            let range = Self.hex16(image.loadAddress ?? 0) + "-" + Self.hex16(image.endAddress ?? 0)
+            text.append(range + " " + image.name + " " + (image.identifier ?? "-") + " " + (image.path ?? "-"))
+        }
+        let lines = LogLine.split(Array(text.map { $0 + "\n" }.joined().utf8))
+        return CrashReport(format: .elfCore, exception: exception, threads: crashThreads, images: images, lines: lines,
+                           warnings: warnings)
+    }
+
+    /// `value` as `0x` and 16 hex digits, as eu-stack and gdb print 64-bit addresses.
+    static func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+}

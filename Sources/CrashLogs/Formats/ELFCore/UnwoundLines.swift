@@ -1,0 +1,13 @@
+extension ReportTextRenderer {
+    /// An unwound frame's lines, innermost inlined frame first: `#1  0x… middle + 0x15 (mt + 0x1225) at mt.c:6:55 [cfi]`,
+    /// each inlined frame on a line of its own with the same head, marked `(inlined)`.
+    func unwoundLines(_ frame: CrashFrame, head: String, module: String, offset: UInt64) -> [String] {
+        let place = " (\(module) + 0x\(String(offset, radix: 16)))"
+        let mark = frame.trust.map { " [\($0.rawValue)]" } ?? ""
+        return frame.symbols.map { symbol in
+            let name = symbol.function ?? "??"
+            let functionOffset = symbol.isInlined ? "" : frame.functionOffset.map { " + 0x" + String($0, radix: 16) } ?? ""
+            return head + name + functionOffset + place + Self.location(symbol, prefix: " at ") + (symbol.isInlined ? " (inlined)" : mark)
+        }
+    }
+}

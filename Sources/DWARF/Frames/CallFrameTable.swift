@@ -1,0 +1,183 @@
+internal import CLibDwarf
+import ObjectFiles
+import PostmortemCore
+import Synchronization
+
+/// The call-frame information of one image, `.eh_frame` first and then `.debug_frame`, read with libdwarf's frame
+/// API: what an unwinder asks at each address to find the caller's registers. A stripped binary has it too (its
+/// `.eh_frame` is loaded, so never stripped).
+///
+/// One libdwarf session per table; lookups from several threads take turns on it.
+public final class CallFrameTable: Sendable {
+    /// The file the rows come from.
+    public let path: String
+    private let handle: DebugHandle
+    private let lists: Mutex<FrameLists>
+
+    /// Reads the frame sections of `object`.
+    /// - Throws: ``DWARFError`` with ``DWARFError/Code/noDebugInfo`` when the file has neither `.eh_frame` nor
+    ///   `.debug_frame`, or when neither lists a function; another code when libdwarf cannot read them.
+    public init(object: ObjectFile) throws(DWARFError) {
+        let access = try SectionAccess(object: object, purpose: .callFrames)
+        let handle = try DebugHandle(access: access, path: object.path)
+        let lists = try handle.run { () throws(DWARFError) -> FrameLists in try FrameLists(handle) }
+        guard !lists.isEmpty else { throw DWARFError(.noDebugInfo, path: object.path, detail: "no call-frame information") }
+        path = object.path
+        self.handle = handle
+        self.lists = Mutex(lists)
+    }
+
+    /// The row that holds at `address`: from the first section with a function (FDE) covering it; `nil` when none does.
+    /// - Throws: ``DWARFError`` when the function's instructions cannot be read.
+    public func row(at address: FileAddress) throws(DWARFError) -> CallFrameRow? {
+        try handle.run { () throws(DWARFError) -> CallFrameRow? in
+            try lists.withLock { lists throws(DWARFError) -> CallFrameRow? in try lists.row(at: address, handle: handle) }
+        }
+    }
+}
+
+/// libdwarf's FDE lists of one session, freed before it (each keeps its session alive).
+private final class FrameLists {
+    struct List {
+        var section: String
+        var cies: UnsafeMutablePointer<Dwarf_Cie?>?
+        var cieCount: Dwarf_Signed
+        var fdes: UnsafeMutablePointer<Dwarf_Fde?>?
+        var fdeCount: Dwarf_Signed
+    }
+
+    /// Register table columns: more than any register an ABI's CFI names (AArch64's vector registers are 64–95), fewer
+    /// than libdwarf's special column numbers (1034 and up).
+    static let tableSize: Dwarf_Half = 128
+
+    private let handle: DebugHandle
+    private var debug: Dwarf_Debug { handle.debug }
+    private var lists: [List] = []
+
+    var isEmpty: Bool { lists.allSatisfy { $0.fdeCount == 0 } }
+
+    init(_ handle: DebugHandle) throws(DWARFError) {
+        self.handle = handle
+        dwarf_set_frame_rule_table_size(debug, Self.tableSize)
+        dwarf_set_frame_rule_initial_value(debug, Dwarf_Half(DW_FRAME_SAME_VAL))
+        dwarf_set_frame_same_value(debug, Dwarf_Half(DW_FRAME_SAME_VAL))
+        dwarf_set_frame_undefined_value(debug, Dwarf_Half(DW_FRAME_UNDEFINED_VAL))
+        dwarf_set_frame_cfa_value(debug, Dwarf_Half(DW_FRAME_CFA_COL3))
+        for (section, getList) in [(".eh_frame", dwarf_get_fde_list_eh), (".debug_frame", dwarf_get_fde_list)] {
+            var list = List(section: section, cies: nil, cieCount: 0, fdes: nil, fdeCount: 0)
+            var error: Dwarf_Error?
+            let result = getList(debug, &list.cies, &list.cieCount, &list.fdes, &list.fdeCount, &error)
+            switch result {
+            case DW_DLV_OK: lists.append(list)
+            case DW_DLV_NO_ENTRY: continue
+            default:
+                // One section unreadable leaves the other: a damaged .debug_frame must not cost .eh_frame's rows.
+                handle.discard(error)
+            }
+        }
+    }
+
+    deinit {
+        for list in lists { dwarf_fde_cie_list_dealloc(debug, list.cies, list.cieCount, list.fdes, list.fdeCount) }
+    }
+
+    func row(at address: FileAddress, handle: DebugHandle) throws(DWARFError) -> CallFrameRow? {
+        for list in lists where list.fdeCount > 0 {
+            var fde: Dwarf_Fde?
+            var low: Dwarf_Addr = 0
+            var high: Dwarf_Addr = 0
+            var error: Dwarf_Error?
+            let found = dwarf_get_fde_at_pc(list.fdes, address.rawValue, &fde, &low, &high, &error)
+            guard found == DW_DLV_OK, let fde else {
+                handle.discard(error)
+                continue
+            }
+            return try row(of: fde, at: address, function: low..<(high &+ 1), section: list.section, handle: handle)
+        }
+        return nil
+    }
+
+    private func row(of fde: Dwarf_Fde, at address: FileAddress, function: Range<UInt64>, section: String,
+                     handle: DebugHandle) throws(DWARFError) -> CallFrameRow {
+        let context = "the \(section) entry of 0x\(String(function.lowerBound, radix: 16))"
+        var (returnAddressRegister, isSignalFrame) = (Dwarf_Half(0), false)
+        var cie: Dwarf_Cie?
+        var error: Dwarf_Error?
+        guard dwarf_get_cie_of_fde(fde, &cie, &error) == DW_DLV_OK, let cie else { throw handle.failure(error, context) }
+        var augmentation: UnsafeMutablePointer<CChar>?
+        var (bytes, codeAlignment, instructionsLength) = (Dwarf_Unsigned(0), Dwarf_Unsigned(0), Dwarf_Unsigned(0))
+        var dataAlignment: Dwarf_Signed = 0
+        var (version, offsetSize) = (Dwarf_Small(0), Dwarf_Half(0))
+        var instructions: Dwarf_Ptr?
+        guard dwarf_get_cie_info_b(cie, &bytes, &version, &augmentation, &codeAlignment, &dataAlignment, &returnAddressRegister,
+                                   &instructions, &instructionsLength, &offsetSize, &error) == DW_DLV_OK else {
+            throw handle.failure(error, context)
+        }
+        // The augmentation string ("zR", "zPLR", "zRS"): `S` marks a signal trampoline's frame.
+        if let augmentation {
+            let text = String(cString: augmentation)
+            isSignalFrame = text.hasPrefix("z") && text.contains("S")
+        }
+        guard returnAddressRegister < Self.tableSize else {
+            throw DWARFError(.malformed, path: handle.path, detail: "\(context): return address column \(returnAddressRegister)")
+        }
+        var entries = [Dwarf_Regtable_Entry3](repeating: Dwarf_Regtable_Entry3(), count: Int(Self.tableSize))
+        var rowStart: Dwarf_Addr = 0
+        var cfaEntry = Dwarf_Regtable_Entry3()
+        let result = entries.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var table = Dwarf_Regtable3(rt3_cfa_rule: Dwarf_Regtable_Entry3(), rt3_reg_table_size: Self.tableSize, rt3_rules: buffer.baseAddress)
+            let result = dwarf_get_fde_info_for_all_regs3(fde, address.rawValue, &table, &rowStart, &error)
+            cfaEntry = table.rt3_cfa_rule
+            return result
+        }
+        guard result == DW_DLV_OK else { throw handle.failure(error, context) }
+        guard let canonicalFrameAddress = Self.canonicalFrameAddress(cfaEntry) else {
+            throw DWARFError(.malformed, path: handle.path, detail: "\(context): a CFA rule of kind \(cfaEntry.dw_value_type)")
+        }
+        var rules: [UInt16: CallFrameRow.Rule] = [:]
+        for (register, entry) in entries.enumerated() {
+            guard let rule = Self.rule(entry) else {
+                throw DWARFError(.malformed, path: handle.path, detail: "\(context): a rule of kind \(entry.dw_value_type) for register \(register)")
+            }
+            if rule != .sameValue { rules[UInt16(register)] = rule }
+        }
+        return CallFrameRow(start: FileAddress(rowStart), function: FileAddress(function.lowerBound)..<FileAddress(function.upperBound),
+                            canonicalFrameAddress: canonicalFrameAddress, rules: rules,
+                            returnAddressRegister: UInt16(returnAddressRegister), isSignalFrame: isSignalFrame, section: section)
+    }
+
+    private static func canonicalFrameAddress(_ entry: Dwarf_Regtable_Entry3) -> CallFrameRow.CanonicalFrameAddress? {
+        switch Int32(entry.dw_value_type) {
+        case DW_EXPR_OFFSET, DW_EXPR_VAL_OFFSET:
+            return .register(entry.dw_regnum, offset: Int64(bitPattern: entry.dw_offset_or_block_len))
+        case DW_EXPR_EXPRESSION, DW_EXPR_VAL_EXPRESSION:
+            return .expression(block(entry))
+        default:
+            return nil
+        }
+    }
+
+    private static func rule(_ entry: Dwarf_Regtable_Entry3) -> CallFrameRow.Rule? {
+        let offset = Int64(bitPattern: entry.dw_offset_or_block_len)
+        switch Int32(entry.dw_value_type) {
+        case DW_EXPR_OFFSET:
+            if entry.dw_regnum == DW_FRAME_SAME_VAL { return .sameValue }
+            if entry.dw_regnum == DW_FRAME_UNDEFINED_VAL { return .undefined }
+            return entry.dw_offset_relevant != 0 ? .savedAt(cfaOffset: offset) : .inRegister(entry.dw_regnum)
+        case DW_EXPR_VAL_OFFSET:
+            return .isCFA(offset: offset)
+        case DW_EXPR_EXPRESSION:
+            return .savedAtExpression(block(entry))
+        case DW_EXPR_VAL_EXPRESSION:
+            return .isExpression(block(entry))
+        default:
+            return nil
+        }
+    }
+
+    /// The expression bytes an entry points to (inside the frame section, alive with the session), copied.
+    private static func block(_ entry: Dwarf_Regtable_Entry3) -> [UInt8] {
+        guard let pointer = entry.dw_block_ptr, entry.dw_offset_or_block_len > 0, entry.dw_offset_or_block_len < 1 << 16 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: Int(entry.dw_offset_or_block_len)))
+    }
+}

@@ -1,0 +1,55 @@
+import ObjectFiles
+
+/// The memory a core holds (its `PT_LOAD` segments), read in place from the mapped file.
+public struct CoreMemory: MemoryReader, Sendable {
+    /// One segment: the process's addresses it covers and where its bytes are in the core.
+    struct Segment: Hashable, Sendable {
+        var address: UInt64
+        var size: UInt64
+        var fileOffset: UInt64
+        /// How many of its bytes the core holds (the rest was not dumped: file-backed code, say).
+        var fileSize: UInt64
+        var isExecutable: Bool
+    }
+
+    private let bytes: ImmutableBytes
+    /// By address.
+    let segments: [Segment]
+
+    init(bytes: ImmutableBytes, segments: [Segment]) {
+        self.bytes = bytes
+        self.segments = segments.sorted { $0.address < $1.address }
+    }
+
+    /// The segment that covers `address`.
+    func segment(containing address: UInt64) -> Segment? {
+        var low = 0
+        var high = segments.count
+        while low < high {
+            let middle = (low + high) / 2
+            if segments[middle].address <= address { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let segment = segments[low - 1]
+        return address - segment.address < segment.size ? segment : nil
+    }
+
+    public func read(_ count: Int, at address: UInt64) -> [UInt8]? {
+        guard count >= 0, let segment = segment(containing: address) else { return nil }
+        let offset = address - segment.address
+        guard offset + UInt64(count) <= segment.fileSize else { return nil }
+        let start = Int(segment.fileOffset + offset)
+        return bytes.bytes(start..<start + count)
+    }
+
+    public func word(at address: UInt64) -> UInt64? {
+        guard let segment = segment(containing: address) else { return nil }
+        let offset = address - segment.address
+        guard offset + 8 <= segment.fileSize else { return nil }
+        return bytes.u64(at: Int(segment.fileOffset + offset))
+    }
+
+    public func isExecutable(_ address: UInt64) -> Bool? {
+        segment(containing: address)?.isExecutable
+    }
+}

@@ -1,0 +1,60 @@
+public import ObjectFiles
+public import PostmortemCore
+
+/// Finds the binary of an image a core or dump names, as the symbolicator finds a log's: the file at the path it names,
+/// beside the core, below the `-d` folders (by name and build-id), the system's libraries, then debuginfod; each
+/// checked against the build-id the core holds before it is used.
+public final class BinaryFinder {
+    private let locator: BinaryLocator
+    private let remote: RemoteDebugFileSource?
+
+    /// A finder searching `debugPaths`; `executable` is the program's binary when the core's path for it is wrong
+    /// (eu-stack's `-e`); `remote` fetches binaries missing here by build-id.
+    public init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil) {
+        locator = BinaryLocator(debugPaths: debugPaths, object: executable)
+        self.remote = remote
+    }
+
+    /// Why no binary was found, in words.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What was looked at and why each was refused.
+        public var description: String
+    }
+
+    /// The binary of the image `name` mapped from `path`, of `buildID` when the core holds it.
+    public func binary(name: String, path: String, buildID: BuildID?, architecture: UnwindArchitecture,
+                       near directory: String?) -> Result<ObjectFile, Failure> {
+        let (candidates, searched) = locator.candidates(name: name, path: path, identifier: buildID?.hex, logDirectory: directory)
+        var rejections: [String] = []
+        func check(_ candidate: String, origin: String) -> ObjectFile? {
+            guard let object = try? ObjectFileReader.read(path: candidate, architecture: architecture.objectArchitecture),
+                  object.format == .elf, object.kind != .core else {
+                rejections.append("\(candidate) (\(origin)): not an ELF binary")
+                return nil
+            }
+            if let buildID, object.buildID != buildID {
+                rejections.append("\(candidate) (\(origin)): build-id \(object.buildID?.hex ?? "(none)") is not the core's \(buildID.hex)")
+                return nil
+            }
+            // Without a build-id to check, only the file at the path the core names is taken.
+            if buildID == nil, candidate != path {
+                rejections.append("\(candidate) (\(origin)): the core gives no build-id to check it against")
+                return nil
+            }
+            return object
+        }
+        for candidate in candidates {
+            if let object = check(candidate.path, origin: candidate.origin) { return .success(object) }
+        }
+        if let remote, let buildID {
+            switch remote.source.fetch(.executable, of: buildID) {
+            case .fetched(let fetched, let origin):
+                if let object = check(fetched, origin: "from \(origin)") { return .success(object) }
+            case .unavailable(let reason):
+                rejections.append("asked " + reason)
+            }
+        }
+        if rejections.isEmpty { return .failure(Failure(description: "not found; looked " + searched.joined(separator: ", "))) }
+        return .failure(Failure(description: rejections.joined(separator: "; ")))
+    }
+}

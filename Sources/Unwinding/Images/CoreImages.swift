@@ -1,0 +1,153 @@
+public import DWARF
+public import ObjectFiles
+public import PostmortemCore
+import Synchronization
+
+/// The images (executable, libraries) of a core: one per mapped file, with the build-id read from the core's memory
+/// (the kernel dumps each ELF mapping's first page), the binary found for it here, and that binary's call-frame
+/// information, read the first time a walk needs it.
+public final class CoreImages: CallFrameSource {
+    /// One mapped file.
+    public struct Image: Hashable, Sendable {
+        /// The file's name (`libc.so.6`).
+        public var name: String
+        /// The path the core names, without a ` (deleted)` mark.
+        public var path: String
+        /// Where the file's first byte was mapped: the image's load address.
+        public var loadAddress: UInt64
+        /// The address after its last mapping.
+        public var endAddress: UInt64
+        /// The build-id read from the core's memory, else from the binary used when it was found at the core's path.
+        public var buildID: BuildID?
+        /// The binary found for it, checked against the build-id; `nil` with ``problem`` when none.
+        public var binary: ObjectFile?
+        /// Runtime address less file address.
+        public var bias: UInt64
+        /// Why no binary is used, in words.
+        public var problem: String?
+        /// Where its addresses lie (its mappings).
+        public var ranges: [Range<UInt64>]
+    }
+
+    /// The images, by load address.
+    public let images: [Image]
+    private let memory: CoreMemory
+    private let tables: Mutex<[Int: Result<CallFrameTable, CallFrameLookupFailure>]>
+
+    /// The images of `core`, each with the binary `finder` finds for it.
+    public init(core: CoreFile, finder: BinaryFinder) {
+        memory = core.memory
+        var images: [Image] = []
+        var byPath: [String: Int] = [:]
+        for mapping in core.mappings {
+            let path = mapping.path.hasSuffix(" (deleted)") ? String(mapping.path.dropLast(" (deleted)".count)) : mapping.path
+            if let index = byPath[path] {
+                images[index].endAddress = max(images[index].endAddress, mapping.end)
+                images[index].ranges.append(mapping.start..<mapping.end)
+                if mapping.fileOffset == 0, mapping.start < images[index].loadAddress { images[index].loadAddress = mapping.start }
+                continue
+            }
+            byPath[path] = images.count
+            images.append(Image(name: FilePath.fileName(of: path), path: path, loadAddress: mapping.start &- mapping.fileOffset,
+                                endAddress: mapping.end, buildID: nil, binary: nil, bias: 0, problem: nil,
+                                ranges: [mapping.start..<mapping.end]))
+        }
+        let logDirectory = FilePath.directory(of: core.path)
+        for index in images.indices {
+            var image = images[index]
+            let header = InMemoryELF(memory: core.memory, loadAddress: image.loadAddress)
+            image.buildID = header?.buildID
+            switch finder.binary(name: image.name, path: image.path, buildID: image.buildID, architecture: core.architecture,
+                                 near: logDirectory) {
+            case .success(let binary):
+                image.binary = binary
+                if image.buildID == nil { image.buildID = binary.buildID }
+                image.bias = image.loadAddress &- binary.imageBase.rawValue
+            case .failure(let failure):
+                image.problem = failure.description
+                image.bias = image.loadAddress &- (header?.imageBase ?? 0)
+            }
+            images[index] = image
+        }
+        // Only files that hold code: data files a program maps (locale archives, caches) are no images.
+        self.images = images.filter { $0.binary != nil || $0.buildID != nil }.sorted { $0.loadAddress < $1.loadAddress }
+        tables = Mutex([:])
+    }
+
+    /// The index of the image whose mappings hold `address`.
+    public func imageIndex(containing address: UInt64) -> Int? {
+        images.firstIndex { image in image.ranges.contains { $0.contains(address) } }
+    }
+
+    public func callFrames(at address: UInt64) -> Result<(table: CallFrameTable, bias: UInt64), CallFrameLookupFailure> {
+        guard let index = imageIndex(containing: address) else {
+            return .failure(CallFrameLookupFailure("0x\(String(address, radix: 16)) lies in no mapped file"))
+        }
+        let image = images[index]
+        let table = tables.withLock { tables -> Result<CallFrameTable, CallFrameLookupFailure> in
+            if let known = tables[index] { return known }
+            let read: Result<CallFrameTable, CallFrameLookupFailure>
+            if let binary = image.binary {
+                do { read = .success(try CallFrameTable(object: binary)) } catch {
+                    read = .failure(CallFrameLookupFailure("\(image.name) has no call-frame information here (\(error))"))
+                }
+            } else {
+                read = .failure(CallFrameLookupFailure("no binary of \(image.name) (\(image.problem ?? "not found"))"))
+            }
+            tables[index] = read
+            return read
+        }
+        return table.map { ($0, image.bias) }
+    }
+
+    public func isCode(_ address: UInt64) -> Bool {
+        memory.isExecutable(address) ?? (imageIndex(containing: address) != nil)
+    }
+}
+
+/// The ELF header and notes of an image as the core holds them (its first page, which the kernel dumps for every ELF
+/// mapping): its build-id and image base, for images whose file is gone or differs.
+struct InMemoryELF {
+    var buildID: BuildID?
+    var imageBase: UInt64
+
+    init?(memory: CoreMemory, loadAddress: UInt64) {
+        guard let header = memory.read(64, at: loadAddress), header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2, header[5] == 1 else {
+            return nil
+        }
+        let headersOffset = CoreFile.word(header, at: 32)
+        let entrySize = Int(header[54]) | Int(header[55]) << 8
+        let count = Int(header[56]) | Int(header[57]) << 8
+        guard entrySize >= 56, count > 0, count < 256, headersOffset < 1 << 20,
+              let headers = memory.read(entrySize * count, at: loadAddress &+ headersOffset) else { return nil }
+        var loads: [(address: UInt64, alignment: UInt64)] = []
+        var notes: [(address: UInt64, size: UInt64)] = []
+        for index in 0..<count {
+            let base = index * entrySize
+            let type = CoreFile.word32(headers, at: base)
+            let address = CoreFile.word(headers, at: base + 16)
+            if type == 1 { loads.append((address, CoreFile.word(headers, at: base + 48))) }
+            if type == 4 { notes.append((address, CoreFile.word(headers, at: base + 32))) }
+        }
+        guard let first = loads.min(by: { $0.address < $1.address }) else { return nil }
+        let alignment = first.alignment > 1 && first.alignment.nonzeroBitCount == 1 ? first.alignment : 1
+        imageBase = first.address & ~(alignment - 1)
+        let bias = loadAddress &- imageBase
+        for note in notes where note.size <= 1 << 16 {
+            guard let bytes = memory.read(Int(note.size), at: bias &+ note.address) else { continue }
+            var offset = 0
+            while offset + 12 <= bytes.count {
+                let nameSize = Int(CoreFile.word32(bytes, at: offset))
+                let descriptorSize = Int(CoreFile.word32(bytes, at: offset + 4))
+                let type = CoreFile.word32(bytes, at: offset + 8)
+                let descriptor = offset + 12 + (nameSize + 3) / 4 * 4
+                guard nameSize < 256, descriptorSize < 1024, descriptor + descriptorSize <= bytes.count else { break }
+                if type == 3, nameSize == 4, bytes[offset + 12..<offset + 15].elementsEqual(Array("GNU".utf8)) {
+                    buildID = BuildID(bytes: Array(bytes[descriptor..<descriptor + descriptorSize]))
+                    return
+                }
+                offset = descriptor + (descriptorSize + 3) / 4 * 4
+            }
+        }
+    }
+}

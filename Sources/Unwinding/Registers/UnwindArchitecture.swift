@@ -1,0 +1,106 @@
+import ObjectFiles
+
+/// A machine the unwinder walks stacks of: its registers by DWARF number, and which play which part.
+public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
+    case x86_64
+    case arm64
+
+    /// The architecture of ELF `e_machine` (62: x86-64, 183: AArch64); `nil` for others.
+    public init?(elfMachine machine: UInt16) {
+        switch machine {
+        case 62: self = .x86_64
+        case 183: self = .arm64
+        default: return nil
+        }
+    }
+
+    /// The object-file architecture of the same name.
+    public var objectArchitecture: Architecture {
+        switch self {
+        case .x86_64: .x86_64
+        case .arm64: .arm64
+        }
+    }
+
+    /// How many registers a ``RegisterSet`` holds: every DWARF number up to the program counter's.
+    var registerCount: Int {
+        switch self {
+        case .x86_64: 17
+        case .arm64: 33
+        }
+    }
+
+    /// The DWARF number the program counter is kept under: x86-64's return-address column (16, `rip`), AArch64's `pc` (32).
+    public var programCounter: UInt16 {
+        switch self {
+        case .x86_64: 16
+        case .arm64: 32
+        }
+    }
+
+    /// The stack pointer's DWARF number (`rsp` 7, `sp` 31).
+    public var stackPointer: UInt16 {
+        switch self {
+        case .x86_64: 7
+        case .arm64: 31
+        }
+    }
+
+    /// The frame pointer's DWARF number (`rbp` 6, `x29`).
+    public var framePointer: UInt16 {
+        switch self {
+        case .x86_64: 6
+        case .arm64: 29
+        }
+    }
+
+    /// The register a call leaves the return address in (AArch64's link register `x30`); `nil` on x86-64, where
+    /// the call pushes it.
+    public var linkRegister: UInt16? {
+        switch self {
+        case .x86_64: nil
+        case .arm64: 30
+        }
+    }
+
+    /// The size of a return address on the stack.
+    var wordSize: UInt64 { 8 }
+
+    /// Return addresses with the bits pointer authentication signs them with cleared (AArch64 keeps 48 address bits
+    /// in user space); unchanged on x86-64.
+    func strippingAuthentication(_ address: UInt64) -> UInt64 {
+        switch self {
+        case .x86_64: address
+        case .arm64: address & 0x0000_ffff_ffff_ffff
+        }
+    }
+
+    /// The DWARF number of each 8-byte slot of `pr_reg` in `NT_PRSTATUS` (`nil` for slots no CFI names): x86-64's
+    /// `user_regs_struct`, AArch64's `user_pt_regs` (x0–x30, sp, pc, pstate).
+    var prstatusRegisters: [UInt16?] {
+        switch self {
+        case .x86_64:
+            // r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax rip cs eflags rsp ss fs_base gs_base ds es fs gs
+            [15, 14, 13, 12, 6, 3, 11, 10, 9, 8, 0, 2, 1, 4, 5, nil, 16, nil, nil, 7, nil, nil, nil, nil, nil, nil, nil]
+        case .arm64:
+            (0...32).map { UInt16($0) } + [nil]
+        }
+    }
+
+    /// The register's name, as `readelf -wF` and gdb print it.
+    public func name(of register: UInt16) -> String {
+        switch self {
+        case .x86_64:
+            let names = ["rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip"]
+            return Int(register) < names.count ? names[Int(register)] : "r\(register)"
+        case .arm64:
+            switch register {
+            case 29: return "x29"
+            case 30: return "x30"
+            case 31: return "sp"
+            case 32: return "pc"
+            default: return "x\(register)"
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+public import CrashLogs
+public import ObjectFiles
+import PostmortemCore
+
+/// A core file unwound: every thread's stack walked with call-frame information, written as a report that the
+/// symbolicator fills and the renderers print as they print logs.
+public struct CoreUnwinding {
+    /// The core.
+    public let core: CoreFile
+    /// Its images and the binaries found for them.
+    public let images: CoreImages
+    /// Each thread's stack, in the core's order.
+    public let stacks: [UnwoundStack]
+
+    /// Reads the core at `path`, finds its binaries with `finder` and walks every thread, at most `frameLimit` frames each.
+    /// - Throws: ``CoreFileError`` when the file is not a core this reader knows.
+    public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(CoreFileError) {
+        let core = try CoreFile(path: path)
+        let images = CoreImages(core: core, finder: finder)
+        let walker = StackWalker(memory: core.memory, callFrames: images, frameLimit: frameLimit)
+        self.core = core
+        self.images = images
+        stacks = core.threads.map { walker.walk(from: $0.registers) }
+    }
+
+    /// The report of the walk, in the `elf-core` layout.
+    public var report: CrashReport {
+        let crashImages = images.images.map { image in
+            CrashImage(name: image.name, path: image.path, identifier: image.buildID?.hex, architecture: core.architecture.rawValue,
+                       loadAddress: image.loadAddress, endAddress: image.endAddress)
+        }
+        let threads = zip(core.threads, stacks).enumerated().map { number, pair in
+            let (thread, stack) = pair
+            let frames = stack.frames.map { frame -> ELFCoreReportWriter.Frame in
+                let image = images.imageIndex(containing: frame.lookupAddress)
+                return ELFCoreReportWriter.Frame(address: frame.address, isReturnAddress: frame.isReturnAddress, trust: frame.trust,
+                                                 image: image, imageOffset: image.map { frame.address &- images.images[$0].bias })
+            }
+            // The kernel writes the thread that took the signal first.
+            return ELFCoreReportWriter.Thread(id: Int(thread.id), crashed: number == 0 && core.signal != nil, frames: frames,
+                                              stopReason: stack.stopReason)
+        }
+        return ELFCoreReportWriter(header: header, exception: exception, threads: threads, images: crashImages)
+            .report(warnings: core.warnings)
+    }
+
+    /// What went wrong: the signal and its code, and the address that faulted.
+    var exception: CrashReport.Exception? {
+        guard let signal = core.signal else { return nil }
+        var message = signal.codeDescription ?? ""
+        if let address = signal.faultAddress { message += (message.isEmpty ? "" : ", ") + "fault address 0x" + String(address, radix: 16) }
+        return CrashReport.Exception(type: signal.name, message: message.isEmpty ? nil : message)
+    }
+
+    /// `Core dump of mt (pid 7461): ./mt --flag` and the signal's line.
+    var header: [String] {
+        let name = core.process?.name ?? images.images.first { $0.binary?.kind == .executable || $0.name == core.process?.name }?.name ?? "a process"
+        var first = ELFCoreReportWriter.headerStart + name
+        if let pid = core.process?.processID ?? core.threads.first?.id { first += " (pid \(pid))" }
+        if let arguments = core.process?.arguments, !arguments.isEmpty { first += ": " + arguments }
+        var lines = [first]
+        if let exception {
+            lines.append("Signal: " + (exception.type ?? "") + (exception.message.map { " (\($0))" } ?? ""))
+        }
+        return lines
+    }
+}

@@ -1,0 +1,167 @@
+public import DWARF
+public import PostmortemCore
+
+/// Walks one thread's stack from the registers of its innermost frame: call-frame information (`.eh_frame`, then
+/// `.debug_frame`) of the image at each address, and where no CFI covers it, the frame-pointer chain, checked. It never
+/// scans the stack for return addresses: guessed frames split crash groups.
+public struct StackWalker: Sendable {
+    /// How many frames a walk gives at most by default (a stack overflow has hundreds of thousands).
+    public static let defaultFrameLimit = 1_024
+
+    /// The process's memory.
+    public let memory: any MemoryReader
+    /// Where the CFI of each address is found.
+    public let callFrames: any CallFrameSource
+    /// The most frames a walk gives.
+    public var frameLimit: Int
+
+    /// A walker over `memory`, with the CFI `callFrames` finds.
+    public init(memory: any MemoryReader, callFrames: any CallFrameSource, frameLimit: Int = defaultFrameLimit) {
+        self.memory = memory
+        self.callFrames = callFrames
+        self.frameLimit = frameLimit
+    }
+
+    /// The stack whose innermost frame has `registers`.
+    public func walk(from registers: RegisterSet) -> UnwoundStack {
+        var frames: [UnwoundFrame] = []
+        var current = registers
+        var trust = FrameTrust.context
+        var isReturnAddress = false
+        while true {
+            guard let programCounter = current.programCounter else {
+                return UnwoundStack(frames: frames, stopReason: "the program counter is unknown")
+            }
+            if !frames.isEmpty, programCounter == 0 { return UnwoundStack(frames: frames, stopReason: nil) }
+            guard frames.count < frameLimit else {
+                return UnwoundStack(frames: frames, stopReason: "cut at \(frameLimit) frames (--max-frames)")
+            }
+            let frame = UnwoundFrame(address: programCounter, isReturnAddress: isReturnAddress, trust: trust, registers: current)
+            frames.append(frame)
+            let step: Step
+            switch callerByCallFrames(of: frame) {
+            case .caller(let caller, let isSignalFrame):
+                step = checked(caller, of: current, signalFrame: isSignalFrame).map { .caller($0, isSignalFrame: isSignalFrame) }
+                    ?? .stopped("the CFI gives a caller whose stack lies below this frame's")
+                trust = .cfi
+            case .outermost:
+                return UnwoundStack(frames: frames, stopReason: nil)
+            case .stopped(let reason):
+                if let caller = callerByFramePointer(of: current), let caller = checked(caller, of: current, signalFrame: false) {
+                    step = .caller(caller, isSignalFrame: false)
+                    trust = .framePointer
+                } else {
+                    step = .stopped(reason + ", and no frame pointer leads on")
+                }
+            }
+            switch step {
+            case .caller(let caller, let isSignalFrame):
+                current = caller
+                // Above a signal trampoline is the interrupted instruction itself, not a return address.
+                isReturnAddress = !isSignalFrame
+            case .outermost:
+                return UnwoundStack(frames: frames, stopReason: nil)
+            case .stopped(let reason):
+                return UnwoundStack(frames: frames, stopReason: reason)
+            }
+        }
+    }
+
+    enum Step {
+        case caller(RegisterSet, isSignalFrame: Bool)
+        case outermost
+        case stopped(String)
+    }
+
+    /// `caller`, when its stack lies above `current`'s (the stack grows down) and it is not `current` again; a signal
+    /// frame may return to another stack (`sigaltstack`), so only a repeat is refused there.
+    private func checked(_ caller: RegisterSet, of current: RegisterSet, signalFrame: Bool) -> RegisterSet? {
+        guard let callerSP = caller.stackPointer, let sp = current.stackPointer else { return caller }
+        if caller.programCounter == current.programCounter, callerSP == sp { return nil }
+        if !signalFrame, callerSP <= sp { return nil }
+        return caller
+    }
+
+    /// The caller's registers by the CFI of the image that holds `frame`.
+    func callerByCallFrames(of frame: UnwoundFrame) -> Step {
+        let lookup = frame.lookupAddress
+        let table: CallFrameTable
+        let bias: UInt64
+        switch callFrames.callFrames(at: lookup) {
+        case .success(let found): (table, bias) = found
+        case .failure(let failure): return .stopped(failure.description)
+        }
+        let row: CallFrameRow
+        do {
+            guard let found = try table.row(at: FileAddress(lookup &- bias)) else {
+                return .stopped("no call-frame information covers 0x\(String(lookup, radix: 16)) in \(FilePath.fileName(of: table.path))")
+            }
+            row = found
+        } catch {
+            return .stopped(error.description)
+        }
+        return caller(of: frame.registers, by: row)
+    }
+
+    /// The caller's registers, `registers` unwound by `row`.
+    func caller(of registers: RegisterSet, by row: CallFrameRow) -> Step {
+        let architecture = registers.architecture
+        if row.rule(of: row.returnAddressRegister) == .undefined { return .outermost }
+        let cfa: UInt64
+        switch row.canonicalFrameAddress {
+        case .register(let register, let offset):
+            guard let base = registers[register] else {
+                return .stopped("the CFA is \(architecture.name(of: register))\(offset >= 0 ? "+" : "")\(offset), and \(architecture.name(of: register)) is unknown")
+            }
+            cfa = base &+ UInt64(bitPattern: offset)
+        case .expression(let bytes):
+            do { cfa = try CFIExpression(bytes: bytes).evaluate(registers: registers, memory: memory) } catch {
+                return .stopped("the CFA's expression gave no value (\(error))")
+            }
+        }
+        var caller = RegisterSet(architecture: architecture)
+        var registerNumbers = Set((0..<architecture.registerCount).map(UInt16.init))
+        registerNumbers.insert(row.returnAddressRegister)
+        var returnAddress: UInt64?
+        for register in registerNumbers.sorted() {
+            let value: UInt64?
+            switch row.rule(of: register) {
+            case .sameValue: value = registers[register]
+            case .undefined: value = nil
+            case .savedAt(let offset): value = memory.word(at: cfa &+ UInt64(bitPattern: offset))
+            case .isCFA(let offset): value = cfa &+ UInt64(bitPattern: offset)
+            case .inRegister(let other): value = registers[other]
+            case .savedAtExpression(let bytes):
+                value = (try? CFIExpression(bytes: bytes).evaluate(registers: registers, memory: memory, initial: cfa))
+                    .flatMap { memory.word(at: $0) }
+            case .isExpression(let bytes):
+                value = try? CFIExpression(bytes: bytes).evaluate(registers: registers, memory: memory, initial: cfa)
+            }
+            if register == row.returnAddressRegister { returnAddress = value }
+            caller[register] = value
+        }
+        guard let returnAddress else {
+            return .stopped("the return address (saved as the CFI says) could not be read")
+        }
+        // Unless the row restores the stack pointer itself (a signal frame does), the caller's is the CFA.
+        if row.rules[architecture.stackPointer] == nil { caller.stackPointer = cfa }
+        caller.programCounter = architecture.strippingAuthentication(returnAddress)
+        return .caller(caller, isSignalFrame: row.isSignalFrame)
+    }
+
+    /// The caller's registers by the frame-pointer chain (`[fp]` the caller's frame pointer, `[fp + 8]` the return
+    /// address), when the frame pointer lies in the stack above the stack pointer and the return address in code.
+    func callerByFramePointer(of registers: RegisterSet) -> RegisterSet? {
+        let architecture = registers.architecture
+        guard let framePointer = registers[architecture.framePointer], framePointer % 8 == 0, framePointer != 0 else { return nil }
+        if let sp = registers.stackPointer, framePointer < sp { return nil }
+        guard let savedFramePointer = memory.word(at: framePointer),
+              let returnAddress = memory.word(at: framePointer &+ architecture.wordSize).map(architecture.strippingAuthentication),
+              returnAddress != 0, callFrames.isCode(returnAddress) else { return nil }
+        var caller = RegisterSet(architecture: architecture)
+        caller[architecture.framePointer] = savedFramePointer
+        caller.stackPointer = framePointer &+ 2 * architecture.wordSize
+        caller.programCounter = returnAddress
+        return caller
+    }
+}
