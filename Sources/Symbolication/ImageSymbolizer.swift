@@ -63,6 +63,10 @@ public final class ImageSymbolizer {
                             diagnostics: DiagnosticSink) throws(SymbolicationError) {
         let image: ObjectFile
         do { image = try ObjectFileReader.read(path: path, architecture: options.architecture) } catch { throw .objectFile(error) }
+        // A core's segments are memory, not code to look addresses up in: it is unwound, not resolved.
+        if image.kind == .core {
+            throw .objectFile(ObjectFileError(.unknownFormat, path: path, detail: "an ELF core file, which postmortem symbolicate unwinds"))
+        }
         self.init(image: image, options: options, diagnostics: diagnostics)
     }
 

@@ -18,12 +18,23 @@ struct CoreInput {
 
     /// The report of the core at `path`, every thread unwound; `nil` after saying why on stderr when it cannot be read.
     func report(of path: String) -> CrashReport? {
-        let finder = BinaryFinder(debugPaths: debugPaths, executable: executable, remote: remote)
-        do {
-            return try CoreUnwinding(path: path, finder: finder, frameLimit: frameLimit).report
-        } catch {
+        do { return report(of: try CoreFile(path: path)) } catch {
             Output.error(error.description)
             return nil
         }
+    }
+
+    /// The report of a core read whole (from standard input), named `name`; `nil` after saying why on stderr.
+    func report(of bytes: [UInt8], name: String) -> CrashReport? {
+        do { return report(of: try CoreFile(bytes: ImmutableBytes(bytes), path: name)) } catch {
+            Output.error(error.description)
+            return nil
+        }
+    }
+
+    private func report(of core: CoreFile) -> CrashReport {
+        let finder = BinaryFinder(debugPaths: debugPaths, executable: executable, remote: remote)
+        // What the core lacks (a segment cut short) goes to stderr with the report's other warnings.
+        return CoreUnwinding(core: core, finder: finder, frameLimit: frameLimit).report
     }
 }

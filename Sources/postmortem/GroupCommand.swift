@@ -3,6 +3,7 @@ import CrashLogs
 import Grouping
 import ObjectFiles
 import Symbolication
+import Unwinding
 import PostmortemCore
 
 /// `postmortem group LOG…`: crash logs symbolicated and grouped by crash signature.
@@ -57,10 +58,12 @@ struct GroupCommand: ParsableCommand {
         }
         let maker = SignatureMaker(rules: try signatureRules())
         let knownSignatures = try baseline.map(Self.readBaseline)
+        let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
         let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
             debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
-            remoteDebugFiles: DebuginfodSetup.remoteDebugFiles(offline: offline)))
+            remoteDebugFiles: remote))
+        let cores = CoreInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit)
         // Per image and reason, how many crashes kept unresolved frames: said once each, at the end.
         var unresolved: [UnresolvedKey: Int] = [:]
         var unresolvedOrder: [UnresolvedKey] = []
@@ -71,24 +74,30 @@ struct GroupCommand: ParsableCommand {
         /// Each crash of `source`, symbolicated on its crashing stack only, with its signature; false when the log
         /// could not be read or parsed, said on stderr unless `quietWhenNoLog` and it is no crash log at all.
         func eachCrash(of source: LogSource, quietWhenNoLog: Bool = false, _ body: (CrashReport, CrashSignature) -> Void) -> Bool {
+            func sign(_ parsed: CrashReport, continuing: Bool) {
+                var report = parsed
+                // Only the crashing stack makes the signature: the other threads are not looked up.
+                if let stack = CrashingStack.of(report) { report.threads = [stack] }
+                symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
+                for image in symbolicator.unresolvedImages(of: report) {
+                    let key = UnresolvedKey(image: image.name, reason: image.reason)
+                    if unresolved[key] == nil { unresolvedOrder.append(key) }
+                    unresolved[key, default: 0] += 1
+                }
+                body(report, maker.signature(of: report))
+            }
+            if let path = source.path, CoreInput.isCore(path) {
+                guard let report = cores.report(of: path) else { return false }
+                sign(report, continuing: false)
+                return true
+            }
             let bytes: [UInt8]
             do { bytes = try source.read() } catch {
                 Output.error(error.description)
                 return false
             }
             do {
-                try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in
-                    var report = parsed
-                    // Only the crashing stack makes the signature: the other threads are not looked up.
-                    if let stack = CrashingStack.of(report) { report.threads = [stack] }
-                    symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
-                    for image in symbolicator.unresolvedImages(of: report) {
-                        let key = UnresolvedKey(image: image.name, reason: image.reason)
-                        if unresolved[key] == nil { unresolvedOrder.append(key) }
-                        unresolved[key, default: 0] += 1
-                    }
-                    body(report, maker.signature(of: report))
-                }
+                try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in sign(parsed, continuing: continuing) }
             } catch {
                 if !(quietWhenNoLog && error.isUnknownFormat) { Output.error(error.description) }
                 return false

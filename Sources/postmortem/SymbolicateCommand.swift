@@ -2,6 +2,7 @@ import ArgumentParser
 import CrashLogs
 import ObjectFiles
 import Symbolication
+import Unwinding
 import PostmortemCore
 
 /// `postmortem symbolicate LOG…`: crash logs and traces printed back with symbols, or as JSON reports.
@@ -94,6 +95,14 @@ struct SymbolicateCommand: ParsableCommand {
             let bytes: [UInt8]
             do { bytes = try source.read() } catch {
                 Output.error(error.description)
+                continue
+            }
+            if source.path == nil, CoreFile.isCore(prefix: bytes.prefix(18)) {
+                guard let report = cores.report(of: bytes, name: source.name) else { continue }
+                if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink) {
+                    unresolved = true
+                }
+                produced += 1
                 continue
             }
             if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }

@@ -66,8 +66,16 @@ public enum CrashLogParser {
     /// - Parameter source: the file name (or `-`) errors name.
     /// - Throws: ``CrashLogError`` when the format is not recognised or not supported yet.
     public static func parse(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> CrashReport {
+        try refuseBinary(bytes, source: source)
         let (lines, content) = unwrapped(bytes, format: format)
         return try parse(lines: lines, bytes: content, source: source, format: format)
+    }
+
+    /// Throws when `bytes` are no text (a core, a binary, a compressed log), naming what they look like.
+    static func refuseBinary(_ bytes: [UInt8], source: String) throws(CrashLogError) {
+        if let description = BinaryInput.description(of: bytes) {
+            throw CrashLogError(source: source, detail: description, isUnknownFormat: true)
+        }
     }
 
     /// The lines of the log in `bytes` as its parsers read them, and their bytes: JSON lines opened to the messages
@@ -92,6 +100,7 @@ public enum CrashLogParser {
     /// after the other, they give the log back.
     /// - Throws: ``CrashLogError`` when the format is not recognised, as ``parse(_:source:format:)``.
     public static func parseAll(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> [CrashReport] {
+        try refuseBinary(bytes, source: source)
         let (lines, content) = unwrapped(bytes, format: format)
         let whole = try parse(lines: lines, bytes: content, source: source, format: format)
         // The first report takes the lines before it too.

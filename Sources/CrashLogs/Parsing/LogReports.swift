@@ -12,6 +12,7 @@ public enum LogReports {
     /// - Parameter source: the log's name, as reports and errors give it.
     public static func forEach(in bytes: [UInt8], source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
         throws(CrashLogError) {
+        try CrashLogParser.refuseBinary(bytes, source: source)
         let pieces = LogPieces.split(bytes, pieceSize: pieceSize)
         // The first piece, read once: it decides whether the rest is read in pieces too.
         var firstReports: [CrashReport]?

@@ -62,12 +62,15 @@ public struct CoreFile: Sendable {
         var warnings: [String] = []
         var segments: [CoreMemory.Segment] = []
         var notes: [CoreNote] = []
+        var (cutSegments, missingBytes) = (0, UInt64(0))
+        let claimedEnd = headers.map { $0.fileOffset &+ $0.fileSize }.max() ?? 0
         for header in headers {
             switch header.type {
             case 1:  // PT_LOAD
                 let available = header.fileOffset < UInt64(bytes.count) ? min(header.fileSize, UInt64(bytes.count) - header.fileOffset) : 0
                 if available < header.fileSize {
-                    warnings.append("the segment at 0x\(String(header.address, radix: 16)) is cut short (\(available) of \(header.fileSize) bytes in the file): the core was truncated")
+                    cutSegments += 1
+                    missingBytes += header.fileSize - available
                 }
                 segments.append(CoreMemory.Segment(address: header.address, size: header.memorySize, fileOffset: header.fileOffset,
                                                    fileSize: available, isExecutable: header.flags & 1 != 0))
@@ -78,6 +81,10 @@ public struct CoreFile: Sendable {
             default:
                 continue
             }
+        }
+        if cutSegments > 0 {
+            warnings.append("the core was truncated (\(bytes.count) bytes): \(cutSegments) of its memory segments are cut short, "
+                            + "\(missingBytes) bytes missing; stacks in them cannot be walked")
         }
         memory = CoreMemory(bytes: bytes, segments: segments)
         var threads: [CoreThread] = []
@@ -117,7 +124,10 @@ public struct CoreFile: Sendable {
         if signal == nil, let first = threads.first, first.signal != 0 {
             signal = CoreSignal(number: first.signal, code: nil, faultAddress: nil)
         }
-        if threads.isEmpty { warnings.append("the core holds no thread's registers (NT_PRSTATUS)") }
+        if threads.isEmpty {
+            throw CoreFileError(path: path, "holds no thread's registers (NT_PRSTATUS)"
+                                + (claimedEnd > UInt64(bytes.count) ? ": the core was truncated" : ""))
+        }
         self.threads = threads
         self.mappings = mappings.sorted { $0.start < $1.start }
         self.process = process

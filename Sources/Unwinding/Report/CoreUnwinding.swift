@@ -15,7 +15,11 @@ public struct CoreUnwinding {
     /// Reads the core at `path`, finds its binaries with `finder` and walks every thread, at most `frameLimit` frames each.
     /// - Throws: ``CoreFileError`` when the file is not a core this reader knows.
     public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(CoreFileError) {
-        let core = try CoreFile(path: path)
+        self.init(core: try CoreFile(path: path), finder: finder, frameLimit: frameLimit)
+    }
+
+    /// Finds the binaries of `core` with `finder` and walks every thread, at most `frameLimit` frames each.
+    public init(core: CoreFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) {
         let images = CoreImages(core: core, finder: finder)
         let walker = StackWalker(memory: core.memory, callFrames: images, frameLimit: frameLimit)
         self.core = core

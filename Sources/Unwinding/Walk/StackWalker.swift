@@ -44,6 +44,9 @@ public struct StackWalker: Sendable {
                 step = checked(caller, of: current, signalFrame: isSignalFrame).map { .caller($0, isSignalFrame: isSignalFrame) }
                     ?? .stopped("the CFI gives a caller whose stack lies below this frame's")
                 trust = .cfi
+                // A signal trampoline is entered by the kernel, not called: its address is its own first instruction
+                // (glibc starts its FDE a byte early so that the return-address lookup finds it too).
+                if isSignalFrame { frames[frames.count - 1].isReturnAddress = false }
             case .outermost:
                 return UnwoundStack(frames: frames, stopReason: nil)
             case .stopped(let reason):
@@ -141,7 +144,10 @@ public struct StackWalker: Sendable {
             caller[register] = value
         }
         guard let returnAddress else {
-            return .stopped("the return address (saved as the CFI says) could not be read")
+            if case .savedAt(let offset) = row.rule(of: row.returnAddressRegister) {
+                return .stopped("the return address is saved at 0x\(String(cfa &+ UInt64(bitPattern: offset), radix: 16)), which the core does not hold")
+            }
+            return .stopped("the return address could not be worked out from the CFI")
         }
         // Unless the row restores the stack pointer itself (a signal frame does), the caller's is the CFA.
         if row.rules[architecture.stackPointer] == nil { caller.stackPointer = cfa }

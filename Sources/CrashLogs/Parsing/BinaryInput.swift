@@ -1,0 +1,41 @@
+/// What a file that is no text looks like, told from its first bytes: so that a core, a binary or a compressed log
+/// given where a log is expected is named in one line, not parsed (a 100 MB random file took seconds and hundreds of
+/// MB before "no crash log") nor printed back to the terminal.
+public enum BinaryInput {
+    /// How many first bytes are looked at for NUL bytes.
+    static let sampleSize = 4_096
+
+    /// What the bytes are and what to do with them, in one phrase; `nil` for text.
+    public static func description(of bytes: some Collection<UInt8>) -> String? {
+        let head = Array(bytes.prefix(sampleSize))
+        func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
+        if starts([0x7f, 0x45, 0x4c, 0x46]) { return elfDescription(head) }
+        if starts(Array("MDMP".utf8)) { return "a minidump (minidumps are not read yet; minidump-stackwalk's output is)" }
+        if starts([0x1f, 0x8b]) { return "gzip-compressed: decompress it first (gunzip -c FILE | postmortem symbolicate -)" }
+        if starts([0x28, 0xb5, 0x2f, 0xfd]) { return "zstd-compressed: decompress it first (zstd -dc FILE | postmortem symbolicate -)" }
+        if starts([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return "xz-compressed: decompress it first (xz -dc FILE | postmortem symbolicate -)" }
+        if starts(Array("BZh".utf8)), head.count >= 10, head[4..<10].elementsEqual([0x31, 0x41, 0x59, 0x26, 0x53, 0x59]) {
+            return "bzip2-compressed: decompress it first (bzip2 -dc FILE | postmortem symbolicate -)"
+        }
+        if starts(Array("!<arch>\n".utf8)) { return "an ar archive (a static library), not a crash log" }
+        if starts([0xcf, 0xfa, 0xed, 0xfe]) || starts([0xce, 0xfa, 0xed, 0xfe]) || starts([0xfe, 0xed, 0xfa, 0xcf]) {
+            return "a Mach-O binary, not a crash log (resolve addresses in it with postmortem resolve -o FILE)"
+        }
+        if starts([0xff, 0xfe]) || starts([0xfe, 0xff]) {
+            return "UTF-16 text: convert it first (iconv -f UTF-16 -t UTF-8 FILE | postmortem symbolicate -)"
+        }
+        if head.contains(0) { return "binary data (NUL bytes in its first \(sampleSize / 1024) KB), not a text log" }
+        return nil
+    }
+
+    private static func elfDescription(_ head: [UInt8]) -> String {
+        guard head.count >= 18 else { return "a truncated ELF file, not a crash log" }
+        let type = head[5] == 2 ? UInt16(head[16]) << 8 | UInt16(head[17]) : UInt16(head[17]) << 8 | UInt16(head[16])
+        switch type {
+        case 4: return "an ELF core file (give it by its path to postmortem symbolicate, which unwinds x86-64 cores)"
+        case 1: return "an ELF relocatable object, not a crash log"
+        case 2, 3: return "an ELF binary, not a crash log (resolve addresses in it with postmortem resolve -o FILE)"
+        default: return "an ELF file, not a crash log"
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `postmortem symbolicate CORE` on cores of programs this test builds and crashes (C with threads and a shared
+/// library at -O2 without frame pointers, a C++ exception through std::terminate, a fault inside a signal handler,
+/// Swift traps on the main thread and another): every thread's frames equal eu-stack's address for address, and the
+/// frames in the program's own code name what llvm-symbolizer names at the same address.
+@Suite("Core files")
+struct CoreFileTests {
+    /// eu-stack's frames, by thread id (`eu-stack -q -n 1024 --core CORE -e EXE`). Where eu-stack gives up on a frame
+    /// it could not place ("in <unknown>": a thread caught inside clone3, whose CFI ends there), that frame is left out:
+    /// gdb gives `0x0000000000000000 in ?? ()` there, and the walk here stops and says why.
+    /// Each frame as `0x…` with ` - 1` for a return address, as `eu-stack -a` marks frames that are not activations.
+    static func euStack(core: String, executable: String) throws -> [Int: [String]] {
+        let euStack = try #require(Paths.executable(named: "eu-stack"), "eu-stack (Debian's elfutils) is needed; make test installs it")
+        let result = try Command.run(euStack, ["-q", "-a", "-n", "1024", "--core", core, "-e", executable])
+        var threads: [Int: [String]] = [:]
+        var current: Int?
+        for line in result.outputLines {
+            if line.hasPrefix("TID "), let id = Int(line.dropFirst(4).prefix { $0.isNumber }) {
+                current = id
+                threads[id] = []
+            } else if let current, line.hasPrefix("#"), let start = line.firstRange(of: "0x")?.upperBound,
+                      let address = UInt64(line[start...].prefix { $0.isHexDigit }, radix: 16) {
+                threads[current, default: []].append(Self.frame(address, isReturnAddress: line.hasSuffix(" - 1")))
+            }
+        }
+        for match in result.standardError.matches(of: /tid (\d+) at 0x([0-9a-f]+) in <unknown>/) {
+            guard let id = Int(match.1), let failed = UInt64(match.2, radix: 16),
+                  threads[id]?.last == Self.frame(failed &+ 1, isReturnAddress: true) else { continue }
+            threads[id]?.removeLast()
+        }
+        return threads
+    }
+
+    /// The report `postmortem symbolicate --json` gives of `core`.
+    static func report(core: String, executable: String, extra: [String] = []) throws -> [String: Any] {
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", core, "-e", executable] + extra)
+        #expect(result.status == 0, "\(result.standardError)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    }
+
+    static func threads(_ report: [String: Any]) -> [[String: Any]] { report["threads"] as? [[String: Any]] ?? [] }
+
+    static func frame(_ address: UInt64, isReturnAddress: Bool) -> String {
+        "0x" + String(address, radix: 16) + (isReturnAddress ? " - 1" : "")
+    }
+
+    /// The thread's frames as ``euStack(core:executable:)`` writes them: a return address is one whose lookup address
+    /// lies a byte before its offset in the image.
+    static func addresses(_ thread: [String: Any]) -> [String] {
+        (thread["frames"] as? [[String: Any]] ?? []).compactMap { frame in
+            guard let address = (frame["address"] as? String).flatMap({ UInt64($0.dropFirst(2), radix: 16) }) else { return nil }
+            let offset = (frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
+            let lookup = (frame["lookupAddress"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
+            return Self.frame(address, isReturnAddress: offset != nil && lookup.map { $0 &+ 1 } == offset)
+        }
+    }
+
+    static func cores(of crash: CrashingPrograms.Crash) throws -> [(kind: String, path: String)] {
+        let directory = try CrashingPrograms.directory.get()
+        var cores: [(String, String)] = []
+        if let kernel = try CrashingPrograms.kernelCore(of: crash, in: directory) { cores.append(("kernel", kernel)) }
+        cores.append(("gdb", try #require(try CrashingPrograms.gdbCore(of: crash, in: directory), "gdb wrote no core of \(crash)")))
+        return cores
+    }
+
+    @Test(arguments: CrashingPrograms.crashes)
+    func everyThreadEqualsEuStack(_ crash: CrashingPrograms.Crash) throws {
+        let executable = try CrashingPrograms.directory.get() + "/" + crash.program
+        for (kind, core) in try Self.cores(of: crash) {
+            let expected = try Self.euStack(core: core, executable: executable)
+            let report = try Self.report(core: core, executable: executable)
+            #expect(report["format"] as? String == "elf-core")
+            let threads = Self.threads(report)
+            #expect(threads.count == expected.count, "\(kind) core of \(crash): threads")
+            #expect(threads.first?["crashed"] as? Bool == true, "\(kind) core of \(crash): the first thread took the signal")
+            for thread in threads {
+                let id = try #require(thread["index"] as? Int)
+                #expect(Self.addresses(thread) == expected[id], "\(kind) core of \(crash), thread \(id)")
+                let frames = thread["frames"] as? [[String: Any]] ?? []
+                #expect(frames.first?["trust"] as? String == "context")
+                #expect(frames.dropFirst().allSatisfy { $0["trust"] as? String == "cfi" }, "\(kind) core of \(crash): found by CFI")
+            }
+            // Every walk reached its outermost frame, except a thread eu-stack could not finish either.
+            let stopped = threads.filter { $0["stopReason"] != nil }.compactMap { $0["index"] as? Int }
+            #expect(stopped.allSatisfy { id in (expected[id]?.count ?? 0) <= 1 }, "\(kind) core of \(crash): walks stopped early: \(stopped)")
+        }
+    }
+
+    /// The frames in the program's own binary name the inline chain llvm-symbolizer gives at their lookup address.
+    @Test(arguments: CrashingPrograms.crashes)
+    func programFramesEqualLLVMSymbolizer(_ crash: CrashingPrograms.Crash) throws {
+        let directory = try CrashingPrograms.directory.get()
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
+        let core = try #require(try Self.cores(of: crash).first).path
+        let report = try Self.report(core: core, executable: directory + "/" + crash.program)
+        var checked = 0
+        for thread in Self.threads(report) {
+            for frame in thread["frames"] as? [[String: Any]] ?? [] {
+                guard let image = frame["image"] as? String, image == crash.program || image == "libchain.so",
+                      let lookup = frame["lookupAddress"] as? String else { continue }
+                let output = try Command.run(symbolizer, ["--inlining", "--output-style=JSON", "-e", directory + "/" + image, lookup])
+                let expected = try ChainParser.llvmSymbolizer(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+                let symbols = (frame["symbols"] as? [[String: Any]] ?? []).map { symbol in
+                    ComparableFrame(function: symbol["function"] as? String, file: symbol["file"] as? String,
+                                    line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
+                }
+                #expect(symbols.map(\.file) == expected.map(\.file), "\(crash) at \(lookup)")
+                #expect(symbols.map(\.line) == expected.map(\.line), "\(crash) at \(lookup)")
+                #expect(symbols.map(\.column) == expected.map(\.column), "\(crash) at \(lookup)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 2, "\(crash): frames in the program checked")
+    }
+
+    /// A stack overflow: hundreds of thousands of frames, cut at --max-frames with the cut said, equal to eu-stack's as
+    /// far as both go.
+    @Test func stackOverflowIsCut() throws {
+        let crash = CrashingPrograms.Crash(program: "overflow")
+        let executable = try CrashingPrograms.directory.get() + "/overflow"
+        let core = try #require(try Self.cores(of: crash).first).path
+        let report = try Self.report(core: core, executable: executable, extra: ["--max-frames", "300"])
+        let thread = try #require(Self.threads(report).first)
+        let addresses = Self.addresses(thread)
+        #expect(addresses.count == 300)
+        #expect(thread["stopReason"] as? String == "cut at 300 frames (--max-frames)")
+        let expected = try Self.euStack(core: core, executable: executable)
+        #expect(Array(expected.values.first?.prefix(300) ?? []) == addresses)
+    }
+}
