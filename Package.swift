@@ -66,7 +66,9 @@ let package = Package(
             exclude: ["Cache/FORMAT.md"]
         ),
         // Stacks walked from registers, memory and call-frame information: ELF core files, unwound into reports.
-        .target(name: "Unwinding", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs"]),
+        // ptrace's few requests for stopping a live process's threads (ptrace is variadic, which Swift cannot call).
+        .target(name: "CProcessTrace"),
+        .target(name: "Unwinding", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "CProcessTrace"]),
         .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication"]),
         // What a symbolication server does, without HTTP: modules by Breakpad debug id, a pool of opened images shared
         // by requests, Symbolication API v5 and posted crash logs.

@@ -14,4 +14,6 @@ public enum CrashLogFormat: String, Hashable, Sendable, CaseIterable {
     case systemdCoredump = "systemd-coredump"
     /// A report Postmortem wrote of an ELF core file it unwound (the `Unwinding` module makes it from the core).
     case elfCore = "elf-core"
+    /// A report Postmortem wrote of a live process's threads it stopped and unwound (`postmortem stack PID`).
+    case process = "process"
 }

@@ -13,8 +13,13 @@ struct CoreFileTests {
     /// gdb gives `0x0000000000000000 in ?? ()` there, and the walk here stops and says why.
     /// Each frame as `0x…` with ` - 1` for a return address, as `eu-stack -a` marks frames that are not activations.
     static func euStack(core: String, executable: String) throws -> [Int: [String]] {
+        try euStack(["--core", core, "-e", executable])
+    }
+
+    /// eu-stack's frames of what `arguments` name (a core, `-p PID`), as ``euStack(core:executable:)`` gives them.
+    static func euStack(_ arguments: [String]) throws -> [Int: [String]] {
         let euStack = try #require(Paths.executable(named: "eu-stack"), "eu-stack (Debian's elfutils) is needed; make test installs it")
-        let result = try Command.run(euStack, ["-q", "-a", "-n", "1024", "--core", core, "-e", executable])
+        let result = try Command.run(euStack, ["-q", "-a", "-n", "1024"] + arguments)
         var threads: [Int: [String]] = [:]
         var current: Int?
         for line in result.outputLines {

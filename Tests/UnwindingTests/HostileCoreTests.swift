@@ -26,7 +26,7 @@ struct HostileCoreTests {
     }
 
     static func walk(_ core: CoreFile) -> UnwoundStack {
-        let images = CoreImages(core: core, finder: BinaryFinder(debugPaths: []))
+        let images = MappedImages(core: core, finder: BinaryFinder(debugPaths: []))
         return StackWalker(memory: core.memory, callFrames: images).walk(from: core.threads[0].registers)
     }
 
@@ -53,7 +53,7 @@ struct HostileCoreTests {
     @Test func aLongChainIsCutAtTheLimit() throws {
         let links: [Int?] = (1..<60).map { $0 } + [nil]
         let core = try Self.read(Self.chainedCore(links))
-        let images = CoreImages(core: core, finder: BinaryFinder(debugPaths: []))
+        let images = MappedImages(core: core, finder: BinaryFinder(debugPaths: []))
         let stack = StackWalker(memory: core.memory, callFrames: images, frameLimit: 10).walk(from: core.threads[0].registers)
         #expect(stack.frames.count == 10)
         #expect(stack.stopReason == "cut at 10 frames (--max-frames)")

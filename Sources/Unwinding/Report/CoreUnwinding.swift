@@ -8,7 +8,7 @@ public struct CoreUnwinding {
     /// The core.
     public let core: CoreFile
     /// Its images and the binaries found for them.
-    public let images: CoreImages
+    public let images: MappedImages
     /// Each thread's stack, in the core's order.
     public let stacks: [UnwoundStack]
 
@@ -20,7 +20,7 @@ public struct CoreUnwinding {
 
     /// Finds the binaries of `core` with `finder` and walks every thread, at most `frameLimit` frames each.
     public init(core: CoreFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) {
-        let images = CoreImages(core: core, finder: finder)
+        let images = MappedImages(core: core, finder: finder)
         let walker = StackWalker(memory: core.memory, callFrames: images, frameLimit: frameLimit)
         self.core = core
         self.images = images

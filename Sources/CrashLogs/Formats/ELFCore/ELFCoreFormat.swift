@@ -9,10 +9,29 @@ enum ELFCoreFormat: CrashLogFormatReader {
     }
 
     static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
-        ELFCoreParser.parse(lines)
+        ELFCoreParser.parse(lines, format: format)
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
         lines[number].text.hasPrefix(ELFCoreParser.headerStart)
+    }
+}
+
+/// The report Postmortem writes of a live process's stacks (`postmortem stack PID`), read back as a log: the same
+/// layout as a core's, headed `Stacks of process PID`.
+enum ProcessStacksFormat: CrashLogFormatReader {
+    static let format = CrashLogFormat.process
+    static let markers = [ELFCoreReportWriter.processHeaderStart]
+
+    static func recognizes(_ lines: [LogLine]) -> Bool {
+        lines.contains { $0.text.hasPrefix(ELFCoreReportWriter.processHeaderStart) } && lines.contains { $0.text == ELFCoreParser.imagesHeading }
+    }
+
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+        ELFCoreParser.parse(lines, format: format)
+    }
+
+    static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        lines[number].text.hasPrefix(ELFCoreReportWriter.processHeaderStart)
     }
 }

@@ -6,7 +6,7 @@ enum ELFCoreParser {
     static let imagesHeading = "Images:"
     static let stopPrefix = "    the walk stopped: "
 
-    static func parse(_ lines: [LogLine]) -> CrashReport {
+    static func parse(_ lines: [LogLine], format: CrashLogFormat) -> CrashReport {
         var exception: CrashReport.Exception?
         var threads: [CrashThread] = []
         var images: [CrashImage] = []
@@ -28,7 +28,12 @@ enum ELFCoreParser {
                 if rest.hasPrefix("("), rest.hasSuffix(")") { rest = rest.dropFirst().dropLast() }
                 exception = CrashReport.Exception(type: type, message: rest.isEmpty ? nil : String(rest))
             } else if text.hasPrefix("Thread "), text.hasSuffix(":"), let id = Int(text.dropFirst("Thread ".count).prefix { $0.isNumber }) {
-                threads.append(CrashThread(index: id, name: "Thread \(id)", crashed: text.hasSuffix(" crashed:"), frames: []))
+                // `Thread 7461:`, `Thread 7461 crashed:`, `Thread 7463 "worker":`.
+                var name = "Thread \(id)"
+                if let open = text.firstIndex(of: "\""), let close = text.lastIndex(of: "\""), open < close {
+                    name = String(text[text.index(after: open)..<close])
+                }
+                threads.append(CrashThread(index: id, name: name, crashed: text.hasSuffix(" crashed:"), frames: []))
             } else if text.hasPrefix(stopPrefix), !threads.isEmpty {
                 threads[threads.count - 1].stopReason = String(text.dropFirst(stopPrefix.count))
             } else if text.hasPrefix("#"), !threads.isEmpty, let frame = frame(text, lineNumber: number) {
@@ -44,7 +49,7 @@ enum ELFCoreParser {
                 threads[threadIndex].frames[frameIndex].image = images.firstIndex { $0.name == module }
             }
         }
-        return CrashReport(format: .elfCore, exception: exception, threads: threads, images: images, lines: lines)
+        return CrashReport(format: format, exception: exception, threads: threads, images: images, lines: lines)
     }
 
     /// `#3  0x00007f843f91d24a libc.so.6 + 0x2724a [cfi]`, or the same symbolicated

@@ -20,6 +20,8 @@ public import PostmortemCore
 public struct ELFCoreReportWriter {
     /// How the report's first line starts (`Core dump of mt (pid 7461): ./mt`): what a reader recognizes it by.
     public static let headerStart = "Core dump of "
+    /// How a live process's report starts (`Stacks of process 7461 (mt): ./mt`).
+    public static let processHeaderStart = "Stacks of process "
 
     /// One frame a walk found.
     public struct Frame: Hashable, Sendable {
@@ -48,6 +50,8 @@ public struct ELFCoreReportWriter {
     public struct Thread: Hashable, Sendable {
         /// The thread's id.
         public var id: Int
+        /// The thread's name (a live process's `comm`), when known.
+        public var name: String?
         /// Whether it took the signal.
         public var crashed: Bool
         /// Its frames, innermost first.
@@ -56,14 +60,17 @@ public struct ELFCoreReportWriter {
         public var stopReason: String?
 
         /// A thread of `frames`.
-        public init(id: Int, crashed: Bool, frames: [Frame], stopReason: String?) {
+        public init(id: Int, name: String? = nil, crashed: Bool, frames: [Frame], stopReason: String?) {
             self.id = id
+            self.name = name
             self.crashed = crashed
             self.frames = frames
             self.stopReason = stopReason
         }
     }
 
+    /// `elf-core` or `process`: what the header says the report is of.
+    public var format: CrashLogFormat
     /// The lines before the threads (what the process was, the signal).
     public var header: [String]
     /// What went wrong, for the report's `exception`.
@@ -74,7 +81,9 @@ public struct ELFCoreReportWriter {
     public var images: [CrashImage]
 
     /// A writer of a report of `threads` over `images`.
-    public init(header: [String], exception: CrashReport.Exception?, threads: [Thread], images: [CrashImage]) {
+    public init(format: CrashLogFormat = .elfCore, header: [String], exception: CrashReport.Exception?, threads: [Thread],
+                images: [CrashImage]) {
+        self.format = format
         self.header = header
         self.exception = exception
         self.threads = threads
@@ -87,7 +96,7 @@ public struct ELFCoreReportWriter {
         var crashThreads: [CrashThread] = []
         for thread in threads {
             text.append("")
-            text.append("Thread \(thread.id)" + (thread.crashed ? " crashed:" : ":"))
+            text.append("Thread \(thread.id)" + (thread.name.map { " \"\($0)\"" } ?? "") + (thread.crashed ? " crashed:" : ":"))
             var frames: [CrashFrame] = []
             for (number, frame) in thread.frames.enumerated() {
                 let module = frame.image.map { images[$0].name } ?? "??"
@@ -102,7 +111,7 @@ public struct ELFCoreReportWriter {
                 text.append(head + place + " [\(frame.trust.rawValue)]")
             }
             if let reason = thread.stopReason { text.append("    the walk stopped: \(reason)") }
-            var crashThread = CrashThread(index: thread.id, name: "Thread \(thread.id)", crashed: thread.crashed, frames: frames)
+            var crashThread = CrashThread(index: thread.id, name: thread.name ?? "Thread \(thread.id)", crashed: thread.crashed, frames: frames)
             crashThread.stopReason = thread.stopReason
             crashThreads.append(crashThread)
         }
@@ -113,7 +122,7 @@ public struct ELFCoreReportWriter {
             text.append(range + " " + image.name + " " + (image.identifier ?? "-") + " " + (image.path ?? "-"))
         }
         let lines = LogLine.split(Array(text.map { $0 + "\n" }.joined().utf8))
-        return CrashReport(format: .elfCore, exception: exception, threads: crashThreads, images: images, lines: lines,
+        return CrashReport(format: format, exception: exception, threads: crashThreads, images: images, lines: lines,
                            warnings: warnings)
     }
 

@@ -3,10 +3,10 @@ public import ObjectFiles
 public import PostmortemCore
 import Synchronization
 
-/// The images (executable, libraries) of a core: one per mapped file, with the build-id read from the core's memory
-/// (the kernel dumps each ELF mapping's first page), the binary found for it here, and that binary's call-frame
-/// information, read the first time a walk needs it.
-public final class CoreImages: CallFrameSource {
+/// The images (executable, libraries) of a core or a process: one per mapped file, with the build-id read from the
+/// process's memory (a core holds each ELF mapping's first page: the kernel dumps it), the binary found for it here,
+/// and that binary's call-frame information, read the first time a walk needs it.
+public final class MappedImages: CallFrameSource {
     /// One mapped file.
     public struct Image: Hashable, Sendable {
         /// The file's name (`libc.so.6`).
@@ -31,15 +31,23 @@ public final class CoreImages: CallFrameSource {
 
     /// The images, by load address.
     public let images: [Image]
-    private let memory: CoreMemory
+    private let memory: any MemoryReader
     private let tables: Mutex<[Int: Result<CallFrameTable, CallFrameLookupFailure>]>
 
-    /// The images of `core`, each with the binary `finder` finds for it.
-    public init(core: CoreFile, finder: BinaryFinder) {
-        memory = core.memory
+    /// The images of `core`, each with the binary `finder` finds for it (beside the core, among other places).
+    public convenience init(core: CoreFile, finder: BinaryFinder) {
+        self.init(mappings: core.mappings, memory: core.memory, architecture: core.architecture, finder: finder,
+                  near: FilePath.directory(of: core.path))
+    }
+
+    /// The images of the files in `mappings` of a process whose memory is `memory`, each with the binary `finder` finds
+    /// for it (`directory` is searched as a log's folder is).
+    public init(mappings: [CoreMapping], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
+                near directory: String?) {
+        self.memory = memory
         var images: [Image] = []
         var byPath: [String: Int] = [:]
-        for mapping in core.mappings {
+        for mapping in mappings where mapping.path.hasPrefix("/") {
             let path = mapping.path.hasSuffix(" (deleted)") ? String(mapping.path.dropLast(" (deleted)".count)) : mapping.path
             if let index = byPath[path] {
                 images[index].endAddress = max(images[index].endAddress, mapping.end)
@@ -52,13 +60,12 @@ public final class CoreImages: CallFrameSource {
                                 endAddress: mapping.end, buildID: nil, binary: nil, bias: 0, problem: nil,
                                 ranges: [mapping.start..<mapping.end]))
         }
-        let logDirectory = FilePath.directory(of: core.path)
         for index in images.indices {
             var image = images[index]
-            let header = InMemoryELF(memory: core.memory, loadAddress: image.loadAddress)
+            let header = InMemoryELF(memory: memory, loadAddress: image.loadAddress)
             image.buildID = header?.buildID
-            switch finder.binary(name: image.name, path: image.path, buildID: image.buildID, architecture: core.architecture,
-                                 near: logDirectory) {
+            switch finder.binary(name: image.name, path: image.path, buildID: image.buildID, architecture: architecture,
+                                 near: directory) {
             case .success(let binary):
                 image.binary = binary
                 if image.buildID == nil { image.buildID = binary.buildID }
@@ -111,7 +118,7 @@ struct InMemoryELF {
     var buildID: BuildID?
     var imageBase: UInt64
 
-    init?(memory: CoreMemory, loadAddress: UInt64) {
+    init?(memory: any MemoryReader, loadAddress: UInt64) {
         guard let header = memory.read(64, at: loadAddress), header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2, header[5] == 1 else {
             return nil
         }

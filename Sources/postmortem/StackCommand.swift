@@ -1,0 +1,64 @@
+import ArgumentParser
+import CrashLogs
+import ObjectFiles
+import PostmortemCore
+import Symbolication
+import Unwinding
+
+/// `postmortem stack PID…`: every thread of a running process, stopped for as short a time as walking takes and
+/// unwound, as `eu-stack -p` prints them.
+struct StackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stack",
+        abstract: "Print every thread's stack of running processes, symbolicated (the threads stop while they are walked).")
+
+    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched (recursively) for binaries and debug files; may be repeated.", completion: .directory)
+    var debugPaths: [String] = []
+
+    @Option(name: .customLong("max-frames"), help: "The most frames a thread is unwound to.")
+    var maxFrames: Int = StackWalker.defaultFrameLimit
+
+    @Flag(name: .customLong("json"), help: "Print each process's report as one line of JSON.")
+    var json = false
+
+    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
+    var noCache = false
+
+    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
+    var offline = false
+
+    @OptionGroup var presentation: PresentationOptions
+
+    @Argument(help: "The ids of the processes.")
+    var processIDs: [Int32]
+
+    func run() throws {
+        let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
+        let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
+            debugPaths: debugPaths, demangle: true, swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
+            remoteDebugFiles: remote))
+        let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
+        let colors = try PresentationOptions.colors(presentation.color, writingJSON: json, toFile: false)
+        let finder = BinaryFinder(debugPaths: debugPaths, remote: remote)
+        var failed = false
+        for processID in processIDs {
+            var report: CrashReport
+            do { report = try ProcessStacks(processID: processID, finder: finder, frameLimit: max(1, maxFrames)).report } catch {
+                Output.error(error.description)
+                failed = true
+                continue
+            }
+            symbolicator.symbolicate(&report)
+            sourceReader?.fill(&report, logDirectory: nil)
+            if json {
+                Output.text(ReportJSONRenderer().render(report) + "\n")
+            } else {
+                symbolicator.unresolvedSummary(of: report).forEach { Output.error("process \(processID): \($0)") }
+                Output.bytes(ReportTextRenderer(colors: colors).render(report)[...])
+            }
+        }
+        IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
+                                 debugRoots: debugPaths) { $0.writeIndexCache() }
+        if failed { throw ExitCode.failure }
+    }
+}
