@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 # Debian packages: the libraries Postmortem links, and the tools the tests compare against.
 BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev
-TEST_PACKAGES  := llvm binutils gdb curl time libc6-dbg gcc g++ man-db debuginfod elfutils
+TEST_PACKAGES  := llvm binutils gdb curl time libc6-dbg gcc g++ man-db debuginfod elfutils gcc-aarch64-linux-gnu qemu-user gdb-multiarch
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
 # The release build is made for start-up, since most runs answer a few addresses (docs/PERFORMANCE.md, "The release
@@ -105,9 +105,11 @@ setup-test:
 	fi
 
 # Times resolve -i against llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses of three large
-# binaries it builds first (a benchmark, not a test; the first run builds swift-nio, swift-syntax and a Vapor server).
+# binaries it builds first (a benchmark, not a test; the first run builds swift-nio, swift-syntax and a Vapor server);
+# then unwinds cores and a running process against eu-stack.
 bench: setup setup-test
 	Benchmarks/resolve.sh
+	Benchmarks/cores.sh
 
 # Reads every log of ../shared/corpus (when it is there; its files are not copied here) and prints how many are read as
 # the format of their folder, with their frames (a check, not a test).

@@ -108,6 +108,7 @@ let package = Package(
         .executableTarget(name: "fuzz-dumps", dependencies: ["Formatters", "FuzzSupport"], path: "Fuzz/Targets/Dumps"),
         .executableTarget(name: "fuzz-objectfiles", dependencies: ["ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/ObjectFiles"),
         .executableTarget(name: "fuzz-dwarf", dependencies: ["Symbolication", "DWARF", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/DWARF"),
+        .executableTarget(name: "fuzz-cores", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/Cores"),
         .executableTarget(name: "fuzz-index-cache", dependencies: ["Symbolication", "FuzzSupport"], path: "Fuzz/Targets/IndexCache"),
 
         // Fixture paths and a process runner shared by the test targets.

@@ -10,7 +10,7 @@ root=$PWD
 work=$root/.build-fuzz
 seconds=${FUZZ_SECONDS:-600}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-crashlogs fuzz-dumps fuzz-objectfiles fuzz-dwarf fuzz-index-cache)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-crashlogs fuzz-dumps fuzz-objectfiles fuzz-dwarf fuzz-index-cache fuzz-cores)
 
 for target in "${targets[@]}"; do
   swift build -c release --scratch-path "$work" --product "$target" \
@@ -27,6 +27,21 @@ for fixture in sensors-gcc-dwarf2 sensors-gcc-dwarf5 sensors-clang-dwarf4 invent
   POSTMORTEM_CACHE_DIR=$seeds POSTMORTEM_CACHE_WRITE=foreground "$root/.build/release/postmortem" resolve -o "Tests/Fixtures/bin/$fixture" 0x1000 >/dev/null 2>&1 || true
 done
 
+# Seeds for the core reader: the kernel's cores of two of the tests' crashing programs (made here: a core records
+# this machine's libraries and paths), cut to the first MB, where the kernel writes the notes and the first stacks.
+core_seeds=$work/seeds/cores
+rm -rf "$core_seeds" && mkdir -p "$core_seeds"
+(
+  cd "$core_seeds"
+  gcc -O1 -g -o handler "$root/Tests/Fixtures/Sources/cores/handler.c"
+  gcc -O0 -g -o overflow "$root/Tests/Fixtures/Sources/cores/overflow.c"
+  for program in handler overflow; do
+    (ulimit -c unlimited; "./$program" >/dev/null 2>&1 || true)
+    [ -f core ] && head -c 1048576 core > "$program.core" && rm -f core
+  done
+  rm -f handler overflow
+)
+
 seeds_for() {
   case $1 in
     fuzz-crashlogs) echo "SampleCrashes Tests/CrashLogsTests/Corpus" ;;
@@ -34,12 +49,13 @@ seeds_for() {
     fuzz-objectfiles) echo "Tests/Fixtures/bin Tests/Fixtures/Apple/bin" ;;
     fuzz-dwarf) echo "Fuzz/Corpus/dwarf" ;;
     fuzz-index-cache) echo "$seeds" ;;
+    fuzz-cores) echo "$core_seeds" ;;
   esac
 }
 
 options_for() {
   case $1 in
-    fuzz-objectfiles|fuzz-index-cache) echo "-max_len=1048576" ;;
+    fuzz-objectfiles|fuzz-index-cache|fuzz-cores) echo "-max_len=1048576" ;;
     # libdwarf 20210528 drops some of its own error records on malformed DWARF (dwarf_highpc_b, found by this
     # target); with its allocation tracking off (a fifth of a large unit's read time) nothing frees them until
     # exit. They are bounded by the input, so leak detection is off for this target only.

@@ -21,10 +21,16 @@ public enum BinaryInput {
         if starts([0xcf, 0xfa, 0xed, 0xfe]) || starts([0xce, 0xfa, 0xed, 0xfe]) || starts([0xfe, 0xed, 0xfa, 0xcf]) {
             return "a Mach-O binary, not a crash log (resolve addresses in it with postmortem resolve -o FILE)"
         }
-        if starts([0xff, 0xfe]) || starts([0xfe, 0xff]) {
+        // A byte-order mark and text of which ASCII is half the bytes, the other half NUL (not a stray FF FE).
+        if starts([0xff, 0xfe]) || starts([0xfe, 0xff]), head.count >= 8, head.count { $0 == 0 } * 3 > head.count {
             return "UTF-16 text: convert it first (iconv -f UTF-16 -t UTF-8 FILE | postmortem symbolicate -)"
         }
-        if head.contains(0) { return "binary data (NUL bytes in its first \(sampleSize / 1024) KB), not a text log" }
+        // Text may hold a stray NUL or escape (a synthetic module name, colours); data holds control bytes throughout
+        // (one in ten of random bytes).
+        let controls = head.count { $0 < 0x20 && ![0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b].contains($0) }
+        if controls >= 8, controls * 20 > head.count {
+            return "binary data (\(controls) control bytes in its first \(head.count) bytes), not a text log"
+        }
         return nil
     }
 

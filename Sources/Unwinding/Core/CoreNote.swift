@@ -23,6 +23,11 @@ struct CoreNote {
             let base = Int(position)
             guard let nameSize = reader.u32(at: base), let descriptorSize = reader.u32(at: base + 4),
                   let type = reader.u32(at: base + 8) else { break }
+            // Zero words before a note are padding (qemu-user's cores start their note segment with 8 of them).
+            if nameSize == 0, descriptorSize == 0 {
+                position += 8
+                continue
+            }
             let nameStart = position + 12
             let descriptorStart = nameStart + (UInt64(nameSize) + 3) / 4 * 4
             let next = descriptorStart + (UInt64(descriptorSize) + 3) / 4 * 4

@@ -7,12 +7,15 @@ public import PostmortemCore
 public final class BinaryFinder {
     private let locator: BinaryLocator
     private let remote: RemoteDebugFileSource?
+    /// The program's binary given with `-e`, if one was.
+    public let executable: String?
 
     /// A finder searching `debugPaths`; `executable` is the program's binary when the core's path for it is wrong
     /// (eu-stack's `-e`); `remote` fetches binaries missing here by build-id.
     public init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil) {
         locator = BinaryLocator(debugPaths: debugPaths, object: executable)
         self.remote = remote
+        self.executable = executable
     }
 
     /// Why no binary was found, in words.
@@ -36,8 +39,8 @@ public final class BinaryFinder {
                 rejections.append("\(candidate) (\(origin)): build-id \(object.buildID?.hex ?? "(none)") is not the core's \(buildID.hex)")
                 return nil
             }
-            // Without a build-id to check, only the file at the path the core names is taken.
-            if buildID == nil, candidate != path {
+            // Without a build-id to check, only the file at the path the core names (or -e) is taken.
+            if buildID == nil, candidate != path, candidate != executable {
                 rejections.append("\(candidate) (\(origin)): the core gives no build-id to check it against")
                 return nil
             }

@@ -36,7 +36,8 @@ public final class MappedImages: CallFrameSource {
 
     /// The images of `core`, each with the binary `finder` finds for it (beside the core, among other places).
     public convenience init(core: CoreFile, finder: BinaryFinder) {
-        self.init(mappings: core.mappings, memory: core.memory, architecture: core.architecture, finder: finder,
+        let mappings = core.mappings.isEmpty ? ExecutableMappings.mappings(of: core, executable: finder.executable) : core.mappings
+        self.init(mappings: mappings, memory: core.memory, architecture: core.architecture, finder: finder,
                   near: FilePath.directory(of: core.path))
     }
 

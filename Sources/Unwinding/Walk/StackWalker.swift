@@ -76,12 +76,13 @@ public struct StackWalker: Sendable {
         case stopped(String)
     }
 
-    /// `caller`, when its stack lies above `current`'s (the stack grows down) and it is not `current` again; a signal
-    /// frame may return to another stack (`sigaltstack`), so only a repeat is refused there.
+    /// `caller`, when its stack lies no lower than `current`'s (the stack grows down; an AArch64 leaf function that
+    /// keeps no frame leaves it where it was) and it is not `current` again; a signal frame may return to another stack
+    /// (`sigaltstack`), so only a repeat is refused there.
     private func checked(_ caller: RegisterSet, of current: RegisterSet, signalFrame: Bool) -> RegisterSet? {
         guard let callerSP = caller.stackPointer, let sp = current.stackPointer else { return caller }
         if caller.programCounter == current.programCounter, callerSP == sp { return nil }
-        if !signalFrame, callerSP <= sp { return nil }
+        if !signalFrame, callerSP < sp { return nil }
         return caller
     }
 

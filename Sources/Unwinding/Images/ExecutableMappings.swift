@@ -1,0 +1,44 @@
+import ObjectFiles
+import PostmortemCore
+
+/// Where the program's own binary lay in a core that lists no mapped files (qemu-user's cores, which hold no `NT_FILE`
+/// and no code pages): its binary (`-e`, else the path the auxiliary vector's `AT_EXECFN` names, beside the core when
+/// relative) placed by `AT_ENTRY`, the address its entry point ran at.
+enum ExecutableMappings {
+    static let entryType: UInt64 = 9  // AT_ENTRY
+    static let fileNameType: UInt64 = 31  // AT_EXECFN
+
+    /// The executable's segments as a kernel's `NT_FILE` would list them; empty when it cannot be placed.
+    static func mappings(of core: CoreFile, executable: String?) -> [CoreMapping] {
+        guard let entry = core.auxiliaryVector[entryType] else { return [] }
+        var named = executable
+        if named == nil, let name = core.auxiliaryVector[fileNameType].flatMap({ cString(at: $0, in: core.memory) }) {
+            named = name.hasPrefix("/") ? name : FilePath.directory(of: core.path) + "/" + name
+        }
+        // Absolute, as the kernel's NT_FILE paths are.
+        guard let given = named else { return [] }
+        let path = given.hasPrefix("/") ? given : FileSystem.realPath(given)
+        guard let object = try? ObjectFileReader.read(path: path, architecture: core.architecture.objectArchitecture),
+              let header = FileSystem.read(path, offset: 0, count: 32), header.count == 32 else { return [] }
+        let fileEntry = CoreFile.word(header, at: 24)
+        let bias = entry &- fileEntry
+        let page: UInt64 = 4096
+        return object.segments.map { segment in
+            let start = (bias &+ segment.virtualAddress.rawValue) & ~(page - 1)
+            return CoreMapping(start: start, end: bias &+ segment.virtualAddress.rawValue &+ segment.memorySize,
+                               fileOffset: segment.fileOffset & ~(page - 1), path: path)
+        }
+    }
+
+    /// The NUL-terminated string at `address` (at most 4 KB).
+    static func cString(at address: UInt64, in memory: any MemoryReader) -> String? {
+        var bytes: [UInt8] = []
+        var cursor = address
+        while bytes.count < 4096, let chunk = memory.read(1, at: cursor), let byte = chunk.first {
+            if byte == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+            cursor &+= 1
+        }
+        return nil
+    }
+}
