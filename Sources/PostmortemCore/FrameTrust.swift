@@ -7,6 +7,9 @@ public enum FrameTrust: String, Hashable, Sendable {
     /// From the frame-pointer chain, where no call-frame information covered the address: right when the code keeps
     /// frame pointers, and checked (inside the stack, returning into code).
     case framePointer = "frame-pointer"
+    /// A Swift async function's caller, read from the chain of async contexts (each context's resume function), as
+    /// the Swift runtime's backtracer rebuilds a task's logical stack; shown `[async]` there.
+    case asyncContext = "async"
     /// Found by scanning the stack for a word that points into code: a guess, given only when asked for.
     case scan
 }

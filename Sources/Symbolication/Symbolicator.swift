@@ -58,6 +58,8 @@ public final class Symbolicator {
     private let locator: BinaryLocator
     /// Swift names as shown, and whether each is a thunk, by linkage name.
     private var swiftNames: [String: (name: String?, isThunk: Bool)] = [:]
+    /// Answers given in this run, by image and address (``answer(_:_:)``).
+    private var answers: [AnswerKey: (AddressResolution, [SymbolicatedFrame])] = [:]
 
     /// A file and, for a universal file, the slice to use.
     struct Location: Hashable {
@@ -156,9 +158,9 @@ public final class Symbolicator {
                     afterTrampoline = true
                 }
                 let lookup = frame.addressKind == .returnAddress ? address.retreated(by: 1) ?? address : address
-                let resolution = symbolizer.resolve(lookup)
+                let (resolution, shown) = answer(symbolizer, lookup)
                 frame.lookupAddress = lookup.rawValue
-                frame.symbols = resolution.frames.map(shownForSwift)
+                frame.symbols = shown
                 frame.resolvedBuildID = symbolizer.sourceBuildID?.hex
                 frame.functionOffset = resolution.functionStart.flatMap { start in
                     address >= start ? address.rawValue - start.rawValue : nil
@@ -171,6 +173,27 @@ public final class Symbolicator {
             endedAfterTrampoline = afterTrampoline
         }
     }
+
+    /// The answer at `address` of `symbolizer`, and its frames as shown; each (image, address) is looked up once while
+    /// the memo holds it: a deep recursion, or a log of thousands of crashes, asks the same few addresses again and again.
+    private func answer(_ symbolizer: ImageSymbolizer, _ address: FileAddress) -> (AddressResolution, [SymbolicatedFrame]) {
+        let key = AnswerKey(image: ObjectIdentifier(symbolizer), address: address.rawValue)
+        if let known = answers[key] { return known }
+        let resolution = symbolizer.resolve(address)
+        let found = (resolution, resolution.frames.map(shownForSwift))
+        // Bounded: a log of millions of distinct addresses empties it now and then, instead of holding every answer.
+        if answers.count >= Self.answerLimit { answers.removeAll(keepingCapacity: true) }
+        answers[key] = found
+        return found
+    }
+
+    struct AnswerKey: Hashable {
+        var image: ObjectIdentifier
+        var address: UInt64
+    }
+
+    /// The most answers the memo holds.
+    static let answerLimit = 1 << 16
 
     /// A symbol as Swift people read it: a Swift function's simplified name (unless full names were asked for), and
     /// whether it is a thunk. Both are worked out once per linkage name.

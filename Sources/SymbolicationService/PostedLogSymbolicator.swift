@@ -2,6 +2,7 @@ public import CrashLogs
 import ObjectFiles
 public import PostmortemCore
 public import Symbolication
+import Unwinding
 
 /// Answers a crash log posted whole (`POST /symbolicate`): every report in it symbolicated, as `postmortem
 /// symbolicate` prints it: one line of JSON per report, or the log in its own format. Images come from the server's
@@ -28,6 +29,7 @@ public struct PostedLogSymbolicator: Sendable {
     /// - Throws: a 400 ``ServiceError`` for a body that is no crash log of a known format.
     public func answer(_ body: [UInt8], style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
         let symbolicator = Symbolicator(diagnostics: diagnostics, options: options)
+        if CoreFile.isCore(prefix: body.prefix(18)) { return try answer(core: body, style: style, symbolicator: symbolicator) }
         var answer: [UInt8] = []
         var reports = 0
         do {
@@ -46,6 +48,20 @@ public struct PostedLogSymbolicator: Sendable {
         }
         guard reports > 0 else { throw .badRequest("the body holds no crash log or trace") }
         return answer
+    }
+
+    /// A core posted whole: every thread unwound with the binaries found below the server's folders (or through
+    /// debuginfod) for the build-ids the core holds, then symbolicated.
+    private func answer(core body: [UInt8], style: Style, symbolicator: Symbolicator) throws(ServiceError) -> [UInt8] {
+        let core: CoreFile
+        do { core = try CoreFile(bytes: ImmutableBytes(body), path: "request") } catch { throw .badRequest(error.description) }
+        let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles)
+        var report = CoreUnwinding(core: core, finder: finder).report
+        symbolicator.symbolicate(&report)
+        switch style {
+        case .json: return Array((ReportJSONRenderer().render(report) + "\n").utf8)
+        case .text: return ReportTextRenderer(colors: nil).render(report)
+        }
     }
 
     private static func oneLine(_ text: String) -> String {

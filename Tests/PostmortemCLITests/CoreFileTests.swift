@@ -121,6 +121,66 @@ struct CoreFileTests {
         #expect(checked >= 2, "\(crash): frames in the program checked")
     }
 
+    /// A crash in a Swift async function: above its frame the walk follows the task's async contexts, and the crashing
+    /// thread's frames equal the Swift runtime's own report of the same crash, `[async]` frames included (the report
+    /// and the core come from one run where the kernel writes cores; else from two runs without address randomization,
+    /// the core from gdb).
+    @Test func swiftAsyncFramesEqualTheRuntimesReport() throws {
+        let directory = try CrashingPrograms.directory.get()
+        let scratch = Fixtures.scratchDirectory("swift-async")
+        let pattern = (try? String(contentsOfFile: "/proc/sys/kernel/core_pattern", encoding: .utf8)) ?? ""
+        let run = try Command.run("/bin/sh", ["-c", "ulimit -c unlimited; exec setarch -R '\(directory)/with-default-signals' '\(directory)/crashes' async"],
+                                  currentDirectory: URL(fileURLWithPath: scratch), environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,color=no"])
+        var core = scratch + "/core"
+        if !pattern.hasPrefix("core") || !FileManager.default.fileExists(atPath: core) {
+            core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "crashes", arguments: ["async"]), in: directory))
+        }
+        // The runtime's report: the crashed thread's frames, `N [ra] [async] 0x… in …`.
+        var expected: [String] = []
+        var inCrashedThread = false
+        for line in run.errorLines {
+            if line.hasPrefix("Thread "), line.hasSuffix(" crashed:") { inCrashedThread = true; continue }
+            guard inCrashedThread else { continue }
+            if line.hasPrefix("Thread ") || line.hasPrefix("Registers") { break }
+            let words = line.split(separator: " ")
+            guard words.count >= 2, Int(words[0]) != nil, let hex = words.first(where: { $0.hasPrefix("0x") }),
+                  let address = UInt64(hex.dropFirst(2), radix: 16) else { continue }
+            expected.append("0x" + String(address, radix: 16) + (words.contains("[async]") ? " async" : ""))
+        }
+        #expect(expected.filter { $0.hasSuffix(" async") }.count >= 2, "the runtime's report: \(run.standardError)")
+
+        let report = try Self.report(core: core, executable: directory + "/crashes")
+        let crashed = try #require(Self.threads(report).first { $0["crashed"] as? Bool == true })
+        let ours = (crashed["frames"] as? [[String: Any]] ?? []).compactMap { frame -> String? in
+            guard let address = frame["address"] as? String else { return nil }
+            return address + (frame["trust"] as? String == "async" ? " async" : "")
+        }
+        #expect(ours == expected)
+    }
+
+    /// A core posted to the server (`POST /symbolicate`) is answered as `symbolicate` answers it, in JSON and text.
+    @Test func aPostedCoreIsAnsweredAsSymbolicateAnswers() throws {
+        let crash = CrashingPrograms.Crash(program: "handler")
+        let directory = try CrashingPrograms.directory.get()
+        let core = try #require(try Self.cores(of: crash).first).path
+        let scratch = Fixtures.scratchDirectory("serve-core")
+        let server = try ServerProcess(arguments: ["-d", directory], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
+                                       scratch: scratch)
+        let json = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: core)
+        let text = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: core, extra: ["-H", "Accept: text/plain"])
+        let cli = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", directory, core])
+        let cliText = try Command.run(Paths.postmortem, ["symbolicate", "--no-cache", "--color", "never", "-d", directory, core])
+        #expect(json.status == 200)
+        #expect(json.body == cli.standardOutput)
+        #expect(text.status == 200)
+        #expect(text.body == cliText.standardOutput)
+        #expect(json.body.contains("\"function\": \"on_signal\""))
+        let truncated = scratch + "/cut.core"
+        try Data(try Data(contentsOf: URL(fileURLWithPath: core)).prefix(200)).write(to: URL(fileURLWithPath: truncated))
+        let refused = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: truncated)
+        #expect(refused.status == 400)
+    }
+
     /// A stack overflow: hundreds of thousands of frames, cut at --max-frames with the cut said, equal to eu-stack's as
     /// far as both go.
     @Test func stackOverflowIsCut() throws {

@@ -34,6 +34,7 @@ public struct CoreMemory: MemoryReader, Sendable {
         return address - segment.address < segment.size ? segment : nil
     }
 
+    /// The `count` bytes at `address`, when one segment holds them all in the file.
     public func read(_ count: Int, at address: UInt64) -> [UInt8]? {
         guard count >= 0, let segment = segment(containing: address) else { return nil }
         let offset = address - segment.address
@@ -42,6 +43,7 @@ public struct CoreMemory: MemoryReader, Sendable {
         return bytes.bytes(start..<start + count)
     }
 
+    /// The little-endian word at `address`, when the core holds it.
     public func word(at address: UInt64) -> UInt64? {
         guard let segment = segment(containing: address) else { return nil }
         let offset = address - segment.address
@@ -49,6 +51,7 @@ public struct CoreMemory: MemoryReader, Sendable {
         return bytes.u64(at: Int(segment.fileOffset + offset))
     }
 
+    /// Whether the segment that covers `address` was executable (`PF_X`); `nil` when none covers it.
     public func isExecutable(_ address: UInt64) -> Bool? {
         segment(containing: address)?.isExecutable
     }

@@ -33,6 +33,8 @@ public final class MappedImages: CallFrameSource {
     public let images: [Image]
     private let memory: any MemoryReader
     private let tables: Mutex<[Int: Result<CallFrameTable, CallFrameLookupFailure>]>
+    /// The symbol tables of images with Swift code, read the first time a walk asks whether an address is async.
+    private let symbolTables: Mutex<[Int: SymbolTable?]>
 
     /// The images of `core`, each with the binary `finder` finds for it (beside the core, among other places).
     public convenience init(core: CoreFile, finder: BinaryFinder) {
@@ -80,6 +82,7 @@ public final class MappedImages: CallFrameSource {
         // Only files that hold code: data files a program maps (locale archives, caches) are no images.
         self.images = images.filter { $0.binary != nil || $0.buildID != nil }.sorted { $0.loadAddress < $1.loadAddress }
         tables = Mutex([:])
+        symbolTables = Mutex([:])
     }
 
     /// The index of the image whose mappings hold `address`.
@@ -87,6 +90,7 @@ public final class MappedImages: CallFrameSource {
         images.firstIndex { image in image.ranges.contains { $0.contains(address) } }
     }
 
+    /// The call-frame information of the image whose mappings hold `address`, opened on first use, with its bias.
     public func callFrames(at address: UInt64) -> Result<(table: CallFrameTable, bias: UInt64), CallFrameLookupFailure> {
         guard let index = imageIndex(containing: address) else {
             return .failure(CallFrameLookupFailure("0x\(String(address, radix: 16)) lies in no mapped file"))
@@ -108,6 +112,22 @@ public final class MappedImages: CallFrameSource {
         return table.map { ($0, image.bias) }
     }
 
+    /// Whether `address` is in a Swift async resume function of an image with Swift code (by its symbol table, read on
+    /// first use).
+    public func isSwiftAsyncResume(_ address: UInt64) -> Bool {
+        guard let index = imageIndex(containing: address), let binary = images[index].binary,
+              binary.sections.contains(where: { $0.name.hasPrefix("swift5_") }) else { return false }
+        let table = symbolTables.withLock { tables -> SymbolTable? in
+            if let known = tables[index] { return known }
+            let read = try? ObjectFileReader.symbolTable(of: binary)
+            tables[index] = .some(read)
+            return read
+        }
+        guard let symbol = table?.symbol(containing: FileAddress(address &- images[index].bias))?.symbol else { return false }
+        return SwiftAsyncNames.isResume(symbol.name)
+    }
+
+    /// Whether `address` is in executable memory (the core's segment flags), or in an image when that is not known.
     public func isCode(_ address: UInt64) -> Bool {
         memory.isExecutable(address) ?? (imageIndex(containing: address) != nil)
     }

@@ -8,6 +8,33 @@ public protocol CallFrameSource: Sendable {
     func callFrames(at address: UInt64) -> Result<(table: CallFrameTable, bias: UInt64), CallFrameLookupFailure>
     /// Whether `address` lies in an image's code, or in memory the process could execute.
     func isCode(_ address: UInt64) -> Bool
+    /// Whether `address` lies in a Swift async function's resume part (its symbol's mangled name ends in `TQ<n>_` or
+    /// `TY<n>_`): above such a frame the stack is the task's chain of async contexts.
+    func isSwiftAsyncResume(_ address: UInt64) -> Bool
+}
+
+extension CallFrameSource {
+    /// No async functions, for sources that know no symbols.
+    public func isSwiftAsyncResume(_ address: UInt64) -> Bool { false }
+}
+
+/// Swift's mangling of async functions' resume parts.
+public enum SwiftAsyncNames {
+    /// Whether `name` ends in `TY<digits>_` (an await's resume) or `TQ<digits>_` (a suspend's), as the Swift runtime's
+    /// backtracer tells them.
+    public static func isResume(_ name: String) -> Bool {
+        var utf8 = Substring(name).utf8
+        guard utf8.last == UInt8(ascii: "_") else { return false }
+        utf8 = utf8.dropLast()
+        while let last = utf8.last, last >= UInt8(ascii: "0"), last <= UInt8(ascii: "9") { utf8 = utf8.dropLast() }
+        return utf8.hasSuffix("TY".utf8) || utf8.hasSuffix("TQ".utf8)
+    }
+}
+
+private extension Substring.UTF8View {
+    func hasSuffix(_ suffix: String.UTF8View) -> Bool {
+        count >= suffix.count && self.suffix(suffix.count).elementsEqual(suffix)
+    }
 }
 
 /// Why no call-frame information is known for an address, in words for a stopped walk.

@@ -38,6 +38,10 @@ public struct StackWalker: Sendable {
             }
             let frame = UnwoundFrame(address: programCounter, isReturnAddress: isReturnAddress, trust: trust, registers: current)
             frames.append(frame)
+            // Above a Swift async function's resume part, the logical stack is its task's chain of async contexts.
+            if frames.count > 1, callFrames.isSwiftAsyncResume(frame.lookupAddress) {
+                return asyncFrames(after: frames, framePointer: current[current.architecture.framePointer])
+            }
             let step: Step
             switch callerByCallFrames(of: frame) {
             case .caller(let caller, let isSignalFrame):
@@ -68,6 +72,32 @@ public struct StackWalker: Sendable {
                 return UnwoundStack(frames: frames, stopReason: reason)
             }
         }
+    }
+
+    /// `frames` and the resume points of the async contexts chained from the context an async frame keeps below its
+    /// frame pointer (`[fp - 8]`): each context's parent at its first word, the resume function at its second.
+    func asyncFrames(after frames: [UnwoundFrame], framePointer: UInt64?) -> UnwoundStack {
+        var frames = frames
+        let architecture = frames[0].registers.architecture
+        guard let framePointer, framePointer >= 8, var context = memory.word(at: framePointer - 8) else {
+            return UnwoundStack(frames: frames, stopReason: "an async frame whose context could not be read")
+        }
+        var seen = Set<UInt64>()
+        while context != 0 {
+            guard frames.count < frameLimit else {
+                return UnwoundStack(frames: frames, stopReason: "cut at \(frameLimit) frames (--max-frames)")
+            }
+            guard seen.insert(context).inserted else { return UnwoundStack(frames: frames, stopReason: "the async contexts form a loop") }
+            guard let parent = memory.word(at: context), let resume = memory.word(at: context &+ 8) else {
+                return UnwoundStack(frames: frames, stopReason: "the async context at 0x\(String(context, radix: 16)) is not in memory")
+            }
+            let address = architecture.strippingAuthentication(resume)
+            if address == 0 { break }
+            frames.append(UnwoundFrame(address: address, isReturnAddress: false, trust: .asyncContext,
+                                       registers: RegisterSet(architecture: architecture)))
+            context = parent
+        }
+        return UnwoundStack(frames: frames, stopReason: nil)
     }
 
     enum Step {

@@ -1,4 +1,5 @@
-// Swift's runtime traps: fatalError, an index out of range, and a trap on a thread of its own.
+// Swift's runtime traps: fatalError, an index out of range, a trap on a thread of its own, and one in an async
+// function two awaits deep.
 import Glibc
 
 struct Inventory {
@@ -21,8 +22,22 @@ func onThread() {
     sleep(10)
 }
 
+@inline(never) func checkedElement(_ values: [Int], _ index: Int) async -> Int {
+    await Task.yield()
+    return element(values, index)
+}
+
+@inline(never) func loadAll() async -> Int {
+    let first = await checkedElement([1, 2], 4)
+    return first + 1
+}
+
 switch CommandLine.arguments.dropFirst().first ?? "fatal" {
 case "index": print(element([1, 2, 3], 7))
 case "thread": onThread()
+case "async":
+    let task = Task { await loadAll() }
+    sleep(10)
+    print(task)
 default: print(Inventory().required("pear"))
 }
