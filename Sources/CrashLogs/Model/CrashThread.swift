@@ -10,6 +10,8 @@ public struct CrashThread: Hashable, Sendable {
     public var frames: [CrashFrame]
     /// For a stack Postmortem walked itself: why the walk stopped before the outermost frame; `nil` when it did not.
     public var stopReason: String?
+    /// For a stack Postmortem walked itself: the registers of its innermost frame, by name, in the ABI's order.
+    public var registers: [RegisterValue] = []
 
     /// A thread of `frames`.
     public init(index: Int, name: String?, crashed: Bool, frames: [CrashFrame]) {
@@ -17,5 +19,19 @@ public struct CrashThread: Hashable, Sendable {
         self.name = name
         self.crashed = crashed
         self.frames = frames
+    }
+}
+
+/// One register and its value, as a thread's innermost frame had it.
+public struct RegisterValue: Hashable, Sendable {
+    /// The register's name, as gdb and `readelf -wF` print it (`rip`, `x29`).
+    public var name: String
+    /// Its value.
+    public var value: UInt64
+
+    /// `name` holding `value`.
+    public init(name: String, value: UInt64) {
+        self.name = name
+        self.value = value
     }
 }

@@ -18,6 +18,9 @@ public struct ReportJSONRenderer: Sendable {
                 ("frames", JSONText.array(thread.frames.map { frame(report, $0) })),
             ]
             if let reason = thread.stopReason { members.append(("stopReason", JSONText.quote(reason))) }
+            if !thread.registers.isEmpty {
+                members.append(("registers", JSONText.object(thread.registers.map { ($0.name, JSONText.quote(Self.hex($0.value))) })))
+            }
             return JSONText.object(members)
         }
         let images = report.images.map { image in

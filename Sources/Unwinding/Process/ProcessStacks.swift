@@ -55,8 +55,10 @@ public struct ProcessStacks {
                 return ELFCoreReportWriter.Frame(address: frame.address, isReturnAddress: frame.isReturnAddress, trust: frame.trust,
                                                  image: image, imageOffset: image.map { frame.address &- images.images[$0].bias })
             }
-            return ELFCoreReportWriter.Thread(id: Int(thread.id), name: thread.name, crashed: false, frames: frames,
-                                              stopReason: thread.stack.stopReason)
+            var written = ELFCoreReportWriter.Thread(id: Int(thread.id), name: thread.name, crashed: false, frames: frames,
+                                                     stopReason: thread.stack.stopReason)
+            written.registers = thread.stack.frames.first?.registers.named ?? []
+            return written
         }
         let name = threads.first?.name.map { " (\($0))" } ?? ""
         let tenths = stoppedNanoseconds / 100_000

@@ -1,3 +1,5 @@
+public import CrashLogs
+
 /// The general registers of one frame, by DWARF register number; a register whose value is lost (a caller-saved
 /// register after a call) is `nil`.
 public struct RegisterSet: Hashable, Sendable {
@@ -32,5 +34,10 @@ public struct RegisterSet: Hashable, Sendable {
     /// The known registers, by DWARF number, in order.
     public var known: [(register: UInt16, value: UInt64)] {
         values.enumerated().compactMap { index, value in value.map { (UInt16(index), $0) } }
+    }
+
+    /// The known registers with their names, in DWARF order, for a report.
+    public var named: [RegisterValue] {
+        known.map { RegisterValue(name: architecture.name(of: $0.register), value: $0.value) }
     }
 }

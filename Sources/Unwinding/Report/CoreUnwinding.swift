@@ -41,8 +41,10 @@ public struct CoreUnwinding {
                                                  image: image, imageOffset: image.map { frame.address &- images.images[$0].bias })
             }
             // The kernel writes the thread that took the signal first.
-            return ELFCoreReportWriter.Thread(id: Int(thread.id), crashed: number == 0 && core.signal != nil, frames: frames,
-                                              stopReason: stack.stopReason)
+            var written = ELFCoreReportWriter.Thread(id: Int(thread.id), crashed: number == 0 && core.signal != nil, frames: frames,
+                                                     stopReason: stack.stopReason)
+            written.registers = thread.registers.named
+            return written
         }
         return ELFCoreReportWriter(header: header, exception: exception, threads: threads, images: crashImages)
             .report(warnings: core.warnings)

@@ -16,7 +16,7 @@ enum CrashingPrograms {
     static let crashes: [Crash] = [
         Crash(program: "threads"), Crash(program: "terminate"), Crash(program: "handler"),
         Crash(program: "crashes", arguments: ["fatal"]), Crash(program: "crashes", arguments: ["index"]),
-        Crash(program: "crashes", arguments: ["thread"]),
+        Crash(program: "crashes", arguments: ["thread"]), Crash(program: "crashes", arguments: ["overflow"]),
     ]
 
     /// Where the programs are built, once per test process.

@@ -58,6 +58,8 @@ public struct ELFCoreReportWriter {
         public var frames: [Frame]
         /// Why the walk stopped early, if it did.
         public var stopReason: String?
+        /// The innermost frame's registers.
+        public var registers: [RegisterValue] = []
 
         /// A thread of `frames`.
         public init(id: Int, name: String? = nil, crashed: Bool, frames: [Frame], stopReason: String?) {
@@ -113,6 +115,7 @@ public struct ELFCoreReportWriter {
             if let reason = thread.stopReason { text.append("    the walk stopped: \(reason)") }
             var crashThread = CrashThread(index: thread.id, name: thread.name ?? "Thread \(thread.id)", crashed: thread.crashed, frames: frames)
             crashThread.stopReason = thread.stopReason
+            crashThread.registers = thread.registers
             crashThreads.append(crashThread)
         }
         text.append("")

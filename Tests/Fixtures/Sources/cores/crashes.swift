@@ -1,5 +1,5 @@
 // Swift's runtime traps: fatalError, an index out of range, a trap on a thread of its own, and one in an async
-// function two awaits deep.
+// function two awaits deep, and a stack overflow.
 import Glibc
 
 struct Inventory {
@@ -32,9 +32,14 @@ func onThread() {
     return first + 1
 }
 
+@inline(never) func descend(_ depth: Int) -> Int {
+    depth < 0 ? 0 : descend(depth + 1) + 1
+}
+
 switch CommandLine.arguments.dropFirst().first ?? "fatal" {
 case "index": print(element([1, 2, 3], 7))
 case "thread": onThread()
+case "overflow": print(descend(0))
 case "async":
     let task = Task { await loadAll() }
     sleep(10)
