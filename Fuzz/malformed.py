@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs the postmortem CLI over malformed inputs made from the fixtures: truncations and byte flips of
-every fixture binary (resolving addresses in it) and of every crash log (symbolicating it), plus
+every fixture binary (resolving addresses in it), of every crash log and of cores of the tests' programs (symbolicating
+them), plus
 oversized and deeply nested logs and dumps, and a 200 MiB trace under a 4 GiB address-space limit. Reports every run killed by a signal (a crash), still
 running after the time limit (a hang) or whose peak resident memory passed the limit, keeping those
 inputs under .build-fuzz/malformed/findings/.
@@ -86,6 +87,43 @@ def mutate(data, rng, ranges=None):
     return bytes(mutated)
 
 
+def make_cores():
+    """The kernel's cores (gdb's where the kernel writes none here) of two of the tests' crashing programs, built into
+    WORK/cores, with the ranges of each that mutations should hit: the ELF and program headers and the notes."""
+    directory = os.path.join(WORK, "cores")
+    os.makedirs(directory, exist_ok=True)
+    sources = os.path.join(ROOT, "Tests/Fixtures/Sources/cores")
+    cores = []
+    for program, flags in [("handler", ["-O1"]), ("overflow", ["-O0"])]:
+        if subprocess.run(["gcc", "-g"] + flags + ["-o", program, os.path.join(sources, program + ".c")], cwd=directory).returncode:
+            continue
+        for leftover in [n for n in os.listdir(directory) if n == "core" or n.startswith("core.")]:
+            os.remove(os.path.join(directory, leftover))
+        subprocess.run(["sh", "-c", f"ulimit -c unlimited; exec ./{program}"], cwd=directory, capture_output=True)
+        written = [n for n in os.listdir(directory) if n == "core" or n.startswith("core.")]
+        core = os.path.join(directory, program + ".core")
+        if written:
+            os.rename(os.path.join(directory, written[0]), core)
+        else:
+            subprocess.run(["gdb", "-batch", "-nx", "-ex", "run", "-ex", f"generate-core-file {core}", "./" + program],
+                           cwd=directory, capture_output=True)
+        if os.path.exists(core):
+            cores.append(core)
+    return cores
+
+
+def core_ranges(path):
+    """A core's ELF and program headers and its notes: where a mutation changes what is read."""
+    result = subprocess.run(["readelf", "-lW", path], capture_output=True, text=True)
+    ranges = [(0, 64)]
+    for line in result.stdout.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "NOTE" and len(fields) > 4:
+            offset, size = int(fields[1], 16), int(fields[4], 16)
+            ranges.append((offset, offset + size))
+    return ranges
+
+
 def nm_addresses(path):
     result = subprocess.run(["nm", "--defined-only", path], capture_output=True, text=True)
     addresses = [line.split()[0] for line in result.stdout.splitlines() if len(line.split()) == 3 and line.split()[1] in "tT"]
@@ -139,10 +177,14 @@ def main():
     dump_files = dumps()
     addresses = {path: nm_addresses(path) for path in binaries}
     ranges = {path: interesting_ranges(path) for path in binaries}
+    cores = make_cores()
+    ranges.update({path: core_ranges(path) for path in cores})
     cases = []  # (kind, source)
     for index in range(options.count):
-        kind = ["binary", "binary", "log", "dump"][index % 4]
-        source = rng.choice({"binary": binaries, "log": logs, "dump": dump_files}[kind])
+        kind = ["binary", "binary", "log", "dump", "core"][index % 5]
+        if kind == "core" and not cores:
+            kind = "log"
+        source = rng.choice({"binary": binaries, "log": logs, "dump": dump_files, "core": cores}[kind])
         cases.append((kind, source))
 
     findings = []
@@ -158,6 +200,8 @@ def main():
             outcome = run(["resolve", "-i", "-o", path] + arch + addresses[source], options.timeout, options.memory_limit)
             if outcome is None:
                 outcome = run(["info", "symbol", "-o", path] + arch + addresses[source][:5], options.timeout, options.memory_limit)
+        elif kind == "core":
+            outcome = run(["symbolicate", path], options.timeout, options.memory_limit)
         elif kind == "log":
             outcome = run(["symbolicate", "-d", os.path.dirname(source), path], options.timeout, options.memory_limit)
             if outcome is None:

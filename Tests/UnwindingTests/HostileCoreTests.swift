@@ -91,6 +91,18 @@ struct HostileCoreTests {
         #expect(throws: CoreFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) { try Self.read(synthetic) }
     }
 
+    /// Found by `make malformed`: a mapped file whose end lies before its start stopped the program.
+    @Test func aMappingThatEndsBeforeItStarts() throws {
+        var synthetic = Self.chainedCore([nil])
+        synthetic.files = [(start: 0x5000_0000, end: 0x4000_0000, pageOffset: 0, path: "/nonexistent/app"),
+                           (start: 0x6000_0000, end: 0x6000_1000, pageOffset: 0, path: "/nonexistent/lib.so")]
+        let core = try Self.read(synthetic)
+        #expect(core.mappings.count == 2)
+        let images = MappedImages(core: core, finder: BinaryFinder(debugPaths: []))
+        #expect(images.images.isEmpty, "neither file is there, and the core holds no build-id for them")
+        _ = Self.walk(core)
+    }
+
     @Test func notACoreIsNamed() throws {
         let core = Self.chainedCore([nil]).bytes
         var executable = core

@@ -14,6 +14,8 @@ struct SyntheticCore {
     var segments: [Segment] = []
     /// The descriptor size the PRSTATUS note claims; `nil` for its real size.
     var claimedDescriptorSize: UInt32?
+    /// Mapped files for an `NT_FILE` note: start, end, page offset, path.
+    var files: [(start: UInt64, end: UInt64, pageOffset: UInt64, path: String)] = []
 
     static func words(_ values: [UInt64]) -> [UInt8] {
         values.flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
@@ -37,6 +39,23 @@ struct SyntheticCore {
         Self.append(1, size: 4, to: &note)
         note += Array("CORE".utf8) + [0, 0, 0, 0]
         note += prstatus
+        if !files.isEmpty {
+            var descriptor: [UInt8] = []
+            Self.append(UInt64(files.count), size: 8, to: &descriptor)
+            Self.append(4096, size: 8, to: &descriptor)
+            for file in files {
+                Self.append(file.start, size: 8, to: &descriptor)
+                Self.append(file.end, size: 8, to: &descriptor)
+                Self.append(file.pageOffset, size: 8, to: &descriptor)
+            }
+            for file in files { descriptor += Array(file.path.utf8) + [0] }
+            while descriptor.count % 4 != 0 { descriptor.append(0) }
+            Self.append(5, size: 4, to: &note)
+            Self.append(UInt64(descriptor.count), size: 4, to: &note)
+            Self.append(0x4649_4c45, size: 4, to: &note)
+            note += Array("CORE".utf8) + [0, 0, 0, 0]
+            note += descriptor
+        }
 
         let headerCount = 1 + segments.count
         let dataStart = 64 + 56 * headerCount

@@ -92,7 +92,9 @@ private final class FrameLists {
                 handle.discard(error)
                 continue
             }
-            return try row(of: fde, at: address, function: low..<(high &+ 1), section: list.section, handle: handle)
+            // libdwarf's high address is inclusive; a damaged FDE may give one below the low one, or the last address.
+            let end = high >= low ? (high == .max ? high : high + 1) : low
+            return try row(of: fde, at: address, function: low..<end, section: list.section, handle: handle)
         }
         return nil
     }

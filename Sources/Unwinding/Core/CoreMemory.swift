@@ -36,7 +36,8 @@ public struct CoreMemory: MemoryReader, Sendable {
 
     /// The `count` bytes at `address`, when one segment holds them all in the file.
     public func read(_ count: Int, at address: UInt64) -> [UInt8]? {
-        guard count >= 0, let segment = segment(containing: address) else { return nil }
+        guard count > 0 else { return count == 0 ? [] : nil }
+        guard let segment = segment(containing: address) else { return nil }
         let offset = address - segment.address
         guard offset + UInt64(count) <= segment.fileSize else { return nil }
         let start = Int(segment.fileOffset + offset)

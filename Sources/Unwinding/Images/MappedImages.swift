@@ -50,7 +50,8 @@ public final class MappedImages: CallFrameSource {
         self.memory = memory
         var images: [Image] = []
         var byPath: [String: Int] = [:]
-        for mapping in mappings where mapping.path.hasPrefix("/") {
+        // A mapping that ends before it starts (a damaged NT_FILE) holds nothing.
+        for mapping in mappings where mapping.path.hasPrefix("/") && mapping.start < mapping.end {
             let path = mapping.path.hasSuffix(" (deleted)") ? String(mapping.path.dropLast(" (deleted)".count)) : mapping.path
             if let index = byPath[path] {
                 images[index].endAddress = max(images[index].endAddress, mapping.end)
