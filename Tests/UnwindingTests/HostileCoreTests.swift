@@ -103,6 +103,19 @@ struct HostileCoreTests {
         _ = Self.walk(core)
     }
 
+    /// Found by `make malformed`: segments that claim nearly 2^64 bytes overflowed the sum of what a truncated core
+    /// lacks; reads near their ends must not overflow either.
+    @Test func segmentsThatClaimEverything() throws {
+        var synthetic = Self.chainedCore([nil])
+        synthetic.segments[1].claimedSize = .max - 16
+        synthetic.segments.append(SyntheticCore.Segment(address: 0x1000, bytes: [1, 2, 3], claimedSize: .max - 8))
+        let core = try Self.read(synthetic)
+        #expect(core.warnings.contains { $0.hasPrefix("the core was truncated") })
+        #expect(core.memory.read(8, at: .max - 4) == nil)
+        #expect(core.memory.word(at: Self.stackBase + 0x1000_0000) == nil)
+        _ = Self.walk(core)
+    }
+
     @Test func notACoreIsNamed() throws {
         let core = Self.chainedCore([nil]).bytes
         var executable = core

@@ -5,6 +5,8 @@ struct SyntheticCore {
         var address: UInt64
         var bytes: [UInt8]
         var executable = false
+        /// The file and memory size its header claims; `nil` for its bytes' count.
+        var claimedSize: UInt64?
     }
 
     /// Registers by `user_regs_struct` slot (rbp is 4, rip 16, rsp 19).
@@ -72,20 +74,21 @@ struct SyntheticCore {
         Self.append(UInt64(headerCount), size: 2, to: &file)
         Self.append(0, size: 6, to: &file)
         var offset = UInt64(dataStart)
-        func header(type: UInt64, flags: UInt64, address: UInt64, size: Int) {
+        func header(type: UInt64, flags: UInt64, address: UInt64, size: Int, claimed: UInt64? = nil) {
             Self.append(type, size: 4, to: &file)
             Self.append(flags, size: 4, to: &file)
             Self.append(offset, size: 8, to: &file)
             Self.append(address, size: 8, to: &file)
             Self.append(0, size: 8, to: &file)
-            Self.append(UInt64(size), size: 8, to: &file)
-            Self.append(UInt64(size), size: 8, to: &file)
+            Self.append(claimed ?? UInt64(size), size: 8, to: &file)
+            Self.append(claimed ?? UInt64(size), size: 8, to: &file)
             Self.append(1, size: 8, to: &file)
             offset += UInt64(size)
         }
         header(type: 4, flags: 4, address: 0, size: note.count)
         for segment in segments {
-            header(type: 1, flags: segment.executable ? 5 : 6, address: segment.address, size: segment.bytes.count)
+            header(type: 1, flags: segment.executable ? 5 : 6, address: segment.address, size: segment.bytes.count,
+                   claimed: segment.claimedSize)
         }
         file += note
         for segment in segments { file += segment.bytes }

@@ -70,7 +70,7 @@ public struct CoreFile: Sendable {
                 let available = header.fileOffset < UInt64(bytes.count) ? min(header.fileSize, UInt64(bytes.count) - header.fileOffset) : 0
                 if available < header.fileSize {
                     cutSegments += 1
-                    missingBytes += header.fileSize - available
+                    missingBytes &+= header.fileSize - available
                 }
                 segments.append(CoreMemory.Segment(address: header.address, size: header.memorySize, fileOffset: header.fileOffset,
                                                    fileSize: available, isExecutable: header.flags & 1 != 0))

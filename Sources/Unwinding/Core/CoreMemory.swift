@@ -39,7 +39,8 @@ public struct CoreMemory: MemoryReader, Sendable {
         guard count > 0 else { return count == 0 ? [] : nil }
         guard let segment = segment(containing: address) else { return nil }
         let offset = address - segment.address
-        guard offset + UInt64(count) <= segment.fileSize else { return nil }
+        // Sizes come from the file: compared without adding, so that no sum overflows.
+        guard UInt64(count) <= segment.fileSize, offset <= segment.fileSize - UInt64(count) else { return nil }
         let start = Int(segment.fileOffset + offset)
         return bytes.bytes(start..<start + count)
     }
@@ -48,7 +49,7 @@ public struct CoreMemory: MemoryReader, Sendable {
     public func word(at address: UInt64) -> UInt64? {
         guard let segment = segment(containing: address) else { return nil }
         let offset = address - segment.address
-        guard offset + 8 <= segment.fileSize else { return nil }
+        guard segment.fileSize >= 8, offset <= segment.fileSize - 8 else { return nil }
         return bytes.u64(at: Int(segment.fileOffset + offset))
     }
 

@@ -104,7 +104,7 @@ struct CFIExpression {
             case 0x17:  // DW_OP_rot
                 let top = try pop(), second = try pop(), third = try pop()
                 stack += [top, third, second]
-            case 0x19: stack.append(UInt64(bitPattern: abs(Int64(bitPattern: try pop()))))  // DW_OP_abs
+            case 0x19: stack.append(Int64(bitPattern: try pop()).magnitude)  // DW_OP_abs (of Int64.min: its magnitude)
             case 0x1a: let b = try pop(); stack.append(try pop() & b)
             case 0x1b:  // DW_OP_div (signed)
                 let divisor = Int64(bitPattern: try pop()), dividend = Int64(bitPattern: try pop())
