@@ -31,7 +31,14 @@ public final class CallFrameTable: Sendable {
     /// - Throws: ``DWARFError`` when the function's instructions cannot be read.
     public func row(at address: FileAddress) throws(DWARFError) -> CallFrameRow? {
         try handle.run { () throws(DWARFError) -> CallFrameRow? in
-            try lists.withLock { lists throws(DWARFError) -> CallFrameRow? in try lists.row(at: address, handle: handle) }
+            try lists.withLock { lists throws(DWARFError) -> CallFrameRow? in
+                // A recursion walks the same few addresses hundreds of times: each row is worked out once.
+                if let known = lists.rows[address.rawValue] { return known }
+                let row = try lists.row(at: address, handle: handle)
+                if lists.rows.count >= FrameLists.rowLimit { lists.rows.removeAll(keepingCapacity: true) }
+                lists.rows[address.rawValue] = .some(row)
+                return row
+            }
         }
     }
 }
@@ -53,6 +60,9 @@ private final class FrameLists {
     private let handle: DebugHandle
     private var debug: Dwarf_Debug { handle.debug }
     private var lists: [List] = []
+    /// Rows already worked out, by address (`nil`: no FDE covers it); emptied when it holds ``rowLimit``.
+    var rows: [UInt64: CallFrameRow?] = [:]
+    static let rowLimit = 4_096
 
     var isEmpty: Bool { lists.allSatisfy { $0.fdeCount == 0 } }
 

@@ -154,10 +154,10 @@ public struct StackWalker: Sendable {
             }
         }
         var caller = RegisterSet(architecture: architecture)
-        var registerNumbers = Set((0..<architecture.registerCount).map(UInt16.init))
-        registerNumbers.insert(row.returnAddressRegister)
+        var registerNumbers = (0..<UInt16(architecture.registerCount)).map { $0 }
+        if Int(row.returnAddressRegister) >= architecture.registerCount { registerNumbers.append(row.returnAddressRegister) }
         var returnAddress: UInt64?
-        for register in registerNumbers.sorted() {
+        for register in registerNumbers {
             let value: UInt64?
             switch row.rule(of: register) {
             case .sameValue: value = registers[register]
