@@ -87,7 +87,9 @@ package final class BinaryLocator {
     }
 
     /// The entries of `directory`, then those of its subdirectories (sorted; `.dSYM` bundles not entered).
-    private static func entries(below directory: String, depth: Int) -> [(name: String, path: String)] {
+    /// Every entry below `directory`, `depth` levels deep (`.dSYM` bundles not entered), each folder's before its
+    /// subfolders': nearest first.
+    static func entries(below directory: String, depth: Int) -> [(name: String, path: String)] {
         guard depth > 0 else { return [] }
         var entries: [(name: String, path: String)] = []
         var subdirectories: [String] = []

@@ -64,6 +64,21 @@ public struct DebugFileLocator: Sendable {
                 if let found { return DebugFileLookup(debugFile: found, rejections: rejections) }
             }
         }
+        // Below each -d folder at any depth (`objcopy --only-keep-debug app app.debug` then `mv *.debug dbg/`): a
+        // `.build-id` tree's file of the binary's build-id, the debug link's name (its CRC checked), `NAME.debug`.
+        for root in search.roots {
+            for candidate in Self.candidates(below: root, for: binary) {
+                let found = consider(candidate) { file in
+                    if binary.buildID != nil, file.buildID != nil { return Self.buildIDMismatch(binary, file) }
+                    guard let link = binary.debugLink, FilePath.fileName(of: candidate) == link.fileName else {
+                        return "neither build-id nor debug link ties it to \(binary.path)"
+                    }
+                    guard let crc = CRC32.ofFile(at: file.path) else { return "cannot be read" }
+                    return crc == link.crc ? nil : "CRC-32 \(Self.hex(crc)) does not match the debug link's \(Self.hex(link.crc))"
+                }
+                if let found { return DebugFileLookup(debugFile: found, rejections: rejections) }
+            }
+        }
         if let remote, let buildID = binary.buildID {
             switch remote.source.fetch(.debugInfo, of: buildID) {
             case .fetched(let path, let origin):
@@ -100,6 +115,20 @@ public struct DebugFileLocator: Sendable {
             rejections.append(.init(path: candidate, reason: "UUID \(found) does not match the binary's \(binary.uuid?.description ?? "missing UUID") (\(binary.architecture))"))
         }
         return DebugFileLookup(debugFile: nil, rejections: rejections)
+    }
+
+    /// Files below `root` (8 levels deep) that may be `binary`'s debug file, nearest first: in a `.build-id` folder at
+    /// the binary's build-id path, or named as its debug link names it, or `NAME.debug`.
+    static func candidates(below root: String, for binary: ObjectFile) -> [String] {
+        let relative = binary.buildID?.debugFileRelativePath.map { "/" + $0 }
+        let names = Set([binary.debugLink?.fileName, FilePath.fileName(of: binary.path) + ".debug"].compactMap { $0 })
+        return BinaryLocator.entries(below: root, depth: 8).compactMap { entry in
+            if names.contains(entry.name) { return entry.path }
+            if let relative, entry.path.hasSuffix(relative), entry.path.dropLast(relative.count).hasSuffix(".build-id") {
+                return entry.path
+            }
+            return nil
+        }
     }
 
     private static func buildIDMismatch(_ binary: ObjectFile, _ candidate: ObjectFile) -> String? {

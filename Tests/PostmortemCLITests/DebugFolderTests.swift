@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Debug files made the usual way (`objcopy --only-keep-debug app app.debug; strip app; objcopy
+/// --add-gnu-debuglink=app.debug app; mv app.debug dbg/`) are found below `-d dbg`, by debug link (CRC checked) or
+/// build-id, at any depth: `resolve -o app -d dbg` and a core of the stripped program answer as llvm-symbolizer does
+/// from the debug file.
+@Suite("Debug files below -d")
+struct DebugFolderTests {
+    /// The stripped `threads` program of the core tests and its library, their debug files moved below `dbg/deep/er`.
+    static func strippedProgram() throws -> String {
+        let directory = try CrashingPrograms.directory.get()
+        let scratch = Fixtures.scratchDirectory("debug-folder")
+        try FileManager.default.createDirectory(atPath: scratch + "/dbg/deep/er", withIntermediateDirectories: true)
+        for name in ["threads", "libchain.so", "with-default-signals"] {
+            try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: scratch + "/" + name)
+        }
+        for name in ["threads", "libchain.so"] {
+            for command in [["objcopy", "--only-keep-debug", name, name + ".debug"], ["strip", name],
+                            ["objcopy", "--add-gnu-debuglink=\(name).debug", name], ["mv", name + ".debug", "dbg/deep/er/"]] {
+                let result = try Command.run("/usr/bin/env", command, currentDirectory: URL(fileURLWithPath: scratch))
+                #expect(result.status == 0, "\(command): \(result.standardError)")
+            }
+        }
+        return scratch
+    }
+
+    static func llvmChain(_ debugFile: String, _ address: String) throws -> [ComparableFrame] {
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
+        let output = try Command.run(symbolizer, ["--inlining", "--output-style=JSON", "--obj=" + debugFile, address])
+        return try ChainParser.llvmSymbolizer(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test func resolveFindsTheDebugFileByItsLink() throws {
+        let scratch = try Self.strippedProgram()
+        let address = try #require(try Fixtures.run("nm", [scratch + "/dbg/deep/er/threads.debug"]).split(separator: "\n")
+            .first { $0.hasSuffix(" main") }.map { "0x" + $0.prefix { $0 != " " } })
+        let result = try Command.run(Paths.postmortem, ["resolve", "--json", "--no-cache", "-i", "-o", scratch + "/threads", "-d", scratch + "/dbg", address])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("threads.c"), "file and line from the debug file: \(result.standardOutput)")
+        let expected = try Self.llvmChain(scratch + "/dbg/deep/er/threads.debug", address)
+        #expect(expected.first?.file.map { result.standardOutput.contains("\"line\": \(expected.first!.line)") && result.standardOutput.contains($0) } == true)
+    }
+
+    @Test func aCoreOfTheStrippedProgram() throws {
+        let scratch = try Self.strippedProgram()
+        let core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        var checked = 0
+        for thread in CoreFileTests.threads(report) {
+            for frame in thread["frames"] as? [[String: Any]] ?? [] {
+                guard let image = frame["image"] as? String, ["threads", "libchain.so"].contains(image),
+                      let lookup = frame["lookupAddress"] as? String else { continue }
+                let symbols = (frame["symbols"] as? [[String: Any]] ?? []).map { symbol in
+                    ComparableFrame(function: symbol["function"] as? String, file: symbol["file"] as? String,
+                                    line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
+                }
+                let expected = try Self.llvmChain(scratch + "/dbg/deep/er/\(image).debug", lookup)
+                #expect(symbols.map(\.file) == expected.map(\.file), "\(image) at \(lookup)")
+                #expect(symbols.map(\.line) == expected.map(\.line), "\(image) at \(lookup)")
+                #expect(symbols.map(\.column) == expected.map(\.column), "\(image) at \(lookup)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 4, "frames of the program and its library checked")
+    }
+}
