@@ -162,6 +162,33 @@ struct CoreFileTests {
         #expect(ours == expected)
     }
 
+    /// The report of a core, saved with `--parse-only` (no binary looked for), reads back as a log: symbolicated
+    /// later it gives the frames, images and symbols the core itself gives.
+    @Test func aSavedReportIsSymbolicatedLater() throws {
+        let crash = CrashingPrograms.Crash(program: "handler")
+        let directory = try CrashingPrograms.directory.get()
+        let core = try #require(try Self.cores(of: crash).first).path
+        let saved = Fixtures.scratchDirectory("saved-report") + "/report.txt"
+        let parsed = try Command.run(Paths.postmortem, ["symbolicate", "--parse-only", core, "--output", saved])
+        #expect(parsed.status == 0, "\(parsed.standardError)")
+        let later = try Self.report(core: saved, executable: directory + "/handler")
+        let direct = try Self.report(core: core, executable: directory + "/handler")
+        #expect(later["format"] as? String == "elf-core")
+        func frames(_ report: [String: Any]) -> [String] {
+            Self.threads(report).flatMap { thread in
+                (thread["frames"] as? [[String: Any]] ?? []).map { frame in
+                    let names = (frame["symbols"] as? [[String: Any]] ?? []).compactMap { $0["function"] as? String }
+                    return [frame["address"] as? String, frame["image"] as? String, frame["lookupAddress"] as? String,
+                            frame["trust"] as? String].map { $0 ?? "-" }.joined(separator: " ") + " " + names.joined(separator: " < ")
+                }
+            }
+        }
+        #expect(frames(later) == frames(direct))
+        #expect(frames(direct).contains { $0.contains("on_signal") })
+        let images = { (report: [String: Any]) in (report["images"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "") \($0["id"] ?? "")" } }
+        #expect(images(later) == images(direct))
+    }
+
     /// A core posted to the server (`POST /symbolicate`) is answered as `symbolicate` answers it, in JSON and text.
     @Test func aPostedCoreIsAnsweredAsSymbolicateAnswers() throws {
         let crash = CrashingPrograms.Crash(program: "handler")

@@ -1,11 +1,16 @@
-/// The report Postmortem writes of a core it unwound (``ELFCoreReportWriter``), read back as a log: saved from a
-/// `--parse-only` run on a machine without the binaries, it is symbolicated later like any log.
-enum ELFCoreFormat: CrashLogFormatReader {
-    static let format = CrashLogFormat.elfCore
-    static let markers = [ELFCoreParser.headerStart]
+/// A report of stacks Postmortem walked itself, in the layout ``ELFCoreReportWriter`` writes, told apart by its first
+/// line's start; read back as a log, so that one saved from a machine without the binaries (`--parse-only`) is
+/// symbolicated later like any log.
+protocol WalkedStacksFormat: CrashLogFormatReader {
+    /// How the report's first line starts.
+    static var headerStart: String { get }
+}
+
+extension WalkedStacksFormat {
+    static var markers: [String] { [headerStart] }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
-        lines.contains { $0.text.hasPrefix(ELFCoreParser.headerStart) } && lines.contains { $0.text == ELFCoreParser.imagesHeading }
+        lines.contains { $0.text.hasPrefix(headerStart) } && lines.contains { $0.text == ELFCoreParser.imagesHeading }
     }
 
     static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
@@ -13,25 +18,18 @@ enum ELFCoreFormat: CrashLogFormatReader {
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        lines[number].text.hasPrefix(ELFCoreParser.headerStart)
+        lines[number].text.hasPrefix(headerStart)
     }
 }
 
-/// The report Postmortem writes of a live process's stacks (`postmortem stack PID`), read back as a log: the same
-/// layout as a core's, headed `Stacks of process PID`.
-enum ProcessStacksFormat: CrashLogFormatReader {
+/// The report of a core Postmortem unwound (`Core dump of mt (pid 7461): ./mt`).
+enum ELFCoreFormat: WalkedStacksFormat {
+    static let format = CrashLogFormat.elfCore
+    static let headerStart = ELFCoreReportWriter.headerStart
+}
+
+/// The report of a running process's stacks (`postmortem stack PID`: `Stacks of process 7461 (mt): ./mt`).
+enum ProcessStacksFormat: WalkedStacksFormat {
     static let format = CrashLogFormat.process
-    static let markers = [ELFCoreReportWriter.processHeaderStart]
-
-    static func recognizes(_ lines: [LogLine]) -> Bool {
-        lines.contains { $0.text.hasPrefix(ELFCoreReportWriter.processHeaderStart) } && lines.contains { $0.text == ELFCoreParser.imagesHeading }
-    }
-
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
-        ELFCoreParser.parse(lines, format: format)
-    }
-
-    static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        lines[number].text.hasPrefix(ELFCoreReportWriter.processHeaderStart)
-    }
+    static let headerStart = ELFCoreReportWriter.processHeaderStart
 }
