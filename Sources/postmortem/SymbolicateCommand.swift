@@ -83,8 +83,17 @@ struct SymbolicateCommand: ParsableCommand {
         var produced = 0
         let cores = CoreInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames))
         for source in sources {
-            if let path = source.path, CoreInput.isCore(path) {
-                guard let report = cores.report(of: path) else { continue }
+            // A core is recognized by its first bytes before anything reads it whole (standard input is read first).
+            var read: [UInt8]?
+            if source.path == nil {
+                do { read = try source.read() } catch {
+                    Output.error(error.description)
+                    continue
+                }
+            }
+            let isCore = read.map { CoreFile.isCore(prefix: $0.prefix(18)) } ?? source.path.map(CoreInput.isCore) ?? false
+            if isCore {
+                guard let report = read.map({ cores.report(of: $0, name: source.name) }) ?? source.path.flatMap(cores.report(of:)) else { continue }
                 if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
                 if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink) {
                     unresolved = true
@@ -92,19 +101,13 @@ struct SymbolicateCommand: ParsableCommand {
                 produced += 1
                 continue
             }
-            let bytes: [UInt8]
-            do { bytes = try source.read() } catch {
-                Output.error(error.description)
-                continue
-            }
-            if source.path == nil, CoreFile.isCore(prefix: bytes.prefix(18)) {
-                guard let report = cores.report(of: bytes, name: source.name) else { continue }
-                if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink) {
-                    unresolved = true
+            if read == nil {
+                do { read = try source.read() } catch {
+                    Output.error(error.description)
+                    continue
                 }
-                produced += 1
-                continue
             }
+            let bytes = read ?? []
             if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
             do {
                 try LogReports.forEach(in: bytes, source: source.name) { report, continuing in

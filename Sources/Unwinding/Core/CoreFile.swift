@@ -136,20 +136,14 @@ public struct CoreFile: Sendable {
         self.warnings = warnings
     }
 
-    /// The little-endian 64-bit word at `offset` of `bytes` (0 past the end).
+    /// The little-endian 64-bit word at `offset` of a note's `bytes` (0 past the end).
     static func word(_ bytes: [UInt8], at offset: Int) -> UInt64 {
-        guard offset >= 0, offset + 8 <= bytes.count else { return 0 }
-        var value: UInt64 = 0
-        for index in (0..<8).reversed() { value = value << 8 | UInt64(bytes[offset + index]) }
-        return value
+        bytes.withUnsafeBytes { ByteReader(bytes: $0).u64(at: offset) } ?? 0
     }
 
-    /// The little-endian 32-bit word at `offset` of `bytes` (0 past the end).
+    /// The little-endian 32-bit word at `offset` of a note's `bytes` (0 past the end).
     static func word32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        guard offset >= 0, offset + 4 <= bytes.count else { return 0 }
-        var value: UInt32 = 0
-        for index in (0..<4).reversed() { value = value << 8 | UInt32(bytes[offset + index]) }
-        return value
+        bytes.withUnsafeBytes { ByteReader(bytes: $0).u32(at: offset) } ?? 0
     }
 
     struct ProgramHeader {

@@ -30,14 +30,17 @@ enum ExecutableMappings {
         }
     }
 
-    /// The NUL-terminated string at `address` (at most 4 KB).
+    /// The NUL-terminated string at `address` (at most 4 KB), read in pieces of 256 bytes (the last may end at the
+    /// stack's top, so a shorter piece is tried byte by byte).
     static func cString(at address: UInt64, in memory: any MemoryReader) -> String? {
         var bytes: [UInt8] = []
         var cursor = address
-        while bytes.count < 4096, let chunk = memory.read(1, at: cursor), let byte = chunk.first {
-            if byte == 0 { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-            cursor &+= 1
+        while bytes.count < 4096 {
+            let piece = memory.read(256, at: cursor) ?? memory.read(1, at: cursor)
+            guard let piece, !piece.isEmpty else { return nil }
+            if let end = piece.firstIndex(of: 0) { return String(decoding: bytes + piece[..<end], as: UTF8.self) }
+            bytes += piece
+            cursor &+= UInt64(piece.count)
         }
         return nil
     }

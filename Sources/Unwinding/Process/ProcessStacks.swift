@@ -45,16 +45,9 @@ public struct ProcessStacks {
 
     /// The stacks as a report, in the `process` layout.
     public var report: CrashReport {
-        let crashImages = images.images.map { image in
-            CrashImage(name: image.name, path: image.path, identifier: image.buildID?.hex, architecture: nil,
-                       loadAddress: image.loadAddress, endAddress: image.endAddress)
-        }
+        let crashImages = images.crashImages(architecture: nil)
         let written = threads.map { thread in
-            let frames = thread.stack.frames.map { frame -> ELFCoreReportWriter.Frame in
-                let image = images.imageIndex(containing: frame.lookupAddress)
-                return ELFCoreReportWriter.Frame(address: frame.address, isReturnAddress: frame.isReturnAddress, trust: frame.trust,
-                                                 image: image, imageOffset: image.map { frame.address &- images.images[$0].bias })
-            }
+            let frames = images.writtenFrames(of: thread.stack)
             var written = ELFCoreReportWriter.Thread(id: Int(thread.id), name: thread.name, crashed: false, frames: frames,
                                                      stopReason: thread.stack.stopReason)
             written.registers = thread.stack.frames.first?.registers.named ?? []

@@ -29,17 +29,10 @@ public struct CoreUnwinding {
 
     /// The report of the walk, in the `elf-core` layout.
     public var report: CrashReport {
-        let crashImages = images.images.map { image in
-            CrashImage(name: image.name, path: image.path, identifier: image.buildID?.hex, architecture: core.architecture.rawValue,
-                       loadAddress: image.loadAddress, endAddress: image.endAddress)
-        }
+        let crashImages = images.crashImages(architecture: core.architecture.rawValue)
         let threads = zip(core.threads, stacks).enumerated().map { number, pair in
             let (thread, stack) = pair
-            let frames = stack.frames.map { frame -> ELFCoreReportWriter.Frame in
-                let image = images.imageIndex(containing: frame.lookupAddress)
-                return ELFCoreReportWriter.Frame(address: frame.address, isReturnAddress: frame.isReturnAddress, trust: frame.trust,
-                                                 image: image, imageOffset: image.map { frame.address &- images.images[$0].bias })
-            }
+            let frames = images.writtenFrames(of: stack)
             // The kernel writes the thread that took the signal first.
             var written = ELFCoreReportWriter.Thread(id: Int(thread.id), crashed: number == 0 && core.signal != nil, frames: frames,
                                                      stopReason: stack.stopReason)
