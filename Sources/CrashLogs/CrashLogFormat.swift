@@ -16,4 +16,6 @@ public enum CrashLogFormat: String, Hashable, Sendable, CaseIterable {
     case elfCore = "elf-core"
     /// A report Postmortem wrote of a live process's threads it stopped and unwound (`postmortem stack PID`).
     case process = "process"
+    /// A report Postmortem wrote of a minidump it read and unwound (Crashpad's, Breakpad's, sentry-native's).
+    case minidump = "minidump"
 }

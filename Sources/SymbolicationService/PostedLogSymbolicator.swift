@@ -29,7 +29,9 @@ public struct PostedLogSymbolicator: Sendable {
     /// - Throws: a 400 ``ServiceError`` for a body that is no crash log of a known format.
     public func answer(_ body: [UInt8], style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
         let symbolicator = Symbolicator(diagnostics: diagnostics, options: options)
-        if CoreFile.isCore(prefix: body.prefix(18)) { return try answer(core: body, style: style, symbolicator: symbolicator) }
+        if CoreFile.isCore(prefix: body.prefix(18)) || MinidumpFile.isMinidump(prefix: body.prefix(4)) {
+            return try answer(dump: body, style: style, symbolicator: symbolicator)
+        }
         var answer: [UInt8] = []
         var reports = 0
         do {
@@ -50,13 +52,20 @@ public struct PostedLogSymbolicator: Sendable {
         return answer
     }
 
-    /// A core posted whole: every thread unwound with the binaries found below the server's folders (or through
-    /// debuginfod) for the build-ids the core holds, then symbolicated.
-    private func answer(core body: [UInt8], style: Style, symbolicator: Symbolicator) throws(ServiceError) -> [UInt8] {
-        let core: CoreFile
-        do { core = try CoreFile(bytes: ImmutableBytes(body), path: "request") } catch { throw .badRequest(error.description) }
+    /// A core or minidump posted whole: every thread unwound with the binaries found below the server's folders (or
+    /// through debuginfod) for the build-ids it holds, then symbolicated.
+    private func answer(dump body: [UInt8], style: Style, symbolicator: Symbolicator) throws(ServiceError) -> [UInt8] {
         let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles)
-        var report = CoreUnwinding(core: core, finder: finder).report
+        var report: CrashReport
+        do {
+            if MinidumpFile.isMinidump(prefix: body.prefix(4)) {
+                report = MinidumpUnwinding(dump: try MinidumpFile(bytes: ImmutableBytes(body), path: "request"), finder: finder).report
+            } else {
+                report = CoreUnwinding(core: try CoreFile(bytes: ImmutableBytes(body), path: "request"), finder: finder).report
+            }
+        } catch {
+            throw .badRequest("\(error)")
+        }
         symbolicator.symbolicate(&report)
         switch style {
         case .json: return Array((ReportJSONRenderer().render(report) + "\n").utf8)

@@ -63,7 +63,7 @@ struct GroupCommand: ParsableCommand {
             debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote))
-        let cores = CoreInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit)
+        let cores = DumpInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit)
         // Per image and reason, how many crashes kept unresolved frames: said once each, at the end.
         var unresolved: [UnresolvedKey: Int] = [:]
         var unresolvedOrder: [UnresolvedKey] = []
@@ -86,7 +86,7 @@ struct GroupCommand: ParsableCommand {
                 }
                 body(report, maker.signature(of: report))
             }
-            if let path = source.path, CoreInput.isCore(path) {
+            if let path = source.path, DumpInput.isDump(path) {
                 guard let report = cores.report(of: path) else { return false }
                 sign(report, continuing: false)
                 return true

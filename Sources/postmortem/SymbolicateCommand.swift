@@ -81,9 +81,9 @@ struct SymbolicateCommand: ParsableCommand {
         var unresolved = false
         let sink = try OutputSink(path: output)
         var produced = 0
-        let cores = CoreInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames))
+        let dumps = DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames))
         for source in sources {
-            // A core is recognized by its first bytes before anything reads it whole (standard input is read first).
+            // A core or minidump is recognized by its first bytes before anything reads it whole (standard input is read first).
             var read: [UInt8]?
             if source.path == nil {
                 do { read = try source.read() } catch {
@@ -91,9 +91,9 @@ struct SymbolicateCommand: ParsableCommand {
                     continue
                 }
             }
-            let isCore = read.map { CoreFile.isCore(prefix: $0.prefix(18)) } ?? source.path.map(CoreInput.isCore) ?? false
-            if isCore {
-                guard let report = read.map({ cores.report(of: $0, name: source.name) }) ?? source.path.flatMap(cores.report(of:)) else { continue }
+            let isDump = read.map { DumpInput.isDump(prefix: $0.prefix(DumpInput.prefixLength)) } ?? source.path.map(DumpInput.isDump) ?? false
+            if isDump {
+                guard let report = read.map({ dumps.report(of: $0, name: source.name) }) ?? source.path.flatMap(dumps.report(of:)) else { continue }
                 if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
                 if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink) {
                     unresolved = true

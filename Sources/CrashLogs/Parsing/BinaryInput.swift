@@ -10,7 +10,7 @@ public enum BinaryInput {
         let head = Array(bytes.prefix(sampleSize))
         func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
         if starts([0x7f, 0x45, 0x4c, 0x46]) { return elfDescription(head) }
-        if starts(Array("MDMP".utf8)) { return "a minidump (minidumps are not read yet; minidump-stackwalk's output is)" }
+        if starts(Array("MDMP".utf8)) { return "a minidump (give it to postmortem symbolicate, which unwinds its threads)" }
         if starts([0x1f, 0x8b]) { return "gzip-compressed: decompress it first (gunzip -c FILE | postmortem symbolicate -)" }
         if starts([0x28, 0xb5, 0x2f, 0xfd]) { return "zstd-compressed: decompress it first (zstd -dc FILE | postmortem symbolicate -)" }
         if starts([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return "xz-compressed: decompress it first (xz -dc FILE | postmortem symbolicate -)" }

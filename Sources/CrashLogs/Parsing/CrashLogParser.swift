@@ -25,7 +25,7 @@ public enum CrashLogParser {
     static let readers: [any CrashLogFormatReader.Type] = [
         AppleIPSFormat.self, AppleCrashFormat.self, AndroidTombstoneFormat.self, BreakpadStackwalkFormat.self,
         NSExceptionFormat.self, SanitizerFormat.self, SwiftBacktraceFormat.self, SwiftFatalFormat.self,
-        SystemdCoredumpFormat.self, ELFCoreFormat.self, ProcessStacksFormat.self, GDBBacktraceFormat.self, LLDBBacktraceFormat.self, GlibcBacktraceFormat.self,
+        SystemdCoredumpFormat.self, ELFCoreFormat.self, ProcessStacksFormat.self, MinidumpReportFormat.self, GDBBacktraceFormat.self, LLDBBacktraceFormat.self, GlibcBacktraceFormat.self,
     ]
 
     /// The formats this version parses, in the order they are tried.

@@ -36,12 +36,12 @@ public final class BinaryFinder {
                 return nil
             }
             if let buildID, object.buildID != buildID {
-                rejections.append("\(candidate) (\(origin)): build-id \(object.buildID?.hex ?? "(none)") is not the core's \(buildID.hex)")
+                rejections.append("\(candidate) (\(origin)): build-id \(object.buildID?.hex ?? "(none)") is not the recorded \(buildID.hex)")
                 return nil
             }
             // Without a build-id to check, only the file at the path the core names (or -e) is taken.
             if buildID == nil, candidate != path, candidate != executable {
-                rejections.append("\(candidate) (\(origin)): the core gives no build-id to check it against")
+                rejections.append("\(candidate) (\(origin)): no build-id is recorded to check it against")
                 return nil
             }
             return object

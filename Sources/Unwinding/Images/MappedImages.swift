@@ -45,9 +45,8 @@ public final class MappedImages: CallFrameSource {
 
     /// The images of the files in `mappings` of a process whose memory is `memory`, each with the binary `finder` finds
     /// for it (`directory` is searched as a log's folder is).
-    public init(mappings: [CoreMapping], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
-                near directory: String?) {
-        self.memory = memory
+    public convenience init(mappings: [CoreMapping], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
+                            near directory: String?) {
         var images: [Image] = []
         var byPath: [String: Int] = [:]
         // A mapping that ends before it starts (a damaged NT_FILE) holds nothing.
@@ -64,10 +63,30 @@ public final class MappedImages: CallFrameSource {
                                 endAddress: mapping.end, buildID: nil, binary: nil, bias: 0, problem: nil,
                                 ranges: [mapping.start..<mapping.end]))
         }
+        self.init(images: images, memory: memory, architecture: architecture, finder: finder, near: directory, keepsUnidentified: false)
+    }
+
+    /// The images of a minidump's `modules`, each with the binary `finder` finds for it by its path and build-id.
+    public convenience init(modules: [MinidumpModule], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
+                            near directory: String?) {
+        let images = modules.filter { $0.size > 0 && $0.baseAddress <= UInt64.max - $0.size }.map { module in
+            Image(name: module.name, path: module.path, loadAddress: module.baseAddress, endAddress: module.baseAddress + module.size,
+                  buildID: module.buildID, binary: nil, bias: 0, problem: nil, ranges: [module.baseAddress..<module.baseAddress + module.size])
+        }
+        self.init(images: images, memory: memory, architecture: architecture, finder: finder, near: directory, keepsUnidentified: true)
+    }
+
+    /// `images` with their binaries found; the build-id and image base read from `memory` where it holds an image's
+    /// headers. Images with neither a binary nor a build-id are dropped unless `keepsUnidentified` (a minidump's
+    /// modules are code; a core's unidentified mappings are data files).
+    private init(images found: [Image], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
+                 near directory: String?, keepsUnidentified: Bool) {
+        self.memory = memory
+        var images = found
         for index in images.indices {
             var image = images[index]
             let header = InMemoryELF(memory: memory, loadAddress: image.loadAddress)
-            image.buildID = header?.buildID
+            if image.buildID == nil { image.buildID = header?.buildID }
             switch finder.binary(name: image.name, path: image.path, buildID: image.buildID, architecture: architecture,
                                  near: directory) {
             case .success(let binary):
@@ -81,7 +100,7 @@ public final class MappedImages: CallFrameSource {
             images[index] = image
         }
         // Only files that hold code: data files a program maps (locale archives, caches) are no images.
-        self.images = images.filter { $0.binary != nil || $0.buildID != nil }.sorted { $0.loadAddress < $1.loadAddress }
+        self.images = images.filter { keepsUnidentified || $0.binary != nil || $0.buildID != nil }.sorted { $0.loadAddress < $1.loadAddress }
         tables = Mutex([:])
         symbolTables = Mutex([:])
     }

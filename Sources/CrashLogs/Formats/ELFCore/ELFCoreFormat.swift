@@ -33,3 +33,9 @@ enum ProcessStacksFormat: WalkedStacksFormat {
     static let format = CrashLogFormat.process
     static let headerStart = ELFCoreReportWriter.processHeaderStart
 }
+
+/// The report of a minidump Postmortem unwound (`Minidump of mt (pid 7461): ./mt`).
+enum MinidumpReportFormat: WalkedStacksFormat {
+    static let format = CrashLogFormat.minidump
+    static let headerStart = ELFCoreReportWriter.minidumpHeaderStart
+}

@@ -27,6 +27,10 @@ enum ELFCoreParser {
                 var rest = words.dropFirst(type.count).drop { $0 == " " }
                 if rest.hasPrefix("("), rest.hasSuffix(")") { rest = rest.dropFirst().dropLast() }
                 exception = CrashReport.Exception(type: type, message: rest.isEmpty ? nil : String(rest))
+            } else if text.hasPrefix(ELFCoreReportWriter.crashReasonStart) {
+                // `Crash reason: SIGSEGV / SEGV_MAPERR`, `Crash reason: EXCEPTION_ACCESS_VIOLATION_READ`.
+                let parts = text.dropFirst(ELFCoreReportWriter.crashReasonStart.count).split(separator: " / ", maxSplits: 1)
+                exception = CrashReport.Exception(type: parts.first.map(String.init), message: parts.count > 1 ? String(parts[1]) : nil)
             } else if text.hasPrefix("Thread "), text.hasSuffix(":"), let id = Int(text.dropFirst("Thread ".count).prefix { $0.isNumber }) {
                 // `Thread 7461:`, `Thread 7461 crashed:`, `Thread 7463 "worker":`.
                 var name = "Thread \(id)"

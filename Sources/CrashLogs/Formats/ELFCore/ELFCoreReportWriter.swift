@@ -22,6 +22,10 @@ public struct ELFCoreReportWriter {
     public static let headerStart = "Core dump of "
     /// How a live process's report starts (`Stacks of process 7461 (mt): ./mt`).
     public static let processHeaderStart = "Stacks of process "
+    /// How a minidump's report starts (`Minidump of mt (pid 7461): ./mt`).
+    public static let minidumpHeaderStart = "Minidump of "
+    /// How a minidump's report names the crash (`Crash reason: SIGSEGV / SEGV_MAPERR`), as minidump-stackwalk does.
+    public static let crashReasonStart = "Crash reason: "
 
     /// One frame a walk found.
     public struct Frame: Hashable, Sendable {
@@ -81,15 +85,18 @@ public struct ELFCoreReportWriter {
     public var threads: [Thread]
     /// The images, by load address.
     public var images: [CrashImage]
+    /// Lines after the images (which had no binary, and why).
+    public var footer: [String]
 
     /// A writer of a report of `threads` over `images`.
     public init(format: CrashLogFormat = .elfCore, header: [String], exception: CrashReport.Exception?, threads: [Thread],
-                images: [CrashImage]) {
+                images: [CrashImage], footer: [String] = []) {
         self.format = format
         self.header = header
         self.exception = exception
         self.threads = threads
         self.images = images
+        self.footer = footer
     }
 
     /// The report, its lines in the `elf-core` layout.
@@ -124,6 +131,7 @@ public struct ELFCoreReportWriter {
             let range = Self.hex16(image.loadAddress ?? 0) + "-" + Self.hex16(image.endAddress ?? 0)
             text.append(range + " " + image.name + " " + (image.identifier ?? "-") + " " + (image.path ?? "-"))
         }
+        text += footer
         let lines = LogLine.split(Array(text.map { $0 + "\n" }.joined().utf8))
         return CrashReport(format: format, exception: exception, threads: crashThreads, images: images, lines: lines,
                            warnings: warnings)

@@ -1,4 +1,3 @@
-public import ObjectFiles
 public import PostmortemCore
 
 /// The identifier Breakpad, Tecken and the Symbolication API give a module: 33 upper-case hex digits, a GUID and

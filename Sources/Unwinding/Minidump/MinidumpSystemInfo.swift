@@ -1,0 +1,111 @@
+/// The machine a minidump was written on (SystemInfo), and the process's id and start (MiscInfo).
+public struct MinidumpSystemInfo: Hashable, Sendable {
+    /// The operating system family.
+    public enum Platform: String, Hashable, Sendable {
+        case windows = "Windows NT"
+        case macOS = "Mac OS X"
+        case iOS = "iOS"
+        case linux = "Linux"
+        case android = "Android"
+        case solaris = "Solaris"
+        case fuchsia = "Fuchsia"
+        case ps3 = "PS3"
+        case nacl = "NaCl"
+    }
+
+    /// The processor architecture code (`PROCESSOR_ARCHITECTURE_*`).
+    public var processorArchitecture: UInt16
+    /// The platform code (`VER_PLATFORM_*` or Breakpad's `MD_OS_*`).
+    public var platformID: UInt32
+    /// The number of processors.
+    public var processorCount: UInt8
+    /// The processor's family (`processor_level`), model and stepping (`processor_revision`).
+    public var processorLevel: UInt16
+    /// The processor's model and stepping.
+    public var processorRevision: UInt16
+    /// The OS version (`major.minor.build`) and its extra text (`CSDVersion`: the kernel's `uname` on Linux).
+    public var version: (major: UInt32, minor: UInt32, build: UInt32)
+    /// The OS's version text.
+    public var versionText: String?
+
+    /// The platform, when the code is a known one.
+    public var platform: Platform? {
+        switch platformID {
+        case 0, 1, 2: .windows
+        case 0x8101: .macOS
+        case 0x8102: .iOS
+        case 0x8201: .linux
+        case 0x8202: .solaris
+        case 0x8203: .android
+        case 0x8204: .ps3
+        case 0x8205: .nacl
+        case 0x8206: .fuchsia
+        default: nil
+        }
+    }
+
+    /// The architecture a walk uses, when it is one walked here.
+    public var architecture: UnwindArchitecture? {
+        switch processorArchitecture {
+        case 9: .x86_64
+        case 12, 0x8003: .arm64
+        default: nil
+        }
+    }
+
+    /// The CPU's name as minidump-stackwalk prints it (`amd64`, `arm64`, `x86`, `arm`).
+    public var cpuName: String {
+        switch processorArchitecture {
+        case 0: "x86"
+        case 5: "arm"
+        case 9: "amd64"
+        case 12, 0x8003: "arm64"
+        case 1: "mips"
+        case 3: "ppc"
+        case 0x8001: "sparc"
+        default: "unknown (\(processorArchitecture))"
+        }
+    }
+
+    public static func == (left: Self, right: Self) -> Bool {
+        left.processorArchitecture == right.processorArchitecture && left.platformID == right.platformID
+            && left.processorCount == right.processorCount && left.version == right.version && left.versionText == right.versionText
+            && left.processorLevel == right.processorLevel && left.processorRevision == right.processorRevision
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(processorArchitecture)
+        hasher.combine(platformID)
+    }
+
+    /// The SystemInfo stream (56 bytes and more).
+    static func read(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) -> MinidumpSystemInfo? {
+        let start = Int(location.rva)
+        guard location.size >= 32, let architecture = bytes.u16(start), let level = bytes.u16(start + 2),
+              let revision = bytes.u16(start + 4), let count = bytes.u32(start + 6).map({ UInt8(truncatingIfNeeded: $0) }),
+              let major = bytes.u32(start + 8), let minor = bytes.u32(start + 12), let build = bytes.u32(start + 16),
+              let platform = bytes.u32(start + 20), let versionRVA = bytes.u32(start + 24) else {
+            warnings.append("the SystemInfo stream (\(location.size) bytes) is too short; the machine is not known")
+            return nil
+        }
+        let text = versionRVA == 0 ? nil : bytes.utf16String(at: versionRVA)
+        return MinidumpSystemInfo(processorArchitecture: architecture, platformID: platform, processorCount: count,
+                                  processorLevel: level, processorRevision: revision, version: (major, minor, build),
+                                  versionText: text?.isEmpty == true ? nil : text)
+    }
+}
+
+/// The process's id and when it started, from the MiscInfo stream, when its flags say these fields are set.
+public struct MinidumpProcessInfo: Hashable, Sendable {
+    /// The process id.
+    public var processID: UInt32?
+    /// When the process started, in seconds since 1970.
+    public var createTime: UInt32?
+
+    static func read(in bytes: MinidumpBytes, location: MinidumpLocation) -> MinidumpProcessInfo? {
+        let start = Int(location.rva)
+        guard location.size >= 24, let flags = bytes.u32(start + 4) else { return nil }
+        return MinidumpProcessInfo(processID: flags & 1 != 0 ? bytes.u32(start + 8) : nil,
+                                   createTime: flags & 2 != 0 ? bytes.u32(start + 12) : nil)
+    }
+}

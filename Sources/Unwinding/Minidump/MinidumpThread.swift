@@ -1,0 +1,66 @@
+/// One thread of a minidump: its id, name, registers and stack.
+public struct MinidumpThread: Hashable, Sendable {
+    /// The thread's id (the kernel's tid on Linux).
+    public var id: UInt32
+    /// Its name, from the ThreadNames stream (Crashpad writes it), when known.
+    public var name: String?
+    /// Its registers when the dump was written; `nil` with ``problem`` when its context could not be read.
+    public var registers: RegisterSet?
+    /// Where its stack memory starts and how many bytes the dump holds of it.
+    public var stackStart: UInt64
+    /// The size of its stack memory in the dump.
+    public var stackSize: UInt32
+    /// Why its registers are missing.
+    public var problem: String?
+
+    /// The `MINIDUMP_THREAD` entry size: id, suspend count, priority class, priority, TEB, stack descriptor, context.
+    static let entrySize = 48
+
+    /// The threads of a ThreadList stream.
+    static func threads(in bytes: MinidumpBytes, location: MinidumpLocation, architecture: UnwindArchitecture?,
+                        warnings: inout [String]) -> [MinidumpThread] {
+        let list = MinidumpList(bytes, location: location, entrySize: entrySize, type: .threadList)
+        if let problem = list.problem { warnings.append(problem) }
+        return list.entryOffsets.compactMap { offset in
+            guard let id = bytes.u32(offset), let stackStart = bytes.u64(offset + 24), let stack = bytes.location(at: offset + 32),
+                  let context = bytes.location(at: offset + 40) else { return nil }
+            var thread = MinidumpThread(id: id, name: nil, registers: nil, stackStart: stackStart, stackSize: stack.size, problem: nil)
+            switch MinidumpThread.registers(in: bytes, context: context, architecture: architecture) {
+            case .success(let registers): thread.registers = registers
+            case .failure(let problem): thread.problem = problem.description
+            }
+            return thread
+        }
+    }
+
+    /// The registers of the context at `context`.
+    static func registers(in bytes: MinidumpBytes, context: MinidumpLocation,
+                          architecture: UnwindArchitecture?) -> Result<RegisterSet, MinidumpStreamProblem> {
+        guard let raw = bytes.bytes(at: Int(context.rva), count: Int(context.size)) else {
+            return .failure(MinidumpStreamProblem("its context (\(context.size) bytes at \(context.rva)) lies outside the file"))
+        }
+        guard let architecture = architecture ?? MinidumpContext.architecture(contextSize: raw.count) else {
+            return .failure(MinidumpStreamProblem("its context (\(raw.count) bytes) is of an architecture not walked here (x86-64 and ARM64 are)"))
+        }
+        return MinidumpContext.registers(raw, architecture: architecture).mapError { MinidumpStreamProblem($0.description) }
+    }
+
+    /// The names of a ThreadNames stream, by thread id (entries: id, then a 64-bit RVA of a `MINIDUMP_STRING`).
+    static func names(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) -> [UInt32: String] {
+        let list = MinidumpList(bytes, location: location, entrySize: 12, type: .threadNames)
+        if let problem = list.problem { warnings.append(problem) }
+        var names: [UInt32: String] = [:]
+        for offset in list.entryOffsets {
+            guard let id = bytes.u32(offset), let rva = bytes.u64(offset + 4), rva < UInt64(UInt32.max),
+                  let name = bytes.utf16String(at: UInt32(rva)) else { continue }
+            names[id] = name
+        }
+        return names
+    }
+}
+
+/// What is wrong with one piece of a stream, in words.
+public struct MinidumpStreamProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,114 @@
+public import CrashLogs
+import ObjectFiles
+import PostmortemCore
+
+/// A minidump unwound: every thread's stack walked from its context with the call-frame information of its modules'
+/// binaries, written as a report that the symbolicator fills and the renderers print as they print logs.
+public struct MinidumpUnwinding {
+    /// The dump.
+    public let dump: MinidumpFile
+    /// Its modules and the binaries found for them; `nil` when its architecture is not one walked here.
+    public let images: MappedImages?
+    /// Each thread's stack, in the dump's order (`nil` for a thread whose context could not be read).
+    public let stacks: [UnwoundStack?]
+
+    /// Reads the minidump at `path`, finds its modules' binaries with `finder` and walks every thread, at most
+    /// `frameLimit` frames each.
+    /// - Throws: ``MinidumpError`` when the file is not a minidump.
+    public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(MinidumpError) {
+        self.init(dump: try MinidumpFile(path: path), finder: finder, frameLimit: frameLimit)
+    }
+
+    /// Finds the binaries of `dump`'s modules with `finder` and walks every thread, at most `frameLimit` frames each.
+    public init(dump: MinidumpFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) {
+        self.dump = dump
+        guard let architecture = dump.architecture else {
+            images = nil
+            stacks = dump.threads.map { _ in nil }
+            return
+        }
+        let images = MappedImages(modules: dump.modules, memory: dump.memory, architecture: architecture, finder: finder,
+                                  near: FilePath.directory(of: dump.path))
+        let walker = StackWalker(memory: dump.memory, callFrames: images, frameLimit: frameLimit)
+        self.images = images
+        stacks = dump.threads.map { thread in thread.registers.map { walker.walk(from: $0) } }
+    }
+
+    /// The report of the walk, in the `minidump` layout: the crashing thread first.
+    public var report: CrashReport {
+        let crashImages = images?.crashImages(architecture: dump.architecture?.rawValue) ?? dump.modules.map { module in
+            CrashImage(name: module.name, path: module.path, identifier: module.codeID, architecture: nil,
+                       loadAddress: module.baseAddress, endAddress: module.baseAddress &+ module.size)
+        }
+        var threads: [ELFCoreReportWriter.Thread] = []
+        for (thread, stack) in zip(dump.threads, stacks) where thread.id != dump.breakpad?.dumpThreadID {
+            let crashed = thread.id == dump.exception?.threadID
+            var written = ELFCoreReportWriter.Thread(id: Int(thread.id), name: thread.name, crashed: crashed,
+                                                     frames: stack.map { images?.writtenFrames(of: $0) ?? [] } ?? [],
+                                                     stopReason: stack.map(\.stopReason) ?? Optional(thread.problem ?? "its registers are not known"))
+            written.registers = thread.registers?.named ?? []
+            if crashed { threads.insert(written, at: 0) } else { threads.append(written) }
+        }
+        var warnings = dump.warnings
+        if dump.architecture == nil {
+            warnings.append("the dump is of a \(dump.system?.cpuName ?? "unknown") machine: only x86-64 and ARM64 stacks are walked")
+        }
+        return ELFCoreReportWriter(format: .minidump, header: header, exception: exception, threads: threads, images: crashImages,
+                                   footer: missingSymbols)
+            .report(warnings: warnings)
+    }
+
+    /// What went wrong, for the report's `exception`: the reason's words (`SIGSEGV`, `SEGV_MAPERR`).
+    var exception: CrashReport.Exception? {
+        guard let reason = reason else { return nil }
+        let parts = reason.split(separator: " / ", maxSplits: 1).map(String.init)
+        return CrashReport.Exception(type: parts.first, message: parts.count > 1 ? parts[1] : nil)
+    }
+
+    /// The crash's reason as minidump-stackwalk words it.
+    var reason: String? { dump.exception?.reason(platform: dump.system?.platform) }
+
+    /// `Minidump of threads (pid 7461): ./threads`, the crash's reason and address, the assertion and annotations.
+    var header: [String] {
+        let executable = dump.modules.first
+        let name = dump.linux.commandLine?.first.map(FilePath.fileName(of:)) ?? executable?.name ?? "a process"
+        var first = ELFCoreReportWriter.minidumpHeaderStart + name
+        if let pid = dump.process?.processID ?? dump.linux.processID { first += " (pid \(pid))" }
+        if let arguments = dump.linux.commandLine, !arguments.isEmpty { first += ": " + arguments.joined(separator: " ") }
+        var lines = [first]
+        if let system = dump.system {
+            let version = "\(system.version.major).\(system.version.minor).\(system.version.build)"
+            lines.append("System: \(system.platform?.rawValue ?? "platform 0x" + String(system.platformID, radix: 16)) \(version)"
+                         + (system.versionText.map { " \($0)" } ?? "") + ", \(system.cpuName), \(system.processorCount) CPUs")
+        }
+        if let exception = dump.exception, let reason {
+            lines.append(ELFCoreReportWriter.crashReasonStart + reason)
+            var address = "Crash address: 0x" + String(exception.address, radix: 16)
+            // A fault just above zero is a field read through a null pointer.
+            if exception.signal.faultAddress != nil, exception.address > 0, exception.address < 4096 {
+                address += " (null pointer + 0x" + String(exception.address, radix: 16) + ")"
+            }
+            lines.append(address)
+        }
+        if let assertion = dump.assertion { lines.append("Assertion: " + assertion) }
+        if let crashpad = dump.crashpad {
+            for (key, value) in crashpad.simple.sorted(by: { $0.key < $1.key }) { lines.append("Annotation: \(key)=\(value)") }
+            for (index, module) in crashpad.modules.sorted(by: { $0.key < $1.key }) {
+                let owner = dump.modules.indices.contains(index) ? dump.modules[index].name : "module \(index)"
+                for entry in module.list { lines.append("Annotation (\(owner)): \(entry)") }
+                for (key, value) in module.simple.merging(module.objects, uniquingKeysWith: { first, _ in first }).sorted(by: { $0.key < $1.key }) {
+                    lines.append("Annotation (\(owner)): \(key)=\(value)")
+                }
+            }
+        }
+        return lines
+    }
+
+    /// One line per module whose binary was not found, saying where it was looked for.
+    var missingSymbols: [String] {
+        guard let images else { return [] }
+        let missing = images.images.filter { $0.binary == nil }
+        guard !missing.isEmpty else { return [] }
+        return ["", "No binary found for:"] + missing.map { "\($0.name) \($0.buildID.flatMap { BreakpadDebugID.of(buildID: $0) } ?? "-"): \($0.problem ?? "not found")" }
+    }
+}

@@ -1,0 +1,60 @@
+import CrashLogs
+import ObjectFiles
+import PostmortemCore
+import Unwinding
+
+/// Core files and minidumps given where logs are (`symbolicate`, `group`): recognized by their first bytes before
+/// anything reads them whole, and unwound into reports.
+struct DumpInput {
+    var debugPaths: [String]
+    var executable: String?
+    var remote: RemoteDebugFileSource?
+    var frameLimit: Int
+
+    /// How many first bytes tell a dump from a log.
+    static let prefixLength = 18
+
+    /// Whether `prefix` (a file's first bytes) starts an ELF core or a minidump.
+    static func isDump(prefix: some Collection<UInt8>) -> Bool {
+        CoreFile.isCore(prefix: prefix) || MinidumpFile.isMinidump(prefix: prefix)
+    }
+
+    /// Whether the file at `path` is an ELF core or a minidump (its first bytes say so).
+    static func isDump(_ path: String) -> Bool {
+        FileSystem.read(path, offset: 0, count: prefixLength).map { isDump(prefix: $0) } ?? false
+    }
+
+    /// The report of the dump at `path`, every thread unwound; `nil` after saying why on stderr when it cannot be read.
+    func report(of path: String) -> CrashReport? {
+        let prefix = FileSystem.read(path, offset: 0, count: Self.prefixLength) ?? []
+        do {
+            if MinidumpFile.isMinidump(prefix: prefix) { return report(of: try MinidumpFile(path: path)) }
+            return report(of: try CoreFile(path: path))
+        } catch {
+            Output.error("\(error)")
+            return nil
+        }
+    }
+
+    /// The report of a dump read whole (from standard input), named `name`; `nil` after saying why on stderr.
+    func report(of bytes: [UInt8], name: String) -> CrashReport? {
+        do {
+            if MinidumpFile.isMinidump(prefix: bytes) { return report(of: try MinidumpFile(bytes: ImmutableBytes(bytes), path: name)) }
+            return report(of: try CoreFile(bytes: ImmutableBytes(bytes), path: name))
+        } catch {
+            Output.error("\(error)")
+            return nil
+        }
+    }
+
+    private var finder: BinaryFinder { BinaryFinder(debugPaths: debugPaths, executable: executable, remote: remote) }
+
+    private func report(of core: CoreFile) -> CrashReport {
+        // What the core lacks (a segment cut short) goes to stderr with the report's other warnings.
+        CoreUnwinding(core: core, finder: finder, frameLimit: frameLimit).report
+    }
+
+    private func report(of dump: MinidumpFile) -> CrashReport {
+        MinidumpUnwinding(dump: dump, finder: finder, frameLimit: frameLimit).report
+    }
+}
