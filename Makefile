@@ -103,6 +103,7 @@ setup-test:
 	  echo "Installing $$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+	Tests/install-oracles.sh
 
 # Times resolve -i against llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses of three large
 # binaries it builds first (a benchmark, not a test; the first run builds swift-nio, swift-syntax and a Vapor server);

@@ -176,7 +176,7 @@ public struct StackWalker: Sendable {
         }
         guard let returnAddress else {
             if case .savedAt(let offset) = row.rule(of: row.returnAddressRegister) {
-                return .stopped("the return address is saved at 0x\(String(cfa &+ UInt64(bitPattern: offset), radix: 16)), which the core does not hold")
+                return .stopped("the return address is saved at 0x\(String(cfa &+ UInt64(bitPattern: offset), radix: 16)), which the dump does not hold")
             }
             return .stopped("the return address could not be worked out from the CFI")
         }

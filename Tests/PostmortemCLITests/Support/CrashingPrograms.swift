@@ -33,6 +33,7 @@ enum CrashingPrograms {
             ["gcc", "-O0", "-g", "-o", "overflow", "\(sources)/overflow.c"],
             ["gcc", "-O2", "-g", "-pthread", "-o", "park", "\(sources)/park.c"],
             ["swiftc", "-g", "-Onone", "-o", "crashes", "\(sources)/crashes.swift"],
+            ["gcc", "-O2", "-g", "-shared", "-fPIC", "-o", "libcrashpad-on-crash.so", "\(Fixtures.sources.path)/minidumps/crashpad-on-crash.c"],
         ]
         for command in commands {
             guard let result = try? Command.run("/usr/bin/env", command, currentDirectory: URL(fileURLWithPath: directory)),

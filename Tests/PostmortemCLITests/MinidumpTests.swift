@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `postmortem symbolicate DUMP` on minidumps Crashpad's handler writes of programs this test builds and crashes (a
+/// fault in a shared library with threads waiting, a C++ exception through std::terminate, Swift traps on the main
+/// thread and another, a Swift stack overflow): every frame that minidump-stackwalk 0.25 finds from the context or by
+/// call-frame information, with dump_syms's symbol files of the programs, is found here the same way, at the same
+/// module offset, in the same function and line.
+@Suite("Minidumps")
+struct MinidumpTests {
+    static let crashes: [CrashingPrograms.Crash] = [
+        CrashingPrograms.Crash(program: "threads"), CrashingPrograms.Crash(program: "terminate"),
+        CrashingPrograms.Crash(program: "crashes", arguments: ["fatal"]), CrashingPrograms.Crash(program: "crashes", arguments: ["thread"]),
+        CrashingPrograms.Crash(program: "crashes", arguments: ["overflow"]),
+    ]
+
+    /// The modules built here, with DWARF in the symbol files dump_syms writes of them.
+    static let programs: Set<String> = ["threads", "libchain.so", "terminate", "crashes"]
+
+    /// The report `postmortem symbolicate --json` gives of `dump`.
+    static func report(dump: String, extra: [String] = []) throws -> [String: Any] {
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", dump] + extra)
+        #expect(result.status == 0, "\(result.standardError)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    }
+
+    static func hex(_ value: Any?) -> UInt64? {
+        (value as? String).flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16) }
+    }
+
+    /// A function's name without what the two tools write differently: the suffix GCC gives a clone
+    /// (`compute.constprop.0`: dump_syms names the DWARF subprogram, llvm-symbolizer and Postmortem the clone's
+    /// symbol) and the parameter list (dump_syms demangles Swift with types, `descend(Int)`; Postmortem with labels,
+    /// as the Swift runtime's backtracer does, `descend(_:)`).
+    static func baseName(_ name: String) -> String {
+        var name = Substring(name.prefix { $0 != "(" })
+        // dump_syms shortens Swift closures' names to `closure #1 `.
+        if let range = name.range(of: " in ") { name = name[..<range.lowerBound] }
+        name = Substring(name.trimmingCharacters(in: .whitespaces))
+        for marker in [".constprop.", ".isra.", ".part.", ".cold"] {
+            if let range = name.range(of: marker) { name = name[..<range.lowerBound] }
+        }
+        return String(name)
+    }
+
+    @Test(arguments: crashes)
+    func framesEqualMinidumpStackwalk(_ crash: CrashingPrograms.Crash) throws {
+        let directory = try CrashingPrograms.directory.get()
+        let dump = try CrashpadDumps.dump(of: crash, in: directory)
+        let store = try CrashpadDumps.symbolStore.get()
+        let theirs = try CrashpadDumps.stackwalk(dump, symbols: store)
+        let ours = try Self.report(dump: dump)
+        #expect(ours["format"] as? String == "minidump")
+
+        let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
+        let ourThreads = ours["threads"] as? [[String: Any]] ?? []
+        #expect(Set(ourThreads.compactMap { $0["index"] as? Int }) == Set(theirThreads.compactMap { $0["thread_id"] as? Int }))
+        // The crashing thread comes first, and is the one minidump-stackwalk names.
+        let crashInfo = theirs["crash_info"] as? [String: Any]
+        let crashingIndex = try #require(crashInfo?["crashing_thread"] as? Int)
+        #expect(ourThreads.first?["index"] as? Int == theirThreads[crashingIndex]["thread_id"] as? Int)
+        #expect(ourThreads.first?["crashed"] as? Bool == true)
+        let exception = ours["exception"] as? [String: Any]
+        #expect([exception?["type"] as? String, exception?["message"] as? String].compactMap { $0 }.joined(separator: " / ")
+                == crashInfo?["type"] as? String)
+
+        var compared = 0
+        for their in theirThreads {
+            let id = their["thread_id"] as? Int
+            let ourFrames = ourThreads.first { $0["index"] as? Int == id }?["frames"] as? [[String: Any]] ?? []
+            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix { ["context", "cfi"].contains($0["trust"] as? String) }
+            #expect(ourFrames.count >= theirFrames.count, "thread \(id ?? -1): \(ourFrames.count) frames here, \(theirFrames.count) there")
+            for (number, theirFrame) in theirFrames.enumerated() where number < ourFrames.count {
+                let ourFrame = ourFrames[number]
+                let place = "\(crash) thread \(id ?? -1) frame \(number)"
+                #expect(ourFrame["trust"] as? String == theirFrame["trust"] as? String, "\(place)")
+                #expect(ourFrame["image"] as? String == theirFrame["module"] as? String, "\(place)")
+                #expect(Self.hex(ourFrame["lookupAddress"]) == Self.hex(theirFrame["module_offset"]), "\(place)")
+                let symbols = ourFrame["symbols"] as? [[String: Any]] ?? []
+                // Names and lines in the programs built here: the system libraries' symbol files hold only their
+                // exported symbols (dump_syms reads no separate debug file), where Postmortem reads libc6-dbg's DWARF.
+                if let function = theirFrame["function"] as? String, Self.programs.contains(theirFrame["module"] as? String ?? ""),
+                   let outer = symbols.last {
+                    #expect(Self.baseName(outer["function"] as? String ?? "") == Self.baseName(function), "\(place)")
+                    if let line = theirFrame["line"] as? Int { #expect(outer["line"] as? Int == line, "\(place)") }
+                    let theirInlines = (theirFrame["inlines"] as? [[String: Any]] ?? []).compactMap { $0["line"] as? Int }
+                    #expect(symbols.dropLast().compactMap { $0["line"] as? Int } == theirInlines, "\(place) inlined frames")
+                }
+                compared += 1
+            }
+        }
+        // The crashing thread has at least its context frame and one found by call-frame information; but of a stack
+        // that overflowed, Crashpad keeps the memory of the alternate signal stack the handler ran on, not the frames
+        // above the fault, and both walks stop after the first frame.
+        #expect(compared >= (crash.arguments == ["overflow"] ? 1 : 2), "\(crash): only \(compared) frames compared")
+    }
+}
