@@ -95,4 +95,57 @@ struct MinidumpTests {
         // above the fault, and both walks stop after the first frame.
         #expect(compared >= (crash.arguments == ["overflow"] ? 1 : 2), "\(crash): only \(compared) frames compared")
     }
+
+    /// Dumps other people's Breakpad and Crashpad wrote (rust-minidump's test data: Linux, macOS, Windows x86-64 and
+    /// x86), whose binaries are not here: the crash's reason, the threads, each thread's context frame and the
+    /// modules' ids equal minidump-stackwalk's.
+    static let foreignDumps = ["linux-mini", "pipeline-inlines-macos-segv", "simple-crashpad", "test", "invalid-parameter"]
+
+    static func foreignDump(_ name: String) -> String {
+        Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/minidumps/rust-minidump/\(name).dmp").path
+    }
+
+    @Test(arguments: foreignDumps)
+    func foreignDumpsReadAsMinidumpStackwalkReadsThem(_ name: String) throws {
+        let dump = Self.foreignDump(name)
+        let theirs = try CrashpadDumps.stackwalk(dump, symbols: Fixtures.scratchDirectory("no-symbols"))
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--offline", "--no-cache", dump])
+        let ours = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+                                "\(result.standardError)")
+        #expect(ours["format"] as? String == "minidump")
+        let exception = ours["exception"] as? [String: Any]
+        let crashInfo = theirs["crash_info"] as? [String: Any]
+        #expect([exception?["type"] as? String, exception?["message"] as? String].compactMap { $0 }.joined(separator: " / ")
+                == crashInfo?["type"] as? String)
+
+        let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
+        let ourThreads = ours["threads"] as? [[String: Any]] ?? []
+        #expect(ourThreads.compactMap { $0["index"] as? Int }.sorted() == theirThreads.compactMap { $0["thread_id"] as? Int }.sorted())
+        let walked = (theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String == "amd64"
+        for their in theirThreads where walked {
+            let ourFrames = ourThreads.first { $0["index"] as? Int == their["thread_id"] as? Int }?["frames"] as? [[String: Any]] ?? []
+            let theirFirst = (their["frames"] as? [[String: Any]])?.first
+            #expect(Self.hex(ourFrames.first?["address"]) == Self.hex(theirFirst?["offset"]), "thread \(their["thread_id"] ?? "?")")
+            #expect(ourFrames.first?["trust"] as? String == theirFirst?["trust"] as? String)
+        }
+
+        // Every module, by its load address: the same file name, and for ELF the same code id (the build-id).
+        let theirModules = theirs["modules"] as? [[String: Any]] ?? []
+        let ourImages = ours["images"] as? [[String: Any]] ?? []
+        #expect(ourImages.count == theirModules.count)
+        for module in theirModules {
+            let image = ourImages.first { Self.hex($0["loadAddress"]) == Self.hex(module["base_addr"]) }
+            #expect(image?["name"] as? String == module["filename"] as? String, "\(module["filename"] ?? "?")")
+            if name == "linux-mini" { #expect(image?["id"] as? String == module["code_id"] as? String, "\(module["filename"] ?? "?")") }
+        }
+    }
+
+    /// Damaged dumps: each stream that does not fit is named in one line, what can be read is read, and nothing crashes.
+    @Test(arguments: ["invalid-range", "invalid-record-count"])
+    func damagedDumpsSayWhatIsWrong(_ name: String) throws {
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--offline", "--no-cache", Self.foreignDump(name)])
+        #expect(result.status == 0 || result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("lies outside the file; it is not read"))
+        #expect(result.standardOutput.hasPrefix("Minidump of "))
+    }
 }

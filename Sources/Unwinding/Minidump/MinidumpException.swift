@@ -22,29 +22,54 @@ public struct MinidumpException: Hashable, Sendable {
                           faultAddress: CoreSignal.faultSignals.contains(number) && code > 0 ? address : nil)
     }
 
-    /// The reason as minidump-stackwalk words it: `SIGSEGV / SEGV_MAPERR` on Linux, `EXCEPTION_ACCESS_VIOLATION_READ`
-    /// on Windows, the code in hex otherwise.
+    /// The reason as minidump-stackwalk words it: `SIGSEGV / SEGV_MAPERR` on Linux, `EXC_BAD_ACCESS /
+    /// KERN_INVALID_ADDRESS` on macOS, `EXCEPTION_ACCESS_VIOLATION_READ` on Windows.
     public func reason(platform: MinidumpSystemInfo.Platform?) -> String {
         switch platform {
         case .linux, .android, nil:
             let signal = signal
-            guard signal.name.hasPrefix("SIG") else { return "0x" + String(code, radix: 16) }
-            let codeName = signal.codeDescription.map { String($0.prefix { $0 != ":" }) }
-            return signal.name + (codeName.map { " / " + $0 } ?? "")
+            guard signal.name.hasPrefix("SIG") else { return Self.hex(code) }
+            // A signal another process sent (SI_USER) has no code worth naming.
+            if flags == 0 { return signal.name }
+            let codeName = signal.codeDescription.map { String($0.prefix { $0 != ":" }) } ?? Self.hex(flags)
+            return signal.name + " / " + codeName
+        case .macOS, .iOS:
+            guard let name = Self.machExceptions[code] else { return "unknown \(Self.hex(code)) / \(Self.hex(flags))" }
+            if code == 1, let kind = Self.badAccessKinds[flags] { return name + " / " + kind }
+            return name + " / " + Self.hex(flags)
         case .windows:
-            guard let name = Self.windowsReasons[code] else { return "0x" + String(code, radix: 16) }
+            guard let name = Self.windowsReasons[code] else { return Self.hex(code) }
             // The first parameter of an access violation says whether it read, wrote or executed.
             guard code == 0xc000_0005, let kind = parameters.first else { return name }
             return name + ([0: "_READ", 1: "_WRITE", 8: "_EXEC"][kind] ?? "")
         default:
-            return "0x" + String(code, radix: 16)
+            return Self.hex(code)
         }
+    }
+
+    /// `0x` and 8 hex digits, as minidump-stackwalk writes codes it has no name for.
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
 
     private static let windowsReasons: [UInt32: String] = [
         0xc000_0005: "EXCEPTION_ACCESS_VIOLATION", 0xc000_001d: "EXCEPTION_ILLEGAL_INSTRUCTION",
         0xc000_0094: "EXCEPTION_INT_DIVIDE_BY_ZERO", 0xc000_00fd: "EXCEPTION_STACK_OVERFLOW", 0x8000_0003: "EXCEPTION_BREAKPOINT",
-        0xc000_0409: "EXCEPTION_STACK_BUFFER_OVERRUN", 0xc000_0374: "EXCEPTION_HEAP_CORRUPTION", 0xe06d_7363: "EXCEPTION_CPP_EXCEPTION",
+        0xc000_0409: "EXCEPTION_STACK_BUFFER_OVERRUN", 0xc000_0374: "EXCEPTION_HEAP_CORRUPTION", 0xe06d_7363: "Unhandled C++ Exception",
+        0xc000_000d: "STATUS_INVALID_PARAMETER", 0xc000_0006: "EXCEPTION_IN_PAGE_ERROR", 0x8000_0002: "EXCEPTION_DATATYPE_MISALIGNMENT",
+        0xc000_008e: "EXCEPTION_FLT_DIVIDE_BY_ZERO", 0xc000_0096: "EXCEPTION_PRIV_INSTRUCTION", 0xc000_0602: "STATUS_FAIL_FAST_EXCEPTION",
+    ]
+
+    private static let machExceptions: [UInt32: String] = [
+        1: "EXC_BAD_ACCESS", 2: "EXC_BAD_INSTRUCTION", 3: "EXC_ARITHMETIC", 4: "EXC_EMULATION", 5: "EXC_SOFTWARE",
+        6: "EXC_BREAKPOINT", 7: "EXC_SYSCALL", 8: "EXC_MACH_SYSCALL", 9: "EXC_RPC_ALERT", 10: "EXC_CRASH", 11: "EXC_RESOURCE",
+        12: "EXC_GUARD",
+    ]
+
+    private static let badAccessKinds: [UInt32: String] = [
+        1: "KERN_INVALID_ADDRESS", 2: "KERN_PROTECTION_FAILURE", 8: "KERN_NO_ACCESS", 9: "KERN_MEMORY_FAILURE",
+        10: "KERN_MEMORY_ERROR", 13: "EXC_I386_GPFLT",
     ]
 
     /// The stream: thread id, alignment, `MINIDUMP_EXCEPTION` (code, flags, record, address, parameter count, 15

@@ -84,7 +84,7 @@ private extension Substring {
 /// Which thread wrote the dump and which asked for it (Breakpad's info stream), and a failed assertion's text
 /// (its assertion stream).
 public struct MinidumpBreakpadInfo: Hashable, Sendable {
-    /// The thread that wrote the dump (to be left out of the report's threads: it is the handler's).
+    /// The thread that wrote the dump (an in-process handler's own).
     public var dumpThreadID: UInt32?
     /// The thread that asked for the dump.
     public var requestingThreadID: UInt32?

@@ -18,8 +18,13 @@ public struct MinidumpModule: Hashable, Sendable {
     /// The PDB's age.
     public var pdbAge: UInt32 = 0
 
-    /// The module's file name.
-    public var name: String { FilePath.fileName(of: path) }
+    /// The module's file name (after the last `/`, or `\\` in a Windows path).
+    public var name: String { Self.fileName(of: path) }
+
+    static func fileName(of path: String) -> String {
+        String(path.split(separator: "/", omittingEmptySubsequences: false).last?
+            .split(separator: "\\", omittingEmptySubsequences: false).last ?? Substring(path))
+    }
 
     /// Breakpad's debug id (`241665FBDA700ADE1BADBC34AA76BAAF0`): the build-id's first 16 bytes as a GUID and age 0
     /// for ELF; the PDB GUID and age for Windows.
@@ -52,7 +57,7 @@ public struct MinidumpModule: Hashable, Sendable {
                 return nil
             }
             var module = MinidumpModule(path: path, baseAddress: base, size: UInt64(size), buildID: nil,
-                                        debugFileName: FilePath.fileName(of: path))
+                                        debugFileName: Self.fileName(of: path))
             module.readCodeView(bytes, at: codeView)
             return module
         }
@@ -65,7 +70,7 @@ public struct MinidumpModule: Hashable, Sendable {
         return list.entryOffsets.compactMap { offset in
             guard let base = bytes.u64(offset), let size = bytes.u32(offset + 8), let nameRVA = bytes.u32(offset + 20),
                   let path = bytes.utf16String(at: nameRVA) else { return nil }
-            return MinidumpModule(path: path, baseAddress: base, size: UInt64(size), buildID: nil, debugFileName: FilePath.fileName(of: path))
+            return MinidumpModule(path: path, baseAddress: base, size: UInt64(size), buildID: nil, debugFileName: Self.fileName(of: path))
         }
     }
 
@@ -79,7 +84,7 @@ public struct MinidumpModule: Hashable, Sendable {
             pdbGUID = Array(record[4..<20])
             pdbAge = CoreFile.word32(record, at: 20)
             let name = record[24...].prefix { $0 != 0 }
-            if !name.isEmpty { debugFileName = FilePath.fileName(of: String(decoding: name, as: UTF8.self)) }
+            if !name.isEmpty { debugFileName = Self.fileName(of: String(decoding: name, as: UTF8.self)) }
         }
     }
 }

@@ -52,7 +52,7 @@ public struct MinidumpThread: Hashable, Sendable {
         var names: [UInt32: String] = [:]
         for offset in list.entryOffsets {
             guard let id = bytes.u32(offset), let rva = bytes.u64(offset + 4), rva < UInt64(UInt32.max),
-                  let name = bytes.utf16String(at: UInt32(rva)) else { continue }
+                  let name = bytes.utf16String(at: UInt32(rva)), !name.isEmpty else { continue }
             names[id] = name
         }
         return names

@@ -31,7 +31,11 @@ public struct MinidumpUnwinding {
                                   near: FilePath.directory(of: dump.path))
         let walker = StackWalker(memory: dump.memory, callFrames: images, frameLimit: frameLimit)
         self.images = images
-        stacks = dump.threads.map { thread in thread.registers.map { walker.walk(from: $0) } }
+        // The thread that wrote the dump (an in-process handler's) was running while it wrote: its stack is not walked,
+        // as minidump-stackwalk does not walk it.
+        stacks = dump.threads.map { thread in
+            thread.id == dump.breakpad?.dumpThreadID ? nil : thread.registers.map { walker.walk(from: $0) }
+        }
     }
 
     /// The report of the walk, in the `minidump` layout: the crashing thread first.
@@ -41,21 +45,28 @@ public struct MinidumpUnwinding {
                        loadAddress: module.baseAddress, endAddress: module.baseAddress &+ module.size)
         }
         var threads: [ELFCoreReportWriter.Thread] = []
-        for (thread, stack) in zip(dump.threads, stacks) where thread.id != dump.breakpad?.dumpThreadID {
+        for (thread, stack) in zip(dump.threads, stacks) {
             let crashed = thread.id == dump.exception?.threadID
             var written = ELFCoreReportWriter.Thread(id: Int(thread.id), name: thread.name, crashed: crashed,
                                                      frames: stack.map { images?.writtenFrames(of: $0) ?? [] } ?? [],
-                                                     stopReason: stack.map(\.stopReason) ?? Optional(thread.problem ?? "its registers are not known"))
+                                                     stopReason: stack.map(\.stopReason) ?? Optional(unwalkedReason(thread)))
             written.registers = thread.registers?.named ?? []
             if crashed { threads.insert(written, at: 0) } else { threads.append(written) }
         }
         var warnings = dump.warnings
         if dump.architecture == nil {
-            warnings.append("the dump is of a \(dump.system?.cpuName ?? "unknown") machine: only x86-64 and ARM64 stacks are walked")
+            warnings.append("the dump is of \(dump.system.map { "an \($0.cpuName)" } ?? "an unknown") machine: only x86-64 and ARM64 stacks are walked")
         }
         return ELFCoreReportWriter(format: .minidump, header: header, exception: exception, threads: threads, images: crashImages,
                                    footer: missingSymbols)
             .report(warnings: warnings)
+    }
+
+    /// Why `thread` was not walked.
+    private func unwalkedReason(_ thread: MinidumpThread) -> String {
+        if thread.id == dump.breakpad?.dumpThreadID { return "this thread wrote the dump: its stack changed while it was saved" }
+        if images == nil { return "the dump is of a machine whose stacks are not walked here" }
+        return thread.problem ?? "its registers are not known"
     }
 
     /// What went wrong, for the report's `exception`: the reason's words (`SIGSEGV`, `SEGV_MAPERR`).
