@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the postmortem CLI over malformed inputs made from the fixtures: truncations and byte flips of
-every fixture binary (resolving addresses in it), of every crash log and of cores of the tests' programs (symbolicating
-them), plus
+every fixture binary (resolving addresses in it), of every crash log, of cores of the tests' programs and of the
+committed minidumps (symbolicating them), plus
 oversized and deeply nested logs and dumps, and a 200 MiB trace under a 4 GiB address-space limit. Reports every run killed by a signal (a crash), still
 running after the time limit (a hang) or whose peak resident memory passed the limit, keeping those
 inputs under .build-fuzz/malformed/findings/.
@@ -46,6 +46,31 @@ def crash_logs():
 def dumps():
     directory = os.path.join(ROOT, "Tests/FormattersTests/Dumps")
     return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith((".txt", ".json", ".plist", ".bplist")))
+
+
+def minidumps():
+    directory = os.path.join(ROOT, "Tests/Fixtures/minidumps/rust-minidump")
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith(".dmp"))
+
+
+def minidump_ranges(path):
+    """A minidump's header, stream directory and the first bytes of each stream (counts, sizes, RVAs): where a
+    mutation changes what is read."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    ranges = [(0, 32)]
+    if len(data) < 32:
+        return ranges
+    count, directory = int.from_bytes(data[8:12], "little"), int.from_bytes(data[12:16], "little")
+    ranges.append((directory, directory + 12 * count))
+    for index in range(min(count, 64)):
+        entry = directory + 12 * index
+        if entry + 12 > len(data):
+            break
+        size, rva = int.from_bytes(data[entry + 4:entry + 8], "little"), int.from_bytes(data[entry + 8:entry + 12], "little")
+        if rva < len(data):
+            ranges.append((rva, min(len(data), rva + min(size, 256))))
+    return ranges
 
 
 def interesting_ranges(path):
@@ -179,12 +204,14 @@ def main():
     ranges = {path: interesting_ranges(path) for path in binaries}
     cores = make_cores()
     ranges.update({path: core_ranges(path) for path in cores})
+    dumps_of_crashes = minidumps()
+    ranges.update({path: minidump_ranges(path) for path in dumps_of_crashes})
     cases = []  # (kind, source)
     for index in range(options.count):
-        kind = ["binary", "binary", "log", "dump", "core"][index % 5]
+        kind = ["binary", "binary", "log", "dump", "core", "minidump"][index % 6]
         if kind == "core" and not cores:
             kind = "log"
-        source = rng.choice({"binary": binaries, "log": logs, "dump": dump_files, "core": cores}[kind])
+        source = rng.choice({"binary": binaries, "log": logs, "dump": dump_files, "core": cores, "minidump": dumps_of_crashes}[kind])
         cases.append((kind, source))
 
     findings = []
@@ -200,8 +227,8 @@ def main():
             outcome = run(["resolve", "-i", "-o", path] + arch + addresses[source], options.timeout, options.memory_limit)
             if outcome is None:
                 outcome = run(["info", "symbol", "-o", path] + arch + addresses[source][:5], options.timeout, options.memory_limit)
-        elif kind == "core":
-            outcome = run(["symbolicate", path], options.timeout, options.memory_limit)
+        elif kind in ("core", "minidump"):
+            outcome = run(["symbolicate", "--offline", path], options.timeout, options.memory_limit)
         elif kind == "log":
             outcome = run(["symbolicate", "-d", os.path.dirname(source), path], options.timeout, options.memory_limit)
             if outcome is None:

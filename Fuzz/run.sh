@@ -10,7 +10,7 @@ root=$PWD
 work=$root/.build-fuzz
 seconds=${FUZZ_SECONDS:-600}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-crashlogs fuzz-dumps fuzz-objectfiles fuzz-dwarf fuzz-index-cache fuzz-cores)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-crashlogs fuzz-dumps fuzz-objectfiles fuzz-dwarf fuzz-index-cache fuzz-cores fuzz-minidumps)
 
 for target in "${targets[@]}"; do
   swift build -c release --scratch-path "$work" --product "$target" \
@@ -50,12 +50,13 @@ seeds_for() {
     fuzz-dwarf) echo "Fuzz/Corpus/dwarf" ;;
     fuzz-index-cache) echo "$seeds" ;;
     fuzz-cores) echo "$core_seeds" ;;
+    fuzz-minidumps) echo "Tests/Fixtures/minidumps" ;;
   esac
 }
 
 options_for() {
   case $1 in
-    fuzz-objectfiles|fuzz-index-cache|fuzz-cores) echo "-max_len=1048576" ;;
+    fuzz-objectfiles|fuzz-index-cache|fuzz-cores|fuzz-minidumps) echo "-max_len=1048576" ;;
     # libdwarf 20210528 drops some of its own error records on malformed DWARF (dwarf_highpc_b, found by this
     # target); with its allocation tracking off (a fifth of a large unit's read time) nothing frees them until
     # exit. They are bounded by the input, so leak detection is off for this target only.

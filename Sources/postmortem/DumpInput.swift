@@ -24,12 +24,18 @@ struct DumpInput {
         FileSystem.read(path, offset: 0, count: prefixLength).map { isDump(prefix: $0) } ?? false
     }
 
+    /// A dump's report, and for a minidump its walk (what `--stackwalk-json` writes from).
+    struct Unwound {
+        var report: CrashReport
+        var minidump: MinidumpUnwinding?
+    }
+
     /// The report of the dump at `path`, every thread unwound; `nil` after saying why on stderr when it cannot be read.
-    func report(of path: String) -> CrashReport? {
+    func report(of path: String) -> Unwound? {
         let prefix = FileSystem.read(path, offset: 0, count: Self.prefixLength) ?? []
         do {
-            if MinidumpFile.isMinidump(prefix: prefix) { return report(of: try MinidumpFile(path: path)) }
-            return report(of: try CoreFile(path: path))
+            if MinidumpFile.isMinidump(prefix: prefix) { return unwound(try MinidumpFile(path: path)) }
+            return unwound(try CoreFile(path: path))
         } catch {
             Output.error("\(error)")
             return nil
@@ -37,10 +43,10 @@ struct DumpInput {
     }
 
     /// The report of a dump read whole (from standard input), named `name`; `nil` after saying why on stderr.
-    func report(of bytes: [UInt8], name: String) -> CrashReport? {
+    func report(of bytes: [UInt8], name: String) -> Unwound? {
         do {
-            if MinidumpFile.isMinidump(prefix: bytes) { return report(of: try MinidumpFile(bytes: ImmutableBytes(bytes), path: name)) }
-            return report(of: try CoreFile(bytes: ImmutableBytes(bytes), path: name))
+            if MinidumpFile.isMinidump(prefix: bytes) { return unwound(try MinidumpFile(bytes: ImmutableBytes(bytes), path: name)) }
+            return unwound(try CoreFile(bytes: ImmutableBytes(bytes), path: name))
         } catch {
             Output.error("\(error)")
             return nil
@@ -49,12 +55,13 @@ struct DumpInput {
 
     private var finder: BinaryFinder { BinaryFinder(debugPaths: debugPaths, executable: executable, remote: remote) }
 
-    private func report(of core: CoreFile) -> CrashReport {
+    private func unwound(_ core: CoreFile) -> Unwound {
         // What the core lacks (a segment cut short) goes to stderr with the report's other warnings.
-        CoreUnwinding(core: core, finder: finder, frameLimit: frameLimit).report
+        Unwound(report: CoreUnwinding(core: core, finder: finder, frameLimit: frameLimit).report)
     }
 
-    private func report(of dump: MinidumpFile) -> CrashReport {
-        MinidumpUnwinding(dump: dump, finder: finder, frameLimit: frameLimit).report
+    private func unwound(_ dump: MinidumpFile) -> Unwound {
+        let unwinding = MinidumpUnwinding(dump: dump, finder: finder, frameLimit: frameLimit)
+        return Unwound(report: unwinding.report, minidump: unwinding)
     }
 }

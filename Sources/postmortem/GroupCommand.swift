@@ -87,7 +87,7 @@ struct GroupCommand: ParsableCommand {
                 body(report, maker.signature(of: report))
             }
             if let path = source.path, DumpInput.isDump(path) {
-                guard let report = cores.report(of: path) else { return false }
+                guard let report = cores.report(of: path)?.report else { return false }
                 sign(report, continuing: false)
                 return true
             }

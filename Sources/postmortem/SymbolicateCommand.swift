@@ -34,6 +34,10 @@ struct SymbolicateCommand: ParsableCommand {
     @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")
     var json = false
 
+    @Flag(name: .customLong("stackwalk-json"),
+          help: "Print a minidump's report as minidump-stackwalk's --json document (rust-minidump's schema), one per line.")
+    var stackwalkJSON = false
+
     @Option(name: .customLong("output"), help: "Write to this file instead of standard output.", completion: .file())
     var output: String?
 
@@ -93,9 +97,14 @@ struct SymbolicateCommand: ParsableCommand {
             }
             let isDump = read.map { DumpInput.isDump(prefix: $0.prefix(DumpInput.prefixLength)) } ?? source.path.map(DumpInput.isDump) ?? false
             if isDump {
-                guard let report = read.map({ dumps.report(of: $0, name: source.name) }) ?? source.path.flatMap(dumps.report(of:)) else { continue }
-                if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
-                if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink) {
+                guard let unwound = read.map({ dumps.report(of: $0, name: source.name) }) ?? source.path.flatMap(dumps.report(of:)) else { continue }
+                if stackwalkJSON, unwound.minidump == nil {
+                    Output.error("\(source.name): --stackwalk-json writes minidumps' reports; this is a core file")
+                    continue
+                }
+                if sources.count > 1, !json, !stackwalkJSON { sink.write(Array("==> \(source.name) <==\n".utf8)) }
+                if emit(unwound.report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink,
+                        minidump: unwound.minidump) {
                     unresolved = true
                 }
                 produced += 1
@@ -108,6 +117,10 @@ struct SymbolicateCommand: ParsableCommand {
                 }
             }
             let bytes = read ?? []
+            if stackwalkJSON {
+                Output.error("\(source.name): --stackwalk-json writes minidumps' reports; this is no minidump")
+                continue
+            }
             if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
             do {
                 try LogReports.forEach(in: bytes, source: source.name) { report, continuing in
@@ -135,7 +148,7 @@ struct SymbolicateCommand: ParsableCommand {
 
     /// Symbolicates one report of `source` (unless `--parse-only`) and prints it; true when a frame stays unresolved.
     private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, sourceReader: SourceContextReader?,
-                      colors: TerminalColors?, to sink: OutputSink, continuing: Bool = false) -> Bool {
+                      colors: TerminalColors?, to sink: OutputSink, continuing: Bool = false, minidump: MinidumpUnwinding? = nil) -> Bool {
         var report = parsed
         report.warnings.forEach { Output.error("\(source.name): \($0)") }
         var unresolved = false
@@ -145,9 +158,11 @@ struct SymbolicateCommand: ParsableCommand {
             unresolved = !summary.isEmpty
             sourceReader?.fill(&report, logDirectory: source.directory)
             // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.
-            if !json { summary.forEach { Output.error("\(source.name): \($0)") } }
+            if !json, !stackwalkJSON { summary.forEach { Output.error("\(source.name): \($0)") } }
         }
-        if json {
+        if stackwalkJSON, let minidump {
+            sink.write(Array((StackwalkJSONRenderer(minidump, report: report).render() + "\n").utf8))
+        } else if json {
             sink.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
         } else {
             sink.write(ReportTextRenderer(colors: colors).render(report))

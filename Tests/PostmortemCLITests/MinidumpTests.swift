@@ -148,4 +148,60 @@ struct MinidumpTests {
         #expect(result.standardError.contains("lies outside the file; it is not read"))
         #expect(result.standardOutput.hasPrefix("Minidump of "))
     }
+
+    /// `--stackwalk-json` writes minidump-stackwalk's own document: field by field equal on the same dump (names
+    /// aside: the two demangle and name clones differently), so that a pipeline reading it can take either.
+    @Test(arguments: crashes)
+    func stackwalkJSONEqualsMinidumpStackwalks(_ crash: CrashingPrograms.Crash) throws {
+        let directory = try CrashingPrograms.directory.get()
+        let dump = try CrashpadDumps.dump(of: crash, in: directory)
+        let theirs = try CrashpadDumps.stackwalk(dump, symbols: try CrashpadDumps.symbolStore.get())
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--stackwalk-json", "--no-cache", dump])
+        #expect(result.status == 0, "\(result.standardError)")
+        let ours = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+
+        func field(_ document: [String: Any], _ path: String...) -> String? {
+            var value: Any? = document
+            for key in path { value = (value as? [String: Any])?[key] }
+            return value.map { "\($0)" }
+        }
+        for path in [["crash_info", "type"], ["crash_info", "address"], ["crash_info", "crashing_thread"], ["system_info", "os"],
+                     ["system_info", "os_ver"], ["system_info", "cpu_arch"], ["system_info", "cpu_count"], ["pid"], ["thread_count"],
+                     ["crashing_thread", "thread_id"], ["crashing_thread", "threads_index"]] {
+            #expect(field(ours, path[0], path.count > 1 ? path[1] : "") ?? field(ours, path[0]) == field(theirs, path[0], path.count > 1 ? path[1] : "") ?? field(theirs, path[0]),
+                    "\(crash): \(path.joined(separator: "."))")
+        }
+
+        let theirModules = theirs["modules"] as? [[String: Any]] ?? []
+        let ourModules = ours["modules"] as? [[String: Any]] ?? []
+        #expect(Set(ourModules.compactMap { $0["base_addr"] as? String }) == Set(theirModules.compactMap { $0["base_addr"] as? String }))
+        for module in theirModules {
+            let our = ourModules.first { $0["base_addr"] as? String == module["base_addr"] as? String } ?? [:]
+            for key in ["end_addr", "filename", "code_id", "debug_file", "debug_id"] {
+                #expect(our[key] as? String == module[key] as? String, "\(crash): module \(module["filename"] ?? "?") \(key)")
+            }
+        }
+
+        let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
+        let ourThreads = ours["threads"] as? [[String: Any]] ?? []
+        #expect(ourThreads.map { $0["thread_id"] as? Int } == theirThreads.map { $0["thread_id"] as? Int }, "\(crash): threads in the dump's order")
+        for (our, their) in zip(ourThreads, theirThreads) {
+            #expect(our["thread_name"] as? String == their["thread_name"] as? String)
+            let ourFrames = our["frames"] as? [[String: Any]] ?? []
+            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix { ["context", "cfi"].contains($0["trust"] as? String) }
+            for (number, theirFrame) in theirFrames.enumerated() where number < ourFrames.count {
+                let ourFrame = ourFrames[number]
+                let place = "\(crash) thread \(their["thread_id"] ?? "?") frame \(number)"
+                for key in ["frame", "module", "module_offset", "offset", "trust"] {
+                    #expect(ourFrame[key].map { "\($0)" } == theirFrame[key].map { "\($0)" }, "\(place): \(key)")
+                }
+                guard Self.programs.contains(theirFrame["module"] as? String ?? "") else { continue }
+                for key in ["function_offset", "file", "line", "missing_symbols"] {
+                    #expect(ourFrame[key].map { "\($0)" } == theirFrame[key].map { "\($0)" }, "\(place): \(key)")
+                }
+                let inlineLines = { (frame: [String: Any]) in (frame["inlines"] as? [[String: Any]] ?? []).map { "\($0["file"] ?? "")\($0["line"] ?? "")" } }
+                #expect(inlineLines(ourFrame) == inlineLines(theirFrame), "\(place): inlines")
+            }
+        }
+    }
 }
