@@ -73,6 +73,35 @@ public struct PostedLogSymbolicator: Sendable {
         }
     }
 
+    /// The field Breakpad's and Crashpad's uploaders put the minidump in.
+    public static let minidumpField = "upload_file_minidump"
+
+    /// A minidump uploaded as Breakpad and Crashpad upload them (`POST /minidump`): the dump in the
+    /// `upload_file_minidump` part (or the first part that is a minidump), walked and symbolicated; the other text parts
+    /// (product, version, annotations) kept as the report's `annotations`.
+    /// - Throws: a 400 ``ServiceError`` when no part is a minidump or the dump cannot be read.
+    public func answer(minidumpUpload form: MultipartForm, style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
+        guard let part = form.parts.first(where: { $0.name == Self.minidumpField })
+                ?? form.parts.first(where: { MinidumpFile.isMinidump(prefix: $0.content.bytes(0..<min(4, $0.content.count))) })
+        else { throw .badRequest("no part named \(Self.minidumpField) and no part that is a minidump") }
+        let dump: MinidumpFile
+        do { dump = try MinidumpFile(bytes: part.content, path: part.fileName ?? Self.minidumpField) } catch { throw .badRequest(error.description) }
+        let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles)
+        var report = MinidumpUnwinding(dump: dump, finder: finder).report
+        Symbolicator(diagnostics: diagnostics, options: options).symbolicate(&report)
+        // Form fields are text; a file other than the dump (an attachment) is named, not copied.
+        let annotations = form.parts.filter { $0.name != part.name }.map { field -> (String, String) in
+            guard field.fileName == nil, field.content.count <= 1 << 16 else {
+                return (field.name, JSONText.quote("(a file of \(field.content.count) bytes)"))
+            }
+            return (field.name, JSONText.quote(String(decoding: field.content.bytes(0..<field.content.count), as: UTF8.self)))
+        }
+        switch style {
+        case .json: return Array((ReportJSONRenderer().render(report, extra: [("annotations", JSONText.object(annotations))]) + "\n").utf8)
+        case .text: return ReportTextRenderer(colors: nil).render(report)
+        }
+    }
+
     private static func oneLine(_ text: String) -> String {
         String(text.prefix { $0 != "\n" })
     }

@@ -6,7 +6,7 @@ import SymbolicationService
 struct MetricsMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let metrics: ServerMetrics
-    private static let routes: Set<String> = ["/health", "/metrics", "/symbolicate/v5", "/symbolicate"]
+    private static let routes: Set<String> = ["/health", "/metrics", "/symbolicate/v5", "/symbolicate", "/minidump"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now

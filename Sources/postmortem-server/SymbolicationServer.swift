@@ -112,6 +112,40 @@ struct SymbolicationServer: Sendable {
                 return (answer, text ? "text/plain; charset=utf-8" : "application/x-ndjson")
             }
         }
+        // Breakpad's and Crashpad's upload: the dump in the upload_file_minidump part of a multipart form.
+        router.post("/minidump") { request, _ in
+            let text = request.headers[.accept].map { $0.contains("text/plain") } ?? false
+            guard let boundary = request.headers[.contentType].flatMap(MultipartForm.boundary(contentType:)) else {
+                return Self.errorResponse(.badRequest("POST /minidump takes multipart/form-data with the dump in its \(PostedLogSymbolicator.minidumpField) part"))
+            }
+            return await answerSpooled(request) { (body, _) throws(ServiceError) in
+                let form = try MultipartForm(body: body, boundary: boundary)
+                let answer = try PostedLogSymbolicator(options: symbolicationOptions)
+                    .answer(minidumpUpload: form, style: text ? .text : .json, diagnostics: pool.diagnostics)
+                return (answer, text ? "text/plain; charset=utf-8" : "application/json")
+            }
+        }
+    }
+
+    /// As ``answer(_:_:)``, with the body written to a temporary file as it arrives and read from its mapping: a
+    /// minidump with full memory can be large, and is never held whole in memory.
+    private func answerSpooled(_ request: Request,
+                               _ work: @escaping @Sendable (ImmutableBytes, ContinuousClock.Instant) throws(ServiceError) -> ([UInt8], String))
+        async -> Response {
+        let deadline = ContinuousClock.now.advanced(by: limits.timeout)
+        let result: Result<([UInt8], String), ServiceError>
+        do {
+            let body = try await BodyReading.spool(request, limit: limits.maximumBodySize, deadline: deadline)
+            result = try await workers.runIfActive { () -> Result<([UInt8], String), ServiceError> in
+                guard ContinuousClock.now < deadline else { return .failure(ServiceError(status: 504, "the server was too busy to start the request in time")) }
+                do throws(ServiceError) { return .success(try work(body, deadline)) } catch { return .failure(error) }
+            }
+        } catch let error as ServiceError {
+            result = .failure(error)
+        } catch {
+            result = .failure(ServiceError(status: 503, "the server is stopping"))
+        }
+        return respond(result)
     }
 
     /// Reads the body, runs `work` on a worker thread and answers with what it made, or with its error's status and
@@ -133,6 +167,12 @@ struct SymbolicationServer: Sendable {
         } catch {
             result = .failure(ServiceError(status: 503, "the server is stopping"))
         }
+        return respond(result)
+    }
+
+    /// The response for what a request's work made (or its error); then writes, in the background, the index-cache
+    /// files the images opened lack.
+    private func respond(_ result: Result<([UInt8], String), ServiceError>) -> Response {
         if pool.hasIndexCacheFilesToWrite {
             Task.detached { [workers, pool] in _ = try? await workers.runIfActive { pool.writeIndexCaches() } }
         }

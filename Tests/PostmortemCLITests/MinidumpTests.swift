@@ -204,4 +204,54 @@ struct MinidumpTests {
             }
         }
     }
+
+    /// A dump uploaded to the server as Crashpad uploads it (`POST /minidump`, multipart with the dump in
+    /// `upload_file_minidump`) is answered as `symbolicate --json` answers it, with the other fields as annotations;
+    /// posted bare to `POST /symbolicate`, as `symbolicate` answers it; a form without a dump gets 400.
+    @Test func anUploadedDumpIsAnsweredAsSymbolicateAnswers() throws {
+        let directory = try CrashingPrograms.directory.get()
+        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "threads"), in: directory)
+        let scratch = Fixtures.scratchDirectory("serve-minidump")
+        let server = try ServerProcess(arguments: ["-d", directory], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
+                                       scratch: scratch)
+        let cli = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", directory, dump])
+        let cliReport = try #require(try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any])
+
+        let upload = try HTTP.send("POST", server.url + "/minidump",
+                                   extra: ["-F", "upload_file_minidump=@\(dump)", "-F", "prod=Threads", "-F", "ver=1.0"])
+        #expect(upload.status == 200, "\(upload.body)")
+        var answer = try #require(try JSONSerialization.jsonObject(with: Data(upload.body.utf8)) as? [String: Any])
+        #expect(answer["annotations"] as? [String: String] == ["prod": "Threads", "ver": "1.0"])
+        answer["annotations"] = nil
+        #expect(NSDictionary(dictionary: answer) == NSDictionary(dictionary: cliReport))
+        #expect(upload.body.contains("\"function\": \"sum_chain\""))
+
+        let bare = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: dump)
+        #expect(bare.status == 200)
+        #expect(bare.body == cli.standardOutput)
+
+        let noDump = try HTTP.send("POST", server.url + "/minidump", extra: ["-F", "prod=Threads"])
+        #expect(noDump.status == 400)
+        #expect(noDump.body.contains("upload_file_minidump"))
+        let notMultipart = try HTTP.send("POST", server.url + "/minidump", bodyFile: dump)
+        #expect(notMultipart.status == 400)
+    }
+
+    /// `group` signs a minidump as it signs the same crash's core: the same frames, the same signature.
+    @Test func groupSignsADumpAsItsCore() throws {
+        let crash = CrashingPrograms.Crash(program: "threads")
+        let directory = try CrashingPrograms.directory.get()
+        let dump = try CrashpadDumps.dump(of: crash, in: directory)
+        let core = try #require(try CrashingPrograms.gdbCore(of: crash, in: directory))
+        let signature = { (path: String) throws -> String in
+            let result = try Command.run(Paths.postmortem, ["group", "--json", "--no-cache", "-d", directory, path])
+            #expect(result.status == 0, "\(result.standardError)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let groups = object["groups"] as? [[String: Any]] ?? []
+            return try #require(groups.first?["signature"] as? String, "\(object)")
+        }
+        let fromDump = try signature(dump)
+        #expect(fromDump.contains("sum_chain"))
+        #expect(fromDump == (try signature(core)))
+    }
 }

@@ -5,8 +5,9 @@ public struct ReportJSONRenderer: Sendable {
     /// A renderer (it keeps no state).
     public init() {}
 
-    /// `report` as one JSON object: format, exception, threads with their frames and symbols, images.
-    public func render(_ report: CrashReport) -> String {
+    /// `report` as one JSON object: format, exception, threads with their frames and symbols, images, then `extra`
+    /// members (already encoded: an upload's annotations, say).
+    public func render(_ report: CrashReport, extra: [(String, String)] = []) -> String {
         let exception = report.exception.map {
             JSONText.object([("type", JSONText.string($0.type)), ("message", JSONText.string($0.message))])
         } ?? "null"
@@ -40,7 +41,7 @@ public struct ReportJSONRenderer: Sendable {
             ("exception", exception),
             ("threads", JSONText.array(threads)),
             ("images", JSONText.array(images)),
-        ])
+        ] + extra)
     }
 
     private func frame(_ report: CrashReport, _ frame: CrashFrame) -> String {

@@ -10,6 +10,8 @@ import PostmortemCore
 public final class ImmutableBytes: @unchecked Sendable {
     @usableFromInline let base: UnsafeRawBufferPointer
     private let isMapped: Bool
+    /// The bytes these are a part of, kept alive as long as these are (see ``init(_:of:)``).
+    private let owner: ImmutableBytes?
     /// The file mapped, for messages; `(memory)` for a copy.
     public let path: String
 
@@ -20,6 +22,18 @@ public final class ImmutableBytes: @unchecked Sendable {
         copy.copyBytes(from: bytes)
         base = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<bytes.count])
         isMapped = false
+        owner = nil
+    }
+
+    /// The bytes of `range` of `owner`, read in place (no copy): a file inside another, such as a minidump inside a
+    /// multipart upload. `range` is clamped to `owner`'s bytes.
+    public init(_ range: Range<Int>, of owner: ImmutableBytes) {
+        let lower = min(max(range.lowerBound, 0), owner.count)
+        let upper = min(max(range.upperBound, lower), owner.count)
+        base = UnsafeRawBufferPointer(rebasing: owner.base[lower..<upper])
+        isMapped = owner.isMapped
+        self.owner = owner
+        path = owner.path
     }
 
     /// The whole file at `path`, mapped read-only.
@@ -34,9 +48,11 @@ public final class ImmutableBytes: @unchecked Sendable {
         if file.isDirectory { throw ObjectFileError(.isDirectory, path: path, detail: "") }
         do { base = try file.map() } catch { throw ObjectFileError(.cannotOpen, path: path, detail: error.detail) }
         isMapped = true
+        owner = nil
     }
 
     deinit {
+        if owner != nil { return }
         if isMapped { FileSystem.unmap(base) } else { base.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() } }
     }
 
