@@ -44,6 +44,47 @@ struct MinidumpTests {
         return String(name)
     }
 
+    /// Compares every thread's frames that minidump-stackwalk found from the context or by CFI with ours at the same
+    /// index: trust, module, module offset, and in the programs built here the function and line; how many were compared.
+    static func compareFrames(ours: [String: Any], theirs: [String: Any], label crash: String) -> Int {
+        let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
+        let ourThreads = ours["threads"] as? [[String: Any]] ?? []
+        var compared = 0
+        for their in theirThreads {
+            let id = their["thread_id"] as? Int
+            let ourFrames = ourThreads.first { $0["index"] as? Int == id }?["frames"] as? [[String: Any]] ?? []
+            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix { ["context", "cfi"].contains($0["trust"] as? String) }
+            // Postmortem cuts a walk at --max-frames (1,024 unless given); minidump-stackwalk goes on (131,002 frames
+            // of a Swift stack overflow).
+            #expect(ourFrames.count >= min(theirFrames.count, 1_024), "thread \(id ?? -1): \(ourFrames.count) frames here, \(theirFrames.count) there")
+            for (number, theirFrame) in theirFrames.enumerated() where number < ourFrames.count {
+                let ourFrame = ourFrames[number]
+                let place = "\(crash) thread \(id ?? -1) frame \(number)"
+                #expect(ourFrame["trust"] as? String == theirFrame["trust"] as? String, "\(place)")
+                #expect(ourFrame["image"] as? String == theirFrame["module"] as? String, "\(place)")
+                // The instruction looked up (a return address less one), in the process: the module offsets of the two
+                // differ for a program not built position-independent (ours is the file address, theirs from the load address).
+                // minidump-stackwalk takes a return address's call to be 1 byte before it on x86-64, 4 on ARM64.
+                let isReturnAddress = Self.hex(ourFrame["lookupAddress"]).map { $0 &+ 1 } == Self.hex(ourFrame["imageOffset"])
+                let callSize: UInt64 = (theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String == "arm64" ? 4 : 1
+                #expect(Self.hex(ourFrame["address"]).map { isReturnAddress ? $0 &- callSize : $0 } == Self.hex(theirFrame["offset"]), "\(place)")
+                let symbols = ourFrame["symbols"] as? [[String: Any]] ?? []
+                // Names and lines where dump_syms read DWARF (a file and line): in the programs built here. The system
+                // libraries' symbol files hold only their exported symbols (dump_syms reads no separate debug file), of
+                // which it may pick another alias at the same address, where Postmortem reads libc6-dbg's DWARF.
+                if let function = theirFrame["function"] as? String, theirFrame["file"] as? String != nil,
+                   Self.programs.contains(theirFrame["module"] as? String ?? ""), let outer = symbols.last {
+                    #expect(Self.baseName(outer["function"] as? String ?? "") == Self.baseName(function), "\(place)")
+                    if let line = theirFrame["line"] as? Int { #expect(outer["line"] as? Int == line, "\(place)") }
+                    let theirInlines = (theirFrame["inlines"] as? [[String: Any]] ?? []).compactMap { $0["line"] as? Int }
+                    #expect(symbols.dropLast().compactMap { $0["line"] as? Int } == theirInlines, "\(place) inlined frames")
+                }
+                compared += 1
+            }
+        }
+        return compared
+    }
+
     @Test(arguments: crashes)
     func framesEqualMinidumpStackwalk(_ crash: CrashingPrograms.Crash) throws {
         let directory = try CrashingPrograms.directory.get()
@@ -65,31 +106,7 @@ struct MinidumpTests {
         #expect([exception?["type"] as? String, exception?["message"] as? String].compactMap { $0 }.joined(separator: " / ")
                 == crashInfo?["type"] as? String)
 
-        var compared = 0
-        for their in theirThreads {
-            let id = their["thread_id"] as? Int
-            let ourFrames = ourThreads.first { $0["index"] as? Int == id }?["frames"] as? [[String: Any]] ?? []
-            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix { ["context", "cfi"].contains($0["trust"] as? String) }
-            #expect(ourFrames.count >= theirFrames.count, "thread \(id ?? -1): \(ourFrames.count) frames here, \(theirFrames.count) there")
-            for (number, theirFrame) in theirFrames.enumerated() where number < ourFrames.count {
-                let ourFrame = ourFrames[number]
-                let place = "\(crash) thread \(id ?? -1) frame \(number)"
-                #expect(ourFrame["trust"] as? String == theirFrame["trust"] as? String, "\(place)")
-                #expect(ourFrame["image"] as? String == theirFrame["module"] as? String, "\(place)")
-                #expect(Self.hex(ourFrame["lookupAddress"]) == Self.hex(theirFrame["module_offset"]), "\(place)")
-                let symbols = ourFrame["symbols"] as? [[String: Any]] ?? []
-                // Names and lines in the programs built here: the system libraries' symbol files hold only their
-                // exported symbols (dump_syms reads no separate debug file), where Postmortem reads libc6-dbg's DWARF.
-                if let function = theirFrame["function"] as? String, Self.programs.contains(theirFrame["module"] as? String ?? ""),
-                   let outer = symbols.last {
-                    #expect(Self.baseName(outer["function"] as? String ?? "") == Self.baseName(function), "\(place)")
-                    if let line = theirFrame["line"] as? Int { #expect(outer["line"] as? Int == line, "\(place)") }
-                    let theirInlines = (theirFrame["inlines"] as? [[String: Any]] ?? []).compactMap { $0["line"] as? Int }
-                    #expect(symbols.dropLast().compactMap { $0["line"] as? Int } == theirInlines, "\(place) inlined frames")
-                }
-                compared += 1
-            }
-        }
+        let compared = Self.compareFrames(ours: ours, theirs: theirs, label: "\(crash)")
         // The crashing thread has at least its context frame and one found by call-frame information; but of a stack
         // that overflowed, Crashpad keeps the memory of the alternate signal stack the handler ran on, not the frames
         // above the fault, and both walks stop after the first frame.

@@ -90,7 +90,7 @@ public struct MinidumpUnwinding {
         if let system = dump.system {
             let version = "\(system.version.major).\(system.version.minor).\(system.version.build)"
             lines.append("System: \(system.platform?.rawValue ?? "platform 0x" + String(system.platformID, radix: 16)) \(version)"
-                         + (system.versionText.map { " \($0)" } ?? "") + ", \(system.cpuName), \(system.processorCount) CPUs")
+                         + (system.versionText.map { " \($0)" } ?? "") + ", \(system.cpuName), \(system.processorCount) CPU" + (system.processorCount == 1 ? "" : "s"))
         }
         if let exception = dump.exception, let reason {
             lines.append(ELFCoreReportWriter.crashReasonStart + reason)

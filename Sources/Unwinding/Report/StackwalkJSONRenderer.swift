@@ -5,7 +5,7 @@ import PostmortemCore
 /// Writes a symbolicated minidump report as the document minidump-stackwalk's `--json` writes (rust-minidump's
 /// schema: `crash_info`, `system_info`, `threads[].frames[]`, `modules[]`, `crashing_thread`), so that a pipeline built
 /// on it (Socorro's, Sentry's) can take Postmortem in its place. Threads are in the dump's order; offsets are of the
-/// instruction looked up (a return address less one), as minidump-stackwalk gives them. A frame found through a
+/// call before a return address, as minidump-stackwalk gives them. A frame found through a
 /// Swift async context has trust `async`, a value the schema does not have.
 public struct StackwalkJSONRenderer {
     /// The dump.
@@ -82,7 +82,10 @@ public struct StackwalkJSONRenderer {
     private func frame(_ frame: CrashFrame, number: Int) -> String {
         let module = frame.image.flatMap { report.images.indices.contains($0) ? report.images[$0] : nil }
         let isReturnAddress = frame.addressKind == .returnAddress
-        let instruction = frame.address.map { isReturnAddress ? $0 &- 1 : $0 }
+        // The call before a return address: 1 byte back on x86-64, one 4-byte instruction on ARM64, as
+        // minidump-stackwalk counts.
+        let callSize: UInt64 = dump.architecture == .arm64 ? 4 : 1
+        let instruction = frame.address.map { isReturnAddress ? $0 &- callSize : $0 }
         let outer = frame.symbols.last { !$0.isInlined } ?? frame.symbols.last
         let inlines = frame.symbols.filter(\.isInlined).map { symbol in
             JSONText.object([("function", JSONText.string(symbol.function)), ("file", JSONText.string(symbol.file)),
@@ -95,7 +98,7 @@ public struct StackwalkJSONRenderer {
             ("module_offset", JSONText.string(instruction.flatMap { address in module?.loadAddress.map { Self.hex(address &- $0) } })),
             ("offset", JSONText.string(instruction.map(Self.hex))),
             ("function", JSONText.string(outer?.function)),
-            ("function_offset", JSONText.string(frame.functionOffset.map { Self.hex(isReturnAddress ? $0 &- 1 : $0) })),
+            ("function_offset", JSONText.string(frame.functionOffset.map { Self.hex(isReturnAddress ? $0 &- callSize : $0) })),
             ("file", JSONText.string(outer?.file)),
             // A line record of 0 (compiler-made code, a thunk) is kept as minidump-stackwalk keeps it.
             ("line", outer.flatMap { $0.file == nil ? nil : "\($0.line)" } ?? "null"),

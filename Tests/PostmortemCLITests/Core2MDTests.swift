@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `postmortem core2md`: minidumps of the cores of the tests' crashes (x86-64 from the kernel, AArch64 from qemu-user)
+/// walk as their cores walk here, and as minidump-stackwalk 0.25 walks them with dump_syms's symbol files: the
+/// dumps are read by another tool, so the writer's layout is checked too, not only its agreement with this reader.
+@Suite("Minidumps of cores")
+struct Core2MDTests {
+    /// Each thread's frame addresses, by thread id.
+    static func addresses(_ report: [String: Any]) -> [Int: [String]] {
+        var threads: [Int: [String]] = [:]
+        for thread in report["threads"] as? [[String: Any]] ?? [] {
+            guard let id = thread["index"] as? Int else { continue }
+            threads[id] = (thread["frames"] as? [[String: Any]] ?? []).compactMap { $0["address"] as? String }
+        }
+        return threads
+    }
+
+    static func json(_ arguments: [String], in directory: String? = nil) throws -> [String: Any] {
+        let result = try Command.run(Paths.postmortem, arguments, currentDirectory: directory.map { URL(fileURLWithPath: $0) } ?? Fixtures.packageRoot)
+        #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    }
+
+    static func convert(_ core: String, extra: [String] = []) throws -> String {
+        let dump = core + ".dmp"
+        let result = try Command.run(Paths.postmortem, ["core2md", "--offline", "-o", dump, core] + extra)
+        #expect(result.status == 0, "\(result.standardError)")
+        return dump
+    }
+
+    @Test(arguments: MinidumpTests.crashes)
+    func aCoresDumpWalksAsTheCoreAndAsMinidumpStackwalk(_ crash: CrashingPrograms.Crash) throws {
+        let directory = try CrashingPrograms.directory.get()
+        let core = try #require(try CrashingPrograms.kernelCore(of: crash, in: directory) ?? CrashingPrograms.gdbCore(of: crash, in: directory))
+        let dump = try Self.convert(core)
+        let limit = ["--max-frames", "300"]
+        let fromCore = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", core] + limit)
+        let fromDump = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", dump] + limit)
+        #expect(fromDump["format"] as? String == "minidump")
+        #expect(Self.addresses(fromDump) == Self.addresses(fromCore), "\(crash)")
+        let coreException = fromCore["exception"] as? [String: Any]
+        #expect((fromDump["exception"] as? [String: Any])?["type"] as? String == coreException?["type"] as? String)
+
+        let theirs = try CrashpadDumps.stackwalk(dump, symbols: try CrashpadDumps.symbolStore.get())
+        let ours = try MinidumpTests.report(dump: dump)
+        #expect(MinidumpTests.compareFrames(ours: ours, theirs: theirs, label: "\(crash)") >= 2)
+    }
+
+    /// An ARM64 dump: the AArch64 core qemu-user writes of the threaded C crash, written as a minidump and walked here
+    /// (x30 as a leaf's return address) as minidump-stackwalk walks it.
+    @Test func anARM64DumpWalksAsMinidumpStackwalk() throws {
+        let compiler = try #require(Paths.executable(named: "aarch64-linux-gnu-gcc"), "gcc-aarch64-linux-gnu is needed; make test installs it")
+        let qemu = try #require(Paths.executable(named: "qemu-aarch64"), "qemu-user is needed; make test installs it")
+        let directory = try CrashingPrograms.directory.get()
+        let scratch = Fixtures.scratchDirectory("arm64-minidump")
+        let sources = CrashingPrograms.sources
+        let build = try Command.run(compiler, ["-O2", "-g", "-fomit-frame-pointer", "-static", "-pthread", "-o", "threads",
+                                               "\(sources)/threads.c", "\(sources)/chain.c"], currentDirectory: URL(fileURLWithPath: scratch))
+        #expect(build.status == 0, "\(build.standardError)")
+        _ = try Command.run("/bin/sh", ["-c", "ulimit -c unlimited; exec '\(directory)/with-default-signals' '\(qemu)' ./threads"],
+                            currentDirectory: URL(fileURLWithPath: scratch))
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch).first { $0.hasPrefix("qemu_") && $0.hasSuffix(".core") },
+                                "qemu wrote no core")
+        try? FileManager.default.removeItem(atPath: scratch + "/core")
+        let dump = try Self.convert(scratch + "/" + name, extra: ["-e", scratch + "/threads"])
+
+        let ours = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", dump], in: scratch)
+        let fromCore = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", scratch + "/" + name], in: scratch)
+        #expect(Self.addresses(ours) == Self.addresses(fromCore))
+        let store = try CrashpadDumps.symbolStore(of: [scratch + "/threads"])
+        let theirs = try CrashpadDumps.stackwalk(dump, symbols: store)
+        #expect((theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String == "arm64")
+        #expect(MinidumpTests.compareFrames(ours: ours, theirs: theirs, label: "arm64 threads") >= 3)
+    }
+}
