@@ -10,6 +10,8 @@ struct DumpInput {
     var executable: String?
     var remote: RemoteDebugFileSource?
     var frameLimit: Int
+    /// Whether walks scan the stack where CFI and frame pointers fail (`--scan`).
+    var scansStack = false
 
     /// How many first bytes tell a dump from a log.
     static let prefixLength = 18
@@ -57,11 +59,11 @@ struct DumpInput {
 
     private func unwound(_ core: CoreFile) -> Unwound {
         // What the core lacks (a segment cut short) goes to stderr with the report's other warnings.
-        Unwound(report: CoreUnwinding(core: core, finder: finder, frameLimit: frameLimit).report)
+        Unwound(report: CoreUnwinding(core: core, finder: finder, frameLimit: frameLimit, scansStack: scansStack).report)
     }
 
     private func unwound(_ dump: MinidumpFile) -> Unwound {
-        let unwinding = MinidumpUnwinding(dump: dump, finder: finder, frameLimit: frameLimit)
+        let unwinding = MinidumpUnwinding(dump: dump, finder: finder, frameLimit: frameLimit, scansStack: scansStack)
         return Unwound(report: unwinding.report, minidump: unwinding)
     }
 }

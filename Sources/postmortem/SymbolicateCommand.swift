@@ -31,6 +31,10 @@ struct SymbolicateCommand: ParsableCommand {
     @Option(name: .customLong("max-frames"), help: "The most frames a core's thread is unwound to (a stack overflow has many more).")
     var maxFrames: Int = 1_024
 
+    @Flag(name: .customLong("scan"),
+          help: "Where a core's or minidump's walk finds no CFI and no frame pointer, scan the stack for a return address (each such frame is marked scan).")
+    var scan = false
+
     @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")
     var json = false
 
@@ -85,7 +89,7 @@ struct SymbolicateCommand: ParsableCommand {
         var unresolved = false
         let sink = try OutputSink(path: output)
         var produced = 0
-        let dumps = DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames))
+        let dumps = DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames), scansStack: scan)
         for source in sources {
             // A core or minidump is recognized by its first bytes before anything reads it whole (standard input is read first).
             var read: [UInt8]?

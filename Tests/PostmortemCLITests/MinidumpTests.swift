@@ -16,7 +16,7 @@ struct MinidumpTests {
     ]
 
     /// The modules built here, with DWARF in the symbol files dump_syms writes of them.
-    static let programs: Set<String> = ["threads", "libchain.so", "terminate", "crashes"]
+    static let programs: Set<String> = ["threads", "libchain.so", "terminate", "crashes", "scan", "libnocfi.so"]
 
     /// The report `postmortem symbolicate --json` gives of `dump`.
     static func report(dump: String, extra: [String] = []) throws -> [String: Any] {
@@ -46,14 +46,15 @@ struct MinidumpTests {
 
     /// Compares every thread's frames that minidump-stackwalk found from the context or by CFI with ours at the same
     /// index: trust, module, module offset, and in the programs built here the function and line; how many were compared.
-    static func compareFrames(ours: [String: Any], theirs: [String: Any], label crash: String) -> Int {
+    static func compareFrames(ours: [String: Any], theirs: [String: Any], label crash: String,
+                              trusts: Set<String> = ["context", "cfi"]) -> Int {
         let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
         let ourThreads = ours["threads"] as? [[String: Any]] ?? []
         var compared = 0
         for their in theirThreads {
             let id = their["thread_id"] as? Int
             let ourFrames = ourThreads.first { $0["index"] as? Int == id }?["frames"] as? [[String: Any]] ?? []
-            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix { ["context", "cfi"].contains($0["trust"] as? String) }
+            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix { trusts.contains($0["trust"] as? String ?? "") }
             // Postmortem cuts a walk at --max-frames (1,024 unless given); minidump-stackwalk goes on (131,002 frames
             // of a Swift stack overflow).
             #expect(ourFrames.count >= min(theirFrames.count, 1_024), "thread \(id ?? -1): \(ourFrames.count) frames here, \(theirFrames.count) there")
@@ -270,5 +271,26 @@ struct MinidumpTests {
         let fromDump = try signature(dump)
         #expect(fromDump.contains("sum_chain"))
         #expect(fromDump == (try signature(core)))
+    }
+
+    /// `--scan`: a fault in a library without call-frame information (and without frame pointers). Without it the walk
+    /// stops there and says why; with it, the return address into main is found by scanning, checked to follow a call,
+    /// marked `scan`, and the walk goes on by CFI; minidump-stackwalk finds the same frame by scanning.
+    @Test func scanningFindsTheCallerOfCodeWithoutCFI() throws {
+        let directory = try CrashingPrograms.directory.get()
+        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "scan"), in: directory)
+        let plain = try Self.report(dump: dump)
+        let plainThread = try #require((plain["threads"] as? [[String: Any]])?.first)
+        #expect((plainThread["frames"] as? [[String: Any]])?.count == 1)
+        #expect((plainThread["stopReason"] as? String)?.contains("no call-frame information") == true)
+
+        let scanned = try Self.report(dump: dump, extra: ["--scan"])
+        let frames = try #require((scanned["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
+        #expect(frames.map { $0["trust"] as? String } .prefix(3) == ["context", "scan", "cfi"])
+        #expect((frames.dropFirst().first?["symbols"] as? [[String: Any]])?.last?["function"] as? String == "main")
+        let theirs = try CrashpadDumps.stackwalk(dump, symbols: try CrashpadDumps.symbolStore(of: [directory + "/scan", directory + "/libnocfi.so"]))
+        let theirFrames = ((theirs["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]]) ?? []
+        #expect(theirFrames.dropFirst().first?["trust"] as? String == "scan")
+        #expect(Self.compareFrames(ours: scanned, theirs: theirs, label: "scan", trusts: ["context", "scan"]) == 2)
     }
 }

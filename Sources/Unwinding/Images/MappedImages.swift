@@ -147,6 +147,20 @@ public final class MappedImages: CallFrameSource {
         return SwiftAsyncNames.isResume(symbol.name)
     }
 
+    /// Whether the instruction before `address` is a call, read from the image's binary (a core or dump seldom holds
+    /// code): no binary, no frame found by scanning.
+    public func followsCall(_ address: UInt64) -> Bool {
+        guard let index = imageIndex(containing: address), let binary = images[index].binary, binary.format == .elf else { return false }
+        let fileAddress = address &- images[index].bias
+        guard fileAddress >= 8, let segment = binary.segments.first(where: { segment in
+            segment.isExecutable && fileAddress - 8 >= segment.virtualAddress.rawValue
+                && fileAddress <= segment.virtualAddress.rawValue + segment.fileSize
+        }) else { return false }
+        let offset = (binary.slice?.offset ?? 0) + segment.fileOffset + (fileAddress - 8 - segment.virtualAddress.rawValue)
+        guard let before = FileSystem.read(binary.path, offset: offset, count: 8) else { return false }
+        return CallInstructions.endsWithCall(before, architecture: images[index].binary?.architecture == .arm64 ? .arm64 : .x86_64)
+    }
+
     /// Whether `address` is in executable memory (the core's segment flags), or in an image when that is not known.
     public func isCode(_ address: UInt64) -> Bool {
         memory.isExecutable(address) ?? (imageIndex(containing: address) != nil)

@@ -18,10 +18,12 @@ public struct CoreUnwinding {
         self.init(core: try CoreFile(path: path), finder: finder, frameLimit: frameLimit)
     }
 
-    /// Finds the binaries of `core` with `finder` and walks every thread, at most `frameLimit` frames each.
-    public init(core: CoreFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) {
+    /// Finds the binaries of `core` with `finder` and walks every thread, at most `frameLimit` frames each, scanning the
+    /// stack where CFI and frame pointers fail when `scansStack`.
+    public init(core: CoreFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit, scansStack: Bool = false) {
         let images = MappedImages(core: core, finder: finder)
-        let walker = StackWalker(memory: core.memory, callFrames: images, frameLimit: frameLimit)
+        var walker = StackWalker(memory: core.memory, callFrames: images, frameLimit: frameLimit)
+        walker.scansStack = scansStack
         self.core = core
         self.images = images
         stacks = core.threads.map { walker.walk(from: $0.registers) }

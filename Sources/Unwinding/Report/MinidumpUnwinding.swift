@@ -19,8 +19,9 @@ public struct MinidumpUnwinding {
         self.init(dump: try MinidumpFile(path: path), finder: finder, frameLimit: frameLimit)
     }
 
-    /// Finds the binaries of `dump`'s modules with `finder` and walks every thread, at most `frameLimit` frames each.
-    public init(dump: MinidumpFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) {
+    /// Finds the binaries of `dump`'s modules with `finder` and walks every thread, at most `frameLimit` frames each,
+    /// scanning the stack where CFI and frame pointers fail when `scansStack`.
+    public init(dump: MinidumpFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit, scansStack: Bool = false) {
         self.dump = dump
         guard let architecture = dump.architecture else {
             images = nil
@@ -29,7 +30,8 @@ public struct MinidumpUnwinding {
         }
         let images = MappedImages(modules: dump.modules, memory: dump.memory, architecture: architecture, finder: finder,
                                   near: FilePath.directory(of: dump.path))
-        let walker = StackWalker(memory: dump.memory, callFrames: images, frameLimit: frameLimit)
+        var walker = StackWalker(memory: dump.memory, callFrames: images, frameLimit: frameLimit)
+        walker.scansStack = scansStack
         self.images = images
         // The thread that wrote the dump (an in-process handler's) was running while it wrote: its stack is not walked,
         // as minidump-stackwalk does not walk it.

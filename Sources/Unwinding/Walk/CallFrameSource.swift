@@ -11,11 +11,16 @@ public protocol CallFrameSource: Sendable {
     /// Whether `address` lies in a Swift async function's resume part (its symbol's mangled name ends in `TQ<n>_` or
     /// `TY<n>_`): above such a frame the stack is the task's chain of async contexts.
     func isSwiftAsyncResume(_ address: UInt64) -> Bool
+    /// Whether the instruction just before `address` in an image's code is a call: what makes a word found by scanning
+    /// the stack a return address. `false` when the code cannot be read.
+    func followsCall(_ address: UInt64) -> Bool
 }
 
 extension CallFrameSource {
     /// No async functions, for sources that know no symbols.
     public func isSwiftAsyncResume(_ address: UInt64) -> Bool { false }
+    /// No code to read, for sources that have none: nothing found by scanning is taken.
+    public func followsCall(_ address: UInt64) -> Bool { false }
 }
 
 /// Swift's mangling of async functions' resume parts.

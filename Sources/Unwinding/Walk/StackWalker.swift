@@ -2,8 +2,9 @@ public import DWARF
 public import PostmortemCore
 
 /// Walks one thread's stack from the registers of its innermost frame: call-frame information (`.eh_frame`, then
-/// `.debug_frame`) of the image at each address, and where no CFI covers it, the frame-pointer chain, checked. It never
-/// scans the stack for return addresses: guessed frames split crash groups.
+/// `.debug_frame`) of the image at each address, and where no CFI covers it, the frame-pointer chain, checked. It scans
+/// the stack for return addresses only when asked (``scansStack``): guessed frames split crash groups. A scanned word
+/// is taken only when it points into an image's code just after a call instruction, and its frame says `scan`.
 public struct StackWalker: Sendable {
     /// How many frames a walk gives at most by default (a stack overflow has hundreds of thousands).
     public static let defaultFrameLimit = 1_024
@@ -14,6 +15,12 @@ public struct StackWalker: Sendable {
     public let callFrames: any CallFrameSource
     /// The most frames a walk gives.
     public var frameLimit: Int
+    /// Whether, where CFI and frame pointers both fail, the stack is scanned for a return address.
+    public var scansStack = false
+    /// How many words above the stack pointer a scan looks at: Breakpad's window, wider for the context's frame (whose
+    /// function may have pushed more before it faulted).
+    static let scanWords = 40
+    static let contextScanWords = 120
 
     /// A walker over `memory`, with the CFI `callFrames` finds.
     public init(memory: any MemoryReader, callFrames: any CallFrameSource, frameLimit: Int = defaultFrameLimit) {
@@ -57,8 +64,12 @@ public struct StackWalker: Sendable {
                 if let caller = callerByFramePointer(of: current), let caller = checked(caller, of: current, signalFrame: false) {
                     step = .caller(caller, isSignalFrame: false)
                     trust = .framePointer
+                } else if scansStack, let caller = callerByScanning(from: current, words: frames.count == 1 ? Self.contextScanWords : Self.scanWords) {
+                    step = .caller(caller, isSignalFrame: false)
+                    trust = .scan
                 } else {
-                    step = .stopped(reason + ", and no frame pointer leads on")
+                    step = .stopped(reason + (scansStack ? ", no frame pointer leads on, and scanning found no return address"
+                                                          : ", and no frame pointer leads on"))
                 }
             }
             switch step {
@@ -184,6 +195,25 @@ public struct StackWalker: Sendable {
         if row.rules[architecture.stackPointer] == nil { caller.stackPointer = cfa }
         caller.programCounter = architecture.strippingAuthentication(returnAddress)
         return .caller(caller, isSignalFrame: row.isSignalFrame)
+    }
+
+    /// The caller found by scanning the stack upward from the stack pointer: the first word that points into an image's
+    /// code just after a call. Its stack pointer is the slot above that word; the frame pointer is kept, as a function
+    /// that keeps one leaves it for its caller.
+    func callerByScanning(from registers: RegisterSet, words: Int) -> RegisterSet? {
+        let architecture = registers.architecture
+        guard let sp = registers.stackPointer else { return nil }
+        for slot in 0..<UInt64(words) {
+            let address = sp &+ slot * architecture.wordSize
+            guard let value = memory.word(at: address).map(architecture.strippingAuthentication), value > 0x1000,
+                  callFrames.isCode(value), callFrames.followsCall(value) else { continue }
+            var caller = RegisterSet(architecture: architecture)
+            caller[architecture.framePointer] = registers[architecture.framePointer]
+            caller.stackPointer = address &+ architecture.wordSize
+            caller.programCounter = value
+            return caller
+        }
+        return nil
     }
 
     /// The caller's registers by the frame-pointer chain (`[fp]` the caller's frame pointer, `[fp + 8]` the return

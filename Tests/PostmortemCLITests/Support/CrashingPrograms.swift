@@ -34,6 +34,11 @@ enum CrashingPrograms {
             ["gcc", "-O2", "-g", "-pthread", "-o", "park", "\(sources)/park.c"],
             ["swiftc", "-g", "-Onone", "-o", "crashes", "\(sources)/crashes.swift"],
             ["gcc", "-O2", "-g", "-shared", "-fPIC", "-o", "libcrashpad-on-crash.so", "\(Fixtures.sources.path)/minidumps/crashpad-on-crash.c"],
+            // No call-frame information at all: no unwind tables, and -g's .debug_frame removed.
+            ["gcc", "-O1", "-g", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables", "-fomit-frame-pointer", "-fPIC", "-shared",
+             "-o", "libnocfi.so", "\(sources)/nocfi.c"],
+            ["objcopy", "--remove-section", ".debug_frame", "libnocfi.so"],
+            ["gcc", "-O2", "-g", "-o", "scan", "\(sources)/scan.c", "-L.", "-lnocfi", "-Wl,-rpath,$ORIGIN"],
         ]
         for command in commands {
             guard let result = try? Command.run("/usr/bin/env", command, currentDirectory: URL(fileURLWithPath: directory)),
