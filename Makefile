@@ -111,6 +111,7 @@ setup-test:
 bench: setup setup-test
 	Benchmarks/resolve.sh
 	Benchmarks/cores.sh
+	Benchmarks/minidumps.sh
 
 # Reads every log of ../shared/corpus (when it is there; its files are not copied here) and prints how many are read as
 # the format of their folder, with their frames (a check, not a test).

@@ -11,6 +11,8 @@ public struct ReportJSONRenderer: Sendable {
         let exception = report.exception.map {
             JSONText.object([("type", JSONText.string($0.type)), ("message", JSONText.string($0.message))])
         } ?? "null"
+        // Stacks Postmortem walked itself number their threads by the kernel's thread id.
+        let walked: Set<CrashLogFormat> = [.elfCore, .process, .minidump]
         let threads = report.threads.map { thread in
             var members = [
                 ("index", "\(thread.index)"),
@@ -18,6 +20,7 @@ public struct ReportJSONRenderer: Sendable {
                 ("crashed", thread.crashed ? "true" : "false"),
                 ("frames", JSONText.array(thread.frames.map { frame(report, $0) })),
             ]
+            if walked.contains(report.format) { members.insert(("id", "\(thread.index)"), at: 1) }
             if let reason = thread.stopReason { members.append(("stopReason", JSONText.quote(reason))) }
             if !thread.registers.isEmpty {
                 members.append(("registers", JSONText.object(thread.registers.map { ($0.name, JSONText.quote(Self.hex($0.value))) })))
@@ -57,7 +60,14 @@ public struct ReportJSONRenderer: Sendable {
         if let offset = frame.symbolOffsetInLog { members.append(("symbolOffsetInLog", "\(offset)")) }
         if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
         if let lookup = frame.lookupAddress { members.append(("lookupAddress", JSONText.quote(Self.hex(lookup)))) }
-        if let trust = frame.trust { members.append(("trust", JSONText.quote(trust.rawValue))) }
+        if let trust = frame.trust {
+            members.append(("trust", JSONText.quote(trust.rawValue)))
+            // A walked frame's module and its offset from the module's load address, as minidump processors give them.
+            if let image = frame.image.map({ report.images[$0] }), let address = frame.address, let load = image.loadAddress {
+                members.append(("module", JSONText.quote(image.name)))
+                members.append(("moduleOffset", JSONText.quote(Self.hex(address &- load))))
+            }
+        }
         return JSONText.object(members)
     }
 
