@@ -50,10 +50,13 @@ public struct MinidumpMemory: MemoryReader, Sendable {
         self.executable = executable?.sorted { $0.lowerBound < $1.lowerBound }
     }
 
+    /// The `count` bytes at `address`, when one memory range of the dump holds them all.
     public func read(_ count: Int, at address: UInt64) -> [UInt8]? { held.read(count, at: address) }
 
+    /// The little-endian word at `address`, when the dump holds it.
     public func word(at address: UInt64) -> UInt64? { held.word(at: address) }
 
+    /// Whether `address` was executable, by MemoryInfoList or LinuxMaps; `nil` when the dump has neither.
     public func isExecutable(_ address: UInt64) -> Bool? {
         guard let executable else { return nil }
         var low = 0

@@ -23,8 +23,18 @@ public struct MinidumpSystemInfo: Hashable, Sendable {
     public var processorLevel: UInt16
     /// The processor's model and stepping.
     public var processorRevision: UInt16
-    /// The OS version (`major.minor.build`) and its extra text (`CSDVersion`: the kernel's `uname` on Linux).
-    public var version: (major: UInt32, minor: UInt32, build: UInt32)
+    /// An OS version, `major.minor.build`.
+    public struct Version: Hashable, Sendable {
+        /// The major version.
+        public var major: UInt32
+        /// The minor version.
+        public var minor: UInt32
+        /// The build number.
+        public var build: UInt32
+    }
+
+    /// The OS version (0.0.0 from Breakpad and Crashpad on Linux, which put the kernel's in ``versionText``).
+    public var version: Version
     /// The OS's version text.
     public var versionText: String?
 
@@ -67,17 +77,6 @@ public struct MinidumpSystemInfo: Hashable, Sendable {
         }
     }
 
-    public static func == (left: Self, right: Self) -> Bool {
-        left.processorArchitecture == right.processorArchitecture && left.platformID == right.platformID
-            && left.processorCount == right.processorCount && left.version == right.version && left.versionText == right.versionText
-            && left.processorLevel == right.processorLevel && left.processorRevision == right.processorRevision
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(processorArchitecture)
-        hasher.combine(platformID)
-    }
-
     /// The SystemInfo stream (56 bytes and more).
     static func read(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) -> MinidumpSystemInfo? {
         let start = Int(location.rva)
@@ -90,7 +89,7 @@ public struct MinidumpSystemInfo: Hashable, Sendable {
         }
         let text = versionRVA == 0 ? nil : bytes.utf16String(at: versionRVA)
         return MinidumpSystemInfo(processorArchitecture: architecture, platformID: platform, processorCount: count,
-                                  processorLevel: level, processorRevision: revision, version: (major, minor, build),
+                                  processorLevel: level, processorRevision: revision, version: Version(major: major, minor: minor, build: build),
                                   versionText: text?.isEmpty == true ? nil : text)
     }
 }

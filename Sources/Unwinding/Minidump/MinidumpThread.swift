@@ -61,6 +61,7 @@ public struct MinidumpThread: Hashable, Sendable {
 
 /// What is wrong with one piece of a stream, in words.
 public struct MinidumpStreamProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The problem, in one line.
     public var description: String
     init(_ description: String) { self.description = description }
 }
