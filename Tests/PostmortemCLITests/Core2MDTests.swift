@@ -74,4 +74,18 @@ struct Core2MDTests {
         #expect((theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String == "arm64")
         #expect(MinidumpTests.compareFrames(ours: ours, theirs: theirs, label: "arm64 threads") >= 3)
     }
+
+    /// What is no core gets one line naming it, status 1, and no dump.
+    @Test func whatIsNoCoreIsOneLine() throws {
+        let scratch = Fixtures.scratchDirectory("core2md-bad")
+        let dump = scratch + "/out.dmp"
+        for (input, reason) in [("SampleCrashes/linux-c-sensors/crash.txt", "not an ELF file"),
+                                ("/nonexistent/core", "cannot open: No such file or directory"),
+                                (Paths.fixture("sensors-gcc-dwarf5"), "an ELF file, but not a core file")] {
+            let result = try Command.run(Paths.postmortem, ["core2md", "-o", dump, input])
+            #expect(result.status == 1)
+            #expect(result.errorLines == ["postmortem: \(input): \(reason)"])
+            #expect(!FileManager.default.fileExists(atPath: dump))
+        }
+    }
 }

@@ -40,7 +40,11 @@ public struct CoreFile: Sendable {
     ///   AArch64 core), or its headers lie outside the file.
     public init(path: String) throws(CoreFileError) {
         let bytes: ImmutableBytes
-        do { bytes = try ImmutableBytes(mapping: path) } catch { throw CoreFileError(path: path, error.description) }
+        do { bytes = try ImmutableBytes(mapping: path) } catch {
+            // The error names the path itself; this one says it once.
+            let description = error.description
+            throw CoreFileError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
+        }
         try self.init(bytes: bytes, path: path)
     }
 

@@ -51,7 +51,11 @@ public struct MinidumpFile: Sendable {
     /// - Throws: ``MinidumpError`` when it is not a minidump or its stream directory lies outside the file.
     public init(path: String) throws(MinidumpError) {
         let bytes: ImmutableBytes
-        do { bytes = try ImmutableBytes(mapping: path) } catch { throw MinidumpError(path: path, error.description) }
+        do { bytes = try ImmutableBytes(mapping: path) } catch {
+            // The error names the path itself; this one says it once.
+            let description = error.description
+            throw MinidumpError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
+        }
         try self.init(bytes: bytes, path: path)
     }
 
