@@ -293,4 +293,32 @@ struct MinidumpTests {
         #expect(theirFrames.dropFirst().first?["trust"] as? String == "scan")
         #expect(Self.compareFrames(ours: scanned, theirs: theirs, label: "scan", trusts: ["context", "scan"]) == 2)
     }
+
+    /// The program rebuilt after the crash (another build-id at the path the dump names): its frames keep their module
+    /// and offset, the report names it with its debug id and why the file there was refused; the original binary
+    /// given below `-d` is found by its build-id and the frames are named again.
+    @Test func aRebuiltBinaryIsRefusedAndTheOriginalFoundBelowD() throws {
+        let sources = CrashingPrograms.sources
+        let directory = try CrashingPrograms.directory.get()
+        let scratch = Fixtures.scratchDirectory("rebuilt")
+        let build = { (flags: [String]) throws in
+            let result = try Command.run("/usr/bin/env", ["gcc", "-O2", "-g", "-pthread"] + flags + ["-o", "threads", "\(sources)/threads.c",
+                                                          "\(sources)/chain.c"], currentDirectory: URL(fileURLWithPath: scratch))
+            try #require(result.status == 0, "\(result.standardError)")
+        }
+        try build([])
+        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "threads"), in: scratch, preloadFrom: directory)
+        let kept = Fixtures.scratchDirectory("original")
+        try FileManager.default.copyItem(atPath: scratch + "/threads", toPath: kept + "/threads")
+        try build(["-DREBUILT=1", "-fno-omit-frame-pointer"])
+
+        let refused = try Command.run(Paths.postmortem, ["symbolicate", "--offline", "--no-cache", dump])
+        #expect(refused.status == 0, "\(refused.standardError)")
+        let line = try #require(refused.standardOutput.split(separator: "\n").first { $0.hasPrefix("threads ") && $0.contains("is not the recorded") })
+        #expect(line.contains(scratch + "/threads"))
+        #expect(refused.standardOutput.contains(" threads + 0x"))
+        let found = try Self.report(dump: dump, extra: ["--offline", "-d", kept])
+        let names = (found["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]] ?? []
+        #expect(names.contains { ($0["symbols"] as? [[String: Any]])?.last?["function"] as? String == "main" })
+    }
 }

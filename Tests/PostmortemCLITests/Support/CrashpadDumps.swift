@@ -17,15 +17,17 @@ enum CrashpadDumps {
         return path
     }
 
-    /// The minidump Crashpad writes of `crash`, run in `directory`.
-    static func dump(of crash: CrashingPrograms.Crash, in directory: String) throws -> String {
+    /// The minidump Crashpad writes of `crash`, the program in `directory` (the preloaded library in `preloadFrom`, the
+    /// crashing programs' folder unless given).
+    static func dump(of crash: CrashingPrograms.Crash, in directory: String, preloadFrom: String? = nil) throws -> String {
         let database = Fixtures.scratchDirectory("crashpad-database")
         let arguments = crash.arguments.map { "'\($0)'" }.joined(separator: " ")
         var environment = CrashingPrograms.environment
-        environment["LD_PRELOAD"] = directory + "/libcrashpad-on-crash.so"
+        environment["LD_PRELOAD"] = (preloadFrom ?? directory) + "/libcrashpad-on-crash.so"
         environment["CRASHPAD_HANDLER"] = try oracle("crashpad_handler")
         environment["CRASHPAD_DATABASE"] = database
-        _ = try Command.run("/bin/sh", ["-c", "ulimit -c 0; exec '\(directory)/with-default-signals' '\(directory)/\(crash.program)' \(arguments)"],
+        let signals = (preloadFrom ?? directory) + "/with-default-signals"
+        _ = try Command.run("/bin/sh", ["-c", "ulimit -c 0; exec '\(signals)' '\(directory)/\(crash.program)' \(arguments)"],
                             currentDirectory: URL(fileURLWithPath: database), environment: environment)
         let pending = database + "/pending"
         let written = (try? FileManager.default.contentsOfDirectory(atPath: pending))?.first { $0.hasSuffix(".dmp") }
