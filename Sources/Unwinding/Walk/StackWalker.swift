@@ -46,8 +46,11 @@ public struct StackWalker: Sendable {
             let frame = UnwoundFrame(address: programCounter, isReturnAddress: isReturnAddress, trust: trust, registers: current)
             frames.append(frame)
             // Above a Swift async function's resume part, the logical stack is its task's chain of async contexts.
-            if frames.count > 1, callFrames.isSwiftAsyncResume(frame.lookupAddress) {
-                return asyncFrames(after: frames, framePointer: current[current.architecture.framePointer])
+            // A dump that did not save the heap (Crashpad keeps stacks) has no context to follow: the walk goes on by
+            // the machine stack, to the executor that ran the task.
+            if frames.count > 1, callFrames.isSwiftAsyncResume(frame.lookupAddress),
+               let stack = asyncFrames(after: frames, framePointer: current[current.architecture.framePointer]) {
+                return stack
             }
             let step: Step
             switch callerByCallFrames(of: frame) {
@@ -86,13 +89,13 @@ public struct StackWalker: Sendable {
     }
 
     /// `frames` and the resume points of the async contexts chained from the context an async frame keeps below its
-    /// frame pointer (`[fp - 8]`): each context's parent at its first word, the resume function at its second.
-    func asyncFrames(after frames: [UnwoundFrame], framePointer: UInt64?) -> UnwoundStack {
+    /// frame pointer (`[fp - 8]`): each context's parent at its first word, the resume function at its second; `nil`
+    /// when the first context is not in memory.
+    func asyncFrames(after frames: [UnwoundFrame], framePointer: UInt64?) -> UnwoundStack? {
         var frames = frames
         let architecture = frames[0].registers.architecture
-        guard let framePointer, framePointer >= 8, var context = memory.word(at: framePointer - 8) else {
-            return UnwoundStack(frames: frames, stopReason: "an async frame whose context could not be read")
-        }
+        guard let framePointer, framePointer >= 8, var context = memory.word(at: framePointer - 8),
+              memory.word(at: context) != nil else { return nil }
         var seen = Set<UInt64>()
         while context != 0 {
             guard frames.count < frameLimit else {

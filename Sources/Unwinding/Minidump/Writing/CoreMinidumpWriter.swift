@@ -2,8 +2,9 @@ import ObjectFiles
 import PostmortemCore
 
 /// Writes a minidump of an ELF core, as Breakpad's `core2md` does: each thread's registers and the stack above its
-/// stack pointer, the modules with their build-ids, the signal; small enough to ship off a machine, and read by
-/// minidump-stackwalk, lldb and Postmortem alike.
+/// stack pointer, the modules with their build-ids, the signal; and, beyond the stacks, the bytes a walk of the core
+/// reads elsewhere (a Swift task's async contexts on the heap), so that the dump walks as the core does. Small enough
+/// to ship off a machine, and read by minidump-stackwalk, lldb and Postmortem alike.
 public struct CoreMinidumpWriter {
     /// The core.
     public let core: CoreFile
@@ -36,6 +37,7 @@ public struct CoreMinidumpWriter {
         // Contexts and stacks first, so that the thread list and the exception can point at them.
         var contexts: [MinidumpLocation] = []
         var stacks: [(start: UInt64, location: MinidumpLocation)] = []
+        var stackRanges: [Range<UInt64>] = []
         for thread in core.threads {
             builder.align(16)
             let contextStart = builder.offset
@@ -44,6 +46,14 @@ public struct CoreMinidumpWriter {
             let (start, bytes) = stack(of: thread)
             builder.align(16)
             stacks.append((start, MinidumpLocation(size: UInt32(bytes.count), rva: builder.offset)))
+            stackRanges.append(start..<start + UInt64(bytes.count))
+            builder.raw(bytes)
+        }
+        var extra: [(start: UInt64, location: MinidumpLocation)] = []
+        for block in walkedMemory(outside: stackRanges) {
+            guard let bytes = core.memory.read(Int(block.count), at: block.lowerBound) else { continue }
+            builder.align(16)
+            extra.append((block.lowerBound, MinidumpLocation(size: UInt32(bytes.count), rva: builder.offset)))
             builder.raw(bytes)
         }
         let versionText = builder.string("")
@@ -114,8 +124,8 @@ public struct CoreMinidumpWriter {
             }
         }
         builder.stream(.memoryList) { out in
-            out.u32(UInt32(stacks.count))
-            for stack in stacks {
+            out.u32(UInt32(stacks.count + extra.count))
+            for stack in stacks + extra {
                 out.u64(stack.start)
                 out.u32(stack.location.size)
                 out.u32(stack.location.rva)
@@ -136,6 +146,25 @@ public struct CoreMinidumpWriter {
             }
         }
         return builder.file(timeStamp: timeStamp)
+    }
+
+    /// The blocks of memory outside `stacks` that walking every thread reads, each within what the core holds.
+    private func walkedMemory(outside stacks: [Range<UInt64>]) -> [Range<UInt64>] {
+        let recording = RecordingMemory(core.memory)
+        let walker = StackWalker(memory: recording, callFrames: images, frameLimit: StackWalker.defaultFrameLimit)
+        for thread in core.threads { _ = walker.walk(from: thread.registers) }
+        return recording.readBlocks().flatMap { block -> [Range<UInt64>] in
+            // Cut out what the stacks hold already; keep what the core holds of the rest.
+            var pieces = [block]
+            for stack in stacks {
+                pieces = pieces.flatMap { piece -> [Range<UInt64>] in
+                    guard piece.overlaps(stack) else { return [piece] }
+                    return [piece.lowerBound..<max(piece.lowerBound, stack.lowerBound), min(piece.upperBound, stack.upperBound)..<piece.upperBound]
+                        .filter { !$0.isEmpty }
+                }
+            }
+            return pieces.filter { core.memory.read(Int($0.count), at: $0.lowerBound) != nil }
+        }
     }
 
     /// The stack memory kept of `thread`: from a little below its stack pointer (x86-64's red zone, which a leaf
