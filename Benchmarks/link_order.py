@@ -28,7 +28,27 @@ def function_addresses(binary, count):
     return ["0x%x" % address for address in sample(resolve_bench.function_addresses(binary), count)]
 
 
-def scenarios():
+def crash_dumps(work):
+    """A kernel core of the tests' threaded C crash (its library at -O2, no frame pointers) and the minidump core2md
+    writes of it, made in `work` (a core records this machine's paths, so none is committed); nothing when this
+    machine's core_pattern hands cores to a program."""
+    sources = os.path.join(ROOT, "Tests", "Fixtures", "Sources", "cores")
+    postmortem = os.path.join(ROOT, ".build", "release", "postmortem")
+    subprocess.run(["gcc", "-O2", "-g", "-fomit-frame-pointer", "-fPIC", "-shared", "-o", "libchain.so", os.path.join(sources, "chain.c")],
+                   cwd=work, check=True)
+    subprocess.run(["gcc", "-O2", "-g", "-fomit-frame-pointer", "-pthread", "-o", "threads", os.path.join(sources, "threads.c"), "-L.",
+                    "-lchain", "-Wl,-rpath,$ORIGIN"], cwd=work, check=True)
+    subprocess.run(["sh", "-c", "ulimit -c unlimited; exec ./threads"], cwd=work, capture_output=True)
+    written = [name for name in os.listdir(work) if name == "core" or name.startswith("core.")]
+    if not written:
+        return []
+    core = os.path.join(work, written[0])
+    dump = os.path.join(work, "threads.dmp")
+    subprocess.run([postmortem, "core2md", "--offline", "-o", dump, core], capture_output=True)
+    return [core, dump]
+
+
+def scenarios(work):
     """Runs, most common first: their functions come first in the file."""
     inventory = os.path.join(FIXTURES, "inventory-gcc")
     shapes = os.path.join(FIXTURES, "shapes-swift-O")
@@ -50,7 +70,8 @@ def scenarios():
         (["symbolicate", os.path.join(SAMPLES, "apple-objc-arm64", "App.crash")], None),
         (["symbolicate", os.path.join(SAMPLES, "linux-swift-backtrace", "crash.txt")], None),
         (["po", os.path.join(ROOT, "Tests", "FormattersTests", "Dumps", "account.dump.txt")], None),
-    ]
+        (["symbolicate", os.path.join(ROOT, "Tests", "Fixtures", "minidumps", "rust-minidump", "linux-mini.dmp")], None),
+    ] + [(["symbolicate", path], None) for path in crash_dumps(work)]
 
 
 def executed_functions(profile, binary_name):
@@ -86,7 +107,7 @@ def main():
         subprocess.run(["objcopy", "--strip-debug", postmortem, binary], check=True)
         environment = dict(os.environ, POSTMORTEM_CACHE_DIR=os.path.join(work, "cache"))
         order, seen = [], set()
-        for number, (arguments, stdin) in enumerate(scenarios()):
+        for number, (arguments, stdin) in enumerate(scenarios(work)):
             profile = os.path.join(work, f"run{number}.out")
             subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={profile}", binary] + arguments,
                            input=(stdin or "").encode(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)

@@ -43,18 +43,7 @@ for binary in threads libchain.so terminate overflow $(ldd threads terminate ove
   mkdir -p "symbols/$name/$id" && mv module.sym "symbols/$name/$id/$name.sym"
 done
 
-seconds() { local start end; start=$(date +%s.%N); "$@" > /dev/null 2>&1; end=$(date +%s.%N); awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'; }
-peak() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
-compare() {
-  local label=$1 ours=$2 theirs=$3 a b best_a="" best_b=""
-  for ((r = 0; r < 5; r++)); do
-    a=$(seconds bash -c "$ours"); b=$(seconds bash -c "$theirs")
-    best_a=$(awk -v x="$best_a" -v y="$a" 'BEGIN { print (x == "" || y < x) ? y : x }')
-    best_b=$(awk -v x="$best_b" -v y="$b" 'BEGIN { print (x == "" || y < x) ? y : x }')
-  done
-  printf '%-34s %8.3f s %7s KB   %8.3f s %7s KB   %5.2fx\n' "$label" "$best_a" "$(peak bash -c "$ours")" "$best_b" \
-    "$(peak bash -c "$theirs")" "$(awk -v a="$best_a" -v b="$best_b" 'BEGIN { print a / b }')"
-}
+source "$root/Benchmarks/compare.sh"
 printf '%-34s %21s   %21s   %6s\n' "" "postmortem" "minidump-stackwalk" "ratio"
 "$postmortem" symbolicate threads.dmp terminate.dmp overflow.dmp >/dev/null 2>&1  # writes the index files
 for dump in threads terminate overflow; do

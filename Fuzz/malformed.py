@@ -62,13 +62,14 @@ def minidump_ranges(path):
     if len(data) < 32:
         return ranges
     count, directory = int.from_bytes(data[8:12], "little"), int.from_bytes(data[12:16], "little")
-    ranges.append((directory, directory + 12 * count))
+    if count and directory < len(data):
+        ranges.append((directory, min(len(data), directory + 12 * count)))
     for index in range(min(count, 64)):
         entry = directory + 12 * index
         if entry + 12 > len(data):
             break
         size, rva = int.from_bytes(data[entry + 4:entry + 8], "little"), int.from_bytes(data[entry + 8:entry + 12], "little")
-        if rva < len(data):
+        if size and rva < len(data):
             ranges.append((rva, min(len(data), rva + min(size, 256))))
     return ranges
 

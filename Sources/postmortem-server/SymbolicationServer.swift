@@ -132,20 +132,9 @@ struct SymbolicationServer: Sendable {
     private func answerSpooled(_ request: Request,
                                _ work: @escaping @Sendable (ImmutableBytes, ContinuousClock.Instant) throws(ServiceError) -> ([UInt8], String))
         async -> Response {
-        let deadline = ContinuousClock.now.advanced(by: limits.timeout)
-        let result: Result<([UInt8], String), ServiceError>
-        do {
-            let body = try await BodyReading.spool(request, limit: limits.maximumBodySize, deadline: deadline)
-            result = try await workers.runIfActive { () -> Result<([UInt8], String), ServiceError> in
-                guard ContinuousClock.now < deadline else { return .failure(ServiceError(status: 504, "the server was too busy to start the request in time")) }
-                do throws(ServiceError) { return .success(try work(body, deadline)) } catch { return .failure(error) }
-            }
-        } catch let error as ServiceError {
-            result = .failure(error)
-        } catch {
-            result = .failure(ServiceError(status: 503, "the server is stopping"))
-        }
-        return respond(result)
+        await answer(request, reading: { [limits] request, deadline throws(ServiceError) in
+            try await BodyReading.spool(request, limit: limits.maximumBodySize, deadline: deadline)
+        }, work)
     }
 
     /// Reads the body, runs `work` on a worker thread and answers with what it made, or with its error's status and
@@ -153,14 +142,25 @@ struct SymbolicationServer: Sendable {
     private func answer(_ request: Request,
                         _ work: @escaping @Sendable ([UInt8], ContinuousClock.Instant) throws(ServiceError) -> ([UInt8], String))
         async -> Response {
+        await answer(request, reading: { [limits] request, deadline throws(ServiceError) in
+            try await BodyReading.read(request, limit: limits.maximumBodySize, deadline: deadline)
+        }, { (body: ByteBuffer, deadline) throws(ServiceError) in
+            // Copied on the worker thread, not on the tasks that serve every connection.
+            try work(body.withUnsafeReadableBytes { Array($0) }, deadline)
+        })
+    }
+
+    /// The body as `reading` reads it, then `work` on a worker thread within the request's deadline.
+    private func answer<Body: Sendable>(
+        _ request: Request, reading: (Request, ContinuousClock.Instant) async throws(ServiceError) -> Body,
+        _ work: @escaping @Sendable (Body, ContinuousClock.Instant) throws(ServiceError) -> ([UInt8], String)) async -> Response {
         let deadline = ContinuousClock.now.advanced(by: limits.timeout)
         let result: Result<([UInt8], String), ServiceError>
         do {
-            let body = try await BodyReading.read(request, limit: limits.maximumBodySize, deadline: deadline)
+            let body = try await reading(request, deadline)
             result = try await workers.runIfActive { () -> Result<([UInt8], String), ServiceError> in
                 guard ContinuousClock.now < deadline else { return .failure(ServiceError(status: 504, "the server was too busy to start the request in time")) }
-                let bytes = body.withUnsafeReadableBytes { Array($0) }
-                do throws(ServiceError) { return .success(try work(bytes, deadline)) } catch { return .failure(error) }
+                do throws(ServiceError) { return .success(try work(body, deadline)) } catch { return .failure(error) }
             }
         } catch let error as ServiceError {
             result = .failure(error)

@@ -9,20 +9,8 @@ import TestSupport
 @Suite("AArch64 cores")
 struct AArch64CoreTests {
     @Test func everyThreadEqualsGDBMultiarch() throws {
-        let compiler = try #require(Paths.executable(named: "aarch64-linux-gnu-gcc"), "gcc-aarch64-linux-gnu is needed; make test installs it")
-        let qemu = try #require(Paths.executable(named: "qemu-aarch64"), "qemu-user is needed; make test installs it")
         let gdb = try #require(Paths.executable(named: "gdb-multiarch"), "gdb-multiarch is needed; make test installs it")
-        let directory = try CrashingPrograms.directory.get()
-        let scratch = Fixtures.scratchDirectory("aarch64-core")
-        let sources = CrashingPrograms.sources
-        let build = try Command.run(compiler, ["-O2", "-g", "-fomit-frame-pointer", "-static", "-pthread", "-o", "threads",
-                                               "\(sources)/threads.c", "\(sources)/chain.c"], currentDirectory: URL(fileURLWithPath: scratch))
-        #expect(build.status == 0, "\(build.standardError)")
-        _ = try Command.run("/bin/sh", ["-c", "ulimit -c unlimited; exec '\(directory)/with-default-signals' '\(qemu)' ./threads"],
-                            currentDirectory: URL(fileURLWithPath: scratch))
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch).first { $0.hasPrefix("qemu_") && $0.hasSuffix(".core") },
-                                "qemu wrote no core")
-        let core = scratch + "/" + name
+        let (scratch, core) = try AArch64Crash.threadsCore()
 
         let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", core], currentDirectory: URL(fileURLWithPath: scratch))
         #expect(result.status == 0, "\(result.standardError)")
@@ -33,8 +21,6 @@ struct AArch64CoreTests {
             return (id, addresses)
         })
 
-        // qemu ends by raising the signal itself: the kernel's core of qemu, when this machine writes one, is not wanted.
-        try? FileManager.default.removeItem(atPath: scratch + "/core")
         let theirs = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", "set print frame-info location-and-address",
                                            "-ex", "set backtrace past-main on", "-ex", "thread apply all bt", scratch + "/threads", core])
         var expected: [Int: [UInt64]] = [:]

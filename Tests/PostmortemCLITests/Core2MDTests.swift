@@ -51,23 +51,11 @@ struct Core2MDTests {
     /// An ARM64 dump: the AArch64 core qemu-user writes of the threaded C crash, written as a minidump and walked here
     /// (x30 as a leaf's return address) as minidump-stackwalk walks it.
     @Test func anARM64DumpWalksAsMinidumpStackwalk() throws {
-        let compiler = try #require(Paths.executable(named: "aarch64-linux-gnu-gcc"), "gcc-aarch64-linux-gnu is needed; make test installs it")
-        let qemu = try #require(Paths.executable(named: "qemu-aarch64"), "qemu-user is needed; make test installs it")
-        let directory = try CrashingPrograms.directory.get()
-        let scratch = Fixtures.scratchDirectory("arm64-minidump")
-        let sources = CrashingPrograms.sources
-        let build = try Command.run(compiler, ["-O2", "-g", "-fomit-frame-pointer", "-static", "-pthread", "-o", "threads",
-                                               "\(sources)/threads.c", "\(sources)/chain.c"], currentDirectory: URL(fileURLWithPath: scratch))
-        #expect(build.status == 0, "\(build.standardError)")
-        _ = try Command.run("/bin/sh", ["-c", "ulimit -c unlimited; exec '\(directory)/with-default-signals' '\(qemu)' ./threads"],
-                            currentDirectory: URL(fileURLWithPath: scratch))
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch).first { $0.hasPrefix("qemu_") && $0.hasSuffix(".core") },
-                                "qemu wrote no core")
-        try? FileManager.default.removeItem(atPath: scratch + "/core")
-        let dump = try Self.convert(scratch + "/" + name, extra: ["-e", scratch + "/threads"])
+        let (scratch, core) = try AArch64Crash.threadsCore()
+        let dump = try Self.convert(core, extra: ["-e", scratch + "/threads"])
 
         let ours = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", dump], in: scratch)
-        let fromCore = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", scratch + "/" + name], in: scratch)
+        let fromCore = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", core], in: scratch)
         #expect(Self.addresses(ours) == Self.addresses(fromCore))
         let store = try CrashpadDumps.symbolStore(of: [scratch + "/threads"])
         let theirs = try CrashpadDumps.stackwalk(dump, symbols: store)

@@ -86,9 +86,9 @@ struct HostileCoreTests {
     @Test func aNoteThatClaimsMoreThanItHolds() throws {
         var synthetic = Self.chainedCore([nil])
         synthetic.claimedDescriptorSize = 1 << 30
-        #expect(throws: CoreFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) { try Self.read(synthetic) }
+        #expect(throws: DumpFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) { try Self.read(synthetic) }
         synthetic.claimedDescriptorSize = 200
-        #expect(throws: CoreFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) { try Self.read(synthetic) }
+        #expect(throws: DumpFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) { try Self.read(synthetic) }
     }
 
     /// Found by `make malformed`: a mapped file whose end lies before its start stopped the program.
@@ -131,7 +131,7 @@ struct HostileCoreTests {
             (machine, "x.core: a core of machine 40: only x86-64 and AArch64 cores are read so far"),
         ]
         for (bytes, message) in cases {
-            #expect(throws: CoreFileError(path: "x.core", String(message.dropFirst("x.core: ".count)))) {
+            #expect(throws: DumpFileError(path: "x.core", String(message.dropFirst("x.core: ".count)))) {
                 try CoreFile(bytes: ImmutableBytes(bytes), path: "x.core")
             }
         }

@@ -36,30 +36,30 @@ public struct CoreFile: Sendable {
     }
 
     /// Reads the core at `path`.
-    /// - Throws: ``CoreFileError`` when it is not an ELF core this reader knows (a 64-bit little-endian x86-64 or
+    /// - Throws: ``DumpFileError`` when it is not an ELF core this reader knows (a 64-bit little-endian x86-64 or
     ///   AArch64 core), or its headers lie outside the file.
-    public init(path: String) throws(CoreFileError) {
+    public init(path: String) throws(DumpFileError) {
         let bytes: ImmutableBytes
         do { bytes = try ImmutableBytes(mapping: path) } catch {
             // The error names the path itself; this one says it once.
             let description = error.description
-            throw CoreFileError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
+            throw DumpFileError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
         }
         try self.init(bytes: bytes, path: path)
     }
 
     /// Reads a core from `bytes` (a mapping of the file at `path`, or a copy).
-    public init(bytes: ImmutableBytes, path: String) throws(CoreFileError) {
+    public init(bytes: ImmutableBytes, path: String) throws(DumpFileError) {
         self.path = path
         let reader = bytes.reader
-        guard let magic = reader.u32(at: 0), magic == 0x464c_457f else { throw CoreFileError(path: path, "not an ELF file") }
+        guard let magic = reader.u32(at: 0), magic == 0x464c_457f else { throw DumpFileError(path: path, "not an ELF file") }
         guard reader.u8(at: 4) == 2, reader.u8(at: 5) == 1 else {
-            throw CoreFileError(path: path, "a 32-bit or big-endian ELF file: only 64-bit little-endian cores are read so far")
+            throw DumpFileError(path: path, "a 32-bit or big-endian ELF file: only 64-bit little-endian cores are read so far")
         }
-        guard reader.u16(at: 16) == Self.coreType else { throw CoreFileError(path: path, "an ELF file, but not a core file") }
+        guard reader.u16(at: 16) == Self.coreType else { throw DumpFileError(path: path, "an ELF file, but not a core file") }
         let machine = reader.u16(at: 18) ?? 0
         guard let architecture = UnwindArchitecture(elfMachine: machine) else {
-            throw CoreFileError(path: path, "a core of machine \(machine): only x86-64 and AArch64 cores are read so far")
+            throw DumpFileError(path: path, "a core of machine \(machine): only x86-64 and AArch64 cores are read so far")
         }
         self.architecture = architecture
         let headers = try Self.programHeaders(reader, path: path)
@@ -129,7 +129,7 @@ public struct CoreFile: Sendable {
             signal = CoreSignal(number: first.signal, code: nil, faultAddress: nil)
         }
         if threads.isEmpty {
-            throw CoreFileError(path: path, "holds no thread's registers (NT_PRSTATUS)"
+            throw DumpFileError(path: path, "holds no thread's registers (NT_PRSTATUS)"
                                 + (claimedEnd > UInt64(bytes.count) ? ": the core was truncated" : ""))
         }
         self.threads = threads
@@ -159,9 +159,9 @@ public struct CoreFile: Sendable {
         var memorySize: UInt64
     }
 
-    private static func programHeaders(_ reader: ByteReader, path: String) throws(CoreFileError) -> [ProgramHeader] {
+    private static func programHeaders(_ reader: ByteReader, path: String) throws(DumpFileError) -> [ProgramHeader] {
         guard let offset = reader.u64(at: 32), let entrySize = reader.u16(at: 54), var count = reader.u16(at: 56).map(Int.init) else {
-            throw CoreFileError(path: path, "the ELF header is cut short")
+            throw DumpFileError(path: path, "the ELF header is cut short")
         }
         // More than 65,534 segments: the count is in the first section header's sh_info (PN_XNUM).
         if count == 0xffff, let sections = reader.u64(at: 40), sections < UInt64(reader.bytes.count),
@@ -170,7 +170,7 @@ public struct CoreFile: Sendable {
         }
         guard entrySize >= 56, offset < UInt64(reader.bytes.count),
               UInt64(count) * UInt64(entrySize) <= UInt64(reader.bytes.count) - offset else {
-            throw CoreFileError(path: path, "the program headers (\(count) of \(entrySize) bytes at \(offset)) lie outside the file")
+            throw DumpFileError(path: path, "the program headers (\(count) of \(entrySize) bytes at \(offset)) lie outside the file")
         }
         return (0..<count).compactMap { index in
             let base = Int(offset) + index * Int(entrySize)
@@ -180,21 +180,4 @@ public struct CoreFile: Sendable {
             return ProgramHeader(type: type, flags: flags, fileOffset: fileOffset, address: address, fileSize: fileSize, memorySize: memorySize)
         }
     }
-}
-
-/// Why a core file could not be read.
-public struct CoreFileError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The core file.
-    public var path: String
-    /// What is wrong with it.
-    public var detail: String
-
-    /// An error about the core at `path`.
-    public init(path: String, _ detail: String) {
-        self.path = path
-        self.detail = detail
-    }
-
-    /// The error in one line: the file, and what is wrong.
-    public var description: String { "\(path): \(detail)" }
 }

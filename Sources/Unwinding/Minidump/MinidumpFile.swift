@@ -48,25 +48,25 @@ public struct MinidumpFile: Sendable {
     }
 
     /// Reads the minidump at `path`.
-    /// - Throws: ``MinidumpError`` when it is not a minidump or its stream directory lies outside the file.
-    public init(path: String) throws(MinidumpError) {
+    /// - Throws: ``DumpFileError`` when it is not a minidump or its stream directory lies outside the file.
+    public init(path: String) throws(DumpFileError) {
         let bytes: ImmutableBytes
         do { bytes = try ImmutableBytes(mapping: path) } catch {
             // The error names the path itself; this one says it once.
             let description = error.description
-            throw MinidumpError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
+            throw DumpFileError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
         }
         try self.init(bytes: bytes, path: path)
     }
 
     /// Reads a minidump from `bytes` (a mapping of the file at `path`, or a copy).
-    public init(bytes storage: ImmutableBytes, path: String) throws(MinidumpError) {
+    public init(bytes storage: ImmutableBytes, path: String) throws(DumpFileError) {
         self.path = path
         let bytes = MinidumpBytes(storage: storage)
-        guard bytes.u32(0) == Self.signature else { throw MinidumpError(path: path, "not a minidump (no MDMP signature)") }
-        guard let count = bytes.u32(8), let directory = bytes.u32(12) else { throw MinidumpError(path: path, "the minidump header is cut short") }
+        guard bytes.u32(0) == Self.signature else { throw DumpFileError(path: path, "not a minidump (no MDMP signature)") }
+        guard let count = bytes.u32(8), let directory = bytes.u32(12) else { throw DumpFileError(path: path, "the minidump header is cut short") }
         guard bytes.holds(UInt64(count) * 12, at: UInt64(directory)) else {
-            throw MinidumpError(path: path, "its stream directory (\(count) streams at \(directory)) lies outside the file")
+            throw DumpFileError(path: path, "its stream directory (\(count) streams at \(directory)) lies outside the file")
         }
         timeStamp = bytes.u32(20) ?? 0
         var warnings: [String] = []

@@ -13,8 +13,8 @@ public struct CoreUnwinding {
     public let stacks: [UnwoundStack]
 
     /// Reads the core at `path`, finds its binaries with `finder` and walks every thread, at most `frameLimit` frames each.
-    /// - Throws: ``CoreFileError`` when the file is not a core this reader knows.
-    public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(CoreFileError) {
+    /// - Throws: ``DumpFileError`` when the file is not a core this reader knows.
+    public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(DumpFileError) {
         self.init(core: try CoreFile(path: path), finder: finder, frameLimit: frameLimit)
     }
 

@@ -14,8 +14,8 @@ public struct MinidumpUnwinding {
 
     /// Reads the minidump at `path`, finds its modules' binaries with `finder` and walks every thread, at most
     /// `frameLimit` frames each.
-    /// - Throws: ``MinidumpError`` when the file is not a minidump.
-    public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(MinidumpError) {
+    /// - Throws: ``DumpFileError`` when the file is not a minidump.
+    public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(DumpFileError) {
         self.init(dump: try MinidumpFile(path: path), finder: finder, frameLimit: frameLimit)
     }
 

@@ -1,0 +1,15 @@
+# Shared by the benchmark scripts (sourced): `compare LABEL OURS THEIRS` runs two shell commands alternately, five
+# times each, and prints the best time and the peak memory of each and their ratio on one line.
+seconds() { local start end; start=$(date +%s.%N); "$@" > /dev/null 2>&1; end=$(date +%s.%N); awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'; }
+peak() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+# Alternating runs, the best of five of each (this machine's timings vary by 20% from run to run).
+compare() {
+  local label=$1 ours=$2 theirs=$3 a b best_a="" best_b=""
+  for ((r = 0; r < 5; r++)); do
+    a=$(seconds bash -c "$ours"); b=$(seconds bash -c "$theirs")
+    best_a=$(awk -v x="$best_a" -v y="$a" 'BEGIN { print (x == "" || y < x) ? y : x }')
+    best_b=$(awk -v x="$best_b" -v y="$b" 'BEGIN { print (x == "" || y < x) ? y : x }')
+  done
+  printf '%-34s %8.3f s %7s KB   %8.3f s %7s KB   %5.2fx\n' "$label" "$best_a" "$(peak bash -c "$ours")" "$best_b" \
+    "$(peak bash -c "$theirs")" "$(awk -v a="$best_a" -v b="$best_b" 'BEGIN { print a / b }')"
+}
