@@ -11,6 +11,10 @@ import Dispatch
 /// ``writeIndexCache()``). Not thread-safe: use one instance from one thread at a time, and ``sibling()``
 /// for another thread.
 public final class ImageSymbolizer {
+    /// What is said of an image with no debug information anywhere (its names come from its symbol table alone):
+    /// the line a command that prints reports gathers into one for all such images.
+    public static let symbolTableOnly = "no debug information found; using the symbol table only"
+
     /// The binary or debug file that was opened.
     public let image: ObjectFile
     /// The file the DWARF comes from: ``image`` itself, a separate debug file, or `nil` when none was found.
@@ -86,7 +90,8 @@ public final class ImageSymbolizer {
             debugFile = lookup.debugFile
             if debugFile == nil {
                 let remotely = lookup.unavailableRemotely.map { " (\($0))" } ?? ""
-                notes.append(Diagnostic(subject: path, message: "no debug information found\(remotely); using the symbol table only"))
+                notes.append(Diagnostic(subject: path, message: remotely.isEmpty ? Self.symbolTableOnly
+                                                    : "no debug information found\(remotely); using the symbol table only"))
             }
         }
         // The cache answers for the debug file found just now, never for one found in another context. An image with

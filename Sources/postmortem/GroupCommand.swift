@@ -59,7 +59,8 @@ struct GroupCommand: ParsableCommand {
         let maker = SignatureMaker(rules: try signatureRules())
         let knownSignatures = try baseline.map(Self.readBaseline)
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
-        let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
+        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
+        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: SymbolicationOptions(
             debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote))
@@ -68,6 +69,7 @@ struct GroupCommand: ParsableCommand {
         var unresolved: [UnresolvedKey: Int] = [:]
         var unresolvedOrder: [UnresolvedKey] = []
         defer {
+            diagnostics.finish()
             IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
                                      debugRoots: debugPaths) { $0.writeIndexCache() }
         }

@@ -34,7 +34,8 @@ struct StackCommand: ParsableCommand {
 
     func run() throws {
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
-        let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
+        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
+        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: SymbolicationOptions(
             debugPaths: debugPaths, demangle: true, swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote))
         let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
@@ -57,6 +58,7 @@ struct StackCommand: ParsableCommand {
                 Output.bytes(ReportTextRenderer(colors: colors).render(report)[...])
             }
         }
+        diagnostics.finish()
         IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
                                  debugRoots: debugPaths) { $0.writeIndexCache() }
         if failed { throw ExitCode.failure }

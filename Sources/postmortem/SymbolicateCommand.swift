@@ -73,7 +73,8 @@ struct SymbolicateCommand: ParsableCommand {
     func run() throws {
         AllocatorTuning.keepFreedMemory()
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
-        let symbolicator = Symbolicator(diagnostics: StandardErrorDiagnostics().sink, options: SymbolicationOptions(
+        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
+        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: SymbolicationOptions(
             debugPaths: debugPaths, object: object ?? executable, objectLoadAddress: loadAddress?.value, objectArchitecture: arch, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
@@ -140,6 +141,7 @@ struct SymbolicateCommand: ParsableCommand {
             produced += 1
         }
         if let summary = sourceReader?.summary() { Output.error(summary) }
+        diagnostics.finish()
         IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
                                  debugRoots: debugPaths) { $0.writeIndexCache() }
         if produced == 0 { throw ExitCode.failure }

@@ -328,4 +328,19 @@ struct MinidumpTests {
         let names = (found["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]] ?? []
         #expect(names.contains { ($0["symbols"] as? [[String: Any]])?.last?["function"] as? String == "main" })
     }
+
+    /// A Swift program's dump opens a dozen runtime libraries that ship no debug information: they are named together
+    /// in one line at the end, not one line each.
+    @Test func librariesWithoutDebugInformationAreOneLine() throws {
+        let directory = try CrashingPrograms.directory.get()
+        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "crashes", arguments: ["fatal"]), in: directory)
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--offline", "--no-cache", dump])
+        #expect(result.status == 0)
+        let lines = result.errorLines.filter { $0.contains("no debug information found") }
+        #expect(lines.count <= 1, "\(lines)")
+        if let line = lines.first, !line.hasSuffix("using the symbol table only") {
+            #expect(line.hasPrefix("postmortem: no debug information found for "))
+            #expect(line.contains("libswiftCore.so"))
+        }
+    }
 }
