@@ -43,16 +43,21 @@ struct StackCommand: ParsableCommand {
         let finder = BinaryFinder(debugPaths: debugPaths, remote: remote)
         var failed = false
         for processID in processIDs {
-            var report: CrashReport
-            do { report = try ProcessStacks(processID: processID, finder: finder, frameLimit: max(1, maxFrames)).report } catch {
+            let stacks: ProcessStacks
+            do { stacks = try ProcessStacks(processID: processID, finder: finder, frameLimit: max(1, maxFrames)) } catch {
                 Output.error(error.description)
                 failed = true
                 continue
             }
+            var report = stacks.report
             symbolicator.symbolicate(&report)
             sourceReader?.fill(&report, logDirectory: nil)
             if json {
-                Output.text(ReportJSONRenderer().render(report) + "\n")
+                // How long the threads were stopped, as the text's header says it.
+                let microseconds = stacks.stoppedNanoseconds / 1_000
+                let fraction = String(microseconds % 1_000)
+                let stopped = "\(microseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+                Output.text(ReportJSONRenderer().render(report, extra: [("stoppedMilliseconds", stopped)]) + "\n")
             } else {
                 symbolicator.unresolvedSummary(of: report).forEach { Output.error("process \(processID): \($0)") }
                 Output.bytes(ReportTextRenderer(colors: colors).render(report)[...])

@@ -31,6 +31,8 @@ struct ProcessStackTests {
         #expect(result.status == 0, "\(result.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["format"] as? String == "process")
+        let stopped = try #require(report["stoppedMilliseconds"] as? Double)
+        #expect(stopped > 0 && stopped < 10_000)
         let expected = try CoreFileTests.euStack(["-p", "\(id)"])
         let threads = CoreFileTests.threads(report)
         #expect(threads.count == 3)
