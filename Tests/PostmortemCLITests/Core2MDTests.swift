@@ -76,4 +76,32 @@ struct Core2MDTests {
             #expect(!FileManager.default.fileExists(atPath: dump))
         }
     }
+
+    /// lldb-14 (Debian's), a second reader of the same dumps: it loads the modules from the paths the dump names and
+    /// unwinds with their CFI. Every thread's frames equal its `thread backtrace all` (its inlined frames, which repeat
+    /// an address, counted once), for the crashes whose stacks are all machine stacks (a Swift task's are followed
+    /// here through its async contexts, by lldb through the executor).
+    @Test(arguments: MinidumpTests.crashes.filter { $0.arguments != ["async"] })
+    func aCoresDumpWalksAsLLDBWalksIt(_ crash: CrashingPrograms.Crash) throws {
+        let lldb = try #require(Paths.executable(named: "lldb-14"), "lldb-14 is needed; make test installs it")
+        let directory = try CrashingPrograms.directory.get()
+        let core = try #require(try CrashingPrograms.kernelCore(of: crash, in: directory) ?? CrashingPrograms.gdbCore(of: crash, in: directory))
+        let dump = try Self.convert(core)
+        let limit = 200
+        let ours = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", "--max-frames", "\(limit)", dump])
+        let result = try Command.run(lldb, ["-b", "-o", "target create --core \(dump)", "-o", "thread backtrace all -c \(limit * 2)"])
+        var theirs: [[String]] = []
+        for line in result.outputLines {
+            if line.hasPrefix("* thread #") || line.hasPrefix("  thread #") {
+                theirs.append([])
+            } else if !theirs.isEmpty, !line.contains(" [inlined] "), let match = line.firstMatch(of: /frame #\d+: 0x0*([0-9a-f]+)/) {
+                // (An inlined frame, marked so, repeats the address of the frame that holds it.)
+                theirs[theirs.count - 1].append("0x" + match.1)
+            }
+        }
+        #expect(!theirs.isEmpty, "lldb-14: \(result.standardOutput) \(result.standardError)")
+        let ourThreads = Self.addresses(ours).values.map { Array($0.prefix(limit)) }
+        let theirThreads = theirs.map { Array($0.prefix(limit)) }
+        #expect(ourThreads.sorted { $0.lexicographicallyPrecedes($1) } == theirThreads.sorted { $0.lexicographicallyPrecedes($1) }, "\(crash)")
+    }
 }
