@@ -349,6 +349,14 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 8)
         let unknown = try HTTP.send("GET", server.url + "/symbolicate/v6")
         #expect(unknown.status == 404)
+        // A served route asked with another method: 405 and the method it takes, in the Allow header and the body.
+        for (method, path, allowed) in [("GET", "/symbolicate", "POST"), ("PUT", "/minidump", "POST"), ("POST", "/health", "GET")] {
+            let wrong = try HTTP.send(method, server.url + path, extra: ["-D", scratch + "/headers"])
+            #expect(wrong.status == 405, "\(method) \(path)")
+            #expect(wrong.body.contains("\(path) takes \(allowed), not \(method)"))
+            let headers = try String(contentsOfFile: scratch + "/headers", encoding: .utf8).lowercased()
+            #expect(headers.contains("allow: \(allowed.lowercased())"), "\(headers)")
+        }
         #expect(try HTTP.send("GET", server.url + "/health").status == 200)
         let metrics = try HTTP.send("GET", server.url + "/metrics").body
         #expect(metrics.contains("postmortem_requests_total{route=\"/symbolicate/v5\",status=\"400\"} \(cases.count)"), "\(metrics)")
