@@ -1,3 +1,5 @@
+import ObjectFiles
+
 /// Why a core file or a minidump could not be read at all (what can be read of a damaged one is read, with
 /// warnings).
 public struct DumpFileError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -14,4 +16,13 @@ public struct DumpFileError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// The error in one line: the file, and what is wrong.
     public var description: String { "\(path): \(detail)" }
+
+    /// The file at `path`, mapped; what keeps it from being mapped as an error about it.
+    static func mapping(_ path: String) throws(DumpFileError) -> ImmutableBytes {
+        do { return try ImmutableBytes(mapping: path) } catch {
+            // The error names the path itself; this one says it once.
+            let description = error.description
+            throw DumpFileError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
+        }
+    }
 }

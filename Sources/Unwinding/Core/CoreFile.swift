@@ -39,13 +39,7 @@ public struct CoreFile: Sendable {
     /// - Throws: ``DumpFileError`` when it is not an ELF core this reader knows (a 64-bit little-endian x86-64 or
     ///   AArch64 core), or its headers lie outside the file.
     public init(path: String) throws(DumpFileError) {
-        let bytes: ImmutableBytes
-        do { bytes = try ImmutableBytes(mapping: path) } catch {
-            // The error names the path itself; this one says it once.
-            let description = error.description
-            throw DumpFileError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
-        }
-        try self.init(bytes: bytes, path: path)
+        try self.init(bytes: try DumpFileError.mapping(path), path: path)
     }
 
     /// Reads a core from `bytes` (a mapping of the file at `path`, or a copy).

@@ -50,13 +50,7 @@ public struct MinidumpFile: Sendable {
     /// Reads the minidump at `path`.
     /// - Throws: ``DumpFileError`` when it is not a minidump or its stream directory lies outside the file.
     public init(path: String) throws(DumpFileError) {
-        let bytes: ImmutableBytes
-        do { bytes = try ImmutableBytes(mapping: path) } catch {
-            // The error names the path itself; this one says it once.
-            let description = error.description
-            throw DumpFileError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
-        }
-        try self.init(bytes: bytes, path: path)
+        try self.init(bytes: try DumpFileError.mapping(path), path: path)
     }
 
     /// Reads a minidump from `bytes` (a mapping of the file at `path`, or a copy).
