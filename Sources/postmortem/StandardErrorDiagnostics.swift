@@ -52,6 +52,6 @@ final class StandardErrorDiagnostics: Sendable {
         let names = images.map(FilePath.fileName(of:))
         let listed = names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
         Output.error("no debug information found for \(listed); their names come from their symbol tables "
-                     + "(their debug packages, or debuginfod through DEBUGINFOD_URLS, would add files and lines)")
+                     + "(installing their debug packages, or setting DEBUGINFOD_URLS, would add files and lines)")
     }
 }
