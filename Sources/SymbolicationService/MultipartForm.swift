@@ -1,3 +1,4 @@
+import PostmortemCore
 public import ObjectFiles
 
 /// A `multipart/form-data` body (RFC 7578), as Breakpad's and Crashpad's uploaders send a minidump: its parts found in
@@ -21,8 +22,8 @@ public struct MultipartForm {
         guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: " \t").lowercased() == "boundary" else { continue }
-            var value = pair[1].trimmingCharacters(in: " \t")
+            guard pair.count == 2, pair[0].trimmed(where: \.isSpaceOrTab).lowercased() == "boundary" else { continue }
+            var value = pair[1].trimmed(where: \.isSpaceOrTab)
             if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
             return value.isEmpty || value.utf8.count > 70 ? nil : value
         }
@@ -77,9 +78,9 @@ public struct MultipartForm {
             for parameter in line.split(separator: ";").dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
                 guard pair.count == 2 else { continue }
-                var value = pair[1].trimmingCharacters(in: " \t")
+                var value = pair[1].trimmed(where: \.isSpaceOrTab)
                 if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-                switch pair[0].trimmingCharacters(in: " \t").lowercased() {
+                switch pair[0].trimmed(where: \.isSpaceOrTab).lowercased() {
                 case "name": name = value
                 case "filename": fileName = value
                 default: continue
@@ -88,14 +89,5 @@ public struct MultipartForm {
             return name.map { ($0, fileName) }
         }
         return nil
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters(in blanks: String) -> String {
-        var text = self
-        while let first = text.first, blanks.contains(first) { text.removeFirst() }
-        while let last = text.last, blanks.contains(last) { text.removeLast() }
-        return String(text)
     }
 }

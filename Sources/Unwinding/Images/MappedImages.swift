@@ -32,6 +32,8 @@ public final class MappedImages: CallFrameSource {
     /// The images, by load address.
     public let images: [Image]
     private let memory: any MemoryReader
+    /// The machine the process ran on.
+    private let architecture: UnwindArchitecture
     private let tables: Mutex<[Int: Result<CallFrameTable, CallFrameLookupFailure>]>
     /// The symbol tables of images with Swift code, read the first time a walk asks whether an address is async.
     private let symbolTables: Mutex<[Int: SymbolTable?]>
@@ -82,6 +84,7 @@ public final class MappedImages: CallFrameSource {
     private init(images found: [Image], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
                  near directory: String?, keepsUnidentified: Bool) {
         self.memory = memory
+        self.architecture = architecture
         var images = found
         for index in images.indices {
             var image = images[index]
@@ -158,7 +161,7 @@ public final class MappedImages: CallFrameSource {
         }) else { return false }
         let offset = (binary.slice?.offset ?? 0) + segment.fileOffset + (fileAddress - 8 - segment.virtualAddress.rawValue)
         guard let before = FileSystem.read(binary.path, offset: offset, count: 8) else { return false }
-        return CallInstructions.endsWithCall(before, architecture: images[index].binary?.architecture == .arm64 ? .arm64 : .x86_64)
+        return CallInstructions.endsWithCall(before, architecture: architecture)
     }
 
     /// Whether `address` is in executable memory (the core's segment flags), or in an image when that is not known.

@@ -115,14 +115,10 @@ public struct MinidumpFile: Sendable {
         var regions: [MinidumpMemory.Region] = []
         if let location = known[.memoryList] { regions += MinidumpMemory.memoryList(in: bytes, location: location, warnings: &warnings) }
         if let location = known[.memory64List] { regions += MinidumpMemory.memory64List(in: bytes, location: location, warnings: &warnings) }
-        let threadList = known[.threadList]
-        if let threadList {
-            // A thread's stack descriptor points at its bytes; most writers list them in MemoryList too.
-            let list = MinidumpList(bytes, location: threadList, entrySize: MinidumpThread.entrySize, type: .threadList)
-            for offset in list.entryOffsets {
-                guard let start = bytes.u64(offset + 24), let stack = bytes.location(at: offset + 32) else { continue }
-                regions.append(MinidumpMemory.Region(address: start, size: UInt64(stack.size), fileOffset: UInt64(stack.rva), source: .threadList))
-            }
+        // A thread's stack descriptor points at its bytes; most writers list them in MemoryList too.
+        regions += threads.map { thread in
+            MinidumpMemory.Region(address: thread.stackStart, size: UInt64(thread.stackLocation.size),
+                                  fileOffset: UInt64(thread.stackLocation.rva), source: .threadList)
         }
         let executable = known[.memoryInfoList].map { MinidumpMemory.executableRanges(in: bytes, location: $0, warnings: &warnings) }
             ?? linux.executableRanges
@@ -133,7 +129,7 @@ public struct MinidumpFile: Sendable {
             threads[index].problem = nil
         }
         self.threads = threads
-        if threads.isEmpty { warnings.append("the dump holds no thread" + (threadList == nil ? " (no ThreadList stream)" : "")) }
+        if threads.isEmpty { warnings.append("the dump holds no thread" + (known[.threadList] == nil ? " (no ThreadList stream)" : "")) }
         self.warnings = warnings
     }
 }

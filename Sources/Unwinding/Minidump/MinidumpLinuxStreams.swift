@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// What Breakpad's Linux streams copy from `/proc` and the loader: the command line, environment, `status`,
 /// `lsb-release`, `cpuinfo`, `maps`, the auxiliary vector and the loader's list of libraries.
 public struct MinidumpLinuxInfo: Hashable, Sendable {
@@ -38,7 +40,7 @@ public struct MinidumpLinuxInfo: Hashable, Sendable {
     /// The process id `status` names (`Pid:`).
     var processID: UInt32? {
         processStatus?.split(separator: "\n").first { $0.hasPrefix("Pid:") }
-            .flatMap { UInt32($0.dropFirst(4).trimmingCharacters(in: " \t")) }
+            .flatMap { UInt32($0.dropFirst(4).trimmed(where: \.isSpaceOrTab)) }
     }
 
     /// Reads one Linux stream of `type` at `location` into this value.
@@ -69,15 +71,6 @@ public struct MinidumpLinuxInfo: Hashable, Sendable {
         default:
             return
         }
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters(in blanks: String) -> Substring {
-        var text = self
-        while let first = text.first, blanks.contains(first) { text.removeFirst() }
-        while let last = text.last, blanks.contains(last) { text.removeLast() }
-        return text
     }
 }
 

@@ -9,9 +9,11 @@ public struct MinidumpThread: Hashable, Sendable {
     /// Where its stack memory starts and how many bytes the dump holds of it.
     public var stackStart: UInt64
     /// The size of its stack memory in the dump.
-    public var stackSize: UInt32
+    public var stackSize: UInt32 { stackLocation.size }
     /// Why its registers are missing.
     public var problem: String?
+    /// Where the dump holds its stack's bytes.
+    var stackLocation: MinidumpLocation
 
     /// The `MINIDUMP_THREAD` entry size: id, suspend count, priority class, priority, TEB, stack descriptor, context.
     static let entrySize = 48
@@ -24,7 +26,8 @@ public struct MinidumpThread: Hashable, Sendable {
         return list.entryOffsets.compactMap { offset in
             guard let id = bytes.u32(offset), let stackStart = bytes.u64(offset + 24), let stack = bytes.location(at: offset + 32),
                   let context = bytes.location(at: offset + 40) else { return nil }
-            var thread = MinidumpThread(id: id, name: nil, registers: nil, stackStart: stackStart, stackSize: stack.size, problem: nil)
+            var thread = MinidumpThread(id: id, name: nil, registers: nil, stackStart: stackStart, problem: nil,
+                                        stackLocation: stack)
             switch MinidumpThread.registers(in: bytes, context: context, architecture: architecture) {
             case .success(let registers): thread.registers = registers
             case .failure(let problem): thread.problem = problem.description

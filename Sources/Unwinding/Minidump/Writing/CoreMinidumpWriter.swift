@@ -50,10 +50,9 @@ public struct CoreMinidumpWriter {
             builder.raw(bytes)
         }
         var extra: [(start: UInt64, location: MinidumpLocation)] = []
-        for block in walkedMemory(outside: stackRanges) {
-            guard let bytes = core.memory.read(Int(block.count), at: block.lowerBound) else { continue }
+        for (start, bytes) in walkedMemory(outside: stackRanges) {
             builder.align(16)
-            extra.append((block.lowerBound, MinidumpLocation(size: UInt32(bytes.count), rva: builder.offset)))
+            extra.append((start, MinidumpLocation(size: UInt32(bytes.count), rva: builder.offset)))
             builder.raw(bytes)
         }
         let versionText = builder.string("")
@@ -148,12 +147,12 @@ public struct CoreMinidumpWriter {
         return builder.file(timeStamp: timeStamp)
     }
 
-    /// The blocks of memory outside `stacks` that walking every thread reads, each within what the core holds.
-    private func walkedMemory(outside stacks: [Range<UInt64>]) -> [Range<UInt64>] {
+    /// The blocks of memory outside `stacks` that walking every thread reads, with their bytes, where the core holds them.
+    private func walkedMemory(outside stacks: [Range<UInt64>]) -> [(start: UInt64, bytes: [UInt8])] {
         let recording = RecordingMemory(core.memory)
         let walker = StackWalker(memory: recording, callFrames: images, frameLimit: StackWalker.defaultFrameLimit)
         for thread in core.threads { _ = walker.walk(from: thread.registers) }
-        return recording.readBlocks().flatMap { block -> [Range<UInt64>] in
+        let blocks = recording.readBlocks().flatMap { block -> [Range<UInt64>] in
             // Cut out what the stacks hold already; keep what the core holds of the rest.
             var pieces = [block]
             for stack in stacks {
@@ -163,8 +162,9 @@ public struct CoreMinidumpWriter {
                         .filter { !$0.isEmpty }
                 }
             }
-            return pieces.filter { core.memory.read(Int($0.count), at: $0.lowerBound) != nil }
+            return pieces
         }
+        return blocks.compactMap { block in core.memory.read(Int(block.count), at: block.lowerBound).map { (block.lowerBound, $0) } }
     }
 
     /// The stack memory kept of `thread`: from a little below its stack pointer (x86-64's red zone, which a leaf
