@@ -69,6 +69,7 @@ let package = Package(
         // ptrace's few requests for stopping a live process's threads (ptrace is variadic, which Swift cannot call).
         .target(name: "CProcessTrace"),
         .target(name: "Unwinding", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "CProcessTrace"]),
+        .target(name: "BreakpadSymbols", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "Symbolication"]),
         .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication"]),
         // What a symbolication server does, without HTTP: modules by Breakpad debug id, a pool of opened images shared
         // by requests, Symbolication API v5 and posted crash logs.
@@ -95,7 +96,7 @@ let package = Package(
             name: "postmortem",
             dependencies: [
                 "CMalloc", "ServeOptions",
-                "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping", "Unwinding",
+                "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping", "Unwinding", "BreakpadSymbols",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,7 +7,7 @@ struct Postmortem: ParsableCommand {
         commandName: "postmortem",
         abstract: "Symbolicate addresses, crash logs and dumped objects on Linux.",
         version: "0.1.0",
-        subcommands: [ResolveCommand.self, InfoCommand.self, ImagesCommand.self, SymbolicateCommand.self, StackCommand.self, Core2MDCommand.self, GroupCommand.self, POCommand.self, CacheCommand.self, ServeCommand.self]
+        subcommands: [ResolveCommand.self, InfoCommand.self, ImagesCommand.self, SymbolicateCommand.self, StackCommand.self, Core2MDCommand.self, DumpSymsCommand.self, GroupCommand.self, POCommand.self, CacheCommand.self, ServeCommand.self]
     )
 
     /// Runs the command line. A `resolve` of known options and addresses, the call scripts make most, and

@@ -143,12 +143,12 @@ private final class FrameLists {
             return result
         }
         guard result == DW_DLV_OK else { throw handle.failure(error, context) }
-        guard let canonicalFrameAddress = Self.canonicalFrameAddress(cfaEntry) else {
+        guard let canonicalFrameAddress = RegisterTableEntry.canonicalFrameAddress(cfaEntry) else {
             throw DWARFError(.malformed, path: handle.path, detail: "\(context): a CFA rule of kind \(cfaEntry.dw_value_type)")
         }
         var rules: [UInt16: CallFrameRow.Rule] = [:]
         for (register, entry) in entries.enumerated() {
-            guard let rule = Self.rule(entry) else {
+            guard let rule = RegisterTableEntry.rule(entry) else {
                 throw DWARFError(.malformed, path: handle.path, detail: "\(context): a rule of kind \(entry.dw_value_type) for register \(register)")
             }
             if rule != .sameValue { rules[UInt16(register)] = rule }
@@ -156,40 +156,5 @@ private final class FrameLists {
         return CallFrameRow(start: FileAddress(rowStart), function: FileAddress(function.lowerBound)..<FileAddress(function.upperBound),
                             canonicalFrameAddress: canonicalFrameAddress, rules: rules,
                             returnAddressRegister: UInt16(returnAddressRegister), isSignalFrame: isSignalFrame, section: section)
-    }
-
-    private static func canonicalFrameAddress(_ entry: Dwarf_Regtable_Entry3) -> CallFrameRow.CanonicalFrameAddress? {
-        switch Int32(entry.dw_value_type) {
-        case DW_EXPR_OFFSET, DW_EXPR_VAL_OFFSET:
-            return .register(entry.dw_regnum, offset: Int64(bitPattern: entry.dw_offset_or_block_len))
-        case DW_EXPR_EXPRESSION, DW_EXPR_VAL_EXPRESSION:
-            return .expression(block(entry))
-        default:
-            return nil
-        }
-    }
-
-    private static func rule(_ entry: Dwarf_Regtable_Entry3) -> CallFrameRow.Rule? {
-        let offset = Int64(bitPattern: entry.dw_offset_or_block_len)
-        switch Int32(entry.dw_value_type) {
-        case DW_EXPR_OFFSET:
-            if entry.dw_regnum == DW_FRAME_SAME_VAL { return .sameValue }
-            if entry.dw_regnum == DW_FRAME_UNDEFINED_VAL { return .undefined }
-            return entry.dw_offset_relevant != 0 ? .savedAt(cfaOffset: offset) : .inRegister(entry.dw_regnum)
-        case DW_EXPR_VAL_OFFSET:
-            return .isCFA(offset: offset)
-        case DW_EXPR_EXPRESSION:
-            return .savedAtExpression(block(entry))
-        case DW_EXPR_VAL_EXPRESSION:
-            return .isExpression(block(entry))
-        default:
-            return nil
-        }
-    }
-
-    /// The expression bytes an entry points to (inside the frame section, alive with the session), copied.
-    private static func block(_ entry: Dwarf_Regtable_Entry3) -> [UInt8] {
-        guard let pointer = entry.dw_block_ptr, entry.dw_offset_or_block_len > 0, entry.dw_offset_or_block_len < 1 << 16 else { return [] }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: Int(entry.dw_offset_or_block_len)))
     }
 }

@@ -176,7 +176,7 @@ enum ELFReader {
     }
 
     /// Every section with its libelf handle, indexed as in the file (index 0 is the null section).
-    private static func readSections(_ handle: ELFHandle) throws(ObjectFileError) -> [(section: Section, scn: OpaquePointer)] {
+    static func readSections(_ handle: ELFHandle) throws(ObjectFileError) -> [(section: Section, scn: OpaquePointer)] {
         var namesIndex = 0
         guard elf_getshdrstrndx(handle.elf, &namesIndex) == 0 else { throw handle.malformed("section name table") }
         var count = 0

@@ -1,0 +1,131 @@
+import ArgumentParser
+import BreakpadSymbols
+import Dispatch
+import ObjectFiles
+import PostmortemCore
+import Synchronization
+
+/// `postmortem dump-syms BINARY…`: the Breakpad symbol file of each binary, as Mozilla's `dump_syms --inlines` writes
+/// it, for crash pipelines that read `.sym` files (minidump-stackwalk, Socorro, Tecken, Sentry, lldb).
+struct DumpSymsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump-syms",
+        abstract: "Write the Breakpad symbol file (.sym) of binaries: functions, lines, inlined calls, public symbols, STACK CFI.")
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "The file to write, for one binary (- or none: standard output).",
+            completion: .file())
+    var output: String?
+
+    @Option(name: .customLong("store"),
+            help: "A symbol store to write into, as DIR/NAME/DEBUGID/NAME.sym (the layout symbol servers serve).", completion: .directory)
+    var store: String?
+
+    @Option(name: [.customShort("d"), .customLong("debug-path")],
+            help: "A root of debug files (a .build-id tree, or mirrored binary directories) for stripped binaries; may be repeated.",
+            completion: .directory)
+    var debugPaths: [String] = []
+
+    @Flag(name: .customLong("no-inlines"), help: "Leave out INLINE and INLINE_ORIGIN records (inlined code keeps its call's line).")
+    var noInlines = false
+
+    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
+    var offline = false
+
+    @Argument(help: "The binaries (ELF executables and shared libraries, or their debug files).", completion: .file())
+    var binaries: [String]
+
+    func validate() throws {
+        if binaries.count > 1, store == nil {
+            throw ValidationError("several binaries need --store DIR (one symbol file each)")
+        }
+        if binaries.count > 1, output != nil {
+            throw ValidationError("-o names one file: give one binary, or use --store DIR for several")
+        }
+    }
+
+    func run() throws {
+        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPaths), remote: DebuginfodSetup.remoteDebugFiles(offline: offline))
+        let generator = "postmortem \(Postmortem.configuration.version)"
+        let results = ThreadResults<Outcome>(count: binaries.count)
+        // Each binary is read on its own: two at a time (the machines this runs on have two cores or more).
+        DispatchQueue.concurrentPerform(iterations: min(2, binaries.count)) { lane in
+            for index in stride(from: lane, to: binaries.count, by: 2) {
+                results.set(index, dump(binaries[index], locator: locator, generator: generator))
+            }
+        }
+        var failed = false
+        for (index, result) in results.values.enumerated() {
+            result.messages.forEach { Output.error("\(binaries[index]): \($0)") }
+            failed = failed || !result.succeeded
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    private struct Outcome: Sendable {
+        var succeeded: Bool
+        var messages: [String]
+    }
+
+    private func dump(_ path: String, locator: DebugFileLocator, generator: String) -> Outcome {
+        let binary: ObjectFile
+        do { binary = try ObjectFileReader.read(path: path) } catch { return Outcome(succeeded: false, messages: [error.detail]) }
+        var messages: [String] = []
+        var debugFile: ObjectFile? = binary.hasDWARF ? binary : nil
+        if debugFile == nil {
+            let lookup = locator.locateDebugFile(for: binary)
+            debugFile = lookup.debugFile
+            messages += lookup.rejections.map { "passed over \($0.path): \($0.reason)" }
+            if debugFile == nil {
+                messages.append("no debug information (no DWARF, and no debug file found: give its root with -d DIR); writing public symbols and STACK CFI only")
+            }
+        }
+        let built: (file: BreakpadSymbolFile, problems: [String])
+        do {
+            built = try SymbolFileBuilder(binary: binary, debugFile: debugFile, writesInlines: !noInlines, generator: generator).build()
+        } catch {
+            return Outcome(succeeded: false, messages: messages + [error.detail])
+        }
+        messages += built.problems
+        do {
+            if let store {
+                let module = built.file.module
+                let directory = FilePath.join(store, "\(module.name)/\(module.debugID)")
+                try FileSystem.createDirectories(directory)
+                try write(built.file, to: FilePath.join(directory, module.name + ".sym"))
+            }
+            if store == nil || output != nil { try write(built.file, to: output == "-" ? nil : output) }
+        } catch {
+            return Outcome(succeeded: false, messages: messages + ["\(error)"])
+        }
+        return Outcome(succeeded: true, messages: messages)
+    }
+
+    /// Writes `file` to `path` (standard output when `nil`); a file is written beside and renamed into place, so that a
+    /// reader of a store never sees half of one.
+    private func write(_ file: BreakpadSymbolFile, to path: String?) throws {
+        guard let path else {
+            Output.flush()
+            SymbolFileText.write(file) { FileSystem.Writer.standardOutput.write(Array($0.utf8)) }
+            return
+        }
+        let writer = try FileSystem.AtomicFile(path: path)
+        var failure: FileSystem.Failure?
+        SymbolFileText.write(file) { text in
+            guard failure == nil else { return }
+            do throws(FileSystem.Failure) { try writer.append(Array(text.utf8)) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        try writer.commit()
+    }
+}
+
+/// One result per binary, set by the thread that dumped it.
+private final class ThreadResults<Value: Sendable>: Sendable {
+    private let slots: Mutex<[Value?]>
+
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+
+    func set(_ index: Int, _ value: Value) { slots.withLock { $0[index] = value } }
+
+    var values: [Value] { slots.withLock { $0.map { $0! } } }
+}
