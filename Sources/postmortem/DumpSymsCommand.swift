@@ -69,6 +69,9 @@ struct DumpSymsCommand: ParsableCommand {
     private func dump(_ path: String, locator: DebugFileLocator, generator: String) -> Outcome {
         let binary: ObjectFile
         do { binary = try ObjectFileReader.read(path: path) } catch { return Outcome(succeeded: false, messages: [error.detail]) }
+        if binary.format == .elf, binary.buildID == nil {
+            return Outcome(succeeded: false, messages: ["has no build-id, which names a module in a symbol file (link with --build-id)"])
+        }
         var messages: [String] = []
         var debugFile: ObjectFile? = binary.hasDWARF ? binary : nil
         if debugFile == nil {

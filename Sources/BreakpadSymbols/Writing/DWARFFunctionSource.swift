@@ -32,7 +32,7 @@ struct DWARFFunctionSource {
         for unit in units where !unit.ranges.isEmpty {
             do {
                 let contents = try dwarf.contents(of: unit)
-                functions += trees(of: contents)
+                functions += trees(of: contents, compilationDirectory: unit.compilationDirectory ?? "")
             } catch {
                 problems.append(error.description)
             }
@@ -45,7 +45,7 @@ struct DWARFFunctionSource {
         ranges.filter { $0.lowerBound.rawValue != 0 && $0.lowerBound.rawValue < .max - 1 && !$0.isEmpty }
     }
 
-    private mutating func trees(of contents: UnitContents) -> [FunctionTree] {
+    private mutating func trees(of contents: UnitContents, compilationDirectory: String) -> [FunctionTree] {
         let records = contents.functions
         let lines = PreparedLineTable(contents.lineTable)
         // For each record: the builders of the subprogram it belongs to (nil: not written), and its inline depth.
@@ -72,7 +72,8 @@ struct DWARFFunctionSource {
             owner[index] = function
             inlineDepth[index] = parent == function ? 0 : inlineDepth[parent] + 1
             let named = dwarf.completingNames(record)
-            let call = SourcePosition(file: record.callFile ?? "", line: UInt64(record.callLine))
+            // A call without its file is placed in the compile directory, as dump_syms places it.
+            let call = SourcePosition(file: record.callFile ?? compilationDirectory, line: UInt64(record.callLine))
             for range in ranges {
                 let address = range.lowerBound.rawValue &- base
                 guard let which = builders[function]?.firstIndex(where: { $0.address <= address && address < $0.end }) else { continue }

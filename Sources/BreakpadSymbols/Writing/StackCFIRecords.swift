@@ -39,9 +39,10 @@ struct StackCFIRecords {
                     written = true
                 }
             }
-            // New registers join the order they are written in: the return address first, then by number.
+            // Registers in the order the instructions first give them rules (as a CFI interpreter keeps them).
             let newRegisters = row.rules.keys.filter { !registerOrder.contains($0) }.sorted { lhs, rhs in
-                (lhs != description.returnAddressRegister ? 1 : 0, lhs) < (rhs != description.returnAddressRegister ? 1 : 0, rhs)
+                let left = description.registerOrder.firstIndex(of: lhs) ?? Int.max, right = description.registerOrder.firstIndex(of: rhs) ?? Int.max
+                return (left, lhs) < (right, rhs)
             }
             registerOrder += newRegisters
             var returnAddressWritten = false

@@ -155,6 +155,6 @@ public struct SymbolFileBuilder: Sendable {
             parts.append(part)
         }
         let joined = parts.joined(separator: "/")
-        return isAbsolute ? "/" + joined : joined
+        return isAbsolute ? "/" + joined : joined.isEmpty ? "." : joined
     }
 }

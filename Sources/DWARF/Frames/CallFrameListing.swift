@@ -17,6 +17,9 @@ public struct CallFrameListing: Sendable {
         public var returnAddressRegister: UInt16
         /// The rows, by address; the first starts at the FDE's start.
         public var rows: [Row]
+        /// The registers the instructions give rules to, in the order they first do (the CIE's initial instructions,
+        /// then the FDE's): the order Breakpad writers list a row's rules in.
+        public var registerOrder: [UInt16]
     }
 
     /// One row: the rules from ``start`` to the next row.
@@ -117,9 +120,44 @@ public struct CallFrameListing: Sendable {
             guard let next, next > address else { break }
             address = next
         }
+        var order: [UInt16] = []
+        registers(in: instructions, length: instructionsLength, of: cie, handle: handle, into: &order)
+        var fdeInstructions: Dwarf_Ptr?
+        var fdeInstructionsLength: Dwarf_Unsigned = 0
+        if dwarf_get_fde_instr_bytes(fde, &fdeInstructions, &fdeInstructionsLength, &error) == DW_DLV_OK {
+            registers(in: fdeInstructions, length: fdeInstructionsLength, of: cie, handle: handle, into: &order)
+        } else {
+            handle.discard(error)
+        }
         return Description(section: section, sectionOffset: UInt64(fdeOffset), range: FileAddress(low)..<FileAddress(end),
-                           returnAddressRegister: UInt16(returnAddressRegister), rows: rows)
+                           returnAddressRegister: UInt16(returnAddressRegister), rows: rows, registerOrder: order)
     }
+
+    /// Appends to `order` each register that `instructions` give a rule to and `order` lacks, in instruction order.
+    private static func registers(in instructions: Dwarf_Ptr?, length: Dwarf_Unsigned, of cie: Dwarf_Cie, handle: DebugHandle,
+                                  into order: inout [UInt16]) {
+        guard let instructions, length > 0 else { return }
+        var operations: UnsafeMutablePointer<Dwarf_Frame_Op>?
+        var count: Dwarf_Signed = 0
+        var error: Dwarf_Error?
+        guard dwarf_expand_frame_instructions(cie, instructions, length, &operations, &count, &error) == DW_DLV_OK, let operations else {
+            handle.discard(error)
+            return
+        }
+        defer { dwarf_dealloc(handle.debug, operations, Dwarf_Unsigned(DW_DLA_FRAME_BLOCK)) }
+        for index in 0..<Int(max(count, 0)) {
+            let operation = operations[index]
+            // DW_CFA_offset and DW_CFA_restore carry their register in the opcode; of the extended operations,
+            // those that set a register's rule (not the CFA's).
+            let setsRule = operation.fp_base_op == 2 || operation.fp_base_op == 3
+                || (operation.fp_base_op == 0 && Self.ruleSettingOperations.contains(operation.fp_extended_op))
+            if setsRule, !order.contains(operation.fp_register) { order.append(operation.fp_register) }
+        }
+    }
+
+    /// offset_extended, restore_extended, undefined, same_value, register, expression, offset_extended_sf,
+    /// val_offset, val_offset_sf, val_expression, GNU_negative_offset_extended.
+    private static let ruleSettingOperations: Set<Dwarf_Small> = [0x05, 0x06, 0x07, 0x08, 0x09, 0x10, 0x11, 0x14, 0x15, 0x16, 0x2F]
 
     /// The row holding at `address`, and where the next row starts (`nil` after the last).
     private static func row(of fde: Dwarf_Fde, at address: Dwarf_Addr, handle: DebugHandle,

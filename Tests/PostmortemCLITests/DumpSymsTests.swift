@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `postmortem dump-syms` against Mozilla's dump_syms 2.3.5 (`--inlines`), the tool crash pipelines make Breakpad symbol
+/// files with, on binaries built from source here: the same MODULE line, and the same FUNC ranges, line records, INLINE
+/// records, PUBLIC addresses and STACK CFI records, record for record.
+///
+/// Names are compared for C functions only: dump_syms demangles C++ with the `cpp_demangle` crate (which drops `&&`
+/// from forwarded parameter packs and writes `(unsigned long)0` for `0ul`) and Swift with its own options, where
+/// Postmortem uses the C++ runtime's and the Swift runtime's demanglers.
+@Suite(.serialized)
+struct DumpSymsTests {
+    static let fixtureBinaries = [
+        "inventory-gcc", "inventory-clang", "inventory-gcc-typeunits5", "sensors-clang-dwarf4", "sensors-clang-dwarf5",
+        "sensors-gcc-dwarf2", "sensors-gcc-dwarf4-gz", "sensors-gcc-dwarf5", "libgeometry.so", "shapes-swift-O", "shapes-swift-Onone",
+    ].map { Paths.fixture($0) } + ["SampleCrashes/linux-c-signal/app", "SampleCrashes/linux-c-signal/libsens.so"].map {
+        Paths.packageRoot.appendingPathComponent($0).path
+    }
+
+    static let kinds = ["FUNC range", "line", "INLINE", "STACK CFI INIT", "STACK CFI", "PUBLIC address"]
+
+    /// dump_syms' file of `binaries` (several: merged, as for a stripped binary and its debug file), and the empty
+    /// directory it ran in (it makes relative source paths absolute against it).
+    static func theirs(_ binaries: [String]) throws -> (text: String, workingDirectory: String) {
+        let directory = Fixtures.scratchDirectory("dump-syms-cwd")
+        let result = try Command.run(try CrashpadDumps.oracle("dump_syms"), ["--inlines"] + binaries, currentDirectory: URL(fileURLWithPath: directory))
+        try #require(result.status == 0, "dump_syms \(binaries): \(result.standardError)")
+        return (result.standardOutput, directory)
+    }
+
+    static func ours(_ arguments: [String]) throws -> String {
+        let result = try Command.run(Paths.postmortem, ["dump-syms"] + arguments)
+        try #require(result.status == 0, "postmortem dump-syms \(arguments): \(result.standardError)")
+        return result.standardOutput
+    }
+
+    /// Every record kind agrees on at least 99.5% of records, and C functions have the same names.
+    static func expectAgreement(ours: String, theirs: (text: String, workingDirectory: String), label: String) {
+        expectAgreement(ours: ours, theirs: theirs.text, workingDirectory: theirs.workingDirectory, label: label)
+    }
+
+    static func expectAgreement(ours: String, theirs: String, workingDirectory: String, label: String) {
+        let mine = SymbolFileRecords(text: ours), other = SymbolFileRecords(text: theirs, workingDirectory: workingDirectory)
+        #expect(mine.module == other.module, "\(label)")
+        #expect(!(other.records["FUNC range"] ?? []).isEmpty || !(other.records["PUBLIC address"] ?? []).isEmpty, "\(label): dump_syms wrote nothing to compare")
+        for kind in kinds {
+            let (share, onlyOurs, onlyTheirs) = mine.agreement(with: other, on: kind)
+            #expect(share >= 0.995, "\(label) \(kind): \(String(format: "%.3f", share * 100))% agree; only ours \(onlyOurs), only theirs \(onlyTheirs)")
+        }
+        // C names: no parameters, templates, Swift qualification or spaces (beyond the one after the address).
+        let cNames = { (records: SymbolFileRecords) in
+            (records.records["FUNC name"] ?? []).filter { name in !name.contains { "(<.?".contains($0) } && name.split(separator: " ").count == 2 }
+        }
+        #expect(cNames(other).subtracting(cNames(mine)).isEmpty, "\(label): C functions named otherwise: \(cNames(other).subtracting(cNames(mine)).sorted().prefix(5))")
+    }
+
+    @Test(arguments: fixtureBinaries)
+    func agreesWithDumpSyms(_ binary: String) throws {
+        Self.expectAgreement(ours: try Self.ours([binary]), theirs: try Self.theirs([binary]), label: binary)
+    }
+
+    /// The programs the minidump tests crash, built here: C with a shared library, C++ with exceptions, Swift.
+    @Test func agreesWithDumpSymsOnCrashingPrograms() throws {
+        let directory = try CrashingPrograms.directory.get()
+        for program in ["threads", "libchain.so", "terminate", "crashes"] {
+            let binary = directory + "/" + program
+            Self.expectAgreement(ours: try Self.ours([binary]), theirs: try Self.theirs([binary]), label: program)
+        }
+    }
+
+    /// A stripped binary whose debug file lies beside it (`.gnu_debuglink`): the debug file is found, and the records
+    /// equal dump_syms' given both files; the MODULE line names the binary.
+    @Test func findsTheDebugFileOfAStrippedBinary() throws {
+        let directory = Fixtures.scratchDirectory("dump-syms-stripped")
+        let binary = directory + "/inventory"
+        try FileManager.default.copyItem(atPath: Paths.fixture("inventory-gcc"), toPath: binary)
+        for arguments in [["--only-keep-debug", binary, binary + ".debug"], ["--strip-all", binary], ["--add-gnu-debuglink=" + binary + ".debug", binary]] {
+            let result = try Command.run("/usr/bin/objcopy", arguments, currentDirectory: URL(fileURLWithPath: directory))
+            try #require(result.status == 0, "objcopy \(arguments): \(result.standardError)")
+        }
+        let ours = try Self.ours([binary])
+        #expect(ours.hasPrefix("MODULE Linux x86_64 ") && ours.split(separator: "\n")[0].hasSuffix(" inventory"))
+        #expect(ours.contains("\nFUNC "), "the stripped binary's functions come from its debug file")
+        Self.expectAgreement(ours: ours, theirs: try Self.theirs([binary, binary + ".debug"]), label: "stripped inventory")
+    }
+
+    /// `--store DIR` writes `DIR/NAME/DEBUGID/NAME.sym`, the layout symbol servers and minidump-stackwalk read.
+    @Test func storesByNameAndDebugID() throws {
+        let store = Fixtures.scratchDirectory("dump-syms-store")
+        let binaries = [Paths.fixture("libgeometry.so"), Paths.fixture("inventory-gcc")]
+        _ = try Self.ours(["--store", store] + binaries)
+        for binary in binaries {
+            let module = try Self.theirs([binary]).text.prefix { $0 != "\n" }.split(separator: " ")
+            let (name, id) = (String(module[4]), String(module[3]))
+            let written = try String(contentsOfFile: "\(store)/\(name)/\(id)/\(name).sym", encoding: .utf8)
+            #expect(written.hasPrefix("MODULE Linux x86_64 \(id) \(name)\n"))
+        }
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: store).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// minidump-stackwalk walks and names a Crashpad dump the same with a store `dump-syms --store` wrote as with
+    /// dump_syms' (a C program and its library).
+    @Test func minidumpStackwalkReadsOurStore() throws {
+        let directory = try CrashingPrograms.directory.get()
+        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "threads"), in: directory)
+        let binaries = ["threads", "libchain.so"].map { directory + "/" + $0 }
+        let ourStore = Fixtures.scratchDirectory("dump-syms-our-store")
+        _ = try Self.ours(["--store", ourStore] + binaries)
+        func frames(_ store: String) throws -> [String] {
+            let report = try CrashpadDumps.stackwalk(dump, symbols: store)
+            let threads = report["threads"] as? [[String: Any]] ?? []
+            return threads.flatMap { thread in
+                (thread["frames"] as? [[String: Any]] ?? []).map { frame in
+                    ["module", "module_offset", "function", "file", "line", "trust"].map { "\(frame[$0] ?? "-")" }.joined(separator: " ")
+                }
+            }
+        }
+        let theirs = try frames(try CrashpadDumps.symbolStore(of: binaries))
+        let ours = try frames(ourStore)
+        #expect(ours == theirs)
+        #expect(ours.contains { $0.contains(" leaf ") || $0.contains("chain") }, "no frame was named from the store: \(ours.prefix(5))")
+    }
+
+    /// What is not an ELF binary with a build-id gets one line naming the file and what is wrong, exit status 1.
+    @Test func badInputIsOneLine() throws {
+        let directory = Fixtures.scratchDirectory("dump-syms-bad")
+        let text = directory + "/notes.txt"
+        try "not a binary\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let noBuildID = directory + "/no-build-id"
+        let build = try Command.run("/usr/bin/gcc", ["-x", "c", "-", "-o", noBuildID, "-Wl,--build-id=none"], input: "int main(void) { return 0; }\n")
+        try #require(build.status == 0, "\(build.standardError)")
+        for (path, words) in [(text, "no ELF or Mach-O header"), (directory + "/missing", "missing"), (noBuildID, "no build-id")] {
+            let result = try Command.run(Paths.postmortem, ["dump-syms", path])
+            #expect(result.status == 1, "\(path)")
+            let lines = result.standardError.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains(path) && lines[0].contains(words), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+    }
+}
