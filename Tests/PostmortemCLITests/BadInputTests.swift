@@ -48,8 +48,9 @@ struct BadInputTests {
             (["resolve", "-o", object, "-l", "0x1000", "-s", "0x10", "0x12a0"], "give either --load-address or --slide, not both"),
             (["resolve", "0x12a0"], "missing expected argument '--object <object>' (see 'postmortem resolve --help')"),
             (["info", "line", "-o", object, "--inlines", "0x12a0"], "unknown option '--inlines' (see 'postmortem info line --help')"),
+            (["dump-syms", object, object], "several binaries need --store DIR (one symbol file each) (see 'postmortem dump-syms --help')"),
             (["core2md", log], "missing expected argument '--output <output>' (see 'postmortem core2md --help')"),
-            (["symbolicat", log], "'symbolicat' is not a command (resolve, atos, info, images, symbolicate, stack, core2md, group, po, cache, serve); see 'postmortem --help'"),
+            (["symbolicat", log], "'symbolicat' is not a command (resolve, atos, info, images, symbolicate, stack, core2md, dump-syms, group, po, cache, serve); see 'postmortem --help'"),
         ] {
             let run = try Command.postmortem(arguments)
             #expect(run.status == 64, "\(arguments)")
