@@ -108,14 +108,14 @@ struct DumpSymsCommand: ParsableCommand {
     private func write(_ file: BreakpadSymbolFile, to path: String?) throws {
         guard let path else {
             Output.flush()
-            SymbolFileText.write(file) { FileSystem.Writer.standardOutput.write(Array($0.utf8)) }
+            SymbolFileText.write(file) { FileSystem.Writer.standardOutput.write($0) }
             return
         }
         let writer = try FileSystem.AtomicFile(path: path)
         var failure: FileSystem.Failure?
-        SymbolFileText.write(file) { text in
+        SymbolFileText.write(file) { bytes in
             guard failure == nil else { return }
-            do throws(FileSystem.Failure) { try writer.append(Array(text.utf8)) } catch { failure = error }
+            do throws(FileSystem.Failure) { try writer.append(bytes) } catch { failure = error }
         }
         if let failure { throw failure }
         try writer.commit()

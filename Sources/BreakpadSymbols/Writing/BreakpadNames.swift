@@ -10,6 +10,7 @@ struct BreakpadNames: Sendable {
         let fixed = Self.withoutCompilerSuffixes(stored)
         var demangled = demangler.demangle(fixed)
         if fixed.hasPrefix("_Z"), demangled != fixed { demangled = CxxReturnType.dropped(from: demangled) }
+        guard demangled.utf8.contains(UInt8(ascii: "`")) else { return demangled }
         return demangled.replacing("`anonymous namespace'", with: "(anonymous namespace)")
     }
 
@@ -22,6 +23,8 @@ struct BreakpadNames: Sendable {
 
     /// `name` without the suffixes compilers add to the copies they make of a function, as dump_syms removes them.
     static func withoutCompilerSuffixes(_ name: String) -> String {
+        // Most names carry no suffix: one without `.` or `]` is left as it is without looking further.
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "]") }) else { return name }
         var text = Substring(name)
         while true {
             if let clone = Self.cloneSuffixStart(text) {

@@ -14,6 +14,8 @@ struct DWARFFunctionSource {
     /// linker) is written once.
     private var seenRanges: Set<AddressRange> = []
     private(set) var problems: [String] = []
+    /// The source paths the functions' records name.
+    private(set) var paths = SourcePathTable()
 
     init(dwarf: DWARFFile, base: UInt64, symbolNames: [UInt64: String]) {
         self.dwarf = dwarf
@@ -21,23 +23,22 @@ struct DWARFFunctionSource {
         self.symbolNames = symbolNames
     }
 
-    /// Every function, unit by unit; a unit that cannot be read is reported in ``problems`` and left out.
-    mutating func functions() -> [FunctionTree] {
+    /// Calls `body` with every function, unit by unit (a unit's functions are built, handed over and dropped before
+    /// the next unit is read); a unit that cannot be read is reported in ``problems`` and left out.
+    mutating func forEachFunction(_ body: (FunctionTree) -> Void) {
         let units: [CompileUnit]
         do { units = try dwarf.compileUnits(withNames: false) } catch {
             problems.append(error.description)
-            return []
+            return
         }
-        var functions: [FunctionTree] = []
         for unit in units where !unit.ranges.isEmpty {
             do {
                 let contents = try dwarf.contents(of: unit)
-                functions += trees(of: contents, compilationDirectory: unit.compilationDirectory ?? "")
+                for tree in trees(of: contents, compilationDirectory: unit.compilationDirectory ?? "") { body(tree) }
             } catch {
                 problems.append(error.description)
             }
         }
-        return functions
     }
 
     /// Ranges that hold code: linkers mark discarded code with a start of 0 or all ones.
@@ -47,7 +48,10 @@ struct DWARFFunctionSource {
 
     private mutating func trees(of contents: UnitContents, compilationDirectory: String) -> [FunctionTree] {
         let records = contents.functions
-        let lines = PreparedLineTable(contents.lineTable)
+        let fileNumbers = contents.lineTable.files.map { paths.number(of: $0) }
+        let noFile = paths.number(of: "")
+        let lines = PreparedLineTable(contents.lineTable, fileNumbers: fileNumbers, noFile: noFile)
+        let compilationDirectoryNumber = paths.number(of: compilationDirectory)
         // For each record: the builders of the subprogram it belongs to (nil: not written), and its inline depth.
         var owner = [Int?](repeating: nil, count: records.count)
         var inlineDepth = [Int](repeating: 0, count: records.count)
@@ -73,7 +77,7 @@ struct DWARFFunctionSource {
             inlineDepth[index] = parent == function ? 0 : inlineDepth[parent] + 1
             let named = dwarf.completingNames(record)
             // A call without its file is placed in the compile directory, as dump_syms places it.
-            let call = SourcePosition(file: record.callFile ?? compilationDirectory, line: UInt64(record.callLine))
+            let call = SourcePosition(file: record.callFile.map { paths.number(of: $0) } ?? compilationDirectoryNumber, line: UInt64(record.callLine))
             for range in ranges {
                 let address = range.lowerBound.rawValue &- base
                 guard let which = builders[function]?.firstIndex(where: { $0.address <= address && address < $0.end }) else { continue }
@@ -132,11 +136,12 @@ struct PreparedLineTable {
 
     private var sequences: [Sequence] = []
 
-    init(_ table: LineTable) {
+    /// The rows of `table`, whose file `n` is path number `fileNumbers[n]` (`noFile` for a file it does not list).
+    init(_ table: LineTable, fileNumbers: [UInt32], noFile: UInt32) {
         for sequence in table.sequences {
             var rows: [Row] = []
             for row in sequence.rows where row.address.rawValue != 0 {
-                let position = SourcePosition(file: table.file(row.file) ?? "", line: UInt64(row.line))
+                let position = SourcePosition(file: Int(row.file) < fileNumbers.count ? fileNumbers[Int(row.file)] : noFile, line: UInt64(row.line))
                 if let last = rows.last, last.address == row.address.rawValue {
                     rows[rows.count - 1].position = position
                     continue

@@ -1,7 +1,48 @@
-/// A source position of a line record or call site: a file's path (as the line table names it) and a line.
+/// A source position of a line record or call site: a file (by its number in a ``SourcePathTable``) and a line.
 struct SourcePosition: Hashable {
-    var file: String
+    var file: UInt32
     var line: UInt64
+}
+
+/// Source paths by number, each normalized once (`.` and `..` applied), so that records carry numbers, not strings.
+/// Two paths that normalize alike are one file, as in dump_syms.
+struct SourcePathTable {
+    private(set) var paths: [String] = []
+    private var numbers: [String: UInt32] = [:]
+    private var byNormalized: [String: UInt32] = [:]
+
+    /// The number of `path` (as a line table or call site names it).
+    mutating func number(of path: String) -> UInt32 {
+        if let number = numbers[path] { return number }
+        let normalized = Self.normalized(path)
+        let number: UInt32
+        if let known = byNormalized[normalized] {
+            number = known
+        } else {
+            number = UInt32(paths.count)
+            paths.append(normalized)
+            byNormalized[normalized] = number
+        }
+        numbers[path] = number
+        return number
+    }
+
+    /// `path` with `.` and empty components removed and `..` applied, as dump_syms normalizes source paths.
+    static func normalized(_ path: String) -> String {
+        let isAbsolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == "..", isAbsolute { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return isAbsolute ? "/" + joined : joined.isEmpty ? "." : joined
+    }
 }
 
 /// A run of code at one source position: a line-table row, or the call line of an inlined call.
@@ -75,7 +116,8 @@ struct FunctionTreeBuilder {
     /// innermost call that covers it (split where a call starts or ends inside it).
     func build() -> FunctionTree {
         let nested = Self.properlyNested(runs)
-        let sortedRows = rows.enumerated().sorted { ($0.element.address, $0.offset) < ($1.element.address, $1.offset) }.map(\.element)
+        let isSorted = zip(rows, rows.dropFirst()).allSatisfy { $0.address <= $1.address }
+        let sortedRows = isSorted ? rows : rows.enumerated().sorted { ($0.element.address, $0.offset) < ($1.element.address, $1.offset) }.map(\.element)
         var stack = TreeStack(function)
         let functionEnd = function.end
         var runIndex = 0
@@ -88,7 +130,7 @@ struct FunctionTreeBuilder {
                 stack.close(through: run.address)
                 stack.close(deeperThan: run.depth)
                 if run.address >= functionEnd { break }
-                stack.innermost.lines.append(CodeLine(address: run.address, size: run.size, position: run.call))
+                stack.appendToInnermost(CodeLine(address: run.address, size: run.size, position: run.call))
                 stack.open(FunctionTree(address: run.address, size: run.size, name: run.name))
                 runIndex += 1
                 continue
@@ -99,19 +141,19 @@ struct FunctionTreeBuilder {
             if row.address >= functionEnd { break }
             if let size = row.size {
                 let rowEnd = row.address &+ size
-                let innermostEnd = stack.innermost.end
+                let innermostEnd = stack.innermostEnd
                 let split = runIndex < nested.count ? min(nested[runIndex].address, innermostEnd) : innermostEnd
                 if split < rowEnd {
                     var rest = row
                     rest.address = split
                     rest.size = rowEnd - split
                     row.size = split - row.address
-                    stack.innermost.lines.append(row)
+                    stack.appendToInnermost(row)
                     pendingRow = rest
                     continue
                 }
             }
-            stack.innermost.lines.append(row)
+            stack.appendToInnermost(row)
         }
         return stack.finish()
     }
@@ -171,9 +213,12 @@ private struct TreeStack {
 
     init(_ function: FunctionTree) { frames = [function] }
 
-    var innermost: FunctionTree {
-        get { frames[frames.count - 1] }
-        set { frames[frames.count - 1] = newValue }
+    /// The innermost open call's end.
+    var innermostEnd: UInt64 { frames[frames.count - 1].end }
+
+    /// Adds a line to the innermost open call, in place (a copy of the call would copy its lines each time).
+    mutating func appendToInnermost(_ line: CodeLine) {
+        frames[frames.count - 1].lines.append(line)
     }
 
     mutating func open(_ call: FunctionTree) { frames.append(call) }

@@ -1,21 +1,19 @@
 /// Numbers files and inline origins in the order records first use them (`FILE n`, `INLINE_ORIGIN n`).
 struct RecordNumbering {
-    private(set) var files: [String] = []
-    private var fileNumbers: [String: UInt32] = [:]
+    /// The files in the order records first use them, by their number in the ``SourcePathTable``.
+    private(set) var files: [UInt32] = []
+    /// For each path number, its `FILE` number (-1: none yet).
+    private var fileNumbers: [Int32] = []
+    /// The origins' names as stored (mangled), by number.
     private(set) var origins: [String] = []
     private var originNumbers: [String: UInt32] = [:]
-    /// Turns a name as the debug information gives it into the name an `INLINE_ORIGIN` record shows.
-    let originName: (String) -> String
 
-    init(originName: @escaping (String) -> String) {
-        self.originName = originName
-    }
-
-    mutating func file(_ path: String) -> UInt32 {
-        if let number = fileNumbers[path] { return number }
+    mutating func file(_ path: UInt32) -> UInt32 {
+        if Int(path) < fileNumbers.count, fileNumbers[Int(path)] >= 0 { return UInt32(fileNumbers[Int(path)]) }
+        if Int(path) >= fileNumbers.count { fileNumbers += [Int32](repeating: -1, count: Int(path) + 1 - fileNumbers.count) }
         let number = UInt32(files.count)
         files.append(path)
-        fileNumbers[path] = number
+        fileNumbers[Int(path)] = Int32(number)
         return number
     }
 
@@ -24,7 +22,7 @@ struct RecordNumbering {
     mutating func origin(_ name: String) -> UInt32 {
         if let number = originNumbers[name] { return number }
         let number = UInt32(origins.count)
-        origins.append(originName(name))
+        origins.append(name)
         originNumbers[name] = number
         return number
     }

@@ -11,81 +11,89 @@ struct StackCFIRecords {
     /// Subtracted from every address (the first loadable segment's).
     let base: UInt64
 
-    /// The records of `listing`, one line each (without its newline).
-    func lines(of listing: CallFrameListing) -> [String] {
-        var lines: [String] = []
-        for description in listing.descriptions {
-            guard description.range.lowerBound.rawValue >= base else { continue }
-            lines += records(of: description)
-        }
-        return lines
-    }
-
-    private func records(of description: CallFrameListing.Description) -> [String] {
+    /// Appends the records of one function to `text`, one line each; a function below the image's base is not the
+    /// image's (a zeroed FDE) and is left out.
+    func write(_ description: CallFrameListing.Description, into text: inout RecordText) {
+        guard description.range.lowerBound.rawValue >= base else { return }
         let start = description.range.lowerBound.rawValue
         let length = description.range.upperBound.rawValue - start
-        var lastRule: [UInt16: CallFrameRow.Rule] = [:]
-        var lastCFA: CallFrameRow.CanonicalFrameAddress?
-        var registerOrder: [UInt16] = []
-        var lines: [String] = []
+        // The last rule written of each register (few per function: searched in place).
+        var lastRules: [CallFrameListing.RegisterRule] = []
+        var lastCFA: CallFrameListing.Rule?
+        // Registers in the order the instructions first give them rules (as a CFI interpreter keeps them); any other
+        // after them, by number.
+        var registerOrder = description.registerOrder
+        if description.rules.contains(where: { !registerOrder.contains($0.register) }) {
+            registerOrder += Set(description.rules.map(\.register)).subtracting(registerOrder).sorted()
+        }
+        let returnAddressRegister = description.returnAddressRegister
         for row in description.rows {
+            let lineStart = text.count
             let isFirst = row.start.rawValue == start
-            var line = isFirst ? "STACK CFI INIT \(hex(start - base)) \(hex(length))" : "STACK CFI \(hex(row.start.rawValue - base))"
+            if isFirst {
+                text.append("STACK CFI INIT " as StaticString)
+                text.appendHex(start - base)
+                text.appendByte(UInt8(ascii: " "))
+                text.appendHex(length)
+            } else {
+                text.append("STACK CFI " as StaticString)
+                text.appendHex(row.start.rawValue - base)
+            }
             var written = false
             if lastCFA != row.canonicalFrameAddress {
                 lastCFA = row.canonicalFrameAddress
-                if let cfa = cfaRule(row.canonicalFrameAddress) {
-                    line += " .cfa: " + cfa
+                if case .savedAt(let register, let offset) = row.canonicalFrameAddress, let name = BreakpadRegisterNames.name(register, on: architecture) {
+                    text.append(" .cfa: " as StaticString)
+                    text.append(name)
+                    text.appendByte(UInt8(ascii: " "))
+                    text.appendSigned(offset)
+                    text.append(" +" as StaticString)
                     written = true
                 }
             }
-            // Registers in the order the instructions first give them rules (as a CFI interpreter keeps them).
-            let newRegisters = row.rules.keys.filter { !registerOrder.contains($0) }.sorted { lhs, rhs in
-                let left = description.registerOrder.firstIndex(of: lhs) ?? Int.max, right = description.registerOrder.firstIndex(of: rhs) ?? Int.max
-                return (left, lhs) < (right, rhs)
-            }
-            registerOrder += newRegisters
             var returnAddressWritten = false
+            let rowRules = description.rules[row.rules]
             for register in registerOrder {
-                guard let rule = row.rules[register], lastRule[register] != rule else { continue }
-                lastRule[register] = rule
-                if register == description.returnAddressRegister { returnAddressWritten = true }
-                if let text = registerRule(register, rule, returnAddressRegister: description.returnAddressRegister) {
-                    line += " " + text
-                    written = true
+                guard let rule = rowRules.first(where: { $0.register == register })?.rule else { continue }
+                if let known = lastRules.firstIndex(where: { $0.register == register }) {
+                    if lastRules[known].rule == rule { continue }
+                    lastRules[known].rule = rule
+                } else {
+                    lastRules.append(CallFrameListing.RegisterRule(register: register, rule: rule))
                 }
+                if register == returnAddressRegister { returnAddressWritten = true }
+                if appendRule(register, rule, returnAddressRegister: returnAddressRegister, to: &text) { written = true }
             }
             if isFirst, !returnAddressWritten, BreakpadRegisterNames.returnsThroughRegister(architecture),
-               let name = BreakpadRegisterNames.name(description.returnAddressRegister, on: architecture) {
-                line += " .ra: " + name
+               let name = BreakpadRegisterNames.name(returnAddressRegister, on: architecture) {
+                text.append(" .ra: " as StaticString)
+                text.append(name)
             }
-            if written { lines.append(line) }
+            if written {
+                text.appendByte(UInt8(ascii: "\n"))
+            } else {
+                text.removeLast(text.count - lineStart)
+            }
         }
-        return lines
     }
 
-    private func cfaRule(_ rule: CallFrameRow.CanonicalFrameAddress) -> String? {
-        guard case .register(let register, let offset) = rule, let name = BreakpadRegisterNames.name(register, on: architecture) else { return nil }
-        return "\(name) \(offset) +"
-    }
-
-    private func registerRule(_ register: UInt16, _ rule: CallFrameRow.Rule, returnAddressRegister: UInt16) -> String? {
-        let value: String
+    /// Appends ` NAME: RULE`; false (nothing appended) for a rule Breakpad cannot state.
+    private func appendRule(_ register: UInt16, _ rule: CallFrameListing.Rule, returnAddressRegister: UInt16, to text: inout RecordText) -> Bool {
+        guard let name = register == returnAddressRegister ? ".ra" : BreakpadRegisterNames.name(register, on: architecture) else { return false }
         switch rule {
         case .sameValue:
-            guard let name = BreakpadRegisterNames.name(register, on: architecture) else { return nil }
-            value = name
-        case .savedAt(let offset): value = ".cfa \(offset) + ^"
-        case .isCFA(let offset): value = ".cfa \(offset) +"
+            guard let value = BreakpadRegisterNames.name(register, on: architecture) else { return false }
+            text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": " as StaticString); text.append(value)
         case .inRegister(let other):
-            guard let name = BreakpadRegisterNames.name(other, on: architecture) else { return nil }
-            value = name
-        case .undefined, .savedAtExpression, .isExpression:
-            return nil
+            guard let value = BreakpadRegisterNames.name(other, on: architecture) else { return false }
+            text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": " as StaticString); text.append(value)
+        case .savedAt(_, let offset):
+            text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": .cfa " as StaticString); text.appendSigned(offset); text.append(" + ^" as StaticString)
+        case .isCFA(let offset):
+            text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": .cfa " as StaticString); text.appendSigned(offset); text.append(" +" as StaticString)
+        case .expression:
+            return false
         }
-        let name = register == returnAddressRegister ? ".ra" : BreakpadRegisterNames.name(register, on: architecture)
-        return name.map { "\($0): \(value)" }
+        return true
     }
-
-    private func hex(_ value: UInt64) -> String { String(value, radix: 16) }
 }

@@ -1,6 +1,8 @@
+import Dispatch
 import DWARF
 public import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// Everything a Breakpad symbol file says about one module.
 public struct BreakpadSymbolFile: Sendable {
@@ -15,8 +17,8 @@ public struct BreakpadSymbolFile: Sendable {
     public var inlineOrigins: [String]
     /// `FUNC` and `PUBLIC` records by address.
     public var symbols: [BreakpadSymbol]
-    /// `STACK CFI INIT` and `STACK CFI` lines, as written.
-    public var stackCFI: [String]
+    /// The `STACK CFI INIT` and `STACK CFI` lines as written (UTF-8), each ending in a newline.
+    public var stackCFI: [UInt8]
 }
 
 /// Why a symbol file cannot be written, or what was left out of one.
@@ -63,30 +65,32 @@ public struct SymbolFileBuilder: Sendable {
         guard let buildID = binary.buildID, let debugID = BreakpadDebugID.of(buildID: buildID) else {
             throw SymbolFileError(path: binary.path, detail: "has no build-id, which names a module in a symbol file (link with --build-id)")
         }
+        let base = binary.segments.first?.virtualAddress.rawValue ?? 0
         var problems: [String] = []
         let binarySymbols: ELFFunctionSymbols
         do { binarySymbols = try ELFFunctionSymbols(of: binary) } catch { throw SymbolFileError(path: binary.path, detail: error.description) }
+        // The call-frame information is read on a second thread (its own libdwarf session) while the functions are built.
+        let cfiResult = PendingResult<(text: [UInt8], problems: [String])>()
+        let builder = self
+        DispatchQueue.global().async { cfiResult.set(builder.stackCFI(base: base)) }
         var symbols = binarySymbols.functions
         if let debugFile, debugFile.path != binary.path {
             do { symbols = try ELFFunctionSymbols(of: debugFile).functions + symbols } catch { problems.append(error.description) }
         }
-        let base = binary.segments.first?.virtualAddress.rawValue ?? 0
-        let names = BreakpadNames()
         var symbolNames: [UInt64: String] = [:]
         for symbol in symbols where symbolNames[symbol.address.rawValue] == nil { symbolNames[symbol.address.rawValue] = symbol.name }
 
-        var numbering = RecordNumbering(originName: { name in
-            let shown = names.displayName(name).filter { !$0.isASCII || !($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) }
-            return shown.allSatisfy(\.isWhitespace) ? "<name omitted>" : shown
-        })
+        var numbering = RecordNumbering()
         var map = SymbolMap()
+        var paths = SourcePathTable()
         if let debugFile {
             do {
                 var source = DWARFFunctionSource(dwarf: try DWARFFile(object: debugFile), base: base, symbolNames: symbolNames)
-                for tree in source.functions() where tree.address != 0 {
+                source.forEachFunction { tree in
+                    guard tree.address != 0 else { return }
                     if map.hasFunction(at: tree.address) {
                         map.markMultiple(at: tree.address)
-                        continue
+                        return
                     }
                     var lines: [BreakpadLine] = []
                     var inlines: [BreakpadInline] = []
@@ -96,8 +100,9 @@ public struct SymbolFileBuilder: Sendable {
                         lines = LineRecordCollector.records(of: Self.withoutInlinees(tree), numbering: &numbering).lines
                     }
                     map.addFunction(BreakpadSymbol(address: tree.address, kind: .function(size: tree.size, lines: lines, inlines: inlines),
-                                                   name: names.displayName(tree.name)))
+                                                   name: tree.name))
                 }
+                paths = source.paths
                 problems += source.problems
             } catch {
                 problems.append(error.description)
@@ -105,7 +110,7 @@ public struct SymbolFileBuilder: Sendable {
         }
         map.preparePublics(at: symbols.map(\.address.rawValue))
         for symbol in symbols where !BreakpadNames.isConstant(symbol.name) {
-            map.addPublic(address: symbol.address.rawValue, size: symbol.size, name: names.displayName(symbol.name))
+            map.addPublic(address: symbol.address.rawValue, size: symbol.size, name: symbol.name)
         }
         let moduleName = binarySymbols.sharedObjectName ?? binary.fileName
         for section in binary.sections where section.isExecutable {
@@ -113,23 +118,41 @@ public struct SymbolFileBuilder: Sendable {
                                            name: "<\(section.name) ELF section in \(binary.fileName)>"))
         }
 
-        var stackCFI: [String] = []
-        let cfi = StackCFIRecords(architecture: binary.architecture, base: base)
+
+        // Names are demangled last, each distinct one once, on both cores (the call-frame thread has finished by then
+        // in most files).
+        var records = map.sorted
+        let shown = DisplayNames(Set(records.map(\.name)).union(numbering.origins))
+        for index in records.indices { records[index].name = shown[records[index].name] }
+        let origins = numbering.origins.map { name in
+            // Control characters would break the line; a name of nothing but spaces is shown as omitted (as dump_syms does).
+            var text = shown[name]
+            if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { text = String(decoding: text.utf8.filter { !($0 < 0x20 || $0 == 0x7F) }, as: UTF8.self) }
+            return text.utf8.allSatisfy { $0 == UInt8(ascii: " ") } ? "<name omitted>" : text
+        }
+        let cfi = cfiResult.wait()
+        let module = BreakpadModuleLine(operatingSystem: "Linux", architecture: BreakpadRegisterNames.moduleArchitecture(binary.architecture),
+                                        debugID: debugID, name: moduleName)
+        let file = BreakpadSymbolFile(module: module, codeID: buildID.hex.uppercased(), info: ["GENERATOR \(generator)"],
+                                      files: numbering.files.map { paths.paths[Int($0)] }, inlineOrigins: writesInlines ? origins : [],
+                                      symbols: records, stackCFI: cfi.text)
+        return (file, problems + cfi.problems)
+    }
+
+    /// The `STACK CFI` records of the binary (and of its debug file's `.debug_frame`, if it has one), as one block of text.
+    private func stackCFI(base: UInt64) -> (text: [UInt8], problems: [String]) {
+        var text = RecordText(capacity: 0)
+        var problems: [String] = []
+        let records = StackCFIRecords(architecture: binary.architecture, base: base)
         for file in [binary] + (debugFile.map { $0.path == binary.path ? [] : [$0] } ?? []) {
             do {
-                let listing = try CallFrameListing(object: file)
-                stackCFI += cfi.lines(of: listing)
-                problems += listing.problems.map { "\(file.path): call-frame information: \($0)" }
+                let skipped = try CallFrameListing.forEachDescription(of: file) { records.write($0, into: &text) }
+                problems += skipped.map { "\(file.path): call-frame information: \($0)" }
             } catch {
                 problems.append(error.description)
             }
         }
-        let module = BreakpadModuleLine(operatingSystem: "Linux", architecture: BreakpadRegisterNames.moduleArchitecture(binary.architecture),
-                                        debugID: debugID, name: moduleName)
-        let file = BreakpadSymbolFile(module: module, codeID: buildID.hex.uppercased(), info: ["GENERATOR \(generator)"],
-                                      files: numbering.files.map(Self.normalizedPath), inlineOrigins: writesInlines ? numbering.origins : [],
-                                      symbols: map.sorted, stackCFI: stackCFI)
-        return (file, problems)
+        return (text.bytes, problems)
     }
 
     /// The function alone, as records without inlines describe it: inlined code keeps the line of the call, and rows
@@ -141,20 +164,20 @@ public struct SymbolFileBuilder: Sendable {
         return outer
     }
 
-    /// `path` with `.` and empty components removed and `..` applied, as dump_syms normalizes source paths.
-    static func normalizedPath(_ path: String) -> String {
-        let isAbsolute = path.hasPrefix("/")
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." {
-                parts.removeLast()
-                continue
-            }
-            if part == "..", isAbsolute { continue }
-            parts.append(part)
-        }
-        let joined = parts.joined(separator: "/")
-        return isAbsolute ? "/" + joined : joined.isEmpty ? "." : joined
+}
+
+/// A value another thread sets once, waited for.
+private final class PendingResult<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func set(_ result: Value) {
+        value.withLock { $0 = result }
+        done.signal()
+    }
+
+    func wait() -> Value {
+        done.wait()
+        return value.withLock { $0! }
     }
 }

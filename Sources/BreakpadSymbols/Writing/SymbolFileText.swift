@@ -2,50 +2,63 @@
 /// `FUNC` (each with its `INLINE` and line records) and `PUBLIC` records by address, then `STACK CFI`.
 public enum SymbolFileText {
     /// The whole file, in UTF-8, through `emit` in pieces (so that a large file is never held twice).
-    public static func write(_ file: BreakpadSymbolFile, to emit: (String) -> Void) {
-        var text = ""
-        text.reserveCapacity(1 << 16)
+    public static func write(_ file: BreakpadSymbolFile, to emit: ([UInt8]) -> Void) {
+        var text = RecordText()
         func flushIfLarge() {
-            if text.utf8.count >= 1 << 16 {
-                emit(text)
-                text.removeAll(keepingCapacity: true)
+            if text.count >= 1 << 16 {
+                emit(text.bytes)
+                text.removeAll()
             }
         }
         let module = file.module
-        text += "MODULE \(module.operatingSystem) \(module.architecture) \(module.debugID) \(module.name)\n"
-        if let codeID = file.codeID { text += "INFO CODE_ID \(codeID)\n" }
-        for info in file.info { text += "INFO \(info)\n" }
+        text.append("MODULE \(module.operatingSystem) \(module.architecture) \(module.debugID) \(module.name)\n")
+        if let codeID = file.codeID { text.append("INFO CODE_ID \(codeID)\n") }
+        for info in file.info { text.append("INFO \(info)\n") }
         for (number, path) in file.files.enumerated() {
-            text += "FILE \(number) \(path)\n"
+            text.append("FILE " as StaticString); text.appendDecimal(UInt64(number)); text.appendByte(UInt8(ascii: " "))
+            text.append(path); text.appendByte(UInt8(ascii: "\n"))
             flushIfLarge()
         }
         for (number, name) in file.inlineOrigins.enumerated() {
-            text += "INLINE_ORIGIN \(number) \(name)\n"
+            text.append("INLINE_ORIGIN " as StaticString); text.appendDecimal(UInt64(number)); text.appendByte(UInt8(ascii: " "))
+            text.append(name); text.appendByte(UInt8(ascii: "\n"))
             flushIfLarge()
         }
         for symbol in file.symbols {
-            let multiple = symbol.isMultiple ? "m " : ""
             switch symbol.kind {
             case .publicSymbol:
-                text += "PUBLIC \(multiple)\(hex(symbol.address)) \(hex(symbol.parameterSize)) \(symbol.name)\n"
+                text.append(symbol.isMultiple ? "PUBLIC m " as StaticString : "PUBLIC " as StaticString)
+                text.appendHex(symbol.address); text.appendByte(UInt8(ascii: " "))
+                text.appendHex(symbol.parameterSize); text.appendByte(UInt8(ascii: " "))
+                text.append(symbol.name); text.appendByte(UInt8(ascii: "\n"))
             case .function(let size, let lines, let inlines):
-                text += "FUNC \(multiple)\(hex(symbol.address)) \(hex(size)) \(hex(symbol.parameterSize)) \(symbol.name)\n"
+                text.append(symbol.isMultiple ? "FUNC m " as StaticString : "FUNC " as StaticString)
+                text.appendHex(symbol.address); text.appendByte(UInt8(ascii: " "))
+                text.appendHex(size); text.appendByte(UInt8(ascii: " "))
+                text.appendHex(symbol.parameterSize); text.appendByte(UInt8(ascii: " "))
+                text.append(symbol.name); text.appendByte(UInt8(ascii: "\n"))
                 for inline in inlines {
-                    text += "INLINE \(inline.depth) \(inline.callLine) \(inline.callFile) \(inline.origin)"
-                    for range in inline.ranges { text += " \(hex(range.address)) \(hex(range.size))" }
-                    text += "\n"
+                    text.append("INLINE " as StaticString)
+                    text.appendDecimal(UInt64(inline.depth)); text.appendByte(UInt8(ascii: " "))
+                    text.appendDecimal(inline.callLine); text.appendByte(UInt8(ascii: " "))
+                    text.appendDecimal(UInt64(inline.callFile)); text.appendByte(UInt8(ascii: " "))
+                    text.appendDecimal(UInt64(inline.origin))
+                    for range in inline.ranges {
+                        text.appendByte(UInt8(ascii: " ")); text.appendHex(range.address)
+                        text.appendByte(UInt8(ascii: " ")); text.appendHex(range.size)
+                    }
+                    text.appendByte(UInt8(ascii: "\n"))
                 }
-                for line in lines { text += "\(hex(line.address)) \(hex(line.size)) \(line.line) \(line.file)\n" }
+                for line in lines {
+                    text.appendHex(line.address); text.appendByte(UInt8(ascii: " "))
+                    text.appendHex(line.size); text.appendByte(UInt8(ascii: " "))
+                    text.appendDecimal(line.line); text.appendByte(UInt8(ascii: " "))
+                    text.appendDecimal(UInt64(line.file)); text.appendByte(UInt8(ascii: "\n"))
+                }
             }
             flushIfLarge()
         }
-        for line in file.stackCFI {
-            text += line
-            text += "\n"
-            flushIfLarge()
-        }
-        if !text.isEmpty { emit(text) }
+        if text.count > 0 { emit(text.bytes) }
+        if !file.stackCFI.isEmpty { emit(file.stackCFI) }
     }
-
-    private static func hex(_ value: UInt64) -> String { String(value, radix: 16) }
 }

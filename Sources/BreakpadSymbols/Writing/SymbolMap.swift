@@ -74,6 +74,9 @@ struct SymbolMap {
             if functionSpans[middle].address < address { low = middle + 1 } else { high = middle }
         }
         if low > 0 { best = functionSpans[low - 1] }
+        // No public symbol inside a function's span is ever added (the function or one such before it covers it), so
+        // a covering function is the answer without looking at public symbols.
+        if let function = best, UInt64(address) < function.end { return true }
         if let publicBefore = lastPublic(before: address), best.map({ publicBefore.address > $0.address }) ?? true {
             best = publicBefore
         }

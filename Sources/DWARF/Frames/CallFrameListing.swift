@@ -3,8 +3,9 @@ import ObjectFiles
 public import PostmortemCore
 
 /// Every function (FDE) of an image's call-frame information with all its rows, as a Breakpad symbol file's
-/// `STACK CFI` records list them; read with libdwarf's frame API.
-public struct CallFrameListing: Sendable {
+/// `STACK CFI` records list them; read with libdwarf's frame API, one function at a time (a large program has a
+/// hundred thousand).
+public enum CallFrameListing {
     /// One function's rows.
     public struct Description: Sendable {
         /// `.debug_frame` or `.eh_frame`.
@@ -17,6 +18,8 @@ public struct CallFrameListing: Sendable {
         public var returnAddressRegister: UInt16
         /// The rows, by address; the first starts at the FDE's start.
         public var rows: [Row]
+        /// The rows' register rules, each row's a run (``Row/rules``) sorted by register.
+        public var rules: [RegisterRule]
         /// The registers the instructions give rules to, in the order they first do (the CIE's initial instructions,
         /// then the FDE's): the order Breakpad writers list a row's rules in.
         public var registerOrder: [UInt16]
@@ -27,32 +30,53 @@ public struct CallFrameListing: Sendable {
         /// The first address the row holds for.
         public var start: FileAddress
         /// How the CFA is computed.
-        public var canonicalFrameAddress: CallFrameRow.CanonicalFrameAddress
-        /// The registers with a rule (any rule but undefined: an explicit same-value rule is listed), by DWARF number.
-        public var rules: [UInt16: CallFrameRow.Rule]
+        public var canonicalFrameAddress: Rule
+        /// Where the row's register rules lie in ``Description/rules``: the registers with a rule (any rule but
+        /// undefined: an explicit same-value rule is listed).
+        public var rules: Range<Int>
     }
 
-    /// `.debug_frame`'s functions first, then `.eh_frame`'s, each in section order (as Mozilla's dump_syms lists them).
-    public var descriptions: [Description]
-    /// Functions left out, each with why (an FDE whose instructions libdwarf cannot run).
-    public var problems: [String]
+    /// A rule as a listing states it: expressions are told apart by where their bytes lie, not read (a symbol file
+    /// cannot state them).
+    public enum Rule: Hashable, Sendable {
+        case sameValue
+        /// For the CFA: the register's value plus the offset. For a register: saved in memory at CFA + offset.
+        case savedAt(register: UInt16, offset: Int64)
+        /// The value is CFA + offset.
+        case isCFA(offset: Int64)
+        /// Held in another register.
+        case inRegister(UInt16)
+        /// Computed by the DWARF expression at `location` (`isValue`: the value itself, not where it is saved).
+        case expression(location: UInt, isValue: Bool)
+    }
 
-    /// Reads the frame sections of `object`; a file without any gives an empty listing.
+    /// One register's rule in a row.
+    public struct RegisterRule: Hashable, Sendable {
+        public var register: UInt16
+        public var rule: Rule
+
+        public init(register: UInt16, rule: Rule) {
+            self.register = register
+            self.rule = rule
+        }
+    }
+
+    /// Calls `body` with each function of the frame sections of `object`: `.debug_frame`'s first, then `.eh_frame`'s,
+    /// each in section order (as Mozilla's dump_syms lists them). A file without frame sections has none.
+    /// - Returns: the functions left out, each with why (an FDE whose instructions libdwarf cannot run).
     /// - Throws: ``DWARFError`` when libdwarf cannot open the frame sections.
-    public init(object: ObjectFile) throws(DWARFError) {
+    public static func forEachDescription(of object: ObjectFile, _ body: (Description) -> Void) throws(DWARFError) -> [String] {
         let access: SectionAccess
         do { access = try SectionAccess(object: object, purpose: .callFrames) } catch where error.code == .noDebugInfo {
-            descriptions = []
-            problems = []
-            return
+            return []
         }
         let handle = try DebugHandle(access: access, path: object.path)
-        (descriptions, problems) = handle.run { Self.read(handle) }
+        return handle.run { Self.read(handle, body) }
     }
 
     private static let tableSize: Dwarf_Half = 128
 
-    private static func read(_ handle: DebugHandle) -> ([Description], [String]) {
+    private static func read(_ handle: DebugHandle, _ body: (Description) -> Void) -> [String] {
         let debug = handle.debug
         // Rules start undefined here (not same-value, as the unwinder's table has them): a register the CFI never names
         // is left out of a row, and one it names "same value" is written as such.
@@ -61,7 +85,6 @@ public struct CallFrameListing: Sendable {
         dwarf_set_frame_same_value(debug, Dwarf_Half(DW_FRAME_SAME_VAL))
         dwarf_set_frame_undefined_value(debug, Dwarf_Half(DW_FRAME_UNDEFINED_VAL))
         dwarf_set_frame_cfa_value(debug, Dwarf_Half(DW_FRAME_CFA_COL3))
-        var descriptions: [Description] = []
         var problems: [String] = []
         for (section, getList) in [(".debug_frame", dwarf_get_fde_list), (".eh_frame", dwarf_get_fde_list_eh)] {
             var cies: UnsafeMutablePointer<Dwarf_Cie?>?
@@ -74,21 +97,35 @@ public struct CallFrameListing: Sendable {
                 continue
             }
             defer { dwarf_fde_cie_list_dealloc(debug, cies, cieCount, fdes, fdeCount) }
-            var listed: [Description] = []
+            // libdwarf sorts its list by address; the section's order is the FDEs' offsets.
+            var ordered: [(offset: Dwarf_Off, fde: Dwarf_Fde)] = []
             for index in 0..<Int(max(fdeCount, 0)) {
                 guard let fde = fdes[index] else { continue }
+                var (low, length, bytesLength, cieOffset, fdeOffset) = (Dwarf_Addr(0), Dwarf_Unsigned(0), Dwarf_Unsigned(0), Dwarf_Off(0), Dwarf_Off(0))
+                var bytes: Dwarf_Ptr?
+                var cieIndex: Dwarf_Signed = 0
+                var error: Dwarf_Error?
+                guard dwarf_get_fde_range(fde, &low, &length, &bytes, &bytesLength, &cieOffset, &cieIndex, &fdeOffset, &error) == DW_DLV_OK else {
+                    problems.append(handle.failure(error, "an FDE of \(section)").detail)
+                    continue
+                }
+                ordered.append((fdeOffset, fde))
+            }
+            ordered.sort { $0.offset < $1.offset }
+            var entries = [Dwarf_Regtable_Entry3](repeating: Dwarf_Regtable_Entry3(), count: Int(tableSize))
+            for (_, fde) in ordered {
                 do throws(DWARFError) {
-                    if let description = try describe(fde, section: section, handle: handle) { listed.append(description) }
+                    if let description = try describe(fde, section: section, entries: &entries, handle: handle) { body(description) }
                 } catch {
                     problems.append(error.detail)
                 }
             }
-            descriptions += listed.sorted { $0.sectionOffset < $1.sectionOffset }
         }
-        return (descriptions, problems)
+        return problems
     }
 
-    private static func describe(_ fde: Dwarf_Fde, section: String, handle: DebugHandle) throws(DWARFError) -> Description? {
+    private static func describe(_ fde: Dwarf_Fde, section: String, entries: inout [Dwarf_Regtable_Entry3],
+                                 handle: DebugHandle) throws(DWARFError) -> Description? {
         var error: Dwarf_Error?
         var (low, length) = (Dwarf_Addr(0), Dwarf_Unsigned(0))
         var bytes: Dwarf_Ptr?
@@ -111,48 +148,75 @@ public struct CallFrameListing: Sendable {
                                    &instructions, &instructionsLength, &offsetSize, &error) == DW_DLV_OK else {
             throw handle.failure(error, context)
         }
-        var rows: [Row] = []
-        var address = low
-        while address < end {
-            let (row, next) = try self.row(of: fde, at: address, handle: handle, context: context)
-            if rows.last?.start != row.start { rows.append(row) }
-            // A row that would not move on ends the listing (libdwarf's next row is always later in sound CFI).
-            guard let next, next > address else { break }
-            address = next
-        }
         var order: [UInt16] = []
-        registers(in: instructions, length: instructionsLength, of: cie, handle: handle, into: &order)
+        _ = operations(in: instructions, length: instructionsLength, of: cie, handle: handle, registers: &order, start: low, codeAlignment: codeAlignment)
         var fdeInstructions: Dwarf_Ptr?
         var fdeInstructionsLength: Dwarf_Unsigned = 0
+        var rowStarts: [Dwarf_Addr]?
         if dwarf_get_fde_instr_bytes(fde, &fdeInstructions, &fdeInstructionsLength, &error) == DW_DLV_OK {
-            registers(in: fdeInstructions, length: fdeInstructionsLength, of: cie, handle: handle, into: &order)
+            rowStarts = operations(in: fdeInstructions, length: fdeInstructionsLength, of: cie, handle: handle, registers: &order,
+                                   start: low, codeAlignment: codeAlignment)
         } else {
             handle.discard(error)
         }
+        var rows: [Row] = []
+        var rules: [RegisterRule] = []
+        if let rowStarts {
+            // One evaluation per row, at the addresses the instructions advance to.
+            for start in rowStarts where start < end {
+                let (row, _) = try self.row(of: fde, at: start, entries: &entries, registers: order, rules: &rules, handle: handle,
+                                            context: context, wantsNext: false)
+                if rows.last?.start != row.start { rows.append(row) } else { rules.removeLast(row.rules.count) }
+            }
+        } else {
+            var address = low
+            while address < end {
+                let (row, next) = try self.row(of: fde, at: address, entries: &entries, registers: nil, rules: &rules, handle: handle,
+                                               context: context, wantsNext: true)
+                if rows.last?.start != row.start { rows.append(row) } else { rules.removeLast(row.rules.count) }
+                // A row that would not move on ends the listing (libdwarf's next row is always later in sound CFI).
+                guard let next, next > address else { break }
+                address = next
+            }
+        }
         return Description(section: section, sectionOffset: UInt64(fdeOffset), range: FileAddress(low)..<FileAddress(end),
-                           returnAddressRegister: UInt16(returnAddressRegister), rows: rows, registerOrder: order)
+                           returnAddressRegister: UInt16(returnAddressRegister), rows: rows, rules: rules, registerOrder: order)
     }
 
-    /// Appends to `order` each register that `instructions` give a rule to and `order` lacks, in instruction order.
-    private static func registers(in instructions: Dwarf_Ptr?, length: Dwarf_Unsigned, of cie: Dwarf_Cie, handle: DebugHandle,
-                                  into order: inout [UInt16]) {
-        guard let instructions, length > 0 else { return }
+    /// Reads `instructions` (libdwarf expands them): appends to `registers` each register they give a rule to that it
+    /// lacks, in instruction order, and returns where rows start (`start`, then each address an advance moves to);
+    /// `nil` when the instructions cannot be read.
+    private static func operations(in instructions: Dwarf_Ptr?, length: Dwarf_Unsigned, of cie: Dwarf_Cie, handle: DebugHandle,
+                                   registers: inout [UInt16], start: Dwarf_Addr, codeAlignment: Dwarf_Unsigned) -> [Dwarf_Addr]? {
+        var starts: [Dwarf_Addr] = [start]
+        guard let instructions, length > 0 else { return starts }
         var operations: UnsafeMutablePointer<Dwarf_Frame_Op>?
         var count: Dwarf_Signed = 0
         var error: Dwarf_Error?
         guard dwarf_expand_frame_instructions(cie, instructions, length, &operations, &count, &error) == DW_DLV_OK, let operations else {
             handle.discard(error)
-            return
+            return nil
         }
         defer { dwarf_dealloc(handle.debug, operations, Dwarf_Unsigned(DW_DLA_FRAME_BLOCK)) }
+        var location = start
         for index in 0..<Int(max(count, 0)) {
             let operation = operations[index]
             // DW_CFA_offset and DW_CFA_restore carry their register in the opcode; of the extended operations,
             // those that set a register's rule (not the CFA's).
             let setsRule = operation.fp_base_op == 2 || operation.fp_base_op == 3
                 || (operation.fp_base_op == 0 && Self.ruleSettingOperations.contains(operation.fp_extended_op))
-            if setsRule, !order.contains(operation.fp_register) { order.append(operation.fp_register) }
+            if setsRule, !registers.contains(operation.fp_register) { registers.append(operation.fp_register) }
+            // Advances give their distance in code-alignment units; set_loc gives the address.
+            if operation.fp_base_op == 1 || (operation.fp_base_op == 0 && [0x02, 0x03, 0x04, 0x1D].contains(operation.fp_extended_op)) {
+                location &+= operation.fp_offset &* codeAlignment
+            } else if operation.fp_base_op == 0, operation.fp_extended_op == 0x01 {
+                location = operation.fp_offset
+            } else {
+                continue
+            }
+            if location > starts[starts.count - 1] { starts.append(location) }
         }
+        return starts
     }
 
     /// offset_extended, restore_extended, undefined, same_value, register, expression, offset_extended_sf,
@@ -160,10 +224,16 @@ public struct CallFrameListing: Sendable {
     private static let ruleSettingOperations: Set<Dwarf_Small> = [0x05, 0x06, 0x07, 0x08, 0x09, 0x10, 0x11, 0x14, 0x15, 0x16, 0x2F]
 
     /// The row holding at `address`, and where the next row starts (`nil` after the last).
-    private static func row(of fde: Dwarf_Fde, at address: Dwarf_Addr, handle: DebugHandle,
-                            context: String) throws(DWARFError) -> (Row, Dwarf_Addr?) {
+    /// - Parameter entries: room for the register table, reused from row to row.
+    /// The row holding at `address` (its rules appended to `rules`), and where the next row starts when `wantsNext`
+    /// (`nil` after the last).
+    /// - Parameters:
+    ///   - entries: room for the register table, reused from row to row.
+    ///   - registers: the registers the instructions name (the others keep their undefined start), or `nil` to read all.
+    private static func row(of fde: Dwarf_Fde, at address: Dwarf_Addr, entries: inout [Dwarf_Regtable_Entry3], registers: [UInt16]?,
+                            rules: inout [RegisterRule], handle: DebugHandle, context: String,
+                            wantsNext: Bool) throws(DWARFError) -> (Row, Dwarf_Addr?) {
         var error: Dwarf_Error?
-        var entries = [Dwarf_Regtable_Entry3](repeating: Dwarf_Regtable_Entry3(), count: Int(tableSize))
         var rowStart: Dwarf_Addr = 0
         var cfaEntry = Dwarf_Regtable_Entry3()
         let result = entries.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -177,21 +247,46 @@ public struct CallFrameListing: Sendable {
         var block: Dwarf_Ptr?
         var (cfaRowStart, subsequent) = (Dwarf_Addr(0), Dwarf_Addr(0))
         var hasMoreRows: Dwarf_Bool = 0
-        guard dwarf_get_fde_info_for_cfa_reg3_b(fde, address, &valueType, &offsetRelevant, &register, &offset, &block,
-                                                &cfaRowStart, &hasMoreRows, &subsequent, &error) == DW_DLV_OK else {
-            throw handle.failure(error, context)
+        if wantsNext {
+            guard dwarf_get_fde_info_for_cfa_reg3_b(fde, address, &valueType, &offsetRelevant, &register, &offset, &block,
+                                                    &cfaRowStart, &hasMoreRows, &subsequent, &error) == DW_DLV_OK else {
+                throw handle.failure(error, context)
+            }
         }
-        guard let canonicalFrameAddress = RegisterTableEntry.canonicalFrameAddress(cfaEntry) else {
+        let cfa: Rule
+        switch Int32(cfaEntry.dw_value_type) {
+        case DW_EXPR_OFFSET, DW_EXPR_VAL_OFFSET:
+            cfa = .savedAt(register: cfaEntry.dw_regnum, offset: Int64(bitPattern: cfaEntry.dw_offset_or_block_len))
+        case DW_EXPR_EXPRESSION, DW_EXPR_VAL_EXPRESSION:
+            cfa = .expression(location: UInt(bitPattern: cfaEntry.dw_block_ptr), isValue: true)
+        default:
             throw DWARFError(.malformed, path: handle.path, detail: "\(context): a CFA rule of kind \(cfaEntry.dw_value_type)")
         }
-        var rules: [UInt16: CallFrameRow.Rule] = [:]
-        for (number, entry) in entries.enumerated() {
-            guard let rule = RegisterTableEntry.rule(entry) else {
-                throw DWARFError(.malformed, path: handle.path, detail: "\(context): a rule of kind \(entry.dw_value_type) for register \(number)")
+        let first = rules.count
+        let failure: DWARFError? = entries.withUnsafeBufferPointer { entries in
+            let numbers = registers.map { $0.filter { Int($0) < entries.count }.sorted().map(Int.init) } ?? Array(0..<entries.count)
+            for number in numbers {
+                let entry = entries[number]
+                let offset = Int64(bitPattern: entry.dw_offset_or_block_len)
+                let rule: Rule
+                switch Int32(entry.dw_value_type) {
+                case DW_EXPR_OFFSET:
+                    // Most registers have no rule: undefined names the undefined column.
+                    if entry.dw_regnum == DW_FRAME_UNDEFINED_VAL { continue }
+                    if entry.dw_regnum == DW_FRAME_SAME_VAL { rule = .sameValue; break }
+                    rule = entry.dw_offset_relevant != 0 ? .savedAt(register: UInt16(number), offset: offset) : .inRegister(entry.dw_regnum)
+                case DW_EXPR_VAL_OFFSET: rule = .isCFA(offset: offset)
+                case DW_EXPR_EXPRESSION: rule = .expression(location: UInt(bitPattern: entry.dw_block_ptr), isValue: false)
+                case DW_EXPR_VAL_EXPRESSION: rule = .expression(location: UInt(bitPattern: entry.dw_block_ptr), isValue: true)
+                default:
+                    return DWARFError(.malformed, path: handle.path, detail: "\(context): a rule of kind \(entry.dw_value_type) for register \(number)")
+                }
+                rules.append(RegisterRule(register: UInt16(number), rule: rule))
             }
-            if rule != .undefined { rules[UInt16(number)] = rule }
+            return nil
         }
-        let row = Row(start: FileAddress(rowStart), canonicalFrameAddress: canonicalFrameAddress, rules: rules)
+        if let failure { throw failure }
+        let row = Row(start: FileAddress(rowStart), canonicalFrameAddress: cfa, rules: first..<rules.count)
         return (row, hasMoreRows != 0 ? subsequent : nil)
     }
 }
