@@ -107,11 +107,13 @@ setup-test:
 
 # Times resolve -i against llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses of three large
 # binaries it builds first (a benchmark, not a test; the first run builds swift-nio, swift-syntax and a Vapor server);
-# then unwinds cores and a running process against eu-stack.
+# then unwinds cores and a running process against eu-stack, walks minidumps against minidump-stackwalk, and writes
+# Breakpad symbol files of the same binaries against Mozilla's dump_syms.
 bench: setup setup-test
 	Benchmarks/resolve.sh
 	Benchmarks/cores.sh
 	Benchmarks/minidumps.sh
+	Benchmarks/dump-syms.sh
 
 # Reads every log of ../shared/corpus (when it is there; its files are not copied here) and prints how many are read as
 # the format of their folder, with their frames (a check, not a test).
