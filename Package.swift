@@ -75,7 +75,7 @@ let package = Package(
         // by requests, Symbolication API v5 and posted crash logs.
         .target(
             name: "SymbolicationService",
-            dependencies: ["PostmortemCore", "ObjectFiles", "CrashLogs", "Symbolication", "Unwinding"]
+            dependencies: ["PostmortemCore", "ObjectFiles", "CrashLogs", "Symbolication", "Unwinding", "BreakpadSymbols"]
         ),
         // The options of `postmortem serve`, shared by the command and the server executable it hands over to.
         .target(

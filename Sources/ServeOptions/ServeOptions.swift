@@ -16,6 +16,12 @@ public struct ServeOptions: ParsableArguments {
             completion: .directory)
     public var debugPaths: [String] = []
 
+    /// Breakpad symbol stores served at `/NAME/DEBUGID/NAME.sym`; the first receives written and uploaded files.
+    @Option(name: .customLong("symbols"),
+            help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) to serve at GET /NAME/DEBUGID/NAME.sym; may be repeated. A file missing from all is written from a binary below -d into the first, as are files sent to POST /upload.",
+            completion: .directory)
+    public var symbolStores: [String] = []
+
     /// The largest request body, as written (`32M`); ``maximumBodyBytes`` reads it.
     @Option(name: .customLong("max-body-size"), help: "The largest request body, in bytes (K, M and G suffixes allowed); larger ones get 413.")
     public var maximumBodySize = "32M"
@@ -70,6 +76,7 @@ public struct ServeOptions: ParsableArguments {
     public var commandLine: [String] {
         var arguments = ["--host", host, "--port", "\(port)"]
         for path in debugPaths { arguments += ["-d", path] }
+        for store in symbolStores { arguments += ["--symbols", store] }
         arguments += ["--max-body-size", maximumBodySize, "--max-frames", "\(maximumFrames)", "--timeout", "\(timeout)",
                       "--max-open-images", "\(maximumOpenImages)"]
         if noCache { arguments.append("--no-cache") }

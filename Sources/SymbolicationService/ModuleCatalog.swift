@@ -80,6 +80,18 @@ public final class ModuleCatalog: Sendable {
         return lookup(debugName: debugName, id: id)
     }
 
+    /// Every file of debug id `debugID` (a stripped binary and its debug file share one), listing the folders again on a
+    /// miss as ``find(debugName:debugID:)`` does.
+    public func modules(debugID: String) -> [Module] {
+        guard let id = BreakpadDebugID.normalized(debugID) else { return [] }
+        let found = state.withLock { $0.byID[id] ?? [] }
+        if !found.isEmpty { return found }
+        let stale = state.withLock { state in state.listedAt.map { $0.duration(to: .now) >= relistInterval } ?? true }
+        guard stale else { return [] }
+        list()
+        return state.withLock { $0.byID[id] ?? [] }
+    }
+
     private func lookup(debugName: String, id: String) -> Module? {
         let modules = state.withLock { $0.byID[id] ?? [] }
         // A stripped binary and its debug file share an id: the one with DWARF answers best, then the one named.

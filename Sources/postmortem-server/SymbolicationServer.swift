@@ -23,6 +23,8 @@ struct SymbolicationServer: Sendable {
     let pool: ImagePool
     let metrics = ServerMetrics()
     let symbolicationOptions: SymbolicationOptions
+    /// The Breakpad symbol store served at `/NAME/DEBUGID/NAME.sym`; `nil` without `--symbols`.
+    let symbolStore: SymbolStore?
     /// The threads symbolication runs on (it blocks: it reads files and DWARF), off the event loops. Four per core:
     /// a few slow requests (a large log, an image opened from its DWARF) leave threads for the quick ones, which the
     /// kernel's scheduler then shares the cores with.
@@ -61,6 +63,8 @@ struct SymbolicationServer: Sendable {
         // The -d folders listed once for all posted logs (again when two seconds old), not once per log.
         symbolicationOptions.debugPathListings = DebugPathListings()
         self.symbolicationOptions = symbolicationOptions
+        symbolStore = options.symbolStores.isEmpty ? nil
+            : SymbolStore(directories: options.symbolStores, catalog: catalog, generator: "postmortem-server")
     }
 
     func run() async throws {
@@ -112,6 +116,7 @@ struct SymbolicationServer: Sendable {
                 return (answer, text ? "text/plain; charset=utf-8" : "application/x-ndjson")
             }
         }
+        if let symbolStore { symbolRoutes(router, store: symbolStore) }
         // Breakpad's and Crashpad's upload: the dump in the upload_file_minidump part of a multipart form.
         router.post("/minidump") { request, _ in
             let text = request.headers[.accept].map { $0.contains("text/plain") } ?? false
@@ -123,6 +128,49 @@ struct SymbolicationServer: Sendable {
                 let answer = try PostedLogSymbolicator(options: symbolicationOptions)
                     .answer(minidumpUpload: form, style: text ? .text : .json, diagnostics: pool.diagnostics)
                 return (answer, text ? "text/plain; charset=utf-8" : "application/json")
+            }
+        }
+    }
+
+    /// The symbol server: `GET /NAME/DEBUGID/NAME.sym` (the path minidump-stackwalk's `--symbols-url`, Socorro and
+    /// Tecken ask; a query is ignored), and `POST /upload` of a symbol file or binary, as the body or as the
+    /// `symbol_file` part of a form (Breakpad's `symupload`).
+    private func symbolRoutes(_ router: Router<BasicRequestContext>, store: SymbolStore) {
+        router.get("/:module/:id/:file") { request, context in
+            let (module, id, file) = (context.parameters.get("module") ?? "", context.parameters.get("id") ?? "",
+                                      context.parameters.get("file") ?? "")
+            let result: Result<([UInt8], String), ServiceError>
+            do {
+                result = try await workers.runIfActive { () -> Result<([UInt8], String), ServiceError> in
+                    do throws(ServiceError) {
+                        let path = try store.symbolFile(name: module, debugID: id, file: file)
+                        do throws(FileSystem.Failure) { return .success((try FileSystem.read(path), "text/plain; charset=utf-8")) } catch {
+                            throw ServiceError(status: 503, "\(path) could not be read: \(error.detail)")
+                        }
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            } catch {
+                result = .failure(ServiceError(status: 503, "the server is stopping"))
+            }
+            return respond(result)
+        }
+        router.post("/upload") { request, _ in
+            let boundary = request.headers[.contentType].flatMap(MultipartForm.boundary(contentType:))
+            let named = request.uri.queryParameters.get("name")
+            return await answerSpooled(request) { (body, _) throws(ServiceError) in
+                var (upload, fileName) = (body, named)
+                if let boundary {
+                    let form = try MultipartForm(body: body, boundary: boundary)
+                    guard let part = form.parts.first(where: { $0.name == "symbol_file" }) ?? form.parts.first else {
+                        throw .badRequest("the form has no symbol_file part")
+                    }
+                    upload = part.content
+                    fileName = fileName ?? part.fileName
+                }
+                let stored = try store.store(upload: upload, fileName: fileName)
+                return (Array((JSONText.object([("stored", JSONText.quote(stored))]) + "\n").utf8), "application/json")
             }
         }
     }

@@ -12,7 +12,8 @@ struct ServeCommand: ParsableCommand {
             POST /symbolicate/v5 takes {"jobs": [{"memoryMap": [[debugName, debugId], …], "stacks": [[[moduleIndex, \
             moduleOffset], …]]}]} and finds modules by name and Breakpad debug id below the -d folders. POST /symbolicate \
             takes a crash log and answers as `symbolicate --json` does (as `symbolicate` does with Accept: text/plain). \
-            SIGTERM stops it gracefully.
+            With --symbols DIR it is a Breakpad symbol server: GET /NAME/DEBUGID/NAME.sym (written from a binary below -d \
+            when missing) and POST /upload. SIGTERM stops it gracefully.
             """)
 
     @OptionGroup var options: ServeOptions

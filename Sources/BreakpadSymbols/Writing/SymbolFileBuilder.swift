@@ -48,6 +48,8 @@ public struct SymbolFileBuilder: Sendable {
     public var writesInlines: Bool
     /// The `INFO GENERATOR` value.
     public var generator: String
+    /// The binary's file name, when its path does not end in it (an upload kept under a temporary name).
+    public var fileName: String?
 
     public init(binary: ObjectFile, debugFile: ObjectFile?, writesInlines: Bool = true, generator: String) {
         self.binary = binary
@@ -112,10 +114,11 @@ public struct SymbolFileBuilder: Sendable {
         for symbol in symbols where !BreakpadNames.isConstant(symbol.name) {
             map.addPublic(address: symbol.address.rawValue, size: symbol.size, name: symbol.name)
         }
-        let moduleName = binarySymbols.sharedObjectName ?? binary.fileName
+        let fileName = self.fileName ?? binary.fileName
+        let moduleName = binarySymbols.sharedObjectName ?? fileName
         for section in binary.sections where section.isExecutable {
             map.addIfVacant(BreakpadSymbol(address: section.address.rawValue &- base, kind: .publicSymbol,
-                                           name: "<\(section.name) ELF section in \(binary.fileName)>"))
+                                           name: "<\(section.name) ELF section in \(fileName)>"))
         }
 
 
