@@ -13,7 +13,7 @@ import sys
 # Every Swift library module (the executables and the C shims aside): the library products, what their API hands
 # out, and what the CLI and the server share.
 MODULES = ["PostmortemCore", "ObjectFiles", "DWARF", "Debuginfod", "CrashLogs", "Symbolication", "Formatters", "Grouping",
-           "SymbolicationService", "ServeOptions", "Unwinding"]
+           "SymbolicationService", "ServeOptions", "Unwinding", "BreakpadSymbols"]
 
 DECLARATION = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:(?:final|static|class|override|mutating|nonisolated|indirect|"

@@ -1,8 +1,11 @@
 /// A run of addresses of a Breakpad record, relative to the module's base.
 public struct BreakpadRange: Hashable, Sendable {
+    /// The first address.
     public var address: UInt64
+    /// How many bytes the run covers.
     public var size: UInt64
 
+    /// The run of `size` bytes from `address`.
     public init(address: UInt64, size: UInt64) {
         self.address = address
         self.size = size
@@ -11,13 +14,16 @@ public struct BreakpadRange: Hashable, Sendable {
 
 /// A line record (`ADDRESS SIZE LINE FILE`): the code from `address` for `size` bytes is at `line` of file `file`.
 public struct BreakpadLine: Hashable, Sendable {
+    /// Where the code starts.
     public var address: UInt64
+    /// How many bytes it covers: up to the next line record, the last one to the function's end.
     public var size: UInt64
     /// 0 when the code belongs to no line.
     public var line: UInt64
     /// A `FILE` record's number.
     public var file: UInt32
 
+    /// The record of `size` bytes from `address` at `line` of file `file`.
     public init(address: UInt64, size: UInt64, line: UInt64, file: UInt32) {
         self.address = address
         self.size = size
@@ -29,12 +35,18 @@ public struct BreakpadLine: Hashable, Sendable {
 /// An `INLINE` record: a call of the `INLINE_ORIGIN` `origin`, inlined at `depth` (0: into the function itself) from
 /// `callLine` of file `callFile`, whose code is `ranges`.
 public struct BreakpadInline: Hashable, Sendable {
+    /// 0 for a call inlined into the function itself, 1 for one inlined into that call, and so on.
     public var depth: Int
+    /// The line of the call in its caller.
     public var callLine: UInt64
+    /// The `FILE` number of the caller's file.
     public var callFile: UInt32
+    /// The `INLINE_ORIGIN` number of the function called.
     public var origin: UInt32
+    /// The code of the inlined call, by address.
     public var ranges: [BreakpadRange]
 
+    /// The record of a call of `origin` at `depth` from `callLine` of `callFile`, covering `ranges`.
     public init(depth: Int, callLine: UInt64, callFile: UInt32, origin: UInt32, ranges: [BreakpadRange]) {
         self.depth = depth
         self.callLine = callLine
@@ -48,11 +60,15 @@ public struct BreakpadInline: Hashable, Sendable {
 public struct BreakpadSymbol: Hashable, Sendable {
     /// `FUNC` or `PUBLIC`.
     public enum Kind: Hashable, Sendable {
+        /// A function of `size` bytes with its line records and the records of the calls inlined into it.
         case function(size: UInt64, lines: [BreakpadLine], inlines: [BreakpadInline])
+        /// A symbol without debug information: it covers up to the next record.
         case publicSymbol
     }
 
+    /// Where the function or symbol starts.
     public var address: UInt64
+    /// `FUNC` or `PUBLIC`, with what each holds.
     public var kind: Kind
     /// The name shown (demangled).
     public var name: String
@@ -61,6 +77,7 @@ public struct BreakpadSymbol: Hashable, Sendable {
     /// Bytes of arguments the function pops (32-bit Windows); 0 elsewhere.
     public var parameterSize: UInt64
 
+    /// A record of `kind` at `address` named `name`.
     public init(address: UInt64, kind: Kind, name: String, isMultiple: Bool = false, parameterSize: UInt64 = 0) {
         self.address = address
         self.kind = kind
@@ -93,6 +110,7 @@ public struct BreakpadModuleLine: Hashable, Sendable {
     /// The debug file's name, without directory.
     public var name: String
 
+    /// The line naming `name`'s build `debugID` for `architecture` on `operatingSystem`.
     public init(operatingSystem: String, architecture: String, debugID: String, name: String) {
         self.operatingSystem = operatingSystem
         self.architecture = architecture

@@ -6,6 +6,7 @@ import Synchronization
 
 /// Everything a Breakpad symbol file says about one module.
 public struct BreakpadSymbolFile: Sendable {
+    /// The `MODULE` line.
     public var module: BreakpadModuleLine
     /// The `INFO CODE_ID` value: the ELF build-id in upper-case hex.
     public var codeID: String?
@@ -28,11 +29,13 @@ public struct SymbolFileError: Error, Hashable, Sendable, CustomStringConvertibl
     /// What is wrong, in one line.
     public var detail: String
 
+    /// A problem with `path`: `detail`.
     public init(path: String, detail: String) {
         self.path = path
         self.detail = detail
     }
 
+    /// The error in one line: the file, and what is wrong.
     public var description: String { "\(path): \(detail)" }
 }
 
@@ -51,6 +54,7 @@ public struct SymbolFileBuilder: Sendable {
     /// The binary's file name, when its path does not end in it (an upload kept under a temporary name).
     public var fileName: String?
 
+    /// A builder for `binary`, with functions and lines from `debugFile` (the binary itself when it has DWARF).
     public init(binary: ObjectFile, debugFile: ObjectFile?, writesInlines: Bool = true, generator: String) {
         self.binary = binary
         self.debugFile = debugFile

@@ -39,6 +39,7 @@ public enum CallFrameListing {
     /// A rule as a listing states it: expressions are told apart by where their bytes lie, not read (a symbol file
     /// cannot state them).
     public enum Rule: Hashable, Sendable {
+        /// The register keeps its value.
         case sameValue
         /// For the CFA: the register's value plus the offset. For a register: saved in memory at CFA + offset.
         case savedAt(register: UInt16, offset: Int64)
@@ -52,9 +53,12 @@ public enum CallFrameListing {
 
     /// One register's rule in a row.
     public struct RegisterRule: Hashable, Sendable {
+        /// The DWARF register number.
         public var register: UInt16
+        /// Where the caller's value of the register is.
         public var rule: Rule
 
+        /// `register`'s `rule`.
         public init(register: UInt16, rule: Rule) {
             self.register = register
             self.rule = rule

@@ -5,10 +5,14 @@ import PostmortemCore
 /// A function symbol as a Breakpad symbol file's writer reads it: its name as stored, where it starts, how long it says
 /// it is.
 public struct FunctionSymbol: Hashable, Sendable {
+    /// The name as stored (mangled).
     public var name: String
+    /// Where it starts, relative to the first loadable segment.
     public var address: FileAddress
+    /// The size the symbol declares (0 when none).
     public var size: UInt64
 
+    /// A symbol `name` at `address` of `size` bytes.
     public init(name: String, address: FileAddress, size: UInt64) {
         self.name = name
         self.address = address
