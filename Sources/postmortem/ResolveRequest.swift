@@ -1,4 +1,5 @@
 import ArgumentParser
+import BreakpadSymbols
 import ObjectFiles
 import PostmortemCore
 import Symbolication
@@ -42,6 +43,7 @@ struct ResolveRequest: Equatable {
     /// Resolves the addresses and ends the process.
     /// - Throws: exit status 64 for bad option values, 1 when the object cannot be read or no input was an address.
     func run() throws -> Never {
+        if SymbolFileIndex.isSymbolFile(selection.object) { try SymbolFileResolveRequest(request: self).run() }
         // Source lines are read for one answer after another, on one thread.
         let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)
         let binaryDirectory = FilePath.directory(of: selection.object)

@@ -1,0 +1,182 @@
+import ObjectFiles
+public import PostmortemCore
+public import Symbolication
+
+/// A Breakpad symbol file read for lookups: its records parsed in place from a mapping of the file into flat arrays of
+/// numbers (names and paths stay in the mapping, read when an answer needs them), so that a file of hundreds of MB
+/// costs no allocation per record. Immutable once read: any thread may look up.
+public final class SymbolFileIndex: Sendable {
+    /// The `MODULE` line.
+    public let module: BreakpadModuleLine
+    /// The file's path.
+    public let path: String
+    /// Lines that could not be read, each with its number and what is wrong (at most ``maximumProblems``).
+    public let problems: [String]
+
+    private let bytes: ImmutableBytes
+    private let files: [Range<Int>?]
+    private let origins: [Range<Int>?]
+    private let functions: [Function]
+    private let lines: [Line]
+    private let inlines: [Inline]
+    private let inlineRanges: [BreakpadRange]
+    private let publics: [Public]
+
+    /// The most problems kept (a file damaged throughout would otherwise list every line).
+    public static let maximumProblems = 20
+
+    struct Function {
+        var address: UInt64
+        var size: UInt64
+        var name: Range<Int>
+        var lines: Range<Int>
+        var inlines: Range<Int>
+    }
+
+    struct Line {
+        var address: UInt64
+        var size: UInt64
+        var line: UInt32
+        var file: UInt32
+    }
+
+    struct Inline {
+        var depth: UInt32
+        var callLine: UInt32
+        var callFile: UInt32
+        var origin: UInt32
+        var ranges: Range<Int>
+    }
+
+    struct Public {
+        var address: UInt64
+        var name: Range<Int>
+    }
+
+    /// Whether the file at `path` starts as a Breakpad symbol file does (`MODULE `).
+    public static func isSymbolFile(_ path: String) -> Bool {
+        FileSystem.read(path, offset: 0, count: 7) == Array("MODULE ".utf8)
+    }
+
+    /// Reads the symbol file at `path`.
+    /// - Throws: ``SymbolFileError`` when the file cannot be read or does not start with a `MODULE` line.
+    public init(path: String) throws(SymbolFileError) {
+        let mapped: ImmutableBytes
+        do { mapped = try ImmutableBytes(mapping: path) } catch { throw SymbolFileError(path: path, detail: error.detail) }
+        var parser = SymbolFileParser(mapped)
+        guard let module = parser.moduleLine() else {
+            throw SymbolFileError(path: path, detail: "is not a Breakpad symbol file (its first line is not MODULE OS ARCH DEBUGID NAME)")
+        }
+        parser.parseRecords()
+        self.path = path
+        self.module = module
+        bytes = mapped
+        files = parser.files
+        origins = parser.origins
+        // Records are written by address; a file that is not is sorted here, its lines and inlines keeping their runs.
+        functions = parser.functions.sorted { $0.address < $1.address }
+        lines = parser.lines
+        inlines = parser.inlines
+        inlineRanges = parser.inlineRanges
+        publics = parser.publics.sorted { $0.address < $1.address }
+        problems = parser.problems
+    }
+
+    /// What the file says about `address` (an offset from the module's base): the inline chain, innermost first (its
+    /// last frame the function the code belongs to), the covering function or public symbol and the offset into it.
+    /// Symbol files state no columns: every frame's column is 0.
+    public func resolve(_ address: UInt64) -> AddressResolution {
+        let fileAddress = FileAddress(address)
+        if let function = function(containing: address) {
+            let name = string(function.name)
+            let line = self.line(in: function, at: address)
+            let chain = inlineChain(of: function, at: address)
+            var frames: [SymbolicatedFrame] = []
+            var position = (file: line.map { file($0.file) } ?? nil, line: Int(line?.line ?? 0))
+            for inline in chain.reversed() {
+                frames.append(SymbolicatedFrame(function: origin(inline.origin), linkageName: nil, file: position.file,
+                                                line: position.line, column: 0, isInlined: true))
+                position = (file(inline.callFile), Int(inline.callLine))
+            }
+            frames.append(SymbolicatedFrame(function: name, linkageName: nil, file: position.file, line: position.line, column: 0, isInlined: false))
+            return AddressResolution(address: fileAddress, frames: frames, symbol: name, symbolOffset: address - function.address,
+                                     functionStart: FileAddress(function.address), unresolvedReason: nil)
+        }
+        if let symbol = publicSymbol(before: address) {
+            let name = string(symbol.name)
+            let frame = SymbolicatedFrame(function: name, linkageName: nil, file: nil, line: 0, column: 0, isInlined: false)
+            return AddressResolution(address: fileAddress, frames: [frame], symbol: name, symbolOffset: address - symbol.address,
+                                     functionStart: FileAddress(symbol.address), unresolvedReason: nil)
+        }
+        return AddressResolution(address: fileAddress, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
+                                 unresolvedReason: "no FUNC or PUBLIC record of \(module.name) covers it")
+    }
+
+    private func function(containing address: UInt64) -> Function? {
+        var low = 0, high = functions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if functions[middle].address <= address { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let candidate = functions[low - 1]
+        return address - candidate.address < max(candidate.size, 1) ? candidate : nil
+    }
+
+    /// The public symbol at or before `address`, when no function starts between the two (a public symbol covers up to
+    /// the next record).
+    private func publicSymbol(before address: UInt64) -> Public? {
+        var low = 0, high = publics.count
+        while low < high {
+            let middle = (low + high) / 2
+            if publics[middle].address <= address { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let candidate = publics[low - 1]
+        var first = 0, last = functions.count
+        while first < last {
+            let middle = (first + last) / 2
+            if functions[middle].address <= candidate.address { first = middle + 1 } else { last = middle }
+        }
+        if first < functions.count, functions[first].address <= address { return nil }
+        return candidate
+    }
+
+    private func line(in function: Function, at address: UInt64) -> Line? {
+        var low = function.lines.lowerBound, high = function.lines.upperBound
+        while low < high {
+            let middle = (low + high) / 2
+            if lines[middle].address <= address { low = middle + 1 } else { high = middle }
+        }
+        guard low > function.lines.lowerBound else { return nil }
+        let candidate = lines[low - 1]
+        return address - candidate.address < max(candidate.size, 1) ? candidate : nil
+    }
+
+    /// The inlined calls covering `address`, outermost first (one per depth).
+    private func inlineChain(of function: Function, at address: UInt64) -> [Inline] {
+        var chain: [Inline] = []
+        for index in function.inlines {
+            let inline = inlines[index]
+            guard inlineRanges[inline.ranges].contains(where: { address >= $0.address && address - $0.address < $0.size }) else { continue }
+            chain.append(inline)
+        }
+        chain.sort { $0.depth < $1.depth }
+        // A chain with a depth missing or repeated is damage: it is cut where it stops going one deeper at a time.
+        var kept: [Inline] = []
+        for inline in chain where inline.depth == UInt32(kept.count) { kept.append(inline) }
+        return kept
+    }
+
+    private func string(_ range: Range<Int>) -> String {
+        String(decoding: bytes.bytes(range), as: UTF8.self)
+    }
+
+    private func file(_ number: UInt32) -> String? {
+        Int(number) < files.count ? files[Int(number)].map(string) : nil
+    }
+
+    private func origin(_ number: UInt32) -> String? {
+        Int(number) < origins.count ? origins[Int(number)].map(string) : nil
+    }
+}
