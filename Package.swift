@@ -69,7 +69,7 @@ let package = Package(
         // ptrace's few requests for stopping a live process's threads (ptrace is variadic, which Swift cannot call).
         .target(name: "CProcessTrace"),
         .target(name: "Unwinding", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "CProcessTrace"]),
-        .target(name: "BreakpadSymbols", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "Symbolication"]),
+        .target(name: "BreakpadSymbols", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "Symbolication"]),
         .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication"]),
         // What a symbolication server does, without HTTP: modules by Breakpad debug id, a pool of opened images shared
         // by requests, Symbolication API v5 and posted crash logs.
@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "postmortem-server",
             dependencies: [
-                "CMalloc", "PostmortemCore", "ObjectFiles", "Symbolication", "SymbolicationService", "Debuginfod", "ServeOptions",
+                "CMalloc", "PostmortemCore", "ObjectFiles", "Symbolication", "SymbolicationService", "Debuginfod", "ServeOptions", "BreakpadSymbols",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

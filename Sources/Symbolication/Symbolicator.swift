@@ -22,6 +22,8 @@ public struct SymbolicationOptions: Sendable {
     public var sharedImages: (any SharedImages)?
     /// Listings of the ``debugPaths`` shared with other symbolicators (a server's), instead of one listing each.
     public var debugPathListings: DebugPathListings?
+    /// Where an image whose binary is not found gets its symbols otherwise (Breakpad symbol stores); `nil`: nowhere.
+    public var moduleSymbols: ModuleSymbolsLookup?
 
     /// Whether names are shown demangled (``SymbolizerOptions/demangle``).
     public var demangle: Bool { symbolizer.demangle }
@@ -107,6 +109,7 @@ public final class Symbolicator {
     ///   - continuing: the report is the next piece of the one before it (its first stack goes on from that one's last).
     public func symbolicate(_ report: inout CrashReport, logDirectory: String? = nil, continuing: Bool = false) {
         var imageSymbolizers: [Int: (symbolizer: ImageSymbolizer, bias: UInt64?)] = [:]
+        var imageSymbolFiles: [Int: any ModuleSymbols] = [:]
         var imageProblems: [Int: String] = [:]
         var framesOfImage: [Int: [CrashFrame]] = [:]
         for thread in report.threads {
@@ -121,6 +124,11 @@ public final class Symbolicator {
                 report.images[index].identifiedBy = found.identifiedBy
             case .failure(let problem):
                 imageProblems[index] = problem.description
+                if let symbols = options.moduleSymbols?(report.images[index]) {
+                    imageSymbolFiles[index] = symbols
+                    report.images[index].debugFile = symbols.path
+                    report.images[index].identifiedBy = .identifier
+                }
             }
         }
         let fallback = options.object.flatMap { open(Location(path: $0, architecture: options.objectArchitecture)) }
@@ -139,6 +147,10 @@ public final class Symbolicator {
                 afterTrampoline = frame.symbolInLog.map(SignalTrampoline.isTrampoline(named:)) ?? false
                 if frame.isSymbolicatedInLog { continue }
                 let found = frame.image.flatMap { imageSymbolizers[$0] } ?? (frame.image == nil ? fallback.map { ($0, nil) } : nil)
+                if found == nil, let image = frame.image, let symbols = imageSymbolFiles[image] {
+                    resolve(&frame, image: report.images[image], from: symbols)
+                    continue
+                }
                 guard let (symbolizer, bias) = found else {
                     if frame.address != nil || frame.imageOffset != nil {
                         frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? "the frame names no image; give its binary with -o"
@@ -172,6 +184,26 @@ public final class Symbolicator {
             }
             endedAfterTrampoline = afterTrampoline
         }
+    }
+
+    /// Fills `frame` of `image` from a symbol file: its offset from where the image was loaded is looked up (a return
+    /// address's call, one byte before it).
+    private func resolve(_ frame: inout CrashFrame, image: CrashImage, from symbols: any ModuleSymbols) {
+        let offset: UInt64
+        if let imageOffset = frame.imageOffset {
+            offset = imageOffset
+        } else if let address = frame.address, let load = image.loadAddress, address >= load {
+            offset = address - load
+        } else {
+            frame.unresolvedReason = "no load address is known for \(image.name)"
+            return
+        }
+        let lookup = frame.addressKind == .returnAddress && offset > 0 ? offset - 1 : offset
+        let resolution = symbols.resolve(lookup)
+        frame.lookupAddress = lookup
+        frame.symbols = resolution.frames
+        frame.functionOffset = resolution.functionStart.flatMap { offset >= $0.rawValue ? offset - $0.rawValue : nil }
+        frame.unresolvedReason = resolution.unresolvedReason
     }
 
     /// The answer at `address` of `symbolizer`, and its frames as shown; each (image, address) is looked up once while

@@ -1,3 +1,4 @@
+import BreakpadSymbols
 import Debuginfod
 import Dispatch
 import Hummingbird
@@ -60,6 +61,9 @@ struct SymbolicationServer: Sendable {
         pool = ImagePool(options: symbolicationOptions.symbolizer, maximumOpenImages: options.maximumOpenImages,
                          concurrentUsesPerImage: max(2, System.coreCount), diagnostics: diagnostics)
         symbolicationOptions.sharedImages = pool
+        if !options.symbolStores.isEmpty {
+            symbolicationOptions.moduleSymbols = SymbolStoreLookup(directories: options.symbolStores) { [logger] in logger.warning("\($0)") }.lookup
+        }
         // The -d folders listed once for all posted logs (again when two seconds old), not once per log.
         symbolicationOptions.debugPathListings = DebugPathListings()
         self.symbolicationOptions = symbolicationOptions

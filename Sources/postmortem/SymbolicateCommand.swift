@@ -1,4 +1,5 @@
 import ArgumentParser
+import BreakpadSymbols
 import CrashLogs
 import ObjectFiles
 import Symbolication
@@ -14,6 +15,11 @@ struct SymbolicateCommand: ParsableCommand {
 
     @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched (recursively) for binaries and debug files; may be repeated.", completion: .directory)
     var debugPaths: [String] = []
+
+    @Option(name: .customLong("symbols"),
+            help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
+            completion: .directory)
+    var symbolStores: [String] = []
 
     @Option(name: [.customShort("o"), .customLong("object")], help: "The binary for frames that name no image.", completion: .file())
     var object: String?
@@ -74,11 +80,15 @@ struct SymbolicateCommand: ParsableCommand {
         AllocatorTuning.keepFreedMemory()
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
-        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: SymbolicationOptions(
+        var options = SymbolicationOptions(
             debugPaths: debugPaths, object: object ?? executable, objectLoadAddress: loadAddress?.value, objectArchitecture: arch, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
-            remoteDebugFiles: remote))
+            remoteDebugFiles: remote)
+        if !symbolStores.isEmpty {
+            options.moduleSymbols = SymbolStoreLookup(directories: symbolStores) { Output.error($0) }.lookup
+        }
+        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: options)
         let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
         sourceReader?.remote = remote
         let colors = try PresentationOptions.colors(presentation.color, writingJSON: json, toFile: output != nil)

@@ -94,6 +94,42 @@ struct SymbolFileResolveTests {
         #expect(differences.isEmpty, "\(name): \(differences.count) of \(addresses.count) differ: \(differences.prefix(5))")
     }
 
+    /// `symbolicate --symbols STORE` names the frames of logs whose binaries are not here from the store (found by
+    /// name and the debug id of the build-id the log gives), as with the binaries: same functions, inline chains, files
+    /// and lines (no columns). A systemd-coredump report of a C program and its library, and the Swift runtime's
+    /// backtrace (Swift names are compared as the files hold them: demangled in full).
+    @Test(arguments: [("linux-c-signal", "coredump.txt", ["app", "libsens.so"], true), ("linux-swift-backtrace", "crash.txt", ["inventory"], false)])
+    func symbolicatesLogsFromAStoreAsFromTheBinaries(_ sample: String, _ log: String, _ binaries: [String], _ comparesNames: Bool) throws {
+        let folder = Paths.packageRoot.appendingPathComponent("SampleCrashes/\(sample)").path
+        let scratch = Fixtures.scratchDirectory("symbolicate-store")
+        let store = scratch + "/store"
+        let written = try Command.run(Paths.postmortem, ["dump-syms", "--store", store] + binaries.map { folder + "/" + $0 })
+        try #require(written.status == 0, "\(written.standardError)")
+        // The log is read from a folder without the binaries, and the paths it names do not hold them here.
+        try FileManager.default.copyItem(atPath: folder + "/" + log, toPath: scratch + "/" + log)
+        func frames(_ arguments: [String]) throws -> [String: [Frame]] {
+            let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "--offline", "--full-names"] + arguments + [scratch + "/" + log])
+            try #require(result.status == 0, "\(result.standardError)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data((result.standardOutput.split(separator: "\n").first ?? "").utf8)) as? [String: Any])
+            var byAddress: [String: [Frame]] = [:]
+            for thread in report["threads"] as? [[String: Any]] ?? [] {
+                for frame in thread["frames"] as? [[String: Any]] ?? [] where binaries.contains(frame["image"] as? String ?? "") {
+                    byAddress[frame["address"] as? String ?? "?"] = (frame["symbols"] as? [[String: Any]] ?? []).map { symbol in
+                        let name = symbol["function"] as? String
+                        let file = (symbol["file"] as? String ?? "").split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+                        return Frame(function: comparesNames ? name.map { String($0.prefix { $0 != "." }) } : (name == nil ? nil : "named"),
+                                     file: file, line: symbol["line"] as? Int ?? 0, inlined: symbol["inlined"] as? Bool ?? false)
+                    }
+                }
+            }
+            return byAddress
+        }
+        let withBinaries = try frames(["-d", folder])
+        let withStore = try frames(["--symbols", store])
+        try #require(withBinaries.count >= 2 && withBinaries.values.allSatisfy { !$0.isEmpty }, "the binaries named no frame: \(withBinaries)")
+        #expect(withStore == withBinaries)
+    }
+
     /// A file that is not a symbol file past its MODULE line, or is damaged, is read as far as it goes, each bad line
     /// named once on stderr.
     @Test func damagedLinesAreNamedAndSkipped() throws {

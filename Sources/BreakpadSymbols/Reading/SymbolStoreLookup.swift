@@ -1,0 +1,58 @@
+import CrashLogs
+import ObjectFiles
+import PostmortemCore
+public import Symbolication
+import Synchronization
+
+extension SymbolFileIndex: ModuleSymbols {}
+
+/// Finds the symbol files of images in Breakpad symbol stores (`DIR/NAME/DEBUGID/NAME.sym`), by the image's file name
+/// and the debug id of its build-id or UUID; each file read once, and kept (a file that cannot be read is reported once
+/// through `problems`, then passed over).
+public final class SymbolStoreLookup: Sendable {
+    /// The stores, searched in order.
+    public let directories: [String]
+    private let opened = Mutex<[String: SymbolFileIndex?]>([:])
+    private let problems: @Sendable (String) -> Void
+
+    /// A lookup in `directories`, saying through `problems` what is wrong with a file found there.
+    public init(directories: [String], problems: @escaping @Sendable (String) -> Void) {
+        self.directories = directories
+        self.problems = problems
+    }
+
+    /// The lookup as the symbolicator takes it.
+    public var lookup: ModuleSymbolsLookup { { [self] image in self.symbols(of: image) } }
+
+    /// The symbol file of `image`, when a store has one.
+    public func symbols(of image: CrashImage) -> SymbolFileIndex? {
+        guard let identifier = image.identifier, let debugID = Self.debugID(of: identifier) else { return nil }
+        var names = [image.name]
+        if let path = image.path { names.append(FilePath.fileName(of: path)) }
+        for name in names where !name.isEmpty && !name.contains("/") {
+            let file = (name.lowercased().hasSuffix(".pdb") ? String(name.dropLast(4)) : name) + ".sym"
+            for directory in directories {
+                let path = FilePath.join(directory, "\(name)/\(debugID)/\(file)")
+                if let known = opened.withLock({ $0[path] }) { if let known { return known } else { continue } }
+                guard FileSystem.isRegularFile(path) else { continue }
+                let index: SymbolFileIndex?
+                do { index = try SymbolFileIndex(path: path) } catch {
+                    problems(error.description)
+                    index = nil
+                }
+                index?.problems.forEach { problems("\(path): \($0)") }
+                opened.withLock { $0[path] = index }
+                if let index { return index }
+            }
+        }
+        return nil
+    }
+
+    /// The Breakpad debug id of a log's image identifier: an ELF build-id, a Mach-O UUID, or a debug id already.
+    static func debugID(of identifier: String) -> String? {
+        let hex = identifier.replacing("-", with: "")
+        if hex.utf8.count == 32, let uuid = MachUUID(string: identifier) { return BreakpadDebugID.of(uuid: uuid) }
+        if let normalized = BreakpadDebugID.normalized(hex), hex.utf8.count == 33 { return normalized }
+        return BuildID(hex: hex).flatMap { BreakpadDebugID.of(buildID: $0) }
+    }
+}
