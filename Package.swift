@@ -110,6 +110,7 @@ let package = Package(
         .executableTarget(name: "fuzz-objectfiles", dependencies: ["ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/ObjectFiles"),
         .executableTarget(name: "fuzz-dwarf", dependencies: ["Symbolication", "DWARF", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/DWARF"),
         .executableTarget(name: "fuzz-cores", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/Cores"),
+        .executableTarget(name: "fuzz-symbol-files", dependencies: ["BreakpadSymbols", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/SymbolFiles"),
         .executableTarget(name: "fuzz-minidumps", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/Minidumps"),
         .executableTarget(name: "fuzz-index-cache", dependencies: ["Symbolication", "FuzzSupport"], path: "Fuzz/Targets/IndexCache"),
 

@@ -10,7 +10,7 @@ root=$PWD
 work=$root/.build-fuzz
 seconds=${FUZZ_SECONDS:-600}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-crashlogs fuzz-dumps fuzz-objectfiles fuzz-dwarf fuzz-index-cache fuzz-cores fuzz-minidumps)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-crashlogs fuzz-dumps fuzz-objectfiles fuzz-dwarf fuzz-index-cache fuzz-cores fuzz-minidumps fuzz-symbol-files)
 
 for target in "${targets[@]}"; do
   swift build -c release --scratch-path "$work" --product "$target" \
@@ -51,6 +51,7 @@ seeds_for() {
     fuzz-index-cache) echo "$seeds" ;;
     fuzz-cores) echo "$core_seeds" ;;
     fuzz-minidumps) echo "Tests/Fixtures/minidumps" ;;
+    fuzz-symbol-files) echo "Fuzz/Corpus/symbol-files" ;;
   esac
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BreakpadSymbols
 import CrashLogs
 import Grouping
 import ObjectFiles
@@ -19,6 +20,11 @@ struct GroupCommand: ParsableCommand {
 
     @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched (recursively) for binaries and debug files; may be repeated.", completion: .directory)
     var debugPaths: [String] = []
+
+    @Option(name: .customLong("symbols"),
+            help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
+            completion: .directory)
+    var symbolStores: [String] = []
 
     @Flag(name: .customLong("json"), help: "Print the groups as one JSON document.")
     var json = false
@@ -60,10 +66,14 @@ struct GroupCommand: ParsableCommand {
         let knownSignatures = try baseline.map(Self.readBaseline)
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
-        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: SymbolicationOptions(
+        var options = SymbolicationOptions(
             debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
-            remoteDebugFiles: remote))
+            remoteDebugFiles: remote)
+        if !symbolStores.isEmpty {
+            options.moduleSymbols = SymbolStoreLookup(directories: symbolStores) { Output.error($0) }.lookup
+        }
+        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: options)
         let cores = DumpInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit)
         // Per image and reason, how many crashes kept unresolved frames: said once each, at the end.
         var unresolved: [UnresolvedKey: Int] = [:]

@@ -128,6 +128,17 @@ struct SymbolFileResolveTests {
         let withStore = try frames(["--symbols", store])
         try #require(withBinaries.count >= 2 && withBinaries.values.allSatisfy { !$0.isEmpty }, "the binaries named no frame: \(withBinaries)")
         #expect(withStore == withBinaries)
+        // `group` signs the crash from the store as from the binaries (C names only: a signature holds names).
+        if comparesNames {
+            func signature(_ arguments: [String]) throws -> String {
+                let result = try Command.run(Paths.postmortem, ["group", "--no-cache", "--offline"] + arguments + [scratch + "/" + log])
+                try #require(result.status == 0, "\(result.standardError)")
+                return result.standardOutput
+            }
+            let signed = try signature(["-d", folder])
+            #expect(signed.contains("process"), "\(signed)")
+            #expect(try signature(["--symbols", store]) == signed)
+        }
     }
 
     /// A file that is not a symbol file past its MODULE line, or is damaged, is read as far as it goes, each bad line

@@ -60,9 +60,15 @@ public final class SymbolFileIndex: Sendable {
 
     /// Reads the symbol file at `path`.
     /// - Throws: ``SymbolFileError`` when the file cannot be read or does not start with a `MODULE` line.
-    public init(path: String) throws(SymbolFileError) {
+    public convenience init(path: String) throws(SymbolFileError) {
         let mapped: ImmutableBytes
         do { mapped = try ImmutableBytes(mapping: path) } catch { throw SymbolFileError(path: path, detail: error.detail) }
+        try self.init(bytes: mapped, path: path)
+    }
+
+    /// Reads a symbol file's `bytes` (`path` names it in errors and answers).
+    /// - Throws: ``SymbolFileError`` when the bytes do not start with a `MODULE` line.
+    public init(bytes mapped: ImmutableBytes, path: String) throws(SymbolFileError) {
         var parser = SymbolFileParser(mapped)
         guard let module = parser.moduleLine() else {
             throw SymbolFileError(path: path, detail: "is not a Breakpad symbol file (its first line is not MODULE OS ARCH DEBUGID NAME)")
@@ -110,6 +116,11 @@ public final class SymbolFileIndex: Sendable {
         }
         return AddressResolution(address: fileAddress, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
                                  unresolvedReason: "no FUNC or PUBLIC record of \(module.name) covers it")
+    }
+
+    /// Offsets worth asking about: each function's first and last byte and each public symbol's start (for checks).
+    package var sampleOffsets: [UInt64] {
+        functions.flatMap { [$0.address, $0.address &+ max($0.size, 1) &- 1] } + publics.map(\.address)
     }
 
     private func function(containing address: UInt64) -> Function? {
