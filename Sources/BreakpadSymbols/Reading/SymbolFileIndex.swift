@@ -124,43 +124,27 @@ public final class SymbolFileIndex: Sendable {
     }
 
     private func function(containing address: UInt64) -> Function? {
-        var low = 0, high = functions.count
-        while low < high {
-            let middle = (low + high) / 2
-            if functions[middle].address <= address { low = middle + 1 } else { high = middle }
-        }
-        guard low > 0 else { return nil }
-        let candidate = functions[low - 1]
+        let end = functions.end(ofKeysAtMost: address, \.address)
+        guard end > 0 else { return nil }
+        let candidate = functions[end - 1]
         return address - candidate.address < max(candidate.size, 1) ? candidate : nil
     }
 
     /// The public symbol at or before `address`, when no function starts between the two (a public symbol covers up to
     /// the next record).
     private func publicSymbol(before address: UInt64) -> Public? {
-        var low = 0, high = publics.count
-        while low < high {
-            let middle = (low + high) / 2
-            if publics[middle].address <= address { low = middle + 1 } else { high = middle }
-        }
-        guard low > 0 else { return nil }
-        let candidate = publics[low - 1]
-        var first = 0, last = functions.count
-        while first < last {
-            let middle = (first + last) / 2
-            if functions[middle].address <= candidate.address { first = middle + 1 } else { last = middle }
-        }
-        if first < functions.count, functions[first].address <= address { return nil }
+        let end = publics.end(ofKeysAtMost: address, \.address)
+        guard end > 0 else { return nil }
+        let candidate = publics[end - 1]
+        let nextFunction = functions.end(ofKeysAtMost: candidate.address, \.address)
+        if nextFunction < functions.count, functions[nextFunction].address <= address { return nil }
         return candidate
     }
 
     private func line(in function: Function, at address: UInt64) -> Line? {
-        var low = function.lines.lowerBound, high = function.lines.upperBound
-        while low < high {
-            let middle = (low + high) / 2
-            if lines[middle].address <= address { low = middle + 1 } else { high = middle }
-        }
-        guard low > function.lines.lowerBound else { return nil }
-        let candidate = lines[low - 1]
+        let end = lines[function.lines].end(ofKeysAtMost: address, \.address)
+        guard end > function.lines.lowerBound else { return nil }
+        let candidate = lines[end - 1]
         return address - candidate.address < max(candidate.size, 1) ? candidate : nil
     }
 
