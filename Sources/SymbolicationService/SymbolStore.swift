@@ -25,14 +25,14 @@ public struct SymbolStore: Sendable {
     /// - Throws: ``ServiceError`` 400 for a path that names no module, 404 when neither the store nor a binary has it,
     ///   503 when a file cannot be written.
     public func symbolFile(name: String, debugID: String, file: String) throws(ServiceError) -> String {
-        guard Self.isPlainName(name), Self.isPlainName(file), file == Self.fileName(forModule: name) else {
+        guard Self.isPlainName(name), Self.isPlainName(file), file == SymbolStoreLayout.fileName(forModule: name) else {
             throw .badRequest("a symbol file is asked for as /NAME/DEBUGID/NAME.sym (NAME without .pdb)")
         }
         guard let id = BreakpadDebugID.normalized(debugID) else {
             throw .badRequest("\(debugID) is not a Breakpad debug id (33 to 40 hexadecimal digits)")
         }
         for directory in directories {
-            let path = FilePath.join(directory, "\(name)/\(id)/\(file)")
+            let path = FilePath.join(directory, SymbolStoreLayout.relativePath(module: name, debugID: id))
             if FileSystem.isRegularFile(path) { return path }
         }
         return try write(name: name, id: id)
@@ -70,9 +70,15 @@ public struct SymbolStore: Sendable {
             guard fields.count == 5, let id = BreakpadDebugID.normalized(fields[3]), Self.isPlainName(fields[4]) else {
                 throw .badRequest("the upload's MODULE line is not `MODULE OS ARCH DEBUGID NAME`")
             }
-            let relative = "\(fields[4])/\(id)/\(Self.fileName(forModule: fields[4]))"
-            try Self.write(to: FilePath.join(directories[0], relative)) { file throws(FileSystem.Failure) in
+            let relative = SymbolStoreLayout.relativePath(module: fields[4], debugID: id)
+            let path = FilePath.join(directories[0], relative)
+            do {
+                try FileSystem.createDirectories(FilePath.directory(of: path))
+                let file = try FileSystem.AtomicFile(path: path)
                 try file.append(bytes)
+                try file.commit()
+            } catch {
+                throw ServiceError(status: 503, "\(path) could not be written: \(error.detail)")
             }
             return relative
         }
@@ -111,33 +117,11 @@ public struct SymbolStore: Sendable {
     private func store(_ builder: SymbolFileBuilder) throws(ServiceError) -> String {
         let file: BreakpadSymbolFile
         do { file = try builder.build().file } catch { throw .badRequest(error.description) }
-        let path = FilePath.join(directories[0], "\(file.module.name)/\(file.module.debugID)/\(Self.fileName(forModule: file.module.name))")
-        try Self.write(to: path) { writer throws(FileSystem.Failure) in
-            var failure: FileSystem.Failure?
-            SymbolFileText.write(file) { bytes in
-                guard failure == nil else { return }
-                do throws(FileSystem.Failure) { try writer.append(bytes) } catch { failure = error }
-            }
-            if let failure { throw failure }
-        }
-        return path
-    }
-
-    /// Writes a file atomically (a reader never sees half of it), creating its folders.
-    private static func write(to path: String, _ body: (FileSystem.AtomicFile) throws(FileSystem.Failure) -> Void) throws(ServiceError) {
-        do {
-            try FileSystem.createDirectories(FilePath.directory(of: path))
-            let file = try FileSystem.AtomicFile(path: path)
-            try body(file)
-            try file.commit()
-        } catch {
+        let path = FilePath.join(directories[0], SymbolStoreLayout.relativePath(module: file.module.name, debugID: file.module.debugID))
+        do { try SymbolFileText.write(file, toPath: path) } catch {
             throw ServiceError(status: 503, "\(path) could not be written: \(error.detail)")
         }
-    }
-
-    /// The file name of a module's symbol file: `xul.pdb` is `xul.sym`, `libc.so.6` is `libc.so.6.sym`.
-    static func fileName(forModule name: String) -> String {
-        (name.lowercased().hasSuffix(".pdb") ? String(name.dropLast(4)) : name) + ".sym"
+        return path
     }
 
     /// A path component that names a file and nothing else.

@@ -92,33 +92,20 @@ struct DumpSymsCommand: ParsableCommand {
         do {
             if let store {
                 let module = built.file.module
-                let directory = FilePath.join(store, "\(module.name)/\(module.debugID)")
-                try FileSystem.createDirectories(directory)
-                try write(built.file, to: FilePath.join(directory, module.name + ".sym"))
+                try SymbolFileText.write(built.file, toPath: FilePath.join(store, SymbolStoreLayout.relativePath(module: module.name, debugID: module.debugID)))
             }
-            if store == nil || output != nil { try write(built.file, to: output == "-" ? nil : output) }
+            if store == nil || output != nil {
+                if let output, output != "-" {
+                    try SymbolFileText.write(built.file, toPath: output)
+                } else {
+                    Output.flush()
+                    SymbolFileText.write(built.file) { FileSystem.Writer.standardOutput.write($0) }
+                }
+            }
         } catch {
             return Outcome(succeeded: false, messages: messages + ["\(error)"])
         }
         return Outcome(succeeded: true, messages: messages)
-    }
-
-    /// Writes `file` to `path` (standard output when `nil`); a file is written beside and renamed into place, so that a
-    /// reader of a store never sees half of one.
-    private func write(_ file: BreakpadSymbolFile, to path: String?) throws {
-        guard let path else {
-            Output.flush()
-            SymbolFileText.write(file) { FileSystem.Writer.standardOutput.write($0) }
-            return
-        }
-        let writer = try FileSystem.AtomicFile(path: path)
-        var failure: FileSystem.Failure?
-        SymbolFileText.write(file) { bytes in
-            guard failure == nil else { return }
-            do throws(FileSystem.Failure) { try writer.append(bytes) } catch { failure = error }
-        }
-        if let failure { throw failure }
-        try writer.commit()
     }
 }
 

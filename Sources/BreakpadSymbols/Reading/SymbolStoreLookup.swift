@@ -30,9 +30,8 @@ public final class SymbolStoreLookup: Sendable {
         var names = [image.name]
         if let path = image.path { names.append(FilePath.fileName(of: path)) }
         for name in names where !name.isEmpty && !name.contains("/") {
-            let file = (name.lowercased().hasSuffix(".pdb") ? String(name.dropLast(4)) : name) + ".sym"
             for directory in directories {
-                let path = FilePath.join(directory, "\(name)/\(debugID)/\(file)")
+                let path = FilePath.join(directory, SymbolStoreLayout.relativePath(module: name, debugID: debugID))
                 if let known = opened.withLock({ $0[path] }) { if let known { return known } else { continue } }
                 guard FileSystem.isRegularFile(path) else { continue }
                 let index: SymbolFileIndex?

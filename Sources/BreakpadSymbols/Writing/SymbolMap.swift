@@ -9,14 +9,9 @@ struct SymbolMap {
     private var publicPresent: [UInt64] = []
     private var publicEnds: [UInt64] = []
 
-    /// Adds a function; one at an address a function already has marks that one as several.
+    /// Adds a function at an address no function has yet (``hasFunction(at:)``; a second one only marks the first).
     mutating func addFunction(_ function: BreakpadSymbol) {
-        let address = UInt32(truncatingIfNeeded: function.address)
-        if records[address] != nil {
-            records[address]!.isMultiple = true
-            return
-        }
-        records[address] = function
+        records[UInt32(truncatingIfNeeded: function.address)] = function
     }
 
     /// Whether a function at `address` would be a second one there (it is then only marked, not built).
