@@ -1,4 +1,3 @@
-internal import CLibDwarf
 import ObjectFiles
 public import PostmortemCore
 
@@ -15,15 +14,24 @@ public struct GDBLineAnswer: Hashable, Sendable {
     public var end: FileAddress?
 }
 
+/// What gdb's answers read once and ask again for many addresses in a row: the units, each unit's line table as gdb
+/// builds it, and each unit's functions that are not inlined.
+struct GDBMemo: Sendable {
+    var units: [CompileUnit]?
+    var lineTables: [UInt64: GDBLineTable?] = [:]
+    /// Each unit's functions that are not inlined, by range, sorted by start (one range each per part of the function).
+    var functions: [UInt64: [(range: AddressRange, record: FunctionRecord)]] = [:]
+}
+
 extension DWARFFile {
     /// gdb's answer to `info line *address` (``GDBLineTable``): `nil` when gdb has no line there (no unit holds the
     /// address, or its row is an end marker).
     public func gdbLine(at address: FileAddress) throws(DWARFError) -> GDBLineAnswer? {
         guard let unit = try unit(containing: address, withNames: true) else { return nil }
         let table: GDBLineTable?
-        if let known = gdbLineTables[unit.dieOffset] { table = known } else {
+        if let known = gdbMemo.withLock({ $0.lineTables[unit.dieOffset] }) { table = known } else {
             table = try gdbLineTable(of: unit)
-            gdbLineTables[unit.dieOffset] = .some(table)
+            gdbMemo.withLock { $0.lineTables[unit.dieOffset] = .some(table) }
         }
         guard let table, let found = table.line(at: address.rawValue) else { return nil }
         // With no row after it, gdb ends the range where the unit's code ends.
@@ -35,9 +43,9 @@ extension DWARFFile {
     /// unit with code in several sections states less than it has).
     private func unit(containing address: FileAddress, withNames: Bool) throws(DWARFError) -> CompileUnit? {
         let units: [CompileUnit]
-        if let known = gdbUnits { units = known } else {
+        if let known = gdbMemo.withLock({ $0.units }) { units = known } else {
             units = try compileUnits(withNames: true)
-            gdbUnits = units
+            gdbMemo.withLock { $0.units = units }
         }
         if let unit = units.first(where: { $0.ranges.contains { $0.contains(address) } }) { return unit }
         guard let offset = addressRangesByUnit().first(where: { $0.range.contains(address) })?.unitDIEOffset else { return nil }
@@ -46,29 +54,23 @@ extension DWARFFile {
 
     /// The unit's line table as gdb builds it; `nil` when it has none.
     private func gdbLineTable(of unit: CompileUnit) throws(DWARFError) -> GDBLineTable? {
-        try handle.run { () throws(DWARFError) -> GDBLineTable? in
-            var error: Dwarf_Error?
-            var unitDIE: Dwarf_Die?
-            guard dwarf_offdie_b(handle.debug, unit.dieOffset, 1, &unitDIE, &error) == DW_DLV_OK, let unitDIE else {
-                throw handle.failure(error, "unit at offset 0x\(String(unit.dieOffset, radix: 16))")
-            }
-            defer { dwarf_dealloc_die(unitDIE) }
-            let reader = DIEReader(handle: handle, version: unit.version, unitBase: 0)
-            guard let offset = reader.reference(unitDIE, DW_AT_stmt_list) ?? reader.unsigned(unitDIE, DW_AT_stmt_list),
-                  let program = sections.lineProgram else { return nil }
-            let compilationDirectory = unit.compilationDirectory ?? ""
-            let header: LineProgramReader.Header
-            do throws(LineProgramReader.Failure) {
-                header = try program.readHeader(at: Int(clamping: offset), compilationDirectory: compilationDirectory)
-            } catch {
-                throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): \(error.detail)")
-            }
-            let names = GDBFileNames.names(header.entries, isVersion5: header.isVersion5, compilationDirectory: compilationDirectory)
-            let primary = unit.name.map { ($0, GDBFileNames.identity($0, compilationDirectory: compilationDirectory)) }
-            var builder = GDBLineTableBuilder(names: names, primary: primary)
-            program.run(header, into: &builder)
-            return builder.table()
+        let reader: UnitReader
+        do throws(UnitReader.Failure) { reader = try UnitReader(sections, headers: headers, unitDIE: unit.dieOffset) } catch {
+            throw DWARFError(.malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(error.detail)")
         }
+        guard let offset = reader.statementList, let program = sections.lineProgram else { return nil }
+        let compilationDirectory = unit.compilationDirectory ?? ""
+        let header: LineProgramReader.Header
+        do throws(LineProgramReader.Failure) {
+            header = try program.readHeader(at: Int(clamping: offset), compilationDirectory: compilationDirectory)
+        } catch {
+            throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): \(error.detail)")
+        }
+        let names = GDBFileNames.names(header.entries, isVersion5: header.isVersion5, compilationDirectory: compilationDirectory)
+        let primary = unit.name.map { ($0, GDBFileNames.identity($0, compilationDirectory: compilationDirectory)) }
+        var builder = GDBLineTableBuilder(names: names, primary: primary)
+        program.run(header, into: &builder)
+        return builder.table()
     }
 }
 
@@ -105,11 +107,11 @@ extension DWARFFile {
     public func gdbFunction(at address: FileAddress) throws(DWARFError) -> (name: String, entry: FileAddress)? {
         guard let unit = try unit(containing: address, withNames: false) else { return nil }
         let functions: [(range: AddressRange, record: FunctionRecord)]
-        if let known = gdbFunctions[unit.dieOffset] { functions = known } else {
+        if let known = gdbMemo.withLock({ $0.functions[unit.dieOffset] }) { functions = known } else {
             functions = try contents(of: unit).functions.filter { !$0.isInlined }
                 .flatMap { record in record.ranges.map { (range: $0, record: record) } }
                 .sorted { $0.range.lowerBound < $1.range.lowerBound }
-            gdbFunctions[unit.dieOffset] = functions
+            gdbMemo.withLock { $0.functions[unit.dieOffset] = functions }
         }
         // The last range starting at or before the address, and the ones before it that may still hold it.
         var low = 0, high = functions.count
@@ -127,24 +129,19 @@ extension DWARFFile {
 
     /// gdb's name for a function without a linkage name: in C++, with its parameter types (``GDBPhysicalName``).
     private func physicalName(of name: String, enteredAt entry: FileAddress, in unit: CompileUnit) -> String {
-        handle.run { () -> String in
-            var error: Dwarf_Error?
-            var unitDIE: Dwarf_Die?
-            guard dwarf_offdie_b(handle.debug, unit.dieOffset, 1, &unitDIE, &error) == DW_DLV_OK, let unitDIE else {
-                handle.discard(error)
-                return name
-            }
-            defer { dwarf_dealloc_die(unitDIE) }
-            let reader = DIEReader(handle: handle, version: unit.version, unitBase: DIEReader.baseAddress(unitDIE, handle))
-            guard let language = reader.unsigned(unitDIE, DW_AT_language), GDBPhysicalName.isCPlusPlus(language) else { return name }
-            var found = name
-            reader.forEachChild(of: unitDIE) { die in
-                guard reader.tag(die) == DW_TAG_subprogram, reader.string(die, DW_AT_name) == name,
-                      reader.ranges(die).first?.lowerBound == entry else { return true }
-                found = GDBPhysicalName(reader: reader).name(of: die, named: name)
-                return false
-            }
-            return found
+        guard let reader = try? UnitReader(sections, headers: headers, unitDIE: unit.dieOffset),
+              let unitDIE = reader.die(at: Int(unit.dieOffset), wanted: AttributeSlot.mask(.language)),
+              let language = reader.unsigned(unitDIE.attributes[.language]), GDBPhysicalName.isCPlusPlus(language) else { return name }
+        var found = name
+        let naming = GDBPhysicalName(unit: reader) { [sections, headers] offset in
+            headers.unit(holding: offset).flatMap { try? UnitReader(sections, header: $0) }
         }
+        reader.forEachChild(of: unitDIE, wanted: AttributeSlot.mask(.name, .lowPC, .highPC, .ranges)) { die in
+            guard die.tag == 0x2E, reader.string(die.attributes[.name]) == name,  // DW_TAG_subprogram
+                  reader.ranges(die.attributes).first?.lowerBound == entry else { return true }
+            found = naming.name(of: die, named: name)
+            return false
+        }
+        return found
     }
 }

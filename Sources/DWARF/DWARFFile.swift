@@ -1,54 +1,40 @@
-internal import CLibDwarf
 public import ObjectFiles
 import PostmortemCore
+import Synchronization
 
-/// The DWARF of one ELF file or Mach-O debug file, read lazily through libdwarf.
+/// The DWARF of one ELF file or Mach-O debug file, read in place.
 ///
-/// Opening reads nothing but section headers; ``compileUnits()`` reads one DIE per unit;
-/// ``contents(of:)`` reads one unit's functions and line table. One libdwarf session: use one instance
-/// from one thread at a time, and ``anotherSession()`` for another thread.
-public final class DWARFFile {
+/// Opening maps the file and reads the unit headers; ``compileUnits()`` reads one DIE per unit; ``contents(of:)``
+/// reads one unit's functions and line table. Immutable but for memos behind locks: any number of threads read
+/// through one instance at once, and no read of the sections takes a lock.
+public final class DWARFFile: Sendable {
     /// The file read.
     public let path: String
     /// The image the DWARF belongs to (one slice, for a universal file).
     public let object: ObjectFile
-    let handle: DebugHandle
-    /// Follows name references of function records, remembering what it resolved.
-    private var nameResolver: FunctionNameResolver
     /// The sections the DIE walk and the line-program reader read in place.
     let sections: DebugSections
-    /// The headers of `.debug_info`'s units, read at the first walk.
-    private var knownHeaders: UnitHeaders?
-    /// For gdb's answers (``gdbLine(at:)``, asked of many addresses in a row): the units, each unit's line table as gdb
-    /// builds it, and each unit's functions, read once.
-    var gdbUnits: [CompileUnit]?
-    var gdbLineTables: [UInt64: GDBLineTable?] = [:]
-    /// Each unit's functions that are not inlined, by range, sorted by start (one range each per part of the function).
-    var gdbFunctions: [UInt64: [(range: AddressRange, record: FunctionRecord)]] = [:]
+    /// The headers of `.debug_info`'s units.
+    let headers: UnitHeaders
+    /// Follows name references of function records, remembering what it resolved.
+    private let nameResolver: FunctionNameResolver
+    /// What gdb's answers (asked of many addresses in a row) read once: ``GDBMemo``.
+    let gdbMemo = Mutex(GDBMemo())
 
     /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file.
-    /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/cannotOpen`` when libdwarf cannot read it.
+    /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/malformed`` when the headers of
+    ///   its list sections are damaged (offsets into them cannot be trusted), ``DWARFError/Code/cannotOpen`` when
+    ///   it cannot be mapped.
     public init(object: ObjectFile) throws(DWARFError) {
         self.path = object.path
         self.object = object
-        handle = try DebugHandle(object: object)
-        sections = DebugSections(handle.access)
-        nameResolver = FunctionNameResolver(sections: sections)
-    }
-
-    private init(object: ObjectFile, handle: DebugHandle) {
-        path = object.path
-        self.object = object
-        self.handle = handle
-        sections = DebugSections(handle.access)
-        nameResolver = FunctionNameResolver(sections: sections)
-    }
-
-    /// A second libdwarf session over the same sections (mapped and decompressed once), for reading on
-    /// another thread at the same time as this one.
-    /// - Complexity: O(1) to open; the session reads unit headers again as it reaches them.
-    package func anotherSession() throws(DWARFError) -> DWARFFile {
-        DWARFFile(object: object, handle: try DebugHandle(access: handle.access, path: path))
+        let access = try SectionAccess(object: object)
+        if let problem = ListSectionValidator.problem(in: access, object: object) {
+            throw DWARFError(.malformed, path: object.path, detail: "\(problem) (its DWARF is not read)")
+        }
+        sections = DebugSections(access)
+        headers = UnitHeaders(sections.info)
+        nameResolver = FunctionNameResolver(sections: sections, headers: headers)
     }
 
     /// Opens the DWARF of the (thin) file at `path`.
@@ -66,46 +52,35 @@ public final class DWARFFile {
     /// - Throws: ``DWARFError/Code/malformed`` when a unit header cannot be read.
     /// - Complexity: O(units): one DIE each.
     public func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
-        try handle.run { () throws(DWARFError) -> [CompileUnit] in
-            let headers = unitHeaders()
-            if let offset = headers.unreadableAt {
-                throw DWARFError(.malformed, path: path, detail: "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read")
-            }
-            // Type units describe types only; their code lives in the compile units. A unit whose abbreviations or
-            // unit DIE cannot be read is left out.
-            return headers.headers.filter { !$0.describesTypesOnly }.compactMap { header in
-                (try? UnitReader(sections, header: header, unitDIEOnly: true))?.compileUnit(withNames: withNames)
-            }
+        if let offset = headers.unreadableAt {
+            throw DWARFError(.malformed, path: path, detail: "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read")
         }
-    }
-
-    /// The headers of `.debug_info`'s units, read the first time they are needed.
-    private func unitHeaders() -> UnitHeaders {
-        if let knownHeaders { return knownHeaders }
-        let headers = UnitHeaders(sections.info)
-        knownHeaders = headers
-        return headers
+        // Type units describe types only; their code lives in the compile units. A unit whose abbreviations or
+        // unit DIE cannot be read is left out.
+        return headers.headers.filter { !$0.describesTypesOnly }.compactMap { header in
+            (try? UnitReader(sections, header: header, unitDIEOnly: true))?.compileUnit(withNames: withNames)
+        }
     }
 
     /// The ranges `.debug_aranges` assigns to units, by the offset of each unit's DIE; empty when the
     /// file has none (clang and swiftc write none).
     /// - Complexity: O(entries of `.debug_aranges`).
     package func addressRangesByUnit() -> [(range: AddressRange, unitDIEOffset: UInt64)] {
-        handle.run { ArangesReader.ranges(handle) }
+        ArangesReader.ranges(sections, headers: headers)
     }
 
     /// `record` with its name, linkage name and declaration line completed through its origin and
     /// specification DIEs (``FunctionRecord/nameOrigin``).
     /// - Complexity: one DIE lookup per reference not followed before.
     package func completingNames(_ record: FunctionRecord) -> FunctionRecord {
-        handle.run { nameResolver.completing(record, headers: unitHeaders()) }
+        nameResolver.completing(record)
     }
 
     /// The functions, inlined copies and line table of `unit`; a record's names are only those its own
     /// DIE states until ``completingNames(_:)`` completes them.
     /// - Complexity: O(DIEs and line rows of the unit).
     public func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
-        try handle.run { () throws(DWARFError) in try readContents(of: unit, targets: nil) }
+        try readContents(of: unit, targets: nil)
     }
 
     /// What `unit` says about `address` alone: ``contents(of:holdingAnyOf:)`` for one address.
@@ -121,13 +96,13 @@ public final class DWARFFile {
     /// in the whole table; a lookup of any other address may not.
     /// - Complexity: O(top-level DIEs of the unit + DIEs of the matching subprograms + line rows).
     package func contents(of unit: CompileUnit, holdingAnyOf targets: AddressTargets) throws(DWARFError) -> UnitContents {
-        try handle.run { () throws(DWARFError) in try readContents(of: unit, targets: targets) }
+        try readContents(of: unit, targets: targets)
     }
 
     private func readContents(of unit: CompileUnit, targets: AddressTargets?) throws(DWARFError) -> UnitContents {
         let reader: UnitReader
         do throws(UnitReader.Failure) {
-            reader = try UnitReader(sections, headers: unitHeaders(), unitDIE: unit.dieOffset)
+            reader = try UnitReader(sections, headers: headers, unitDIE: unit.dieOffset)
         } catch {
             throw DWARFError(.malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(error.detail)")
         }

@@ -1,6 +1,7 @@
 import DWARF
 import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// Writing the image's index-cache file.
 extension ImageSymbolizer {
@@ -10,12 +11,13 @@ extension ImageSymbolizer {
     /// - Complexity: O(the debug file's DWARF) when a file is written; O(1) otherwise.
     public func writeIndexCache() {
         let cached = dwarf as? CachedIndex
-        guard let cache = options.indexCache, needsCacheFile || cached?.damage != nil else { return }
+        guard let cache = options.indexCache, needsCacheFile.load(ordering: .relaxed) || cached?.damage != nil else { return }
         let index = (dwarf as? DWARFIndex) ?? cached?.fallback
         // With no debug file, the file holds the image's symbols and no units.
         guard index != nil || debugFile == nil else { return }
         let cachedFile = debugFile ?? image
-        needsCacheFile = false
+        // One thread writes the file; another one asking meanwhile finds nothing left to do.
+        guard needsCacheFile.exchange(false, ordering: .relaxed) || cached?.damage != nil else { return }
         // Another process sharing the folder (a second server, a run beside this one) may have written a sound file
         // since this image was opened: the first complete file stays, and the work is not done twice.
         if cached == nil, case .success? = IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile) { return }
@@ -53,7 +55,7 @@ extension ImageSymbolizer {
         guard let cacheFile else { return nil }
         if let table = cacheFile.symbolTable(kind) { return table }
         diagnostics.report(subject: cacheFile.path, "damaged symbol table; read from the binary, and the file is rebuilt")
-        needsCacheFile = true
+        needsCacheFile.store(true, ordering: .relaxed)
         return nil
     }
 }

@@ -27,7 +27,7 @@ extension ImageSymbolizer {
         var reason: String?
         if let dwarf {
             do {
-                if let hit = try dwarf.lookup(address) {
+                if let hit = try dwarf.lookup(address, naming: displayName(_:place:)) {
                     frames = self.frames(chain: hit.chain, row: hit.row)
                     // The function's entry: its first range as the DWARF lists them (a function split into a `.cold`
                     // part, which the linker may place below it, enters at its main part).
@@ -73,12 +73,11 @@ extension ImageSymbolizer {
 
     /// The line-table entry that covers `address`: its source position and the addresses it spans.
     public func lineEntry(at address: FileAddress) -> (file: String?, line: Int, range: AddressRange)? {
-        guard let dwarf, let hit = try? dwarf.lookup(address), let found = hit.row else { return nil }
+        guard let dwarf, let hit = try? dwarf.lookup(address, naming: displayName(_:place:)), let found = hit.row else { return nil }
         return (found.file, Int(found.row.line), AddressRange(found.row.address, found.end))
     }
 
-    /// The frames of an inline chain, innermost first. Each record's shown name is worked out once and kept
-    /// with it.
+    /// The frames of an inline chain, innermost first, each named as its record is shown.
     func frames(chain: [IndexRecord], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
         var location: (file: String?, line: Int, column: Int)? = row.map { ($0.file, Int($0.row.line), Int($0.row.column)) }
         if chain.isEmpty {
@@ -90,15 +89,8 @@ extension ImageSymbolizer {
         frames.reserveCapacity(chain.count)
         for entry in chain.reversed() {
             let linkageName = entry.record.linkageName ?? entry.record.name
-            let function: String?
-            if let shown = entry.shownName {
-                function = shown
-            } else {
-                function = linkageName.map { displayName($0, place: entry.namePlace) }
-                entry.shownName = .some(function)
-            }
             frames.append(SymbolicatedFrame(
-                function: function, linkageName: linkageName, file: location?.file,
+                function: entry.shownName, linkageName: linkageName, file: location?.file,
                 line: location?.line ?? 0, column: location?.column ?? 0, isInlined: entry.record.isInlined))
             location = (entry.record.callFile, entry.record.callLine, entry.record.callColumn)
         }

@@ -1,45 +1,63 @@
 import ObjectFiles
 import PostmortemCore
 
+/// The image's and its debug file's symbol tables as read so far: each read on first use and scanned in file order
+/// for the first few lookups, then sorted once.
+struct SymbolTables: Sendable {
+    var image: SymbolTable?
+    var debugFile: SymbolTable?
+}
+
 /// The image's and its debug file's symbol tables: read on first use, scanned in file order for the first few lookups, sorted after.
 extension ImageSymbolizer {
     /// The symbols of the image itself, read on first use, sorted.
     public func symbolTable() -> SymbolTable {
-        if let imageSymbols, imageSymbols.isSorted { return imageSymbols }
-        let table = imageSymbolsAsRead().sorted()
-        imageSymbols = table
-        return table
+        sortedTable(\.image) { imageSymbolsAsRead() }
     }
 
     /// The symbols of the separate debug file (a stripped binary's full `.symtab`), read on first use, sorted.
     func debugFileSymbolTable() -> SymbolTable {
-        if let debugFileSymbols, debugFileSymbols.isSorted { return debugFileSymbols }
-        let table = debugFileSymbolsAsRead().sorted()
-        debugFileSymbols = table
-        return table
+        sortedTable(\.debugFile) { debugFileSymbolsAsRead() }
+    }
+
+    /// The table at `slot`, sorted: sorted once, by the first thread to need it sorted (another one meanwhile sorts
+    /// it too and keeps the first stored).
+    private func sortedTable(_ slot: WritableKeyPath<SymbolTables, SymbolTable?>, asRead: () -> SymbolTable) -> SymbolTable {
+        if let known = symbolTables.withLock({ $0[keyPath: slot] }), known.isSorted { return known }
+        let sorted = asRead().sorted()
+        return symbolTables.withLock { tables in
+            if let known = tables[keyPath: slot], known.isSorted { return known }
+            tables[keyPath: slot] = sorted
+            return sorted
+        }
     }
 
     func imageSymbolsAsRead() -> SymbolTable {
-        if let imageSymbols { return imageSymbols }
-        let table = cachedSymbols(.imageSymbols) ?? readSymbols(of: image)
-        imageSymbols = table
-        return table
+        tableAsRead(\.image) { cachedSymbols(.imageSymbols) ?? readSymbols(of: image) }
     }
 
     func debugFileSymbolsAsRead() -> SymbolTable {
-        if let debugFileSymbols { return debugFileSymbols }
-        let table = cachedSymbols(.debugFileSymbols)
-            ?? debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
-        debugFileSymbols = table
-        return table
+        tableAsRead(\.debugFile) {
+            cachedSymbols(.debugFileSymbols) ?? debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
+        }
+    }
+
+    /// The table at `slot` as read (sorted, once it has been): read once, by the first thread to need it.
+    private func tableAsRead(_ slot: WritableKeyPath<SymbolTables, SymbolTable?>, read: () -> SymbolTable) -> SymbolTable {
+        if let known = symbolTables.withLock({ $0[keyPath: slot] }) { return known }
+        let table = read()
+        return symbolTables.withLock { tables in
+            if let known = tables[keyPath: slot] { return known }
+            tables[keyPath: slot] = table
+            return table
+        }
     }
 
     /// Whether this lookup searches the symbol tables as the file lists them: the first few lookups scan them
-    /// (sorting a Swift binary's 100,000 symbols costs as much as hundreds of scans), later ones search them sorted.
+    /// (``LookupTuning/scansBeforeSorting``), later ones search them sorted.
     func scansSymbolTables() -> Bool {
-        guard scansLeft > 0 else { return false }
-        scansLeft -= 1
-        return true
+        guard scansLeft.load(ordering: .relaxed) > 0 else { return false }
+        return scansLeft.wrappingSubtract(1, ordering: .relaxed).newValue >= 0
     }
 
     /// The image's symbol table as a lookup searches it (``scansSymbolTables()``).
@@ -84,9 +102,9 @@ extension ImageSymbolizer {
     /// The symbol named `name`: from the image's own table, else from its debug file's.
     /// - Complexity: O(symbols) the first time a name is asked, O(1) after.
     public func symbol(named name: String) -> Symbol? {
-        if let known = symbolsByName[name] { return known }
+        if let known = answers.withLock({ $0.symbolsByName[name] }) { return known }
         let found = imageSymbolsAsRead().symbol(named: name) ?? debugFileSymbolsAsRead().symbol(named: name)
-        symbolsByName[name] = .some(found)
+        answers.withLock { $0.symbolsByName[name] = .some(found) }
         return found
     }
 

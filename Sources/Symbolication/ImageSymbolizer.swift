@@ -2,15 +2,16 @@ public import ObjectFiles
 public import PostmortemCore
 import DWARF
 import Dispatch
+import Synchronization
 
 /// Resolves file addresses of one binary (or debug file) to functions, inline chains and source lines.
 ///
 /// Opening reads the binary's headers and finds its debug file when it has no DWARF of its own; then
 /// it maps the image's index-cache file when the cache is on and holds a sound one, else reads the debug
 /// file's unit list, everything else being read on first use (and the cache file written by
-/// ``writeIndexCache()``). Not thread-safe: use one instance from one thread at a time, and ``sibling()``
-/// for another thread.
-public final class ImageSymbolizer {
+/// ``writeIndexCache()``). One instance serves every thread: lookups change nothing but memos, each behind a lock
+/// held only to read or store it, and the DWARF is read in place with no lock held.
+public final class ImageSymbolizer: Sendable {
     /// What is said of an image with no debug information anywhere (its names come from its symbol table alone):
     /// the line a command that prints reports gathers into one for all such images.
     public static let symbolTableOnly = "no debug information found; using the symbol table only"
@@ -36,28 +37,18 @@ public final class ImageSymbolizer {
     /// The index-cache file lookups read from; `nil` when they read DWARF.
     let cacheFile: IndexCacheFile?
     /// True while the index cache is on and has no sound file for this image: ``writeIndexCache()`` writes one.
-    var needsCacheFile: Bool
+    let needsCacheFile: Atomic<Bool>
 
     /// Whether ``writeIndexCache()`` would write a file: the cache is on and has no sound one for this image.
-    public var needsIndexCacheFile: Bool { needsCacheFile || (dwarf as? CachedIndex)?.damage != nil }
-    var imageSymbols: SymbolTable?
-    var debugFileSymbols: SymbolTable?
-    /// Indexes of the debug file for other threads (libdwarf sessions of their own) that ``readAhead(_:threads:)``
-    /// opened; ``sibling()`` takes one over.
-    private var spareIndexes: [DWARFIndex] = []
+    public var needsIndexCacheFile: Bool { needsCacheFile.load(ordering: .relaxed) || (dwarf as? CachedIndex)?.damage != nil }
+    /// The image's and its debug file's symbol tables, read on first use (``ImageSymbolizer+SymbolTables``).
+    let symbolTables = Mutex(SymbolTables())
     /// Lookups left that scan the symbol tables in file order before they are sorted.
-    var scansLeft = 8
-    /// Demangled names already worked out: a batch meets the same functions again and again.
-    var displayNames: [String: String] = [:]
-    /// Display names of names stored in place in the index cache, by their place in the debug file.
-    var displayNamesByPlace: [UInt64: String] = [:]
-    /// The image's bytes, mapped once the code at an address is first read (``isSignalTrampoline(at:)``); `.some(nil)`
-    /// when it could not be.
-    var mappedImage: ImmutableBytes??
-    /// What ``symbol(named:)`` found for each name asked (a batch of logs names the same symbols over and over).
-    var symbolsByName: [String: Symbol?] = [:]
-    /// What ``isSignalTrampoline(at:)`` found at each address asked (every report of a batch asks of the same frames).
-    var trampolineAnswers: [UInt64: Bool] = [:]
+    let scansLeft = Atomic(LookupTuning.scansBeforeSorting)
+    /// Names as shown, worked out once (``ImageSymbolizer+Names``).
+    let shownNames = Mutex(ShownNames())
+    /// Answers a batch of logs asks for again and again: symbols by name, whether code is a signal trampoline.
+    let answers = Mutex(RepeatedAnswers())
 
     /// Opens the binary or debug file at `path`: from its index-cache file when ``SymbolizerOptions/indexCache``
     /// is set and has a sound one for the debug file found now, else from that file's DWARF.
@@ -108,7 +99,7 @@ public final class ImageSymbolizer {
                 self.debugFile = debugFile
                 cacheFile = file
                 dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile) } }
-                needsCacheFile = false
+                needsCacheFile = Atomic(false)
                 openingDiagnostics = notes
                 return
             case .failure(let error)?:
@@ -126,68 +117,31 @@ public final class ImageSymbolizer {
         self.dwarf = dwarf
         // An image with readable DWARF gets a cache file, and one without any debug information a file of its symbols;
         // one whose debug file cannot be read gets none.
-        needsCacheFile = options.indexCache != nil && (dwarf != nil || debugFile == nil)
+        needsCacheFile = Atomic(options.indexCache != nil && (dwarf != nil || debugFile == nil))
         openingDiagnostics = notes
     }
 
     /// The build-id the image's source files are known by: the debug file's, else the image's.
     public var sourceBuildID: BuildID? { debugFile?.buildID ?? image.buildID }
 
-    /// A second symbolizer of the same image for another thread, sharing this one's symbol tables and
-    /// what lookups read: the index-cache file, or the units read from DWARF (which the second one reads
-    /// through a libdwarf session of its own); `nil` when that session cannot be opened.
-    package func sibling() -> ImageSymbolizer? {
-        let index: AddressIndex?
-        switch dwarf {
-        case let cached as CachedIndex:
-            index = CachedIndex(file: cached.file) { [debugFile] in debugFile.flatMap { try? DWARFIndex(object: $0) } }
-        case let direct as DWARFIndex:
-            // A session opened for reading ahead has read unit headers already: it goes to the sibling.
-            guard let sibling = spareIndexes.popLast() ?? (try? direct.sibling()) else { return nil }
-            index = sibling
-        default:
-            index = nil
-        }
-        return ImageSymbolizer(sharing: self, index: index)
-    }
-
-    private init(sharing other: ImageSymbolizer, index: AddressIndex?) {
-        options = other.options
-        diagnostics = other.diagnostics
-        // The first one's opening said all there was to say.
-        openingDiagnostics = []
-        image = other.image
-        debugFile = other.debugFile
-        cacheFile = other.cacheFile
-        dwarf = index
-        needsCacheFile = false
-        imageSymbols = other.symbolTable()
-        debugFileSymbols = other.debugFileSymbolTable()
-    }
-
     /// Whether ``readAhead(_:threads:)`` has anything to do: lookups read DWARF, not the index cache.
     public var readsAhead: Bool { dwarf is DWARFIndex }
 
-    /// Reads ahead the debug information `addresses` need, when lookups read it from DWARF: every unit they
-    /// fall in that no symbolizer sharing this one's units (``sibling()``) has read or is reading, on `threads`
-    /// threads at once (this one and others, each reading through a libdwarf session of its own, each unit
-    /// once). Meanwhile one of them sorts the symbol tables, which many lookups are about to search. Does
-    /// nothing when the index cache answers.
+    /// Reads ahead the debug information `addresses` need, when lookups read it from DWARF: every unit they fall in
+    /// that no thread has read or is reading, on `threads` threads at once (this one and others, each unit once).
+    /// Meanwhile one of them sorts the symbol tables, which many lookups are about to search. Does nothing when the
+    /// index cache answers.
     package func readAhead(_ addresses: [FileAddress], threads: Int = 2) {
         guard let index = dwarf as? DWARFIndex else { return }
-        while spareIndexes.count < threads - 1, let spare = try? index.sibling() { spareIndexes.append(spare) }
-        let lanes = [index] + spareIndexes.prefix(max(threads - 1, 0))
+        let lanes = max(threads, 1)
         // Units read for a few addresses each hold a part of what the index-cache file about to be written needs.
-        let partially = !needsCacheFile || !options.writesIndexCacheInRun
-        let work = ThreadConfined { (lane: Int) in
+        let partially = !needsCacheFile.load(ordering: .relaxed) || !options.writesIndexCacheInRun
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
             if lane == 0 {
                 _ = self.symbolTable()
                 _ = self.debugFileSymbolTable()
             }
-            lanes[lane].readAhead(addresses, lane: lane, of: lanes.count, partially: partially)
+            index.readAhead(addresses, lane: lane, of: lanes, partially: partially)
         }
-        // Each lane reads through its own index; only lane 0 touches the symbolizer.
-        DispatchQueue.concurrentPerform(iterations: lanes.count) { lane in work.value(lane) }
     }
-
 }

@@ -17,9 +17,8 @@ public struct SymbolicationOptions: Sendable {
     public var objectArchitecture: Architecture?
     /// How Swift names are shown when demangled: simplified as the runtime's backtracer shows them, or in full.
     public var swiftNames: Demangler.Style
-    /// Where images are borrowed from instead of being opened for this symbolicator alone (a server's pool); they
-    /// are given back when the symbolicator is released.
-    public var sharedImages: (any SharedImages)?
+    /// Where images come from instead of being opened for this symbolicator alone (a server's opened images).
+    public var sharedImages: (any ImageSource)?
     /// Listings of the ``debugPaths`` shared with other symbolicators (a server's), instead of one listing each.
     public var debugPathListings: DebugPathListings?
     /// Where an image whose binary is not found gets its symbols otherwise (Breakpad symbol stores); `nil`: nowhere.
@@ -83,20 +82,12 @@ public final class Symbolicator {
     /// How many binaries (or slices) this symbolicator has opened: each at most once, however many
     /// reports and frames point into it.
     public var openedImageCount: Int { symbolizers.count }
-    /// The symbolizers borrowed from ``SymbolicationOptions/sharedImages``, to give back.
-    private var borrowed: [(symbolizer: ImageSymbolizer, location: Location)] = []
 
     /// A symbolicator that reports what is worth telling (a binary rejected, no debug information) to `diagnostics`.
     public init(diagnostics: DiagnosticSink, options: SymbolicationOptions) {
         self.options = options
         self.diagnostics = diagnostics
         locator = BinaryLocator(debugPaths: options.debugPaths, object: options.object, sharedListings: options.debugPathListings)
-    }
-
-    deinit {
-        for (symbolizer, location) in borrowed {
-            options.sharedImages?.giveBack(symbolizer, path: location.path, architecture: location.architecture)
-        }
     }
 
     /// Whether the last frame of the last report symbolicated was a signal trampoline's: a log read in pieces
@@ -446,8 +437,7 @@ public final class Symbolicator {
         if let cached = symbolizers[key] { return cached }
         var opened: ImageSymbolizer?
         if let shared = options.sharedImages {
-            opened = shared.borrow(path: location.path, architecture: location.architecture)
-            if let opened { borrowed.append((opened, location)) }
+            opened = shared.image(path: location.path, architecture: location.architecture)
             symbolizers[key] = .some(opened)
             return opened
         }

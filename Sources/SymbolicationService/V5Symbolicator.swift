@@ -2,19 +2,19 @@ import ObjectFiles
 public import PostmortemCore
 import Symbolication
 
-/// Answers Symbolication API v5 requests from the modules of a ``ModuleCatalog``, opened through an ``ImagePool``.
+/// Answers Symbolication API v5 requests from the modules of a ``ModuleCatalog``, opened through ``OpenedImages``.
 /// A frame's `module_offset` is looked up as sent, from the module's base (its lowest loaded address), with no
 /// adjustment for return addresses: that is the client's to make, as in Tecken.
 public struct V5Symbolicator: Sendable {
     /// Where modules are found by debug id.
     public let catalog: ModuleCatalog
     /// Where their images are opened, shared with other requests.
-    public let pool: ImagePool
+    public let images: OpenedImages
 
-    /// Answers from the modules of `catalog`, opened through `pool`.
-    public init(catalog: ModuleCatalog, pool: ImagePool) {
+    /// Answers from the modules of `catalog`, opened through `images`.
+    public init(catalog: ModuleCatalog, images: OpenedImages) {
         self.catalog = catalog
-        self.pool = pool
+        self.images = images
     }
 
     /// The response body: `{"results": [{"stacks": …, "found_modules": …}, …]}`, one result per job.
@@ -40,16 +40,16 @@ public struct V5Symbolicator: Sendable {
                 found[moduleIndex] = false
                 continue
             }
-            let resolved: [UInt64: AddressResolution]? = try? pool.withSymbolizer(
-                ImagePool.Key(path: located.path, architecture: located.architecture)) { symbolizer in
-                let base = symbolizer.image.imageBase.rawValue
-                var answered: [UInt64: AddressResolution] = [:]
-                for offset in offsets.sorted() {
-                    let (address, overflow) = base.addingReportingOverflow(offset)
-                    if !overflow { answered[offset] = symbolizer.resolve(FileAddress(address)) }
+            let resolved = (try? images.symbolizer(for: OpenedImages.Key(path: located.path, architecture: located.architecture)))
+                .map { symbolizer in
+                    let base = symbolizer.image.imageBase.rawValue
+                    var answered: [UInt64: AddressResolution] = [:]
+                    for offset in offsets.sorted() {
+                        let (address, overflow) = base.addingReportingOverflow(offset)
+                        if !overflow { answered[offset] = symbolizer.resolve(FileAddress(address)) }
+                    }
+                    return answered
                 }
-                return answered
-            }
             found[moduleIndex] = resolved != nil
             answers[moduleIndex] = resolved ?? [:]
         }

@@ -49,8 +49,8 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text of `/metrics`, with the pool's figures as they are now.
-    func exposition(pool: ImagePool) -> [UInt8] {
-        let statistics = pool.statistics
+    func exposition(images: OpenedImages) -> [UInt8] {
+        let statistics = images.statistics
         imagesOpen.set(Double(statistics.open))
         imagesOpened.set(Double(statistics.opened))
         imagesClosed.set(Double(statistics.closed))

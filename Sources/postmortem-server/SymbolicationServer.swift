@@ -21,7 +21,7 @@ struct SymbolicationServer: Sendable {
     let logger: Logger
     let limits: ServiceLimits
     let catalog: ModuleCatalog
-    let pool: ImagePool
+    let images: OpenedImages
     let metrics = ServerMetrics()
     let symbolicationOptions: SymbolicationOptions
     /// The Breakpad symbol store served at `/NAME/DEBUGID/NAME.sym`; `nil` without `--symbols`.
@@ -58,9 +58,9 @@ struct SymbolicationServer: Sendable {
         let diagnostics = DiagnosticSink { [logger] diagnostic in logger.notice("\(diagnostic)") }
         var symbolicationOptions = SymbolicationOptions(debugPaths: options.debugPaths, indexCache: indexCache,
                                                         remoteDebugFiles: remote)
-        pool = ImagePool(options: symbolicationOptions.symbolizer, maximumOpenImages: options.maximumOpenImages,
-                         concurrentUsesPerImage: max(2, System.coreCount), diagnostics: diagnostics)
-        symbolicationOptions.sharedImages = pool
+        images = OpenedImages(options: symbolicationOptions.symbolizer, maximumOpenImages: options.maximumOpenImages,
+                              diagnostics: diagnostics)
+        symbolicationOptions.sharedImages = images
         if !options.symbolStores.isEmpty {
             symbolicationOptions.moduleSymbols = SymbolStoreLookup(directories: options.symbolStores) { [logger] in logger.warning("\($0)") }.lookup
         }
@@ -103,12 +103,12 @@ struct SymbolicationServer: Sendable {
         }
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(pool: pool))))
+                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(images: images))))
         }
         router.post("/symbolicate/v5") { request, _ in
             await answer(request) { (body, deadline) throws(ServiceError) in
                 let parsed = try V5Request.parse(body, limits: limits)
-                let answer = try V5Symbolicator(catalog: catalog, pool: pool).answer(parsed, deadline: deadline)
+                let answer = try V5Symbolicator(catalog: catalog, images: images).answer(parsed, deadline: deadline)
                 return (Array(answer.utf8), "application/json")
             }
         }
@@ -116,7 +116,7 @@ struct SymbolicationServer: Sendable {
             let text = request.headers[.accept].map { $0.contains("text/plain") } ?? false
             return await answer(request) { (body, _) throws(ServiceError) in
                 let answer = try PostedLogSymbolicator(options: symbolicationOptions)
-                    .answer(body, style: text ? .text : .json, diagnostics: pool.diagnostics)
+                    .answer(body, style: text ? .text : .json, diagnostics: images.diagnostics)
                 return (answer, text ? "text/plain; charset=utf-8" : "application/x-ndjson")
             }
         }
@@ -130,7 +130,7 @@ struct SymbolicationServer: Sendable {
             return await answerSpooled(request) { (body, _) throws(ServiceError) in
                 let form = try MultipartForm(body: body, boundary: boundary)
                 let answer = try PostedLogSymbolicator(options: symbolicationOptions)
-                    .answer(minidumpUpload: form, style: text ? .text : .json, diagnostics: pool.diagnostics)
+                    .answer(minidumpUpload: form, style: text ? .text : .json, diagnostics: images.diagnostics)
                 return (answer, text ? "text/plain; charset=utf-8" : "application/json")
             }
         }
@@ -225,8 +225,8 @@ struct SymbolicationServer: Sendable {
     /// The response for what a request's work made (or its error); then writes, in the background, the index-cache
     /// files the images opened lack.
     private func respond(_ result: Result<([UInt8], String), ServiceError>) -> Response {
-        if pool.hasIndexCacheFilesToWrite {
-            Task.detached { [workers, pool] in _ = try? await workers.runIfActive { pool.writeIndexCaches() } }
+        if images.hasIndexCacheFilesToWrite {
+            Task.detached { [workers, images] in _ = try? await workers.runIfActive { images.writeIndexCaches() } }
         }
         switch result {
         case .success(let (bytes, contentType)):

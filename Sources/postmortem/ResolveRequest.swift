@@ -25,20 +25,11 @@ struct ResolveRequest: Equatable {
     var color = "auto"
 
     /// A share of a batch answered: the bytes of the lines that answer its inputs, in order, and the inputs that
-    /// are not addresses, each with the number of bytes that come before its error. One per thread, kept from batch
-    /// to batch: its memory is touched once, not faulted in again for every batch of megabytes of output.
-    private final class Answers {
+    /// are not addresses, each with the number of bytes that come before its error.
+    struct Answers: Sendable {
         var bytes: [UInt8] = []
         var rejected: [(offset: Int, input: String)] = []
-
-        func reset() {
-            bytes.removeAll(keepingCapacity: true)
-            rejected.removeAll()
-        }
     }
-
-    /// Answers this many inputs before reserving room for the rest of a share at their average size.
-    private static let sizingSample = 16
 
     /// Resolves the addresses and ends the process.
     /// - Throws: exit status 64 for bad option values, 1 when the object cannot be read or no input was an address.
@@ -54,43 +45,18 @@ struct ResolveRequest: Equatable {
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName,
             colors: colors)
-        func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
-        func answer(_ inputs: ArraySlice<AddressToken>, with symbolizer: ImageSymbolizer, into answers: Answers) -> Answers {
-            for (position, token) in inputs.enumerated() {
-                if position == Self.sizingSample {
-                    answers.bytes.reserveCapacity(answers.bytes.count / position * inputs.count * 9 / 8)
-                }
-                guard let address = token.address else {
-                    answers.rejected.append((answers.bytes.count, token.text))
-                    if json {
-                        answers.bytes += renderer.json(invalidInput: token.text, object: selection.object, error: "not an address").utf8
-                        answers.bytes.append(UInt8(ascii: "\n"))
-                    }
-                    continue
-                }
-                var resolution = symbolizer.resolve(address)
-                sourceReader?.fill(&resolution.frames, besides: binaryDirectory, buildID: symbolizer.sourceBuildID)
-                if json {
-                    answers.bytes += renderer.json(resolution, input: token.text, object: selection.object,
-                                                   runtimeAddress: loaded == nil ? nil : token.value).utf8
-                    answers.bytes.append(UInt8(ascii: "\n"))
-                } else {
-                    renderer.appendText(resolution, input: token.text, to: &answers.bytes)
-                }
-            }
-            return answers
-        }
+        let answering = Answering(symbolizer: symbolizer, renderer: renderer, json: json, object: selection.object, loaded: loaded)
         // Source lines are read in order, on one thread.
         let resolver = BatchResolver(symbolizer: symbolizer, sharesBatches: sourceReader == nil)
-        // One answer buffer per share, kept from batch to batch.
-        let answerBuffers = (0..<BatchResolver.maximumShares).map { _ in Answers() }
         var inputs = 0
         var rejected = 0
-        AddressSource.forEachBatch(in: addresses, reading: .atos, fileAddress: fileAddress,
+        AddressSource.forEachBatch(in: addresses, reading: .atos, fileAddress: answering.fileAddress,
                                    arrived: { resolver.readAhead($0.compactMap(\.address)) }) { batch in
             inputs += batch.count
-            let shares = resolver.shares(count: batch.count) { position, symbolizer, range in
-                answer(batch[range], with: symbolizer, into: answerBuffers[position])
+            let shares = if let sourceReader {
+                [answering.answer(batch[...], filling: sourceReader, besides: binaryDirectory)]
+            } else {
+                resolver.shares(count: batch.count) { _, range in answering.answer(batch[range]) }
             }
             for answers in shares {
                 rejected += answers.rejected.count
@@ -102,13 +68,57 @@ struct ResolveRequest: Equatable {
                     written = offset
                 }
                 Output.bytes(answers.bytes[written...])
-                answers.reset()
             }
         }
         if let summary = sourceReader?.summary() { Output.error(summary) }
         selection.finish(symbolizer)
         // Exit 1 only when no input was an address.
         if rejected > 0, rejected == inputs { throw ExitCode.failure }
-        ProcessEnd.exitWithoutTeardown(keeping: symbolizer, resolver.helpers.first)
+        ProcessEnd.exitWithoutTeardown(keeping: symbolizer)
+    }
+}
+
+/// How `resolve` answers one share of a batch of inputs: the lines (or JSON objects) for its addresses, in order.
+private struct Answering: Sendable {
+    let symbolizer: ImageSymbolizer
+    let renderer: ResolutionRenderer
+    let json: Bool
+    let object: String
+    /// Where the image was loaded, when addresses are runtime ones (`-l`).
+    let loaded: LoadedImage?
+
+    /// Answers this many inputs before reserving room for the rest of a share at their average size.
+    static let sizingSample = 16
+
+    func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
+
+    /// The answers to `inputs`, with source lines from `sourceReader` when given (read from files beside
+    /// `binaryDirectory` too).
+    func answer(_ inputs: ArraySlice<AddressToken>, filling sourceReader: SourceContextReader? = nil,
+                besides binaryDirectory: String? = nil) -> ResolveRequest.Answers {
+        var answers = ResolveRequest.Answers()
+        for (position, token) in inputs.enumerated() {
+            if position == Self.sizingSample {
+                answers.bytes.reserveCapacity(answers.bytes.count / position * inputs.count * 9 / 8)
+            }
+            guard let address = token.address else {
+                answers.rejected.append((answers.bytes.count, token.text))
+                if json {
+                    answers.bytes += renderer.json(invalidInput: token.text, object: object, error: "not an address").utf8
+                    answers.bytes.append(UInt8(ascii: "\n"))
+                }
+                continue
+            }
+            var resolution = symbolizer.resolve(address)
+            sourceReader?.fill(&resolution.frames, besides: binaryDirectory, buildID: symbolizer.sourceBuildID)
+            if json {
+                answers.bytes += renderer.json(resolution, input: token.text, object: object,
+                                               runtimeAddress: loaded == nil ? nil : token.value).utf8
+                answers.bytes.append(UInt8(ascii: "\n"))
+            } else {
+                renderer.appendText(resolution, input: token.text, to: &answers.bytes)
+            }
+        }
+        return answers
     }
 }

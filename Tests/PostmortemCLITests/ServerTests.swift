@@ -179,7 +179,7 @@ import TestSupport
 
     @Test func openImagesStayWithinTheLimit() throws {
         let scratch = Fixtures.scratchDirectory("serve-limit")
-        // No index cache: its background writer would borrow images too, and the counts below would vary.
+        // No index cache, so that every opening reads the DWARF alike.
         let server = try server(["-d", "Tests/Fixtures/bin", "--max-open-images", "1", "--no-cache"], scratch: scratch)
         let jobs = try ["sensors-gcc-dwarf5", "inventory-clang"].map { name in
             let path = "Tests/Fixtures/bin/" + name
@@ -288,6 +288,11 @@ import TestSupport
         expected = [answers.all.first ?? ""]
         #expect(answers.all.allSatisfy { $0 == expected[0] })
         #expect(expected[0].contains("\"function\""))
+        // Eight requests at once on each server, all for the same images: each image opened once, and shared.
+        for server in servers {
+            let metrics = try HTTP.send("GET", server.url + "/metrics").body
+            #expect(metrics.contains("postmortem_images_opened_total \(fixtures.count)"), "\(metrics)")
+        }
         // Both wrote the index files in the background; every one that is there is whole, no temporary one is left.
         let deadline = Date().addingTimeInterval(60)
         var files: [String] = []

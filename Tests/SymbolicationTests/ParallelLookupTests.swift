@@ -1,12 +1,14 @@
 import Dispatch
+import Foundation
 import ObjectFiles
 @testable import Symbolication
+import Synchronization
 import Testing
 import TestSupport
 import PostmortemCore
 
-/// Symbolizers of one image on two threads at once: each reads DWARF through its own libdwarf session,
-/// they share the units either reads, and together they answer exactly as one symbolizer alone.
+/// One symbolizer asked on two threads at once, reading DWARF or the index cache: the threads share the units either
+/// reads, the names either works out, and together they answer exactly as a symbolizer asked on one thread.
 @Suite("Parallel lookups")
 struct ParallelLookupTests {
     /// Every `step`-th byte of the image's code.
@@ -17,14 +19,19 @@ struct ParallelLookupTests {
         }
     }
 
-    /// Runs `body(0)` and `body(1)` on two threads at once.
-    static func onTwoThreads(_ body: @escaping (Int) -> Void) {
-        let box = UncheckedBox(body)
-        DispatchQueue.concurrentPerform(iterations: 2) { lane in box.value(lane) }
+    /// What `symbolizer` answers for `addresses` on two threads at once, one going forwards and one backwards, each
+    /// thread's answers in the order of `addresses`.
+    static func answersOnTwoThreads(_ symbolizer: ImageSymbolizer, _ addresses: [FileAddress]) -> [[AddressResolution]] {
+        let answers = Mutex([[AddressResolution]](repeating: [], count: 2))
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            let resolved = lane == 0 ? addresses.map(symbolizer.resolve) : addresses.reversed().map(symbolizer.resolve).reversed()
+            answers.withLock { $0[lane] = resolved }
+        }
+        return answers.withLock { $0 }
     }
 
     @Test(arguments: ["shapes-swift-O", "shapes-swift-Onone", "inventory-gcc-typeunits5", "sensors-clang-gz"])
-    func siblingsOnTwoThreadsAnswerAsOneSymbolizer(_ fixture: String) throws {
+    func oneSymbolizerOnTwoThreadsAnswersAsOnOne(_ fixture: String) throws {
         let path = Fixtures.path(fixture)
         let alone = try ImageSymbolizer(path: path)
         let addresses = Self.codeAddresses(of: alone, step: 3)
@@ -33,20 +40,36 @@ struct ParallelLookupTests {
         #expect(expected.contains { !$0.frames.isEmpty && $0.frames.first?.line != 0 }, "the fixture's DWARF answers some addresses")
 
         // Several rounds, since a race shows only now and then: units read ahead on two threads (every other
-        // round), then each thread resolving every address (one forwards, one backwards), on fresh symbolizers.
+        // round), then two threads resolving every address (one forwards, one backwards), on fresh symbolizers.
         for round in 0..<8 {
-            let first = try ImageSymbolizer(path: path)
-            let second = try #require(first.sibling(), "a symbolizer reading DWARF has a sibling")
-            let workers = [first, second]
-            if round % 2 == 0 { first.readAhead(addresses, threads: 2) }
-            let answers = UncheckedBox([[AddressResolution]](repeating: [], count: 2))
-            Self.onTwoThreads { lane in
-                let order = lane == 0 ? Array(addresses) : addresses.reversed()
-                let resolved = order.map(workers[lane].resolve)
-                answers.update { $0[lane] = lane == 0 ? resolved : resolved.reversed() }
-            }
-            #expect(answers.value[0] == expected, "round \(round): the first symbolizer's answers differ")
-            #expect(answers.value[1] == expected, "round \(round): the sibling's answers differ")
+            let symbolizer = try ImageSymbolizer(path: path)
+            if round % 2 == 0 { symbolizer.readAhead(addresses, threads: 2) }
+            let answers = Self.answersOnTwoThreads(symbolizer, addresses)
+            #expect(answers[0] == expected, "round \(round): the first thread's answers differ")
+            #expect(answers[1] == expected, "round \(round): the second thread's answers differ")
+        }
+    }
+
+    /// The same from an index-cache file: two threads checking, decoding and naming the same units at once.
+    @Test(arguments: ["shapes-swift-O", "inventory-gcc"])
+    func oneSymbolizerOnTwoThreadsAnswersAsOnOneFromTheIndexCache(_ fixture: String) throws {
+        let path = Fixtures.path(fixture)
+        let expected = { () throws -> [AddressResolution] in
+            let alone = try ImageSymbolizer(path: path)
+            return Self.codeAddresses(of: alone, step: 3).map(alone.resolve)
+        }
+        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("postmortem-parallel-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
+        var options = SymbolizerOptions()
+        options.indexCache = IndexCache(directory: cacheDirectory)
+        try ImageSymbolizer(path: path, options: options).writeIndexCache()
+        for round in 0..<4 {
+            let symbolizer = try ImageSymbolizer(path: path, options: options)
+            try #require(symbolizer.indexCacheFile != nil, "the image is read from its index-cache file")
+            let addresses = Self.codeAddresses(of: symbolizer, step: 3)
+            let answers = Self.answersOnTwoThreads(symbolizer, addresses)
+            #expect(answers[0] == (try expected()), "round \(round): the first thread's answers differ")
+            #expect(answers[1] == answers[0], "round \(round): the second thread's answers differ")
         }
     }
 
@@ -58,9 +81,6 @@ struct ParallelLookupTests {
         let symbolizer = try ImageSymbolizer(path: path)
         symbolizer.readAhead(addresses, threads: threads)
         #expect(addresses.map(symbolizer.resolve) == addresses.map(alone.resolve))
-        // A sibling made after reading ahead takes over a session it opened, and answers alike.
-        let sibling = try #require(symbolizer.sibling())
-        #expect(addresses.reversed().map(sibling.resolve) == addresses.reversed().map(alone.resolve))
     }
 
     /// Units read ahead for some addresses hold only what those need: reading ahead again for others reads a unit
@@ -83,13 +103,4 @@ struct ParallelLookupTests {
         }
         #expect(addresses.map(symbolizer.resolve) == expected)
     }
-}
-
-/// A value two threads of a test touch at separate times, or in separate elements under the lock.
-private final class UncheckedBox<Value>: @unchecked Sendable {
-    private let lock = DispatchQueue(label: "UncheckedBox")
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.sync { stored } }
-    func update(_ change: (inout Value) -> Void) { lock.sync { change(&stored) } }
 }

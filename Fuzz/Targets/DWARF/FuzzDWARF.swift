@@ -1,3 +1,4 @@
+import Dispatch
 import DWARF
 import FuzzSupport
 import ObjectFiles
@@ -56,9 +57,9 @@ func fuzzDWARF(_ input: [UInt8]) {
             address = next
         }
     }
-    // The fixture byte's high bits also choose how `resolve` reads a batch: units read ahead on two threads
-    // (two libdwarf sessions), first for some of the addresses (each unit read for those alone), then for all
-    // (units read again for both), and a sibling answering after the symbolizer.
+    // The fixture byte's high bits also choose how `resolve` reads a batch: units read ahead on two threads, first for
+    // some of the addresses (each unit read for those alone), then for all (units read again for both), and a batch
+    // answered by two threads at once, in opposite orders.
     if choice & 0x80 != 0 {
         if choice & 0x10 != 0 { symbolizer.readAhead(addresses.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), threads: 2) }
         symbolizer.readAhead(addresses, threads: 2)
@@ -67,8 +68,11 @@ func fuzzDWARF(_ input: [UInt8]) {
         _ = symbolizer.resolve(address)
         _ = symbolizer.lineEntry(at: address)
     }
-    if choice & 0x40 != 0, let sibling = symbolizer.sibling() {
-        for address in addresses.reversed() { _ = sibling.resolve(address) }
+    if choice & 0x40 != 0 {
+        let orders = [addresses, Array(addresses.reversed())]
+        DispatchQueue.concurrentPerform(iterations: 2) { share in
+            for address in orders[share] { _ = symbolizer.resolve(address) }
+        }
     }
     // And as the run that writes the cache file reads: every unit in order, every name completed; then the first
     // unit again and the unit list again.

@@ -3,6 +3,7 @@ enum AttributeSlot: Int, CaseIterable {
     case sibling, name, linkageName, mipsLinkageName, lowPC, highPC, ranges, declarationLine
     case abstractOrigin, specification, callFile, callLine, callColumn
     case statementList, stringOffsetsBase, addressBase, rangeListsBase, gnuAddressBase, compilationDirectory, producer
+    case type, artificial, language
 
     /// The slot of the attribute named `name` (`DW_AT_*`); `nil` for one the walk does not read.
     init?(attribute name: UInt64) {
@@ -27,6 +28,9 @@ enum AttributeSlot: Int, CaseIterable {
         case 0x2133: self = .gnuAddressBase
         case 0x1B: self = .compilationDirectory
         case 0x25: self = .producer
+        case 0x49: self = .type
+        case 0x34: self = .artificial
+        case 0x13: self = .language
         default: return nil
         }
     }

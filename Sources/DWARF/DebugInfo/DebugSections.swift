@@ -1,36 +1,56 @@
+import ObjectFiles
 import PostmortemCore
 
-/// The sections a walk of `.debug_info` reads, in place (decompressed where the file compresses them), as
-/// ``SectionAccess`` holds them for libdwarf: valid while that object lives. A section the file lacks is empty.
-struct DebugSections {
-    let info: ByteReader
-    let abbreviations: ByteReader
-    let strings: ByteReader
-    let lineStrings: ByteReader
-    let stringOffsets: ByteReader
-    let addresses: ByteReader
-    let rangeLists: ByteReader
-    let ranges: ByteReader
-    let line: ByteReader
+/// The sections a walk of `.debug_info` reads, in place (decompressed where the file compresses them), each held by
+/// the owner of its bytes, so that a value of this type may go to any thread and keeps its bytes alive as long as it
+/// lives. A section the file lacks is empty.
+struct DebugSections: Sendable {
+    private let infoBytes: ImmutableBytes?
+    private let abbreviationBytes: ImmutableBytes?
+    private let stringBytes: ImmutableBytes?
+    private let lineStringBytes: ImmutableBytes?
+    private let stringOffsetBytes: ImmutableBytes?
+    private let addressBytes: ImmutableBytes?
+    private let rangeListBytes: ImmutableBytes?
+    private let rangeBytes: ImmutableBytes?
+    private let lineBytes: ImmutableBytes?
+    private let addressRangeBytes: ImmutableBytes?
+    /// Whether integers are stored most significant byte first.
+    let isBigEndian: Bool
 
     init(_ access: SectionAccess) {
-        let isBigEndian = access.isBigEndian
-        func section(_ name: String) -> ByteReader {
-            ByteReader(bytes: access.section(named: name) ?? UnsafeRawBufferPointer(start: nil, count: 0), isBigEndian: isBigEndian)
-        }
-        info = section(".debug_info")
-        abbreviations = section(".debug_abbrev")
-        strings = section(".debug_str")
-        lineStrings = section(".debug_line_str")
-        stringOffsets = section(".debug_str_offsets")
-        addresses = section(".debug_addr")
-        rangeLists = section(".debug_rnglists")
-        ranges = section(".debug_ranges")
-        line = section(".debug_line")
+        isBigEndian = access.isBigEndian
+        infoBytes = access.bytes(named: ".debug_info")
+        abbreviationBytes = access.bytes(named: ".debug_abbrev")
+        stringBytes = access.bytes(named: ".debug_str")
+        lineStringBytes = access.bytes(named: ".debug_line_str")
+        stringOffsetBytes = access.bytes(named: ".debug_str_offsets")
+        addressBytes = access.bytes(named: ".debug_addr")
+        rangeListBytes = access.bytes(named: ".debug_rnglists")
+        rangeBytes = access.bytes(named: ".debug_ranges")
+        lineBytes = access.bytes(named: ".debug_line")
+        addressRangeBytes = access.bytes(named: ".debug_aranges")
     }
+
+    private func reader(_ bytes: ImmutableBytes?) -> ByteReader {
+        ByteReader(bytes: UnsafeRawBufferPointer(start: bytes?.baseAddress, count: bytes?.count ?? 0), isBigEndian: isBigEndian)
+    }
+
+    var info: ByteReader { reader(infoBytes) }
+    var abbreviations: ByteReader { reader(abbreviationBytes) }
+    var strings: ByteReader { reader(stringBytes) }
+    var lineStrings: ByteReader { reader(lineStringBytes) }
+    var stringOffsets: ByteReader { reader(stringOffsetBytes) }
+    var addresses: ByteReader { reader(addressBytes) }
+    var rangeLists: ByteReader { reader(rangeListBytes) }
+    var ranges: ByteReader { reader(rangeBytes) }
+    var line: ByteReader { reader(lineBytes) }
+    /// `.debug_aranges`.
+    var addressRanges: ByteReader { reader(addressRangeBytes) }
 
     /// A reader of the line programs of `.debug_line`; `nil` when the file has none.
     var lineProgram: LineProgramReader? {
-        line.bytes.isEmpty ? nil : LineProgramReader(section: line.bytes, lineStrings: lineStrings.bytes, strings: strings.bytes)
+        let line = line
+        return line.bytes.isEmpty ? nil : LineProgramReader(section: line.bytes, lineStrings: lineStrings.bytes, strings: strings.bytes)
     }
 }

@@ -1,12 +1,14 @@
 import PostmortemCore
+import Synchronization
 
 /// Completes function names through `DW_AT_abstract_origin` and `DW_AT_specification`, on demand: a lookup needs
-/// the names of a few records only. Remembers every DIE it has resolved, and every unit it has read a DIE of.
-struct FunctionNameResolver {
+/// the names of a few records only. Remembers every DIE it has resolved, and every unit it has read a DIE of, for
+/// every thread: the DIEs are read in place with no lock held, and only the memos are locked.
+final class FunctionNameResolver: Sendable {
     /// Origin and specification chains longer than this are cut (they may loop).
     static let maximumReferenceChain = 16
 
-    struct Names {
+    struct Names: Sendable {
         var name: String?
         var linkageName: String?
         var declarationLine: Int
@@ -24,13 +26,14 @@ struct FunctionNameResolver {
     static let nameSlots = AttributeSlot.mask(.name, .linkageName, .mipsLinkageName, .declarationLine, .abstractOrigin, .specification)
 
     let sections: DebugSections
-    private var namesByOffset: [UInt64: Names] = [:]
+    let headers: UnitHeaders
+    private let namesByOffset = Mutex<[UInt64: Names]>([:])
     /// Units read for their DIEs, by the offset of their header; `nil` for one that could not be read.
-    private var units: [Int: UnitReader?] = [:]
-    private var attributes = DIEAttributes()
+    private let units = Mutex<[Int: UnitReader?]>([:])
 
-    init(sections: DebugSections) {
+    init(sections: DebugSections, headers: UnitHeaders) {
         self.sections = sections
+        self.headers = headers
     }
 
     /// The names a DIE states itself, from its attributes as read.
@@ -41,10 +44,11 @@ struct FunctionNameResolver {
     }
 
     /// `record` with the names it lacks taken from its origin chain.
-    mutating func completing(_ record: FunctionRecord, headers: UnitHeaders) -> FunctionRecord {
+    func completing(_ record: FunctionRecord) -> FunctionRecord {
         guard let origin = record.nameOrigin else { return record }
         var names = Names(name: record.name, linkageName: record.linkageName, declarationLine: record.declarationLine)
-        if let found = self.names(at: origin, chain: 1, headers: headers) { names.complete(from: found) }
+        var walk = Walk()
+        if let found = self.names(at: origin, walk: &walk) { names.complete(from: found) }
         var completed = record
         completed.name = names.name
         completed.linkageName = names.linkageName
@@ -53,30 +57,39 @@ struct FunctionNameResolver {
         return completed
     }
 
-    private mutating func names(at offset: UInt64, chain: Int, headers: UnitHeaders) -> Names? {
-        if let cached = namesByOffset[offset] { return cached }
-        guard let header = headers.unit(holding: offset), let unit = unit(header) else { return nil }
+    /// One completion's way through the references: the DIEs on it (a reference back to one of them ends there, as
+    /// a cycle would not), and the attributes read, reused from DIE to DIE.
+    private struct Walk {
+        var visiting: [UInt64] = []
+        var attributes = DIEAttributes()
+    }
+
+    private func names(at offset: UInt64, walk: inout Walk) -> Names? {
+        if let cached = namesByOffset.withLock({ $0[offset] }) { return cached }
+        guard !walk.visiting.contains(offset), let header = headers.unit(holding: offset), let unit = unit(header) else { return nil }
         var cursor = unit.cursor(at: Int(offset))
         guard let code = cursor.uleb(), let abbreviation = unit.abbreviations[code],
-              unit.read(abbreviation, into: &attributes, from: &cursor, wanted: Self.nameSlots) else { return nil }
-        var names = Self.ownNames(attributes, in: unit)
-        let references = [unit.reference(attributes[.abstractOrigin]), unit.reference(attributes[.specification])]
-        // Mark the offset first, so a reference cycle ends at the cache.
-        namesByOffset[offset] = Names(name: nil, linkageName: nil, declarationLine: 0)
-        if chain < Self.maximumReferenceChain {
+              unit.read(abbreviation, into: &walk.attributes, from: &cursor, wanted: Self.nameSlots) else { return nil }
+        var names = Self.ownNames(walk.attributes, in: unit)
+        let references = [unit.reference(walk.attributes[.abstractOrigin]), unit.reference(walk.attributes[.specification])]
+        // Another thread resolving the same DIE meanwhile finds what this one finds, and stores the same.
+        if walk.visiting.count < Self.maximumReferenceChain {
+            walk.visiting.append(offset)
             for case let reference? in references {
                 guard !names.isComplete else { break }
-                if let origin = self.names(at: reference, chain: chain + 1, headers: headers) { names.complete(from: origin) }
+                if let origin = self.names(at: reference, walk: &walk) { names.complete(from: origin) }
             }
+            walk.visiting.removeLast()
         }
-        namesByOffset[offset] = names
+        let found = names
+        namesByOffset.withLock { $0[offset] = found }
         return names
     }
 
-    private mutating func unit(_ header: UnitHeader) -> UnitReader? {
-        if let known = units[header.offset] { return known }
+    private func unit(_ header: UnitHeader) -> UnitReader? {
+        if let known = units.withLock({ $0[header.offset] }) { return known }
         let unit = try? UnitReader(sections, header: header)
-        units[header.offset] = unit
+        units.withLock { $0[header.offset] = unit }
         return unit
     }
 }

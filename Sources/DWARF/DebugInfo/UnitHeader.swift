@@ -1,7 +1,7 @@
 import PostmortemCore
 
 /// The header of one unit of `.debug_info` (DWARF 2 to 5, 32- and 64-bit), read in place.
-struct UnitHeader {
+struct UnitHeader: Sendable {
     /// Where the header starts: the unit's offset, which `DW_FORM_ref*` values count from.
     let offset: Int
     /// One past the unit's last byte.
@@ -61,7 +61,7 @@ struct UnitHeader {
 }
 
 /// The headers of every unit of `.debug_info`, in the order of the section, read once; finds the unit of a DIE.
-struct UnitHeaders {
+struct UnitHeaders: Sendable {
     let headers: [UnitHeader]
     /// Where a header could not be read, when one could not; the units before it are read.
     let unreadableAt: Int?
@@ -90,5 +90,16 @@ struct UnitHeaders {
         }
         guard low < headers.count, UInt64(headers[low].firstDIE) <= dieOffset else { return nil }
         return headers[low]
+    }
+
+    /// The unit whose header starts at `offset` (as `.debug_aranges` names units).
+    /// - Complexity: O(log units).
+    func unit(startingAt offset: UInt64) -> UnitHeader? {
+        var low = 0, high = headers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if UInt64(headers[middle].offset) < offset { low = middle + 1 } else { high = middle }
+        }
+        return low < headers.count && UInt64(headers[low].offset) == offset ? headers[low] : nil
     }
 }

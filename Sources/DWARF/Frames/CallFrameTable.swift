@@ -7,7 +7,8 @@ import Synchronization
 /// API: what an unwinder asks at each address to find the caller's registers. A stripped binary has it too (its
 /// `.eh_frame` is loaded, so never stripped).
 ///
-/// One libdwarf session per table; lookups from several threads take turns on it.
+/// One libdwarf session per table (libdwarf's frame API is the one part of libdwarf lookups use); lookups from
+/// several threads take turns on it.
 public final class CallFrameTable: Sendable {
     /// The file the rows come from.
     public let path: String

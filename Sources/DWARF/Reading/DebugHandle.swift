@@ -17,16 +17,7 @@ final class DebugHandle: @unchecked Sendable {
     let access: SectionAccess
     private let session = Mutex(())
 
-    /// Opens a session over `object`'s DWARF sections.
-    convenience init(object: ObjectFile) throws(DWARFError) {
-        let access = try SectionAccess(object: object)
-        if let problem = ListSectionValidator.problem(in: access, object: object) {
-            throw DWARFError(.malformed, path: object.path, detail: "\(problem) (not handed to libdwarf, which crashes on such headers)")
-        }
-        try self.init(access: access, path: object.path)
-    }
-
-    /// Opens another session over the sections `access` holds (already validated), for another thread.
+    /// Opens a session over the sections `access` holds.
     init(access: SectionAccess, path: String) throws(DWARFError) {
         self.path = path
         self.access = access

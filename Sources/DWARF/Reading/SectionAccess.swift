@@ -21,6 +21,8 @@ final class SectionAccess {
 
     /// Index 0 is an empty entry, as in ELF's section table.
     fileprivate let entries: [Entry]
+    /// Each entry's bytes as an owner of them (a part of the mapping, or a decompressed copy), by the entry's name.
+    private let bytesByName: [String: ImmutableBytes]
     let isBigEndian: Bool
     fileprivate let is64Bit: Bool
     private let file: ImmutableBytes
@@ -44,6 +46,7 @@ final class SectionAccess {
         is64Bit = object.is64Bit
         var entries = [Entry(name: strdup(""), address: 0, size: 0, data: nil)]
         var copies: [ImmutableBytes] = []
+        var bytesByName: [String: ImmutableBytes] = [:]
         let base = object.slice?.offset ?? 0
         for section in object.sections where section.occupiesFile && section.size > 0 {
             guard let name = Self.dwarfName(of: section.name, format: object.format), purpose.reads(name) else { continue }
@@ -57,6 +60,7 @@ final class SectionAccess {
                 guard let bytes, !bytes.isEmpty else { continue }
                 let copy = ImmutableBytes(bytes)
                 copies.append(copy)
+                bytesByName[name] = bytesByName[name] ?? copy
                 data = copy.baseAddress
                 size = UInt64(bytes.count)
             } else {
@@ -66,6 +70,7 @@ final class SectionAccess {
                     throw DWARFError(.malformed, path: object.path, detail: "section \(section.name) runs past the end of the file")
                 }
                 data = mapped + Int(start)
+                bytesByName[name] = bytesByName[name] ?? ImmutableBytes(Int(start)..<Int(end), of: file)
             }
             entries.append(Entry(name: strdup(name), address: section.address.rawValue, size: size, data: data))
         }
@@ -75,6 +80,7 @@ final class SectionAccess {
         }
         self.entries = entries
         self.copies = copies
+        self.bytesByName = bytesByName
         methods = .allocate(capacity: 1)
         methods.initialize(to: Dwarf_Obj_Access_Methods(
             get_section_info: sectionInfo, get_byte_order: byteOrder, get_length_size: lengthSize,
@@ -133,6 +139,11 @@ final class SectionAccess {
     func section(named name: String) -> UnsafeRawBufferPointer? {
         guard let entry = entries.first(where: { $0.name.map { String(cString: $0) } == name }), let data = entry.data else { return nil }
         return UnsafeRawBufferPointer(start: data, count: Int(entry.size))
+    }
+
+    /// The bytes of the section libdwarf knows as `name`, kept alive by the value returned (in-place readers hold it).
+    func bytes(named name: String) -> ImmutableBytes? {
+        bytesByName[name]
     }
 
     /// The ELF name libdwarf knows a DWARF section by: `.debug_info` as is, `.zdebug_info` (decompressed

@@ -1,45 +1,61 @@
 import DWARF
 import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// Address lookups read from an index-cache file: no DWARF work at all. A unit whose bytes fail their
 /// checksum is read from the DWARF instead (opened on first need), and the file is marked for rebuilding.
 final class CachedIndex: AddressIndex {
     let file: IndexCacheFile
-    /// Why the file cannot be trusted in full (a damaged unit); `nil` while every unit read was sound.
-    private(set) var damage: String?
-    private let openDWARF: () -> DWARFIndex?
-    private var dwarf: DWARFIndex??
-    private var units: [Int: Result<FlatUnit, DWARFError>?] = [:]
-    private var records = RecordMemo()
+    private let openDWARF: @Sendable () -> DWARFIndex?
+    private struct State {
+        /// Why the file cannot be trusted in full (a damaged unit); `nil` while every unit read was sound.
+        var damage: String?
+        var dwarf: DWARFIndex??
+        var units: [Int: Result<FlatUnit, DWARFError>?] = [:]
+    }
+    private let state = Mutex(State())
+    private let records = RecordMemo()
 
-    init(file: IndexCacheFile, openDWARF: @escaping () -> DWARFIndex?) {
+    init(file: IndexCacheFile, openDWARF: @escaping @Sendable () -> DWARFIndex?) {
         self.file = file
         self.openDWARF = openDWARF
     }
 
+    /// Why the file cannot be trusted in full (a damaged unit); `nil` while every unit read was sound.
+    var damage: String? { state.withLock { $0.damage } }
+
     /// The DWARF index, opened the first time a damaged unit needs it.
     var fallback: DWARFIndex? {
-        if let dwarf { return dwarf }
+        if let known = state.withLock({ $0.dwarf }) { return known }
         let opened = openDWARF()
-        dwarf = .some(opened)
-        return opened
+        return state.withLock { state in
+            if let known = state.dwarf { return known }
+            state.dwarf = .some(opened)
+            return opened
+        }
     }
 
-    func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit? {
+    func lookup(_ address: FileAddress, naming: RecordNaming) throws(DWARFError) -> IndexHit? {
         guard let found = file.unitTable.value(containing: address) else { return nil }
         let position = Int(found)
         let stored: Result<FlatUnit, DWARFError>?
-        if let known = units[position] { stored = known } else {
-            stored = file.unit(at: position)
-            units[position] = .some(stored)
-            if stored == nil, damage == nil { damage = "\(file.path): unit \(position) is damaged; read from the DWARF, and the file is rebuilt" }
+        if let known = state.withLock({ $0.units[position] }) { stored = known } else {
+            // Checked once (its checksum), by whichever thread comes first; another one meanwhile checks it too.
+            let read = file.unit(at: position)
+            state.withLock { state in
+                state.units[position] = .some(read)
+                if read == nil, state.damage == nil {
+                    state.damage = "\(file.path): unit \(position) is damaged; read from the DWARF, and the file is rebuilt"
+                }
+            }
+            stored = read
         }
-        guard let stored else { return try fallback?.lookup(address) }
+        guard let stored else { return try fallback?.lookup(address, naming: naming) }
         let unit = try stored.get()
         var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) {
             let (record, namePlace) = unit.recordAndNamePlace($0)
-            return IndexRecord(record, namePlace: namePlace)
+            return IndexRecord(record, namePlace: namePlace, naming: naming)
         }
         hit.row = unit.row(containing: address)
         return hit

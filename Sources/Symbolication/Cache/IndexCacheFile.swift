@@ -8,7 +8,7 @@ import PostmortemCore
 ///
 /// Opening checks the magic, the version, the file size and the checksums of the small sections;
 /// symbol tables and units are checked by their own checksums the first time they are used.
-final class IndexCacheFile {
+final class IndexCacheFile: Sendable {
     /// The format version this code writes and reads; a file of any other version is rebuilt.
     static let version: UInt32 = 6
     static let magic: [UInt8] = Array("PMINDEX\0".utf8)
@@ -62,7 +62,7 @@ final class IndexCacheFile {
     let path: String
     let bytes: ImmutableBytes
     let metadata: Metadata
-    private var sections = SectionTable()
+    private let sections: SectionTable
     let unitTable: FlatRangeTable
     let unitCount: Int
     /// The debug file's bytes, where the names stored in place are (``InPlaceStrings``); `nil` when the file was
@@ -97,6 +97,7 @@ final class IndexCacheFile {
         guard sectionCount <= 64, tableEnd <= bytes.count, !verifyingChecksums || bytes.checksum(Self.headerSize..<tableEnd) == bytes.u64(at: 24) else {
             throw IndexCacheError(path: path, reason: "damaged section table")
         }
+        var sections = SectionTable()
         for index in 0..<sectionCount {
             let entry = Self.headerSize + index * Self.sectionEntrySize
             let offset = bytes.u64(at: entry + 8), length = bytes.u64(at: entry + 16)
@@ -109,6 +110,7 @@ final class IndexCacheFile {
                 throw IndexCacheError(path: path, reason: "damaged or missing section \(kind)")
             }
         }
+        self.sections = sections
         guard let metadata = Self.readMetadata(bytes, sections[.metadata]!.range) else {
             throw IndexCacheError(path: path, reason: "damaged metadata")
         }

@@ -1,6 +1,7 @@
 import DWARF
 import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// What the debug information says about one address: the functions that cover it and its line row.
 struct IndexHit {
@@ -10,51 +11,52 @@ struct IndexHit {
     var row: (row: LineRow, file: String?, end: FileAddress)?
 }
 
-/// One function record as an index hands it to lookups: made once per run for a record of a whole unit
-/// (``RecordMemo``), so what a lookup works out from it (the name it shows) is kept with it. Used by the
-/// thread of the index that made it only.
-final class IndexRecord {
+/// One function record as an index hands it to lookups, with the name it is shown by: made once per run for a
+/// record of a whole unit (``RecordMemo``) and shared by every thread, so the name is worked out (demangled) once.
+final class IndexRecord: Sendable {
     let record: FunctionRecord
-    /// Where the debug file holds the name the record is shown by, when the index cache stored it in place: the same
-    /// name in another record has the same place, and demangling it once serves both.
-    let namePlace: UInt64?
-    /// The name a symbolizer shows for the record, once it has worked it out (``ImageSymbolizer``'s business).
-    var shownName: String??
+    /// The name a symbolizer shows for the record (``RecordNaming``); `nil` when it has no name.
+    let shownName: String?
 
-    init(_ record: FunctionRecord, namePlace: UInt64? = nil) {
+    /// - Parameter namePlace: where the debug file holds the record's name, when the index cache stored it in place
+    ///   (the same name in another record has the same place, and naming it once serves both).
+    init(_ record: FunctionRecord, namePlace: UInt64? = nil, naming: RecordNaming) {
         self.record = record
-        self.namePlace = namePlace
+        shownName = (record.linkageName ?? record.name).map { naming($0, namePlace) }
     }
 }
 
-/// Address lookups over the DWARF of one debug file: read lazily from the DWARF itself
-/// (``DWARFIndex``), or from the index cache (``CachedIndex``).
-protocol AddressIndex: AnyObject {
-    /// What covers `address`; `nil` when no unit does.
+/// How a symbolizer shows a record's linkage name (demangled or not), given where the debug file holds it when known.
+typealias RecordNaming = (_ linkageName: String, _ place: UInt64?) -> String
+
+/// Address lookups over the DWARF of one debug file: read lazily from the DWARF itself (``DWARFIndex``), or from the
+/// index cache (``CachedIndex``). Any number of threads look up at once.
+protocol AddressIndex: AnyObject, Sendable {
+    /// What covers `address`, records named by `naming` the first time they are met; `nil` when no unit does.
     /// - Throws: ``DWARFError`` when the unit that covers it cannot be read.
-    func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit?
+    func lookup(_ address: FileAddress, naming: RecordNaming) throws(DWARFError) -> IndexHit?
 }
 
-/// Records of the units an index read, decoded once each: a batch meets the same inlined functions again and
-/// again, and decoding a record makes three strings.
-struct RecordMemo {
-    private var records: [Int: IndexRecord] = [:]
+/// Records of the units an index read, decoded once each for every thread: a batch meets the same inlined functions
+/// again and again, and decoding a record makes three strings and demangles one. A record is made with no lock held;
+/// two threads making the same one at once keep the first stored.
+final class RecordMemo: Sendable {
+    private let records = Mutex<[Int: IndexRecord]>([:])
 
     /// The chain of records at `indices` in the unit `unit` names, each made by `make` the first time. `unit` names one
-    /// set of records: a unit's position in an index-cache file, or the serial of a reading of a unit from DWARF (``UnitStore/Reading/serial``; another reading numbers its records differently).
-    mutating func chain(unit: Int, indices: [Int], make: (Int) -> IndexRecord) -> IndexHit {
-        var hit = IndexHit(chain: [], row: nil)
-        hit.chain.reserveCapacity(indices.count)
-        for index in indices {
-            let key = unit << 32 | index
-            if let known = records[key] {
-                hit.chain.append(known)
-            } else {
-                let made = make(index)
-                records[key] = made
-                hit.chain.append(made)
+    /// set of records: a unit's position in an index-cache file, or the serial of a reading of a unit from DWARF
+    /// (``UnitStore/Reading/serial``; another reading numbers its records differently).
+    func chain(unit: Int, indices: [Int], make: (Int) -> IndexRecord) -> IndexHit {
+        let keys = indices.map { unit << 32 | $0 }
+        var known = records.withLock { records in keys.map { records[$0] } }
+        for position in known.indices where known[position] == nil {
+            let made = make(indices[position])
+            known[position] = records.withLock { records in
+                if let stored = records[keys[position]] { return stored }
+                records[keys[position]] = made
+                return made
             }
         }
-        return hit
+        return IndexHit(chain: known.map { $0! }, row: nil)
     }
 }

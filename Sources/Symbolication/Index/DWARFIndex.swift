@@ -1,22 +1,22 @@
 import DWARF
 import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// The DWARF of one debug file arranged for address lookups, built lazily: opening reads the unit
 /// list only; a unit's functions and line table are read, and packed into a ``FlatUnit``, the first
-/// time an address falls in it. Not thread-safe: ``sibling()`` gives another thread an index of its own
-/// (its own libdwarf session) that shares the units read so far and from then on.
+/// time an address falls in it. Any number of threads look up at once: a unit is read by the first
+/// that needs it (``UnitStore``), and the others wait for it.
 final class DWARFIndex: AddressIndex {
     let file: DWARFFile
     private let units: [CompileUnit]
     private let unitTable: FlatRangeTable
-    /// Units read so far, by this index and its siblings.
+    /// Units read so far.
     private let loaded: UnitStore
-    /// The first lookups read only the subprograms that hold their address (a single lookup in a large
-    /// unit then costs a fraction of reading the unit); later ones read whole units, which batches share.
-    private var targetedLookupsLeft = 4
+    /// How many lookups read only the subprograms that hold their address (``LookupTuning/targetedLookups``).
+    private let targetedLookupsLeft = Atomic(LookupTuning.targetedLookups)
     /// Records of whole units decoded so far, names completed.
-    private var records = RecordMemo()
+    private let records = RecordMemo()
 
     init(object: ObjectFile) throws(DWARFError) {
         file = try DWARFFile(object: object)
@@ -54,21 +54,6 @@ final class DWARFIndex: AddressIndex {
         return pairs
     }
 
-    private init(sharing other: DWARFIndex, file: DWARFFile) {
-        self.file = file
-        units = other.units
-        unitTable = other.unitTable
-        loaded = other.loaded
-        targetedLookupsLeft = 0
-    }
-
-    /// An index for another thread: the same units and unit table, read through a second libdwarf
-    /// session, sharing every unit either index reads.
-    /// - Throws: ``DWARFError`` when libdwarf cannot open the second session.
-    func sibling() throws(DWARFError) -> DWARFIndex {
-        DWARFIndex(sharing: self, file: try file.anotherSession())
-    }
-
     /// How many units the file has.
     var unitCount: Int { units.count }
 
@@ -104,9 +89,9 @@ final class DWARFIndex: AddressIndex {
         return unit
     }
 
-    /// Reads the units `addresses` fall in that neither this index nor a sibling has read for them or is reading,
-    /// starting `lane` / `lanes` of the way through them: siblings called at once on as many threads, one lane
-    /// each, read the units in parallel and never the same one twice.
+    /// Reads the units `addresses` fall in that no thread has read for them or is reading, starting `lane` / `lanes` of
+    /// the way through them: called at once on as many threads, one lane each, it reads the units in parallel and
+    /// never the same one twice.
     ///
     /// With `partially`, a unit is read only for the addresses that fall in it: just the subprograms that hold them
     /// and the line rows their lookups read (``DWARFFile/contents(of:holdingAnyOf:)``), a small part of a unit for
@@ -114,9 +99,8 @@ final class DWARFIndex: AddressIndex {
     /// and a later batch with other addresses in it reads it again for both (``UnitStore``). Without it (when the index cache, which holds every unit
     /// whole, is written next), units are read whole.
     ///
-    /// Each unit is made libdwarf's current one before it is read (a lane goes through them in file order), and
-    /// with `partially` the records the addresses fall in get their names completed meanwhile: following a name
-    /// reference from any other unit makes libdwarf search its list of units, which was an eighth of a batch's time.
+    /// With `partially`, the records the addresses fall in get their names completed meanwhile, while the unit's
+    /// bytes are fresh in the caches.
     func readAhead(_ addresses: [FileAddress], lane: Int, of lanes: Int, partially: Bool) {
         var addressesByUnit: [Int: [FileAddress]] = [:]
         for address in addresses {
@@ -141,18 +125,21 @@ final class DWARFIndex: AddressIndex {
         unitTable.value(containing: address).map(Int.init)
     }
 
-    func lookup(_ address: FileAddress) throws(DWARFError) -> IndexHit? {
+    func lookup(_ address: FileAddress, naming: RecordNaming) throws(DWARFError) -> IndexHit? {
         guard let position = unitPosition(at: address) else { return nil }
-        if targetedLookupsLeft > 0, loaded.reading(at: position, covering: address) == nil {
-            targetedLookupsLeft -= 1
+        if loaded.reading(at: position, covering: address) == nil,
+           targetedLookupsLeft.wrappingSubtract(1, ordering: .relaxed).newValue >= 0 {
             if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) {
                 // A unit read for one address only: its record positions are its own, so nothing is remembered.
-                return IndexHit(chain: unit.functionChain(at: address).map { IndexRecord(file.completingNames($0)) }, row: unit.row(containing: address))
+                return IndexHit(chain: unit.functionChain(at: address).map { IndexRecord(file.completingNames($0), naming: naming) },
+                                row: unit.row(containing: address))
             }
         }
         let reading = loaded.unit(at: position, for: address) { readResult(atPosition: position, for: nil, completingNamesAt: nil) }
         let unit = try reading.result.get()
-        var hit = records.chain(unit: reading.serial, indices: unit.functionChainIndices(at: address)) { IndexRecord(file.completingNames(unit.record($0))) }
+        var hit = records.chain(unit: reading.serial, indices: unit.functionChainIndices(at: address)) {
+            IndexRecord(file.completingNames(unit.record($0)), naming: naming)
+        }
         hit.row = unit.row(containing: address)
         return hit
     }

@@ -4,9 +4,8 @@ import ObjectFiles
 import Synchronization
 import PostmortemCore
 
-/// The units of one debug file read so far, shared by the indexes that read it on several threads
-/// (each through its own libdwarf session): a unit is read by the first thread that needs it, and a
-/// thread that needs it meanwhile waits for that read instead of repeating it. A unit that failed
+/// The units of one debug file read so far, shared by the threads that look up in it: a unit is read by the first
+/// thread that needs it, and a thread that needs it meanwhile waits for that read instead of repeating it. A unit that failed
 /// to read keeps its error, so it is not retried.
 ///
 /// A unit read ahead of a batch may hold only what lookups of the batch's addresses need
@@ -83,9 +82,8 @@ final class UnitStore: Sendable {
         }
     }
 
-    /// How many times a unit is read for some addresses before a batch with others in it reads it whole: a stream of
-    /// batches that keep falling in one large unit reads it a bounded number of times, not once per batch.
-    static let partialReadingsPerUnit = 2
+    /// How many times a unit is read for some addresses before a batch with others in it reads it whole.
+    static let partialReadingsPerUnit = LookupTuning.partialReadingsPerUnit
 
     /// Reads the unit at `position` ahead of lookups, for `targets` (`nil`: whole), unless it has been read for them
     /// (or whole) or another thread is reading it. A unit read before for other addresses is read again for those and
