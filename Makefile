@@ -66,7 +66,7 @@ build: setup
 release: setup
 	$(BUILD_RELEASE)
 
-# Installs the static binary, a man page per command and the bash, zsh and fish completions below PREFIX
+# Installs the static binaries (stripped: their symbols are for a debugger, not for users), a man page per command and the bash, zsh and fish completions below PREFIX
 # (/usr/local unless given; DESTDIR, when set, goes before it, for packaging).
 PREFIX ?= /usr/local
 MAN_DIR := .build/man
@@ -82,8 +82,8 @@ man: release
 install: man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 755 $(POSTMORTEM) $(DESTDIR)$(PREFIX)/bin/postmortem
-	install -m 755 .build/release/postmortem-server $(DESTDIR)$(PREFIX)/bin/postmortem-server
+	install -m 755 -s $(POSTMORTEM) $(DESTDIR)$(PREFIX)/bin/postmortem
+	install -m 755 -s .build/release/postmortem-server $(DESTDIR)$(PREFIX)/bin/postmortem-server
 	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	$(POSTMORTEM) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/postmortem
 	$(POSTMORTEM) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_postmortem

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 prefix=$(mktemp -d) && trap 'rm -rf "$prefix"' EXIT
 make --no-print-directory -s install PREFIX="$prefix" >/dev/null
 "$prefix/bin/postmortem" --version >/dev/null
+# Stripped, and without all of Foundation (whose ICU data would triple it): under 40 MB.
+size=$(stat -c %s "$prefix/bin/postmortem")
+[ "$size" -lt 40000000 ] || { echo "the installed postmortem is $size bytes, over 40 MB" >&2; exit 1; }
 # `serve` hands over to the server installed beside it: it starts on a free port and answers /health.
 [ -x "$prefix/bin/postmortem-server" ] || { echo "postmortem-server is not installed" >&2; exit 1; }
 serve_log=$(mktemp)
@@ -22,4 +25,4 @@ man -l "$prefix/share/man/man1/postmortem.symbolicate.1" 2>/dev/null | grep -q -
 for file in share/bash-completion/completions/postmortem share/zsh/site-functions/_postmortem share/fish/vendor_completions.d/postmortem.fish; do
   [ -s "$prefix/$file" ] || { echo "$file is missing" >&2; exit 1; }
 done
-echo "make install: binary and server, $(ls "$prefix/share/man/man1" | wc -l) man pages and 3 completion files installed and read"
+echo "make install: binary ($((size / 1000000)) MB) and server, $(ls "$prefix/share/man/man1" | wc -l) man pages and 3 completion files installed and read"

@@ -14,11 +14,11 @@ public enum FunctionNameNormalizer {
         if text.first == "<" { return String(text) }
         text = droppingCloneSuffixes(text)
         // libc++'s ABI tags (`operator[][abi:se180100]`) change with the library's version, not the code.
-        while let tag = text.range(of: "[abi:"), let end = text[tag.upperBound...].firstIndex(of: "]") {
+        while let tag = text.firstRange(of: "[abi:"), let end = text[tag.upperBound...].firstIndex(of: "]") {
             text = text[..<tag.lowerBound] + text[text.index(after: end)...]
         }
         // Some iOS reports write `-[NSObject+ 1045168 (NSObject) doesNotRecognizeSelector:]`: the offset is not the name's.
-        if text.hasPrefix("-[") || text.hasPrefix("+["), let plus = text.range(of: "+ "), plus.lowerBound > text.index(text.startIndex, offsetBy: 2) {
+        if text.hasPrefix("-[") || text.hasPrefix("+["), let plus = text.firstRange(of: "+ "), plus.lowerBound > text.index(text.startIndex, offsetBy: 2) {
             let digits = text[plus.upperBound...].prefix(while: \.isNumber)
             if !digits.isEmpty, text[plus.upperBound...].dropFirst(digits.count).hasPrefix(" ") {
                 text = text[..<plus.lowerBound] + text[text.index(plus.upperBound, offsetBy: digits.count + 1)...]
@@ -62,7 +62,7 @@ public enum FunctionNameNormalizer {
     /// `foo.cold.1`, `foo.isra.0.constprop.2`, `foo [clone .cold]`: the function they were cloned from.
     static func droppingCloneSuffixes(_ name: Substring) -> Substring {
         var text = name
-        while let range = text.range(of: " [clone ") {
+        while let range = text.firstRange(of: " [clone ") {
             guard let end = text[range.upperBound...].firstIndex(of: "]") else { break }
             text = text[..<range.lowerBound] + text[text.index(after: end)...]
         }

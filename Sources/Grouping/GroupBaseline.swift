@@ -1,4 +1,4 @@
-import Foundation
+import CrashLogs
 
 /// The signatures of a previous `postmortem group --json` output: what `--baseline` compares against.
 public enum GroupBaseline {
@@ -10,16 +10,16 @@ public enum GroupBaseline {
 
     /// The signatures in `bytes`, the JSON document `group --json` writes; `name` is what errors call it.
     public static func signatures(in bytes: [UInt8], name: String) throws(Failure) -> Set<String> {
-        let document: Any
-        do { document = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
-            throw Failure(description: "\(name): not JSON (\(error.localizedDescription)); a baseline is the output of `postmortem group --json`")
+        let document: JSONNode
+        do { document = try JSONParser.parse(bytes, range: 0..<bytes.count) } catch {
+            throw Failure(description: "\(name): not JSON (\(error.reason) at byte \(error.offset)); a baseline is the output of `postmortem group --json`")
         }
-        guard let object = document as? [String: Any], let groups = object["groups"] as? [Any] else {
+        guard let groups = document["groups"]?.array else {
             throw Failure(description: "\(name): no \"groups\" array; a baseline is the output of `postmortem group --json`")
         }
         var signatures = Set<String>()
         for (index, group) in groups.enumerated() {
-            guard let signature = (group as? [String: Any])?["signature"] as? String else {
+            guard let signature = group["signature"]?.string else {
                 throw Failure(description: "\(name): group \(index) has no \"signature\" string")
             }
             signatures.insert(signature)

@@ -14,7 +14,7 @@ enum SwiftFullName {
     static func simplify(_ name: Substring) -> String {
         // An operator's characters (`<`, `...<`, `>=`) are its name, not brackets: set aside while the rest is read.
         guard let (operatorName, placeholderText) = withOperatorSetAside(name) else { return simplifyWithoutOperators(name) }
-        return simplifyWithoutOperators(Substring(placeholderText)).replacingOccurrences(of: operatorPlaceholder, with: operatorName)
+        return simplifyWithoutOperators(Substring(placeholderText)).replacing(operatorPlaceholder, with: operatorName)
     }
 
     private static let operatorPlaceholder = "\u{1}operator\u{1}"
@@ -22,7 +22,7 @@ enum SwiftFullName {
     /// The operator of `Swift.Duration.< infix(…)` and the name with a placeholder in its place.
     private static func withOperatorSetAside(_ name: Substring) -> (String, String)? {
         for fixity in [" infix", " prefix", " postfix"] {
-            guard let range = name.range(of: fixity) else { continue }
+            guard let range = name.firstRange(of: fixity) else { continue }
             let operatorCharacters = "/=-+*%<>!&|^~?."
             var start = range.lowerBound
             while start > name.startIndex, operatorCharacters.contains(name[name.index(before: start)]) {
@@ -45,7 +45,7 @@ enum SwiftFullName {
         for prefix in ["static ", "partial apply for ", "@objc ", "protocol witness for "] where text.hasPrefix(prefix) {
             return prefix + simplify(text.dropFirst(prefix.count))
         }
-        if text.hasPrefix("default argument "), let of = text.range(of: " of ") {
+        if text.hasPrefix("default argument "), let of = text.firstRange(of: " of ") {
             return text[..<of.upperBound] + simplify(text[of.upperBound...])
         }
         if let rest = afterPrefix(of: text) { return simplify(rest) }
@@ -57,7 +57,7 @@ enum SwiftFullName {
             return head + " in " + simplify(text[inRange.upperBound...])
         }
         // `(extension in Foundation):Swift.String.init(…)`: the extension's module is no part of the simplified name.
-        while let range = text.range(of: "(extension in "), let end = text[range.upperBound...].range(of: "):") {
+        while let range = text.firstRange(of: "(extension in "), let end = text[range.upperBound...].firstRange(of: "):") {
             text = text[..<range.lowerBound] + text[end.upperBound...]
         }
         text = Substring(withoutWhereClauses(withoutPrivateDiscriminators(text)))
@@ -152,7 +152,7 @@ enum SwiftFullName {
     private static func withoutPrivateDiscriminators(_ text: Substring) -> String {
         var result = ""
         var rest = text
-        while let open = rest.range(of: ".(") {
+        while let open = rest.firstRange(of: ".(") {
             result += rest[..<open.lowerBound] + "."
             let inner = rest[open.upperBound...]
             // `Responder.(in _B4B8…).init()`: a private declaration named only by its file's discriminator.
@@ -161,7 +161,7 @@ enum SwiftFullName {
                 rest = inner[inner.index(after: close)...]
                 continue
             }
-            guard let inWord = inner.range(of: " in _"), let close = inner[inWord.upperBound...].firstIndex(of: ")") else {
+            guard let inWord = inner.firstRange(of: " in _"), let close = inner[inWord.upperBound...].firstIndex(of: ")") else {
                 result += "("
                 rest = inner
                 continue

@@ -7,7 +7,7 @@ enum UsageProblem {
         var text = ""
         var listed = false
         for line in message.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = trimmingBlanks(line)
             guard !trimmed.isEmpty else { continue }
             if trimmed.hasPrefix("- ") {
                 text += (listed ? ", " : " ") + trimmed.dropFirst(2)
@@ -23,5 +23,12 @@ enum UsageProblem {
             text = first.lowercased() + text.dropFirst()
         }
         return text
+    }
+
+    /// `line` without the spaces and tabs around it.
+    private static func trimmingBlanks(_ line: Substring) -> Substring {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        guard let first = line.firstIndex(where: { !isBlank($0) }), let last = line.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return line[first...last]
     }
 }

@@ -1,6 +1,6 @@
 /// A JSON value with the byte range it came from, so one part of a document can be rewritten in place
 /// while every other byte stays as it was. Numbers keep their text (UInt64 values above 2^53 survive).
-enum JSONValue: Equatable {
+package enum JSONValue: Equatable {
     case object([(key: String, value: JSONNode)])
     case array([JSONNode])
     case string(String)
@@ -8,7 +8,7 @@ enum JSONValue: Equatable {
     case bool(Bool)
     case null
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let a), .object(let b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
         case (.array(let a), .array(let b)): a == b
@@ -21,18 +21,18 @@ enum JSONValue: Equatable {
     }
 }
 
-struct JSONNode: Equatable {
-    var value: JSONValue
+package struct JSONNode: Equatable {
+    package var value: JSONValue
     /// Byte offsets of the value in the parsed buffer.
-    var span: Range<Int>
+    package var span: Range<Int>
 
-    subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         guard case .object(let members) = value else { return nil }
         return members.first { $0.key == key }?.value
     }
 
-    var array: [JSONNode]? { if case .array(let items) = value { items } else { nil } }
-    var string: String? { if case .string(let text) = value { text } else { nil } }
+    package var array: [JSONNode]? { if case .array(let items) = value { items } else { nil } }
+    package var string: String? { if case .string(let text) = value { text } else { nil } }
     var unsigned: UInt64? {
         switch value {
         case .number(let text): UInt64(text) ?? Double(text).flatMap { $0 >= 0 && $0 < 1.8e19 ? UInt64($0) : nil }
@@ -51,10 +51,10 @@ struct JSONNode: Equatable {
 
 /// A JSON parser over bytes that records where each value lies. Nesting deeper than
 /// ``maximumDepth`` is an error, not a stack overflow.
-struct JSONParser {
-    struct Failure: Error {
-        var offset: Int
-        var reason: String
+package struct JSONParser {
+    package struct Failure: Error {
+        package var offset: Int
+        package var reason: String
     }
 
     static let maximumDepth = 512
@@ -70,7 +70,7 @@ struct JSONParser {
     }
 
     /// Parses one value filling the range (surrounding whitespace allowed).
-    static func parse(_ bytes: [UInt8], range: Range<Int>) throws(Failure) -> JSONNode {
+    package static func parse(_ bytes: [UInt8], range: Range<Int>) throws(Failure) -> JSONNode {
         var parser = JSONParser(bytes: bytes, range: range)
         parser.skipWhitespace()
         let node = try parser.value(depth: 0)
