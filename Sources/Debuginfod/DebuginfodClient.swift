@@ -111,7 +111,7 @@ public final class DebuginfodClient: RemoteDebugFiles {
         case .none:
             break
         }
-        if offline { return .unavailable(reason: "debuginfod: not in the cache, and --offline") }
+        if offline { return .unavailable(reason: "debuginfod: not in the cache, and offline") }
         let (servers, given) = state.withLock { state in
             state.failedServers = state.failedServers.filter { remembers(since: $0.value.at) }
             return (settings.servers.filter { state.failedServers[$0] == nil }, state.failedServers.mapValues(\.why))

@@ -12,10 +12,10 @@ public enum GroupBaseline {
     public static func signatures(in bytes: [UInt8], name: String) throws(Failure) -> Set<String> {
         let document: JSONNode
         do { document = try JSONParser.parse(bytes, range: 0..<bytes.count) } catch {
-            throw Failure(description: "\(name): not JSON (\(error.reason) at byte \(error.offset)); a baseline is the output of `postmortem group --json`")
+            throw Failure(description: "\(name): not JSON (\(error.reason) at byte \(error.offset))")
         }
         guard let groups = document["groups"]?.array else {
-            throw Failure(description: "\(name): no \"groups\" array; a baseline is the output of `postmortem group --json`")
+            throw Failure(description: "\(name): no \"groups\" array")
         }
         var signatures = Set<String>()
         for (index, group) in groups.enumerated() {

@@ -1,4 +1,4 @@
-import PostmortemCore
+public import PostmortemCore
 /// Why an object file could not be read, with the path it concerns.
 public struct ObjectFileError: Error, Hashable, Sendable {
     /// What kind of failure it is.
@@ -30,6 +30,9 @@ public struct ObjectFileError: Error, Hashable, Sendable {
         self.path = path
         self.detail = detail
     }
+
+    /// What the user can do about it, when something can be done.
+    public var remedy: Remedy? { code == .ambiguousArchitecture ? .chooseSlice : nil }
 }
 
 extension ObjectFileError: CustomStringConvertible {

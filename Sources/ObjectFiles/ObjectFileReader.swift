@@ -19,7 +19,7 @@ public enum ObjectFileReader {
         }
         guard images.count == 1, let only = images.first else {
             throw ObjectFileError(.ambiguousArchitecture, path: path,
-                                  detail: "is a universal file with \(images.map(\.architecture.name).joined(separator: ", ")); choose one with --arch")
+                                  detail: "is a universal file with \(images.map(\.architecture.name).joined(separator: ", "))")
         }
         return only
     }

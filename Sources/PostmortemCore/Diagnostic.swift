@@ -5,18 +5,18 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var subject: String?
     /// What happened and why, and what was done instead.
     public var message: String
-    /// What the user can try, when something can be tried.
-    public var advice: String?
+    /// What the user can do about it, when something can be done (the front end words it).
+    public var remedy: Remedy?
 
-    /// A diagnostic about `subject` (when about one), saying `message`, with `advice` when something can be tried.
-    public init(subject: String?, message: String, advice: String? = nil) {
+    /// A diagnostic about `subject` (when about one), saying `message`, with `remedy` when something can be done.
+    public init(subject: String?, message: String, remedy: Remedy? = nil) {
         self.subject = subject
         self.message = message
-        self.advice = advice
+        self.remedy = remedy
     }
 
-    /// One line: `subject: message; advice`.
+    /// One line: `subject: message`.
     public var description: String {
-        (subject.map { $0 + ": " } ?? "") + message + (advice.map { "; " + $0 } ?? "")
+        (subject.map { $0 + ": " } ?? "") + message
     }
 }

@@ -15,9 +15,9 @@ public struct DiagnosticSink: Sendable {
         deliver(diagnostic)
     }
 
-    /// Delivers a diagnostic about `subject` saying `message`, with `advice` when given.
-    public func report(subject: String?, _ message: String, advice: String? = nil) {
-        deliver(Diagnostic(subject: subject, message: message, advice: advice))
+    /// Delivers a diagnostic about `subject` saying `message`, with `remedy` when something can be done.
+    public func report(subject: String?, _ message: String, remedy: Remedy? = nil) {
+        deliver(Diagnostic(subject: subject, message: message, remedy: remedy))
     }
 
     /// Drops what it is given: for callers that have said they do not want diagnostics.

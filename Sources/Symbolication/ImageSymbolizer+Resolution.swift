@@ -12,7 +12,7 @@ extension ImageSymbolizer {
         guard section(containing: address) != nil else {
             return AddressResolution(
                 address: address, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
-                unresolvedReason: "address \(address) is outside every section of \(image.fileName)")
+                unresolvedReason: .outsideSections(address: address, image: image.fileName))
         }
         let scanning = scansSymbolTables()
         let imageTable = imageSymbols(scanning: scanning)
@@ -24,7 +24,7 @@ extension ImageSymbolizer {
         }()
         var frames: [SymbolicatedFrame] = []
         var functionStart: FileAddress?
-        var reason: String?
+        var reason: UnresolvedReason?
         if let dwarf {
             do {
                 if let hit = try dwarf.lookup(address, naming: displayName(_:place:)) {
@@ -34,7 +34,7 @@ extension ImageSymbolizer {
                     functionStart = hit.chain.first?.record.ranges.first?.lowerBound
                 }
             } catch {
-                reason = error.description
+                reason = .unreadableDebugInformation(error.description)
                 diagnostics.report(subject: nil, error.description)
             }
         }
@@ -54,8 +54,7 @@ extension ImageSymbolizer {
         if let imageSymbol, !frames.isEmpty { functionStart = imageSymbol.match.address }
         if functionStart == nil { functionStart = symbolHit?.match.address }
         if frames.isEmpty, reason == nil {
-            reason = dwarf == nil ? "no symbol covers \(address) and there is no debug information"
-                                  : "no function, line or symbol covers \(address)"
+            reason = .notCovered(address: address, hasDebugInformation: dwarf != nil)
         }
         // Every frame's function is the display name of its linkage name: the symbol's is usually the outermost one's.
         let symbolName = symbolHit.map { hit in

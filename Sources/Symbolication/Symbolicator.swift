@@ -101,7 +101,7 @@ public final class Symbolicator {
     public func symbolicate(_ report: inout CrashReport, logDirectory: String? = nil, continuing: Bool = false) {
         var imageSymbolizers: [Int: (symbolizer: ImageSymbolizer, bias: UInt64?)] = [:]
         var imageSymbolFiles: [Int: any ModuleSymbols] = [:]
-        var imageProblems: [Int: String] = [:]
+        var imageProblems: [Int: UnresolvedReason] = [:]
         var framesOfImage: [Int: [CrashFrame]] = [:]
         for thread in report.threads {
             for frame in thread.frames { if let image = frame.image { framesOfImage[image, default: []].append(frame) } }
@@ -114,7 +114,7 @@ public final class Symbolicator {
                 report.images[index].debugFile = found.symbolizer.debugFile?.path ?? found.symbolizer.image.path
                 report.images[index].identifiedBy = found.identifiedBy
             case .failure(let problem):
-                imageProblems[index] = problem.description
+                imageProblems[index] = problem.reason
                 if let symbols = options.moduleSymbols?(report.images[index]) {
                     imageSymbolFiles[index] = symbols
                     report.images[index].debugFile = symbols.path
@@ -144,7 +144,7 @@ public final class Symbolicator {
                 }
                 guard let (symbolizer, bias) = found else {
                     if frame.address != nil || frame.imageOffset != nil {
-                        frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? "the frame names no image; give its binary with -o"
+                        frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? .noImage
                     }
                     continue
                 }
@@ -152,7 +152,7 @@ public final class Symbolicator {
                 // An image the -o binary stands for (its name) was loaded at -l, as frames that name none were.
                 let isObject = fallback.map { $0 === symbolizer } ?? false
                 guard let address = fileAddress(of: frame, image: image, symbolizer: symbolizer, bias: bias, isObject: isObject) else {
-                    frame.unresolvedReason = "no load address is known for \(image?.name ?? "the image")"
+                    frame.unresolvedReason = .noLoadAddress(image: image?.name)
                     continue
                 }
                 // A handler returns to the trampoline's first instruction: that frame is no return address either.
@@ -186,7 +186,7 @@ public final class Symbolicator {
         } else if let address = frame.address, let load = image.loadAddress, address >= load {
             offset = address - load
         } else {
-            frame.unresolvedReason = "no load address is known for \(image.name)"
+            frame.unresolvedReason = .noLoadAddress(image: image.name)
             return
         }
         let lookup = frame.addressKind == .returnAddress && offset > 0 ? offset - 1 : offset
@@ -242,19 +242,14 @@ public final class Symbolicator {
         public var unresolved: Int
         /// How many of the image's frames have an address.
         public var total: Int
-        /// The first unresolved frame's reason, followed by what to try.
-        public var reason: String
+        /// The first unresolved frame's reason.
+        public var reason: UnresolvedReason
     }
 
-    /// One line per image whose frames stay unresolved: how many, why, and what to try. Frames the log gives no
-    /// address for (a debugger's `<signal handler called>`) are not counted.
-    public func unresolvedSummary(of report: CrashReport) -> [String] {
-        unresolvedImages(of: report).map { "\($0.name): \($0.unresolved) of \($0.total) frames unresolved: \($0.reason)" }
-    }
-
-    /// The images whose frames stay unresolved in `report`, in the order the report first names them.
+    /// The images whose frames stay unresolved in `report`, in the order the report first names them. Frames the log
+    /// gives no address for (a debugger's `<signal handler called>`) are not counted.
     public func unresolvedImages(of report: CrashReport) -> [UnresolvedImage] {
-        var counts: [Int: (unresolved: Int, total: Int, reason: String?)] = [:]
+        var counts: [Int: (unresolved: Int, total: Int, reason: UnresolvedReason?)] = [:]
         var order: [Int] = []
         for thread in report.threads {
             for frame in thread.frames where !frame.isSymbolicatedInLog && (frame.address != nil || frame.imageOffset != nil) {
@@ -272,17 +267,8 @@ public final class Symbolicator {
         return order.compactMap { key in
             guard let count = counts[key], count.unresolved > 0, let reason = count.reason else { return nil }
             let name = key >= 0 ? report.images[key].name : "frames without an image"
-            return UnresolvedImage(name: name, unresolved: count.unresolved, total: count.total, reason: reason + Self.hint(for: reason))
+            return UnresolvedImage(name: name, unresolved: count.unresolved, total: count.total, reason: reason)
         }
-    }
-
-    /// What to try, for a reason a frame stayed unresolved.
-    private static func hint(for reason: String) -> String {
-        if reason.hasPrefix("no binary found") { return "; try -d DIR (a folder holding it) or -o BINARY" }
-        if reason.hasPrefix("no binary of the log's") { return "; give the build that crashed with -d DIR or -o BINARY" }
-        if reason.contains("no debug information") { return "; give its debug file with -d DIR" }
-        if reason.hasPrefix("no load address") { return "; give its binary with -o and where it was loaded with -l" }
-        return ""
     }
 
     /// Writes the index-cache files of the images opened that need one (see ``ImageSymbolizer/writeIndexCache()``).
@@ -336,23 +322,23 @@ public final class Symbolicator {
             foundCandidates[key] = found
             return found
         }()
-        var rejections: [String] = []
-        func reject(_ candidate: BinaryLocator.Candidate, _ why: String) {
-            rejections.append("\(candidate.path) (\(candidate.origin)): \(why)")
-            if rejectionsNoted.insert(candidate.path + "\u{0}" + image.name + "\u{0}" + why).inserted {
-                diagnostics.report(subject: candidate.path, "not used for the log's \(image.name): \(why)")
+        var rejections: [RejectedCandidate] = []
+        func reject(_ candidate: BinaryLocator.Candidate, _ why: RejectedCandidate.Reason) {
+            rejections.append(RejectedCandidate(path: candidate.path, origin: candidate.origin, reason: why))
+            if rejectionsNoted.insert(candidate.path + "\u{0}" + image.name + "\u{0}" + why.description).inserted {
+                let remedy: Remedy? = if case .needsSlice = why { .chooseSlice } else { nil }
+                diagnostics.report(subject: candidate.path, "not used for the log's \(image.name): \(why)", remedy: remedy)
             }
         }
         func use(_ candidate: BinaryLocator.Candidate) -> (symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification)? {
             let location: Location
             if let identifier = image.identifier.map(BinaryLocator.normalized) {
                 guard let slices = slices(of: candidate.path), !slices.isEmpty else {
-                    reject(candidate, "not an object file this tool reads")
+                    reject(candidate, .notAnObjectFile)
                     return nil
                 }
                 guard let match = slices.first(where: { $0.identifier.map(BinaryLocator.normalized) == identifier }) else {
-                    let actual = slices.compactMap(\.identifier).joined(separator: ", ")
-                    reject(candidate, "build-id or UUID \(actual.isEmpty ? "(none)" : actual) does not match \(image.identifier ?? "") in the log")
+                    reject(candidate, .otherBuild(found: slices.compactMap(\.identifier), wanted: image.identifier ?? ""))
                     return nil
                 }
                 location = Location(path: candidate.path, architecture: slices.count > 1 ? match.architecture : nil, object: match)
@@ -361,8 +347,7 @@ public final class Symbolicator {
                 let slices = slices(of: candidate.path) ?? []
                 if slices.count > 1 {
                     guard let architecture = options.objectArchitecture else {
-                        let names = slices.map(\.architecture.name).joined(separator: ", ")
-                        reject(candidate, "a universal file (\(names)) and the log names no slice; choose one with --arch")
+                        reject(candidate, .needsSlice(architectures: slices.map(\.architecture.name)))
                         return nil
                     }
                     location = Location(path: candidate.path, architecture: architecture)
@@ -371,7 +356,7 @@ public final class Symbolicator {
                 }
             }
             guard let symbolizer = open(location) else {
-                reject(candidate, "could not be read")
+                reject(candidate, .unreadable)
                 return nil
             }
             switch LogAgreement.check(symbolizer, image: image, frames: frames) {
@@ -380,7 +365,7 @@ public final class Symbolicator {
                 if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted { symbolizer.openingDiagnostics.forEach(diagnostics.report) }
                 return (symbolizer, agreement.bias, image.identifier != nil ? .identifier : agreement.evidence)
             case .failure(let disagreement):
-                reject(candidate, disagreement.description)
+                reject(candidate, .disagrees(disagreement.description))
                 return nil
             }
         }
@@ -388,20 +373,19 @@ public final class Symbolicator {
             if let used = use(candidate) { return .success(used) }
         }
         // Not on this machine: the binary of the log's build-id from debuginfod, when the log is of an ELF system.
-        var remotely = ""
+        var remotely: String?
         if let remote = options.remoteDebugFiles, let buildID = Self.elfBuildID(of: image, format: format) {
             switch remote.source.fetch(.executable, of: buildID) {
             case .fetched(let path, let origin):
                 if let used = use(BinaryLocator.Candidate(path: path, origin: "from \(origin)")) { return .success(used) }
             case .unavailable(let reason):
-                remotely = ", and asked " + reason
+                remotely = reason
             }
         }
         if !rejections.isEmpty {
-            return .failure(Failure(description: "no binary of the log's \(image.name) found: " + rejections.joined(separator: "; ") + remotely))
+            return .failure(Failure(reason: .noMatchingBinary(image: image.name, rejected: rejections, remotely: remotely)))
         }
-        return .failure(Failure(description: "no binary found for \(image.name)" + (image.path.map { " (\($0))" } ?? "")
-                                + "; looked " + searched.joined(separator: ", ") + remotely))
+        return .failure(Failure(reason: .noBinary(image: image.name, path: image.path, searched: searched, remotely: remotely)))
     }
 
     /// The ELF build-id a log gives for `image`; `nil` for a Mach-O UUID (Apple's formats, or written with dashes),
@@ -421,8 +405,9 @@ public final class Symbolicator {
         return read
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// Why no binary of an image was used.
+    struct Failure: Error {
+        var reason: UnresolvedReason
     }
 
     private func open(_ location: Location) -> ImageSymbolizer? {

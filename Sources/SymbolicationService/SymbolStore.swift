@@ -44,7 +44,7 @@ public struct SymbolStore: Sendable {
         // A stripped binary and its debug file share the id: the binary names the module and holds its CFI, the
         // debug file its functions.
         guard let debugFile = modules.first(where: \.hasDWARF) ?? modules.first else {
-            throw ServiceError(status: 404, "no symbol file of \(name) \(id) in the store, and no binary of that id below the -d folders")
+            throw ServiceError(status: 404, "no symbol file of \(name) \(id) in the store, and no binary of that id below the server's debug folders")
         }
         let binaryModule = modules.first { $0.name == name } ?? modules.first { !$0.name.hasSuffix(".debug") } ?? debugFile
         let binary: ObjectFile, debug: ObjectFile

@@ -92,7 +92,7 @@ struct GroupCommand: ParsableCommand {
                 if let stack = CrashingStack.of(report) { report.threads = [stack] }
                 symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
                 for image in symbolicator.unresolvedImages(of: report) {
-                    let key = UnresolvedKey(image: image.name, reason: image.reason)
+                    let key = UnresolvedKey(image: image.name, reason: CommandLineAdvice.line(image.reason))
                     if unresolved[key] == nil { unresolvedOrder.append(key) }
                     unresolved[key, default: 0] += 1
                 }
@@ -111,7 +111,7 @@ struct GroupCommand: ParsableCommand {
             do {
                 try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in sign(parsed, continuing: continuing) }
             } catch {
-                if !(quietWhenNoLog && error.isUnknownFormat) { Output.error(error.description) }
+                if !(quietWhenNoLog && error.isUnknownFormat) { Output.error(CommandLineAdvice.line(error)) }
                 return false
             }
             return true
@@ -204,7 +204,7 @@ struct GroupCommand: ParsableCommand {
             let bytes = try FileSystem.read(path, maximumSize: 256 << 20)
             return try GroupBaseline.signatures(in: bytes, name: path)
         } catch let error as GroupBaseline.Failure {
-            Output.error(error.description)
+            Output.error(error.description + "; a baseline is the output of `postmortem group --json`")
             throw ExitCode.validationFailure
         } catch let error as FileSystem.Failure {
             Output.error(error.description)

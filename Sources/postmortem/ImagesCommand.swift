@@ -28,7 +28,7 @@ struct ImagesCommand: ParsableCommand {
         for path in paths {
             let images: [ObjectFile]
             do { images = try ObjectFileReader.readAll(path: path) } catch {
-                Output.error(error.description)
+                Output.error(CommandLineAdvice.line(error.description, error.remedy))
                 continue
             }
             for image in images {

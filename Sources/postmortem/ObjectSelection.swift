@@ -50,7 +50,7 @@ struct ObjectSelection: Equatable {
             symbolizer.openingDiagnostics.forEach(diagnostics.say)
             return symbolizer
         } catch {
-            Output.error(error.description)
+            Output.error(CommandLineAdvice.line(error.description, error.remedy))
             throw ExitCode.failure
         }
     }

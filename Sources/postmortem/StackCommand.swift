@@ -59,7 +59,7 @@ struct StackCommand: ParsableCommand {
                 let stopped = "\(microseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
                 Output.text(ReportJSONRenderer().render(report, extra: [("stoppedMilliseconds", stopped)]) + "\n")
             } else {
-                symbolicator.unresolvedSummary(of: report).forEach { Output.error("process \(processID): \($0)") }
+                CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report)).forEach { Output.error("process \(processID): \($0)") }
                 Output.bytes(ReportTextRenderer(colors: colors).render(report)[...])
             }
         }

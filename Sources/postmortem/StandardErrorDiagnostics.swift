@@ -31,7 +31,7 @@ final class StandardErrorDiagnostics: Sendable {
             symbolTableOnly.withLock { if !$0.contains(subject) { $0.append(subject) } }
             return
         }
-        let line = diagnostic.description
+        let line = CommandLineAdvice.line(diagnostic)
         said.withLock { said in
             // Printed while the lock is held, so two threads' lines never interleave.
             if said.insert(line).inserted { Output.error(line) }

@@ -145,7 +145,7 @@ struct SymbolicateCommand: ParsableCommand {
                     }
                 }
             } catch {
-                Output.error("\(error)")
+                Output.error(CommandLineAdvice.line(error))
                 continue
             }
             produced += 1
@@ -170,7 +170,7 @@ struct SymbolicateCommand: ParsableCommand {
         var unresolved = false
         if !parseOnly {
             symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
-            let summary = symbolicator.unresolvedSummary(of: report)
+            let summary = CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report))
             unresolved = !summary.isEmpty
             sourceReader?.fill(&report, logDirectory: source.directory)
             // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.

@@ -222,7 +222,7 @@ struct CoreFileTests {
         let thread = try #require(Self.threads(report).first)
         let addresses = Self.addresses(thread)
         #expect(addresses.count == 300)
-        #expect(thread["stopReason"] as? String == "cut at 300 frames (--max-frames)")
+        #expect(thread["stopReason"] as? String == "cut at 300 frames (the frame limit)")
         let expected = try Self.euStack(core: core, executable: executable)
         #expect(Array(expected.values.first?.prefix(300) ?? []) == addresses)
     }

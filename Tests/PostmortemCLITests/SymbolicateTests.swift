@@ -397,7 +397,7 @@ struct ManyLogsTests {
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["format"] as? String
         }
         #expect(formats == ["sanitizer", "glibc-backtrace"])
-        #expect(result.errorLines.filter { $0.hasSuffix(": an ELF binary, not a crash log (resolve addresses in it with postmortem resolve -o FILE)") }.count == 2,
+        #expect(result.errorLines.filter { $0.hasSuffix(": an ELF binary, not a crash log; resolve addresses in it with postmortem resolve -o FILE") }.count == 2,
                 "readings and sensors are named as binaries: \(result.standardError)")
 
         let input = try String(contentsOfFile: scratch.path("asan.txt"), encoding: .utf8)

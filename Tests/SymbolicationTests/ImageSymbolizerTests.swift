@@ -27,7 +27,9 @@ struct ImageSymbolizerTests {
         #expect(symbolizer.notes(with: log) == ["\(Fixtures.path("inventory-stripped")): no debug information found; using the symbol table only"])
         let resolution = symbolizer.resolve(FileAddress(0x127d))
         #expect(resolution.frames.isEmpty)
-        #expect(resolution.unresolvedReason == "no symbol covers 0x127d and there is no debug information")
+        #expect(resolution.unresolvedReason == .notCovered(address: FileAddress(0x127d), hasDebugInformation: false))
+        #expect(resolution.unresolvedReason?.description == "no symbol covers 0x127d and there is no debug information")
+        #expect(resolution.unresolvedReason?.remedy == .giveDebugFile)
     }
 
     @Test func withSymbolsButNoDWARFTheSymbolTableAnswers() throws {
@@ -44,7 +46,8 @@ struct ImageSymbolizerTests {
         let symbolizer = try ImageSymbolizer(path: Fixtures.path("sensors-gcc-dwarf5"))
         let outside = symbolizer.resolve(FileAddress(0xdead_beef))
         #expect(outside.frames.isEmpty)
-        #expect(outside.unresolvedReason?.contains("outside every section") == true)
+        #expect(outside.unresolvedReason == .outsideSections(address: FileAddress(0xdead_beef), image: "sensors-gcc-dwarf5"))
+        #expect(outside.unresolvedReason?.remedy == nil)
     }
 
     @Test func demanglingCanBeTurnedOff() throws {

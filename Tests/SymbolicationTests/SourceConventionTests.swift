@@ -34,4 +34,47 @@ struct SourceConventionTests {
         }
         #expect(offenders.isEmpty, "imports of all of Foundation: \(offenders)")
     }
+
+    /// Modules that word answers for the command line: they may name its options.
+    static let frontEnds: Set<String> = ["postmortem", "postmortem-server", "ServeOptions"]
+
+    /// Options of other tools that library strings name, by file: each for its reason.
+    static let otherToolsOptions: [String: Set<String>?] = [
+        // How to decompress a log: gzip's, zstd's, xz's and bzip2's options.
+        "Sources/CrashLogs/Parsing/BinaryInput.swift": ["-c", "-dc"],
+        // The linker's option that gives a binary its build-id.
+        "Sources/BreakpadSymbols/Writing/SymbolFileBuilder.swift": ["--build-id"],
+        // lldb's `type summary add` command, which formatter files are written in: all of its options.
+        "Sources/Formatters/Registry/FormatterFile.swift": nil,
+    ]
+
+    /// The library words what is wrong (``UnresolvedReason``, ``Diagnostic``) and what can be done as data (``Remedy``);
+    /// each front end words the remedy with its own options. A string literal of a library module that names an option
+    /// (`-o`, `--arch`) is advice for one front end, which another (a server, a library user) cannot follow.
+    @Test func noLibraryStringNamesAnOption() throws {
+        let stringLiteral = try NSRegularExpression(pattern: #""(?:[^"\\]|\\.)*""#)
+        let option = try NSRegularExpression(pattern: #"(?<![\w-])(-[a-zA-Z]|--[a-z][a-z-]*)(?![\w-])"#)
+        func matches(_ expression: NSRegularExpression, in text: String, group: Int) -> [String] {
+            expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+                Range(match.range(at: group), in: text).map { String(text[$0]) }
+            }
+        }
+        var offenders: [String] = []
+        for file in try Self.sourceFiles() {
+            let module = file.path.split(separator: "/")[1]
+            guard !Self.frontEnds.contains(String(module)) else { continue }
+            let allowed = Self.otherToolsOptions[file.path]
+            if let allowed, allowed == nil { continue }
+            for (number, line) in file.lines.enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//") else { continue }
+                for literal in matches(stringLiteral, in: code, group: 0) {
+                    for name in matches(option, in: literal, group: 1) where allowed??.contains(name) != true {
+                        offenders.append("\(file.path):\(number + 1): \(name)")
+                    }
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "library strings naming an option: \(offenders)")
+    }
 }

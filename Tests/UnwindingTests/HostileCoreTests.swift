@@ -56,7 +56,7 @@ struct HostileCoreTests {
         let images = MappedImages(core: core, finder: BinaryFinder(debugPaths: []))
         let stack = StackWalker(memory: core.memory, callFrames: images, frameLimit: 10).walk(from: core.threads[0].registers)
         #expect(stack.frames.count == 10)
-        #expect(stack.stopReason == "cut at 10 frames (--max-frames)")
+        #expect(stack.stopReason == "cut at 10 frames (the frame limit)")
     }
 
     @Test func registersPointingNowhere() throws {

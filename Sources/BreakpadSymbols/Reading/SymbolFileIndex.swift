@@ -115,7 +115,7 @@ public final class SymbolFileIndex: Sendable {
                                      functionStart: FileAddress(symbol.address), unresolvedReason: nil)
         }
         return AddressResolution(address: fileAddress, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
-                                 unresolvedReason: "no FUNC or PUBLIC record of \(module.name) covers it")
+                                 unresolvedReason: .notInSymbolFile(module: module.name))
     }
 
     /// Offsets worth asking about: each function's first and last byte and each public symbol's start (for checks).

@@ -42,7 +42,7 @@ public struct CrashFrame: Hashable, Sendable {
     /// another tool (`llvm-symbolizer --obj=BINARY`, `addr2line -e`) to ask the same question.
     public var lookupAddress: UInt64?
     /// Why symbolication found nothing, when it tried.
-    public var unresolvedReason: String?
+    public var unresolvedReason: UnresolvedReason?
     /// How an unwinder found the frame, for stacks Postmortem walked itself (a core's); `nil` for a log's frames.
     public var trust: FrameTrust?
     /// The build-id (hex) of the debug information that resolved the frame, when it has one: what its source files

@@ -1,3 +1,5 @@
+public import PostmortemCore
+
 /// What a file that is no text looks like, told from its first bytes: so that a core, a binary or a compressed log
 /// given where a log is expected is named in one line, not parsed (a 100 MB random file took seconds and hundreds of
 /// MB before "no crash log") nor printed back to the terminal.
@@ -5,43 +7,43 @@ public enum BinaryInput {
     /// How many first bytes are looked at for NUL bytes.
     static let sampleSize = 4_096
 
-    /// What the bytes are and what to do with them, in one phrase; `nil` for text.
-    public static func description(of bytes: some Collection<UInt8>) -> String? {
+    /// What the bytes are, in one phrase, and what can be done with them; `nil` for text.
+    public static func kind(of bytes: some Collection<UInt8>) -> (description: String, remedy: Remedy?)? {
         let head = Array(bytes.prefix(sampleSize))
         func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
-        if starts([0x7f, 0x45, 0x4c, 0x46]) { return elfDescription(head) }
-        if starts(Array("MDMP".utf8)) { return "a minidump (give it to postmortem symbolicate, which unwinds its threads)" }
-        if starts([0x1f, 0x8b]) { return "gzip-compressed: decompress it first (gunzip -c FILE | postmortem symbolicate -)" }
-        if starts([0x28, 0xb5, 0x2f, 0xfd]) { return "zstd-compressed: decompress it first (zstd -dc FILE | postmortem symbolicate -)" }
-        if starts([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return "xz-compressed: decompress it first (xz -dc FILE | postmortem symbolicate -)" }
+        if starts([0x7f, 0x45, 0x4c, 0x46]) { return elfKind(head) }
+        if starts(Array("MDMP".utf8)) { return ("a minidump", .giveByPath) }
+        if starts([0x1f, 0x8b]) { return ("gzip-compressed", .decompress(command: "gunzip -c")) }
+        if starts([0x28, 0xb5, 0x2f, 0xfd]) { return ("zstd-compressed", .decompress(command: "zstd -dc")) }
+        if starts([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return ("xz-compressed", .decompress(command: "xz -dc")) }
         if starts(Array("BZh".utf8)), head.count >= 10, head[4..<10].elementsEqual([0x31, 0x41, 0x59, 0x26, 0x53, 0x59]) {
-            return "bzip2-compressed: decompress it first (bzip2 -dc FILE | postmortem symbolicate -)"
+            return ("bzip2-compressed", .decompress(command: "bzip2 -dc"))
         }
-        if starts(Array("!<arch>\n".utf8)) { return "an ar archive (a static library), not a crash log" }
+        if starts(Array("!<arch>\n".utf8)) { return ("an ar archive (a static library), not a crash log", nil) }
         if starts([0xcf, 0xfa, 0xed, 0xfe]) || starts([0xce, 0xfa, 0xed, 0xfe]) || starts([0xfe, 0xed, 0xfa, 0xcf]) {
-            return "a Mach-O binary, not a crash log (resolve addresses in it with postmortem resolve -o FILE)"
+            return ("a Mach-O binary, not a crash log", .resolveInBinary)
         }
         // A byte-order mark and text of which ASCII is half the bytes, the other half NUL (not a stray FF FE).
         if starts([0xff, 0xfe]) || starts([0xfe, 0xff]), head.count >= 8, head.count { $0 == 0 } * 3 > head.count {
-            return "UTF-16 text: convert it first (iconv -f UTF-16 -t UTF-8 FILE | postmortem symbolicate -)"
+            return ("UTF-16 text", .convertToUTF8)
         }
         // Text may hold a stray NUL or escape (a synthetic module name, colours); data holds control bytes throughout
         // (one in ten of random bytes).
         let controls = head.count { $0 < 0x20 && ![0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b].contains($0) }
         if controls >= 8, controls * 20 > head.count {
-            return "binary data (\(controls) control bytes in its first \(head.count) bytes), not a text log"
+            return ("binary data (\(controls) control bytes in its first \(head.count) bytes), not a text log", nil)
         }
         return nil
     }
 
-    private static func elfDescription(_ head: [UInt8]) -> String {
-        guard head.count >= 18 else { return "a truncated ELF file, not a crash log" }
+    private static func elfKind(_ head: [UInt8]) -> (description: String, remedy: Remedy?) {
+        guard head.count >= 18 else { return ("a truncated ELF file, not a crash log", nil) }
         let type = head[5] == 2 ? UInt16(head[16]) << 8 | UInt16(head[17]) : UInt16(head[17]) << 8 | UInt16(head[16])
         switch type {
-        case 4: return "an ELF core file (give it by its path to postmortem symbolicate, which unwinds x86-64 cores)"
-        case 1: return "an ELF relocatable object, not a crash log"
-        case 2, 3: return "an ELF binary, not a crash log (resolve addresses in it with postmortem resolve -o FILE)"
-        default: return "an ELF file, not a crash log"
+        case 4: return ("an ELF core file", .giveByPath)
+        case 1: return ("an ELF relocatable object, not a crash log", nil)
+        case 2, 3: return ("an ELF binary, not a crash log", .resolveInBinary)
+        default: return ("an ELF file, not a crash log", nil)
         }
     }
 }

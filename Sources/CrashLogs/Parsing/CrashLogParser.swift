@@ -1,3 +1,4 @@
+public import PostmortemCore
 /// Why a log could not be parsed.
 public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The log's name, as given (a path, or `-` for standard input).
@@ -6,12 +7,15 @@ public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible 
     public var detail: String
     /// The input is no log of a format this version reads (rather than a log of one that is cut or damaged).
     public var isUnknownFormat: Bool
+    /// What the user can do about it, when something can be done.
+    public var remedy: Remedy?
 
     /// An error about `source`; `isUnknownFormat` when no parser recognised it.
-    public init(source: String, detail: String, isUnknownFormat: Bool = false) {
+    public init(source: String, detail: String, isUnknownFormat: Bool = false, remedy: Remedy? = nil) {
         self.source = source
         self.detail = detail
         self.isUnknownFormat = isUnknownFormat
+        self.remedy = remedy
     }
 
     /// The source and the detail, in one line.
@@ -73,8 +77,8 @@ public enum CrashLogParser {
 
     /// Throws when `bytes` are no text (a core, a binary, a compressed log), naming what they look like.
     static func refuseBinary(_ bytes: [UInt8], source: String) throws(CrashLogError) {
-        if let description = BinaryInput.description(of: bytes) {
-            throw CrashLogError(source: source, detail: description, isUnknownFormat: true)
+        if let binary = BinaryInput.kind(of: bytes) {
+            throw CrashLogError(source: source, detail: binary.description, isUnknownFormat: true, remedy: binary.remedy)
         }
     }
 

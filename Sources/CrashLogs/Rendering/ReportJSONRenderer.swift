@@ -58,7 +58,7 @@ public struct ReportJSONRenderer: Sendable {
         // What the log itself names (a system frame the device symbolicated, `sym+0xoff`), so nothing is lost.
         if let symbol = frame.symbolInLog { members.append(("symbolInLog", JSONText.quote(symbol))) }
         if let offset = frame.symbolOffsetInLog { members.append(("symbolOffsetInLog", "\(offset)")) }
-        if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
+        if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason.description))) }
         if let lookup = frame.lookupAddress { members.append(("lookupAddress", JSONText.quote(Self.hex(lookup)))) }
         if let trust = frame.trust {
             members.append(("trust", JSONText.quote(trust.rawValue)))

@@ -49,7 +49,7 @@ package final class BinaryLocator {
         var searched: [String] = []
         // The -o binary, for frames that name it (a log that lists no images: Crashlytics', an address list's).
         if let object, Set([name, name + ".debug"] + DSYMBundle.bundleNames(for: name)).contains(FilePath.fileName(of: object)) {
-            consider(object, "given with -o")
+            consider(object, "given as the object")
         }
         if let path = imagePath, path.hasPrefix("/") {
             consider(path, "as the log names it")
@@ -68,7 +68,7 @@ package final class BinaryLocator {
             }
             for path in entries(named: debugNames, below: root) { consider(path, "below \(root)") }
         }
-        searched.append(debugPaths.isEmpty ? "below -d folders (none given)" : "below " + debugPaths.joined(separator: ", "))
+        searched.append(debugPaths.isEmpty ? "below the debug folders (none given)" : "below " + debugPaths.joined(separator: ", "))
         if Self.isELFName(name), imagePath.map({ !$0.hasPrefix("/") || Self.isSystemLibraryPath($0) }) ?? true {
             if systemSearch == nil { systemSearch = SystemLibrarySearch.standard() }
             for path in systemSearch?.candidates(named: name) ?? [] { consider(path, "in the system's libraries") }

@@ -14,11 +14,11 @@ public struct AddressResolution: Hashable, Sendable {
     /// The start of the outermost function (from DWARF, else from the symbol table).
     public var functionStart: FileAddress?
     /// Why the address stays unresolved, when ``frames`` is empty.
-    public var unresolvedReason: String?
+    public var unresolvedReason: UnresolvedReason?
 
     /// A resolution of `address`: `frames` innermost first, the covering symbol, and why nothing covers it when nothing does.
     public init(address: FileAddress, frames: [SymbolicatedFrame], symbol: String?, symbolOffset: UInt64?,
-                functionStart: FileAddress?, unresolvedReason: String?) {
+                functionStart: FileAddress?, unresolvedReason: UnresolvedReason?) {
         self.address = address
         self.frames = frames
         self.symbol = symbol

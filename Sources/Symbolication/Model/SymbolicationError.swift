@@ -1,5 +1,6 @@
 public import ObjectFiles
 public import DWARF
+public import PostmortemCore
 
 /// Why an image could not be prepared for symbolication.
 public enum SymbolicationError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -12,5 +13,11 @@ public enum SymbolicationError: Error, Hashable, Sendable, CustomStringConvertib
         case .objectFile(let error): error.description
         case .dwarf(let error): error.description
         }
+    }
+
+    /// What the user can do about it, when something can be done.
+    public var remedy: Remedy? {
+        if case .objectFile(let error) = self { return error.remedy }
+        return nil
     }
 }

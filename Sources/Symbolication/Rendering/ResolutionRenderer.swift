@@ -123,7 +123,7 @@ public struct ResolutionRenderer: Sendable {
         members.append(("frames", JSONText.array(resolution.frames.map(ReportJSONRenderer.json(symbol:)))))
         members.append(("symbol", JSONText.string(resolution.symbol)))
         members.append(("symbolOffset", JSONText.number(resolution.symbolOffset)))
-        if let reason = resolution.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason))) }
+        if let reason = resolution.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason.description))) }
         return JSONText.object(members)
     }
 

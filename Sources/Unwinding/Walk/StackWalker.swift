@@ -41,7 +41,7 @@ public struct StackWalker: Sendable {
             }
             if !frames.isEmpty, programCounter == 0 { return UnwoundStack(frames: frames, stopReason: nil) }
             guard frames.count < frameLimit else {
-                return UnwoundStack(frames: frames, stopReason: "cut at \(frameLimit) frames (--max-frames)")
+                return UnwoundStack(frames: frames, stopReason: "cut at \(frameLimit) frames (the frame limit)")
             }
             let frame = UnwoundFrame(address: programCounter, isReturnAddress: isReturnAddress, trust: trust, registers: current)
             frames.append(frame)
@@ -99,7 +99,7 @@ public struct StackWalker: Sendable {
         var seen = Set<UInt64>()
         while context != 0 {
             guard frames.count < frameLimit else {
-                return UnwoundStack(frames: frames, stopReason: "cut at \(frameLimit) frames (--max-frames)")
+                return UnwoundStack(frames: frames, stopReason: "cut at \(frameLimit) frames (the frame limit)")
             }
             guard seen.insert(context).inserted else { return UnwoundStack(frames: frames, stopReason: "the async contexts form a loop") }
             guard let parent = memory.word(at: context), let resume = memory.word(at: context &+ 8) else {
