@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(name: "fuzz-objectfiles", dependencies: ["ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/ObjectFiles"),
         .executableTarget(name: "fuzz-dwarf", dependencies: ["Symbolication", "DWARF", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/DWARF"),
         .executableTarget(name: "fuzz-cores", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/Cores"),
-        .executableTarget(name: "fuzz-symbol-files", dependencies: ["BreakpadSymbols", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/SymbolFiles"),
+        .executableTarget(name: "fuzz-symbol-files", dependencies: ["BreakpadSymbols", "ObjectFiles", "DWARF", "PostmortemCore", "FuzzSupport"], path: "Fuzz/Targets/SymbolFiles"),
         .executableTarget(name: "fuzz-minidumps", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/Minidumps"),
         .executableTarget(name: "fuzz-index-cache", dependencies: ["Symbolication", "FuzzSupport"], path: "Fuzz/Targets/IndexCache"),
 
@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "PostmortemCore", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
-        .testTarget(name: "UnwindingTests", dependencies: ["Unwinding", "DWARF", "ObjectFiles", "CrashLogs", "PostmortemCore", "TestSupport"]),
+        .testTarget(name: "UnwindingTests", dependencies: ["Unwinding", "DWARF", "ObjectFiles", "CrashLogs", "PostmortemCore", "BreakpadSymbols", "TestSupport"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
     ],

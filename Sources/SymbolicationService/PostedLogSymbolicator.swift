@@ -2,7 +2,7 @@ public import CrashLogs
 import ObjectFiles
 public import PostmortemCore
 public import Symbolication
-import Unwinding
+public import Unwinding
 
 /// Answers a crash log posted whole (`POST /symbolicate`): every report in it symbolicated, as `postmortem
 /// symbolicate` prints it: one line of JSON per report, or the log in its own format. Images come from the server's
@@ -18,11 +18,16 @@ public struct PostedLogSymbolicator: Sendable {
 
     /// How binaries are found and images opened; ``SymbolicationOptions/sharedImages`` is the server's pool.
     public let options: SymbolicationOptions
+    /// Where the modules of a posted dump whose binaries are not found get their call-frame information (the server's
+    /// symbol stores); `nil`: nowhere.
+    public let callFramesWithoutBinary: CallFrameRowsLookup?
 
     /// Answers logs with `options` (give it ``SymbolicationOptions/sharedImages`` and
-    /// ``SymbolicationOptions/debugPathListings`` to share opened images and folder listings between requests).
-    public init(options: SymbolicationOptions) {
+    /// ``SymbolicationOptions/debugPathListings`` to share opened images and folder listings between requests), dumps'
+    /// modules without binaries walked by `callFramesWithoutBinary`.
+    public init(options: SymbolicationOptions, callFramesWithoutBinary: CallFrameRowsLookup? = nil) {
         self.options = options
+        self.callFramesWithoutBinary = callFramesWithoutBinary
     }
 
     /// The answer to `body`.
@@ -55,7 +60,7 @@ public struct PostedLogSymbolicator: Sendable {
     /// A core or minidump posted whole: every thread unwound with the binaries found below the server's folders (or
     /// through debuginfod) for the build-ids it holds, then symbolicated.
     private func answer(dump body: [UInt8], style: Style, symbolicator: Symbolicator) throws(ServiceError) -> [UInt8] {
-        let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles)
+        let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles, callFramesWithoutBinary: callFramesWithoutBinary)
         var report: CrashReport
         do {
             if MinidumpFile.isMinidump(prefix: body.prefix(4)) {
@@ -86,7 +91,7 @@ public struct PostedLogSymbolicator: Sendable {
         else { throw .badRequest("no part named \(Self.minidumpField) and no part that is a minidump") }
         let dump: MinidumpFile
         do { dump = try MinidumpFile(bytes: part.content, path: part.fileName ?? Self.minidumpField) } catch { throw .badRequest(error.description) }
-        let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles)
+        let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles, callFramesWithoutBinary: callFramesWithoutBinary)
         var report = MinidumpUnwinding(dump: dump, finder: finder).report
         Symbolicator(diagnostics: diagnostics, options: options).symbolicate(&report)
         // Form fields are text; a file other than the dump (an attachment) is named, not copied.

@@ -11,6 +11,7 @@ import ServeOptions
 import ServiceLifecycle
 import Symbolication
 import SymbolicationService
+import Unwinding
 
 /// The server: its routes, the images its requests share, and its lifecycle (SIGTERM and SIGINT stop it gracefully:
 /// no new connections, requests in flight finished, within ``shutdownLimit``).
@@ -26,6 +27,8 @@ struct SymbolicationServer: Sendable {
     let symbolicationOptions: SymbolicationOptions
     /// The Breakpad symbol store served at `/NAME/DEBUGID/NAME.sym`; `nil` without `--symbols`.
     let symbolStore: SymbolStore?
+    /// The `STACK CFI` rows of the stores' symbol files, for posted dumps' modules whose binaries are not found.
+    let callFramesWithoutBinary: CallFrameRowsLookup?
     /// The threads symbolication runs on (it blocks: it reads files and DWARF), off the event loops. Four per core:
     /// a few slow requests (a large log, an image opened from its DWARF) leave threads for the quick ones, which the
     /// kernel's scheduler then shares the cores with.
@@ -61,8 +64,13 @@ struct SymbolicationServer: Sendable {
         images = OpenedImages(options: symbolicationOptions.symbolizer, maximumOpenImages: options.maximumOpenImages,
                               diagnostics: diagnostics)
         symbolicationOptions.sharedImages = images
-        if !options.symbolStores.isEmpty {
-            symbolicationOptions.moduleSymbols = SymbolStoreLookup(directories: options.symbolStores) { [logger] in logger.warning("\($0)") }.lookup
+        let storeLookup = options.symbolStores.isEmpty ? nil
+            : SymbolStoreLookup(directories: options.symbolStores) { [logger] in logger.warning("\($0)") }
+        symbolicationOptions.moduleSymbols = storeLookup?.lookup
+        if let storeLookup {
+            callFramesWithoutBinary = { name, path, buildID in storeLookup.callFrames(name: name, path: path, buildID: buildID) }
+        } else {
+            callFramesWithoutBinary = nil
         }
         // The -d folders listed once for all posted logs (again when two seconds old), not once per log.
         symbolicationOptions.debugPathListings = DebugPathListings()
@@ -115,7 +123,7 @@ struct SymbolicationServer: Sendable {
         router.post("/symbolicate") { request, _ in
             let text = request.headers[.accept].map { $0.contains("text/plain") } ?? false
             return await answer(request) { (body, _) throws(ServiceError) in
-                let answer = try PostedLogSymbolicator(options: symbolicationOptions)
+                let answer = try PostedLogSymbolicator(options: symbolicationOptions, callFramesWithoutBinary: callFramesWithoutBinary)
                     .answer(body, style: text ? .text : .json, diagnostics: images.diagnostics)
                 return (answer, text ? "text/plain; charset=utf-8" : "application/x-ndjson")
             }
@@ -129,7 +137,7 @@ struct SymbolicationServer: Sendable {
             }
             return await answerSpooled(request) { (body, _) throws(ServiceError) in
                 let form = try MultipartForm(body: body, boundary: boundary)
-                let answer = try PostedLogSymbolicator(options: symbolicationOptions)
+                let answer = try PostedLogSymbolicator(options: symbolicationOptions, callFramesWithoutBinary: callFramesWithoutBinary)
                     .answer(minidumpUpload: form, style: text ? .text : .json, diagnostics: images.diagnostics)
                 return (answer, text ? "text/plain; charset=utf-8" : "application/json")
             }

@@ -1,3 +1,4 @@
+import BreakpadSymbols
 import CrashLogs
 import ObjectFiles
 import PostmortemCore
@@ -12,6 +13,8 @@ struct DumpInput {
     var frameLimit: Int
     /// Whether walks scan the stack where CFI and frame pointers fail (`--scan`).
     var scansStack = false
+    /// Where modules whose binaries are not found get their call-frame information (`--symbols` stores).
+    var symbolStore: SymbolStoreLookup?
 
     /// How many first bytes tell a dump from a log.
     static let prefixLength = 18
@@ -55,7 +58,13 @@ struct DumpInput {
         }
     }
 
-    private var finder: BinaryFinder { BinaryFinder(debugPaths: debugPaths, executable: executable, remote: remote) }
+    private var finder: BinaryFinder {
+        var callFrames: CallFrameRowsLookup?
+        if let symbolStore {
+            callFrames = { name, path, buildID in symbolStore.callFrames(name: name, path: path, buildID: buildID) }
+        }
+        return BinaryFinder(debugPaths: debugPaths, executable: executable, remote: remote, callFramesWithoutBinary: callFrames)
+    }
 
     private func unwound(_ core: CoreFile) -> Unwound {
         // What the core lacks (a segment cut short) goes to stderr with the report's other warnings.

@@ -70,11 +70,11 @@ struct GroupCommand: ParsableCommand {
             debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote)
-        if !symbolStores.isEmpty {
-            options.moduleSymbols = SymbolStoreLookup(directories: symbolStores) { Output.error($0) }.lookup
-        }
+        let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
+        options.moduleSymbols = symbolStore?.lookup
         let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: options)
-        let cores = DumpInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit)
+        let cores = DumpInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit,
+                              symbolStore: symbolStore)
         // Per image and reason, how many crashes kept unresolved frames: said once each, at the end.
         var unresolved: [UnresolvedKey: Int] = [:]
         var unresolvedOrder: [UnresolvedKey] = []

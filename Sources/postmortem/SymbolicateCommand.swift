@@ -85,9 +85,8 @@ struct SymbolicateCommand: ParsableCommand {
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote)
-        if !symbolStores.isEmpty {
-            options.moduleSymbols = SymbolStoreLookup(directories: symbolStores) { Output.error($0) }.lookup
-        }
+        let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
+        options.moduleSymbols = symbolStore?.lookup
         let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: options)
         let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
         sourceReader?.remote = remote
@@ -100,7 +99,8 @@ struct SymbolicateCommand: ParsableCommand {
         var unresolved = false
         let sink = try OutputSink(path: output)
         var produced = 0
-        let dumps = DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames), scansStack: scan)
+        let dumps = DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames), scansStack: scan,
+                              symbolStore: symbolStore)
         for source in sources {
             // A core or minidump is recognized by its first bytes before anything reads it whole (standard input is read first).
             var read: [UInt8]?

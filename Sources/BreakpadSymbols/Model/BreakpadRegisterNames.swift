@@ -57,4 +57,43 @@ enum BreakpadRegisterNames {
         default: architecture.name
         }
     }
+
+    /// The architecture a `MODULE` line names; `nil` for one whose registers this table does not name.
+    static func architecture(ofModule name: String) -> Architecture? {
+        switch name {
+        case "x86_64": .x86_64
+        case "x86": .i386
+        case "arm64": .arm64
+        case "arm": .arm
+        default: nil
+        }
+    }
+
+    /// The DWARF number of the register Breakpad calls `name` on `architecture` (with or without its `$`, as files
+    /// written by other tools spell AArch64's); `nil` for no register of it.
+    static func number(of name: String, on architecture: Architecture) -> UInt16? {
+        let table: [String]
+        switch architecture {
+        case .x86_64, .x86_64h: table = x86_64
+        case .i386: table = i386
+        case .arm64, .arm64e, .arm64_32: table = arm64
+        case .arm, .armv7, .armv7s, .armv7k: table = arm
+        default: return nil
+        }
+        let bare = name.hasPrefix("$") ? String(name.dropFirst()) : name
+        guard !bare.isEmpty, let index = table.firstIndex(where: { $0 == name || $0 == bare || $0 == "$" + bare }) else { return nil }
+        return UInt16(index)
+    }
+
+    /// The DWARF column of the return address (`.ra`) on `architecture`: `rip` (16) on x86-64, `eip` (8) on x86, the
+    /// link register on ARM (`x30`, `lr`).
+    static func returnAddressRegister(_ architecture: Architecture) -> UInt16? {
+        switch architecture {
+        case .x86_64, .x86_64h: 16
+        case .i386: 8
+        case .arm64, .arm64e, .arm64_32: 30
+        case .arm, .armv7, .armv7s, .armv7k: 14
+        default: nil
+        }
+    }
 }

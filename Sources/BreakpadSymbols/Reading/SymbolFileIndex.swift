@@ -21,6 +21,9 @@ public final class SymbolFileIndex: Sendable {
     private let inlines: [Inline]
     private let inlineRanges: [BreakpadRange]
     private let publics: [Public]
+    /// `STACK CFI INIT` records by address, each with its `STACK CFI` records in ``callFrameDeltas``.
+    let callFrameInits: [CallFrameInit]
+    let callFrameDeltas: [CallFrameDelta]
 
     /// The most problems kept (a file damaged throughout would otherwise list every line).
     public static let maximumProblems = 20
@@ -51,6 +54,22 @@ public final class SymbolFileIndex: Sendable {
     struct Public {
         var address: UInt64
         var name: Range<Int>
+    }
+
+    /// A function's call-frame rules at its first address, and where its changes are.
+    struct CallFrameInit {
+        var address: UInt64
+        var size: UInt64
+        /// The rules' text (`.cfa: $rsp 8 + .ra: .cfa -8 + ^`), in the mapping.
+        var rules: Range<Int>
+        /// Its `STACK CFI` records, by address.
+        var deltas: Range<Int>
+    }
+
+    /// The rules that change from `address` on.
+    struct CallFrameDelta {
+        var address: UInt64
+        var rules: Range<Int>
     }
 
     /// Whether the file at `path` starts as a Breakpad symbol file does (`MODULE `).
@@ -85,6 +104,9 @@ public final class SymbolFileIndex: Sendable {
         inlines = parser.inlines
         inlineRanges = parser.inlineRanges
         publics = parser.publics.sorted { $0.address < $1.address }
+        // dump_syms lists `.debug_frame`'s functions, then `.eh_frame`'s: sorted here, each keeping its changes.
+        callFrameInits = parser.callFrameInits.sorted { $0.address < $1.address }
+        callFrameDeltas = parser.callFrameDeltas
         problems = parser.problems
     }
 
@@ -121,6 +143,7 @@ public final class SymbolFileIndex: Sendable {
     /// Offsets worth asking about: each function's first and last byte and each public symbol's start (for checks).
     package var sampleOffsets: [UInt64] {
         functions.flatMap { [$0.address, $0.address &+ max($0.size, 1) &- 1] } + publics.map(\.address)
+            + callFrameInits.flatMap { [$0.address, $0.address &+ max($0.size, 1) &- 1] } + callFrameDeltas.map(\.address)
     }
 
     private func function(containing address: UInt64) -> Function? {
@@ -163,7 +186,7 @@ public final class SymbolFileIndex: Sendable {
         return kept
     }
 
-    private func string(_ range: Range<Int>) -> String {
+    func string(_ range: Range<Int>) -> String {
         String(decoding: bytes.bytes(range), as: UTF8.self)
     }
 

@@ -16,6 +16,8 @@ struct SymbolFileParser {
     var inlines: [SymbolFileIndex.Inline] = []
     var inlineRanges: [BreakpadRange] = []
     var publics: [SymbolFileIndex.Public] = []
+    var callFrameInits: [SymbolFileIndex.CallFrameInit] = []
+    var callFrameDeltas: [SymbolFileIndex.CallFrameDelta] = []
     var problems: [String] = []
     private var problemCount = 0
 
@@ -103,12 +105,39 @@ struct SymbolFileParser {
                     continue
                 }
                 publics.append(SymbolFileIndex.Public(address: address, name: fields.rest()))
-            case "STACK", "INFO":
+            case "STACK":
+                currentFunction = nil
+                readStackRecord(&fields)
+            case "INFO":
                 currentFunction = nil
             default:
                 problem("a line of no known record")
             }
         }
+    }
+
+    /// `STACK CFI INIT ADDRESS SIZE RULES…` starts a function's rules; `STACK CFI ADDRESS RULES…` changes them from
+    /// an address on (it follows its INIT record). `STACK WIN` records (Windows frame data) are not read.
+    private mutating func readStackRecord(_ fields: inout Fields) {
+        guard fields.word() == "CFI" else { return }
+        let saved = fields.position
+        if fields.word() == "INIT" {
+            guard let address = fields.hex(), let size = fields.hex() else {
+                problem("a STACK CFI INIT record is not STACK CFI INIT ADDRESS SIZE RULES")
+                return
+            }
+            callFrameInits.append(SymbolFileIndex.CallFrameInit(address: address, size: size, rules: fields.rest(),
+                                                                deltas: callFrameDeltas.count..<callFrameDeltas.count))
+            return
+        }
+        fields.position = saved
+        guard let address = fields.hex(), !callFrameInits.isEmpty else {
+            problem("a STACK CFI record is not STACK CFI ADDRESS RULES after a STACK CFI INIT")
+            return
+        }
+        callFrameDeltas.append(SymbolFileIndex.CallFrameDelta(address: address, rules: fields.rest()))
+        let last = callFrameInits.count - 1
+        callFrameInits[last].deltas = callFrameInits[last].deltas.lowerBound..<callFrameDeltas.count
     }
 
     private static func set(_ table: inout [Range<Int>?], _ number: Int, _ value: Range<Int>) {
@@ -123,7 +152,7 @@ struct SymbolFileParser {
 }
 
 /// The space-separated fields of one line, read from the left.
-private struct Fields {
+struct Fields {
     let bytes: UnsafeRawBufferPointer
     var position: Int
     let end: Int

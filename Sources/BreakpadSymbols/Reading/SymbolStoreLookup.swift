@@ -1,5 +1,5 @@
 import CrashLogs
-import ObjectFiles
+public import ObjectFiles
 import PostmortemCore
 public import Symbolication
 import Synchronization
@@ -27,8 +27,19 @@ public final class SymbolStoreLookup: Sendable {
     /// The symbol file of `image`, when a store has one.
     public func symbols(of image: CrashImage) -> SymbolFileIndex? {
         guard let identifier = image.identifier, let debugID = Self.debugID(of: identifier) else { return nil }
-        var names = [image.name]
-        if let path = image.path { names.append(FilePath.fileName(of: path)) }
+        return symbols(names: [image.name] + (image.path.map { [FilePath.fileName(of: $0)] } ?? []), debugID: debugID)
+    }
+
+    /// The `STACK CFI` rows of the module `name` mapped from `path` with `buildID`, when a store has its symbol file and
+    /// the file has such records: what a walk through the module goes by when its binary is not at hand.
+    public func callFrames(name: String, path: String, buildID: BuildID) -> SymbolFileCallFrames? {
+        guard let debugID = BreakpadDebugID.of(buildID: buildID),
+              let index = symbols(names: [name, FilePath.fileName(of: path)], debugID: debugID), index.hasCallFrames else { return nil }
+        return SymbolFileCallFrames(index: index)
+    }
+
+    /// The first symbol file of the module known by any of `names` and `debugID`, in the stores' order.
+    private func symbols(names: [String], debugID: String) -> SymbolFileIndex? {
         for name in names where !name.isEmpty && !name.contains("/") {
             for directory in directories {
                 let path = FilePath.join(directory, SymbolStoreLayout.relativePath(module: name, debugID: debugID))

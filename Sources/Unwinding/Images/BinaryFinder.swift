@@ -1,3 +1,4 @@
+public import DWARF
 public import ObjectFiles
 public import PostmortemCore
 
@@ -9,13 +10,19 @@ public final class BinaryFinder {
     private let remote: RemoteDebugFileSource?
     /// The program's binary given with `-e`, if one was.
     public let executable: String?
+    /// Where an image whose binary is not found gets its call-frame information otherwise (a Breakpad symbol file's
+    /// `STACK CFI` records); `nil`: nowhere.
+    public let callFramesWithoutBinary: CallFrameRowsLookup?
 
     /// A finder searching `debugPaths`; `executable` is the program's binary when the core's path for it is wrong
-    /// (eu-stack's `-e`); `remote` fetches binaries missing here by build-id.
-    public init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil) {
+    /// (eu-stack's `-e`); `remote` fetches binaries missing here by build-id; `callFramesWithoutBinary` gives the
+    /// call-frame information of images whose binaries are not found.
+    public init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil,
+                callFramesWithoutBinary: CallFrameRowsLookup? = nil) {
         locator = BinaryLocator(debugPaths: debugPaths, object: executable)
         self.remote = remote
         self.executable = executable
+        self.callFramesWithoutBinary = callFramesWithoutBinary
     }
 
     /// Why no binary was found, in words.
@@ -61,3 +68,7 @@ public final class BinaryFinder {
         return .failure(Failure(description: rejections.joined(separator: "; ")))
     }
 }
+
+/// Finds the call-frame information of an image without its binary, by the image's name, the path it was mapped from
+/// and its build-id; its rows are kept by offsets from where the image was loaded. `nil` when there is none.
+public typealias CallFrameRowsLookup = @Sendable (_ name: String, _ path: String, _ buildID: BuildID) -> (any CallFrameRows)?

@@ -34,7 +34,9 @@ public final class MappedImages: CallFrameSource {
     private let memory: any MemoryReader
     /// The machine the process ran on.
     private let architecture: UnwindArchitecture
-    private let tables: Mutex<[Int: Result<CallFrameTable, CallFrameLookupFailure>]>
+    /// Each image's rows, and the bias they are kept by.
+    private let tables: Mutex<[Int: Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure>]>
+    private let callFramesWithoutBinary: CallFrameRowsLookup?
     /// The symbol tables of images with Swift code, read the first time a walk asks whether an address is async.
     private let symbolTables: Mutex<[Int: SymbolTable?]>
 
@@ -85,6 +87,7 @@ public final class MappedImages: CallFrameSource {
                  near directory: String?, keepsUnidentified: Bool) {
         self.memory = memory
         self.architecture = architecture
+        callFramesWithoutBinary = finder.callFramesWithoutBinary
         var images = found
         for index in images.indices {
             var image = images[index]
@@ -114,25 +117,27 @@ public final class MappedImages: CallFrameSource {
     }
 
     /// The call-frame information of the image whose mappings hold `address`, opened on first use, with its bias.
-    public func callFrames(at address: UInt64) -> Result<(table: CallFrameTable, bias: UInt64), CallFrameLookupFailure> {
+    public func callFrames(at address: UInt64) -> Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure> {
         guard let index = imageIndex(containing: address) else {
             return .failure(CallFrameLookupFailure("0x\(String(address, radix: 16)) lies in no mapped file"))
         }
         let image = images[index]
-        let table = tables.withLock { tables -> Result<CallFrameTable, CallFrameLookupFailure> in
+        return tables.withLock { tables -> Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure> in
             if let known = tables[index] { return known }
-            let read: Result<CallFrameTable, CallFrameLookupFailure>
+            let read: Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure>
             if let binary = image.binary {
-                do { read = .success(try CallFrameTable(object: binary)) } catch {
+                do { read = .success((try CallFrameTable(object: binary), image.bias)) } catch {
                     read = .failure(CallFrameLookupFailure("\(image.name) has no call-frame information here (\(error))"))
                 }
+            } else if let buildID = image.buildID, let rows = callFramesWithoutBinary?(image.name, image.path, buildID) {
+                // A symbol file's rows are kept by offsets from where the image was loaded.
+                read = .success((rows, image.loadAddress))
             } else {
                 read = .failure(CallFrameLookupFailure("no binary of \(image.name) (\(image.problem ?? "not found"))"))
             }
             tables[index] = read
             return read
         }
-        return table.map { ($0, image.bias) }
     }
 
     /// Whether `address` is in a Swift async resume function of an image with Swift code (by its symbol table, read on

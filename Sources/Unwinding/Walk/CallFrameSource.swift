@@ -4,8 +4,8 @@ public import DWARF
 /// process, with the binaries found for them.
 public protocol CallFrameSource: Sendable {
     /// The call-frame information of the image that holds `address`, and the image's load bias (runtime address less
-    /// file address); `nil` with why when none is known.
-    func callFrames(at address: UInt64) -> Result<(table: CallFrameTable, bias: UInt64), CallFrameLookupFailure>
+    /// the address its rows are kept by); `nil` with why when none is known.
+    func callFrames(at address: UInt64) -> Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure>
     /// Whether `address` lies in an image's code, or in memory the process could execute.
     func isCode(_ address: UInt64) -> Bool
     /// Whether `address` lies in a Swift async function's resume part (its symbol's mangled name ends in `TQ<n>_` or

@@ -133,7 +133,7 @@ public struct StackWalker: Sendable {
     /// The caller's registers by the CFI of the image that holds `frame`.
     func callerByCallFrames(of frame: UnwoundFrame) -> Step {
         let lookup = frame.lookupAddress
-        let table: CallFrameTable
+        let table: any CallFrameRows
         let bias: UInt64
         switch callFrames.callFrames(at: lookup) {
         case .success(let found): (table, bias) = found
