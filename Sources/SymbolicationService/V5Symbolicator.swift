@@ -10,11 +10,16 @@ public struct V5Symbolicator: Sendable {
     public let catalog: ModuleCatalog
     /// Where their images are opened, shared with other requests.
     public let images: OpenedImages
+    /// Where a module whose binary the catalog lacks gets its symbols otherwise (the server's Breakpad symbol stores,
+    /// as Tecken answers from them), by its debug name and debug id; `nil`: nowhere.
+    public let symbolFiles: (@Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?)?
 
-    /// Answers from the modules of `catalog`, opened through `images`.
-    public init(catalog: ModuleCatalog, images: OpenedImages) {
+    /// Answers from the modules of `catalog`, opened through `images`, else from `symbolFiles`.
+    public init(catalog: ModuleCatalog, images: OpenedImages,
+                symbolFiles: (@Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?)? = nil) {
         self.catalog = catalog
         self.images = images
+        self.symbolFiles = symbolFiles
     }
 
     /// The response body: `{"results": [{"stacks": …, "found_modules": …}, …]}`, one result per job.
@@ -37,7 +42,10 @@ public struct V5Symbolicator: Sendable {
             guard ContinuousClock.now < deadline else { throw ServiceError(status: 504, "the request took too long; send fewer frames") }
             let module = job.memoryMap[moduleIndex]
             guard let located = catalog.find(debugName: module.debugName, debugID: module.debugID) else {
-                found[moduleIndex] = false
+                // No binary: the module's symbol file, whose offsets are the request's own.
+                let symbols = symbolFiles?(module.debugName, module.debugID)
+                found[moduleIndex] = symbols != nil
+                if let symbols { answers[moduleIndex] = Dictionary(uniqueKeysWithValues: offsets.map { ($0, symbols.resolve($0)) }) }
                 continue
             }
             let resolved = (try? images.symbolizer(for: OpenedImages.Key(path: located.path, architecture: located.architecture)))

@@ -29,6 +29,8 @@ struct SymbolicationServer: Sendable {
     let symbolStore: SymbolStore?
     /// The `STACK CFI` rows of the stores' symbol files, for posted dumps' modules whose binaries are not found.
     let callFramesWithoutBinary: CallFrameRowsLookup?
+    /// The stores' symbol files, for modules of Symbolication API requests whose binaries are not found.
+    let symbolFiles: (@Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?)?
     /// The threads symbolication runs on (it blocks: it reads files and DWARF), off the event loops. Four per core:
     /// a few slow requests (a large log, an image opened from its DWARF) leave threads for the quick ones, which the
     /// kernel's scheduler then shares the cores with.
@@ -67,6 +69,11 @@ struct SymbolicationServer: Sendable {
         let storeLookup = options.symbolStores.isEmpty ? nil
             : SymbolStoreLookup(directories: options.symbolStores) { [logger] in logger.warning("\($0)") }
         symbolicationOptions.moduleSymbols = storeLookup?.lookup
+        if let storeLookup {
+            symbolFiles = { name, id in storeLookup.symbols(debugName: name, debugID: id) }
+        } else {
+            symbolFiles = nil
+        }
         if let storeLookup {
             callFramesWithoutBinary = { name, path, buildID in storeLookup.callFrames(name: name, path: path, buildID: buildID) }
         } else {
@@ -116,7 +123,8 @@ struct SymbolicationServer: Sendable {
         router.post("/symbolicate/v5") { request, _ in
             await answer(request) { (body, deadline) throws(ServiceError) in
                 let parsed = try V5Request.parse(body, limits: limits)
-                let answer = try V5Symbolicator(catalog: catalog, images: images).answer(parsed, deadline: deadline)
+                let answer = try V5Symbolicator(catalog: catalog, images: images, symbolFiles: symbolFiles)
+                    .answer(parsed, deadline: deadline)
                 return (Array(answer.utf8), "application/json")
             }
         }

@@ -30,6 +30,13 @@ public final class SymbolStoreLookup: Sendable {
         return symbols(names: [image.name] + (image.path.map { [FilePath.fileName(of: $0)] } ?? []), debugID: debugID)
     }
 
+    /// The symbol file of the module a request names by its debug file's name (`libc.so.6`, `app.pdb`) and its Breakpad
+    /// debug id, when a store has one.
+    public func symbols(debugName: String, debugID: String) -> SymbolFileIndex? {
+        guard let id = BreakpadDebugID.normalized(debugID) else { return nil }
+        return symbols(names: [debugName], debugID: id)
+    }
+
     /// The `STACK CFI` rows of the module `name` mapped from `path` with `buildID`, when a store has its symbol file and
     /// the file has such records: what a walk through the module goes by when its binary is not at hand.
     public func callFrames(name: String, path: String, buildID: BuildID) -> SymbolFileCallFrames? {

@@ -100,8 +100,8 @@ public enum CrashLogParser {
     }
 
     /// Every report in the log in `bytes`: one for most logs, one per crash for a log that holds several of a format
-    /// whose reports start with a line of their own (``ReportBoundaries``). Each report holds its own lines; printed one
-    /// after the other, they give the log back.
+    /// whose reports start with a line of their own (``CrashLogFormatReader/reportStarts(in:)``). Each report holds its
+    /// own lines; printed one after the other, they give the log back.
     /// - Throws: ``CrashLogError`` when the format is not recognised, as ``parse(_:source:format:)``.
     public static func parseAll(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> [CrashReport] {
         try refuseBinary(bytes, source: source)
