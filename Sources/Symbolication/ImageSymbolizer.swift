@@ -46,7 +46,7 @@ public final class ImageSymbolizer: Sendable {
     /// Lookups left that scan the symbol tables in file order before they are sorted.
     let scansLeft = Atomic(LookupTuning.scansBeforeSorting)
     /// Names as shown, worked out once (``ImageSymbolizer+Names``).
-    let shownNames = Mutex(ShownNames())
+    let shownNames = ShownNames()
     /// Answers a batch of logs asks for again and again: symbols by name, whether code is a signal trampoline.
     let answers = Mutex(RepeatedAnswers())
 

@@ -41,22 +41,18 @@ protocol AddressIndex: AnyObject, Sendable {
 /// again and again, and decoding a record makes three strings and demangles one. A record is made with no lock held;
 /// two threads making the same one at once keep the first stored.
 final class RecordMemo: Sendable {
-    private let records = Mutex<[Int: IndexRecord]>([:])
+    private let records = ShardedMemo<Int, IndexRecord>()
 
     /// The chain of records at `indices` in the unit `unit` names, each made by `make` the first time. `unit` names one
     /// set of records: a unit's position in an index-cache file, or the serial of a reading of a unit from DWARF
     /// (``UnitStore/Reading/serial``; another reading numbers its records differently).
     func chain(unit: Int, indices: [Int], make: (Int) -> IndexRecord) -> IndexHit {
-        let keys = indices.map { unit << 32 | $0 }
-        var known = records.withLock { records in keys.map { records[$0] } }
-        for position in known.indices where known[position] == nil {
-            let made = make(indices[position])
-            known[position] = records.withLock { records in
-                if let stored = records[keys[position]] { return stored }
-                records[keys[position]] = made
-                return made
-            }
+        var hit = IndexHit(chain: [], row: nil)
+        hit.chain.reserveCapacity(indices.count)
+        for index in indices {
+            let key = unit << 32 | index
+            hit.chain.append(records.value(for: key, shard: index) ?? records.keep(make(index), for: key, shard: index))
         }
-        return IndexHit(chain: known.map { $0! }, row: nil)
+        return hit
     }
 }
