@@ -26,17 +26,20 @@ enum BreakpadRegisterNames {
     private static let arm: [String] = (0...12).map { "r\($0)" } + ["sp", "lr", "pc"] + (0...7).map { "f\($0)" } + ["fps", "cpsr"]
         + Array(repeating: "", count: 38) + (0...31).map { "s\($0)" } + (0...7).map { "f\($0)" }
 
+    /// The names of `architecture`'s registers by DWARF number; `nil` for an architecture Breakpad names none of.
+    private static func table(of architecture: Architecture) -> [String]? {
+        switch architecture {
+        case .x86_64, .x86_64h: x86_64
+        case .i386: i386
+        case .arm64, .arm64e, .arm64_32: arm64
+        case .arm, .armv7, .armv7s, .armv7k: arm
+        default: nil
+        }
+    }
+
     /// The name of DWARF register `number` on `architecture`; `nil` when Breakpad has none for it.
     static func name(_ number: UInt16, on architecture: Architecture) -> String? {
-        let table: [String]
-        switch architecture {
-        case .x86_64, .x86_64h: table = x86_64
-        case .i386: table = i386
-        case .arm64, .arm64e, .arm64_32: table = arm64
-        case .arm, .armv7, .armv7s, .armv7k: table = arm
-        default: return nil
-        }
-        guard Int(number) < table.count, !table[Int(number)].isEmpty else { return nil }
+        guard let table = table(of: architecture), Int(number) < table.count, !table[Int(number)].isEmpty else { return nil }
         return table[Int(number)]
     }
 
@@ -72,14 +75,7 @@ enum BreakpadRegisterNames {
     /// The DWARF number of the register Breakpad calls `name` on `architecture` (with or without its `$`, as files
     /// written by other tools spell AArch64's); `nil` for no register of it.
     static func number(of name: String, on architecture: Architecture) -> UInt16? {
-        let table: [String]
-        switch architecture {
-        case .x86_64, .x86_64h: table = x86_64
-        case .i386: table = i386
-        case .arm64, .arm64e, .arm64_32: table = arm64
-        case .arm, .armv7, .armv7s, .armv7k: table = arm
-        default: return nil
-        }
+        guard let table = table(of: architecture) else { return nil }
         let bare = name.hasPrefix("$") ? String(name.dropFirst()) : name
         guard !bare.isEmpty, let index = table.firstIndex(where: { $0 == name || $0 == bare || $0 == "$" + bare }) else { return nil }
         return UInt16(index)
