@@ -5,7 +5,7 @@ import Glibc
 /// C++ through `__cxa_demangle`. Other names (C) are already readable and pass through.
 public struct Demangler: Sendable {
     /// How much of a Swift name to show.
-    public enum Style: Sendable {
+    public enum Style: Hashable, Sendable {
         /// Everything: modules, argument types, result types
         /// (`closure #1 (Swift.Int) -> Swift.Int in inventory.restock(_: inout inventory.Inventory) -> Swift.Int`).
         case full

@@ -3,7 +3,7 @@ public import ObjectFiles
 /// Images opened once and shared by many symbolicators at once (a server's, shared by the requests it answers): an
 /// opened image serves every thread.
 public protocol ImageSource: Sendable {
-    /// The image at `path` (slice `architecture` of a universal file), opened once; `nil` when it cannot be opened
-    /// (said to the source's diagnostics).
-    func image(path: String, architecture: Architecture?) -> ImageSymbolizer?
+    /// The image at `path` (slice `architecture` of a universal file) showing Swift names in `swiftNames`' style,
+    /// opened once; `nil` when it cannot be opened (said to the source's diagnostics).
+    func image(path: String, architecture: Architecture?, swiftNames: Demangler.Style) -> ImageSymbolizer?
 }

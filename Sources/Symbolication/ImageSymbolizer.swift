@@ -31,7 +31,8 @@ public final class ImageSymbolizer: Sendable {
 
     /// How the image was opened (its slice, where its debug file was looked for, the cache).
     public let options: SymbolizerOptions
-    let demangler = Demangler()
+    /// Demangles in the style the options ask for (``SymbolizerOptions/swiftNames``).
+    var demangler: Demangler { Demangler(style: options.swiftNames) }
     /// The lookups of the debug file: from its DWARF, or from the index cache.
     let dwarf: AddressIndex?
     /// The index-cache file lookups read from; `nil` when they read DWARF.

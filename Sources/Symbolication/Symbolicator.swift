@@ -15,8 +15,12 @@ public struct SymbolicationOptions: Sendable {
     public var objectLoadAddress: UInt64?
     /// The slice of the `-o` binary, when it is a universal file.
     public var objectArchitecture: Architecture?
-    /// How Swift names are shown when demangled: simplified as the runtime's backtracer shows them, or in full.
-    public var swiftNames: Demangler.Style
+    /// How Swift names are shown when demangled: simplified as the runtime's backtracer shows them, or in full (the
+    /// images are opened to demangle them so, once each).
+    public var swiftNames: Demangler.Style {
+        get { symbolizer.swiftNames }
+        set { symbolizer.swiftNames = newValue }
+    }
     /// Where images come from instead of being opened for this symbolicator alone (a server's opened images).
     public var sharedImages: (any ImageSource)?
     /// Listings of the ``debugPaths`` shared with other symbolicators (a server's), instead of one listing each.
@@ -41,7 +45,7 @@ public struct SymbolicationOptions: Sendable {
         self.objectArchitecture = objectArchitecture
         self.object = object
         self.objectLoadAddress = objectLoadAddress
-        self.swiftNames = swiftNames
+        symbolizer.swiftNames = swiftNames
     }
 }
 
@@ -57,8 +61,8 @@ public final class Symbolicator {
     /// The candidates found for images, so folders are searched once per image.
     private var foundCandidates: [String: (candidates: [BinaryLocator.Candidate], searched: [String])] = [:]
     private let locator: BinaryLocator
-    /// Swift names as shown, and whether each is a thunk, by linkage name.
-    private var swiftNames: [String: (name: String?, isThunk: Bool)] = [:]
+    /// Whether each Swift linkage name met is a thunk.
+    private var swiftThunks: [String: Bool] = [:]
     /// Answers given in this run, by image and address (``answer(_:_:)``).
     private var answers: [AnswerKey: (AddressResolution, [SymbolicatedFrame])] = [:]
 
@@ -218,19 +222,18 @@ public final class Symbolicator {
     /// The most answers the memo holds.
     static let answerLimit = 1 << 16
 
-    /// A symbol as Swift people read it: a Swift function's simplified name (unless full names were asked for), and
-    /// whether it is a thunk. Both are worked out once per linkage name.
+    /// A symbol as Swift people read it: whether a Swift function is a thunk, worked out once per linkage name (its
+    /// name comes demangled in the asked style from the image).
     private func shownForSwift(_ symbol: SymbolicatedFrame) -> SymbolicatedFrame {
         guard let linkageName = symbol.linkageName, Demangler.isSwift(linkageName) else { return symbol }
         var symbol = symbol
-        if let known = swiftNames[linkageName] {
-            (symbol.function, symbol.isThunk) = (known.name ?? symbol.function, known.isThunk)
+        if let known = swiftThunks[linkageName] {
+            symbol.isThunk = known
             return symbol
         }
-        let name = options.demangle && options.swiftNames == .simplified ? Demangler(style: .simplified).demangle(linkageName) : nil
         let isThunk = Demangler.isThunk(linkageName)
-        swiftNames[linkageName] = (name, isThunk)
-        (symbol.function, symbol.isThunk) = (name ?? symbol.function, isThunk)
+        swiftThunks[linkageName] = isThunk
+        symbol.isThunk = isThunk
         return symbol
     }
 
@@ -422,7 +425,7 @@ public final class Symbolicator {
         if let cached = symbolizers[key] { return cached }
         var opened: ImageSymbolizer?
         if let shared = options.sharedImages {
-            opened = shared.image(path: location.path, architecture: location.architecture)
+            opened = shared.image(path: location.path, architecture: location.architecture, swiftNames: options.swiftNames)
             symbolizers[key] = .some(opened)
             return opened
         }

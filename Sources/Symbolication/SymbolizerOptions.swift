@@ -4,6 +4,8 @@ public import ObjectFiles
 public struct SymbolizerOptions: Hashable, Sendable {
     /// Show demangled names (`function`); the linkage name is kept either way.
     public var demangle: Bool
+    /// How much of a Swift name is shown: each name is demangled once, in this style.
+    public var swiftNames: Demangler.Style = .full
     /// Where to look for the debug file of a stripped binary.
     public var debugFileSearch: DebugFileSearch
     /// The slice of a universal file to use; `nil` when the file has one.

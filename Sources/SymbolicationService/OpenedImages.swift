@@ -16,11 +16,15 @@ public final class OpenedImages: ImageSource {
         public var path: String
         /// The slice of a universal file; `nil` for a file of one image.
         public var architecture: Architecture?
+        /// How its Swift names are shown (the Symbolication API's in full, posted logs' as `symbolicate` shows them).
+        public var swiftNames: Demangler.Style
 
-        /// The image at `path`, of slice `architecture` when the file is universal.
-        public init(path: String, architecture: Architecture?) {
+        /// The image at `path`, of slice `architecture` when the file is universal, Swift names shown in `swiftNames`'
+        /// style.
+        public init(path: String, architecture: Architecture?, swiftNames: Demangler.Style = .full) {
             self.path = path
             self.architecture = architecture
+            self.swiftNames = swiftNames
         }
     }
 
@@ -108,8 +112,9 @@ public final class OpenedImages: ImageSource {
     private func open(_ key: Key) throws(SymbolicationError) -> ImageSymbolizer {
         let opened: Result<ImageSymbolizer, SymbolicationError>
         do throws(SymbolicationError) {
-            opened = .success(try ImageSymbolizer(path: key.path, options: options.with(architecture: key.architecture),
-                                                  diagnostics: diagnostics))
+            var keyed = options.with(architecture: key.architecture)
+            keyed.swiftNames = key.swiftNames
+            opened = .success(try ImageSymbolizer(path: key.path, options: keyed, diagnostics: diagnostics))
         } catch {
             opened = .failure(error)
         }
@@ -174,8 +179,8 @@ public final class OpenedImages: ImageSource {
 
     /// The image at `path` for a symbolicator (``ImageSource``), or `nil` when it cannot be opened (said to
     /// ``diagnostics``).
-    public func image(path: String, architecture: Architecture?) -> ImageSymbolizer? {
-        do { return try symbolizer(for: Key(path: path, architecture: architecture)) } catch {
+    public func image(path: String, architecture: Architecture?, swiftNames: Demangler.Style) -> ImageSymbolizer? {
+        do { return try symbolizer(for: Key(path: path, architecture: architecture, swiftNames: swiftNames)) } catch {
             diagnostics.report(subject: path, error.description)
             return nil
         }
