@@ -12,11 +12,11 @@ public struct V5Symbolicator: Sendable {
     public let images: OpenedImages
     /// Where a module whose binary the catalog lacks gets its symbols otherwise (the server's Breakpad symbol stores,
     /// as Tecken answers from them), by its debug name and debug id; `nil`: nowhere.
-    public let symbolFiles: (@Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?)?
+    public let symbolFiles: SymbolFilesByDebugID?
 
     /// Answers from the modules of `catalog`, opened through `images`, else from `symbolFiles`.
     public init(catalog: ModuleCatalog, images: OpenedImages,
-                symbolFiles: (@Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?)? = nil) {
+                symbolFiles: SymbolFilesByDebugID? = nil) {
         self.catalog = catalog
         self.images = images
         self.symbolFiles = symbolFiles
@@ -103,3 +103,7 @@ public struct V5Symbolicator: Sendable {
     }
 
 }
+
+/// Finds the symbols of a module a Symbolication API request names, by its debug file's name and Breakpad debug id;
+/// `nil` when there are none.
+public typealias SymbolFilesByDebugID = @Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?

@@ -30,7 +30,7 @@ struct SymbolicationServer: Sendable {
     /// The `STACK CFI` rows of the stores' symbol files, for posted dumps' modules whose binaries are not found.
     let callFramesWithoutBinary: CallFrameRowsLookup?
     /// The stores' symbol files, for modules of Symbolication API requests whose binaries are not found.
-    let symbolFiles: (@Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?)?
+    let symbolFiles: SymbolFilesByDebugID?
     /// The threads symbolication runs on (it blocks: it reads files and DWARF), off the event loops. Four per core:
     /// a few slow requests (a large log, an image opened from its DWARF) leave threads for the quick ones, which the
     /// kernel's scheduler then shares the cores with.

@@ -54,10 +54,9 @@ struct ParallelLookupTests {
     @Test(arguments: ["shapes-swift-O", "inventory-gcc"])
     func oneSymbolizerOnTwoThreadsAnswersAsOnOneFromTheIndexCache(_ fixture: String) throws {
         let path = Fixtures.path(fixture)
-        let expected = { () throws -> [AddressResolution] in
-            let alone = try ImageSymbolizer(path: path)
-            return Self.codeAddresses(of: alone, step: 3).map(alone.resolve)
-        }
+        let alone = try ImageSymbolizer(path: path)
+        let addresses = Self.codeAddresses(of: alone, step: 3)
+        let expected = addresses.map(alone.resolve)
         let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("postmortem-parallel-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
         var options = SymbolizerOptions()
@@ -66,10 +65,9 @@ struct ParallelLookupTests {
         for round in 0..<4 {
             let symbolizer = try ImageSymbolizer(path: path, options: options)
             try #require(symbolizer.indexCacheFile != nil, "the image is read from its index-cache file")
-            let addresses = Self.codeAddresses(of: symbolizer, step: 3)
             let answers = Self.answersOnTwoThreads(symbolizer, addresses)
-            #expect(answers[0] == (try expected()), "round \(round): the first thread's answers differ")
-            #expect(answers[1] == answers[0], "round \(round): the second thread's answers differ")
+            #expect(answers[0] == expected, "round \(round): the first thread's answers differ")
+            #expect(answers[1] == expected, "round \(round): the second thread's answers differ")
         }
     }
 

@@ -1,5 +1,6 @@
 public import DWARF
 import ObjectFiles
+import Symbolication
 public import PostmortemCore
 
 /// The `STACK CFI` records of a symbol file as rows an unwinder reads, kept by offsets from the module's base: what
@@ -143,51 +144,27 @@ enum BreakpadRuleText {
     /// as their DWARF operations, `^` a dereference and `@` an alignment (`a b @` is `a & ~(b - 1)`). `nil` when a token
     /// is none of these.
     private static func expression(_ tokens: some Sequence<Substring>, _ architecture: Architecture) -> [UInt8]? {
-        var bytes: [UInt8] = []
+        var bytes = ByteWriter()
         for token in tokens {
             if let value = Int64(token) {
-                if value >= 0 { bytes.append(0x10); bytes += uleb(UInt64(value)) } else { bytes.append(0x11); bytes += sleb(value) }
+                if value >= 0 { bytes.u8(0x10); bytes.uleb(UInt64(value)) } else { bytes.u8(0x11); bytes.sleb(value) }
                 continue
             }
             switch token {
-            case "+": bytes.append(0x22)
-            case "-": bytes.append(0x1c)
-            case "*": bytes.append(0x1e)
-            case "/": bytes.append(0x1b)
-            case "%": bytes.append(0x1d)
-            case "^": bytes.append(0x06)
-            case "@": bytes += [0x31, 0x1c, 0x20, 0x1a]  // lit1, minus, not, and
+            case "+": bytes.u8(0x22)
+            case "-": bytes.u8(0x1c)
+            case "*": bytes.u8(0x1e)
+            case "/": bytes.u8(0x1b)
+            case "%": bytes.u8(0x1d)
+            case "^": bytes.u8(0x06)
+            case "@": bytes.append([0x31, 0x1c, 0x20, 0x1a])  // lit1, minus, not, and
             default:
                 guard let register = BreakpadRegisterNames.number(of: String(token), on: architecture) else { return nil }
-                bytes.append(0x92)
-                bytes += uleb(UInt64(register))
-                bytes.append(0x00)
+                bytes.u8(0x92)
+                bytes.uleb(UInt64(register))
+                bytes.u8(0x00)
             }
         }
-        return bytes.isEmpty ? nil : bytes
-    }
-
-    private static func uleb(_ value: UInt64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var rest = value
-        repeat {
-            var byte = UInt8(rest & 0x7f)
-            rest >>= 7
-            if rest != 0 { byte |= 0x80 }
-            bytes.append(byte)
-        } while rest != 0
-        return bytes
-    }
-
-    private static func sleb(_ value: Int64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var rest = value
-        while true {
-            let byte = UInt8(truncatingIfNeeded: rest) & 0x7f
-            rest >>= 7
-            let done = (rest == 0 && byte & 0x40 == 0) || (rest == -1 && byte & 0x40 != 0)
-            bytes.append(done ? byte : byte | 0x80)
-            if done { return bytes }
-        }
+        return bytes.count == 0 ? nil : bytes.bytes
     }
 }

@@ -106,15 +106,7 @@ struct FunctionCollector {
         case .unnamed: break
         }
         // No sibling named: read through the subtree to the null entry that closes it.
-        var cursor = unit.cursor(at: start)
-        var open = 1
-        while open > 0 {
-            guard let code = cursor.uleb() else { return nil }
-            if code == 0 { open -= 1; continue }
-            guard let inner = unit.abbreviations[code], unit.read(inner, into: &attributes, from: &cursor, wanted: 0) else { return nil }
-            if inner.hasChildren { open += 1 }
-        }
-        return cursor.position
+        return unit.endOfChildren(startingAt: start)
     }
 
     /// Where the DIE just read says its next sibling starts (`DW_AT_sibling`).

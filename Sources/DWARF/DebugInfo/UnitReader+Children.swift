@@ -41,7 +41,13 @@ extension UnitReader {
             guard sibling > UInt64(die.offset), sibling < UInt64(header.end) else { return nil }
             return Int(sibling)
         }
-        var cursor = cursor(at: die.end)
+        return endOfChildren(startingAt: die.end)
+    }
+
+    /// Where the list of children starting at `start` ends: past the null entry that closes it, read through every
+    /// DIE below (none names its sibling); `nil` when a DIE on the way cannot be read.
+    func endOfChildren(startingAt start: Int) -> Int? {
+        var cursor = cursor(at: start)
         var attributes = DIEAttributes()
         var open = 1
         while open > 0 {

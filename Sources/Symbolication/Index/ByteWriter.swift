@@ -1,28 +1,30 @@
-/// Builds little-endian bytes for the compact index formats (``FlatUnit``, the index cache).
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+/// Builds little-endian bytes for the compact index formats (``FlatUnit``, the index cache) and DWARF expressions.
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    var count: Int { bytes.count }
+    package init() {}
+
+    package var count: Int { bytes.count }
 
     /// Makes room for `capacity` bytes in all, so that appends do not reallocate on the way.
-    mutating func reserve(_ capacity: Int) { bytes.reserveCapacity(capacity) }
+    package mutating func reserve(_ capacity: Int) { bytes.reserveCapacity(capacity) }
 
     // Byte by byte: single appends are inlined, where appending a buffer goes through a generic copy
     // that was a tenth of packing a unit.
-    mutating func u32(_ value: UInt32) {
+    package mutating func u32(_ value: UInt32) {
         bytes.append(UInt8(truncatingIfNeeded: value))
         bytes.append(UInt8(truncatingIfNeeded: value >> 8))
         bytes.append(UInt8(truncatingIfNeeded: value >> 16))
         bytes.append(UInt8(truncatingIfNeeded: value >> 24))
     }
 
-    mutating func u64(_ value: UInt64) {
+    package mutating func u64(_ value: UInt64) {
         u32(UInt32(truncatingIfNeeded: value))
         u32(UInt32(truncatingIfNeeded: value >> 32))
     }
 
     /// Appends `value` as unsigned LEB128 (``ImmutableBytes/uleb(at:)`` reads it).
-    mutating func uleb(_ value: UInt64) {
+    package mutating func uleb(_ value: UInt64) {
         var rest = value
         repeat {
             let byte = UInt8(rest & 0x7F)
@@ -31,28 +33,43 @@ struct ByteWriter {
         } while rest != 0
     }
 
-    mutating func uleb(_ value: Int) { uleb(UInt64(max(value, 0))) }
+    package mutating func uleb(_ value: Int) { uleb(UInt64(max(value, 0))) }
 
-    mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    /// Appends `value` as signed LEB128.
+    package mutating func sleb(_ value: Int64) {
+        var rest = value
+        while true {
+            let byte = UInt8(truncatingIfNeeded: rest) & 0x7F
+            rest >>= 7
+            let done = (rest == 0 && byte & 0x40 == 0) || (rest == -1 && byte & 0x40 != 0)
+            bytes.append(done ? byte : byte | 0x80)
+            if done { return }
+        }
+    }
+
+    /// Appends one byte.
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
+
+    package mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
     /// Appends what `other` has written.
-    mutating func append(_ other: ByteWriter) { append(other, from: 0, to: other.count) }
+    package mutating func append(_ other: ByteWriter) { append(other, from: 0, to: other.count) }
 
     /// Appends bytes `start..<end` of what `other` has written.
-    mutating func append(_ other: ByteWriter, from start: Int, to end: Int) {
+    package mutating func append(_ other: ByteWriter, from start: Int, to end: Int) {
         other.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
     /// Forgets what was written, keeping the room it took.
-    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    package mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     /// Pads with zeros up to a multiple of `alignment`.
-    mutating func align(to alignment: Int) {
+    package mutating func align(to alignment: Int) {
         while bytes.count % alignment != 0 { bytes.append(0) }
     }
 
     /// Overwrites the u32 at `offset`, written earlier.
-    mutating func patchU32(at offset: Int, _ value: UInt32) {
+    package mutating func patchU32(at offset: Int, _ value: UInt32) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for index in 0..<4 { bytes[offset + index] = raw[index] }
         }
