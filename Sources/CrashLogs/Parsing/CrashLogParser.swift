@@ -50,7 +50,7 @@ public enum CrashLogParser {
     }
 
     /// Every format's markers, found in one pass.
-    private static let formatMarkers = MarkerScan(markers: readers.flatMap { $0.markers })
+    static let formatMarkers = MarkerScan(markers: readers.flatMap { $0.markers })
 
     static func detectFormat(_ lines: [LogLine], bytes: [UInt8]) -> CrashLogFormat? {
         // Searched for once, and only when a format with markers is tried (an `.ips` says what it is on its first line).
@@ -99,29 +99,16 @@ public enum CrashLogParser {
         return (lines, content)
     }
 
-    /// Every report in the log in `bytes`: one for most logs, one per crash for a log that holds several of a format
-    /// whose reports start with a line of their own (``CrashLogFormatReader/reportStarts(in:)``). Each report holds its
-    /// own lines; printed one after the other, they give the log back.
+    /// Every report in the log in `bytes`: one for most logs, one per crash for a log that holds several, of one
+    /// format or of several, cut where a report of any format starts (``SeveralReports``). Each report holds its own
+    /// lines and images; printed one after the other, they give the log back.
     /// - Throws: ``CrashLogError`` when the format is not recognised, as ``parse(_:source:format:)``.
     public static func parseAll(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> [CrashReport] {
         try refuseBinary(bytes, source: source)
         let (lines, content) = unwrapped(bytes, format: format)
         let whole = try parse(lines: lines, bytes: content, source: source, format: format)
-        // The first report takes the lines before it too.
-        let starts = reader(of: whole.format).reportStarts(in: lines).dropFirst()
-        guard !starts.isEmpty else { return [whole] }
-        var reports: [CrashReport] = []
-        var segmentStart = 0
-        for end in starts + [lines.count] where end > segmentStart {
-            let segment = Array(lines[segmentStart..<end])
-            segmentStart = end
-            // A stretch that reads as no report means the boundaries were not reports' after all: the log is one.
-            guard var report = try? parse(lines: segment, bytes: LogLine.joinedBytes(segment), source: source, format: whole.format),
-                  !report.threads.isEmpty || report.exception != nil else { return [whole] }
-            if report.format != whole.format { report.format = whole.format }
-            reports.append(report)
-        }
-        return reports.count > 1 ? reports : [whole]
+        let starts = SeveralReports.starts(in: lines, bytes: content)
+        return SeveralReports.read(lines, starts: starts, whole: whole, source: source, format: format) ?? [whole]
     }
 
     /// `lines` opened to the messages they carry when they are JSON lines (``JSONLogLines``) and the messages hold as
@@ -160,7 +147,7 @@ public enum CrashLogParser {
         return nil
     }
 
-    private static func parse(lines: [LogLine], bytes: [UInt8], source: String, format forced: CrashLogFormat?) throws(CrashLogError) -> CrashReport {
+    static func parse(lines: [LogLine], bytes: [UInt8], source: String, format forced: CrashLogFormat?) throws(CrashLogError) -> CrashReport {
         guard let format = forced ?? detectFormat(lines, bytes: bytes) else {
             throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
                                 + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")", isUnknownFormat: true)

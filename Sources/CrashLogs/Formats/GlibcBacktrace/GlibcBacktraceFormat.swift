@@ -8,4 +8,33 @@ enum GlibcBacktraceFormat: CrashLogFormatReader {
     static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
         GlibcBacktraceParser.parse(lines)
     }
+
+    /// A glibc trace has no line of its own to start with: it starts where a run of frame lines follows other text,
+    /// with the lines just above it that introduce it (`tally: caught signal 11`, `Backtrace:`). Whether two traces
+    /// are two crashes or two threads of one is for their load addresses to say (``SeveralReports``).
+    static func reportStarts(in lines: [LogLine]) -> [Int] {
+        var starts: [Int] = []
+        var previousWasFrame = false
+        for (number, line) in lines.enumerated() {
+            let isFrame = GlibcBacktraceParser.frame(in: line.text)?.module != nil
+            defer { previousWasFrame = isFrame }
+            guard isFrame, !previousWasFrame else { continue }
+            var first = number
+            while first > 0, number - first < introductionLines, introducesTrace(lines[first - 1].text) { first -= 1 }
+            starts.append(first)
+        }
+        return starts
+    }
+
+    /// How many lines above a trace's first frame may introduce it.
+    private static let introductionLines = 3
+
+    /// Whether `text` may be a line that introduces a trace: not blank, not indented (a line of a block above), no
+    /// frame of glibc's, Darwin's (a Swift runtime's `Current stack trace:`) or a debugger's, no line of a sanitizer's
+    /// report or of a JSON document.
+    private static func introducesTrace(_ text: String) -> Bool {
+        guard let first = text.utf8.first, !first.isBlank, !"{}[]\"#".utf8.contains(first) else { return false }
+        return GlibcBacktraceParser.frame(in: text) == nil && GlibcBacktraceParser.darwinFrame(in: text) == nil
+            && !text.hasPrefix("==") && !text.hasPrefix("SUMMARY:")
+    }
 }

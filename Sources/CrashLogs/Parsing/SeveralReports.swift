@@ -1,0 +1,174 @@
+/// A log that holds several reports, of one format or of several (a program's glibc trace and then a Swift runtime's
+/// report; an ASan report and then another process's trace; two runs pasted one after the other): where each starts,
+/// and each read on its own, with its own images, so that one process's load addresses never place another's frames.
+enum SeveralReports {
+    /// A line where a report of `format` starts.
+    struct Start: Equatable {
+        var line: Int
+        var format: CrashLogFormat
+    }
+
+    /// A run of lines and the report read from it.
+    private struct Piece {
+        var lines: Range<Int>
+        /// The start the piece was cut at; `nil` for the first.
+        var start: Start?
+        var report: CrashReport
+    }
+
+    /// Where reports start in `lines` (whose bytes are `bytes`), by every format whose markers the log holds, in
+    /// order; one start per line, the format tried first winning.
+    static func starts(in lines: [LogLine], bytes: [UInt8]) -> [Start] {
+        let present = CrashLogParser.formatMarkers.markers(in: bytes)
+        var byLine: [Int: CrashLogFormat] = [:]
+        for reader in CrashLogParser.readers where reader.markers.isEmpty || reader.markers.contains(where: present.contains) {
+            for line in reader.reportStarts(in: lines) where byLine[line] == nil { byLine[line] = reader.format }
+        }
+        return byLine.map { Start(line: $0.key, format: $0.value) }.sorted { $0.line < $1.line }
+    }
+
+    /// The reports of `lines`, cut at `starts`; `nil` when the log is one report after all (no cut leaves a report on
+    /// both sides of it and the pieces read no more frames than `whole`, or cutting would lose frames `whole` read).
+    ///
+    /// A stretch with no stack and no crash of its own (a header, text between two reports) is read with the report
+    /// after it, or else with the one before it; what neither reads stays as text of its own, said in a warning. A
+    /// trace that continues the report before it in the same process (glibc's stack of another thread, the
+    /// sanitizer's report of the abort a program's own trace ended in) is read with it: the two are one process when
+    /// no image they share lies at two load addresses.
+    static func read(_ lines: [LogLine], starts: [Start], whole: CrashReport, source: String,
+                     format forced: CrashLogFormat?) -> [CrashReport]? {
+        let cuts = starts.filter { $0.line > 0 && $0.line < lines.count }
+        guard !cuts.isEmpty else { return nil }
+        let reader = PieceReader(lines: lines, source: source, forced: forced)
+        var pieces: [Piece] = []
+        // Lines with no report of their own yet, and the start the first of them was cut at.
+        var pending: Range<Int>?
+        var pendingStart: Start?
+        // Adds `next` (if any) to the pieces, with the pending lines read into it or into the piece before.
+        func settle(before next: Piece?) -> Bool {
+            var next = next
+            if let stretch = pending {
+                pending = nil
+                if let widened = next.flatMap({ reader.widened($0, to: stretch.lowerBound..<$0.lines.upperBound) }) {
+                    next = widened
+                } else if let last = pieces.last, let widened = reader.widened(last, to: last.lines.lowerBound..<stretch.upperBound) {
+                    pieces[pieces.count - 1] = widened
+                    if let pendingStart { pieces[pieces.count - 1].report.warnings.append(Self.noStack(stretch, pendingStart)) }
+                } else if let format = next?.report.format ?? pieces.last?.report.format {
+                    var text = CrashReport(format: format, exception: nil, threads: [], images: [], lines: Array(lines[stretch]))
+                    text.warnings.append(Self.noStack(stretch, pendingStart))
+                    pieces.append(Piece(lines: stretch, start: pendingStart, report: text))
+                } else {
+                    return false
+                }
+                pendingStart = nil
+            }
+            if let next { pieces.append(next) }
+            return true
+        }
+        for (index, end) in (cuts.map(\.line) + [lines.count]).enumerated() {
+            let segmentStart = index == 0 ? nil : cuts[index - 1]
+            let range = (segmentStart?.line ?? 0)..<end
+            let next = index < cuts.count ? cuts[index] : nil
+            if let read = reader.read(range), standsAlone(read, cutAt: segmentStart, before: next) {
+                guard settle(before: Piece(lines: range, start: segmentStart, report: read)) else { return nil }
+            } else {
+                pending = (pending?.lowerBound ?? range.lowerBound)..<end
+                if pendingStart == nil { pendingStart = segmentStart }
+            }
+        }
+        guard settle(before: nil) else { return nil }
+        var joined: [Piece] = []
+        for piece in pieces {
+            if let last = joined.last, continuesProcess(of: last, with: piece),
+               let read = reader.read(last.lines.lowerBound..<piece.lines.upperBound),
+               read.frameCount >= last.report.frameCount + piece.report.frameCount {
+                joined[joined.count - 1] = Piece(lines: last.lines.lowerBound..<piece.lines.upperBound, start: last.start, report: read)
+            } else {
+                joined.append(piece)
+            }
+        }
+        // One report after all is still better read in pieces when the whole log was taken for a format whose frames it lacks.
+        let frames = joined.reduce(0) { $0 + $1.report.frameCount }
+        guard frames >= whole.frameCount, joined.count > 1 || frames > whole.frameCount else { return nil }
+        return joined.map(\.report)
+    }
+
+    /// The warning for `stretch`, lines that read as no report.
+    private static func noStack(_ stretch: Range<Int>, _ start: Start?) -> String {
+        let what = start.map { "look like the start of a report (\($0.format.rawValue)) but hold no stack" } ?? "hold no stack"
+        return "lines \(stretch.lowerBound + 1)–\(stretch.upperBound) \(what); printed as they are"
+    }
+
+    /// Reads runs of a log's lines as reports.
+    private struct PieceReader {
+        let lines: [LogLine]
+        let source: String
+        let forced: CrashLogFormat?
+
+        /// The report of `range`, as its own format (or the one forced), or `nil` when it reads as none.
+        func read(_ range: Range<Int>, as format: CrashLogFormat? = nil) -> CrashReport? {
+            let slice = Array(lines[range])
+            return try? CrashLogParser.parse(lines: slice, bytes: LogLine.joinedBytes(slice), source: source, format: forced ?? format)
+        }
+
+        /// `piece` grown to `range` (text before or after it), read as a report that keeps every frame and the crash
+        /// `piece` read: as its own format first, then as `piece`'s; `nil` when neither does.
+        func widened(_ piece: Piece, to range: Range<Int>) -> Piece? {
+            for format in [nil, piece.report.format] {
+                guard let read = read(range, as: format), read.frameCount >= piece.report.frameCount,
+                      read.exception != nil || piece.report.exception == nil else { continue }
+                return Piece(lines: range, start: piece.start, report: read)
+            }
+            return nil
+        }
+    }
+
+    /// Whether `report` is one of its own: it has a stack, or it states a crash, reads as the format of the start it
+    /// was cut at, and the next report (if any) starts as one of that format too (two Swift runtime reports that could
+    /// not fetch their threads). A header cut off its stack by another format's line (an Apple report's
+    /// `Terminating app due to uncaught exception`) is not.
+    private static func standsAlone(_ report: CrashReport, cutAt start: Start?, before next: Start?) -> Bool {
+        if report.frameCount > 0 { return true }
+        guard report.exception != nil, let start, start.format == report.format else { return false }
+        return next.map { $0.format == report.format } ?? true
+    }
+
+    /// Whether `next` is more of the process `previous` reported: the stack of a crash `previous` only states (a Swift
+    /// runtime's `Fatal error`, then systemd-coredump's stack of that process), a glibc trace (another thread, or
+    /// the same crash printed twice), or a sanitizer's report after a program's own trace, when no image both name
+    /// lies at two load addresses.
+    private static func continuesProcess(of previous: Piece, with next: Piece) -> Bool {
+        if previous.report.frameCount == 0 { return next.report.frameCount > 0 }
+        let readsOn = next.start?.format == .glibcBacktrace
+            || (next.start?.format == .sanitizer && [.glibcBacktrace, .swiftFatal].contains(previous.report.format))
+        guard readsOn else { return false }
+        let before = previous.report.loadAddressesByImage, after = next.report.loadAddressesByImage
+        return !before.contains { name, address in after[name].map { $0 != address } ?? false }
+    }
+}
+
+extension CrashReport {
+    /// How many frames the report's threads hold.
+    var frameCount: Int { threads.reduce(0) { $0 + $1.frames.count } }
+
+    /// Each image's load address, by name, as the image table gives it or its frames imply (address less offset);
+    /// an image whose frames disagree is left out.
+    var loadAddressesByImage: [String: UInt64] {
+        var addresses: [String: UInt64] = [:]
+        var conflicting: Set<String> = []
+        func note(_ name: String, _ address: UInt64) {
+            if let known = addresses[name], known != address { conflicting.insert(name) } else { addresses[name] = address }
+        }
+        for image in images { if let load = image.loadAddress { note(image.name, load) } }
+        for thread in threads {
+            for frame in thread.frames {
+                guard let image = frame.image, images.indices.contains(image), let offset = frame.imageOffset,
+                      let address = frame.address, address >= offset else { continue }
+                note(images[image].name, address - offset)
+            }
+        }
+        for name in conflicting { addresses[name] = nil }
+        return addresses
+    }
+}

@@ -1,0 +1,79 @@
+@testable import CrashLogs
+import Foundation
+import Testing
+import TestSupport
+
+/// Where a file of several reports is cut, and where it is not: one process's traces stay one report, two processes'
+/// never share images, a header cut off its stack by another format's line stays with it.
+@Suite("Several reports in one log")
+struct SeveralReportsParsingTests {
+    static func log(_ paths: String..., before: String = "") throws -> [UInt8] {
+        Array(before.utf8) + (try paths.flatMap { try Array(Data(contentsOf: Fixtures.packageRoot.appendingPathComponent($0))) })
+    }
+
+    static let glibcTrace = "SampleCrashes/linux-groups/null-plain-aslr-on.txt"
+    static let otherRunsTrace = "SampleCrashes/linux-groups/limit-plain-aslr-on.txt"
+
+    @Test("Two processes' glibc traces are two reports, each placing libc where its own process had it")
+    func twoProcessesAreTwoReports() throws {
+        let reports = try CrashLogParser.parseAll(Self.log(Self.glibcTrace, Self.otherRunsTrace), source: "two")
+        let alone = try [Self.glibcTrace, Self.otherRunsTrace].map { try CrashLogParser.parse(Self.log($0), source: $0) }
+        #expect(reports.count == 2)
+        for (report, single) in zip(reports, alone) {
+            #expect(report.frameCount == single.frameCount)
+            #expect(report.loadAddressesByImage == single.loadAddressesByImage)
+            #expect(report.loadAddressesByImage["libc.so.6"] != nil)
+        }
+        #expect(reports[0].loadAddressesByImage["libc.so.6"] != reports[1].loadAddressesByImage["libc.so.6"])
+    }
+
+    @Test("The same process's stacks (images at the same addresses) stay one report of two threads")
+    func oneProcessStaysOneReport() throws {
+        let reports = try CrashLogParser.parseAll(Self.log(Self.glibcTrace, Self.glibcTrace), source: "twice")
+        #expect(reports.count == 1)
+        #expect(reports.first?.threads.count == 2)
+    }
+
+    @Test("A program's own trace and the sanitizer's report of the abort it ended in are one crash")
+    func aTraceAndItsSanitizerReportAreOne() throws {
+        let path = "Tests/CrashLogsTests/Corpus/glibc-backtrace/v8-fatal-error-asan-interceptor-backtrace.txt"
+        let whole = try CrashLogParser.parse(Self.log(path), source: path)
+        let reports = try CrashLogParser.parseAll(Self.log(path), source: path)
+        #expect(reports.count == 1)
+        #expect(reports.first?.frameCount == whole.frameCount)
+        #expect(reports.first?.format == .glibcBacktrace)
+    }
+
+    @Test("A sanitizer's report and another process's glibc trace, in either order, are two reports")
+    func aSanitizerReportAndAnotherProcessesTrace() throws {
+        let asan = "SampleCrashes/linux-groups/null-asan.txt"
+        for order in [[asan, Self.glibcTrace], [Self.glibcTrace, asan]] {
+            let reports = try CrashLogParser.parseAll(Self.log(order[0], order[1]), source: "pair")
+            #expect(reports.map(\.format) == order.map { $0 == asan ? .sanitizer : .glibcBacktrace })
+            let glibc = try #require(reports.first { $0.format == .glibcBacktrace })
+            let single = try CrashLogParser.parse(Self.log(Self.glibcTrace), source: "alone")
+            #expect(glibc.loadAddressesByImage == single.loadAddressesByImage)
+        }
+    }
+
+    @Test("An Apple report with text above it and an uncaught exception's line inside stays one report")
+    func aHeaderIsNotCutOffItsStack() throws {
+        let path = "SampleCrashes/apple-objc-arm64/App.crash"
+        let reports = try CrashLogParser.parseAll(Self.log(path, before: "$ cat App.crash\n"), source: path)
+        let whole = try CrashLogParser.parse(Self.log(path), source: path)
+        #expect(reports.count == 1)
+        #expect(reports.first?.frameCount == whole.frameCount)
+        #expect(reports.first?.exception == whole.exception)
+    }
+
+    @Test("Lines that start a report but hold none stay with the trace before them, and a warning names them")
+    func aStartWithNothingAfterItIsNamed() throws {
+        let reports = try CrashLogParser.parseAll(Self.log(Self.glibcTrace) + Array("Incident Identifier: 5A1A\nHardware Model: iPhone12,1\n".utf8), source: "t")
+        let report = try #require(reports.first)
+        #expect(reports.count == 1)
+        #expect(report.format == .glibcBacktrace)
+        #expect(report.frameCount == 8)
+        #expect(report.lines.count == 12)
+        #expect(report.warnings.contains { $0.hasPrefix("lines 11–12 look like the start of a report (apple-crash)") })
+    }
+}
