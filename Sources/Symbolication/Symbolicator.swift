@@ -137,7 +137,11 @@ public final class Symbolicator {
             var afterTrampoline = continuing && threadIndex == 0 && endedAfterTrampoline
             for frameIndex in report.threads[threadIndex].frames.indices {
                 var frame = report.threads[threadIndex].frames[frameIndex]
-                defer { report.threads[threadIndex].frames[frameIndex] = frame }
+                defer {
+                    // A frame the log already names with its file and line (a sanitizer's) lacks nothing.
+                    if frame.symbols.isEmpty, frame.symbolInLog != nil, frame.sourceInLog != nil { frame.unresolvedReason = nil }
+                    report.threads[threadIndex].frames[frameIndex] = frame
+                }
                 if marksSignalFrames, afterTrampoline, frame.addressKind == .returnAddress { frame.addressKind = .programCounter }
                 afterTrampoline = frame.symbolInLog.map(SignalTrampoline.isTrampoline(named:)) ?? false
                 if frame.isSymbolicatedInLog { continue }

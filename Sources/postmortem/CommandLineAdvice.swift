@@ -32,8 +32,27 @@ enum CommandLineAdvice {
     }
 
     /// One line per image whose frames stay unresolved: how many, why, and what to try.
-    static func unresolvedSummary(_ images: [Symbolicator.UnresolvedImage]) -> [String] {
-        images.map { "\($0.name): \($0.unresolved) of \($0.total) frames unresolved: " + line($0.reason) }
+    /// - Parameter format: the log's format: a debugger's log places its images by a table the debugger prints.
+    static func unresolvedSummary(_ images: [Symbolicator.UnresolvedImage], format: CrashLogFormat? = nil) -> [String] {
+        images.map { image in
+            let text = "\(image.name): \(image.unresolved) of \(image.total) frames unresolved: " + image.reason.description
+            guard let remedy = image.reason.remedy else { return text }
+            return text + "; " + (debuggerTableAdvice(remedy, format: format) ?? words(for: remedy))
+        }
+    }
+
+    /// What places a debugger log's images, where the log lacks their load addresses: the debugger's own table of
+    /// them (one `-o`/`-l` pair places one image, and a log names several).
+    private static func debuggerTableAdvice(_ remedy: Remedy, format: CrashLogFormat?) -> String? {
+        guard remedy == .giveLoadAddress || remedy == .giveBinaryForFramesWithoutImage else { return nil }
+        switch format {
+        case .gdbBacktrace:
+            return "add gdb's table of images to the log (gdb -batch -ex bt -ex 'info proc mappings' PROGRAM CORE), or " + words(for: remedy)
+        case .lldbBacktrace:
+            return "add lldb's table of images to the log (lldb --batch -o bt -o 'image list' -c CORE PROGRAM), or " + words(for: remedy)
+        default:
+            return nil
+        }
     }
 
     /// A log that cannot be read, with what to try.

@@ -170,7 +170,7 @@ struct SymbolicateCommand: ParsableCommand {
         var unresolved = false
         if !parseOnly {
             symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
-            let summary = CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report))
+            let summary = CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report), format: report.format)
             unresolved = !summary.isEmpty
             sourceReader?.fill(&report, logDirectory: source.directory)
             // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.

@@ -28,6 +28,8 @@ public struct CrashFrame: Hashable, Sendable {
     /// True when the log already names the frame's source position (a debugger's `at file:line`):
     /// symbolication leaves it alone, so inlined frames the debugger printed are not printed twice.
     public var isSymbolicatedInLog = false
+    /// The source position the log names for the frame (a debugger's `at file:line`), when it names one.
+    public var sourceInLog: SourceInLog?
     /// Which line of the log holds the frame (0-based).
     public var lineNumber: Int
     /// How that line was written, as its parser recorded: how a renderer writes it again.
@@ -65,5 +67,19 @@ public struct CrashFrame: Hashable, Sendable {
         self.symbols = []
         self.functionOffset = nil
         self.unresolvedReason = nil
+    }
+}
+
+/// A frame's source position as a log names it.
+public struct SourceInLog: Hashable, Sendable {
+    /// The file, as the log writes it.
+    public var file: String
+    /// The line (0 when the log gives none).
+    public var line: Int
+
+    /// `file`:`line`, as the log names them.
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
     }
 }

@@ -47,13 +47,29 @@ public struct ReportJSONRenderer: Sendable {
         ] + extra)
     }
 
+    /// The frame's offset into its image: as the log gives it, or from the image's load address.
+    private static func imageOffset(of frame: CrashFrame, in report: CrashReport) -> UInt64? {
+        if let offset = frame.imageOffset { return offset }
+        guard let address = frame.address, let load = frame.image.flatMap({ report.images[$0].loadAddress }), address >= load,
+              report.images[frame.image!].endAddress.map({ address < $0 }) ?? true else { return nil }
+        return address - load
+    }
+
+    /// What symbolication found, or else what the log itself named with a source position (a debugger's frame), so
+    /// that a frame the log named is never left without a name.
+    private static func symbols(of frame: CrashFrame) -> [SymbolicatedFrame] {
+        guard frame.symbols.isEmpty, frame.isSymbolicatedInLog || frame.sourceInLog != nil, let name = frame.symbolInLog else { return frame.symbols }
+        return [SymbolicatedFrame(function: name, linkageName: nil, file: frame.sourceInLog?.file, line: frame.sourceInLog?.line ?? 0,
+                                  column: 0, isInlined: false)]
+    }
+
     private func frame(_ report: CrashReport, _ frame: CrashFrame) -> String {
         var members: [(String, String)] = [
             ("index", "\(frame.index)"),
             ("address", JSONText.string(frame.address.map(Self.hex))),
             ("image", JSONText.string(frame.image.map { report.images[$0].name })),
-            ("imageOffset", JSONText.string(frame.imageOffset.map(Self.hex))),
-            ("symbols", JSONText.array(frame.symbols.map(Self.json(symbol:)))),
+            ("imageOffset", JSONText.string(Self.imageOffset(of: frame, in: report).map(Self.hex))),
+            ("symbols", JSONText.array(Self.symbols(of: frame).map(Self.json(symbol:)))),
         ]
         // What the log itself names (a system frame the device symbolicated, `sym+0xoff`), so nothing is lost.
         if let symbol = frame.symbolInLog { members.append(("symbolInLog", JSONText.quote(symbol))) }

@@ -20,9 +20,15 @@ public struct ReportTextRenderer: Sendable {
         var framesByLine: [Int: CrashFrame] = [:]
         // Sanitizers number every inlined frame: resolved frames are renumbered as they would print them.
         var numbersByLine: [Int: Int] = [:]
+        // Unresolved frames after an expanded one keep their line, numbered on as the sanitizer would number it.
+        var renumberedLines: [Int: (from: Int, to: Int)] = [:]
         for thread in report.threads {
             var added = 0
-            for frame in thread.frames where !frame.symbols.isEmpty {
+            for frame in thread.frames {
+                guard !frame.symbols.isEmpty else {
+                    if added > 0, case .sanitizer = frame.lineStyle { renumberedLines[frame.lineNumber] = (frame.index, frame.index + added) }
+                    continue
+                }
                 framesByLine[frame.lineNumber] = frame
                 numbersByLine[frame.lineNumber] = frame.index + added
                 added += frame.symbols.count - 1
@@ -42,6 +48,15 @@ public struct ReportTextRenderer: Sendable {
                 continue
             }
             guard let frame = framesByLine[number] else {
+                if report.format == .sanitizer || report.format == .glibcBacktrace, let summary = sanitizerSummary(line.text, report: report) {
+                    line.appendRewritten([summary], to: &output)
+                    continue
+                }
+                if let numbers = renumberedLines[number], let renumbered = Self.renumbered(line.text, from: numbers.from, to: numbers.to) {
+                    let text = colors.map { $0.untouchedLine(renumbered, isUnresolvedFrame: unresolvedLines.contains(number)) } ?? renumbered
+                    line.appendRewritten([text], to: &output)
+                    continue
+                }
                 appendUntouched(line, isUnresolvedFrame: unresolvedLines.contains(number), to: &output)
                 continue
             }
@@ -78,6 +93,13 @@ public struct ReportTextRenderer: Sendable {
             line.appendRewritten(rendered + excerpt, to: &output)
         }
         return output
+    }
+
+    /// `text` with its frame number `#from` (the first `#` of the line) written `#to`; `nil` when it has none.
+    static func renumbered(_ text: String, from: Int, to: Int) -> String? {
+        guard let hash = text.firstIndex(of: "#"), text[text.index(after: hash)...].hasPrefix(String(from)) else { return nil }
+        let digitsEnd = text.index(hash, offsetBy: 1 + String(from).count)
+        return String(text[...hash]) + String(to) + String(text[digitsEnd...])
     }
 
     /// The lines of frames that have an address or offset and stayed unresolved (coloured as such on a terminal);

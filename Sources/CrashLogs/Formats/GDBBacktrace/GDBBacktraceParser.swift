@@ -68,9 +68,12 @@ struct GDBBacktraceParser {
             report.images[index].endAddress = max(report.images[index].endAddress ?? 0, map.end)
         }
         var threads = ThreadBuilder()
+        var currentThread: Int?
         for (number, line) in lines.enumerated() {
             let text = line.text
-            if report.exception == nil, let range = text.range(of: "Program received signal ") ?? text.range(of: "Program terminated with signal ") {
+            if currentThread == nil, let thread = Self.currentThread(in: text) { currentThread = thread }
+            if report.exception == nil, let range = text.range(of: "Program received signal ") ?? text.range(of: "Program terminated with signal ")
+                ?? text.range(of: " received signal ") {
                 var signal = String(text[range.upperBound...])
                 if signal.hasSuffix(".") { signal.removeLast() }
                 let parts = signal.split(separator: ",", maxSplits: 1).map { String($0).trimmingWhitespace }
@@ -82,7 +85,8 @@ struct GDBBacktraceParser {
                 continue
             }
             guard let parsed = frame(in: text) else { continue }
-            if parsed.index == 0 || !threads.isOpen {
+            // A `#0` starts a stack, unless it is the first frame under a `Thread N (…):` header (a warning between them).
+            if !threads.isOpen || (parsed.index == 0 && !(threads.current?.frames.isEmpty ?? false)) {
                 threads.begin(CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []), into: &report)
             }
             var image = parsed.address.flatMap { address in
@@ -104,9 +108,53 @@ struct GDBBacktraceParser {
                                    addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
                                    imageOffset: nil, symbolInLog: parsed.function, lineNumber: number, lineStyle: .gdb)
             frame.isSymbolicatedInLog = parsed.hasLocation
+            frame.sourceInLog = Self.location(in: text)
             threads.append(frame)
         }
         threads.close(into: &report)
+        let stoppedIn = dropStopFrame(from: &report)
+        markCrashedThread(in: &report, current: currentThread, stoppedIn: stoppedIn)
         return report
+    }
+
+    /// The `at FILE:LINE` a frame line ends in, when it has one.
+    static func location(in text: String) -> SourceInLog? {
+        guard let at = text.lastRange(of: " at ") else { return nil }
+        let place = String(text[at.upperBound...]).trimmingWhitespace
+        guard let colon = place.utf8.lastIndex(of: UInt8(ascii: ":")), let line = Int(Substring(place.utf8[place.utf8.index(after: colon)...])),
+              colon > place.utf8.startIndex else { return nil }
+        return SourceInLog(file: String(Substring(place.utf8[..<colon])), line: line)
+    }
+
+    /// The thread gdb says stopped: `[Current thread is 1 (…)]` (a core), `[Switching to thread 2 (…)]` or
+    /// `Thread 2 "worker" received signal SIGSEGV` (a live program).
+    static func currentThread(in text: String) -> Int? {
+        for prefix in ["[Current thread is ", "[Switching to thread ", "Thread "] where text.hasPrefix(prefix) {
+            guard prefix != "Thread " || text.includes(" received signal ") else { continue }
+            let digits = text.dropFirst(prefix.count).prefix { $0.isASCIIDigit }
+            return Int(digits)
+        }
+        return nil
+    }
+
+    /// gdb prints the frame a program stopped in on a line of its own (`#0  sum_chain (n=0x40) at worker.c:6` on
+    /// opening a core) before `bt` prints it again as the first frame of the stack: that line is no thread of its
+    /// own. Removes it and returns the index of the thread whose first frame it repeats.
+    private static func dropStopFrame(from report: inout CrashReport) -> Int? {
+        guard let first = report.threads.first, first.name == nil, first.frames.count == 1 else { return nil }
+        let stopLine = report.lines[first.frames[0].lineNumber].text.trimmingWhitespace
+        guard let repeated = report.threads.indices.dropFirst().first(where: { index in
+            report.threads[index].frames.first.map { report.lines[$0.lineNumber].text.trimmingWhitespace == stopLine } ?? false
+        }) else { return nil }
+        report.threads.removeFirst()
+        return repeated - 1
+    }
+
+    /// Marks the thread that crashed, and only it: the one gdb names as current, else the one whose first frame is
+    /// the frame the program stopped in, else the first.
+    private static func markCrashedThread(in report: inout CrashReport, current: Int?, stoppedIn: Int?) {
+        guard !report.threads.isEmpty else { return }
+        let crashed = current.flatMap { number in report.threads.firstIndex { $0.name != nil && $0.index == number } } ?? stoppedIn ?? 0
+        for index in report.threads.indices { report.threads[index].crashed = index == crashed }
     }
 }

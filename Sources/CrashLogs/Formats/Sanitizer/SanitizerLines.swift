@@ -19,4 +19,24 @@ extension ReportTextRenderer {
             return "\(indentation)#\(firstNumber + position) \(address) in \(symbol.function ?? "??")\(place)"
         }
     }
+
+    /// The sanitizer's `SUMMARY: AddressSanitizer: SEGV (/path/prog+0x13bc)` as it prints it symbolized: the place of
+    /// the frame at that module and offset, innermost inlined frame first (`… SEGV /src/prog.c:22:26 in parse_record`);
+    /// `nil` for a line that is no such summary, or whose frame stayed unresolved.
+    func sanitizerSummary(_ text: String, report: CrashReport) -> String? {
+        guard text.trimmingWhitespace.hasPrefix("SUMMARY: "), let open = text.lastIndex(of: "("),
+              let close = text.lastIndex(of: ")"), open < close, let plus = text[open..<close].lastIndex(of: "+"),
+              let offset = HexNumber.parse(String(text[text.index(after: plus)..<close])) else { return nil }
+        let path = String(text[text.index(after: open)..<plus])
+        let frame = report.threads.lazy.flatMap(\.frames).first { frame in
+            frame.imageOffset == offset && !frame.symbols.isEmpty && frame.image.map { report.images[$0].path == path } ?? false
+        }
+        guard let symbol = frame?.symbols.first, let function = symbol.function else { return nil }
+        let place = symbol.file == nil ? String(text[open...close]) : Self.location(symbol, prefix: "")
+        var head = String(text[..<open])
+        while head.last == " " { head.removeLast() }
+        // Unsymbolized, the sanitizer leaves a blank where ` in FUNCTION` goes.
+        let tail = String(text[text.index(after: close)...])
+        return head + " " + place + " in " + function + (tail.trimmingWhitespace.isEmpty ? "" : tail)
+    }
 }

@@ -11,6 +11,8 @@ struct SanitizerParser {
         var module: String?
         var offset: UInt64?
         var buildID: String?
+        /// The `file:line[:column]` of `in func file:line:col`.
+        var location: SourceInLog?
     }
 
     /// Takes a frame line apart over its UTF-8 bytes (this runs on every line of large reports).
@@ -89,11 +91,24 @@ struct SanitizerParser {
                 if frame.module == nil, let space = lastIndex(of: [0x20], in: functionStart..<upper),
                    lastIndex(of: [UInt8(ascii: ":")], in: space..<upper) != nil {
                     functionEnd = space
+                    frame.location = Self.location(text(space + 1..<upper))
                 }
                 if functionEnd > functionStart { frame.function = text(functionStart..<functionEnd) }
             }
             return frame
         }
+    }
+
+    /// `file:line:column` or `file:line` as a sanitizer writes a frame's place; `nil` when it ends in no line.
+    static func location(_ place: String) -> SourceInLog? {
+        var parts = place.split(separator: ":", omittingEmptySubsequences: false)
+        var numbers: [Int] = []
+        while numbers.count < 2, parts.count > 1, let number = parts.last.flatMap({ Int($0) }) {
+            numbers.insert(number, at: 0)
+            parts.removeLast()
+        }
+        guard let line = numbers.first, !parts.isEmpty else { return nil }
+        return SourceInLog(file: parts.joined(separator: ":"), line: line)
     }
 
     /// ThreadSanitizer's `func file:line (module+0xoff)` after `#N `: a frame only when it ends in a module and offset.
@@ -153,9 +168,11 @@ struct SanitizerParser {
             // The sanitizers print every frame's pc already moved back by one (the crashing frame too:
             // `pc 0x…326` in the header is `#0 0x…325`) and symbolize what they print: look it up as is.
             let kind = AddressKind.adjustedReturnAddress
-            stacks.append(CrashFrame(index: parsed.index, address: parsed.pc, addressKind: kind, image: image,
-                                      imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
-                                      lineStyle: .sanitizer(indentation: FrameLineStyle.indentation(of: line.text))))
+            var frame = CrashFrame(index: parsed.index, address: parsed.pc, addressKind: kind, image: image,
+                                   imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
+                                   lineStyle: .sanitizer(indentation: FrameLineStyle.indentation(of: line.text)))
+            frame.sourceInLog = parsed.location
+            stacks.append(frame)
         }
         stacks.close(into: &report)
         // The kind of error as the sanitizer sums it up, which its first line words less tersely.
