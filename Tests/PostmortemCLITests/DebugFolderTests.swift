@@ -67,4 +67,47 @@ struct DebugFolderTests {
         }
         #expect(checked >= 4, "frames of the program and its library checked")
     }
+
+    /// The unstripped build kept below `-d` (`dbg/threads`) for the stripped one that ran: its DWARF answers, on the
+    /// command line and in a posted core alike, as llvm-symbolizer answers from it.
+    @Test func anUnstrippedCopyBelowDIsTheStrippedBinarysDebugFile() throws {
+        let directory = try CrashingPrograms.directory.get()
+        let scratch = Fixtures.scratchDirectory("debug-folder-copy")
+        try FileManager.default.createDirectory(atPath: scratch + "/dbg/build", withIntermediateDirectories: true)
+        for name in ["threads", "libchain.so", "with-default-signals"] {
+            try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: scratch + "/" + name)
+        }
+        for name in ["threads", "libchain.so"] {
+            try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: scratch + "/dbg/build/" + name)
+            let strip = try Command.run("/usr/bin/env", ["strip", name], currentDirectory: URL(fileURLWithPath: scratch))
+            #expect(strip.status == 0, "\(strip.standardError)")
+        }
+        let core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        var checked = 0
+        for thread in CoreFileTests.threads(report) {
+            for frame in thread["frames"] as? [[String: Any]] ?? [] {
+                guard let image = frame["image"] as? String, ["threads", "libchain.so"].contains(image),
+                      let lookup = frame["lookupAddress"] as? String else { continue }
+                let symbols = (frame["symbols"] as? [[String: Any]] ?? []).map { symbol in
+                    ComparableFrame(function: symbol["function"] as? String, file: symbol["file"] as? String,
+                                    line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
+                }
+                // Names aside (a core's frames prefer the DWARF name to the symbol table's `.constprop` one).
+                let expected = try Self.llvmChain(scratch + "/dbg/build/" + image, lookup)
+                #expect(symbols.map { [$0.file, "\($0.line):\($0.column)"] } == expected.map { [$0.file, "\($0.line):\($0.column)"] },
+                        "\(image) at \(lookup)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 4, "frames of the program and its library checked")
+
+        let server = try ServerProcess(arguments: ["-d", scratch + "/dbg"], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
+                                       scratch: scratch)
+        let posted = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: core)
+        #expect(posted.status == 200)
+        #expect(posted.body == result.standardOutput)
+    }
 }
