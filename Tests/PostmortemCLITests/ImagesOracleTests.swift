@@ -75,6 +75,18 @@ struct ImagesOracleTests {
             if let buildID = facts.buildID { #expect(line.contains("build-id \(buildID),"), "\(line)") }
             #expect(line.contains("DWARF: \(facts.hasDWARF ? "yes" : "no")"), "\(line)")
             if let platform = facts.platform { #expect(line.contains(platform), "\(line)") }
+            if !isMachO { #expect(line.contains("ELF \(try Self.elfKind(path)) "), "\(line)") }
         }
+    }
+
+    /// What readelf says an ELF file is, in the words `images` uses: its type, and for `DYN` whether `FLAGS_1` says PIE.
+    static func elfKind(_ path: String) throws -> String {
+        let file = Paths.packageRoot.appendingPathComponent(path).path
+        let type = try Fixtures.run("readelf", ["-hW", file]).split(separator: "\n").first { $0.contains("Type:") } ?? ""
+        if type.contains("EXEC") { return "executable" }
+        guard type.contains("DYN") else { return String(type) }
+        let dynamic = try Fixtures.run("readelf", ["-dW", file])
+        return dynamic.split(separator: "\n").contains { $0.contains("(FLAGS_1)") && $0.contains("PIE") }
+            ? "position-independent executable" : "shared object"
     }
 }

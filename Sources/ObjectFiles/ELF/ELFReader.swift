@@ -24,14 +24,16 @@ enum ELFReader {
         let sectionList = try readSections(handle)
         var buildID: BuildID?
         var debugLink: DebugLink?
+        var kind = kind(of: header.e_type)
         for (section, scn) in sectionList {
             if buildID == nil, section.occupiesFile, let id = readBuildID(scn) { buildID = id }
+            if kind == .sharedObject, section.occupiesFile, isPositionIndependentExecutable(scn) { kind = .positionIndependentExecutable }
             if section.name == ".gnu_debuglink", section.occupiesFile {
                 debugLink = readDebugLink(scn, isBigEndian: isBigEndian)
             }
         }
         return ObjectFile(
-            path: path, format: .elf, kind: kind(of: header.e_type), architecture: Architecture(elfMachine: header.e_machine, is64Bit: is64Bit),
+            path: path, format: .elf, kind: kind, architecture: Architecture(elfMachine: header.e_machine, is64Bit: is64Bit),
             is64Bit: is64Bit, isBigEndian: isBigEndian, buildID: buildID, sections: sectionList.map(\.section), segments: segments, debugLink: debugLink)
     }
 
@@ -147,6 +149,21 @@ enum ELFReader {
                                       detail: "\(table.name) end at byte \(overflow || overflow2 ? "beyond 2^64" : String(end)), past the end of the \(handle.fileSize)-byte file (truncated?)")
             }
         }
+    }
+
+    /// Whether `scn` is a `.dynamic` section whose `DT_FLAGS_1` says `DF_1_PIE`: an `ET_DYN` file built to be run
+    /// (as `file` tells a PIE from a library; a library may have an interpreter too, as libc does).
+    private static func isPositionIndependentExecutable(_ scn: OpaquePointer) -> Bool {
+        var header = GElf_Shdr()
+        guard gelf_getshdr(scn, &header) != nil, header.sh_type == SHT_DYNAMIC, header.sh_entsize > 0,
+              let data = elf_getdata(scn, nil) else { return false }
+        let count = Int(truncatingIfNeeded: header.sh_size / header.sh_entsize)
+        for index in 0..<max(count, 0) {
+            var entry = GElf_Dyn()
+            guard gelf_getdyn(data, Int32(truncatingIfNeeded: index), &entry) != nil, entry.d_tag != Int64(DT_NULL) else { break }
+            if entry.d_tag == Int64(DT_FLAGS_1) { return entry.d_un.d_val & UInt64(DF_1_PIE) != 0 }
+        }
+        return false
     }
 
     private static func kind(of type: UInt16) -> ObjectKind {

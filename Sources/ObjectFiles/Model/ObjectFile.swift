@@ -8,8 +8,10 @@ public enum ObjectFormat: String, Hashable, Sendable {
 /// What an ELF file is for (`e_type`).
 public enum ObjectKind: String, Hashable, Sendable {
     case executable
-    /// A shared library, or a position-independent executable (`ET_DYN`).
+    /// A shared library (`ET_DYN`).
     case sharedObject = "shared object"
+    /// A position-independent executable (`ET_DYN` with `DF_1_PIE`): loaded anywhere, as a shared library is.
+    case positionIndependentExecutable = "position-independent executable"
     case relocatable
     case core
     /// A companion file that holds only debug information (a dSYM's `MH_DSYM`).
@@ -26,7 +28,8 @@ public struct ObjectFile: Hashable, Sendable {
     public var path: String
     /// ELF or Mach-O.
     public var format: ObjectFormat
-    /// What sort of file it is: executable, shared object, relocatable object, core, debug companion or other.
+    /// What sort of file it is: executable, position-independent executable, shared object, relocatable object, core,
+    /// debug companion or other.
     public var kind: ObjectKind
     /// The machine the code is for (the slice's, in a universal file).
     public var architecture: Architecture
