@@ -78,6 +78,10 @@ man: release
 	@mkdir -p $(MAN_DIR)
 	swift build -c release --scratch-path .build-tools --product generate-manual >/dev/null
 	.build-tools/release/generate-manual $(POSTMORTEM) --multi-page --output-directory $(MAN_DIR) >/dev/null
+	@# The generator writes a generic EXIT STATUS and no ENVIRONMENT: the main page gets both from docs/man.
+	awk 'FNR == NR { extra = extra $$0 "\n"; next } /^\.Sh "EXIT STATUS"/ { printf "%s", extra; skip = 1; next } \
+	     skip && /^\.Sh/ { skip = 0 } !skip' docs/man/environment-and-exit-status.mdoc $(MAN_DIR)/postmortem.1 > $(MAN_DIR)/postmortem.1.new
+	mv $(MAN_DIR)/postmortem.1.new $(MAN_DIR)/postmortem.1
 
 install: man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \

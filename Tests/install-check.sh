@@ -22,6 +22,10 @@ for page in postmortem postmortem.symbolicate postmortem.resolve postmortem.po p
 done
 man -l "$prefix/share/man/man1/postmortem.resolve.1" 2>/dev/null | grep -q -- "--source-context" || { echo "resolve's page lacks --source-context" >&2; exit 1; }
 man -l "$prefix/share/man/man1/postmortem.symbolicate.1" 2>/dev/null | grep -q -- "--offline" || { echo "symbolicate's page lacks --offline" >&2; exit 1; }
+for section in ENVIRONMENT "EXIT STATUS"; do
+  man -l "$prefix/share/man/man1/postmortem.1" 2>/dev/null | grep -q "^$section" || { echo "postmortem's page lacks $section" >&2; exit 1; }
+done
+man -l "$prefix/share/man/man1/postmortem.1" 2>/dev/null | grep -q "POSTMORTEM_CACHE_DIR" || { echo "postmortem's page names no variable" >&2; exit 1; }
 for file in share/bash-completion/completions/postmortem share/zsh/site-functions/_postmortem share/fish/vendor_completions.d/postmortem.fish; do
   [ -s "$prefix/$file" ] || { echo "$file is missing" >&2; exit 1; }
 done

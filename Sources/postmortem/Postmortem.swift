@@ -19,6 +19,10 @@ struct Postmortem: ParsableCommand {
             Output.line(configuration.version)
             return
         }
+        if arguments.elementsEqual(["--generate-completion-script", "bash"]) {
+            Output.line(BashCompletionAliases.adding(to: completionScript(for: .bash), of: configuration))
+            return
+        }
         guard let request = ResolveRequest(commandLine: arguments) else { return runParsed(Array(arguments)) }
         do {
             try request.run()

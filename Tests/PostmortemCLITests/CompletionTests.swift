@@ -40,5 +40,9 @@ struct CompletionTests {
         #expect(try Self.completions(["postmortem", "resolve", "--arch", "arm64"], in: folder, script: scratch.path("postmortem.bash")).contains("arm64e"))
         #expect(try Self.completions(["postmortem", "cache", "build", "--arch", ""], in: folder, script: scratch.path("postmortem.bash")).prefix(2) == ["-", "x86_64"])
         #expect(try Self.completions(["postmortem", "resolve", "--no-c"], in: folder, script: scratch.path("postmortem.bash")) == ["--no-cache"])
+        // `atos`, resolve's alias: offered, and completed as resolve is.
+        #expect(try Self.completions(["postmortem", "at"], in: folder, script: scratch.path("postmortem.bash")) == ["atos"])
+        #expect(try Self.completions(["postmortem", "atos", "--no-c"], in: folder, script: scratch.path("postmortem.bash")) == ["--no-cache"])
+        #expect(try Self.completions(["postmortem", "atos", "-o", ""], in: folder, script: scratch.path("postmortem.bash")).sorted() == files)
     }
 }

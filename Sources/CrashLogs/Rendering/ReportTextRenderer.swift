@@ -218,10 +218,11 @@ public struct ReportTextRenderer: Sendable {
         String(decoding: text.utf8.prefix(max(0, length)), as: UTF8.self)
     }
 
+    /// `FILE:LINE[:COLUMN]` after `prefix`; nothing when no line is known: a file alone (line 0, as glibc's
+    /// assembly and compiler-made code have) places nothing, and llvm-symbolizer's `FILE:0` reads as a wrong line.
     static func location(_ symbol: SymbolicatedFrame, prefix: String = " ") -> String {
-        guard let file = symbol.file else { return "" }
-        var text = prefix + file
-        if symbol.line > 0 { text += ":\(symbol.line)" }
+        guard let file = symbol.file, symbol.line > 0 else { return "" }
+        var text = prefix + file + ":\(symbol.line)"
         if symbol.column > 0 { text += ":\(symbol.column)" }
         return text
     }

@@ -76,6 +76,15 @@ struct GlibcBacktraceParser {
     /// Adds the glibc stacks of `report`'s lines as threads, skipping lines that are already frames
     /// (a log where a sanitizer report follows a program's own backtrace holds both).
     static func appendStacks(to report: inout CrashReport) {
+        let firstAppended = report.threads.count
+        defer {
+            // The line above a trace is a heading (`Backtrace:`, `Caught signal, backtrace:`), a thread's name only
+            // when it names a thread.
+            for index in report.threads.indices.dropFirst(firstAppended)
+            where !(report.threads[index].name?.lowercased().contains("thread") ?? false) {
+                report.threads[index].name = nil
+            }
+        }
         let lines = report.lines
         let claimed = Set(report.threads.flatMap { $0.frames.map(\.lineNumber) })
         var stacks = StackCollector()

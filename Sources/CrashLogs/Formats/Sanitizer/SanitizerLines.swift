@@ -9,13 +9,13 @@ extension ReportTextRenderer {
         }
         guard let pc = frame.address else {
             return frame.symbols.enumerated().map { position, symbol in
-                let place = symbol.file == nil ? " <null>" : Self.location(symbol)
+                let place = symbol.file == nil || symbol.line == 0 ? " <null>" : Self.location(symbol)
                 return "\(indentation)#\(firstNumber + position) \(symbol.function ?? "<null>")\(place)\(module)"
             }
         }
         let address = "0x" + String(pc, radix: 16)
         return frame.symbols.enumerated().map { position, symbol in
-            let place = symbol.file == nil ? module : Self.location(symbol)
+            let place = symbol.file == nil || symbol.line == 0 ? module : Self.location(symbol)
             return "\(indentation)#\(firstNumber + position) \(address) in \(symbol.function ?? "??")\(place)"
         }
     }
@@ -32,7 +32,7 @@ extension ReportTextRenderer {
             frame.imageOffset == offset && !frame.symbols.isEmpty && frame.image.map { report.images[$0].path == path } ?? false
         }
         guard let symbol = frame?.symbols.first, let function = symbol.function else { return nil }
-        let place = symbol.file == nil ? String(text[open...close]) : Self.location(symbol, prefix: "")
+        let place = symbol.file == nil || symbol.line == 0 ? String(text[open...close]) : Self.location(symbol, prefix: "")
         var head = String(text[..<open])
         while head.last == " " { head.removeLast() }
         // Unsymbolized, the sanitizer leaves a blank where ` in FUNCTION` goes.

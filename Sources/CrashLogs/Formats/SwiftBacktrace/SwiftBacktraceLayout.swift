@@ -97,8 +97,10 @@ struct SwiftBacktraceLayout {
         return file.hasSuffix("<compiler-generated>") || (symbol.line == 0 && symbol.column == 0 && file.contains("/"))
     }
 
+    /// ` at FILE:LINE:COLUMN`, as the runtime writes a source location; a compiler-generated one has line 0 and is
+    /// written, a file alone (a symbol table's `STT_FILE`, `queue.c`) is no location and is not.
     private static func location(_ symbol: SymbolicatedFrame) -> String {
-        guard let file = symbol.file else { return "" }
+        guard let file = symbol.file, symbol.line > 0 || file.hasSuffix("<compiler-generated>") else { return "" }
         var text = " at " + file
         if symbol.line > 0 { text += ":\(symbol.line)" }
         if symbol.column > 0 { text += ":\(symbol.column)" }
