@@ -3,8 +3,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
 # Debian packages: the libraries Postmortem links, and the tools the tests compare against.
-BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev
-TEST_PACKAGES  := llvm binutils gdb curl time libc6-dbg gcc g++ man-db debuginfod elfutils gcc-aarch64-linux-gnu qemu-user gdb-multiarch lldb-14
+BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev liblzma-dev libzstd-dev
+TEST_PACKAGES  := llvm binutils gdb curl time libc6-dbg gcc g++ man-db debuginfod elfutils gcc-aarch64-linux-gnu qemu-user gdb-multiarch lldb-14 xz-utils zstd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
 # The release build is made for start-up, since most runs answer a few addresses (docs/PERFORMANCE.md, "The release
@@ -21,7 +21,7 @@ LINK_ORDER_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -Xfrontend -Xswiftc -function-se
 # With lld, the release binary is a static executable: no dynamic loader, no shared libraries to map and bind (the
 # .a files come with Debian's -dev packages). glibc's warning that getpwnam and dlopen need its shared libraries at run
 # time is about calls in FoundationEssentials and the Swift runtime that no path of postmortem makes.
-STATIC_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -static-executable -Xlinker -lz)
+STATIC_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -static-executable -Xlinker -lz -Xlinker -llzma -Xlinker -lzstd)
 RELEASE_FLAGS := -c release --static-swift-stdlib $(STATIC_FLAGS) $(RELR_FLAGS) $(LINK_ORDER_FLAGS)
 # postmortem, and the server `postmortem serve` hands over to, installed beside it (a program of its own, so that its
 # HTTP libraries cost the command line nothing).

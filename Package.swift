@@ -32,6 +32,11 @@ let package = Package(
         ),
         // glibc's allocator settings.
         .systemLibrary(name: "CMalloc"),
+        // zlib, liblzma and libzstd, for logs, cores and minidumps kept compressed.
+        .systemLibrary(
+            name: "CCompression",
+            providers: [.apt(["zlib1g-dev", "liblzma-dev", "libzstd-dev"])]
+        ),
         // The demanglers of the C++ ABI and of the Swift runtime, declared for Swift.
         .target(
             name: "CDemangle",
@@ -40,6 +45,7 @@ let package = Package(
 
         // The vocabulary every other module shares; no C, no format knowledge.
         .target(name: "PostmortemCore"),
+        .target(name: "Decompression", dependencies: ["CCompression", "PostmortemCore"]),
         .target(
             name: "ObjectFiles",
             dependencies: ["CLibElf", "PostmortemCore"]
@@ -75,7 +81,7 @@ let package = Package(
         // by requests, Symbolication API v5 and posted crash logs.
         .target(
             name: "SymbolicationService",
-            dependencies: ["PostmortemCore", "ObjectFiles", "CrashLogs", "Symbolication", "Unwinding", "BreakpadSymbols"]
+            dependencies: ["PostmortemCore", "ObjectFiles", "CrashLogs", "Symbolication", "Unwinding", "BreakpadSymbols", "Decompression"]
         ),
         // The options of `postmortem serve`, shared by the command and the server executable it hands over to.
         .target(
@@ -97,6 +103,7 @@ let package = Package(
             dependencies: [
                 "CMalloc", "ServeOptions",
                 "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping", "Unwinding", "BreakpadSymbols",
+                "Decompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -11,6 +11,12 @@ public enum FileSystem {
         public var detail: String
         /// The path and the detail, in one line.
         public var description: String { "\(path): \(detail)" }
+
+        /// A failure to read `path`: `detail` says why.
+        public init(path: String, detail: String) {
+            self.path = path
+            self.detail = detail
+        }
     }
 
     /// Whether anything exists at `path` (links followed).

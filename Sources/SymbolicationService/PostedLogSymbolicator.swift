@@ -1,4 +1,5 @@
 public import CrashLogs
+import Decompression
 import ObjectFiles
 public import PostmortemCore
 public import Symbolication
@@ -32,7 +33,9 @@ public struct PostedLogSymbolicator: Sendable {
 
     /// The answer to `body`.
     /// - Throws: a 400 ``ServiceError`` for a body that is no crash log of a known format.
+    /// A compressed body (gzip, xz, zstd) is answered as the log inside.
     public func answer(_ body: [UInt8], style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
+        let body = try Self.decompressed(body)
         let symbolicator = Symbolicator(diagnostics: diagnostics, options: options)
         if CoreFile.isCore(prefix: body.prefix(18)) || MinidumpFile.isMinidump(prefix: body.prefix(4)) {
             return try answer(dump: body, style: style, symbolicator: symbolicator)
@@ -55,6 +58,17 @@ public struct PostedLogSymbolicator: Sendable {
         }
         guard reports > 0 else { throw .badRequest("the body holds no crash log or trace") }
         return answer
+    }
+
+    /// The most a compressed body may hold once decompressed (a log is read whole, as the command line reads one).
+    static let maximumDecompressedSize = 256 << 20
+
+    private static func decompressed(_ body: [UInt8]) throws(ServiceError) -> [UInt8] {
+        do {
+            return try CompressedInput.decompressed(body, maximumSize: maximumDecompressedSize)
+        } catch {
+            throw .badRequest("the body is \(error.description)")
+        }
     }
 
     /// A core or minidump posted whole: every thread unwound with the binaries found below the server's folders (or

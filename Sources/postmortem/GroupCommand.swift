@@ -108,6 +108,12 @@ struct GroupCommand: ParsableCommand {
                 Output.error(error.description)
                 return false
             }
+            // A dump kept compressed, or given on standard input.
+            if DumpInput.isDump(prefix: bytes.prefix(DumpInput.prefixLength)) {
+                guard let report = cores.report(of: bytes, name: source.name)?.report else { return false }
+                sign(report, continuing: false)
+                return true
+            }
             do {
                 try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in sign(parsed, continuing: continuing) }
             } catch {

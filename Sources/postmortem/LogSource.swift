@@ -1,4 +1,5 @@
 import ArgumentParser
+import Decompression
 import ObjectFiles
 import PostmortemCore
 
@@ -30,9 +31,20 @@ struct LogSource {
     /// 100 MB of frames, measured), so this keeps one log near 3 GB at most; real crash logs are far smaller.
     static let maximumSize = 256 << 20
 
-    /// The whole log.
+    /// The whole log (or core, or minidump), decompressed when it was kept compressed (gzip, xz, zstd).
     func read() throws(FileSystem.Failure) -> [UInt8] {
-        try FileSystem.read(path, maximumSize: Self.maximumSize)
+        let bytes = try FileSystem.read(path, maximumSize: Self.maximumSize)
+        do {
+            return try CompressedInput.decompressed(bytes, maximumSize: Self.maximumSize)
+        } catch {
+            throw FileSystem.Failure(path: name, detail: error.description)
+        }
+    }
+
+    /// Whether the file starts as compressed data does (standard input is read before it is looked at).
+    var isCompressed: Bool {
+        guard let path else { return false }
+        return CompressedInput.format(of: FileSystem.read(path, offset: 0, count: 8) ?? []) != nil
     }
 }
 

@@ -102,9 +102,10 @@ struct SymbolicateCommand: ParsableCommand {
         let dumps = DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames), scansStack: scan,
                               symbolStore: symbolStore)
         for source in sources {
-            // A core or minidump is recognized by its first bytes before anything reads it whole (standard input is read first).
+            // A core or minidump is recognized by its first bytes before anything reads it whole (standard input, and
+            // a compressed file, are read first: a systemd-coredump core is kept zstd-compressed).
             var read: [UInt8]?
-            if source.path == nil {
+            if source.path == nil || source.isCompressed {
                 do { read = try source.read() } catch {
                     Output.error(error.description)
                     continue
