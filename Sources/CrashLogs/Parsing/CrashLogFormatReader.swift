@@ -16,6 +16,9 @@ protocol CrashLogFormatReader {
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool
     /// The numbers of the lines that start reports, in order; lines before the first belong to the first report.
     static func reportStarts(in lines: [LogLine]) -> [Int]
+    /// Formats whose report-starting lines a report of this format holds inside it (an Apple report quotes an uncaught
+    /// exception's `Terminating app` line): such a line in one of its reports starts no other.
+    static var embeddedFormats: Set<CrashLogFormat> { get }
 }
 
 extension CrashLogFormatReader {
@@ -26,4 +29,6 @@ extension CrashLogFormatReader {
     static func reportStarts(in lines: [LogLine]) -> [Int] {
         lines.indices.filter { startsReport(at: $0, in: lines) }
     }
+
+    static var embeddedFormats: Set<CrashLogFormat> { [] }
 }

@@ -52,9 +52,9 @@ public enum CrashLogParser {
     /// Every format's markers, found in one pass.
     static let formatMarkers = MarkerScan(markers: readers.flatMap { $0.markers })
 
-    static func detectFormat(_ lines: [LogLine], bytes: [UInt8]) -> CrashLogFormat? {
+    static func detectFormat(_ lines: [LogLine], bytes: [UInt8], markers known: MarkerScan.Found? = nil) -> CrashLogFormat? {
         // Searched for once, and only when a format with markers is tried (an `.ips` says what it is on its first line).
-        var found: MarkerScan.Found?
+        var found = known
         for reader in readers {
             if !reader.markers.isEmpty {
                 let present = found ?? formatMarkers.markers(in: bytes)
@@ -106,8 +106,11 @@ public enum CrashLogParser {
     public static func parseAll(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> [CrashReport] {
         try refuseBinary(bytes, source: source)
         let (lines, content) = unwrapped(bytes, format: format)
-        let whole = try parse(lines: lines, bytes: content, source: source, format: format)
-        let starts = SeveralReports.starts(in: lines, bytes: content)
+        let markers = formatMarkers.markers(in: content)
+        let whole = try parse(lines: lines, bytes: content, source: source, format: format, markers: markers)
+        let starts = SeveralReports.worthCutting(SeveralReports.starts(in: lines, markers: markers), whole: whole)
+        // One report's start below a preamble (a sanitizer's `DEADLYSIGNAL` line, a glibc trace's heading): one report.
+        if starts.count <= 1, starts.first.map({ $0.format == whole.format }) ?? true { return [whole] }
         return SeveralReports.read(lines, starts: starts, whole: whole, source: source, format: format) ?? [whole]
     }
 
@@ -147,8 +150,9 @@ public enum CrashLogParser {
         return nil
     }
 
-    static func parse(lines: [LogLine], bytes: [UInt8], source: String, format forced: CrashLogFormat?) throws(CrashLogError) -> CrashReport {
-        guard let format = forced ?? detectFormat(lines, bytes: bytes) else {
+    static func parse(lines: [LogLine], bytes: [UInt8], source: String, format forced: CrashLogFormat?,
+                      markers: MarkerScan.Found? = nil) throws(CrashLogError) -> CrashReport {
+        guard let format = forced ?? detectFormat(lines, bytes: bytes, markers: markers) else {
             throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
                                 + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")", isUnknownFormat: true)
         }

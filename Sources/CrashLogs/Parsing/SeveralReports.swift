@@ -16,15 +16,28 @@ enum SeveralReports {
         var report: CrashReport
     }
 
-    /// Where reports start in `lines` (whose bytes are `bytes`), by every format whose markers the log holds, in
+    /// Where reports start in `lines`, by every format whose markers (`present`, found in the log) the log holds, in
     /// order; one start per line, the format tried first winning.
-    static func starts(in lines: [LogLine], bytes: [UInt8]) -> [Start] {
-        let present = CrashLogParser.formatMarkers.markers(in: bytes)
-        var byLine: [Int: CrashLogFormat] = [:]
+    static func starts(in lines: [LogLine], markers present: MarkerScan.Found) -> [Start] {
+        var starts: [Start] = []
         for reader in CrashLogParser.readers where reader.markers.isEmpty || reader.markers.contains(where: present.contains) {
-            for line in reader.reportStarts(in: lines) where byLine[line] == nil { byLine[line] = reader.format }
+            starts += reader.reportStarts(in: lines).map { Start(line: $0, format: reader.format) }
         }
-        return byLine.map { Start(line: $0.key, format: $0.value) }.sorted { $0.line < $1.line }
+        // By line; of two at one line, the format tried first (the sort keeps the readers' order).
+        var previous = -1
+        return starts.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element).filter { start in
+            defer { previous = start.line }
+            return start.line != previous
+        }
+    }
+
+    /// `starts` less those that cannot begin a second report, which spares reading the log again in pieces: a start
+    /// of a format `whole`'s format holds inside its reports (``CrashLogFormatReader/embeddedFormats``), above its last
+    /// frame (an Apple report's `Terminating app due to uncaught exception` in its header).
+    static func worthCutting(_ starts: [Start], whole: CrashReport) -> [Start] {
+        let embedded = CrashLogParser.reader(of: whole.format).embeddedFormats
+        guard !embedded.isEmpty, let lastFrameLine = whole.threads.lazy.flatMap(\.frames).map(\.lineNumber).max() else { return starts }
+        return starts.filter { $0.line == 0 || $0.line > lastFrameLine || !embedded.contains($0.format) }
     }
 
     /// The reports of `lines`, cut at `starts`; `nil` when the log is one report after all (no cut leaves a report on

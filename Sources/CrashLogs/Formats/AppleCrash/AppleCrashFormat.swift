@@ -3,6 +3,10 @@ enum AppleCrashFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.appleCrash
     static let markers = ["Thread ", "Exception Type:", "Incident Identifier:"]
 
+    /// Its Application Specific Information quotes an uncaught exception's `Terminating app …` line and a Swift
+    /// runtime's `Fatal error` line.
+    static let embeddedFormats: Set<CrashLogFormat> = [.nsException, .swiftFatal]
+
     static func recognizes(_ lines: [LogLine]) -> Bool { AppleCrashParser.recognizes(lines) }
 
     static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {

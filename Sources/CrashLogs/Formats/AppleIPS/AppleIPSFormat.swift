@@ -4,6 +4,10 @@ enum AppleIPSFormat: CrashLogFormatReader {
     /// None: an `.ips` says what it is on its first line, read before the rest of a large log is searched.
     static let markers: [String] = []
 
+    /// Its body quotes an uncaught exception's `Terminating app …` line, a Swift runtime's `Fatal error` line, and
+    /// (a text report converted from it, or one it was converted from) an Apple text report's header.
+    static let embeddedFormats: Set<CrashLogFormat> = [.nsException, .swiftFatal, .appleCrash]
+
     static func recognizes(_ lines: [LogLine]) -> Bool { AppleIPSParser.recognizes(lines) }
 
     static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
