@@ -17,6 +17,9 @@ enum LogPieces {
         return pieces
     }
 
+    /// How much of a piece's start is read to tell whether a report begins there.
+    static let headLength = 4_096
+
     static func readsInPieces(_ format: CrashLogFormat?) -> Bool {
         switch format {
         case .glibcBacktrace, .sanitizer, .systemdCoredump, .androidTombstone, .swiftFatal, .gdbBacktrace, .lldbBacktrace: true

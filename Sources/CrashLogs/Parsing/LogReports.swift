@@ -32,7 +32,9 @@ public enum LogReports {
             var reports = try number == 0 && firstReports != nil ? firstReports!
                 : CrashLogParser.parseAll(Array(bytes[piece]), source: source, format: format)
             if !imageTable.isEmpty { for index in reports.indices { reports[index].adoptImages(imageTable) } }
-            for (index, report) in reports.enumerated() { body(report, number > 0 && index == 0) }
+            // A piece that begins with a report's first line continues nothing (the process before it may be another).
+            let continues = number > 0 && !SeveralReports.beginsAReport(Array(bytes[piece].prefix(LogPieces.headLength)))
+            for (index, report) in reports.enumerated() { body(report, continues && index == 0) }
         }
     }
 }
