@@ -138,6 +138,25 @@ struct SymbolicateTests {
         #expect(missing.standardError.contains("/nonexistent/crash.c"))
     }
 
+    /// A Swift backtracer report printed back: each frame of an inline chain at the fault (the crashing frames the
+    /// runtime prints one line each) is followed by its own lines of source, read here from the file.
+    @Test func sourceContextFollowsEachInlinedFrame() throws {
+        let folder = "SampleCrashes/linux-swift-backtrace"
+        let source = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/Pipeline.swift").path, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let result = try Command.postmortem(["symbolicate", "--source-context", "1", "-d", folder, "\(folder)/pipeline.txt"])
+        let lines = result.outputLines
+        var checked = 0
+        for (index, line) in lines.enumerated() where line.contains("[inlined]") && line.contains("at ./Pipeline.swift:") {
+            let number = try #require(line.split(separator: ":").dropLast().last.flatMap { Int($0) })
+            // The frame's line, then the line before its own, then its own, marked with its number.
+            let marked = lines.indices.contains(index + 2) ? lines[index + 2] : ""
+            #expect(marked.contains("→ \(number) │") && marked.hasSuffix("│ " + source[number - 1]), "\(line)")
+            checked += 1
+        }
+        #expect(checked >= 2, "\(result.standardOutput)")
+    }
+
     /// `resolve --source-context` too: in JSON each symbol's lines are the file's own (read here), found beside the
     /// binary; in text they follow the answer.
     @Test func resolveSourceContextIsTheFilesOwnLines() throws {

@@ -41,7 +41,10 @@ public struct ReportTextRenderer: Sendable {
         for (number, line) in report.lines.enumerated() {
             if var rendered = swiftLayout[number] {
                 if let colors, let frame = framesByLine[number] { rendered = colors.frameLines(rendered, frame: frame) }
-                if !rendered.isEmpty, let source = framesByLine[number]?.symbols.first?.source {
+                if let frame = framesByLine[number], rendered.count == frame.symbols.count {
+                    // A line per frame of the inline chain: each its own source (the crashing frames', at the fault, too).
+                    rendered = zip(rendered, frame.symbols).flatMap { [$0] + ($1.source?.renderedLines() ?? []) }
+                } else if !rendered.isEmpty, let source = framesByLine[number]?.symbols.first?.source {
                     rendered += source.renderedLines()
                 }
                 line.appendRewritten(rendered, to: &output)
