@@ -46,23 +46,33 @@ public enum GroupRendering {
         return out
     }
 
-    /// `--explain`: every frame of the crashing stack with what became of it, then the signature.
+    /// `--explain`: every frame of the crashing stack with what named it and what became of it, then the signature, and
+    /// a note when names other than the debug information's made it.
     public static func explanation(_ signature: CrashSignature, log: String, format: String, frameCount: Int) -> String {
         var out = "\(log) (\(format)): the crashing stack, \(frameCount) meaningful frame\(frameCount == 1 ? "" : "s") at most\n"
-        let rows = signature.decisions.map { decision -> (String, String, String) in
+        let rows = signature.decisions.map { decision -> (String, String, String, String) in
             let frame = decision.frame
             let number = "#\(frame.index)" + (frame.inlineDepth > 0 ? " inlined" : "")
             let name = frame.function ?? (frame.moduleAndOffset.map { "\($0) (unresolved)" } ?? "(no name, no module)")
-            return (number, name, describe(decision.outcome))
+            let source = frame.function == nil ? "" : "[\(frame.namedBy.rawValue)]"
+            return (number, name, source, describe(decision.outcome))
         }
         let numberWidth = rows.map(\.0.count).max() ?? 0
         let nameWidth = min(rows.map(\.1.count).max() ?? 0, 60)
-        for (number, name, outcome) in rows {
-            let paddedNumber = number + String(repeating: " ", count: numberWidth - number.count)
-            let paddedName = name + String(repeating: " ", count: max(0, nameWidth - name.count))
-            out += "  \(paddedNumber)  \(paddedName)  \(outcome)\n"
+        let sourceWidth = rows.map(\.2.count).max() ?? 0
+        func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        for (number, name, source, outcome) in rows {
+            out += "  \(padded(number, numberWidth))  \(padded(name, nameWidth))  \(padded(source, sourceWidth))  \(outcome)\n"
         }
         out += "signature: \(signature.text)\n"
+        let sources = Set(signature.frames.compactMap { $0.function == nil ? nil : $0.namedBy })
+        if sources.contains(where: { $0 != .debugInformation }) {
+            // The names a signature is made of depend on what was found: debug information names inlined calls, a
+            // symbol table only the function an address lies in, a log what its producer knew.
+            out += "note: named by \(sources.map(\.rawValue).sorted().joined(separator: " and ")); where the debug "
+                + "information is found (inlined calls counted), or other names are, this crash may sign differently, and a "
+                + "--baseline made so may not match\n"
+        }
         var rulesUsed: [SignatureRule] = []
         for decision in signature.decisions {
             if let rule = decision.outcome.rule, !rulesUsed.contains(rule) { rulesUsed.append(rule) }

@@ -18,6 +18,20 @@ public struct SignatureFrame: Hashable, Sendable {
     public var address: UInt64?
     /// A Swift thunk (the backtracer's `[thunk]`): compiler-made, never the bug.
     public var isThunk: Bool
+    /// What named the frame: a signature made from other names (another build's binaries, none) may differ.
+    public var namedBy: NameSource
+
+    /// What named a frame.
+    public enum NameSource: String, Hashable, Sendable {
+        /// The debug information, which names inlined calls too.
+        case debugInformation = "debug information"
+        /// A symbol table: the function the address lies in, no inlined calls.
+        case symbolTable = "symbol table"
+        /// The log itself (a debugger's or a sanitizer's names, a symbolicated report's).
+        case log = "the log"
+        /// Nothing.
+        case nothing = "nothing"
+    }
 
     /// `module@0xoffset`, the name of a frame nothing resolved, or `@0xaddress` without a module (as Mozilla's
     /// signatures write them).
@@ -40,10 +54,14 @@ public struct SignatureFrame: Hashable, Sendable {
                 return (name, symbol.isThunk)
             }
             if !named.isEmpty {
+                // An answer with a file or an inlined call came from the debug information; a bare name, from a symbol
+                // table (or, for a frame the log named and nothing resolved, from the log).
+                let fromDebugInformation = frame.symbols.count > 1 || frame.symbols.contains { $0.file != nil && $0.line > 0 }
+                let source: NameSource = frame.symbols.isEmpty ? .log : fromDebugInformation ? .debugInformation : .symbolTable
                 for (depth, (name, isThunk)) in named.enumerated() {
                     result.append(SignatureFrame(index: frame.index, inlineDepth: named.count - 1 - depth,
                                                  function: FunctionNameNormalizer.normalize(name), module: image?.name,
-                                                 moduleOffset: nil, address: nil, isThunk: isThunk))
+                                                 moduleOffset: nil, address: nil, isThunk: isThunk, namedBy: source))
                 }
                 continue
             }
@@ -53,7 +71,7 @@ public struct SignatureFrame: Hashable, Sendable {
             result.append(SignatureFrame(index: frame.index, inlineDepth: 0,
                                          function: logName.map { FunctionNameNormalizer.normalize(demangler.demangle($0)) },
                                          module: image?.name, moduleOffset: offset, address: frame.address,
-                                         isThunk: logName.map(Demangler.isThunk) ?? false))
+                                         isThunk: logName.map(Demangler.isThunk) ?? false, namedBy: logName == nil ? .nothing : .log))
         }
         return result
     }

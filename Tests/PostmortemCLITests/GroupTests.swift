@@ -123,6 +123,32 @@ struct GroupTests {
         #expect(result.outputLines.contains("signature: Ledger.post(_:) | settle(_:amounts:) | main"), "\(result.standardOutput)")
     }
 
+    @Test("--explain says what named each frame, and notes a signature that names without debug information made")
+    func explainSaysWhatNamedEachFrame() throws {
+        func explanation(_ folder: String, log: String = Self.groupsSample + "/null-plain-aslr-on.txt") throws -> [String] {
+            let result = try Command.postmortem(["group", "-d", folder, "--explain", log])
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.outputLines
+        }
+        func source(_ lines: [String], _ function: String) -> String? {
+            lines.first { $0.contains("  \(function) ") }?.components(separatedBy: "[").dropFirst().first?.components(separatedBy: "]").first
+        }
+        let withDWARF = try explanation(Self.groupsSample)
+        #expect(source(withDWARF, "parse_record") == "debug information", "\(withDWARF)")
+        #expect(!withDWARF.contains { $0.hasPrefix("note: ") })
+        // The same binary without its DWARF, beside a copy of the log: the symbol table names the same functions, and the note
+        // says what that may change.
+        let scratch = Fixtures.scratchDirectory("group-explain-stripped")
+        for name in ["tally", "null-plain-aslr-on.txt"] {
+            try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent(Self.groupsSample + "/" + name).path,
+                                             toPath: scratch + "/" + name)
+        }
+        #expect(try Command.run("/usr/bin/env", ["strip", "--strip-debug", scratch + "/tally"]).status == 0)
+        let stripped = try explanation(scratch, log: scratch + "/null-plain-aslr-on.txt")
+        #expect(source(stripped, "parse_record") == "symbol table", "\(stripped)")
+        #expect(stripped.contains { $0.hasPrefix("note: named by symbol table;") }, "\(stripped)")
+    }
+
     @Test("--rules: the user's rules before the built-in ones; a bad rules file is one clear line and status 64")
     func rules() throws {
         let scratch = Fixtures.scratchDirectory("group-rules")
