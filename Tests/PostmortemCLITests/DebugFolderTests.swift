@@ -48,6 +48,14 @@ struct DebugFolderTests {
         let core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
         let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
         #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.framesEqualLLVMSymbolizer(result) { scratch + "/dbg/deep/er/\($0).debug" } >= 4,
+                "frames of the program and its library checked")
+    }
+
+    /// Checks each frame of the program and its library in a core's `--json` report against llvm-symbolizer's answer
+    /// from `debugFile(image)` (files, lines and columns: a core's frames prefer the DWARF name to the symbol table's
+    /// `.constprop` one); how many were checked.
+    static func framesEqualLLVMSymbolizer(_ result: CommandResult, debugFile: (String) -> String) throws -> Int {
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         var checked = 0
         for thread in CoreFileTests.threads(report) {
@@ -58,14 +66,13 @@ struct DebugFolderTests {
                     ComparableFrame(function: symbol["function"] as? String, file: symbol["file"] as? String,
                                     line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
                 }
-                let expected = try Self.llvmChain(scratch + "/dbg/deep/er/\(image).debug", lookup)
-                #expect(symbols.map(\.file) == expected.map(\.file), "\(image) at \(lookup)")
-                #expect(symbols.map(\.line) == expected.map(\.line), "\(image) at \(lookup)")
-                #expect(symbols.map(\.column) == expected.map(\.column), "\(image) at \(lookup)")
+                let expected = try llvmChain(debugFile(image), lookup)
+                #expect(symbols.map { [$0.file, "\($0.line):\($0.column)"] } == expected.map { [$0.file, "\($0.line):\($0.column)"] },
+                        "\(image) at \(lookup)")
                 checked += 1
             }
         }
-        #expect(checked >= 4, "frames of the program and its library checked")
+        return checked
     }
 
     /// The unstripped build kept below `-d` (`dbg/threads`) for the stripped one that ran: its DWARF answers, on the
@@ -85,24 +92,7 @@ struct DebugFolderTests {
         let core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
         let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
         #expect(result.status == 0, "\(result.standardError)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
-        var checked = 0
-        for thread in CoreFileTests.threads(report) {
-            for frame in thread["frames"] as? [[String: Any]] ?? [] {
-                guard let image = frame["image"] as? String, ["threads", "libchain.so"].contains(image),
-                      let lookup = frame["lookupAddress"] as? String else { continue }
-                let symbols = (frame["symbols"] as? [[String: Any]] ?? []).map { symbol in
-                    ComparableFrame(function: symbol["function"] as? String, file: symbol["file"] as? String,
-                                    line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
-                }
-                // Names aside (a core's frames prefer the DWARF name to the symbol table's `.constprop` one).
-                let expected = try Self.llvmChain(scratch + "/dbg/build/" + image, lookup)
-                #expect(symbols.map { [$0.file, "\($0.line):\($0.column)"] } == expected.map { [$0.file, "\($0.line):\($0.column)"] },
-                        "\(image) at \(lookup)")
-                checked += 1
-            }
-        }
-        #expect(checked >= 4, "frames of the program and its library checked")
+        #expect(try Self.framesEqualLLVMSymbolizer(result) { scratch + "/dbg/build/" + $0 } >= 4, "frames of the program and its library checked")
 
         let server = try ServerProcess(arguments: ["-d", scratch + "/dbg"], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
                                        scratch: scratch)
