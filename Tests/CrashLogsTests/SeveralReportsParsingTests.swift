@@ -34,6 +34,17 @@ struct SeveralReportsParsingTests {
         #expect(reports.first?.threads.count == 2)
     }
 
+    @Test("Thousands of one process's traces are one report of as many threads, every line kept")
+    func manyTracesOfOneProcess() throws {
+        let one = try Self.log(Self.glibcTrace)
+        let copies = 2_000
+        let reports = try CrashLogParser.parseAll(Array([[UInt8]](repeating: one, count: copies).joined()), source: "many")
+        #expect(reports.count == 1)
+        #expect(reports.first?.threads.count == copies)
+        #expect(reports.first?.lines.count == LogLine.split(one).count * copies)
+        #expect(reports.first?.threads.filter(\.crashed).count == 1)
+    }
+
     @Test("A program's own trace and the sanitizer's report of the abort it ended in are one crash")
     func aTraceAndItsSanitizerReportAreOne() throws {
         let path = "Tests/CrashLogsTests/Corpus/glibc-backtrace/v8-fatal-error-asan-interceptor-backtrace.txt"

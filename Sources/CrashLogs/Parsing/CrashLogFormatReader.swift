@@ -19,6 +19,10 @@ protocol CrashLogFormatReader {
     /// Formats whose report-starting lines a report of this format holds inside it (an Apple report quotes an uncaught
     /// exception's `Terminating app` line): such a line in one of its reports starts no other.
     static var embeddedFormats: Set<CrashLogFormat> { get }
+    /// Formats whose reports, following one of this format from the same process, are more of it (this format's reader
+    /// reads their stacks as its own): a glibc trace after a glibc trace (another thread), a sanitizer's report after a
+    /// program's own trace.
+    static var continuedBy: Set<CrashLogFormat> { get }
 }
 
 extension CrashLogFormatReader {
@@ -31,4 +35,6 @@ extension CrashLogFormatReader {
     }
 
     static var embeddedFormats: Set<CrashLogFormat> { [] }
+
+    static var continuedBy: Set<CrashLogFormat> { [] }
 }

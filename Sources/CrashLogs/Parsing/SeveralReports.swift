@@ -14,6 +14,15 @@ enum SeveralReports {
         /// The start the piece was cut at; `nil` for the first.
         var start: Start?
         var report: CrashReport
+        /// The report's images' load addresses by name (kept as pieces join, not taken again from a growing report).
+        var loadAddresses: [String: UInt64]
+
+        init(lines: Range<Int>, start: Start?, report: CrashReport) {
+            self.lines = lines
+            self.start = start
+            self.report = report
+            loadAddresses = report.loadAddressesByImage
+        }
     }
 
     /// Where reports start in `lines`, by every format whose markers (`present`, found in the log) the log holds, in
@@ -102,10 +111,11 @@ enum SeveralReports {
         guard settle(before: nil) else { return nil }
         var joined: [Piece] = []
         for piece in pieces {
-            if let last = joined.last, continuesProcess(of: last, with: piece),
-               let read = reader.read(last.lines.lowerBound..<piece.lines.upperBound),
-               read.frameCount >= last.report.frameCount + piece.report.frameCount {
-                joined[joined.count - 1] = Piece(lines: last.lines.lowerBound..<piece.lines.upperBound, start: last.start, report: read)
+            // By index, holding no copy of the piece joined into: its arrays then grow in place.
+            if let last = joined.indices.last, continuesProcess(of: joined[last], with: piece) {
+                joined[last].lines = joined[last].lines.lowerBound..<piece.lines.upperBound
+                joined[last].report.append(piece.report)
+                joined[last].loadAddresses.merge(piece.loadAddresses) { kept, _ in kept }
             } else {
                 joined.append(piece)
             }
@@ -156,23 +166,25 @@ enum SeveralReports {
         return next.map { $0.format == report.format } ?? true
     }
 
-    /// Whether `next` is more of the process `previous` reported: the stack of a crash `previous` only states (a Swift
-    /// runtime's `Fatal error`, then systemd-coredump's stack of that process), a glibc trace (another thread, or
-    /// the same crash printed twice), or a sanitizer's report after a program's own trace, when no image both name
-    /// lies at two load addresses.
+    /// Whether `next` is more of the process `previous` reported, of a kind `previous`'s format carries
+    /// (``CrashLogFormatReader/continuedBy``: glibc's stack of another thread, systemd-coredump's stack of the crash a
+    /// Swift runtime's `Fatal error` line states, a sanitizer's report of the abort a program's own trace ended in):
+    /// the stack of a crash `previous` only states, or a stack whose images lie where `previous`'s do (no image both
+    /// name at two load addresses).
     private static func continuesProcess(of previous: Piece, with next: Piece) -> Bool {
-        if previous.report.frameCount == 0 { return next.report.frameCount > 0 }
-        let readsOn = next.start?.format == .glibcBacktrace
-            || (next.start?.format == .sanitizer && [.glibcBacktrace, .swiftFatal].contains(previous.report.format))
-        guard readsOn else { return false }
-        let before = previous.report.loadAddressesByImage, after = next.report.loadAddressesByImage
-        return !before.contains { name, address in after[name].map { $0 != address } ?? false }
+        guard let kind = next.start?.format, CrashLogParser.reader(of: previous.report.format).continuedBy.contains(kind) else { return false }
+        // (Whether it has frames, not how many: a report joined into thousands of times holds thousands of stacks.)
+        if !previous.report.hasFrames { return next.report.hasFrames }
+        return !next.loadAddresses.contains { name, address in previous.loadAddresses[name].map { $0 != address } ?? false }
     }
 }
 
 extension CrashReport {
     /// How many frames the report's threads hold.
     var frameCount: Int { threads.reduce(0) { $0 + $1.frames.count } }
+
+    /// Whether a thread of the report holds a frame.
+    var hasFrames: Bool { threads.contains { !$0.frames.isEmpty } }
 
     /// Each image's load address, by name, as the image table gives it or its frames imply (address less offset);
     /// an image whose frames disagree is left out.

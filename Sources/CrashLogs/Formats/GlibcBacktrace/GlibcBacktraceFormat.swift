@@ -3,6 +3,9 @@ enum GlibcBacktraceFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.glibcBacktrace
     static let markers = ["[0x", " 0x"]
 
+    /// Another thread's trace; the sanitizer's report of the abort the program's own trace ended in.
+    static let continuedBy: Set<CrashLogFormat> = [.glibcBacktrace, .sanitizer]
+
     static func recognizes(_ lines: [LogLine]) -> Bool { GlibcBacktraceParser.recognizes(lines) }
 
     static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {

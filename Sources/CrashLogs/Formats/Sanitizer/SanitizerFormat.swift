@@ -4,6 +4,9 @@ enum SanitizerFormat: CrashLogFormatReader {
     static let markers = ["Sanitizer", ": runtime error: "]
     private static let swiftTraceMarker = MarkerScan(markers: ["Current stack trace:"])
 
+    /// A program's own glibc trace of the same process, which the sanitizer's reader reads too.
+    static let continuedBy: Set<CrashLogFormat> = [.glibcBacktrace]
+
     static func recognizes(_ lines: [LogLine]) -> Bool { SanitizerParser.recognizes(lines) }
 
     static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {

@@ -4,6 +4,9 @@ enum SwiftFatalFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.swiftFatal
     static let markers = ["Current stack trace:", "Received signal ", "Fatal error: ", "Assertion failed: ", "Precondition failed: "]
 
+    /// The stacks of the crash a `Fatal error` line states: glibc's, a sanitizer's, systemd-coredump's.
+    static let continuedBy: Set<CrashLogFormat> = [.glibcBacktrace, .sanitizer, .systemdCoredump]
+
     static func recognizes(_ lines: [LogLine]) -> Bool {
         SwiftFatalParser.recognizes(lines) || SwiftBacktracePackageParser.recognizes(lines)
     }
