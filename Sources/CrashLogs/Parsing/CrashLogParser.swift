@@ -111,6 +111,7 @@ public enum CrashLogParser {
         let starts = SeveralReports.worthCutting(SeveralReports.starts(in: lines, markers: markers), whole: whole)
         // One report's start below a preamble (a sanitizer's `DEADLYSIGNAL` line, a glibc trace's heading): one report.
         if starts.count <= 1, starts.first.map({ $0.format == whole.format }) ?? true { return [whole] }
+        if SeveralReports.isOneProcess(whole, starts: starts) { return [whole] }
         return SeveralReports.read(lines, starts: starts, whole: whole, source: source, format: format) ?? [whole]
     }
 

@@ -58,6 +58,14 @@ enum SeveralReports {
         return starts.filter { $0.line == 0 || $0.line > lastFrameLine || !embedded.contains($0.format) }
     }
 
+    /// Whether `whole` is one process's report for all `starts` say: every start below the first line is a glibc
+    /// trace's, which `whole`'s format reads as its own (``CrashLogFormatReader/continuedBy``: another thread), and no
+    /// image lies at two addresses in it. Spares a log of thousands of one process's traces reading each again.
+    static func isOneProcess(_ whole: CrashReport, starts: [Start]) -> Bool {
+        CrashLogParser.reader(of: whole.format).continuedBy.contains(.glibcBacktrace)
+            && starts.allSatisfy { $0.line == 0 || $0.format == .glibcBacktrace } && whole.hasFrames && !whole.placesAnImageTwice
+    }
+
     /// The reports of `lines`, cut at `starts`; `nil` when the log is one report after all (no cut leaves a report on
     /// both sides of it and the pieces read no more frames than `whole`, or cutting would lose frames `whole` read).
     ///
@@ -188,7 +196,12 @@ extension CrashReport {
 
     /// Each image's load address, by name, as the image table gives it or its frames imply (address less offset);
     /// an image whose frames disagree is left out.
-    var loadAddressesByImage: [String: UInt64] {
+    var loadAddressesByImage: [String: UInt64] { loadAddresses().byImage }
+
+    /// Whether frames of one image imply two load addresses: the report holds stacks of two processes.
+    var placesAnImageTwice: Bool { !loadAddresses().conflicting.isEmpty }
+
+    private func loadAddresses() -> (byImage: [String: UInt64], conflicting: Set<String>) {
         var addresses: [String: UInt64] = [:]
         var conflicting: Set<String> = []
         func note(_ name: String, _ address: UInt64) {
@@ -203,6 +216,6 @@ extension CrashReport {
             }
         }
         for name in conflicting { addresses[name] = nil }
-        return addresses
+        return (addresses, conflicting)
     }
 }
