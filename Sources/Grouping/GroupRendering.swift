@@ -71,7 +71,7 @@ public enum GroupRendering {
             // symbol table only the function an address lies in, a log what its producer knew.
             out += "note: named by \(sources.map(\.rawValue).sorted().joined(separator: " and ")); where the debug "
                 + "information is found (inlined calls counted), or other names are, this crash may sign differently, and a "
-                + "--baseline made so may not match\n"
+                + "baseline made so may not match\n"
         }
         var rulesUsed: [SignatureRule] = []
         for decision in signature.decisions {
