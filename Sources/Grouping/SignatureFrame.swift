@@ -54,10 +54,9 @@ public struct SignatureFrame: Hashable, Sendable {
                 return (name, symbol.isThunk)
             }
             if !named.isEmpty {
-                // An answer with a file or an inlined call came from the debug information; a bare name, from a symbol
-                // table (or, for a frame the log named and nothing resolved, from the log).
+                // An answer with a file or an inlined call came from the debug information; a bare name, from a symbol table.
                 let fromDebugInformation = frame.symbols.count > 1 || frame.symbols.contains { $0.file != nil && $0.line > 0 }
-                let source: NameSource = frame.symbols.isEmpty ? .log : fromDebugInformation ? .debugInformation : .symbolTable
+                let source: NameSource = fromDebugInformation ? .debugInformation : .symbolTable
                 for (depth, (name, isThunk)) in named.enumerated() {
                     result.append(SignatureFrame(index: frame.index, inlineDepth: named.count - 1 - depth,
                                                  function: FunctionNameNormalizer.normalize(name), module: image?.name,

@@ -82,4 +82,21 @@ public struct SourceInLog: Hashable, Sendable {
         self.file = file
         self.line = line
     }
+
+    /// `FILE:LINE` or `FILE:LINE:COLUMN` as logs write a frame's place (a sanitizer's, a debugger's); `nil` when the
+    /// text ends in no line.
+    init?(parsing place: String) {
+        let utf8 = place.utf8
+        /// The number after the last `:` before `end`, and where that `:` is.
+        func number(before end: String.Index) -> (value: Int, colon: String.Index)? {
+            guard let colon = utf8[..<end].lastIndex(of: UInt8(ascii: ":")), colon > utf8.startIndex else { return nil }
+            let digits = utf8[utf8.index(after: colon)..<end]
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return (digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, colon)
+        }
+        guard let last = number(before: utf8.endIndex) else { return nil }
+        // `file:line:column`: the line is the number before the column.
+        let line = number(before: last.colon) ?? last
+        self.init(file: String(Substring(utf8[..<line.colon])), line: line.value)
+    }
 }

@@ -50,8 +50,8 @@ public struct ReportJSONRenderer: Sendable {
     /// The frame's offset into its image: as the log gives it, or from the image's load address.
     private static func imageOffset(of frame: CrashFrame, in report: CrashReport) -> UInt64? {
         if let offset = frame.imageOffset { return offset }
-        guard let address = frame.address, let load = frame.image.flatMap({ report.images[$0].loadAddress }), address >= load,
-              report.images[frame.image!].endAddress.map({ address < $0 }) ?? true else { return nil }
+        guard let address = frame.address, let image = frame.image.map({ report.images[$0] }), let load = image.loadAddress,
+              address >= load, image.endAddress.map({ address < $0 }) ?? true else { return nil }
         return address - load
     }
 

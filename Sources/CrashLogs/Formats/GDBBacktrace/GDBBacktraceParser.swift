@@ -120,10 +120,7 @@ struct GDBBacktraceParser {
     /// The `at FILE:LINE` a frame line ends in, when it has one.
     static func location(in text: String) -> SourceInLog? {
         guard let at = text.lastRange(of: " at ") else { return nil }
-        let place = String(text[at.upperBound...]).trimmingWhitespace
-        guard let colon = place.utf8.lastIndex(of: UInt8(ascii: ":")), let line = Int(Substring(place.utf8[place.utf8.index(after: colon)...])),
-              colon > place.utf8.startIndex else { return nil }
-        return SourceInLog(file: String(Substring(place.utf8[..<colon])), line: line)
+        return SourceInLog(parsing: String(text[at.upperBound...]).trimmingWhitespace)
     }
 
     /// The thread gdb says stopped: `[Current thread is 1 (…)]` (a core), `[Switching to thread 2 (…)]` or

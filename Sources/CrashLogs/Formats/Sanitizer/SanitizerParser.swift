@@ -91,30 +91,12 @@ struct SanitizerParser {
                 if frame.module == nil, let space = lastIndex(of: [0x20], in: functionStart..<upper),
                    lastIndex(of: [UInt8(ascii: ":")], in: space..<upper) != nil {
                     functionEnd = space
-                    frame.location = Self.location(text(space + 1..<upper))
+                    frame.location = SourceInLog(parsing: text(space + 1..<upper))
                 }
                 if functionEnd > functionStart { frame.function = text(functionStart..<functionEnd) }
             }
             return frame
         }
-    }
-
-    /// `file:line:column` or `file:line` as a sanitizer writes a frame's place; `nil` when it ends in no line.
-    static func location(_ place: String) -> SourceInLog? {
-        let utf8 = place.utf8
-        /// The number after the last `:` before `end`, and where that `:` is.
-        func number(before end: String.Index) -> (value: Int, colon: String.Index)? {
-            guard let colon = utf8[..<end].lastIndex(of: UInt8(ascii: ":")), colon > utf8.startIndex else { return nil }
-            let digits = utf8[utf8.index(after: colon)..<end]
-            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            return (digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, colon)
-        }
-        guard let last = number(before: utf8.endIndex) else { return nil }
-        // `file:line:column`: the line is the number before the column.
-        if let line = number(before: last.colon) {
-            return SourceInLog(file: String(Substring(utf8[..<line.colon])), line: line.value)
-        }
-        return SourceInLog(file: String(Substring(utf8[..<last.colon])), line: last.value)
     }
 
     /// ThreadSanitizer's `func file:line (module+0xoff)` after `#N `: a frame only when it ends in a module and offset.
