@@ -280,25 +280,32 @@ struct MinidumpTests {
         #expect(fromDump == (try signature(core)))
     }
 
-    /// `--scan`: a fault in a library without call-frame information (and without frame pointers). Without it the walk
-    /// stops there and says why; with it, the return address into main is found by scanning, checked to follow a call,
-    /// marked `scan`, and the walk goes on by CFI; minidump-stackwalk finds the same frame by scanning.
-    @Test func scanningFindsTheCallerOfCodeWithoutCFI() throws {
+    /// A fault in a library without call-frame information (and without frame pointers). In a function that keeps no
+    /// frame, the return address into main is the word at the stack pointer, read as gdb reads it without `--scan`,
+    /// marked `scan`, and the walk goes on by CFI. In one that keeps locals there, the walk stops and says why; with
+    /// `--scan` the return address is found further up, checked to follow a call. minidump-stackwalk finds the same
+    /// frames by scanning.
+    @Test(arguments: [[], ["framed"]])
+    func scanningFindsTheCallerOfCodeWithoutCFI(_ arguments: [String]) throws {
         let directory = try CrashingPrograms.directory.get()
-        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "scan"), in: directory)
+        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "scan", arguments: arguments), in: directory)
         let plain = try Self.report(dump: dump)
         let plainThread = try #require((plain["threads"] as? [[String: Any]])?.first)
-        #expect((plainThread["frames"] as? [[String: Any]])?.count == 1)
-        #expect((plainThread["stopReason"] as? String)?.contains("no call-frame information") == true)
+        let keepsAFrame = !arguments.isEmpty
+        if keepsAFrame {
+            #expect((plainThread["frames"] as? [[String: Any]])?.count == 1)
+            #expect((plainThread["stopReason"] as? String)?.contains("no call-frame information") == true)
+        }
 
-        let scanned = try Self.report(dump: dump, extra: ["--scan"])
+        let scanned = keepsAFrame ? try Self.report(dump: dump, extra: ["--scan"]) : plain
         let frames = try #require((scanned["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
         #expect(frames.map { $0["trust"] as? String } .prefix(3) == ["context", "scan", "cfi"])
+        #expect((frames.first?["symbols"] as? [[String: Any]])?.last?["function"] as? String == (keepsAFrame ? "poke_after_fill" : "poke"))
         #expect((frames.dropFirst().first?["symbols"] as? [[String: Any]])?.last?["function"] as? String == "main")
         let theirs = try CrashpadDumps.stackwalk(dump, symbols: try CrashpadDumps.symbolStore(of: [directory + "/scan", directory + "/libnocfi.so"]))
         let theirFrames = ((theirs["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]]) ?? []
         #expect(theirFrames.dropFirst().first?["trust"] as? String == "scan")
-        #expect(Self.compareFrames(ours: scanned, theirs: theirs, label: "scan", trusts: ["context", "scan"]) == 2)
+        #expect(Self.compareFrames(ours: scanned, theirs: theirs, label: "scan \(arguments)", trusts: ["context", "scan"]) == 2)
     }
 
     /// The program rebuilt after the crash (another build-id at the path the dump names): its frames keep their module

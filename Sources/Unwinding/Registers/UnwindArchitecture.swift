@@ -63,6 +63,15 @@ public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The registers a called function must give back as it found them (the SysV ABI's rbx, rbp, r12–r15; AAPCS64's
+    /// x19–x29).
+    var calleeSaved: [UInt16] {
+        switch self {
+        case .x86_64: [3, 6, 12, 13, 14, 15]
+        case .arm64: Array(19...29)
+        }
+    }
+
     /// The size of a return address on the stack.
     var wordSize: UInt64 { 8 }
 

@@ -2,9 +2,10 @@ public import DWARF
 public import PostmortemCore
 
 /// Walks one thread's stack from the registers of its innermost frame: call-frame information (`.eh_frame`, then
-/// `.debug_frame`) of the image at each address, and where no CFI covers it, the frame-pointer chain, checked. It scans
-/// the stack for return addresses only when asked (``scansStack``): guessed frames split crash groups. A scanned word
-/// is taken only when it points into an image's code just after a call instruction, and its frame says `scan`.
+/// `.debug_frame`) of the image at each address, and where no CFI covers it, the frame-pointer chain, checked; for the
+/// running function (x86-64), first the one word a frameless function leaves its return address in, as gdb reads it.
+/// It scans the stack further only when asked (``scansStack``): guessed frames split crash groups. A word read so is
+/// taken only when it points into an image's code just after a call instruction, and its frame says `scan`.
 public struct StackWalker: Sendable {
     /// How many frames a walk gives at most by default (a stack overflow has hundreds of thousands).
     public static let defaultFrameLimit = 1_024
@@ -64,7 +65,15 @@ public struct StackWalker: Sendable {
             case .outermost:
                 return UnwoundStack(frames: frames, stopReason: nil)
             case .stopped(let reason):
-                if let caller = callerByFramePointer(of: current), let caller = checked(caller, of: current, signalFrame: false) {
+                // The running function (not one that called out) may have no frame of its own: an assembly stub (glibc's
+                // clone3 after its syscall, outside its FDEs) or a leaf built without CFI. Where its return address lies
+                // then (x86-64's [sp]) is read as gdb reads a frameless function, before the frame pointer, which is
+                // its caller's and would skip the caller.
+                if !frame.isReturnAddress, let caller = callerOfFramelessFunction(current),
+                   let caller = checked(caller, of: current, signalFrame: false) {
+                    step = .caller(caller, isSignalFrame: false)
+                    trust = .scan
+                } else if let caller = callerByFramePointer(of: current), let caller = checked(caller, of: current, signalFrame: false) {
                     step = .caller(caller, isSignalFrame: false)
                     trust = .framePointer
                 } else if scansStack, let caller = callerByScanning(from: current, words: frames.count == 1 ? Self.contextScanWords : Self.scanWords) {
@@ -198,6 +207,22 @@ public struct StackWalker: Sendable {
         if row.rules[architecture.stackPointer] == nil { caller.stackPointer = cfa }
         caller.programCounter = architecture.strippingAuthentication(returnAddress)
         return .caller(caller, isSignalFrame: row.isSignalFrame)
+    }
+
+    /// The caller of a function that keeps no frame, on x86-64: the word at the stack pointer, where the call left the
+    /// return address, when it points into an image's code just after a call; the callee-saved registers as they are,
+    /// since a function that pushed nothing changed none of them. Not on AArch64: there the link register of a function
+    /// that has called out and come back points into that function itself.
+    func callerOfFramelessFunction(_ registers: RegisterSet) -> RegisterSet? {
+        let architecture = registers.architecture
+        guard architecture.linkRegister == nil, let sp = registers.stackPointer,
+              let address = memory.word(at: sp), address > 0x1000,
+              callFrames.isCode(address), callFrames.followsCall(address) else { return nil }
+        var caller = RegisterSet(architecture: architecture)
+        for register in architecture.calleeSaved { caller[register] = registers[register] }
+        caller.stackPointer = sp &+ architecture.wordSize
+        caller.programCounter = address
+        return caller
     }
 
     /// The caller found by scanning the stack upward from the stack pointer: the first word that points into an image's
