@@ -154,13 +154,14 @@ public final class OpenedImages: ImageSource {
         }
     }
 
-    private func imagesNeedingIndexCacheFiles() -> [ImageSymbolizer] {
+    /// The images open now that lack a sound index-cache file, by path.
+    public func imagesNeedingIndexCacheFiles() -> [ImageSymbolizer] {
         state.withLock { state in
             state.slots.values.compactMap { slot in
                 if case .open(let symbolizer, _) = slot, symbolizer.needsIndexCacheFile { return symbolizer }
                 return nil
             }
-        }
+        }.sorted { $0.image.path < $1.image.path }
     }
 
     /// Closes images, those used longest ago first, until at most `limit` are open.
@@ -181,7 +182,8 @@ public final class OpenedImages: ImageSource {
     /// ``diagnostics``).
     public func image(path: String, architecture: Architecture?, swiftNames: Demangler.Style) -> ImageSymbolizer? {
         do { return try symbolizer(for: Key(path: path, architecture: architecture, swiftNames: swiftNames)) } catch {
-            diagnostics.report(subject: path, error.description)
+            // (The error names the file.)
+            diagnostics.report(subject: nil, error.description)
             return nil
         }
     }

@@ -6,7 +6,7 @@ import Unwinding
 
 /// Core files and minidumps given where logs are (`symbolicate`, `group`): recognized by their first bytes before
 /// anything reads them whole, and unwound into reports.
-struct DumpInput {
+struct DumpInput: Sendable {
     var debugPaths: [String]
     var executable: String?
     var remote: RemoteDebugFileSource?
@@ -35,27 +35,18 @@ struct DumpInput {
         var minidump: MinidumpUnwinding?
     }
 
-    /// The report of the dump at `path`, every thread unwound; `nil` after saying why on stderr when it cannot be read.
-    func report(of path: String) -> Unwound? {
+    /// The report of the dump at `path`, every thread unwound; throws what makes it unreadable (its description names
+    /// the file).
+    func report(of path: String) throws -> Unwound {
         let prefix = FileSystem.read(path, offset: 0, count: Self.prefixLength) ?? []
-        do {
-            if MinidumpFile.isMinidump(prefix: prefix) { return unwound(try MinidumpFile(path: path)) }
-            return unwound(try CoreFile(path: path))
-        } catch {
-            Output.error("\(error)")
-            return nil
-        }
+        if MinidumpFile.isMinidump(prefix: prefix) { return unwound(try MinidumpFile(path: path)) }
+        return unwound(try CoreFile(path: path))
     }
 
-    /// The report of a dump read whole (from standard input), named `name`; `nil` after saying why on stderr.
-    func report(of bytes: [UInt8], name: String) -> Unwound? {
-        do {
-            if MinidumpFile.isMinidump(prefix: bytes) { return unwound(try MinidumpFile(bytes: ImmutableBytes(bytes), path: name)) }
-            return unwound(try CoreFile(bytes: ImmutableBytes(bytes), path: name))
-        } catch {
-            Output.error("\(error)")
-            return nil
-        }
+    /// The report of a dump read whole (from standard input, or decompressed), named `name`.
+    func report(of bytes: [UInt8], name: String) throws -> Unwound {
+        if MinidumpFile.isMinidump(prefix: bytes) { return unwound(try MinidumpFile(bytes: ImmutableBytes(bytes), path: name)) }
+        return unwound(try CoreFile(bytes: ImmutableBytes(bytes), path: name))
     }
 
     private var finder: BinaryFinder {

@@ -99,8 +99,10 @@ struct GroupCommand: ParsableCommand {
                 body(report, maker.signature(of: report))
             }
             if let path = source.path, DumpInput.isDump(path) {
-                guard let report = cores.report(of: path)?.report else { return false }
-                sign(report, continuing: false)
+                do { sign(try cores.report(of: path).report, continuing: false) } catch {
+                    Output.error("\(error)")
+                    return false
+                }
                 return true
             }
             let bytes: [UInt8]
@@ -110,8 +112,10 @@ struct GroupCommand: ParsableCommand {
             }
             // A dump kept compressed, or given on standard input.
             if DumpInput.isDump(prefix: bytes.prefix(DumpInput.prefixLength)) {
-                guard let report = cores.report(of: bytes, name: source.name)?.report else { return false }
-                sign(report, continuing: false)
+                do { sign(try cores.report(of: bytes, name: source.name).report, continuing: false) } catch {
+                    Output.error("\(error)")
+                    return false
+                }
                 return true
             }
             do {

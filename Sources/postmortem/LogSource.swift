@@ -4,7 +4,7 @@ import ObjectFiles
 import PostmortemCore
 
 /// A log to read: a file, or standard input.
-struct LogSource {
+struct LogSource: Sendable {
     /// The name errors use: the path, or `-`.
     var name: String
     var path: String?

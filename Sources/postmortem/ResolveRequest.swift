@@ -36,10 +36,10 @@ struct ResolveRequest: Equatable {
     func run() throws -> Never {
         if SymbolFileIndex.isSymbolFile(selection.object) { try SymbolFileResolveRequest(request: self).run() }
         // Source lines are read for one answer after another, on one thread.
-        let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)
+        var sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)
         let binaryDirectory = FilePath.directory(of: selection.object)
         let symbolizer = try selection.openSymbolizer()
-        sourceReader?.remote = symbolizer.options.remoteDebugFiles
+        sourceReader = sourceReader?.fetching(from: symbolizer.options.remoteDebugFiles)
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
         let colors = try PresentationOptions.colors(color, writingJSON: json, toFile: false)
         let renderer = ResolutionRenderer(

@@ -1,32 +1,42 @@
 import CrashLogs
 import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// Reads the source lines around each resolved frame's line (`--source-context N`), from the files the debug
 /// information names, after `--source-map FROM=TO` rewrote their paths (gdb's `set substitute-path`, lldb's
 /// `target.source-map`); a file not found here is fetched by the build-id of the debug information that named it
 /// when debuginfod is set up. Each file is read once a run; files that cannot be read are counted, for one line at the end.
-final class SourceContextReader {
+/// Used from any thread (a run's logs are symbolicated on every core).
+final class SourceContextReader: Sendable {
     /// How many lines before and after.
     let context: Int
     /// Path prefixes and what they stand for, the first match applying.
     let mappings: [(from: String, to: String)]
-    /// Each file's lines by the path it was read at; `nil` for a file that could not be read.
-    private var files: [String: [Substring]?] = [:]
-    /// The files not found, in the order first met, and how many frames wanted each.
-    private var missing: [(path: String, frames: Int)] = []
+    private struct State {
+        /// Each file's lines by the path it was read at; `nil` for a file that could not be read.
+        var files: [String: [Substring]?] = [:]
+        /// The files not found, in the order first met, and how many frames wanted each.
+        var missing: [(path: String, frames: Int)] = []
+    }
+    private let state = Mutex(State())
 
     /// The most bytes of one source file read (a generated file may be large; lines past it stay unread).
     static let maximumFileSize = 16 << 20
 
     /// Where a source file missing here is fetched from (debuginfod), if anywhere: the run's one client, known once
     /// the command has opened its images.
-    var remote: RemoteDebugFileSource?
+    let remote: RemoteDebugFileSource?
 
     init(context: Int, mappings: [(from: String, to: String)], remote: RemoteDebugFileSource? = nil) {
         self.context = context
         self.mappings = mappings
         self.remote = remote
+    }
+
+    /// The same reader, fetching missing files from `remote`.
+    func fetching(from remote: RemoteDebugFileSource?) -> SourceContextReader {
+        SourceContextReader(context: context, mappings: mappings, remote: remote)
     }
 
     /// `FROM=TO`, split at its first `=`; `nil` when it has none or FROM is empty.
@@ -82,23 +92,30 @@ final class SourceContextReader {
             let first = max(1, line - context), last = min(lines.count, line + context)
             return SourceExcerpt(firstLine: first, lines: lines[(first - 1)..<last].map(String.init), line: line, column: column)
         }
-        if let known = missing.firstIndex(where: { $0.path == path }) { missing[known].frames += 1 } else { missing.append((path, 1)) }
+        state.withLock { state in
+            if let known = state.missing.firstIndex(where: { $0.path == path }) {
+                state.missing[known].frames += 1
+            } else {
+                state.missing.append((path, 1))
+            }
+        }
         return nil
     }
 
     private func lines(of path: String) -> [Substring]? {
-        if let known = files[path] { return known }
+        if let known = state.withLock({ $0.files[path] }) { return known }
         var read: [Substring]?
         if FileSystem.isRegularFile(path), let bytes = try? FileSystem.read(path, maximumSize: Self.maximumFileSize) {
             let text = String(decoding: bytes, as: UTF8.self)
             read = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         }
-        files[path] = .some(read)
+        state.withLock { $0.files[path] = .some(read) }
         return read
     }
 
     /// One line for the files that could not be read, or `nil` when every one was.
     func summary() -> String? {
+        let missing = state.withLock { $0.missing }
         guard !missing.isEmpty else { return nil }
         let frames = missing.reduce(0) { $0 + $1.frames }
         let named = missing.prefix(3).map(\.path).joined(separator: ", ") + (missing.count > 3 ? " and \(missing.count - 3) more" : "")

@@ -5,6 +5,7 @@ import ObjectFiles
 import Symbolication
 import Unwinding
 import PostmortemCore
+import SymbolicationService
 
 /// `postmortem symbolicate LOG…`: crash logs and traces printed back with symbols, or as JSON reports.
 struct SymbolicateCommand: ParsableCommand {
@@ -87,103 +88,51 @@ struct SymbolicateCommand: ParsableCommand {
             remoteDebugFiles: remote)
         let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
         options.moduleSymbols = symbolStore?.lookup
-        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: options)
-        let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
-        sourceReader?.remote = remote
+        // Every thread's symbolicator takes its images from one pool and its folder listings from one listing, so each
+        // binary is opened and each -d folder listed once a run, however many threads ask.
+        let images = OpenedImages(options: options.symbolizer, maximumOpenImages: .max, diagnostics: diagnostics.sink)
+        options.sharedImages = images
+        options.debugPathListings = DebugPathListings(freshness: .seconds(24 * 60 * 60))
+        let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)?
+            .fetching(from: remote)
         let colors = try PresentationOptions.colors(presentation.color, writingJSON: json, toFile: output != nil)
         let sources = LogSource.expand(logs)
         for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
             if !sources.contains(where: { $0.name.hasPrefix(prefix) }) { Output.error("\(argument): no logs in this directory") }
         }
-        var unresolved = false
         let sink = try OutputSink(path: output)
+        let settings = LogSymbolication.Settings(
+            options: options, parseOnly: parseOnly, json: json, stackwalkJSON: stackwalkJSON, colors: colors, sourceReader: sourceReader,
+            dumps: DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames), scansStack: scan,
+                             symbolStore: symbolStore),
+            headsEachLog: sources.count > 1)
+        // Logs are independent: read, symbolicated and rendered on every core, printed in their order with what each
+        // said on stderr where a run on one thread says it. With source context, on one thread: its closing line names
+        // the missing files in the order frames first named them.
+        let workers = sourceReader == nil ? Processors.online : 1
+        var unresolved = false
         var produced = 0
-        let dumps = DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames), scansStack: scan,
-                              symbolStore: symbolStore)
-        for source in sources {
-            // A core or minidump is recognized by its first bytes before anything reads it whole (standard input, and
-            // a compressed file, are read first: a systemd-coredump core is kept zstd-compressed).
-            var read: [UInt8]?
-            if source.path == nil || source.isCompressed {
-                do { read = try source.read() } catch {
-                    Output.error(error.description)
-                    continue
-                }
-            }
-            let isDump = read.map { DumpInput.isDump(prefix: $0.prefix(DumpInput.prefixLength)) } ?? source.path.map(DumpInput.isDump) ?? false
-            if isDump {
-                guard let unwound = read.map({ dumps.report(of: $0, name: source.name) }) ?? source.path.flatMap(dumps.report(of:)) else { continue }
-                if stackwalkJSON, unwound.minidump == nil {
-                    Output.error("\(source.name): --stackwalk-json writes minidumps' reports; this is a core file")
-                    continue
-                }
-                if sources.count > 1, !json, !stackwalkJSON { sink.write(Array("==> \(source.name) <==\n".utf8)) }
-                if emit(unwound.report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink,
-                        minidump: unwound.minidump) {
-                    unresolved = true
-                }
-                produced += 1
-                continue
-            }
-            if read == nil {
-                do { read = try source.read() } catch {
-                    Output.error(error.description)
-                    continue
-                }
-            }
-            let bytes = read ?? []
-            if stackwalkJSON {
-                Output.error("\(source.name): --stackwalk-json writes minidumps' reports; this is no minidump")
-                continue
-            }
-            if sources.count > 1, !json { sink.write(Array("==> \(source.name) <==\n".utf8)) }
-            do {
-                try LogReports.forEach(in: bytes, source: source.name) { report, continuing in
-                    if emit(report, from: source, symbolicator: symbolicator, sourceReader: sourceReader, colors: colors, to: sink,
-                            continuing: continuing) {
-                        unresolved = true
-                    }
-                }
-            } catch {
-                Output.error(CommandLineAdvice.line(error))
-                continue
-            }
-            produced += 1
-        }
+        OrderedWork.run(count: sources.count, workers: workers, window: 4 * workers,
+                        makeWorker: {
+                            let symbolication = LogSymbolication(settings: settings)
+                            return { symbolication.outcome(of: sources[$0]) }
+                        },
+                        deliver: { outcome in
+                            outcome.replay(to: sink, diagnostics: diagnostics)
+                            if outcome.unresolved { unresolved = true }
+                            if outcome.produced { produced += 1 }
+                        })
         if let summary = sourceReader?.summary() { Output.error(summary) }
         diagnostics.finish()
-        IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
-                                 debugRoots: debugPaths) { $0.writeIndexCache() }
+        IndexCacheWriting.finish(images.imagesNeedingIndexCacheFiles(), cache: options.indexCache, debugRoots: debugPaths) {
+            $0.writeIndexCache()
+        }
         if produced == 0 { throw ExitCode.failure }
         if strict, unresolved {
             Output.flush()
             throw ExitCode(2)
         }
-        ProcessEnd.exitWithoutTeardown(keeping: symbolicator)
-    }
-
-    /// Symbolicates one report of `source` (unless `--parse-only`) and prints it; true when a frame stays unresolved.
-    private func emit(_ parsed: CrashReport, from source: LogSource, symbolicator: Symbolicator, sourceReader: SourceContextReader?,
-                      colors: TerminalColors?, to sink: OutputSink, continuing: Bool = false, minidump: MinidumpUnwinding? = nil) -> Bool {
-        var report = parsed
-        report.warnings.forEach { Output.error("\(source.name): \($0)") }
-        var unresolved = false
-        if !parseOnly {
-            symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
-            let summary = CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report), format: report.format)
-            unresolved = !summary.isEmpty
-            sourceReader?.fill(&report, logDirectory: source.directory)
-            // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.
-            if !json, !stackwalkJSON { summary.forEach { Output.error("\(source.name): \($0)") } }
-        }
-        if stackwalkJSON, let minidump {
-            sink.write(Array((StackwalkJSONRenderer(minidump, report: report).render() + "\n").utf8))
-        } else if json {
-            sink.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
-        } else {
-            sink.write(ReportTextRenderer(colors: colors).render(report))
-        }
-        return unresolved
+        ProcessEnd.exitWithoutTeardown(keeping: images)
     }
 }

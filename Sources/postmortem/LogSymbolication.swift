@@ -1,0 +1,110 @@
+import CrashLogs
+import PostmortemCore
+import Symbolication
+import Unwinding
+
+/// What `symbolicate` does to each log, on one thread: reads it (or unwinds a dump), symbolicates its reports with this
+/// thread's symbolicator (the images are the run's, opened once for every thread) and renders them, keeping what it
+/// prints until the log's turn comes.
+struct LogSymbolication {
+    /// What every thread of a run shares.
+    struct Settings: Sendable {
+        var options: SymbolicationOptions
+        var parseOnly: Bool
+        var json: Bool
+        var stackwalkJSON: Bool
+        var colors: TerminalColors?
+        var sourceReader: SourceContextReader?
+        var dumps: DumpInput
+        /// Whether each log's output is headed by its name (more than one log, as text).
+        var headsEachLog: Bool
+    }
+
+    let settings: Settings
+    private let diagnostics = DiagnosticBuffer()
+    private let symbolicator: Symbolicator
+
+    init(settings: Settings) {
+        self.settings = settings
+        symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: settings.options)
+    }
+
+    /// Everything `source` prints, and whether it stays partly unresolved.
+    func outcome(of source: LogSource) -> LogOutcome {
+        var outcome = LogOutcome()
+        // A core or minidump is recognized by its first bytes before anything reads it whole (standard input, and a
+        // compressed file, are read first: a systemd-coredump core is kept zstd-compressed).
+        var read: [UInt8]?
+        if source.path == nil || source.isCompressed {
+            do { read = try source.read() } catch {
+                outcome.error(error.description)
+                return outcome
+            }
+        }
+        let isDump = read.map { DumpInput.isDump(prefix: $0.prefix(DumpInput.prefixLength)) } ?? source.path.map(DumpInput.isDump) ?? false
+        if isDump {
+            let unwound: DumpInput.Unwound
+            do {
+                if let read { unwound = try settings.dumps.report(of: read, name: source.name) } else {
+                    unwound = try settings.dumps.report(of: source.path ?? source.name)
+                }
+            } catch {
+                outcome.error("\(error)")
+                return outcome
+            }
+            if settings.stackwalkJSON, unwound.minidump == nil {
+                outcome.error("\(source.name): --stackwalk-json writes minidumps' reports; this is a core file")
+                return outcome
+            }
+            if settings.headsEachLog, !settings.json, !settings.stackwalkJSON { outcome.write(Array("==> \(source.name) <==\n".utf8)) }
+            emit(unwound.report, from: source, into: &outcome, minidump: unwound.minidump)
+            outcome.produced = true
+            return outcome
+        }
+        let bytes: [UInt8]
+        if let read { bytes = read } else {
+            do { bytes = try source.read() } catch {
+                outcome.error(error.description)
+                return outcome
+            }
+        }
+        if settings.stackwalkJSON {
+            outcome.error("\(source.name): --stackwalk-json writes minidumps' reports; this is no minidump")
+            return outcome
+        }
+        if settings.headsEachLog, !settings.json { outcome.write(Array("==> \(source.name) <==\n".utf8)) }
+        do {
+            try LogReports.forEach(in: bytes, source: source.name) { report, continuing in
+                emit(report, from: source, into: &outcome, continuing: continuing)
+            }
+        } catch {
+            outcome.error(CommandLineAdvice.line(error))
+            return outcome
+        }
+        outcome.produced = true
+        return outcome
+    }
+
+    /// Symbolicates one report of `source` (unless `--parse-only`) and renders it into `outcome`.
+    private func emit(_ parsed: CrashReport, from source: LogSource, into outcome: inout LogOutcome, continuing: Bool = false,
+                      minidump: MinidumpUnwinding? = nil) {
+        var report = parsed
+        report.warnings.forEach { outcome.error("\(source.name): \($0)") }
+        if !settings.parseOnly {
+            symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
+            outcome.take(diagnostics)
+            let summary = CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report), format: report.format)
+            if !summary.isEmpty { outcome.unresolved = true }
+            settings.sourceReader?.fill(&report, logDirectory: source.directory)
+            // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.
+            if !settings.json, !settings.stackwalkJSON { summary.forEach { outcome.error("\(source.name): \($0)") } }
+        }
+        if settings.stackwalkJSON, let minidump {
+            outcome.write(Array((StackwalkJSONRenderer(minidump, report: report).render() + "\n").utf8))
+        } else if settings.json {
+            outcome.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
+        } else {
+            outcome.write(ReportTextRenderer(colors: settings.colors).render(report))
+        }
+    }
+}

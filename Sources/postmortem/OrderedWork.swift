@@ -1,0 +1,67 @@
+import Dispatch
+import Synchronization
+
+/// Items worked on by several threads at once, each result handed back on the calling thread in the items' order as
+/// soon as it and every one before it are done. At most `window` items are in work or waiting to be handed back, so
+/// memory stays flat however many items there are.
+enum OrderedWork {
+    /// Works on items `0..<count` with `workers` threads: each thread makes its own worker (`makeWorker`, called on that
+    /// thread, so the worker's state is never shared) and calls it with the items it takes, in increasing order;
+    /// `deliver` gets every result on the calling thread, in item order. With one worker, no thread is started.
+    static func run<Result: Sendable>(count: Int, workers: Int, window: Int,
+                                      makeWorker: @escaping @Sendable () -> (Int) -> Result,
+                                      deliver: (Result) -> Void) {
+        guard count > 0 else { return }
+        let threads = max(1, min(workers, count))
+        guard threads > 1 else {
+            let work = makeWorker()
+            for index in 0..<count { deliver(work(index)) }
+            return
+        }
+        let shared = Shared<Result>(window: max(window, threads))
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            DispatchQueue.global().async(group: group) {
+                let work = makeWorker()
+                while true {
+                    shared.room.wait()
+                    let index = shared.next.withLock { next in
+                        defer { next += 1 }
+                        return next
+                    }
+                    guard index < count else {
+                        // The permit goes back for the other workers to find the end too.
+                        shared.room.signal()
+                        return
+                    }
+                    let result = work(index)
+                    shared.results.withLock { $0[index] = result }
+                    shared.ready.signal()
+                }
+            }
+        }
+        var delivered = 0
+        while delivered < count {
+            shared.ready.wait()
+            while let result = shared.results.withLock({ $0.removeValue(forKey: delivered) }) {
+                deliver(result)
+                delivered += 1
+                shared.room.signal()
+            }
+        }
+        group.wait()
+    }
+
+    /// What the workers and the caller share: the next item to take, the results not handed back yet, and the
+    /// semaphores that bound them.
+    private final class Shared<Result: Sendable>: Sendable {
+        let next = Mutex(0)
+        let results = Mutex<[Int: Result]>([:])
+        /// Signalled once per result stored.
+        let ready = DispatchSemaphore(value: 0)
+        /// One permit per item that may be in work or waiting; given back as each is handed back.
+        let room: DispatchSemaphore
+
+        init(window: Int) { room = DispatchSemaphore(value: window) }
+    }
+}
