@@ -102,7 +102,7 @@ let package = Package(
             name: "postmortem",
             dependencies: [
                 "CMalloc", "ServeOptions",
-                "PostmortemCore", "Symbolication", "SymbolicationService", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping", "Unwinding", "BreakpadSymbols",
+                "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping", "Unwinding", "BreakpadSymbols",
                 "Decompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,4 +1,5 @@
 import Prometheus
+import Symbolication
 import SymbolicationService
 
 /// What `/metrics` shows, in Prometheus' text format: requests by route and status, their latency, the images open

@@ -5,7 +5,6 @@ import ObjectFiles
 import Symbolication
 import Unwinding
 import PostmortemCore
-import SymbolicationService
 
 /// `postmortem symbolicate LOG…`: crash logs and traces printed back with symbols, or as JSON reports.
 struct SymbolicateCommand: ParsableCommand {
@@ -74,10 +73,19 @@ struct SymbolicateCommand: ParsableCommand {
           help: "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
     var strict = false
 
+    @Option(name: [.customShort("j"), .customLong("jobs")],
+            help: "How many logs are worked on at once (default: one per processor); the output is the same in any case.")
+    var jobs: Int?
+
     @Argument(help: "Logs, directories of logs, or - for standard input.", completion: .file())
     var logs: [String]
 
     func run() throws {
+        // (Checked here, not in validate(): a failing validate() makes ArgumentParser read -arch as short flags.)
+        if let jobs, jobs < 1 {
+            Output.error("--jobs takes a count of logs, 1 or more")
+            throw ExitCode.validationFailure
+        }
         AllocatorTuning.keepFreedMemory()
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
@@ -110,7 +118,7 @@ struct SymbolicateCommand: ParsableCommand {
         // Logs are independent: read, symbolicated and rendered on every core, printed in their order with what each
         // said on stderr where a run on one thread says it. With source context, on one thread: its closing line names
         // the missing files in the order frames first named them.
-        let workers = sourceReader == nil ? Processors.online : 1
+        let workers = sourceReader == nil ? jobs ?? Processors.online : 1
         var unresolved = false
         var produced = 0
         OrderedWork.run(count: sources.count, workers: workers, window: 4 * workers,

@@ -276,6 +276,37 @@ struct SymbolicateTests {
         #expect(nothing.status == 1)
     }
 
+    /// A folder of every committed log (the samples, the corpus the project may carry), some resolving through `-d`,
+    /// most not, with a file that is no log and a missing one named: worked on several at once, each log's output and
+    /// each line on stderr come out as on one thread, byte for byte, in text and JSON, and `--strict` fails alike.
+    @Test(arguments: [[], ["--json"], ["--strict"]])
+    func logsWorkedOnAtOnceComeOutAsOnOneThread(_ mode: [String]) throws {
+        let scratch = try BadInputTests.Scratch()
+        let folder = scratch.path("logs")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let root = Paths.packageRoot.path
+        var copied = 0
+        for top in ["SampleCrashes", "Tests/CrashLogsTests/Corpus"] {
+            let files = FileManager.default.enumerator(atPath: root + "/" + top)?.compactMap { $0 as? String } ?? []
+            for file in files.sorted() where [".txt", ".crash", ".ips", ".json"].contains(where: file.hasSuffix) {
+                copied += 1
+                try FileManager.default.copyItem(atPath: root + "/" + top + "/" + file,
+                                                 toPath: folder + "/" + String(format: "%03d-", copied) + (file as NSString).lastPathComponent)
+            }
+        }
+        #expect(copied >= 60)
+        try Data("no log here\n".utf8).write(to: URL(fileURLWithPath: folder + "/zz-not-a-log.txt"))
+        let arguments = ["symbolicate", "--no-cache", "-d", root + "/SampleCrashes"] + mode + [folder, "/nonexistent/crash.txt"]
+        let one = try Command.postmortem(arguments + ["--jobs", "1"])
+        #expect(one.errorLines.count >= (mode == ["--json"] ? 5 : 20), "lines on stderr to keep in order: \(one.standardError)")
+        for jobs in ["2", "3"] {
+            let several = try Command.postmortem(arguments + ["--jobs", jobs])
+            #expect(several.status == one.status)
+            #expect(several.standardOutput == one.standardOutput, "--jobs \(jobs)")
+            #expect(several.errorLines == one.errorLines, "--jobs \(jobs)")
+        }
+    }
+
     @Test func crlfInvalidUTF8AndUnresolvedLinesSurviveByteForByte() throws {
         let scratch = try BadInputTests.Scratch()
         // Point the system libraries nowhere, so that nothing in this copy resolves; then CRLF and invalid UTF-8.

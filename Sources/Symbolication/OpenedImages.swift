@@ -1,11 +1,10 @@
 public import ObjectFiles
 public import PostmortemCore
-public import Symbolication
 import Dispatch
 import Synchronization
 
-/// The images a server has opened, each opened once and shared by every request at once (an opened image serves
-/// every thread). Past ``maximumOpenImages``, the least recently used are closed: a request still using one keeps it
+/// The images a server (or a command's run over many logs) has opened, each opened once and shared by every request
+/// or thread at once (an opened image serves every thread). Past ``maximumOpenImages``, the least recently used are closed: a request still using one keeps it
 /// until it is done. Opening an image costs far more than answering from one already open (its symbols and units are
 /// read anew), so a request that needs an image another is opening waits for that one. Safe to call from any thread;
 /// the calls block while an image opens, so callers run them off their event loops.
