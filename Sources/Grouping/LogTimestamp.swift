@@ -12,7 +12,7 @@ public enum LogTimestamp {
             if let envelope = line.envelope, let seconds = find(inObject: envelope.head + envelope.tail) { return seconds }
             if !line.prefix.isEmpty, let seconds = parse(Substring(line.prefix)) { return seconds }
             for key in keys {
-                guard let range = line.text.firstRange(of: key) else { continue }
+                guard let range = line.text.firstByteRange(of: key) else { continue }
                 if let seconds = parse(line.text[range.upperBound...].drop { " \t:\"".contains($0) }) { return seconds }
             }
         }
@@ -23,10 +23,10 @@ public enum LogTimestamp {
     /// journald's microseconds since 1970 in `"__REALTIME_TIMESTAMP"`.
     static func find(inObject object: String) -> Int64? {
         for key in ["\"time\"", "\"@timestamp\"", "\"timestamp\""] {
-            guard let range = object.firstRange(of: key) else { continue }
+            guard let range = object.firstByteRange(of: key) else { continue }
             if let seconds = parse(object[range.upperBound...].drop { " \t:\"".contains($0) }) { return seconds }
         }
-        if let range = object.firstRange(of: "\"__REALTIME_TIMESTAMP\"") {
+        if let range = object.firstByteRange(of: "\"__REALTIME_TIMESTAMP\"") {
             let digits = object[range.upperBound...].drop { " \t:\"".contains($0) }.prefix { $0.isASCII && $0.isNumber }
             if let microseconds = Int64(digits) { return microseconds / 1_000_000 }
         }

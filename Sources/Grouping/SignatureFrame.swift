@@ -45,7 +45,8 @@ public struct SignatureFrame: Hashable, Sendable {
 
     /// The frames of `stack`, outermost function last within each frame's inline chain reversed to the call order:
     /// innermost (the called) first, as stacks are printed.
-    static func frames(of stack: CrashThread, in report: CrashReport, demangler: Demangler) -> [SignatureFrame] {
+    static func frames(of stack: CrashThread, in report: CrashReport, demangler: Demangler,
+                       normalize: (String) -> String = FunctionNameNormalizer.normalize) -> [SignatureFrame] {
         var result: [SignatureFrame] = []
         for frame in stack.frames {
             let image = frame.image.flatMap { report.images.indices.contains($0) ? report.images[$0] : nil }
@@ -59,7 +60,7 @@ public struct SignatureFrame: Hashable, Sendable {
                 let source: NameSource = fromDebugInformation ? .debugInformation : .symbolTable
                 for (depth, (name, isThunk)) in named.enumerated() {
                     result.append(SignatureFrame(index: frame.index, inlineDepth: named.count - 1 - depth,
-                                                 function: FunctionNameNormalizer.normalize(name), module: image?.name,
+                                                 function: normalize(name), module: image?.name,
                                                  moduleOffset: nil, address: nil, isThunk: isThunk, namedBy: source))
                 }
                 continue
@@ -68,7 +69,7 @@ public struct SignatureFrame: Hashable, Sendable {
             if offset == nil, let address = frame.address, let load = image?.loadAddress, address >= load { offset = address - load }
             let logName = frame.symbolInLog.flatMap { $0.isEmpty || placeholders.contains($0) ? nil : $0 }
             result.append(SignatureFrame(index: frame.index, inlineDepth: 0,
-                                         function: logName.map { FunctionNameNormalizer.normalize(demangler.demangle($0)) },
+                                         function: logName.map { normalize(demangler.demangle($0)) },
                                          module: image?.name, moduleOffset: offset, address: frame.address,
                                          isThunk: logName.map(Demangler.isThunk) ?? false, namedBy: logName == nil ? .nothing : .log))
         }

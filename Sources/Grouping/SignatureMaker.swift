@@ -12,6 +12,10 @@ public final class SignatureMaker {
     private let demangler = Demangler(style: .simplified)
     private let expressions: [Regex<AnyRegexOutput>?]
     private var ruleForName: [String: Int?] = [:]
+    /// Each function name met, normalized: the same names recur from crash to crash. Emptied when it grows past
+    /// ``maximumNormalizedNames``, so memory stays bounded on logs of ever new names.
+    private var normalizedNames: [String: String] = [:]
+    static let maximumNormalizedNames = 100_000
 
     /// A maker using `rules`.
     public init(rules: SignatureRules) {
@@ -25,7 +29,16 @@ public final class SignatureMaker {
         guard let stack = CrashingStack.of(report) else {
             return CrashSignature(text: "EMPTY: no stack" + exceptionSuffix(report), frames: [], decisions: [])
         }
-        return signature(of: SignatureFrame.frames(of: stack, in: report, demangler: demangler), report: report)
+        return signature(of: SignatureFrame.frames(of: stack, in: report, demangler: demangler, normalize: normalized), report: report)
+    }
+
+    /// `name` as ``FunctionNameNormalizer`` writes it, worked out once per name.
+    private func normalized(_ name: String) -> String {
+        if let known = normalizedNames[name] { return known }
+        let result = FunctionNameNormalizer.normalize(name)
+        if normalizedNames.count >= Self.maximumNormalizedNames { normalizedNames.removeAll(keepingCapacity: true) }
+        normalizedNames[name] = result
+        return result
     }
 
     func signature(of frames: [SignatureFrame], report: CrashReport) -> CrashSignature {
@@ -100,6 +113,7 @@ public final class SignatureMaker {
         guard let name = frame.function else { return nil }
         if let known = ruleForName[name] { return known.map { rules.rules[$0] } }
         let index = expressions.firstIndex { expression in expression.map { (try? $0.wholeMatch(in: name)) != nil } ?? false }
+        if ruleForName.count >= Self.maximumNormalizedNames { ruleForName.removeAll(keepingCapacity: true) }
         ruleForName[name] = .some(index)
         return index.map { rules.rules[$0] }
     }
