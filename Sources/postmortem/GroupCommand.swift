@@ -47,10 +47,15 @@ struct GroupCommand: ParsableCommand {
     @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
     var offline = false
 
+    @Option(name: [.customShort("j"), .customLong("jobs")],
+            help: "How many logs are worked on at once (default: one per processor); the groups are the same in any case.")
+    var jobs: Int?
+
     @Argument(help: "Logs, directories of logs, or - for standard input.", completion: .file())
     var logs: [String] = []
 
     func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a count of logs, 1 or more") }
         if logs.isEmpty, explain == nil, !printRules {
             throw ValidationError("Name the logs or directories to group (or --explain LOG, --print-rules).")
         }
@@ -62,7 +67,7 @@ struct GroupCommand: ParsableCommand {
             Output.line(SignatureRules.defaultRulesText)
             return
         }
-        let maker = SignatureMaker(rules: try signatureRules())
+        let signatureRules = try signatureRules()
         let knownSignatures = try baseline.map(Self.readBaseline)
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
@@ -72,71 +77,35 @@ struct GroupCommand: ParsableCommand {
             remoteDebugFiles: remote)
         let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
         options.moduleSymbols = symbolStore?.lookup
-        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: options)
-        let cores = DumpInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit,
-                              symbolStore: symbolStore)
+        // As symbolicate's threads: one pool of images, one listing of the -d folders.
+        let images = OpenedImages(options: options.symbolizer, maximumOpenImages: .max, diagnostics: diagnostics.sink)
+        options.sharedImages = images
+        options.debugPathListings = DebugPathListings(freshness: .seconds(24 * 60 * 60))
+        let settings = LogSigning.Settings(
+            options: options, rules: signatureRules,
+            dumps: DumpInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit,
+                             symbolStore: symbolStore))
         // Per image and reason, how many crashes kept unresolved frames: said once each, at the end.
-        var unresolved: [UnresolvedKey: Int] = [:]
-        var unresolvedOrder: [UnresolvedKey] = []
+        var unresolved: [LogSigning.UnresolvedKey: Int] = [:]
+        var unresolvedOrder: [LogSigning.UnresolvedKey] = []
         defer {
             diagnostics.finish()
-            IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
-                                     debugRoots: debugPaths) { $0.writeIndexCache() }
-        }
-        /// Each crash of `source`, symbolicated on its crashing stack only, with its signature; false when the log
-        /// could not be read or parsed, said on stderr unless `quietWhenNoLog` and it is no crash log at all.
-        func eachCrash(of source: LogSource, quietWhenNoLog: Bool = false, _ body: (CrashReport, CrashSignature) -> Void) -> Bool {
-            func sign(_ parsed: CrashReport, continuing: Bool) {
-                var report = parsed
-                // Only the crashing stack makes the signature: the other threads are not looked up.
-                if let stack = CrashingStack.of(report) { report.threads = [stack] }
-                symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
-                for image in symbolicator.unresolvedImages(of: report) {
-                    let key = UnresolvedKey(image: image.name, reason: CommandLineAdvice.line(image.reason))
-                    if unresolved[key] == nil { unresolvedOrder.append(key) }
-                    unresolved[key, default: 0] += 1
-                }
-                body(report, maker.signature(of: report))
+            IndexCacheWriting.finish(images.imagesNeedingIndexCacheFiles(), cache: options.indexCache, debugRoots: debugPaths) {
+                $0.writeIndexCache()
             }
-            if let path = source.path, DumpInput.isDump(path) {
-                do { sign(try cores.report(of: path).report, continuing: false) } catch {
-                    Output.error("\(error)")
-                    return false
-                }
-                return true
-            }
-            let bytes: [UInt8]
-            do { bytes = try source.read() } catch {
-                Output.error(error.description)
-                return false
-            }
-            // A dump kept compressed, or given on standard input.
-            if DumpInput.isDump(prefix: bytes.prefix(DumpInput.prefixLength)) {
-                do { sign(try cores.report(of: bytes, name: source.name).report, continuing: false) } catch {
-                    Output.error("\(error)")
-                    return false
-                }
-                return true
-            }
-            do {
-                try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in sign(parsed, continuing: continuing) }
-            } catch {
-                if !(quietWhenNoLog && error.isUnknownFormat) { Output.error(CommandLineAdvice.line(error)) }
-                return false
-            }
-            return true
         }
 
         if let explain {
             let source = LogSource(name: explain, path: explain == "-" ? nil : explain)
-            var first = true
-            let read = eachCrash(of: source) { report, signature in
-                if !first { Output.line("") }
-                first = false
-                Output.text(GroupRendering.explanation(signature, log: source.name, format: report.format.rawValue,
-                                                       frameCount: maker.rules.frameCount))
+            let signing = LogSigning(settings: settings)
+            let outcome = signing.outcome(of: source)
+            outcome.said.replay(to: try OutputSink(path: nil), diagnostics: diagnostics)
+            for (number, crash) in outcome.crashes.enumerated() {
+                if number > 0 { Output.line("") }
+                Output.text(GroupRendering.explanation(crash.signature, log: source.name, format: crash.format.rawValue,
+                                                       frameCount: signing.maker.rules.frameCount))
             }
-            if !read { throw ExitCode.failure }
+            if !outcome.read { throw ExitCode.failure }
             return
         }
 
@@ -146,27 +115,52 @@ struct GroupCommand: ParsableCommand {
                 Output.error("\(key.image): frames unresolved in \(count) crash\(count == 1 ? "" : "es"): \(key.reason)")
             }
         }
+        // Every argument's logs, each with the argument it came from: a directory's files that are no logs are summed
+        // up in one line once its last log is done.
+        let arguments = logs.map { argument in
+            (name: argument, isDirectory: argument != "-" && FileSystem.isDirectory(argument), sources: LogSource.expand([argument]))
+        }
+        let sources = arguments.indices.flatMap { index in arguments[index].sources.map { (argument: index, source: $0) } }
+        let standardOutput = try OutputSink(path: nil)
         var groups = CrashGroups()
         var readAny = false
-        for argument in logs {
-            // A directory's other files (sources, binaries, scripts) are summed up in one line, not one line each.
-            let isDirectory = argument != "-" && FileSystem.isDirectory(argument)
-            var notLogs: [String] = []
-            let sources = LogSource.expand([argument])
-            if isDirectory, sources.isEmpty { Output.error("\(argument): no files in this directory") }
-            for source in sources {
-                let modified = source.path.flatMap { FileSystem.status($0)?.modified }.map { $0 / 1_000_000_000 }
-                let read = eachCrash(of: source, quietWhenNoLog: isDirectory) { report, signature in
-                    groups.add(signature, log: source.name, time: LogTimestamp.find(in: report) ?? modified,
-                               exception: report.exception?.type)
+        var notLogs: [String] = []
+        var delivered = 0
+        var finishedArguments = 0
+        /// Says what each argument before `next` (the next log's, or all when `nil`) left out, once its last log is done.
+        func finishArguments(before next: Int?) {
+            while finishedArguments < (next ?? arguments.count) {
+                let (name, isDirectory, expanded) = arguments[finishedArguments]
+                if isDirectory, expanded.isEmpty { Output.error("\(name): no files in this directory") }
+                if !notLogs.isEmpty {
+                    let named = notLogs.prefix(5).joined(separator: ", ") + (notLogs.count > 5 ? ", and \(notLogs.count - 5) more" : "")
+                    Output.error("\(name): left out \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") that \(notLogs.count == 1 ? "is" : "are") no crash log of a known format (\(named))")
                 }
-                if read { readAny = true } else if isDirectory { notLogs.append(FilePath.fileName(of: source.name)) }
-            }
-            if !notLogs.isEmpty {
-                let named = notLogs.prefix(5).joined(separator: ", ") + (notLogs.count > 5 ? ", and \(notLogs.count - 5) more" : "")
-                Output.error("\(argument): left out \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") that \(notLogs.count == 1 ? "is" : "are") no crash log of a known format (\(named))")
+                notLogs = []
+                finishedArguments += 1
             }
         }
+        let workers = jobs ?? Processors.online
+        OrderedWork.run(count: sources.count, workers: workers, window: 4 * workers,
+                        makeWorker: {
+                            let signing = LogSigning(settings: settings)
+                            return { index in signing.outcome(of: sources[index].source, quietWhenNoLog: arguments[sources[index].argument].isDirectory) }
+                        },
+                        deliver: { outcome in
+                            let (argument, source) = sources[delivered]
+                            delivered += 1
+                            finishArguments(before: argument)
+                            outcome.said.replay(to: standardOutput, diagnostics: diagnostics)
+                            for crash in outcome.crashes {
+                                for key in crash.unresolved {
+                                    if unresolved[key] == nil { unresolvedOrder.append(key) }
+                                    unresolved[key, default: 0] += 1
+                                }
+                                groups.add(crash.signature, log: source.name, time: crash.time, exception: crash.exception)
+                            }
+                            if outcome.read { readAny = true } else if arguments[argument].isDirectory { notLogs.append(FilePath.fileName(of: source.name)) }
+                        })
+        finishArguments(before: nil)
         var shown = groups.groups
         if let knownSignatures { shown = shown.filter { !knownSignatures.contains($0.signature) } }
         if json {
@@ -184,12 +178,6 @@ struct GroupCommand: ParsableCommand {
             return
         }
         if !readAny { throw ExitCode.failure }
-    }
-
-    /// An image and why its frames stayed unresolved: what the end-of-run summary counts crashes by.
-    private struct UnresolvedKey: Hashable {
-        var image: String
-        var reason: String
     }
 
     /// The built-in rules, with the `--rules` file's before them.

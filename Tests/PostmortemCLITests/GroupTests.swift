@@ -70,6 +70,37 @@ struct GroupTests {
         #expect(result.errorLines.filter { $0.contains("no crash log of a known format") }.count == folders.count, "\(result.standardError)")
     }
 
+    /// Every committed log, a file that is no log and an empty folder, grouped with logs worked on at once: the groups
+    /// (text and JSON, their logs in the same order), the lines on stderr and the status are those of one thread.
+    @Test(arguments: [[], ["--json"]])
+    func logsWorkedOnAtOnceGroupAsOnOneThread(_ mode: [String]) throws {
+        let scratch = try BadInputTests.Scratch()
+        let folder = scratch.path("logs"), empty = scratch.path("empty")
+        for made in [folder, empty] { try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true) }
+        let root = Paths.packageRoot.path
+        var copied = 0
+        for top in ["SampleCrashes", "Tests/CrashLogsTests/Corpus"] {
+            let files = FileManager.default.enumerator(atPath: root + "/" + top)?.compactMap { $0 as? String } ?? []
+            for file in files.sorted() where [".txt", ".crash", ".ips", ".json"].contains(where: file.hasSuffix) {
+                copied += 1
+                try FileManager.default.copyItem(atPath: root + "/" + top + "/" + file,
+                                                 toPath: folder + "/" + String(format: "%03d-", copied) + (file as NSString).lastPathComponent)
+            }
+        }
+        try Data("no log here\n".utf8).write(to: URL(fileURLWithPath: folder + "/zz-not-a-log.txt"))
+        let arguments = ["group", "--no-cache", "-d", root + "/SampleCrashes"] + mode + [folder, empty, root + "/SampleCrashes/linux-groups"]
+        let one = try Command.postmortem(arguments + ["--jobs", "1"])
+        #expect(one.status == 0, "\(one.standardError)")
+        #expect(one.errorLines.contains { $0.contains("left out 1 file that is no crash log") }, "\(one.standardError)")
+        #expect(one.errorLines.contains { $0.contains("no files in this directory") }, "\(one.standardError)")
+        for jobs in ["2", "3"] {
+            let several = try Command.postmortem(arguments + ["--jobs", jobs])
+            #expect(several.status == one.status)
+            #expect(several.standardOutput == one.standardOutput, "--jobs \(jobs)")
+            #expect(several.errorLines == one.errorLines, "--jobs \(jobs)")
+        }
+    }
+
     @Test("--baseline prints only the groups not in it and exits 1 when there are any, 0 when there are none")
     func baseline() throws {
         let scratch = Fixtures.scratchDirectory("group-baseline")
