@@ -49,6 +49,37 @@ struct DumpInput: Sendable {
         return unwound(try CoreFile(bytes: ImmutableBytes(bytes), path: name))
     }
 
+    /// What a log source holds: a dump, unwound, or a log's bytes.
+    enum Contents {
+        case dump(Unwound)
+        case log([UInt8])
+    }
+
+    /// Why a source could not be read, in the line stderr gets.
+    struct ReadFailure: Error {
+        var line: String
+    }
+
+    /// What `source` holds. A core or minidump is recognized by its first bytes before anything reads it whole
+    /// (standard input, and a compressed file, are read first: a systemd-coredump core is kept zstd-compressed).
+    func contents(of source: LogSource) -> Result<Contents, ReadFailure> {
+        var read: [UInt8]?
+        if source.path == nil || source.isCompressed {
+            do { read = try source.read() } catch { return .failure(ReadFailure(line: error.description)) }
+        }
+        let isDump = read.map { Self.isDump(prefix: $0.prefix(Self.prefixLength)) } ?? source.path.map(Self.isDump) ?? false
+        if isDump {
+            do {
+                if let read { return .success(.dump(try report(of: read, name: source.name))) }
+                return .success(.dump(try report(of: source.path ?? source.name)))
+            } catch {
+                return .failure(ReadFailure(line: "\(error)"))
+            }
+        }
+        if let read { return .success(.log(read)) }
+        do { return .success(.log(try source.read())) } catch { return .failure(ReadFailure(line: error.description)) }
+    }
+
     private var finder: BinaryFinder {
         var callFrames: CallFrameRowsLookup?
         if let symbolStore {

@@ -47,6 +47,10 @@ struct GroupCommand: ParsableCommand {
     @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
     var offline = false
 
+    @Flag(name: .customLong("verbose"),
+          help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
+    var verbose = false
+
     @Option(name: [.customShort("j"), .customLong("jobs")],
             help: "How many logs are worked on at once (default: one per processor); the groups are the same in any case.")
     var jobs: Int?
@@ -70,7 +74,7 @@ struct GroupCommand: ParsableCommand {
         let signatureRules = try signatureRules()
         let knownSignatures = try baseline.map(Self.readBaseline)
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
-        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
+        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
         var options = SymbolicationOptions(
             debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
             swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),

@@ -56,27 +56,17 @@ struct LogSigning {
     /// could not be read or parsed, said unless `quietWhenNoLog` and it is no crash log at all.
     func outcome(of source: LogSource, quietWhenNoLog: Bool = false) -> Outcome {
         var outcome = Outcome()
-        let unwound: DumpInput.Unwound?
-        var bytes: [UInt8] = []
-        do {
-            if let path = source.path, DumpInput.isDump(path) {
-                unwound = try dumps.report(of: path)
-            } else {
-                do { bytes = try source.read() } catch {
-                    outcome.said.error(error.description)
-                    return outcome
-                }
-                // A dump kept compressed, or given on standard input.
-                unwound = DumpInput.isDump(prefix: bytes.prefix(DumpInput.prefixLength)) ? try dumps.report(of: bytes, name: source.name) : nil
-            }
-        } catch {
-            outcome.said.error("\(error)")
+        let bytes: [UInt8]
+        switch dumps.contents(of: source) {
+        case .failure(let failure):
+            outcome.said.error(failure.line)
             return outcome
-        }
-        if let unwound {
+        case .success(.dump(let unwound)):
             sign(unwound.report, of: source, continuing: false, into: &outcome)
             outcome.read = true
             return outcome
+        case .success(.log(let read)):
+            bytes = read
         }
         do {
             try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in

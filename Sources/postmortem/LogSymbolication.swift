@@ -32,26 +32,12 @@ struct LogSymbolication {
     /// Everything `source` prints, and whether it stays partly unresolved.
     func outcome(of source: LogSource) -> LogOutcome {
         var outcome = LogOutcome()
-        // A core or minidump is recognized by its first bytes before anything reads it whole (standard input, and a
-        // compressed file, are read first: a systemd-coredump core is kept zstd-compressed).
-        var read: [UInt8]?
-        if source.path == nil || source.isCompressed {
-            do { read = try source.read() } catch {
-                outcome.error(error.description)
-                return outcome
-            }
-        }
-        let isDump = read.map { DumpInput.isDump(prefix: $0.prefix(DumpInput.prefixLength)) } ?? source.path.map(DumpInput.isDump) ?? false
-        if isDump {
-            let unwound: DumpInput.Unwound
-            do {
-                if let read { unwound = try settings.dumps.report(of: read, name: source.name) } else {
-                    unwound = try settings.dumps.report(of: source.path ?? source.name)
-                }
-            } catch {
-                outcome.error("\(error)")
-                return outcome
-            }
+        let bytes: [UInt8]
+        switch settings.dumps.contents(of: source) {
+        case .failure(let failure):
+            outcome.error(failure.line)
+            return outcome
+        case .success(.dump(let unwound)):
             if settings.stackwalkJSON, unwound.minidump == nil {
                 outcome.error("\(source.name): --stackwalk-json writes minidumps' reports; this is a core file")
                 return outcome
@@ -60,13 +46,8 @@ struct LogSymbolication {
             emit(unwound.report, from: source, into: &outcome, minidump: unwound.minidump)
             outcome.produced = true
             return outcome
-        }
-        let bytes: [UInt8]
-        if let read { bytes = read } else {
-            do { bytes = try source.read() } catch {
-                outcome.error(error.description)
-                return outcome
-            }
+        case .success(.log(let read)):
+            bytes = read
         }
         if settings.stackwalkJSON {
             outcome.error("\(source.name): --stackwalk-json writes minidumps' reports; this is no minidump")

@@ -73,6 +73,10 @@ struct SymbolicateCommand: ParsableCommand {
           help: "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
     var strict = false
 
+    @Flag(name: .customLong("verbose"),
+          help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
+    var verbose = false
+
     @Option(name: [.customShort("j"), .customLong("jobs")],
             help: "How many logs are worked on at once (default: one per processor); the output is the same in any case.")
     var jobs: Int?
@@ -88,7 +92,7 @@ struct SymbolicateCommand: ParsableCommand {
         }
         AllocatorTuning.keepFreedMemory()
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
-        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
+        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
         var options = SymbolicationOptions(
             debugPaths: debugPaths, object: object ?? executable, objectLoadAddress: loadAddress?.value, objectArchitecture: arch, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,

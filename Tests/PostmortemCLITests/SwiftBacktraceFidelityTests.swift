@@ -45,6 +45,48 @@ struct SwiftBacktraceFidelityTests {
         #expect(try frames(ours.standardOutput) == expected)
     }
 
+    /// A crash in a Swift async function, reported by the runtime twice with address-space randomisation off: once
+    /// unsymbolicated, once symbolicated by the runtime itself (the oracle). The first printed back here gives the
+    /// crashed thread the runtime gives, line for line in text and frame for frame in JSON: `[async]` resume points
+    /// without an offset, compiler-generated code at `//<compiler-generated>` as the runtime joins its path, no location
+    /// from a symbol table's file name.
+    @Test(arguments: ["text", "json"])
+    func anAsyncCrashsThreadIsTheRuntimesOwn(_ format: String) throws {
+        let directory = try CrashingPrograms.directory.get()
+        func report(symbolicated: Bool) throws -> String {
+            let settings = "enable=yes,interactive=no,color=no,format=\(format)" + (symbolicated ? "" : ",symbolicate=off")
+            let run = try Command.run("/bin/sh", ["-c", "exec setarch -R '\(directory)/with-default-signals' '\(directory)/crashes' async"],
+                                      environment: ["SWIFT_BACKTRACE": settings])
+            return run.standardError
+        }
+        let raw = try report(symbolicated: false), runtime = try report(symbolicated: true)
+        let log = Fixtures.scratchDirectory("async-runtime") + (format == "json" ? "/crash.json" : "/crash.txt")
+        try raw.write(toFile: log, atomically: true, encoding: .utf8)
+        let ours = try Command.postmortem(["symbolicate", "--no-cache", log])
+        #expect(ours.status == 0, "\(ours.standardError)")
+        if format == "json" {
+            func frames(_ text: String) throws -> [NSDictionary] {
+                let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("{") }, "\(text)")
+                let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let threads = try #require(report["threads"] as? [[String: Any]])
+                return try #require(threads.first { $0["crashed"] as? Bool == true }?["frames"] as? [NSDictionary])
+            }
+            let expected = try frames(runtime)
+            #expect(expected.filter { $0["kind"] as? String == "asyncResumePoint" }.count >= 4, "\(runtime)")
+            #expect(try frames(ours.standardOutput) == expected)
+        } else {
+            func crashed(_ text: String) -> [String] {
+                let lines = Self.threadLines(text)
+                guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) else { return [] }
+                return Array(lines[(start + 1)...].prefix { !$0.hasPrefix("Thread ") })
+            }
+            let expected = crashed(runtime)
+            #expect(expected.filter { $0.contains("[async]") }.count >= 4 && expected.contains { $0.contains("//<compiler-generated>") },
+                    "\(runtime)")
+            #expect(crashed(ours.standardOutput) == expected)
+        }
+    }
+
     /// An optimised crash: its inlined frames come as the runtime lays them out (each numbered, `[inlined]`, `[system]`
     /// for compiler-generated code, the address repeated, no offset), the frame holding them as the runtime prints it.
     /// The chain itself is the debug information's, as llvm-symbolizer reads it (the runtime's names each frame with

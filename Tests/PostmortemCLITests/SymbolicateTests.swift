@@ -282,18 +282,8 @@ struct SymbolicateTests {
     @Test(arguments: [[], ["--json"], ["--strict"]])
     func logsWorkedOnAtOnceComeOutAsOnOneThread(_ mode: [String]) throws {
         let scratch = try BadInputTests.Scratch()
-        let folder = scratch.path("logs")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, copied) = try CommittedLogs.folder(named: "logs", in: scratch)
         let root = Paths.packageRoot.path
-        var copied = 0
-        for top in ["SampleCrashes", "Tests/CrashLogsTests/Corpus"] {
-            let files = FileManager.default.enumerator(atPath: root + "/" + top)?.compactMap { $0 as? String } ?? []
-            for file in files.sorted() where [".txt", ".crash", ".ips", ".json"].contains(where: file.hasSuffix) {
-                copied += 1
-                try FileManager.default.copyItem(atPath: root + "/" + top + "/" + file,
-                                                 toPath: folder + "/" + String(format: "%03d-", copied) + (file as NSString).lastPathComponent)
-            }
-        }
         #expect(copied >= 60)
         try Data("no log here\n".utf8).write(to: URL(fileURLWithPath: folder + "/zz-not-a-log.txt"))
         let arguments = ["symbolicate", "--no-cache", "-d", root + "/SampleCrashes"] + mode + [folder, "/nonexistent/crash.txt"]
@@ -305,6 +295,24 @@ struct SymbolicateTests {
             #expect(several.standardOutput == one.standardOutput, "--jobs \(jobs)")
             #expect(several.errorLines == one.errorLines, "--jobs \(jobs)")
         }
+    }
+
+    /// The Swift runtime's libraries have no debug information here: named together in one line at the end, or with
+    /// `--verbose` each on a line of its own; the same images either way, and nothing else said differently.
+    @Test func imagesWithoutDebugInformationAreNamedTogetherOrOneByOne() throws {
+        let log = "SampleCrashes/linux-groups/range-backtrace-aslr-on.txt"
+        let together = try Command.postmortem(["symbolicate", "--no-cache", log])
+        let oneByOne = try Command.postmortem(["symbolicate", "--no-cache", "--verbose", log])
+        #expect(together.standardOutput == oneByOne.standardOutput)
+        let gathered = together.errorLines.filter { $0.contains("no debug information found for ") }
+        try #require(gathered.count == 1, "\(together.standardError)")
+        let each = oneByOne.errorLines.filter { $0.contains("no debug information found") }
+        #expect(each.count >= 2 && !each.contains { $0.contains("no debug information found for ") }, "\(oneByOne.standardError)")
+        let named = each.compactMap { line in line.firstMatch(of: /postmortem: (\S+): no debug information/).map { String($0.1).split(separator: "/").last.map(String.init) } ?? nil }
+        #expect(named.count == each.count, "\(each)")
+        #expect(named.allSatisfy { gathered[0].contains($0) }, "\(named) in \(gathered[0])")
+        #expect(together.errorLines.filter { !$0.contains("no debug information found") }
+                == oneByOne.errorLines.filter { !$0.contains("no debug information found") })
     }
 
     @Test func crlfInvalidUTF8AndUnresolvedLinesSurviveByteForByte() throws {

@@ -193,9 +193,11 @@ public struct ReportTextRenderer: Sendable {
                     let offset = symbol.isInlined ? 0 : SwiftBacktraceLayout.offset(of: frame) ?? 0
                     fields.append("\"offset\": \(offset)")
                     let name = symbol.function ?? symbol.linkageName ?? "<unknown>"
-                    fields.append("\"description\": " + JSONText.quote(symbol.isInlined ? name : "\(name) + \(offset)"))
+                    // An async resume point's description, like an inlined frame's, has no offset.
+                    let isResumePoint = members.contains { $0.key == "kind" && $0.value.value == .string("asyncResumePoint") }
+                    fields.append("\"description\": " + JSONText.quote(symbol.isInlined || isResumePoint ? name : "\(name) + \(offset)"))
                     if let image { fields.append("\"image\": " + JSONText.quote(image)) }
-                    if let file = symbol.file {
+                    if let file = SwiftBacktraceLayout.sourceFile(of: symbol) {
                         fields.append("\"sourceLocation\": { \"file\": \(JSONText.quote(file)), \"line\": \(symbol.line), \"column\": \(symbol.column) }")
                     }
                     return "{ " + fields.joined(separator: ", ") + " }"

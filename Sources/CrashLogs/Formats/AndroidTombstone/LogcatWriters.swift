@@ -30,6 +30,8 @@ enum LogcatWriters {
 
     /// `[YYYY-]MM-DD HH:MM:SS.mmm  PID  TID L TAG: ` → PID.
     static func threadtime(_ text: String) -> Int? {
+        // Most lines of a tombstone are not logcat's: they fail at their first byte, before the line is split.
+        guard let first = text.utf8.first, (0x30...0x39).contains(first) else { return nil }
         var fields = text.utf8.split(separator: 0x20, maxSplits: 5, omittingEmptySubsequences: true).prefix(5)
         guard fields.count == 5 else { return nil }
         let date = fields.removeFirst(), time = fields.removeFirst()

@@ -41,7 +41,8 @@ struct SwiftBacktraceLayout {
                 let symbolRows = frame.symbols.enumerated().map { position, symbol -> Row in
                     var tags = symbol.isInlined ? ["[inlined]"] : parsed.tags.map { "[\($0)]" }
                     if symbol.isThunk { tags.append("[thunk]") } else if isSystem(symbol, image: image) { tags.append("[system]") }
-                    let offset = symbol.isInlined ? "" : offset(of: frame).map { " + \($0)" } ?? ""
+                    // The runtime gives an async resume point, like an inlined frame, no offset.
+                    let offset = symbol.isInlined || parsed.tags.contains("async") ? "" : offset(of: frame).map { " + \($0)" } ?? ""
                     let place = image.map { " in \($0)" } ?? ""
                     return .frame(number: parsed.index + added + position, tags: tags,
                                   text: "\(address) \(symbol.function ?? "<unknown>")\(offset)\(place)\(location(symbol))")
@@ -97,10 +98,19 @@ struct SwiftBacktraceLayout {
         return file.hasSuffix("<compiler-generated>") || (symbol.line == 0 && symbol.column == 0 && file.contains("/"))
     }
 
+    /// The file of `symbol`'s source location as the runtime writes it, `nil` when it writes none (a file alone, with
+    /// no line, is a symbol table's `STT_FILE`). The runtime joins a line table's directory and name with a slash as
+    /// they are: compiler-generated code (directory `/`) is at `//<compiler-generated>`, where llvm-symbolizer and the
+    /// rest of Postmortem write `/<compiler-generated>`.
+    static func sourceFile(of symbol: SymbolicatedFrame) -> String? {
+        guard let file = symbol.file, symbol.line > 0 || file.hasSuffix("<compiler-generated>") else { return nil }
+        return file == "/<compiler-generated>" ? "/" + file : file
+    }
+
     /// ` at FILE:LINE:COLUMN`, as the runtime writes a source location; a compiler-generated one has line 0 and is
     /// written, a file alone (a symbol table's `STT_FILE`, `queue.c`) is no location and is not.
     private static func location(_ symbol: SymbolicatedFrame) -> String {
-        guard let file = symbol.file, symbol.line > 0 || file.hasSuffix("<compiler-generated>") else { return "" }
+        guard let file = sourceFile(of: symbol) else { return "" }
         var text = " at " + file
         if symbol.line > 0 { text += ":\(symbol.line)" }
         if symbol.column > 0 { text += ":\(symbol.column)" }
