@@ -148,7 +148,7 @@ struct GroupCommand: ParsableCommand {
         OrderedWork.run(count: sources.count, workers: workers, window: 4 * workers,
                         makeWorker: {
                             let signing = LogSigning(settings: settings)
-                            return { index in signing.outcome(of: sources[index].source, quietWhenNoLog: arguments[sources[index].argument].isDirectory) }
+                            return { index, _ in signing.outcome(of: sources[index].source, quietWhenNoLog: arguments[sources[index].argument].isDirectory) }
                         },
                         deliver: { outcome in
                             let (argument, source) = sources[delivered]

@@ -24,6 +24,14 @@ struct LogOutcome: Sendable {
     mutating func error(_ line: String) { pieces.append(.error(line)) }
     mutating func take(_ buffer: DiagnosticBuffer) { pieces += buffer.take().map(Piece.diagnostic) }
 
+    /// Writes the pieces written so far and forgets them, when the log's turn has come (a huge log's reports are then
+    /// written one by one, as they are made).
+    mutating func writeSoFar(ifTurnHasCome turn: OrderedWork.Turn, to sink: OutputSink, diagnostics: StandardErrorDiagnostics) {
+        guard turn.hasCome, !pieces.isEmpty else { return }
+        replay(to: sink, diagnostics: diagnostics)
+        pieces = []
+    }
+
     /// Writes the pieces in their order: output to `sink`, error lines to standard error, diagnostics to `diagnostics`.
     func replay(to sink: OutputSink, diagnostics: StandardErrorDiagnostics) {
         for piece in pieces {

@@ -49,7 +49,7 @@ struct LogSource: Sendable {
 }
 
 /// Standard output, or the file `--output` names.
-struct OutputSink {
+struct OutputSink: Sendable {
     private let writer: FileSystem.Writer
 
     init(path: String?) throws {

@@ -29,8 +29,9 @@ struct LogSymbolication {
         symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: settings.options)
     }
 
-    /// Everything `source` prints, and whether it stays partly unresolved.
-    func outcome(of source: LogSource) -> LogOutcome {
+    /// Everything `source` prints, and whether it stays partly unresolved. After each report, `written` may write
+    /// and empty the outcome's pieces (when the log's turn has come), so that a huge log is not held whole.
+    func outcome(of source: LogSource, written: (inout LogOutcome) -> Void = { _ in }) -> LogOutcome {
         var outcome = LogOutcome()
         let bytes: [UInt8]
         switch settings.dumps.contents(of: source) {
@@ -57,6 +58,7 @@ struct LogSymbolication {
         do {
             try LogReports.forEach(in: bytes, source: source.name) { report, continuing in
                 emit(report, from: source, into: &outcome, continuing: continuing)
+                written(&outcome)
             }
         } catch {
             outcome.error(CommandLineAdvice.line(error))

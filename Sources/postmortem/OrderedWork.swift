@@ -3,22 +3,34 @@ import Synchronization
 
 /// Items worked on by several threads at once, each result handed back on the calling thread in the items' order as
 /// soon as it and every one before it are done. At most `window` items are in work or waiting to be handed back, so
-/// memory stays flat however many items there are.
+/// memory stays flat however many items there are; an item whose turn has come (every one before it handed back) may
+/// write its output itself as it goes (``Turn``), so one huge item is not held whole either.
 enum OrderedWork {
+    /// Whether an item's turn has come: every item before it handed back, so that it may write what it has so far and
+    /// the rest as it comes, nothing else being written meanwhile.
+    struct Turn: Sendable {
+        fileprivate let index: Int
+        fileprivate let handedBack: (@Sendable () -> Int)?
+
+        /// True once every item before this one has been handed back (always, on one thread).
+        var hasCome: Bool { handedBack.map { $0() == index } ?? true }
+    }
+
     /// Works on items `0..<count` with `workers` threads: each thread makes its own worker (`makeWorker`, called on that
     /// thread, so the worker's state is never shared) and calls it with the items it takes, in increasing order;
     /// `deliver` gets every result on the calling thread, in item order. With one worker, no thread is started.
     static func run<Result: Sendable>(count: Int, workers: Int, window: Int,
-                                      makeWorker: @escaping @Sendable () -> (Int) -> Result,
+                                      makeWorker: @escaping @Sendable () -> (Int, Turn) -> Result,
                                       deliver: (Result) -> Void) {
         guard count > 0 else { return }
         let threads = max(1, min(workers, count))
         guard threads > 1 else {
             let work = makeWorker()
-            for index in 0..<count { deliver(work(index)) }
+            for index in 0..<count { deliver(work(index, Turn(index: index, handedBack: nil))) }
             return
         }
         let shared = Shared<Result>(window: max(window, threads))
+        let handedBack: @Sendable () -> Int = { shared.handedBack.withLock { $0 } }
         let group = DispatchGroup()
         for _ in 0..<threads {
             DispatchQueue.global().async(group: group) {
@@ -34,7 +46,7 @@ enum OrderedWork {
                         shared.room.signal()
                         return
                     }
-                    let result = work(index)
+                    let result = work(index, Turn(index: index, handedBack: handedBack))
                     shared.results.withLock { $0[index] = result }
                     shared.ready.signal()
                 }
@@ -46,6 +58,8 @@ enum OrderedWork {
             while let result = shared.results.withLock({ $0.removeValue(forKey: delivered) }) {
                 deliver(result)
                 delivered += 1
+                // Only now may the next item write itself: nothing of the one before is left to write.
+                shared.handedBack.withLock { $0 = delivered }
                 shared.room.signal()
             }
         }
@@ -56,6 +70,8 @@ enum OrderedWork {
     /// semaphores that bound them.
     private final class Shared<Result: Sendable>: Sendable {
         let next = Mutex(0)
+        /// How many items have been handed back: the index of the item whose turn it is.
+        let handedBack = Mutex(0)
         let results = Mutex<[Int: Result]>([:])
         /// Signalled once per result stored.
         let ready = DispatchSemaphore(value: 0)

@@ -128,7 +128,9 @@ struct SymbolicateCommand: ParsableCommand {
         OrderedWork.run(count: sources.count, workers: workers, window: 4 * workers,
                         makeWorker: {
                             let symbolication = LogSymbolication(settings: settings)
-                            return { symbolication.outcome(of: sources[$0]) }
+                            return { index, turn in
+                                symbolication.outcome(of: sources[index]) { $0.writeSoFar(ifTurnHasCome: turn, to: sink, diagnostics: diagnostics) }
+                            }
                         },
                         deliver: { outcome in
                             outcome.replay(to: sink, diagnostics: diagnostics)
