@@ -27,6 +27,10 @@ struct StackCommand: ParsableCommand {
     @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
     var offline = false
 
+    @Flag(name: .customLong("verbose"),
+          help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
+    var verbose = false
+
     @OptionGroup var presentation: PresentationOptions
 
     @Argument(help: "The ids of the processes.")
@@ -34,7 +38,7 @@ struct StackCommand: ParsableCommand {
 
     func run() throws {
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
-        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: true)
+        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
         let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: SymbolicationOptions(
             debugPaths: debugPaths, demangle: true, swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote))
