@@ -75,6 +75,28 @@ struct DebugFolderTests {
         return checked
     }
 
+    /// Debug files named at will (`dbg/symbols/program.sym`, `dbg/lib-1.2.dbg`), no debug link, no `.build-id` tree:
+    /// found below `-d` by their build-id alone, and answering as llvm-symbolizer answers from them.
+    @Test func aDebugFileNamedAtWillIsFoundByItsBuildID() throws {
+        let directory = try CrashingPrograms.directory.get()
+        let scratch = Fixtures.scratchDirectory("debug-folder-renamed")
+        try FileManager.default.createDirectory(atPath: scratch + "/dbg/symbols", withIntermediateDirectories: true)
+        let renamed = ["threads": "dbg/symbols/program.sym", "libchain.so": "dbg/lib-1.2.dbg"]
+        for name in ["threads", "libchain.so", "with-default-signals"] {
+            try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: scratch + "/" + name)
+        }
+        for (name, debugFile) in renamed {
+            for command in [["objcopy", "--only-keep-debug", name, debugFile], ["strip", name]] {
+                let result = try Command.run("/usr/bin/env", command, currentDirectory: URL(fileURLWithPath: scratch))
+                #expect(result.status == 0, "\(command): \(result.standardError)")
+            }
+        }
+        let core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.framesEqualLLVMSymbolizer(result) { scratch + "/" + (renamed[$0] ?? $0) } >= 4, "frames of the program and its library checked")
+    }
+
     /// The unstripped build kept below `-d` (`dbg/threads`) for the stripped one that ran: its DWARF answers, on the
     /// command line and in a posted core alike, as llvm-symbolizer answers from it.
     @Test func anUnstrippedCopyBelowDIsTheStrippedBinarysDebugFile() throws {

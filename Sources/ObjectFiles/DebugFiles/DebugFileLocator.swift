@@ -4,8 +4,9 @@ import PostmortemCore
 ///
 /// The order is gdb's: `ROOT/.build-id/xx/rest.debug` for each root (verified by build-id), then the
 /// `.gnu_debuglink` name in the binary's directory, in its `.debug/` subdirectory and under
-/// `ROOT/<binary's directory>/` (verified by build-id when both files have one, by CRC-32 otherwise); last, when
-/// a remote source is given, the file of the binary's build-id fetched from it (verified by build-id too).
+/// `ROOT/<binary's directory>/` (verified by build-id when both files have one, by CRC-32 otherwise); then below each
+/// `-d` root the same names at any depth, and any file of the binary's build-id; last, when a remote source is given,
+/// the file of the binary's build-id fetched from it (verified by build-id too).
 public struct DebugFileLocator: Sendable {
     /// The roots searched, in gdb's order.
     public var search: DebugFileSearch
@@ -77,6 +78,16 @@ public struct DebugFileLocator: Sendable {
                     return crc == link.crc ? nil : "CRC-32 \(Self.hex(crc)) does not match the debug link's \(Self.hex(link.crc))"
                 }
                 if let found { return DebugFileLookup(debugFile: found, rejections: rejections) }
+            }
+        }
+        // Any other file below a -d folder whose build-id is the binary's: a debug file renamed at will.
+        if let buildID = binary.buildID {
+            for root in search.roots {
+                for candidate in search.catalog.files(below: root, buildID: buildID) {
+                    if let found = consider(candidate, verify: { Self.buildIDMismatch(binary, $0) }) {
+                        return DebugFileLookup(debugFile: found, rejections: rejections)
+                    }
+                }
             }
         }
         if let remote, let buildID = binary.buildID {

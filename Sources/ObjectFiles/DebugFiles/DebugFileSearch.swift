@@ -5,6 +5,8 @@ public struct DebugFileSearch: Hashable, Sendable {
     public var roots: [String]
     /// Whether `/usr/lib/debug` is searched after ``roots``.
     public var includesSystemRoot: Bool
+    /// The files below ``roots`` by build-id, read when first needed and shared by the copies of this search.
+    public let catalog: BuildIDCatalog
 
     /// Where distributions install debug files (`/usr/lib/debug`).
     public static let systemRoot = "/usr/lib/debug"
@@ -13,9 +15,20 @@ public struct DebugFileSearch: Hashable, Sendable {
     public init(roots: [String] = [], includesSystemRoot: Bool = true) {
         self.roots = roots
         self.includesSystemRoot = includesSystemRoot
+        catalog = BuildIDCatalog()
     }
 
     var allRoots: [String] { includesSystemRoot ? roots + [Self.systemRoot] : roots }
+
+    /// Two searches are alike when they search the same roots (their catalogs hold what the roots hold).
+    public static func == (lhs: DebugFileSearch, rhs: DebugFileSearch) -> Bool {
+        lhs.roots == rhs.roots && lhs.includesSystemRoot == rhs.includesSystemRoot
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(roots)
+        hasher.combine(includesSystemRoot)
+    }
 }
 
 /// The outcome of looking for a debug file: the file found, and each candidate passed over with why.
