@@ -85,7 +85,7 @@ struct LogSymbolication {
         if settings.stackwalkJSON, let minidump {
             outcome.write(Array((StackwalkJSONRenderer(minidump, report: report).render() + "\n").utf8))
         } else if settings.json {
-            outcome.write(Array((ReportJSONRenderer().render(report) + "\n").utf8))
+            outcome.write(ReportJSONRenderer().renderBytes(report) + [UInt8(ascii: "\n")])
         } else {
             outcome.write(ReportTextRenderer(colors: settings.colors).render(report))
         }

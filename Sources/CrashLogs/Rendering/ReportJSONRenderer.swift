@@ -8,43 +8,81 @@ public struct ReportJSONRenderer: Sendable {
     /// `report` as one JSON object: format, exception, threads with their frames and symbols, images, then `extra`
     /// members (already encoded: an upload's annotations, say).
     public func render(_ report: CrashReport, extra: [(String, String)] = []) -> String {
-        let exception = report.exception.map {
-            JSONText.object([("type", JSONText.string($0.type)), ("message", JSONText.string($0.message))])
-        } ?? "null"
+        String(decoding: renderBytes(report, extra: extra), as: UTF8.self)
+    }
+
+    /// ``render(_:extra:)``'s text as UTF-8 bytes, written into one buffer.
+    public func renderBytes(_ report: CrashReport, extra: [(String, String)] = []) -> [UInt8] {
+        var json = JSONBytes(capacity: 512 + 256 * report.threads.reduce(0) { $0 + $1.frames.count })
+        json.beginObject()
+        json.key("format")
+        json.string(report.format.rawValue)
+        json.key("exception")
+        if let exception = report.exception {
+            json.beginObject()
+            json.key("type")
+            json.string(exception.type)
+            json.key("message")
+            json.string(exception.message)
+            json.endObject()
+        } else {
+            json.encoded("null")
+        }
         // Stacks Postmortem walked itself number their threads by the kernel's thread id.
         let walked: Set<CrashLogFormat> = [.elfCore, .process, .minidump]
-        let threads = report.threads.map { thread in
-            var members = [
-                ("index", "\(thread.index)"),
-                ("name", JSONText.string(thread.name)),
-                ("crashed", thread.crashed ? "true" : "false"),
-                ("frames", JSONText.array(thread.frames.map { frame(report, $0) })),
-            ]
-            if walked.contains(report.format) { members.insert(("id", "\(thread.index)"), at: 1) }
-            if let reason = thread.stopReason { members.append(("stopReason", JSONText.quote(reason))) }
-            if !thread.registers.isEmpty {
-                members.append(("registers", JSONText.object(thread.registers.map { ($0.name, JSONText.quote(Self.hex($0.value))) })))
+        json.key("threads")
+        json.beginArray()
+        for thread in report.threads {
+            json.beginObject()
+            json.key("index")
+            json.number(thread.index)
+            if walked.contains(report.format) {
+                json.key("id")
+                json.number(thread.index)
             }
-            return JSONText.object(members)
+            json.key("name")
+            json.string(thread.name)
+            json.key("crashed")
+            json.bool(thread.crashed)
+            json.key("frames")
+            json.beginArray()
+            for frame in thread.frames { write(frame, of: report, into: &json) }
+            json.endArray()
+            if let reason = thread.stopReason {
+                json.key("stopReason")
+                json.string(reason)
+            }
+            if !thread.registers.isEmpty {
+                json.key("registers")
+                json.beginObject()
+                for register in thread.registers {
+                    json.key(register.name)
+                    json.string(Self.hex(register.value))
+                }
+                json.endObject()
+            }
+            json.endObject()
         }
-        let images = report.images.map { image in
-            JSONText.object([
-                ("name", JSONText.quote(image.name)),
-                ("path", JSONText.string(image.path)),
-                ("id", JSONText.string(image.identifier)),
-                ("arch", JSONText.string(image.architecture)),
-                ("loadAddress", JSONText.string(image.loadAddress.map(Self.hex))),
-                ("endAddress", JSONText.string(image.endAddress.map(Self.hex))),
-                ("debugFile", JSONText.string(image.debugFile)),
-                ("identifiedBy", JSONText.string(image.identifiedBy?.rawValue)),
-            ])
+        json.endArray()
+        json.key("images")
+        json.beginArray()
+        for image in report.images {
+            json.beginObject()
+            for (key, value) in [("name", image.name), ("path", image.path), ("id", image.identifier), ("arch", image.architecture),
+                                 ("loadAddress", image.loadAddress.map(Self.hex)), ("endAddress", image.endAddress.map(Self.hex)),
+                                 ("debugFile", image.debugFile), ("identifiedBy", image.identifiedBy?.rawValue)] as [(String, String?)] {
+                json.key(key)
+                json.string(value)
+            }
+            json.endObject()
         }
-        return JSONText.object([
-            ("format", JSONText.quote(report.format.rawValue)),
-            ("exception", exception),
-            ("threads", JSONText.array(threads)),
-            ("images", JSONText.array(images)),
-        ] + extra)
+        json.endArray()
+        for (key, value) in extra {
+            json.key(key)
+            json.encoded(value)
+        }
+        json.endObject()
+        return json.bytes
     }
 
     /// The frame's offset into its image: as the log gives it, or from the image's load address.
@@ -63,48 +101,87 @@ public struct ReportJSONRenderer: Sendable {
                                   column: 0, isInlined: false)]
     }
 
-    private func frame(_ report: CrashReport, _ frame: CrashFrame) -> String {
-        var members: [(String, String)] = [
-            ("index", "\(frame.index)"),
-            ("address", JSONText.string(frame.address.map(Self.hex))),
-            ("image", JSONText.string(frame.image.map { report.images[$0].name })),
-            ("imageOffset", JSONText.string(Self.imageOffset(of: frame, in: report).map(Self.hex))),
-            ("symbols", JSONText.array(Self.symbols(of: frame).map(Self.json(symbol:)))),
-        ]
+    private func write(_ frame: CrashFrame, of report: CrashReport, into json: inout JSONBytes) {
+        json.beginObject()
+        json.key("index")
+        json.number(frame.index)
+        json.key("address")
+        json.string(frame.address.map(Self.hex))
+        json.key("image")
+        json.string(frame.image.map { report.images[$0].name })
+        json.key("imageOffset")
+        json.string(Self.imageOffset(of: frame, in: report).map(Self.hex))
+        json.key("symbols")
+        json.beginArray()
+        for symbol in Self.symbols(of: frame) { Self.write(symbol, into: &json) }
+        json.endArray()
         // What the log itself names (a system frame the device symbolicated, `sym+0xoff`), so nothing is lost.
-        if let symbol = frame.symbolInLog { members.append(("symbolInLog", JSONText.quote(symbol))) }
-        if let offset = frame.symbolOffsetInLog { members.append(("symbolOffsetInLog", "\(offset)")) }
-        if let reason = frame.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason.description))) }
-        if let lookup = frame.lookupAddress { members.append(("lookupAddress", JSONText.quote(Self.hex(lookup)))) }
+        if let symbol = frame.symbolInLog {
+            json.key("symbolInLog")
+            json.string(symbol)
+        }
+        if let offset = frame.symbolOffsetInLog {
+            json.key("symbolOffsetInLog")
+            json.number(offset)
+        }
+        if let reason = frame.unresolvedReason {
+            json.key("unresolvedReason")
+            json.string(reason.description)
+        }
+        if let lookup = frame.lookupAddress {
+            json.key("lookupAddress")
+            json.string(Self.hex(lookup))
+        }
         if let trust = frame.trust {
-            members.append(("trust", JSONText.quote(trust.rawValue)))
+            json.key("trust")
+            json.string(trust.rawValue)
             // A walked frame's module and its offset from the module's load address, as minidump processors give them.
             if let image = frame.image.map({ report.images[$0] }), let address = frame.address, let load = image.loadAddress {
-                members.append(("module", JSONText.quote(image.name)))
-                members.append(("moduleOffset", JSONText.quote(Self.hex(address &- load))))
+                json.key("module")
+                json.string(image.name)
+                json.key("moduleOffset")
+                json.string(Self.hex(address &- load))
             }
         }
-        return JSONText.object(members)
+        json.endObject()
     }
 
     /// `{"function", "linkageName", "file", "line", "column", "inlined"}`: one frame of an inline chain,
     /// as both `symbolicate --json` and `resolve --json` print it.
     public static func json(symbol: SymbolicatedFrame) -> String {
-        var members = [
-            ("function", JSONText.string(symbol.function)),
-            ("linkageName", JSONText.string(symbol.linkageName)),
-            ("file", JSONText.string(symbol.file)),
-            ("line", "\(symbol.line)"),
-            ("column", "\(symbol.column)"),
-            ("inlined", symbol.isInlined ? "true" : "false"),
-        ]
+        var json = JSONBytes()
+        write(symbol, into: &json)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    private static func write(_ symbol: SymbolicatedFrame, into json: inout JSONBytes) {
+        json.beginObject()
+        json.key("function")
+        json.string(symbol.function)
+        json.key("linkageName")
+        json.string(symbol.linkageName)
+        json.key("file")
+        json.string(symbol.file)
+        json.key("line")
+        json.number(symbol.line)
+        json.key("column")
+        json.number(symbol.column)
+        json.key("inlined")
+        json.bool(symbol.isInlined)
         // The source around the line, as Sentry's frames give it, when `--source-context` found it.
         if let source = symbol.source, let line = source.contextLine {
-            members.append(("preContext", JSONText.array(source.preContext.map(JSONText.quote))))
-            members.append(("contextLine", JSONText.quote(line)))
-            members.append(("postContext", JSONText.array(source.postContext.map(JSONText.quote))))
+            json.key("preContext")
+            json.beginArray()
+            source.preContext.forEach { json.string($0) }
+            json.endArray()
+            json.key("contextLine")
+            json.string(line)
+            json.key("postContext")
+            json.beginArray()
+            source.postContext.forEach { json.string($0) }
+            json.endArray()
         }
-        return JSONText.object(members)
+        json.endObject()
     }
 
     private static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

@@ -1,0 +1,91 @@
+/// JSON text written straight into one byte buffer, laid out as ``JSONText`` lays it out (`{"key": value, …}`,
+/// `[a, b]`): for renderers that write many small values, where joining a string per member costs more than the
+/// symbolication it reports.
+public struct JSONBytes {
+    /// The text so far.
+    public private(set) var bytes: [UInt8] = []
+    /// For each object or array open, whether a member has been written in it (the next one needs a comma).
+    private var written: [Bool] = []
+
+    /// An empty buffer with room for `capacity` bytes.
+    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// Opens an object, as a value (after ``key(_:)``, in an array, or at the top).
+    public mutating func beginObject() { beginValue(); bytes.append(UInt8(ascii: "{")); written.append(false) }
+    /// Closes the innermost object.
+    public mutating func endObject() { written.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    /// Opens an array, as a value.
+    public mutating func beginArray() { beginValue(); bytes.append(UInt8(ascii: "[")); written.append(false) }
+    /// Closes the innermost array.
+    public mutating func endArray() { written.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// The key of the next member of the innermost object; its value follows.
+    public mutating func key(_ key: String) {
+        separate()
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        keyed = true
+    }
+
+    /// A string value, or `null`.
+    public mutating func string(_ value: String?) {
+        beginValue()
+        if let value { appendQuoted(value) } else { bytes += "null".utf8 }
+    }
+
+    /// A number value, or `null`.
+    public mutating func number<T: BinaryInteger>(_ value: T?) {
+        beginValue()
+        if let value { bytes += "\(value)".utf8 } else { bytes += "null".utf8 }
+    }
+
+    /// `true` or `false`.
+    public mutating func bool(_ value: Bool) {
+        beginValue()
+        bytes += (value ? "true" : "false").utf8
+    }
+
+    /// A value already encoded as JSON text.
+    public mutating func encoded(_ text: String) {
+        beginValue()
+        bytes += text.utf8
+    }
+
+    /// Whether the last thing written was a key, whose value comes next without a separator.
+    private var keyed = false
+
+    private mutating func beginValue() {
+        if keyed { keyed = false } else { separate() }
+    }
+
+    private mutating func separate() {
+        guard let last = written.indices.last else { return }
+        if written[last] {
+            bytes.append(UInt8(ascii: ","))
+            bytes.append(UInt8(ascii: " "))
+        }
+        written[last] = true
+    }
+
+    /// `value` as a JSON string literal with the escapes RFC 8259 requires, as ``JSONText/quote(_:)`` writes it.
+    private mutating func appendQuoted(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += #"\""#.utf8
+            case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+            case UInt8(ascii: "\n"): bytes += #"\n"#.utf8
+            case UInt8(ascii: "\r"): bytes += #"\r"#.utf8
+            case UInt8(ascii: "\t"): bytes += #"\t"#.utf8
+            case 0..<0x20:
+                let digits: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes += #"\u00"#.utf8
+                bytes.append(digits[Int(byte >> 4)])
+                bytes.append(digits[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
