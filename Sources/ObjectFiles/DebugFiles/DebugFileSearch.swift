@@ -25,6 +25,7 @@ public struct DebugFileSearch: Hashable, Sendable {
         lhs.roots == rhs.roots && lhs.includesSystemRoot == rhs.includesSystemRoot
     }
 
+    /// Hashes what ``==`` compares: the roots, not the catalog.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(roots)
         hasher.combine(includesSystemRoot)
