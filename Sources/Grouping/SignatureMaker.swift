@@ -13,9 +13,10 @@ public final class SignatureMaker {
     private let expressions: [Regex<AnyRegexOutput>?]
     private var ruleForName: [String: Int?] = [:]
     /// Each function name met, normalized: the same names recur from crash to crash. Emptied when it grows past
-    /// ``maximumNormalizedNames``, so memory stays bounded on logs of ever new names.
+    /// ``maximumRememberedNames``, so memory stays bounded on logs of ever new names.
     private var normalizedNames: [String: String] = [:]
-    static let maximumNormalizedNames = 100_000
+    /// How many names ``normalizedNames`` and the rule table keep before they start again.
+    static let maximumRememberedNames = 100_000
 
     /// A maker using `rules`.
     public init(rules: SignatureRules) {
@@ -36,7 +37,7 @@ public final class SignatureMaker {
     private func normalized(_ name: String) -> String {
         if let known = normalizedNames[name] { return known }
         let result = FunctionNameNormalizer.normalize(name)
-        if normalizedNames.count >= Self.maximumNormalizedNames { normalizedNames.removeAll(keepingCapacity: true) }
+        if normalizedNames.count >= Self.maximumRememberedNames { normalizedNames.removeAll(keepingCapacity: true) }
         normalizedNames[name] = result
         return result
     }
@@ -113,7 +114,7 @@ public final class SignatureMaker {
         guard let name = frame.function else { return nil }
         if let known = ruleForName[name] { return known.map { rules.rules[$0] } }
         let index = expressions.firstIndex { expression in expression.map { (try? $0.wholeMatch(in: name)) != nil } ?? false }
-        if ruleForName.count >= Self.maximumNormalizedNames { ruleForName.removeAll(keepingCapacity: true) }
+        if ruleForName.count >= Self.maximumRememberedNames { ruleForName.removeAll(keepingCapacity: true) }
         ruleForName[name] = .some(index)
         return index.map { rules.rules[$0] }
     }

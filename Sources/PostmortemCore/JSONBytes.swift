@@ -28,6 +28,24 @@ public struct JSONBytes {
         keyed = true
     }
 
+    /// A member of the innermost object whose value is a string, or `null`.
+    public mutating func member(_ key: String, _ value: String?) {
+        self.key(key)
+        string(value)
+    }
+
+    /// A member whose value is a number, or `null`.
+    public mutating func member<T: BinaryInteger>(_ key: String, number value: T?) {
+        self.key(key)
+        number(value)
+    }
+
+    /// A member whose value is `true` or `false`.
+    public mutating func member(_ key: String, bool value: Bool) {
+        self.key(key)
+        bool(value)
+    }
+
     /// A string value, or `null`.
     public mutating func string(_ value: String?) {
         beginValue()
@@ -79,13 +97,17 @@ public struct JSONBytes {
             case UInt8(ascii: "\r"): bytes += #"\r"#.utf8
             case UInt8(ascii: "\t"): bytes += #"\t"#.utf8
             case 0..<0x20:
-                let digits: [UInt8] = Array("0123456789abcdef".utf8)
                 bytes += #"\u00"#.utf8
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0xF)])
+                bytes.append(Self.hexDigit(byte >> 4))
+                bytes.append(Self.hexDigit(byte & 0xF))
             default: bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The lowercase hexadecimal digit of `value` (0–15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

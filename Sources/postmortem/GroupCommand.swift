@@ -81,10 +81,7 @@ struct GroupCommand: ParsableCommand {
             remoteDebugFiles: remote)
         let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
         options.moduleSymbols = symbolStore?.lookup
-        // As symbolicate's threads: one pool of images, one listing of the -d folders.
-        let images = OpenedImages(options: options.symbolizer, maximumOpenImages: .max, diagnostics: diagnostics.sink)
-        options.sharedImages = images
-        options.debugPathListings = DebugPathListings(freshness: .seconds(24 * 60 * 60))
+        let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let settings = LogSigning.Settings(
             options: options, rules: signatureRules,
             dumps: DumpInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit,

@@ -56,13 +56,15 @@ struct LogSigning {
     /// could not be read or parsed, said unless `quietWhenNoLog` and it is no crash log at all.
     func outcome(of source: LogSource, quietWhenNoLog: Bool = false) -> Outcome {
         var outcome = Outcome()
+        // The file's time, for crashes whose log states none: read once, however many crashes the log holds.
+        let modified = source.path.flatMap { FileSystem.status($0)?.modified }.map { $0 / 1_000_000_000 }
         let bytes: [UInt8]
         switch dumps.contents(of: source) {
         case .failure(let failure):
             outcome.said.error(failure.line)
             return outcome
         case .success(.dump(let unwound)):
-            sign(unwound.report, of: source, continuing: false, into: &outcome)
+            sign(unwound.report, of: source, modified: modified, continuing: false, into: &outcome)
             outcome.read = true
             return outcome
         case .success(.log(let read)):
@@ -70,7 +72,7 @@ struct LogSigning {
         }
         do {
             try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in
-                sign(parsed, of: source, continuing: continuing, into: &outcome)
+                sign(parsed, of: source, modified: modified, continuing: continuing, into: &outcome)
             }
         } catch {
             if !(quietWhenNoLog && error.isUnknownFormat) { outcome.said.error(CommandLineAdvice.line(error)) }
@@ -80,7 +82,7 @@ struct LogSigning {
         return outcome
     }
 
-    private func sign(_ parsed: CrashReport, of source: LogSource, continuing: Bool, into outcome: inout Outcome) {
+    private func sign(_ parsed: CrashReport, of source: LogSource, modified: Int64?, continuing: Bool, into outcome: inout Outcome) {
         var report = parsed
         // Only the crashing stack makes the signature: the other threads are not looked up.
         if let stack = CrashingStack.of(report) { report.threads = [stack] }
@@ -89,7 +91,6 @@ struct LogSigning {
         let unresolved = symbolicator.unresolvedImages(of: report).map {
             UnresolvedKey(image: $0.name, reason: CommandLineAdvice.line($0.reason))
         }
-        let modified = source.path.flatMap { FileSystem.status($0)?.modified }.map { $0 / 1_000_000_000 }
         outcome.crashes.append(Crash(signature: maker.signature(of: report), format: report.format,
                                      time: LogTimestamp.find(in: report) ?? modified, exception: report.exception?.type,
                                      unresolved: unresolved))

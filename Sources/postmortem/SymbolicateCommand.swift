@@ -100,11 +100,7 @@ struct SymbolicateCommand: ParsableCommand {
             remoteDebugFiles: remote)
         let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
         options.moduleSymbols = symbolStore?.lookup
-        // Every thread's symbolicator takes its images from one pool and its folder listings from one listing, so each
-        // binary is opened and each -d folder listed once a run, however many threads ask.
-        let images = OpenedImages(options: options.symbolizer, maximumOpenImages: .max, diagnostics: diagnostics.sink)
-        options.sharedImages = images
-        options.debugPathListings = DebugPathListings(freshness: .seconds(24 * 60 * 60))
+        let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)?
             .fetching(from: remote)
         let colors = try PresentationOptions.colors(presentation.color, writingJSON: json, toFile: output != nil)

@@ -15,15 +15,12 @@ public struct ReportJSONRenderer: Sendable {
     public func renderBytes(_ report: CrashReport, extra: [(String, String)] = []) -> [UInt8] {
         var json = JSONBytes(capacity: 512 + 256 * report.threads.reduce(0) { $0 + $1.frames.count })
         json.beginObject()
-        json.key("format")
-        json.string(report.format.rawValue)
+        json.member("format", report.format.rawValue)
         json.key("exception")
         if let exception = report.exception {
             json.beginObject()
-            json.key("type")
-            json.string(exception.type)
-            json.key("message")
-            json.string(exception.message)
+            json.member("type", exception.type)
+            json.member("message", exception.message)
             json.endObject()
         } else {
             json.encoded("null")
@@ -34,30 +31,24 @@ public struct ReportJSONRenderer: Sendable {
         json.beginArray()
         for thread in report.threads {
             json.beginObject()
-            json.key("index")
-            json.number(thread.index)
+            json.member("index", number: thread.index)
             if walked.contains(report.format) {
-                json.key("id")
-                json.number(thread.index)
+                json.member("id", number: thread.index)
             }
-            json.key("name")
-            json.string(thread.name)
-            json.key("crashed")
-            json.bool(thread.crashed)
+            json.member("name", thread.name)
+            json.member("crashed", bool: thread.crashed)
             json.key("frames")
             json.beginArray()
             for frame in thread.frames { write(frame, of: report, into: &json) }
             json.endArray()
             if let reason = thread.stopReason {
-                json.key("stopReason")
-                json.string(reason)
+                json.member("stopReason", reason)
             }
             if !thread.registers.isEmpty {
                 json.key("registers")
                 json.beginObject()
                 for register in thread.registers {
-                    json.key(register.name)
-                    json.string(Self.hex(register.value))
+                    json.member(register.name, Self.hex(register.value))
                 }
                 json.endObject()
             }
@@ -71,8 +62,7 @@ public struct ReportJSONRenderer: Sendable {
             for (key, value) in [("name", image.name), ("path", image.path), ("id", image.identifier), ("arch", image.architecture),
                                  ("loadAddress", image.loadAddress.map(Self.hex)), ("endAddress", image.endAddress.map(Self.hex)),
                                  ("debugFile", image.debugFile), ("identifiedBy", image.identifiedBy?.rawValue)] as [(String, String?)] {
-                json.key(key)
-                json.string(value)
+                json.member(key, value)
             }
             json.endObject()
         }
@@ -103,44 +93,33 @@ public struct ReportJSONRenderer: Sendable {
 
     private func write(_ frame: CrashFrame, of report: CrashReport, into json: inout JSONBytes) {
         json.beginObject()
-        json.key("index")
-        json.number(frame.index)
-        json.key("address")
-        json.string(frame.address.map(Self.hex))
-        json.key("image")
-        json.string(frame.image.map { report.images[$0].name })
-        json.key("imageOffset")
-        json.string(Self.imageOffset(of: frame, in: report).map(Self.hex))
+        json.member("index", number: frame.index)
+        json.member("address", frame.address.map(Self.hex))
+        json.member("image", frame.image.map { report.images[$0].name })
+        json.member("imageOffset", Self.imageOffset(of: frame, in: report).map(Self.hex))
         json.key("symbols")
         json.beginArray()
         for symbol in Self.symbols(of: frame) { Self.write(symbol, into: &json) }
         json.endArray()
         // What the log itself names (a system frame the device symbolicated, `sym+0xoff`), so nothing is lost.
         if let symbol = frame.symbolInLog {
-            json.key("symbolInLog")
-            json.string(symbol)
+            json.member("symbolInLog", symbol)
         }
         if let offset = frame.symbolOffsetInLog {
-            json.key("symbolOffsetInLog")
-            json.number(offset)
+            json.member("symbolOffsetInLog", number: offset)
         }
         if let reason = frame.unresolvedReason {
-            json.key("unresolvedReason")
-            json.string(reason.description)
+            json.member("unresolvedReason", reason.description)
         }
         if let lookup = frame.lookupAddress {
-            json.key("lookupAddress")
-            json.string(Self.hex(lookup))
+            json.member("lookupAddress", Self.hex(lookup))
         }
         if let trust = frame.trust {
-            json.key("trust")
-            json.string(trust.rawValue)
+            json.member("trust", trust.rawValue)
             // A walked frame's module and its offset from the module's load address, as minidump processors give them.
             if let image = frame.image.map({ report.images[$0] }), let address = frame.address, let load = image.loadAddress {
-                json.key("module")
-                json.string(image.name)
-                json.key("moduleOffset")
-                json.string(Self.hex(address &- load))
+                json.member("module", image.name)
+                json.member("moduleOffset", Self.hex(address &- load))
             }
         }
         json.endObject()
@@ -156,26 +135,19 @@ public struct ReportJSONRenderer: Sendable {
 
     private static func write(_ symbol: SymbolicatedFrame, into json: inout JSONBytes) {
         json.beginObject()
-        json.key("function")
-        json.string(symbol.function)
-        json.key("linkageName")
-        json.string(symbol.linkageName)
-        json.key("file")
-        json.string(symbol.file)
-        json.key("line")
-        json.number(symbol.line)
-        json.key("column")
-        json.number(symbol.column)
-        json.key("inlined")
-        json.bool(symbol.isInlined)
+        json.member("function", symbol.function)
+        json.member("linkageName", symbol.linkageName)
+        json.member("file", symbol.file)
+        json.member("line", number: symbol.line)
+        json.member("column", number: symbol.column)
+        json.member("inlined", bool: symbol.isInlined)
         // The source around the line, as Sentry's frames give it, when `--source-context` found it.
         if let source = symbol.source, let line = source.contextLine {
             json.key("preContext")
             json.beginArray()
             source.preContext.forEach { json.string($0) }
             json.endArray()
-            json.key("contextLine")
-            json.string(line)
+            json.member("contextLine", line)
             json.key("postContext")
             json.beginArray()
             source.postContext.forEach { json.string($0) }
