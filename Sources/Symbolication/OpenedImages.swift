@@ -77,9 +77,11 @@ public final class OpenedImages: ImageSource {
         !state.withLock { $0.writingIndexCaches } && !imagesNeedingIndexCacheFiles().isEmpty
     }
 
-    /// The image `key`: open already, opened by another caller meanwhile (waited for), or opened now.
+    /// The image `key`: open already, opened by another caller meanwhile (waited for), or opened now; what opening it
+    /// found (no debug information, say) is said to ``diagnostics`` unless `saysWhatOpeningFound` is false (a
+    /// symbolicator says it itself once the image is used, not for a candidate it passes over).
     /// - Throws: ``SymbolicationError`` when it cannot be opened (not remembered: a later call tries again).
-    public func symbolizer(for key: Key) throws(SymbolicationError) -> ImageSymbolizer {
+    public func symbolizer(for key: Key, saysWhatOpeningFound: Bool = true) throws(SymbolicationError) -> ImageSymbolizer {
         while true {
             let found = state.withLock { state -> Slot? in
                 state.clock += 1
@@ -102,13 +104,13 @@ public final class OpenedImages: ImageSource {
             case .opening(let group)?:
                 group.wait()
             case nil:
-                return try open(key)
+                return try open(key, saysWhatOpeningFound: saysWhatOpeningFound)
             }
         }
     }
 
     /// Opens `key`, whose slot this caller claimed, and stores it (or clears the slot when it cannot be opened).
-    private func open(_ key: Key) throws(SymbolicationError) -> ImageSymbolizer {
+    private func open(_ key: Key, saysWhatOpeningFound: Bool) throws(SymbolicationError) -> ImageSymbolizer {
         let opened: Result<ImageSymbolizer, SymbolicationError>
         do throws(SymbolicationError) {
             var keyed = options.with(architecture: key.architecture)
@@ -134,7 +136,7 @@ public final class OpenedImages: ImageSource {
         }
         claim?.leave()
         let symbolizer = try opened.get()
-        symbolizer.openingDiagnostics.forEach(diagnostics.report)
+        if saysWhatOpeningFound { symbolizer.openingDiagnostics.forEach(diagnostics.report) }
         return symbolizer
     }
 
@@ -178,9 +180,9 @@ public final class OpenedImages: ImageSource {
     }
 
     /// The image at `path` for a symbolicator (``ImageSource``), or `nil` when it cannot be opened (said to
-    /// ``diagnostics``).
+    /// ``diagnostics``). What opening found is left to the symbolicator, which says it when it uses the image.
     public func image(path: String, architecture: Architecture?, swiftNames: Demangler.Style) -> ImageSymbolizer? {
-        do { return try symbolizer(for: Key(path: path, architecture: architecture, swiftNames: swiftNames)) } catch {
+        do { return try symbolizer(for: Key(path: path, architecture: architecture, swiftNames: swiftNames), saysWhatOpeningFound: false) } catch {
             // (The error names the file.)
             diagnostics.report(subject: nil, error.description)
             return nil

@@ -315,6 +315,30 @@ struct SymbolicateTests {
                 == oneByOne.errorLines.filter { !$0.contains("no debug information found") })
     }
 
+    /// What opening an image found is said only of an image the log's frames are read with: libstdc++ (no debug
+    /// information here) named by a trace whose symbol offsets it contradicts is passed over, and nothing says it
+    /// has no debug information; the same trace with offsets it agrees with uses it and says so, once.
+    @Test func onlyAnImageInUseIsSaidToLackDebugInformation() throws {
+        let library = "/lib/x86_64-linux-gnu/libstdc++.so.6"
+        let symbols = try Fixtures.run("nm", ["-D", library]).split(separator: "\n")
+        let join = try #require(symbols.first { $0.hasSuffix(" _ZNSt6thread4joinEv@@GLIBCXX_3.4.11") }, "libstdc++'s std::thread::join")
+        let value = try #require(UInt64(join.prefix { $0 != " " }, radix: 16))
+        let scratch = try BadInputTests.Scratch()
+        func trace(offset: UInt64, claimed: UInt64) throws -> CommandResult {
+            let address = 0x7f00_0000_0000 + value + offset
+            let log = scratch.path("trace-\(claimed).txt")
+            try "Caught signal 11, backtrace:\n\(library)(_ZNSt6thread4joinEv+0x\(String(claimed, radix: 16)))[0x\(String(address, radix: 16))]\n"
+                .write(toFile: log, atomically: true, encoding: .utf8)
+            return try Command.postmortem(["symbolicate", "--no-cache", log])
+        }
+        let agreeing = try trace(offset: 0x17, claimed: 0x17)
+        #expect(agreeing.standardOutput.contains("std::thread::join()"), "\(agreeing.standardOutput)")
+        #expect(agreeing.errorLines.filter { $0.contains("no debug information found") }.count == 1, "\(agreeing.standardError)")
+        let contradicting = try trace(offset: 0x17, claimed: 0x5_0017)
+        #expect(contradicting.errorLines.contains { $0.contains("not used for the log's libstdc++.so.6") }, "\(contradicting.standardError)")
+        #expect(!contradicting.errorLines.contains { $0.contains("no debug information found") }, "\(contradicting.standardError)")
+    }
+
     @Test func crlfInvalidUTF8AndUnresolvedLinesSurviveByteForByte() throws {
         let scratch = try BadInputTests.Scratch()
         // Point the system libraries nowhere, so that nothing in this copy resolves; then CRLF and invalid UTF-8.
