@@ -1,5 +1,7 @@
 @testable import CrashLogs
+import Foundation
 import Testing
+import TestSupport
 
 /// Lines of a JSON-lines log opened to the messages they carry, and put back as they were.
 @Suite("JSON lines")
@@ -67,5 +69,32 @@ struct JSONLogLinesTests {
         #expect(JSONLogLines.opened(objects.prefix(5) + (0..<5).map { line("plain \($0)") }) == nil)
         // Objects with no field of a logger's name are a JSON document's lines, not a logger's.
         #expect(JSONLogLines.opened((0..<10).map { line(#"{"frame":"\#($0)"}"#) }) == nil)
+    }
+
+    /// The message fields docs/USING.md names, read from its text: each one's objects read as the log inside them.
+    static let documentedKeys: [String] = {
+        let text = (try? String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/USING.md"), encoding: .utf8)) ?? ""
+        guard let start = text.range(of: "A log stored as JSON lines"), let end = text[start.upperBound...].range(of: "is read from each object") else { return [] }
+        return text[start.upperBound..<end.lowerBound].matches(of: /`"([^"`]+)"`/).map { String($0.1) }
+    }()
+
+    @Test func everyDocumentedKeyIsKnown() {
+        #expect(Self.documentedKeys.count >= 8, "\(Self.documentedKeys)")
+        #expect(Set(Self.documentedKeys) == Set(JSONLogLines.messageKeys))
+    }
+
+    /// A glibc trace, each line an object with its message in the field `key`: the same frames as the trace itself.
+    @Test(arguments: documentedKeys)
+    func aLogInEveryDocumentedField(_ key: String) throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-signal/segv-lib.txt").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let clean = try CrashLogParser.parse(Array(text.utf8), source: path)
+        let wrapped = text.split(separator: "\n").enumerated().map { number, line in
+            #"{"time":"2026-11-25T10:00:\#(number)","level":"error","\#(key)":"\#(line)"}"#
+        }.joined(separator: "\n") + "\n"
+        let read = try CrashLogParser.parse(Array(wrapped.utf8), source: "wrapped")
+        #expect(read.format == clean.format, "\(key)")
+        #expect(read.threads.map { $0.frames.map(\.address) } == clean.threads.map { $0.frames.map(\.address) }, "\(key)")
+        #expect(read.threads.flatMap(\.frames).count >= 5)
     }
 }

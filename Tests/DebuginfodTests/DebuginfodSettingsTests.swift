@@ -35,10 +35,11 @@ struct DebuginfodSettingsTests {
     @Test("Numbers: the timeout defaults and may be turned off; bad numbers are said and ignored")
     func numbers() throws {
         let base = ["DEBUGINFOD_URLS": "http://h"]
-        #expect(DebuginfodSettings(environment: base)?.timeout == DebuginfodSettings.defaultTimeout)
+        // The defaults README.md and USING.md state: 15 s of silence, 4 GiB a file.
+        #expect(DebuginfodSettings(environment: base)?.timeout == 15)
         #expect(DebuginfodSettings(environment: base.merging(["DEBUGINFOD_TIMEOUT": "0"]) { $1 })?.timeout == nil)
         let odd = try #require(DebuginfodSettings(environment: base.merging(["DEBUGINFOD_MAXSIZE": "lots", "DEBUGINFOD_RETRY_LIMIT": "-3"]) { $1 }))
-        #expect(odd.maximumSize == nil && odd.sizeLimit == DebuginfodSettings.defaultMaximumSize)
+        #expect(odd.maximumSize == nil && odd.sizeLimit == 4 << 30)
         #expect(odd.retryLimit == 0)
         #expect(odd.problems == ["DEBUGINFOD_MAXSIZE: 'lots' is not a whole number; ignored"])
     }

@@ -57,6 +57,7 @@ struct ColorTests {
     /// Unresolved frames dim; a name that differs from the one the log gave (an alias: the log's `gsignal`, the debug
     /// information's `raise`) in its own colour.
     @Test func unresolvedAndDifferingFrames() throws {
+        try SampleMachine.require(SampleMachine.glibc(), debugFile: true)
         // The log alone in a folder, its binary not beside it: its program's frames stay unresolved.
         let scratch = try BadInputTests.Scratch()
         try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/crash.txt").path,

@@ -130,7 +130,8 @@ struct DebuginfodTests {
             for binary in sample.binaries {
                 #expect(!again.standardError.contains("\(binary): no debug information"), "\(again.standardError)")
             }
-            #expect(took < .seconds(5))
+            // Read from the cache, nothing waited for: well within ten times what a run takes.
+            #expect(took < .seconds(20), "took \(took)")
         }
     }
 
@@ -159,8 +160,9 @@ struct DebuginfodTests {
         let sample = Self.twoImages
         let (result, took) = try workspace.symbolicate("stripped", sample, servers: [silent.url], environment: ["DEBUGINFOD_TIMEOUT": "4"])
         #expect(result.status == 0)
-        // One timeout per image would be 8 s.
-        #expect(took < .seconds(7), "two images, one timeout of 4 s: took \(took)")
+        // Asked once for the whole run (a timeout is not retried, and the second image is not asked): one connection.
+        #expect(silent.connections == 1, "\(silent.connections) connections to the silent server")
+        #expect(took >= .seconds(4) && took < .seconds(40), "one timeout of 4 s: took \(took)")
         // The symbol tables kept by strip still name the functions.
         #expect(result.standardOutput.contains("(lib_entry+0x0) [0x7f9664096100]") && result.standardOutput.contains("./app(main+0x70)"),
                 "\(result.standardOutput)")
@@ -175,10 +177,13 @@ struct DebuginfodTests {
     func unresolvableName() throws {
         let workspace = try Workspace("debuginfod-dns")
         let (result, took) = try workspace.symbolicate("stripped", Self.twoImages, servers: ["http://debuginfod.postmortem.invalid"],
-                                                       environment: ["DEBUGINFOD_TIMEOUT": "3", "DEBUGINFOD_RETRY_LIMIT": "2"])
+                                                       environment: ["DEBUGINFOD_TIMEOUT": "3", "DEBUGINFOD_RETRY_LIMIT": "2",
+                                                                     "DEBUGINFOD_VERBOSE": "1"])
         #expect(result.status == 0)
-        // Three tries of one timeout each would be 9 s; and the second image is not asked.
-        #expect(took < .seconds(6), "took \(took)")
+        // One request, not retried, whose name lookup costs at most the timeout; the second image is not asked.
+        let requests = result.errorLines.filter { $0.hasPrefix("debuginfod: GET ") || $0.contains("retrying") }
+        #expect(requests.count == 1, "\(requests)")
+        #expect(took < .seconds(30), "took \(took)")
         #expect(result.standardError.contains("http://debuginfod.postmortem.invalid could not be reached"), "\(result.standardError)")
         #expect(result.standardError.contains("every server failed earlier in this run"), "\(result.standardError)")
     }
@@ -191,9 +196,10 @@ struct DebuginfodTests {
         let sample = Self.sensors
         let (reference, _) = try workspace.symbolicate("reference", sample)
         let (result, took) = try workspace.symbolicate("stripped", sample, servers: [silent.url, server.url],
-                                                       environment: ["DEBUGINFOD_TIMEOUT": "10"])
+                                                       environment: ["DEBUGINFOD_TIMEOUT": "60"])
         #expect(result.standardOutput == reference.standardOutput, "\(result.standardError)")
-        #expect(took < .seconds(5), "took \(took)")
+        // The silent one's 60 s timeout is not waited out.
+        #expect(took < .seconds(30), "took \(took)")
     }
 
     @Test("A file of another build-id is not believed, from an HTTP server or a file:// one, and not kept")
@@ -271,7 +277,8 @@ struct DebuginfodTests {
         let (slow, took) = try workspace.symbolicate("stripped", sample, servers: [stalling.url],
                                                      environment: ["DEBUGINFOD_MAXTIME": "2", "DEBUGINFOD_TIMEOUT": "60"])
         #expect(slow.standardError.contains("took longer than 2 s (DEBUGINFOD_MAXTIME)"), "\(slow.standardError)")
-        #expect(took < .seconds(5), "took \(took)")
+        // Ended at 2 s, not at the 60 s a stalled download would take to time out.
+        #expect(took < .seconds(20), "took \(took)")
         let wanted = try Workspace.buildID(of: workspace.folder("stripped", sample) + "/sensors")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: workspace.cache + "/" + wanted)) ?? []).isEmpty)
     }
@@ -292,10 +299,10 @@ struct DebuginfodTests {
         #expect((attributes[.size] as? Int) == 0)
         // While the miss holds, a silent server in the list costs nothing for that build.
         let silent = try SilentServer()
-        let (second, took) = try workspace.symbolicate("stripped", sample, servers: [silent.url],
+        let (second, _) = try workspace.symbolicate("stripped", sample, servers: [silent.url],
                                                        environment: ["DEBUGINFOD_TIMEOUT": "10"])
         #expect(second.standardError.contains("no server had it"), "\(second.standardError)")
-        #expect(took < .seconds(5), "took \(took)")
+        #expect(silent.connections == 0, "the silent server was asked")
     }
 
     @Test("--offline asks no server; without DEBUGINFOD_URLS nothing is asked or cached")
@@ -303,9 +310,9 @@ struct DebuginfodTests {
         let workspace = try Workspace("debuginfod-offline")
         let silent = try SilentServer()
         let sample = Self.twoImages
-        let (offline, took) = try workspace.symbolicate("stripped", sample, servers: [silent.url], extra: ["--offline"],
+        let (offline, _) = try workspace.symbolicate("stripped", sample, servers: [silent.url], extra: ["--offline"],
                                                         environment: ["DEBUGINFOD_TIMEOUT": "10"])
-        #expect(took < .seconds(5), "took \(took)")
+        #expect(silent.connections == 0, "the silent server was asked")
         #expect(offline.standardError.contains("not in the cache, and offline"), "\(offline.standardError)")
         let (unset, _) = try workspace.symbolicate("stripped", sample)
         #expect(!unset.standardError.contains("debuginfod"), "\(unset.standardError)")

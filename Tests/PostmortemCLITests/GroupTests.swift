@@ -27,6 +27,43 @@ struct GroupTests {
             .map { directory + "/" + $0 }
     }
 
+    /// `--print-rules` prints the built-in rules as a rules file: given back with `--rules`, every sample groups as
+    /// it does with the built-in rules (the same groups, signatures and reasons), and `--explain`'s rule lines are the
+    /// printed file's lines at the numbers they give.
+    @Test func printedRulesAreTheBuiltInRules() throws {
+        let printed = try Command.postmortem(["group", "--print-rules"])
+        #expect(printed.status == 0)
+        let lines = printed.outputLines
+        #expect(lines.filter { $0.hasPrefix("skip ") }.count >= 5 && lines.contains { $0.hasPrefix("prefix ") }, "\(printed.standardOutput)")
+        let file = Fixtures.scratchDirectory("group-print-rules") + "/rules.txt"
+        try printed.standardOutput.write(toFile: file, atomically: true, encoding: .utf8)
+        let folders = ["linux-groups", "linux-c-sensors", "linux-c-signal", "linux-c-asan", "linux-swift-backtrace", "apple-objc-arm64"].map { Self.samples + "/" + $0 }
+        let builtIn = try Command.postmortem(["group", "--json"] + folders)
+        let given = try Command.postmortem(["group", "--json", "--rules", file] + folders)
+        #expect(try Self.groups(builtIn).count >= 5)
+        #expect(given.status == builtIn.status && given.standardOutput == builtIn.standardOutput, "\(given.standardError)")
+        let explained = try Command.postmortem(["group", "--explain", Self.groupsSample + "/negative-backtrace-aslr-on.txt"]).outputLines
+        let ruleLines = explained.drop { $0 != "rules:" }.dropFirst()
+        #expect(!ruleLines.isEmpty)
+        for line in ruleLines {
+            // `  defaults:28  skip …`
+            let parts = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            let number = try #require(parts.first.flatMap { Int($0.dropFirst("defaults:".count)) }, "\(line)")
+            #expect(lines.indices.contains(number - 1) && lines[number - 1] == parts.last.map(String.init)?.trimmingCharacters(in: .whitespaces), "\(line)")
+        }
+    }
+
+    /// A signature is the crashing stack's first three meaningful frames (README): a crash whose stack has more keeps
+    /// three, and says the rest were not needed.
+    @Test func theSignatureHasThreeMeaningfulFrames() throws {
+        let result = try Command.postmortem(["group", "-d", "SampleCrashes/linux-c-sensors", "--explain", "SampleCrashes/linux-c-sensors/crash.txt"])
+        let used = result.outputLines.filter { $0.hasSuffix("  used") }
+        let signature = try #require(result.outputLines.first { $0.hasPrefix("signature: ") })
+        #expect(used.count == 3 && signature.components(separatedBy: " | ").count == 3, "\(result.standardOutput)")
+        #expect(result.outputLines.contains { $0.hasSuffix("not needed: the signature has its frames") }, "more frames were there")
+        #expect(result.outputLines.first?.hasSuffix("3 meaningful frames at most") == true)
+    }
+
     @Test("linux-groups: the same crash through glibc with and without -rdynamic, ASLR on and off, gdb and ASan, the Swift backtracer's text and JSON and the runtime's older trace — one group per crash")
     func groupsOfTheGroupsSample() throws {
         let result = try Command.postmortem(["group", "--json", Self.groupsSample])

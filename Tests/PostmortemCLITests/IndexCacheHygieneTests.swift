@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PostmortemCore
 import TestSupport
 
 /// The index cache looking after itself: written in the background after a first run's answers, one writer at a
@@ -23,6 +24,27 @@ struct IndexCacheHygieneTests {
             usleep(20_000)
         }
         return condition()
+    }
+
+    /// Waits until a file modified now would be newer than every index in `cache` (file times have the kernel
+    /// clock's granularity): the order of uses the eviction reads, made without sleeping a fixed time.
+    static func waitForNewerTimes(than cache: String) {
+        let newest = files(in: cache).indexes.compactMap { FileSystem.status(cache + "/" + $0)?.modified }.max() ?? 0
+        let marker = cache + "/../clock-marker"
+        _ = eventually(10) {
+            FileManager.default.createFile(atPath: marker, contents: nil)
+            return (FileSystem.status(marker)?.modified ?? 0) > newest
+        }
+    }
+
+    /// Every process whose environment names `cache` as its index cache: the runs of a test and the writers they
+    /// started.
+    static func processes(using cache: String) -> [Int32] {
+        let needle = Array("POSTMORTEM_CACHE_DIR=\(cache)\u{0}".utf8)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+            guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return [UInt8](environment).firstRange(of: needle) != nil
+        }
     }
 
     /// A first run answers and ends; a detached writer then writes the index, which the next run maps.
@@ -52,7 +74,9 @@ struct IndexCacheHygieneTests {
             let run = try Command.postmortem(["resolve", "-o", Self.fixture, "0x14e3"], cacheDirectory: cache, backgroundCacheWrites: true)
             #expect(run.status == 0)
         }
-        usleep(500_000)
+        // Every writer these runs may have started has ended (a writer that finds the lock held leaves at once): and
+        // none wrote.
+        #expect(Self.eventually(60) { Self.processes(using: cache).isEmpty }, "writers still at work: \(Self.processes(using: cache))")
         #expect(Self.files(in: cache).indexes.isEmpty, "no writer ran while the lock was held")
         flock(descriptor, LOCK_UN)
         close(descriptor)
@@ -71,14 +95,14 @@ struct IndexCacheHygieneTests {
                             environment: Command.foregroundCacheWrites.merging(["POSTMORTEM_CACHE_DIR": cache, "POSTMORTEM_CACHE_LIMIT": limit]) { $1 })
         }
         _ = try run(binaries[0], limit: "1G")
-        sleep(1)
+        Self.waitForNewerTimes(than: cache)
         _ = try run(binaries[1], limit: "1G")
         let sizes = Self.files(in: cache).indexes.map { (try? FileManager.default.attributesOfItem(atPath: cache + "/" + $0)[.size] as? Int) ?? 0 }
         #expect(sizes.count == 2)
-        sleep(1)
+        Self.waitForNewerTimes(than: cache)
         // The first binary used again: now the second is the least recently used.
         _ = try run(binaries[0], limit: "1G")
-        sleep(1)
+        Self.waitForNewerTimes(than: cache)
         // The third index is smaller than either: the limit holds the two there are, not all three.
         let third = try run(binaries[2], limit: String(sizes.reduce(0, +)))
         #expect(third.status == 0, "\(third.standardError)")

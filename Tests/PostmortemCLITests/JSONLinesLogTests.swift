@@ -65,43 +65,41 @@ struct JSONLinesLogTests {
         return (message, String(decoding: others, as: UTF8.self))
     }
 
+    /// Every sample log as the logger stores it, in one run with all the others (`SampleLogBatch`): the same reports
+    /// as the clean logs give; printed back without symbols byte for byte; printed back symbolicated as one object a
+    /// line whose message is the clean output's line.
     @Test(arguments: loggers)
     func everySampleReadsAsItself(_ logger: Logger) throws {
-        #expect(LogPrefixTests.logs.count >= 17, "the sample logs were not all found")
-        let scratch = try BadInputTests.Scratch()
-        var resolved = 0, total = 0
-        for (folder, name) in LogPrefixTests.logs {
-            let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/\(name)").path, encoding: .utf8)
-            let clean = scratch.path("clean-" + name), wrapped = scratch.path("wrapped-" + name)
-            let input = Self.applying(logger, to: original)
-            try original.write(toFile: clean, atomically: true, encoding: .utf8)
-            try input.write(toFile: wrapped, atomically: true, encoding: .utf8)
-            let arguments = ["symbolicate", "--no-cache", "-d", folder]
+        #expect(SampleLogBatch.logs.count >= 17, "the sample logs were not all found")
+        let clean = try SampleLogBatch.clean.get()
+        let batch = try SampleLogBatch("wrapped") { Self.applying(logger, to: $0.text) }
+        let inputs = SampleLogBatch.logs.map { Self.applying(logger, to: $0.text) }
 
-            let cleanJSON = try Command.postmortem(arguments + ["--json", clean])
-            let wrappedJSON = try Command.postmortem(arguments + ["--json", wrapped])
-            #expect(wrappedJSON.status == 0, "\(logger.name), \(name): \(wrappedJSON.standardError)")
-            #expect(wrappedJSON.standardOutput == cleanJSON.standardOutput, "\(logger.name), \(name): the reports differ")
-            let counts = try LogPrefixTests.resolvedFrames(wrappedJSON.standardOutput)
-            resolved += counts.resolved
-            total += counts.total
+        let json = try batch.run(SampleLogBatch.symbolicate + ["--json"])
+        #expect(json.status == 0, "\(logger.name): \(json.standardError)")
+        #expect(json.standardOutput == clean.json, "\(logger.name): the reports differ at \(SampleLogBatch.firstDifference(json.standardOutput, clean.json))")
+        let (resolved, total) = try LogPrefixTests.resolvedFrames(json.standardOutput)
 
-            // Read and printed back without symbols: byte for byte, escapes as the logger wrote them.
-            #expect(try Command.postmortem(["symbolicate", "--parse-only", wrapped]).standardOutput == input, "\(logger.name), \(name)")
+        // Read and printed back without symbols: byte for byte, escapes as the logger wrote them.
+        let unchanged = try batch.parts(of: batch.run(["symbolicate", "--parse-only"]))
+        for (log, (lines, input)) in zip(SampleLogBatch.logs, zip(unchanged, inputs)) {
+            #expect(lines.map { $0 + "\n" }.joined() == input, "\(logger.name), \(log.folder)/\(log.name)")
+        }
 
-            // Printed back: each line one object, its message the clean output's line, its other members those of the
-            // line it stands for (a frame's added lines copy its line's).
-            let cleanText = try Command.postmortem(arguments + [clean]).outputLines
-            let wrappedText = try Command.postmortem(arguments + [wrapped]).outputLines
-            #expect(wrappedText.count == cleanText.count, "\(logger.name), \(name)")
+        // Printed back: each line one object, its message the clean output's line, its other members those of the
+        // line it stands for (a frame's added lines copy its line's).
+        let printed = try batch.parts(of: batch.run(SampleLogBatch.symbolicate))
+        for (index, log) in SampleLogBatch.logs.enumerated() {
+            let (wrappedText, cleanText) = (printed[index], clean.text[index])
+            #expect(wrappedText.count == cleanText.count, "\(logger.name), \(log.folder)/\(log.name)")
             var printedOthers: [String] = []
             for (line, expected) in zip(wrappedText, cleanText) {
                 let (message, others) = try Self.opened(line, logger: logger)
-                #expect(message == expected, "\(logger.name), \(name)")
+                #expect(message == expected, "\(logger.name), \(log.folder)/\(log.name)")
                 if printedOthers.last != others { printedOthers.append(others) }
             }
-            let inputOthers = try input.split(separator: "\n").map { try Self.opened(String($0), logger: logger).others }
-            #expect(printedOthers == inputOthers, "\(logger.name), \(name): other members changed or out of order")
+            let inputOthers = try inputs[index].split(separator: "\n").map { try Self.opened(String($0), logger: logger).others }
+            #expect(printedOthers == inputOthers, "\(logger.name), \(log.folder)/\(log.name): other members changed or out of order")
         }
         print("\(logger.name): \(resolved) of \(total) frames of the samples resolve")
         #expect(resolved > total / 2)
@@ -110,24 +108,21 @@ struct JSONLinesLogTests {
     /// A shipper that joins a whole report into one record (a multiline rule): every sample log as one object reads as the
     /// log itself, and prints back as one object whose message is the clean log's output, added lines and all.
     @Test func aWholeLogInOneRecord() throws {
-        let scratch = try BadInputTests.Scratch()
-        for (folder, name) in LogPrefixTests.logs {
-            let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/\(name)").path, encoding: .utf8)
-            let message = original.hasSuffix("\n") ? String(original.dropLast()) : original
-            let input = #"{"@timestamp":"2026-11-25T10:00:00Z","message":\#(Self.goQuoted(message)),"host":{"name":"ci-7"}}"# + "\n"
-            let clean = scratch.path("clean-" + name), wrapped = scratch.path("record-" + name)
-            try original.write(toFile: clean, atomically: true, encoding: .utf8)
-            try input.write(toFile: wrapped, atomically: true, encoding: .utf8)
-            let arguments = ["symbolicate", "--no-cache", "-d", folder]
-            let cleanJSON = try Command.postmortem(arguments + ["--json", clean])
-            let wrappedJSON = try Command.postmortem(arguments + ["--json", wrapped])
-            #expect(wrappedJSON.standardOutput == cleanJSON.standardOutput, "\(name): the reports differ")
-            #expect(try Command.postmortem(["symbolicate", "--parse-only", wrapped]).standardOutput == input, "\(name)")
-            let cleanText = try Command.postmortem(arguments + [clean]).standardOutput
-            let printed = try Command.postmortem(arguments + [wrapped]).outputLines
-            #expect(printed.count == 1, "\(name): \(printed.count) lines")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data((printed.first ?? "").utf8)) as? [String: Any], "\(name)")
-            #expect(object["message"] as? String == (cleanText.hasSuffix("\n") ? String(cleanText.dropLast()) : cleanText), "\(name)")
+        let clean = try SampleLogBatch.clean.get()
+        func record(_ log: SampleLogBatch.Log) -> String {
+            let message = log.text.hasSuffix("\n") ? String(log.text.dropLast()) : log.text
+            return #"{"@timestamp":"2026-11-25T10:00:00Z","message":\#(Self.goQuoted(message)),"host":{"name":"ci-7"}}"# + "\n"
+        }
+        let batch = try SampleLogBatch("record", record)
+        let json = try batch.run(SampleLogBatch.symbolicate + ["--json"])
+        #expect(json.standardOutput == clean.json, "the reports differ at \(SampleLogBatch.firstDifference(json.standardOutput, clean.json))")
+        let unchanged = try batch.parts(of: batch.run(["symbolicate", "--parse-only"]))
+        let printed = try batch.parts(of: batch.run(SampleLogBatch.symbolicate))
+        for (index, log) in SampleLogBatch.logs.enumerated() {
+            #expect(unchanged[index].map { $0 + "\n" }.joined() == record(log), "\(log.folder)/\(log.name)")
+            #expect(printed[index].count == 1, "\(log.name): \(printed[index].count) lines")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data((printed[index].first ?? "").utf8)) as? [String: Any], "\(log.name)")
+            #expect(object["message"] as? String == clean.text[index].joined(separator: "\n"), "\(log.folder)/\(log.name)")
             #expect((object["host"] as? [String: Any])?["name"] as? String == "ci-7")
         }
     }
@@ -136,21 +131,34 @@ struct JSONLinesLogTests {
     /// itself and prints back byte for byte. (A tombstone's frames were also found in the objects' text, with the rest of
     /// each object glued to them, and the log was first left unopened.)
     @Test func everyCorpusLogReadsAsItself() throws {
-        let scratch = try BadInputTests.Scratch()
         let corpus = Paths.packageRoot.appendingPathComponent("Tests/CrashLogsTests/Corpus")
         let files = try #require(FileManager.default.subpaths(atPath: corpus.path)).filter { !$0.hasSuffix(".md") }.sorted()
             .filter { var isDirectory: ObjCBool = false; return FileManager.default.fileExists(atPath: corpus.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue }
         #expect(files.count >= 40, "the corpus was not all found")
-        for file in files {
-            let path = corpus.appendingPathComponent(file).path
-            guard let original = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            let input = Self.applying(Self.loggers[0], to: original)
-            try input.write(toFile: scratch.path("wrapped.txt"), atomically: true, encoding: .utf8)
-            let clean = try Command.postmortem(["symbolicate", "--parse-only", "--json", path])
-            let wrapped = try Command.postmortem(["symbolicate", "--parse-only", "--json", scratch.path("wrapped.txt")])
-            #expect(wrapped.standardOutput == clean.standardOutput && wrapped.status == clean.status, "\(file)")
-            #expect(try Command.postmortem(["symbolicate", "--parse-only", scratch.path("wrapped.txt")]).standardOutput == input, "\(file)")
+        let logs = files.compactMap { file in (try? String(contentsOfFile: corpus.appendingPathComponent(file).path, encoding: .utf8)).map { (file, $0) } }
+        let folder = Fixtures.scratchDirectory("wrapped-corpus")
+        var originals: [String] = [], wrapped: [String] = [], inputs: [String] = []
+        for (index, (file, text)) in logs.enumerated() {
+            let path = folder + "/\(index)-" + (file as NSString).lastPathComponent
+            inputs.append(Self.applying(Self.loggers[0], to: text))
+            try inputs[index].write(toFile: path, atomically: true, encoding: .utf8)
+            originals.append(corpus.appendingPathComponent(file).path)
+            wrapped.append(path)
         }
+        // One run over every log, and one over every wrapped copy: the same reports, the same lines on stderr (each
+        // naming its file), the same status.
+        let clean = try Command.postmortem(["symbolicate", "--parse-only", "--json"] + originals)
+        let read = try Command.postmortem(["symbolicate", "--parse-only", "--json"] + wrapped)
+        #expect(read.status == clean.status)
+        #expect(read.standardOutput == clean.standardOutput, "the reports differ at \(SampleLogBatch.firstDifference(read.standardOutput, clean.standardOutput))")
+        var errors = read.standardError
+        for (copy, original) in zip(wrapped, originals) { errors = errors.replacingOccurrences(of: copy, with: original) }
+        #expect(errors == clean.standardError)
+        // Printed back byte for byte, file by file.
+        let printed = try Command.postmortem(["symbolicate", "--parse-only"] + wrapped)
+        var expected = ""
+        for (path, input) in zip(wrapped, inputs) { expected += "==> \(path) <==\n" + input }
+        #expect(printed.standardOutput == expected)
     }
 
     /// A logger's prefix inside the message (an app that stamps its own lines) is found there too.

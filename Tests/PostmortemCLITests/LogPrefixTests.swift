@@ -32,18 +32,7 @@ struct LogPrefixTests {
     ]
 
     /// Every sample log, with the folder holding what resolves it.
-    static let logs: [(folder: String, log: String)] = {
-        let root = Paths.packageRoot.appendingPathComponent("SampleCrashes")
-        var logs: [(String, String)] = []
-        for folder in ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted() {
-            let directory = root.appendingPathComponent(folder)
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
-            where name.hasSuffix(".txt") || name.hasSuffix(".crash") || name.hasSuffix(".json") || name == "App.ips" {
-                logs.append(("SampleCrashes/" + folder, name))
-            }
-        }
-        return logs
-    }()
+    static var logs: [(folder: String, log: String)] { SampleLogBatch.logs.map { ($0.folder, $0.name) } }
 
     static func applying(_ logger: Logger, to text: String) -> String {
         var lines = text.components(separatedBy: "\n")
@@ -66,37 +55,30 @@ struct LogPrefixTests {
         return (resolved, total)
     }
 
+    /// Every sample log with the logger's prefix, in one run with all the others (`SampleLogBatch`): the same reports
+    /// as the clean logs give, and printed back line for line with the prefix in place.
     @Test(arguments: loggers)
     func everySampleReadsAsWithoutThePrefix(_ logger: Logger) throws {
-        #expect(Self.logs.count >= 17, "the sample logs were not all found")
-        let scratch = try BadInputTests.Scratch()
+        #expect(SampleLogBatch.logs.count >= 17, "the sample logs were not all found")
+        let clean = try SampleLogBatch.clean.get()
         let prefix = try NSRegularExpression(pattern: logger.pattern)
-        var resolved = 0, total = 0
-        for (folder, name) in Self.logs {
-            let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/\(name)").path, encoding: .utf8)
-            let clean = scratch.path("clean-" + name), prefixed = scratch.path("prefixed-" + name)
-            try original.write(toFile: clean, atomically: true, encoding: .utf8)
-            try Self.applying(logger, to: original).write(toFile: prefixed, atomically: true, encoding: .utf8)
-            let arguments = ["symbolicate", "--no-cache", "-d", folder]
+        let batch = try SampleLogBatch("prefixed") { Self.applying(logger, to: $0.text) }
 
-            let cleanJSON = try Command.postmortem(arguments + ["--json", clean])
-            let prefixedJSON = try Command.postmortem(arguments + ["--json", prefixed])
-            #expect(prefixedJSON.status == 0, "\(logger.name), \(name): \(prefixedJSON.standardError)")
-            #expect(prefixedJSON.standardOutput == cleanJSON.standardOutput, "\(logger.name), \(name): the reports differ")
-            let counts = try Self.resolvedFrames(prefixedJSON.standardOutput)
-            resolved += counts.resolved
-            total += counts.total
+        let json = try batch.run(SampleLogBatch.symbolicate + ["--json"])
+        #expect(json.status == 0, "\(logger.name): \(json.standardError)")
+        #expect(json.standardOutput == clean.json, "\(logger.name): the reports differ at \(SampleLogBatch.firstDifference(json.standardOutput, clean.json))")
+        let (resolved, total) = try Self.resolvedFrames(json.standardOutput)
 
-            // Printed back: every line keeps a prefix of the logger's shape, and without it reads as the clean output.
-            let cleanText = try Command.postmortem(arguments + [clean]).outputLines
-            let prefixedText = try Command.postmortem(arguments + [prefixed]).outputLines
-            #expect(prefixedText.count == cleanText.count, "\(logger.name), \(name)")
-            for (line, expected) in zip(prefixedText, cleanText) {
+        // Printed back: every line keeps a prefix of the logger's shape, and without it reads as the clean output.
+        let printed = try batch.parts(of: batch.run(SampleLogBatch.symbolicate))
+        for (log, (lines, expectedLines)) in zip(SampleLogBatch.logs, zip(printed, clean.text)) {
+            #expect(lines.count == expectedLines.count, "\(logger.name), \(log.folder)/\(log.name)")
+            for (line, expected) in zip(lines, expectedLines) {
                 let range = NSRange(line.startIndex..., in: line)
                 let match = prefix.firstMatch(in: line, range: range)
-                #expect(match != nil, "\(logger.name), \(name): no prefix on \(line)")
+                #expect(match != nil, "\(logger.name), \(log.name): no prefix on \(line)")
                 let rest = match.flatMap { Range($0.range, in: line) }.map { String(line[$0.upperBound...]) } ?? line
-                #expect(rest == expected, "\(logger.name), \(name)")
+                #expect(rest == expected, "\(logger.name), \(log.folder)/\(log.name)")
             }
         }
         print("\(logger.name): \(resolved) of \(total) frames of the samples resolve")

@@ -96,10 +96,9 @@ struct SignalCrashTests {
     /// The trampoline itself resolves as glibc's `__restore_rt`, when this machine's libc is the one that crashed and
     /// its debug file is installed (libc6-dbg).
     @Test func theTrampolineFrameIsRestoreRT() throws {
+        try SampleMachine.require(SampleMachine.glibc(), debugFile: true)
         let frames = try Self.reportFrames([Self.sample + "/segv-pie.txt"])
         let trampoline = frames[1]
-        let debugFile = try Fixtures.run("sh", ["-c", "ls /usr/lib/debug/.build-id/*/*.debug | head -1"])
-        try #require(!debugFile.isEmpty, "libc6-dbg is installed by make test")
         let names = (trampoline["symbols"] as? [[String: Any]] ?? []).compactMap { $0["function"] as? String }
         #expect(names == ["__restore_rt"], "\(trampoline)")
     }
@@ -234,15 +233,14 @@ struct SignalCrashTests {
 
     /// The Swift runtime's older trace (`SWIFT_BACKTRACE=enable=no`, SampleCrashes/linux-swift-backtrace/fatal.txt):
     /// `<unavailable> + N` frames give the frame's offset in its image, `symbol + N` ones the symbol's address and the
-    /// offset into it. Every frame of the program and of libswiftCore (named by soname, found in the toolchain on PATH)
+    /// offset into it. Every frame of the program and of libswiftCore (named by soname; the toolchain's, which made the log)
     /// resolves as llvm-symbolizer resolves the address the test works out from the log.
     @Test func olderSwiftTraceFramesAgreeWithLLVMSymbolizer() throws {
+        let runtime = try SampleMachine.swiftRuntime()
+        try SampleMachine.require(runtime)
         let folder = "SampleCrashes/linux-swift-backtrace"
         let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/fatal.txt").path, encoding: .utf8)
-        let swiftc = try #require(Paths.executable(named: "swiftc"), "swiftc on PATH")
-        let runtime = (URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().deletingLastPathComponent().path as NSString)
-            .appendingPathComponent("../lib/swift/linux/libswiftCore.so")
-        let binaries = ["inventory": Paths.packageRoot.appendingPathComponent("\(folder)/inventory").path, "libswiftCore.so": runtime]
+        let binaries = ["inventory": Paths.packageRoot.appendingPathComponent("\(folder)/inventory").path, "libswiftCore.so": runtime.path]
         let pattern = try NSRegularExpression(pattern: #"^(\d+) +(\S+) +0x([0-9a-f]+) (.+) \+ (\d+)$"#)
         var rows: [(index: Int, image: String, address: UInt64, symbol: String, offset: UInt64)] = []
         for line in text.split(separator: "\n").map(String.init) {

@@ -20,6 +20,7 @@ struct SwiftBacktraceFidelityTests {
     /// Names (simplified), offsets (from the call for a return address), tags (`[ra]`, `[thunk]`), numbers and columns:
     /// every thread line equals the runtime's.
     @Test func textEqualsTheRuntimesOwnReport() throws {
+        try SampleMachine.require(SampleMachine.swiftRuntime())
         let ours = try Command.postmortem(["symbolicate", "--no-cache", "\(Self.folder)/crash.txt"])
         #expect(ours.status == 0, "\(ours.standardError)")
         let runtime = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/crash-runtime.txt").path, encoding: .utf8)
@@ -37,6 +38,7 @@ struct SwiftBacktraceFidelityTests {
             let threads = try #require(report["threads"] as? [[String: Any]])
             return try #require(threads.first { $0["crashed"] as? Bool == true }?["frames"] as? [NSDictionary])
         }
+        try SampleMachine.require(SampleMachine.swiftRuntime())
         let ours = try Command.postmortem(["symbolicate", "--no-cache", "\(Self.folder)/crash.json"])
         #expect(ours.status == 0, "\(ours.standardError)")
         let runtime = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/crash-runtime.json").path, encoding: .utf8)

@@ -62,20 +62,42 @@ struct FlatUnitTests {
 
     /// Every byte of a packed unit damaged in turn, and cut short at every length: lookups give answers or none, and
     /// never trap or loop.
+    /// A row given back holds the address; a byte "damaged" to the value it had answers as the sound unit.
     @Test func everyDamagedByteIsSurvived() throws {
         let bytes = FlatUnit.encode(Self.contents)
+        let sound = try #require(FlatUnit(packing: Self.contents))
+        var opened = 0, unchanged = 0
         for index in bytes.indices {
-            for value: UInt8 in [0x00, 0x7F, 0x80, 0xFF] {
+            for value in Set<UInt8>([0x00, 0x7F, 0x80, 0xFF, bytes[index]]) {
                 var damaged = bytes
                 damaged[index] = value
-                guard let unit = FlatUnit(bytes: ImmutableBytes(damaged), range: 0..<damaged.count) else { continue }
-                for address in [0x1000, 0x1015, 0x1050, 0x2010, 0x2050] {
-                    _ = unit.functionChain(at: FileAddress(UInt64(address)))
-                    _ = unit.row(containing: FileAddress(UInt64(address)))
+                guard let unit = FlatUnit(bytes: ImmutableBytes(damaged), range: 0..<damaged.count) else {
+                    #expect(damaged != bytes, "the sound bytes were refused")
+                    continue
                 }
-                _ = unit.contents()
+                opened += 1
+                for address in [0x1000, 0x1015, 0x1050, 0x2010, 0x2050] {
+                    let chain = unit.functionChain(at: FileAddress(UInt64(address)))
+                    let hit = unit.row(containing: FileAddress(UInt64(address)))
+                    if let hit {
+                        #expect(hit.row.address.rawValue <= address && UInt64(address) < hit.end.rawValue,
+                                "byte \(index) = \(value): a row that does not hold 0x\(String(address, radix: 16))")
+                    }
+                    if damaged == bytes {
+                        #expect(chain.map(\.name) == sound.functionChain(at: FileAddress(UInt64(address))).map(\.name))
+                        #expect(hit?.row.line == sound.row(containing: FileAddress(UInt64(address)))?.row.line)
+                    }
+                }
+                if damaged == bytes {
+                    unchanged += 1
+                    #expect(FlatUnit.encode(unit.contents()) == bytes)
+                } else {
+                    _ = unit.contents()
+                }
             }
         }
+        // Damage was read (not every damaged unit refused), and every undamaged copy answered.
+        #expect(opened > bytes.count && unchanged == bytes.count, "\(opened) opened, \(unchanged) of \(bytes.count) undamaged")
     }
 
     /// A unit packed, decoded and packed again is the same bytes: the cache writer repacks every unit it stores.

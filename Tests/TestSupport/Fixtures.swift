@@ -12,8 +12,9 @@ public enum Fixtures {
     /// A fixture by its path below `Tests/Fixtures/bin`.
     public static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    /// A new, empty directory below `.build/test-scratch`, for one test's files (an index cache, say).
-    /// The whole scratch folder is emptied the first time a test process asks for one.
+    /// A new, empty directory below `.build/test-scratch/PID`, for one test's files (an index cache, say).
+    /// The folders of test processes that are gone are removed the first time a test process asks for one; those of
+    /// processes still running (another `swift test` on the same checkout) are left alone.
     public static func scratchDirectory(_ name: String) -> String {
         let root = scratchRoot
         let directory = root.appendingPathComponent("\(name)-\(UUID().uuidString)")
@@ -25,6 +26,8 @@ public enum Fixtures {
         let root = packageRoot.appendingPathComponent(".build/test-scratch/\(ProcessInfo.processInfo.processIdentifier)")
         let parent = root.deletingLastPathComponent()
         for leftover in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] {
+            // kill(pid, 0) fails with ESRCH once no process has that id.
+            if let pid = pid_t(leftover), kill(pid, 0) == 0 || errno != ESRCH { continue }
             try? FileManager.default.removeItem(at: parent.appendingPathComponent(leftover))
         }
         return root
