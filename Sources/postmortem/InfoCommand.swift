@@ -12,19 +12,22 @@ struct InfoCommand: ParsableCommand {
     )
 }
 
-/// Shared by the `info` subcommands: resolve each address with one gdb-style answer.
+/// Shared by the `info` subcommands: resolve each address with one gdb-style answer. Addresses come from the command
+/// line, or from standard input when none is given there (answered as they arrive, as `resolve` answers them).
 private func answerEach(_ addresses: [String], selection: ObjectSelection, _ answer: (DebuggerRenderer, FileAddress, String) -> String) throws {
     let symbolizer = try selection.openSymbolizer()
     let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
     let renderer = DebuggerRenderer(symbolizer: symbolizer)
     var answered = 0
-    for input in addresses {
-        guard let value = AddressInput.gdb.parse(input) else {
-            Output.error("'\(input)' is not an address")
-            continue
+    AddressSource.forEachBatch(in: addresses, reading: .gdb, fileAddress: { loaded?.fileAddress(ofRuntime: $0) ?? FileAddress($0) }) { batch in
+        for token in batch {
+            guard let address = token.address else {
+                Output.error("'\(token.text)' is not an address")
+                continue
+            }
+            answered += 1
+            Output.line(answer(renderer, address, token.text))
         }
-        answered += 1
-        Output.line(answer(renderer, loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value), input))
     }
     selection.finish(symbolizer)
     if answered == 0 { throw ExitCode.failure }
@@ -37,8 +40,8 @@ struct InfoSymbolCommand: ParsableCommand {
 
     @OptionGroup var objectOptions: ObjectOptions
 
-    @Argument(help: "Addresses: 0x… for hex, plain digits for decimal, as gdb reads them.")
-    var addresses: [String]
+    @Argument(help: "Addresses: 0x… for hex, plain digits for decimal, as gdb reads them; none: read from standard input.")
+    var addresses: [String] = []
 
     func run() throws {
         try answerEach(addresses, selection: objectOptions.selection) { renderer, address, input in renderer.infoSymbol(address, input: input) }
@@ -52,8 +55,8 @@ struct InfoLineCommand: ParsableCommand {
 
     @OptionGroup var objectOptions: ObjectOptions
 
-    @Argument(help: "Addresses: 0x… for hex, plain digits for decimal; a leading * is accepted.")
-    var addresses: [String]
+    @Argument(help: "Addresses: 0x… for hex, plain digits for decimal; a leading * is accepted; none: read from standard input.")
+    var addresses: [String] = []
 
     func run() throws {
         try answerEach(addresses, selection: objectOptions.selection) { renderer, address, _ in renderer.infoLine(address) }

@@ -42,11 +42,8 @@ struct GDBInfoLineTests {
         let commands = addresses.map { "info line *0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
         try commands.write(toFile: scratch.path("commands.gdb"), atomically: true, encoding: .utf8)
         let theirs = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", scratch.path("commands.gdb"), scratch.path("uaf")])
-        var ourLines: [String] = []
-        for start in stride(from: 0, to: addresses.count, by: 1_000) {
-            let chunk = addresses[start..<min(start + 1_000, addresses.count)]
-            ourLines += try Command.postmortem(["info", "line", "--no-cache", "-o", scratch.path("uaf")] + chunk.map { "0x" + String($0, radix: 16) }).outputLines
-        }
+        let ourLines = try Command.postmortem(["info", "line", "--no-cache", "-o", scratch.path("uaf")],
+                                              input: addresses.map { "0x" + String($0, radix: 16) + "\n" }.joined()).outputLines
         try #require(theirs.outputLines.count == addresses.count && ourLines.count == addresses.count)
         let differing = zip(theirs.outputLines, ourLines).filter { $0 != $1 }
         #expect(theirs.outputLines.filter { $0.contains("<__interceptor_") || $0.contains("uaf.c") }.count > 0)
@@ -64,14 +61,11 @@ struct GDBInfoLineTests {
         let commands = addresses.map { "info line *0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
         try commands.write(toFile: scratch.path("commands.gdb"), atomically: true, encoding: .utf8)
         let theirs = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", scratch.path("commands.gdb"), binary])
-        // In runs of 1,000 addresses: swift-argument-parser takes time in the square of the arguments' count.
-        var ourLines: [String] = []
-        for start in stride(from: 0, to: addresses.count, by: 1_000) {
-            let chunk = addresses[start..<min(start + 1_000, addresses.count)]
-            let ours = try Command.postmortem(["info", "line", "--no-cache", "-o", binary] + chunk.map { "0x" + String($0, radix: 16) })
-            #expect(ours.status == 0, "\(ours.standardError)")
-            ourLines += ours.outputLines
-        }
+        // All of them on standard input, one run.
+        let ours = try Command.postmortem(["info", "line", "--no-cache", "-o", binary],
+                                          input: addresses.map { "0x" + String($0, radix: 16) + "\n" }.joined())
+        #expect(ours.status == 0, "\(ours.standardError)")
+        let ourLines = ours.outputLines
         try #require(theirs.outputLines.count == addresses.count && ourLines.count == addresses.count,
                      "gdb gave \(theirs.outputLines.count) answers, postmortem \(ourLines.count), for \(addresses.count) addresses")
         let differing = zip(addresses, zip(theirs.outputLines, ourLines)).filter { $0.1.0 != $0.1.1 }
