@@ -48,15 +48,15 @@ demo: setup
 	@$(POSTMORTEM) symbolicate $(APPLE_SAMPLE)/App.crash | sed -n '/^Last Exception Backtrace:/,/^Thread 0 crashed with/p'
 
 # Installs what the tests need (llvm-symbolizer among it), checks that the library modules' public declarations are
-# documented, runs the whole suite, then the CLI tests again on the release binary (a static executable, as
-# `make demo` and the benchmarks run it).
+# documented, runs the whole suite, then the CLI suites of RELEASE_SMOKE again on the release binary (a static
+# executable, as `make demo` and the benchmarks run it).
 test: setup setup-test
 	@echo "llvm-symbolizer for differential tests: $(LLVM_SYMBOLIZER)"
 	.ci/public-docs.py
 	swift build --build-tests
 	swift test --skip-build
 	$(BUILD_RELEASE)
-	POSTMORTEM_EXECUTABLE=$(CURDIR)/$(POSTMORTEM) swift test --skip-build --filter PostmortemCLITests
+	POSTMORTEM_EXECUTABLE=$(CURDIR)/$(POSTMORTEM) swift test --skip-build --filter '$(RELEASE_SMOKE)'
 	Tests/install-check.sh
 
 build: setup
@@ -65,6 +65,12 @@ build: setup
 # The release binary, .build/release/postmortem, as the demo, the benchmarks and the malformed-input check use it.
 release: setup
 	$(BUILD_RELEASE)
+
+# The CLI suites run again on the release binary (a static executable, built with optimisation): every command and
+# every kind of input once, with the oracles that pin them (goldens, llvm-symbolizer, gdb, eu-stack, minidump-stackwalk,
+# dump_syms, the Swift runtime's own report), the server, hostile inputs and the large-log memory bounds. The suites
+# that vary one input many ways (prefixes, JSON lines, sanitizer kinds, debuginfod's failures) run on the debug build.
+RELEASE_SMOKE := PostmortemCLITests\.(GoldenOutputTests|AppleGoldenOutputTests|AtosGoldenOracleTests|SymbolicateTests|CoreFileTests|ProcessStackTests|MinidumpTests|DumpSymsTests|SwiftBacktraceFidelityTests|GroupTests|ServerTests|BadInputTests|FuzzRegressionTests|GDBInfoLineTests|DifferentialTests|SignalCrashTests|CommandClaimsTests|CompletionTests)/
 
 # Installs the static binaries (stripped: their symbols are for a debugger, not for users), a man page per command and the bash, zsh and fish completions below PREFIX
 # (/usr/local unless given; DESTDIR, when set, goes before it, for packaging).

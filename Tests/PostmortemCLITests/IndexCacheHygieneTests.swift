@@ -148,6 +148,16 @@ struct IndexCacheHygieneTests {
         #expect(Self.files(in: cache).temporary.isEmpty && Self.files(in: cache).indexes.count == 1)
     }
 
+    /// The limit is `2G` unless `POSTMORTEM_CACHE_LIMIT` says otherwise (docs/USING.md), as `cache info` shows it.
+    @Test func theLimitIsTwoGigabytesUnlessSet() throws {
+        try #require(ProcessInfo.processInfo.environment["POSTMORTEM_CACHE_LIMIT"] == nil, "the test runs without POSTMORTEM_CACHE_LIMIT set")
+        let cache = Fixtures.scratchDirectory("cache-limit")
+        let standard = try Command.postmortem(["cache", "info"], cacheDirectory: cache)
+        #expect(standard.outputLines.first?.hasSuffix(" of 2.0 GiB") == true, "\(standard.standardOutput)")
+        let set = try Command.run(Paths.postmortem, ["cache", "info"], environment: ["POSTMORTEM_CACHE_DIR": cache, "POSTMORTEM_CACHE_LIMIT": "300M"])
+        #expect(set.outputLines.first?.hasSuffix(" of 300.0 MiB") == true, "\(set.standardOutput)")
+    }
+
     /// `cache prune` removes the index of a binary that no longer exists and keeps the others.
     @Test func pruneDropsIndexesOfBinariesThatAreGone() throws {
         let scratch = try BadInputTests.Scratch()

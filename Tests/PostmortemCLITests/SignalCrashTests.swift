@@ -103,6 +103,33 @@ struct SignalCrashTests {
         #expect(names == ["__restore_rt"], "\(trampoline)")
     }
 
+    /// Darwin's trampoline, `_sigtramp`, in a crash reporter's `callStackSymbols` (the Umeng handler's form): the frame
+    /// after it is the interrupted instruction, looked up at its own address; the same address as a caller's return
+    /// address is looked up one byte back.
+    @Test func theFrameAfterSigtrampIsTheInterruptedInstruction() throws {
+        let log = """
+            Application received signal SIGSEGV
+            (null)
+            ((
+              0  App                            0x0000000104a3c904 handler + 4
+              1  libsystem_platform.dylib       0x000000019827d93c _sigtramp + 52
+              2  App                            0x0000000104a3c944 main + 68
+              3  App                            0x0000000104a3c944 main + 68
+            )
+
+            """
+        let scratch = try BadInputTests.Scratch()
+        try log.write(toFile: scratch.path("signal.txt"), atomically: true, encoding: .utf8)
+        let result = try Command.postmortem(["symbolicate", "--json", "--no-cache", "-o", "Tests/Fixtures/Apple/bin/App.dSYM", "--arch", "arm64",
+                                             "-l", "0x104a3c000", scratch.path("signal.txt")])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardError)")
+        let frames = try #require((report["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
+        let lookups = frames.map { ($0["lookupAddress"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) } }
+        try #require(lookups.count == 4)
+        let interrupted = try #require(lookups[2]), returning = try #require(lookups[3])
+        #expect(interrupted == returning + 1, "after _sigtramp: 0x\(String(interrupted, radix: 16)); as a return address: 0x\(String(returning, radix: 16))")
+    }
+
     /// gdb's `<signal handler called>`: the frame after it is the interrupted instruction, at the file address the
     /// mapping table gives.
     @Test func gdbBacktraceOfASignal() throws {
