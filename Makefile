@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 # Debian packages: the libraries Postmortem links, and the tools the tests compare against.
 BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev liblzma-dev libzstd-dev
-TEST_PACKAGES  := llvm binutils gdb curl time libc6-dbg gcc g++ man-db debuginfod elfutils gcc-aarch64-linux-gnu qemu-user gdb-multiarch lldb-14 xz-utils zstd
+TEST_PACKAGES  := llvm binutils gdb curl time libc6-dbg gcc g++ man-db debuginfod elfutils gcc-aarch64-linux-gnu qemu-user gdb-multiarch lldb-14 xz-utils zstd zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
 # The release build is made for start-up, since most runs answer a few addresses (docs/PERFORMANCE.md, "The release
@@ -33,7 +33,7 @@ APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test build release setup setup-test fixtures bench bench-logs bench-serve malformed corpus fuzz test-asan clean link-order install man
+.PHONY: demo test test-times build release setup setup-test fixtures bench bench-logs bench-serve malformed corpus fuzz test-asan clean link-order install man
 
 # Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
 demo: setup
@@ -118,12 +118,13 @@ setup-test:
 # Times resolve -i against llvm-symbolizer and addr2line on 1, 100 and 10,000 addresses of three large
 # binaries it builds first (a benchmark, not a test; the first run builds swift-nio, swift-syntax and a Vapor server);
 # then unwinds cores and a running process against eu-stack, walks minidumps against minidump-stackwalk, and writes
-# Breakpad symbol files of the same binaries against Mozilla's dump_syms.
+# Breakpad symbol files of the same binaries against Mozilla's dump_syms; and `po` on 100 MB dumps.
 bench: setup setup-test
 	Benchmarks/resolve.sh
 	Benchmarks/cores.sh
 	Benchmarks/minidumps.sh
 	Benchmarks/dump-syms.sh
+	Benchmarks/dumps.sh
 
 # Reads every log of ../shared/corpus (when it is there; its files are not copied here) and prints how many are read as
 # the format of their folder, with their frames (a check, not a test).
@@ -154,6 +155,13 @@ bench-logs: setup
 	Benchmarks/group.sh 100000
 
 # The whole suite under AddressSanitizer and LeakSanitizer, in its own build folder (XCTest's own leaks suppressed).
+# The debug suite run one test at a time (so that a test's time is its own), then each suite's time and the ten
+# longest tests (Tests/suite-times.py): the table in docs/TESTING.md.
+test-times: setup setup-test
+	swift build --build-tests
+	swift test --skip-build --no-parallel --experimental-event-stream-output .build/test-events.jsonl --experimental-event-stream-version 0 >/dev/null
+	Tests/suite-times.py .build/test-events.jsonl --tests 10
+
 test-asan: setup setup-test
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan-suppressions.txt swift test --skip-build --sanitize=address --scratch-path .build-asan

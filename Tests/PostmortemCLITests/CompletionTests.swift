@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The bash completion script `postmortem --generate-completion-script bash` writes, run by bash itself: where a
-/// file is expected it offers the folder's files, and the values of `--style`, `--from` and `--arch` where those are.
+/// The completion scripts `postmortem --generate-completion-script SHELL` writes, run by the shells themselves: bash's
+/// and fish's, where a file is expected, offer the folder's files, and the values of `--style`, `--from` and `--arch`
+/// where those are; zsh's loads under `compinit` and registers its function.
 @Suite("Shell completion")
 struct CompletionTests {
     /// What bash's completion offers for `words`, the last of them being completed, in `directory`.
@@ -44,5 +45,40 @@ struct CompletionTests {
         #expect(try Self.completions(["postmortem", "at"], in: folder, script: scratch.path("postmortem.bash")) == ["atos"])
         #expect(try Self.completions(["postmortem", "atos", "--no-c"], in: folder, script: scratch.path("postmortem.bash")) == ["--no-cache"])
         #expect(try Self.completions(["postmortem", "atos", "-o", ""], in: folder, script: scratch.path("postmortem.bash")).sorted() == files)
+    }
+
+    /// What fish offers for `line` (`complete -C`), in `directory`, with `script` sourced: each candidate without
+    /// its description.
+    static func fishCompletions(_ line: String, in directory: String, script: String) throws -> [String] {
+        let fish = try #require(Paths.executable(named: "fish"), "fish is needed (make test installs it)")
+        let result = try Command.run(fish, ["--no-config", "-c", "source '\(script)'; complete -C'\(line)'"], currentDirectory: URL(fileURLWithPath: directory))
+        #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
+        return result.outputLines.map { String($0.prefix { $0 != "\t" }) }.filter { !$0.isEmpty }
+    }
+
+    @Test func fishOffersFilesValuesAndOptions() throws {
+        let scratch = try BadInputTests.Scratch()
+        let script = try Command.postmortem(["--generate-completion-script", "fish"])
+        try script.standardOutput.write(toFile: scratch.path("postmortem.fish"), atomically: true, encoding: .utf8)
+        let folder = scratch.path("work")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in ["crash.txt", "core.1234"] { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
+        let complete = { (line: String) in try Self.fishCompletions(line, in: folder, script: scratch.path("postmortem.fish")) }
+        #expect(try complete("postmortem symbolicate cr") == ["crash.txt"])
+        #expect(try complete("postmortem po --style ") == ["tree", "line", "json"])
+        #expect(try complete("postmortem resolve --no-c") == ["--no-cache"])
+        #expect(try complete("postmortem symb") == ["symbolicate"])
+        #expect(try complete("postmortem resolve --arch arm64").contains("arm64e"))
+    }
+
+    @Test func zshLoadsAndRegistersItsFunction() throws {
+        let zsh = try #require(Paths.executable(named: "zsh"), "zsh is needed (make test installs it)")
+        let scratch = try BadInputTests.Scratch()
+        let script = try Command.postmortem(["--generate-completion-script", "zsh"])
+        try script.standardOutput.write(toFile: scratch.path("_postmortem"), atomically: true, encoding: .utf8)
+        let result = try Command.run(zsh, ["-f", "-c", "autoload -U compinit; compinit -u -D; source '\(scratch.path("_postmortem"))'; "
+                                           + "print -r -- ${+functions[_postmortem]} ${_comps[postmortem]}"])
+        #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
+        #expect(result.outputLines == ["1 _postmortem"])
     }
 }
