@@ -158,7 +158,8 @@ struct IndexCacheHygieneTests {
         #expect(set.outputLines.first?.hasSuffix(" of 300.0 MiB") == true, "\(set.standardOutput)")
     }
 
-    /// `cache prune` removes the index of a binary that no longer exists and keeps the others.
+    /// `cache prune` removes the index of a binary that no longer exists and keeps the others, and removes what an
+    /// interrupted writer left, not what a writer at work is writing.
     @Test func pruneDropsIndexesOfBinariesThatAreGone() throws {
         let scratch = try BadInputTests.Scratch()
         let cache = scratch.path("cache")
@@ -166,9 +167,15 @@ struct IndexCacheHygieneTests {
         #expect(try Command.postmortem(["cache", "build", Self.fixture, scratch.path("copy")], cacheDirectory: cache).status == 0)
         #expect(Self.files(in: cache).indexes.count == 2)
         try FileManager.default.removeItem(atPath: scratch.path("copy"))
+        // What writers left: one of a process that is gone, and one of a writer still at work (this test process).
+        let gone = cache + "/buildid-0-0.pmindex.tmp-999999-1", atWork = cache + "/buildid-0-1.pmindex.tmp-\(getpid())-1"
+        for leftover in [gone, atWork] { try Data(repeating: 7, count: 512).write(to: URL(fileURLWithPath: leftover)) }
         let pruned = try Command.postmortem(["cache", "prune"], cacheDirectory: cache)
         #expect(pruned.outputLines.contains { $0.contains("no longer exists") }, "\(pruned.standardOutput)")
+        #expect(pruned.outputLines.contains { $0.contains("buildid-0-0.pmindex.tmp-999999-1") && $0.contains("left by an interrupted writer") },
+                "\(pruned.standardOutput)")
         #expect(Self.files(in: cache).indexes.count == 1)
+        #expect(Self.files(in: cache).temporary == ["buildid-0-1.pmindex.tmp-\(getpid())-1"], "a writer at work keeps its file")
     }
 
     /// A home that does not exist is never made, and a cache directory that cannot be made costs one line per run;

@@ -18,14 +18,21 @@ struct ProcessStackTests {
             process.terminate()
             process.waitUntilExit()
         }
-        // "ready" once both threads are started; then their pause() is a moment away.
+        // "ready" once both threads are started; then each is parked once the kernel says it sleeps (state S in its
+        // stat), all three of them.
         _ = output.fileHandleForReading.availableData
         let id = process.processIdentifier
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(id)/task")) ?? []).count < 3 {
-            Thread.sleep(forTimeInterval: 0.01)
+        func sleeping() -> Bool {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(id)/task")) ?? []
+            return tasks.count >= 3 && tasks.allSatisfy { task in
+                let stat = (try? String(contentsOfFile: "/proc/\(id)/task/\(task)/stat", encoding: .utf8)) ?? ""
+                // `pid (comm) S …`: the state follows the command's closing parenthesis.
+                return stat.range(of: ") ", options: .backwards).map { stat[$0.upperBound...].hasPrefix("S") } ?? false
+            }
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !sleeping() { Thread.sleep(forTimeInterval: 0.01) }
+        try #require(sleeping(), "the parked program's threads never all slept")
 
         let result = try Command.run(Paths.postmortem, ["stack", "--json", "--no-cache", "\(id)"])
         #expect(result.status == 0, "\(result.standardError)")
