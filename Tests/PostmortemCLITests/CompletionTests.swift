@@ -4,7 +4,7 @@ import TestSupport
 
 /// The completion scripts `postmortem --generate-completion-script SHELL` writes, run by the shells themselves: bash's
 /// and fish's, where a file is expected, offer the folder's files, and the values of `--style`, `--from` and `--arch`
-/// where those are; zsh's loads under `compinit` and registers its function.
+/// where those are, and `atos` as `resolve`; zsh's loads under `compinit` and registers its function.
 @Suite("Shell completion")
 struct CompletionTests {
     /// What bash's completion offers for `words`, the last of them being completed, in `directory`.
@@ -68,6 +68,10 @@ struct CompletionTests {
         #expect(try complete("postmortem po --style ") == ["tree", "line", "json"])
         #expect(try complete("postmortem resolve --no-c") == ["--no-cache"])
         #expect(try complete("postmortem symb") == ["symbolicate"])
+        // resolve's alias, offered and completed as resolve is.
+        #expect(try complete("postmortem at") == ["atos"])
+        #expect(try complete("postmortem atos --no-c") == ["--no-cache"])
+        #expect(try complete("postmortem atos -o cr") == ["crash.txt"])
         #expect(try complete("postmortem resolve --arch arm64").contains("arm64e"))
     }
 
