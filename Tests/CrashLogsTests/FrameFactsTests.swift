@@ -139,4 +139,24 @@ struct FrameFactsTests {
         #expect(report.images.map(\.path) == images.compactMap { $0["path"] as? String })
         #expect(report.images.map(\.identifier) == images.map { $0["buildId"] as? String })
     }
+
+    /// The swift-backtrace package's `Received signal 4. Backtrace:` (SampleCrashes/swift-backtrace-package): every
+    /// `0x…` line a frame at that address, its function where the line names one; each caller's address is libbacktrace's
+    /// return address less one, so it is marked as adjusted already.
+    @Test(arguments: ["crash.txt", "crash-stripped.txt"])
+    func swiftBacktracePackageLines(_ log: String) throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/swift-backtrace-package/\(log)").path
+        let (bytes, text, report) = try CorpusFile.load(path)
+        let start = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("Received signal 4") })
+        let facts = try Self.facts(text, #"^0x([0-9a-f]+)(?:, (.+?)(?: at \S+:\d+)?)?(?: at \S+:\d+)?$"#) { line, group in
+            line > start ? Fact(line: line, address: Self.hex(group(1)), symbol: group(2)) : nil
+        }
+        #expect(facts.count == 14)
+        let thread = try #require(report.threads.first { $0.name?.hasPrefix("Received signal 4") == true })
+        let pastFatalError = CrashReport(format: report.format, exception: nil, threads: [thread], images: report.images, lines: report.lines)
+        Self.check(pastFatalError, facts, path)
+        #expect(thread.frames.dropFirst().allSatisfy { $0.addressKind == .adjustedReturnAddress })
+        #expect(report.exception?.type == "Fatal error")
+        #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
+    }
 }

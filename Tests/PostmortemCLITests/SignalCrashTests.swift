@@ -301,6 +301,49 @@ struct SignalCrashTests {
         #expect(checked >= 10)
     }
 
+    /// The swift-backtrace package's report (SampleCrashes/swift-backtrace-package, made by its build.sh with the
+    /// package's own handler) of the program run without its DWARF: bare addresses. libbacktrace prints each caller's
+    /// return address less one already, so every address of the program is looked up as printed, and answers as
+    /// llvm-symbolizer answers that address, inline chain and all; and as the package itself named the same frames
+    /// (function and line) when the program had its DWARF (crash.txt).
+    @Test func swiftBacktracePackageFramesAgreeWithLLVMSymbolizer() throws {
+        let folder = "SampleCrashes/swift-backtrace-package"
+        let binary = Paths.packageRoot.appendingPathComponent("\(folder)/tally").path
+        let base: UInt64 = 0x5555_5555_4000
+        let result = try Command.postmortem(["symbolicate", "--json", "--no-cache", "-o", binary, "-l", "0x555555554000", "\(folder)/crash-stripped.txt"])
+        let reports = try result.outputLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let package = try #require(reports.first { ($0["exception"] as? [String: Any])?["type"] as? String == "signal 4" }, "\(result.standardOutput)")
+        let frames = try #require((package["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
+        #expect(frames.count == 14)
+        // What the package printed of the same addresses with the DWARF there: `0x…, function at ./file:line`.
+        let named = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/crash.txt").path, encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("0x5555") && $0.contains(", ") }
+        let size = UInt64((try FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int) ?? 0)
+        var checked = 0, named_ = 0
+        for frame in frames {
+            guard let address = (frame["address"] as? String).flatMap({ UInt64($0.dropFirst(2), radix: 16) }),
+                  address >= base, address < base + size else { continue }
+            #expect(frame["lookupAddress"] as? String == "0x" + String(address - base, radix: 16), "looked up as printed: \(frame)")
+            let chain = ChainParser.reportFrame(frame)
+            #expect(chain == (try Self.llvmChain(binary, address - base)), "0x\(String(address, radix: 16))")
+            checked += 1
+            if let line = named.first(where: { $0.hasPrefix("0x" + String(address, radix: 16) + ",") }), line.contains(" at ./"),
+               let outermost = chain.last {
+                // The unit's directory is `.` and its file `./Sources/…`: libbacktrace prints the file's name, the
+                // DWARF readers join the two (`././Sources/…`); the same file.
+                func relative(_ path: String) -> Substring {
+                    var path = Substring(path)
+                    while path.hasPrefix("./") { path = path.dropFirst(2) }
+                    return path
+                }
+                let printed = line.components(separatedBy: " at ").last ?? ""
+                #expect(outermost.file.map { relative($0) + ":\(outermost.line)" } == relative(printed), "\(line) / \(outermost)")
+                named_ += 1
+            }
+        }
+        #expect(checked >= 6 && named_ >= 5, "\(checked) frames of the program, \(named_) named by the package")
+    }
+
     /// Another program named `app` beside the log is not used: the log's `process+0x0` is not in it.
     @Test func anotherProgramBesideTheLogIsRejected() throws {
         let scratch = try BadInputTests.Scratch()
