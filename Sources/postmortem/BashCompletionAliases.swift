@@ -7,14 +7,8 @@ enum BashCompletionAliases {
     /// subcommands added.
     static func adding(to script: String, of configuration: CommandConfiguration) -> String {
         let root = configuration.commandName ?? "postmortem"
-        var names: [String] = []
-        var aliases: [(alias: String, command: String)] = []
-        for subcommand in configuration.subcommands {
-            let subconfiguration = subcommand.configuration
-            guard let name = subconfiguration.commandName else { continue }
-            names.append(name)
-            for alias in subconfiguration.aliases { aliases.append((alias, name)) }
-        }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let aliases = Self.aliases(of: configuration)
         guard !aliases.isEmpty else { return script }
         var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for index in lines.indices {
@@ -30,6 +24,18 @@ enum BashCompletionAliases {
         }
         let functions = aliases.map { "_\(root)_\($0.alias)() {\n    _\(root)_\($0.command)\n}\n" }
         return lines.joined(separator: "\n") + "\n" + functions.joined(separator: "\n")
+    }
+}
+
+extension BashCompletionAliases {
+    /// Each alias of `configuration`'s subcommands, with the name of the command it stands for (both scripts add
+    /// the same aliases).
+    static func aliases(of configuration: CommandConfiguration) -> [(alias: String, command: String)] {
+        configuration.subcommands.flatMap { subcommand -> [(alias: String, command: String)] in
+            let subconfiguration = subcommand.configuration
+            guard let name = subconfiguration.commandName else { return [] }
+            return subconfiguration.aliases.map { ($0, name) }
+        }
     }
 }
 

@@ -8,12 +8,7 @@ enum FishCompletionAliases {
     /// subcommands added.
     static func adding(to script: String, of configuration: CommandConfiguration) -> String {
         let root = configuration.commandName ?? "postmortem"
-        var aliases: [String: [String]] = [:]
-        for subcommand in configuration.subcommands {
-            let subconfiguration = subcommand.configuration
-            guard let name = subconfiguration.commandName, !subconfiguration.aliases.isEmpty else { continue }
-            aliases[name] = subconfiguration.aliases
-        }
+        let aliases = Dictionary(grouping: BashCompletionAliases.aliases(of: configuration), by: \.command).mapValues { $0.map(\.alias) }
         guard !aliases.isEmpty else { return script }
         // The line that offers a subcommand of the root: `complete -c 'ROOT' -n '…positional "ROOT" -eq 1' -fa 'NAME' -d …`.
         let offering = "complete -c '\(root)' -n '__\(root)_should_offer_completions_for_positional \"\(root)\" -eq 1' -fa '"

@@ -60,17 +60,8 @@ struct CorpusParsingTests {
 
     /// Each frame the pattern reads is a parsed frame on that line, with that address and in an image of that name.
     static func checkFrames(_ report: CrashReport, against facts: [(line: Int, address: UInt64, module: String?)], _ path: String) {
-        let frames = Dictionary(report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
-        for fact in facts {
-            guard let frame = frames[fact.line] else {
-                Issue.record("\((path as NSString).lastPathComponent):\(fact.line + 1): no frame parsed")
-                continue
-            }
-            #expect(frame.address == fact.address, "\((path as NSString).lastPathComponent):\(fact.line + 1): address")
-            if let module = fact.module {
-                #expect(frame.image.map { report.images[$0].name } == module, "\((path as NSString).lastPathComponent):\(fact.line + 1): image")
-            }
-        }
+        FrameFactsTests.check(report, facts.map { FrameFactsTests.Fact(line: $0.line, address: $0.address, image: $0.module) }, path,
+                              everyFrame: false)
     }
 
     @Test(arguments: sanitizerFiles)

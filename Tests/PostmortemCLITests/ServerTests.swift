@@ -49,8 +49,8 @@ import TestSupport
 
     /// The requests in flight by the server's metrics, less the request for the metrics itself; -1 when not there.
     private static func requestsInFlight(_ metrics: String) -> Int {
-        let line = metrics.split(separator: "\n").first { $0.hasPrefix("postmortem_requests_in_flight ") }
-        return (line?.split(separator: " ").last.flatMap { Double($0) }).map { Int($0) - 1 } ?? -1
+        let count = counter("postmortem_requests_in_flight", in: metrics)
+        return count < 0 ? -1 : count - 1
     }
 
     private static func jsonObject(_ text: String) throws -> [String: Any] {
