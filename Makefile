@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 # Debian packages: the libraries Postmortem links, and the tools the tests compare against.
 BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev liblzma-dev libzstd-dev
-TEST_PACKAGES  := llvm binutils gdb curl time libc6-dbg gcc g++ man-db debuginfod elfutils gcc-aarch64-linux-gnu qemu-user gdb-multiarch lldb-14 xz-utils zstd zsh fish
+TEST_PACKAGES  := llvm binutils gdb dwz curl time libc6-dbg gcc g++ man-db debuginfod elfutils gcc-aarch64-linux-gnu qemu-user gdb-multiarch lldb-14 xz-utils zstd zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
 # The release build is made for start-up, since most runs answer a few addresses (docs/PERFORMANCE.md, "The release

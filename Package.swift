@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "Decompression", dependencies: ["CCompression", "PostmortemCore"]),
         .target(
             name: "ObjectFiles",
-            dependencies: ["CLibElf", "PostmortemCore"]
+            dependencies: ["CLibElf", "PostmortemCore", "Decompression"]
         ),
         .target(
             name: "DWARF",

@@ -21,18 +21,23 @@ public final class DWARFFile: Sendable {
     /// What gdb's answers (asked of many addresses in a row) read once: ``GDBMemo``.
     let gdbMemo = Mutex(GDBMemo())
 
-    /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file.
+    /// The file dwz moved this file's common DIEs and strings to, when one was given and could be read.
+    public var supplementaryPath: String? { sections.supplementary?.path }
+
+    /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file; with
+    /// `supplementary`, the file its `.gnu_debugaltlink` or `.debug_sup` names (``DebugFileLocator`` finds it), whose
+    /// strings and DIEs dwz's forms point to. Without it (or when it cannot be read) names that lie there are missing.
     /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/malformed`` when the headers of
     ///   its list sections are damaged (offsets into them cannot be trusted), ``DWARFError/Code/cannotOpen`` when
     ///   it cannot be mapped.
-    public init(object: ObjectFile) throws(DWARFError) {
+    public init(object: ObjectFile, supplementary: ObjectFile? = nil) throws(DWARFError) {
         self.path = object.path
         self.object = object
         let access = try SectionAccess(object: object)
         if let problem = ListSectionValidator.problem(in: access, object: object) {
             throw DWARFError(.malformed, path: object.path, detail: "\(problem) (its DWARF is not read)")
         }
-        sections = DebugSections(access)
+        sections = DebugSections(access, supplementary: supplementary.flatMap { try? SupplementaryDWARF(object: $0) })
         headers = UnitHeaders(sections.info)
         nameResolver = FunctionNameResolver(sections: sections, headers: headers)
     }

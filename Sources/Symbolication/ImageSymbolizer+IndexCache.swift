@@ -20,9 +20,10 @@ extension ImageSymbolizer {
         guard needsCacheFile.exchange(false, ordering: .relaxed) || cached?.damage != nil else { return }
         // Another process sharing the folder (a second server, a run beside this one) may have written a sound file
         // since this image was opened: the first complete file stays, and the work is not done twice.
-        if cached == nil, case .success? = IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile) { return }
+        if cached == nil, case .success? = IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile,
+                                                                    supplementary: supplementaryFile) { return }
         if let damage = cached?.damage { diagnostics.report(subject: nil, damage) }
-        let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile)
+        let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile, supplementary: supplementaryFile)
         let unitRanges: [(AddressRange, UInt32)]
         do throws(DWARFError) { unitRanges = try index?.unitRanges() ?? [] } catch {
             diagnostics.report(subject: nil, "index cache not written: \(error.description)")

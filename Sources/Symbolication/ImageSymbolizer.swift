@@ -20,6 +20,9 @@ public final class ImageSymbolizer: Sendable {
     public let image: ObjectFile
     /// The file the DWARF comes from: ``image`` itself, a separate debug file, or `nil` when none was found.
     public let debugFile: ObjectFile?
+    /// The file dwz moved the debug file's common DIEs and strings to (its `.gnu_debugaltlink` or `.debug_sup`), when
+    /// it has one and it was found.
+    public let supplementaryFile: ObjectFile?
     /// The index-cache file lookups read from, when they read one instead of DWARF.
     public var indexCacheFile: String? { cacheFile?.path }
     /// What opening found worth telling the user (a rejected debug file, no debug information, a stale index
@@ -86,12 +89,15 @@ public final class ImageSymbolizer: Sendable {
                                                     : "no debug information found\(remotely); using the symbol table only"))
             }
         }
+        let locator = DebugFileLocator(search: options.debugFileSearch, remote: options.remoteDebugFiles)
+        let supplementaryFile = debugFile.flatMap { Self.supplementaryFile(of: $0, locator: locator, notes: &notes) }
+        self.supplementaryFile = supplementaryFile
         // The cache answers for the debug file found just now, never for one found in another context. An image with
         // no debug information at all has a file of its symbols alone (a large symbol table, libswiftCore's say, takes
         // longer to read from the binary than the lookups take).
         if let cache = options.indexCache {
             let cachedFile = debugFile ?? image
-            switch IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile) {
+            switch IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile, supplementary: supplementaryFile) {
             case nil:
                 break
             case .success(let file)?:
@@ -99,7 +105,7 @@ public final class ImageSymbolizer: Sendable {
                 FileSystem.touch(file.path)
                 self.debugFile = debugFile
                 cacheFile = file
-                dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile) } }
+                dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile, supplementary: supplementaryFile) } }
                 needsCacheFile = Atomic(false)
                 openingDiagnostics = notes
                 return
@@ -110,7 +116,7 @@ public final class ImageSymbolizer: Sendable {
         cacheFile = nil
         var dwarf: DWARFIndex?
         if let debugFile {
-            do { dwarf = try DWARFIndex(object: debugFile) } catch {
+            do { dwarf = try DWARFIndex(object: debugFile, supplementary: supplementaryFile) } catch {
                 notes.append(Diagnostic(subject: nil, message: "\(error.description); using the symbol table only"))
             }
         }
@@ -120,6 +126,21 @@ public final class ImageSymbolizer: Sendable {
         // one whose debug file cannot be read gets none.
         needsCacheFile = Atomic(options.indexCache != nil && (dwarf != nil || debugFile == nil))
         openingDiagnostics = notes
+    }
+
+    /// The supplementary file `debugFile` links to, found by `locator`; a note in `notes` when it links to one that is
+    /// not found (the names dwz moved there are then missing, never shown as placeholders).
+    private static func supplementaryFile(of debugFile: ObjectFile, locator: DebugFileLocator, notes: inout [Diagnostic]) -> ObjectFile? {
+        guard let lookup = locator.locateSupplementaryFile(for: debugFile), let link = debugFile.supplementaryLink else { return nil }
+        for rejection in lookup.rejections {
+            notes.append(Diagnostic(subject: rejection.path, message: "not used as the dwz common file of \(debugFile.path): \(rejection.reason)"))
+        }
+        if lookup.debugFile == nil {
+            let id = link.buildID.map { " (\(link.kind == .dwarf5 ? "checksum" : "build-id") \($0))" } ?? ""
+            let remotely = lookup.unavailableRemotely.map { "; \($0)" } ?? ""
+            notes.append(Diagnostic(subject: debugFile.path, message: "its dwz common file \(link.path)\(id) was not found\(remotely); names it holds are missing"))
+        }
+        return lookup.debugFile
     }
 
     /// The build-id the image's source files are known by: the debug file's, else the image's.

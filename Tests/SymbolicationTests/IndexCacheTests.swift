@@ -95,7 +95,7 @@ struct IndexCacheTests {
         let size = try #require(FileSystem.status(file)?.size)
         let dwarf = image.sections.filter { $0.name.hasPrefix(".debug_") }.reduce(UInt64(0)) { $0 + $1.size }
         #expect(dwarf > 0 && size * 2 <= dwarf, "\(size) bytes of index for \(dwarf) bytes of DWARF")
-        #expect(try IndexCacheFile.open(file, for: image)?.get() != nil)
+        #expect(try IndexCacheFile.open(file, for: image, supplementary: nil)?.get() != nil)
     }
 
     /// Builds a cache file for inventory-gcc and returns its path and the answers it must keep giving.

@@ -17,9 +17,12 @@ struct DebugSections: Sendable {
     private let addressRangeBytes: ImmutableBytes?
     /// Whether integers are stored most significant byte first.
     let isBigEndian: Bool
+    /// The file dwz moved common DIEs and strings to, when the file has one and it was found.
+    let supplementary: SupplementaryDWARF?
 
-    init(_ access: SectionAccess) {
+    init(_ access: SectionAccess, supplementary: SupplementaryDWARF?) {
         isBigEndian = access.isBigEndian
+        self.supplementary = supplementary
         infoBytes = access.bytes(named: ".debug_info")
         abbreviationBytes = access.bytes(named: ".debug_abbrev")
         stringBytes = access.bytes(named: ".debug_str")

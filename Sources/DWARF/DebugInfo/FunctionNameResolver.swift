@@ -65,6 +65,12 @@ final class FunctionNameResolver: Sendable {
     }
 
     private func names(at offset: UInt64, walk: inout Walk) -> Names? {
+        if offset & SupplementaryDWARF.referenceTag != 0 {
+            // The supplementary file's DIEs point within it only: its resolver follows them, with its own memo.
+            guard let supplementary = sections.supplementary else { return nil }
+            var ownWalk = Walk()
+            return supplementary.nameResolver.names(at: offset & ~SupplementaryDWARF.referenceTag, walk: &ownWalk)
+        }
         if let cached = namesByOffset.withLock({ $0[offset] }) { return cached }
         guard !walk.visiting.contains(offset), let header = headers.unit(holding: offset), let unit = unit(header) else { return nil }
         var cursor = unit.cursor(at: Int(offset))

@@ -101,10 +101,15 @@ struct UnitReader {
         return value
     }
 
-    /// The `.debug_info` offset a reference points to; `nil` for references into other files or type units.
+    /// The `.debug_info` offset a reference points to; a reference into the supplementary file (dwz's) is its offset
+    /// there tagged with ``SupplementaryDWARF/referenceTag``; `nil` for references into type units, or into a
+    /// supplementary file that was not found.
     func reference(_ attribute: (form: UInt64, value: UInt64)?) -> UInt64? {
         guard let (form, value) = attribute else { return nil }
         switch form {
+        case AttributeForm.gnuRefAlt, AttributeForm.refSup4, AttributeForm.refSup8:
+            guard sections.supplementary != nil, value < SupplementaryDWARF.referenceTag else { return nil }
+            return value | SupplementaryDWARF.referenceTag
         case AttributeForm.ref1, AttributeForm.ref2, AttributeForm.ref4, AttributeForm.ref8, AttributeForm.refUData:
             let (offset, overflow) = UInt64(header.offset).addingReportingOverflow(value)
             return overflow ? nil : offset
@@ -115,10 +120,14 @@ struct UnitReader {
         }
     }
 
-    /// The string a string-class value stands for; `nil` for other forms and strings of other files.
+    /// The string a string-class value stands for, from the supplementary file for dwz's forms; `nil` for other
+    /// forms, and for a supplementary file's string when that file was not found (never a placeholder).
     func string(_ attribute: (form: UInt64, value: UInt64)?) -> String? {
         guard let (form, value) = attribute else { return nil }
         switch form {
+        case AttributeForm.gnuStrpAlt, AttributeForm.strpSup:
+            guard let supplementary = sections.supplementary else { return nil }
+            return Self.string(in: supplementary.sections.strings, at: value)
         case AttributeForm.string: return sections.info.cString(at: Int(clamping: value))?.value
         case AttributeForm.strp: return Self.string(in: sections.strings, at: value)
         case AttributeForm.lineStrp: return Self.string(in: sections.lineStrings, at: value)

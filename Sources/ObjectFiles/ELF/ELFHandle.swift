@@ -8,7 +8,9 @@ final class ELFHandle {
     /// The size of the file in bytes, to check header tables against.
     let fileSize: UInt64
     /// Kept open while libelf reads through its descriptor; closed after `elf_end`.
-    private let file: FileSystem.OpenFile
+    private let file: FileSystem.OpenFile?
+    /// The bytes libelf reads in place, for a file held in memory.
+    private let memory: ImmutableBytes?
 
     /// Opens `path` for reading with libelf.
     /// - Throws: ``ObjectFileError`` when the file cannot be opened, is a directory or is not ELF.
@@ -32,10 +34,39 @@ final class ELFHandle {
         self.elf = elf
         fileSize = file.size
         self.file = file
+        memory = nil
+    }
+
+    /// Reads the ELF file held in `bytes` (one decompressed from a section of another), named `path` in messages.
+    init(bytes: ImmutableBytes, path: String) throws(ObjectFileError) {
+        self.path = path
+        guard bytes.count >= 4, bytes.u8(at: 0) == 0x7F, bytes.u8(at: 1) == UInt8(ascii: "E"), bytes.u8(at: 2) == UInt8(ascii: "L"),
+              bytes.u8(at: 3) == UInt8(ascii: "F"), let base = bytes.baseAddress else {
+            throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF header")
+        }
+        _ = elf_version(UInt32(EV_CURRENT))
+        // libelf only reads an image opened for reading (a file of this machine's byte order is not converted in place).
+        guard let elf = elf_memory(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), bytes.count) else {
+            throw ObjectFileError(.malformed, path: path, detail: Self.lastError())
+        }
+        guard elf_kind(elf) == ELF_K_ELF else {
+            elf_end(elf)
+            throw ObjectFileError(.malformed, path: path, detail: "the ELF header is cut short or invalid")
+        }
+        self.elf = elf
+        fileSize = UInt64(bytes.count)
+        file = nil
+        memory = bytes
     }
 
     deinit {
         elf_end(elf)
+    }
+
+    /// Whether the file stores integers most significant byte first.
+    var isBigEndian: Bool {
+        var header = GElf_Ehdr()
+        return gelf_getehdr(elf, &header) != nil && header.e_ident.5 == UInt8(ELFDATA2MSB)
     }
 
     /// A malformed-file error carrying libelf's last message.

@@ -24,6 +24,8 @@ enum ELFReader {
         let sectionList = try readSections(handle)
         var buildID: BuildID?
         var debugLink: DebugLink?
+        var supplementaryLink: SupplementaryLink?
+        var supplementaryChecksum: BuildID?
         var kind = kind(of: header.e_type)
         for (section, scn) in sectionList {
             if buildID == nil, section.occupiesFile, let id = readBuildID(scn) { buildID = id }
@@ -31,72 +33,145 @@ enum ELFReader {
             if section.name == ".gnu_debuglink", section.occupiesFile {
                 debugLink = readDebugLink(scn, isBigEndian: isBigEndian)
             }
+            if section.name == ".gnu_debugaltlink" || section.name == ".debug_sup", section.occupiesFile, supplementaryLink == nil,
+               let data = elf_getdata(scn, nil), let start = data.pointee.d_buf {
+                let bytes = UnsafeRawBufferPointer(start: start, count: data.pointee.d_size)
+                if section.name == ".debug_sup" {
+                    (supplementaryLink, supplementaryChecksum) = SupplementaryLink.dwarf5(bytes, isBigEndian: isBigEndian) ?? (nil, nil)
+                } else {
+                    supplementaryLink = SupplementaryLink.gnuAlternate(bytes)
+                }
+            }
         }
         return ObjectFile(
             path: path, format: .elf, kind: kind, architecture: Architecture(elfMachine: header.e_machine, is64Bit: is64Bit),
-            is64Bit: is64Bit, isBigEndian: isBigEndian, buildID: buildID, sections: sectionList.map(\.section), segments: segments, debugLink: debugLink)
+            is64Bit: is64Bit, isBigEndian: isBigEndian, buildID: buildID, sections: sectionList.map(\.section), segments: segments, debugLink: debugLink,
+            supplementaryLink: supplementaryLink, supplementaryChecksum: supplementaryChecksum)
     }
 
     /// Reads `.symtab` and `.dynsym`: functions and data objects with an address, in file order (the
     /// table sorts itself when asked to). Names are not copied: they are read from a mapping of the file.
+    ///
+    /// A binary with MiniDebugInfo (`.gnu_debugdata`: an xz-compressed ELF holding the local function symbols that
+    /// `strip` removed, as Fedora and RHEL ship every binary) gets those symbols too, after its own `.symtab`'s and
+    /// before `.dynsym`'s (gdb's and elfutils' order); its names are then copied into one buffer.
     static func readSymbols(path: String) throws(ObjectFileError) -> SymbolTable {
         // One open file for both: the mapping, and libelf's reading of the tables.
         let opened = try ObjectFileError.opening(path)
         let file = try ImmutableBytes(mapping: opened)
         let handle = try ELFHandle(file: opened)
         let sectionList = try readSections(handle)
+        let sections = sectionList.map(\.section)
+        let ownTables = symbolTables(in: sectionList, type: SHT_SYMTAB), dynamicTables = symbolTables(in: sectionList, type: SHT_DYNSYM)
         var entries: [SymbolTable.Entry] = []
-        for (_, scn) in sectionList {
-            var sectionHeader = GElf_Shdr()
-            guard gelf_getshdr(scn, &sectionHeader) != nil,
-                  sectionHeader.sh_type == SHT_SYMTAB || sectionHeader.sh_type == SHT_DYNSYM,
-                  sectionHeader.sh_entsize > 0,
-                  let data = elf_getdata(scn, nil) else { continue }
-            let count = Int(truncatingIfNeeded: sectionHeader.sh_size / sectionHeader.sh_entsize)
-            let stringSection = Int(sectionHeader.sh_link)
-            guard stringSection < sectionList.count, case let strings = sectionList[stringSection].section, strings.occupiesFile,
-                  strings.fileOffset < UInt64(file.count) else { continue }
-            // The string table as it lies in the file; a name offset past it (or past the file's end) names nothing.
-            let base = Int(strings.fileOffset)
-            let stringSize = Int(min(strings.size, UInt64(file.count - base)))
-            entries.reserveCapacity(entries.count + max(count, 0))
-            var currentFile = -1
-            for index in 0..<max(count, 0) {
-                var entry = GElf_Sym()
-                guard gelf_getsym(data, Int32(truncatingIfNeeded: index), &entry) != nil else { break }
-                let type = Int32(entry.st_info & 0xF)
-                let binding = Int32(entry.st_info >> 4)
-                let nameOffset = base + Int(entry.st_name)
-                // Offset 0 is the empty name. Other names are not read here (a Swift binary's are 9 MB): one that
-                // turns out empty is left out by the table when a lookup meets it.
-                let isNameEmpty = entry.st_name == 0 || Int(entry.st_name) >= stringSize
-                if type == STT_FILE {
-                    // An object file's name (`Swift.o`, as swiftc writes it) names no source file.
-                    currentFile = isNameEmpty || file.u8(at: nameOffset) == 0 || isObjectFileName(file, nameOffset, end: base + stringSize)
-                        ? -1 : nameOffset
-                    continue
-                }
-                let sectionIndex = Int(entry.st_shndx)
-                guard !isNameEmpty, sectionIndex != Int(SHN_UNDEF), sectionIndex < Int(SHN_LORESERVE) else { continue }
-                let section = sectionIndex < sectionList.count ? sectionList[sectionIndex].section : nil
-                let kind: Symbol.Kind
-                switch type {
-                case STT_FUNC, STT_GNU_IFUNC: kind = .function
-                case STT_OBJECT, STT_TLS: kind = .object
-                // Labels without a type (`data_start`, assembler entry points), as gdb and llvm-symbolizer
-                // use them; not local assembler labels (`.L…`) or ARM mapping symbols (`$x`, `$d`).
-                case STT_NOTYPE where !isLocalLabel(file, nameOffset) && section?.isAllocated == true:
-                    kind = section?.isExecutable == true ? .function : .object
-                default: continue
-                }
-                entries.append(SymbolTable.Entry(
-                    address: FileAddress(entry.st_value), size: entry.st_size, kind: kind, name: nameOffset,
-                    section: section == nil ? -1 : Int32(sectionIndex), sourceFile: ownsSourceFile(binding, entry.st_other) ? currentFile : -1,
-                    isLocal: binding == STB_LOCAL))
+        guard let mini = MiniDebugInfo.read(from: handle, sections: sectionList) else {
+            for table in ownTables + dynamicTables {
+                appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: 0, sectionIndex: { $0 })
+            }
+            return SymbolTable(fileOrderEntries: entries, names: file, sectionNames: sections.map(\.name), sections: sections)
+        }
+        var names = NameBuffer()
+        for table in ownTables {
+            let shift = names.append(stringTableOf: table, in: sectionList, from: file)
+            appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: shift, sectionIndex: { $0 })
+        }
+        // The mini file's sections are numbered its own way (`objcopy -S` dropped the debug sections): its symbols
+        // are placed in the binary's section of the same name.
+        let miniSections = mini.sections.map(\.section)
+        let outerIndex = Dictionary(sections.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        for table in symbolTables(in: mini.sections, type: SHT_SYMTAB) {
+            let shift = names.append(stringTableOf: table, in: mini.sections, from: mini.bytes)
+            appendSymbols(of: table, in: mini.sections, names: mini.bytes, into: &entries, shiftingNamesBy: shift) { index in
+                index < miniSections.count ? outerIndex[miniSections[index].name] : nil
             }
         }
-        return SymbolTable(fileOrderEntries: entries, names: file, sectionNames: sectionList.map(\.section.name),
-                           sections: sectionList.map(\.section))
+        for table in dynamicTables {
+            let shift = names.append(stringTableOf: table, in: sectionList, from: file)
+            appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: shift, sectionIndex: { $0 })
+        }
+        return SymbolTable(fileOrderEntries: entries, names: ImmutableBytes(names.bytes), sectionNames: sections.map(\.name), sections: sections)
+    }
+
+    /// The symbol-table sections of `type` (`SHT_SYMTAB` or `SHT_DYNSYM`) in `sectionList`, in file order.
+    private static func symbolTables(in sectionList: [(section: Section, scn: OpaquePointer)], type: Int32) -> [OpaquePointer] {
+        sectionList.compactMap { _, scn in
+            var header = GElf_Shdr()
+            return gelf_getshdr(scn, &header) != nil && header.sh_type == UInt32(type) && header.sh_entsize > 0 ? scn : nil
+        }
+    }
+
+    /// The string tables of several files copied one after the other, so that one symbol table can name symbols of
+    /// all of them.
+    private struct NameBuffer {
+        /// Starts with a NUL: offset 0 is the empty name.
+        var bytes: [UInt8] = [0]
+
+        /// Copies the string table `table` links to (as it lies in `file`) to the end; returns what to add to a
+        /// file offset of a name in it to make it an offset in the buffer.
+        mutating func append(stringTableOf table: OpaquePointer, in sectionList: [(section: Section, scn: OpaquePointer)], from file: ImmutableBytes) -> Int {
+            var header = GElf_Shdr()
+            guard gelf_getshdr(table, &header) != nil, Int(header.sh_link) < sectionList.count,
+                  case let strings = sectionList[Int(header.sh_link)].section, strings.occupiesFile,
+                  strings.fileOffset < UInt64(file.count), let base = file.baseAddress else { return 0 }
+            let start = Int(strings.fileOffset)
+            let count = Int(min(strings.size, UInt64(file.count - start)))
+            let shift = bytes.count - start
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: count))
+            // A table whose last name lacks its NUL must not run into the next table.
+            bytes.append(0)
+            return shift
+        }
+    }
+
+    /// Appends the function and data symbols of the symbol table `scn` of `sectionList`, whose names lie in `names`
+    /// (the file the table is in); each name offset is moved by `shift`, each section index by `sectionIndex`.
+    private static func appendSymbols(of scn: OpaquePointer, in sectionList: [(section: Section, scn: OpaquePointer)], names file: ImmutableBytes,
+                                      into entries: inout [SymbolTable.Entry], shiftingNamesBy shift: Int, sectionIndex: (Int) -> Int?) {
+        var sectionHeader = GElf_Shdr()
+        guard gelf_getshdr(scn, &sectionHeader) != nil, sectionHeader.sh_entsize > 0, let data = elf_getdata(scn, nil) else { return }
+        let count = Int(truncatingIfNeeded: sectionHeader.sh_size / sectionHeader.sh_entsize)
+        let stringSection = Int(sectionHeader.sh_link)
+        guard stringSection < sectionList.count, case let strings = sectionList[stringSection].section, strings.occupiesFile,
+              strings.fileOffset < UInt64(file.count) else { return }
+        // The string table as it lies in the file; a name offset past it (or past the file's end) names nothing.
+        let base = Int(strings.fileOffset)
+        let stringSize = Int(min(strings.size, UInt64(file.count - base)))
+        entries.reserveCapacity(entries.count + max(count, 0))
+        var currentFile = -1
+        for index in 0..<max(count, 0) {
+            var entry = GElf_Sym()
+            guard gelf_getsym(data, Int32(truncatingIfNeeded: index), &entry) != nil else { break }
+            let type = Int32(entry.st_info & 0xF)
+            let binding = Int32(entry.st_info >> 4)
+            let nameOffset = base + Int(entry.st_name)
+            // Offset 0 is the empty name. Other names are not read here (a Swift binary's are 9 MB): one that
+            // turns out empty is left out by the table when a lookup meets it.
+            let isNameEmpty = entry.st_name == 0 || Int(entry.st_name) >= stringSize
+            if type == STT_FILE {
+                // An object file's name (`Swift.o`, as swiftc writes it) names no source file.
+                currentFile = isNameEmpty || file.u8(at: nameOffset) == 0 || isObjectFileName(file, nameOffset, end: base + stringSize)
+                    ? -1 : nameOffset + shift
+                continue
+            }
+            let ownIndex = Int(entry.st_shndx)
+            guard !isNameEmpty, ownIndex != Int(SHN_UNDEF), ownIndex < Int(SHN_LORESERVE) else { continue }
+            let section = ownIndex < sectionList.count ? sectionList[ownIndex].section : nil
+            let kind: Symbol.Kind
+            switch type {
+            case STT_FUNC, STT_GNU_IFUNC: kind = .function
+            case STT_OBJECT, STT_TLS: kind = .object
+            // Labels without a type (`data_start`, assembler entry points), as gdb and llvm-symbolizer
+            // use them; not local assembler labels (`.L…`) or ARM mapping symbols (`$x`, `$d`).
+            case STT_NOTYPE where !isLocalLabel(file, nameOffset) && section?.isAllocated == true:
+                kind = section?.isExecutable == true ? .function : .object
+            default: continue
+            }
+            let tableSection = section == nil ? nil : sectionIndex(ownIndex)
+            entries.append(SymbolTable.Entry(
+                address: FileAddress(entry.st_value), size: entry.st_size, kind: kind, name: nameOffset + shift,
+                section: tableSection.map { Int32($0) } ?? -1, sourceFile: ownsSourceFile(binding, entry.st_other) ? currentFile : -1,
+                isLocal: binding == STB_LOCAL))
+        }
     }
 
     /// Whether a symbol is one of the file an `STT_FILE` entry before it names: a local one that was local in its
@@ -118,19 +193,25 @@ enum ELFReader {
         names.u8(at: offset) == UInt8(ascii: "$") || (names.u8(at: offset) == UInt8(ascii: ".") && names.u8(at: offset + 1) == UInt8(ascii: "L"))
     }
 
-    /// The bytes of the section named `name`, decompressed when it is `SHF_COMPRESSED`; `nil` when the
-    /// file has no such section with contents.
+    /// The bytes of the section named `name`, decompressed when it is compressed (`SHF_COMPRESSED` with zlib or
+    /// zstd, or a GNU `.zdebug_*` section); `nil` when the file has no such section with contents.
+    /// - Throws: ``ObjectFileError`` naming the section when it cannot be decompressed to the size it declares.
     static func readSection(named name: String, path: String) throws(ObjectFileError) -> [UInt8]? {
         let handle = try ELFHandle(path: path)
         for (section, scn) in try readSections(handle) where section.name == name && section.occupiesFile {
-            // SHF_COMPRESSED sections (gcc/clang -gz) and the older GNU `.zdebug_*` ones ("ZLIB", size, zlib data).
-            if section.isCompressed {
-                let result = name.hasPrefix(".zdebug") ? elf_compress_gnu(scn, 0, 0) : elf_compress(scn, 0, 0)
-                guard result >= 0 else { throw handle.malformed("section \(name) cannot be decompressed") }
+            guard section.isCompressed else {
+                guard let data = elf_getdata(scn, nil) else { throw handle.malformed("section \(name)") }
+                guard let bytes = data.pointee.d_buf, data.pointee.d_size > 0 else { return [] }
+                return Array(UnsafeRawBufferPointer(start: bytes, count: data.pointee.d_size))
             }
-            guard let data = elf_getdata(scn, nil) else { throw handle.malformed("section \(name)") }
-            guard let bytes = data.pointee.d_buf, data.pointee.d_size > 0 else { return [] }
-            return Array(UnsafeRawBufferPointer(start: bytes, count: data.pointee.d_size))
+            guard let raw = elf_rawdata(scn, nil) else { throw handle.malformed("section \(name)") }
+            let bytes = UnsafeRawBufferPointer(start: raw.pointee.d_buf, count: raw.pointee.d_buf == nil ? 0 : raw.pointee.d_size)
+            switch CompressedSection.contents(of: bytes, gnuStyle: name.hasPrefix(".zdebug"), is64Bit: gelf_getclass(handle.elf) == ELFCLASS64,
+                                              isBigEndian: handle.isBigEndian) {
+            case .success(let contents): return contents
+            case .failure(let failure):
+                throw ObjectFileError(.malformed, path: path, detail: "section \(name) cannot be decompressed: \(failure.detail)")
+            }
         }
         return nil
     }

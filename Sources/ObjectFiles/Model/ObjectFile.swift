@@ -51,11 +51,17 @@ public struct ObjectFile: Hashable, Sendable {
     public var segments: [Segment]
     /// The `.gnu_debuglink` section, naming the debug file of a stripped ELF binary.
     public var debugLink: DebugLink?
+    /// `.gnu_debugaltlink` or `.debug_sup`: the file dwz moved this debug file's common DWARF to.
+    public var supplementaryLink: SupplementaryLink?
+    /// In a DWARF 5 supplementary file (`.debug_sup` with `is_supplementary` set), the checksum that files linking
+    /// to it state; dwz writes no build-id note in such a file.
+    public var supplementaryChecksum: BuildID?
 
     /// An object file as a reader finds it.
     public init(path: String, format: ObjectFormat, kind: ObjectKind, architecture: Architecture, is64Bit: Bool,
                 isBigEndian: Bool = false, buildID: BuildID? = nil, uuid: MachUUID? = nil, platform: String? = nil, slice: FileSlice? = nil,
-                sections: [Section], segments: [Segment], debugLink: DebugLink? = nil) {
+                sections: [Section], segments: [Segment], debugLink: DebugLink? = nil,
+                supplementaryLink: SupplementaryLink? = nil, supplementaryChecksum: BuildID? = nil) {
         self.path = path
         self.format = format
         self.kind = kind
@@ -69,6 +75,8 @@ public struct ObjectFile: Hashable, Sendable {
         self.sections = sections
         self.segments = segments
         self.debugLink = debugLink
+        self.supplementaryLink = supplementaryLink
+        self.supplementaryChecksum = supplementaryChecksum
     }
 
     /// The file's name without its directory.

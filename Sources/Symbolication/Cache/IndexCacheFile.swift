@@ -10,7 +10,7 @@ import PostmortemCore
 /// symbol tables and units are checked by their own checksums the first time they are used.
 final class IndexCacheFile: Sendable {
     /// The format version this code writes and reads; a file of any other version is rebuilt.
-    static let version: UInt32 = 6
+    static let version: UInt32 = 7
     static let magic: [UInt8] = Array("PMINDEX\0".utf8)
     static let headerSize = 32
     static let sectionEntrySize = 32
@@ -47,15 +47,34 @@ final class IndexCacheFile: Sendable {
         var debugFilePath: String?
         var debugFileSize: UInt64 = 0
         var debugFileModified: Int64 = 0
+        /// The same of the dwz common file the names were completed from, if any: a file built without it (or
+        /// with another) has other names.
+        var supplementaryFilePath: String?
+        var supplementaryFileSize: UInt64 = 0
+        var supplementaryFileModified: Int64 = 0
 
         init() {}
 
-        init(image: ObjectFile, debugFile: ObjectFile) {
+        init(image: ObjectFile, debugFile: ObjectFile, supplementary: ObjectFile?) {
             imagePath = FileSystem.realPath(image.path)
             debugFilePath = FileSystem.realPath(debugFile.path)
             let status = FileSystem.status(debugFile.path)
             debugFileSize = status?.size ?? 0
             debugFileModified = status?.modified ?? 0
+            if let supplementary {
+                supplementaryFilePath = FileSystem.realPath(supplementary.path)
+                let status = FileSystem.status(supplementary.path)
+                supplementaryFileSize = status?.size ?? 0
+                supplementaryFileModified = status?.modified ?? 0
+            }
+        }
+
+        /// Whether the file was built with `supplementary` as it is now (or without one, and none is given).
+        func matches(supplementary: ObjectFile?) -> Bool {
+            guard let supplementary else { return supplementaryFilePath == nil }
+            let status = FileSystem.status(supplementary.path)
+            return supplementaryFilePath == FileSystem.realPath(supplementary.path) && status?.size == supplementaryFileSize
+                && status?.modified == supplementaryFileModified
         }
     }
 
@@ -124,7 +143,7 @@ final class IndexCacheFile: Sendable {
 
     /// The cache file at `path` when it is sound and was built from `debugFile` as it is now, else why
     /// not; `nil` when there is simply no file yet.
-    static func open(_ path: String, for debugFile: ObjectFile) -> Result<IndexCacheFile, IndexCacheError>? {
+    static func open(_ path: String, for debugFile: ObjectFile, supplementary: ObjectFile?) -> Result<IndexCacheFile, IndexCacheError>? {
         guard FileSystem.exists(path) else { return nil }
         let file: IndexCacheFile
         do { file = try IndexCacheFile(path: path) } catch { return .failure(error) }
@@ -132,6 +151,9 @@ final class IndexCacheFile: Sendable {
         guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path), status?.size == file.metadata.debugFileSize,
               status?.modified == file.metadata.debugFileModified else {
             return .failure(IndexCacheError(path: path, reason: "stale: its debug file changed"))
+        }
+        guard file.metadata.matches(supplementary: supplementary) else {
+            return .failure(IndexCacheError(path: path, reason: "stale: its dwz common file changed"))
         }
         // Names stored in place are read from the debug file: it must be there, whole, as recorded.
         guard let bytes = file.debugFileBytes, UInt64(bytes.count) == file.metadata.debugFileSize else {
@@ -275,6 +297,10 @@ final class IndexCacheFile: Sendable {
         if let debugFile = metadata.debugFilePath {
             lines += ["debugFile=\(debugFile)", "debugFileSize=\(metadata.debugFileSize)", "debugFileModified=\(metadata.debugFileModified)"]
         }
+        if let supplementary = metadata.supplementaryFilePath {
+            lines += ["supplementaryFile=\(supplementary)", "supplementaryFileSize=\(metadata.supplementaryFileSize)",
+                      "supplementaryFileModified=\(metadata.supplementaryFileModified)"]
+        }
         return Array(lines.joined(separator: "\n").utf8)
     }
 
@@ -288,6 +314,9 @@ final class IndexCacheFile: Sendable {
             case "debugFile": metadata.debugFilePath = value
             case "debugFileSize": metadata.debugFileSize = UInt64(value) ?? 0
             case "debugFileModified": metadata.debugFileModified = Int64(value) ?? 0
+            case "supplementaryFile": metadata.supplementaryFilePath = value
+            case "supplementaryFileSize": metadata.supplementaryFileSize = UInt64(value) ?? 0
+            case "supplementaryFileModified": metadata.supplementaryFileModified = Int64(value) ?? 0
             default: break
             }
         }

@@ -18,8 +18,8 @@ final class DWARFIndex: AddressIndex {
     /// Records of whole units decoded so far, names completed.
     private let records = RecordMemo()
 
-    init(object: ObjectFile) throws(DWARFError) {
-        file = try DWARFFile(object: object)
+    init(object: ObjectFile, supplementary: ObjectFile?) throws(DWARFError) {
+        file = try DWARFFile(object: object, supplementary: supplementary)
         var units = try file.compileUnits(withNames: false)
         let pairs = Self.unitRanges(units, file)
         // A Swift binary's units list tens of thousands of ranges: once in the unit table, lookups need no other

@@ -13,7 +13,7 @@ public struct DebuggerRenderer {
     public init(symbolizer: ImageSymbolizer) {
         self.symbolizer = symbolizer
         let debugFile = symbolizer.debugFile ?? (symbolizer.image.hasDWARF ? symbolizer.image : nil)
-        dwarf = debugFile.flatMap { try? DWARFFile(object: $0) }
+        dwarf = debugFile.flatMap { try? DWARFFile(object: $0, supplementary: symbolizer.supplementaryFile) }
     }
 
     /// `main + 4 in section .text`, or `No symbol matches ADDR.`; data symbols too, as gdb names them.
