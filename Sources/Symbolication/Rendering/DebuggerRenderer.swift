@@ -17,13 +17,25 @@ public struct DebuggerRenderer {
     }
 
     /// `main + 4 in section .text`, or `No symbol matches ADDR.`; data symbols too, as gdb names them.
-    /// Like gdb with one object file loaded, it does not add `of PATH`.
+    /// gdb adds `of PATH` (the binary's absolute path) when it holds more than one object file: when the binary's
+    /// debug information is a separate file, or MiniDebugInfo; so does this.
     public func infoSymbol(_ address: FileAddress, input: String) -> String {
         guard let hit = symbolizer.gdbSymbol(containing: address),
               let section = symbolizer.section(containing: address) else { return "No symbol matches \(input)." }
         let name = symbolizer.displayName(hit.symbol.name)
         let offset = hit.offset == 0 ? "" : " + \(hit.offset)"
-        return "\(name)\(offset) in section \(section.name)"
+        return "\(name)\(offset) in section \(section.name)\(objectFileSuffix)"
+    }
+
+    /// ` of PATH` when gdb would hold two object files for the binary (see ``infoSymbol(_:input:)``), else nothing.
+    private var objectFileSuffix: String {
+        let image = symbolizer.image
+        let separate = symbolizer.debugFile.map { $0.path != image.path } ?? false
+        let miniDebugInfo = symbolizer.debugFile == nil && image.sections.contains { $0.name == ".gnu_debugdata" && $0.occupiesFile }
+        // gdb's answers are matched for ELF files; of a Mach-O image and its dSYM, gdb reads neither here.
+        guard image.format == .elf, separate || miniDebugInfo else { return "" }
+        let path = image.path.hasPrefix("/") ? image.path : FilePath.join(FileSystem.currentDirectory ?? "/", image.path)
+        return " of \(path)"
     }
 
     /// `Line 28 of "./sensors.c" starts at address 0x1290 <sample_at> and ends at 0x1298 <sample_at+8>.`,

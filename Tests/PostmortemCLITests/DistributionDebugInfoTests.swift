@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Debug information as distributions ship it (built here as they build it, ``DistributionBuilds``): dwz's common
+/// files (`.gnu_debugaltlink`, DWARF 5's `.debug_sup`), MiniDebugInfo, zstd-compressed sections. Every answer over
+/// the code equals llvm-symbolizer's on the same program before dwz or compression (LLVM follows no dwz form and reads
+/// no zstd here), gdb's `info line`/`info symbol` on the files themselves, and eu-stack's names on a core.
+@Suite("Distribution debug information")
+struct DistributionDebugInfoTests {
+    /// Every third byte of the `.text` of `binary`.
+    static func textAddresses(of binary: String) throws -> [String] {
+        try GDBInfoLineTests.textAddresses(of: binary).enumerated().filter { $0.offset % 3 == 0 }.map { "0x" + String($0.element, radix: 16) }
+    }
+
+    /// Our inline chains for `addresses` of `object` (`resolve --json -i`), with `arguments` added.
+    static func ourChains(_ object: String, _ addresses: [String], _ arguments: [String] = [],
+                          cacheDirectory: String? = nil, environment: [String: String] = [:]) throws -> (chains: [[ComparableFrame]], result: CommandResult) {
+        var variables = environment
+        variables["POSTMORTEM_CACHE_DIR"] = cacheDirectory ?? Fixtures.scratchDirectory("distribution-cache")
+        let result = try Command.run(Paths.postmortem, ["resolve", "--json", "-i", "-o", object] + arguments + addresses, environment: variables)
+        let lines = result.outputLines
+        try #require(lines.count == addresses.count, "\(result.standardError)")
+        return (try lines.map(ChainParser.postmortem), result)
+    }
+
+    /// The first differences between two lists of chains, for a message.
+    static func differences(_ addresses: [String], _ ours: [[ComparableFrame]], _ theirs: [[ComparableFrame]]) -> [String] {
+        zip(addresses, zip(ours, theirs)).filter { $0.1.0 != $0.1.1 }.prefix(5).map { "\($0.0): ours \($0.1.0), theirs \($0.1.1)" }
+    }
+
+    static func build(_ five: Bool) throws -> DistributionBuilds.DwzBuild {
+        try (five ? DistributionBuilds.dwarf5 : DistributionBuilds.dwarf4).get()
+    }
+
+    @Test("dwz: every address of two programs and a library answers as llvm-symbolizer answers before dwz", arguments: [false, true])
+    func dwzAnswersEqualTheBuildBeforeDwz(_ five: Bool) throws {
+        let build = try Self.build(five)
+        let sections = try Fixtures.run("readelf", ["-SW", build.compressed("one")])
+        #expect(sections.contains(five ? ".debug_sup" : ".gnu_debugaltlink"), "dwz linked the common file")
+        for program in build.programs {
+            let addresses = try Self.textAddresses(of: build.original(program))
+            #expect(addresses.count > 40)
+            let (ours, result) = try Self.ourChains(build.compressed(program), addresses, ["--no-cache", "-d", build.debianRoot])
+            #expect(!result.standardError.contains("common file"), "\(result.standardError)")
+            let theirs = try CompressedDebugSectionTests.llvmSymbolizer(build.original(program), addresses)
+            let differing = Self.differences(addresses, ours, theirs)
+            #expect(differing.isEmpty, "\(program): \(differing)")
+            // The common file held these: the test would pass without it otherwise.
+            #expect(ours.contains { $0.count > 1 }, "\(program) has inlined frames")
+            #expect(!result.standardOutput.contains("<DW_FORM"))
+        }
+    }
+
+    @Test("dwz: the common file is found by its build-id, renamed below -d, and from debuginfod; without it, one note and no placeholder")
+    func dwzCommonFileFoundEveryWay() throws {
+        let build = try Self.build(false)
+        let program = build.compressed("libshared.so")
+        let addresses = try Self.textAddresses(of: build.original("libshared.so"))
+        let (reference, _) = try Self.ourChains(program, addresses, ["--no-cache", "-d", build.debianRoot])
+        let buildID = try DebuginfodTests.Workspace.buildID(of: build.commonFile)
+
+        // A .build-id tree below -d, as Debian's -dbgsym packages install it.
+        let tree = Fixtures.scratchDirectory("dwz-build-id")
+        let linked = tree + "/.build-id/" + buildID.prefix(2) + "/" + buildID.dropFirst(2) + ".debug"
+        try FileManager.default.createDirectory(atPath: (linked as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: build.commonFile, toPath: linked)
+        #expect(try Self.ourChains(program, addresses, ["--no-cache", "-d", tree]).chains == reference, "by build-id")
+
+        // Any name, deep below -d.
+        let renamed = Fixtures.scratchDirectory("dwz-renamed")
+        try FileManager.default.createDirectory(atPath: renamed + "/a/b", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: build.commonFile, toPath: renamed + "/a/b/shared-dwz.bin")
+        #expect(try Self.ourChains(program, addresses, ["--no-cache", "-d", renamed]).chains == reference, "renamed")
+
+        // Without it: names that lie there are missing, never a placeholder; one note says which file.
+        let (alone, result) = try Self.ourChains(program, addresses, ["--no-cache", "--offline"])
+        #expect(result.status == 0)
+        #expect(!result.standardOutput.contains("<DW_FORM"))
+        #expect(alone != reference)
+        let notes = result.standardError.split(separator: "\n").filter { $0.contains("common file") }
+        #expect(notes.count == 1 && notes[0].contains(DistributionBuilds.commonFileLink) && notes[0].contains(buildID), "\(result.standardError)")
+
+        // The index cache written without it is not used once it is found, and the one written with it is.
+        let cache = Fixtures.scratchDirectory("dwz-cache")
+        _ = try Self.ourChains(program, addresses, ["--offline"], cacheDirectory: cache)
+        #expect(try Self.ourChains(program, addresses, ["-d", build.debianRoot], cacheDirectory: cache).chains == reference, "cache rebuilt")
+        #expect(try Self.ourChains(program, addresses, ["-d", build.debianRoot], cacheDirectory: cache).chains == reference, "cache used")
+
+        // From debuginfod by the common file's build-id, as elfutils fetches it.
+        let served = Fixtures.scratchDirectory("dwz-served")
+        try FileManager.default.copyItem(atPath: build.commonFile, toPath: served + "/common.debug")
+        let server = try DebuginfodServer(serving: served, readyBuildID: buildID, scratch: Fixtures.scratchDirectory("dwz-debuginfod"))
+        defer { server.stop() }
+        let fetched = try Self.ourChains(program, addresses, ["--no-cache"], environment: [
+            "DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": Fixtures.scratchDirectory("dwz-client-cache")])
+        #expect(fetched.chains == reference, "from debuginfod: \(fetched.result.standardError)")
+    }
+
+    /// Before DWARF 5 only: gdb 13 stops at `DW_FORM_strp_sup` ("Cannot handle DW_FORM_strp_sup in DWARF reader").
+    @Test("dwz: info line at every address equals gdb's, the common file found by build-id")
+    func dwzInfoLineEqualsGDB() throws {
+        let five = false
+        let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
+        let build = try Self.build(five)
+        let tree = Fixtures.scratchDirectory("dwz-gdb")
+        let checksum = try #require(try Self.commonFileIdentity(build.commonFile, five: five))
+        let linked = tree + "/.build-id/" + checksum.prefix(2) + "/" + checksum.dropFirst(2) + ".debug"
+        try FileManager.default.createDirectory(atPath: (linked as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: build.commonFile, toPath: linked)
+        for program in build.programs {
+            let binary = build.compressed(program)
+            let addresses = try GDBInfoLineTests.textAddresses(of: binary).map { "0x" + String($0, radix: 16) }
+            let commands = tree + "/\(program).gdb"
+            try addresses.map { "info line *" + $0 }.joined(separator: "\n").appending("\n").write(toFile: commands, atomically: true, encoding: .utf8)
+            let theirs = try Command.run(gdb, ["-batch", "-nx", "-iex", "set debuginfod enabled off", "-iex", "set debug-file-directory \(tree)",
+                                               "-x", commands, binary])
+            let ours = try Command.postmortem(["info", "line", "--no-cache", "-d", tree, "-o", binary], input: addresses.joined(separator: "\n") + "\n")
+            try #require(theirs.outputLines.count == addresses.count && ours.outputLines.count == addresses.count, "\(theirs.standardError)")
+            let differing = zip(addresses, zip(theirs.outputLines, ours.outputLines)).filter { $0.1.0 != $0.1.1 }
+            #expect(differing.isEmpty, "\(program): \(differing.prefix(3))")
+        }
+    }
+
+    /// The identity files link to the common file by: its build-id, or (DWARF 5) the checksum of its `.debug_sup`.
+    static func commonFileIdentity(_ path: String, five: Bool) throws -> String? {
+        guard five else { return try DebuginfodTests.Workspace.buildID(of: path) }
+        // `readelf -x .debug_sup`: version 5, is_supplementary 1, an empty name, the checksum's length, the checksum.
+        let dump = try Fixtures.run("readelf", ["-x", ".debug_sup", path])
+        let hex = dump.split(separator: "\n").filter { $0.hasPrefix("  0x") }.map { line in
+            line.split(separator: " ").dropFirst().prefix(4).joined()
+        }.joined()
+        let bytes = stride(from: 0, to: hex.count - 1, by: 2).map { hex.dropFirst($0).prefix(2) }
+        guard bytes.count > 5, let length = Int(bytes[4], radix: 16), bytes.count >= 5 + length else { return nil }
+        return bytes[5..<(5 + length)].joined()
+    }
+
+    @Test("dwz: the frames of a core through the dwz'd library and program are eu-stack's, inlined frames included")
+    func dwzCoreFramesEqualEuStack() throws {
+        let build = try Self.build(false)
+        let tree = Fixtures.scratchDirectory("dwz-core")
+        let buildID = try DebuginfodTests.Workspace.buildID(of: build.commonFile)
+        let linked = tree + "/.build-id/" + buildID.prefix(2) + "/" + buildID.dropFirst(2) + ".debug"
+        try FileManager.default.createDirectory(atPath: (linked as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: build.commonFile, toPath: linked)
+        let helpers = try CrashingPrograms.directory.get()
+        for arguments in [["library"], ["program", "itself"]] {
+            let core = tree + "/core-\(arguments.count)"
+            _ = try Command.run(helpers + "/with-default-signals",
+                                ["gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", "run", "-ex", "generate-core-file \(core)",
+                                 "--args", build.compressed("one")] + arguments)
+            try #require(FileManager.default.fileExists(atPath: core))
+            let euStack = try #require(Paths.executable(named: "eu-stack"), "eu-stack is needed (make test installs it)")
+            let theirs = try Command.run(euStack, ["-i", "--core", core, "-e", build.compressed("one"), "--debuginfo-path=\(tree)"])
+            let ours = try Command.postmortem(["symbolicate", "--no-cache", "--json", "-d", tree, core])
+            #expect(ours.status == 0, "\(ours.standardError)")
+            let theirNames = Self.euStackNames(theirs.standardOutput)
+            let ourNames = try Self.reportNames(ours.standardOutput)
+            // The frames in the program and the library: eu-stack names the outermost function as DWARF does (`main`),
+            // where symbolizers name the part a cold split put elsewhere (`main.cold`) as the symbol table does.
+            let dwzFrames = theirNames.filter { ["scale_reading", "average", "library_total", "main", "twice"].contains($0) }
+            #expect(dwzFrames.count >= 3, "\(theirs.standardOutput)")
+            let ours2 = ourNames.map { $0.replacingOccurrences(of: ".cold", with: "") }
+            let ourDwzFrames = ours2.filter { ["scale_reading", "average", "library_total", "main", "twice"].contains($0) }
+            #expect(ourDwzFrames == dwzFrames, "ours \(ourNames), eu-stack's \(theirNames)")
+        }
+    }
+
+    /// The function names of eu-stack's frames (`#N  0x… name`), in order.
+    static func euStackNames(_ output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 3, fields[0].hasPrefix("#"), fields[1].hasPrefix("0x") else { return nil }
+            return String(fields[2])
+        }
+    }
+
+    /// The function names of the crashed thread's frames of a `symbolicate --json` report, inlined frames first.
+    static func reportNames(_ output: String) throws -> [String] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let reports = (report["reports"] as? [[String: Any]]) ?? [report]
+        let threads = try #require(reports.first?["threads"] as? [[String: Any]])
+        let crashed = try #require(threads.first { $0["crashed"] as? Bool == true } ?? threads.first)
+        return (crashed["frames"] as? [[String: Any]] ?? []).flatMap { frame in
+            (frame["symbols"] as? [[String: Any]] ?? []).compactMap { $0["function"] as? String }
+        }
+    }
+
+    @Test("MiniDebugInfo: info symbol at every address of a stripped program equals gdb's; local functions are named")
+    func miniDebugInfoNamesAsGDB() throws {
+        let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
+        let directory = try DistributionBuilds.miniDebugInfo.get()
+        let program = directory + "/program"
+        let sections = try Fixtures.run("readelf", ["-SW", program])
+        #expect(sections.contains(".gnu_debugdata") && !sections.contains(".symtab"))
+        let addresses = try GDBInfoLineTests.textAddresses(of: program).map { "0x" + String($0, radix: 16) }
+        let commands = directory + "/symbols.gdb"
+        try addresses.map { "info symbol " + $0 }.joined(separator: "\n").appending("\n").write(toFile: commands, atomically: true, encoding: .utf8)
+        let theirs = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", commands, program])
+        let ours = try Command.postmortem(["info", "symbol", "--no-cache", "-o", program], input: addresses.joined(separator: "\n") + "\n")
+        try #require(theirs.outputLines.count == addresses.count && ours.outputLines.count == addresses.count, "\(theirs.standardError)")
+        let differing = zip(addresses, zip(theirs.outputLines, ours.outputLines)).filter { $0.1.0 != $0.1.1 }
+        #expect(differing.isEmpty, "\(differing.prefix(3))")
+        // The local functions strip removed are named (only MiniDebugInfo has them).
+        // The functions of sensors.c the recipe kept (`keep_symbols`: in the symbol table, not in .dynsym).
+        let kept = try String(contentsOfFile: directory + "/keep_symbols", encoding: .utf8).split(separator: "\n")
+        let local = kept.map(String.init).filter { !$0.hasPrefix("_") && !$0.contains("tm_clones") && $0 != "frame_dummy" }
+        #expect(local.count >= 2, "functions of sensors.c: \(kept)")
+        for name in local { #expect(ours.outputLines.contains { $0.hasPrefix(name + " ") }, "\(name)") }
+    }
+
+    @Test("zstd-compressed debug sections: every address answers as llvm-symbolizer on the uncompressed build, and info line as gdb")
+    func zstdSectionsAnswerAsTheUncompressedBuild() throws {
+        let directory = try DistributionBuilds.compressedSections.get()
+        let headers = try Fixtures.run("readelf", ["-tW", directory + "/zstd"])
+        #expect(headers.contains("ZSTD"), "binutils wrote zstd sections")
+        let addresses = try Self.textAddresses(of: directory + "/plain")
+        let theirs = try CompressedDebugSectionTests.llvmSymbolizer(directory + "/plain", addresses)
+        for variant in ["zstd", "zlib"] {
+            let (ours, result) = try Self.ourChains(directory + "/" + variant, addresses, ["--no-cache"])
+            #expect(result.standardError.isEmpty, "\(result.standardError)")
+            #expect(Self.differences(addresses, ours, theirs).isEmpty, "\(variant): \(Self.differences(addresses, ours, theirs))")
+            #expect(ours.filter { $0.contains { $0.line > 0 } }.count > addresses.count / 2)
+        }
+        let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
+        let every = try GDBInfoLineTests.textAddresses(of: directory + "/zstd").map { "0x" + String($0, radix: 16) }
+        let commands = directory + "/lines.gdb"
+        try every.map { "info line *" + $0 }.joined(separator: "\n").appending("\n").write(toFile: commands, atomically: true, encoding: .utf8)
+        let gdbLines = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", commands, directory + "/zstd"])
+        let ourLines = try Command.postmortem(["info", "line", "--no-cache", "-o", directory + "/zstd"], input: every.joined(separator: "\n") + "\n")
+        #expect(gdbLines.outputLines == ourLines.outputLines)
+        #expect(gdbLines.outputLines.contains { $0.hasPrefix("Line ") })
+    }
+
+    @Test("A zstd section that is damaged, or declares another size, is one error naming it; symbol names are still given")
+    func damagedZstdSectionIsOneError() throws {
+        let directory = try DistributionBuilds.compressedSections.get()
+        let sections = try Fixtures.run("readelf", ["-SW", directory + "/zstd"])
+        let info = try #require(sections.split(separator: "\n").first { $0.contains(" .debug_info ") })
+        let fields = info.split(separator: " ", omittingEmptySubsequences: true)
+        let index = try #require(fields.firstIndex(of: ".debug_info"))
+        let offset = try #require(Int(fields[index + 3], radix: 16))
+        let original = try Data(contentsOf: URL(fileURLWithPath: directory + "/zstd"))
+        // Byte 8 of the header is the declared size (Elf64_Chdr.ch_size); bytes 24 on the zstd frame.
+        for (name, patch) in [("size", { (data: inout Data) in data[offset + 8] &+= 1 }),
+                              ("data", { (data: inout Data) in for i in 40..<60 { data[offset + i] ^= 0x5A } })] {
+            var damaged = original
+            patch(&damaged)
+            let path = directory + "/damaged-" + name
+            try damaged.write(to: URL(fileURLWithPath: path))
+            let result = try Command.postmortem(["resolve", "--no-cache", "-o", path, "0x" + String(try GDBInfoLineTests.textAddresses(of: path)[0], radix: 16)])
+            #expect(result.status == 0)
+            let errors = result.standardError.split(separator: "\n")
+            #expect(errors.contains { $0.contains(".debug_info") && $0.contains("zstd") }, "\(name): \(result.standardError)")
+            #expect(!result.standardOutput.isEmpty && !result.standardOutput.hasPrefix("0x"), "\(name): \(result.standardOutput)")
+        }
+    }
+}
