@@ -82,9 +82,17 @@ struct DumpSymsCommand: ParsableCommand {
                 messages.append("no debug information (no DWARF, and no debug file found: give its root with -d DIR); writing public symbols and STACK CFI only")
             }
         }
+        var builder = SymbolFileBuilder(binary: binary, debugFile: debugFile, writesInlines: !noInlines, generator: generator)
+        if let debugFile, let lookup = locator.locateSupplementaryFile(for: debugFile) {
+            builder.supplementaryFile = lookup.debugFile
+            messages += lookup.rejections.map { "passed over \($0.path): \($0.reason)" }
+            if lookup.debugFile == nil, let link = debugFile.supplementaryLink {
+                messages.append("its dwz common file \(link.path) was not found (give its root with -d DIR); names it holds are missing")
+            }
+        }
         let built: (file: BreakpadSymbolFile, problems: [String])
         do {
-            built = try SymbolFileBuilder(binary: binary, debugFile: debugFile, writesInlines: !noInlines, generator: generator).build()
+            built = try builder.build()
         } catch {
             return Outcome(succeeded: false, messages: messages + [error.detail])
         }

@@ -256,3 +256,17 @@ struct DistributionDebugInfoTests {
         }
     }
 }
+
+extension DistributionDebugInfoTests {
+    @Test("dwz: dump-syms writes the symbol file of a dwz'd binary as of the binary before dwz (the common file below -d)")
+    func dumpSymsOfDwzFilesEqualTheBuildBeforeDwz() throws {
+        let build = try Self.build(false)
+        for program in build.programs {
+            let before = try Command.postmortem(["dump-syms", build.original(program)])
+            let after = try Command.postmortem(["dump-syms", "-d", build.debianRoot, build.compressed(program)])
+            #expect(after.status == 0 && after.standardError.isEmpty, "\(after.standardError)")
+            #expect(after.standardOutput.contains("\nINLINE_ORIGIN "), "\(program): inline origins, whose names the common file holds")
+            #expect(after.standardOutput == before.standardOutput, "\(program)")
+        }
+    }
+}

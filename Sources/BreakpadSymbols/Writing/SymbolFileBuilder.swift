@@ -53,6 +53,8 @@ public struct SymbolFileBuilder: Sendable {
     public var generator: String
     /// The binary's file name, when its path does not end in it (an upload kept under a temporary name).
     public var fileName: String?
+    /// The file dwz moved the debug file's common DIEs and strings to, when it has one (``DebugFileLocator`` finds it).
+    public var supplementaryFile: ObjectFile?
 
     /// A builder for `binary`, with functions and lines from `debugFile` (the binary itself when it has DWARF).
     public init(binary: ObjectFile, debugFile: ObjectFile?, writesInlines: Bool = true, generator: String) {
@@ -91,7 +93,7 @@ public struct SymbolFileBuilder: Sendable {
         var paths = SourcePathTable()
         if let debugFile {
             do {
-                var source = DWARFFunctionSource(dwarf: try DWARFFile(object: debugFile), base: base, symbolNames: symbolNames)
+                var source = DWARFFunctionSource(dwarf: try DWARFFile(object: debugFile, supplementary: supplementaryFile), base: base, symbolNames: symbolNames)
                 source.forEachFunction { tree in
                     guard tree.address != 0 else { return }
                     if map.hasFunction(at: tree.address) {
