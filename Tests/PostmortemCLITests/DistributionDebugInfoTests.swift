@@ -270,3 +270,79 @@ extension DistributionDebugInfoTests {
         }
     }
 }
+
+/// Where Debian's `-dbgsym` packages and Swift toolchains put debug files of libraries.
+extension DistributionDebugInfoTests {
+    /// A stripped library (`libfoo.so.1.2.3`, with a debug link) and its debug file, built in `directory`.
+    static func strippedLibrary(in directory: String) throws -> (library: String, debugFile: String) {
+        let library = directory + "/lib/libfoo.so.1.2.3", debugFile = directory + "/libfoo.so.1.2.3.debug"
+        let script = """
+            set -e
+            mkdir -p lib
+            gcc -g -O2 -fPIC -shared -Wl,-soname,libfoo.so.1 -fdebug-prefix-map=\(DistributionBuilds.sources)=. -o lib/libfoo.so.1.2.3 \
+              '\(DistributionBuilds.sources)/lib.c'
+            objcopy --only-keep-debug lib/libfoo.so.1.2.3 libfoo.so.1.2.3.debug
+            strip lib/libfoo.so.1.2.3
+            objcopy --add-gnu-debuglink=libfoo.so.1.2.3.debug lib/libfoo.so.1.2.3
+            """
+        let result = try Command.run("/bin/sh", ["-c", script], currentDirectory: URL(fileURLWithPath: directory))
+        try #require(result.status == 0, "\(result.standardError)")
+        return (library, debugFile)
+    }
+
+    @Test("A library named by a symlink chain into another folder gets the debug file beside its real file, as gdb finds it")
+    func libraryNamedBySymlinkChain() throws {
+        let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
+        let directory = Fixtures.scratchDirectory("symlink-chain")
+        let (library, debugFile) = try Self.strippedLibrary(in: directory)
+        // libfoo.so.1.2.3 ← lib/libfoo.so.1 ← other/libfoo.so.1, the debug file in lib/.debug/ (gdb's second place).
+        try FileManager.default.createDirectory(atPath: directory + "/lib/.debug", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: debugFile, toPath: directory + "/lib/.debug/libfoo.so.1.2.3.debug")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/lib/libfoo.so.1", withDestinationPath: "libfoo.so.1.2.3")
+        try FileManager.default.createDirectory(atPath: directory + "/other", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/other/libfoo.so.1", withDestinationPath: "../lib/libfoo.so.1")
+        let named = directory + "/other/libfoo.so.1"
+        let addresses = try GDBInfoLineTests.textAddresses(of: library).map { "0x" + String($0, radix: 16) }
+        let commands = directory + "/lines.gdb"
+        try addresses.map { "info line *" + $0 }.joined(separator: "\n").appending("\n").write(toFile: commands, atomically: true, encoding: .utf8)
+        let theirs = try Command.run(gdb, ["-batch", "-nx", "-iex", "set debuginfod enabled off", "-x", commands, named])
+        let ours = try Command.postmortem(["info", "line", "--no-cache", "-o", named], input: addresses.joined(separator: "\n") + "\n")
+        #expect(ours.standardError.isEmpty, "\(ours.standardError)")
+        #expect(theirs.outputLines.contains { $0.hasPrefix("Line ") }, "gdb found the debug file")
+        #expect(ours.outputLines == theirs.outputLines)
+    }
+
+    @Test("A Swift toolchain installed outside /usr: debug files in its usr/lib/debug build-id tree are found")
+    func toolchainDebugFolder() throws {
+        let directory = Fixtures.scratchDirectory("toolchain")
+        let (library, debugFile) = try Self.strippedLibrary(in: directory)
+        let toolchain = directory + "/toolchain/usr"
+        try FileManager.default.createDirectory(atPath: toolchain + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: toolchain + "/lib/swift/linux", withIntermediateDirectories: true)
+        try "#!/bin/sh\nexit 0\n".write(toFile: toolchain + "/bin/swift", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: toolchain + "/bin/swift")
+        let runtime = toolchain + "/lib/swift/linux/libfoo.so"
+        try FileManager.default.copyItem(atPath: library, toPath: runtime)
+        let buildID = try DebuginfodTests.Workspace.buildID(of: debugFile)
+        let tree = toolchain + "/lib/debug/.build-id/" + buildID.prefix(2)
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: debugFile, toPath: tree + "/" + buildID.dropFirst(2) + ".debug")
+        let addresses = try Self.textAddresses(of: runtime)
+        let path = toolchain + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")
+        let (ours, result) = try Self.ourChains(runtime, addresses, ["--no-cache"], environment: ["PATH": path])
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+        // llvm-symbolizer finds the debug file by build-id when told the folder.
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
+        let output = try Command.run(symbolizer, ["--inlining", "--output-style=JSON", "--obj=" + runtime,
+                                                  "--debug-file-directory=" + toolchain + "/lib/debug"] + addresses)
+        let answers = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [Any])
+        let theirs = try answers.map { try ChainParser.llvmSymbolizer(String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)) }
+        // Where DWARF covers the code: llvm-symbolizer reads no symbol table of a debug file it found, ours names the
+        // rest (crtstuff's functions) from it.
+        let covered = theirs.indices.filter { !theirs[$0].isEmpty }
+        #expect(covered.count > addresses.count / 3)
+        let differing = Self.differences(covered.map { addresses[$0] }, covered.map { ours[$0] }, covered.map { theirs[$0] })
+        #expect(differing.isEmpty, "\(differing)")
+        #expect(ours.contains { $0.count > 1 })
+    }
+}

@@ -52,10 +52,15 @@ public struct DebugFileLocator: Sendable {
             }
         }
         if let link = binary.debugLink {
-            let directory = FilePath.directory(of: binary.path)
-            var candidates = [FilePath.join(directory, link.fileName), FilePath.join(directory, ".debug/" + link.fileName)]
-            let absoluteDirectory = Self.absolute(directory)
-            for root in search.allRoots { candidates.append(FilePath.join(root + absoluteDirectory, link.fileName)) }
+            // The folder the binary's path names, and the one it really is in: a library is named by a symlink chain
+            // (`libssl.so.3 → libssl.so.3.0.x`, a soname link into another folder), and gdb looks beside the real file.
+            let named = Self.absolute(FilePath.directory(of: binary.path))
+            let real = FilePath.directory(of: FileSystem.realPath(binary.path))
+            let directories = real == named || real.isEmpty ? [named] : [named, real]
+            var candidates = directories.flatMap { [FilePath.join($0, link.fileName), FilePath.join($0, ".debug/" + link.fileName)] }
+            for root in search.allRoots {
+                for directory in directories { candidates.append(FilePath.join(root + directory, link.fileName)) }
+            }
             for candidate in candidates {
                 let found = consider(candidate) { file in
                     if binary.buildID != nil, file.buildID != nil { return Self.buildIDMismatch(binary, file) }

@@ -1,3 +1,4 @@
+import PostmortemCore
 /// Where to look for the separate debug file of a stripped binary, as gdb does.
 public struct DebugFileSearch: Hashable, Sendable {
     /// Roots holding `.build-id/xx/rest.debug` trees and mirrors of binary directories,
@@ -11,14 +12,20 @@ public struct DebugFileSearch: Hashable, Sendable {
     /// Where distributions install debug files (`/usr/lib/debug`).
     public static let systemRoot = "/usr/lib/debug"
 
-    /// A search of `roots`, then of `/usr/lib/debug` unless told otherwise.
+    /// `usr/lib/debug` of the Swift toolchain on `PATH` when it has one: a toolchain installed outside `/usr` keeps the
+    /// debug files it ships beside its runtime, not in the system's root.
+    public let toolchainRoot: String?
+
+    /// A search of `roots`, then of `/usr/lib/debug` and the Swift toolchain's debug folder unless told otherwise.
     public init(roots: [String] = [], includesSystemRoot: Bool = true) {
         self.roots = roots
         self.includesSystemRoot = includesSystemRoot
         catalog = BuildIDCatalog()
+        toolchainRoot = includesSystemRoot ? SystemLibrarySearch.swiftRuntimeFolder().map { FileSystem.realPath($0 + "/../../debug") }
+            .flatMap { FileSystem.isDirectory($0) && $0 != Self.systemRoot ? $0 : nil } : nil
     }
 
-    var allRoots: [String] { includesSystemRoot ? roots + [Self.systemRoot] : roots }
+    var allRoots: [String] { includesSystemRoot ? roots + [Self.systemRoot] + (toolchainRoot.map { [$0] } ?? []) : roots }
 
     /// Two searches are alike when they search the same roots (their catalogs hold what the roots hold).
     public static func == (lhs: DebugFileSearch, rhs: DebugFileSearch) -> Bool {
