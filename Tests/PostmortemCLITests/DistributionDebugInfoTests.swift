@@ -52,6 +52,22 @@ struct DistributionDebugInfoTests {
         }
     }
 
+    @Test("dwz on one file: partial units in the file itself, imported and referred to, answer as llvm-symbolizer before dwz",
+          arguments: [false, true])
+    func dwzAloneAnswersEqualTheBuildBeforeDwz(_ five: Bool) throws {
+        let build = try Self.build(five)
+        for program in ["combined"] {
+            let units = try Fixtures.run("readelf", ["--debug-dump=info", build.alone(program)])
+            #expect(units.contains("DW_TAG_partial_unit") && units.contains("DW_TAG_imported_unit"), "\(program): dwz made partial units")
+            let addresses = try Self.textAddresses(of: build.original(program))
+            let (ours, result) = try Self.ourChains(build.alone(program), addresses, ["--no-cache"])
+            #expect(result.standardError.isEmpty, "\(result.standardError)")
+            let theirs = try CompressedDebugSectionTests.llvmSymbolizer(build.original(program), addresses)
+            #expect(Self.differences(addresses, ours, theirs).isEmpty, "\(program): \(Self.differences(addresses, ours, theirs))")
+            #expect(ours.contains { $0.count > 1 })
+        }
+    }
+
     @Test("dwz: the common file is found by its build-id, renamed below -d, and from debuginfod; without it, one note and no placeholder")
     func dwzCommonFileFoundEveryWay() throws {
         let build = try Self.build(false)
@@ -344,5 +360,29 @@ extension DistributionDebugInfoTests {
         let differing = Self.differences(covered.map { addresses[$0] }, covered.map { ours[$0] }, covered.map { theirs[$0] })
         #expect(differing.isEmpty, "\(differing)")
         #expect(ours.contains { $0.count > 1 })
+    }
+}
+
+extension DistributionDebugInfoTests {
+    @Test("MiniDebugInfo: the frames of a core of the stripped program have eu-stack's names")
+    func miniDebugInfoCoreNamesAsEuStack() throws {
+        let euStack = try #require(Paths.executable(named: "eu-stack"), "eu-stack is needed (make test installs it)")
+        let directory = try DistributionBuilds.miniDebugInfo.get()
+        let program = directory + "/program"
+        let helpers = try CrashingPrograms.directory.get()
+        let core = Fixtures.scratchDirectory("minidebuginfo-core") + "/core"
+        // `program 4 x` asks sample_at for reading 5 of 4, which aborts.
+        _ = try Command.run(helpers + "/with-default-signals",
+                            ["gdb", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-ex", "run", "-ex", "generate-core-file \(core)",
+                             "--args", program, "4", "x"])
+        try #require(FileManager.default.fileExists(atPath: core))
+        let theirs = try Command.run(euStack, ["--core", core, "-e", program])
+        let ours = try Command.postmortem(["symbolicate", "--no-cache", "--json", core])
+        #expect(ours.status == 0, "\(ours.standardError)")
+        let kept = try String(contentsOfFile: directory + "/keep_symbols", encoding: .utf8).split(separator: "\n").map(String.init)
+        let theirNames = Self.euStackNames(theirs.standardOutput).filter(kept.contains)
+        let ourNames = try Self.reportNames(ours.standardOutput).filter(kept.contains)
+        #expect(theirNames.contains("sample_at") && theirNames.contains("main"), "\(theirs.standardOutput)")
+        #expect(ourNames == theirNames)
     }
 }

@@ -54,12 +54,15 @@ public struct DebugFileLocator: Sendable {
         if let link = binary.debugLink {
             // The folder the binary's path names, and the one it really is in: a library is named by a symlink chain
             // (`libssl.so.3 → libssl.so.3.0.x`, a soname link into another folder), and gdb looks beside the real file.
-            let named = Self.absolute(FilePath.directory(of: binary.path))
+            let named = FilePath.directory(of: binary.path)
+            let absolute = Self.absolute(named)
             let real = FilePath.directory(of: FileSystem.realPath(binary.path))
-            let directories = real == named || real.isEmpty ? [named] : [named, real]
-            var candidates = directories.flatMap { [FilePath.join($0, link.fileName), FilePath.join($0, ".debug/" + link.fileName)] }
+            let realDiffers = real != absolute && !real.isEmpty
+            var candidates = ([named] + (realDiffers ? [real] : [])).flatMap {
+                [FilePath.join($0, link.fileName), FilePath.join($0, ".debug/" + link.fileName)]
+            }
             for root in search.allRoots {
-                for directory in directories { candidates.append(FilePath.join(root + directory, link.fileName)) }
+                for directory in [absolute] + (realDiffers ? [real] : []) { candidates.append(FilePath.join(root + directory, link.fileName)) }
             }
             for candidate in candidates {
                 let found = consider(candidate) { file in

@@ -62,10 +62,11 @@ enum ELFReader {
         let handle = try ELFHandle(file: opened)
         let sectionList = try readSections(handle)
         let sections = sectionList.map(\.section)
-        let ownTables = symbolTables(in: sectionList, type: SHT_SYMTAB), dynamicTables = symbolTables(in: sectionList, type: SHT_DYNSYM)
+        let ownTables = symbolTables(in: sectionList, types: [SHT_SYMTAB]), dynamicTables = symbolTables(in: sectionList, types: [SHT_DYNSYM])
         var entries: [SymbolTable.Entry] = []
         guard let mini = MiniDebugInfo.read(from: handle, sections: sectionList) else {
-            for table in ownTables + dynamicTables {
+            // In file order (`.dynsym` usually first): of aliases alike, the later in the file wins.
+            for table in symbolTables(in: sectionList, types: [SHT_SYMTAB, SHT_DYNSYM]) {
                 appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: 0, sectionIndex: { $0 })
             }
             return SymbolTable(fileOrderEntries: entries, names: file, sectionNames: sections.map(\.name), sections: sections)
@@ -79,7 +80,7 @@ enum ELFReader {
         // are placed in the binary's section of the same name.
         let miniSections = mini.sections.map(\.section)
         let outerIndex = Dictionary(sections.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        for table in symbolTables(in: mini.sections, type: SHT_SYMTAB) {
+        for table in symbolTables(in: mini.sections, types: [SHT_SYMTAB]) {
             let shift = names.append(stringTableOf: table, in: mini.sections, from: mini.bytes)
             appendSymbols(of: table, in: mini.sections, names: mini.bytes, into: &entries, shiftingNamesBy: shift) { index in
                 index < miniSections.count ? outerIndex[miniSections[index].name] : nil
@@ -92,11 +93,11 @@ enum ELFReader {
         return SymbolTable(fileOrderEntries: entries, names: ImmutableBytes(names.bytes), sectionNames: sections.map(\.name), sections: sections)
     }
 
-    /// The symbol-table sections of `type` (`SHT_SYMTAB` or `SHT_DYNSYM`) in `sectionList`, in file order.
-    private static func symbolTables(in sectionList: [(section: Section, scn: OpaquePointer)], type: Int32) -> [OpaquePointer] {
+    /// The symbol-table sections of `types` (`SHT_SYMTAB`, `SHT_DYNSYM`) in `sectionList`, in file order.
+    private static func symbolTables(in sectionList: [(section: Section, scn: OpaquePointer)], types: [Int32]) -> [OpaquePointer] {
         sectionList.compactMap { _, scn in
             var header = GElf_Shdr()
-            return gelf_getshdr(scn, &header) != nil && header.sh_type == UInt32(type) && header.sh_entsize > 0 ? scn : nil
+            return gelf_getshdr(scn, &header) != nil && types.contains(Int32(header.sh_type)) && header.sh_entsize > 0 ? scn : nil
         }
     }
 

@@ -18,6 +18,7 @@ public struct SupplementaryLink: Hashable, Sendable {
     public var path: String
     /// The build-id the file must have (`.debug_sup` calls it a checksum; dwz writes the build-id there).
     public var buildID: BuildID?
+    /// Which section named the file.
     public var kind: Kind
 
     /// A link to `path`, whose file has `buildID`.

@@ -27,6 +27,8 @@ enum DistributionBuilds {
         var commonFile: String { directory + "/dwz/common.debug" }
         /// A `-d` root holding the common file at its Debian path.
         var debianRoot: String { directory + "/root" }
+        /// `combined` (one.c and lib.c linked into one program) run through dwz alone (no common file).
+        func alone(_ name: String) -> String { directory + "/alone/" + name }
     }
 
     static let dwarf4 = buildDwz(dwarf: "-gdwarf-4", five: false)
@@ -43,6 +45,12 @@ enum DistributionBuilds {
             ["cp", "original/one", "original/two", "original/libshared.so", "dwz/"],
             ["dwz"] + (five ? ["-5"] : []) + ["-m", "dwz/common.debug", "-M", commonFileLink, "dwz/one", "dwz/two", "dwz/libshared.so"],
             ["cp", "dwz/common.debug", "root" + commonFileLink],
+            // One program of two units that share the header, through dwz alone: what they share goes to partial
+            // units of the file itself, which its units import.
+            ["gcc"] + common + ["-o", "original/combined", "\(sources)/one.c", "\(sources)/lib.c"],
+            ["mkdir", "alone"],
+            ["cp", "original/combined", "alone/"],
+            ["dwz"] + (five ? ["-5"] : []) + ["alone/combined"],
         ]
         if let failure = run(commands, in: directory) { return .failure(failure) }
         return .success(DwzBuild(directory: directory))
