@@ -33,9 +33,13 @@ struct ImagesCommand: ParsableCommand {
             }
             for image in images {
                 let lookup = image.hasDWARF ? nil : locator.locateDebugFile(for: image)
-                Output.line(json ? renderer.json(image, lookup: lookup) : renderer.text(image, lookup: lookup))
+                let dwarfFile = image.hasDWARF ? image : lookup?.debugFile
+                let supplementary = dwarfFile.flatMap(locator.locateSupplementaryFile)
+                Output.line(json ? renderer.json(image, lookup: lookup, supplementary: supplementary)
+                                 : renderer.text(image, lookup: lookup, supplementary: supplementary))
                 if !json {
                     lookup?.rejections.forEach { Output.error("\($0.path): not used as debug file of \(image.path): \($0.reason)") }
+                    supplementary?.rejections.forEach { Output.error("\($0.path): not used as dwz common file of \(image.path): \($0.reason)") }
                     if let reason = lookup?.unavailableRemotely { Output.error("\(image.path): no debug file: \(reason)") }
                 }
                 described += 1

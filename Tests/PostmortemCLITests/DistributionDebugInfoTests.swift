@@ -386,3 +386,20 @@ extension DistributionDebugInfoTests {
         #expect(ourNames == theirNames)
     }
 }
+
+extension DistributionDebugInfoTests {
+    @Test("images names the dwz common file used (or none found) and MiniDebugInfo")
+    func imagesSayWhatDistributionsShip() throws {
+        let build = try Self.build(false)
+        let found = try Command.postmortem(["images", "--offline", "-d", build.debianRoot, build.compressed("one")])
+        #expect(found.standardOutput.contains("dwz common file: \(build.debianRoot)\(DistributionBuilds.commonFileLink)"), "\(found.standardOutput)")
+        let missing = try Command.postmortem(["images", "--offline", build.compressed("one"), build.original("one")])
+        #expect(missing.outputLines.count == 2)
+        #expect(missing.outputLines.first?.hasSuffix("dwz common file: none found") == true, "\(missing.standardOutput)")
+        #expect(missing.outputLines.last?.contains("dwz common file") == false)
+        let mini = try DistributionBuilds.miniDebugInfo.get()
+        let json = try Command.postmortem(["images", "--json", "--offline", mini + "/program", mini + "/unstripped"])
+        let objects = try json.outputLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.map { $0["miniDebugInfo"] as? Bool } == [true, false])
+    }
+}

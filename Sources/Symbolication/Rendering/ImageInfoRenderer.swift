@@ -7,8 +7,10 @@ public struct ImageInfoRenderer: Sendable {
     /// A renderer (it keeps no state).
     public init() {}
 
-    /// `PATH [arch]: Mach-O executable arm64, UUID …, macos 11.0, DWARF: no, debug file: PATH`.
-    public func text(_ image: ObjectFile, lookup: DebugFileLookup?) -> String {
+    /// `PATH [arch]: Mach-O executable arm64, UUID …, macos 11.0, DWARF: no, debug file: PATH`; for an ELF file whose
+    /// DWARF dwz compressed, `dwz common file: PATH` (`supplementary`: the search for it), and `MiniDebugInfo: yes`
+    /// for one that carries it.
+    public func text(_ image: ObjectFile, lookup: DebugFileLookup?, supplementary: DebugFileLookup? = nil) -> String {
         var parts = ["\(image.format.rawValue) \(image.kind.rawValue) \(image.architecture)"]
         if let uuid = image.uuid { parts.append("UUID \(uuid)") }
         if let buildID = image.buildID { parts.append("build-id \(buildID)") }
@@ -16,11 +18,13 @@ public struct ImageInfoRenderer: Sendable {
         parts.append("DWARF: \(image.hasDWARF ? "yes" : "no")")
         if let lookup { parts.append("debug file: \(lookup.debugFile.map(Self.describe) ?? "none found")") }
         if let link = image.debugLink { parts.append("debug link: \(link.fileName)") }
+        if let supplementary { parts.append("dwz common file: \(supplementary.debugFile.map(Self.describe) ?? "none found")") }
+        if Self.hasMiniDebugInfo(image) { parts.append("MiniDebugInfo: yes") }
         return "\(image.path)\(image.slice == nil ? "" : " [\(image.architecture)]"): " + parts.joined(separator: ", ")
     }
 
     /// One JSON object per image.
-    public func json(_ image: ObjectFile, lookup: DebugFileLookup?) -> String {
+    public func json(_ image: ObjectFile, lookup: DebugFileLookup?, supplementary: DebugFileLookup? = nil) -> String {
         JSONText.object([
             ("path", JSONText.quote(image.path)),
             ("format", JSONText.quote(image.format.rawValue)),
@@ -35,7 +39,13 @@ public struct ImageInfoRenderer: Sendable {
             ("rejectedDebugFiles", JSONText.array((lookup?.rejections ?? []).map {
                 JSONText.object([("path", JSONText.quote($0.path)), ("reason", JSONText.quote($0.reason))])
             })),
+            ("dwzCommonFile", JSONText.string(supplementary?.debugFile.map(Self.describe))),
+            ("miniDebugInfo", Self.hasMiniDebugInfo(image) ? "true" : "false"),
         ])
+    }
+
+    private static func hasMiniDebugInfo(_ image: ObjectFile) -> Bool {
+        image.sections.contains { $0.name == ".gnu_debugdata" && $0.occupiesFile && $0.size > 0 }
     }
 
     private static func describe(_ file: ObjectFile) -> String {
