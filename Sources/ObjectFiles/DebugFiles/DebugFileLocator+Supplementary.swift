@@ -13,13 +13,7 @@ extension DebugFileLocator {
         var rejections: [DebugFileLookup.Rejection] = []
         var seen: Set<String> = [debugFile.path]
         func consider(_ candidate: String) -> ObjectFile? {
-            guard !seen.contains(candidate), FileSystem.isRegularFile(candidate) else { return nil }
-            seen.insert(candidate)
-            let file: ObjectFile
-            do { file = try ObjectFileReader.read(path: candidate) } catch {
-                rejections.append(.init(path: candidate, reason: error.description))
-                return nil
-            }
+            guard let file = Self.read(candidate, seen: &seen, rejections: &rejections) else { return nil }
             // A DWARF 5 supplementary file states its checksum in its own `.debug_sup`, and may have no build-id.
             let identity = link.kind == .dwarf5 ? file.supplementaryChecksum ?? file.buildID : file.buildID
             if let expected = link.buildID, identity != expected {

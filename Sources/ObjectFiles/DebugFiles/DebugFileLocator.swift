@@ -26,13 +26,7 @@ public struct DebugFileLocator: Sendable {
         var rejections: [DebugFileLookup.Rejection] = []
         var seen: Set<String> = [binary.path]
         func consider(_ candidate: String, verify: (ObjectFile) -> String?) -> ObjectFile? {
-            guard !seen.contains(candidate), FileSystem.isRegularFile(candidate) else { return nil }
-            seen.insert(candidate)
-            let file: ObjectFile
-            do { file = try ObjectFileReader.read(path: candidate) } catch {
-                rejections.append(.init(path: candidate, reason: error.description))
-                return nil
-            }
+            guard let file = Self.read(candidate, seen: &seen, rejections: &rejections) else { return nil }
             if let mismatch = verify(file) {
                 rejections.append(.init(path: candidate, reason: mismatch))
                 return nil
@@ -109,6 +103,17 @@ public struct DebugFileLocator: Sendable {
             }
         }
         return DebugFileLookup(debugFile: nil, rejections: rejections)
+    }
+
+    /// The object file at `candidate`, read once a search (`seen`); `nil` when it is no regular file, was read
+    /// before, or cannot be read (a rejection then says why).
+    static func read(_ candidate: String, seen: inout Set<String>, rejections: inout [DebugFileLookup.Rejection]) -> ObjectFile? {
+        guard !seen.contains(candidate), FileSystem.isRegularFile(candidate) else { return nil }
+        seen.insert(candidate)
+        do { return try ObjectFileReader.read(path: candidate) } catch {
+            rejections.append(.init(path: candidate, reason: error.description))
+            return nil
+        }
     }
 
     /// The dSYM of a Mach-O image: `App.dSYM` or `App.app.dSYM` beside the binary (or beside its `.app`
