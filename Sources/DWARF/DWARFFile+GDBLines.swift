@@ -133,8 +133,10 @@ extension DWARFFile {
               let unitDIE = reader.die(at: Int(unit.dieOffset), wanted: AttributeSlot.mask(.language)),
               let language = reader.unsigned(unitDIE.attributes[.language]), GDBPhysicalName.isCPlusPlus(language) else { return name }
         var found = name
-        let naming = GDBPhysicalName(unit: reader) { [sections, headers] offset in
-            headers.unit(holding: offset).flatMap { try? UnitReader(sections, header: $0) }
+        let naming = GDBPhysicalName(unit: reader) { [sections, headers] offset, inCommonFile in
+            guard inCommonFile else { return headers.unit(holding: offset).flatMap { try? UnitReader(sections, header: $0) } }
+            guard let common = sections.supplementary else { return nil }
+            return common.headers.unit(holding: offset).flatMap { try? UnitReader(common.sections, header: $0) }
         }
         reader.forEachChild(of: unitDIE, wanted: AttributeSlot.mask(.name, .lowPC, .highPC, .ranges)) { die in
             guard die.tag == 0x2E, reader.string(die.attributes[.name]) == name,  // DW_TAG_subprogram

@@ -24,6 +24,15 @@ struct DistributionDebugInfoTests {
         return (try lines.map(ChainParser.postmortem), result)
     }
 
+    /// llvm-symbolizer's chains for `addresses` of `binary`, names as stored (what `resolve --json` calls
+    /// `linkageName`), with `arguments` added.
+    static func llvmSymbolizer(_ binary: String, _ addresses: [String], _ arguments: [String] = []) throws -> [[ComparableFrame]] {
+        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
+        let output = try Command.run(symbolizer, ["--inlining", "--no-demangle", "--output-style=JSON", "--obj=" + binary] + arguments + addresses)
+        let answers = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [Any])
+        return try answers.map { try ChainParser.llvmSymbolizer(String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)) }
+    }
+
     /// The first differences between two lists of chains, for a message.
     static func differences(_ addresses: [String], _ ours: [[ComparableFrame]], _ theirs: [[ComparableFrame]]) -> [String] {
         zip(addresses, zip(ours, theirs)).filter { $0.1.0 != $0.1.1 }.prefix(5).map { "\($0.0): ours \($0.1.0), theirs \($0.1.1)" }
@@ -43,7 +52,7 @@ struct DistributionDebugInfoTests {
             #expect(addresses.count > 40)
             let (ours, result) = try Self.ourChains(build.compressed(program), addresses, ["--no-cache", "-d", build.debianRoot])
             #expect(!result.standardError.contains("common file"), "\(result.standardError)")
-            let theirs = try CompressedDebugSectionTests.llvmSymbolizer(build.original(program), addresses)
+            let theirs = try Self.llvmSymbolizer(build.original(program), addresses)
             let differing = Self.differences(addresses, ours, theirs)
             #expect(differing.isEmpty, "\(program): \(differing)")
             // The common file held these: the test would pass without it otherwise.
@@ -62,7 +71,7 @@ struct DistributionDebugInfoTests {
             let addresses = try Self.textAddresses(of: build.original(program))
             let (ours, result) = try Self.ourChains(build.alone(program), addresses, ["--no-cache"])
             #expect(result.standardError.isEmpty, "\(result.standardError)")
-            let theirs = try CompressedDebugSectionTests.llvmSymbolizer(build.original(program), addresses)
+            let theirs = try Self.llvmSymbolizer(build.original(program), addresses)
             #expect(Self.differences(addresses, ours, theirs).isEmpty, "\(program): \(Self.differences(addresses, ours, theirs))")
             #expect(ours.contains { $0.count > 1 })
         }
@@ -231,7 +240,7 @@ struct DistributionDebugInfoTests {
         let headers = try Fixtures.run("readelf", ["-tW", directory + "/zstd"])
         #expect(headers.contains("ZSTD"), "binutils wrote zstd sections")
         let addresses = try Self.textAddresses(of: directory + "/plain")
-        let theirs = try CompressedDebugSectionTests.llvmSymbolizer(directory + "/plain", addresses)
+        let theirs = try Self.llvmSymbolizer(directory + "/plain", addresses)
         for variant in ["zstd", "zlib"] {
             let (ours, result) = try Self.ourChains(directory + "/" + variant, addresses, ["--no-cache"])
             #expect(result.standardError.isEmpty, "\(result.standardError)")
@@ -348,11 +357,7 @@ extension DistributionDebugInfoTests {
         let (ours, result) = try Self.ourChains(runtime, addresses, ["--no-cache"], environment: ["PATH": path])
         #expect(result.standardError.isEmpty, "\(result.standardError)")
         // llvm-symbolizer finds the debug file by build-id when told the folder.
-        let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
-        let output = try Command.run(symbolizer, ["--inlining", "--output-style=JSON", "--obj=" + runtime,
-                                                  "--debug-file-directory=" + toolchain + "/lib/debug"] + addresses)
-        let answers = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [Any])
-        let theirs = try answers.map { try ChainParser.llvmSymbolizer(String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)) }
+        let theirs = try Self.llvmSymbolizer(runtime, addresses, ["--debug-file-directory=" + toolchain + "/lib/debug"])
         // Where DWARF covers the code: llvm-symbolizer reads no symbol table of a debug file it found, ours names the
         // rest (crtstuff's functions) from it.
         let covered = theirs.indices.filter { !theirs[$0].isEmpty }

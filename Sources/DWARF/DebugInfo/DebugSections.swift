@@ -19,10 +19,13 @@ struct DebugSections: Sendable {
     let isBigEndian: Bool
     /// The file dwz moved common DIEs and strings to, when the file has one and it was found.
     let supplementary: SupplementaryDWARF?
+    /// Whether these are the sections of such a common file (whose references point within it).
+    let isSupplementaryFile: Bool
 
-    init(_ access: SectionAccess, supplementary: SupplementaryDWARF?) {
+    init(_ access: SectionAccess, supplementary: SupplementaryDWARF?, isSupplementaryFile: Bool = false) {
         isBigEndian = access.isBigEndian
         self.supplementary = supplementary
+        self.isSupplementaryFile = isSupplementaryFile
         infoBytes = access.bytes(named: ".debug_info")
         abbreviationBytes = access.bytes(named: ".debug_abbrev")
         stringBytes = access.bytes(named: ".debug_str")

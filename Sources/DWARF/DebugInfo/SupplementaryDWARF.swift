@@ -20,7 +20,7 @@ final class SupplementaryDWARF: Sendable {
     /// - Throws: ``DWARFError`` when it cannot be mapped or has no `.debug_info`.
     init(object: ObjectFile) throws(DWARFError) {
         path = object.path
-        sections = DebugSections(try SectionAccess(object: object), supplementary: nil)
+        sections = DebugSections(try SectionAccess(object: object), supplementary: nil, isSupplementaryFile: true)
         headers = UnitHeaders(sections.info)
         nameResolver = FunctionNameResolver(sections: sections, headers: headers)
     }

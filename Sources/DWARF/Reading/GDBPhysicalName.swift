@@ -3,8 +3,9 @@
 struct GDBPhysicalName {
     /// The unit of the subprogram.
     let unit: UnitReader
-    /// The unit that holds a DIE at a `.debug_info` offset (a type may lie in another unit).
-    let unitHolding: (UInt64) -> UnitReader?
+    /// The unit that holds a DIE at a `.debug_info` offset (a type may lie in another unit), of the file itself or
+    /// (`true`) of its dwz common file (where dwz moves the types units share).
+    let unitHolding: (UInt64, Bool) -> UnitReader?
     /// Deeper type chains are not followed (hostile input).
     static let maximumDepth = 32
 
@@ -21,7 +22,7 @@ struct GDBPhysicalName {
         unit.forEachChild(of: die, wanted: AttributeSlot.mask(.type, .artificial)) { child in
             switch child.tag {
             case Self.formalParameter where unit.unsigned(child.attributes[.artificial]) != 1:
-                parameters.append(typeName(unit.reference(child.attributes[.type]), depth: 0))
+                parameters.append(typeName(unit.reference(child.attributes[.type]), from: unit, depth: 0))
             case Self.unspecifiedParameters:
                 parameters.append("...")
             default:
@@ -32,11 +33,19 @@ struct GDBPhysicalName {
         return name + "(" + parameters.joined(separator: ", ") + ")"
     }
 
-    /// The type at `offset` as gdb's canonical C++ form writes it: `char const*`, `int&`, `std::string`.
-    private func typeName(_ offset: UInt64?, depth: Int) -> String {
-        guard let offset, depth < Self.maximumDepth, let reader = offset >= UInt64(unit.header.offset) && offset < UInt64(unit.header.end) ? unit : unitHolding(offset),
-              let die = reader.die(at: Int(offset), wanted: AttributeSlot.mask(.type, .name)) else { return "void" }
-        let inner = { self.typeName(reader.reference(die.attributes[.type]), depth: depth + 1) }
+    /// The type at `offset` (a reference `current` read) as gdb's canonical C++ form writes it: `char const*`,
+    /// `int&`, `std::string`.
+    private func typeName(_ offset: UInt64?, from current: UnitReader, depth: Int) -> String {
+        guard let offset, depth < Self.maximumDepth else { return "void" }
+        // A tagged reference leads into the common file; a reference read there stays there.
+        let tagged = offset & SupplementaryDWARF.referenceTag != 0
+        let inCommonFile = tagged || current.sections.isSupplementaryFile
+        let place = offset & ~SupplementaryDWARF.referenceTag
+        let sameFile = inCommonFile == current.sections.isSupplementaryFile
+        let inCurrentUnit = sameFile && place >= UInt64(current.header.offset) && place < UInt64(current.header.end)
+        guard let reader = inCurrentUnit ? current : unitHolding(place, inCommonFile),
+              let die = reader.die(at: Int(place), wanted: AttributeSlot.mask(.type, .name)) else { return "void" }
+        let inner = { self.typeName(reader.reference(die.attributes[.type]), from: reader, depth: depth + 1) }
         switch die.tag {
         case 0x0F: return inner() + "*"          // DW_TAG_pointer_type
         case 0x10: return inner() + "&"          // DW_TAG_reference_type

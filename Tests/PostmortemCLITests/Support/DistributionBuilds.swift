@@ -1,8 +1,8 @@
 import Foundation
 import TestSupport
 
-/// Binaries made as distributions make them, from `Tests/Fixtures/Sources`, once per test process: two programs and
-/// a library run through `dwz -m` (common file at a Debian path), the same with `dwz -5` (`.debug_sup`), a stripped
+/// Binaries made as distributions make them, from `Tests/Fixtures/Sources`, once per test process: three programs (one
+/// of them C++) and a library run through `dwz -m` (common file at a Debian path), the same with `dwz -5` (`.debug_sup`), a stripped
 /// program carrying MiniDebugInfo as Fedora's `find-debuginfo` writes it, and a program whose debug sections
 /// binutils compressed with zstd.
 enum DistributionBuilds {
@@ -20,7 +20,7 @@ enum DistributionBuilds {
         /// The folder holding `original/` (as gcc built them), `dwz/` (after dwz) and `root/` (the common file at
         /// its Debian path below it).
         var directory: String
-        var programs: [String] { ["one", "two", "libshared.so"] }
+        var programs: [String] { ["one", "two", "libshared.so", "inventory"] }
         func original(_ name: String) -> String { directory + "/original/" + name }
         func compressed(_ name: String) -> String { directory + "/dwz/" + name }
         /// The common file as dwz wrote it.
@@ -42,8 +42,13 @@ enum DistributionBuilds {
             ["gcc"] + common + ["-fPIC", "-shared", "-o", "original/libshared.so", "\(sources)/lib.c"],
             ["gcc"] + common + ["-o", "original/one", "\(sources)/one.c", "-Loriginal", "-lshared", "-Wl,-rpath,$ORIGIN"],
             ["gcc"] + common + ["-o", "original/two", "\(sources)/two.c", "-Loriginal", "-lshared", "-Wl,-rpath,$ORIGIN"],
-            ["cp", "original/one", "original/two", "original/libshared.so", "dwz/"],
-            ["dwz"] + (five ? ["-5"] : []) + ["-m", "dwz/common.debug", "-M", commonFileLink, "dwz/one", "dwz/two", "dwz/libshared.so"],
+            // C++ too (linkage names, templates): the inventory fixture, twice, so that dwz has something to share.
+            ["g++", "-g", dwarf, "-O2", "-fdebug-prefix-map=\(Fixtures.sources.path)=.", "-o", "original/inventory",
+             "\(Fixtures.sources.path)/inventory.cpp"],
+            ["cp", "original/inventory", "original/inventory-copy"],
+            ["cp", "original/one", "original/two", "original/libshared.so", "original/inventory", "original/inventory-copy", "dwz/"],
+            ["dwz"] + (five ? ["-5"] : []) + ["-m", "dwz/common.debug", "-M", commonFileLink, "dwz/one", "dwz/two", "dwz/libshared.so",
+                                               "dwz/inventory", "dwz/inventory-copy"],
             ["cp", "dwz/common.debug", "root" + commonFileLink],
             // One program of two units that share the header, through dwz alone: what they share goes to partial
             // units of the file itself, which its units import.
