@@ -23,6 +23,8 @@ public final class DWARFFile: Sendable {
 
     /// The file dwz moved this file's common DIEs and strings to, when one was given and could be read.
     public var supplementaryPath: String? { sections.supplementary?.path }
+    /// Why the common file given could not be read, in one line; `nil` when it was, or none was given.
+    public let supplementaryProblem: String?
 
     /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file; with
     /// `supplementary`, the file its `.gnu_debugaltlink` or `.debug_sup` names (``DebugFileLocator`` finds it), whose
@@ -37,7 +39,15 @@ public final class DWARFFile: Sendable {
         if let problem = ListSectionValidator.problem(in: access, object: object) {
             throw DWARFError(.malformed, path: object.path, detail: "\(problem) (its DWARF is not read)")
         }
-        sections = DebugSections(access, supplementary: supplementary.flatMap { try? SupplementaryDWARF(object: $0) })
+        var common: SupplementaryDWARF?
+        var problem: String?
+        if let supplementary {
+            do { common = try SupplementaryDWARF(object: supplementary) } catch {
+                problem = "its dwz common file cannot be read (\(error.description)); names it holds are missing"
+            }
+        }
+        supplementaryProblem = problem
+        sections = DebugSections(access, supplementary: common)
         headers = UnitHeaders(sections.info)
         nameResolver = FunctionNameResolver(sections: sections, headers: headers)
     }

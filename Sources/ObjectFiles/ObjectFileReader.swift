@@ -37,8 +37,15 @@ public enum ObjectFileReader {
 
     /// Reads the function and data symbols of `file` (`.symtab` and `.dynsym`, or Mach-O's `LC_SYMTAB`).
     public static func symbolTable(of file: ObjectFile) throws(ObjectFileError) -> SymbolTable {
+        var problems: [String] = []
+        return try symbolTable(of: file, problems: &problems)
+    }
+
+    /// The same, saying in `problems` (one line each) what of the file's symbols could not be read while the rest
+    /// were: a MiniDebugInfo that is damaged.
+    public static func symbolTable(of file: ObjectFile, problems: inout [String]) throws(ObjectFileError) -> SymbolTable {
         switch file.format {
-        case .elf: try ELFReader.readSymbols(path: file.path)
+        case .elf: try ELFReader.readSymbols(path: file.path, problems: &problems)
         case .machO: try MachOReader.symbols(of: file, in: ImmutableBytes(mapping: file.path))
         }
     }

@@ -67,7 +67,9 @@ extension ImageSymbolizer {
     func debugFileSymbols(scanning: Bool) -> SymbolTable { scanning ? debugFileSymbolsAsRead() : debugFileSymbolTable() }
 
     func readSymbols(of file: ObjectFile) -> SymbolTable {
-        do { return try ObjectFileReader.symbolTable(of: file) } catch {
+        var problems: [String] = []
+        defer { for problem in problems { diagnostics.report(subject: file.path, problem) } }
+        do { return try ObjectFileReader.symbolTable(of: file, problems: &problems) } catch {
             diagnostics.report(subject: nil, "\(error.description); its symbols are not used")
             return SymbolTable(symbols: [])
         }

@@ -119,6 +119,7 @@ public final class ImageSymbolizer: Sendable {
             do { dwarf = try DWARFIndex(object: debugFile, supplementary: supplementaryFile) } catch {
                 notes.append(Diagnostic(subject: nil, message: "\(error.description); using the symbol table only"))
             }
+            if let problem = dwarf?.file.supplementaryProblem { notes.append(Diagnostic(subject: debugFile.path, message: problem)) }
         }
         self.debugFile = dwarf == nil ? nil : debugFile
         self.dwarf = dwarf

@@ -425,3 +425,42 @@ extension DistributionDebugInfoTests {
         #expect(objects.map { $0["miniDebugInfo"] as? Bool } == [true, false])
     }
 }
+
+extension DistributionDebugInfoTests {
+    @Test("A damaged MiniDebugInfo, or a dwz common file that cannot be read, is one line; the rest is used")
+    func damagedDistributionDebugInfoIsOneLine() throws {
+        let mini = try DistributionBuilds.miniDebugInfo.get()
+        let sections = try Fixtures.run("readelf", ["-SW", mini + "/program"])
+        let line = try #require(sections.split(separator: "\n").first { $0.contains(" .gnu_debugdata ") })
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        let index = try #require(fields.firstIndex(of: ".gnu_debugdata"))
+        let offset = try #require(Int(fields[index + 3], radix: 16)), size = try #require(Int(fields[index + 4], radix: 16))
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: mini + "/program"))
+        for position in (offset + size / 2)..<(offset + size / 2 + 16) { damaged[position] ^= 0xA5 }
+        let path = Fixtures.scratchDirectory("damaged-mini") + "/program"
+        try damaged.write(to: URL(fileURLWithPath: path))
+        let result = try Command.postmortem(["info", "symbol", "--no-cache", "-o", path], input: "0x0\n")
+        #expect(result.status == 0)
+        let notes = result.standardError.split(separator: "\n").filter { $0.contains("MiniDebugInfo") }
+        #expect(notes.count == 1 && notes[0].contains("(.gnu_debugdata) is not used: xz-compressed, but the data is damaged"),
+                "\(result.standardError)")
+
+        // A common file with the right build-id whose DWARF is cut: names it holds are missing, one line says why.
+        let build = try Self.build(false)
+        let root = Fixtures.scratchDirectory("damaged-common")
+        let target = root + DistributionBuilds.commonFileLink
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        var common = try Data(contentsOf: URL(fileURLWithPath: build.commonFile))
+        let info = try #require(try Fixtures.run("readelf", ["-SW", build.commonFile]).split(separator: "\n").first { $0.contains(" .debug_info ") })
+        let infoFields = info.split(separator: " ", omittingEmptySubsequences: true)
+        let infoIndex = try #require(infoFields.firstIndex(of: ".debug_info"))
+        let infoOffset = try #require(Int(infoFields[infoIndex + 3], radix: 16))
+        // The first unit's length made larger than the section: its headers cannot be read.
+        for position in infoOffset..<(infoOffset + 4) { common[position] = 0xF0 }
+        try common.write(to: URL(fileURLWithPath: target))
+        let resolved = try Command.postmortem(["resolve", "--no-cache", "-i", "-d", root, "-o", build.compressed("one"), "0x1149"])
+        #expect(resolved.status == 0)
+        #expect(!resolved.standardOutput.contains("<DW_FORM"))
+        #expect(resolved.standardError.split(separator: "\n").contains { $0.contains("dwz common file") }, "\(resolved.standardError)")
+    }
+}

@@ -17,11 +17,15 @@ final class SupplementaryDWARF: Sendable {
     static let referenceTag: UInt64 = 1 << 63
 
     /// Opens the DWARF of `object`.
-    /// - Throws: ``DWARFError`` when it cannot be mapped or has no `.debug_info`.
+    /// - Throws: ``DWARFError`` when it cannot be mapped, has no `.debug_info`, or a unit header cannot be read (the
+    ///   offsets that point into it cannot be trusted).
     init(object: ObjectFile) throws(DWARFError) {
         path = object.path
         sections = DebugSections(try SectionAccess(object: object), supplementary: nil, isSupplementaryFile: true)
         headers = UnitHeaders(sections.info)
+        if let offset = headers.unreadableAt {
+            throw DWARFError(.malformed, path: object.path, detail: "unit header at offset 0x\(String(offset, radix: 16)) cannot be read")
+        }
         nameResolver = FunctionNameResolver(sections: sections, headers: headers)
     }
 }

@@ -55,7 +55,8 @@ enum ELFReader {
     /// A binary with MiniDebugInfo (`.gnu_debugdata`: an xz-compressed ELF holding the local function symbols that
     /// `strip` removed, as Fedora and RHEL ship every binary) gets those symbols too, after its own `.symtab`'s and
     /// before `.dynsym`'s (gdb's and elfutils' order); its names are then copied into one buffer.
-    static func readSymbols(path: String) throws(ObjectFileError) -> SymbolTable {
+    /// - Parameter problems: where a MiniDebugInfo that cannot be read is said (the rest of the symbols are read).
+    static func readSymbols(path: String, problems: inout [String]) throws(ObjectFileError) -> SymbolTable {
         // One open file for both: the mapping, and libelf's reading of the tables.
         let opened = try ObjectFileError.opening(path)
         let file = try ImmutableBytes(mapping: opened)
@@ -64,7 +65,9 @@ enum ELFReader {
         let sections = sectionList.map(\.section)
         let ownTables = symbolTables(in: sectionList, types: [SHT_SYMTAB]), dynamicTables = symbolTables(in: sectionList, types: [SHT_DYNSYM])
         var entries: [SymbolTable.Entry] = []
-        guard let mini = MiniDebugInfo.read(from: handle, sections: sectionList) else {
+        let miniDebugInfo = MiniDebugInfo.read(from: handle, sections: sectionList)
+        if case .failure(let failure)? = miniDebugInfo { problems.append(failure.description) }
+        guard case .success(let mini)? = miniDebugInfo else {
             // In file order (`.dynsym` usually first): of aliases alike, the later in the file wins.
             for table in symbolTables(in: sectionList, types: [SHT_SYMTAB, SHT_DYNSYM]) {
                 appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: 0, sectionIndex: { $0 })
