@@ -57,14 +57,11 @@ public struct IndexCache: Hashable, Sendable {
     }
 
     /// The cache file of `image` read through `debugFile` (the image itself when it has its DWARF): named by
-    /// the image's build-id or UUID for people, and by the debug file's build-id or UUID, size and architecture, so
-    /// that copies of one build in several places share one file (a debug file without either: by its real path).
+    /// the image's build-id or UUID for people, and by the debug file's real path and architecture, so that
+    /// copies of one build in several places each keep their own file.
     public func path(for image: ObjectFile, debugFile: ObjectFile) -> String {
         let identity = image.uuid.map { "uuid-\($0)" } ?? image.buildID.map { "buildid-\($0.hex)" } ?? "image"
-        // A debug file with a build-id or UUID is named by it and its size: copies of one build in several folders
-        // share one file. One without is named by where it is.
-        let content = IndexCacheFile.Metadata.identity(of: debugFile).map { "\($0)\u{0}\(FileSystem.status(debugFile.path)?.size ?? 0)" }
-        let place = ImmutableBytes.checksum(Array("\(content ?? FileSystem.realPath(debugFile.path))\u{0}\(debugFile.architecture.name)".utf8))
+        let place = ImmutableBytes.checksum(Array("\(FileSystem.realPath(debugFile.path))\u{0}\(debugFile.architecture.name)".utf8))
         return directory + "/" + identity + "-" + String(place, radix: 16) + Self.fileExtension
     }
 

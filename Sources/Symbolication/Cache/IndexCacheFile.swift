@@ -42,19 +42,16 @@ final class IndexCacheFile: Sendable {
     /// What the file says about where it came from.
     struct Metadata: Hashable {
         var imagePath = ""
-        /// The debug file's real path, size and modification time when the file was built, and its build-id or UUID:
-        /// a file is used for a debug file of that identity and size wherever it lies (a copy of one build in another
-        /// folder), and for one without an identity only at that path, unchanged since.
+        /// The debug file's real path, size and modification time when the file was built: a debug file
+        /// that has changed since makes the cache stale.
         var debugFilePath: String?
         var debugFileSize: UInt64 = 0
         var debugFileModified: Int64 = 0
-        var debugFileIdentity: String?
         /// The same of the dwz common file the names were completed from, if any: a file built without it (or
         /// with another) has other names.
         var supplementaryFilePath: String?
         var supplementaryFileSize: UInt64 = 0
         var supplementaryFileModified: Int64 = 0
-        var supplementaryFileIdentity: String?
 
         init() {}
 
@@ -64,40 +61,20 @@ final class IndexCacheFile: Sendable {
             let status = FileSystem.status(debugFile.path)
             debugFileSize = status?.size ?? 0
             debugFileModified = status?.modified ?? 0
-            debugFileIdentity = Self.identity(of: debugFile)
             if let supplementary {
                 supplementaryFilePath = FileSystem.realPath(supplementary.path)
                 let status = FileSystem.status(supplementary.path)
                 supplementaryFileSize = status?.size ?? 0
                 supplementaryFileModified = status?.modified ?? 0
-                supplementaryFileIdentity = Self.identity(of: supplementary)
             }
-        }
-
-        /// What names a build's content: a Mach-O UUID, an ELF build-id (a DWARF 5 common file's checksum).
-        static func identity(of file: ObjectFile) -> String? {
-            file.uuid.map { "uuid-\($0)" } ?? (file.supplementaryChecksum ?? file.buildID).map { "buildid-\($0.hex)" }
-        }
-
-        /// Whether a file recorded as `path`, `size`, `modified`, `identity` is `file` as it is now: the same
-        /// identity and size, or (for a file without identity) the same real path, size and modification time.
-        static func isSame(_ file: ObjectFile, path: String?, size: UInt64, modified: Int64, identity: String?) -> Bool {
-            let status = FileSystem.status(file.path)
-            guard status?.size == size else { return false }
-            if let own = Self.identity(of: file) { return own == identity }
-            return path == FileSystem.realPath(file.path) && status?.modified == modified
-        }
-
-        /// Whether the file was built from `debugFile` as it is now.
-        func matches(debugFile: ObjectFile) -> Bool {
-            Self.isSame(debugFile, path: debugFilePath, size: debugFileSize, modified: debugFileModified, identity: debugFileIdentity)
         }
 
         /// Whether the file was built with `supplementary` as it is now (or without one, and none is given).
         func matches(supplementary: ObjectFile?) -> Bool {
             guard let supplementary else { return supplementaryFilePath == nil }
-            return Self.isSame(supplementary, path: supplementaryFilePath, size: supplementaryFileSize, modified: supplementaryFileModified,
-                               identity: supplementaryFileIdentity)
+            let status = FileSystem.status(supplementary.path)
+            return supplementaryFilePath == FileSystem.realPath(supplementary.path) && status?.size == supplementaryFileSize
+                && status?.modified == supplementaryFileModified
         }
     }
 
@@ -117,11 +94,10 @@ final class IndexCacheFile: Sendable {
     /// unit both read is checked once (checking reads all of its bytes).
     private let checkedUnits: Mutex<[Bool]>
 
-    /// Opens and checks the cache file at `path`; names stored in place are read from `debugFilePath` (a copy of the
-    /// debug file the file was built from; by default the one its metadata names), mapped when `mapsDebugFile` (else
-    /// they read as missing).
+    /// Opens and checks the cache file at `path`; names stored in place are read from the debug file its metadata
+    /// names, mapped when `mapsDebugFile` (else they read as missing).
     /// - Throws: a one-line reason when the file is missing, of another version, truncated or damaged.
-    init(path: String, debugFilePath: String? = nil, mapsDebugFile: Bool = true, verifyingChecksums: Bool = true) throws(IndexCacheError) {
+    init(path: String, mapsDebugFile: Bool = true, verifyingChecksums: Bool = true) throws(IndexCacheError) {
         verifiesChecksums = verifyingChecksums
         self.path = path
         do { bytes = try ImmutableBytes(mapping: path) } catch { throw IndexCacheError(path: path, reason: error.detail) }
@@ -158,7 +134,7 @@ final class IndexCacheFile: Sendable {
             throw IndexCacheError(path: path, reason: "damaged metadata")
         }
         self.metadata = metadata
-        debugFileBytes = mapsDebugFile ? (debugFilePath ?? metadata.debugFilePath).flatMap { try? ImmutableBytes(mapping: $0) } : nil
+        debugFileBytes = mapsDebugFile ? metadata.debugFilePath.flatMap { try? ImmutableBytes(mapping: $0) } : nil
         let table = sections[.unitTable]!.range
         unitTable = FlatRangeTable(bytes: bytes, at: table.lowerBound, limit: table.upperBound)
         unitCount = sections[.unitDirectory]!.range.count / Self.unitEntrySize
@@ -170,8 +146,10 @@ final class IndexCacheFile: Sendable {
     static func open(_ path: String, for debugFile: ObjectFile, supplementary: ObjectFile?) -> Result<IndexCacheFile, IndexCacheError>? {
         guard FileSystem.exists(path) else { return nil }
         let file: IndexCacheFile
-        do { file = try IndexCacheFile(path: path, debugFilePath: debugFile.path) } catch { return .failure(error) }
-        guard file.metadata.matches(debugFile: debugFile) else {
+        do { file = try IndexCacheFile(path: path) } catch { return .failure(error) }
+        let status = FileSystem.status(debugFile.path)
+        guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path), status?.size == file.metadata.debugFileSize,
+              status?.modified == file.metadata.debugFileModified else {
             return .failure(IndexCacheError(path: path, reason: "stale: its debug file changed"))
         }
         guard file.metadata.matches(supplementary: supplementary) else {
@@ -319,11 +297,9 @@ final class IndexCacheFile: Sendable {
         if let debugFile = metadata.debugFilePath {
             lines += ["debugFile=\(debugFile)", "debugFileSize=\(metadata.debugFileSize)", "debugFileModified=\(metadata.debugFileModified)"]
         }
-        if let identity = metadata.debugFileIdentity { lines.append("debugFileIdentity=\(identity)") }
         if let supplementary = metadata.supplementaryFilePath {
             lines += ["supplementaryFile=\(supplementary)", "supplementaryFileSize=\(metadata.supplementaryFileSize)",
                       "supplementaryFileModified=\(metadata.supplementaryFileModified)"]
-            if let identity = metadata.supplementaryFileIdentity { lines.append("supplementaryFileIdentity=\(identity)") }
         }
         return Array(lines.joined(separator: "\n").utf8)
     }
@@ -341,8 +317,6 @@ final class IndexCacheFile: Sendable {
             case "supplementaryFile": metadata.supplementaryFilePath = value
             case "supplementaryFileSize": metadata.supplementaryFileSize = UInt64(value) ?? 0
             case "supplementaryFileModified": metadata.supplementaryFileModified = Int64(value) ?? 0
-            case "debugFileIdentity": metadata.debugFileIdentity = value
-            case "supplementaryFileIdentity": metadata.supplementaryFileIdentity = value
             default: break
             }
         }
