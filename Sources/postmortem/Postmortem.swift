@@ -23,6 +23,10 @@ struct Postmortem: ParsableCommand {
             Output.line(BashCompletionAliases.adding(to: completionScript(for: .bash), of: configuration))
             return
         }
+        if arguments.elementsEqual(["--generate-completion-script", "zsh"]) {
+            Output.line(ZshCompletionAliases.adding(to: completionScript(for: .zsh), of: configuration))
+            return
+        }
         if arguments.elementsEqual(["--generate-completion-script", "fish"]) {
             Output.line(FishCompletionAliases.adding(to: completionScript(for: .fish), of: configuration))
             return

@@ -4,7 +4,8 @@ import TestSupport
 
 /// The completion scripts `postmortem --generate-completion-script SHELL` writes, run by the shells themselves: bash's
 /// and fish's, where a file is expected, offer the folder's files, and the values of `--style`, `--from` and `--arch`
-/// where those are, and `atos` as `resolve`; zsh's loads under `compinit` and registers its function.
+/// where those are, and `atos` as `resolve`; zsh's loads under `compinit`, registers its function, offers `atos` and
+/// dispatches it to `resolve`'s completion.
 @Suite("Shell completion")
 struct CompletionTests {
     /// What bash's completion offers for `words`, the last of them being completed, in `directory`.
@@ -84,5 +85,37 @@ struct CompletionTests {
                                            + "print -r -- ${+functions[_postmortem]} ${_comps[postmortem]}"])
         #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
         #expect(result.outputLines == ["1 _postmortem"])
+    }
+
+    /// zsh runs the root's completion function with the completion system's two calls stood in for: `_arguments`
+    /// reports the state the words put it in, `_describe` prints the subcommands offered, and each subcommand's
+    /// function says it was called. `atos` is offered with `resolve`'s description and completes as `resolve`.
+    @Test func zshOffersAtosAndCompletesItAsResolve() throws {
+        let zsh = try #require(Paths.executable(named: "zsh"), "zsh is needed (make test installs it)")
+        let scratch = try BadInputTests.Scratch()
+        let script = try Command.postmortem(["--generate-completion-script", "zsh"])
+        try script.standardOutput.write(toFile: scratch.path("_postmortem"), atomically: true, encoding: .utf8)
+        func run(_ words: [String], state: String) throws -> [String] {
+            let program = """
+                autoload -U compinit; compinit -u -D
+                source '\(scratch.path("_postmortem"))'
+                _arguments() { state=\(state); return 1 }
+                _describe() { print -rl -- "${(@P)3}" }
+                for command in resolve info images symbolicate; do
+                    functions[_postmortem_$command]="print -r -- called $command"
+                done
+                words=(\(words.map { "'\($0)'" }.joined(separator: " "))); CURRENT=${#words}
+                _postmortem
+                """
+            let result = try Command.run(zsh, ["-f", "-c", program])
+            #expect(result.standardError.isEmpty, "\(result.standardError)")
+            return result.outputLines
+        }
+        let offered = try run(["postmortem", ""], state: "command")
+        let resolve = try #require(offered.first { $0.hasPrefix("resolve:") })
+        #expect(offered.contains("atos:" + resolve.dropFirst("resolve:".count)), "\(offered)")
+        // In state `arg`, `_arguments` has shifted the words (its `*::` spec): the subcommand is the first.
+        #expect(try run(["atos", "-o"], state: "arg") == ["called resolve"])
+        #expect(try run(["info", ""], state: "arg") == ["called info"])
     }
 }
