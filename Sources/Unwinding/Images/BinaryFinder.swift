@@ -7,6 +7,8 @@ public import PostmortemCore
 /// checked against the build-id the core holds before it is used.
 public final class BinaryFinder {
     private let locator: BinaryLocator
+    /// Finds a binary's separate debug file, where call-frame information its binary lacks may be (`.debug_frame`).
+    let debugFiles: DebugFileLocator
     private let remote: RemoteDebugFileSource?
     /// The program's binary given with `-e`, if one was.
     public let executable: String?
@@ -20,6 +22,7 @@ public final class BinaryFinder {
     public init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil,
                 callFramesWithoutBinary: CallFrameRowsLookup? = nil) {
         locator = BinaryLocator(debugPaths: debugPaths, object: executable)
+        debugFiles = DebugFileLocator(search: DebugFileSearch(roots: debugPaths), remote: remote)
         self.remote = remote
         self.executable = executable
         self.callFramesWithoutBinary = callFramesWithoutBinary

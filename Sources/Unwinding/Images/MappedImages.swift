@@ -37,6 +37,8 @@ public final class MappedImages: CallFrameSource {
     /// Each image's rows, and the bias they are kept by.
     private let tables: Mutex<[Int: Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure>]>
     private let callFramesWithoutBinary: CallFrameRowsLookup?
+    /// The separate debug file of a binary, where its `.debug_frame` may be.
+    private let debugFileOf: @Sendable (ObjectFile) -> ObjectFile?
     /// The symbol tables of images with Swift code, read the first time a walk asks whether an address is async.
     private let symbolTables: Mutex<[Int: SymbolTable?]>
 
@@ -88,6 +90,8 @@ public final class MappedImages: CallFrameSource {
         self.memory = memory
         self.architecture = architecture
         callFramesWithoutBinary = finder.callFramesWithoutBinary
+        let debugFiles = finder.debugFiles
+        debugFileOf = { binary in binary.hasDWARF ? nil : debugFiles.locateDebugFile(for: binary).debugFile }
         var images = found
         for index in images.indices {
             var image = images[index]
@@ -126,8 +130,16 @@ public final class MappedImages: CallFrameSource {
             if let known = tables[index] { return known }
             let read: Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure>
             if let binary = image.binary {
-                do { read = .success((try CallFrameTable(object: binary), image.bias)) } catch {
+                let own: Result<CallFrameTable, DWARFError>
+                do throws(DWARFError) { own = .success(try CallFrameTable(object: binary)) } catch { own = .failure(error) }
+                let locate = debugFileOf
+                let layered = LayeredCallFrameRows(path: binary.path, own: try? own.get()) {
+                    locate(binary).flatMap { try? CallFrameTable(object: $0) }
+                }
+                if case .failure(let error) = own, layered.separateTable == nil {
                     read = .failure(CallFrameLookupFailure("\(image.name) has no call-frame information here (\(error))"))
+                } else {
+                    read = .success((layered, image.bias))
                 }
             } else if let buildID = image.buildID, let rows = callFramesWithoutBinary?(image.name, image.path, buildID) {
                 // A symbol file's rows are kept by offsets from where the image was loaded.
