@@ -67,6 +67,15 @@ struct DistributionDebugInfoTests {
         zip(addresses, zip(ours, theirs)).filter { $0.1.0 != $0.1.1 }.prefix(5).map { "\($0.0): ours \($0.1.0), theirs \($0.1.1)" }
     }
 
+    /// A new folder named after `name` holding a copy of `file` in a `.build-id` tree at the path of `identity` (hex).
+    static func buildIDTree(_ name: String, holding file: String, as identity: String) throws -> String {
+        let tree = Fixtures.scratchDirectory(name)
+        let linked = tree + "/.build-id/" + identity.prefix(2) + "/" + identity.dropFirst(2) + ".debug"
+        try FileManager.default.createDirectory(atPath: (linked as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: file, toPath: linked)
+        return tree
+    }
+
     static func build(_ five: Bool) throws -> DistributionBuilds.DwzBuild {
         try (five ? DistributionBuilds.dwarf5 : DistributionBuilds.dwarf4).get()
     }
@@ -115,10 +124,7 @@ struct DistributionDebugInfoTests {
         let buildID = try DebuginfodTests.Workspace.buildID(of: build.commonFile)
 
         // A .build-id tree below -d, as Debian's -dbgsym packages install it.
-        let tree = Fixtures.scratchDirectory("dwz-build-id")
-        let linked = tree + "/.build-id/" + buildID.prefix(2) + "/" + buildID.dropFirst(2) + ".debug"
-        try FileManager.default.createDirectory(atPath: (linked as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: build.commonFile, toPath: linked)
+        let tree = try Self.buildIDTree("dwz-build-id", holding: build.commonFile, as: buildID)
         #expect(try Self.ourChains(program, addresses, ["--no-cache", "-d", tree]).chains == reference, "by build-id")
 
         // Any name, deep below -d.
@@ -157,11 +163,8 @@ struct DistributionDebugInfoTests {
         let five = false
         let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
         let build = try Self.build(five)
-        let tree = Fixtures.scratchDirectory("dwz-gdb")
         let checksum = try #require(try Self.commonFileIdentity(build.commonFile, five: five))
-        let linked = tree + "/.build-id/" + checksum.prefix(2) + "/" + checksum.dropFirst(2) + ".debug"
-        try FileManager.default.createDirectory(atPath: (linked as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: build.commonFile, toPath: linked)
+        let tree = try Self.buildIDTree("dwz-gdb", holding: build.commonFile, as: checksum)
         for program in build.programs {
             let binary = build.compressed(program)
             let differing = try Self.gdbDifferences(binary, try Self.textAddresses(of: binary), setup: ["set debug-file-directory \(tree)"],
@@ -186,11 +189,8 @@ struct DistributionDebugInfoTests {
     @Test("dwz: the frames of a core through the dwz'd library and program are eu-stack's, inlined frames included")
     func dwzCoreFramesEqualEuStack() throws {
         let build = try Self.build(false)
-        let tree = Fixtures.scratchDirectory("dwz-core")
-        let buildID = try DebuginfodTests.Workspace.buildID(of: build.commonFile)
-        let linked = tree + "/.build-id/" + buildID.prefix(2) + "/" + buildID.dropFirst(2) + ".debug"
-        try FileManager.default.createDirectory(atPath: (linked as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: build.commonFile, toPath: linked)
+        let tree = try Self.buildIDTree("dwz-core", holding: build.commonFile,
+                                        as: try DebuginfodTests.Workspace.buildID(of: build.commonFile))
         let helpers = try CrashingPrograms.directory.get()
         for arguments in [["library"], ["program", "itself"]] {
             let core = tree + "/core-\(arguments.count)"

@@ -35,13 +35,6 @@ extension DebugFileLocator {
         var candidates: [String] = []
         if link.path.hasPrefix("/") {
             candidates.append(link.path)
-        } else {
-            let directory = FilePath.directory(of: debugFile.path)
-            candidates.append(FilePath.join(directory, link.path))
-            let realDirectory = FilePath.directory(of: FileSystem.realPath(debugFile.path))
-            if realDirectory != directory { candidates.append(FilePath.join(realDirectory, link.path)) }
-        }
-        if link.path.hasPrefix("/") {
             for root in search.roots {
                 candidates.append(root + link.path)
                 // A root that is itself a debug folder (`-d unpacked/usr/lib/debug`) holds the path below it.
@@ -49,6 +42,11 @@ extension DebugFileLocator {
                     candidates.append(root + link.path.dropFirst(DebugFileSearch.systemRoot.count))
                 }
             }
+        } else {
+            let directory = FilePath.directory(of: debugFile.path)
+            candidates.append(FilePath.join(directory, link.path))
+            let realDirectory = FilePath.directory(of: FileSystem.realPath(debugFile.path))
+            if realDirectory != directory { candidates.append(FilePath.join(realDirectory, link.path)) }
         }
         if let relative = link.buildID?.debugFileRelativePath {
             for root in search.allRoots { candidates.append(FilePath.join(root, relative)) }
@@ -56,13 +54,9 @@ extension DebugFileLocator {
         for candidate in candidates {
             if let file = consider(candidate) { return found(file) }
         }
-        let name = FilePath.fileName(of: link.path)
-        let relative = link.buildID?.debugFileRelativePath.map { "/" + $0 }
         for root in search.roots {
-            for entry in BinaryLocator.entries(below: root, depth: 8) {
-                let byPath = relative.map { entry.path.hasSuffix($0) && entry.path.dropLast($0.count).hasSuffix(".build-id") } ?? false
-                guard entry.name == name || byPath, let file = consider(entry.path) else { continue }
-                return found(file)
+            for candidate in Self.candidates(below: root, named: [FilePath.fileName(of: link.path)], buildID: link.buildID) {
+                if let file = consider(candidate) { return found(file) }
             }
         }
         if let buildID = link.buildID {

@@ -145,9 +145,15 @@ public struct DebugFileLocator: Sendable {
     /// the binary's build-id path, or named as its debug link names it, or `NAME.debug`, or a copy named as the binary
     /// is (an unstripped build kept beside the shipped one; taken only when its build-id is the binary's).
     static func candidates(below root: String, for binary: ObjectFile) -> [String] {
-        let relative = binary.buildID?.debugFileRelativePath.map { "/" + $0 }
         let name = FilePath.fileName(of: binary.path)
         let names = Set([binary.debugLink?.fileName, name + ".debug", binary.buildID == nil ? nil : name].compactMap { $0 })
+        return candidates(below: root, named: names, buildID: binary.buildID)
+    }
+
+    /// Files below `root` (8 levels deep), nearest first, named one of `names` or at `buildID`'s path in a
+    /// `.build-id` folder.
+    static func candidates(below root: String, named names: Set<String>, buildID: BuildID?) -> [String] {
+        let relative = buildID?.debugFileRelativePath.map { "/" + $0 }
         return BinaryLocator.entries(below: root, depth: 8).compactMap { entry in
             if names.contains(entry.name) { return entry.path }
             if let relative, entry.path.hasSuffix(relative), entry.path.dropLast(relative.count).hasSuffix(".build-id") {

@@ -1,4 +1,5 @@
 import PostmortemCore
+import Synchronization
 /// Where to look for the separate debug file of a stripped binary, as gdb does.
 public struct DebugFileSearch: Hashable, Sendable {
     /// Roots holding `.build-id/xx/rest.debug` trees and mirrors of binary directories,
@@ -13,16 +14,16 @@ public struct DebugFileSearch: Hashable, Sendable {
     public static let systemRoot = "/usr/lib/debug"
 
     /// `usr/lib/debug` of the Swift toolchain on `PATH` when it has one: a toolchain installed outside `/usr` keeps the
-    /// debug files it ships beside its runtime, not in the system's root.
-    public let toolchainRoot: String?
+    /// debug files it ships beside its runtime, not in the system's root. Looked for when a search first needs it (a
+    /// run whose binaries carry their DWARF never does).
+    public var toolchainRoot: String? { includesSystemRoot ? toolchain.root : nil }
+    private let toolchain = ToolchainDebugRoot()
 
     /// A search of `roots`, then of `/usr/lib/debug` and the Swift toolchain's debug folder unless told otherwise.
     public init(roots: [String] = [], includesSystemRoot: Bool = true) {
         self.roots = roots
         self.includesSystemRoot = includesSystemRoot
         catalog = BuildIDCatalog()
-        toolchainRoot = includesSystemRoot ? SystemLibrarySearch.swiftRuntimeFolder().map { FileSystem.realPath($0 + "/../../debug") }
-            .flatMap { FileSystem.isDirectory($0) && $0 != Self.systemRoot ? $0 : nil } : nil
     }
 
     var allRoots: [String] { includesSystemRoot ? roots + [Self.systemRoot] + (toolchainRoot.map { [$0] } ?? []) : roots }
@@ -64,5 +65,18 @@ public struct DebugFileLookup: Sendable {
         self.rejections = rejections
         self.origin = origin
         self.unavailableRemotely = unavailableRemotely
+    }
+}
+
+/// The Swift toolchain's `usr/lib/debug`, found once, by the first search that needs it; shared by copies of a search.
+private final class ToolchainDebugRoot: Sendable {
+    private let found = Mutex<String??>(nil)
+
+    var root: String? {
+        if let known = found.withLock({ $0 }) { return known }
+        let root = SystemLibrarySearch.swiftRuntimeFolder().map { FileSystem.realPath($0 + "/../../debug") }
+            .flatMap { FileSystem.isDirectory($0) && $0 != DebugFileSearch.systemRoot ? $0 : nil }
+        found.withLock { $0 = .some(root) }
+        return root
     }
 }

@@ -63,7 +63,6 @@ enum ELFReader {
         let handle = try ELFHandle(file: opened)
         let sectionList = try readSections(handle)
         let sections = sectionList.map(\.section)
-        let ownTables = symbolTables(in: sectionList, types: [SHT_SYMTAB]), dynamicTables = symbolTables(in: sectionList, types: [SHT_DYNSYM])
         var entries: [SymbolTable.Entry] = []
         let miniDebugInfo = MiniDebugInfo.read(from: handle, sections: sectionList)
         if case .failure(let failure)? = miniDebugInfo { problems.append(failure.description) }
@@ -75,7 +74,7 @@ enum ELFReader {
             return SymbolTable(fileOrderEntries: entries, names: file, sectionNames: sections.map(\.name), sections: sections)
         }
         var names = NameBuffer()
-        for table in ownTables {
+        for table in symbolTables(in: sectionList, types: [SHT_SYMTAB]) {
             let shift = names.append(stringTableOf: table, in: sectionList, from: file)
             appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: shift, sectionIndex: { $0 })
         }
@@ -89,7 +88,7 @@ enum ELFReader {
                 index < miniSections.count ? outerIndex[miniSections[index].name] : nil
             }
         }
-        for table in dynamicTables {
+        for table in symbolTables(in: sectionList, types: [SHT_DYNSYM]) {
             let shift = names.append(stringTableOf: table, in: sectionList, from: file)
             appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: shift, sectionIndex: { $0 })
         }
