@@ -7,6 +7,8 @@ public import PostmortemCore
 /// checked against the build-id the core holds before it is used.
 public final class BinaryFinder {
     private let locator: BinaryLocator
+    /// The folders given with `-d`.
+    let debugPaths: [String]
     /// Finds a binary's separate debug file, where call-frame information its binary lacks may be (`.debug_frame`).
     let debugFiles: DebugFileLocator
     private let remote: RemoteDebugFileSource?
@@ -22,6 +24,7 @@ public final class BinaryFinder {
     public init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil,
                 callFramesWithoutBinary: CallFrameRowsLookup? = nil) {
         locator = BinaryLocator(debugPaths: debugPaths, object: executable)
+        self.debugPaths = debugPaths
         debugFiles = DebugFileLocator(search: DebugFileSearch(roots: debugPaths), remote: remote)
         self.remote = remote
         self.executable = executable

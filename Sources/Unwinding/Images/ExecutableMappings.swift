@@ -8,20 +8,40 @@ enum ExecutableMappings {
     static let entryType: UInt64 = 9  // AT_ENTRY
     static let fileNameType: UInt64 = 31  // AT_EXECFN
 
+    /// The executable found and where it was loaded.
+    struct Placed {
+        /// Its binary.
+        var object: ObjectFile
+        /// Runtime address less file address.
+        var bias: UInt64
+        /// Its segments as a kernel's `NT_FILE` would list them.
+        var mappings: [CoreMapping]
+    }
+
     /// The executable's segments as a kernel's `NT_FILE` would list them; empty when it cannot be placed.
     static func mappings(of core: CoreFile, executable: String?) -> [CoreMapping] {
-        guard let entry = core.auxiliaryVector[entryType] else { return [] }
+        placed(in: core, executable: executable)?.mappings ?? []
+    }
+
+    /// The executable of `core` (`executable` when given) and where it was loaded; `nil` when it cannot be placed.
+    static func placed(in core: CoreFile, executable: String?) -> Placed? {
+        guard let entry = core.auxiliaryVector[entryType] else { return nil }
         var named = executable
         if named == nil, let name = core.auxiliaryVector[fileNameType].flatMap({ cString(at: $0, in: core.memory) }) {
             named = name.hasPrefix("/") ? name : FilePath.directory(of: core.path) + "/" + name
         }
         // Absolute, as the kernel's NT_FILE paths are.
-        guard let given = named else { return [] }
+        guard let given = named else { return nil }
         let path = given.hasPrefix("/") ? given : FileSystem.realPath(given)
         guard let object = try? ObjectFileReader.read(path: path, architecture: core.architecture.objectArchitecture),
-              let header = FileSystem.read(path, offset: 0, count: 32), header.count == 32 else { return [] }
+              let header = FileSystem.read(path, offset: 0, count: 32), header.count == 32 else { return nil }
         let fileEntry = CoreFile.word(header, at: 24)
         let bias = entry &- fileEntry
+        return Placed(object: object, bias: bias, mappings: segmentMappings(of: object, path: path, bias: bias))
+    }
+
+    /// The loaded segments of `object` (read from `path`) moved by `bias`, page-aligned as the kernel maps them.
+    static func segmentMappings(of object: ObjectFile, path: String, bias: UInt64) -> [CoreMapping] {
         let page: UInt64 = 4096
         return object.segments.map { segment in
             let start = (bias &+ segment.virtualAddress.rawValue) & ~(page - 1)

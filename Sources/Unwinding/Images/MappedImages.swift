@@ -31,6 +31,8 @@ public final class MappedImages: CallFrameSource {
 
     /// The images, by load address.
     public let images: [Image]
+    /// What was wrong in finding them but did not stop it (a library the dynamic linker listed and no file found).
+    public let warnings: [String]
     private let memory: any MemoryReader
     /// The machine the process ran on.
     private let architecture: UnwindArchitecture
@@ -44,15 +46,24 @@ public final class MappedImages: CallFrameSource {
 
     /// The images of `core`, each with the binary `finder` finds for it (beside the core, among other places).
     public convenience init(core: CoreFile, finder: BinaryFinder) {
-        let mappings = core.mappings.isEmpty ? ExecutableMappings.mappings(of: core, executable: finder.executable) : core.mappings
+        var mappings = core.mappings
+        var warnings: [String] = []
+        // Without NT_FILE: the executable placed by its entry point, and the libraries its dynamic linker listed.
+        if mappings.isEmpty, let executable = ExecutableMappings.placed(in: core, executable: finder.executable) {
+            let libraries = LinkMapMappings.mappings(executable: executable.object, bias: executable.bias, memory: core.memory,
+                                                     interpreterBase: core.auxiliaryVector[7],  // AT_BASE
+                                                     roots: finder.debugPaths, architecture: core.architecture)
+            mappings = executable.mappings + libraries.mappings
+            warnings = libraries.problems
+        }
         self.init(mappings: mappings, memory: core.memory, architecture: core.architecture, finder: finder,
-                  near: FilePath.directory(of: core.path))
+                  near: FilePath.directory(of: core.path), warnings: warnings)
     }
 
     /// The images of the files in `mappings` of a process whose memory is `memory`, each with the binary `finder` finds
     /// for it (`directory` is searched as a log's folder is).
     public convenience init(mappings: [CoreMapping], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
-                            near directory: String?) {
+                            near directory: String?, warnings: [String] = []) {
         var images: [Image] = []
         var byPath: [String: Int] = [:]
         // A mapping that ends before it starts (a damaged NT_FILE) holds nothing.
@@ -69,7 +80,8 @@ public final class MappedImages: CallFrameSource {
                                 endAddress: mapping.end, buildID: nil, binary: nil, bias: 0, problem: nil,
                                 ranges: [mapping.start..<mapping.end]))
         }
-        self.init(images: images, memory: memory, architecture: architecture, finder: finder, near: directory, keepsUnidentified: false)
+        self.init(images: images, memory: memory, architecture: architecture, finder: finder, near: directory, keepsUnidentified: false,
+                  warnings: warnings)
     }
 
     /// The images of a minidump's `modules`, each with the binary `finder` finds for it by its path and build-id.
@@ -79,15 +91,17 @@ public final class MappedImages: CallFrameSource {
             Image(name: module.name, path: module.path, loadAddress: module.baseAddress, endAddress: module.baseAddress + module.size,
                   buildID: module.buildID, binary: nil, bias: 0, problem: nil, ranges: [module.baseAddress..<module.baseAddress + module.size])
         }
-        self.init(images: images, memory: memory, architecture: architecture, finder: finder, near: directory, keepsUnidentified: true)
+        self.init(images: images, memory: memory, architecture: architecture, finder: finder, near: directory, keepsUnidentified: true,
+                  warnings: [])
     }
 
     /// `images` with their binaries found; the build-id and image base read from `memory` where it holds an image's
     /// headers. Images with neither a binary nor a build-id are dropped unless `keepsUnidentified` (a minidump's
     /// modules are code; a core's unidentified mappings are data files).
     private init(images found: [Image], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
-                 near directory: String?, keepsUnidentified: Bool) {
+                 near directory: String?, keepsUnidentified: Bool, warnings: [String]) {
         self.memory = memory
+        self.warnings = warnings
         self.architecture = architecture
         callFramesWithoutBinary = finder.callFramesWithoutBinary
         let debugFiles = finder.debugFiles

@@ -42,7 +42,7 @@ public struct CoreUnwinding {
             return written
         }
         return ELFCoreReportWriter(header: header, exception: exception, threads: threads, images: crashImages)
-            .report(warnings: core.warnings)
+            .report(warnings: core.warnings + images.warnings)
     }
 
     /// What went wrong: the signal and its code, and the address that faulted.
