@@ -35,6 +35,19 @@ public enum ObjectFileReader {
         throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF or Mach-O header")
     }
 
+    /// Reads the ELF image held in `contents` (one read from a process's memory: the vDSO), named `path` in messages
+    /// and in the object read.
+    /// - Throws: ``ObjectFileError`` when the bytes are no ELF image libelf reads.
+    public static func read(contents: ImmutableBytes, path: String) throws(ObjectFileError) -> ObjectFile {
+        try ELFReader.read(ELFHandle(bytes: contents, path: path))
+    }
+
+    /// The function and data symbols (`.symtab`, `.dynsym`) of the ELF image held in `contents`, named `path` in
+    /// messages.
+    public static func symbolTable(contents: ImmutableBytes, path: String) throws(ObjectFileError) -> SymbolTable {
+        try ELFReader.readSymbols(contents: contents, path: path)
+    }
+
     /// Reads the function and data symbols of `file` (`.symtab` and `.dynsym`, or Mach-O's `LC_SYMTAB`).
     public static func symbolTable(of file: ObjectFile) throws(ObjectFileError) -> SymbolTable {
         var problems: [String] = []

@@ -18,8 +18,10 @@ public final class CallFrameTable: Sendable {
     /// Reads the frame sections of `object`.
     /// - Throws: ``DWARFError`` with ``DWARFError/Code/noDebugInfo`` when the file has neither `.eh_frame` nor
     ///   `.debug_frame`, or when neither lists a function; another code when libdwarf cannot read them.
-    public init(object: ObjectFile) throws(DWARFError) {
-        let access = try SectionAccess(object: object, purpose: .callFrames)
+    /// - Parameter contents: the file's bytes when they are held in memory (an image read from a process: the vDSO);
+    ///   `nil`: the file at `object.path` is read.
+    public init(object: ObjectFile, contents: ImmutableBytes? = nil) throws(DWARFError) {
+        let access = try SectionAccess(object: object, purpose: .callFrames, contents: contents)
         let handle = try DebugHandle(access: access, path: object.path)
         let lists = try handle.run { () throws(DWARFError) -> FrameLists in try FrameLists(handle) }
         guard !lists.isEmpty else { throw DWARFError(.noDebugInfo, path: object.path, detail: "no call-frame information") }

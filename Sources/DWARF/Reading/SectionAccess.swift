@@ -38,9 +38,15 @@ final class SectionAccess {
     /// Maps `object`'s file and lists its DWARF sections.
     /// - Throws: ``DWARFError`` when the file cannot be mapped, a section cannot be decompressed or lies
     ///   outside the file, or there is no `.debug_info` at all (``DWARFError/Code/noDebugInfo``).
-    init(object: ObjectFile, purpose: Purpose = .debugInformation) throws(DWARFError) {
-        do { file = try ImmutableBytes(mapping: object.path) } catch {
-            throw DWARFError(.cannotOpen, path: object.path, detail: error.detail)
+    /// - Parameter contents: the file's bytes when they are held in memory (an image read from a process: the vDSO);
+    ///   `nil`: the file at `object.path` is mapped.
+    init(object: ObjectFile, purpose: Purpose = .debugInformation, contents: ImmutableBytes? = nil) throws(DWARFError) {
+        if let contents {
+            file = contents
+        } else {
+            do { file = try ImmutableBytes(mapping: object.path) } catch {
+                throw DWARFError(.cannotOpen, path: object.path, detail: error.detail)
+            }
         }
         isBigEndian = object.isBigEndian
         is64Bit = object.is64Bit

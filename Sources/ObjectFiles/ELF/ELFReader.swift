@@ -56,6 +56,19 @@ enum ELFReader {
     /// `strip` removed, as Fedora and RHEL ship every binary) gets those symbols too, after its own `.symtab`'s and
     /// before `.dynsym`'s (gdb's and elfutils' order); its names are then copied into one buffer.
     /// - Parameter problems: where a MiniDebugInfo that cannot be read is said (the rest of the symbols are read).
+    /// The `.symtab` and `.dynsym` symbols of the ELF image held in `contents` (named `path` in messages), in file
+    /// order.
+    static func readSymbols(contents: ImmutableBytes, path: String) throws(ObjectFileError) -> SymbolTable {
+        let handle = try ELFHandle(bytes: contents, path: path)
+        let sectionList = try readSections(handle)
+        var entries: [SymbolTable.Entry] = []
+        for table in symbolTables(in: sectionList, types: [SHT_SYMTAB, SHT_DYNSYM]) {
+            appendSymbols(of: table, in: sectionList, names: contents, into: &entries, shiftingNamesBy: 0, sectionIndex: { $0 })
+        }
+        let sections = sectionList.map(\.section)
+        return SymbolTable(fileOrderEntries: entries, names: contents, sectionNames: sections.map(\.name), sections: sections)
+    }
+
     static func readSymbols(path: String, problems: inout [String]) throws(ObjectFileError) -> SymbolTable {
         // One open file for both: the mapping, and libelf's reading of the tables.
         let opened = try ObjectFileError.opening(path)

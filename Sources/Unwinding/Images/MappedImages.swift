@@ -33,6 +33,8 @@ public final class MappedImages: CallFrameSource {
     public let images: [Image]
     /// What was wrong in finding them but did not stop it (a library the dynamic linker listed and no file found).
     public let warnings: [String]
+    /// The kernel's vDSO, read from memory: one of ``images`` (at ``VirtualDSO/path``) when the memory holds it.
+    public let virtualDSO: VirtualDSO?
     private let memory: any MemoryReader
     /// The machine the process ran on.
     private let architecture: UnwindArchitecture
@@ -57,13 +59,14 @@ public final class MappedImages: CallFrameSource {
             warnings = libraries.problems
         }
         self.init(mappings: mappings, memory: core.memory, architecture: core.architecture, finder: finder,
-                  near: FilePath.directory(of: core.path), warnings: warnings)
+                  near: FilePath.directory(of: core.path), warnings: warnings,
+                  virtualDSOAddress: core.auxiliaryVector[VirtualDSO.auxiliaryType])
     }
 
     /// The images of the files in `mappings` of a process whose memory is `memory`, each with the binary `finder` finds
-    /// for it (`directory` is searched as a log's folder is).
+    /// for it (`directory` is searched as a log's folder is), and the vDSO whose ELF header lies at `virtualDSOAddress`.
     public convenience init(mappings: [CoreMapping], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
-                            near directory: String?, warnings: [String] = []) {
+                            near directory: String?, warnings: [String] = [], virtualDSOAddress: UInt64? = nil) {
         var images: [Image] = []
         var byPath: [String: Int] = [:]
         // A mapping that ends before it starts (a damaged NT_FILE) holds nothing.
@@ -81,7 +84,7 @@ public final class MappedImages: CallFrameSource {
                                 ranges: [mapping.start..<mapping.end]))
         }
         self.init(images: images, memory: memory, architecture: architecture, finder: finder, near: directory, keepsUnidentified: false,
-                  warnings: warnings)
+                  warnings: warnings, virtualDSO: virtualDSOAddress.flatMap { VirtualDSO(memory: memory, address: $0) })
     }
 
     /// The images of a minidump's `modules`, each with the binary `finder` finds for it by its path and build-id.
@@ -92,14 +95,14 @@ public final class MappedImages: CallFrameSource {
                   buildID: module.buildID, binary: nil, bias: 0, problem: nil, ranges: [module.baseAddress..<module.baseAddress + module.size])
         }
         self.init(images: images, memory: memory, architecture: architecture, finder: finder, near: directory, keepsUnidentified: true,
-                  warnings: [])
+                  warnings: [], virtualDSO: nil)
     }
 
     /// `images` with their binaries found; the build-id and image base read from `memory` where it holds an image's
     /// headers. Images with neither a binary nor a build-id are dropped unless `keepsUnidentified` (a minidump's
     /// modules are code; a core's unidentified mappings are data files).
     private init(images found: [Image], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
-                 near directory: String?, keepsUnidentified: Bool, warnings: [String]) {
+                 near directory: String?, keepsUnidentified: Bool, warnings: [String], virtualDSO: VirtualDSO?) {
         self.memory = memory
         self.warnings = warnings
         self.architecture = architecture
@@ -124,7 +127,18 @@ public final class MappedImages: CallFrameSource {
             images[index] = image
         }
         // Only files that hold code: data files a program maps (locale archives, caches) are no images.
-        self.images = images.filter { keepsUnidentified || $0.binary != nil || $0.buildID != nil }.sorted { $0.loadAddress < $1.loadAddress }
+        images = images.filter { keepsUnidentified || $0.binary != nil || $0.buildID != nil }
+        if let virtualDSO, !images.contains(where: { $0.ranges.contains { $0.contains(virtualDSO.loadAddress) } }) {
+            let end = virtualDSO.loadAddress &+ (virtualDSO.size + 4095) & ~4095
+            images.append(Image(name: virtualDSO.name, path: VirtualDSO.path, loadAddress: virtualDSO.loadAddress, endAddress: end,
+                                buildID: virtualDSO.object.buildID, binary: virtualDSO.object,
+                                bias: virtualDSO.loadAddress &- virtualDSO.object.imageBase.rawValue, problem: nil,
+                                ranges: [virtualDSO.loadAddress..<end]))
+            self.virtualDSO = virtualDSO
+        } else {
+            self.virtualDSO = nil
+        }
+        self.images = images.sorted { $0.loadAddress < $1.loadAddress }
         tables = Mutex([:])
         symbolTables = Mutex([:])
     }
@@ -143,7 +157,13 @@ public final class MappedImages: CallFrameSource {
         return tables.withLock { tables -> Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure> in
             if let known = tables[index] { return known }
             let read: Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure>
-            if let binary = image.binary {
+            if image.path == VirtualDSO.path, let virtualDSO {
+                do throws(DWARFError) {
+                    read = .success((try CallFrameTable(object: virtualDSO.object, contents: virtualDSO.contents), image.bias))
+                } catch {
+                    read = .failure(CallFrameLookupFailure("\(image.name) has no call-frame information (\(error))"))
+                }
+            } else if let binary = image.binary {
                 let own: Result<CallFrameTable, DWARFError>
                 do throws(DWARFError) { own = .success(try CallFrameTable(object: binary)) } catch { own = .failure(error) }
                 let locate = debugFileOf
@@ -181,6 +201,20 @@ public final class MappedImages: CallFrameSource {
         return SwiftAsyncNames.isResume(symbol.name)
     }
 
+    /// The symbol of the vDSO (read from memory: no file has it) that holds `lookupAddress`, and the offset into it;
+    /// `nil` outside the vDSO or any of its symbols.
+    public func virtualDSOSymbol(at lookupAddress: UInt64) -> (name: String, offset: UInt64)? {
+        guard let virtualDSO, let index = imageIndex(containing: lookupAddress), images[index].path == VirtualDSO.path else { return nil }
+        let table = symbolTables.withLock { tables -> SymbolTable? in
+            if let known = tables[index] { return known }
+            let read = try? ObjectFileReader.symbolTable(contents: virtualDSO.contents, path: VirtualDSO.path)
+            tables[index] = .some(read)
+            return read
+        }
+        guard let found = table?.symbol(containing: FileAddress(lookupAddress &- images[index].bias)) else { return nil }
+        return (found.symbol.name, found.offset)
+    }
+
     /// Whether the instruction before `address` is a call, read from the image's binary (a core or dump seldom holds
     /// code): no binary, no frame found by scanning.
     public func followsCall(_ address: UInt64) -> Bool {
@@ -191,7 +225,12 @@ public final class MappedImages: CallFrameSource {
                 && fileAddress <= segment.virtualAddress.rawValue + segment.fileSize
         }) else { return false }
         let offset = (binary.slice?.offset ?? 0) + segment.fileOffset + (fileAddress - 8 - segment.virtualAddress.rawValue)
-        guard let before = FileSystem.read(binary.path, offset: offset, count: 8) else { return false }
+        let before = if images[index].path == VirtualDSO.path, let virtualDSO {
+            offset + 8 <= UInt64(virtualDSO.contents.count) ? virtualDSO.contents.bytes(Int(offset)..<Int(offset) + 8) : nil
+        } else {
+            FileSystem.read(binary.path, offset: offset, count: 8)
+        }
+        guard let before else { return false }
         return CallInstructions.endsWithCall(before, architecture: architecture)
     }
 

@@ -29,7 +29,7 @@ public struct ProcessStacks {
         let mappings = ProcessMapping.parse(String(decoding: maps, as: UTF8.self))
         let memory = ProcessMemory(processID: processID, mappings: mappings)
         let images = MappedImages(mappings: mappings.map(\.fileMapping), memory: memory, architecture: architecture, finder: finder,
-                                  near: nil)
+                                  near: nil, virtualDSOAddress: mappings.first { $0.path == VirtualDSO.path }?.start)
         // The images' call-frame information is read before the threads stop, so that they stop for the walk alone.
         for image in images.images { _ = images.callFrames(at: image.loadAddress) }
         let attachment = try ProcessAttachment(processID: processID, architecture: architecture)

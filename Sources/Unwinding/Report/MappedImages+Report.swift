@@ -13,8 +13,11 @@ extension MappedImages {
     func writtenFrames(of stack: UnwoundStack) -> [ELFCoreReportWriter.Frame] {
         stack.frames.map { frame in
             let image = imageIndex(containing: frame.lookupAddress)
-            return ELFCoreReportWriter.Frame(address: frame.address, isReturnAddress: frame.isReturnAddress, trust: frame.trust,
-                                             image: image, imageOffset: image.map { frame.address &- images[$0].bias })
+            var written = ELFCoreReportWriter.Frame(address: frame.address, isReturnAddress: frame.isReturnAddress, trust: frame.trust,
+                                                    image: image, imageOffset: image.map { frame.address &- images[$0].bias })
+            // No file holds the vDSO: its names come from its image in memory now, not from a search later.
+            written.symbol = virtualDSOSymbol(at: frame.lookupAddress)
+            return written
         }
     }
 }

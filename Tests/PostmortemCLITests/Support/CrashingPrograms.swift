@@ -30,6 +30,7 @@ enum CrashingPrograms {
              "-Wl,-rpath,$ORIGIN"],
             ["g++", "-O2", "-g", "-o", "terminate", "\(sources)/terminate.cpp"],
             ["gcc", "-O1", "-g", "-o", "handler", "\(sources)/handler.c"],
+            ["gcc", "-O1", "-g", "-o", "clock", "\(sources)/clock.c"],
             ["gcc", "-O0", "-g", "-o", "overflow", "\(sources)/overflow.c"],
             ["gcc", "-O2", "-g", "-pthread", "-o", "park", "\(sources)/park.c"],
             ["swiftc", "-g", "-Onone", "-o", "crashes", "\(sources)/crashes.swift"],

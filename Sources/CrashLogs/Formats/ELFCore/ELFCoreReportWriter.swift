@@ -39,6 +39,14 @@ public struct ELFCoreReportWriter {
         public var image: Int?
         /// The address less the image's load bias: where it lies in the binary.
         public var imageOffset: UInt64?
+        /// The symbol that holds it and the offset into it, when the walk knows them already (an image no file has,
+        /// read from memory: the vDSO); such a frame is not looked up again.
+        public var symbol: (name: String, offset: UInt64)? {
+            get { symbolName.map { ($0, symbolOffset) } }
+            set { (symbolName, symbolOffset) = (newValue?.name, newValue?.offset ?? 0) }
+        }
+        private var symbolName: String?
+        private var symbolOffset: UInt64 = 0
 
         /// A frame at `address`, in `image` at `imageOffset`.
         public init(address: UInt64, isReturnAddress: Bool, trust: FrameTrust, image: Int?, imageOffset: UInt64?) {
@@ -116,6 +124,12 @@ public struct ELFCoreReportWriter {
                                             image: frame.image, imageOffset: frame.imageOffset, lineNumber: text.count,
                                             lineStyle: .unwound(headLength: head.utf8.count, module: module, offset: frame.imageOffset ?? 0))
                 crashFrame.trust = frame.trust
+                if let (name, offset) = frame.symbol {
+                    crashFrame.symbols = [SymbolicatedFrame(function: name, linkageName: name, file: nil, line: 0, column: 0, isInlined: false)]
+                    crashFrame.functionOffset = offset
+                    crashFrame.isSymbolicatedInLog = true
+                    crashFrame.lookupAddress = frame.imageOffset.map { frame.isReturnAddress ? $0 &- 1 : $0 }
+                }
                 frames.append(crashFrame)
                 text.append(head + place + " [\(frame.trust.rawValue)]")
             }
