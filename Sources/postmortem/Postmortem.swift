@@ -10,9 +10,10 @@ struct Postmortem: ParsableCommand {
         subcommands: [ResolveCommand.self, InfoCommand.self, ImagesCommand.self, SymbolicateCommand.self, StackCommand.self, Core2MDCommand.self, DumpSymsCommand.self, GroupCommand.self, POCommand.self, CacheCommand.self, ServeCommand.self]
     )
 
-    /// Runs the command line. A `resolve` of known options and addresses, the call scripts make most, and
-    /// `--version` are read without ArgumentParser, whose reflection over the command tree costs more than a lookup
-    /// with a warm index cache (see ``ResolveRequest/init(commandLine:)``); everything else goes through it.
+    /// Runs the command line. A `resolve` of known options and addresses, the call scripts make most, a `symbolicate`
+    /// of known options and logs, and `--version` are read without ArgumentParser, whose reflection over the command
+    /// tree costs more than a lookup with a warm index cache (see ``ResolveRequest/init(commandLine:)`` and
+    /// ``SymbolicateRequest/init(commandLine:)``); everything else goes through it.
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.elementsEqual(["--version"]) {
@@ -29,6 +30,16 @@ struct Postmortem: ParsableCommand {
         }
         if arguments.elementsEqual(["--generate-completion-script", "fish"]) {
             Output.line(FishCompletionAliases.adding(to: completionScript(for: .fish), of: configuration))
+            return
+        }
+        if let request = SymbolicateRequest(commandLine: arguments) {
+            do {
+                try request.run()
+            } catch let code as ExitCode {
+                Glibc.exit(code.rawValue)
+            } catch {
+                exit(withError: error)
+            }
             return
         }
         guard let request = ResolveRequest(commandLine: arguments) else { return runParsed(Array(arguments)) }
