@@ -57,7 +57,7 @@ enum LinkMapMappings {
             if !found {
                 let why = rejected.isEmpty ? "not found" : rejected.joined(separator: "; ")
                 problems.append("\(entry.name), loaded at 0x\(String(entry.bias, radix: 16)) (the dynamic linker's list; the core lists "
-                                + "no mapped files): \(why)" + (roots.isEmpty ? "; give the folder its libraries lie below with -d" : ""))
+                                + "no mapped files): \(why)" + (roots.isEmpty ? "; a folder the libraries lie below (a sysroot) is searched when given as a debug folder" : ""))
             }
         }
         return (mappings, problems)
