@@ -23,14 +23,15 @@ public struct BuildID: Hashable, Sendable {
 
     /// Lower-case hex, as `readelf -n` and `file` print it.
     public var hex: String {
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            let digits = String(byte, radix: 16)
-            if digits.count == 1 { text += "0" }
-            text += digits
+        // Digits written straight into the string's storage: reports name an image's build-id once per frame.
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits.utf8Start[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits.utf8Start[Int(byte & 0xf)]
+            }
+            return bytes.count * 2
         }
-        return text
     }
 
     private static func nibble(_ character: UInt8) -> UInt8? {

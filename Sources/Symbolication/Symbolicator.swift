@@ -379,6 +379,9 @@ public final class Symbolicator {
         for candidate in candidates {
             if let used = use(candidate) { return .success(used) }
         }
+        for candidate in locator.systemLibraryCandidates(name: image.name, path: image.path, excluding: candidates) {
+            if let used = use(candidate) { return .success(used) }
+        }
         // Not on this machine: the binary of the log's build-id from debuginfod, when the log is of an ELF system.
         var remotely: String?
         if let remote = options.remoteDebugFiles, let buildID = Self.elfBuildID(of: image, format: format) {

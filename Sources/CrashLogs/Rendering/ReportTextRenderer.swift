@@ -18,6 +18,8 @@ public struct ReportTextRenderer: Sendable {
         }
         if report.format == .nsException { return renderNSException(report) }
         var framesByLine: [Int: CrashFrame] = [:]
+        // (Sized once: a walked overflow has a thousand frames, each a large value to move on every growth.)
+        framesByLine.reserveCapacity(report.threads.reduce(0) { $0 + $1.frames.count })
         // Sanitizers number every inlined frame: resolved frames are renumbered as they would print them.
         var numbersByLine: [Int: Int] = [:]
         // Unresolved frames after an expanded one keep their line, numbered on as the sanitizer would number it.

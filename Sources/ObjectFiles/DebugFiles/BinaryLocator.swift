@@ -69,12 +69,28 @@ package final class BinaryLocator {
             for path in entries(named: debugNames, below: root) { consider(path, "below \(root)") }
         }
         searched.append(debugPaths.isEmpty ? "below the debug folders (none given)" : "below " + debugPaths.joined(separator: ", "))
-        if Self.isELFName(name), imagePath.map({ !$0.hasPrefix("/") || Self.isSystemLibraryPath($0) }) ?? true {
-            if systemSearch == nil { systemSearch = SystemLibrarySearch.standard() }
-            for path in systemSearch?.candidates(named: name) ?? [] { consider(path, "in the system's libraries") }
-            searched.append("in the system's libraries")
-        }
+        if Self.searchesSystemLibraries(name: name, path: imagePath) { searched.append("in the system's libraries") }
         return (found, searched)
+    }
+
+    /// The system's libraries that may be the binary of the image `name` (at `path`), other than those of `tried`
+    /// (what ``candidates(name:path:identifier:logDirectory:)`` gave): to try when none of those fits. Apart because
+    /// finding them reads the dynamic linker's cache and lists its folders, which the common case (the library at
+    /// the path the log names) never needs.
+    package func systemLibraryCandidates(name: String, path imagePath: String?, excluding tried: [Candidate]) -> [Candidate] {
+        guard Self.searchesSystemLibraries(name: name, path: imagePath) else { return [] }
+        if systemSearch == nil { systemSearch = SystemLibrarySearch.standard() }
+        var seen = Set(tried.map { FileSystem.realPath($0.path) })
+        return (systemSearch?.candidates(named: name) ?? []).compactMap { path in
+            guard FileSystem.isRegularFile(path), seen.insert(FileSystem.realPath(path)).inserted else { return nil }
+            return Candidate(path: path, origin: "in the system's libraries")
+        }
+    }
+
+    /// Whether an image `name` at `path` may be one of this machine's libraries: an ELF library named by a relative
+    /// path, by a system folder's path, or by none.
+    private static func searchesSystemLibraries(name: String, path imagePath: String?) -> Bool {
+        isELFName(name) && (imagePath.map { !$0.hasPrefix("/") || isSystemLibraryPath($0) } ?? true)
     }
 
     /// Files and `.dSYM` bundles below `root` whose name is one of `names`, nearest first.

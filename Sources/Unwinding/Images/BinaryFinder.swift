@@ -62,6 +62,9 @@ public final class BinaryFinder {
         for candidate in candidates {
             if let object = check(candidate.path, origin: candidate.origin) { return .success(object) }
         }
+        for candidate in locator.systemLibraryCandidates(name: name, path: path, excluding: candidates) {
+            if let object = check(candidate.path, origin: candidate.origin) { return .success(object) }
+        }
         if let remote, let buildID {
             switch remote.source.fetch(.executable, of: buildID) {
             case .fetched(let fetched, let origin):

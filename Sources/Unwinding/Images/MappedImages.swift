@@ -43,6 +43,8 @@ public final class MappedImages: CallFrameSource {
     private let callFramesWithoutBinary: CallFrameRowsLookup?
     /// The separate debug file of a binary, where its `.debug_frame` may be.
     private let debugFileOf: @Sendable (ObjectFile) -> ObjectFile?
+    /// Whether each image (of ``images``) holds Swift code (`swift5_` sections).
+    private let hasSwiftCode: [Bool]
     /// The symbol tables of images with Swift code, read the first time a walk asks whether an address is async.
     private let symbolTables: Mutex<[Int: SymbolTable?]>
 
@@ -139,6 +141,8 @@ public final class MappedImages: CallFrameSource {
             self.virtualDSO = nil
         }
         self.images = images.sorted { $0.loadAddress < $1.loadAddress }
+        // Asked at every frame of a walk: the sections are looked at once.
+        hasSwiftCode = self.images.map { $0.binary?.sections.contains { $0.name.hasPrefix("swift5_") } ?? false }
         tables = Mutex([:])
         symbolTables = Mutex([:])
     }
@@ -189,8 +193,7 @@ public final class MappedImages: CallFrameSource {
     /// Whether `address` is in a Swift async resume function of an image with Swift code (by its symbol table, read on
     /// first use).
     public func isSwiftAsyncResume(_ address: UInt64) -> Bool {
-        guard let index = imageIndex(containing: address), let binary = images[index].binary,
-              binary.sections.contains(where: { $0.name.hasPrefix("swift5_") }) else { return false }
+        guard let index = imageIndex(containing: address), hasSwiftCode[index], let binary = images[index].binary else { return false }
         let table = symbolTables.withLock { tables -> SymbolTable? in
             if let known = tables[index] { return known }
             let read = try? ObjectFileReader.symbolTable(of: binary)

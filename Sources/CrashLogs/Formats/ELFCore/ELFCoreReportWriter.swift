@@ -109,20 +109,37 @@ public struct ELFCoreReportWriter {
 
     /// The report, its lines in the `elf-core` layout.
     public func report(warnings: [String] = []) -> CrashReport {
-        var text: [String] = header
+        // Lines are written as bytes: a walked stack overflow has a thousand frames, each a line.
+        var lines: [LogLine] = []
+        func add(_ text: String) { lines.append(LogLine(bytes: Array(text.utf8) + [UInt8(ascii: "\n")])) }
+        header.forEach(add)
         var crashThreads: [CrashThread] = []
         for thread in threads {
-            text.append("")
-            text.append("Thread \(thread.id)" + (thread.name.map { " \"\($0)\"" } ?? "") + (thread.crashed ? " crashed:" : ":"))
+            add("")
+            add("Thread \(thread.id)" + (thread.name.map { " \"\($0)\"" } ?? "") + (thread.crashed ? " crashed:" : ":"))
             var frames: [CrashFrame] = []
+            frames.reserveCapacity(thread.frames.count)
             for (number, frame) in thread.frames.enumerated() {
                 let module = frame.image.map { images[$0].name } ?? "??"
-                let head = "#\(number)" + String(repeating: " ", count: max(1, 4 - "#\(number)".count)) + Self.hex16(frame.address) + " "
-                let place = frame.imageOffset.map { "\(module) + 0x\(String($0, radix: 16))" } ?? module
+                var line: [UInt8] = [UInt8(ascii: "#")]
+                line.reserveCapacity(96)
+                Self.appendDecimal(UInt64(number), to: &line)
+                line += repeatElement(UInt8(ascii: " "), count: max(1, 4 - line.count))
+                Self.appendHex16(frame.address, to: &line)
+                line.append(UInt8(ascii: " "))
+                let headLength = line.count
+                line += module.utf8
+                if let offset = frame.imageOffset {
+                    line += " + 0x".utf8
+                    Self.appendHex(offset, to: &line)
+                }
+                line += " [".utf8
+                line += frame.trust.rawValue.utf8
+                line += "]\n".utf8
                 var crashFrame = CrashFrame(index: number, address: frame.address,
                                             addressKind: frame.isReturnAddress ? .returnAddress : .programCounter,
-                                            image: frame.image, imageOffset: frame.imageOffset, lineNumber: text.count,
-                                            lineStyle: .unwound(headLength: head.utf8.count, module: module, offset: frame.imageOffset ?? 0))
+                                            image: frame.image, imageOffset: frame.imageOffset, lineNumber: lines.count,
+                                            lineStyle: .unwound(headLength: headLength, module: module, offset: frame.imageOffset ?? 0))
                 crashFrame.trust = frame.trust
                 if let (name, offset) = frame.symbol {
                     crashFrame.symbols = [SymbolicatedFrame(function: name, linkageName: name, file: nil, line: 0, column: 0, isInlined: false)]
@@ -131,24 +148,46 @@ public struct ELFCoreReportWriter {
                     crashFrame.lookupAddress = frame.imageOffset.map { frame.isReturnAddress ? $0 &- 1 : $0 }
                 }
                 frames.append(crashFrame)
-                text.append(head + place + " [\(frame.trust.rawValue)]")
+                lines.append(LogLine(bytes: line))
             }
-            if let reason = thread.stopReason { text.append("    the walk stopped: \(reason)") }
+            if let reason = thread.stopReason { add("    the walk stopped: \(reason)") }
             var crashThread = CrashThread(index: thread.id, name: thread.name ?? "Thread \(thread.id)", crashed: thread.crashed, frames: frames)
             crashThread.stopReason = thread.stopReason
             crashThread.registers = thread.registers
             crashThreads.append(crashThread)
         }
-        text.append("")
-        text.append("Images:")
+        add("")
+        add("Images:")
         for image in images {
             let range = Self.hex16(image.loadAddress ?? 0) + "-" + Self.hex16(image.endAddress ?? 0)
-            text.append(range + " " + image.name + " " + (image.identifier ?? "-") + " " + (image.path ?? "-"))
+            add(range + " " + image.name + " " + (image.identifier ?? "-") + " " + (image.path ?? "-"))
         }
-        text += footer
-        let lines = LogLine.split(Array(text.map { $0 + "\n" }.joined().utf8))
+        footer.forEach(add)
         return CrashReport(format: format, exception: exception, threads: crashThreads, images: images, lines: lines,
                            warnings: warnings)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// `value` as `0x` and 16 hex digits, appended to `bytes`.
+    static func appendHex16(_ value: UInt64, to bytes: inout [UInt8]) {
+        bytes += "0x".utf8
+        for shift in stride(from: 60, through: 0, by: -4) { bytes.append(hexDigits[Int(value >> UInt64(shift) & 0xf)]) }
+    }
+
+    /// `value` in hex without leading zeros, appended to `bytes`.
+    static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {
+        var shift = max(0, (63 - value.leadingZeroBitCount) / 4 * 4)
+        while shift >= 0 {
+            bytes.append(hexDigits[Int(value >> UInt64(shift) & 0xf)])
+            shift -= 4
+        }
+    }
+
+    /// `value` in decimal, appended to `bytes`.
+    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// `value` as `0x` and 16 hex digits, as eu-stack and gdb print 64-bit addresses.
