@@ -99,6 +99,13 @@ public struct MinidumpFile: Sendable {
         if let names = known[.threadNames].map({ MinidumpThread.names(in: bytes, location: $0, warnings: &warnings) }) {
             for index in threads.indices { threads[index].name = names[threads[index].id] }
         }
+        if let infos = known[.threadInfoList].map({ MinidumpThread.infos(in: bytes, location: $0, warnings: &warnings) }) {
+            for index in threads.indices {
+                guard let info = infos[threads[index].id] else { continue }
+                threads[index].startAddress = info.startAddress
+                threads[index].createTime = info.createTime
+            }
+        }
         modules = known[.moduleList].map { MinidumpModule.modules(in: bytes, location: $0, warnings: &warnings) } ?? []
         unloadedModules = known[.unloadedModuleList].map { MinidumpModule.unloadedModules(in: bytes, location: $0, warnings: &warnings) } ?? []
         exception = known[.exception].flatMap { MinidumpException.read(in: bytes, location: $0, architecture: architecture, warnings: &warnings) }
@@ -106,7 +113,7 @@ public struct MinidumpFile: Sendable {
         var linux = MinidumpLinuxInfo()
         for type in [MinidumpStreamType.linuxCommandLine, .linuxEnvironment, .linuxProcStatus, .linuxLSBRelease, .linuxCPUInfo,
                      .linuxMaps, .linuxAuxv, .linuxDSODebug] {
-            if let location = known[type] { linux.read(type, in: bytes, location: location) }
+            if let location = known[type] { linux.read(type, in: bytes, location: location, warnings: &warnings) }
         }
         self.linux = linux
         breakpad = known[.breakpadInfo].flatMap { MinidumpBreakpadInfo.read(in: bytes, location: $0) }

@@ -19,6 +19,11 @@ public struct MinidumpLinuxInfo: Hashable, Sendable {
     public var auxiliaryVector: [UInt64: UInt64]?
     /// How many libraries the loader's `r_debug` list held (LinuxDsoDebug).
     public var loaderLibraryCount: UInt32?
+    /// The loader's list itself (LinuxDsoDebug of a 64-bit process), in its order: the program (no name), the vDSO,
+    /// then each library as the dynamic linker loaded it.
+    public var loaderLibraries: [MinidumpLoaderLibrary]?
+    /// Where the dynamic linker was loaded (`r_ldbase`, LinuxDsoDebug).
+    public var loaderBase: UInt64?
 
     /// Whether no Linux stream was read.
     public var isEmpty: Bool { self == MinidumpLinuxInfo() }
@@ -44,7 +49,7 @@ public struct MinidumpLinuxInfo: Hashable, Sendable {
     }
 
     /// Reads one Linux stream of `type` at `location` into this value.
-    mutating func read(_ type: MinidumpStreamType, in bytes: MinidumpBytes, location: MinidumpLocation) {
+    mutating func read(_ type: MinidumpStreamType, in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) {
         // Text streams are capped: a dump names what it copied, and a damaged size must not make us copy gigabytes.
         guard let raw = bytes.bytes(at: Int(location.rva), count: Int(min(location.size, 1 << 24))) else { return }
         func text() -> String { String(decoding: raw, as: UTF8.self) }
@@ -68,10 +73,46 @@ public struct MinidumpLinuxInfo: Hashable, Sendable {
             auxiliaryVector = vector
         case .linuxDSODebug:
             loaderLibraryCount = raw.count >= 12 ? CoreFile.word32(raw, at: 8) : nil
+            readLoaderLibraries(raw, in: bytes, warnings: &warnings)
         default:
             return
         }
     }
+}
+
+extension MinidumpLinuxInfo {
+    /// More libraries than any process loads: a larger count is damage.
+    static let loaderLibraryLimit: UInt32 = 65_536
+
+    /// The list of a LinuxDsoDebug stream's header `raw` (`MDRawDebug64`: version, the list's RVA, its count, then the
+    /// loader's breakpoint, base and dynamic section, 8-byte aligned: 40 bytes; a copy of the program's dynamic section
+    /// follows), each entry an `MDRawLinkMap64` (`l_addr`, the RVA of the name, `l_ld`: 24 bytes). A 32-bit process's
+    /// header (24 bytes, its dynamic section's entries 8 bytes each) is left unread.
+    mutating func readLoaderLibraries(_ raw: [UInt8], in bytes: MinidumpBytes, warnings: inout [String]) {
+        guard raw.count >= 40, (raw.count - 40) % 16 == 0 else { return }
+        let list = CoreFile.word32(raw, at: 4)
+        let count = CoreFile.word32(raw, at: 8)
+        loaderBase = CoreFile.word(raw, at: 24)
+        guard count <= Self.loaderLibraryLimit, bytes.holds(UInt64(count) * 24, at: UInt64(list)) else {
+            warnings.append("the LinuxDsoDebug stream's list (\(count) entries at \(list)) lies outside the file; it is not read")
+            return
+        }
+        loaderLibraries = (0..<Int(count)).compactMap { index in
+            let entry = Int(list) + index * 24
+            guard let bias = bytes.u64(entry), let name = bytes.u32(entry + 8), let dynamic = bytes.u64(entry + 16) else { return nil }
+            return MinidumpLoaderLibrary(name: name == 0 ? "" : bytes.utf16String(at: name) ?? "", bias: bias, dynamicAddress: dynamic)
+        }
+    }
+}
+
+/// One record of the dynamic linker's list (`link_map`) as Breakpad's LinuxDsoDebug stream keeps it.
+public struct MinidumpLoaderLibrary: Hashable, Sendable {
+    /// The path the linker loaded it from; empty for the program itself.
+    public var name: String
+    /// Its load bias (`l_addr`): runtime address less file address.
+    public var bias: UInt64
+    /// Where its dynamic section lay (`l_ld`).
+    public var dynamicAddress: UInt64
 }
 
 /// Which thread wrote the dump and which asked for it (Breakpad's info stream), and a failed assertion's text

@@ -12,6 +12,10 @@ public struct MinidumpThread: Hashable, Sendable {
     public var stackSize: UInt32 { stackLocation.size }
     /// Why its registers are missing.
     public var problem: String?
+    /// Where the thread began running and when (ThreadInfoList: Windows' writers and some others keep it).
+    public var startAddress: UInt64?
+    /// When the thread was created, as a Windows `FILETIME` (100 ns since 1601); 0 when the writer did not say.
+    public var createTime: UInt64?
     /// Where the dump holds its stack's bytes.
     var stackLocation: MinidumpLocation
 
@@ -46,6 +50,21 @@ public struct MinidumpThread: Hashable, Sendable {
             return .failure(MinidumpStreamProblem("its context (\(raw.count) bytes) is of an architecture not walked here (x86-64 and ARM64 are)"))
         }
         return MinidumpContext.registers(raw, architecture: architecture).mapError { MinidumpStreamProblem($0.description) }
+    }
+
+    /// The start address and creation time of each thread a ThreadInfoList stream lists, by thread id
+    /// (`MINIDUMP_THREAD_INFO`: id, dump flags, dump error, exit status, then creation, exit, kernel and user times, the
+    /// start address and the affinity).
+    static func infos(in bytes: MinidumpBytes, location: MinidumpLocation,
+                      warnings: inout [String]) -> [UInt32: (startAddress: UInt64, createTime: UInt64)] {
+        let list = MinidumpList(sizedHeader: bytes, location: location, minimumEntrySize: 64, countIs64Bit: false, type: .threadInfoList)
+        if let problem = list.problem { warnings.append(problem) }
+        var infos: [UInt32: (startAddress: UInt64, createTime: UInt64)] = [:]
+        for offset in list.entryOffsets {
+            guard let id = bytes.u32(offset), let created = bytes.u64(offset + 16), let start = bytes.u64(offset + 48) else { continue }
+            infos[id] = (start, created)
+        }
+        return infos
     }
 
     /// The names of a ThreadNames stream, by thread id (entries: id, then a 64-bit RVA of a `MINIDUMP_STRING`).
