@@ -25,13 +25,17 @@ struct DumpSymsCommand: ParsableCommand {
             completion: .directory)
     var debugPaths: [String] = []
 
+    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)],
+            help: "The slice of a universal (fat) Mach-O file to write (x86_64, arm64, …).")
+    var arch: Architecture?
+
     @Flag(name: .customLong("no-inlines"), help: "Leave out INLINE and INLINE_ORIGIN records (inlined code keeps its call's line).")
     var noInlines = false
 
     @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
     var offline = false
 
-    @Argument(help: "The binaries (ELF executables and shared libraries, or their debug files).", completion: .file())
+    @Argument(help: "The binaries (ELF executables and shared libraries, or their debug files; Mach-O files and dSYMs).", completion: .file())
     var binaries: [String]
 
     func validate() throws {
@@ -68,7 +72,10 @@ struct DumpSymsCommand: ParsableCommand {
 
     private func dump(_ path: String, locator: DebugFileLocator, generator: String) -> Outcome {
         let binary: ObjectFile
-        do { binary = try ObjectFileReader.read(path: path) } catch { return Outcome(succeeded: false, messages: [error.detail]) }
+        do { binary = try ObjectFileReader.read(path: path, architecture: arch) } catch {
+            let advice = error.code == .ambiguousArchitecture ? "; choose one with --arch" : ""
+            return Outcome(succeeded: false, messages: [error.detail + advice])
+        }
         if binary.format == .elf, binary.buildID == nil {
             return Outcome(succeeded: false, messages: ["has no build-id, which names a module in a symbol file (link with --build-id)"])
         }

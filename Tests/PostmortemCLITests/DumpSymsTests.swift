@@ -60,6 +60,43 @@ struct DumpSymsTests {
         Self.expectAgreement(ours: try Self.ours([binary]), theirs: try Self.theirs([binary]), label: binary)
     }
 
+    /// Each slice of a universal dSYM (the Apple fixtures' App, x86_64 and arm64), chosen with `--arch`: every FUNC,
+    /// line, INLINE and PUBLIC record as dump_syms writes it for that slice, and the MODULE line's system, architecture
+    /// and debug id. Two differences, on purpose: the module is named by the binary (`App`, the name a minidump's
+    /// module has and a symbol store is searched by) where dump_syms 2.3.5 names it by the bundle (`App.dSYM`), and
+    /// source paths are normalized where dump_syms writes the `.` compilation directory as it is (`././sensors.c`).
+    @Test(arguments: ["arm64", "x86_64"])
+    func eachSliceOfAUniversalDSYMAgreesWithDumpSyms(_ architecture: String) throws {
+        let dSYM = Paths.packageRoot.appendingPathComponent("Tests/Fixtures/Apple/bin/App.dSYM").path
+        let ours = try Self.ours(["--arch", architecture, dSYM])
+        let theirs = try Self.theirs(["--arch", architecture, dSYM])
+        let mine = SymbolFileRecords(text: ours), other = SymbolFileRecords(text: theirs.text, droppingDotComponents: true)
+        #expect(mine.module.split(separator: " ").dropLast() == other.module.split(separator: " ").dropLast(), "\(mine.module) / \(other.module)")
+        #expect(mine.module.hasSuffix(" App") && mine.module.contains("Mac \(architecture) "), "\(mine.module)")
+        #expect(!(other.records["FUNC range"] ?? []).isEmpty)
+        for kind in ["FUNC range", "FUNC name", "line", "INLINE", "INLINE origin", "PUBLIC address"] {
+            let (share, onlyOurs, onlyTheirs) = mine.agreement(with: other, on: kind)
+            #expect(share == 1, "\(architecture) \(kind): only ours \(onlyOurs), only theirs \(onlyTheirs)")
+        }
+        // Without --arch: one line naming the slices.
+        let bare = try Command.run(Paths.postmortem, ["dump-syms", dSYM])
+        #expect(bare.status == 1 && bare.standardError.contains("x86_64, arm64; choose one with --arch"), "\(bare.standardError)")
+    }
+
+    /// A Mach-O program whose dSYM lies beside it: its functions come from the dSYM; its compact unwind information is
+    /// not read, and one line says so (dump_syms makes STACK CFI of it).
+    @Test func aMachOProgramTakesItsFunctionsFromItsDSYM() throws {
+        let app = Paths.packageRoot.appendingPathComponent("SampleCrashes/apple-objc-arm64/App").path
+        let result = try Command.run(Paths.postmortem, ["dump-syms", app])
+        #expect(result.status == 0, "\(result.standardError)")
+        let theirs = try Self.theirs([Paths.packageRoot.appendingPathComponent("SampleCrashes/apple-objc-arm64/App.dSYM").path])
+        let mine = SymbolFileRecords(text: result.standardOutput), other = SymbolFileRecords(text: theirs.text, droppingDotComponents: true)
+        for kind in ["FUNC range", "line", "INLINE", "PUBLIC address"] {
+            #expect(mine.agreement(with: other, on: kind).share == 1, "\(kind)")
+        }
+        #expect(result.standardError.contains("compact unwind information (__unwind_info) is not read"), "\(result.standardError)")
+    }
+
     /// The programs the minidump tests crash, built here: C with a shared library, C++ with exceptions, Swift.
     @Test func agreesWithDumpSymsOnCrashingPrograms() throws {
         let directory = try CrashingPrograms.directory.get()

@@ -8,7 +8,7 @@ import Synchronization
 public struct BreakpadSymbolFile: Sendable {
     /// The `MODULE` line.
     public var module: BreakpadModuleLine
-    /// The `INFO CODE_ID` value: the ELF build-id in upper-case hex.
+    /// The `INFO CODE_ID` value: the ELF build-id or Mach-O UUID in upper-case hex.
     public var codeID: String?
     /// Extra `INFO` lines (`GENERATOR …`).
     public var info: [String]
@@ -40,8 +40,9 @@ public struct SymbolFileError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 /// Builds the Breakpad symbol file of a binary, as Mozilla's dump_syms (2.3.5, `--inlines`) writes it: functions,
-/// lines and inlined calls from DWARF (its own or its separate debug file's), public symbols from the symbol tables,
-/// `STACK CFI` from `.eh_frame` and `.debug_frame`.
+/// lines and inlined calls from DWARF (its own, its separate debug file's or its dSYM's), public symbols from the
+/// symbol tables, `STACK CFI` from `.eh_frame` and `.debug_frame` (a Mach-O file's compact unwind information is not
+/// read: its symbol file says so).
 public struct SymbolFileBuilder: Sendable {
     /// The binary.
     public var binary: ObjectFile
@@ -65,25 +66,56 @@ public struct SymbolFileBuilder: Sendable {
     }
 
     /// The symbol file, and what was left out of it (a unit or frame entry that could not be read) in one line each.
-    /// - Throws: ``SymbolFileError`` when the binary is not an ELF file or has no build-id to name it by.
+    /// - Throws: ``SymbolFileError`` when the binary has no build-id (ELF) or UUID (Mach-O) to name it by.
     public func build() throws(SymbolFileError) -> (file: BreakpadSymbolFile, problems: [String]) {
-        guard binary.format == .elf else {
-            throw SymbolFileError(path: binary.path, detail: "is a Mach-O file; symbol files are written for ELF files only")
+        let isMachO = binary.format == .machO
+        let debugID: String
+        let codeID: String
+        if isMachO {
+            guard let uuid = binary.uuid else {
+                throw SymbolFileError(path: binary.path, detail: "has no UUID (LC_UUID), which names a module in a symbol file")
+            }
+            debugID = BreakpadDebugID.of(uuid: uuid)
+            codeID = BuildID(bytes: uuid.bytes).hex.uppercased()
+        } else {
+            guard let buildID = binary.buildID, let id = BreakpadDebugID.of(buildID: buildID) else {
+                throw SymbolFileError(path: binary.path, detail: "has no build-id, which names a module in a symbol file (link with --build-id)")
+            }
+            debugID = id
+            codeID = buildID.hex.uppercased()
         }
-        guard let buildID = binary.buildID, let debugID = BreakpadDebugID.of(buildID: buildID) else {
-            throw SymbolFileError(path: binary.path, detail: "has no build-id, which names a module in a symbol file (link with --build-id)")
-        }
-        let base = binary.segments.first?.virtualAddress.rawValue ?? 0
+        // Addresses are kept from the first loaded segment (ELF, as dump_syms keeps them) or from __TEXT (Mach-O).
+        let base = isMachO ? binary.imageBase.rawValue : binary.segments.first?.virtualAddress.rawValue ?? 0
         var problems: [String] = []
-        let binarySymbols: ELFFunctionSymbols
-        do { binarySymbols = try ELFFunctionSymbols(of: binary) } catch { throw SymbolFileError(path: binary.path, detail: error.description) }
+        let binarySymbols: (functions: [FunctionSymbol], sharedObjectName: String?)
+        do throws(ObjectFileError) {
+            if isMachO {
+                binarySymbols = (try MachOFunctionSymbols.functions(of: binary), nil)
+            } else {
+                let read = try ELFFunctionSymbols(of: binary)
+                binarySymbols = (read.functions, read.sharedObjectName)
+            }
+        } catch {
+            throw SymbolFileError(path: binary.path, detail: error.description)
+        }
         // The call-frame information is read on a second thread (its own libdwarf session) while the functions are built.
         let cfiResult = PendingResult<(text: [UInt8], problems: [String])>()
         let builder = self
         DispatchQueue.global().async { cfiResult.set(builder.stackCFI(base: base)) }
         var symbols = binarySymbols.functions
         if let debugFile, debugFile.path != binary.path {
-            do { symbols = try ELFFunctionSymbols(of: debugFile).functions + symbols } catch { problems.append(error.description) }
+            do throws(ObjectFileError) {
+                let debugSymbols = debugFile.format == .machO ? try MachOFunctionSymbols.functions(of: debugFile) : try ELFFunctionSymbols(of: debugFile).functions
+                if isMachO {
+                    // A dSYM's symbol table repeats its binary's: one record each, not two names at one address.
+                    let known = Set(debugSymbols.map { "\($0.address.rawValue) \($0.name)" })
+                    symbols = debugSymbols + symbols.filter { !known.contains("\($0.address.rawValue) \($0.name)") }
+                } else {
+                    symbols = debugSymbols + symbols
+                }
+            } catch {
+                problems.append(error.description)
+            }
         }
         var symbolNames: [UInt64: String] = [:]
         for symbol in symbols where symbolNames[symbol.address.rawValue] == nil { symbolNames[symbol.address.rawValue] = symbol.name }
@@ -122,7 +154,7 @@ public struct SymbolFileBuilder: Sendable {
         }
         let fileName = self.fileName ?? binary.fileName
         let moduleName = binarySymbols.sharedObjectName ?? fileName
-        for section in binary.sections where section.isExecutable {
+        for section in binary.sections where section.isExecutable && !isMachO {
             map.addIfVacant(BreakpadSymbol(address: section.address.rawValue &- base, kind: .publicSymbol,
                                            name: "<\(section.name) ELF section in \(fileName)>"))
         }
@@ -140,9 +172,9 @@ public struct SymbolFileBuilder: Sendable {
             return text.utf8.allSatisfy { $0 == UInt8(ascii: " ") } ? "<name omitted>" : text
         }
         let cfi = cfiResult.wait()
-        let module = BreakpadModuleLine(operatingSystem: "Linux", architecture: BreakpadRegisterNames.moduleArchitecture(binary.architecture),
+        let module = BreakpadModuleLine(operatingSystem: isMachO ? "Mac" : "Linux", architecture: BreakpadRegisterNames.moduleArchitecture(binary.architecture),
                                         debugID: debugID, name: moduleName)
-        let file = BreakpadSymbolFile(module: module, codeID: buildID.hex.uppercased(), info: ["GENERATOR \(generator)"],
+        let file = BreakpadSymbolFile(module: module, codeID: codeID, info: ["GENERATOR \(generator)"],
                                       files: numbering.files.map { paths.paths[Int($0)] }, inlineOrigins: writesInlines ? origins : [],
                                       symbols: records, stackCFI: cfi.text)
         return (file, problems + cfi.problems)
@@ -155,8 +187,16 @@ public struct SymbolFileBuilder: Sendable {
         let records = StackCFIRecords(architecture: binary.architecture, base: base)
         for file in [binary] + (debugFile.map { $0.path == binary.path ? [] : [$0] } ?? []) {
             do {
-                let skipped = try CallFrameListing.forEachDescription(of: file) { records.write($0, into: &text) }
+                var written = 0
+                let skipped = try CallFrameListing.forEachDescription(of: file) { description in
+                    records.write(description, into: &text)
+                    written += 1
+                }
                 problems += skipped.map { "\(file.path): call-frame information: \($0)" }
+                // Apple's linkers keep most unwind rules as compact unwind information, which is not read here.
+                if file.format == .machO, written == 0, file.sections.contains(where: { $0.name.hasSuffix("__unwind_info") && $0.size > 0 && $0.occupiesFile }) {
+                    problems.append("\(file.path): its compact unwind information (__unwind_info) is not read: no STACK CFI records from it")
+                }
             } catch {
                 problems.append(error.description)
             }

@@ -90,6 +90,11 @@ enum MachOReader {
     /// The function and data symbols of `image` (`LC_SYMTAB`, without debugger stabs), with the
     /// leading `_` of C names removed; sizes run to the next symbol or the end of the section.
     static func symbols(of image: ObjectFile, in file: ImmutableBytes) throws(ObjectFileError) -> SymbolTable {
+        SymbolTable(symbols: try symbolList(of: image, in: file), sections: image.sections)
+    }
+
+    /// The symbols of ``symbols(of:in:)``, by address.
+    static func symbolList(of image: ObjectFile, in file: ImmutableBytes) throws(ObjectFileError) -> [Symbol] {
         let whole = file.base
         let bytes = image.slice.map { UnsafeRawBufferPointer(rebasing: whole[Int($0.offset)..<Int($0.offset + $0.size)]) } ?? whole
         let isBigEndian = ByteReader(bytes: bytes, isBigEndian: false).u32(at: 0).map { $0 == 0xCEFA_EDFE || $0 == 0xCFFA_EDFE } ?? false
@@ -103,7 +108,7 @@ enum MachOReader {
             } }
             offset += Int(size)
         }
-        guard let table = commands.symbolTableLocation else { return SymbolTable(symbols: []) }
+        guard let table = commands.symbolTableLocation else { return [] }
         let entrySize = image.is64Bit ? 16 : 12
         var raw: [(name: String, address: UInt64, section: Int)] = []
         for index in 0..<table.count {
@@ -128,7 +133,7 @@ enum MachOReader {
                 name: entry.name, address: FileAddress(entry.address), size: min(next, sectionEnd) &- entry.address,
                 kind: section.isExecutable ? .function : .object, sectionName: section.name, sourceFile: nil))
         }
-        return SymbolTable(symbols: symbols, sections: image.sections)
+        return symbols
     }
 
     private static func kind(of fileType: UInt32) -> ObjectKind {

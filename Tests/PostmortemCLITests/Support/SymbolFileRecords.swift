@@ -9,8 +9,12 @@ struct SymbolFileRecords {
 
     /// The records of `text`; source paths below `workingDirectory` (where a writer that makes relative paths absolute
     /// against its own directory ran) are taken as relative ones.
-    init(text: String, workingDirectory: String? = nil) {
-        func relative(_ path: String) -> String {
+    /// With `droppingDotComponents`, `./` components of source paths are left out (dump_syms writes a dSYM's paths
+    /// joined to its `.` compilation directory as they are: `././main.c`).
+    init(text: String, workingDirectory: String? = nil, droppingDotComponents: Bool = false) {
+        func relative(_ written: String) -> String {
+            let path = droppingDotComponents
+                ? written.split(separator: "/", omittingEmptySubsequences: false).filter { $0 != "." }.joined(separator: "/") : written
             guard let workingDirectory else { return path }
             if path == workingDirectory { return "." }
             return path.hasPrefix(workingDirectory + "/") ? String(path.dropFirst(workingDirectory.count + 1)) : path
