@@ -83,18 +83,42 @@ struct DumpSymsTests {
         #expect(bare.status == 1 && bare.standardError.contains("x86_64, arm64; choose one with --arch"), "\(bare.standardError)")
     }
 
-    /// A Mach-O program whose dSYM lies beside it: its functions come from the dSYM; its compact unwind information is
-    /// not read, and one line says so (dump_syms makes STACK CFI of it).
-    @Test func aMachOProgramTakesItsFunctionsFromItsDSYM() throws {
+    /// A Mach-O program whose dSYM lies beside it: its functions come from the dSYM (as dump_syms writes them given the
+    /// dSYM), its STACK CFI from its compact unwind information (as dump_syms writes it given the program).
+    @Test func aMachOProgramTakesItsFunctionsFromItsDSYMAndItsUnwindRulesFromItself() throws {
         let app = Paths.packageRoot.appendingPathComponent("SampleCrashes/apple-objc-arm64/App").path
         let result = try Command.run(Paths.postmortem, ["dump-syms", app])
-        #expect(result.status == 0, "\(result.standardError)")
-        let theirs = try Self.theirs([Paths.packageRoot.appendingPathComponent("SampleCrashes/apple-objc-arm64/App.dSYM").path])
-        let mine = SymbolFileRecords(text: result.standardOutput), other = SymbolFileRecords(text: theirs.text, droppingDotComponents: true)
+        #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
+        let mine = SymbolFileRecords(text: result.standardOutput)
+        let fromDSYM = SymbolFileRecords(text: try Self.theirs([app + ".dSYM"]).text, droppingDotComponents: true)
         for kind in ["FUNC range", "line", "INLINE", "PUBLIC address"] {
-            #expect(mine.agreement(with: other, on: kind).share == 1, "\(kind)")
+            #expect(mine.agreement(with: fromDSYM, on: kind).share == 1, "\(kind)")
         }
-        #expect(result.standardError.contains("compact unwind information (__unwind_info) is not read"), "\(result.standardError)")
+        let fromProgram = SymbolFileRecords(text: try Self.theirs([app]).text)
+        #expect(!(fromProgram.records["STACK CFI INIT"] ?? []).isEmpty)
+        #expect(mine.records["STACK CFI INIT"] == fromProgram.records["STACK CFI INIT"])
+    }
+
+    /// Compact unwind information of both slices of a universal program (rbp frames saving rbx, r14 and r15; ARM64
+    /// frames saving x19–x22 and d8–d9; frameless leaves): every STACK CFI INIT record as dump_syms writes it, but for
+    /// the names of saved D registers, which dump_syms takes from the wrong bits (it names the pair of
+    /// `UNWIND_ARM64_FRAME_D8_D9_PAIR` d14 and d15): their offsets are compared, and their names are those of the
+    /// function's prologue (`stp d9, d8, [sp, #0x40]` in `llvm-objdump -d`).
+    @Test(arguments: ["x86_64", "arm64"])
+    func compactUnwindInformationAgreesWithDumpSyms(_ architecture: String) throws {
+        let app = Paths.packageRoot.appendingPathComponent("Tests/Fixtures/Apple/bin/App").path
+        let mine = SymbolFileRecords(text: try Self.ours(["--arch", architecture, app]))
+        let theirs = SymbolFileRecords(text: try Self.theirs(["--arch", architecture, app]).text)
+        let withoutDNames = { (records: Set<String>) in Set(records.map { $0.replacing(/d[0-9]+:/, with: "d:") }) }
+        let ours = mine.records["STACK CFI INIT"] ?? [], dumpSyms = theirs.records["STACK CFI INIT"] ?? []
+        #expect(dumpSyms.count >= 4)
+        #expect(withoutDNames(ours) == withoutDNames(dumpSyms), "only ours \(ours.subtracting(dumpSyms)), only theirs \(dumpSyms.subtracting(ours))")
+        if architecture == "arm64" {
+            #expect(ours.contains { $0.hasPrefix("804 ") && $0.hasSuffix("d8: .cfa -24 + ^ d9: .cfa -32 + ^") }, "\(ours.sorted())")
+            let objdump = try #require(Paths.llvmObjdump, "llvm-objdump is needed (the Swift toolchain has one)")
+            let prologue = try Command.run(objdump, ["-d", "--arch", "arm64", "--start-address=0x100000804", "--stop-address=0x100000810", app])
+            #expect(prologue.standardOutput.contains("stp\td9, d8, [sp, #0x40]"), "\(prologue.standardOutput)")
+        }
     }
 
     /// The programs the minidump tests crash, built here: C with a shared library, C++ with exceptions, Swift.

@@ -187,21 +187,58 @@ public struct SymbolFileBuilder: Sendable {
         let records = StackCFIRecords(architecture: binary.architecture, base: base)
         for file in [binary] + (debugFile.map { $0.path == binary.path ? [] : [$0] } ?? []) {
             do {
-                var written = 0
+                // Apple's linkers keep most unwind rules as compact unwind information; `__eh_frame` then holds only
+                // the functions it points to, written where it points to them (as dump_syms writes them).
+                let compact = file.format == .machO ? (try? ObjectFileReader.sectionContents(named: "__TEXT,__unwind_info", in: file)) ?? nil : nil
+                var pointedTo: [UInt64: CallFrameListing.Description] = [:]
                 let skipped = try CallFrameListing.forEachDescription(of: file) { description in
-                    records.write(description, into: &text)
-                    written += 1
+                    if compact != nil, description.section == ".eh_frame" {
+                        pointedTo[description.sectionOffset] = description
+                    } else {
+                        records.write(description, into: &text)
+                    }
                 }
                 problems += skipped.map { "\(file.path): call-frame information: \($0)" }
-                // Apple's linkers keep most unwind rules as compact unwind information, which is not read here.
-                if file.format == .machO, written == 0, file.sections.contains(where: { $0.name.hasSuffix("__unwind_info") && $0.size > 0 && $0.occupiesFile }) {
-                    problems.append("\(file.path): its compact unwind information (__unwind_info) is not read: no STACK CFI records from it")
+                if let compact, !compact.isEmpty {
+                    switch CompactUnwindTable.read(compact) {
+                    case .success(let table): writeCompactUnwind(table, of: file, pointedTo: pointedTo, records: records, into: &text)
+                    case .failure(let failure): problems.append("\(file.path): its compact unwind information (__unwind_info) is not read: \(failure)")
+                    }
                 }
             } catch {
                 problems.append(error.description)
             }
         }
         return (text.bytes, problems)
+    }
+
+    /// The `STACK CFI INIT` records of a compact unwind table: each run's rules, or the `__eh_frame` FDE it points to.
+    private func writeCompactUnwind(_ table: CompactUnwindTable, of file: ObjectFile, pointedTo: [UInt64: CallFrameListing.Description],
+                                    records: StackCFIRecords, into text: inout RecordText) {
+        let mapped = try? ImmutableBytes(mapping: file.path)
+        let base = file.imageBase.rawValue
+        for entry in table.entries {
+            // A frameless function's large stack size is the immediate of its `subq`, inside its code.
+            let rules = CompactUnwindRules.rules(of: entry.encoding, architecture: file.architecture) { offset in
+                guard let mapped, let bytes = ObjectFileReader.loadedBytes(at: FileAddress(base &+ UInt64(entry.address) &+ UInt64(offset)),
+                                                                          count: 4, in: file, mapped: mapped), bytes.count == 4 else { return nil }
+                return UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+            }
+            switch rules {
+            case .text(let rules):
+                text.append("STACK CFI INIT " as StaticString)
+                text.appendHex(UInt64(entry.address))
+                text.appendByte(UInt8(ascii: " "))
+                text.appendHex(UInt64(entry.length))
+                text.appendByte(UInt8(ascii: " "))
+                text.append(rules)
+                text.appendByte(UInt8(ascii: "\n"))
+            case .dwarf(let offset):
+                if let description = pointedTo[UInt64(offset)] { records.write(description, into: &text) }
+            case nil:
+                continue
+            }
+        }
     }
 
     /// The function alone, as records without inlines describe it: inlined code keeps the line of the call, and rows

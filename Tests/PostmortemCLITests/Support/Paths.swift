@@ -41,6 +41,16 @@ enum Paths {
 
     static let llvmDwarfdump: String? = executable(named: "llvm-dwarfdump")
 
+    /// `llvm-objdump`: the Swift toolchain's (it disassembles Mach-O slices by `--arch`), else the one on `PATH`.
+    static let llvmObjdump: String? = {
+        if let swiftc = executable(named: "swiftc") {
+            let sibling = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("llvm-objdump").path
+            if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+        }
+        return executable(named: "llvm-objdump")
+    }()
+
     /// The first executable called `name` on `PATH`.
     static func executable(named name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
