@@ -32,19 +32,15 @@ struct Postmortem: ParsableCommand {
             Output.line(FishCompletionAliases.adding(to: completionScript(for: .fish), of: configuration))
             return
         }
-        if let request = SymbolicateRequest(commandLine: arguments) {
-            do {
-                try request.run()
-            } catch let code as ExitCode {
-                Glibc.exit(code.rawValue)
-            } catch {
-                exit(withError: error)
-            }
-            return
-        }
-        guard let request = ResolveRequest(commandLine: arguments) else { return runParsed(Array(arguments)) }
+        if let request = SymbolicateRequest(commandLine: arguments) { return runRead(request.run) }
+        if let request = ResolveRequest(commandLine: arguments) { return runRead { try request.run() } }
+        runParsed(Array(arguments))
+    }
+
+    /// Runs a request read without ArgumentParser; its errors end the process as ArgumentParser ends it for the others.
+    private static func runRead(_ run: () throws -> Void) {
         do {
-            try request.run()
+            try run()
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
         } catch {

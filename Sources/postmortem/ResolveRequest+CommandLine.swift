@@ -25,12 +25,7 @@ extension ResolveRequest {
                 request.addresses.append(argument)
                 continue
             }
-            var name = argument
-            var attached: String?
-            if argument.utf8.starts(with: "--".utf8), let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                name = String(argument[..<equals])
-                attached = String(argument[argument.index(after: equals)...])
-            }
+            let (name, attached) = CommandLineTokens.option(argument)
             guard let option = Option(spelling: name) else { return nil }
             if option != .debugPath {
                 guard given & option.bit == 0 else { return nil }
@@ -49,7 +44,7 @@ extension ResolveRequest {
                 }
                 continue
             }
-            guard let value = attached ?? rest.popFirst(), let first = value.utf8.first, first != UInt8(ascii: "-") else { return nil }
+            guard let value = CommandLineTokens.value(attached: attached, rest: &rest) else { return nil }
             switch option {
             case .object: request.selection.object = value
             case .arch:

@@ -23,12 +23,7 @@ extension SymbolicateRequest {
                 request.logs.append(argument)
                 continue
             }
-            var name = argument
-            var attached: String?
-            if argument.utf8.starts(with: "--".utf8), let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                name = String(argument[..<equals])
-                attached = String(argument[argument.index(after: equals)...])
-            }
+            let (name, attached) = CommandLineTokens.option(argument)
             guard let option = Option(spelling: name) else { return nil }
             if !option.isRepeatable {
                 guard given & option.bit == 0 else { return nil }
@@ -51,7 +46,7 @@ extension SymbolicateRequest {
                 }
                 continue
             }
-            guard let value = attached ?? rest.popFirst(), let first = value.utf8.first, first != UInt8(ascii: "-") else { return nil }
+            guard let value = CommandLineTokens.value(attached: attached, rest: &rest) else { return nil }
             switch option {
             case .debugPath: request.debugPaths.append(value)
             case .symbols: request.symbolStores.append(value)

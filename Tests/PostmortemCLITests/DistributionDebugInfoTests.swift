@@ -161,7 +161,7 @@ struct DistributionDebugInfoTests {
     @Test("dwz: info line and info symbol at every address equal gdb's, the common file found by build-id")
     func dwzInfoLineEqualsGDB() throws {
         let five = false
-        let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
+        _ = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
         let build = try Self.build(five)
         let checksum = try #require(try Self.commonFileIdentity(build.commonFile, five: five))
         let tree = try Self.buildIDTree("dwz-gdb", holding: build.commonFile, as: checksum)
