@@ -72,9 +72,8 @@ struct SymbolMap {
         // No public symbol inside a function's span is ever added (the function or one such before it covers it), so
         // a covering function is the answer without looking at public symbols.
         if let function = best, UInt64(address) < function.end { return true }
-        if let publicBefore = lastPublic(before: address), best.map({ publicBefore.address > $0.address }) ?? true {
-            best = publicBefore
-        }
+        // Only a public symbol after the function before it can be the record before `address`.
+        if let publicBefore = lastPublic(before: address, after: best?.address) { best = publicBefore }
         guard let best else { return false }
         return UInt64(address) < best.end
     }
@@ -88,22 +87,40 @@ struct SymbolMap {
         return low < publicAddresses.count && publicAddresses[low] == address ? low : nil
     }
 
-    /// The public symbol added at the highest address below `address`.
-    private func lastPublic(before address: UInt32) -> (address: UInt32, end: UInt64)? {
+    /// The public symbol added at the highest address below `address` and above `floor` (when given).
+    private func lastPublic(before address: UInt32, after floor: UInt32?) -> (address: UInt32, end: UInt64)? {
+        // The bits are searched down to the floor's slot only: most addresses of a binary with DWARF hold no public
+        // symbol, and a search to the start for each would cost the square of their number.
+        let lowest = floor.map { firstSlot(above: $0) } ?? 0
+        var slot = firstSlot(atOrAbove: address) - 1
+        while slot >= lowest {
+            let word = publicPresent[slot / 64] & (slot % 64 == 63 ? .max : (1 << UInt64(slot % 64 + 1)) - 1)
+            if word != 0 {
+                let found = (slot / 64) * 64 + (63 - word.leadingZeroBitCount)
+                return found >= lowest ? (publicAddresses[found], publicEnds[found]) : nil
+            }
+            slot = (slot / 64) * 64 - 1
+        }
+        return nil
+    }
+
+    /// The first slot of ``publicAddresses`` whose address is `address` or above.
+    private func firstSlot(atOrAbove address: UInt32) -> Int {
         var low = 0, high = publicAddresses.count
         while low < high {
             let middle = (low + high) / 2
             if publicAddresses[middle] < address { low = middle + 1 } else { high = middle }
         }
-        var slot = low - 1
-        while slot >= 0 {
-            let word = publicPresent[slot / 64] & (slot % 64 == 63 ? .max : (1 << UInt64(slot % 64 + 1)) - 1)
-            if word != 0 {
-                let found = (slot / 64) * 64 + (63 - word.leadingZeroBitCount)
-                return (publicAddresses[found], publicEnds[found])
-            }
-            slot = (slot / 64) * 64 - 1
+        return low
+    }
+
+    /// The first slot of ``publicAddresses`` whose address is above `address`.
+    private func firstSlot(above address: UInt32) -> Int {
+        var low = 0, high = publicAddresses.count
+        while low < high {
+            let middle = (low + high) / 2
+            if publicAddresses[middle] <= address { low = middle + 1 } else { high = middle }
         }
-        return nil
+        return low
     }
 }
