@@ -228,6 +228,9 @@ def main():
             outcome = run(["resolve", "-i", "-o", path] + arch + addresses[source], options.timeout, options.memory_limit)
             if outcome is None:
                 outcome = run(["info", "symbol", "-o", path] + arch + addresses[source][:5], options.timeout, options.memory_limit)
+            if outcome is None:
+                # Symbol files read every record a binary has: functions, symbols, CFI and Mach-O compact unwind.
+                outcome = run(["dump-syms", "-o", path + ".sym", path] + arch, options.timeout, options.memory_limit)
         elif kind in ("core", "minidump"):
             outcome = run(["symbolicate", "--offline", path], options.timeout, options.memory_limit)
         elif kind == "log":
@@ -241,6 +244,8 @@ def main():
             shutil.copy(path, os.path.join(WORK, "findings", name))
             print(f"{outcome}: {name} (from {os.path.relpath(source, ROOT)})", flush=True)
         os.remove(path)
+        if os.path.exists(path + ".sym"):
+            os.remove(path + ".sym")
 
     # Oversized and deeply nested inputs.
     extremes = {
