@@ -518,11 +518,14 @@ import TestSupport
             .write(to: URL(fileURLWithPath: slow))
         let inFlight = Answers()
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        // On a thread of its own: the suite's other tests can keep every thread of Dispatch's pool waiting on their
+        // processes for longer than this test waits for the request to begin.
+        let sender = Thread {
             let answer = try? HTTP.send("POST", server.url + "/symbolicate/v5", bodyFile: slow, extra: ["--limit-rate", "8K"])
             inFlight.append(answer.map { "\($0.status) \($0.body)" } ?? "no answer")
             done.signal()
         }
+        sender.start()
         // Once the server has begun it (by its own count, less the request for the count):
         let begun = try Self.eventually(20, { Self.requestsInFlight(try HTTP.send("GET", server.url + "/metrics").body) }) { $0 >= 1 }
         #expect(begun == 1, "requests in flight: \(begun)")
