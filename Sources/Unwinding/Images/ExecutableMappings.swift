@@ -18,11 +18,6 @@ enum ExecutableMappings {
         var mappings: [CoreMapping]
     }
 
-    /// The executable's segments as a kernel's `NT_FILE` would list them; empty when it cannot be placed.
-    static func mappings(of core: CoreFile, executable: String?) -> [CoreMapping] {
-        placed(in: core, executable: executable)?.mappings ?? []
-    }
-
     /// The executable of `core` (`executable` when given) and where it was loaded; `nil` when it cannot be placed.
     static func placed(in core: CoreFile, executable: String?) -> Placed? {
         guard let entry = core.auxiliaryVector[entryType] else { return nil }
