@@ -33,10 +33,11 @@ APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test test-times build release setup setup-test fixtures bench bench-logs bench-serve malformed corpus fuzz test-asan clean link-order install man
+.PHONY: demo test test-times build release setup setup-test check-setup fixtures bench bench-logs bench-serve malformed corpus fuzz test-asan clean link-order install man
 
-# Installs what is missing (apt-get, through sudo when not root), builds, and symbolicates a sample.
-demo: setup
+# Installs what is missing for the project and its tests (apt-get, through sudo when not root; the oracles from the
+# Python package index), builds, and symbolicates a sample.
+demo: setup setup-test
 	$(BUILD_RELEASE)
 	@echo "== $(SAMPLE)/crash.txt, a real crash of $(SAMPLE)/sensors (a stripped PIE):"
 	@cat $(SAMPLE)/crash.txt
@@ -47,12 +48,13 @@ demo: setup
 	@echo "== postmortem symbolicate $(APPLE_SAMPLE)/App.crash (an arm64 macOS app; its dSYM is found by UUID beside the log):"
 	@$(POSTMORTEM) symbolicate $(APPLE_SAMPLE)/App.crash | sed -n '/^Last Exception Backtrace:/,/^Thread 0 crashed with/p'
 
-# Installs what the tests need (llvm-symbolizer among it), checks that the library modules' public declarations are
-# documented, runs the whole suite, then the CLI suites of RELEASE_SMOKE again on the release binary (a static
-# executable, as `make demo` and the benchmarks run it).
-test: setup setup-test
+# Checks that what the tests need is installed (it installs nothing: `make setup setup-test` does), that the public
+# declarations are documented and listed in docs/API.txt, runs the whole suite, then the CLI suites of RELEASE_SMOKE
+# again on the release binary (a static executable, as `make demo` and the benchmarks run it).
+test: check-setup
 	@echo "llvm-symbolizer for differential tests: $(LLVM_SYMBOLIZER)"
 	.ci/public-docs.py
+	.ci/public-docs.py --check-api
 	swift build --build-tests
 	swift test --skip-build
 	$(BUILD_RELEASE)
@@ -105,6 +107,15 @@ setup:
 	if [ -n "$$missing" ]; then \
 	  echo "Installing $$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+# Says what `setup` and `setup-test` would install, and fails when anything is missing; installs nothing.
+check-setup:
+	@missing=$$(for p in $(BUILD_PACKAGES) $(TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done; \
+	  for t in bin/minidump-stackwalk bin/dump_syms bin/crashpad_handler python/bin/kubernetes-validate; do \
+	    [ -x .build/oracles/$$t ] || echo .build/oracles/$$t; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "missing for the tests:" $$missing "(make setup setup-test installs them)" >&2; exit 1; \
 	fi
 
 setup-test:
@@ -162,7 +173,7 @@ test-times: setup setup-test
 	swift test --skip-build --no-parallel --experimental-event-stream-output .build/test-events.jsonl --experimental-event-stream-version 0 >/dev/null
 	Tests/suite-times.py .build/test-events.jsonl --tests 10
 
-test-asan: setup setup-test
+test-asan: check-setup
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan-suppressions.txt swift test --skip-build --sanitize=address --scratch-path .build-asan
 

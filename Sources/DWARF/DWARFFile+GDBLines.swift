@@ -3,15 +3,15 @@ public import PostmortemCore
 
 /// What gdb's `info line *ADDRESS` says of an address: its line, the file as gdb names it, and the addresses the
 /// line's row covers (to the next row of any file of the unit, or the unit's next file's start).
-public struct GDBLineAnswer: Hashable, Sendable {
+package struct GDBLineAnswer: Hashable, Sendable {
     /// The line number.
-    public var line: Int
+    package var line: Int
     /// The file, as gdb names it.
-    public var file: String
+    package var file: String
     /// The first address of the line's row.
-    public var start: FileAddress
+    package var start: FileAddress
     /// Where the row ends; `nil` when gdb would not say.
-    public var end: FileAddress?
+    package var end: FileAddress?
 }
 
 /// What gdb's answers read once and ask again for many addresses in a row: the units, each unit's line table as gdb
@@ -26,7 +26,7 @@ struct GDBMemo: Sendable {
 extension DWARFFile {
     /// gdb's answer to `info line *address` (``GDBLineTable``): `nil` when gdb has no line there (no unit holds the
     /// address, or its row is an end marker).
-    public func gdbLine(at address: FileAddress) throws(DWARFError) -> GDBLineAnswer? {
+    package func gdbLine(at address: FileAddress) throws(DWARFError) -> GDBLineAnswer? {
         guard let unit = try unit(containing: address, withNames: true) else { return nil }
         let table: GDBLineTable?
         if let known = gdbMemo.withLock({ $0.lineTables[unit.dieOffset] }) { table = known } else {
@@ -104,7 +104,7 @@ extension DWARFFile {
     /// The function gdb names an address after (`find_pc_function`): the one, not inlined, whose code holds it, with
     /// its linkage name (the mangled one, as gdb prints it in `<name+offset>`) and its entry, the start of its first
     /// range as the DWARF lists them (a function split into a `.cold` part enters at its main part).
-    public func gdbFunction(at address: FileAddress) throws(DWARFError) -> (name: String, entry: FileAddress)? {
+    package func gdbFunction(at address: FileAddress) throws(DWARFError) -> (name: String, entry: FileAddress)? {
         guard let unit = try unit(containing: address, withNames: false) else { return nil }
         let functions: [(range: AddressRange, record: FunctionRecord)]
         if let known = gdbMemo.withLock({ $0.functions[unit.dieOffset] }) { functions = known } else {

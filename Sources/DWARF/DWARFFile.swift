@@ -7,11 +7,11 @@ import Synchronization
 /// Opening maps the file and reads the unit headers; ``compileUnits()`` reads one DIE per unit; ``contents(of:)``
 /// reads one unit's functions and line table. Immutable but for memos behind locks: any number of threads read
 /// through one instance at once, and no read of the sections takes a lock.
-public final class DWARFFile: Sendable {
+package final class DWARFFile: Sendable {
     /// The file read.
-    public let path: String
+    package let path: String
     /// The image the DWARF belongs to (one slice, for a universal file).
-    public let object: ObjectFile
+    package let object: ObjectFile
     /// The sections the DIE walk and the line-program reader read in place.
     let sections: DebugSections
     /// The headers of `.debug_info`'s units.
@@ -22,9 +22,9 @@ public final class DWARFFile: Sendable {
     let gdbMemo = Mutex(GDBMemo())
 
     /// The file dwz moved this file's common DIEs and strings to, when one was given and could be read.
-    public var supplementaryPath: String? { sections.supplementary?.path }
+    package var supplementaryPath: String? { sections.supplementary?.path }
     /// Why the common file given could not be read, in one line; `nil` when it was, or none was given.
-    public let supplementaryProblem: String?
+    package let supplementaryProblem: String?
 
     /// Opens the DWARF of `object`: an ELF file, a thin Mach-O file, or one slice of a universal file; with
     /// `supplementary`, the file its `.gnu_debugaltlink` or `.debug_sup` names (``DebugFileLocator`` finds it), whose
@@ -32,7 +32,7 @@ public final class DWARFFile: Sendable {
     /// - Throws: ``DWARFError/Code/noDebugInfo`` when it has none, ``DWARFError/Code/malformed`` when the headers of
     ///   its list sections are damaged (offsets into them cannot be trusted), ``DWARFError/Code/cannotOpen`` when
     ///   it cannot be mapped.
-    public init(object: ObjectFile, supplementary: ObjectFile? = nil) throws(DWARFError) {
+    package init(object: ObjectFile, supplementary: ObjectFile? = nil) throws(DWARFError) {
         self.path = object.path
         self.object = object
         let access = try SectionAccess(object: object)
@@ -53,7 +53,7 @@ public final class DWARFFile: Sendable {
     }
 
     /// Opens the DWARF of the (thin) file at `path`.
-    public convenience init(path: String) throws(DWARFError) {
+    package convenience init(path: String) throws(DWARFError) {
         let object: ObjectFile
         do { object = try ObjectFileReader.read(path: path) } catch {
             throw DWARFError(.cannotOpen, path: path, detail: error.description)
@@ -66,7 +66,7 @@ public final class DWARFFile: Sendable {
     ///   many units the names lie all over `.debug_str` (reading them mapped most of a Swift binary's 7 MB of it).
     /// - Throws: ``DWARFError/Code/malformed`` when a unit header cannot be read.
     /// - Complexity: O(units): one DIE each.
-    public func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
+    package func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
         if let offset = headers.unreadableAt {
             throw DWARFError(.malformed, path: path, detail: "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read")
         }
@@ -94,7 +94,7 @@ public final class DWARFFile: Sendable {
     /// The functions, inlined copies and line table of `unit`; a record's names are only those its own
     /// DIE states until ``completingNames(_:)`` completes them.
     /// - Complexity: O(DIEs and line rows of the unit).
-    public func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
+    package func contents(of unit: CompileUnit) throws(DWARFError) -> UnitContents {
         try readContents(of: unit, targets: nil)
     }
 

@@ -15,16 +15,16 @@ import PostmortemCore
 /// the build-id asked for.
 ///
 /// One client serves a whole run (or a server's life) from any number of threads; ``close()`` ends it.
-public final class DebuginfodClient: RemoteDebugFiles {
+package final class DebuginfodClient: RemoteDebugFiles {
     /// The servers, cache and limits it works with (elfutils' variables, read once).
-    public let settings: DebuginfodSettings
+    package let settings: DebuginfodSettings
     /// With `true`, only what the cache already holds is used: no server is asked.
-    public let offline: Bool
+    package let offline: Bool
     private let cache: DebuginfodCache?
     private let messages: @Sendable (String) -> Void
     private let progress: DownloadProgress?
     /// How long a failed server is given up and an answer kept; `nil`: for the whole run.
-    public let memory: Duration?
+    package let memory: Duration?
     private let state = Mutex(State())
 
     private struct State {
@@ -51,7 +51,7 @@ public final class DebuginfodClient: RemoteDebugFiles {
     ///     write as it is (lines end in a newline; a progress line is redrawn with a carriage return).
     ///   - forgettingAfter: for a client that lives longer than a run (a server's): how long a failed server is given
     ///     up and an answer remembered (a download stays in the cache, a miss for `cache_miss_s` as ever).
-    public init(settings: DebuginfodSettings, offline: Bool = false, showsProgress: Bool = false,
+    package init(settings: DebuginfodSettings, offline: Bool = false, showsProgress: Bool = false,
                 forgettingAfter memory: Duration? = nil, messages: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.memory = memory
@@ -64,7 +64,7 @@ public final class DebuginfodClient: RemoteDebugFiles {
     deinit { close() }
 
     /// Ends the client's connections; later fetches answer from the cache only.
-    public func close() {
+    package func close() {
         let http = state.withLock { state -> HTTPClient? in
             state.closed = true
             defer { state.http = nil }
@@ -74,7 +74,7 @@ public final class DebuginfodClient: RemoteDebugFiles {
     }
 
     /// The `artifact` of `buildID`: from the cache, else from the first server that has it, checked by its build-id.
-    public func fetch(_ artifact: RemoteArtifact, of buildID: BuildID) -> RemoteFetch {
+    package func fetch(_ artifact: RemoteArtifact, of buildID: BuildID) -> RemoteFetch {
         let request = Request(artifact: artifact, buildID: buildID)
         if let known = state.withLock({ $0.answers[request] }), remembers(since: known.at) { return known.fetch }
         let answer = Answer()
@@ -100,7 +100,7 @@ public final class DebuginfodClient: RemoteDebugFiles {
     }
 
     /// ``fetch(_:of:)`` for callers that can wait without holding a thread.
-    public func fetchAsync(_ artifact: RemoteArtifact, of buildID: BuildID) async -> RemoteFetch {
+    package func fetchAsync(_ artifact: RemoteArtifact, of buildID: BuildID) async -> RemoteFetch {
         guard let cache else { return .unavailable(reason: "debuginfod: no cache directory (set DEBUGINFOD_CACHE_PATH or HOME)") }
         switch cache.entry(of: artifact, buildID: buildID) {
         case .file(let path):

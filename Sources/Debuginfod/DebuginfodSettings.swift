@@ -3,36 +3,36 @@ import PostmortemCore
 
 /// The client's configuration, read from elfutils' environment variables so that one setting serves gdb, elfutils'
 /// tools and Postmortem alike (`debuginfod-client-config(7)`).
-public struct DebuginfodSettings: Hashable, Sendable {
+package struct DebuginfodSettings: Hashable, Sendable {
     /// The servers of `DEBUGINFOD_URLS`, in order, each once; URLs of other schemes are left out (see ``problems``).
-    public var servers: [DebuginfodServer]
+    package var servers: [DebuginfodServer]
     /// The download cache: `DEBUGINFOD_CACHE_PATH`, else `~/.debuginfod_client_cache` when it exists, else
     /// `$XDG_CACHE_HOME/debuginfod_client`, else `~/.cache/debuginfod_client`; `nil` with none of them set.
-    public var cacheDirectory: String?
+    package var cacheDirectory: String?
     /// `DEBUGINFOD_TIMEOUT`: seconds a server may take to connect or stay silent before it is given up for the run;
     /// `nil` for none (a value of 0 or less).
-    public var timeout: Int?
+    package var timeout: Int?
     /// `DEBUGINFOD_MAXTIME`: seconds one download may take in all; `nil` for no limit.
-    public var maximumTime: Int?
+    package var maximumTime: Int?
     /// `DEBUGINFOD_MAXSIZE`: the largest file fetched, in bytes (sent to servers too, as elfutils' client sends it).
-    public var maximumSize: Int?
+    package var maximumSize: Int?
     /// `DEBUGINFOD_RETRY_LIMIT`: how many times a request that failed (not one that timed out) is sent again.
-    public var retryLimit: Int
+    package var retryLimit: Int
     /// `DEBUGINFOD_VERBOSE`: each request and its answer on standard error.
-    public var verbose: Bool
+    package var verbose: Bool
     /// `DEBUGINFOD_PROGRESS`: progress on standard error even when it is not a terminal.
-    public var forcesProgress: Bool
+    package var forcesProgress: Bool
     /// What in the environment was not understood, one line each.
-    public var problems: [String]
+    package var problems: [String]
 
     /// How long a server may stay silent when `DEBUGINFOD_TIMEOUT` is unset. Shorter than elfutils' 90 s: a run asks
     /// a silent server once, and then goes on without it.
-    public static let defaultTimeout = 15
+    package static let defaultTimeout = 15
     /// The largest file fetched when `DEBUGINFOD_MAXSIZE` is unset: every download is bounded.
-    public static let defaultMaximumSize = 4 << 30
+    package static let defaultMaximumSize = 4 << 30
 
     /// The settings of `environment` (the process's, by default); `nil` when `DEBUGINFOD_URLS` is unset or empty.
-    public init?(environment: [String: String]) {
+    package init?(environment: [String: String]) {
         let urls = (environment["DEBUGINFOD_URLS"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
         guard !urls.isEmpty else { return nil }
         var problems: [String] = []
@@ -65,7 +65,7 @@ public struct DebuginfodSettings: Hashable, Sendable {
     }
 
     /// The settings of this process's environment.
-    public static func fromProcessEnvironment() -> DebuginfodSettings? {
+    package static func fromProcessEnvironment() -> DebuginfodSettings? {
         var environment: [String: String] = [:]
         for name in ["DEBUGINFOD_URLS", "DEBUGINFOD_CACHE_PATH", "DEBUGINFOD_TIMEOUT", "DEBUGINFOD_MAXTIME", "DEBUGINFOD_MAXSIZE",
                      "DEBUGINFOD_RETRY_LIMIT", "DEBUGINFOD_VERBOSE", "DEBUGINFOD_PROGRESS", "XDG_CACHE_HOME", "HOME"] {
@@ -75,7 +75,7 @@ public struct DebuginfodSettings: Hashable, Sendable {
     }
 
     /// The largest file fetched.
-    public var sizeLimit: Int { maximumSize ?? Self.defaultMaximumSize }
+    package var sizeLimit: Int { maximumSize ?? Self.defaultMaximumSize }
 
     private static func isSet(_ value: String?) -> Bool {
         guard let value, !value.isEmpty else { return false }
@@ -92,14 +92,14 @@ public struct DebuginfodSettings: Hashable, Sendable {
 }
 
 /// One server of `DEBUGINFOD_URLS`.
-public struct DebuginfodServer: Hashable, Sendable, CustomStringConvertible {
+package struct DebuginfodServer: Hashable, Sendable, CustomStringConvertible {
     /// The URL as given, without trailing slashes.
-    public var url: String
+    package var url: String
     /// For a `file://` URL, the directory that stands for the server (its `buildid/…` tree).
-    public var localDirectory: String?
+    package var localDirectory: String?
 
     /// `nil` unless `url` is an `http://`, `https://` or `file://` URL.
-    public init?(url: String) {
+    package init?(url: String) {
         var trimmed = url
         while trimmed.hasSuffix("/"), trimmed.count > 1 { trimmed.removeLast() }
         let lowered = trimmed.lowercased()
@@ -116,7 +116,7 @@ public struct DebuginfodServer: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The server's URL, as given.
-    public var description: String { url }
+    package var description: String { url }
 
     /// The URL of `artifact` of `buildID` on this server (`…/buildid/HEX/debuginfo`); a source path is %-escaped
     /// but for its slashes, as elfutils' client escapes it.

@@ -3,9 +3,9 @@ internal import CCompression
 /// One block of compressed bytes whose decompressed size is declared beside it, as an ELF file declares it for a
 /// compressed section (`SHF_COMPRESSED`'s header, or `.zdebug_*`'s `ZLIB` prefix): decompressed in one piece into a
 /// buffer of that size, and refused when it holds more or fewer bytes.
-public enum CompressedBlock {
+package enum CompressedBlock {
     /// A compression an ELF section may be in.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// zlib's format (a zlib header, deflate data, an Adler-32 trailer): `ELFCOMPRESS_ZLIB` and `.zdebug_*`.
         case zlib
         /// One or more zstd frames: `ELFCOMPRESS_ZSTD` (binutils 2.40's `--compress-debug-sections=zstd`).
@@ -13,19 +13,19 @@ public enum CompressedBlock {
     }
 
     /// Why a block could not be decompressed, in one line.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// What went wrong.
-        public var detail: String
+        package var detail: String
         /// The detail.
-        public var description: String { detail }
+        package var description: String { detail }
 
         /// A failure saying `detail`.
-        public init(detail: String) { self.detail = detail }
+        package init(detail: String) { self.detail = detail }
     }
 
     /// The `size` bytes `input` decompresses to.
     /// - Throws: ``Failure`` when the data is damaged, or decompresses to more or fewer than `size` bytes.
-    public static func decompress(_ input: UnsafeRawBufferPointer, kind: Kind, size: Int) throws(Failure) -> [UInt8] {
+    package static func decompress(_ input: UnsafeRawBufferPointer, kind: Kind, size: Int) throws(Failure) -> [UInt8] {
         guard size >= 0 else { throw Failure(detail: "its header declares a negative size") }
         var output = [UInt8](repeating: 0, count: size)
         let problem: String? = output.withUnsafeMutableBytes { target in

@@ -4,24 +4,24 @@ import PostmortemCore
 /// Logs, cores and minidumps as people keep them: gzip (CI artefacts, `journalctl | gzip`), xz, or zstd
 /// (systemd-coredump's cores, `journalctl -o export | zstd`). Told from their first bytes and decompressed whole, up
 /// to a size the caller sets.
-public enum CompressedInput {
+package enum CompressedInput {
     /// A compression this reads.
-    public enum Format: String, Sendable {
+    package enum Format: String, Sendable {
         case gzip, xz, zstd
     }
 
     /// Why compressed bytes could not be read.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// The format the bytes claimed.
-        public var format: Format
+        package var format: Format
         /// What went wrong, in one line.
-        public var detail: String
+        package var detail: String
         /// The format and the detail.
-        public var description: String { "\(format.rawValue)-compressed, but \(detail)" }
+        package var description: String { "\(format.rawValue)-compressed, but \(detail)" }
     }
 
     /// The compression `bytes` start with; `nil` for anything else.
-    public static func format(of bytes: some Collection<UInt8>) -> Format? {
+    package static func format(of bytes: some Collection<UInt8>) -> Format? {
         let head = Array(bytes.prefix(6))
         if head.starts(with: [0x1f, 0x8b]) { return .gzip }
         if head.starts(with: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return .xz }
@@ -32,7 +32,7 @@ public enum CompressedInput {
     /// `bytes` decompressed when they are of a format this reads (every member or frame, one after the other, as
     /// the command-line tools do), else `bytes` as they are.
     /// - Throws: ``Failure`` when the data is damaged or cut, or holds more than `maximumSize` bytes.
-    public static func decompressed(_ bytes: [UInt8], maximumSize: Int) throws(Failure) -> [UInt8] {
+    package static func decompressed(_ bytes: [UInt8], maximumSize: Int) throws(Failure) -> [UInt8] {
         guard let format = format(of: bytes) else { return bytes }
         var output: [UInt8] = []
         let result: String? = switch format {

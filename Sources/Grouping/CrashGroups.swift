@@ -1,35 +1,35 @@
 /// Crashes gathered by signature, one report at a time: only signatures, paths and one representative's top frames
 /// are kept, so memory follows the number of groups and logs, not the logs' sizes.
-public struct CrashGroups: Sendable {
+package struct CrashGroups: Sendable {
     /// One group: every crash with one signature.
-    public struct Group: Sendable {
+    package struct Group: Sendable {
         /// The signature shared by the group's crashes.
-        public var signature: String
+        package var signature: String
         /// How many crashes the group holds.
-        public var count: Int
+        package var count: Int
         /// The logs, in the order they were added, each once.
-        public var logs: [String]
+        package var logs: [String]
         /// The first crash's signature frames.
-        public var frames: [SignatureFrame]
+        package var frames: [SignatureFrame]
         /// The first crash's exception, as its log gives it.
-        public var exception: String?
+        package var exception: String?
         /// Seconds since 1970 (UTC).
-        public var firstSeen: Int64?
+        package var firstSeen: Int64?
         /// Seconds since 1970 (UTC) of the latest crash, when its log says.
-        public var lastSeen: Int64?
+        package var lastSeen: Int64?
         var lastLog: String?
     }
 
     private var indexBySignature: [String: Int] = [:]
     private var groupsInOrder: [Group] = []
     /// How many crashes were added.
-    public private(set) var crashCount = 0
+    package private(set) var crashCount = 0
 
     /// No groups yet.
-    public init() {}
+    package init() {}
 
     /// Adds one crash of `log` (a path) that happened at `time` (seconds since 1970), when known.
-    public mutating func add(_ signature: CrashSignature, log: String, time: Int64?, exception: String?) {
+    package mutating func add(_ signature: CrashSignature, log: String, time: Int64?, exception: String?) {
         crashCount += 1
         guard let index = indexBySignature[signature.text] else {
             indexBySignature[signature.text] = groupsInOrder.count
@@ -50,7 +50,7 @@ public struct CrashGroups: Sendable {
     }
 
     /// The groups, most crashes first; ties by signature, so the order does not depend on the order logs were read.
-    public var groups: [Group] {
+    package var groups: [Group] {
         groupsInOrder.sorted { $0.count != $1.count ? $0.count > $1.count : $0.signature < $1.signature }
     }
 }

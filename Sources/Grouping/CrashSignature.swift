@@ -1,17 +1,17 @@
 /// What a crash is grouped by, and how it was made.
-public struct CrashSignature: Hashable, Sendable {
+package struct CrashSignature: Hashable, Sendable {
     /// The parts joined by ` | `; `EMPTY: …` when nothing could be used.
-    public var text: String
+    package var text: String
     /// The frames the signature was made of, in stack order.
-    public var frames: [SignatureFrame]
+    package var frames: [SignatureFrame]
     /// Every frame of the crashing stack with what became of it, for `--explain`.
-    public var decisions: [FrameDecision]
+    package var decisions: [FrameDecision]
 }
 
 /// What became of one frame while a signature was made.
-public struct FrameDecision: Hashable, Sendable {
+package struct FrameDecision: Hashable, Sendable {
     /// What a rule (or its absence) did with the frame.
-    public enum Outcome: Hashable, Sendable {
+    package enum Outcome: Hashable, Sendable {
         /// Part of the signature, counted towards its frames.
         case used
         /// Part of the signature, not counted (a `prefix` rule).
@@ -35,14 +35,14 @@ public struct FrameDecision: Hashable, Sendable {
     }
 
     /// The frame decided on.
-    public var frame: SignatureFrame
+    package var frame: SignatureFrame
     /// What became of it.
-    public var outcome: Outcome
+    package var outcome: Outcome
 }
 
 extension FrameDecision.Outcome {
     /// The rule that decided, when one did.
-    public var rule: SignatureRule? {
+    package var rule: SignatureRule? {
         switch self {
         case .prefix(let rule), .skipped(let rule), .cut(let rule), .above(let rule), .sentinel(let rule): rule
         default: nil

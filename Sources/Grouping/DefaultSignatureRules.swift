@@ -1,7 +1,7 @@
 extension SignatureRules {
     /// The built-in rules, in the rules-file format (`postmortem group --print-rules` prints them). Names are matched
     /// after normalisation (`FunctionNameNormalizer`): no argument lists in C++ names, `<T>` for template arguments.
-    public static let defaultRulesText = """
+    package static let defaultRulesText = """
     # Signal trampolines: what is above them is the handler that printed the report.
     cut __restore_rt|_sigtramp|__kernel_rt_sigreturn|<signal handler called>|__sigreturn|sigreturn
 

@@ -6,9 +6,9 @@
 /// - Swift: generic specialisations are named as the generic function; argument labels (`restock(_:names:)`) and
 ///   closure numbers (`closure #1 in …`) stay, since they tell overloads and closures apart and do not change
 ///   between builds of the same code.
-public enum FunctionNameNormalizer {
+package enum FunctionNameNormalizer {
     /// `name` in the form signatures compare.
-    public static func normalize(_ name: String) -> String {
+    package static func normalize(_ name: String) -> String {
         var text = Substring(name.trimmingBlanks)
         // `<signal handler called>`, `<unavailable>`: a producer's word for a frame, not a name.
         if text.first == "<" { return String(text) }

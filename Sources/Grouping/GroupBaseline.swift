@@ -1,15 +1,15 @@
 import CrashLogs
 
 /// The signatures of a previous `postmortem group --json` output: what `--baseline` compares against.
-public enum GroupBaseline {
+package enum GroupBaseline {
     /// A baseline that cannot be read: which file, why.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
+    package struct Failure: Error, CustomStringConvertible, Sendable {
         /// The file and the reason, in one line.
-        public var description: String
+        package var description: String
     }
 
     /// The signatures in `bytes`, the JSON document `group --json` writes; `name` is what errors call it.
-    public static func signatures(in bytes: [UInt8], name: String) throws(Failure) -> Set<String> {
+    package static func signatures(in bytes: [UInt8], name: String) throws(Failure) -> Set<String> {
         let document: JSONNode
         do { document = try JSONParser.parse(bytes, range: 0..<bytes.count) } catch {
             throw Failure(description: "\(name): not JSON (\(error.reason) at byte \(error.offset))")

@@ -1,9 +1,9 @@
 import PostmortemCore
 
 /// The groups as text (for people) and JSON (for scripts and `--baseline`).
-public enum GroupRendering {
+package enum GroupRendering {
     /// One JSON document: `{"groups": [{"signature", "count", "logs", "frames", "firstSeen", "lastSeen"}, …]}`.
-    public static func json(_ groups: [CrashGroups.Group]) -> String {
+    package static func json(_ groups: [CrashGroups.Group]) -> String {
         let items = groups.map { group in
             JSONText.object([
                 ("signature", JSONText.quote(group.signature)),
@@ -27,7 +27,7 @@ public enum GroupRendering {
     }
 
     /// Each group: its count and signature, when it was seen, its exception, a representative log and its frames.
-    public static func text(_ groups: [CrashGroups.Group], crashCount: Int, title: String = "crash") -> String {
+    package static func text(_ groups: [CrashGroups.Group], crashCount: Int, title: String = "crash") -> String {
         var out = "\(crashCount) \(crashCount == 1 ? title : title + "es") in \(groups.count) group\(groups.count == 1 ? "" : "s")\n"
         for group in groups {
             out += "\n\(group.count)× \(group.signature)\n"
@@ -48,7 +48,7 @@ public enum GroupRendering {
 
     /// `--explain`: every frame of the crashing stack with what named it and what became of it, then the signature, and
     /// a note when names other than the debug information's made it.
-    public static func explanation(_ signature: CrashSignature, log: String, format: String, frameCount: Int) -> String {
+    package static func explanation(_ signature: CrashSignature, log: String, format: String, frameCount: Int) -> String {
         var out = "\(log) (\(format)): the crashing stack, \(frameCount) meaningful frame\(frameCount == 1 ? "" : "s") at most\n"
         let rows = signature.decisions.map { decision -> (String, String, String, String) in
             let frame = decision.frame

@@ -4,9 +4,9 @@ import CrashLogs
 /// `timestamp`/`captureTime`, the Swift backtracer's JSON `timestamp`, a tombstone's `Timestamp:`), or the
 /// timestamp a logger put before the report's lines (docker, kubectl `--timestamps`) or in the JSON object it wrote each
 /// line as (docker's `"time"`, a shipper's `"@timestamp"`, journald's `"__REALTIME_TIMESTAMP"`).
-public enum LogTimestamp {
+package enum LogTimestamp {
     /// Seconds since 1970 (UTC), or nil when the log gives no time with a date.
-    public static func find(in report: CrashReport) -> Int64? {
+    package static func find(in report: CrashReport) -> Int64? {
         let keys = ["Date/Time:", "\"timestamp\"", "\"captureTime\"", "Timestamp:", "Crashed at", "time:"]
         for line in report.lines.prefix(400) {
             if let envelope = line.envelope, let seconds = find(inObject: envelope.head + envelope.tail) { return seconds }
@@ -79,7 +79,7 @@ public enum LogTimestamp {
     }
 
     /// `2026-11-25T20:24:14Z`.
-    public static func iso8601(_ seconds: Int64) -> String {
+    package static func iso8601(_ seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         // civil_from_days

@@ -3,26 +3,26 @@ import Symbolication
 
 /// One frame of a crashing stack as signatures see it: an inlined call is a frame of its own, as debuggers show it,
 /// so a log whose producer printed inlined frames and one symbolicated here give the same list.
-public struct SignatureFrame: Hashable, Sendable {
+package struct SignatureFrame: Hashable, Sendable {
     /// The frame's number in the log's stack.
-    public var index: Int
+    package var index: Int
     /// 0 for the function the address is in; 1, 2, … for the calls inlined into it, counted from the outermost.
-    public var inlineDepth: Int
+    package var inlineDepth: Int
     /// The normalised function name; nil when nothing named the frame.
-    public var function: String?
+    package var function: String?
     /// The image's name, for frames left unresolved.
-    public var module: String?
+    package var module: String?
     /// The offset into ``module``, for frames left unresolved.
-    public var moduleOffset: UInt64?
+    package var moduleOffset: UInt64?
     /// The runtime address, for a frame with neither a name nor a module.
-    public var address: UInt64?
+    package var address: UInt64?
     /// A Swift thunk (the backtracer's `[thunk]`): compiler-made, never the bug.
-    public var isThunk: Bool
+    package var isThunk: Bool
     /// What named the frame: a signature made from other names (another build's binaries, none) may differ.
-    public var namedBy: NameSource
+    package var namedBy: NameSource
 
     /// What named a frame.
-    public enum NameSource: String, Hashable, Sendable {
+    package enum NameSource: String, Hashable, Sendable {
         /// The debug information, which names inlined calls too.
         case debugInformation = "debug information"
         /// A symbol table: the function the address lies in, no inlined calls.
@@ -35,7 +35,7 @@ public struct SignatureFrame: Hashable, Sendable {
 
     /// `module@0xoffset`, the name of a frame nothing resolved, or `@0xaddress` without a module (as Mozilla's
     /// signatures write them).
-    public var moduleAndOffset: String? {
+    package var moduleAndOffset: String? {
         guard let module else { return address.map { "@0x" + String($0, radix: 16) } }
         return moduleOffset.map { "\(module)@0x" + String($0, radix: 16) } ?? module
     }
@@ -78,10 +78,10 @@ public struct SignatureFrame: Hashable, Sendable {
 }
 
 /// The stack a crash is grouped by.
-public enum CrashingStack {
+package enum CrashingStack {
     /// An uncaught exception's own backtrace when the log has one (the crashed thread then only shows the terminate
     /// path); else the thread marked crashed; else the first stack with frames.
-    public static func of(_ report: CrashReport) -> CrashThread? {
+    package static func of(_ report: CrashReport) -> CrashThread? {
         if let exception = report.threads.first(where: { $0.name == "Last Exception Backtrace" && !$0.frames.isEmpty }) {
             return exception
         }

@@ -6,9 +6,9 @@ import Symbolication
 ///
 /// Which rule a name matches is remembered per name, since logs of one program repeat the same few hundred names:
 /// one maker is meant for one run over many logs, on one thread.
-public final class SignatureMaker {
+package final class SignatureMaker {
     /// The rules signatures are made by.
-    public let rules: SignatureRules
+    package let rules: SignatureRules
     private let demangler = Demangler(style: .simplified)
     private let expressions: [Regex<AnyRegexOutput>?]
     private var ruleForName: [String: Int?] = [:]
@@ -19,14 +19,14 @@ public final class SignatureMaker {
     static let maximumRememberedNames = 100_000
 
     /// A maker using `rules`.
-    public init(rules: SignatureRules) {
+    package init(rules: SignatureRules) {
         self.rules = rules
         // Each rule's pattern compiled when the rule was made.
         expressions = rules.rules.map { try? $0.expression() }
     }
 
     /// The signature of a symbolicated report.
-    public func signature(of report: CrashReport) -> CrashSignature {
+    package func signature(of report: CrashReport) -> CrashSignature {
         guard let stack = CrashingStack.of(report) else {
             return CrashSignature(text: "EMPTY: no stack" + exceptionSuffix(report), frames: [], decisions: [])
         }

@@ -6,21 +6,21 @@
 /// it below (a library's frame between two of the program's only says how one called the other); `sentinel` starts the signature at
 /// the first frame it matches, dropping every frame above it; `cut` drops the frame and every frame above it (a
 /// signal trampoline: what is above it is the handler that printed the report).
-public struct SignatureRule: Hashable, Sendable {
+package struct SignatureRule: Hashable, Sendable {
     /// What a rule does to the frames it matches (see the type's description).
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
+    package enum Kind: String, Hashable, Sendable, CaseIterable {
         case skip, prefix, sentinel, cut
     }
 
     /// What the rule does.
-    public var kind: Kind
+    package var kind: Kind
     /// The pattern as written (a regular expression matched against the whole name).
-    public var pattern: String
+    package var pattern: String
     /// Where the rule was written (`defaults:12`, `rules.txt:3`), for `--explain`.
-    public var origin: String
+    package var origin: String
 
     /// - Throws: when `pattern` is not a regular expression.
-    public init(kind: Kind, pattern: String, origin: String) throws(RulesError) {
+    package init(kind: Kind, pattern: String, origin: String) throws(RulesError) {
         self.kind = kind
         self.pattern = pattern
         self.origin = origin
@@ -36,11 +36,11 @@ public struct SignatureRule: Hashable, Sendable {
 }
 
 /// A rules file that cannot be used: where and why.
-public struct RulesError: Error, CustomStringConvertible, Sendable {
+package struct RulesError: Error, CustomStringConvertible, Sendable {
     /// Where the rule was read (a file and its line).
-    public var place: String
+    package var place: String
     /// What is wrong with it.
-    public var message: String
+    package var message: String
     /// The place and the message, in one line.
-    public var description: String { "\(place): \(message)" }
+    package var description: String { "\(place): \(message)" }
 }

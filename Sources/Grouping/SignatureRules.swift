@@ -3,23 +3,23 @@
 /// A rules file has one rule per line: `skip REGEX`, `prefix REGEX`, `sentinel REGEX`, `cut REGEX`, or `frames N`;
 /// `#` starts a comment. A user's file comes before the defaults (its `frames` replaces theirs): the first rule that
 /// matches a name decides.
-public struct SignatureRules: Sendable {
+package struct SignatureRules: Sendable {
     /// The rules, in the order they are tried: the first that matches a name decides.
-    public var rules: [SignatureRule]
+    package var rules: [SignatureRule]
     /// How many meaningful frames (not skipped, not prefix) a signature takes.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Whether the file said `frames N` (else ``frameCount`` is the default).
-    public var setsFrameCount: Bool
+    package var setsFrameCount: Bool
 
     /// Rules taking `frameCount` meaningful frames; `setsFrameCount` when a file said so.
-    public init(rules: [SignatureRule], frameCount: Int, setsFrameCount: Bool = true) {
+    package init(rules: [SignatureRule], frameCount: Int, setsFrameCount: Bool = true) {
         self.rules = rules
         self.frameCount = frameCount
         self.setsFrameCount = setsFrameCount
     }
 
     /// Rules read from a file's text; `name` is what errors and `--explain` call it.
-    public static func parse(_ text: String, name: String) throws(RulesError) -> SignatureRules {
+    package static func parse(_ text: String, name: String) throws(RulesError) -> SignatureRules {
         var rules: [SignatureRule] = []
         var frameCount: Int?
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -47,15 +47,15 @@ public struct SignatureRules: Sendable {
     }
 
     /// These rules, then `later`'s; this file's frame count when it gives one, else `later`'s.
-    public func before(_ later: SignatureRules) -> SignatureRules {
+    package func before(_ later: SignatureRules) -> SignatureRules {
         SignatureRules(rules: rules + later.rules, frameCount: setsFrameCount ? frameCount : later.frameCount)
     }
 
     /// How many meaningful frames a signature takes unless a rules file says otherwise.
-    public static let defaultFrameCount = 3
+    package static let defaultFrameCount = 3
 
     /// The built-in rules.
-    public static func defaults() -> SignatureRules {
+    package static func defaults() -> SignatureRules {
         // The text is ours and tested: it always parses.
         (try? parse(defaultRulesText, name: "defaults")) ?? SignatureRules(rules: [], frameCount: defaultFrameCount)
     }

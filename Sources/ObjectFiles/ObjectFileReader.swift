@@ -2,7 +2,7 @@ import Glibc
 import PostmortemCore
 
 /// Opens binaries and debug files and reads what symbolication needs from them.
-public enum ObjectFileReader {
+package enum ObjectFileReader {
     /// Identifies the object file at `path` and reads its headers, sections, segments and notes.
     ///
     /// `path` may be an ELF file, a Mach-O file, a universal (fat) file or a `.dSYM` bundle. Of a
@@ -10,7 +10,7 @@ public enum ObjectFileReader {
     /// slice and one with several is an error that lists them.
     /// - Throws: ``ObjectFileError`` naming `path` when it is missing, a directory, not an object file,
     ///   malformed, or has no slice for `architecture`.
-    public static func read(path: String, architecture: Architecture? = nil) throws(ObjectFileError) -> ObjectFile {
+    package static func read(path: String, architecture: Architecture? = nil) throws(ObjectFileError) -> ObjectFile {
         let images = try readAll(path: path)
         if let architecture {
             if let match = images.first(where: { $0.architecture == architecture }) { return match }
@@ -25,7 +25,7 @@ public enum ObjectFileReader {
     }
 
     /// Every image at `path`: each slice of a universal file, or the one image of any other file.
-    public static func readAll(path: String) throws(ObjectFileError) -> [ObjectFile] {
+    package static func readAll(path: String) throws(ObjectFileError) -> [ObjectFile] {
         if DSYMBundle.isBundle(path) { return try readAll(path: try DSYMBundle.dwarfFile(in: path)) }
         // One descriptor for the whole identification: libelf reads an ELF file through it, a Mach-O file is mapped from it.
         let opened = try ObjectFileError.opening(path)
@@ -38,25 +38,25 @@ public enum ObjectFileReader {
     /// Reads the ELF image held in `contents` (one read from a process's memory: the vDSO), named `path` in messages
     /// and in the object read.
     /// - Throws: ``ObjectFileError`` when the bytes are no ELF image libelf reads.
-    public static func read(contents: ImmutableBytes, path: String) throws(ObjectFileError) -> ObjectFile {
+    package static func read(contents: ImmutableBytes, path: String) throws(ObjectFileError) -> ObjectFile {
         try ELFReader.read(ELFHandle(bytes: contents, path: path))
     }
 
     /// The function and data symbols (`.symtab`, `.dynsym`) of the ELF image held in `contents`, named `path` in
     /// messages.
-    public static func symbolTable(contents: ImmutableBytes, path: String) throws(ObjectFileError) -> SymbolTable {
+    package static func symbolTable(contents: ImmutableBytes, path: String) throws(ObjectFileError) -> SymbolTable {
         try ELFReader.readSymbols(contents: contents, path: path)
     }
 
     /// Reads the function and data symbols of `file` (`.symtab` and `.dynsym`, or Mach-O's `LC_SYMTAB`).
-    public static func symbolTable(of file: ObjectFile) throws(ObjectFileError) -> SymbolTable {
+    package static func symbolTable(of file: ObjectFile) throws(ObjectFileError) -> SymbolTable {
         var problems: [String] = []
         return try symbolTable(of: file, problems: &problems)
     }
 
     /// The same, saying in `problems` (one line each) what of the file's symbols could not be read while the rest
     /// were: a MiniDebugInfo that is damaged.
-    public static func symbolTable(of file: ObjectFile, problems: inout [String]) throws(ObjectFileError) -> SymbolTable {
+    package static func symbolTable(of file: ObjectFile, problems: inout [String]) throws(ObjectFileError) -> SymbolTable {
         switch file.format {
         case .elf: try ELFReader.readSymbols(path: file.path, problems: &problems)
         case .machO: try MachOReader.symbols(of: file, in: ImmutableBytes(mapping: file.path))
@@ -65,7 +65,7 @@ public enum ObjectFileReader {
 
     /// The contents of the section named `name` in `file` (decompressed), or `nil` when it has none.
     /// - Complexity: O(section size).
-    public static func sectionContents(named name: String, in file: ObjectFile) throws(ObjectFileError) -> [UInt8]? {
+    package static func sectionContents(named name: String, in file: ObjectFile) throws(ObjectFileError) -> [UInt8]? {
         switch file.format {
         case .elf:
             return try ELFReader.readSection(named: name, path: file.path)
@@ -84,7 +84,7 @@ public enum ObjectFileReader {
     /// Up to `count` bytes of what `file` loads at `address` (the code or data there), from the allocated section
     /// that holds it; `nil` when no section in the file holds it (`.bss`, or a debug file's empty sections).
     /// - Parameter mapped: `file`'s bytes, mapped (``ImmutableBytes/init(mapping:)``) by a caller that reads many.
-    public static func loadedBytes(at address: FileAddress, count: Int, in file: ObjectFile, mapped: ImmutableBytes) -> [UInt8]? {
+    package static func loadedBytes(at address: FileAddress, count: Int, in file: ObjectFile, mapped: ImmutableBytes) -> [UInt8]? {
         guard let section = file.section(containing: address), section.occupiesFile, !section.isCompressed else { return nil }
         let into = address.rawValue - section.address.rawValue
         let (start, overflow) = ((file.slice?.offset ?? 0) &+ section.fileOffset).addingReportingOverflow(into)

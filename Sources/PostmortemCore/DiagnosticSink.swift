@@ -25,17 +25,17 @@ public struct DiagnosticSink: Sendable {
 }
 
 /// A sink that keeps what it is given, in order, for a caller that reads them afterwards (a test, a library user).
-public final class DiagnosticLog: Sendable {
+package final class DiagnosticLog: Sendable {
     private let kept = Mutex<[Diagnostic]>([])
 
     /// An empty log.
-    public init() {}
+    package init() {}
 
     /// A sink that appends to this log, from any thread.
-    public var sink: DiagnosticSink {
+    package var sink: DiagnosticSink {
         DiagnosticSink { [self] diagnostic in kept.withLock { $0.append(diagnostic) } }
     }
 
     /// What was reported so far.
-    public var diagnostics: [Diagnostic] { kept.withLock { $0 } }
+    package var diagnostics: [Diagnostic] { kept.withLock { $0 } }
 }

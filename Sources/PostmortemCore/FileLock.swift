@@ -3,12 +3,12 @@ import PostmortemCore
 
 /// An exclusive advisory lock on a file (`flock`), held while the value lives: one writer of a cache at a time,
 /// whichever process it is in. The system drops it when the process ends, however it ends.
-public final class FileLock {
+package final class FileLock {
     private let descriptor: Int32
 
     /// Takes the lock on `path` (made when missing): without waiting unless `waiting`; `nil` when another holds it
     /// (and `waiting` is false) or it cannot be made.
-    public init?(path: String, waiting: Bool = false) {
+    package init?(path: String, waiting: Bool = false) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return nil }
         var taken = flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB)
@@ -26,7 +26,7 @@ public final class FileLock {
     }
 
     /// Whether another holds the lock on `path` now (a lock taken and dropped at once to find out).
-    public static func isHeld(_ path: String) -> Bool {
+    package static func isHeld(_ path: String) -> Bool {
         guard FileSystem.exists(path) else { return false }
         return FileLock(path: path) == nil
     }

@@ -3,19 +3,19 @@ import Glibc
 extension FileSystem {
     /// A file open for reading, closed when the value goes: its descriptor is for the code that hands it to a C
     /// library (libelf reads through it; a mapping is made from it).
-    public final class OpenFile {
+    package final class OpenFile {
         /// The path it was opened by.
-        public let path: String
+        package let path: String
         /// The open descriptor, closed when this object goes.
-        public let descriptor: Int32
+        package let descriptor: Int32
         /// The size in bytes and whether it is a directory, as the file said when it was opened.
-        public let size: UInt64
+        package let size: UInt64
         /// Whether the path names a directory (which is not read as a file).
-        public let isDirectory: Bool
+        package let isDirectory: Bool
 
         /// Opens `path` for reading.
         /// - Throws: ``Failure`` whose `detail` is the system's words alone (`No such file or directory`).
-        public init(path: String) throws(Failure) {
+        package init(path: String) throws(Failure) {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw Failure(path: path, detail: String(cString: strerror(errno))) }
             var status = stat()
@@ -37,7 +37,7 @@ extension FileSystem {
         /// The whole file mapped read-only (empty for an empty file); the mapping outlives the descriptor, and is
         /// released by ``FileSystem/unmap(_:)``.
         /// - Throws: ``Failure`` whose `detail` is the system's words alone.
-        public func map() throws(Failure) -> UnsafeRawBufferPointer {
+        package func map() throws(Failure) -> UnsafeRawBufferPointer {
             let count = Int(size)
             guard count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
             guard let start = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else {
@@ -47,7 +47,7 @@ extension FileSystem {
         }
 
         /// Up to `count` bytes from byte `offset` (fewer at the end of the file, none when it cannot be read).
-        public func read(count: Int, at offset: UInt64) -> [UInt8] {
+        package func read(count: Int, at offset: UInt64) -> [UInt8] {
             var bytes = [UInt8](repeating: 0, count: count)
             let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
             bytes.removeLast(count - max(read, 0))
@@ -56,7 +56,7 @@ extension FileSystem {
 
         /// Reads the file from its start to its end in chunks of `chunkSize` bytes, each given to `body`.
         /// - Returns: false when a read failed.
-        public func readSequentially(chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        package func readSequentially(chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
             defer { buffer.deallocate() }
             var offset: off_t = 0
@@ -71,11 +71,11 @@ extension FileSystem {
     }
 
     /// Releases a mapping ``OpenFile/map()`` made.
-    public static func unmap(_ bytes: UnsafeRawBufferPointer) {
+    package static func unmap(_ bytes: UnsafeRawBufferPointer) {
         guard let start = bytes.baseAddress else { return }
         munmap(UnsafeMutableRawPointer(mutating: start), bytes.count)
     }
 
     /// What the system said of the last call that failed (`errno`), in its words.
-    public static var lastSystemError: String { String(cString: strerror(errno)) }
+    package static var lastSystemError: String { String(cString: strerror(errno)) }
 }

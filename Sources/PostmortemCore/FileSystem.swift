@@ -2,44 +2,44 @@ import Glibc
 
 /// The file-system calls the rest of Postmortem needs, kept here with the other code that talks to the
 /// C library: listing directories, reading whole files and standard input, writing output.
-public enum FileSystem {
+package enum FileSystem {
     /// Why a file could not be read or written: the path and the system's words.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// The path the failure concerns.
-        public var path: String
+        package var path: String
         /// What went wrong, in the system's words.
-        public var detail: String
+        package var detail: String
         /// The path and the detail, in one line.
-        public var description: String { "\(path): \(detail)" }
+        package var description: String { "\(path): \(detail)" }
 
         /// A failure to read `path`: `detail` says why.
-        public init(path: String, detail: String) {
+        package init(path: String, detail: String) {
             self.path = path
             self.detail = detail
         }
     }
 
     /// Whether anything exists at `path` (links followed).
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0
     }
 
     /// Whether `path` is a regular file (links followed).
-    public static func isRegularFile(_ path: String) -> Bool {
+    package static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Whether `path` is a directory (links followed).
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The names in a directory (without `.` and `..`), each with whether it is a directory or a regular file, as the
     /// directory says (neither for a link, or where the file system does not say); empty when unreadable.
-    public static func entries(of directory: String) -> [(name: String, isDirectory: Bool, isRegularFile: Bool)] {
+    package static func entries(of directory: String) -> [(name: String, isDirectory: Bool, isRegularFile: Bool)] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
         var entries: [(name: String, isDirectory: Bool, isRegularFile: Bool)] = []
@@ -53,7 +53,7 @@ public enum FileSystem {
 
     /// The whole file at `path`, or standard input when `path` is `nil`; an input larger than `maximumSize` bytes
     /// is an error, found before it is read (a regular file) or once that much has arrived (a pipe).
-    public static func read(_ path: String?, maximumSize: Int = .max) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String?, maximumSize: Int = .max) throws(Failure) -> [UInt8] {
         let name = path ?? "-"
         let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO
         guard descriptor >= 0 else { throw Failure(path: name, detail: "cannot open: " + String(cString: strerror(errno))) }
@@ -79,7 +79,7 @@ public enum FileSystem {
     }
 
     /// Up to `count` bytes of the file at `path` from byte `offset` (fewer at its end); `nil` when it cannot be read.
-    public static func read(_ path: String, offset: UInt64, count: Int) -> [UInt8]? {
+    package static func read(_ path: String, offset: UInt64, count: Int) -> [UInt8]? {
         guard count >= 0, offset <= UInt64(Int64.max) else { return nil }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -99,42 +99,42 @@ public enum FileSystem {
 
     /// The value of the environment variable `name`, when it is set and not empty.
     /// The process's current directory, or `nil` when it cannot be named (removed, say).
-    public static var currentDirectory: String? {
+    package static var currentDirectory: String? {
         guard let directory = getcwd(nil, 0) else { return nil }
         defer { free(directory) }
         return String(cString: directory)
     }
 
     /// The environment variable `name`, if set.
-    public static func environment(_ name: String) -> String? {
+    package static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
     }
 
     /// `path` with symbolic links, `.` and `..` resolved; `path` itself when it cannot be resolved.
-    public static func realPath(_ path: String) -> String {
+    package static func realPath(_ path: String) -> String {
         guard let resolved = Glibc.realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// The size and modification time (nanoseconds since 1970) of the file at `path`.
-    public static func status(_ path: String) -> (size: UInt64, modified: Int64)? {
+    package static func status(_ path: String) -> (size: UInt64, modified: Int64)? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return (UInt64(status.st_size), Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
     }
 
     /// The permission bits of the file at `path` (`0o400`, say), or `nil` when it does not exist.
-    public static func permissions(of path: String) -> UInt32? {
+    package static func permissions(of path: String) -> UInt32? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return UInt32(status.st_mode) & 0o7777
     }
 
     /// How many whole seconds ago the file at `path` was last modified, or `nil` when it does not exist.
-    public static func secondsSinceModified(_ path: String) -> Int64? {
+    package static func secondsSinceModified(_ path: String) -> Int64? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         var now = timespec()
@@ -144,7 +144,7 @@ public enum FileSystem {
 
     /// Creates an empty file at `path` with `permissions`, replacing what was there; false when it could not.
     @discardableResult
-    public static func createEmptyFile(_ path: String, permissions: UInt32) -> Bool {
+    package static func createEmptyFile(_ path: String, permissions: UInt32) -> Bool {
         unlink(path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard descriptor >= 0 else { return false }
@@ -155,7 +155,7 @@ public enum FileSystem {
     }
 
     /// Creates `path` and the directories above it that are missing.
-    public static func createDirectories(_ path: String) throws(Failure) {
+    package static func createDirectories(_ path: String) throws(Failure) {
         if isDirectory(path) { return }
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
@@ -170,19 +170,19 @@ public enum FileSystem {
     /// A file written in pieces (appended, and patched at earlier offsets) that appears at its path only
     /// when complete: it is written beside it under a temporary name and renamed over it by ``commit()``.
     /// Dropped without a commit, the temporary file is removed.
-    public final class AtomicFile {
+    package final class AtomicFile {
         /// Where the file appears once committed.
-        public let path: String
+        package let path: String
         /// Where the file is written until ``commit()``: beside ``path``, so that it can be read back before then.
-        public let temporary: String
+        package let temporary: String
         /// The permission bits the file gets when committed.
         private let permissions: UInt32
         private var descriptor: Int32
         /// The number of bytes appended so far.
-        public private(set) var count = 0
+        package private(set) var count = 0
 
         /// Starts a file for `path`, written under a temporary name beside it, with `permissions` once committed.
-        public init(path: String, permissions: UInt32 = 0o644) throws(Failure) {
+        package init(path: String, permissions: UInt32 = 0o644) throws(Failure) {
             self.path = path
             self.permissions = permissions
             temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -198,13 +198,13 @@ public enum FileSystem {
         }
 
         /// Appends `bytes` at the end.
-        public func append(_ bytes: [UInt8]) throws(Failure) {
+        package func append(_ bytes: [UInt8]) throws(Failure) {
             try write(bytes, at: count)
             count += bytes.count
         }
 
         /// Overwrites the bytes at `offset` (below ``count``) with `bytes`.
-        public func overwrite(at offset: Int, with bytes: [UInt8]) throws(Failure) {
+        package func overwrite(at offset: Int, with bytes: [UInt8]) throws(Failure) {
             try write(bytes, at: offset)
         }
 
@@ -219,7 +219,7 @@ public enum FileSystem {
         }
 
         /// Closes the file and renames it to ``path``.
-        public func commit() throws(Failure) {
+        package func commit() throws(Failure) {
             close(descriptor)
             descriptor = -1
             if permissions != 0o644 { chmod(temporary, mode_t(permissions)) }
@@ -232,30 +232,30 @@ public enum FileSystem {
     }
 
     /// Whether standard output is a terminal (not a file or a pipe).
-    public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    package static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// Whether standard error is a terminal (where progress lines may be redrawn).
-    public static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    package static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Whether this process may create and write files in the directory `path`.
-    public static func isWritableDirectory(_ path: String) -> Bool {
+    package static func isWritableDirectory(_ path: String) -> Bool {
         isDirectory(path) && access(path, W_OK | X_OK) == 0
     }
 
     /// Marks the file at `path` as just used (its modification time set to now), for least-recently-used eviction.
-    public static func touch(_ path: String) {
+    package static func touch(_ path: String) {
         utimensat(AT_FDCWD, path, nil, 0)
     }
 
     /// Removes the file at `path`; false when it could not be removed.
     @discardableResult
-    public static func remove(_ path: String) -> Bool {
+    package static func remove(_ path: String) -> Bool {
         unlink(path) == 0
     }
 
     /// Up to `limit` bytes of standard input: what has arrived, waiting only when nothing has.
     /// Empty at the end of the input (or on a read error).
-    public static func readAvailableStandardInput(limit: Int) -> [UInt8] {
+    package static func readAvailableStandardInput(limit: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: limit)
         while true {
             let count = bytes.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, limit) }
@@ -266,19 +266,19 @@ public enum FileSystem {
     }
 
     /// Flushes the C library's buffered standard output (what Swift's `print` wrote).
-    public static func flushStandardOutput() {
+    package static func flushStandardOutput() {
         fflush(nil)
     }
 
     /// A file opened for writing (created or emptied), or standard output / standard error.
-    public final class Writer: Sendable {
+    package final class Writer: Sendable {
         private let descriptor: Int32
         private let owned: Bool
 
         /// The process's standard output.
-        public static let standardOutput = Writer(descriptor: STDOUT_FILENO, owned: false)
+        package static let standardOutput = Writer(descriptor: STDOUT_FILENO, owned: false)
         /// The process's standard error.
-        public static let standardError = Writer(descriptor: STDERR_FILENO, owned: false)
+        package static let standardError = Writer(descriptor: STDERR_FILENO, owned: false)
 
         private init(descriptor: Int32, owned: Bool) {
             self.descriptor = descriptor
@@ -286,7 +286,7 @@ public enum FileSystem {
         }
 
         /// The file at `path`, created or emptied, for writing.
-        public convenience init(path: String) throws(Failure) {
+        package convenience init(path: String) throws(Failure) {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw Failure(path: path, detail: "cannot write: " + String(cString: strerror(errno))) }
             self.init(descriptor: descriptor, owned: true)
@@ -297,12 +297,12 @@ public enum FileSystem {
         }
 
         /// Writes all of `bytes` (stopping quietly if the reader went away).
-        public func write(_ bytes: [UInt8]) {
+        package func write(_ bytes: [UInt8]) {
             write(bytes[...])
         }
 
         /// Writes all of `bytes` (stopping quietly if the reader went away).
-        public func write(_ bytes: ArraySlice<UInt8>) {
+        package func write(_ bytes: ArraySlice<UInt8>) {
             var offset = bytes.startIndex
             while offset < bytes.endIndex {
                 let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

@@ -1,26 +1,26 @@
 /// JSON text written straight into one byte buffer, laid out as ``JSONText`` lays it out (`{"key": value, …}`,
 /// `[a, b]`): for renderers that write many small values, where joining a string per member costs more than the
 /// symbolication it reports.
-public struct JSONBytes {
+package struct JSONBytes {
     /// The text so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// For each object or array open, whether a member has been written in it (the next one needs a comma).
     private var written: [Bool] = []
 
     /// An empty buffer with room for `capacity` bytes.
-    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
     /// Opens an object, as a value (after ``key(_:)``, in an array, or at the top).
-    public mutating func beginObject() { beginValue(); bytes.append(UInt8(ascii: "{")); written.append(false) }
+    package mutating func beginObject() { beginValue(); bytes.append(UInt8(ascii: "{")); written.append(false) }
     /// Closes the innermost object.
-    public mutating func endObject() { written.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    package mutating func endObject() { written.removeLast(); bytes.append(UInt8(ascii: "}")) }
     /// Opens an array, as a value.
-    public mutating func beginArray() { beginValue(); bytes.append(UInt8(ascii: "[")); written.append(false) }
+    package mutating func beginArray() { beginValue(); bytes.append(UInt8(ascii: "[")); written.append(false) }
     /// Closes the innermost array.
-    public mutating func endArray() { written.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    package mutating func endArray() { written.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
     /// The key of the next member of the innermost object; its value follows.
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         separate()
         appendQuoted(key)
         bytes.append(UInt8(ascii: ":"))
@@ -29,43 +29,43 @@ public struct JSONBytes {
     }
 
     /// A member of the innermost object whose value is a string, or `null`.
-    public mutating func member(_ key: String, _ value: String?) {
+    package mutating func member(_ key: String, _ value: String?) {
         self.key(key)
         string(value)
     }
 
     /// A member whose value is a number, or `null`.
-    public mutating func member<T: BinaryInteger>(_ key: String, number value: T?) {
+    package mutating func member<T: BinaryInteger>(_ key: String, number value: T?) {
         self.key(key)
         number(value)
     }
 
     /// A member whose value is `true` or `false`.
-    public mutating func member(_ key: String, bool value: Bool) {
+    package mutating func member(_ key: String, bool value: Bool) {
         self.key(key)
         bool(value)
     }
 
     /// A string value, or `null`.
-    public mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         beginValue()
         if let value { appendQuoted(value) } else { bytes += "null".utf8 }
     }
 
     /// A number value, or `null`.
-    public mutating func number<T: BinaryInteger>(_ value: T?) {
+    package mutating func number<T: BinaryInteger>(_ value: T?) {
         beginValue()
         if let value { bytes += "\(value)".utf8 } else { bytes += "null".utf8 }
     }
 
     /// `true` or `false`.
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         beginValue()
         bytes += (value ? "true" : "false").utf8
     }
 
     /// A value already encoded as JSON text.
-    public mutating func encoded(_ text: String) {
+    package mutating func encoded(_ text: String) {
         beginValue()
         bytes += text.utf8
     }

@@ -1,8 +1,8 @@
 /// Writes JSON text with keys in a fixed order, so output is stable for golden files and scripts. Shared by the
 /// crash-log, symbolication, grouping and value renderers.
-public enum JSONText {
+package enum JSONText {
     /// A JSON string literal for `value`, with the escapes RFC 8259 requires.
-    public static func quote(_ value: String) -> String {
+    package static func quote(_ value: String) -> String {
         // Most strings need no escape: copy them whole.
         if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + value + "\""
@@ -25,17 +25,17 @@ public enum JSONText {
     }
 
     /// `value` as a JSON string, or `null`.
-    public static func string(_ value: String?) -> String { value.map(quote) ?? "null" }
+    package static func string(_ value: String?) -> String { value.map(quote) ?? "null" }
     /// `value` as a JSON number, or `null`.
-    public static func number<T: BinaryInteger>(_ value: T?) -> String { value.map { "\($0)" } ?? "null" }
+    package static func number<T: BinaryInteger>(_ value: T?) -> String { value.map { "\($0)" } ?? "null" }
 
     /// `{"key": value, …}` from already-encoded values, in the order given.
-    public static func object(_ members: [(String, String)]) -> String {
+    package static func object(_ members: [(String, String)]) -> String {
         "{" + members.map { quote($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
     }
 
     /// `[element, …]` from already-encoded elements, in the order given.
-    public static func array(_ elements: [String]) -> String {
+    package static func array(_ elements: [String]) -> String {
         "[" + elements.joined(separator: ", ") + "]"
     }
 }

@@ -1,7 +1,7 @@
 extension StringProtocol {
     /// The text without the leading and trailing characters `drop` matches (Foundation's
     /// `trimmingCharacters(in:)` without Foundation, which would bring its start-up cost to the CLI).
-    public func trimmed(where drop: (Character) -> Bool) -> String {
+    package func trimmed(where drop: (Character) -> Bool) -> String {
         guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
         return String(self[first...last])
     }
@@ -9,5 +9,5 @@ extension StringProtocol {
 
 extension Character {
     /// A space or a tab: what `CharacterSet.whitespaces` holds in the text dumps carry.
-    public var isSpaceOrTab: Bool { self == " " || self == "\t" }
+    package var isSpaceOrTab: Bool { self == " " || self == "\t" }
 }

@@ -1,57 +1,57 @@
 public import ArgumentParser
 
 /// The options of `postmortem serve`, which the `postmortem-server` executable takes too: the command hands them on.
-public struct ServeOptions: ParsableArguments {
+package struct ServeOptions: ParsableArguments {
     /// The address the server listens on.
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
 
     /// The port the server listens on; 0 for a free one.
     @Option(help: "The port to listen on; 0 picks a free one (the first line on standard output says which).")
-    public var port = 8080
+    package var port = 8080
 
     /// Folders searched for binaries and debug files.
     @Option(name: [.customShort("d"), .customLong("debug-path")],
             help: "A directory searched (recursively) for binaries and debug files; may be repeated. Listed at start, and again when a request names a module not found.",
             completion: .directory)
-    public var debugPaths: [String] = []
+    package var debugPaths: [String] = []
 
     /// Breakpad symbol stores served at `/NAME/DEBUGID/NAME.sym`; the first receives written and uploaded files.
     @Option(name: .customLong("symbols"),
             help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) to serve at GET /NAME/DEBUGID/NAME.sym; may be repeated. A file missing from all is written from a binary below -d into the first, as are files sent to POST /upload.",
             completion: .directory)
-    public var symbolStores: [String] = []
+    package var symbolStores: [String] = []
 
     /// The largest request body, as written (`32M`); ``maximumBodyBytes`` reads it.
     @Option(name: .customLong("max-body-size"), help: "The largest request body, in bytes (K, M and G suffixes allowed); larger ones get 413.")
-    public var maximumBodySize = "32M"
+    package var maximumBodySize = "32M"
 
     /// The most frames one Symbolication API request may hold.
     @Option(name: .customLong("max-frames"), help: "The most frames of all the jobs of one Symbolication API request.")
-    public var maximumFrames = 100_000
+    package var maximumFrames = 100_000
 
     /// Seconds a request may take.
     @Option(name: .customLong("timeout"), help: "Seconds a request may take, reading its body included; past it, it gets 504.")
-    public var timeout = 30
+    package var timeout = 30
 
     /// The most images kept open between requests.
     @Option(name: .customLong("max-open-images"),
             help: "The most images kept open between requests; the least recently used are closed first.")
-    public var maximumOpenImages = 64
+    package var maximumOpenImages = 64
 
     /// Whether the index cache is off.
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
-    public var noCache = false
+    package var noCache = false
 
     /// Whether debuginfod is not asked.
     @Flag(name: .customLong("offline"), help: "Ask no debuginfod server (DEBUGINFOD_URLS); files downloaded before are still used.")
-    public var offline = false
+    package var offline = false
 
     /// The defaults, for swift-argument-parser to fill in.
-    public init() {}
+    package init() {}
 
     /// The largest body in bytes, or `nil` when ``maximumBodySize`` is not a size.
-    public var maximumBodyBytes: Int? {
+    package var maximumBodyBytes: Int? {
         let text = maximumBodySize.uppercased()
         let scales: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         let scale = text.last.flatMap { scales[$0] } ?? 1
@@ -62,7 +62,7 @@ public struct ServeOptions: ParsableArguments {
     }
 
     /// Refuses values out of range, in one line each (swift-argument-parser calls it after parsing).
-    public func validate() throws {
+    package func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): a port is 0 to 65535") }
         guard maximumBodyBytes != nil else {
             throw ValidationError("--max-body-size \(maximumBodySize): a size is a positive number of bytes, with K, M or G after it or not")
@@ -73,7 +73,7 @@ public struct ServeOptions: ParsableArguments {
     }
 
     /// The options as a command line that gives them back.
-    public var commandLine: [String] {
+    package var commandLine: [String] {
         var arguments = ["--host", host, "--port", "\(port)"]
         for path in debugPaths { arguments += ["-d", path] }
         for store in symbolStores { arguments += ["--symbols", store] }

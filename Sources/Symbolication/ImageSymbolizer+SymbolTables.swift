@@ -11,7 +11,7 @@ struct SymbolTables: Sendable {
 /// The image's and its debug file's symbol tables: read on first use, scanned in file order for the first few lookups, sorted after.
 extension ImageSymbolizer {
     /// The symbols of the image itself, read on first use, sorted.
-    public func symbolTable() -> SymbolTable {
+    package func symbolTable() -> SymbolTable {
         sortedTable(\.image) { imageSymbolsAsRead() }
     }
 
@@ -76,14 +76,14 @@ extension ImageSymbolizer {
     }
 
     /// The symbol that covers `address`: from the image's own table, else from its debug file's.
-    public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+    package func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
         let scanning = scansSymbolTables()
         return imageSymbols(scanning: scanning).symbol(containing: address) ?? debugFileSymbols(scanning: scanning).symbol(containing: address)
     }
 
     /// The symbol that covers `address` as gdb names it (its minimal symbols): of the aliases that cover it, the
     /// one whose name sorts last, as gdb sorts symbols at one address by name and takes the last.
-    public func gdbSymbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+    package func gdbSymbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
         let scanning = scansSymbolTables()
         for table in [imageSymbols(scanning: scanning), debugFileSymbols(scanning: scanning)] {
             guard let match = table.match(containing: address) else { continue }
@@ -103,7 +103,7 @@ extension ImageSymbolizer {
 
     /// The symbol named `name`: from the image's own table, else from its debug file's.
     /// - Complexity: O(symbols) the first time a name is asked, O(1) after.
-    public func symbol(named name: String) -> Symbol? {
+    package func symbol(named name: String) -> Symbol? {
         if let known = answers.withLock({ $0.symbolsByName[name] }) { return known }
         let found = imageSymbolsAsRead().symbol(named: name) ?? debugFileSymbolsAsRead().symbol(named: name)
         answers.withLock { $0.symbolsByName[name] = .some(found) }
@@ -111,7 +111,7 @@ extension ImageSymbolizer {
     }
 
     /// The section that holds `address`, in the image or its debug file.
-    public func section(containing address: FileAddress) -> Section? {
+    package func section(containing address: FileAddress) -> Section? {
         image.section(containing: address) ?? debugFile?.section(containing: address)
     }
 }

@@ -13,7 +13,7 @@ struct RepeatedAnswers: Sendable {
 
 extension ImageSymbolizer {
     /// True when the code at `address` is a signal trampoline's (see ``SignalTrampoline``), read from the image.
-    public func isSignalTrampoline(at address: FileAddress) -> Bool {
+    package func isSignalTrampoline(at address: FileAddress) -> Bool {
         let (known, mapped) = answers.withLock { answers in
             if answers.mappedImage == nil { answers.mappedImage = .some(try? ImmutableBytes(mapping: image.path)) }
             return (answers.trampolines[address.rawValue], answers.mappedImage ?? nil)

@@ -14,7 +14,7 @@ import Synchronization
 public final class ImageSymbolizer: Sendable {
     /// What is said of an image with no debug information anywhere (its names come from its symbol table alone):
     /// the line a command that prints reports gathers into one for all such images.
-    public static let symbolTableOnly = "no debug information found; using the symbol table only"
+    package static let symbolTableOnly = "no debug information found; using the symbol table only"
 
     /// The binary or debug file that was opened.
     public let image: ObjectFile
@@ -44,7 +44,7 @@ public final class ImageSymbolizer: Sendable {
     let needsCacheFile: Atomic<Bool>
 
     /// Whether ``writeIndexCache()`` would write a file: the cache is on and has no sound one for this image.
-    public var needsIndexCacheFile: Bool { needsCacheFile.load(ordering: .relaxed) || (dwarf as? CachedIndex)?.damage != nil }
+    package var needsIndexCacheFile: Bool { needsCacheFile.load(ordering: .relaxed) || (dwarf as? CachedIndex)?.damage != nil }
     /// The image's and its debug file's symbol tables, read on first use (``ImageSymbolizer+SymbolTables``).
     let symbolTables = Mutex(SymbolTables())
     /// Lookups left that scan the symbol tables in file order before they are sorted.
@@ -148,7 +148,7 @@ public final class ImageSymbolizer: Sendable {
     public var sourceBuildID: BuildID? { debugFile?.buildID ?? image.buildID }
 
     /// Whether ``readAhead(_:threads:)`` has anything to do: lookups read DWARF, not the index cache.
-    public var readsAhead: Bool { dwarf is DWARFIndex }
+    package var readsAhead: Bool { dwarf is DWARFIndex }
 
     /// Reads ahead the debug information `addresses` need, when lookups read it from DWARF: every unit they fall in
     /// that no thread has read or is reading, on `threads` threads at once (this one and others, each unit once).

@@ -3,7 +3,7 @@ public import PostmortemCore
 
 /// What answers addresses of a module without its binary: a Breakpad symbol file, found by the module's name and debug
 /// id. Addresses are offsets from the module's base (where it was loaded).
-public protocol ModuleSymbols: AnyObject, Sendable {
+package protocol ModuleSymbols: AnyObject, Sendable {
     /// Where the answers come from (the symbol file's path).
     var path: String { get }
     /// What the module holds at `offset`: the inline chain innermost first, and the covering function or symbol.
@@ -12,4 +12,4 @@ public protocol ModuleSymbols: AnyObject, Sendable {
 
 /// Finds the symbols of an image a log names whose binary is not found, by its name and identifier (build-id or UUID);
 /// `nil` when there are none.
-public typealias ModuleSymbolsLookup = @Sendable (_ image: CrashImage) -> (any ModuleSymbols)?
+package typealias ModuleSymbolsLookup = @Sendable (_ image: CrashImage) -> (any ModuleSymbols)?

@@ -10,17 +10,17 @@ import Synchronization
 /// the calls block while an image opens, so callers run them off their event loops.
 public final class OpenedImages: ImageSource {
     /// An image as the server knows it: a file, and the slice of it when it is universal.
-    public struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         /// The file, as the caller found it.
-        public var path: String
+        package var path: String
         /// The slice of a universal file; `nil` for a file of one image.
-        public var architecture: Architecture?
+        package var architecture: Architecture?
         /// How its Swift names are shown (the Symbolication API's in full, posted logs' as `symbolicate` shows them).
-        public var swiftNames: Demangler.Style
+        package var swiftNames: Demangler.Style
 
         /// The image at `path`, of slice `architecture` when the file is universal, Swift names shown in `swiftNames`'
         /// style.
-        public init(path: String, architecture: Architecture?, swiftNames: Demangler.Style = .full) {
+        package init(path: String, architecture: Architecture?, swiftNames: Demangler.Style = .full) {
             self.path = path
             self.architecture = architecture
             self.swiftNames = swiftNames
@@ -28,17 +28,17 @@ public final class OpenedImages: ImageSource {
     }
 
     /// What was done, since the value was made.
-    public struct Statistics: Hashable, Sendable {
+    package struct Statistics: Hashable, Sendable {
         /// Images opened, and of them those that read an index-cache file instead of DWARF.
-        public var opened = 0
+        package var opened = 0
         /// Of ``opened``, those that read an index-cache file instead of DWARF.
-        public var indexCacheHits = 0
+        package var indexCacheHits = 0
         /// Images closed to stay within ``maximumOpenImages``.
-        public var closed = 0
+        package var closed = 0
         /// Index-cache files written.
-        public var indexCacheFilesWritten = 0
+        package var indexCacheFilesWritten = 0
         /// Images open now.
-        public var open = 0
+        package var open = 0
     }
 
     private enum Slot {
@@ -70,7 +70,7 @@ public final class OpenedImages: ImageSource {
     }
 
     /// What has been done so far, and how many images are open now.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    package var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// Whether an image open now lacks its index-cache file (``writeIndexCaches()`` would write one).
     public var hasIndexCacheFilesToWrite: Bool {
@@ -81,7 +81,7 @@ public final class OpenedImages: ImageSource {
     /// found (no debug information, say) is said to ``diagnostics`` unless `saysWhatOpeningFound` is false (a
     /// symbolicator says it itself once the image is used, not for a candidate it passes over).
     /// - Throws: ``SymbolicationError`` when it cannot be opened (not remembered: a later call tries again).
-    public func symbolizer(for key: Key, saysWhatOpeningFound: Bool = true) throws(SymbolicationError) -> ImageSymbolizer {
+    package func symbolizer(for key: Key, saysWhatOpeningFound: Bool = true) throws(SymbolicationError) -> ImageSymbolizer {
         while true {
             let found = state.withLock { state -> Slot? in
                 state.clock += 1
@@ -156,7 +156,7 @@ public final class OpenedImages: ImageSource {
     }
 
     /// The images open now that lack a sound index-cache file, by path.
-    public func imagesNeedingIndexCacheFiles() -> [ImageSymbolizer] {
+    package func imagesNeedingIndexCacheFiles() -> [ImageSymbolizer] {
         state.withLock { state in
             state.slots.values.compactMap { slot in
                 if case .open(let symbolizer, _) = slot, symbolizer.needsIndexCacheFile { return symbolizer }

@@ -4,9 +4,9 @@ public import ObjectFiles
 /// Darwin). In a backtrace taken inside a handler, the frame after it is the instruction the signal interrupted — looked
 /// up as it is, not as a return address — and the trampoline frame itself holds the trampoline's first instruction,
 /// where the kernel made the handler return to.
-public enum SignalTrampoline {
+package enum SignalTrampoline {
     /// The names trampolines go by in symbol tables, and the line gdb prints in their place.
-    public static func isTrampoline(named name: String) -> Bool {
+    package static func isTrampoline(named name: String) -> Bool {
         switch name {
         case "__restore_rt", "__restore", "__kernel_rt_sigreturn", "__kernel_sigreturn", "_sigtramp", "__sigtramp",
              "<signal handler called>": true
@@ -17,7 +17,7 @@ public enum SignalTrampoline {
     /// True when the code at the start of `bytes` is a trampoline's: the `rt_sigreturn` (or `sigreturn`) system call,
     /// as the C libraries and vDSOs of Linux write it for `architecture`. This is how gdb and the unwinders tell a
     /// trampoline where no symbol names it (glibc's is a local symbol, gone from a stripped libc).
-    public static func isTrampolineCode(_ bytes: [UInt8], architecture: Architecture) -> Bool {
+    package static func isTrampolineCode(_ bytes: [UInt8], architecture: Architecture) -> Bool {
         sequences(for: architecture).contains { bytes.starts(with: $0) }
     }
 

@@ -24,9 +24,9 @@ public struct SymbolicationOptions: Sendable {
     /// Where images come from instead of being opened for this symbolicator alone (a server's opened images).
     public var sharedImages: (any ImageSource)?
     /// Listings of the ``debugPaths`` shared with other symbolicators (a server's), instead of one listing each.
-    public var debugPathListings: DebugPathListings?
+    package var debugPathListings: DebugPathListings?
     /// Where an image whose binary is not found gets its symbols otherwise (Breakpad symbol stores); `nil`: nowhere.
-    public var moduleSymbols: ModuleSymbolsLookup?
+    package var moduleSymbols: ModuleSymbolsLookup?
 
     /// Whether names are shown demangled (``SymbolizerOptions/demangle``).
     public var demangle: Bool { symbolizer.demangle }
@@ -85,7 +85,7 @@ public final class Symbolicator {
 
     /// How many binaries (or slices) this symbolicator has opened: each at most once, however many
     /// reports and frames point into it.
-    public var openedImageCount: Int { symbolizers.count }
+    package var openedImageCount: Int { symbolizers.count }
 
     /// A symbolicator that reports what is worth telling (a binary rejected, no debug information) to `diagnostics`.
     public init(diagnostics: DiagnosticSink, options: SymbolicationOptions) {
@@ -96,7 +96,7 @@ public final class Symbolicator {
 
     /// Whether the last frame of the last report symbolicated was a signal trampoline's: a log read in pieces
     /// continues its stack in the next piece, whose first frame is then the interrupted instruction.
-    public private(set) var endedAfterTrampoline = false
+    package private(set) var endedAfterTrampoline = false
 
     /// Resolves every frame of `report` it can; frames it cannot keep their text and get a reason.
     /// - Parameters:
@@ -280,7 +280,7 @@ public final class Symbolicator {
 
     /// Writes the index-cache files of the images opened that need one (see ``ImageSymbolizer/writeIndexCache()``).
     /// The images opened that have no sound index-cache file yet (``writeIndexCaches()`` would write theirs).
-    public var imagesNeedingIndexCacheFiles: [ImageSymbolizer] {
+    package var imagesNeedingIndexCacheFiles: [ImageSymbolizer] {
         symbolizers.values.compactMap { $0 }.filter(\.needsIndexCacheFile).sorted { $0.image.path < $1.image.path }
     }
 

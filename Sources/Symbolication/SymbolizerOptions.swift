@@ -16,7 +16,7 @@ public struct SymbolizerOptions: Hashable, Sendable {
     public var remoteDebugFiles: RemoteDebugFileSource?
     /// Whether this run writes the index-cache files it lacks itself, before it ends: lookups then read whole units,
     /// which writing needs anyway. Otherwise (a writer after the run) they read only what their addresses need.
-    public var writesIndexCacheInRun: Bool = false
+    package var writesIndexCacheInRun: Bool = false
 
     /// Options with the cache off and no debuginfod unless given; ``writesIndexCacheInRun`` is set apart.
     public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil,

@@ -6,17 +6,17 @@ import Synchronization
 /// again when a request asks for a module not found (at most once every ``relistInterval``), so that files copied in
 /// while it runs are found without a restart. A listing reads the headers only of files it has not seen, or that
 /// changed since; the rest costs a `stat`. Safe to call from any thread.
-public final class ModuleCatalog: Sendable {
+package final class ModuleCatalog: Sendable {
     /// A file (or slice of a universal file) that holds a module.
-    public struct Module: Hashable, Sendable {
+    package struct Module: Hashable, Sendable {
         /// The file's path (the DWARF file inside a `.dSYM` bundle).
-        public var path: String
+        package var path: String
         /// Its file name, as the Symbolication API names modules.
-        public var name: String
+        package var name: String
         /// The slice of a universal file; `nil` for a file of one image.
-        public var architecture: Architecture?
+        package var architecture: Architecture?
         /// Whether it carries DWARF (else only symbols, or a link to a debug file).
-        public var hasDWARF: Bool
+        package var hasDWARF: Bool
     }
 
     private struct State {
@@ -27,23 +27,23 @@ public final class ModuleCatalog: Sendable {
     }
 
     /// The folders searched, recursively (8 levels deep).
-    public let roots: [String]
+    package let roots: [String]
     /// The shortest time between two listings that a miss starts.
-    public let relistInterval: Duration
+    package let relistInterval: Duration
     private let state = Mutex(State())
     private static let depth = 8
 
     /// A catalog of the files below `roots`, empty until ``list()`` (or a first ``find(debugName:debugID:)``).
-    public init(roots: [String], relistInterval: Duration = .seconds(2)) {
+    package init(roots: [String], relistInterval: Duration = .seconds(2)) {
         self.roots = roots
         self.relistInterval = relistInterval
     }
 
     /// The number of modules known.
-    public var count: Int { state.withLock { $0.byID.values.reduce(0) { $0 + $1.count } } }
+    package var count: Int { state.withLock { $0.byID.values.reduce(0) { $0 + $1.count } } }
 
     /// Lists the folders now: reads the headers of new and changed files, forgets removed ones.
-    public func list() {
+    package func list() {
         let previous = state.withLock { $0.seen }
         var seen: [String: (size: UInt64, modified: Int64, ids: [String])] = [:]
         var byID: [String: [Module]] = [:]
@@ -71,7 +71,7 @@ public final class ModuleCatalog: Sendable {
 
     /// The module a request names: the files of debug id `debugID`, the one named `debugName` and holding DWARF
     /// first. On a miss the folders are listed again (unless they were a moment ago) and asked once more.
-    public func find(debugName: String, debugID: String) -> Module? {
+    package func find(debugName: String, debugID: String) -> Module? {
         guard let id = BreakpadDebugID.normalized(debugID) else { return nil }
         if let found = lookup(debugName: debugName, id: id) { return found }
         let stale = state.withLock { state in state.listedAt.map { $0.duration(to: .now) >= relistInterval } ?? true }
@@ -82,7 +82,7 @@ public final class ModuleCatalog: Sendable {
 
     /// Every file of debug id `debugID` (a stripped binary and its debug file share one), listing the folders again on a
     /// miss as ``find(debugName:debugID:)`` does.
-    public func modules(debugID: String) -> [Module] {
+    package func modules(debugID: String) -> [Module] {
         guard let id = BreakpadDebugID.normalized(debugID) else { return [] }
         let found = state.withLock { $0.byID[id] ?? [] }
         if !found.isEmpty { return found }

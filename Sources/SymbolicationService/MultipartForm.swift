@@ -3,22 +3,22 @@ public import ObjectFiles
 
 /// A `multipart/form-data` body (RFC 7578), as Breakpad's and Crashpad's uploaders send a minidump: its parts found in
 /// place, never copied, so that a dump of many MB costs its pages, not a second buffer.
-public struct MultipartForm {
+package struct MultipartForm {
     /// One part: its field name, file name when it is a file, and where its content lies in the body.
-    public struct Part {
+    package struct Part {
         /// The `name` of its `Content-Disposition`.
-        public var name: String
+        package var name: String
         /// The `filename`, for a file.
-        public var fileName: String?
+        package var fileName: String?
         /// Its content.
-        public var content: ImmutableBytes
+        package var content: ImmutableBytes
     }
 
     /// The parts, in order.
-    public var parts: [Part]
+    package var parts: [Part]
 
     /// The boundary a `Content-Type` header names (`multipart/form-data; boundary=…`); `nil` when it names none.
-    public static func boundary(contentType: String) -> String? {
+    package static func boundary(contentType: String) -> String? {
         guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
@@ -32,7 +32,7 @@ public struct MultipartForm {
 
     /// The parts of `body`, delimited by `boundary`.
     /// - Throws: ``ServiceError`` (400) when the body has no part or a part's headers do not end.
-    public init(body: ImmutableBytes, boundary: String) throws(ServiceError) {
+    package init(body: ImmutableBytes, boundary: String) throws(ServiceError) {
         let delimiter = Array(("--" + boundary).utf8)
         let reader = body.reader
         let count = body.count

@@ -8,9 +8,9 @@ public import Unwinding
 /// Answers a crash log posted whole (`POST /symbolicate`): every report in it symbolicated, as `postmortem
 /// symbolicate` prints it: one line of JSON per report, or the log in its own format. Images come from the server's
 /// pool; binaries are looked for as `symbolicate` looks for them, below the server's folders and through debuginfod.
-public struct PostedLogSymbolicator: Sendable {
+package struct PostedLogSymbolicator: Sendable {
     /// How reports are given back.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// `symbolicate --json`: one line of JSON per report.
         case json
         /// `symbolicate`: the log printed back in its own format.
@@ -18,15 +18,15 @@ public struct PostedLogSymbolicator: Sendable {
     }
 
     /// How binaries are found and images opened; ``SymbolicationOptions/sharedImages`` is the server's pool.
-    public let options: SymbolicationOptions
+    package let options: SymbolicationOptions
     /// Where the modules of a posted dump whose binaries are not found get their call-frame information (the server's
     /// symbol stores); `nil`: nowhere.
-    public let callFramesWithoutBinary: CallFrameRowsLookup?
+    package let callFramesWithoutBinary: CallFrameRowsLookup?
 
     /// Answers logs with `options` (give it ``SymbolicationOptions/sharedImages`` and
     /// ``SymbolicationOptions/debugPathListings`` to share opened images and folder listings between requests), dumps'
     /// modules without binaries walked by `callFramesWithoutBinary`.
-    public init(options: SymbolicationOptions, callFramesWithoutBinary: CallFrameRowsLookup? = nil) {
+    package init(options: SymbolicationOptions, callFramesWithoutBinary: CallFrameRowsLookup? = nil) {
         self.options = options
         self.callFramesWithoutBinary = callFramesWithoutBinary
     }
@@ -34,7 +34,7 @@ public struct PostedLogSymbolicator: Sendable {
     /// The answer to `body`.
     /// - Throws: a 400 ``ServiceError`` for a body that is no crash log of a known format.
     /// A compressed body (gzip, xz, zstd) is answered as the log inside.
-    public func answer(_ body: [UInt8], style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
+    package func answer(_ body: [UInt8], style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
         let body = try Self.decompressed(body)
         let symbolicator = Symbolicator(diagnostics: diagnostics, options: options)
         if CoreFile.isCore(prefix: body.prefix(18)) || MinidumpFile.isMinidump(prefix: body.prefix(4)) {
@@ -93,13 +93,13 @@ public struct PostedLogSymbolicator: Sendable {
     }
 
     /// The field Breakpad's and Crashpad's uploaders put the minidump in.
-    public static let minidumpField = "upload_file_minidump"
+    package static let minidumpField = "upload_file_minidump"
 
     /// A minidump uploaded as Breakpad and Crashpad upload them (`POST /minidump`): the dump in the
     /// `upload_file_minidump` part (or the first part that is a minidump), walked and symbolicated; the other text parts
     /// (product, version, annotations) kept as the report's `annotations`.
     /// - Throws: a 400 ``ServiceError`` when no part is a minidump or the dump cannot be read.
-    public func answer(minidumpUpload form: MultipartForm, style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
+    package func answer(minidumpUpload form: MultipartForm, style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
         guard let part = form.parts.first(where: { $0.name == Self.minidumpField })
                 ?? form.parts.first(where: { MinidumpFile.isMinidump(prefix: $0.content.bytes(0..<min(4, $0.content.count))) })
         else { throw .badRequest("no part named \(Self.minidumpField) and no part that is a minidump") }

@@ -1,20 +1,20 @@
 /// Why a request gets no answer: an HTTP status and one line that says what was wrong, for the client.
-public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The HTTP status code: 400 for a request that cannot be answered as sent, 413 for one too large, 503 when the
     /// server is stopping, 504 when the answer took too long.
-    public var status: Int
+    package var status: Int
     /// One line, without a trailing period.
-    public var reason: String
+    package var reason: String
 
     /// An error answered with HTTP status `status` and `reason` (one line).
-    public init(status: Int, _ reason: String) {
+    package init(status: Int, _ reason: String) {
         self.status = status
         self.reason = reason
     }
 
     /// A 400: the request cannot be answered as sent, for `reason`.
-    public static func badRequest(_ reason: String) -> ServiceError { ServiceError(status: 400, reason) }
+    package static func badRequest(_ reason: String) -> ServiceError { ServiceError(status: 400, reason) }
 
     /// The reason, as the client is told it.
-    public var description: String { reason }
+    package var description: String { reason }
 }

@@ -1,16 +1,16 @@
 /// What a server accepts of one request, and how long it works on one.
-public struct ServiceLimits: Hashable, Sendable {
+package struct ServiceLimits: Hashable, Sendable {
     /// The largest body read, in bytes; a larger one gets 413.
-    public var maximumBodySize: Int
+    package var maximumBodySize: Int
     /// The most jobs in one Symbolication API request (Mozilla's Eliot allows 10).
-    public var maximumJobs: Int
+    package var maximumJobs: Int
     /// The most frames of all the jobs of one request.
-    public var maximumFrames: Int
+    package var maximumFrames: Int
     /// The longest a request may take, from its first byte to its answer; past it, it gets 504.
-    public var timeout: Duration
+    package var timeout: Duration
 
     /// Limits with the server's defaults: 32 MiB bodies, 10 jobs, 100,000 frames, 30 seconds.
-    public init(maximumBodySize: Int = 32 << 20, maximumJobs: Int = 10, maximumFrames: Int = 100_000,
+    package init(maximumBodySize: Int = 32 << 20, maximumJobs: Int = 10, maximumFrames: Int = 100_000,
                 timeout: Duration = .seconds(30)) {
         self.maximumBodySize = maximumBodySize
         self.maximumJobs = maximumJobs

@@ -6,15 +6,15 @@ public import PostmortemCore
 /// Tecken, Socorro and minidump-stackwalk's `--symbols-url` ask for): files looked for in each folder in turn; a file
 /// missing everywhere written from a binary of that debug id found below the `-d` folders, into the first folder; an
 /// uploaded file (or binary) checked and stored there too. Safe to call from any thread.
-public struct SymbolStore: Sendable {
+package struct SymbolStore: Sendable {
     /// The folders, searched in order; the first receives what is written and uploaded.
-    public let directories: [String]
+    package let directories: [String]
     let catalog: ModuleCatalog
     /// The `INFO GENERATOR` value of files written here.
     let generator: String
 
     /// A store of `directories` (at least one), writing missing files from the binaries `catalog` lists.
-    public init(directories: [String], catalog: ModuleCatalog, generator: String) {
+    package init(directories: [String], catalog: ModuleCatalog, generator: String) {
         self.directories = directories
         self.catalog = catalog
         self.generator = generator
@@ -24,7 +24,7 @@ public struct SymbolStore: Sendable {
     /// with `.pdb` cut and `.sym` added): a stored one, or one written now from a binary below the `-d` folders.
     /// - Throws: ``ServiceError`` 400 for a path that names no module, 404 when neither the store nor a binary has it,
     ///   503 when a file cannot be written.
-    public func symbolFile(name: String, debugID: String, file: String) throws(ServiceError) -> String {
+    package func symbolFile(name: String, debugID: String, file: String) throws(ServiceError) -> String {
         guard Self.isPlainName(name), Self.isPlainName(file), file == SymbolStoreLayout.fileName(forModule: name) else {
             throw .badRequest("a symbol file is asked for as /NAME/DEBUGID/NAME.sym (NAME without .pdb)")
         }
@@ -62,7 +62,7 @@ public struct SymbolStore: Sendable {
     /// - Parameter fileName: a binary's file name (a form part's, or the request's `name`); a shared library's soname
     ///   names it without one.
     /// - Throws: ``ServiceError`` 400 for a body that is neither, or a binary without a name; 503 when it cannot be stored.
-    public func store(upload: ImmutableBytes, fileName: String?) throws(ServiceError) -> String {
+    package func store(upload: ImmutableBytes, fileName: String?) throws(ServiceError) -> String {
         let bytes = upload.bytes(0..<upload.count)
         if bytes.starts(with: Array("MODULE ".utf8)) {
             let firstLine = bytes.prefix { $0 != UInt8(ascii: "\n") }

@@ -3,61 +3,61 @@ import FoundationEssentials
 /// A request of Mozilla's Symbolication API v5 (`POST /symbolicate/v5`), as Tecken, Eliot and samply take it:
 /// `{"jobs": [{"memoryMap": [[debugName, debugId], …], "stacks": [[[moduleIndex, moduleOffset], …], …]}, …]}`, or one
 /// job without the `jobs` wrapper.
-public struct V5Request: Hashable, Sendable {
+package struct V5Request: Hashable, Sendable {
     /// A module of a job's memory map.
-    public struct Module: Hashable, Sendable {
+    package struct Module: Hashable, Sendable {
         /// The module's file name (`libxul.so`, `App`).
-        public var debugName: String
+        package var debugName: String
         /// Its Breakpad debug id (``BreakpadDebugID``), as sent.
-        public var debugID: String
+        package var debugID: String
 
         /// The module `debugName` of debug id `debugID`.
-        public init(debugName: String, debugID: String) {
+        package init(debugName: String, debugID: String) {
             self.debugName = debugName
             self.debugID = debugID
         }
     }
 
     /// A frame: the module it is in (an index into the memory map; -1 for none) and its offset from the module's base.
-    public struct Frame: Hashable, Sendable {
+    package struct Frame: Hashable, Sendable {
         /// The module's position in its job's memory map, or -1 for an address in no module.
-        public var moduleIndex: Int
+        package var moduleIndex: Int
         /// The address less the module's base (its lowest loaded address).
-        public var moduleOffset: UInt64
+        package var moduleOffset: UInt64
 
         /// The frame at `moduleOffset` of module `moduleIndex`.
-        public init(moduleIndex: Int, moduleOffset: UInt64) {
+        package init(moduleIndex: Int, moduleOffset: UInt64) {
             self.moduleIndex = moduleIndex
             self.moduleOffset = moduleOffset
         }
     }
 
     /// One job: the modules its stacks' frames point into, and the stacks, each answered in order.
-    public struct Job: Hashable, Sendable {
+    package struct Job: Hashable, Sendable {
         /// The modules, which frames name by position.
-        public var memoryMap: [Module]
+        package var memoryMap: [Module]
         /// The stacks, innermost frame first as the client sent them.
-        public var stacks: [[Frame]]
+        package var stacks: [[Frame]]
 
         /// A job of `stacks` over `memoryMap`.
-        public init(memoryMap: [Module], stacks: [[Frame]]) {
+        package init(memoryMap: [Module], stacks: [[Frame]]) {
             self.memoryMap = memoryMap
             self.stacks = stacks
         }
     }
 
     /// The jobs, each answered with a result of its own, in order.
-    public var jobs: [Job]
+    package var jobs: [Job]
 
     /// A request of `jobs`.
-    public init(jobs: [Job]) {
+    package init(jobs: [Job]) {
         self.jobs = jobs
     }
 
     /// Reads a request body.
     /// - Throws: a 400 ``ServiceError`` that says what is wrong where (`jobs[0].stacks[1][2]: …`) for a body that is
     ///   not such a request, or exceeds `limits` (jobs, frames), or names a module index outside its memory map.
-    public static func parse(_ body: [UInt8], limits: ServiceLimits) throws(ServiceError) -> V5Request {
+    package static func parse(_ body: [UInt8], limits: ServiceLimits) throws(ServiceError) -> V5Request {
         let wire: WireRequest
         do { wire = try JSONDecoder().decode(WireRequest.self, from: Data(body)) } catch {
             throw .badRequest(Self.describe(error))

@@ -5,17 +5,17 @@ import Symbolication
 /// Answers Symbolication API v5 requests from the modules of a ``ModuleCatalog``, opened through ``OpenedImages``.
 /// A frame's `module_offset` is looked up as sent, from the module's base (its lowest loaded address), with no
 /// adjustment for return addresses: that is the client's to make, as in Tecken.
-public struct V5Symbolicator: Sendable {
+package struct V5Symbolicator: Sendable {
     /// Where modules are found by debug id.
-    public let catalog: ModuleCatalog
+    package let catalog: ModuleCatalog
     /// Where their images are opened, shared with other requests.
-    public let images: OpenedImages
+    package let images: OpenedImages
     /// Where a module whose binary the catalog lacks gets its symbols otherwise (the server's Breakpad symbol stores,
     /// as Tecken answers from them), by its debug name and debug id; `nil`: nowhere.
-    public let symbolFiles: SymbolFilesByDebugID?
+    package let symbolFiles: SymbolFilesByDebugID?
 
     /// Answers from the modules of `catalog`, opened through `images`, else from `symbolFiles`.
-    public init(catalog: ModuleCatalog, images: OpenedImages,
+    package init(catalog: ModuleCatalog, images: OpenedImages,
                 symbolFiles: SymbolFilesByDebugID? = nil) {
         self.catalog = catalog
         self.images = images
@@ -24,7 +24,7 @@ public struct V5Symbolicator: Sendable {
 
     /// The response body: `{"results": [{"stacks": …, "found_modules": …}, …]}`, one result per job.
     /// - Throws: a 504 ``ServiceError`` once `deadline` has passed (checked between modules).
-    public func answer(_ request: V5Request, deadline: ContinuousClock.Instant) throws(ServiceError) -> String {
+    package func answer(_ request: V5Request, deadline: ContinuousClock.Instant) throws(ServiceError) -> String {
         var results: [String] = []
         for job in request.jobs { results.append(try answer(job, deadline: deadline)) }
         return JSONText.object([("results", JSONText.array(results))])
@@ -106,4 +106,4 @@ public struct V5Symbolicator: Sendable {
 
 /// Finds the symbols of a module a Symbolication API request names, by its debug file's name and Breakpad debug id;
 /// `nil` when there are none.
-public typealias SymbolFilesByDebugID = @Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?
+package typealias SymbolFilesByDebugID = @Sendable (_ debugName: String, _ debugID: String) -> (any ModuleSymbols)?

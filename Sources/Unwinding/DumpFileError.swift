@@ -2,20 +2,20 @@ import ObjectFiles
 
 /// Why a core file or a minidump could not be read at all (what can be read of a damaged one is read, with
 /// warnings).
-public struct DumpFileError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct DumpFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file.
-    public var path: String
+    package var path: String
     /// What is wrong with it.
-    public var detail: String
+    package var detail: String
 
     /// An error about the file at `path`.
-    public init(path: String, _ detail: String) {
+    package init(path: String, _ detail: String) {
         self.path = path
         self.detail = detail
     }
 
     /// The error in one line: the file, and what is wrong.
-    public var description: String { "\(path): \(detail)" }
+    package var description: String { "\(path): \(detail)" }
 
     /// The file at `path`, mapped; what keeps it from being mapped as an error about it.
     static func mapping(_ path: String) throws(DumpFileError) -> ImmutableBytes {

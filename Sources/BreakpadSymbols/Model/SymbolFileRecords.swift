@@ -1,30 +1,30 @@
 /// A run of addresses of a Breakpad record, relative to the module's base.
-public struct BreakpadRange: Hashable, Sendable {
+package struct BreakpadRange: Hashable, Sendable {
     /// The first address.
-    public var address: UInt64
+    package var address: UInt64
     /// How many bytes the run covers.
-    public var size: UInt64
+    package var size: UInt64
 
     /// The run of `size` bytes from `address`.
-    public init(address: UInt64, size: UInt64) {
+    package init(address: UInt64, size: UInt64) {
         self.address = address
         self.size = size
     }
 }
 
 /// A line record (`ADDRESS SIZE LINE FILE`): the code from `address` for `size` bytes is at `line` of file `file`.
-public struct BreakpadLine: Hashable, Sendable {
+package struct BreakpadLine: Hashable, Sendable {
     /// Where the code starts.
-    public var address: UInt64
+    package var address: UInt64
     /// How many bytes it covers: up to the next line record, the last one to the function's end.
-    public var size: UInt64
+    package var size: UInt64
     /// 0 when the code belongs to no line.
-    public var line: UInt64
+    package var line: UInt64
     /// A `FILE` record's number.
-    public var file: UInt32
+    package var file: UInt32
 
     /// The record of `size` bytes from `address` at `line` of file `file`.
-    public init(address: UInt64, size: UInt64, line: UInt64, file: UInt32) {
+    package init(address: UInt64, size: UInt64, line: UInt64, file: UInt32) {
         self.address = address
         self.size = size
         self.line = line
@@ -34,20 +34,20 @@ public struct BreakpadLine: Hashable, Sendable {
 
 /// An `INLINE` record: a call of the `INLINE_ORIGIN` `origin`, inlined at `depth` (0: into the function itself) from
 /// `callLine` of file `callFile`, whose code is `ranges`.
-public struct BreakpadInline: Hashable, Sendable {
+package struct BreakpadInline: Hashable, Sendable {
     /// 0 for a call inlined into the function itself, 1 for one inlined into that call, and so on.
-    public var depth: Int
+    package var depth: Int
     /// The line of the call in its caller.
-    public var callLine: UInt64
+    package var callLine: UInt64
     /// The `FILE` number of the caller's file.
-    public var callFile: UInt32
+    package var callFile: UInt32
     /// The `INLINE_ORIGIN` number of the function called.
-    public var origin: UInt32
+    package var origin: UInt32
     /// The code of the inlined call, by address.
-    public var ranges: [BreakpadRange]
+    package var ranges: [BreakpadRange]
 
     /// The record of a call of `origin` at `depth` from `callLine` of `callFile`, covering `ranges`.
-    public init(depth: Int, callLine: UInt64, callFile: UInt32, origin: UInt32, ranges: [BreakpadRange]) {
+    package init(depth: Int, callLine: UInt64, callFile: UInt32, origin: UInt32, ranges: [BreakpadRange]) {
         self.depth = depth
         self.callLine = callLine
         self.callFile = callFile
@@ -57,9 +57,9 @@ public struct BreakpadInline: Hashable, Sendable {
 }
 
 /// A `FUNC` record with its `INLINE` and line records, or a `PUBLIC` record (a symbol with no debug information).
-public struct BreakpadSymbol: Hashable, Sendable {
+package struct BreakpadSymbol: Hashable, Sendable {
     /// `FUNC` or `PUBLIC`.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A function of `size` bytes with its line records and the records of the calls inlined into it.
         case function(size: UInt64, lines: [BreakpadLine], inlines: [BreakpadInline])
         /// A symbol without debug information: it covers up to the next record.
@@ -67,18 +67,18 @@ public struct BreakpadSymbol: Hashable, Sendable {
     }
 
     /// Where the function or symbol starts.
-    public var address: UInt64
+    package var address: UInt64
     /// `FUNC` or `PUBLIC`, with what each holds.
-    public var kind: Kind
+    package var kind: Kind
     /// The name shown (demangled).
-    public var name: String
+    package var name: String
     /// The `m` flag: more than one function or symbol has this address (identical code folded together).
-    public var isMultiple: Bool
+    package var isMultiple: Bool
     /// Bytes of arguments the function pops (32-bit Windows); 0 elsewhere.
-    public var parameterSize: UInt64
+    package var parameterSize: UInt64
 
     /// A record of `kind` at `address` named `name`.
-    public init(address: UInt64, kind: Kind, name: String, isMultiple: Bool = false, parameterSize: UInt64 = 0) {
+    package init(address: UInt64, kind: Kind, name: String, isMultiple: Bool = false, parameterSize: UInt64 = 0) {
         self.address = address
         self.kind = kind
         self.name = name
@@ -87,31 +87,31 @@ public struct BreakpadSymbol: Hashable, Sendable {
     }
 
     /// True for a `PUBLIC` record.
-    public var isPublic: Bool {
+    package var isPublic: Bool {
         if case .publicSymbol = kind { return true }
         return false
     }
 
     /// The bytes a `FUNC` covers; 0 for a `PUBLIC` (it covers up to the next symbol).
-    public var size: UInt64 {
+    package var size: UInt64 {
         if case .function(let size, _, _) = kind { return size }
         return 0
     }
 }
 
 /// The `MODULE` line: which build of which file the records describe.
-public struct BreakpadModuleLine: Hashable, Sendable {
+package struct BreakpadModuleLine: Hashable, Sendable {
     /// `Linux`, `mac`, `windows`.
-    public var operatingSystem: String
+    package var operatingSystem: String
     /// `x86_64`, `arm64`, …, as Breakpad names architectures.
-    public var architecture: String
+    package var architecture: String
     /// The Breakpad debug id (33 hexadecimal digits: a GUID and an age).
-    public var debugID: String
+    package var debugID: String
     /// The debug file's name, without directory.
-    public var name: String
+    package var name: String
 
     /// The line naming `name`'s build `debugID` for `architecture` on `operatingSystem`.
-    public init(operatingSystem: String, architecture: String, debugID: String, name: String) {
+    package init(operatingSystem: String, architecture: String, debugID: String, name: String) {
         self.operatingSystem = operatingSystem
         self.architecture = architecture
         self.debugID = debugID

@@ -2,14 +2,14 @@ public import PostmortemCore
 
 /// Where a symbol store keeps a module's file: `NAME/DEBUGID/FILE`, `FILE` being `NAME` with `.pdb` cut and `.sym`
 /// added (the layout Breakpad's tools, Tecken and minidump-stackwalk's `--symbols-path` and `--symbols-url` use).
-public enum SymbolStoreLayout {
+package enum SymbolStoreLayout {
     /// The file name of `module`'s symbol file: `xul.pdb` is `xul.sym`, `libc.so.6` is `libc.so.6.sym`.
-    public static func fileName(forModule module: String) -> String {
+    package static func fileName(forModule module: String) -> String {
         (module.lowercased().hasSuffix(".pdb") ? String(module.dropLast(4)) : module) + ".sym"
     }
 
     /// The path of `module`'s symbol file of build `debugID` below a store.
-    public static func relativePath(module: String, debugID: String) -> String {
+    package static func relativePath(module: String, debugID: String) -> String {
         "\(module)/\(debugID)/\(fileName(forModule: module))"
     }
 }
@@ -18,7 +18,7 @@ extension SymbolFileText {
     /// Writes `file` to `path` beside it and renames it into place (a reader of a store never sees half of one),
     /// creating the folders it needs.
     /// - Throws: ``PostmortemCore/FileSystem/Failure`` when it cannot be written.
-    public static func write(_ file: BreakpadSymbolFile, toPath path: String) throws(FileSystem.Failure) {
+    package static func write(_ file: BreakpadSymbolFile, toPath path: String) throws(FileSystem.Failure) {
         try FileSystem.createDirectories(FilePath.directory(of: path))
         let writer = try FileSystem.AtomicFile(path: path)
         var failure: FileSystem.Failure?

@@ -5,30 +5,30 @@ public import PostmortemCore
 
 /// The `STACK CFI` records of a symbol file as rows an unwinder reads, kept by offsets from the module's base: what
 /// walks a minidump's stack through a module whose binary is not at hand, as minidump-stackwalk does with a store.
-public struct SymbolFileCallFrames: CallFrameRows {
+package struct SymbolFileCallFrames: CallFrameRows {
     /// The symbol file.
-    public let index: SymbolFileIndex
+    package let index: SymbolFileIndex
 
     /// The rows of `index`'s records.
-    public init(index: SymbolFileIndex) {
+    package init(index: SymbolFileIndex) {
         self.index = index
     }
 
     /// The symbol file's path.
-    public var path: String { index.path }
+    package var path: String { index.path }
 
     /// The row at `address` (an offset from the module's base): the function's `STACK CFI INIT` rules with every
     /// `STACK CFI` change at or before it applied; `nil` when no function's record covers it, or its rules cannot be
     /// read (the walk then goes on by frame pointers or stops, saying why). A row with no `.ra` rule is the outermost
     /// frame's, as the DWARF it was written from said (an undefined return address is written as no rule).
-    public func row(at address: FileAddress) throws(DWARFError) -> CallFrameRow? {
+    package func row(at address: FileAddress) throws(DWARFError) -> CallFrameRow? {
         index.callFrameRow(at: address.rawValue)
     }
 }
 
 extension SymbolFileIndex {
     /// Whether the file has `STACK CFI` records.
-    public var hasCallFrames: Bool { !callFrameInits.isEmpty }
+    package var hasCallFrames: Bool { !callFrameInits.isEmpty }
 
     /// The row at `offset`; see ``SymbolFileCallFrames/row(at:)``.
     func callFrameRow(at offset: UInt64) -> CallFrameRow? {

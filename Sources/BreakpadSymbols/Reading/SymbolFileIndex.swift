@@ -5,13 +5,13 @@ public import Symbolication
 /// A Breakpad symbol file read for lookups: its records parsed in place from a mapping of the file into flat arrays of
 /// numbers (names and paths stay in the mapping, read when an answer needs them), so that a file of hundreds of MB
 /// costs no allocation per record. Immutable once read: any thread may look up.
-public final class SymbolFileIndex: Sendable {
+package final class SymbolFileIndex: Sendable {
     /// The `MODULE` line.
-    public let module: BreakpadModuleLine
+    package let module: BreakpadModuleLine
     /// The file's path.
-    public let path: String
+    package let path: String
     /// Lines that could not be read, each with its number and what is wrong (at most ``maximumProblems``).
-    public let problems: [String]
+    package let problems: [String]
 
     private let bytes: ImmutableBytes
     private let files: [Range<Int>?]
@@ -26,7 +26,7 @@ public final class SymbolFileIndex: Sendable {
     let callFrameDeltas: [CallFrameDelta]
 
     /// The most problems kept (a file damaged throughout would otherwise list every line).
-    public static let maximumProblems = 20
+    package static let maximumProblems = 20
 
     struct Function {
         var address: UInt64
@@ -73,13 +73,13 @@ public final class SymbolFileIndex: Sendable {
     }
 
     /// Whether the file at `path` starts as a Breakpad symbol file does (`MODULE `).
-    public static func isSymbolFile(_ path: String) -> Bool {
+    package static func isSymbolFile(_ path: String) -> Bool {
         FileSystem.read(path, offset: 0, count: 7) == Array("MODULE ".utf8)
     }
 
     /// Reads the symbol file at `path`.
     /// - Throws: ``SymbolFileError`` when the file cannot be read or does not start with a `MODULE` line.
-    public convenience init(path: String) throws(SymbolFileError) {
+    package convenience init(path: String) throws(SymbolFileError) {
         let mapped: ImmutableBytes
         do { mapped = try ImmutableBytes(mapping: path) } catch { throw SymbolFileError(path: path, detail: error.detail) }
         try self.init(bytes: mapped, path: path)
@@ -87,7 +87,7 @@ public final class SymbolFileIndex: Sendable {
 
     /// Reads a symbol file's `bytes` (`path` names it in errors and answers).
     /// - Throws: ``SymbolFileError`` when the bytes do not start with a `MODULE` line.
-    public init(bytes mapped: ImmutableBytes, path: String) throws(SymbolFileError) {
+    package init(bytes mapped: ImmutableBytes, path: String) throws(SymbolFileError) {
         var parser = SymbolFileParser(mapped)
         guard let module = parser.moduleLine() else {
             throw SymbolFileError(path: path, detail: "is not a Breakpad symbol file (its first line is not MODULE OS ARCH DEBUGID NAME)")
@@ -113,7 +113,7 @@ public final class SymbolFileIndex: Sendable {
     /// What the file says about `address` (an offset from the module's base): the inline chain, innermost first (its
     /// last frame the function the code belongs to), the covering function or public symbol and the offset into it.
     /// Symbol files state no columns: every frame's column is 0.
-    public func resolve(_ address: UInt64) -> AddressResolution {
+    package func resolve(_ address: UInt64) -> AddressResolution {
         let fileAddress = FileAddress(address)
         if let function = function(containing: address) {
             let name = string(function.name)

@@ -9,37 +9,37 @@ extension SymbolFileIndex: ModuleSymbols {}
 /// Finds the symbol files of images in Breakpad symbol stores (`DIR/NAME/DEBUGID/NAME.sym`), by the image's file name
 /// and the debug id of its build-id or UUID; each file read once, and kept (a file that cannot be read is reported once
 /// through `problems`, then passed over).
-public final class SymbolStoreLookup: Sendable {
+package final class SymbolStoreLookup: Sendable {
     /// The stores, searched in order.
-    public let directories: [String]
+    package let directories: [String]
     private let opened = Mutex<[String: SymbolFileIndex?]>([:])
     private let problems: @Sendable (String) -> Void
 
     /// A lookup in `directories`, saying through `problems` what is wrong with a file found there.
-    public init(directories: [String], problems: @escaping @Sendable (String) -> Void) {
+    package init(directories: [String], problems: @escaping @Sendable (String) -> Void) {
         self.directories = directories
         self.problems = problems
     }
 
     /// The lookup as the symbolicator takes it.
-    public var lookup: ModuleSymbolsLookup { { [self] image in self.symbols(of: image) } }
+    package var lookup: ModuleSymbolsLookup { { [self] image in self.symbols(of: image) } }
 
     /// The symbol file of `image`, when a store has one.
-    public func symbols(of image: CrashImage) -> SymbolFileIndex? {
+    package func symbols(of image: CrashImage) -> SymbolFileIndex? {
         guard let identifier = image.identifier, let debugID = Self.debugID(of: identifier) else { return nil }
         return symbols(names: [image.name] + (image.path.map { [FilePath.fileName(of: $0)] } ?? []), debugID: debugID)
     }
 
     /// The symbol file of the module a request names by its debug file's name (`libc.so.6`, `app.pdb`) and its Breakpad
     /// debug id, when a store has one.
-    public func symbols(debugName: String, debugID: String) -> SymbolFileIndex? {
+    package func symbols(debugName: String, debugID: String) -> SymbolFileIndex? {
         guard let id = BreakpadDebugID.normalized(debugID) else { return nil }
         return symbols(names: [debugName], debugID: id)
     }
 
     /// The `STACK CFI` rows of the module `name` mapped from `path` with `buildID`, when a store has its symbol file and
     /// the file has such records: what a walk through the module goes by when its binary is not at hand.
-    public func callFrames(name: String, path: String, buildID: BuildID) -> SymbolFileCallFrames? {
+    package func callFrames(name: String, path: String, buildID: BuildID) -> SymbolFileCallFrames? {
         guard let debugID = BreakpadDebugID.of(buildID: buildID),
               let index = symbols(names: [name, FilePath.fileName(of: path)], debugID: debugID), index.hasCallFrames else { return nil }
         return SymbolFileCallFrames(index: index)

@@ -5,60 +5,60 @@ import PostmortemCore
 import Synchronization
 
 /// Everything a Breakpad symbol file says about one module.
-public struct BreakpadSymbolFile: Sendable {
+package struct BreakpadSymbolFile: Sendable {
     /// The `MODULE` line.
-    public var module: BreakpadModuleLine
+    package var module: BreakpadModuleLine
     /// The `INFO CODE_ID` value: the ELF build-id or Mach-O UUID in upper-case hex.
-    public var codeID: String?
+    package var codeID: String?
     /// Extra `INFO` lines (`GENERATOR …`).
-    public var info: [String]
+    package var info: [String]
     /// `FILE` paths by number.
-    public var files: [String]
+    package var files: [String]
     /// `INLINE_ORIGIN` names by number.
-    public var inlineOrigins: [String]
+    package var inlineOrigins: [String]
     /// `FUNC` and `PUBLIC` records by address.
-    public var symbols: [BreakpadSymbol]
+    package var symbols: [BreakpadSymbol]
     /// The `STACK CFI INIT` and `STACK CFI` lines as written (UTF-8), each ending in a newline.
-    public var stackCFI: [UInt8]
+    package var stackCFI: [UInt8]
 }
 
 /// Why a symbol file cannot be written, or what was left out of one.
-public struct SymbolFileError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct SymbolFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file concerned.
-    public var path: String
+    package var path: String
     /// What is wrong, in one line.
-    public var detail: String
+    package var detail: String
 
     /// A problem with `path`: `detail`.
-    public init(path: String, detail: String) {
+    package init(path: String, detail: String) {
         self.path = path
         self.detail = detail
     }
 
     /// The error in one line: the file, and what is wrong.
-    public var description: String { "\(path): \(detail)" }
+    package var description: String { "\(path): \(detail)" }
 }
 
 /// Builds the Breakpad symbol file of a binary, as Mozilla's dump_syms (2.3.5, `--inlines`) writes it: functions,
 /// lines and inlined calls from DWARF (its own, its separate debug file's or its dSYM's), public symbols from the
 /// symbol tables, `STACK CFI` from `.eh_frame` and `.debug_frame` (a Mach-O file's compact unwind information is not
 /// read: its symbol file says so).
-public struct SymbolFileBuilder: Sendable {
+package struct SymbolFileBuilder: Sendable {
     /// The binary.
-    public var binary: ObjectFile
+    package var binary: ObjectFile
     /// Its DWARF: the binary itself, or its separate debug file; `nil` for a stripped binary with none found.
-    public var debugFile: ObjectFile?
+    package var debugFile: ObjectFile?
     /// Whether `INLINE` and `INLINE_ORIGIN` records are written.
-    public var writesInlines: Bool
+    package var writesInlines: Bool
     /// The `INFO GENERATOR` value.
-    public var generator: String
+    package var generator: String
     /// The binary's file name, when its path does not end in it (an upload kept under a temporary name).
-    public var fileName: String?
+    package var fileName: String?
     /// The file dwz moved the debug file's common DIEs and strings to, when it has one (``DebugFileLocator`` finds it).
-    public var supplementaryFile: ObjectFile?
+    package var supplementaryFile: ObjectFile?
 
     /// A builder for `binary`, with functions and lines from `debugFile` (the binary itself when it has DWARF).
-    public init(binary: ObjectFile, debugFile: ObjectFile?, writesInlines: Bool = true, generator: String) {
+    package init(binary: ObjectFile, debugFile: ObjectFile?, writesInlines: Bool = true, generator: String) {
         self.binary = binary
         self.debugFile = debugFile
         self.writesInlines = writesInlines
@@ -67,7 +67,7 @@ public struct SymbolFileBuilder: Sendable {
 
     /// The symbol file, and what was left out of it (a unit or frame entry that could not be read) in one line each.
     /// - Throws: ``SymbolFileError`` when the binary has no build-id (ELF) or UUID (Mach-O) to name it by.
-    public func build() throws(SymbolFileError) -> (file: BreakpadSymbolFile, problems: [String]) {
+    package func build() throws(SymbolFileError) -> (file: BreakpadSymbolFile, problems: [String]) {
         let isMachO = binary.format == .machO
         let debugID: String
         let codeID: String

@@ -1,8 +1,8 @@
 /// Writes a ``BreakpadSymbolFile`` as the text Breakpad's tools read: `MODULE`, `INFO`, `FILE`, `INLINE_ORIGIN`, the
 /// `FUNC` (each with its `INLINE` and line records) and `PUBLIC` records by address, then `STACK CFI`.
-public enum SymbolFileText {
+package enum SymbolFileText {
     /// The whole file, in UTF-8, through `emit` in pieces (so that a large file is never held twice).
-    public static func write(_ file: BreakpadSymbolFile, to emit: ([UInt8]) -> Void) {
+    package static func write(_ file: BreakpadSymbolFile, to emit: ([UInt8]) -> Void) {
         var text = RecordText()
         func flushIfLarge() {
             if text.count >= 1 << 16 {

@@ -3,7 +3,7 @@ extension CrashReport {
     /// report already has by name gains what it lacks, others are added, and frames without an image gain the one
     /// whose range holds their address. For a piece of a large debugger log, whose image table (`info proc mappings`,
     /// `image list`) is elsewhere in the log.
-    public mutating func adoptImages(_ table: [CrashImage]) {
+    package mutating func adoptImages(_ table: [CrashImage]) {
         for image in table {
             if let index = images.firstIndex(where: { $0.name == image.name && ($0.path == nil || image.path == nil || $0.path == image.path) }) {
                 images[index].path = images[index].path ?? image.path
@@ -28,7 +28,7 @@ extension CrashReport {
 
     /// The images of several pieces of one log as one table: one entry per name and path, with everything any piece
     /// gave for it.
-    public static func mergedImageTable(_ pieces: [[CrashImage]]) -> [CrashImage] {
+    package static func mergedImageTable(_ pieces: [[CrashImage]]) -> [CrashImage] {
         var merged = CrashReport(format: .gdbBacktrace, exception: nil, threads: [], images: [], lines: [])
         for images in pieces { merged.adoptImages(images) }
         return merged.images

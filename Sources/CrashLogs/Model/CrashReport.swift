@@ -28,7 +28,7 @@ public struct CrashReport: Sendable {
     public var warnings: [String]
 
     /// A report of `format` read from `lines`.
-    public init(format: CrashLogFormat, exception: Exception?, threads: [CrashThread], images: [CrashImage],
+    package init(format: CrashLogFormat, exception: Exception?, threads: [CrashThread], images: [CrashImage],
                 lines: [LogLine], warnings: [String] = []) {
         self.format = format
         self.exception = exception
@@ -39,7 +39,7 @@ public struct CrashReport: Sendable {
     }
 
     /// The index of the image named `name`, added when the log has not listed it yet.
-    public mutating func imageIndex(named name: String, path: String?) -> Int {
+    package mutating func imageIndex(named name: String, path: String?) -> Int {
         if let index = images.firstIndex(where: { $0.name == name && $0.path == path }) { return index }
         images.append(CrashImage(name: name, path: path))
         return images.count - 1

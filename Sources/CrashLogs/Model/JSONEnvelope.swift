@@ -5,21 +5,21 @@ import PostmortemCore
 /// (`"message"`, `"msg"`) — split around the message: the bytes before and after it, kept as read, so that a
 /// symbolicated line goes back into its object with every other field unchanged. A message of several lines (a
 /// shipper that joins a stack trace into one record) is read as one line per part, each knowing its place.
-public struct JSONEnvelope: Hashable, Sendable {
+package struct JSONEnvelope: Hashable, Sendable {
     /// The object up to and including the message's opening quote.
-    public var head: String
+    package var head: String
     /// This line's part of the message as written, escapes and all, less a line break that ends it.
-    public var escapedMessage: String
+    package var escapedMessage: String
     /// From the line ending a logger kept at the end of the message (docker's `\n`, as written) or the closing quote
     /// to the end of the object.
-    public var tail: String
+    package var tail: String
     /// Whether the line is the first part of its object's message (it writes ``head``).
-    public var isFirstPart = true
+    package var isFirstPart = true
     /// Whether the line is the last part of its object's message (it writes ``tail``; the others end with `\n`).
-    public var isLastPart = true
+    package var isLastPart = true
 
     /// An envelope of a message's one part, its object's bytes around it as read.
-    public init(head: String, escapedMessage: String, tail: String, isFirstPart: Bool = true, isLastPart: Bool = true) {
+    package init(head: String, escapedMessage: String, tail: String, isFirstPart: Bool = true, isLastPart: Bool = true) {
         self.head = head
         self.escapedMessage = escapedMessage
         self.tail = tail

@@ -29,7 +29,7 @@ public struct LogLine: Hashable, Sendable {
     private var undecodableBytes: [UInt8]?
     /// The JSON object a JSON-lines logger wrote the line as, when it did (``JSONEnvelope``); ``text`` is then the
     /// message it carries.
-    public var envelope: JSONEnvelope? {
+    package var envelope: JSONEnvelope? {
         if case .envelope(let envelope)? = boxedEnvelope { envelope } else { nil }
     }
     /// One word in every line rather than three strings: most lines of most logs have no envelope.
@@ -37,7 +37,7 @@ public struct LogLine: Hashable, Sendable {
     private var boxedEnvelope: EnvelopeBox?
 
     /// The line whose bytes (its terminator included, if any) are `bytes`.
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.init(bytes[...])
     }
 
@@ -67,7 +67,7 @@ public struct LogLine: Hashable, Sendable {
 
     /// Moves the first `count` bytes of ``text`` (a whole number of characters) into ``prefix``. A line that is not
     /// valid UTF-8 keeps its bytes whole.
-    public mutating func movePrefix(byteCount count: Int) {
+    package mutating func movePrefix(byteCount count: Int) {
         guard undecodableBytes == nil, count > 0, count <= text.utf8.count else { return }
         let utf8 = text.utf8
         let split = utf8.index(utf8.startIndex, offsetBy: count)
@@ -84,7 +84,7 @@ public struct LogLine: Hashable, Sendable {
 
     /// The line exactly as read: ``prefix`` and the line as ``append(to:)`` gives it, or its part of the JSON object
     /// it came in.
-    public func appendWhole(to output: inout [UInt8]) {
+    package func appendWhole(to output: inout [UInt8]) {
         if let envelope {
             if envelope.isFirstPart { output += envelope.head.utf8 }
             output += envelope.escapedMessage.utf8
@@ -104,7 +104,7 @@ public struct LogLine: Hashable, Sendable {
     /// each after its ``prefix`` and ending as it did (the last with this line's ending, which may be none). A line
     /// that came in a JSON object of its own gives each text a copy of the object; a part of a message of several
     /// lines keeps them inside its object, one part after another.
-    public func appendRewritten(_ texts: [String], to output: inout [UInt8]) {
+    package func appendRewritten(_ texts: [String], to output: inout [UInt8]) {
         let between = ending.isEmpty ? [UInt8(ascii: "\n")] : ending
         for (index, text) in texts.enumerated() {
             let isLast = index == texts.count - 1
@@ -130,7 +130,7 @@ public struct LogLine: Hashable, Sendable {
     public var bytes: [UInt8] { undecodableBytes ?? Array(text.utf8) + terminator.bytes }
 
     /// Appends ``bytes`` to `output` without building them first.
-    public func append(to output: inout [UInt8]) {
+    package func append(to output: inout [UInt8]) {
         if let undecodableBytes {
             output += undecodableBytes
             return
@@ -151,7 +151,7 @@ public struct LogLine: Hashable, Sendable {
     }
 
     /// The bytes of all `lines` after their prefixes, one after the other: the log as it was read, less its prefixes.
-    public static func joinedBytes<Lines: Sequence<LogLine>>(_ lines: Lines) -> [UInt8] {
+    package static func joinedBytes<Lines: Sequence<LogLine>>(_ lines: Lines) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(lines.underestimatedCount * 64)
         for line in lines { line.append(to: &bytes) }
@@ -159,12 +159,12 @@ public struct LogLine: Hashable, Sendable {
     }
 
     /// The line ending the line carries (empty for a last line without one).
-    public var ending: [UInt8] {
+    package var ending: [UInt8] {
         terminator == .carriageReturn ? [] : terminator.bytes
     }
 
     /// Splits `bytes` into lines, keeping every byte.
-    public static func split(_ bytes: [UInt8]) -> [LogLine] {
+    package static func split(_ bytes: [UInt8]) -> [LogLine] {
         var lines: [LogLine] = []
         var start = 0
         while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {

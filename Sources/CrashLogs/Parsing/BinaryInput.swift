@@ -3,12 +3,12 @@ public import PostmortemCore
 /// What a file that is no text looks like, told from its first bytes: so that a core, a binary or a compressed log
 /// given where a log is expected is named in one line, not parsed (a 100 MB random file took seconds and hundreds of
 /// MB before "no crash log") nor printed back to the terminal.
-public enum BinaryInput {
+package enum BinaryInput {
     /// How many first bytes are looked at for NUL bytes.
     static let sampleSize = 4_096
 
     /// What the bytes are, in one phrase, and what can be done with them; `nil` for text.
-    public static func kind(of bytes: some Collection<UInt8>) -> (description: String, remedy: Remedy?)? {
+    package static func kind(of bytes: some Collection<UInt8>) -> (description: String, remedy: Remedy?)? {
         let head = Array(bytes.prefix(sampleSize))
         func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
         if starts([0x7f, 0x45, 0x4c, 0x46]) { return elfKind(head) }

@@ -2,15 +2,15 @@ import PostmortemCore
 
 /// The reports of one log, parsed a piece at a time when the log is large and its format allows it (see
 /// ``LogPieces``), so that memory follows the piece, not the log. Shared by `symbolicate`, `group` and the server.
-public enum LogReports {
+package enum LogReports {
     /// The size of the pieces a large log is read in; `POSTMORTEM_PIECE_SIZE` changes it (the tests cut small logs
     /// in many places with it).
-    public static let pieceSize = FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
+    package static let pieceSize = FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
 
     /// Calls `body` with each report of `bytes` in order, and whether it continues a report the previous piece began;
     /// throws the first parse error, after the reports before it.
     /// - Parameter source: the log's name, as reports and errors give it.
-    public static func forEach(in bytes: [UInt8], source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
+    package static func forEach(in bytes: [UInt8], source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
         throws(CrashLogError) {
         try CrashLogParser.refuseBinary(bytes, source: source)
         let pieces = LogPieces.split(bytes, pieceSize: pieceSize)

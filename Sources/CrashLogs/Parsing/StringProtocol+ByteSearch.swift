@@ -5,7 +5,7 @@ extension StringProtocol {
 
     /// The first occurrence of `needle`, found over the UTF-8 bytes (the standard library's `firstRange(of:)` walks
     /// characters: too slow for every line of every log).
-    public func firstByteRange(of needle: String) -> Range<Index>? {
+    package func firstByteRange(of needle: String) -> Range<Index>? {
         guard let start = Self.byteOffset(of: needle, in: Substring(self), backwards: false) else { return nil }
         let lower = utf8.index(utf8.startIndex, offsetBy: start)
         return lower..<utf8.index(lower, offsetBy: needle.utf8.count)

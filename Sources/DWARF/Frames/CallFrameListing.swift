@@ -5,40 +5,40 @@ public import PostmortemCore
 /// Every function (FDE) of an image's call-frame information with all its rows, as a Breakpad symbol file's
 /// `STACK CFI` records list them; read with libdwarf's frame API, one function at a time (a large program has a
 /// hundred thousand).
-public enum CallFrameListing {
+package enum CallFrameListing {
     /// One function's rows.
-    public struct Description: Sendable {
+    package struct Description: Sendable {
         /// `.debug_frame` or `.eh_frame`.
-        public var section: String
+        package var section: String
         /// Where the FDE lies in its section: the order the section lists functions in.
-        public var sectionOffset: UInt64
+        package var sectionOffset: UInt64
         /// The addresses the FDE covers.
-        public var range: Range<FileAddress>
+        package var range: Range<FileAddress>
         /// The CIE's return-address column.
-        public var returnAddressRegister: UInt16
+        package var returnAddressRegister: UInt16
         /// The rows, by address; the first starts at the FDE's start.
-        public var rows: [Row]
+        package var rows: [Row]
         /// The rows' register rules, each row's a run (``Row/rules``) sorted by register.
-        public var rules: [RegisterRule]
+        package var rules: [RegisterRule]
         /// The registers the instructions give rules to, in the order they first do (the CIE's initial instructions,
         /// then the FDE's): the order Breakpad writers list a row's rules in.
-        public var registerOrder: [UInt16]
+        package var registerOrder: [UInt16]
     }
 
     /// One row: the rules from ``start`` to the next row.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// The first address the row holds for.
-        public var start: FileAddress
+        package var start: FileAddress
         /// How the CFA is computed.
-        public var canonicalFrameAddress: Rule
+        package var canonicalFrameAddress: Rule
         /// Where the row's register rules lie in ``Description/rules``: the registers with a rule (any rule but
         /// undefined: an explicit same-value rule is listed).
-        public var rules: Range<Int>
+        package var rules: Range<Int>
     }
 
     /// A rule as a listing states it: expressions are told apart by where their bytes lie, not read (a symbol file
     /// cannot state them).
-    public enum Rule: Hashable, Sendable {
+    package enum Rule: Hashable, Sendable {
         /// The register keeps its value.
         case sameValue
         /// For the CFA: the register's value plus the offset. For a register: saved in memory at CFA + offset.
@@ -52,14 +52,14 @@ public enum CallFrameListing {
     }
 
     /// One register's rule in a row.
-    public struct RegisterRule: Hashable, Sendable {
+    package struct RegisterRule: Hashable, Sendable {
         /// The DWARF register number.
-        public var register: UInt16
+        package var register: UInt16
         /// Where the caller's value of the register is.
-        public var rule: Rule
+        package var rule: Rule
 
         /// `register`'s `rule`.
-        public init(register: UInt16, rule: Rule) {
+        package init(register: UInt16, rule: Rule) {
             self.register = register
             self.rule = rule
         }
@@ -69,7 +69,7 @@ public enum CallFrameListing {
     /// each in section order (as Mozilla's dump_syms lists them). A file without frame sections has none.
     /// - Returns: the functions left out, each with why (an FDE whose instructions libdwarf cannot run).
     /// - Throws: ``DWARFError`` when libdwarf cannot open the frame sections.
-    public static func forEachDescription(of object: ObjectFile, _ body: (Description) -> Void) throws(DWARFError) -> [String] {
+    package static func forEachDescription(of object: ObjectFile, _ body: (Description) -> Void) throws(DWARFError) -> [String] {
         let access: SectionAccess
         do { access = try SectionAccess(object: object, purpose: .callFrames) } catch where error.code == .noDebugInfo {
             return []

@@ -2,9 +2,9 @@ import PostmortemCore
 
 /// How to find the caller's registers at one address of a function: one row of its call-frame information (CFI), as
 /// `readelf -wF` prints rows. Registers are DWARF register numbers of the file's architecture.
-public struct CallFrameRow: Hashable, Sendable {
+package struct CallFrameRow: Hashable, Sendable {
     /// How the canonical frame address (CFA: the stack pointer at the call site, by convention) is computed.
-    public enum CanonicalFrameAddress: Hashable, Sendable {
+    package enum CanonicalFrameAddress: Hashable, Sendable {
         /// A register's value plus an offset (`rsp+8`).
         case register(UInt16, offset: Int64)
         /// The value of a DWARF expression (PLT entries, signal trampolines).
@@ -12,7 +12,7 @@ public struct CallFrameRow: Hashable, Sendable {
     }
 
     /// Where the caller's value of one register is.
-    public enum Rule: Hashable, Sendable {
+    package enum Rule: Hashable, Sendable {
         /// The caller's value is lost: for the return address register, the stack ends here.
         case undefined
         /// The register was not changed (callee-saved registers the function leaves alone).
@@ -30,23 +30,23 @@ public struct CallFrameRow: Hashable, Sendable {
     }
 
     /// The first address this row holds for.
-    public var start: FileAddress
+    package var start: FileAddress
     /// The function (FDE) the row belongs to: its first address and the address after its last.
-    public var function: Range<FileAddress>
+    package var function: Range<FileAddress>
     /// How the CFA is computed.
-    public var canonicalFrameAddress: CanonicalFrameAddress
+    package var canonicalFrameAddress: CanonicalFrameAddress
     /// The rules of registers that are not ``Rule/sameValue``, by DWARF register number.
-    public var rules: [UInt16: Rule]
+    package var rules: [UInt16: Rule]
     /// The register holding the return address (the CIE's return-address column: 16 on x86-64, 30 on AArch64).
-    public var returnAddressRegister: UInt16
+    package var returnAddressRegister: UInt16
     /// True for a signal trampoline's frame (the CIE's `S` augmentation): the caller's program counter is the
     /// interrupted instruction itself, not a return address.
-    public var isSignalFrame: Bool
+    package var isSignalFrame: Bool
     /// Which section the row came from: `.eh_frame` or `.debug_frame`.
-    public var section: String
+    package var section: String
 
     /// A row as read from a frame section.
-    public init(start: FileAddress, function: Range<FileAddress>, canonicalFrameAddress: CanonicalFrameAddress,
+    package init(start: FileAddress, function: Range<FileAddress>, canonicalFrameAddress: CanonicalFrameAddress,
                 rules: [UInt16: Rule], returnAddressRegister: UInt16, isSignalFrame: Bool, section: String) {
         self.start = start
         self.function = function
@@ -58,7 +58,7 @@ public struct CallFrameRow: Hashable, Sendable {
     }
 
     /// The rule of `register`: ``Rule/sameValue`` when the row names none.
-    public func rule(of register: UInt16) -> Rule {
+    package func rule(of register: UInt16) -> Rule {
         rules[register] ?? .sameValue
     }
 }

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// One libdwarf session per table (libdwarf's frame API is the one part of libdwarf lookups use); lookups from
 /// several threads take turns on it.
-public final class CallFrameTable: Sendable {
+package final class CallFrameTable: Sendable {
     /// The file the rows come from.
-    public let path: String
+    package let path: String
     private let handle: DebugHandle
     private let lists: Mutex<FrameLists>
 
@@ -20,7 +20,7 @@ public final class CallFrameTable: Sendable {
     ///   `.debug_frame`, or when neither lists a function; another code when libdwarf cannot read them.
     /// - Parameter contents: the file's bytes when they are held in memory (an image read from a process: the vDSO);
     ///   `nil`: the file at `object.path` is read.
-    public init(object: ObjectFile, contents: ImmutableBytes? = nil) throws(DWARFError) {
+    package init(object: ObjectFile, contents: ImmutableBytes? = nil) throws(DWARFError) {
         let access = try SectionAccess(object: object, purpose: .callFrames, contents: contents)
         let handle = try DebugHandle(access: access, path: object.path)
         let lists = try handle.run { () throws(DWARFError) -> FrameLists in try FrameLists(handle) }
@@ -32,7 +32,7 @@ public final class CallFrameTable: Sendable {
 
     /// The row that holds at `address`: from the first section with a function (FDE) covering it; `nil` when none does.
     /// - Throws: ``DWARFError`` when the function's instructions cannot be read.
-    public func row(at address: FileAddress) throws(DWARFError) -> CallFrameRow? {
+    package func row(at address: FileAddress) throws(DWARFError) -> CallFrameRow? {
         try handle.run { () throws(DWARFError) -> CallFrameRow? in
             try lists.withLock { lists throws(DWARFError) -> CallFrameRow? in
                 // A recursion walks the same few addresses hundreds of times: each row is worked out once.

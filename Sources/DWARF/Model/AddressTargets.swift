@@ -2,12 +2,12 @@ import ObjectFiles
 public import PostmortemCore
 
 /// The addresses a partial read of a unit is for (``DWARFFile/contents(of:holdingAnyOf:)``): sorted, each once.
-public struct AddressTargets: Sendable, Equatable {
+package struct AddressTargets: Sendable, Equatable {
     /// The addresses, ascending, without repeats.
-    public let sorted: [UInt64]
+    package let sorted: [UInt64]
 
     /// The targets `addresses` name, sorted and each once.
-    public init(_ addresses: some Sequence<FileAddress>) {
+    package init(_ addresses: some Sequence<FileAddress>) {
         self.init(raw: addresses.map(\.rawValue))
     }
 
@@ -22,24 +22,24 @@ public struct AddressTargets: Sendable, Equatable {
 
     /// Whether any of the addresses lies in `range`.
     /// - Complexity: O(log n).
-    public func anyIn(_ range: AddressRange) -> Bool {
+    package func anyIn(_ range: AddressRange) -> Bool {
         let index = firstIndex(atOrAfter: range.lowerBound.rawValue)
         return index < sorted.count && sorted[index] < range.upperBound.rawValue
     }
 
     /// Whether `address` is one of the addresses.
-    public func contains(_ address: FileAddress) -> Bool {
+    package func contains(_ address: FileAddress) -> Bool {
         let index = firstIndex(atOrAfter: address.rawValue)
         return index < sorted.count && sorted[index] == address.rawValue
     }
 
     /// Whether every one of `other`'s addresses is one of these.
-    public func contains(allOf other: AddressTargets) -> Bool {
+    package func contains(allOf other: AddressTargets) -> Bool {
         other.sorted.allSatisfy { contains(FileAddress($0)) }
     }
 
     /// These addresses and `other`'s.
-    public func union(_ other: AddressTargets) -> AddressTargets {
+    package func union(_ other: AddressTargets) -> AddressTargets {
         AddressTargets(raw: sorted + other.sorted)
     }
 

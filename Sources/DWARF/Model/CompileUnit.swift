@@ -3,22 +3,22 @@ public import PostmortemCore
 
 /// One compile unit's header and top-level attributes: enough to know which addresses it covers,
 /// read without touching the unit's other DIEs or its line table.
-public struct CompileUnit: Hashable, Sendable {
+package struct CompileUnit: Hashable, Sendable {
     /// The offset of the unit's DIE in `.debug_info`, which names the unit for later reads.
-    public var dieOffset: UInt64
+    package var dieOffset: UInt64
     /// The DWARF version of the unit header (2 to 5).
-    public var version: Int
+    package var version: Int
     /// `DW_AT_name`: the primary source file, as the compiler recorded it.
-    public var name: String?
+    package var name: String?
     /// `DW_AT_comp_dir`: the directory relative paths are relative to.
-    public var compilationDirectory: String?
+    package var compilationDirectory: String?
     /// `DW_AT_producer`, the compiler and its version.
-    public var producer: String?
+    package var producer: String?
     /// The code addresses the unit covers (`DW_AT_low_pc`/`high_pc` or `DW_AT_ranges`); empty when unknown.
-    public var ranges: [AddressRange]
+    package var ranges: [AddressRange]
 
     /// A unit as its header and DIE describe it.
-    public init(dieOffset: UInt64, version: Int, name: String?, compilationDirectory: String?, producer: String?, ranges: [AddressRange]) {
+    package init(dieOffset: UInt64, version: Int, name: String?, compilationDirectory: String?, producer: String?, ranges: [AddressRange]) {
         self.dieOffset = dieOffset
         self.version = version
         self.name = name

@@ -2,18 +2,18 @@ import ObjectFiles
 public import PostmortemCore
 
 /// One row of a line table: the source position of the code starting at ``address``.
-public struct LineRow: Hashable, Sendable {
+package struct LineRow: Hashable, Sendable {
     /// Where the row starts.
-    public var address: FileAddress
+    package var address: FileAddress
     /// An index into ``LineTable/files``.
-    public var file: UInt32
+    package var file: UInt32
     /// 0 when the code belongs to no source line (compiler-generated).
-    public var line: UInt32
+    package var line: UInt32
     /// 0 when the compiler recorded no column.
-    public var column: UInt32
+    package var column: UInt32
 
     /// A row at `address`, of the file at index `file` of its table, at `line`:`column`.
-    public init(address: FileAddress, file: UInt32, line: UInt32, column: UInt32) {
+    package init(address: FileAddress, file: UInt32, line: UInt32, column: UInt32) {
         self.address = address
         self.file = file
         self.line = line
@@ -22,16 +22,16 @@ public struct LineRow: Hashable, Sendable {
 }
 
 /// A run of rows with increasing addresses, ending before ``endAddress`` (`DW_LNE_end_sequence`).
-public struct LineSequence: Hashable, Sendable {
+package struct LineSequence: Hashable, Sendable {
     /// The rows, in address order.
-    public var rows: [LineRow]
+    package var rows: [LineRow]
     /// The address just past the sequence's last instruction.
-    public var endAddress: FileAddress
+    package var endAddress: FileAddress
 
     /// A sequence of `rows` ending at `endAddress`. Addresses only grow within a sequence (DWARF 5, 6.2.5.1): a row
     /// below the one before it is damage, which lookups (searching rows by address) could not get past, and is left
     /// out; the sequence ends no lower than its last row.
-    public init(rows: [LineRow], endAddress: FileAddress) {
+    package init(rows: [LineRow], endAddress: FileAddress) {
         var kept = rows
         if zip(rows, rows.dropFirst()).contains(where: { $0.address > $1.address }) {
             kept = []
@@ -42,23 +42,23 @@ public struct LineSequence: Hashable, Sendable {
     }
 
     /// Where the sequence starts: its first row's address.
-    public var startAddress: FileAddress { rows.first?.address ?? endAddress }
+    package var startAddress: FileAddress { rows.first?.address ?? endAddress }
     /// The addresses the sequence covers.
-    public var range: AddressRange { AddressRange(startAddress, endAddress) }
+    package var range: AddressRange { AddressRange(startAddress, endAddress) }
 }
 
 /// A unit's line table: sequences sorted by start address, and the full paths of its files.
-public struct LineTable: Sendable {
+package struct LineTable: Sendable {
     /// The sequences, sorted by start.
-    public var sequences: [LineSequence]
+    package var sequences: [LineSequence]
     /// Paths of the files rows refer to: the compile directory and include directory joined with the name.
-    public var files: [String]
+    package var files: [String]
 
     /// For each sequence, the highest end address of it and every sequence before it.
     private let furthestEnd: [FileAddress]
 
     /// A table of `sequences` (sorted here) naming `files`.
-    public init(sequences: [LineSequence], files: [String]) {
+    package init(sequences: [LineSequence], files: [String]) {
         self.sequences = sequences.sorted { $0.startAddress < $1.startAddress }
         self.files = files
         var furthest = FileAddress(0)
@@ -69,17 +69,17 @@ public struct LineTable: Sendable {
     }
 
     /// A table with no rows.
-    public static let empty = LineTable(sequences: [], files: [])
+    package static let empty = LineTable(sequences: [], files: [])
 
     /// The path of file `index`, or `nil` when the table has no such file.
-    public func file(_ index: UInt32) -> String? {
+    package func file(_ index: UInt32) -> String? {
         Int(index) < files.count ? files[Int(index)] : nil
     }
 
     /// The row that covers `address` — the last row at or before it in the sequence that holds it —
     /// and the address where the next row starts.
     /// - Complexity: O(log n).
-    public func row(containing address: FileAddress) -> (row: LineRow, end: FileAddress)? {
+    package func row(containing address: FileAddress) -> (row: LineRow, end: FileAddress)? {
         // The last sequence starting at or before the address; sequences may overlap (discarded code at 0).
         var low = 0, high = sequences.count
         while low < high {

@@ -4,18 +4,18 @@
 /// reference is checked against the file; a reference that loops back into its own ancestors, or nesting deeper
 /// than ``maximumDepth``, is an error, not a hang; objects shared so often that expanding them would not end are
 /// read up to the value budget. The string `$null` is `nil`, as Foundation's coders write it.
-public struct BinaryPropertyListParser {
+package struct BinaryPropertyListParser {
     /// Nesting deeper than this is an error, not a stack overflow.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
     /// The bytes a binary property list starts with.
-    public static let magic: [UInt8] = Array("bplist00".utf8)
+    package static let magic: [UInt8] = Array("bplist00".utf8)
 
     /// Why the bytes are not a binary property list this parser reads.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What is wrong, in a few words.
-        public var reason: String
+        package var reason: String
         /// The reason, saying it concerns a binary property list.
-        public var description: String { "binary property list: \(reason)" }
+        package var description: String { "binary property list: \(reason)" }
     }
 
     private let bytes: [UInt8]
@@ -24,11 +24,11 @@ public struct BinaryPropertyListParser {
     private var ancestors: Set<Int> = []
 
     /// Whether `bytes` start as a binary property list does.
-    public static func recognizes(_ bytes: some Collection<UInt8>) -> Bool { bytes.starts(with: magic) }
+    package static func recognizes(_ bytes: some Collection<UInt8>) -> Bool { bytes.starts(with: magic) }
 
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
-    public static func parse(_ bytes: [UInt8], budget: inout ValueBudget) throws(Failure) -> ValueNode {
+    package static func parse(_ bytes: [UInt8], budget: inout ValueBudget) throws(Failure) -> ValueNode {
         var parser = BinaryPropertyListParser(bytes: bytes, budget: budget)
         defer { budget = parser.budget }
         let top = try parser.readTrailer()

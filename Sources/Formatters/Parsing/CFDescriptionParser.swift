@@ -13,21 +13,21 @@
 /// `-1.25000000000000000000` is -1.25). A string's contents run to the `"}` that closes them (CoreFoundation does
 /// not escape quotes), so a string holding `"}` followed by ` = ` or a line break is cut there. The string `$null`
 /// is `nil`, as Foundation's property-list coders write it. Objects this parser does not know are kept as raw text.
-public struct CFDescriptionParser {
+package struct CFDescriptionParser {
     /// Nesting deeper than this is an error, not a stack overflow.
-    public static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     private var cursor: TextCursor
 
     /// True when the text starts with a CoreFoundation object description (`<CFBasicHash 0x…`, `<CFArray 0x…`).
-    public static func recognizes(_ text: String) -> Bool {
+    package static func recognizes(_ text: String) -> Bool {
         let start = text.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
         return start.starts(with: "<CF".utf8) || start.starts(with: "<__NSCF".utf8)
     }
 
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
-    public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
+    package static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
         var parser = CFDescriptionParser(bytes: Array(text.utf8), budget: budget)
         defer { budget = parser.budget }
         parser.cursor.skipWhitespace()

@@ -6,31 +6,31 @@ import Foundation
 
 /// Parses JSON into a ``ValueNode`` tree, keeping key order and the text of numbers (an integer stays an
 /// integer). Nesting deeper than ``maximumDepth`` is an error, not a stack overflow.
-public struct JSONValueParser {
+package struct JSONValueParser {
     /// Nesting deeper than this is an error, not a stack overflow.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Why the text is not JSON this parser reads, and where.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// The byte offset where reading stopped.
-        public var offset: Int
+        package var offset: Int
         /// What is wrong there.
-        public var reason: String
+        package var reason: String
         /// The reason with its offset, in one line.
-        public var description: String { "JSON at byte \(offset): \(reason)" }
+        package var description: String { "JSON at byte \(offset): \(reason)" }
     }
 
     private var cursor: TextCursor
 
     /// The value `text` holds as a tree (objects as structures, arrays as collections).
-    public static func parse(_ text: String) throws(Failure) -> ValueNode {
+    package static func parse(_ text: String) throws(Failure) -> ValueNode {
         var budget = ValueBudget()
         return try parse(text, budget: &budget)
     }
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated
     /// (the text after that point is not checked).
-    public static func parse(_ text: String, budget: inout ValueBudget) throws(Failure) -> ValueNode {
+    package static func parse(_ text: String, budget: inout ValueBudget) throws(Failure) -> ValueNode {
         var parser = JSONValueParser(bytes: Array(text.utf8), budget: budget)
         defer { budget = parser.budget }
         parser.skip()

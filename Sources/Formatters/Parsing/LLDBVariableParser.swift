@@ -24,14 +24,14 @@
 /// structure. Ambiguities, resolved as a reader would: children labelled `[0]`, `[1]` … are a list, a dictionary
 /// when each is a `key`/`value` pair; a value with children that starts with a pointer is a class instance; a
 /// lower-case word with children is an enum case with its payload; a lone word is an enum case, `nil` is nil.
-public struct LLDBVariableParser {
+package struct LLDBVariableParser {
     /// Nesting deeper than this is an error, not a stack overflow.
-    public static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     private var cursor: TextCursor
 
     /// True when the text starts like a variable: `(Type) name = ` or `$R0: Type = `.
-    public static func recognizes(_ text: String) -> Bool {
+    package static func recognizes(_ text: String) -> Bool {
         guard let first = text.leadingLines(5).first(where: { !$0.isEmpty }) else { return false }
         let line = first.drop { $0 == " " }
         if line.hasPrefix("("), let close = line.firstIndex(of: ")") {
@@ -43,7 +43,7 @@ public struct LLDBVariableParser {
 
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
-    public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
+    package static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
         var parser = LLDBVariableParser(bytes: Array(text.utf8), budget: budget)
         defer { budget = parser.budget }
         var variables: [ValueNode] = []

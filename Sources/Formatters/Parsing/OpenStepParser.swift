@@ -6,15 +6,15 @@
 /// (so a value may hold `;` and `=` but not `;` before a line break); an unquoted array item runs to the `,`
 /// or line break that ends it; a bare number is a number and `true`/`false` are booleans (Darwin prints
 /// booleans as 1 and 0, which read as numbers); `<null>` is nil.
-public struct OpenStepParser {
+package struct OpenStepParser {
     /// Nesting deeper than this is an error, not a stack overflow.
-    public static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     private var cursor: TextCursor
     private var budget: ValueBudget
 
     /// Whether `text` looks like an old-style (OpenStep) property list: a dictionary of `key = value;` entries, or an array opening with `(` alone on its line (a Swift tuple does not).
-    public static func recognizes(_ text: String) -> Bool {
+    package static func recognizes(_ text: String) -> Bool {
         let trimmed = text.drop { $0.isWhitespace }
         guard let first = trimmed.first else { return false }
         if first == "{" { return trimmed.contains(" = ") || trimmed.dropFirst().drop(while: \.isWhitespace).first == "}" }
@@ -24,7 +24,7 @@ public struct OpenStepParser {
 
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
-    public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
+    package static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
         var parser = OpenStepParser(cursor: TextCursor(text), budget: budget)
         defer { budget = parser.budget }
         parser.cursor.skipWhitespace()

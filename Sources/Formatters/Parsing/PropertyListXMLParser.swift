@@ -3,24 +3,24 @@
 /// `real`, `true`, `false`, `date` (kept as its text), `data` (kept as its base64 text), empty elements, the five
 /// XML entities and numeric character references. The string `$null` is `nil`, as Foundation's coders write it.
 /// Malformed XML is an error that says where.
-public struct PropertyListXMLParser {
+package struct PropertyListXMLParser {
     /// Nesting deeper than this is an error, not a stack overflow.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Why the text is not an XML property list this parser reads, and where.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// The byte offset where reading stopped.
-        public var offset: Int
+        package var offset: Int
         /// What is wrong there.
-        public var reason: String
+        package var reason: String
         /// The reason with its offset, in one line.
-        public var description: String { "property list at byte \(offset): \(reason)" }
+        package var description: String { "property list at byte \(offset): \(reason)" }
     }
 
     private var cursor: TextCursor
 
     /// True when the text is an XML property list (`<?xml` … `<plist`, or `<plist` itself).
-    public static func recognizes(_ text: String) -> Bool {
+    package static func recognizes(_ text: String) -> Bool {
         let start = text.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         return start.starts(with: "<plist".utf8) || start.starts(with: "<?xml".utf8) && start.prefix(512).firstRange(of: "<plist".utf8) != nil
     }
@@ -28,7 +28,7 @@ public struct PropertyListXMLParser {
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated
     /// (the text after that point is not checked).
-    public static func parse(_ text: String, budget: inout ValueBudget) throws(Failure) -> ValueNode {
+    package static func parse(_ text: String, budget: inout ValueBudget) throws(Failure) -> ValueNode {
         var parser = PropertyListXMLParser(bytes: Array(text.utf8), budget: budget)
         defer { budget = parser.budget }
         parser.skipProlog()

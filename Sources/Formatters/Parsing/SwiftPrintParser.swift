@@ -5,9 +5,9 @@
 /// Ambiguities, resolved as a reader would: `Module.Type.name(…)` whose last part starts in lower case is an
 /// enum case with a payload, otherwise a structure or class; an unquoted word is a scalar (a number when it
 /// reads as one).
-public struct SwiftPrintParser {
+package struct SwiftPrintParser {
     /// Deeper nesting is kept as raw text instead of recursing further.
-    public static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     private var cursor: TextCursor
     private var budget: ValueBudget
@@ -16,13 +16,13 @@ public struct SwiftPrintParser {
     private var unclosedAtEnd = false
 
     /// The value the whole text holds; text that cannot be read whole is kept as one raw value.
-    public static func parse(_ text: String) -> ValueNode {
+    package static func parse(_ text: String) -> ValueNode {
         var budget = ValueBudget()
         return parse(text, budget: &budget)
     }
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
-    public static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
+    package static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
         var parser = SwiftPrintParser(cursor: TextCursor(text), budget: budget)
         defer { budget = parser.budget }
         parser.cursor.skipWhitespace()

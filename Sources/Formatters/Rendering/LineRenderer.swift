@@ -1,10 +1,10 @@
 /// One line, like Xcode's summary column and Swift literals: `Person(name: "Ada", tags: ["x"], age: 36)`.
-public struct LineRenderer: Sendable {
+package struct LineRenderer: Sendable {
     /// A renderer (it keeps no state).
-    public init() {}
+    package init() {}
 
     /// A class instance that a back-reference (`↩︎ #0`) points at is named with its number: `Node #0(…)`.
-    public func render(_ node: ValueNode) -> String {
+    package func render(_ node: ValueNode) -> String {
         let referenced = node.referencedIdentities
         return render(node, referenced: referenced)
     }

@@ -3,13 +3,13 @@ import PostmortemCore
 /// Plain JSON for scripts: structures and classes become objects of their fields, collections arrays,
 /// dictionaries objects, optionals their value or `null`, enums their case name (or `{"case": payload}`).
 /// Numbers stay numbers, as printed. Keys keep the order the value has (sorted for dictionaries).
-public struct PlainJSONRenderer: Sendable {
+package struct PlainJSONRenderer: Sendable {
     /// A renderer (it keeps no state).
-    public init() {}
+    package init() {}
 
     /// A class instance that a back-reference points at carries `"$id"`; the reference is `{"$ref": id}`. Items a
     /// limit left out are counted where they were: `{"$omitted": n}` ends an array, `"$omitted": n` an object.
-    public func render(_ node: ValueNode) -> String {
+    package func render(_ node: ValueNode) -> String {
         let referenced = node.referencedIdentities
         return render(node, referenced: referenced)
     }

@@ -8,17 +8,17 @@
 /// )
 /// ```
 /// A value with a summary (a formatter's, or its own description) prints the summary only, as `po` does.
-public struct TreeRenderer: Sendable {
+package struct TreeRenderer: Sendable {
     /// What each level of the tree is indented by.
-    public var indentation: String
+    package var indentation: String
 
     /// A renderer indenting each level by `indentation` (two spaces unless told).
-    public init(indentation: String = "  ") {
+    package init(indentation: String = "  ") {
         self.indentation = indentation
     }
 
     /// A class instance that a back-reference (`↩︎ #0`) points at is named with its number: `Node #0(`.
-    public func render(_ node: ValueNode) -> String {
+    package func render(_ node: ValueNode) -> String {
         var lines: [String] = []
         let referenced = node.referencedIdentities
         write(node, prefix: "", depth: 0, trailing: "", referenced: referenced, into: &lines)

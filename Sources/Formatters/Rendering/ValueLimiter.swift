@@ -1,15 +1,15 @@
 /// Cuts a parsed tree to the limits: deeper levels and extra collection items become counts of what was left out.
-public struct ValueLimiter: Sendable {
+package struct ValueLimiter: Sendable {
     /// The limits applied.
-    public var limits: RenderLimits
+    package var limits: RenderLimits
 
     /// A limiter applying `limits`.
-    public init(limits: RenderLimits) {
+    package init(limits: RenderLimits) {
         self.limits = limits
     }
 
     /// `node` cut to the limits: deeper levels and extra items replaced by counts of what was left out.
-    public func limit(_ node: ValueNode) -> ValueNode {
+    package func limit(_ node: ValueNode) -> ValueNode {
         limit(node, depth: 0)
     }
 

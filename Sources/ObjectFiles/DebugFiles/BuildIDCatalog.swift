@@ -5,18 +5,18 @@ import Synchronization
 /// `NAME.debug`, not in a `.build-id` tree) by the one thing that ties it to its binary. Each root is read once (its
 /// files' headers), again when older than ``freshness``, and only when a binary got that far without a debug file.
 /// Shared by every copy of the ``DebugFileSearch`` that made it, from any thread.
-public final class BuildIDCatalog: Sendable {
+package final class BuildIDCatalog: Sendable {
     /// How old a root's catalog may be before it is read again (a server's folders change under it).
-    public let freshness: Duration
+    package let freshness: Duration
     private let roots = Mutex<[String: (files: [BuildID: [String]], at: ContinuousClock.Instant)]>([:])
 
     /// A catalog whose roots are read again once older than `freshness`.
-    public init(freshness: Duration = .seconds(10)) {
+    package init(freshness: Duration = .seconds(10)) {
         self.freshness = freshness
     }
 
     /// The ELF files below `root` (8 levels deep, as the other candidates) whose build-id is `buildID`.
-    public func files(below root: String, buildID: BuildID) -> [String] {
+    package func files(below root: String, buildID: BuildID) -> [String] {
         let now = ContinuousClock.now
         if let known = roots.withLock({ $0[root] }), now - known.at < freshness { return known.files[buildID] ?? [] }
         // Read outside the lock: another thread asking for the same root meanwhile reads it too, which costs time only.

@@ -1,18 +1,18 @@
 import PostmortemCore
 
 /// A `.dSYM` bundle: a directory whose `Contents/Resources/DWARF/` holds the DWARF companion file.
-public enum DSYMBundle {
+package enum DSYMBundle {
     /// The names the dSYM bundle of a binary called `name` goes by: `App.dSYM`, and `App.app.dSYM` (Xcode names an
     /// app's after its bundle).
-    public static func bundleNames(for name: String) -> [String] {
+    package static func bundleNames(for name: String) -> [String] {
         [name + ".dSYM", appBundleName(for: name)]
     }
 
     /// `App.app.dSYM`: the name of an app's dSYM, after its bundle.
-    public static func appBundleName(for name: String) -> String { name + ".app.dSYM" }
+    package static func appBundleName(for name: String) -> String { name + ".app.dSYM" }
 
     /// True when `path` names a directory ending in `.dSYM`.
-    public static func isBundle(_ path: String) -> Bool {
+    package static func isBundle(_ path: String) -> Bool {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         return trimmed.hasSuffix(".dSYM") && FileSystem.isDirectory(path)
     }
@@ -20,7 +20,7 @@ public enum DSYMBundle {
     /// The DWARF file inside the bundle at `path`: the one regular file in `Contents/Resources/DWARF`
     /// (or the one named like the bundle, when there are several).
     /// - Throws: ``ObjectFileError`` when the bundle holds no DWARF file.
-    public static func dwarfFile(in path: String) throws(ObjectFileError) -> String {
+    package static func dwarfFile(in path: String) throws(ObjectFileError) -> String {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         let directory = trimmed + "/Contents/Resources/DWARF"
         let files = regularFiles(in: directory)

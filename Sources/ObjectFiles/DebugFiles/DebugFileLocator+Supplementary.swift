@@ -8,7 +8,7 @@ extension DebugFileLocator {
     /// for its build-id; below each `-d` folder at any depth, a file of the link's name or of its build-id; last,
     /// the remote source by build-id (debuginfod serves it as `debuginfo`, as elfutils asks for it). A candidate must
     /// have the build-id the link states and DWARF of its own. `nil` lookup when `debugFile` links to none.
-    public func locateSupplementaryFile(for debugFile: ObjectFile) -> DebugFileLookup? {
+    package func locateSupplementaryFile(for debugFile: ObjectFile) -> DebugFileLookup? {
         guard let link = debugFile.supplementaryLink else { return nil }
         var rejections: [DebugFileLookup.Rejection] = []
         var seen: Set<String> = [debugFile.path]

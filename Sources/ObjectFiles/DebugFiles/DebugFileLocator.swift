@@ -7,21 +7,21 @@ import PostmortemCore
 /// `ROOT/<binary's directory>/` (verified by build-id when both files have one, by CRC-32 otherwise); then below each
 /// `-d` root the same names at any depth, and any file of the binary's build-id; last, when a remote source is given,
 /// the file of the binary's build-id fetched from it (verified by build-id too).
-public struct DebugFileLocator: Sendable {
+package struct DebugFileLocator: Sendable {
     /// The roots searched, in gdb's order.
-    public var search: DebugFileSearch
+    package var search: DebugFileSearch
     /// Where a debug file missing here is fetched from by build-id (debuginfod), if anywhere.
-    public var remote: RemoteDebugFileSource?
+    package var remote: RemoteDebugFileSource?
 
     /// A locator searching `search`'s roots, then `remote` when given.
-    public init(search: DebugFileSearch = DebugFileSearch(), remote: RemoteDebugFileSource? = nil) {
+    package init(search: DebugFileSearch = DebugFileSearch(), remote: RemoteDebugFileSource? = nil) {
         self.search = search
         self.remote = remote
     }
 
     /// Looks for the debug file of `binary`. Candidates that exist but belong to another build are
     /// reported in ``DebugFileLookup/rejections``, never used.
-    public func locateDebugFile(for binary: ObjectFile) -> DebugFileLookup {
+    package func locateDebugFile(for binary: ObjectFile) -> DebugFileLookup {
         if binary.format == .machO { return locateDSYM(for: binary) }
         var rejections: [DebugFileLookup.Rejection] = []
         var seen: Set<String> = [binary.path]

@@ -8,7 +8,7 @@ public struct DebugFileSearch: Hashable, Sendable {
     /// Whether `/usr/lib/debug` is searched after ``roots``.
     public var includesSystemRoot: Bool
     /// The files below ``roots`` by build-id, read when first needed and shared by the copies of this search.
-    public let catalog: BuildIDCatalog
+    package let catalog: BuildIDCatalog
 
     /// Where distributions install debug files (`/usr/lib/debug`).
     public static let systemRoot = "/usr/lib/debug"
@@ -41,26 +41,26 @@ public struct DebugFileSearch: Hashable, Sendable {
 }
 
 /// The outcome of looking for a debug file: the file found, and each candidate passed over with why.
-public struct DebugFileLookup: Sendable {
+package struct DebugFileLookup: Sendable {
     /// A candidate that was rejected: it exists, but belongs to another build.
-    public struct Rejection: Hashable, Sendable {
+    package struct Rejection: Hashable, Sendable {
         /// The candidate's path.
-        public var path: String
+        package var path: String
         /// Why it was passed over (another build-id, a CRC that does not match).
-        public var reason: String
+        package var reason: String
     }
 
     /// The debug file found; `nil` when none was.
-    public var debugFile: ObjectFile?
+    package var debugFile: ObjectFile?
     /// Each candidate passed over, with why.
-    public var rejections: [Rejection]
+    package var rejections: [Rejection]
     /// Where the debug file came from when it was fetched (`debuginfod http://…`); `nil` for a file found here.
-    public var origin: String?
+    package var origin: String?
     /// Why the remote source had no debug file, when one was asked.
-    public var unavailableRemotely: String?
+    package var unavailableRemotely: String?
 
     /// The outcome of a search: `debugFile` (if found), what was passed over, and where a fetched file came from.
-    public init(debugFile: ObjectFile?, rejections: [Rejection], origin: String? = nil, unavailableRemotely: String? = nil) {
+    package init(debugFile: ObjectFile?, rejections: [Rejection], origin: String? = nil, unavailableRemotely: String? = nil) {
         self.debugFile = debugFile
         self.rejections = rejections
         self.origin = origin

@@ -4,13 +4,13 @@ import Synchronization
 /// What the `-d` folders hold, listed once and shared by every symbolicator that searches them (a server's
 /// requests), instead of once per symbolicator; a listing older than ``freshness`` is taken again when next asked, so
 /// files copied in are found. Safe to call from any thread.
-public final class DebugPathListings: Sendable {
+package final class DebugPathListings: Sendable {
     /// How old a listing may be before it is taken again.
-    public let freshness: Duration
+    package let freshness: Duration
     private let listings = Mutex<[String: (entries: [(name: String, path: String)], at: ContinuousClock.Instant)]>([:])
 
     /// Listings taken again once older than `freshness` (two seconds unless told).
-    public init(freshness: Duration = .seconds(2)) {
+    package init(freshness: Duration = .seconds(2)) {
         self.freshness = freshness
     }
 

@@ -4,16 +4,16 @@ import PostmortemCore
 
 /// A function symbol as a Breakpad symbol file's writer reads it: its name as stored, where it starts, how long it says
 /// it is.
-public struct FunctionSymbol: Hashable, Sendable {
+package struct FunctionSymbol: Hashable, Sendable {
     /// The name as stored (mangled).
-    public var name: String
+    package var name: String
     /// Where it starts, relative to the first loadable segment.
-    public var address: FileAddress
+    package var address: FileAddress
     /// The size the symbol declares (0 when none).
-    public var size: UInt64
+    package var size: UInt64
 
     /// A symbol `name` at `address` of `size` bytes.
-    public init(name: String, address: FileAddress, size: UInt64) {
+    package init(name: String, address: FileAddress, size: UInt64) {
         self.name = name
         self.address = address
         self.size = size
@@ -21,16 +21,16 @@ public struct FunctionSymbol: Hashable, Sendable {
 }
 
 /// What Breakpad symbol files take from an ELF file's symbol tables and dynamic section.
-public struct ELFFunctionSymbols: Sendable {
+package struct ELFFunctionSymbols: Sendable {
     /// The `STT_FUNC` symbols in executable sections, `.symtab`'s then `.dynsym`'s, in table order; addresses
     /// relative to the first `PT_LOAD` segment (as Mozilla's dump_syms writes them).
-    public var functions: [FunctionSymbol]
+    package var functions: [FunctionSymbol]
     /// `DT_SONAME`, the name a shared library is loaded by.
-    public var sharedObjectName: String?
+    package var sharedObjectName: String?
 
     /// Reads the symbol tables and `DT_SONAME` of the ELF file `file`.
     /// - Throws: ``ObjectFileError`` when the file cannot be read.
-    public init(of file: ObjectFile) throws(ObjectFileError) {
+    package init(of file: ObjectFile) throws(ObjectFileError) {
         let handle = try ELFHandle(path: file.path)
         let sections = try ELFReader.readSections(handle)
         let base = file.segments.first?.virtualAddress.rawValue ?? 0

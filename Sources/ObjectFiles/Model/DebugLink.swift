@@ -1,12 +1,12 @@
 /// The `.gnu_debuglink` section of a stripped binary: the name of its debug file and that file's CRC-32.
-public struct DebugLink: Hashable, Sendable {
+package struct DebugLink: Hashable, Sendable {
     /// The debug file's name (no directory).
-    public var fileName: String
+    package var fileName: String
     /// The CRC-32 of the whole debug file, which a candidate must match.
-    public var crc: UInt32
+    package var crc: UInt32
 
     /// A link to `fileName` with checksum `crc`.
-    public init(fileName: String, crc: UInt32) {
+    package init(fileName: String, crc: UInt32) {
         self.fileName = fileName
         self.crc = crc
     }

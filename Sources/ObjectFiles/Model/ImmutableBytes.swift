@@ -7,16 +7,16 @@ import PostmortemCore
 /// Every read is bounds-checked and little-endian; a read past the end gives 0 (or an empty string),
 /// never a trap, so damaged bytes can give wrong answers but cannot take the process down. Callers
 /// detect damage with ``checksum(_:)``.
-public final class ImmutableBytes: @unchecked Sendable {
+package final class ImmutableBytes: @unchecked Sendable {
     @usableFromInline let base: UnsafeRawBufferPointer
     private let isMapped: Bool
     /// The bytes these are a part of, kept alive as long as these are (see ``init(_:of:)``).
     private let owner: ImmutableBytes?
     /// The file mapped, for messages; `(memory)` for a copy.
-    public let path: String
+    package let path: String
 
     /// A copy of `bytes`.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         path = "(memory)"
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         copy.copyBytes(from: bytes)
@@ -27,7 +27,7 @@ public final class ImmutableBytes: @unchecked Sendable {
 
     /// The bytes of `range` of `owner`, read in place (no copy): a file inside another, such as a minidump inside a
     /// multipart upload. `range` is clamped to `owner`'s bytes.
-    public init(_ range: Range<Int>, of owner: ImmutableBytes) {
+    package init(_ range: Range<Int>, of owner: ImmutableBytes) {
         let lower = min(max(range.lowerBound, 0), owner.count)
         let upper = min(max(range.upperBound, lower), owner.count)
         base = UnsafeRawBufferPointer(rebasing: owner.base[lower..<upper])
@@ -38,7 +38,7 @@ public final class ImmutableBytes: @unchecked Sendable {
 
     /// The whole file at `path`, mapped read-only.
     /// - Throws: ``ObjectFileError`` when it cannot be opened or mapped, or is a directory.
-    public convenience init(mapping path: String) throws(ObjectFileError) {
+    package convenience init(mapping path: String) throws(ObjectFileError) {
         try self.init(mapping: ObjectFileError.opening(path))
     }
 
@@ -58,40 +58,40 @@ public final class ImmutableBytes: @unchecked Sendable {
 
     /// The address of the first byte, valid as long as this object lives; for C libraries that read
     /// the bytes in place (libdwarf's sections). `nil` when there are no bytes.
-    public var baseAddress: UnsafeRawPointer? { base.baseAddress }
+    package var baseAddress: UnsafeRawPointer? { base.baseAddress }
 
     /// The number of bytes.
-    public var count: Int { base.count }
+    package var count: Int { base.count }
 
     /// Whether these are a file's bytes, mapped (not a copy).
-    public var isMappedFile: Bool { isMapped }
+    package var isMappedFile: Bool { isMapped }
 
     /// A little-endian reader of the bytes (``ByteReader``), whose reads past the end give `nil`.
-    @inlinable public var reader: ByteReader { ByteReader(bytes: base) }
+    @inlinable package var reader: ByteReader { ByteReader(bytes: base) }
 
     /// The byte at `offset`; 0 past the end.
-    @inlinable public func u8(at offset: Int) -> UInt8 {
+    @inlinable package func u8(at offset: Int) -> UInt8 {
         reader.u8(at: offset) ?? 0
     }
 
     /// The little-endian u32 at `offset`; 0 when it does not fit.
-    @inlinable public func u32(at offset: Int) -> UInt32 {
+    @inlinable package func u32(at offset: Int) -> UInt32 {
         reader.u32(at: offset) ?? 0
     }
 
     /// The little-endian u64 at `offset`; 0 when it does not fit.
-    @inlinable public func u64(at offset: Int) -> UInt64 {
+    @inlinable package func u64(at offset: Int) -> UInt64 {
         reader.u64(at: offset) ?? 0
     }
 
     /// The unsigned LEB128 number at `offset` and the offset after it; a number the bytes end inside reads as 0, with
     /// the end of the bytes after it (so that a walk over damaged bytes stops).
-    @inlinable @inline(__always) public func uleb(at offset: Int) -> (value: UInt64, next: Int) {
+    @inlinable @inline(__always) package func uleb(at offset: Int) -> (value: UInt64, next: Int) {
         reader.uleb(at: offset) ?? (0, max(base.count, offset + 1))
     }
 
     /// The NUL-terminated UTF-8 string at `offset`, ending at `limit` at the latest.
-    public func string(at offset: Int, limit: Int? = nil) -> String {
+    package func string(at offset: Int, limit: Int? = nil) -> String {
         let end = min(limit ?? base.count, base.count)
         guard offset >= 0, offset < end else { return "" }
         // memchr rather than a loop over the bytes: Swift names run to hundreds of bytes, and a batch reads thousands.
@@ -100,18 +100,18 @@ public final class ImmutableBytes: @unchecked Sendable {
     }
 
     /// A copy of the bytes in `range` (clamped to the bytes there are).
-    public func bytes(_ range: Range<Int>) -> [UInt8] {
+    package func bytes(_ range: Range<Int>) -> [UInt8] {
         let clamped = range.clamped(to: 0..<base.count)
         return Array(base[clamped])
     }
 
     /// Whether the NUL-terminated string at `offset` equals `wanted` (which has no NUL).
-    public func stringEquals(at offset: Int, _ wanted: [UInt8]) -> Bool {
+    package func stringEquals(at offset: Int, _ wanted: [UInt8]) -> Bool {
         wanted.withUnsafeBufferPointer { stringEquals(at: offset, $0) }
     }
 
     /// Whether the NUL-terminated string at `offset` equals the bytes of `wanted` (which has no NUL).
-    public func stringEquals(at offset: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func stringEquals(at offset: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard offset >= 0, offset <= base.count - wanted.count - 1 else { return false }
         guard wanted.count == 0 || memcmp(base.baseAddress! + offset, wanted.baseAddress!, wanted.count) == 0 else { return false }
         return base[offset + wanted.count] == 0
@@ -119,13 +119,13 @@ public final class ImmutableBytes: @unchecked Sendable {
 
     /// A 64-bit checksum of the bytes in `range` (clamped), to detect damaged or truncated data; not cryptographic.
     /// - Complexity: O(range), four independent lanes of 8-byte words.
-    public func checksum(_ range: Range<Int>) -> UInt64 {
+    package func checksum(_ range: Range<Int>) -> UInt64 {
         let clamped = range.clamped(to: 0..<base.count)
         return Self.checksum(UnsafeRawBufferPointer(rebasing: base[clamped]))
     }
 
     /// The checksum of ``checksum(_:)`` over `bytes`.
-    public static func checksum(_ bytes: [UInt8]) -> UInt64 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt64 {
         bytes.withUnsafeBytes { checksum($0) }
     }
 

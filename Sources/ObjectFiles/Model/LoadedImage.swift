@@ -4,25 +4,25 @@ import PostmortemCore
 /// `file = runtime - loadAddress + imageBase`, where `imageBase` is the virtual address of the
 /// first `PT_LOAD` segment (ELF, page-aligned) or of `__TEXT` (Mach-O); the slide is
 /// `loadAddress - imageBase`.
-public struct LoadedImage: Hashable, Sendable {
+package struct LoadedImage: Hashable, Sendable {
     /// The amount added to every file address at run time (may be "negative", wrapping).
-    public var slide: UInt64
+    package var slide: UInt64
 
     /// An image loaded at `loadAddress` whose first segment the linker placed at `imageBase`.
-    public init(loadAddress: UInt64, imageBase: FileAddress) {
+    package init(loadAddress: UInt64, imageBase: FileAddress) {
         slide = loadAddress &- imageBase.rawValue
     }
 
     /// An image moved by `slide` bytes.
-    public init(slide: UInt64) { self.slide = slide }
+    package init(slide: UInt64) { self.slide = slide }
 
     /// The file address of a runtime address.
-    public func fileAddress(ofRuntime address: UInt64) -> FileAddress {
+    package func fileAddress(ofRuntime address: UInt64) -> FileAddress {
         FileAddress(address &- slide)
     }
 
     /// The runtime address of a file address.
-    public func runtimeAddress(of address: FileAddress) -> UInt64 {
+    package func runtimeAddress(of address: FileAddress) -> UInt64 {
         address.rawValue &+ slide
     }
 }

@@ -46,19 +46,19 @@ public struct ObjectFile: Hashable, Sendable {
     /// Where this image lies in its file: the whole file, or one slice of a universal (fat) file.
     public var slice: FileSlice?
     /// The sections, in header order.
-    public var sections: [Section]
+    package var sections: [Section]
     /// The `PT_LOAD` segments, in file order.
-    public var segments: [Segment]
+    package var segments: [Segment]
     /// The `.gnu_debuglink` section, naming the debug file of a stripped ELF binary.
-    public var debugLink: DebugLink?
+    package var debugLink: DebugLink?
     /// `.gnu_debugaltlink` or `.debug_sup`: the file dwz moved this debug file's common DWARF to.
-    public var supplementaryLink: SupplementaryLink?
+    package var supplementaryLink: SupplementaryLink?
     /// In a DWARF 5 supplementary file (`.debug_sup` with `is_supplementary` set), the checksum that files linking
     /// to it state; dwz writes no build-id note in such a file.
-    public var supplementaryChecksum: BuildID?
+    package var supplementaryChecksum: BuildID?
 
     /// An object file as a reader finds it.
-    public init(path: String, format: ObjectFormat, kind: ObjectKind, architecture: Architecture, is64Bit: Bool,
+    package init(path: String, format: ObjectFormat, kind: ObjectKind, architecture: Architecture, is64Bit: Bool,
                 isBigEndian: Bool = false, buildID: BuildID? = nil, uuid: MachUUID? = nil, platform: String? = nil, slice: FileSlice? = nil,
                 sections: [Section], segments: [Segment], debugLink: DebugLink? = nil,
                 supplementaryLink: SupplementaryLink? = nil, supplementaryChecksum: BuildID? = nil) {
@@ -101,7 +101,7 @@ public struct ObjectFile: Hashable, Sendable {
 
     /// The name a DWARF section has in this format: `.debug_line` in ELF, `__DWARF,__debug_line` in Mach-O.
     /// - Parameter suffix: the part after `debug_`, such as `line`.
-    public func dwarfSectionName(_ suffix: String) -> String {
+    package func dwarfSectionName(_ suffix: String) -> String {
         format == .machO ? "__DWARF,__debug_\(suffix)" : ".debug_\(suffix)"
     }
 
@@ -109,13 +109,13 @@ public struct ObjectFile: Hashable, Sendable {
     public var identifier: String? { uuid?.description ?? buildID?.hex }
 
     /// The section named `name`.
-    public func section(named name: String) -> Section? {
+    package func section(named name: String) -> Section? {
         sections.first { $0.name == name }
     }
 
     /// The allocated section that holds `address`.
     /// - Complexity: O(number of sections).
-    public func section(containing address: FileAddress) -> Section? {
+    package func section(containing address: FileAddress) -> Section? {
         sections.first { $0.isAllocated && $0.size > 0 && $0.addressRange.contains(address) }
     }
 }

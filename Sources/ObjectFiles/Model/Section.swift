@@ -1,27 +1,27 @@
 import PostmortemCore
 /// One section of an object file, as its header describes it.
-public struct Section: Hashable, Sendable {
+package struct Section: Hashable, Sendable {
     /// The section's name (`.text`; `__TEXT,__text` in Mach-O).
-    public var name: String
+    package var name: String
     /// Where the section lies in memory; 0 for sections that are not loaded.
-    public var address: FileAddress
+    package var address: FileAddress
     /// How many bytes the section takes in memory.
-    public var size: UInt64
+    package var size: UInt64
     /// Where its bytes start in the file (meaningless when ``occupiesFile`` is false).
-    public var fileOffset: UInt64
+    package var fileOffset: UInt64
     /// Loaded into memory at run time (`SHF_ALLOC`).
-    public var isAllocated: Bool
+    package var isAllocated: Bool
     /// Holds code (`SHF_EXECINSTR`, or a Mach-O section of instructions).
-    public var isExecutable: Bool
+    package var isExecutable: Bool
     /// Writable at run time (`SHF_WRITE`).
-    public var isWritable: Bool
+    package var isWritable: Bool
     /// Compressed with `SHF_COMPRESSED` (zlib, as `-gz` writes it) or named `.zdebug_*`.
-    public var isCompressed: Bool
+    package var isCompressed: Bool
     /// False for `SHT_NOBITS` (`.bss`, and every section a debug file keeps only as a header).
-    public var occupiesFile: Bool
+    package var occupiesFile: Bool
 
     /// A section as its header describes it.
-    public init(name: String, address: FileAddress, size: UInt64, fileOffset: UInt64, isAllocated: Bool,
+    package init(name: String, address: FileAddress, size: UInt64, fileOffset: UInt64, isAllocated: Bool,
                 isExecutable: Bool, isWritable: Bool, isCompressed: Bool, occupiesFile: Bool) {
         self.name = name
         self.address = address
@@ -35,7 +35,7 @@ public struct Section: Hashable, Sendable {
     }
 
     /// The addresses the section occupies in memory; empty when it is not loaded.
-    public var addressRange: AddressRange {
+    package var addressRange: AddressRange {
         isAllocated ? AddressRange(address, address.advanced(by: size) ?? FileAddress(.max)) : AddressRange(address, address)
     }
 }

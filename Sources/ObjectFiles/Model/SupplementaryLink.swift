@@ -4,9 +4,9 @@ import PostmortemCore
 /// `DW_FORM_GNU_strp_alt` (named in `.gnu_debugaltlink`), or DWARF 5's `DW_FORM_ref_sup4/8` and `DW_FORM_strp_sup`
 /// (named in `.debug_sup`), point into. Debian, Ubuntu and Fedora put it at `/usr/lib/debug/.dwz/…` and ship it in
 /// one package with the debug files that share it.
-public struct SupplementaryLink: Hashable, Sendable {
+package struct SupplementaryLink: Hashable, Sendable {
     /// Which section named it.
-    public enum Kind: String, Hashable, Sendable {
+    package enum Kind: String, Hashable, Sendable {
         /// `.gnu_debugaltlink` (dwz before DWARF 5).
         case gnuAlternate
         /// `.debug_sup` (DWARF 5, `dwz -5`).
@@ -15,14 +15,14 @@ public struct SupplementaryLink: Hashable, Sendable {
 
     /// The path as the section states it: absolute (Debian, `/usr/lib/debug/.dwz/<triplet>/<package>.debug`) or
     /// relative to the debug file's folder (Fedora).
-    public var path: String
+    package var path: String
     /// The build-id the file must have (`.debug_sup` calls it a checksum; dwz writes the build-id there).
-    public var buildID: BuildID?
+    package var buildID: BuildID?
     /// Which section named the file.
-    public var kind: Kind
+    package var kind: Kind
 
     /// A link to `path`, whose file has `buildID`.
-    public init(path: String, buildID: BuildID?, kind: Kind) {
+    package init(path: String, buildID: BuildID?, kind: Kind) {
         self.path = path
         self.buildID = buildID
         self.kind = kind

@@ -1,29 +1,29 @@
 import PostmortemCore
 /// One entry of a symbol table (`.symtab` or `.dynsym`).
-public struct Symbol: Hashable, Sendable {
+package struct Symbol: Hashable, Sendable {
     /// Code or data.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case function
         case object
     }
 
     /// The name as stored: mangled for C++ and Swift.
-    public var name: String
+    package var name: String
     /// Where the symbol starts, before any load bias.
-    public var address: FileAddress
+    package var address: FileAddress
     /// The size the symbol declares; 0 when it declares none.
-    public var size: UInt64
+    package var size: UInt64
     /// Code or data.
-    public var kind: Kind
+    package var kind: Kind
     /// The name of the section the symbol lies in, when it has one.
-    public var sectionName: String?
+    package var sectionName: String?
     /// The source file named by the `STT_FILE` entry before a local symbol (`crtstuff.c`).
-    public var sourceFile: String?
+    package var sourceFile: String?
     /// Local to the object file it came from (`STB_LOCAL`); global and weak symbols are not.
-    public var isLocal: Bool
+    package var isLocal: Bool
 
     /// A symbol as a table lists it.
-    public init(name: String, address: FileAddress, size: UInt64, kind: Kind, sectionName: String?, sourceFile: String?,
+    package init(name: String, address: FileAddress, size: UInt64, kind: Kind, sectionName: String?, sourceFile: String?,
                 isLocal: Bool = false) {
         self.name = name
         self.address = address

@@ -19,7 +19,7 @@ extension SymbolTable {
     /// The table as bytes that ``init(mapping:in:names:)`` reads back. With `namesInPlace`, names stay offsets in
     /// the file the table was read from, whose bytes the reader must hand back; that takes a table read from a file
     /// (``ELFReader``) of less than 4 GiB, and is ignored otherwise.
-    public func encoded(namesInPlace: Bool = false) -> [UInt8] {
+    package func encoded(namesInPlace: Bool = false) -> [UInt8] {
         let table = sorted()
         let (source, _, _) = table.nameStorage
         let inPlace = namesInPlace && table.namesAreTheirFile && source.count <= Int(UInt32.max)
@@ -108,7 +108,7 @@ extension SymbolTable {
     /// when they were written in place; only the section names and ranges are copied. `nil` when the counts do not
     /// fit the range, or the names are in place and `names` is not given.
     /// - Complexity: O(sections).
-    public init?(mapping bytes: ImmutableBytes, in range: Range<Int>, names file: ImmutableBytes? = nil) {
+    package init?(mapping bytes: ImmutableBytes, in range: Range<Int>, names file: ImmutableBytes? = nil) {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= Self.headerSize else { return nil }
         var offset = range.lowerBound
         let end = range.upperBound

@@ -9,7 +9,7 @@ import PostmortemCore
 /// A table read from an ELF file keeps the file's order until ``sorted()`` sorts it; lookups in such a table
 /// scan it. Sorting a large table costs as much as hundreds of scans, so one who looks up a few addresses
 /// never pays for it, and one who looks up many sorts first. Both answer alike.
-public struct SymbolTable: Sendable {
+package struct SymbolTable: Sendable {
     /// One symbol as the table stores it; names are offsets into the names bytes. The fields are laid out widest
     /// first, so that an entry takes 40 bytes, not 48 (a Swift binary's table holds over 100,000).
     struct Entry: Sendable {
@@ -74,7 +74,7 @@ public struct SymbolTable: Sendable {
     var sectionRanges: [String: AddressRange] { contents.sectionRanges }
 
     /// How many entries the table holds (with any nameless ones a file lists, which lookups skip).
-    public var count: Int {
+    package var count: Int {
         switch storage {
         case .arrays(let entries, _, _): entries.count
         case .mapped(_, let layout, _, _): layout.count
@@ -82,7 +82,7 @@ public struct SymbolTable: Sendable {
     }
 
     /// True when entries are in address order (as lookups by binary search need), false while in file order.
-    public var isSorted: Bool {
+    package var isSorted: Bool {
         switch storage {
         case .arrays(_, _, let isSorted): isSorted
         case .mapped: true
@@ -125,7 +125,7 @@ public struct SymbolTable: Sendable {
 
     /// Sorts `symbols` and drops duplicates (the same symbol in `.symtab` and `.dynsym`).
     /// - Parameter sections: the file's sections; a symbol without a size covers no address outside its own.
-    public init(symbols: [Symbol], sections: [Section] = []) {
+    package init(symbols: [Symbol], sections: [Section] = []) {
         var names: [UInt8] = []
         var sectionNames: [String] = []
         var sectionIndex: [String: Int32] = [:]
@@ -162,7 +162,7 @@ public struct SymbolTable: Sendable {
     /// The table in address order, duplicates dropped; `self` when already sorted. Nameless entries stay (lookups
     /// skip them), so that sorting reads no names but those of symbols sharing an address.
     /// - Complexity: O(n log n) the first time.
-    public func sorted() -> SymbolTable {
+    package func sorted() -> SymbolTable {
         guard case .arrays(let entries, let names, false) = storage else { return self }
         // By address, then (among symbols at one address) in ``ordered(group:_:)``; equal ones keep their order. In two
         // passes: a plain address sort is most of the work and compares integers only.
@@ -239,21 +239,21 @@ public struct SymbolTable: Sendable {
     /// A symbol with a size covers exactly its bytes; one without covers everything up to the
     /// next symbol's address, but not past the end of its section.
     /// - Complexity: O(log n) when sorted; O(n) in file order.
-    public func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
+    package func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
         match(containing: address).map { (symbol(for: $0), $0.offset) }
     }
 
     /// A symbol found by address whose strings are not made yet (most lookups only compare its name).
-    public struct Match: Sendable {
+    package struct Match: Sendable {
         let entry: Entry
         /// How far into the symbol the address lies.
-        public let offset: UInt64
+        package let offset: UInt64
         /// Where the symbol starts.
-        public var address: FileAddress { entry.address }
+        package var address: FileAddress { entry.address }
     }
 
     /// The symbol that covers `address`, as ``symbol(containing:)`` finds it, without making its strings.
-    public func match(containing address: FileAddress) -> Match? {
+    package func match(containing address: FileAddress) -> Match? {
         if case .arrays(let entries, let names, false) = storage {
             guard let (groupAddress, group) = Self.fileOrderGroup(before: address, in: entries, names: names) else { return nil }
             return match(containing: address, in: group, at: groupAddress)
@@ -280,7 +280,7 @@ public struct SymbolTable: Sendable {
     }
 
     /// Every named symbol that starts where `match`'s does (its aliases), in the order a lookup prefers them.
-    public func aliases(of match: Match) -> [Symbol] {
+    package func aliases(of match: Match) -> [Symbol] {
         if case .arrays(let entries, let names, false) = storage {
             return (Self.fileOrderGroup(before: match.address, in: entries, names: names)?.1 ?? []).map { symbol(for: $0) }
         }
@@ -289,12 +289,12 @@ public struct SymbolTable: Sendable {
     }
 
     /// The symbol `match` found, with its strings.
-    public func symbol(for match: Match) -> Symbol {
+    package func symbol(for match: Match) -> Symbol {
         symbol(for: match.entry)
     }
 
     /// Whether the symbol `match` found is named `name`, compared in place.
-    public func name(of match: Match, is name: String) -> Bool {
+    package func name(of match: Match, is name: String) -> Bool {
         let (bytes, base, _) = nameStorage
         var name = name
         return name.withUTF8 { bytes.stringEquals(at: base + match.entry.name, $0) }
@@ -357,7 +357,7 @@ public struct SymbolTable: Sendable {
     /// The symbol named `name`, for `info line FUNCTION`-style lookups: of several, the one at the lowest
     /// address (a sized one before one without a size), whether the table is sorted or not.
     /// - Complexity: O(n).
-    public func symbol(named name: String) -> Symbol? {
+    package func symbol(named name: String) -> Symbol? {
         let wanted = Array(name.utf8)
         guard !wanted.isEmpty else { return nil }
         let (bytes, base, _) = nameStorage

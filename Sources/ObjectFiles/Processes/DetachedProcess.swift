@@ -4,10 +4,10 @@ import PostmortemCore
 /// Starts this program again, detached: in a session of its own, its standard input, output and error on
 /// `/dev/null`, not waited for. For work a run leaves behind (writing an index file) that must neither delay the
 /// run's exit nor hold the pipes its caller reads until their end.
-public enum DetachedProcess {
+package enum DetachedProcess {
     /// Starts this executable with `arguments` (after the program name); false when it could not be started.
     @discardableResult
-    public static func spawnSelf(arguments: [String]) -> Bool {
+    package static func spawnSelf(arguments: [String]) -> Bool {
         let executable = FileSystem.realPath("/proc/self/exe")
         guard FileSystem.isRegularFile(executable) else { return false }
         var actions = posix_spawn_file_actions_t()
@@ -31,10 +31,10 @@ public enum DetachedProcess {
     }
 
     /// Whether a process with this id is running (a temporary file's writer, say).
-    public static func isRunning(_ pid: Int32) -> Bool {
+    package static func isRunning(_ pid: Int32) -> Bool {
         kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// This process's id.
-    public static var currentID: Int32 { getpid() }
+    package static var currentID: Int32 { getpid() }
 }

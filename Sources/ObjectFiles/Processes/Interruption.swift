@@ -3,9 +3,9 @@ import Glibc
 
 /// What the process does when it is interrupted (SIGINT, SIGTERM, SIGHUP): `cleanUp`, then it ends with the signal's
 /// status, as it would have without. For a writer that must not leave a partial file behind.
-public enum Interruption {
+package enum Interruption {
     /// From now until the process ends, an interruption runs `cleanUp` (on another thread) and ends the process.
-    public static func onInterruption(_ cleanUp: @escaping @Sendable () -> Void) {
+    package static func onInterruption(_ cleanUp: @escaping @Sendable () -> Void) {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())

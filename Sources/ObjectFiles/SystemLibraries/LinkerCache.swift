@@ -1,18 +1,18 @@
 import PostmortemCore
 /// The dynamic linker's cache, `/etc/ld.so.cache` as `ldconfig` writes it: which file each library name (soname)
 /// loads on this machine.
-public struct LinkerCache: Sendable {
+package struct LinkerCache: Sendable {
     /// Paths by library name, in the cache's order (the first entry of a name is the one the linker takes).
     private var paths: [String: [String]] = [:]
 
     /// The cache at `path`; empty when it is missing or not in a format this version reads.
-    public init(path: String = "/etc/ld.so.cache") {
+    package init(path: String = "/etc/ld.so.cache") {
         guard let bytes = try? FileSystem.read(path, maximumSize: 16 << 20) else { return }
         paths = Self.entries(in: bytes)
     }
 
     /// The files the cache gives for `name` (`libc.so.6`), preferred first.
-    public func paths(of name: String) -> [String] { paths[name] ?? [] }
+    package func paths(of name: String) -> [String] { paths[name] ?? [] }
 
     /// The entries of the "new" format (glibc 2.32 and later write it alone; older ones after the old format): a
     /// 48-byte header (`glibc-ld.so.cache1.1`, entry count, string table size, flags), then 24-byte entries whose name

@@ -2,13 +2,13 @@ import PostmortemCore
 /// Where this machine keeps the libraries a crash log names by soname alone (`libc.so.6`, `libswiftCore.so`): the
 /// dynamic linker's search path (`LD_LIBRARY_PATH`, `/etc/ld.so.cache`, the multiarch and default folders), then the
 /// runtime folder of the Swift toolchain on `PATH`. A log from this machine then resolves where its process ran.
-public struct SystemLibrarySearch: Sendable {
+package struct SystemLibrarySearch: Sendable {
     /// Folders searched by file name, in order, after the linker cache.
-    public var folders: [String]
+    package var folders: [String]
     private var cache: LinkerCache
 
     /// The search of this machine, from its environment.
-    public static func standard() -> SystemLibrarySearch {
+    package static func standard() -> SystemLibrarySearch {
         var folders: [String] = []
         if let libraryPath = FileSystem.environment("LD_LIBRARY_PATH") {
             folders += libraryPath.split(separator: ":").map(String.init).filter { !$0.isEmpty }
@@ -22,13 +22,13 @@ public struct SystemLibrarySearch: Sendable {
     }
 
     /// A search of `folders` and of the dynamic linker's `cache`.
-    public init(folders: [String], cache: LinkerCache) {
+    package init(folders: [String], cache: LinkerCache) {
         self.folders = folders
         self.cache = cache
     }
 
     /// The files named `name` on this machine, in the order the dynamic linker would look (each once).
-    public func candidates(named name: String) -> [String] {
+    package func candidates(named name: String) -> [String] {
         guard !name.isEmpty, !name.contains("/") else { return [] }
         var seen = Set<String>()
         var found: [String] = []

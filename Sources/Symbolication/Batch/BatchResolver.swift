@@ -7,9 +7,9 @@ public struct BatchResolver: Sendable {
     /// The symbolizer batches are answered with.
     public let symbolizer: ImageSymbolizer
     /// A batch this large is shared out among threads (``LookupTuning/parallelBatchSize``).
-    public static let parallelBatchSize = LookupTuning.parallelBatchSize
+    package static let parallelBatchSize = LookupTuning.parallelBatchSize
     /// The most shares a batch is split into (``shares(count:_:)`` numbers them from 0).
-    public static let maximumShares = LookupTuning.maximumShares
+    package static let maximumShares = LookupTuning.maximumShares
     private let sharesBatches: Bool
 
     /// - Parameter sharesBatches: whether large batches are shared out among threads (not when answering them
@@ -26,13 +26,13 @@ public struct BatchResolver: Sendable {
     }
 
     /// How many shares a batch of `count` inputs is split into.
-    public func shareCount(for count: Int) -> Int {
+    package func shareCount(for count: Int) -> Int {
         sharesBatches && count >= Self.parallelBatchSize ? Self.maximumShares : 1
     }
 
     /// Calls `answer` once per share of `0..<count` with the share's position (from 0) and the share, each on a thread
     /// of its own when the batch is large; returns the results in the shares' order.
-    public func shares<Result: Sendable>(count: Int, _ answer: @Sendable (Int, Range<Int>) -> Result) -> [Result] {
+    package func shares<Result: Sendable>(count: Int, _ answer: @Sendable (Int, Range<Int>) -> Result) -> [Result] {
         ParallelShares.run(count: count, shares: shareCount(for: count), answer)
     }
 

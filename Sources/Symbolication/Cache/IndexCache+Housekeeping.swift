@@ -5,10 +5,10 @@ import PostmortemCore
 /// without the leftovers of interrupted writers or files of binaries that are gone.
 extension IndexCache {
     /// The lock a writer of this cache holds while it writes.
-    public var writerLockPath: String { directory + "/.writer.lock" }
+    package var writerLockPath: String { directory + "/.writer.lock" }
 
     /// Makes the directory when it is missing; why it cannot be used otherwise (its home missing, not writable).
-    public func prepare() -> String? {
+    package func prepare() -> String? {
         if FileSystem.isDirectory(directory) {
             return FileSystem.isWritableDirectory(directory) ? nil : "\(directory): not writable; the index cache is off"
         }
@@ -22,7 +22,7 @@ extension IndexCache {
     }
 
     /// The temporary files of writers that are no longer running (interrupted by a crash or `kill -9`).
-    public func staleTemporaryFiles() -> [String] {
+    package func staleTemporaryFiles() -> [String] {
         FileSystem.entries(of: directory).compactMap { entry -> String? in
             guard let marker = entry.name.firstRange(of: Self.fileExtension + ".tmp-") else { return nil }
             let pid = Int32(entry.name[marker.upperBound...].prefix { $0.isNumber }) ?? 0
@@ -31,7 +31,7 @@ extension IndexCache {
     }
 
     /// Removes this process's own temporary files (when it is interrupted while writing).
-    public func removeOwnTemporaryFiles() {
+    package func removeOwnTemporaryFiles() {
         let own = Self.fileExtension + ".tmp-\(DetachedProcess.currentID)-"
         for entry in FileSystem.entries(of: directory) where entry.name.contains(own) { FileSystem.remove(directory + "/" + entry.name) }
     }
@@ -39,7 +39,7 @@ extension IndexCache {
     /// Removes the least recently used files until the rest fit within ``limit``; never `keeping`.
     /// - Returns: the paths removed.
     @discardableResult
-    public func evict(keeping: Set<String> = []) -> [String] {
+    package func evict(keeping: Set<String> = []) -> [String] {
         var files = FileSystem.entries(of: directory).filter { !$0.isDirectory && $0.name.hasSuffix(Self.fileExtension) }
             .compactMap { entry -> (path: String, size: UInt64, used: Int64)? in
                 let path = directory + "/" + entry.name

@@ -4,13 +4,13 @@ import PostmortemCore
 /// The directory of index-cache files, one per image and debug file.
 public struct IndexCache: Hashable, Sendable {
     /// The name every cache file ends with.
-    public static let fileExtension = ".pmindex"
+    package static let fileExtension = ".pmindex"
 
     /// Where the files are; made when the first file is written.
     public var directory: String
     /// A directory that must exist before ``directory`` is made below it (the home directory of `~/.cache/postmortem`):
     /// a missing home is never created. `nil` when any missing parent may be made.
-    public var requiredParent: String?
+    package var requiredParent: String?
     /// The most bytes the files may take together; the least recently used go first when more would.
     public var limit: UInt64
 
@@ -40,7 +40,7 @@ public struct IndexCache: Hashable, Sendable {
     }
 
     /// `1048576`, `512K`, `200M`, `2G` (powers of 1024; a trailing `B` or `iB` allowed); `nil` for anything else.
-    public static func parseSize(_ text: String) -> UInt64? {
+    package static func parseSize(_ text: String) -> UInt64? {
         var digits = Substring(text.uppercased())
         for suffix in ["IB", "B"] where digits.hasSuffix(suffix) { digits = digits.dropLast(suffix.count); break }
         let shift: UInt64
@@ -59,26 +59,26 @@ public struct IndexCache: Hashable, Sendable {
     /// The cache file of `image` read through `debugFile` (the image itself when it has its DWARF): named by
     /// the image's build-id or UUID for people, and by the debug file's real path and architecture, so that
     /// copies of one build in several places each keep their own file.
-    public func path(for image: ObjectFile, debugFile: ObjectFile) -> String {
+    package func path(for image: ObjectFile, debugFile: ObjectFile) -> String {
         let identity = image.uuid.map { "uuid-\($0)" } ?? image.buildID.map { "buildid-\($0.hex)" } ?? "image"
         let place = ImmutableBytes.checksum(Array("\(FileSystem.realPath(debugFile.path))\u{0}\(debugFile.architecture.name)".utf8))
         return directory + "/" + identity + "-" + String(place, radix: 16) + Self.fileExtension
     }
 
     /// One file in the cache, as `postmortem cache info` lists it.
-    public struct Entry: Hashable, Sendable {
+    package struct Entry: Hashable, Sendable {
         /// The file's path.
-        public var path: String
+        package var path: String
         /// The file's size in bytes.
-        public var size: UInt64
+        package var size: UInt64
         /// The image the file indexes (its real path when it was written); `nil` when the file cannot be used.
-        public var image: String?
+        package var image: String?
         /// Why the file cannot be used (damaged, truncated, another version); `nil` when it can.
-        public var problem: String?
+        package var problem: String?
     }
 
     /// The cache files in the directory, by name.
-    public func entries() -> [Entry] {
+    package func entries() -> [Entry] {
         FileSystem.entries(of: directory).filter { !$0.isDirectory && $0.name.hasSuffix(Self.fileExtension) }
             .map(\.name).sorted().map { name in
                 let path = directory + "/" + name
@@ -96,7 +96,7 @@ public struct IndexCache: Hashable, Sendable {
     /// unit it lists is read and searched as lookups would. Empty when the file is sound.
     /// - Parameter ignoringChecksums: read the bytes whatever their checksums say (to exercise the readers
     ///   on damaged files; lookups never do this).
-    public static func check(file path: String, ignoringChecksums: Bool = false) -> [String] {
+    package static func check(file path: String, ignoringChecksums: Bool = false) -> [String] {
         do throws(IndexCacheError) {
             return try IndexCacheFile(path: path, verifyingChecksums: !ignoringChecksums).exercise()
         } catch {

@@ -3,14 +3,14 @@ import DWARF
 public import PostmortemCore
 
 /// Renders gdb's answers to `info symbol ADDR` and `info line *ADDR` for one object file.
-public struct DebuggerRenderer {
+package struct DebuggerRenderer {
     /// The object file answered for.
-    public let symbolizer: ImageSymbolizer
+    package let symbolizer: ImageSymbolizer
     /// The DWARF read again as gdb reads it, for `info line` (the index answers as llvm-symbolizer does).
     private let dwarf: DWARFFile?
 
     /// A renderer for `symbolizer`'s image, reading its DWARF again as gdb does when it has any.
-    public init(symbolizer: ImageSymbolizer) {
+    package init(symbolizer: ImageSymbolizer) {
         self.symbolizer = symbolizer
         let debugFile = symbolizer.debugFile ?? (symbolizer.image.hasDWARF ? symbolizer.image : nil)
         dwarf = debugFile.flatMap { try? DWARFFile(object: $0, supplementary: symbolizer.supplementaryFile) }
@@ -19,7 +19,7 @@ public struct DebuggerRenderer {
     /// `main + 4 in section .text`, or `No symbol matches ADDR.`; data symbols too, as gdb names them.
     /// gdb adds `of PATH` (the binary's absolute path) when it holds more than one object file: when the binary's
     /// debug information is a separate file, or MiniDebugInfo; so does this.
-    public func infoSymbol(_ address: FileAddress, input: String) -> String {
+    package func infoSymbol(_ address: FileAddress, input: String) -> String {
         guard let hit = symbolizer.gdbSymbol(containing: address),
               let section = symbolizer.section(containing: address) else { return "No symbol matches \(input)." }
         let name = symbolizer.displayName(hit.symbol.name)
@@ -42,7 +42,7 @@ public struct DebuggerRenderer {
     /// or gdb's sentence for an address without line information.
     /// As gdb reads the line table (``DWARFFile/gdbLine(at:)``): the last row at an address, rows of line 0 left
     /// out, the file named as the line table names it.
-    public func infoLine(_ address: FileAddress) -> String {
+    package func infoLine(_ address: FileAddress) -> String {
         guard let dwarf, let answer = try? dwarf.gdbLine(at: address), let end = answer.end else {
             return "No line number information available for address \(address)\(symbolSuffix(address))"
         }

@@ -3,14 +3,14 @@ import PostmortemCore
 public import ObjectFiles
 
 /// Renders what `postmortem images` tells of a binary or debug file: its identity and its debug file.
-public struct ImageInfoRenderer: Sendable {
+package struct ImageInfoRenderer: Sendable {
     /// A renderer (it keeps no state).
-    public init() {}
+    package init() {}
 
     /// `PATH [arch]: Mach-O executable arm64, UUID …, macos 11.0, DWARF: no, debug file: PATH`; for an ELF file whose
     /// DWARF dwz compressed, `dwz common file: PATH` (`supplementary`: the search for it), and `MiniDebugInfo: yes`
     /// for one that carries it.
-    public func text(_ image: ObjectFile, lookup: DebugFileLookup?, supplementary: DebugFileLookup? = nil) -> String {
+    package func text(_ image: ObjectFile, lookup: DebugFileLookup?, supplementary: DebugFileLookup? = nil) -> String {
         var parts = ["\(image.format.rawValue) \(image.kind.rawValue) \(image.architecture)"]
         if let uuid = image.uuid { parts.append("UUID \(uuid)") }
         if let buildID = image.buildID { parts.append("build-id \(buildID)") }
@@ -24,7 +24,7 @@ public struct ImageInfoRenderer: Sendable {
     }
 
     /// One JSON object per image.
-    public func json(_ image: ObjectFile, lookup: DebugFileLookup?, supplementary: DebugFileLookup? = nil) -> String {
+    package func json(_ image: ObjectFile, lookup: DebugFileLookup?, supplementary: DebugFileLookup? = nil) -> String {
         JSONText.object([
             ("path", JSONText.quote(image.path)),
             ("format", JSONText.quote(image.format.rawValue)),

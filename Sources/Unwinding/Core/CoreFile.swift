@@ -4,31 +4,31 @@ import PostmortemCore
 /// An ELF core file (the kernel's, gdb's `generate-core-file`, systemd-coredump's store): its threads with their
 /// registers, the signal, the mapped files and the memory it holds. The file is mapped, never read whole: a core of
 /// many GB costs the pages the walk touches.
-public struct CoreFile: Sendable {
+package struct CoreFile: Sendable {
     /// The path it was read from.
-    public var path: String
+    package var path: String
     /// The machine the process ran on (from the core, not this host).
-    public var architecture: UnwindArchitecture
+    package var architecture: UnwindArchitecture
     /// The threads, in the core's order: the kernel writes the thread that took the signal first.
-    public var threads: [CoreThread]
+    package var threads: [CoreThread]
     /// The files the process had mapped (`NT_FILE`), in address order.
-    public var mappings: [CoreMapping]
+    package var mappings: [CoreMapping]
     /// The program's name and the head of its command line (`NT_PRPSINFO`), when the core has them.
-    public var process: CoreProcessInfo?
+    package var process: CoreProcessInfo?
     /// The signal that ended the process, with its code and fault address (the first thread's `NT_SIGINFO`).
-    public var signal: CoreSignal?
+    package var signal: CoreSignal?
     /// The auxiliary vector (`NT_AUXV`): type → value.
-    public var auxiliaryVector: [UInt64: UInt64]
+    package var auxiliaryVector: [UInt64: UInt64]
     /// The memory the core holds.
-    public var memory: CoreMemory
+    package var memory: CoreMemory
     /// What was wrong but did not stop the reading (a note cut short, a segment past the end of the file).
-    public var warnings: [String]
+    package var warnings: [String]
 
     /// `ET_CORE`.
     static let coreType: UInt16 = 4
 
     /// Whether `prefix` (a file's first bytes, at least 18) starts an ELF core file.
-    public static func isCore(prefix: some Collection<UInt8>) -> Bool {
+    package static func isCore(prefix: some Collection<UInt8>) -> Bool {
         let bytes = Array(prefix.prefix(18))
         guard bytes.count >= 18, bytes[0..<4].elementsEqual([0x7f, 0x45, 0x4c, 0x46]) else { return false }
         let type = bytes[5] == 2 ? UInt16(bytes[16]) << 8 | UInt16(bytes[17]) : UInt16(bytes[17]) << 8 | UInt16(bytes[16])
@@ -38,12 +38,12 @@ public struct CoreFile: Sendable {
     /// Reads the core at `path`.
     /// - Throws: ``DumpFileError`` when it is not an ELF core this reader knows (a 64-bit little-endian x86-64 or
     ///   AArch64 core), or its headers lie outside the file.
-    public init(path: String) throws(DumpFileError) {
+    package init(path: String) throws(DumpFileError) {
         try self.init(bytes: try DumpFileError.mapping(path), path: path)
     }
 
     /// Reads a core from `bytes` (a mapping of the file at `path`, or a copy).
-    public init(bytes: ImmutableBytes, path: String) throws(DumpFileError) {
+    package init(bytes: ImmutableBytes, path: String) throws(DumpFileError) {
         self.path = path
         let reader = bytes.reader
         guard let magic = reader.u32(at: 0), magic == 0x464c_457f else { throw DumpFileError(path: path, "not an ELF file") }

@@ -1,13 +1,13 @@
 /// A file the process had mapped, as the core's `NT_FILE` note lists it.
-public struct CoreMapping: Hashable, Sendable {
+package struct CoreMapping: Hashable, Sendable {
     /// The first address of the mapping.
-    public var start: UInt64
+    package var start: UInt64
     /// The address after its last.
-    public var end: UInt64
+    package var end: UInt64
     /// Where in the file the mapping starts, in bytes.
-    public var fileOffset: UInt64
+    package var fileOffset: UInt64
     /// The file's path as the kernel saw it (`/usr/lib/x86_64-linux-gnu/libc.so.6`; ` (deleted)` when it was replaced).
-    public var path: String
+    package var path: String
 
     /// The mappings an `NT_FILE` descriptor lists; `nil` when its counts do not fit its size.
     static func mappings(fileNote bytes: [UInt8]) -> [CoreMapping]? {

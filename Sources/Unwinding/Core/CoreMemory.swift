@@ -1,7 +1,7 @@
 import ObjectFiles
 
 /// The memory a core holds (its `PT_LOAD` segments), read in place from the mapped file.
-public struct CoreMemory: MemoryReader, Sendable {
+package struct CoreMemory: MemoryReader, Sendable {
     /// One segment: the process's addresses it covers and where its bytes are in the core.
     struct Segment: Hashable, Sendable {
         var address: UInt64
@@ -35,7 +35,7 @@ public struct CoreMemory: MemoryReader, Sendable {
     }
 
     /// The `count` bytes at `address`, when one segment holds them all in the file.
-    public func read(_ count: Int, at address: UInt64) -> [UInt8]? {
+    package func read(_ count: Int, at address: UInt64) -> [UInt8]? {
         guard count > 0 else { return count == 0 ? [] : nil }
         guard let segment = segment(containing: address) else { return nil }
         let offset = address - segment.address
@@ -46,7 +46,7 @@ public struct CoreMemory: MemoryReader, Sendable {
     }
 
     /// The little-endian word at `address`, when the core holds it.
-    public func word(at address: UInt64) -> UInt64? {
+    package func word(at address: UInt64) -> UInt64? {
         guard let segment = segment(containing: address) else { return nil }
         let offset = address - segment.address
         guard segment.fileSize >= 8, offset <= segment.fileSize - 8 else { return nil }
@@ -54,7 +54,7 @@ public struct CoreMemory: MemoryReader, Sendable {
     }
 
     /// Whether the segment that covers `address` was executable (`PF_X`); `nil` when none covers it.
-    public func isExecutable(_ address: UInt64) -> Bool? {
+    package func isExecutable(_ address: UInt64) -> Bool? {
         segment(containing: address)?.isExecutable
     }
 }

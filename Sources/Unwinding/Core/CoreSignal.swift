@@ -1,14 +1,14 @@
 /// The signal that ended a process, as the core's `NT_SIGINFO` gives it.
-public struct CoreSignal: Hashable, Sendable {
+package struct CoreSignal: Hashable, Sendable {
     /// The signal number (`si_signo`).
-    public var number: Int32
+    package var number: Int32
     /// Why it was raised (`si_code`): `SEGV_MAPERR`, `BUS_ADRALN`, `SI_USER`, …
-    public var code: Int32?
+    package var code: Int32?
     /// The address that faulted, for the signals that have one (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP).
-    public var faultAddress: UInt64?
+    package var faultAddress: UInt64?
 
     /// A signal of `number`, with its code and fault address when known.
-    public init(number: Int32, code: Int32?, faultAddress: UInt64?) {
+    package init(number: Int32, code: Int32?, faultAddress: UInt64?) {
         self.number = number
         self.code = code
         self.faultAddress = faultAddress
@@ -26,13 +26,13 @@ public struct CoreSignal: Hashable, Sendable {
     static let faultSignals: Set<Int32> = [4, 5, 7, 8, 11]
 
     /// The signal's name (`SIGSEGV`), or its number.
-    public var name: String {
+    package var name: String {
         Self.names[number].map { "SIG" + $0 } ?? "signal \(number)"
     }
 
     /// The code's name and meaning (`SEGV_MAPERR: address not mapped to object`), when the code is one the kernel
     /// sets for this signal or one any signal can carry.
-    public var codeDescription: String? {
+    package var codeDescription: String? {
         guard let code else { return nil }
         if let known = Self.codes[number]?[code] { return known }
         return Self.senderCodes[code]

@@ -1,12 +1,12 @@
 /// One thread of a core: its id, the signal it had pending, and its registers when the core was written
 /// (`NT_PRSTATUS`).
-public struct CoreThread: Hashable, Sendable {
+package struct CoreThread: Hashable, Sendable {
     /// The thread's id (its `pr_pid`: the kernel's tid).
-    public var id: Int32
+    package var id: Int32
     /// The signal the thread was handling (`pr_cursig`), 0 for none.
-    public var signal: Int32
+    package var signal: Int32
     /// The general registers, by DWARF register number.
-    public var registers: RegisterSet
+    package var registers: RegisterSet
 
     /// Where `pr_reg` starts in `struct elf_prstatus` on the 64-bit Linux ABIs: after the siginfo head, the signal
     /// sets, four ids and four `timeval`s.
@@ -28,13 +28,13 @@ public struct CoreThread: Hashable, Sendable {
 }
 
 /// The program and its command line as the core names them (`NT_PRPSINFO`).
-public struct CoreProcessInfo: Hashable, Sendable {
+package struct CoreProcessInfo: Hashable, Sendable {
     /// The program's name, at most 15 bytes (`pr_fname`).
-    public var name: String
+    package var name: String
     /// The first 80 bytes of its command line (`pr_psargs`).
-    public var arguments: String
+    package var arguments: String
     /// The process id.
-    public var processID: Int32
+    package var processID: Int32
 
     init?(prpsinfo bytes: [UInt8]) {
         // struct elf_prpsinfo on 64-bit Linux: state bytes, flags, uid, gid, then pid, ppid, pgrp, sid; fname at 40.

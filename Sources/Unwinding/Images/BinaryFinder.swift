@@ -5,7 +5,7 @@ public import PostmortemCore
 /// Finds the binary of an image a core or dump names, as the symbolicator finds a log's: the file at the path it names,
 /// beside the core, below the `-d` folders (by name and build-id), the system's libraries, then debuginfod; each
 /// checked against the build-id the core holds before it is used.
-public final class BinaryFinder {
+package final class BinaryFinder {
     private let locator: BinaryLocator
     /// The folders given with `-d`.
     let debugPaths: [String]
@@ -13,15 +13,15 @@ public final class BinaryFinder {
     let debugFiles: DebugFileLocator
     private let remote: RemoteDebugFileSource?
     /// The program's binary given with `-e`, if one was.
-    public let executable: String?
+    package let executable: String?
     /// Where an image whose binary is not found gets its call-frame information otherwise (a Breakpad symbol file's
     /// `STACK CFI` records); `nil`: nowhere.
-    public let callFramesWithoutBinary: CallFrameRowsLookup?
+    package let callFramesWithoutBinary: CallFrameRowsLookup?
 
     /// A finder searching `debugPaths`; `executable` is the program's binary when the core's path for it is wrong
     /// (eu-stack's `-e`); `remote` fetches binaries missing here by build-id; `callFramesWithoutBinary` gives the
     /// call-frame information of images whose binaries are not found.
-    public init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil,
+    package init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil,
                 callFramesWithoutBinary: CallFrameRowsLookup? = nil) {
         locator = BinaryLocator(debugPaths: debugPaths, object: executable)
         self.debugPaths = debugPaths
@@ -32,13 +32,13 @@ public final class BinaryFinder {
     }
 
     /// Why no binary was found, in words.
-    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// What was looked at and why each was refused.
-        public var description: String
+        package var description: String
     }
 
     /// The binary of the image `name` mapped from `path`, of `buildID` when the core holds it.
-    public func binary(name: String, path: String, buildID: BuildID?, architecture: UnwindArchitecture,
+    package func binary(name: String, path: String, buildID: BuildID?, architecture: UnwindArchitecture,
                        near directory: String?) -> Result<ObjectFile, Failure> {
         let (candidates, searched) = locator.candidates(name: name, path: path, identifier: buildID?.hex, logDirectory: directory)
         var rejections: [String] = []
@@ -80,4 +80,4 @@ public final class BinaryFinder {
 
 /// Finds the call-frame information of an image without its binary, by the image's name, the path it was mapped from
 /// and its build-id; its rows are kept by offsets from where the image was loaded. `nil` when there is none.
-public typealias CallFrameRowsLookup = @Sendable (_ name: String, _ path: String, _ buildID: BuildID) -> (any CallFrameRows)?
+package typealias CallFrameRowsLookup = @Sendable (_ name: String, _ path: String, _ buildID: BuildID) -> (any CallFrameRows)?

@@ -6,35 +6,35 @@ import Synchronization
 /// The images (executable, libraries) of a core or a process: one per mapped file, with the build-id read from the
 /// process's memory (a core holds each ELF mapping's first page: the kernel dumps it), the binary found for it here,
 /// and that binary's call-frame information, read the first time a walk needs it.
-public final class MappedImages: CallFrameSource {
+package final class MappedImages: CallFrameSource {
     /// One mapped file.
-    public struct Image: Hashable, Sendable {
+    package struct Image: Hashable, Sendable {
         /// The file's name (`libc.so.6`).
-        public var name: String
+        package var name: String
         /// The path the core names, without a ` (deleted)` mark.
-        public var path: String
+        package var path: String
         /// Where the file's first byte was mapped: the image's load address.
-        public var loadAddress: UInt64
+        package var loadAddress: UInt64
         /// The address after its last mapping.
-        public var endAddress: UInt64
+        package var endAddress: UInt64
         /// The build-id read from the core's memory, else from the binary used when it was found at the core's path.
-        public var buildID: BuildID?
+        package var buildID: BuildID?
         /// The binary found for it, checked against the build-id; `nil` with ``problem`` when none.
-        public var binary: ObjectFile?
+        package var binary: ObjectFile?
         /// Runtime address less file address.
-        public var bias: UInt64
+        package var bias: UInt64
         /// Why no binary is used, in words.
-        public var problem: String?
+        package var problem: String?
         /// Where its addresses lie (its mappings).
-        public var ranges: [Range<UInt64>]
+        package var ranges: [Range<UInt64>]
     }
 
     /// The images, by load address.
-    public let images: [Image]
+    package let images: [Image]
     /// What was wrong in finding them but did not stop it (a library the dynamic linker listed and no file found).
-    public let warnings: [String]
+    package let warnings: [String]
     /// The kernel's vDSO, read from memory: one of ``images`` (at ``VirtualDSO/path``) when the memory holds it.
-    public let virtualDSO: VirtualDSO?
+    package let virtualDSO: VirtualDSO?
     private let memory: any MemoryReader
     /// The machine the process ran on.
     private let architecture: UnwindArchitecture
@@ -49,7 +49,7 @@ public final class MappedImages: CallFrameSource {
     private let symbolTables: Mutex<[Int: SymbolTable?]>
 
     /// The images of `core`, each with the binary `finder` finds for it (beside the core, among other places).
-    public convenience init(core: CoreFile, finder: BinaryFinder) {
+    package convenience init(core: CoreFile, finder: BinaryFinder) {
         var mappings = core.mappings
         var warnings: [String] = []
         // Without NT_FILE: the executable placed by its entry point, and the libraries its dynamic linker listed.
@@ -67,7 +67,7 @@ public final class MappedImages: CallFrameSource {
 
     /// The images of the files in `mappings` of a process whose memory is `memory`, each with the binary `finder` finds
     /// for it (`directory` is searched as a log's folder is), and the vDSO whose ELF header lies at `virtualDSOAddress`.
-    public convenience init(mappings: [CoreMapping], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
+    package convenience init(mappings: [CoreMapping], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
                             near directory: String?, warnings: [String] = [], virtualDSOAddress: UInt64? = nil) {
         var images: [Image] = []
         var byPath: [String: Int] = [:]
@@ -90,7 +90,7 @@ public final class MappedImages: CallFrameSource {
     }
 
     /// The images of a minidump's `modules`, each with the binary `finder` finds for it by its path and build-id.
-    public convenience init(modules: [MinidumpModule], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
+    package convenience init(modules: [MinidumpModule], memory: any MemoryReader, architecture: UnwindArchitecture, finder: BinaryFinder,
                             near directory: String?) {
         let images = modules.filter { $0.size > 0 && $0.baseAddress <= UInt64.max - $0.size }.map { module in
             Image(name: module.name, path: module.path, loadAddress: module.baseAddress, endAddress: module.baseAddress + module.size,
@@ -148,12 +148,12 @@ public final class MappedImages: CallFrameSource {
     }
 
     /// The index of the image whose mappings hold `address`.
-    public func imageIndex(containing address: UInt64) -> Int? {
+    package func imageIndex(containing address: UInt64) -> Int? {
         images.firstIndex { image in image.ranges.contains { $0.contains(address) } }
     }
 
     /// The call-frame information of the image whose mappings hold `address`, opened on first use, with its bias.
-    public func callFrames(at address: UInt64) -> Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure> {
+    package func callFrames(at address: UInt64) -> Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure> {
         guard let index = imageIndex(containing: address) else {
             return .failure(CallFrameLookupFailure("0x\(String(address, radix: 16)) lies in no mapped file"))
         }
@@ -192,7 +192,7 @@ public final class MappedImages: CallFrameSource {
 
     /// Whether `address` is in a Swift async resume function of an image with Swift code (by its symbol table, read on
     /// first use).
-    public func isSwiftAsyncResume(_ address: UInt64) -> Bool {
+    package func isSwiftAsyncResume(_ address: UInt64) -> Bool {
         guard let index = imageIndex(containing: address), hasSwiftCode[index], let binary = images[index].binary else { return false }
         let table = symbolTables.withLock { tables -> SymbolTable? in
             if let known = tables[index] { return known }
@@ -206,7 +206,7 @@ public final class MappedImages: CallFrameSource {
 
     /// The symbol of the vDSO (read from memory: no file has it) that holds `lookupAddress`, and the offset into it;
     /// `nil` outside the vDSO or any of its symbols.
-    public func virtualDSOSymbol(at lookupAddress: UInt64) -> (name: String, offset: UInt64)? {
+    package func virtualDSOSymbol(at lookupAddress: UInt64) -> (name: String, offset: UInt64)? {
         guard let virtualDSO, let index = imageIndex(containing: lookupAddress), images[index].path == VirtualDSO.path else { return nil }
         let table = symbolTables.withLock { tables -> SymbolTable? in
             if let known = tables[index] { return known }
@@ -220,7 +220,7 @@ public final class MappedImages: CallFrameSource {
 
     /// Whether the instruction before `address` is a call, read from the image's binary (a core or dump seldom holds
     /// code): no binary, no frame found by scanning.
-    public func followsCall(_ address: UInt64) -> Bool {
+    package func followsCall(_ address: UInt64) -> Bool {
         guard let index = imageIndex(containing: address), let binary = images[index].binary, binary.format == .elf else { return false }
         let fileAddress = address &- images[index].bias
         guard fileAddress >= 8, let segment = binary.segments.first(where: { segment in
@@ -238,7 +238,7 @@ public final class MappedImages: CallFrameSource {
     }
 
     /// Whether `address` is in executable memory (the core's segment flags), or in an image when that is not known.
-    public func isCode(_ address: UInt64) -> Bool {
+    package func isCode(_ address: UInt64) -> Bool {
         memory.isExecutable(address) ?? (imageIndex(containing: address) != nil)
     }
 }

@@ -5,28 +5,28 @@ import PostmortemCore
 /// machines) as the process's memory holds it. No file backs it, so no `NT_FILE` entry or path names it; the auxiliary
 /// vector's `AT_SYSINFO_EHDR` (a core) or `/proc/PID/maps`' `[vdso]` line (a process) says where it lies, and its ELF
 /// image, symbols and `.eh_frame` are read from the memory itself (the kernel always dumps it), as eu-stack reads it.
-public struct VirtualDSO: Sendable {
+package struct VirtualDSO: Sendable {
     /// `AT_SYSINFO_EHDR`: where the vDSO's ELF header lies.
     static let auxiliaryType: UInt64 = 33
     /// The path its image is given in reports: no file has it.
-    public static let path = "[vdso]"
+    package static let path = "[vdso]"
     /// Larger than any vDSO (a few pages): more is not one.
     static let sizeLimit: UInt64 = 1 << 20
 
     /// Its ELF image, copied from memory.
-    public let contents: ImmutableBytes
+    package let contents: ImmutableBytes
     /// The image as an object file (named ``path``).
-    public let object: ObjectFile
+    package let object: ObjectFile
     /// Its `DT_SONAME` (`linux-vdso.so.1`), else `[vdso]`.
-    public let name: String
+    package let name: String
     /// Where its ELF header lies.
-    public let loadAddress: UInt64
+    package let loadAddress: UInt64
     /// How many bytes of memory the image takes.
-    public let size: UInt64
+    package let size: UInt64
 
     /// The vDSO whose ELF header lies at `address` of `memory`; `nil` when the memory does not hold a whole 64-bit
     /// little-endian ELF image there.
-    public init?(memory: any MemoryReader, address: UInt64) {
+    package init?(memory: any MemoryReader, address: UInt64) {
         guard let header = memory.read(64, at: address), header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2, header[5] == 1 else {
             return nil
         }

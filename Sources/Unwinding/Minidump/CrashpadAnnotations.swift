@@ -1,23 +1,23 @@
 /// What Crashpad's info stream carries: the report's and client's ids, the process's simple annotations
 /// (`key=value`), and each module's annotations (a list, key-value pairs and typed annotation objects).
-public struct CrashpadAnnotations: Hashable, Sendable {
+package struct CrashpadAnnotations: Hashable, Sendable {
     /// The report's UUID.
-    public var reportID: String
+    package var reportID: String
     /// The client's UUID.
-    public var clientID: String
+    package var clientID: String
     /// The process's annotations, by key.
-    public var simple: [String: String]
+    package var simple: [String: String]
     /// Each module's annotations, by the module's index in the ModuleList stream.
-    public var modules: [Int: Module]
+    package var modules: [Int: Module]
 
     /// One module's annotations.
-    public struct Module: Hashable, Sendable {
+    package struct Module: Hashable, Sendable {
         /// Its list annotations (`abort message`, say).
-        public var list: [String]
+        package var list: [String]
         /// Its key-value annotations.
-        public var simple: [String: String]
+        package var simple: [String: String]
         /// Its annotation objects of string type, by name.
-        public var objects: [String: String]
+        package var objects: [String: String]
     }
 
     /// The stream: version, report UUID, client UUID, simple annotations, module list.

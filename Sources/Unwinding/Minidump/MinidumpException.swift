@@ -1,21 +1,21 @@
 /// What ended the process, as the Exception stream records it. On Linux and Android, Breakpad and Crashpad store the
 /// signal as the exception code, its `si_code` as the flags and `si_addr` as the address.
-public struct MinidumpException: Hashable, Sendable {
+package struct MinidumpException: Hashable, Sendable {
     /// The thread that took it.
-    public var threadID: UInt32
+    package var threadID: UInt32
     /// The exception code (the signal number on Linux).
-    public var code: UInt32
+    package var code: UInt32
     /// The flags (`si_code` on Linux).
-    public var flags: UInt32
+    package var flags: UInt32
     /// The address that faulted (or where the exception was raised).
-    public var address: UInt64
+    package var address: UInt64
     /// The exception's parameters (an access violation's first says read, write or execute).
-    public var parameters: [UInt64]
+    package var parameters: [UInt64]
     /// The crashing thread's registers at the fault, when its context could be read.
-    public var registers: RegisterSet?
+    package var registers: RegisterSet?
 
     /// The signal of a Linux or Android dump, with its code and fault address.
-    public var signal: CoreSignal {
+    package var signal: CoreSignal {
         let number = Int32(truncatingIfNeeded: code)
         let code = Int32(bitPattern: flags)
         return CoreSignal(number: number, code: code,
@@ -24,7 +24,7 @@ public struct MinidumpException: Hashable, Sendable {
 
     /// The reason as minidump-stackwalk words it: `SIGSEGV / SEGV_MAPERR` on Linux, `EXC_BAD_ACCESS /
     /// KERN_INVALID_ADDRESS` on macOS, `EXCEPTION_ACCESS_VIOLATION_READ` on Windows.
-    public func reason(platform: MinidumpSystemInfo.Platform?) -> String {
+    package func reason(platform: MinidumpSystemInfo.Platform?) -> String {
         switch platform {
         case .linux, .android, nil:
             let signal = signal

@@ -5,56 +5,56 @@ import PostmortemCore
 /// threads with their registers, the modules, the memory it holds, the exception, the machine, and the Linux and
 /// Crashpad streams. The file is mapped, never read whole. A stream that does not fit is named in ``warnings`` and
 /// the rest is read.
-public struct MinidumpFile: Sendable {
+package struct MinidumpFile: Sendable {
     /// The path it was read from.
-    public var path: String
+    package var path: String
     /// The machine (SystemInfo), when the dump has the stream.
-    public var system: MinidumpSystemInfo?
+    package var system: MinidumpSystemInfo?
     /// The architecture the threads' contexts are of; `nil` when it is not one walked here.
-    public var architecture: UnwindArchitecture?
+    package var architecture: UnwindArchitecture?
     /// The threads, in the dump's order.
-    public var threads: [MinidumpThread]
+    package var threads: [MinidumpThread]
     /// The modules, in the dump's order.
-    public var modules: [MinidumpModule]
+    package var modules: [MinidumpModule]
     /// Modules the process had unloaded.
-    public var unloadedModules: [MinidumpModule]
+    package var unloadedModules: [MinidumpModule]
     /// What ended the process, when the dump is of a crash.
-    public var exception: MinidumpException?
+    package var exception: MinidumpException?
     /// The process's id and start time (MiscInfo).
-    public var process: MinidumpProcessInfo?
+    package var process: MinidumpProcessInfo?
     /// Breakpad's Linux streams.
-    public var linux: MinidumpLinuxInfo
+    package var linux: MinidumpLinuxInfo
     /// Which thread wrote the dump and which asked for it (Breakpad's info stream).
-    public var breakpad: MinidumpBreakpadInfo?
+    package var breakpad: MinidumpBreakpadInfo?
     /// A failed assertion's text (Breakpad's assertion stream).
-    public var assertion: String?
+    package var assertion: String?
     /// Crashpad's annotations.
-    public var crashpad: CrashpadAnnotations?
+    package var crashpad: CrashpadAnnotations?
     /// When the dump was written, in seconds since 1970.
-    public var timeStamp: UInt32
+    package var timeStamp: UInt32
     /// The memory the dump holds.
-    public var memory: MinidumpMemory
+    package var memory: MinidumpMemory
     /// The streams present, by type code (unknown ones included), for `--json` and the raw dump.
-    public var streamTypes: [UInt32]
+    package var streamTypes: [UInt32]
     /// What was wrong but did not stop the reading.
-    public var warnings: [String]
+    package var warnings: [String]
 
     /// `MDMP` little-endian.
     static let signature: UInt32 = 0x504d_444d
 
     /// Whether `prefix` (a file's first 4 bytes or more) starts a minidump.
-    public static func isMinidump(prefix: some Collection<UInt8>) -> Bool {
+    package static func isMinidump(prefix: some Collection<UInt8>) -> Bool {
         Array(prefix.prefix(4)) == [0x4d, 0x44, 0x4d, 0x50]
     }
 
     /// Reads the minidump at `path`.
     /// - Throws: ``DumpFileError`` when it is not a minidump or its stream directory lies outside the file.
-    public init(path: String) throws(DumpFileError) {
+    package init(path: String) throws(DumpFileError) {
         try self.init(bytes: try DumpFileError.mapping(path), path: path)
     }
 
     /// Reads a minidump from `bytes` (a mapping of the file at `path`, or a copy).
-    public init(bytes storage: ImmutableBytes, path: String) throws(DumpFileError) {
+    package init(bytes storage: ImmutableBytes, path: String) throws(DumpFileError) {
         self.path = path
         let bytes = MinidumpBytes(storage: storage)
         guard bytes.u32(0) == Self.signature else { throw DumpFileError(path: path, "not a minidump (no MDMP signature)") }

@@ -2,31 +2,31 @@ import PostmortemCore
 
 /// What Breakpad's Linux streams copy from `/proc` and the loader: the command line, environment, `status`,
 /// `lsb-release`, `cpuinfo`, `maps`, the auxiliary vector and the loader's list of libraries.
-public struct MinidumpLinuxInfo: Hashable, Sendable {
+package struct MinidumpLinuxInfo: Hashable, Sendable {
     /// The command line's arguments (LinuxCmdLine).
-    public var commandLine: [String]?
+    package var commandLine: [String]?
     /// The environment's `NAME=value` strings (LinuxEnviron).
-    public var environment: [String]?
+    package var environment: [String]?
     /// `/proc/PID/status` as text (LinuxProcStatus).
-    public var processStatus: String?
+    package var processStatus: String?
     /// `/etc/lsb-release` as text (LinuxLsbRelease).
-    public var lsbRelease: String?
+    package var lsbRelease: String?
     /// `/proc/cpuinfo` as text (LinuxCpuInfo).
-    public var cpuInfo: String?
+    package var cpuInfo: String?
     /// `/proc/PID/maps` as text (LinuxMaps).
-    public var maps: String?
+    package var maps: String?
     /// The auxiliary vector: type → value (LinuxAuxv).
-    public var auxiliaryVector: [UInt64: UInt64]?
+    package var auxiliaryVector: [UInt64: UInt64]?
     /// How many libraries the loader's `r_debug` list held (LinuxDsoDebug).
-    public var loaderLibraryCount: UInt32?
+    package var loaderLibraryCount: UInt32?
     /// The loader's list itself (LinuxDsoDebug of a 64-bit process), in its order: the program (no name), the vDSO,
     /// then each library as the dynamic linker loaded it.
-    public var loaderLibraries: [MinidumpLoaderLibrary]?
+    package var loaderLibraries: [MinidumpLoaderLibrary]?
     /// Where the dynamic linker was loaded (`r_ldbase`, LinuxDsoDebug).
-    public var loaderBase: UInt64?
+    package var loaderBase: UInt64?
 
     /// Whether no Linux stream was read.
-    public var isEmpty: Bool { self == MinidumpLinuxInfo() }
+    package var isEmpty: Bool { self == MinidumpLinuxInfo() }
 
     /// The ranges `maps` lists as executable (`r-xp`), for telling code from data without a MemoryInfoList.
     var executableRanges: [Range<UInt64>]? {
@@ -106,22 +106,22 @@ extension MinidumpLinuxInfo {
 }
 
 /// One record of the dynamic linker's list (`link_map`) as Breakpad's LinuxDsoDebug stream keeps it.
-public struct MinidumpLoaderLibrary: Hashable, Sendable {
+package struct MinidumpLoaderLibrary: Hashable, Sendable {
     /// The path the linker loaded it from; empty for the program itself.
-    public var name: String
+    package var name: String
     /// Its load bias (`l_addr`): runtime address less file address.
-    public var bias: UInt64
+    package var bias: UInt64
     /// Where its dynamic section lay (`l_ld`).
-    public var dynamicAddress: UInt64
+    package var dynamicAddress: UInt64
 }
 
 /// Which thread wrote the dump and which asked for it (Breakpad's info stream), and a failed assertion's text
 /// (its assertion stream).
-public struct MinidumpBreakpadInfo: Hashable, Sendable {
+package struct MinidumpBreakpadInfo: Hashable, Sendable {
     /// The thread that wrote the dump (an in-process handler's own).
-    public var dumpThreadID: UInt32?
+    package var dumpThreadID: UInt32?
     /// The thread that asked for the dump.
-    public var requestingThreadID: UInt32?
+    package var requestingThreadID: UInt32?
 
     static func read(in bytes: MinidumpBytes, location: MinidumpLocation) -> MinidumpBreakpadInfo? {
         let start = Int(location.rva)

@@ -2,13 +2,13 @@ import ObjectFiles
 
 /// The memory a minidump holds (MemoryList, Memory64List and the threads' stacks), read in place from the mapped
 /// file, and which addresses were executable when the dump says so (MemoryInfoList, LinuxMaps).
-public struct MinidumpMemory: MemoryReader, Sendable {
+package struct MinidumpMemory: MemoryReader, Sendable {
     private let held: CoreMemory
     /// Executable ranges, by start; `nil` when the dump does not say which memory was executable.
     private let executable: [Range<UInt64>]?
 
     /// How many bytes of the process's memory the dump holds.
-    public var heldBytes: UInt64 { held.segments.reduce(0) { $0 &+ $1.fileSize } }
+    package var heldBytes: UInt64 { held.segments.reduce(0) { $0 &+ $1.fileSize } }
 
     /// One piece of memory: the process's addresses and where its bytes lie in the file.
     struct Region {
@@ -51,13 +51,13 @@ public struct MinidumpMemory: MemoryReader, Sendable {
     }
 
     /// The `count` bytes at `address`, when one memory range of the dump holds them all.
-    public func read(_ count: Int, at address: UInt64) -> [UInt8]? { held.read(count, at: address) }
+    package func read(_ count: Int, at address: UInt64) -> [UInt8]? { held.read(count, at: address) }
 
     /// The little-endian word at `address`, when the dump holds it.
-    public func word(at address: UInt64) -> UInt64? { held.word(at: address) }
+    package func word(at address: UInt64) -> UInt64? { held.word(at: address) }
 
     /// Whether `address` was executable, by MemoryInfoList or LinuxMaps; `nil` when the dump has neither.
-    public func isExecutable(_ address: UInt64) -> Bool? {
+    package func isExecutable(_ address: UInt64) -> Bool? {
         guard let executable else { return nil }
         var low = 0
         var high = executable.count

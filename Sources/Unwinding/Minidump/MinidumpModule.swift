@@ -2,24 +2,24 @@ import ObjectFiles
 public import PostmortemCore
 
 /// One module (executable or library) a minidump lists: where it was loaded and how its debug file is identified.
-public struct MinidumpModule: Hashable, Sendable {
+package struct MinidumpModule: Hashable, Sendable {
     /// The path the process loaded it from (`code_file`).
-    public var path: String
+    package var path: String
     /// Its load address.
-    public var baseAddress: UInt64
+    package var baseAddress: UInt64
     /// The size of its image in memory.
-    public var size: UInt64
+    package var size: UInt64
     /// The ELF build-id its CodeView record holds (Breakpad's and Crashpad's `BpEL` record).
-    public var buildID: BuildID?
+    package var buildID: BuildID?
     /// The debug file's name the CodeView record gives (a PDB's name); the module's file name for ELF.
-    public var debugFileName: String
+    package var debugFileName: String
     /// The PDB 7.0 GUID of a Windows module (`RSDS`), its 16 bytes as stored.
-    public var pdbGUID: [UInt8]?
+    package var pdbGUID: [UInt8]?
     /// The PDB's age.
-    public var pdbAge: UInt32 = 0
+    package var pdbAge: UInt32 = 0
 
     /// The module's file name (after the last `/`, or `\\` in a Windows path).
-    public var name: String { Self.fileName(of: path) }
+    package var name: String { Self.fileName(of: path) }
 
     static func fileName(of path: String) -> String {
         String(path.split(separator: "/", omittingEmptySubsequences: false).last?
@@ -28,7 +28,7 @@ public struct MinidumpModule: Hashable, Sendable {
 
     /// Breakpad's debug id (`241665FBDA700ADE1BADBC34AA76BAAF0`): the build-id's first 16 bytes as a GUID and age 0
     /// for ELF; the PDB GUID and age for Windows.
-    public var debugID: String? {
+    package var debugID: String? {
         if let buildID { return BreakpadDebugID.of(buildID: buildID) }
         guard var guid = pdbGUID else { return nil }
         guid[0..<4].reverse()
@@ -38,7 +38,7 @@ public struct MinidumpModule: Hashable, Sendable {
     }
 
     /// The code id: the whole build-id in lower-case hex for ELF.
-    public var codeID: String? { buildID?.hex }
+    package var codeID: String? { buildID?.hex }
 
     /// The `MINIDUMP_MODULE` entry size.
     static let entrySize = 108

@@ -1,5 +1,5 @@
 /// The kinds of stream a minidump's directory names: Microsoft's, and the ones Breakpad and Crashpad added.
-public enum MinidumpStreamType: UInt32, Sendable, CaseIterable {
+package enum MinidumpStreamType: UInt32, Sendable, CaseIterable {
     case threadList = 3
     case moduleList = 4
     case memoryList = 5
@@ -24,7 +24,7 @@ public enum MinidumpStreamType: UInt32, Sendable, CaseIterable {
     case crashpadInfo = 0x4350_0001
 
     /// The stream's name as Microsoft's and Breakpad's headers spell it, for errors and `--json`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .threadList: "ThreadList"
         case .moduleList: "ModuleList"

@@ -1,7 +1,7 @@
 /// The machine a minidump was written on (SystemInfo), and the process's id and start (MiscInfo).
-public struct MinidumpSystemInfo: Hashable, Sendable {
+package struct MinidumpSystemInfo: Hashable, Sendable {
     /// The operating system family.
-    public enum Platform: String, Hashable, Sendable {
+    package enum Platform: String, Hashable, Sendable {
         case windows = "Windows NT"
         case macOS = "Mac OS X"
         case iOS = "iOS"
@@ -14,32 +14,32 @@ public struct MinidumpSystemInfo: Hashable, Sendable {
     }
 
     /// The processor architecture code (`PROCESSOR_ARCHITECTURE_*`).
-    public var processorArchitecture: UInt16
+    package var processorArchitecture: UInt16
     /// The platform code (`VER_PLATFORM_*` or Breakpad's `MD_OS_*`).
-    public var platformID: UInt32
+    package var platformID: UInt32
     /// The number of processors.
-    public var processorCount: UInt8
+    package var processorCount: UInt8
     /// The processor's family (`processor_level`), model and stepping (`processor_revision`).
-    public var processorLevel: UInt16
+    package var processorLevel: UInt16
     /// The processor's model and stepping.
-    public var processorRevision: UInt16
+    package var processorRevision: UInt16
     /// An OS version, `major.minor.build`.
-    public struct Version: Hashable, Sendable {
+    package struct Version: Hashable, Sendable {
         /// The major version.
-        public var major: UInt32
+        package var major: UInt32
         /// The minor version.
-        public var minor: UInt32
+        package var minor: UInt32
         /// The build number.
-        public var build: UInt32
+        package var build: UInt32
     }
 
     /// The OS version (0.0.0 from Breakpad and Crashpad on Linux, which put the kernel's in ``versionText``).
-    public var version: Version
+    package var version: Version
     /// The OS's version text.
-    public var versionText: String?
+    package var versionText: String?
 
     /// The platform, when the code is a known one.
-    public var platform: Platform? {
+    package var platform: Platform? {
         switch platformID {
         case 0, 1, 2: .windows
         case 0x8101: .macOS
@@ -55,7 +55,7 @@ public struct MinidumpSystemInfo: Hashable, Sendable {
     }
 
     /// The architecture a walk uses, when it is one walked here.
-    public var architecture: UnwindArchitecture? {
+    package var architecture: UnwindArchitecture? {
         switch processorArchitecture {
         case 9: .x86_64
         case 12, 0x8003: .arm64
@@ -64,7 +64,7 @@ public struct MinidumpSystemInfo: Hashable, Sendable {
     }
 
     /// The CPU's name as minidump-stackwalk prints it (`amd64`, `arm64`, `x86`, `arm`).
-    public var cpuName: String {
+    package var cpuName: String {
         switch processorArchitecture {
         case 0: "x86"
         case 5: "arm"
@@ -95,11 +95,11 @@ public struct MinidumpSystemInfo: Hashable, Sendable {
 }
 
 /// The process's id and when it started, from the MiscInfo stream, when its flags say these fields are set.
-public struct MinidumpProcessInfo: Hashable, Sendable {
+package struct MinidumpProcessInfo: Hashable, Sendable {
     /// The process id.
-    public var processID: UInt32?
+    package var processID: UInt32?
     /// When the process started, in seconds since 1970.
-    public var createTime: UInt32?
+    package var createTime: UInt32?
 
     static func read(in bytes: MinidumpBytes, location: MinidumpLocation) -> MinidumpProcessInfo? {
         let start = Int(location.rva)

@@ -1,21 +1,21 @@
 /// One thread of a minidump: its id, name, registers and stack.
-public struct MinidumpThread: Hashable, Sendable {
+package struct MinidumpThread: Hashable, Sendable {
     /// The thread's id (the kernel's tid on Linux).
-    public var id: UInt32
+    package var id: UInt32
     /// Its name, from the ThreadNames stream (Crashpad writes it), when known.
-    public var name: String?
+    package var name: String?
     /// Its registers when the dump was written; `nil` with ``problem`` when its context could not be read.
-    public var registers: RegisterSet?
+    package var registers: RegisterSet?
     /// Where its stack memory starts and how many bytes the dump holds of it.
-    public var stackStart: UInt64
+    package var stackStart: UInt64
     /// The size of its stack memory in the dump.
-    public var stackSize: UInt32 { stackLocation.size }
+    package var stackSize: UInt32 { stackLocation.size }
     /// Why its registers are missing.
-    public var problem: String?
+    package var problem: String?
     /// Where the thread began running and when (ThreadInfoList: Windows' writers and some others keep it).
-    public var startAddress: UInt64?
+    package var startAddress: UInt64?
     /// When the thread was created, as a Windows `FILETIME` (100 ns since 1601); 0 when the writer did not say.
-    public var createTime: UInt64?
+    package var createTime: UInt64?
     /// Where the dump holds its stack's bytes.
     var stackLocation: MinidumpLocation
 
@@ -82,8 +82,8 @@ public struct MinidumpThread: Hashable, Sendable {
 }
 
 /// What is wrong with one piece of a stream, in words.
-public struct MinidumpStreamProblem: Error, Hashable, Sendable, CustomStringConvertible {
+package struct MinidumpStreamProblem: Error, Hashable, Sendable, CustomStringConvertible {
     /// The problem, in one line.
-    public var description: String
+    package var description: String
     init(_ description: String) { self.description = description }
 }

@@ -86,7 +86,7 @@ final class ProcessAttachment {
 }
 
 /// Why a live process's stacks could not be read.
-public enum ProcessStackError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ProcessStackError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No such process.
     case noProcess(Int32)
     /// ptrace refused (another tracer, `ptrace_scope`, no CAP_SYS_PTRACE).
@@ -95,7 +95,7 @@ public enum ProcessStackError: Error, Hashable, Sendable, CustomStringConvertibl
     case system(Int32, String, Int32)
 
     /// The error in one line, with what to try.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noProcess(let id): "process \(id): no such process"
         case .notPermitted(let id):

@@ -6,20 +6,20 @@ import PostmortemCore
 /// Every thread of a live process unwound, as `eu-stack -p` does: its mappings read from `/proc`, its binaries found
 /// and opened while it runs, then its threads stopped with ptrace only for as long as reading their registers and
 /// walking their stacks takes.
-public struct ProcessStacks {
+package struct ProcessStacks {
     /// The process.
-    public let processID: Int32
+    package let processID: Int32
     /// Its images and the binaries found for them.
-    public let images: MappedImages
+    package let images: MappedImages
     /// Each thread: id, name, stack.
-    public let threads: [(id: Int32, name: String?, stack: UnwoundStack)]
+    package let threads: [(id: Int32, name: String?, stack: UnwoundStack)]
     /// How long the threads were stopped, in nanoseconds.
-    public let stoppedNanoseconds: UInt64
+    package let stoppedNanoseconds: UInt64
     private let commandLine: String
 
     /// Reads and walks process `processID`, at most `frameLimit` frames a thread.
     /// - Throws: ``ProcessStackError`` when there is no such process or it may not be traced.
-    public init(processID: Int32, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(ProcessStackError) {
+    package init(processID: Int32, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(ProcessStackError) {
         #if arch(arm64)
         let architecture = UnwindArchitecture.arm64
         #else
@@ -44,7 +44,7 @@ public struct ProcessStacks {
     }
 
     /// The stacks as a report, in the `process` layout.
-    public var report: CrashReport {
+    package var report: CrashReport {
         let crashImages = images.crashImages(architecture: nil)
         let written = threads.map { thread in
             let frames = images.writtenFrames(of: thread.stack)

@@ -1,12 +1,12 @@
 import ObjectFiles
 
 /// A machine the unwinder walks stacks of: its registers by DWARF number, and which play which part.
-public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
+package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     case x86_64
     case arm64
 
     /// The architecture of ELF `e_machine` (62: x86-64, 183: AArch64); `nil` for others.
-    public init?(elfMachine machine: UInt16) {
+    package init?(elfMachine machine: UInt16) {
         switch machine {
         case 62: self = .x86_64
         case 183: self = .arm64
@@ -15,7 +15,7 @@ public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The object-file architecture of the same name.
-    public var objectArchitecture: Architecture {
+    package var objectArchitecture: Architecture {
         switch self {
         case .x86_64: .x86_64
         case .arm64: .arm64
@@ -31,7 +31,7 @@ public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The DWARF number the program counter is kept under: x86-64's return-address column (16, `rip`), AArch64's `pc` (32).
-    public var programCounter: UInt16 {
+    package var programCounter: UInt16 {
         switch self {
         case .x86_64: 16
         case .arm64: 32
@@ -39,7 +39,7 @@ public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The stack pointer's DWARF number (`rsp` 7, `sp` 31).
-    public var stackPointer: UInt16 {
+    package var stackPointer: UInt16 {
         switch self {
         case .x86_64: 7
         case .arm64: 31
@@ -47,7 +47,7 @@ public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The frame pointer's DWARF number (`rbp` 6, `x29`).
-    public var framePointer: UInt16 {
+    package var framePointer: UInt16 {
         switch self {
         case .x86_64: 6
         case .arm64: 29
@@ -56,7 +56,7 @@ public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
 
     /// The register a call leaves the return address in (AArch64's link register `x30`); `nil` on x86-64, where
     /// the call pushes it.
-    public var linkRegister: UInt16? {
+    package var linkRegister: UInt16? {
         switch self {
         case .x86_64: nil
         case .arm64: 30
@@ -97,7 +97,7 @@ public enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The register's name, as `readelf -wF` and gdb print it.
-    public func name(of register: UInt16) -> String {
+    package func name(of register: UInt16) -> String {
         switch self {
         case .x86_64:
             let names = ["rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip"]

@@ -4,23 +4,23 @@ import PostmortemCore
 
 /// A core file unwound: every thread's stack walked with call-frame information, written as a report that the
 /// symbolicator fills and the renderers print as they print logs.
-public struct CoreUnwinding {
+package struct CoreUnwinding {
     /// The core.
-    public let core: CoreFile
+    package let core: CoreFile
     /// Its images and the binaries found for them.
-    public let images: MappedImages
+    package let images: MappedImages
     /// Each thread's stack, in the core's order.
-    public let stacks: [UnwoundStack]
+    package let stacks: [UnwoundStack]
 
     /// Reads the core at `path`, finds its binaries with `finder` and walks every thread, at most `frameLimit` frames each.
     /// - Throws: ``DumpFileError`` when the file is not a core this reader knows.
-    public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(DumpFileError) {
+    package init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(DumpFileError) {
         self.init(core: try CoreFile(path: path), finder: finder, frameLimit: frameLimit)
     }
 
     /// Finds the binaries of `core` with `finder` and walks every thread, at most `frameLimit` frames each, scanning the
     /// stack where CFI and frame pointers fail when `scansStack`.
-    public init(core: CoreFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit, scansStack: Bool = false) {
+    package init(core: CoreFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit, scansStack: Bool = false) {
         let images = MappedImages(core: core, finder: finder)
         var walker = StackWalker(memory: core.memory, callFrames: images, frameLimit: frameLimit)
         walker.scansStack = scansStack
@@ -30,7 +30,7 @@ public struct CoreUnwinding {
     }
 
     /// The report of the walk, in the `elf-core` layout.
-    public var report: CrashReport {
+    package var report: CrashReport {
         let crashImages = images.crashImages(architecture: core.architecture.rawValue)
         let threads = zip(core.threads, stacks).enumerated().map { number, pair in
             let (thread, stack) = pair

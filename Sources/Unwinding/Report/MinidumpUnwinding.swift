@@ -4,24 +4,24 @@ import PostmortemCore
 
 /// A minidump unwound: every thread's stack walked from its context with the call-frame information of its modules'
 /// binaries, written as a report that the symbolicator fills and the renderers print as they print logs.
-public struct MinidumpUnwinding {
+package struct MinidumpUnwinding {
     /// The dump.
-    public let dump: MinidumpFile
+    package let dump: MinidumpFile
     /// Its modules and the binaries found for them; `nil` when its architecture is not one walked here.
-    public let images: MappedImages?
+    package let images: MappedImages?
     /// Each thread's stack, in the dump's order (`nil` for a thread whose context could not be read).
-    public let stacks: [UnwoundStack?]
+    package let stacks: [UnwoundStack?]
 
     /// Reads the minidump at `path`, finds its modules' binaries with `finder` and walks every thread, at most
     /// `frameLimit` frames each.
     /// - Throws: ``DumpFileError`` when the file is not a minidump.
-    public init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(DumpFileError) {
+    package init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(DumpFileError) {
         self.init(dump: try MinidumpFile(path: path), finder: finder, frameLimit: frameLimit)
     }
 
     /// Finds the binaries of `dump`'s modules with `finder` and walks every thread, at most `frameLimit` frames each,
     /// scanning the stack where CFI and frame pointers fail when `scansStack`.
-    public init(dump: MinidumpFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit, scansStack: Bool = false) {
+    package init(dump: MinidumpFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit, scansStack: Bool = false) {
         self.dump = dump
         guard let architecture = dump.architecture else {
             images = nil
@@ -41,7 +41,7 @@ public struct MinidumpUnwinding {
     }
 
     /// The report of the walk, in the `minidump` layout: the crashing thread first.
-    public var report: CrashReport {
+    package var report: CrashReport {
         let crashImages = images?.crashImages(architecture: dump.architecture?.rawValue) ?? dump.modules.map { module in
             CrashImage(name: module.name, path: module.path, identifier: module.codeID, architecture: nil,
                        loadAddress: module.baseAddress, endAddress: module.baseAddress &+ module.size)

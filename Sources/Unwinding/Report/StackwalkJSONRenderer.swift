@@ -7,23 +7,23 @@ import PostmortemCore
 /// on it (Socorro's, Sentry's) can take Postmortem in its place. Threads are in the dump's order; offsets are of the
 /// call before a return address, as minidump-stackwalk gives them. A frame found through a
 /// Swift async context has trust `async`, a value the schema does not have.
-public struct StackwalkJSONRenderer {
+package struct StackwalkJSONRenderer {
     /// The dump.
-    public let dump: MinidumpFile
+    package let dump: MinidumpFile
     /// Its report, symbolicated.
-    public let report: CrashReport
+    package let report: CrashReport
     /// The modules whose binary was found, by load address: they have symbols.
-    public let modulesWithSymbols: Set<UInt64>
+    package let modulesWithSymbols: Set<UInt64>
 
     /// A renderer of `report`, the symbolicated report of `dump` that `unwinding` made.
-    public init(_ unwinding: MinidumpUnwinding, report: CrashReport) {
+    package init(_ unwinding: MinidumpUnwinding, report: CrashReport) {
         dump = unwinding.dump
         self.report = report
         modulesWithSymbols = Set(unwinding.images?.images.filter { $0.binary != nil }.map(\.loadAddress) ?? [])
     }
 
     /// The document, on one line.
-    public func render() -> String {
+    package func render() -> String {
         let threadsByID = Dictionary(report.threads.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
         let threads = dump.threads.map { thread -> String in
             let frames = threadsByID[Int(thread.id)]?.frames ?? []

@@ -2,7 +2,7 @@ public import DWARF
 
 /// Where an unwinder finds the call-frame information of the code at an address: the images of a core, a dump or a
 /// process, with the binaries found for them.
-public protocol CallFrameSource: Sendable {
+package protocol CallFrameSource: Sendable {
     /// The call-frame information of the image that holds `address`, and the image's load bias (runtime address less
     /// the address its rows are kept by); `nil` with why when none is known.
     func callFrames(at address: UInt64) -> Result<(table: any CallFrameRows, bias: UInt64), CallFrameLookupFailure>
@@ -18,16 +18,16 @@ public protocol CallFrameSource: Sendable {
 
 extension CallFrameSource {
     /// No async functions, for sources that know no symbols.
-    public func isSwiftAsyncResume(_ address: UInt64) -> Bool { false }
+    package func isSwiftAsyncResume(_ address: UInt64) -> Bool { false }
     /// No code to read, for sources that have none: nothing found by scanning is taken.
-    public func followsCall(_ address: UInt64) -> Bool { false }
+    package func followsCall(_ address: UInt64) -> Bool { false }
 }
 
 /// Swift's mangling of async functions' resume parts.
-public enum SwiftAsyncNames {
+package enum SwiftAsyncNames {
     /// Whether `name` ends in `TY<digits>_` (an await's resume) or `TQ<digits>_` (a suspend's), as the Swift runtime's
     /// backtracer tells them.
-    public static func isResume(_ name: String) -> Bool {
+    package static func isResume(_ name: String) -> Bool {
         var utf8 = Substring(name).utf8
         guard utf8.last == UInt8(ascii: "_") else { return false }
         utf8 = utf8.dropLast()
@@ -43,10 +43,10 @@ private extension Substring.UTF8View {
 }
 
 /// Why no call-frame information is known for an address, in words for a stopped walk.
-public struct CallFrameLookupFailure: Error, Hashable, Sendable, CustomStringConvertible {
+package struct CallFrameLookupFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The reason, in one phrase ("0x… lies in no mapped file").
-    public var description: String
+    package var description: String
 
     /// A failure saying `description`.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

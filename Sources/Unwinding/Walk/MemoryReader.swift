@@ -1,6 +1,6 @@
 /// The memory of a process, as a core, a minidump or a live process gives it: what an unwinder reads saved
 /// registers and return addresses from.
-public protocol MemoryReader: Sendable {
+package protocol MemoryReader: Sendable {
     /// The `count` bytes at `address`; `nil` when any of them is not held.
     func read(_ count: Int, at address: UInt64) -> [UInt8]?
     /// The little-endian 64-bit word at `address`; `nil` when it is not held.

@@ -6,32 +6,32 @@ public import PostmortemCore
 /// running function (x86-64), first the one word a frameless function leaves its return address in, as gdb reads it.
 /// It scans the stack further only when asked (``scansStack``): guessed frames split crash groups. A word read so is
 /// taken only when it points into an image's code just after a call instruction, and its frame says `scan`.
-public struct StackWalker: Sendable {
+package struct StackWalker: Sendable {
     /// How many frames a walk gives at most by default (a stack overflow has hundreds of thousands).
-    public static let defaultFrameLimit = 1_024
+    package static let defaultFrameLimit = 1_024
 
     /// The process's memory.
-    public let memory: any MemoryReader
+    package let memory: any MemoryReader
     /// Where the CFI of each address is found.
-    public let callFrames: any CallFrameSource
+    package let callFrames: any CallFrameSource
     /// The most frames a walk gives.
-    public var frameLimit: Int
+    package var frameLimit: Int
     /// Whether, where CFI and frame pointers both fail, the stack is scanned for a return address.
-    public var scansStack = false
+    package var scansStack = false
     /// How many words above the stack pointer a scan looks at: Breakpad's window, wider for the context's frame (whose
     /// function may have pushed more before it faulted).
     static let scanWords = 40
     static let contextScanWords = 120
 
     /// A walker over `memory`, with the CFI `callFrames` finds.
-    public init(memory: any MemoryReader, callFrames: any CallFrameSource, frameLimit: Int = defaultFrameLimit) {
+    package init(memory: any MemoryReader, callFrames: any CallFrameSource, frameLimit: Int = defaultFrameLimit) {
         self.memory = memory
         self.callFrames = callFrames
         self.frameLimit = frameLimit
     }
 
     /// The stack whose innermost frame has `registers`.
-    public func walk(from registers: RegisterSet) -> UnwoundStack {
+    package func walk(from registers: RegisterSet) -> UnwoundStack {
         var frames: [UnwoundFrame] = []
         var current = registers
         var trust = FrameTrust.context

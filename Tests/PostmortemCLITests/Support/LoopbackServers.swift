@@ -12,7 +12,7 @@ final class DebuginfodServer {
     ///   which needs root): sources it serves that the client cannot read.
     init(serving directory: String, readyBuildID: String, scratch: String, bindMount: (from: String, to: String)? = nil) throws {
         guard let executable = ["/usr/bin/debuginfod", "/usr/sbin/debuginfod"].first(where: FileManager.default.isExecutableFile) else {
-            throw Failure("Debian's debuginfod is needed (make test installs it: apt-get install debuginfod)")
+            throw Failure("Debian's debuginfod is needed (make setup-test installs it: apt-get install debuginfod)")
         }
         // The port is free when picked, and another program may take it before the server binds it (debuginfod
         // cannot be given port 0 and say which it got): a server that exits at once is started again on another.

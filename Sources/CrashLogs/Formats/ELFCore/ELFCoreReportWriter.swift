@@ -17,31 +17,31 @@ public import PostmortemCore
 /// ```
 ///
 /// ``ELFCoreFormat`` reads the same text back.
-public struct ELFCoreReportWriter {
+package struct ELFCoreReportWriter {
     /// How the report's first line starts (`Core dump of mt (pid 7461): ./mt`): what a reader recognizes it by.
-    public static let headerStart = "Core dump of "
+    package static let headerStart = "Core dump of "
     /// How a live process's report starts (`Stacks of process 7461 (mt): ./mt`).
-    public static let processHeaderStart = "Stacks of process "
+    package static let processHeaderStart = "Stacks of process "
     /// How a minidump's report starts (`Minidump of mt (pid 7461): ./mt`).
-    public static let minidumpHeaderStart = "Minidump of "
+    package static let minidumpHeaderStart = "Minidump of "
     /// How a minidump's report names the crash (`Crash reason: SIGSEGV / SEGV_MAPERR`), as minidump-stackwalk does.
-    public static let crashReasonStart = "Crash reason: "
+    package static let crashReasonStart = "Crash reason: "
 
     /// One frame a walk found.
-    public struct Frame: Hashable, Sendable {
+    package struct Frame: Hashable, Sendable {
         /// The program counter (frame 0, a frame a signal interrupted) or the return address.
-        public var address: UInt64
+        package var address: UInt64
         /// Whether ``address`` is a return address.
-        public var isReturnAddress: Bool
+        package var isReturnAddress: Bool
         /// How the walk found it.
-        public var trust: FrameTrust
+        package var trust: FrameTrust
         /// The index of the image that holds it, into the writer's images.
-        public var image: Int?
+        package var image: Int?
         /// The address less the image's load bias: where it lies in the binary.
-        public var imageOffset: UInt64?
+        package var imageOffset: UInt64?
         /// The symbol that holds it and the offset into it, when the walk knows them already (an image no file has,
         /// read from memory: the vDSO); such a frame is not looked up again.
-        public var symbol: (name: String, offset: UInt64)? {
+        package var symbol: (name: String, offset: UInt64)? {
             get { symbolName.map { ($0, symbolOffset) } }
             set { (symbolName, symbolOffset) = (newValue?.name, newValue?.offset ?? 0) }
         }
@@ -49,7 +49,7 @@ public struct ELFCoreReportWriter {
         private var symbolOffset: UInt64 = 0
 
         /// A frame at `address`, in `image` at `imageOffset`.
-        public init(address: UInt64, isReturnAddress: Bool, trust: FrameTrust, image: Int?, imageOffset: UInt64?) {
+        package init(address: UInt64, isReturnAddress: Bool, trust: FrameTrust, image: Int?, imageOffset: UInt64?) {
             self.address = address
             self.isReturnAddress = isReturnAddress
             self.trust = trust
@@ -59,22 +59,22 @@ public struct ELFCoreReportWriter {
     }
 
     /// One thread's walked stack.
-    public struct Thread: Hashable, Sendable {
+    package struct Thread: Hashable, Sendable {
         /// The thread's id.
-        public var id: Int
+        package var id: Int
         /// The thread's name (a live process's `comm`), when known.
-        public var name: String?
+        package var name: String?
         /// Whether it took the signal.
-        public var crashed: Bool
+        package var crashed: Bool
         /// Its frames, innermost first.
-        public var frames: [Frame]
+        package var frames: [Frame]
         /// Why the walk stopped early, if it did.
-        public var stopReason: String?
+        package var stopReason: String?
         /// The innermost frame's registers.
-        public var registers: [RegisterValue] = []
+        package var registers: [RegisterValue] = []
 
         /// A thread of `frames`.
-        public init(id: Int, name: String? = nil, crashed: Bool, frames: [Frame], stopReason: String?) {
+        package init(id: Int, name: String? = nil, crashed: Bool, frames: [Frame], stopReason: String?) {
             self.id = id
             self.name = name
             self.crashed = crashed
@@ -84,20 +84,20 @@ public struct ELFCoreReportWriter {
     }
 
     /// `elf-core` or `process`: what the header says the report is of.
-    public var format: CrashLogFormat
+    package var format: CrashLogFormat
     /// The lines before the threads (what the process was, the signal).
-    public var header: [String]
+    package var header: [String]
     /// What went wrong, for the report's `exception`.
-    public var exception: CrashReport.Exception?
+    package var exception: CrashReport.Exception?
     /// The threads, the crashing one first.
-    public var threads: [Thread]
+    package var threads: [Thread]
     /// The images, by load address.
-    public var images: [CrashImage]
+    package var images: [CrashImage]
     /// Lines after the images (which had no binary, and why).
-    public var footer: [String]
+    package var footer: [String]
 
     /// A writer of a report of `threads` over `images`.
-    public init(format: CrashLogFormat = .elfCore, header: [String], exception: CrashReport.Exception?, threads: [Thread],
+    package init(format: CrashLogFormat = .elfCore, header: [String], exception: CrashReport.Exception?, threads: [Thread],
                 images: [CrashImage], footer: [String] = []) {
         self.format = format
         self.header = header
@@ -108,7 +108,7 @@ public struct ELFCoreReportWriter {
     }
 
     /// The report, its lines in the `elf-core` layout.
-    public func report(warnings: [String] = []) -> CrashReport {
+    package func report(warnings: [String] = []) -> CrashReport {
         // Lines are written as bytes: a walked stack overflow has a thousand frames, each a line.
         var lines: [LogLine] = []
         func add(_ text: String) { lines.append(LogLine(bytes: Array(text.utf8) + [UInt8(ascii: "\n")])) }

@@ -5,16 +5,16 @@ import PostmortemCore
 /// stack pointer, the modules with their build-ids, the signal; and, beyond the stacks, the bytes a walk of the core
 /// reads elsewhere (a Swift task's async contexts on the heap), so that the dump walks as the core does. Small enough
 /// to ship off a machine, and read by minidump-stackwalk, lldb and Postmortem alike.
-public struct CoreMinidumpWriter {
+package struct CoreMinidumpWriter {
     /// The core.
-    public let core: CoreFile
+    package let core: CoreFile
     /// Its images, found as a walk finds them (their build-ids and sizes go in the module list).
-    public let images: MappedImages
+    package let images: MappedImages
     /// The most bytes of a thread's stack kept, from its stack pointer up (a stack that overflowed has megabytes).
-    public var stackLimit: Int
+    package var stackLimit: Int
 
     /// A writer of `core`'s minidump, with `images` as its modules and at most `stackLimit` bytes of each stack.
-    public init(core: CoreFile, images: MappedImages, stackLimit: Int = 8 << 20) {
+    package init(core: CoreFile, images: MappedImages, stackLimit: Int = 8 << 20) {
         self.core = core
         self.images = images
         self.stackLimit = stackLimit
@@ -28,7 +28,7 @@ public struct CoreMinidumpWriter {
     }
 
     /// The minidump's bytes; `timeStamp` is when it says it was written (seconds since 1970).
-    public func minidump(timeStamp: UInt32 = 0) -> [UInt8] {
+    package func minidump(timeStamp: UInt32 = 0) -> [UInt8] {
         let hasException = core.signal != nil
         let commandLine = core.process.map { $0.arguments.split(separator: " ").map(String.init) } ?? []
         let streamCount = 5 + (hasException ? 1 : 0) + (commandLine.isEmpty ? 0 : 1) + (core.auxiliaryVector.isEmpty ? 0 : 1)
