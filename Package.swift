@@ -83,15 +83,16 @@ let package = Package(
             name: "SymbolicationService",
             dependencies: ["PostmortemCore", "ObjectFiles", "CrashLogs", "Symbolication", "Unwinding", "BreakpadSymbols", "Decompression"]
         ),
-        // The options of `postmortem serve`, shared by the command and the server executable it hands over to.
+        // The command line's options declared once: the spellings and help of the options several commands take, the
+        // options of `postmortem serve` (shared by the command and the server executable it hands over to).
         .target(
-            name: "ServeOptions",
+            name: "CommandLineOptions",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "postmortem-server",
             dependencies: [
-                "CMalloc", "PostmortemCore", "ObjectFiles", "Symbolication", "SymbolicationService", "Debuginfod", "ServeOptions", "BreakpadSymbols",
+                "CMalloc", "PostmortemCore", "ObjectFiles", "Symbolication", "SymbolicationService", "Debuginfod", "CommandLineOptions", "BreakpadSymbols",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "postmortem",
             dependencies: [
-                "CMalloc", "ServeOptions",
+                "CMalloc", "CommandLineOptions",
                 "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping", "Unwinding", "BreakpadSymbols",
                 "Decompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -131,7 +132,7 @@ let package = Package(
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(name: "UnwindingTests", dependencies: ["Unwinding", "DWARF", "ObjectFiles", "CrashLogs", "PostmortemCore", "BreakpadSymbols", "TestSupport"]),
         .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
+        .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "CommandLineOptions", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 import ArgumentParser
+import CommandLineOptions
 import Logging
-import ServeOptions
 
 /// `postmortem-server`: the symbolication server `postmortem serve` hands over to (a program of its own, so that the
 /// command line does not carry the server's libraries; see docs/ARCHITECTURE.md, "The server").

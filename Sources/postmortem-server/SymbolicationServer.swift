@@ -1,4 +1,5 @@
 import BreakpadSymbols
+import CommandLineOptions
 import Debuginfod
 import Dispatch
 import Hummingbird
@@ -7,7 +8,6 @@ import NIOCore
 import NIOPosix
 import ObjectFiles
 import PostmortemCore
-import ServeOptions
 import ServiceLifecycle
 import Symbolication
 import SymbolicationService

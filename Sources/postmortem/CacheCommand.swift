@@ -1,7 +1,8 @@
 import ArgumentParser
+import CommandLineOptions
 import ObjectFiles
-import Symbolication
 import PostmortemCore
+import Symbolication
 
 /// `postmortem cache`: where the index cache lives, what it holds, and emptying it.
 struct CacheCommand: ParsableCommand {
@@ -85,10 +86,9 @@ struct CacheBuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build", abstract: "Write the index files of binaries now (runs write missing ones in the background).")
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched for debug files; may be repeated.", completion: .directory)
-    var debugPaths: [String] = []
+    @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: .customLong("arch"), help: "The slice of each universal binary, in the order of the binaries (- for none).")
+    @Option(name: CommandOption.arch.names, help: "The slice of each universal binary, in the order of the binaries (- for none).")
     var slices: [SliceArgument] = []
 
     @Flag(name: .customLong("if-idle"), help: "Do nothing when another writer is at work.")
@@ -121,7 +121,7 @@ struct CacheBuildCommand: ParsableCommand {
         for (position, binary) in binaries.enumerated() {
             let architecture = position < slices.count ? slices[position].architecture : nil
             // Debug files downloaded by the run are found in debuginfod's cache; the writer itself fetches nothing.
-            let options = SymbolizerOptions(debugFileSearch: DebugFileSearch(roots: debugPaths),
+            let options = SymbolizerOptions(debugFileSearch: DebugFileSearch(roots: debugPathOption.debugPaths),
                                             architecture: architecture, indexCache: cache,
                                             remoteDebugFiles: remote)
             do {

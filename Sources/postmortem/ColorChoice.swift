@@ -1,3 +1,4 @@
+import ArgumentParser
 import CrashLogs
 import ObjectFiles
 import PostmortemCore
@@ -5,7 +6,7 @@ import PostmortemCore
 /// `--color auto|always|never`, and the conventions terminals' users set: `NO_COLOR` (set and not empty) turns colour
 /// off, `CLICOLOR_FORCE` (set, not `0`) on, `TERM=dumb` off; `auto` colours standard output only when it is a
 /// terminal. Never JSON, never a file written with `--output`.
-enum ColorChoice: String, CaseIterable {
+enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
     case auto, always, never
 
     /// The colours to print with, or `nil` for plain text.

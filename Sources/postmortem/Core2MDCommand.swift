@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOptions
 import ObjectFiles
 import PostmortemCore
 import Unwinding
@@ -11,23 +12,19 @@ struct Core2MDCommand: ParsableCommand {
         commandName: "core2md",
         abstract: "Write a minidump of a core file: each thread's registers and stack, the modules and their build-ids.")
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "The minidump to write (- for standard output).", completion: .file())
+    @Option(name: [.customShort("o"), .customLong(CommandOption.output.long)], help: "The minidump to write (- for standard output).", completion: .file())
     var output: String
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")],
-            help: "A directory searched (recursively) for the binaries, for build-ids a core does not hold; may be repeated.",
-            completion: .directory)
-    var debugPaths: [String] = []
+    @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: [.customShort("e"), .customLong("executable")],
+    @Option(name: CommandOption.executable.names,
             help: "The program's binary, for a core whose path for it is wrong or gone (as eu-stack's -e).", completion: .file())
     var executable: String?
 
     @Option(name: .customLong("max-stack"), help: "The most bytes of each thread's stack kept, from its stack pointer up.")
     var maxStack: Int = 8 << 20
 
-    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
-    var offline = false
+    @OptionGroup var offlineOption: OfflineOption
 
     @Argument(help: "The core file.", completion: .file())
     var core: String
@@ -39,7 +36,7 @@ struct Core2MDCommand: ParsableCommand {
             throw ExitCode.failure
         }
         read.warnings.forEach { Output.error("\(core): \($0)") }
-        let finder = BinaryFinder(debugPaths: debugPaths, executable: executable, remote: DebuginfodSetup.remoteDebugFiles(offline: offline))
+        let finder = BinaryFinder(debugPaths: debugPathOption.debugPaths, executable: executable, remote: DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline))
         let images = MappedImages(core: read, finder: finder)
         for image in images.images where image.buildID == nil {
             Output.error("\(core): \(image.name): no build-id in the core or a binary found for it (\(image.problem ?? "")); its module has none")

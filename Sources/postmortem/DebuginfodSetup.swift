@@ -5,9 +5,6 @@ import PostmortemCore
 /// The debuginfod client of a run: one when `DEBUGINFOD_URLS` names servers (`--offline`: answering from its cache
 /// only), none otherwise, so that a run without it starts as it always did.
 enum DebuginfodSetup {
-    /// The help of `--offline`, the same on every command.
-    static let offlineHelp = "Ask no debuginfod server (DEBUGINFOD_URLS) this run; files downloaded before are still used."
-
     /// The run's client, or `nil` when `DEBUGINFOD_URLS` is unset or empty; what the environment gets wrong is said
     /// once, on standard error.
     static func remoteDebugFiles(offline: Bool, quiet: Bool = false) -> RemoteDebugFileSource? {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BreakpadSymbols
+import CommandLineOptions
 import Dispatch
 import ObjectFiles
 import PostmortemCore
@@ -12,7 +13,7 @@ struct DumpSymsCommand: ParsableCommand {
         commandName: "dump-syms",
         abstract: "Write the Breakpad symbol file (.sym) of binaries: functions, lines, inlined calls, public symbols, STACK CFI.")
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "The file to write, for one binary (- or none: standard output).",
+    @Option(name: [.customShort("o"), .customLong(CommandOption.output.long)], help: "The file to write, for one binary (- or none: standard output).",
             completion: .file())
     var output: String?
 
@@ -20,20 +21,16 @@ struct DumpSymsCommand: ParsableCommand {
             help: "A symbol store to write into, as DIR/NAME/DEBUGID/NAME.sym (the layout symbol servers serve).", completion: .directory)
     var store: String?
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")],
-            help: "A root of debug files (a .build-id tree, or mirrored binary directories) for stripped binaries; may be repeated.",
-            completion: .directory)
-    var debugPaths: [String] = []
+    @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)],
+    @Option(name: CommandOption.arch.names,
             help: "The slice of a universal (fat) Mach-O file to write (x86_64, arm64, …).")
     var arch: Architecture?
 
     @Flag(name: .customLong("no-inlines"), help: "Leave out INLINE and INLINE_ORIGIN records (inlined code keeps its call's line).")
     var noInlines = false
 
-    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
-    var offline = false
+    @OptionGroup var offlineOption: OfflineOption
 
     @Argument(help: "The binaries (ELF executables and shared libraries, or their debug files; Mach-O files and dSYMs).", completion: .file())
     var binaries: [String]
@@ -48,7 +45,7 @@ struct DumpSymsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPaths), remote: DebuginfodSetup.remoteDebugFiles(offline: offline))
+        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPathOption.debugPaths), remote: DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline))
         let generator = "postmortem \(Postmortem.configuration.version)"
         let results = ThreadResults<Outcome>(count: binaries.count)
         // Each binary is read on its own: two at a time (the machines this runs on have two cores or more).

@@ -1,11 +1,12 @@
 import ArgumentParser
 import BreakpadSymbols
+import CommandLineOptions
 import CrashLogs
 import Grouping
 import ObjectFiles
+import PostmortemCore
 import Symbolication
 import Unwinding
-import PostmortemCore
 
 /// `postmortem group LOG…`: crash logs symbolicated and grouped by crash signature.
 struct GroupCommand: ParsableCommand {
@@ -18,15 +19,14 @@ struct GroupCommand: ParsableCommand {
         thunks, the unwinder); `--print-rules` shows the rules, `--explain LOG` how they applied to one log.
         """)
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched (recursively) for binaries and debug files; may be repeated.", completion: .directory)
-    var debugPaths: [String] = []
+    @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: .customLong("symbols"),
+    @Option(name: CommandOption.symbols.names,
             help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
             completion: .directory)
     var symbolStores: [String] = []
 
-    @Flag(name: .customLong("json"), help: "Print the groups as one JSON document.")
+    @Flag(name: CommandOption.json.names, help: "Print the groups as one JSON document.")
     var json = false
 
     @Option(name: .customLong("baseline"), help: "A previous `group --json` output: print only the groups not in it, and exit with status 1 when there are any.", completion: .file())
@@ -41,17 +41,15 @@ struct GroupCommand: ParsableCommand {
     @Flag(name: .customLong("print-rules"), help: "Print the built-in rules, in the rules-file format.")
     var printRules = false
 
-    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
-    var noCache = false
+    @OptionGroup var indexCacheOption: IndexCacheOption
 
-    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
-    var offline = false
+    @OptionGroup var offlineOption: OfflineOption
 
-    @Flag(name: .customLong("verbose"),
+    @Flag(name: CommandOption.verbose.names,
           help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
     var verbose = false
 
-    @Option(name: [.customShort("j"), .customLong("jobs")],
+    @Option(name: CommandOption.jobs.names,
             help: "How many logs are worked on at once (default: one per processor); the groups are the same in any case.")
     var jobs: Int?
 
@@ -73,25 +71,25 @@ struct GroupCommand: ParsableCommand {
         }
         let signatureRules = try signatureRules()
         let knownSignatures = try baseline.map(Self.readBaseline)
-        let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
+        let remote = DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
         var options = SymbolicationOptions(
-            debugPaths: debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
-            swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
+            debugPaths: debugPathOption.debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
+            swiftNames: .simplified, indexCache: indexCacheOption.noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote)
         let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
         options.moduleSymbols = symbolStore?.lookup
         let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let settings = LogSigning.Settings(
             options: options, rules: signatureRules,
-            dumps: DumpInput(debugPaths: debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit,
+            dumps: DumpInput(debugPaths: debugPathOption.debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit,
                              symbolStore: symbolStore))
         // Per image and reason, how many crashes kept unresolved frames: said once each, at the end.
         var unresolved: [LogSigning.UnresolvedKey: Int] = [:]
         var unresolvedOrder: [LogSigning.UnresolvedKey] = []
         defer {
             diagnostics.finish()
-            IndexCacheWriting.finish(images.imagesNeedingIndexCacheFiles(), cache: options.indexCache, debugRoots: debugPaths) {
+            IndexCacheWriting.finish(images.imagesNeedingIndexCacheFiles(), cache: options.indexCache, debugRoots: debugPathOption.debugPaths) {
                 $0.writeIndexCache()
             }
         }

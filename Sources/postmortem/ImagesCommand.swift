@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOptions
 import ObjectFiles
 import Symbolication
 
@@ -8,13 +9,11 @@ struct ImagesCommand: ParsableCommand {
         commandName: "images",
         abstract: "Identify binaries and debug files: format, architectures, UUID or build-id, DWARF, debug file.")
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A root to search for debug files; may be repeated.", completion: .directory)
-    var debugPaths: [String] = []
+    @OptionGroup var debugPathOption: DebugPathOption
 
-    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
-    var offline = false
+    @OptionGroup var offlineOption: OfflineOption
 
-    @Flag(name: .customLong("json"), help: "Print one JSON object per image (each slice of a universal file).")
+    @Flag(name: CommandOption.json.names, help: "Print one JSON object per image (each slice of a universal file).")
     var json = false
 
     @Argument(help: "Binaries, debug files, universal files or .dSYM bundles.", completion: .file())
@@ -22,8 +21,8 @@ struct ImagesCommand: ParsableCommand {
 
     func run() throws {
         let renderer = ImageInfoRenderer()
-        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPaths),
-                                       remote: DebuginfodSetup.remoteDebugFiles(offline: offline))
+        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPathOption.debugPaths),
+                                       remote: DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline))
         var described = 0
         for path in paths {
             let images: [ObjectFile]

@@ -1,38 +1,34 @@
 import ArgumentParser
+import CommandLineOptions
 import ObjectFiles
 
 /// The options that name an object file and say where it was loaded, shared by `resolve` and `info`.
 struct ObjectOptions: ParsableArguments {
-    @Option(name: [.customShort("o"), .customLong("object")], help: "The binary, shared library or debug file.", completion: .file())
+    @Option(name: CommandOption.object.names, help: "The binary, shared library or debug file.", completion: .file())
     var object: String
 
-    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)],
+    @Option(name: CommandOption.arch.names,
             help: "The slice of a universal (fat) file: arm64, arm64e, x86_64, armv7, i386 ….")
     var arch: Architecture?
 
-    @Option(name: [.customShort("l"), .customLong("load-address")],
+    @Option(name: CommandOption.loadAddress.names,
             help: "Where the image was loaded (hex); addresses are then runtime addresses.")
     var loadAddress: AddressArgument?
 
-    @Option(name: [.customShort("s"), .customLong("slide")], help: "How far the image was moved (hex); addresses are then runtime addresses.")
+    @Option(name: CommandOption.slide.names, help: "How far the image was moved (hex); addresses are then runtime addresses.")
     var slide: AddressArgument?
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")],
-            help: "A root to search for debug files (ROOT/.build-id/xx/rest.debug); may be repeated.", completion: .directory)
-    var debugPaths: [String] = []
+    @OptionGroup var debugPathOption: DebugPathOption
 
-    @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
-    var noDemangle = false
+    @OptionGroup var demangleOption: DemangleOption
 
-    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
-    var noCache = false
+    @OptionGroup var indexCacheOption: IndexCacheOption
 
-    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
-    var offline = false
+    @OptionGroup var offlineOption: OfflineOption
 
     /// The parsed values.
     var selection: ObjectSelection {
-        ObjectSelection(object: object, arch: arch, loadAddress: loadAddress, slide: slide, debugPaths: debugPaths,
-                        noDemangle: noDemangle, noCache: noCache, offline: offline)
+        ObjectSelection(object: object, arch: arch, loadAddress: loadAddress, slide: slide, debugPaths: debugPathOption.debugPaths,
+                        noDemangle: demangleOption.noDemangle, noCache: indexCacheOption.noCache, offline: offlineOption.offline)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOptions
 import CrashLogs
 
 /// How answers are shown, shared by `symbolicate` and `resolve`: source lines around each frame's line and colour.
@@ -10,8 +11,8 @@ struct PresentationOptions: ParsableArguments {
             help: "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated.")
     var sourceMaps: [String] = []
 
-    @Option(name: .customLong("color"), help: "auto (on a terminal), always or never.", completion: .list(["auto", "always", "never"]))
-    var color: String = "auto"
+    @Option(name: CommandOption.color.names, help: "auto (on a terminal), always or never.")
+    var color: ColorChoice = .auto
 
     /// The reader of source lines the options ask for, or `nil` when they ask for none; a bad value is one line on
     /// stderr and a usage error.
@@ -29,14 +30,5 @@ struct PresentationOptions: ParsableArguments {
             throw ExitCode.validationFailure
         }
         return context > 0 || !mappings.isEmpty ? SourceContextReader(context: context, mappings: mappings) : nil
-    }
-
-    /// The colours `--color` and the environment ask for (see ``ColorChoice``); a bad value is a usage error.
-    static func colors(_ color: String, writingJSON: Bool, toFile: Bool) throws -> TerminalColors? {
-        guard let choice = ColorChoice(rawValue: color) else {
-            Output.error("--color takes auto, always or never, not '\(color)'")
-            throw ExitCode.validationFailure
-        }
-        return choice.colors(writingJSON: writingJSON, toFile: toFile)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOptions
 
 /// `postmortem resolve` (alias `atos`): addresses to functions, inline chains and source lines.
 struct ResolveCommand: ParsableCommand {
@@ -14,13 +15,13 @@ struct ResolveCommand: ParsableCommand {
 
     @OptionGroup var objectOptions: ObjectOptions
 
-    @Flag(name: [.customShort("i"), .customLong("inlines")], help: "Print every inlined frame, innermost first.")
+    @Flag(name: CommandOption.inlines.names, help: "Print every inlined frame, innermost first.")
     var inlines = false
 
-    @Flag(name: [.customLong("full-path"), .customLong("fullPath", withSingleDash: true)], help: "Print full source paths.")
+    @Flag(name: CommandOption.fullPath.names, help: "Print full source paths.")
     var fullPath = false
 
-    @Flag(name: .customLong("json"), help: "Print one JSON object per address, with the whole inline chain.")
+    @Flag(name: CommandOption.json.names, help: "Print one JSON object per address, with the whole inline chain.")
     var json = false
 
     @OptionGroup var presentation: PresentationOptions

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import ObjectFiles
 
 extension ResolveRequest {
@@ -17,7 +18,7 @@ extension ResolveRequest {
     init?(commandLine arguments: ArraySlice<String>) {
         guard let command = arguments.first, command == "resolve" || command == "atos" else { return nil }
         var request = ResolveRequest(selection: ObjectSelection(object: ""))
-        var given: UInt16 = 0
+        var given: UInt32 = 0
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
             guard argument.utf8.first == UInt8(ascii: "-") else {
@@ -26,7 +27,7 @@ extension ResolveRequest {
                 continue
             }
             let (name, attached) = CommandLineTokens.option(argument)
-            guard let option = Option(spelling: name) else { return nil }
+            guard let option = CommandOption(spelling: name), Self.readsFast(option) else { return nil }
             if option != .debugPath {
                 guard given & option.bit == 0 else { return nil }
                 given |= option.bit
@@ -40,7 +41,7 @@ extension ResolveRequest {
                 case .noDemangle: request.selection.noDemangle = true
                 case .noCache: request.selection.noCache = true
                 case .offline: request.selection.offline = true
-                case .object, .arch, .loadAddress, .slide, .debugPath: break
+                default: return nil
                 }
                 continue
             }
@@ -57,44 +58,20 @@ extension ResolveRequest {
                 guard let address = AddressArgument(argument: value) else { return nil }
                 request.selection.slide = address
             case .debugPath: request.selection.debugPaths.append(value)
-            case .inlines, .fullPath, .json, .noDemangle, .noCache, .offline: break
-            }
-        }
-        guard given & Option.object.bit != 0 else { return nil }
-        self = request
-    }
-
-    /// The options and flags `init(commandLine:)` reads. (A `switch` and a bit mask rather than a dictionary and a
-    /// set: the first use of a `Dictionary` or `Set` of a new key type makes the Swift runtime look up the key's
-    /// `Hashable` conformance, a scan of every conformance record in the binary, about 100,000 instructions.)
-    private enum Option: UInt8 {
-        case object, arch, loadAddress, slide, debugPath, inlines, fullPath, json, noDemangle, noCache, offline
-
-        /// Each spelling ``ResolveCommand`` and ``ObjectOptions`` declare, with the option it names.
-        init?(spelling: String) {
-            switch spelling {
-            case "-o", "--object": self = .object
-            case "--arch", "-arch": self = .arch
-            case "-l", "--load-address": self = .loadAddress
-            case "-s", "--slide": self = .slide
-            case "-d", "--debug-path": self = .debugPath
-            case "-i", "--inlines": self = .inlines
-            case "--full-path", "-fullPath": self = .fullPath
-            case "--json": self = .json
-            case "--no-demangle": self = .noDemangle
-            case "--no-cache": self = .noCache
-            case "--offline": self = .offline
             default: return nil
             }
         }
+        guard given & CommandOption.object.bit != 0 else { return nil }
+        self = request
+    }
 
-        var bit: UInt16 { 1 << rawValue }
-
-        var isFlag: Bool {
-            switch self {
-            case .inlines, .fullPath, .json, .noDemangle, .noCache, .offline: true
-            default: false
-            }
+    /// Whether `option` is one `resolve` takes (``ResolveCommand`` and ``ObjectOptions``).
+    private static func readsFast(_ option: CommandOption) -> Bool {
+        switch option {
+        case .object, .arch, .loadAddress, .slide, .debugPath, .inlines, .fullPath, .json, .noDemangle, .noCache,
+             .offline: true
+        case .symbols, .executable, .maxFrames, .jobs, .output, .color, .stackwalkJSON, .parseOnly, .fullNames,
+             .strict, .verbose, .scan: false
         }
     }
 }

@@ -2,8 +2,8 @@ import ArgumentParser
 import BreakpadSymbols
 import ObjectFiles
 import PostmortemCore
-import Symbolication
 import PostmortemCore
+import Symbolication
 
 /// What `postmortem resolve` was asked, as plain values, and the work of answering it. ``ResolveCommand`` fills it in
 /// through ArgumentParser; `ResolveRequest(commandLine:)` reads the common command lines without it.
@@ -22,7 +22,7 @@ struct ResolveRequest: Equatable {
     var sourceContext = 0
     var sourceMaps: [String] = []
     /// `--color`: auto, always or never.
-    var color = "auto"
+    var color = ColorChoice.auto
 
     /// A share of a batch answered: the bytes of the lines that answer its inputs, in order, and the inputs that
     /// are not addresses, each with the number of bytes that come before its error.
@@ -41,7 +41,7 @@ struct ResolveRequest: Equatable {
         let symbolizer = try selection.openSymbolizer()
         sourceReader = sourceReader?.fetching(from: symbolizer.options.remoteDebugFiles)
         let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
-        let colors = try PresentationOptions.colors(color, writingJSON: json, toFile: false)
+        let colors = color.colors(writingJSON: json, toFile: false)
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName,
             colors: colors)

@@ -1,6 +1,6 @@
 import ArgumentParser
+import CommandLineOptions
 import ObjectFiles
-import ServeOptions
 
 /// `postmortem serve`: hands over to `postmortem-server`, installed beside `postmortem`. The server is a program of
 /// its own so that its HTTP libraries cost the other commands nothing at start-up (docs/ARCHITECTURE.md, "The server").

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOptions
 import CrashLogs
 import ObjectFiles
 import PostmortemCore
@@ -12,22 +13,19 @@ struct StackCommand: ParsableCommand {
         commandName: "stack",
         abstract: "Print every thread's stack of running processes, symbolicated (the threads stop while they are walked).")
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched (recursively) for binaries and debug files; may be repeated.", completion: .directory)
-    var debugPaths: [String] = []
+    @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: .customLong("max-frames"), help: "The most frames a thread is unwound to.")
+    @Option(name: CommandOption.maxFrames.names, help: "The most frames a thread is unwound to.")
     var maxFrames: Int = StackWalker.defaultFrameLimit
 
-    @Flag(name: .customLong("json"), help: "Print each process's report as one line of JSON.")
+    @Flag(name: CommandOption.json.names, help: "Print each process's report as one line of JSON.")
     var json = false
 
-    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
-    var noCache = false
+    @OptionGroup var indexCacheOption: IndexCacheOption
 
-    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
-    var offline = false
+    @OptionGroup var offlineOption: OfflineOption
 
-    @Flag(name: .customLong("verbose"),
+    @Flag(name: CommandOption.verbose.names,
           help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
     var verbose = false
 
@@ -37,14 +35,14 @@ struct StackCommand: ParsableCommand {
     var processIDs: [Int32]
 
     func run() throws {
-        let remote = DebuginfodSetup.remoteDebugFiles(offline: offline)
+        let remote = DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
         let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: SymbolicationOptions(
-            debugPaths: debugPaths, demangle: true, swiftNames: .simplified, indexCache: noCache ? nil : IndexCache.standard(),
+            debugPaths: debugPathOption.debugPaths, demangle: true, swiftNames: .simplified, indexCache: indexCacheOption.noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote))
         let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
-        let colors = try PresentationOptions.colors(presentation.color, writingJSON: json, toFile: false)
-        let finder = BinaryFinder(debugPaths: debugPaths, remote: remote)
+        let colors = presentation.color.colors(writingJSON: json, toFile: false)
+        let finder = BinaryFinder(debugPaths: debugPathOption.debugPaths, remote: remote)
         var failed = false
         for processID in processIDs {
             let stacks: ProcessStacks
@@ -69,7 +67,7 @@ struct StackCommand: ParsableCommand {
         }
         diagnostics.finish()
         IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
-                                 debugRoots: debugPaths) { $0.writeIndexCache() }
+                                 debugRoots: debugPathOption.debugPaths) { $0.writeIndexCache() }
         if failed { throw ExitCode.failure }
     }
 }

@@ -21,7 +21,7 @@ struct SymbolFileResolveRequest {
             throw ExitCode.failure
         }
         index.problems.forEach { Output.error("\(selection.object): \($0)") }
-        let colors = try PresentationOptions.colors(request.color, writingJSON: request.json, toFile: false)
+        let colors = request.color.colors(writingJSON: request.json, toFile: false)
         let renderer = ResolutionRenderer(style: .init(showsInlinedFrames: request.inlines, showsFullPaths: request.fullPath),
                                           imageName: index.module.name, colors: colors)
         let loaded = selection.loadedImage(imageBase: FileAddress(0))

@@ -1,10 +1,11 @@
 import ArgumentParser
 import BreakpadSymbols
+import CommandLineOptions
 import CrashLogs
 import ObjectFiles
+import PostmortemCore
 import Symbolication
 import Unwinding
-import PostmortemCore
 
 /// `postmortem symbolicate LOG…`: crash logs and traces printed back with symbols, or as JSON reports.
 struct SymbolicateCommand: ParsableCommand {
@@ -13,71 +14,67 @@ struct SymbolicateCommand: ParsableCommand {
         abstract: "Symbolicate crash logs and traces, printed in their own format or as JSON.",
         discussion: "Formats read so far: \(CrashLogParser.supportedFormats.map(\.rawValue).joined(separator: ", ")).")
 
-    @Option(name: [.customShort("d"), .customLong("debug-path")], help: "A directory searched (recursively) for binaries and debug files; may be repeated.", completion: .directory)
-    var debugPaths: [String] = []
+    @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: .customLong("symbols"),
+    @Option(name: CommandOption.symbols.names,
             help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
             completion: .directory)
     var symbolStores: [String] = []
 
-    @Option(name: [.customShort("o"), .customLong("object")], help: "The binary for frames that name no image.", completion: .file())
+    @Option(name: CommandOption.object.names, help: "The binary for frames that name no image.", completion: .file())
     var object: String?
 
-    @Option(name: [.customShort("l"), .customLong("load-address")], help: "Where the -o binary was loaded (hex).")
+    @Option(name: CommandOption.loadAddress.names, help: "Where the -o binary was loaded (hex).")
     var loadAddress: AddressArgument?
 
-    @Option(name: [.customLong("arch"), .customLong("arch", withSingleDash: true)], help: "The slice of a universal binary the log does not identify (-o's, and one found by name).")
+    @Option(name: CommandOption.arch.names, help: "The slice of a universal binary the log does not identify (-o's, and one found by name).")
     var arch: Architecture?
 
-    @Option(name: [.customShort("e"), .customLong("executable")],
+    @Option(name: CommandOption.executable.names,
             help: "The program's binary, for a core whose path for it is wrong or gone (as eu-stack's -e).", completion: .file())
     var executable: String?
 
-    @Option(name: .customLong("max-frames"), help: "The most frames a core's thread is unwound to (a stack overflow has many more).")
+    @Option(name: CommandOption.maxFrames.names, help: "The most frames a core's thread is unwound to (a stack overflow has many more).")
     var maxFrames: Int = 1_024
 
-    @Flag(name: .customLong("scan"),
+    @Flag(name: CommandOption.scan.names,
           help: "Where a core's or minidump's walk finds no CFI and no frame pointer, scan the stack for a return address (each such frame is marked scan).")
     var scan = false
 
-    @Flag(name: .customLong("json"), help: "Print each report as one line of JSON.")
+    @Flag(name: CommandOption.json.names, help: "Print each report as one line of JSON.")
     var json = false
 
-    @Flag(name: .customLong("stackwalk-json"),
+    @Flag(name: CommandOption.stackwalkJSON.names,
           help: "Print a minidump's report as minidump-stackwalk's --json document (rust-minidump's schema), one per line.")
     var stackwalkJSON = false
 
-    @Option(name: .customLong("output"), help: "Write to this file instead of standard output.", completion: .file())
+    @Option(name: CommandOption.output.names, help: "Write to this file instead of standard output.", completion: .file())
     var output: String?
 
-    @Flag(name: .customLong("parse-only"), help: "Parse and print the logs without looking for binaries.")
+    @Flag(name: CommandOption.parseOnly.names, help: "Parse and print the logs without looking for binaries.")
     var parseOnly = false
 
-    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
-    var noCache = false
+    @OptionGroup var indexCacheOption: IndexCacheOption
 
-    @Flag(name: .customLong("offline"), help: ArgumentHelp(stringLiteral: DebuginfodSetup.offlineHelp))
-    var offline = false
+    @OptionGroup var offlineOption: OfflineOption
 
-    @Flag(name: .customLong("no-demangle"), help: "Print linkage names as stored.")
-    var noDemangle = false
+    @OptionGroup var demangleOption: DemangleOption
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(name: .customLong("full-names"),
+    @Flag(name: CommandOption.fullNames.names,
           help: "Print Swift names in full (modules, argument and result types) instead of as the runtime's backtracer does.")
     var fullNames = false
 
-    @Flag(name: .customLong("strict"),
+    @Flag(name: CommandOption.strict.names,
           help: "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
     var strict = false
 
-    @Flag(name: .customLong("verbose"),
+    @Flag(name: CommandOption.verbose.names,
           help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
     var verbose = false
 
-    @Option(name: [.customShort("j"), .customLong("jobs")],
+    @Option(name: CommandOption.jobs.names,
             help: "How many logs are worked on at once (default: one per processor); the output is the same in any case.")
     var jobs: Int?
 
@@ -86,9 +83,9 @@ struct SymbolicateCommand: ParsableCommand {
 
     /// The request these options make.
     var request: SymbolicateRequest {
-        SymbolicateRequest(debugPaths: debugPaths, symbolStores: symbolStores, object: object, loadAddress: loadAddress, arch: arch,
+        SymbolicateRequest(debugPaths: debugPathOption.debugPaths, symbolStores: symbolStores, object: object, loadAddress: loadAddress, arch: arch,
                            executable: executable, maxFrames: maxFrames, scan: scan, json: json, stackwalkJSON: stackwalkJSON,
-                           output: output, parseOnly: parseOnly, noCache: noCache, offline: offline, noDemangle: noDemangle,
+                           output: output, parseOnly: parseOnly, noCache: indexCacheOption.noCache, offline: offlineOption.offline, noDemangle: demangleOption.noDemangle,
                            sourceContext: presentation.sourceContext, sourceMaps: presentation.sourceMaps, color: presentation.color,
                            fullNames: fullNames, strict: strict, verbose: verbose, jobs: jobs, logs: logs)
     }

@@ -1,3 +1,5 @@
+import CommandLineOptions
+
 extension SymbolicateRequest {
     /// Reads a `symbolicate` command line of known options and logs without ArgumentParser; `nil` for anything else,
     /// which ArgumentParser then reads (help, errors, other commands, unusual spellings).
@@ -24,7 +26,7 @@ extension SymbolicateRequest {
                 continue
             }
             let (name, attached) = CommandLineTokens.option(argument)
-            guard let option = Option(spelling: name) else { return nil }
+            guard let option = CommandOption(spelling: name), Self.readsFast(option) else { return nil }
             if !option.isRepeatable {
                 guard given & option.bit == 0 else { return nil }
                 given |= option.bit
@@ -42,7 +44,7 @@ extension SymbolicateRequest {
                 case .strict: request.strict = true
                 case .verbose: request.verbose = true
                 case .scan: request.scan = true
-                case .debugPath, .symbols, .object, .executable, .maxFrames, .jobs, .output, .color: break
+                default: return nil
                 }
                 continue
             }
@@ -53,56 +55,34 @@ extension SymbolicateRequest {
             case .object: request.object = value
             case .executable: request.executable = value
             case .output: request.output = value
-            case .color: request.color = value
+            case .color:
+                guard let choice = ColorChoice(rawValue: value) else { return nil }
+                request.color = choice
             case .maxFrames:
                 guard let count = Int(value) else { return nil }
                 request.maxFrames = count
             case .jobs:
                 guard let count = Int(value) else { return nil }
                 request.jobs = count
-            case .json, .stackwalkJSON, .parseOnly, .noCache, .offline, .noDemangle, .fullNames, .strict, .verbose, .scan: break
+            default: return nil
             }
         }
         guard !request.logs.isEmpty else { return nil }
         self = request
     }
 
-    /// The options and flags `init(commandLine:)` reads. (A `switch` and a bit mask rather than a dictionary and a
-    /// set: the first use of a `Dictionary` or `Set` of a new key type makes the Swift runtime look up the key's
-    /// `Hashable` conformance, a scan of every conformance record in the binary.)
-    private enum Option: UInt8 {
-        case debugPath, symbols, object, executable, maxFrames, jobs, output, color
-        case json, stackwalkJSON, parseOnly, noCache, offline, noDemangle, fullNames, strict, verbose, scan
-
-        /// Each spelling ``SymbolicateCommand`` and ``PresentationOptions`` declare for it, with the option it names.
-        init?(spelling: String) {
-            switch spelling {
-            case "-d", "--debug-path": self = .debugPath
-            case "--symbols": self = .symbols
-            case "-o", "--object": self = .object
-            case "-e", "--executable": self = .executable
-            case "--max-frames": self = .maxFrames
-            case "-j", "--jobs": self = .jobs
-            case "--output": self = .output
-            case "--color": self = .color
-            case "--json": self = .json
-            case "--stackwalk-json": self = .stackwalkJSON
-            case "--parse-only": self = .parseOnly
-            case "--no-cache": self = .noCache
-            case "--offline": self = .offline
-            case "--no-demangle": self = .noDemangle
-            case "--full-names": self = .fullNames
-            case "--strict": self = .strict
-            case "--verbose": self = .verbose
-            case "--scan": self = .scan
-            default: return nil
-            }
+    /// Whether `option` is one `symbolicate` takes (``SymbolicateCommand`` and the groups it declares) and this reader
+    /// reads (`--arch` and `-l`, which need checking, are left to ArgumentParser).
+    private static func readsFast(_ option: CommandOption) -> Bool {
+        switch option {
+        case .debugPath, .symbols, .object, .executable, .maxFrames, .jobs, .output, .color, .json, .stackwalkJSON,
+             .parseOnly, .noCache, .offline, .noDemangle, .fullNames, .strict, .verbose, .scan: true
+        case .arch, .loadAddress, .slide, .inlines, .fullPath: false
         }
-
-        var bit: UInt32 { 1 << rawValue }
-
-        var isRepeatable: Bool { self == .debugPath || self == .symbols }
-
-        var isFlag: Bool { rawValue >= Option.json.rawValue }
     }
+}
+
+extension CommandOption {
+    /// The option's bit in a mask of the options given once.
+    var bit: UInt32 { 1 << rawValue }
 }

@@ -2,9 +2,9 @@ import ArgumentParser
 import BreakpadSymbols
 import CrashLogs
 import ObjectFiles
+import PostmortemCore
 import Symbolication
 import Unwinding
-import PostmortemCore
 
 /// What `postmortem symbolicate` was asked, as plain values, and the work of answering it. ``SymbolicateCommand``
 /// fills it in through ArgumentParser; `SymbolicateRequest(commandLine:)` reads the common command lines without it.
@@ -26,7 +26,7 @@ struct SymbolicateRequest: Equatable {
     var noDemangle = false
     var sourceContext = 0
     var sourceMaps: [String] = []
-    var color = "auto"
+    var color = ColorChoice.auto
     var fullNames = false
     var strict = false
     var verbose = false
@@ -55,7 +55,7 @@ struct SymbolicateRequest: Equatable {
         let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)?
             .fetching(from: remote)
-        let colors = try PresentationOptions.colors(color, writingJSON: json, toFile: output != nil)
+        let colors = color.colors(writingJSON: json, toFile: output != nil)
         let sources = LogSource.expand(logs)
         for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"

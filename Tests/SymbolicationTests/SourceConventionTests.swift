@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Conventions of the sources that a review would otherwise have to catch by eye.
 @Suite("Source conventions")
@@ -36,7 +36,7 @@ struct SourceConventionTests {
     }
 
     /// Modules that word answers for the command line: they may name its options.
-    static let frontEnds: Set<String> = ["postmortem", "postmortem-server", "ServeOptions"]
+    static let frontEnds: Set<String> = ["postmortem", "postmortem-server", "CommandLineOptions"]
 
     /// Options of other tools that library strings name, by file: each for its reason.
     static let otherToolsOptions: [String: Set<String>?] = [

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import CommandLineOptions
 
 /// The options of `postmortem serve`, which the `postmortem-server` executable takes too: the command hands them on.
 package struct ServeOptions: ParsableArguments {
@@ -10,14 +11,11 @@ package struct ServeOptions: ParsableArguments {
     @Option(help: "The port to listen on; 0 picks a free one (the first line on standard output says which).")
     package var port = 8080
 
-    /// Folders searched for binaries and debug files.
-    @Option(name: [.customShort("d"), .customLong("debug-path")],
-            help: "A directory searched (recursively) for binaries and debug files; may be repeated. Listed at start, and again when a request names a module not found.",
-            completion: .directory)
-    package var debugPaths: [String] = []
+    /// Folders searched for binaries and debug files (listed at start, and again when a request names a module not found).
+    @OptionGroup package var debugPathOption: DebugPathOption
 
     /// Breakpad symbol stores served at `/NAME/DEBUGID/NAME.sym`; the first receives written and uploaded files.
-    @Option(name: .customLong("symbols"),
+    @Option(name: CommandOption.symbols.names,
             help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) to serve at GET /NAME/DEBUGID/NAME.sym; may be repeated. A file missing from all is written from a binary below -d into the first, as are files sent to POST /upload.",
             completion: .directory)
     package var symbolStores: [String] = []
@@ -27,7 +25,7 @@ package struct ServeOptions: ParsableArguments {
     package var maximumBodySize = "32M"
 
     /// The most frames one Symbolication API request may hold.
-    @Option(name: .customLong("max-frames"), help: "The most frames of all the jobs of one Symbolication API request.")
+    @Option(name: CommandOption.maxFrames.names, help: "The most frames of all the jobs of one Symbolication API request.")
     package var maximumFrames = 100_000
 
     /// Seconds a request may take.
@@ -40,12 +38,19 @@ package struct ServeOptions: ParsableArguments {
     package var maximumOpenImages = 64
 
     /// Whether the index cache is off.
-    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the index cache (see `postmortem cache`).")
-    package var noCache = false
+    @OptionGroup package var indexCacheOption: IndexCacheOption
 
     /// Whether debuginfod is not asked.
-    @Flag(name: .customLong("offline"), help: "Ask no debuginfod server (DEBUGINFOD_URLS); files downloaded before are still used.")
-    package var offline = false
+    @OptionGroup package var offlineOption: OfflineOption
+
+    /// Folders searched for binaries and debug files.
+    package var debugPaths: [String] { debugPathOption.debugPaths }
+
+    /// Whether the index cache is off.
+    package var noCache: Bool { indexCacheOption.noCache }
+
+    /// Whether debuginfod is not asked.
+    package var offline: Bool { offlineOption.offline }
 
     /// The defaults, for swift-argument-parser to fill in.
     package init() {}
