@@ -33,7 +33,7 @@ APPLE_SAMPLE := SampleCrashes/apple-objc-arm64
 LLVM_SYMBOLIZER ?= $(shell if [ -x "$(SWIFT_BIN)/llvm-symbolizer" ]; then echo "$(SWIFT_BIN)/llvm-symbolizer"; else command -v llvm-symbolizer; fi)
 export LLVM_SYMBOLIZER
 
-.PHONY: demo test test-times build release setup setup-test check-setup fixtures bench bench-logs bench-serve malformed corpus fuzz test-asan clean link-order install man
+.PHONY: demo test test-times build release setup setup-test check-setup format fixtures bench bench-logs bench-serve malformed corpus fuzz test-asan clean link-order install man
 
 # Installs what is missing for the project and its tests (apt-get, through sudo when not root; the oracles from the
 # Python package index), builds, and symbolicates a sample.
@@ -49,12 +49,15 @@ demo: setup setup-test
 	@$(POSTMORTEM) symbolicate $(APPLE_SAMPLE)/App.crash | sed -n '/^Last Exception Backtrace:/,/^Thread 0 crashed with/p'
 
 # Checks that what the tests need is installed (it installs nothing: `make setup setup-test` does), that the public
-# declarations are documented and listed in docs/API.txt, runs the whole suite, then the CLI suites of RELEASE_SMOKE
+# declarations are documented and listed in docs/API.txt, the sources laid out as `.swift-format` says and commit
+# messages a short subject and a body, runs the whole suite, then the CLI suites of RELEASE_SMOKE
 # again on the release binary (a static executable, as `make demo` and the benchmarks run it).
 test: check-setup
 	@echo "llvm-symbolizer for differential tests: $(LLVM_SYMBOLIZER)"
 	.ci/public-docs.py
 	.ci/public-docs.py --check-api
+	swift format lint --strict --recursive --parallel $(FORMATTED)
+	.ci/commit-messages.py
 	swift build --build-tests
 	swift test --skip-build
 	$(BUILD_RELEASE)
@@ -108,6 +111,14 @@ setup:
 	  echo "Installing $$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+# The Swift sources `.swift-format` holds to its layout (`make test` lints them). Test fixtures, samples and benchmark
+# programs are left as they are: their line numbers are in committed binaries and logs.
+FORMATTED := Package.swift Sources Fuzz/Support Fuzz/Targets Tests/TestSupport $(wildcard Tests/*Tests)
+
+# Rewrites the sources in `.swift-format`'s layout.
+format:
+	swift format format --in-place --recursive --parallel $(FORMATTED)
 
 # Says what `setup` and `setup-test` would install, and fails when anything is missing; installs nothing.
 check-setup:

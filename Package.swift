@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -7,7 +7,7 @@ let package = Package(
         .executable(name: "postmortem", targets: ["postmortem"]),
         .executable(name: "postmortem-server", targets: ["postmortem-server"]),
         .library(name: "Symbolication", targets: ["Symbolication"]),
-        .library(name: "Formatters", targets: ["Formatters"]),
+        .library(name: "Formatters", targets: ["Formatters"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -17,7 +17,7 @@ let package = Package(
         // Foundation, which the server needs neither of.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
     ],
     targets: [
         // System libraries. libdwarf's header is <libdwarf/libdwarf.h> and Debian ships no pkg-config file for it.
@@ -61,7 +61,7 @@ let package = Package(
                 "PostmortemCore", "ObjectFiles",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio")
             ]
         ),
         .target(name: "CrashLogs", dependencies: ["PostmortemCore"]),
@@ -74,14 +74,20 @@ let package = Package(
         // Stacks walked from registers, memory and call-frame information: ELF core files, unwound into reports.
         // ptrace's few requests for stopping a live process's threads (ptrace is variadic, which Swift cannot call).
         .target(name: "CProcessTrace"),
-        .target(name: "Unwinding", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "CProcessTrace"]),
-        .target(name: "BreakpadSymbols", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "Symbolication"]),
+        .target(
+            name: "Unwinding", dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "CProcessTrace"]),
+        .target(
+            name: "BreakpadSymbols",
+            dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "Symbolication"]),
         .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication"]),
         // What a symbolication server does, without HTTP: modules by Breakpad debug id, a pool of opened images shared
         // by requests, Symbolication API v5 and posted crash logs.
         .target(
             name: "SymbolicationService",
-            dependencies: ["PostmortemCore", "ObjectFiles", "CrashLogs", "Symbolication", "Unwinding", "BreakpadSymbols", "Decompression"]
+            dependencies: [
+                "PostmortemCore", "ObjectFiles", "CrashLogs", "Symbolication", "Unwinding", "BreakpadSymbols",
+                "Decompression"
+            ]
         ),
         // The command line's options declared once: the spellings and help of the options several commands take, the
         // options of `postmortem serve` (shared by the command and the server executable it hands over to).
@@ -92,20 +98,22 @@ let package = Package(
         .executableTarget(
             name: "postmortem-server",
             dependencies: [
-                "CMalloc", "PostmortemCore", "ObjectFiles", "Symbolication", "SymbolicationService", "Debuginfod", "CommandLineOptions", "BreakpadSymbols",
+                "CMalloc", "PostmortemCore", "ObjectFiles", "Symbolication", "SymbolicationService", "Debuginfod",
+                "CommandLineOptions", "BreakpadSymbols",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus")
             ]
         ),
         .executableTarget(
             name: "postmortem",
             dependencies: [
                 "CMalloc", "CommandLineOptions",
-                "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping", "Unwinding", "BreakpadSymbols",
+                "PostmortemCore", "Symbolication", "ObjectFiles", "CrashLogs", "Formatters", "Debuginfod", "Grouping",
+                "Unwinding", "BreakpadSymbols",
                 "Decompression",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
 
@@ -113,26 +121,63 @@ let package = Package(
         // each replays the inputs named on its command line.
         .target(name: "CFuzzDriver", path: "Fuzz/Driver"),
         .target(name: "FuzzSupport", dependencies: ["ObjectFiles", "CFuzzDriver"], path: "Fuzz/Support"),
-        .executableTarget(name: "fuzz-crashlogs", dependencies: ["CrashLogs", "FuzzSupport"], path: "Fuzz/Targets/CrashLogs"),
+        .executableTarget(
+            name: "fuzz-crashlogs", dependencies: ["CrashLogs", "FuzzSupport"], path: "Fuzz/Targets/CrashLogs"),
         .executableTarget(name: "fuzz-dumps", dependencies: ["Formatters", "FuzzSupport"], path: "Fuzz/Targets/Dumps"),
-        .executableTarget(name: "fuzz-objectfiles", dependencies: ["ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/ObjectFiles"),
-        .executableTarget(name: "fuzz-dwarf", dependencies: ["Symbolication", "DWARF", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/DWARF"),
-        .executableTarget(name: "fuzz-cores", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/Cores"),
-        .executableTarget(name: "fuzz-symbol-files", dependencies: ["BreakpadSymbols", "ObjectFiles", "DWARF", "PostmortemCore", "FuzzSupport"], path: "Fuzz/Targets/SymbolFiles"),
-        .executableTarget(name: "fuzz-minidumps", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/Minidumps"),
-        .executableTarget(name: "fuzz-index-cache", dependencies: ["Symbolication", "FuzzSupport"], path: "Fuzz/Targets/IndexCache"),
+        .executableTarget(
+            name: "fuzz-objectfiles", dependencies: ["ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/ObjectFiles"),
+        .executableTarget(
+            name: "fuzz-dwarf", dependencies: ["Symbolication", "DWARF", "ObjectFiles", "FuzzSupport"],
+            path: "Fuzz/Targets/DWARF"),
+        .executableTarget(
+            name: "fuzz-cores", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"], path: "Fuzz/Targets/Cores"),
+        .executableTarget(
+            name: "fuzz-symbol-files",
+            dependencies: ["BreakpadSymbols", "ObjectFiles", "DWARF", "PostmortemCore", "FuzzSupport"],
+            path: "Fuzz/Targets/SymbolFiles"),
+        .executableTarget(
+            name: "fuzz-minidumps", dependencies: ["Unwinding", "ObjectFiles", "FuzzSupport"],
+            path: "Fuzz/Targets/Minidumps"),
+        .executableTarget(
+            name: "fuzz-index-cache", dependencies: ["Symbolication", "FuzzSupport"], path: "Fuzz/Targets/IndexCache"),
 
         // Fixture paths and a process runner shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
-        .testTarget(name: "FormattersTests", dependencies: ["Formatters", "TestSupport"], exclude: ["Dumps", "FormatterFiles", "Goldens"]),
-        .testTarget(name: "CrashLogsTests", dependencies: ["CrashLogs", "PostmortemCore", "TestSupport"], exclude: ["Corpus"]),
+        .testTarget(
+            name: "FormattersTests", dependencies: ["Formatters", "TestSupport"],
+            exclude: ["Dumps", "FormatterFiles", "Goldens"]),
+        .testTarget(
+            name: "CrashLogsTests", dependencies: ["CrashLogs", "PostmortemCore", "TestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
-        .testTarget(name: "UnwindingTests", dependencies: ["Unwinding", "DWARF", "ObjectFiles", "CrashLogs", "PostmortemCore", "BreakpadSymbols", "TestSupport"]),
-        .testTarget(name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "PostmortemCLITests", dependencies: ["postmortem", "CommandLineOptions", "ObjectFiles", "TestSupport"], exclude: ["Golden", "Logs"]),
+        .testTarget(
+            name: "UnwindingTests",
+            dependencies: [
+                "Unwinding", "DWARF", "ObjectFiles", "CrashLogs", "PostmortemCore", "BreakpadSymbols", "TestSupport"
+            ]),
+        .testTarget(
+            name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"],
+            exclude: ["Golden"]),
+        .testTarget(
+            name: "PostmortemCLITests",
+            dependencies: ["postmortem", "CommandLineOptions", "ObjectFiles", "TestSupport"],
+            exclude: ["Golden", "Logs"])
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift module names the modules whose members it uses (MemberImportVisibility), so that an import cannot be
+// dropped from one file because another file of the module still has it. Modules with no pointer work are checked for
+// memory safety (any unsafe construct there is a warning, which a review reads as a design change).
+let cTargets: Set<String> = [
+    "CLibDwarf", "CLibElf", "CMalloc", "CCompression", "CDemangle", "CProcessTrace", "CFuzzDriver"
+]
+let memorySafeModules: Set<String> = ["CommandLineOptions", "CrashLogs", "Debuginfod", "Formatters"]
+for target in package.targets where !cTargets.contains(target.name) {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    if memorySafeModules.contains(target.name) { settings.append(.strictMemorySafety()) }
+    target.swiftSettings = settings
+}

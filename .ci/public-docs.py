@@ -76,10 +76,14 @@ def api_lines(path, module):
                 part = lines[at].strip()
                 text += ("" if not text or text.endswith("(") else " ") + part
                 depth += part.count("(") - part.count(")")
-                if depth <= 0 or at - index > 12:
+                following = lines[at + 1].strip() if at + 1 < len(lines) else ""
+                if (depth <= 0 and not following.startswith(("->", "throws", "rethrows", "async", "where")))\
+                        or at - index > 12:
                     break
                 at += 1
             text = re.sub(r"\s*\{.*$", "", text) if not text.startswith("{") else text
+            # However the formatter wraps it: no space inside the parentheses, no comma before the closing one.
+            text = re.sub(r",?\s+\)", ")", re.sub(r"\(\s+", "(", text))
             context = ".".join([module] + [name for _, name in enclosing])
             found.append(f"{context}: {text}")
         if container:

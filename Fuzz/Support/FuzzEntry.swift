@@ -1,8 +1,9 @@
 import Glibc
 import ObjectFiles
 import PostmortemCore
+
 #if FUZZING
-import CFuzzDriver
+    import CFuzzDriver
 #endif
 
 /// What the fuzz targets share: replaying inputs from files (what a target does when built without
@@ -11,14 +12,16 @@ import CFuzzDriver
 public enum FuzzEntry {
     /// A target's `main`: in a fuzz build (`-DFUZZING`), libFuzzer's driver calling `fuzzer` with each
     /// input; in a plain build, `replay` over the files named on the command line.
-    public static func main(fuzzer: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32, replay body: ([UInt8]) -> Void) -> Never {
+    public static func main(
+        fuzzer: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32, replay body: ([UInt8]) -> Void
+    ) -> Never {
         #if FUZZING
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzer))
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzer))
         #else
-        replay(body)
-        exit(0)
+            replay(body)
+            exit(0)
         #endif
     }
 
@@ -33,7 +36,8 @@ public enum FuzzEntry {
     public static func replay(_ body: ([UInt8]) -> Void) {
         var count = 0
         for argument in CommandLine.arguments.dropFirst() {
-            let paths = FileSystem.isDirectory(argument)
+            let paths =
+                FileSystem.isDirectory(argument)
                 ? FileSystem.entries(of: argument).filter { !$0.isDirectory }.map { argument + "/" + $0.name }.sorted()
                 : [argument]
             for path in paths {

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// The options of postmortem's commands that more than one command, or a fast reader, knows: each one's spellings in
 /// one place. ArgumentParser's declarations take their names from ``names``; the readers of `symbolicate` and
@@ -8,7 +8,8 @@ package enum CommandOption: UInt8, Sendable {
     // Options with a value.
     case debugPath, symbols, object, executable, arch, loadAddress, slide, maxFrames, jobs, output, color
     // Flags.
-    case json, stackwalkJSON, parseOnly, noCache, offline, noDemangle, fullNames, strict, verbose, scan, inlines, fullPath
+    case json, stackwalkJSON, parseOnly, noCache, offline, noDemangle, fullNames, strict, verbose, scan, inlines,
+        fullPath
 
     /// How many options the table holds.
     private static let count = CommandOption.fullPath.rawValue + 1
@@ -81,8 +82,11 @@ package enum CommandOption: UInt8, Sendable {
         let name = spelling.dropFirst(isLong ? 2 : 1)
         for raw in 0..<Self.count {
             guard let option = CommandOption(rawValue: raw) else { continue }
-            if isLong ? name == option.long : (option.short.map { name.count == 1 && name.first == $0 } ?? false)
-                || (option.singleDash.map { name == $0 } ?? false) {
+            if isLong
+                ? name == option.long
+                : (option.short.map { name.count == 1 && name.first == $0 } ?? false)
+                    || (option.singleDash.map { name == $0 } ?? false)
+            {
                 self = option
                 return
             }

@@ -1,5 +1,4 @@
-public import ArgumentParser
-import CommandLineOptions
+import ArgumentParser
 
 /// The options of `postmortem serve`, which the `postmortem-server` executable takes too: the command hands them on.
 package struct ServeOptions: ParsableArguments {
@@ -15,26 +14,34 @@ package struct ServeOptions: ParsableArguments {
     @OptionGroup package var debugPathOption: DebugPathOption
 
     /// Breakpad symbol stores served at `/NAME/DEBUGID/NAME.sym`; the first receives written and uploaded files.
-    @Option(name: CommandOption.symbols.names,
-            help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) to serve at GET /NAME/DEBUGID/NAME.sym; may be repeated. A file missing from all is written from a binary below -d into the first, as are files sent to POST /upload.",
-            completion: .directory)
+    @Option(
+        name: CommandOption.symbols.names,
+        help:
+            "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) to serve at GET /NAME/DEBUGID/NAME.sym; may be repeated. A file missing from all is written from a binary below -d into the first, as are files sent to POST /upload.",
+        completion: .directory)
     package var symbolStores: [String] = []
 
     /// The largest request body, as written (`32M`); ``maximumBodyBytes`` reads it.
-    @Option(name: .customLong("max-body-size"), help: "The largest request body, in bytes (K, M and G suffixes allowed); larger ones get 413.")
+    @Option(
+        name: .customLong("max-body-size"),
+        help: "The largest request body, in bytes (K, M and G suffixes allowed); larger ones get 413.")
     package var maximumBodySize = "32M"
 
     /// The most frames one Symbolication API request may hold.
-    @Option(name: CommandOption.maxFrames.names, help: "The most frames of all the jobs of one Symbolication API request.")
+    @Option(
+        name: CommandOption.maxFrames.names, help: "The most frames of all the jobs of one Symbolication API request.")
     package var maximumFrames = 100_000
 
     /// Seconds a request may take.
-    @Option(name: .customLong("timeout"), help: "Seconds a request may take, reading its body included; past it, it gets 504.")
+    @Option(
+        name: .customLong("timeout"),
+        help: "Seconds a request may take, reading its body included; past it, it gets 504.")
     package var timeout = 30
 
     /// The most images kept open between requests.
-    @Option(name: .customLong("max-open-images"),
-            help: "The most images kept open between requests; the least recently used are closed first.")
+    @Option(
+        name: .customLong("max-open-images"),
+        help: "The most images kept open between requests; the least recently used are closed first.")
     package var maximumOpenImages = 64
 
     /// Whether the index cache is off.
@@ -70,11 +77,15 @@ package struct ServeOptions: ParsableArguments {
     package func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): a port is 0 to 65535") }
         guard maximumBodyBytes != nil else {
-            throw ValidationError("--max-body-size \(maximumBodySize): a size is a positive number of bytes, with K, M or G after it or not")
+            throw ValidationError(
+                "--max-body-size \(maximumBodySize): a size is a positive number of bytes, with K, M or G after it or not"
+            )
         }
         guard maximumFrames > 0 else { throw ValidationError("--max-frames \(maximumFrames): must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout \(timeout): must be at least 1 second") }
-        guard maximumOpenImages > 0 else { throw ValidationError("--max-open-images \(maximumOpenImages): must be at least 1") }
+        guard maximumOpenImages > 0 else {
+            throw ValidationError("--max-open-images \(maximumOpenImages): must be at least 1")
+        }
     }
 
     /// The options as a command line that gives them back.
@@ -82,8 +93,10 @@ package struct ServeOptions: ParsableArguments {
         var arguments = ["--host", host, "--port", "\(port)"]
         for path in debugPaths { arguments += ["-d", path] }
         for store in symbolStores { arguments += ["--symbols", store] }
-        arguments += ["--max-body-size", maximumBodySize, "--max-frames", "\(maximumFrames)", "--timeout", "\(timeout)",
-                      "--max-open-images", "\(maximumOpenImages)"]
+        arguments += [
+            "--max-body-size", maximumBodySize, "--max-frames", "\(maximumFrames)", "--timeout", "\(timeout)",
+            "--max-open-images", "\(maximumOpenImages)"
+        ]
         if noCache { arguments.append("--no-cache") }
         if offline { arguments.append("--offline") }
         return arguments

@@ -1,9 +1,10 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `-d`/`--debug-path`, as every command that looks for binaries or debug files takes it: one help text for all.
 package struct DebugPathOption: ParsableArguments {
     /// The help every command shows for `-d`.
-    package static let help = "A directory searched, with its subdirectories, for binaries and debug files (by build-id, "
+    package static let help =
+        "A directory searched, with its subdirectories, for binaries and debug files (by build-id, "
         + "debug link or name); may be repeated."
 
     /// The folders, in the order given.
@@ -30,7 +31,8 @@ package struct IndexCacheOption: ParsableArguments {
 /// `--offline`: no debuginfod server asked this run.
 package struct OfflineOption: ParsableArguments {
     /// The help every command shows for `--offline`.
-    package static let help = "Ask no debuginfod server (DEBUGINFOD_URLS) this run; files downloaded before are still used."
+    package static let help =
+        "Ask no debuginfod server (DEBUGINFOD_URLS) this run; files downloaded before are still used."
 
     /// Whether debuginfod is not asked.
     @Flag(name: CommandOption.offline.names, help: ArgumentHelp(stringLiteral: help))

@@ -1,4 +1,4 @@
-public import ObjectFiles
+import ObjectFiles
 import PostmortemCore
 import Synchronization
 
@@ -68,7 +68,11 @@ package final class DWARFFile: Sendable {
     /// - Complexity: O(units): one DIE each.
     package func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
         if let offset = headers.unreadableAt {
-            throw DWARFError(.malformed, path: path, detail: "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read")
+            throw DWARFError(
+                .malformed, path: path,
+                detail:
+                    "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read"
+            )
         }
         // Type units describe types only; their code lives in the compile units. A unit whose abbreviations or
         // unit DIE cannot be read is left out.
@@ -110,7 +114,8 @@ package final class DWARFFile: Sendable {
     /// covers it and the row after it (where the covering row ends): a lookup of a target in the result answers as
     /// in the whole table; a lookup of any other address may not.
     /// - Complexity: O(top-level DIEs of the unit + DIEs of the matching subprograms + line rows).
-    package func contents(of unit: CompileUnit, holdingAnyOf targets: AddressTargets) throws(DWARFError) -> UnitContents {
+    package func contents(of unit: CompileUnit, holdingAnyOf targets: AddressTargets) throws(DWARFError) -> UnitContents
+    {
         try readContents(of: unit, targets: targets)
     }
 
@@ -119,27 +124,37 @@ package final class DWARFFile: Sendable {
         do throws(UnitReader.Failure) {
             reader = try UnitReader(sections, headers: headers, unitDIE: unit.dieOffset)
         } catch {
-            throw DWARFError(.malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(error.detail)")
+            throw DWARFError(
+                .malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(error.detail)"
+            )
         }
-        let lineTable = try readLineTable(at: reader.statementList, compilationDirectory: unit.compilationDirectory ?? "", targets: targets)
+        let lineTable = try readLineTable(
+            at: reader.statementList, compilationDirectory: unit.compilationDirectory ?? "", targets: targets)
         var collector = FunctionCollector(unit: reader, files: lineTable.files, targets: targets)
         collector.collect()
         if let damage = collector.damage {
-            throw DWARFError(.malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(damage)")
+            throw DWARFError(
+                .malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(damage)")
         }
         return UnitContents(functions: collector.functions, lineTable: lineTable)
     }
 
     /// The unit's line table, from its `DW_AT_stmt_list`; empty when it has none.
-    private func readLineTable(at offset: UInt64?, compilationDirectory: String, targets: AddressTargets?) throws(DWARFError) -> LineTable {
+    private func readLineTable(at offset: UInt64?, compilationDirectory: String, targets: AddressTargets?)
+        throws(DWARFError) -> LineTable
+    {
         guard let offset else { return .empty }
         guard let program = sections.lineProgram else {
-            throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): there is no .debug_line")
+            throw DWARFError(
+                .malformed, path: path,
+                detail: "line table at offset 0x\(String(offset, radix: 16)): there is no .debug_line")
         }
         do throws(LineProgramReader.Failure) {
-            return try program.lineTable(at: Int(clamping: offset), compilationDirectory: compilationDirectory, keepingRowsFor: targets)
+            return try program.lineTable(
+                at: Int(clamping: offset), compilationDirectory: compilationDirectory, keepingRowsFor: targets)
         } catch {
-            throw DWARFError(.malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): \(error.detail)")
+            throw DWARFError(
+                .malformed, path: path, detail: "line table at offset 0x\(String(offset, radix: 16)): \(error.detail)")
         }
     }
 }

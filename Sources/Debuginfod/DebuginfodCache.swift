@@ -51,7 +51,8 @@ struct DebuginfodCache: Sendable {
     /// How long a miss is believed: the cache's `cache_miss_s`, else elfutils' default.
     var missLifetime: Int {
         guard let bytes = try? FileSystem.read(directory + "/cache_miss_s", maximumSize: 64),
-              let value = Int(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }) else {
+            let value = Int(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace })
+        else {
             return Self.defaultMissLifetime
         }
         return value
@@ -68,7 +69,10 @@ struct DebuginfodCache: Sendable {
     func prepareDirectory(for buildID: BuildID) throws(FileSystem.Failure) {
         if !FileSystem.isDirectory(directory) {
             try FileSystem.createDirectories(directory)
-            for (name, value) in [("cache_clean_interval_s", 86_400), ("max_unused_age_s", 604_800), ("cache_miss_s", Self.defaultMissLifetime)] {
+            for (name, value) in [
+                ("cache_clean_interval_s", 86_400), ("max_unused_age_s", 604_800),
+                ("cache_miss_s", Self.defaultMissLifetime)
+            ] {
                 let file = try FileSystem.AtomicFile(path: directory + "/" + name)
                 try file.append(Array("\(value)\n".utf8))
                 try file.commit()

@@ -1,11 +1,12 @@
 import AsyncHTTPClient
 import Dispatch
 import Glibc
-import NIOPosix
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 import ObjectFiles
-import Synchronization
 import PostmortemCore
+import Synchronization
 
 /// Fetches debug files, binaries and sources by build-id from the servers of `DEBUGINFOD_URLS`, into elfutils' client
 /// cache, as gdb and elfutils' tools do, but without their waits: the servers are asked at once and the first good
@@ -51,8 +52,10 @@ package final class DebuginfodClient: RemoteDebugFiles {
     ///     write as it is (lines end in a newline; a progress line is redrawn with a carriage return).
     ///   - forgettingAfter: for a client that lives longer than a run (a server's): how long a failed server is given
     ///     up and an answer remembered (a download stays in the cache, a miss for `cache_miss_s` as ever).
-    package init(settings: DebuginfodSettings, offline: Bool = false, showsProgress: Bool = false,
-                forgettingAfter memory: Duration? = nil, messages: @escaping @Sendable (String) -> Void) {
+    package init(
+        settings: DebuginfodSettings, offline: Bool = false, showsProgress: Bool = false,
+        forgettingAfter memory: Duration? = nil, messages: @escaping @Sendable (String) -> Void
+    ) {
         self.settings = settings
         self.memory = memory
         self.offline = offline
@@ -85,7 +88,8 @@ package final class DebuginfodClient: RemoteDebugFiles {
             done.signal()
         }
         done.wait()
-        let fetched = answer.value.withLock { $0 } ?? .unavailable(reason: "debuginfod: the fetch ended without an answer")
+        let fetched =
+            answer.value.withLock { $0 } ?? .unavailable(reason: "debuginfod: the fetch ended without an answer")
         state.withLock { state in
             // A long-lived client keeps only recent answers.
             if memory != nil { state.answers = state.answers.filter { remembers(since: $0.value.at) } }
@@ -101,13 +105,16 @@ package final class DebuginfodClient: RemoteDebugFiles {
 
     /// ``fetch(_:of:)`` for callers that can wait without holding a thread.
     package func fetchAsync(_ artifact: RemoteArtifact, of buildID: BuildID) async -> RemoteFetch {
-        guard let cache else { return .unavailable(reason: "debuginfod: no cache directory (set DEBUGINFOD_CACHE_PATH or HOME)") }
+        guard let cache else {
+            return .unavailable(reason: "debuginfod: no cache directory (set DEBUGINFOD_CACHE_PATH or HOME)")
+        }
         switch cache.entry(of: artifact, buildID: buildID) {
         case .file(let path):
             trace("\(artifact.kind) of \(buildID.hex): in the cache, \(path)")
             return .fetched(path: path, origin: "debuginfod's cache")
         case .recentMiss(let age):
-            return .unavailable(reason: "debuginfod: no server had it \(age) s ago (misses are remembered for \(cache.missLifetime) s)")
+            return .unavailable(
+                reason: "debuginfod: no server had it \(age) s ago (misses are remembered for \(cache.missLifetime) s)")
         case .none:
             break
         }
@@ -118,15 +125,20 @@ package final class DebuginfodClient: RemoteDebugFiles {
         }
         guard !servers.isEmpty else {
             let why = given.sorted { $0.key.url < $1.key.url }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
-            return .unavailable(reason: settings.servers.isEmpty ? "debuginfod: DEBUGINFOD_URLS names no usable server"
-                                : "debuginfod: not asked, every server failed \(memory.map { "in the last \($0)" } ?? "earlier in this run") (\(why))")
+            return .unavailable(
+                reason: settings.servers.isEmpty
+                    ? "debuginfod: DEBUGINFOD_URLS names no usable server"
+                    : "debuginfod: not asked, every server failed \(memory.map { "in the last \($0)" } ?? "earlier in this run") (\(why))"
+            )
         }
         do { try cache.prepareDirectory(for: buildID) } catch {
             return .unavailable(reason: "debuginfod: \(error.description)")
         }
         let destination = cache.path(of: artifact, buildID: buildID)
         var answers: [(server: DebuginfodServer, answer: ServerAnswer)] = []
-        let winner: (path: String, server: DebuginfodServer)? = await withTaskGroup(of: (DebuginfodServer, ServerAnswer).self) { group in
+        let winner: (path: String, server: DebuginfodServer)? = await withTaskGroup(
+            of: (DebuginfodServer, ServerAnswer).self
+        ) { group in
             for server in servers {
                 group.addTask { (server, await self.download(artifact, of: buildID, from: server, to: destination)) }
             }
@@ -148,7 +160,11 @@ package final class DebuginfodClient: RemoteDebugFiles {
             cache.recordMiss(of: artifact, buildID: buildID)
         }
         let reasons = answers.sorted { $0.server.url < $1.server.url }.map { server, answer in
-            if case .failed = answer { "\(server) \(answer), not asked again \(memory.map { "for \($0)" } ?? "this run")" } else { "\(server) \(answer)" }
+            if case .failed = answer {
+                "\(server) \(answer), not asked again \(memory.map { "for \($0)" } ?? "this run")"
+            } else {
+                "\(server) \(answer)"
+            }
         }
         return .unavailable(reason: "debuginfod: " + reasons.joined(separator: "; "))
     }
@@ -171,20 +187,26 @@ package final class DebuginfodClient: RemoteDebugFiles {
         }
     }
 
-    private func download(_ artifact: RemoteArtifact, of buildID: BuildID, from server: DebuginfodServer,
-                          to destination: String) async -> ServerAnswer {
+    private func download(
+        _ artifact: RemoteArtifact, of buildID: BuildID, from server: DebuginfodServer,
+        to destination: String
+    ) async -> ServerAnswer {
         var attempt = 0
         let started = ContinuousClock.now
         // Retries spend what is left of one timeout, never more: a server that failed slowly is not asked again.
         let budget = Duration.seconds(settings.timeout ?? DebuginfodSettings.defaultTimeout)
         while true {
-            let answer = if let directory = server.localDirectory {
-                copy(artifact, of: buildID, from: directory, to: destination)
-            } else {
-                await request(server.url(of: artifact, buildID: buildID), artifact: artifact, buildID: buildID, to: destination)
-            }
+            let answer =
+                if let directory = server.localDirectory {
+                    copy(artifact, of: buildID, from: directory, to: destination)
+                } else {
+                    await request(
+                        server.url(of: artifact, buildID: buildID), artifact: artifact, buildID: buildID,
+                        to: destination)
+                }
             if case .failed(_, retryable: true) = answer, attempt < settings.retryLimit, !Task.isCancelled,
-               ContinuousClock.now - started < budget / 2 {
+                ContinuousClock.now - started < budget / 2
+            {
                 attempt += 1
                 trace("retrying \(server) (\(attempt) of \(settings.retryLimit))")
                 continue
@@ -195,7 +217,9 @@ package final class DebuginfodClient: RemoteDebugFiles {
 
     /// One request, bounded by `DEBUGINFOD_MAXTIME` as a whole: the client's own deadline ends at the response's head,
     /// and a body can stall after it.
-    private func request(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async -> ServerAnswer {
+    private func request(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async
+        -> ServerAnswer
+    {
         guard let maximumTime = settings.maximumTime else {
             return await transfer(url, artifact: artifact, buildID: buildID, to: destination)
         }
@@ -211,11 +235,15 @@ package final class DebuginfodClient: RemoteDebugFiles {
         }
     }
 
-    private func transfer(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async -> ServerAnswer {
+    private func transfer(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async
+        -> ServerAnswer
+    {
         guard let http = httpClient() else { return .failed("not asked: the client was closed", retryable: false) }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "postmortem")
-        if let maximumSize = settings.maximumSize { request.headers.add(name: "X-DEBUGINFOD-MAXSIZE", value: String(maximumSize)) }
+        if let maximumSize = settings.maximumSize {
+            request.headers.add(name: "X-DEBUGINFOD-MAXSIZE", value: String(maximumSize))
+        }
         let started = ContinuousClock.now
         trace("GET \(url)")
         do {
@@ -223,10 +251,12 @@ package final class DebuginfodClient: RemoteDebugFiles {
             trace("\(url): \(response.status.code) \(response.status.reasonPhrase)")
             switch response.status.code {
             case 200: break
-            case 500...: return .failed("answered \(response.status.code) \(response.status.reasonPhrase)", retryable: true)
+            case 500...:
+                return .failed("answered \(response.status.code) \(response.status.reasonPhrase)", retryable: true)
             default: return .notFound("answered \(response.status.code) \(response.status.reasonPhrase)")
             }
-            let declared = response.headers.first(name: "X-Debuginfod-Size").flatMap { Int($0) }
+            let declared =
+                response.headers.first(name: "X-Debuginfod-Size").flatMap { Int($0) }
                 ?? response.headers.first(name: "Content-Length").flatMap { Int($0) }
             if let declared, declared > settings.sizeLimit { return .rejected(tooLarge(declared)) }
             let file = try temporaryFile(at: destination)
@@ -249,18 +279,24 @@ package final class DebuginfodClient: RemoteDebugFiles {
     }
 
     /// A `file://` server: its `buildid/HEX/KIND` file, copied into the cache as a download would be.
-    private func copy(_ artifact: RemoteArtifact, of buildID: BuildID, from directory: String, to destination: String) -> ServerAnswer {
+    private func copy(_ artifact: RemoteArtifact, of buildID: BuildID, from directory: String, to destination: String)
+        -> ServerAnswer
+    {
         var source = directory + "/buildid/" + buildID.hex + "/" + artifact.kind
         if case .source(let path) = artifact { source += path }
         trace("reading \(source)")
-        guard FileSystem.isRegularFile(source), let size = FileSystem.status(source)?.size else { return .notFound("has no \(source)") }
+        guard FileSystem.isRegularFile(source), let size = FileSystem.status(source)?.size else {
+            return .notFound("has no \(source)")
+        }
         guard size <= UInt64(settings.sizeLimit) else { return .rejected(tooLarge(Int(size))) }
         do {
             let file = try temporaryFile(at: destination)
             defer { forget(file) }
             var offset: UInt64 = 0
             while offset < size {
-                guard let piece = FileSystem.read(source, offset: offset, count: Int(min(1 << 20, size - offset))), !piece.isEmpty else {
+                guard let piece = FileSystem.read(source, offset: offset, count: Int(min(1 << 20, size - offset))),
+                    !piece.isEmpty
+                else {
                     return .rejected("\(source) could not be read")
                 }
                 try file.append(piece)
@@ -281,7 +317,8 @@ package final class DebuginfodClient: RemoteDebugFiles {
                 return .rejected("sent a file that is not an object file (\(error.description)); discarded")
             }
             guard read.buildID == buildID else {
-                return .rejected("sent a file of build-id \(read.buildID?.hex ?? "(none)"), not \(buildID.hex); discarded")
+                return .rejected(
+                    "sent a file of build-id \(read.buildID?.hex ?? "(none)"), not \(buildID.hex); discarded")
             }
         }
         do { try file.commit() } catch { return .rejected("could not be saved: \(error.description)") }
@@ -297,8 +334,11 @@ package final class DebuginfodClient: RemoteDebugFiles {
         if let error = error as? HTTPClientError {
             switch error {
             case .readTimeout: return .failed("sent nothing for \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
-            case .connectTimeout: return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
-            case .deadlineExceeded: return .failed("took longer than \(settings.maximumTime ?? 86_400) s (DEBUGINFOD_MAXTIME)", retryable: false)
+            case .connectTimeout:
+                return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
+            case .deadlineExceeded:
+                return .failed(
+                    "took longer than \(settings.maximumTime ?? 86_400) s (DEBUGINFOD_MAXTIME)", retryable: false)
             case .cancelled: return .rejected("not waited for: another server answered")
             default: break
             }
@@ -307,12 +347,18 @@ package final class DebuginfodClient: RemoteDebugFiles {
         if case ChannelError.connectTimeout = error {
             return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
         }
-        if let errno = Self.systemError(in: error), errno == ECONNREFUSED { return .failed("refused the connection", retryable: true) }
+        if let errno = Self.systemError(in: error), errno == ECONNREFUSED {
+            return .failed("refused the connection", retryable: true)
+        }
         // A name that does not resolve will not resolve on the next try either.
-        if let error = error as? NIOConnectionError, error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+        if let error = error as? NIOConnectionError, error.connectionErrors.isEmpty,
+            error.dnsAError != nil || error.dnsAAAAError != nil
+        {
             return .failed("could not be reached: its name does not resolve", retryable: false)
         }
-        if error is SocketAddressError { return .failed("could not be reached: its name does not resolve", retryable: false) }
+        if error is SocketAddressError {
+            return .failed("could not be reached: its name does not resolve", retryable: false)
+        }
         return .failed("could not be reached: \(error)", retryable: true)
     }
 

@@ -33,7 +33,9 @@ package struct DebuginfodSettings: Hashable, Sendable {
 
     /// The settings of `environment` (the process's, by default); `nil` when `DEBUGINFOD_URLS` is unset or empty.
     package init?(environment: [String: String]) {
-        let urls = (environment["DEBUGINFOD_URLS"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        let urls = (environment["DEBUGINFOD_URLS"] ?? "").split(whereSeparator: {
+            $0 == " " || $0 == "\t" || $0 == "\n"
+        })
         guard !urls.isEmpty else { return nil }
         var problems: [String] = []
         var servers: [DebuginfodServer] = []
@@ -67,8 +69,11 @@ package struct DebuginfodSettings: Hashable, Sendable {
     /// The settings of this process's environment.
     package static func fromProcessEnvironment() -> DebuginfodSettings? {
         var environment: [String: String] = [:]
-        for name in ["DEBUGINFOD_URLS", "DEBUGINFOD_CACHE_PATH", "DEBUGINFOD_TIMEOUT", "DEBUGINFOD_MAXTIME", "DEBUGINFOD_MAXSIZE",
-                     "DEBUGINFOD_RETRY_LIMIT", "DEBUGINFOD_VERBOSE", "DEBUGINFOD_PROGRESS", "XDG_CACHE_HOME", "HOME"] {
+        for name in [
+            "DEBUGINFOD_URLS", "DEBUGINFOD_CACHE_PATH", "DEBUGINFOD_TIMEOUT", "DEBUGINFOD_MAXTIME",
+            "DEBUGINFOD_MAXSIZE",
+            "DEBUGINFOD_RETRY_LIMIT", "DEBUGINFOD_VERBOSE", "DEBUGINFOD_PROGRESS", "XDG_CACHE_HOME", "HOME"
+        ] {
             environment[name] = FileSystem.environment(name)
         }
         return DebuginfodSettings(environment: environment)
@@ -85,7 +90,9 @@ package struct DebuginfodSettings: Hashable, Sendable {
     private static func cacheDirectory(environment: [String: String]) -> String? {
         if let path = environment["DEBUGINFOD_CACHE_PATH"], !path.isEmpty { return path }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        if let home, FileSystem.isDirectory(home + "/.debuginfod_client_cache") { return home + "/.debuginfod_client_cache" }
+        if let home, FileSystem.isDirectory(home + "/.debuginfod_client_cache") {
+            return home + "/.debuginfod_client_cache"
+        }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/debuginfod_client" }
         return home.map { $0 + "/.cache/debuginfod_client" }
     }
@@ -131,8 +138,9 @@ package struct DebuginfodServer: Hashable, Sendable, CustomStringConvertible {
         var escaped = ""
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 escaped.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = String(byte, radix: 16, uppercase: true)

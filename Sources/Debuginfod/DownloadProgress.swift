@@ -24,7 +24,9 @@ final class DownloadProgress: Sendable {
 
     func finish(_ label: String, received: Int, since start: ContinuousClock.Instant) {
         lastDrawn.withLock { $0 = nil }
-        write("\r\u{1B}[KDownloaded \(label): \(Self.megabytes(received)), \(Self.rate(received, since: start, now: .now))\n")
+        write(
+            "\r\u{1B}[KDownloaded \(label): \(Self.megabytes(received)), \(Self.rate(received, since: start, now: .now))\n"
+        )
     }
 
     /// KB below a megabyte, else MB with one decimal.
@@ -34,7 +36,8 @@ final class DownloadProgress: Sendable {
         return "\(tenths / 10).\(tenths % 10) MB"
     }
 
-    private static func rate(_ bytes: Int, since start: ContinuousClock.Instant, now: ContinuousClock.Instant) -> String {
+    private static func rate(_ bytes: Int, since start: ContinuousClock.Instant, now: ContinuousClock.Instant) -> String
+    {
         let elapsed = now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         guard seconds > 0 else { return "-- MB/s" }

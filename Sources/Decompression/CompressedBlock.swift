@@ -42,7 +42,8 @@ package enum CompressedBlock {
         "it decompresses to \(produced) bytes, not the \(declared) its header declares"
     }
 
-    private static func inflate(_ input: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer) -> String? {
+    private static func inflate(_ input: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer) -> String?
+    {
         var stream = z_stream()
         guard postmortem_inflate_init(&stream, 15) == Z_OK else { return "zlib could not start" }
         defer { inflateEnd(&stream) }
@@ -59,7 +60,9 @@ package enum CompressedBlock {
             withUnsafeMutablePointer(to: &spare) { stream.next_out = $0 }
             stream.avail_out = 1
             status = CCompression.inflate(&stream, Z_FINISH)
-            if stream.avail_out == 0 { return "it decompresses to more than the \(target.count) bytes its header declares" }
+            if stream.avail_out == 0 {
+                return "it decompresses to more than the \(target.count) bytes its header declares"
+            }
         }
         switch status {
         case Z_STREAM_END:
@@ -71,7 +74,9 @@ package enum CompressedBlock {
         }
     }
 
-    private static func decodeZstd(_ input: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer) -> String? {
+    private static func decodeZstd(_ input: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer)
+        -> String?
+    {
         guard let base = input.baseAddress else { return target.isEmpty ? nil : "the data is empty" }
         // One call for every frame; a destination too small for them is an error of its own.
         let result = ZSTD_decompress(target.baseAddress, target.count, base, input.count)

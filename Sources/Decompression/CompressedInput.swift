@@ -35,11 +35,12 @@ package enum CompressedInput {
     package static func decompressed(_ bytes: [UInt8], maximumSize: Int) throws(Failure) -> [UInt8] {
         guard let format = format(of: bytes) else { return bytes }
         var output: [UInt8] = []
-        let result: String? = switch format {
-        case .gzip: inflateGzip(bytes, into: &output, limit: maximumSize)
-        case .xz: decodeXZ(bytes, into: &output, limit: maximumSize)
-        case .zstd: decodeZstd(bytes, into: &output, limit: maximumSize)
-        }
+        let result: String? =
+            switch format {
+            case .gzip: inflateGzip(bytes, into: &output, limit: maximumSize)
+            case .xz: decodeXZ(bytes, into: &output, limit: maximumSize)
+            case .zstd: decodeZstd(bytes, into: &output, limit: maximumSize)
+            }
         if let result { throw Failure(format: format, detail: result) }
         return output
     }
@@ -86,7 +87,9 @@ package enum CompressedInput {
     /// Every xz stream of `input`; the reason it failed, or `nil`.
     private static func decodeXZ(_ input: [UInt8], into output: inout [UInt8], limit: Int) -> String? {
         var stream = lzma_stream()
-        guard lzma_stream_decoder(&stream, UInt64.max, postmortem_lzma_concatenated) == LZMA_OK else { return "liblzma could not start" }
+        guard lzma_stream_decoder(&stream, UInt64.max, postmortem_lzma_concatenated) == LZMA_OK else {
+            return "liblzma could not start"
+        }
         defer { lzma_end(&stream) }
         var buffer = [UInt8](repeating: 0, count: chunk)
         return input.withUnsafeBufferPointer { source -> String? in
@@ -126,7 +129,9 @@ package enum CompressedInput {
                     produced = outBuffer.pos
                     return result
                 }
-                if ZSTD_isError(remaining) != 0 { return "the data is damaged (\(String(cString: ZSTD_getErrorName(remaining))))" }
+                if ZSTD_isError(remaining) != 0 {
+                    return "the data is damaged (\(String(cString: ZSTD_getErrorName(remaining))))"
+                }
                 output += buffer[0..<produced]
                 if output.count > limit { return tooLarge(limit) }
                 // All input given and nothing more comes out: a frame is left unfinished.

@@ -33,8 +33,10 @@ package struct CrashGroups: Sendable {
         crashCount += 1
         guard let index = indexBySignature[signature.text] else {
             indexBySignature[signature.text] = groupsInOrder.count
-            groupsInOrder.append(Group(signature: signature.text, count: 1, logs: [log], frames: signature.frames,
-                                       exception: exception, firstSeen: time, lastSeen: time, lastLog: log))
+            groupsInOrder.append(
+                Group(
+                    signature: signature.text, count: 1, logs: [log], frames: signature.frames,
+                    exception: exception, firstSeen: time, lastSeen: time, lastLog: log))
             return
         }
         groupsInOrder[index].count += 1

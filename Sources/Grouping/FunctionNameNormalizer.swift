@@ -18,7 +18,9 @@ package enum FunctionNameNormalizer {
             text = text[..<tag.lowerBound] + text[text.index(after: end)...]
         }
         // Some iOS reports write `-[NSObject+ 1045168 (NSObject) doesNotRecognizeSelector:]`: the offset is not the name's.
-        if text.hasPrefix("-[") || text.hasPrefix("+["), let plus = text.firstRange(of: "+ "), plus.lowerBound > text.index(text.startIndex, offsetBy: 2) {
+        if text.hasPrefix("-[") || text.hasPrefix("+["), let plus = text.firstRange(of: "+ "),
+            plus.lowerBound > text.index(text.startIndex, offsetBy: 2)
+        {
             let digits = text[plus.upperBound...].prefix(while: \.isNumber)
             if !digits.isEmpty, text[plus.upperBound...].dropFirst(digits.count).hasPrefix(" ") {
                 text = text[..<plus.lowerBound] + text[text.index(plus.upperBound, offsetBy: digits.count + 1)...]
@@ -42,21 +44,24 @@ package enum FunctionNameNormalizer {
         guard name.hasPrefix("__") else { return nil }
         let words = name.dropFirst(2).split(separator: "_", omittingEmptySubsequences: false)
         guard let base = words.first, stringFunctions.contains(base),
-              words.dropFirst().allSatisfy(variantWords.contains) else { return nil }
+            words.dropFirst().allSatisfy(variantWords.contains)
+        else { return nil }
         return String(base)
     }
 
     private static let stringFunctions: Set<Substring> = [
-        "memcpy", "mempcpy", "memmove", "memset", "memcmp", "memchr", "memrchr", "rawmemchr", "strlen", "strnlen", "strcmp",
+        "memcpy", "mempcpy", "memmove", "memset", "memcmp", "memchr", "memrchr", "rawmemchr", "strlen", "strnlen",
+        "strcmp",
         "strncmp", "strcasecmp", "strncasecmp", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat", "strncat", "strchr",
-        "strchrnul", "strrchr", "strstr", "strdup", "strndup", "strspn", "strcspn", "strpbrk", "wcslen", "wcsnlen", "wcscpy", "wcscmp", "wcschr",
-        "wmemcpy", "wmemset", "wmemchr", "wmemcmp", "bzero",
+        "strchrnul", "strrchr", "strstr", "strdup", "strndup", "strspn", "strcspn", "strpbrk", "wcslen", "wcsnlen",
+        "wcscpy", "wcscmp", "wcschr",
+        "wmemcpy", "wmemset", "wmemchr", "wmemcmp", "bzero"
     ]
 
     /// The words glibc's variants are named with (`sse2`, `avx2`, `evex`, `unaligned`, `erms`, …).
     private static let variantWords: Set<Substring> = [
         "sse2", "sse4", "1", "2", "ssse3", "avx", "avx2", "avx512", "avx512f", "avx512bw", "evex", "evex512", "erms",
-        "unaligned", "aligned", "rtm", "vex", "back", "no", "vzeroupper", "generic", "ia32", "chk", "nonshared",
+        "unaligned", "aligned", "rtm", "vex", "back", "no", "vzeroupper", "generic", "ia32", "chk", "nonshared"
     ]
 
     /// `foo.cold.1`, `foo.isra.0.constprop.2`, `foo [clone .cold]`: the function they were cloned from.
@@ -66,7 +71,9 @@ package enum FunctionNameNormalizer {
             guard let end = text[range.upperBound...].firstIndex(of: "]") else { break }
             text = text[..<range.lowerBound] + text[text.index(after: end)...]
         }
-        let clones: Set<Substring> = ["cold", "isra", "constprop", "part", "lto_priv", "localalias", "llvm", "warm", "hot"]
+        let clones: Set<Substring> = [
+            "cold", "isra", "constprop", "part", "lto_priv", "localalias", "llvm", "warm", "hot"
+        ]
         // From the end: `.digits` and clone words, as long as each part is one.
         var cut = text.endIndex
         var scan = text[...]
@@ -87,10 +94,14 @@ package enum FunctionNameNormalizer {
     /// (`(_:names:)`, `()`), or the name carries Swift's own words (`closure #1 in`, `partial apply for`).
     static func isSwiftName(_ name: Substring) -> Bool {
         if name.contains("closure #") || name.hasPrefix("partial apply for ") || name.hasPrefix("reabstraction thunk")
-            || name.contains(".getter") || name.contains(".setter") || name.contains(".modify") { return true }
+            || name.contains(".getter") || name.contains(".setter") || name.contains(".modify")
+        {
+            return true
+        }
         guard name.last == ")", let open = name.lastIndex(of: "(") else { return false }
         let labels = name[name.index(after: open)..<name.index(before: name.endIndex)]
-        return !labels.isEmpty && labels.last == ":" && labels.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" }
+        return !labels.isEmpty && labels.last == ":"
+            && labels.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" }
     }
 
     /// C++'s shape of a name: `<T>` for every template argument list, no argument list, no qualifiers after it.
@@ -101,7 +112,9 @@ package enum FunctionNameNormalizer {
         while index < name.endIndex {
             let character = name[index]
             // `operator<`, `operator<<`, `operator()`, `operator->`: the operator's characters are part of the name.
-            if depth == 0, name[index...].hasPrefix("operator"), !(result.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false) {
+            if depth == 0, name[index...].hasPrefix("operator"),
+                !(result.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false)
+            {
                 var end = name.index(index, offsetBy: 8)
                 result += "operator"
                 if end < name.endIndex, name[end...].hasPrefix("()") {

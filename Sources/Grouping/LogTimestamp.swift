@@ -9,7 +9,9 @@ package enum LogTimestamp {
     package static func find(in report: CrashReport) -> Int64? {
         let keys = ["Date/Time:", "\"timestamp\"", "\"captureTime\"", "Timestamp:", "Crashed at", "time:"]
         for line in report.lines.prefix(400) {
-            if let envelope = line.envelope, let seconds = find(inObject: envelope.head + envelope.tail) { return seconds }
+            if let envelope = line.envelope, let seconds = find(inObject: envelope.head + envelope.tail) {
+                return seconds
+            }
             if !line.prefix.isEmpty, let seconds = parse(Substring(line.prefix)) { return seconds }
             for key in keys {
                 guard let range = line.text.firstByteRange(of: key) else { continue }
@@ -47,10 +49,11 @@ package enum LogTimestamp {
             return value
         }
         guard bytes.count >= 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32,
-              bytes[13] == 58, bytes[16] == 58,
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+            bytes[13] == 58, bytes[16] == 58,
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var index = 19
         if index < bytes.count, bytes[index] == 46 || bytes[index] == 44 {
             index += 1
@@ -93,6 +96,7 @@ package enum LogTimestamp {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+        return
+            "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
     }
 }

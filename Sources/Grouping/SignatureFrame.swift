@@ -1,4 +1,5 @@
 import CrashLogs
+import PostmortemCore
 import Symbolication
 
 /// One frame of a crashing stack as signatures see it: an inlined call is a frame of its own, as debuggers show it,
@@ -45,33 +46,44 @@ package struct SignatureFrame: Hashable, Sendable {
 
     /// The frames of `stack`, outermost function last within each frame's inline chain reversed to the call order:
     /// innermost (the called) first, as stacks are printed.
-    static func frames(of stack: CrashThread, in report: CrashReport, demangler: Demangler,
-                       normalize: (String) -> String = FunctionNameNormalizer.normalize) -> [SignatureFrame] {
+    static func frames(
+        of stack: CrashThread, in report: CrashReport, demangler: Demangler,
+        normalize: (String) -> String = FunctionNameNormalizer.normalize
+    ) -> [SignatureFrame] {
         var result: [SignatureFrame] = []
         for frame in stack.frames {
             let image = frame.image.flatMap { report.images.indices.contains($0) ? report.images[$0] : nil }
             let named = frame.symbols.compactMap { symbol -> (String, Bool)? in
-                guard let name = symbol.function ?? symbol.linkageName.map(demangler.demangle), !placeholders.contains(name) else { return nil }
+                guard let name = symbol.function ?? symbol.linkageName.map(demangler.demangle),
+                    !placeholders.contains(name)
+                else { return nil }
                 return (name, symbol.isThunk)
             }
             if !named.isEmpty {
                 // An answer with a file or an inlined call came from the debug information; a bare name, from a symbol table.
-                let fromDebugInformation = frame.symbols.count > 1 || frame.symbols.contains { $0.file != nil && $0.line > 0 }
+                let fromDebugInformation =
+                    frame.symbols.count > 1 || frame.symbols.contains { $0.file != nil && $0.line > 0 }
                 let source: NameSource = fromDebugInformation ? .debugInformation : .symbolTable
                 for (depth, (name, isThunk)) in named.enumerated() {
-                    result.append(SignatureFrame(index: frame.index, inlineDepth: named.count - 1 - depth,
-                                                 function: normalize(name), module: image?.name,
-                                                 moduleOffset: nil, address: nil, isThunk: isThunk, namedBy: source))
+                    result.append(
+                        SignatureFrame(
+                            index: frame.index, inlineDepth: named.count - 1 - depth,
+                            function: normalize(name), module: image?.name,
+                            moduleOffset: nil, address: nil, isThunk: isThunk, namedBy: source))
                 }
                 continue
             }
             var offset = frame.imageOffset
-            if offset == nil, let address = frame.address, let load = image?.loadAddress, address >= load { offset = address - load }
+            if offset == nil, let address = frame.address, let load = image?.loadAddress, address >= load {
+                offset = address - load
+            }
             let logName = frame.symbolInLog.flatMap { $0.isEmpty || placeholders.contains($0) ? nil : $0 }
-            result.append(SignatureFrame(index: frame.index, inlineDepth: 0,
-                                         function: logName.map { normalize(demangler.demangle($0)) },
-                                         module: image?.name, moduleOffset: offset, address: frame.address,
-                                         isThunk: logName.map(Demangler.isThunk) ?? false, namedBy: logName == nil ? .nothing : .log))
+            result.append(
+                SignatureFrame(
+                    index: frame.index, inlineDepth: 0,
+                    function: logName.map { normalize(demangler.demangle($0)) },
+                    module: image?.name, moduleOffset: offset, address: frame.address,
+                    isThunk: logName.map(Demangler.isThunk) ?? false, namedBy: logName == nil ? .nothing : .log))
         }
         return result
     }
@@ -82,7 +94,8 @@ package enum CrashingStack {
     /// An uncaught exception's own backtrace when the log has one (the crashed thread then only shows the terminate
     /// path); else the thread marked crashed; else the first stack with frames.
     package static func of(_ report: CrashReport) -> CrashThread? {
-        if let exception = report.threads.first(where: { $0.name == "Last Exception Backtrace" && !$0.frames.isEmpty }) {
+        if let exception = report.threads.first(where: { $0.name == "Last Exception Backtrace" && !$0.frames.isEmpty })
+        {
             return exception
         }
         return report.threads.first { $0.crashed && !$0.frames.isEmpty } ?? report.threads.first { !$0.frames.isEmpty }

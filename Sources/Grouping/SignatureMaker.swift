@@ -30,7 +30,9 @@ package final class SignatureMaker {
         guard let stack = CrashingStack.of(report) else {
             return CrashSignature(text: "EMPTY: no stack" + exceptionSuffix(report), frames: [], decisions: [])
         }
-        return signature(of: SignatureFrame.frames(of: stack, in: report, demangler: demangler, normalize: normalized), report: report)
+        return signature(
+            of: SignatureFrame.frames(of: stack, in: report, demangler: demangler, normalize: normalized),
+            report: report)
     }
 
     /// `name` as ``FunctionNameNormalizer`` writes it, worked out once per name.
@@ -45,13 +47,18 @@ package final class SignatureMaker {
     func signature(of frames: [SignatureFrame], report: CrashReport) -> CrashSignature {
         var outcomes = [FrameDecision.Outcome?](repeating: nil, count: frames.count)
         // The deepest frame a cut rule matches: it and everything above it go.
-        if let cutIndex = frames.indices.last(where: { rule(for: frames[$0])?.kind == .cut }), let cut = rule(for: frames[cutIndex]) {
+        if let cutIndex = frames.indices.last(where: { rule(for: frames[$0])?.kind == .cut }),
+            let cut = rule(for: frames[cutIndex])
+        {
             for index in 0..<cutIndex { outcomes[index] = .above(cut) }
             outcomes[cutIndex] = .cut(cut)
         }
         // The first sentinel below that: the signature starts there.
-        if let sentinelIndex = frames.indices.first(where: { outcomes[$0] == nil && rule(for: frames[$0])?.kind == .sentinel }),
-           let sentinel = rule(for: frames[sentinelIndex]) {
+        if let sentinelIndex = frames.indices.first(where: {
+            outcomes[$0] == nil && rule(for: frames[$0])?.kind == .sentinel
+        }),
+            let sentinel = rule(for: frames[sentinelIndex])
+        {
             for index in 0..<sentinelIndex where outcomes[index] == nil { outcomes[index] = .above(sentinel) }
         }
         var used: [SignatureFrame] = []
@@ -90,11 +97,15 @@ package final class SignatureMaker {
         }
         // No meaningful frame had a name: module and offset stand in (stable across address-space layouts), and prefix
         // frames give way to them; with no such frame either, the prefix frames are all the crash has to say.
-        if counted == 0, frames.indices.contains(where: { outcomes[$0] == .unresolved && frames[$0].moduleAndOffset != nil }) {
+        if counted == 0,
+            frames.indices.contains(where: { outcomes[$0] == .unresolved && frames[$0].moduleAndOffset != nil })
+        {
             used = []
             for (index, frame) in frames.enumerated() {
                 if case .prefix(let rule) = outcomes[index] { outcomes[index] = .skipped(rule) }
-                guard outcomes[index] == .unresolved, frame.moduleAndOffset != nil, used.count < rules.frameCount else { continue }
+                guard outcomes[index] == .unresolved, frame.moduleAndOffset != nil, used.count < rules.frameCount else {
+                    continue
+                }
                 outcomes[index] = .usedUnresolved
                 used.append(frame)
             }
@@ -113,7 +124,9 @@ package final class SignatureMaker {
     private func rule(for frame: SignatureFrame) -> SignatureRule? {
         guard let name = frame.function else { return nil }
         if let known = ruleForName[name] { return known.map { rules.rules[$0] } }
-        let index = expressions.firstIndex { expression in expression.map { (try? $0.wholeMatch(in: name)) != nil } ?? false }
+        let index = expressions.firstIndex { expression in
+            expression.map { (try? $0.wholeMatch(in: name)) != nil } ?? false
+        }
         if ruleForName.count >= Self.maximumRememberedNames { ruleForName.removeAll(keepingCapacity: true) }
         ruleForName[name] = .some(index)
         return index.map { rules.rules[$0] }

@@ -24,13 +24,17 @@ package struct SignatureRules: Sendable {
         var frameCount: Int?
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(rawLine)
-            if let hash = line.firstIndex(of: "#"), line[..<hash].allSatisfy({ $0 == " " || $0 == "\t" }) { line = line[..<hash] }
+            if let hash = line.firstIndex(of: "#"), line[..<hash].allSatisfy({ $0 == " " || $0 == "\t" }) {
+                line = line[..<hash]
+            }
             let trimmed = String(line).trimmingBlanks
             guard !trimmed.isEmpty else { continue }
             let place = "\(name):\(number + 1)"
             let word = trimmed.prefix { $0 != " " && $0 != "\t" }
             let argument = String(String(trimmed.dropFirst(word.count)).trimmingBlanks)
-            guard !argument.isEmpty else { throw RulesError(place: place, message: "'\(word)' needs a pattern or a number") }
+            guard !argument.isEmpty else {
+                throw RulesError(place: place, message: "'\(word)' needs a pattern or a number")
+            }
             if word == "frames" {
                 guard let count = Int(argument), count > 0, count <= 100 else {
                     throw RulesError(place: place, message: "frames takes a number from 1 to 100, not '\(argument)'")
@@ -39,11 +43,13 @@ package struct SignatureRules: Sendable {
                 continue
             }
             guard let kind = SignatureRule.Kind(rawValue: String(word)) else {
-                throw RulesError(place: place, message: "'\(word)' is not a rule (skip, prefix, sentinel, cut or frames)")
+                throw RulesError(
+                    place: place, message: "'\(word)' is not a rule (skip, prefix, sentinel, cut or frames)")
             }
             rules.append(try SignatureRule(kind: kind, pattern: argument, origin: place))
         }
-        return SignatureRules(rules: rules, frameCount: frameCount ?? defaultFrameCount, setsFrameCount: frameCount != nil)
+        return SignatureRules(
+            rules: rules, frameCount: frameCount ?? defaultFrameCount, setsFrameCount: frameCount != nil)
     }
 
     /// These rules, then `later`'s; this file's frame count when it gives one, else `later`'s.

@@ -13,7 +13,9 @@ enum SwiftFullName {
 
     static func simplify(_ name: Substring) -> String {
         // An operator's characters (`<`, `...<`, `>=`) are its name, not brackets: set aside while the rest is read.
-        guard let (operatorName, placeholderText) = withOperatorSetAside(name) else { return simplifyWithoutOperators(name) }
+        guard let (operatorName, placeholderText) = withOperatorSetAside(name) else {
+            return simplifyWithoutOperators(name)
+        }
         return simplifyWithoutOperators(Substring(placeholderText)).replacing(operatorPlaceholder, with: operatorName)
     }
 
@@ -32,8 +34,10 @@ enum SwiftFullName {
             guard let dot = name[start..<range.lowerBound].firstIndex(of: ".") else { continue }
             let operatorStart = name.index(after: dot)
             guard operatorStart < range.lowerBound else { continue }
-            return (String(name[operatorStart..<range.lowerBound]),
-                    name[..<operatorStart] + operatorPlaceholder + name[range.lowerBound...])
+            return (
+                String(name[operatorStart..<range.lowerBound]),
+                name[..<operatorStart] + operatorPlaceholder + name[range.lowerBound...]
+            )
         }
         return nil
     }
@@ -42,7 +46,8 @@ enum SwiftFullName {
         var text = name
         // Words before the function that the simplified form keeps or that the normaliser drops later.
         if text.hasPrefix("partial apply forwarder for ") { return "partial apply for " + simplify(text.dropFirst(28)) }
-        for prefix in ["static ", "partial apply for ", "@objc ", "protocol witness for "] where text.hasPrefix(prefix) {
+        for prefix in ["static ", "partial apply for ", "@objc ", "protocol witness for "] where text.hasPrefix(prefix)
+        {
             return prefix + simplify(text.dropFirst(prefix.count))
         }
         if text.hasPrefix("default argument "), let of = text.firstRange(of: " of ") {
@@ -57,7 +62,9 @@ enum SwiftFullName {
             return head + " in " + simplify(text[inRange.upperBound...])
         }
         // `(extension in Foundation):Swift.String.init(…)`: the extension's module is no part of the simplified name.
-        while let range = text.firstRange(of: "(extension in "), let end = text[range.upperBound...].firstRange(of: "):") {
+        while let range = text.firstRange(of: "(extension in "),
+            let end = text[range.upperBound...].firstRange(of: "):")
+        {
             text = text[..<range.lowerBound] + text[end.upperBound...]
         }
         text = Substring(withoutWhereClauses(withoutPrivateDiscriminators(text)))
@@ -108,12 +115,17 @@ enum SwiftFullName {
     /// What follows `(1) suspend resume partial function for `, `function signature specialization <…> of `,
     /// `generic specialization <…> of `, `specialized `.
     static func afterPrefix(of text: Substring) -> Substring? {
-        if text.first == "(", let close = text.firstIndex(of: ")"), text.dropFirst().prefix(while: \.isNumber).count > 0 {
+        if text.first == "(", let close = text.firstIndex(of: ")"), text.dropFirst().prefix(while: \.isNumber).count > 0
+        {
             var rest = text[text.index(after: close)...].drop { $0 == " " }
             for word in ["suspend ", "await "] where rest.hasPrefix(word) { rest = rest.dropFirst(word.count) }
-            if rest.hasPrefix("resume partial function for ") { return rest.dropFirst("resume partial function for ".count) }
+            if rest.hasPrefix("resume partial function for ") {
+                return rest.dropFirst("resume partial function for ".count)
+            }
         }
-        for prefix in ["function signature specialization ", "generic specialization ", "generic partial specialization "]
+        for prefix in [
+            "function signature specialization ", "generic specialization ", "generic partial specialization "
+        ]
         where text.hasPrefix(prefix) {
             let rest = text.dropFirst(prefix.count)
             guard rest.first == "<", let close = closingAngleBracket(in: rest) else { return nil }
@@ -161,7 +173,9 @@ enum SwiftFullName {
                 rest = inner[inner.index(after: close)...]
                 continue
             }
-            guard let inWord = inner.firstRange(of: " in _"), let close = inner[inWord.upperBound...].firstIndex(of: ")") else {
+            guard let inWord = inner.firstRange(of: " in _"),
+                let close = inner[inWord.upperBound...].firstIndex(of: ")")
+            else {
                 result += "("
                 rest = inner
                 continue

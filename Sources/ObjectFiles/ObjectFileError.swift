@@ -1,4 +1,5 @@
 public import PostmortemCore
+
 /// Why an object file could not be read, with the path it concerns.
 public struct ObjectFileError: Error, Hashable, Sendable {
     /// What kind of failure it is.
@@ -52,6 +53,8 @@ extension ObjectFileError {
     /// `path` opened for reading.
     /// - Throws: a `.cannotOpen` error with the system's words.
     static func opening(_ path: String) throws(ObjectFileError) -> FileSystem.OpenFile {
-        do { return try FileSystem.OpenFile(path: path) } catch { throw ObjectFileError(.cannotOpen, path: path, detail: error.detail) }
+        do { return try FileSystem.OpenFile(path: path) } catch {
+            throw ObjectFileError(.cannotOpen, path: path, detail: error.detail)
+        }
     }
 }

@@ -14,12 +14,15 @@ package enum ObjectFileReader {
         let images = try readAll(path: path)
         if let architecture {
             if let match = images.first(where: { $0.architecture == architecture }) { return match }
-            throw ObjectFileError(.architectureNotFound, path: path,
-                                  detail: "has no \(architecture) slice (it has \(images.map(\.architecture.name).joined(separator: ", ")))")
+            throw ObjectFileError(
+                .architectureNotFound, path: path,
+                detail:
+                    "has no \(architecture) slice (it has \(images.map(\.architecture.name).joined(separator: ", ")))")
         }
         guard images.count == 1, let only = images.first else {
-            throw ObjectFileError(.ambiguousArchitecture, path: path,
-                                  detail: "is a universal file with \(images.map(\.architecture.name).joined(separator: ", "))")
+            throw ObjectFileError(
+                .ambiguousArchitecture, path: path,
+                detail: "is a universal file with \(images.map(\.architecture.name).joined(separator: ", "))")
         }
         return only
     }
@@ -56,7 +59,9 @@ package enum ObjectFileReader {
 
     /// The same, saying in `problems` (one line each) what of the file's symbols could not be read while the rest
     /// were: a MiniDebugInfo that is damaged.
-    package static func symbolTable(of file: ObjectFile, problems: inout [String]) throws(ObjectFileError) -> SymbolTable {
+    package static func symbolTable(of file: ObjectFile, problems: inout [String]) throws(ObjectFileError)
+        -> SymbolTable
+    {
         switch file.format {
         case .elf: try ELFReader.readSymbols(path: file.path, problems: &problems)
         case .machO: try MachOReader.symbols(of: file, in: ImmutableBytes(mapping: file.path))
@@ -75,7 +80,8 @@ package enum ObjectFileReader {
             let start = (file.slice?.offset ?? 0) &+ section.fileOffset
             let (end, overflow) = start.addingReportingOverflow(section.size)
             guard !overflow, end <= UInt64(mapped.base.count) else {
-                throw ObjectFileError(.malformed, path: file.path, detail: "section \(name) runs past the end of the file")
+                throw ObjectFileError(
+                    .malformed, path: file.path, detail: "section \(name) runs past the end of the file")
             }
             return Array(mapped.base[Int(start)..<Int(end)])
         }
@@ -84,8 +90,12 @@ package enum ObjectFileReader {
     /// Up to `count` bytes of what `file` loads at `address` (the code or data there), from the allocated section
     /// that holds it; `nil` when no section in the file holds it (`.bss`, or a debug file's empty sections).
     /// - Parameter mapped: `file`'s bytes, mapped (``ImmutableBytes/init(mapping:)``) by a caller that reads many.
-    package static func loadedBytes(at address: FileAddress, count: Int, in file: ObjectFile, mapped: ImmutableBytes) -> [UInt8]? {
-        guard let section = file.section(containing: address), section.occupiesFile, !section.isCompressed else { return nil }
+    package static func loadedBytes(at address: FileAddress, count: Int, in file: ObjectFile, mapped: ImmutableBytes)
+        -> [UInt8]?
+    {
+        guard let section = file.section(containing: address), section.occupiesFile, !section.isCompressed else {
+            return nil
+        }
         let into = address.rawValue - section.address.rawValue
         let (start, overflow) = ((file.slice?.offset ?? 0) &+ section.fileOffset).addingReportingOverflow(into)
         guard !overflow, start < UInt64(mapped.count) else { return nil }

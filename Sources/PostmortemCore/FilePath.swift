@@ -5,7 +5,9 @@ package enum FilePath {
     package static func fileName(of path: String) -> String {
         guard !path.isEmpty else { return path }
         var end = path.endIndex
-        while end > path.index(after: path.startIndex), path[path.index(before: end)] == "/" { end = path.index(before: end) }
+        while end > path.index(after: path.startIndex), path[path.index(before: end)] == "/" {
+            end = path.index(before: end)
+        }
         let name = path[..<end]
         guard let slash = name.lastIndex(of: "/"), name != "/" else { return String(name) }
         return String(name[name.index(after: slash)...])

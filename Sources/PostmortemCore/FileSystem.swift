@@ -44,7 +44,9 @@ package enum FileSystem {
         defer { closedir(stream) }
         var entries: [(name: String, isDirectory: Bool, isRegularFile: Bool)] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard name != ".", name != ".." else { continue }
             entries.append((name, entry.pointee.d_type == UInt8(DT_DIR), entry.pointee.d_type == UInt8(DT_REG)))
         }
@@ -56,10 +58,14 @@ package enum FileSystem {
     package static func read(_ path: String?, maximumSize: Int = .max) throws(Failure) -> [UInt8] {
         let name = path ?? "-"
         let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO
-        guard descriptor >= 0 else { throw Failure(path: name, detail: "cannot open: " + String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            throw Failure(path: name, detail: "cannot open: " + String(cString: strerror(errno)))
+        }
         defer { if path != nil { close(descriptor) } }
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw Failure(path: name, detail: "is a directory") }
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw Failure(path: name, detail: "is a directory")
+        }
         // A regular file is read in one piece of its size; a pipe, in pieces until its end.
         let tooLarge = Failure(path: name, detail: "larger than \(maximumSize >> 20) MB, the most this command reads")
         if status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > maximumSize { throw tooLarge }
@@ -69,7 +75,9 @@ package enum FileSystem {
         while true {
             if filled > maximumSize { throw tooLarge }
             if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(1 << 16, bytes.count)) }
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled)
+            }
             if count < 0 { throw Failure(path: name, detail: "cannot read: " + String(cString: strerror(errno))) }
             if count == 0 { break }
             filled += count
@@ -87,7 +95,9 @@ package enum FileSystem {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+            let read = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+            }
             if read < 0, errno == EINTR { continue }
             guard read >= 0 else { return nil }
             if read == 0 { break }
@@ -187,7 +197,9 @@ package enum FileSystem {
             self.permissions = permissions
             temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw Failure(path: temporary, detail: "cannot write: " + String(cString: strerror(errno))) }
+            guard descriptor >= 0 else {
+                throw Failure(path: temporary, detail: "cannot write: " + String(cString: strerror(errno)))
+            }
         }
 
         deinit {
@@ -211,9 +223,13 @@ package enum FileSystem {
         private func write(_ bytes: [UInt8], at offset: Int) throws(Failure) {
             var done = 0
             while done < bytes.count {
-                let written = bytes[done...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + done)) }
+                let written = bytes[done...].withUnsafeBytes {
+                    pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + done))
+                }
                 if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw Failure(path: path, detail: "cannot write: " + String(cString: strerror(errno))) }
+                guard written > 0 else {
+                    throw Failure(path: path, detail: "cannot write: " + String(cString: strerror(errno)))
+                }
                 done += written
             }
         }
@@ -288,7 +304,9 @@ package enum FileSystem {
         /// The file at `path`, created or emptied, for writing.
         package convenience init(path: String) throws(Failure) {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw Failure(path: path, detail: "cannot write: " + String(cString: strerror(errno))) }
+            guard descriptor >= 0 else {
+                throw Failure(path: path, detail: "cannot write: " + String(cString: strerror(errno)))
+            }
             self.init(descriptor: descriptor, owned: true)
         }
 

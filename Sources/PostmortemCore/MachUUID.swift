@@ -8,7 +8,9 @@ public struct MachUUID: Hashable, Sendable {
 
     /// Parses `4C4C445B-5555-3144-A18D-535DDD3BDF97`, with or without dashes, in either case.
     public init?(string: String) {
-        guard let parsed = BuildID(hex: String(string.filter { $0 != "-" })), parsed.bytes.count == 16 else { return nil }
+        guard let parsed = BuildID(hex: String(string.filter { $0 != "-" })), parsed.bytes.count == 16 else {
+            return nil
+        }
         bytes = parsed.bytes
     }
 }

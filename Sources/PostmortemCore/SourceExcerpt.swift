@@ -21,9 +21,13 @@ public struct SourceExcerpt: Hashable, Sendable {
     /// The lines before the frame's.
     public var preContext: [String] { Array(lines.prefix(max(0, line - firstLine))) }
     /// The frame's own line.
-    public var contextLine: String? { line - firstLine >= 0 && line - firstLine < lines.count ? lines[line - firstLine] : nil }
+    public var contextLine: String? {
+        line - firstLine >= 0 && line - firstLine < lines.count ? lines[line - firstLine] : nil
+    }
     /// The lines after it.
-    public var postContext: [String] { line - firstLine + 1 < lines.count ? Array(lines[(line - firstLine + 1)...]) : [] }
+    public var postContext: [String] {
+        line - firstLine + 1 < lines.count ? Array(lines[(line - firstLine + 1)...]) : []
+    }
 
     /// As printed under a frame: each line numbered, the frame's marked with `→` and followed by a caret under its
     /// column (tabs before the column kept, so the caret lines up however tabs are shown).
@@ -38,7 +42,8 @@ public struct SourceExcerpt: Hashable, Sendable {
             let number = String(firstLine + offset)
             let isFrameLine = firstLine + offset == line
             let marker = isFrameLine ? "→ " : "  "
-            rendered.append(indentation + marker + String(repeating: " ", count: width - number.count) + number + " │ " + text)
+            rendered.append(
+                indentation + marker + String(repeating: " ", count: width - number.count) + number + " │ " + text)
             if isFrameLine, column > 0 {
                 let lead = text.prefix(column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
                 rendered.append(indentation + "  " + String(repeating: " ", count: width) + " │ " + lead + "^")

@@ -21,7 +21,10 @@ public struct SymbolicatedFrame: Hashable, Sendable {
     public var source: SourceExcerpt?
 
     /// A frame of `function` at `file`:`line`:`column`.
-    public init(function: String?, linkageName: String?, file: String?, line: Int, column: Int, isInlined: Bool, isThunk: Bool = false) {
+    public init(
+        function: String?, linkageName: String?, file: String?, line: Int, column: Int, isInlined: Bool,
+        isThunk: Bool = false
+    ) {
         self.function = function
         self.linkageName = linkageName
         self.file = file

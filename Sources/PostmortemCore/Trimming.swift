@@ -2,7 +2,9 @@ extension StringProtocol {
     /// The text without the leading and trailing characters `drop` matches (Foundation's
     /// `trimmingCharacters(in:)` without Foundation, which would bring its start-up cost to the CLI).
     package func trimmed(where drop: (Character) -> Bool) -> String {
-        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
+        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

@@ -24,7 +24,8 @@ public enum UnresolvedReason: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noBinary(let image, let path, let searched, let remotely):
-            "no binary found for \(image)" + (path.map { " (\($0))" } ?? "") + "; looked " + searched.joined(separator: ", ")
+            "no binary found for \(image)" + (path.map { " (\($0))" } ?? "") + "; looked "
+                + searched.joined(separator: ", ")
                 + (remotely.map { ", and asked " + $0 } ?? "")
         case .noMatchingBinary(let image, let rejected, let remotely):
             "no binary of the log's \(image) found: " + rejected.map(\.description).joined(separator: "; ")
@@ -36,8 +37,9 @@ public enum UnresolvedReason: Hashable, Sendable, CustomStringConvertible {
         case .outsideSections(let address, let image):
             "address \(address) is outside every section of \(image)"
         case .notCovered(let address, let hasDebugInformation):
-            hasDebugInformation ? "no function, line or symbol covers \(address)"
-                                : "no symbol covers \(address) and there is no debug information"
+            hasDebugInformation
+                ? "no function, line or symbol covers \(address)"
+                : "no symbol covers \(address) and there is no debug information"
         case .unreadableDebugInformation(let detail):
             detail
         case .notInSymbolFile(let module):
@@ -50,7 +52,8 @@ public enum UnresolvedReason: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .noBinary: .giveBinary
         case .noMatchingBinary(_, let rejected, _):
-            rejected.contains { if case .needsSlice = $0.reason { true } else { false } } ? .chooseSlice : .giveCrashedBuild
+            rejected.contains { if case .needsSlice = $0.reason { true } else { false } }
+                ? .chooseSlice : .giveCrashedBuild
         case .noImage: .giveBinaryForFramesWithoutImage
         case .noLoadAddress: .giveLoadAddress
         case .notCovered(_, let hasDebugInformation): hasDebugInformation ? nil : .giveDebugFile
@@ -80,7 +83,8 @@ public struct RejectedCandidate: Hashable, Sendable, CustomStringConvertible {
             case .notAnObjectFile: "not an object file this tool reads"
             case .otherBuild(let found, let wanted):
                 "build-id or UUID \(found.isEmpty ? "(none)" : found.joined(separator: ", ")) does not match \(wanted) in the log"
-            case .needsSlice(let architectures): "a universal file (\(architectures.joined(separator: ", "))) and the log names no slice"
+            case .needsSlice(let architectures):
+                "a universal file (\(architectures.joined(separator: ", "))) and the log names no slice"
             case .unreadable: "could not be read"
             case .disagrees(let detail): detail
             }

@@ -26,7 +26,10 @@ public struct Demangler: Sendable {
     public func demangle(_ linkageName: String) -> String {
         if Self.isSwift(linkageName) {
             return linkageName.withCString { name in
-                let demangled = style == .full ? postmortem_demangle_swift(name, strlen(name)) : postmortem_demangle_swift_simplified(name, strlen(name))
+                let demangled =
+                    style == .full
+                    ? postmortem_demangle_swift(name, strlen(name))
+                    : postmortem_demangle_swift_simplified(name, strlen(name))
                 guard let result = demangled else { return linkageName }
                 defer { free(result) }
                 let text = String(cString: result)

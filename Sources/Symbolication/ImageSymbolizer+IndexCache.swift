@@ -11,7 +11,9 @@ extension ImageSymbolizer {
     /// - Complexity: O(the debug file's DWARF) when a file is written; O(1) otherwise.
     public func writeIndexCache() {
         let cached = dwarf as? CachedIndex
-        guard let cache = options.indexCache, needsCacheFile.load(ordering: .relaxed) || cached?.damage != nil else { return }
+        guard let cache = options.indexCache, needsCacheFile.load(ordering: .relaxed) || cached?.damage != nil else {
+            return
+        }
         let index = (dwarf as? DWARFIndex) ?? cached?.fallback
         // With no debug file, the file holds the image's symbols and no units.
         guard index != nil || debugFile == nil else { return }
@@ -20,8 +22,13 @@ extension ImageSymbolizer {
         guard needsCacheFile.exchange(false, ordering: .relaxed) || cached?.damage != nil else { return }
         // Another process sharing the folder (a second server, a run beside this one) may have written a sound file
         // since this image was opened: the first complete file stays, and the work is not done twice.
-        if cached == nil, case .success? = IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile,
-                                                                    supplementary: supplementaryFile) { return }
+        if cached == nil,
+            case .success? = IndexCacheFile.open(
+                cache.path(for: image, debugFile: cachedFile), for: cachedFile,
+                supplementary: supplementaryFile)
+        {
+            return
+        }
         if let damage = cached?.damage { diagnostics.report(subject: nil, damage) }
         let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile, supplementary: supplementaryFile)
         let unitRanges: [(AddressRange, UInt32)]
@@ -33,19 +40,26 @@ extension ImageSymbolizer {
             metadata: metadata, imageSymbols: symbolTable(), debugFileSymbols: debugFileSymbolTable(),
             unitRanges: unitRanges, unitCount: index?.unitCount ?? 0, imageIsDebugFile: cachedFile == image)
         // Names the debug file holds are stored as its offsets; without its bytes, every name is copied.
-        let inPlace = index == nil ? nil : (try? ImmutableBytes(mapping: cachedFile.path)).map { InPlaceStrings(debugFile: cachedFile, bytes: $0) }
+        let inPlace =
+            index == nil
+            ? nil
+            : (try? ImmutableBytes(mapping: cachedFile.path)).map { InPlaceStrings(debugFile: cachedFile, bytes: $0) }
         do throws(FileSystem.Failure) {
             try FileSystem.createDirectories(cache.directory)
-            try IndexCacheFile.write(contents, unit: { position in
-                guard let index else { return .failure(DWARFError(.noDebugInfo, path: cachedFile.path, detail: "")) }
-                do throws(DWARFError) {
-                    // Packed again with every name complete, so that lookups follow no name reference; names are not
-                    // demangled ahead (a file of Swift's demangled names was larger than the DWARF).
-                    var unit = try index.unitForCache(atPosition: position).contents()
-                    unit.functions = unit.functions.map(index.file.completingNames)
-                    return .success(FlatUnit.encode(unit, inPlace: inPlace))
-                } catch { return .failure(error) }
-            }, to: cache.path(for: image, debugFile: cachedFile))
+            try IndexCacheFile.write(
+                contents,
+                unit: { position in
+                    guard let index else {
+                        return .failure(DWARFError(.noDebugInfo, path: cachedFile.path, detail: ""))
+                    }
+                    do throws(DWARFError) {
+                        // Packed again with every name complete, so that lookups follow no name reference; names are not
+                        // demangled ahead (a file of Swift's demangled names was larger than the DWARF).
+                        var unit = try index.unitForCache(atPosition: position).contents()
+                        unit.functions = unit.functions.map(index.file.completingNames)
+                        return .success(FlatUnit.encode(unit, inPlace: inPlace))
+                    } catch { return .failure(error) }
+                }, to: cache.path(for: image, debugFile: cachedFile))
         } catch {
             diagnostics.report(subject: nil, "index cache not written: \(error.description)")
         }
@@ -55,7 +69,8 @@ extension ImageSymbolizer {
     func cachedSymbols(_ kind: IndexCacheFile.SectionKind) -> SymbolTable? {
         guard let cacheFile else { return nil }
         if let table = cacheFile.symbolTable(kind) { return table }
-        diagnostics.report(subject: cacheFile.path, "damaged symbol table; read from the binary, and the file is rebuilt")
+        diagnostics.report(
+            subject: cacheFile.path, "damaged symbol table; read from the binary, and the file is rebuilt")
         needsCacheFile.store(true, ordering: .relaxed)
         return nil
     }

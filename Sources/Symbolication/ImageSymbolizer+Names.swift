@@ -26,6 +26,7 @@ extension ImageSymbolizer {
     func displayName(_ linkageName: String, place: UInt64?) -> String {
         guard options.demangle, let place else { return displayName(linkageName) }
         if let known = shownNames.byPlace.value(for: place, shard: Int(truncatingIfNeeded: place)) { return known }
-        return shownNames.byPlace.keep(demangler.demangle(linkageName), for: place, shard: Int(truncatingIfNeeded: place))
+        return shownNames.byPlace.keep(
+            demangler.demangle(linkageName), for: place, shard: Int(truncatingIfNeeded: place))
     }
 }

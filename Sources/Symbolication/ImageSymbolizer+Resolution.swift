@@ -18,10 +18,12 @@ extension ImageSymbolizer {
         let imageTable = imageSymbols(scanning: scanning)
         // The symbol is found without making its strings: most lookups only compare its name with the frame's.
         let imageSymbol = imageTable.match(containing: address).map { (table: imageTable, match: $0) }
-        let symbolHit = imageSymbol ?? {
-            let debugFileTable = debugFileSymbols(scanning: scanning)
-            return debugFileTable.match(containing: address).map { (table: debugFileTable, match: $0) }
-        }()
+        let symbolHit =
+            imageSymbol
+            ?? {
+                let debugFileTable = debugFileSymbols(scanning: scanning)
+                return debugFileTable.match(containing: address).map { (table: debugFileTable, match: $0) }
+            }()
         var frames: [SymbolicatedFrame] = []
         var functionStart: FileAddress?
         var reason: UnresolvedReason?
@@ -40,8 +42,11 @@ extension ImageSymbolizer {
         }
         if let symbolHit, frames.isEmpty {
             let symbol = symbolHit.table.symbol(for: symbolHit.match)
-            frames = [SymbolicatedFrame(function: displayName(symbol.name), linkageName: symbol.name, file: symbol.sourceFile,
-                                        line: 0, column: 0, isInlined: false)]
+            frames = [
+                SymbolicatedFrame(
+                    function: displayName(symbol.name), linkageName: symbol.name, file: symbol.sourceFile,
+                    line: 0, column: 0, isInlined: false)
+            ]
         } else if let imageSymbol, !isNamed(imageSymbol, frames[frames.count - 1].linkageName) {
             // As llvm-symbolizer does: the outermost frame takes the name in the image's own symbol
             // table, which also tells compiler-made clones (`.cold`, `.isra.0`) from their original.
@@ -58,7 +63,9 @@ extension ImageSymbolizer {
         }
         // Every frame's function is the display name of its linkage name: the symbol's is usually the outermost one's.
         let symbolName = symbolHit.map { hit in
-            if let outermost = frames.last, isNamed(hit, outermost.linkageName), let function = outermost.function { return function }
+            if let outermost = frames.last, isNamed(hit, outermost.linkageName), let function = outermost.function {
+                return function
+            }
             return displayName(hit.table.symbol(for: hit.match).name)
         }
         return AddressResolution(
@@ -72,25 +79,33 @@ extension ImageSymbolizer {
 
     /// The line-table entry that covers `address`: its source position and the addresses it spans.
     public func lineEntry(at address: FileAddress) -> (file: String?, line: Int, range: AddressRange)? {
-        guard let dwarf, let hit = try? dwarf.lookup(address, naming: displayName(_:place:)), let found = hit.row else { return nil }
+        guard let dwarf, let hit = try? dwarf.lookup(address, naming: displayName(_:place:)), let found = hit.row else {
+            return nil
+        }
         return (found.file, Int(found.row.line), AddressRange(found.row.address, found.end))
     }
 
     /// The frames of an inline chain, innermost first, each named as its record is shown.
     func frames(chain: [IndexRecord], row: (row: LineRow, file: String?, end: FileAddress)?) -> [SymbolicatedFrame] {
-        var location: (file: String?, line: Int, column: Int)? = row.map { ($0.file, Int($0.row.line), Int($0.row.column)) }
+        var location: (file: String?, line: Int, column: Int)? = row.map {
+            ($0.file, Int($0.row.line), Int($0.row.column))
+        }
         if chain.isEmpty {
             guard let location else { return [] }
-            return [SymbolicatedFrame(function: nil, linkageName: nil, file: location.file, line: location.line,
-                                      column: location.column, isInlined: false)]
+            return [
+                SymbolicatedFrame(
+                    function: nil, linkageName: nil, file: location.file, line: location.line,
+                    column: location.column, isInlined: false)
+            ]
         }
         var frames: [SymbolicatedFrame] = []
         frames.reserveCapacity(chain.count)
         for entry in chain.reversed() {
             let linkageName = entry.record.linkageName ?? entry.record.name
-            frames.append(SymbolicatedFrame(
-                function: entry.shownName, linkageName: linkageName, file: location?.file,
-                line: location?.line ?? 0, column: location?.column ?? 0, isInlined: entry.record.isInlined))
+            frames.append(
+                SymbolicatedFrame(
+                    function: entry.shownName, linkageName: linkageName, file: location?.file,
+                    line: location?.line ?? 0, column: location?.column ?? 0, isInlined: entry.record.isInlined))
             location = (entry.record.callFile, entry.record.callLine, entry.record.callColumn)
         }
         return frames

@@ -1,5 +1,6 @@
 import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// The image's and its debug file's symbol tables as read so far: each read on first use and scanned in file order
 /// for the first few lookups, then sorted once.
@@ -22,7 +23,9 @@ extension ImageSymbolizer {
 
     /// The table at `slot`, sorted: sorted once, by the first thread to need it sorted (another one meanwhile sorts
     /// it too and keeps the first stored).
-    private func sortedTable(_ slot: WritableKeyPath<SymbolTables, SymbolTable?>, asRead: () -> SymbolTable) -> SymbolTable {
+    private func sortedTable(_ slot: WritableKeyPath<SymbolTables, SymbolTable?>, asRead: () -> SymbolTable)
+        -> SymbolTable
+    {
         if let known = symbolTables.withLock({ $0[keyPath: slot] }), known.isSorted { return known }
         let sorted = asRead().sorted()
         return symbolTables.withLock { tables in
@@ -38,12 +41,15 @@ extension ImageSymbolizer {
 
     func debugFileSymbolsAsRead() -> SymbolTable {
         tableAsRead(\.debugFile) {
-            cachedSymbols(.debugFileSymbols) ?? debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) } ?? SymbolTable(symbols: [])
+            cachedSymbols(.debugFileSymbols) ?? debugFile.flatMap { $0 == image ? nil : readSymbols(of: $0) }
+                ?? SymbolTable(symbols: [])
         }
     }
 
     /// The table at `slot` as read (sorted, once it has been): read once, by the first thread to need it.
-    private func tableAsRead(_ slot: WritableKeyPath<SymbolTables, SymbolTable?>, read: () -> SymbolTable) -> SymbolTable {
+    private func tableAsRead(_ slot: WritableKeyPath<SymbolTables, SymbolTable?>, read: () -> SymbolTable)
+        -> SymbolTable
+    {
         if let known = symbolTables.withLock({ $0[keyPath: slot] }) { return known }
         let table = read()
         return symbolTables.withLock { tables in
@@ -64,7 +70,9 @@ extension ImageSymbolizer {
     func imageSymbols(scanning: Bool) -> SymbolTable { scanning ? imageSymbolsAsRead() : symbolTable() }
 
     /// The debug file's symbol table as a lookup searches it (``scansSymbolTables()``).
-    func debugFileSymbols(scanning: Bool) -> SymbolTable { scanning ? debugFileSymbolsAsRead() : debugFileSymbolTable() }
+    func debugFileSymbols(scanning: Bool) -> SymbolTable {
+        scanning ? debugFileSymbolsAsRead() : debugFileSymbolTable()
+    }
 
     func readSymbols(of file: ObjectFile) -> SymbolTable {
         var problems: [String] = []
@@ -78,7 +86,8 @@ extension ImageSymbolizer {
     /// The symbol that covers `address`: from the image's own table, else from its debug file's.
     package func symbol(containing address: FileAddress) -> (symbol: Symbol, offset: UInt64)? {
         let scanning = scansSymbolTables()
-        return imageSymbols(scanning: scanning).symbol(containing: address) ?? debugFileSymbols(scanning: scanning).symbol(containing: address)
+        return imageSymbols(scanning: scanning).symbol(containing: address)
+            ?? debugFileSymbols(scanning: scanning).symbol(containing: address)
     }
 
     /// The symbol that covers `address` as gdb names it (its minimal symbols): of the aliases that cover it, the
@@ -87,13 +96,16 @@ extension ImageSymbolizer {
         let scanning = scansSymbolTables()
         for table in [imageSymbols(scanning: scanning), debugFileSymbols(scanning: scanning)] {
             guard let match = table.match(containing: address) else { continue }
-            let covering = table.aliases(of: match).filter { $0.size > match.offset || ($0.size == 0 && $0.size == table.symbol(for: match).size) }
+            let covering = table.aliases(of: match).filter {
+                $0.size > match.offset || ($0.size == 0 && $0.size == table.symbol(for: match).size)
+            }
             let byName = covering.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
             guard var chosen = byName.last else { return (table.symbol(for: match), match.offset) }
             // gdb gives a local symbol's place to the global one before it of the same size (`name.localalias`, a
             // hidden constructor's `C2` alias made local by the link, give way).
             if byName.count > 1, case let previous = byName[byName.count - 2], previous.size == chosen.size,
-               chosen.isLocal, !previous.isLocal {
+                chosen.isLocal, !previous.isLocal
+            {
                 chosen = previous
             }
             return (chosen, match.offset)

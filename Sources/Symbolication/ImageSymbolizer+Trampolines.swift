@@ -1,5 +1,6 @@
 import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// What a batch of logs asks of an image again and again, answered once.
 struct RepeatedAnswers: Sendable {
@@ -20,7 +21,9 @@ extension ImageSymbolizer {
         }
         if let known { return known }
         guard let mapped,
-              let bytes = ObjectFileReader.loadedBytes(at: address, count: SignalTrampoline.longestSequence, in: image, mapped: mapped) else {
+            let bytes = ObjectFileReader.loadedBytes(
+                at: address, count: SignalTrampoline.longestSequence, in: image, mapped: mapped)
+        else {
             return false
         }
         let answer = SignalTrampoline.isTrampolineCode(bytes, architecture: image.architecture)

@@ -1,7 +1,7 @@
-public import ObjectFiles
-public import PostmortemCore
 import DWARF
 import Dispatch
+public import ObjectFiles
+public import PostmortemCore
 import Synchronization
 
 /// Resolves file addresses of one binary (or debug file) to functions, inline chains and source lines.
@@ -44,7 +44,9 @@ public final class ImageSymbolizer: Sendable {
     let needsCacheFile: Atomic<Bool>
 
     /// Whether ``writeIndexCache()`` would write a file: the cache is on and has no sound one for this image.
-    package var needsIndexCacheFile: Bool { needsCacheFile.load(ordering: .relaxed) || (dwarf as? CachedIndex)?.damage != nil }
+    package var needsIndexCacheFile: Bool {
+        needsCacheFile.load(ordering: .relaxed) || (dwarf as? CachedIndex)?.damage != nil
+    }
     /// The image's and its debug file's symbol tables, read on first use (``ImageSymbolizer+SymbolTables``).
     let symbolTables = Mutex(SymbolTables())
     /// Lookups left that scan the symbol tables in file order before they are sorted.
@@ -58,13 +60,19 @@ public final class ImageSymbolizer: Sendable {
     /// is set and has a sound one for the debug file found now, else from that file's DWARF.
     /// - Throws: ``SymbolicationError`` when the file cannot be read as an object file at all.
     /// - Parameter diagnostics: where what lookups and index-cache writing find later is reported.
-    public convenience init(path: String, options: SymbolizerOptions = SymbolizerOptions(),
-                            diagnostics: DiagnosticSink) throws(SymbolicationError) {
+    public convenience init(
+        path: String, options: SymbolizerOptions = SymbolizerOptions(),
+        diagnostics: DiagnosticSink
+    ) throws(SymbolicationError) {
         let image: ObjectFile
-        do { image = try ObjectFileReader.read(path: path, architecture: options.architecture) } catch { throw .objectFile(error) }
+        do { image = try ObjectFileReader.read(path: path, architecture: options.architecture) } catch {
+            throw .objectFile(error)
+        }
         // A core's segments are memory, not code to look addresses up in: it is unwound, not resolved.
         if image.kind == .core {
-            throw .objectFile(ObjectFileError(.unknownFormat, path: path, detail: "an ELF core file, which postmortem symbolicate unwinds"))
+            throw .objectFile(
+                ObjectFileError(
+                    .unknownFormat, path: path, detail: "an ELF core file, which postmortem symbolicate unwinds"))
         }
         self.init(image: image, options: options, diagnostics: diagnostics)
     }
@@ -78,15 +86,22 @@ public final class ImageSymbolizer: Sendable {
         var notes: [Diagnostic] = []
         var debugFile: ObjectFile? = image.hasDWARF ? image : nil
         if debugFile == nil {
-            let lookup = DebugFileLocator(search: options.debugFileSearch, remote: options.remoteDebugFiles).locateDebugFile(for: image)
+            let lookup = DebugFileLocator(search: options.debugFileSearch, remote: options.remoteDebugFiles)
+                .locateDebugFile(for: image)
             for rejection in lookup.rejections {
-                notes.append(Diagnostic(subject: rejection.path, message: "not used as debug file of \(path): \(rejection.reason)"))
+                notes.append(
+                    Diagnostic(
+                        subject: rejection.path, message: "not used as debug file of \(path): \(rejection.reason)"))
             }
             debugFile = lookup.debugFile
             if debugFile == nil {
                 let remotely = lookup.unavailableRemotely.map { " (\($0))" } ?? ""
-                notes.append(Diagnostic(subject: path, message: remotely.isEmpty ? Self.symbolTableOnly
-                                                    : "no debug information found\(remotely); using the symbol table only"))
+                notes.append(
+                    Diagnostic(
+                        subject: path,
+                        message: remotely.isEmpty
+                            ? Self.symbolTableOnly
+                            : "no debug information found\(remotely); using the symbol table only"))
             }
         }
         let locator = DebugFileLocator(search: options.debugFileSearch, remote: options.remoteDebugFiles)
@@ -97,7 +112,9 @@ public final class ImageSymbolizer: Sendable {
         // longer to read from the binary than the lookups take).
         if let cache = options.indexCache {
             let cachedFile = debugFile ?? image
-            switch IndexCacheFile.open(cache.path(for: image, debugFile: cachedFile), for: cachedFile, supplementary: supplementaryFile) {
+            switch IndexCacheFile.open(
+                cache.path(for: image, debugFile: cachedFile), for: cachedFile, supplementary: supplementaryFile)
+            {
             case nil:
                 break
             case .success(let file)?:
@@ -105,7 +122,9 @@ public final class ImageSymbolizer: Sendable {
                 FileSystem.touch(file.path)
                 self.debugFile = debugFile
                 cacheFile = file
-                dwarf = debugFile.map { debugFile in CachedIndex(file: file) { try? DWARFIndex(object: debugFile, supplementary: supplementaryFile) } }
+                dwarf = debugFile.map { debugFile in
+                    CachedIndex(file: file) { try? DWARFIndex(object: debugFile, supplementary: supplementaryFile) }
+                }
                 needsCacheFile = Atomic(false)
                 openingDiagnostics = notes
                 return
@@ -119,7 +138,9 @@ public final class ImageSymbolizer: Sendable {
             do { dwarf = try DWARFIndex(object: debugFile, supplementary: supplementaryFile) } catch {
                 notes.append(Diagnostic(subject: nil, message: "\(error.description); using the symbol table only"))
             }
-            if let problem = dwarf?.file.supplementaryProblem { notes.append(Diagnostic(subject: debugFile.path, message: problem)) }
+            if let problem = dwarf?.file.supplementaryProblem {
+                notes.append(Diagnostic(subject: debugFile.path, message: problem))
+            }
         }
         self.debugFile = dwarf == nil ? nil : debugFile
         self.dwarf = dwarf
@@ -131,15 +152,25 @@ public final class ImageSymbolizer: Sendable {
 
     /// The supplementary file `debugFile` links to, found by `locator`; a note in `notes` when it links to one that is
     /// not found (the names dwz moved there are then missing, never shown as placeholders).
-    private static func supplementaryFile(of debugFile: ObjectFile, locator: DebugFileLocator, notes: inout [Diagnostic]) -> ObjectFile? {
-        guard let lookup = locator.locateSupplementaryFile(for: debugFile), let link = debugFile.supplementaryLink else { return nil }
+    private static func supplementaryFile(
+        of debugFile: ObjectFile, locator: DebugFileLocator, notes: inout [Diagnostic]
+    ) -> ObjectFile? {
+        guard let lookup = locator.locateSupplementaryFile(for: debugFile), let link = debugFile.supplementaryLink
+        else { return nil }
         for rejection in lookup.rejections {
-            notes.append(Diagnostic(subject: rejection.path, message: "not used as the dwz common file of \(debugFile.path): \(rejection.reason)"))
+            notes.append(
+                Diagnostic(
+                    subject: rejection.path,
+                    message: "not used as the dwz common file of \(debugFile.path): \(rejection.reason)"))
         }
         if lookup.debugFile == nil {
             let id = link.buildID.map { " (\(link.kind == .dwarf5 ? "checksum" : "build-id") \($0))" } ?? ""
             let remotely = lookup.unavailableRemotely.map { "; \($0)" } ?? ""
-            notes.append(Diagnostic(subject: debugFile.path, message: "its dwz common file \(link.path)\(id) was not found\(remotely); names it holds are missing"))
+            notes.append(
+                Diagnostic(
+                    subject: debugFile.path,
+                    message:
+                        "its dwz common file \(link.path)\(id) was not found\(remotely); names it holds are missing"))
         }
         return lookup.debugFile
     }

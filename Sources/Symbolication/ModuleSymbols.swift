@@ -1,5 +1,5 @@
-public import CrashLogs
-public import PostmortemCore
+import CrashLogs
+import PostmortemCore
 
 /// What answers addresses of a module without its binary: a Breakpad symbol file, found by the module's name and debug
 /// id. Addresses are offsets from the module's base (where it was loaded).

@@ -1,6 +1,6 @@
+import Dispatch
 public import ObjectFiles
 public import PostmortemCore
-import Dispatch
 import Synchronization
 
 /// The images a server (or a command's run over many logs) has opened, each opened once and shared by every request
@@ -81,7 +81,9 @@ public final class OpenedImages: ImageSource {
     /// found (no debug information, say) is said to ``diagnostics`` unless `saysWhatOpeningFound` is false (a
     /// symbolicator says it itself once the image is used, not for a candidate it passes over).
     /// - Throws: ``SymbolicationError`` when it cannot be opened (not remembered: a later call tries again).
-    package func symbolizer(for key: Key, saysWhatOpeningFound: Bool = true) throws(SymbolicationError) -> ImageSymbolizer {
+    package func symbolizer(for key: Key, saysWhatOpeningFound: Bool = true) throws(SymbolicationError)
+        -> ImageSymbolizer
+    {
         while true {
             let found = state.withLock { state -> Slot? in
                 state.clock += 1
@@ -143,11 +145,13 @@ public final class OpenedImages: ImageSource {
     /// Writes the index-cache files the images open now lack, one image at a time; returns at once when another
     /// caller is writing them already. Requests go on using the images meanwhile.
     public func writeIndexCaches() {
-        guard state.withLock({ state in
-            if state.writingIndexCaches { return false }
-            state.writingIndexCaches = true
-            return true
-        }) else { return }
+        guard
+            state.withLock({ state in
+                if state.writingIndexCaches { return false }
+                state.writingIndexCaches = true
+                return true
+            })
+        else { return }
         defer { state.withLock { $0.writingIndexCaches = false } }
         for symbolizer in imagesNeedingIndexCacheFiles() {
             symbolizer.writeIndexCache()
@@ -182,7 +186,10 @@ public final class OpenedImages: ImageSource {
     /// The image at `path` for a symbolicator (``ImageSource``), or `nil` when it cannot be opened (said to
     /// ``diagnostics``). What opening found is left to the symbolicator, which says it when it uses the image.
     public func image(path: String, architecture: Architecture?, swiftNames: Demangler.Style) -> ImageSymbolizer? {
-        do { return try symbolizer(for: Key(path: path, architecture: architecture, swiftNames: swiftNames), saysWhatOpeningFound: false) } catch {
+        do {
+            return try symbolizer(
+                for: Key(path: path, architecture: architecture, swiftNames: swiftNames), saysWhatOpeningFound: false)
+        } catch {
             // (The error names the file.)
             diagnostics.report(subject: nil, error.description)
             return nil

@@ -1,4 +1,4 @@
-public import ObjectFiles
+import ObjectFiles
 
 /// The code a signal handler returns to (`__restore_rt` in glibc, `__kernel_rt_sigreturn` in a vDSO, `_sigtramp` on
 /// Darwin). In a backtrace taken inside a handler, the frame after it is the instruction the signal interrupted — looked
@@ -9,7 +9,8 @@ package enum SignalTrampoline {
     package static func isTrampoline(named name: String) -> Bool {
         switch name {
         case "__restore_rt", "__restore", "__kernel_rt_sigreturn", "__kernel_sigreturn", "_sigtramp", "__sigtramp",
-             "<signal handler called>": true
+            "<signal handler called>":
+            true
         default: false
         }
     }
@@ -30,7 +31,8 @@ package enum SignalTrampoline {
         // mov x8, #139; svc #0
         case .arm64, .arm64e: [[0x68, 0x11, 0x80, 0xd2, 0x01, 0x00, 0x00, 0xd4]]
         // mov r7, #173; svc #0 (ARM), and movs r7, #173; svc #0 (Thumb)
-        case .arm, .armv7, .armv7s, .armv7k: [[0xad, 0x70, 0xa0, 0xe3, 0x00, 0x00, 0x00, 0xef], [0xad, 0x27, 0x00, 0xdf]]
+        case .arm, .armv7, .armv7s, .armv7k:
+            [[0xad, 0x70, 0xa0, 0xe3, 0x00, 0x00, 0x00, 0xef], [0xad, 0x27, 0x00, 0xdf]]
         // li a7, 139; ecall
         case .riscv64: [[0x93, 0x08, 0xb0, 0x08, 0x73, 0x00, 0x00, 0x00]]
         default: []

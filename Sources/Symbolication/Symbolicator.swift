@@ -36,11 +36,14 @@ public struct SymbolicationOptions: Sendable {
     public var remoteDebugFiles: RemoteDebugFileSource? { symbolizer.remoteDebugFiles }
 
     /// - Parameter debugPaths: searched for binaries by the symbolicator and for debug files by each image.
-    public init(debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil,
-                objectArchitecture: Architecture? = nil, demangle: Bool = true, swiftNames: Demangler.Style = .simplified,
-                indexCache: IndexCache? = nil, remoteDebugFiles: RemoteDebugFileSource? = nil) {
-        symbolizer = SymbolizerOptions(demangle: demangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
-                                       indexCache: indexCache, remoteDebugFiles: remoteDebugFiles)
+    public init(
+        debugPaths: [String] = [], object: String? = nil, objectLoadAddress: UInt64? = nil,
+        objectArchitecture: Architecture? = nil, demangle: Bool = true, swiftNames: Demangler.Style = .simplified,
+        indexCache: IndexCache? = nil, remoteDebugFiles: RemoteDebugFileSource? = nil
+    ) {
+        symbolizer = SymbolizerOptions(
+            demangle: demangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
+            indexCache: indexCache, remoteDebugFiles: remoteDebugFiles)
         self.debugPaths = debugPaths
         self.objectArchitecture = objectArchitecture
         self.object = object
@@ -91,7 +94,8 @@ public final class Symbolicator {
     public init(diagnostics: DiagnosticSink, options: SymbolicationOptions) {
         self.options = options
         self.diagnostics = diagnostics
-        locator = BinaryLocator(debugPaths: options.debugPaths, object: options.object, sharedListings: options.debugPathListings)
+        locator = BinaryLocator(
+            debugPaths: options.debugPaths, object: options.object, sharedListings: options.debugPathListings)
     }
 
     /// Whether the last frame of the last report symbolicated was a signal trampoline's: a log read in pieces
@@ -108,11 +112,15 @@ public final class Symbolicator {
         var imageProblems: [Int: UnresolvedReason] = [:]
         var framesOfImage: [Int: [CrashFrame]] = [:]
         for thread in report.threads {
-            for frame in thread.frames { if let image = frame.image { framesOfImage[image, default: []].append(frame) } }
+            for frame in thread.frames {
+                if let image = frame.image { framesOfImage[image, default: []].append(frame) }
+            }
         }
         for index in report.images.indices {
-            switch symbolizer(for: report.images[index], frames: framesOfImage[index] ?? [], format: report.format,
-                              logDirectory: logDirectory) {
+            switch symbolizer(
+                for: report.images[index], frames: framesOfImage[index] ?? [], format: report.format,
+                logDirectory: logDirectory)
+            {
             case .success(let found):
                 imageSymbolizers[index] = (found.symbolizer, found.bias)
                 report.images[index].debugFile = found.symbolizer.debugFile?.path ?? found.symbolizer.image.path
@@ -128,7 +136,8 @@ public final class Symbolicator {
         }
         let fallback = options.object.flatMap { open(Location(path: $0, architecture: options.objectArchitecture)) }
         if let fallback, report.threads.contains(where: { $0.frames.contains { $0.image == nil } }),
-           openingNoted.insert(ObjectIdentifier(fallback)).inserted {
+            openingNoted.insert(ObjectIdentifier(fallback)).inserted
+        {
             fallback.openingDiagnostics.forEach(diagnostics.report)
         }
         // The Swift runtime's backtracer says of each frame what its address is; other logs leave it to the reader.
@@ -139,13 +148,19 @@ public final class Symbolicator {
                 var frame = report.threads[threadIndex].frames[frameIndex]
                 defer {
                     // A frame the log already names with its file and line (a sanitizer's) lacks nothing.
-                    if frame.symbols.isEmpty, frame.symbolInLog != nil, frame.sourceInLog != nil { frame.unresolvedReason = nil }
+                    if frame.symbols.isEmpty, frame.symbolInLog != nil, frame.sourceInLog != nil {
+                        frame.unresolvedReason = nil
+                    }
                     report.threads[threadIndex].frames[frameIndex] = frame
                 }
-                if marksSignalFrames, afterTrampoline, frame.addressKind == .returnAddress { frame.addressKind = .programCounter }
+                if marksSignalFrames, afterTrampoline, frame.addressKind == .returnAddress {
+                    frame.addressKind = .programCounter
+                }
                 afterTrampoline = frame.symbolInLog.map(SignalTrampoline.isTrampoline(named:)) ?? false
                 if frame.isSymbolicatedInLog { continue }
-                let found = frame.image.flatMap { imageSymbolizers[$0] } ?? (frame.image == nil ? fallback.map { ($0, nil) } : nil)
+                let found =
+                    frame.image.flatMap { imageSymbolizers[$0] }
+                    ?? (frame.image == nil ? fallback.map { ($0, nil) } : nil)
                 if found == nil, let image = frame.image, let symbols = imageSymbolFiles[image] {
                     resolve(&frame, image: report.images[image], from: symbols)
                     continue
@@ -159,7 +174,10 @@ public final class Symbolicator {
                 let image = frame.image.map { report.images[$0] }
                 // An image the -o binary stands for (its name) was loaded at -l, as frames that name none were.
                 let isObject = fallback.map { $0 === symbolizer } ?? false
-                guard let address = fileAddress(of: frame, image: image, symbolizer: symbolizer, bias: bias, isObject: isObject) else {
+                guard
+                    let address = fileAddress(
+                        of: frame, image: image, symbolizer: symbolizer, bias: bias, isObject: isObject)
+                else {
                     frame.unresolvedReason = .noLoadAddress(image: image?.name)
                     continue
                 }
@@ -177,7 +195,9 @@ public final class Symbolicator {
                     address >= start ? address.rawValue - start.rawValue : nil
                 }
                 frame.unresolvedReason = resolution.unresolvedReason
-                if let name = resolution.symbol ?? resolution.frames.last?.function, SignalTrampoline.isTrampoline(named: name) {
+                if let name = resolution.symbol ?? resolution.frames.last?.function,
+                    SignalTrampoline.isTrampoline(named: name)
+                {
                     afterTrampoline = true
                 }
             }
@@ -207,7 +227,9 @@ public final class Symbolicator {
 
     /// The answer at `address` of `symbolizer`, and its frames as shown; each (image, address) is looked up once while
     /// the memo holds it: a deep recursion, or a log of thousands of crashes, asks the same few addresses again and again.
-    private func answer(_ symbolizer: ImageSymbolizer, _ address: FileAddress) -> (AddressResolution, [SymbolicatedFrame]) {
+    private func answer(_ symbolizer: ImageSymbolizer, _ address: FileAddress) -> (
+        AddressResolution, [SymbolicatedFrame]
+    ) {
         let key = AnswerKey(image: ObjectIdentifier(symbolizer), address: address.rawValue)
         if let known = answers[key] { return known }
         let resolution = symbolizer.resolve(address)
@@ -259,7 +281,8 @@ public final class Symbolicator {
         var counts: [Int: (unresolved: Int, total: Int, reason: UnresolvedReason?)] = [:]
         var order: [Int] = []
         for thread in report.threads {
-            for frame in thread.frames where !frame.isSymbolicatedInLog && (frame.address != nil || frame.imageOffset != nil) {
+            for frame in thread.frames
+            where !frame.isSymbolicatedInLog && (frame.address != nil || frame.imageOffset != nil) {
                 let key = frame.image ?? -1
                 if counts[key] == nil { order.append(key) }
                 var count = counts[key] ?? (0, 0, nil)
@@ -295,16 +318,20 @@ public final class Symbolicator {
     /// relative in Mach-O), from the symbol the log names plus its offset, or from the image's load address (or the
     /// load bias the log's other frames imply); an executable that is not position-independent runs where it was linked.
     /// The -o binary (`isObject`) was loaded at -l, whether its frames name it or not.
-    private func fileAddress(of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer, bias: UInt64?, isObject: Bool) -> FileAddress? {
+    private func fileAddress(
+        of frame: CrashFrame, image: CrashImage?, symbolizer: ImageSymbolizer, bias: UInt64?, isObject: Bool
+    ) -> FileAddress? {
         let base = symbolizer.image.format == .machO ? symbolizer.image.imageBase.rawValue : 0
         if let offset = frame.imageOffset { return FileAddress(base &+ offset) }
         // Apple's unsymbolicated `App + 2308` counts from where the image was loaded (its __TEXT segment).
         if let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog, symbolizer.image.format == .machO,
-           let image, name == image.name {
+            let image, name == image.name
+        {
             return FileAddress(base &+ offset)
         }
         if let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog,
-           let symbol = symbolizer.symbol(named: name) {
+            let symbol = symbolizer.symbol(named: name)
+        {
             return symbol.address.advanced(by: offset)
         }
         guard let address = frame.address else { return nil }
@@ -321,34 +348,45 @@ public final class Symbolicator {
 
     /// The first candidate binary that is the log's: of its build-id or UUID when the log gives one, else one that
     /// agrees with the log's frames (``LogAgreement``); with the load bias the log's frames imply.
-    private func symbolizer(for image: CrashImage, frames: [CrashFrame], format: CrashLogFormat,
-                            logDirectory: String?) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification), Failure> {
+    private func symbolizer(
+        for image: CrashImage, frames: [CrashFrame], format: CrashLogFormat,
+        logDirectory: String?
+    ) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification), Failure> {
         let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
-        let (candidates, searched) = foundCandidates[key] ?? {
-            let found = locator.candidates(name: image.name, path: image.path, identifier: image.identifier, logDirectory: logDirectory)
-            foundCandidates[key] = found
-            return found
-        }()
+        let (candidates, searched) =
+            foundCandidates[key]
+            ?? {
+                let found = locator.candidates(
+                    name: image.name, path: image.path, identifier: image.identifier, logDirectory: logDirectory)
+                foundCandidates[key] = found
+                return found
+            }()
         var rejections: [RejectedCandidate] = []
         func reject(_ candidate: BinaryLocator.Candidate, _ why: RejectedCandidate.Reason) {
             rejections.append(RejectedCandidate(path: candidate.path, origin: candidate.origin, reason: why))
             if rejectionsNoted.insert(candidate.path + "\u{0}" + image.name + "\u{0}" + why.description).inserted {
                 let remedy: Remedy? = if case .needsSlice = why { .chooseSlice } else { nil }
-                diagnostics.report(subject: candidate.path, "not used for the log's \(image.name): \(why)", remedy: remedy)
+                diagnostics.report(
+                    subject: candidate.path, "not used for the log's \(image.name): \(why)", remedy: remedy)
             }
         }
-        func use(_ candidate: BinaryLocator.Candidate) -> (symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification)? {
+        func use(_ candidate: BinaryLocator.Candidate) -> (
+            symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification
+        )? {
             let location: Location
             if let identifier = image.identifier.map(BinaryLocator.normalized) {
                 guard let slices = slices(of: candidate.path), !slices.isEmpty else {
                     reject(candidate, .notAnObjectFile)
                     return nil
                 }
-                guard let match = slices.first(where: { $0.identifier.map(BinaryLocator.normalized) == identifier }) else {
-                    reject(candidate, .otherBuild(found: slices.compactMap(\.identifier), wanted: image.identifier ?? ""))
+                guard let match = slices.first(where: { $0.identifier.map(BinaryLocator.normalized) == identifier })
+                else {
+                    reject(
+                        candidate, .otherBuild(found: slices.compactMap(\.identifier), wanted: image.identifier ?? ""))
                     return nil
                 }
-                location = Location(path: candidate.path, architecture: slices.count > 1 ? match.architecture : nil, object: match)
+                location = Location(
+                    path: candidate.path, architecture: slices.count > 1 ? match.architecture : nil, object: match)
             } else {
                 // Nothing in the log tells the slice of a universal file: --arch does.
                 let slices = slices(of: candidate.path) ?? []
@@ -369,7 +407,9 @@ public final class Symbolicator {
             switch LogAgreement.check(symbolizer, image: image, frames: frames) {
             case .success(let agreement):
                 // What opening it found (no debug information, say) is said once the binary is used, not for every candidate.
-                if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted { symbolizer.openingDiagnostics.forEach(diagnostics.report) }
+                if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted {
+                    symbolizer.openingDiagnostics.forEach(diagnostics.report)
+                }
                 return (symbolizer, agreement.bias, image.identifier != nil ? .identifier : agreement.evidence)
             case .failure(let disagreement):
                 reject(candidate, .disagrees(disagreement.description))
@@ -387,22 +427,27 @@ public final class Symbolicator {
         if let remote = options.remoteDebugFiles, let buildID = Self.elfBuildID(of: image, format: format) {
             switch remote.source.fetch(.executable, of: buildID) {
             case .fetched(let path, let origin):
-                if let used = use(BinaryLocator.Candidate(path: path, origin: "from \(origin)")) { return .success(used) }
+                if let used = use(BinaryLocator.Candidate(path: path, origin: "from \(origin)")) {
+                    return .success(used)
+                }
             case .unavailable(let reason):
                 remotely = reason
             }
         }
         if !rejections.isEmpty {
-            return .failure(Failure(reason: .noMatchingBinary(image: image.name, rejected: rejections, remotely: remotely)))
+            return .failure(
+                Failure(reason: .noMatchingBinary(image: image.name, rejected: rejections, remotely: remotely)))
         }
-        return .failure(Failure(reason: .noBinary(image: image.name, path: image.path, searched: searched, remotely: remotely)))
+        return .failure(
+            Failure(reason: .noBinary(image: image.name, path: image.path, searched: searched, remotely: remotely)))
     }
 
     /// The ELF build-id a log gives for `image`; `nil` for a Mach-O UUID (Apple's formats, or written with dashes),
     /// which no debuginfod server serves.
     private static func elfBuildID(of image: CrashImage, format: CrashLogFormat) -> BuildID? {
         guard ![.appleCrash, .appleIPS, .nsException].contains(format), let identifier = image.identifier,
-              !identifier.contains("-") else { return nil }
+            !identifier.contains("-")
+        else { return nil }
         return BuildID(hex: BinaryLocator.normalized(identifier))
     }
 
@@ -424,7 +469,9 @@ public final class Symbolicator {
         // By the file itself: /lib/x86_64-linux-gnu/libc.so.6 and /usr/lib/x86_64-linux-gnu/libc.so.6 are one file.
         let slice = "\u{0}" + (location.architecture?.name ?? "")
         let key: String
-        if let known = realPaths[location.path] { key = known + slice } else {
+        if let known = realPaths[location.path] {
+            key = known + slice
+        } else {
             let real = FileSystem.realPath(location.path)
             realPaths[location.path] = real
             key = real + slice
@@ -432,18 +479,20 @@ public final class Symbolicator {
         if let cached = symbolizers[key] { return cached }
         var opened: ImageSymbolizer?
         if let shared = options.sharedImages {
-            opened = shared.image(path: location.path, architecture: location.architecture, swiftNames: options.swiftNames)
+            opened = shared.image(
+                path: location.path, architecture: location.architecture, swiftNames: options.swiftNames)
             symbolizers[key] = .some(opened)
             return opened
         }
         do {
             var symbolizerOptions = options.symbolizer
             symbolizerOptions.architecture = location.architecture
-            let symbolizer = if let object = location.object {
-                ImageSymbolizer(image: object, options: symbolizerOptions, diagnostics: diagnostics)
-            } else {
-                try ImageSymbolizer(path: location.path, options: symbolizerOptions, diagnostics: diagnostics)
-            }
+            let symbolizer =
+                if let object = location.object {
+                    ImageSymbolizer(image: object, options: symbolizerOptions, diagnostics: diagnostics)
+                } else {
+                    try ImageSymbolizer(path: location.path, options: symbolizerOptions, diagnostics: diagnostics)
+                }
             opened = symbolizer
         } catch {
             diagnostics.report(subject: nil, error.description)

@@ -19,8 +19,10 @@ public struct SymbolizerOptions: Hashable, Sendable {
     package var writesIndexCacheInRun: Bool = false
 
     /// Options with the cache off and no debuginfod unless given; ``writesIndexCacheInRun`` is set apart.
-    public init(demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil,
-                indexCache: IndexCache? = nil, remoteDebugFiles: RemoteDebugFileSource? = nil) {
+    public init(
+        demangle: Bool = true, debugFileSearch: DebugFileSearch = DebugFileSearch(), architecture: Architecture? = nil,
+        indexCache: IndexCache? = nil, remoteDebugFiles: RemoteDebugFileSource? = nil
+    ) {
         self.demangle = demangle
         self.remoteDebugFiles = remoteDebugFiles
         self.debugFileSearch = debugFileSearch

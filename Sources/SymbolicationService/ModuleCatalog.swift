@@ -1,4 +1,4 @@
-public import ObjectFiles
+import ObjectFiles
 import PostmortemCore
 import Synchronization
 
@@ -108,8 +108,12 @@ package final class ModuleCatalog: Sendable {
         let name = dSYMModuleName(of: path) ?? FilePath.fileName(of: path)
         return images.compactMap { image in
             guard let id = BreakpadDebugID.of(image) else { return nil }
-            return (id, Module(path: path, name: name, architecture: images.count > 1 ? image.architecture : nil,
-                               hasDWARF: image.hasDWARF))
+            return (
+                id,
+                Module(
+                    path: path, name: name, architecture: images.count > 1 ? image.architecture : nil,
+                    hasDWARF: image.hasDWARF)
+            )
         }
     }
 

@@ -1,5 +1,5 @@
+import ObjectFiles
 import PostmortemCore
-public import ObjectFiles
 
 /// A `multipart/form-data` body (RFC 7578), as Breakpad's and Crashpad's uploaders send a minidump: its parts found in
 /// place, never copied, so that a dump of many MB costs its pages, not a second buffer.
@@ -24,7 +24,9 @@ package struct MultipartForm {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].trimmed(where: \.isSpaceOrTab).lowercased() == "boundary" else { continue }
             var value = pair[1].trimmed(where: \.isSpaceOrTab)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             return value.isEmpty || value.utf8.count > 70 ? nil : value
         }
         return nil
@@ -49,20 +51,34 @@ package struct MultipartForm {
             }
             return nil
         }
-        guard var start = find(delimiter, from: 0) else { throw .badRequest("the multipart body holds no part delimited by its boundary") }
+        guard var start = find(delimiter, from: 0) else {
+            throw .badRequest("the multipart body holds no part delimited by its boundary")
+        }
         var parts: [Part] = []
         let headerEnd = Array("\r\n\r\n".utf8)
         let nextDelimiter = Array("\r\n".utf8) + delimiter
         while true {
             let afterDelimiter = start + delimiter.count
             // `--` after a delimiter closes the body.
-            if afterDelimiter + 2 <= count, reader.bytes[afterDelimiter] == 0x2d, reader.bytes[afterDelimiter + 1] == 0x2d { break }
-            guard let headersEnd = find(headerEnd, from: afterDelimiter) else { throw .badRequest("a part's headers do not end") }
-            let headers = String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[afterDelimiter..<headersEnd]), as: UTF8.self)
+            if afterDelimiter + 2 <= count, reader.bytes[afterDelimiter] == 0x2d,
+                reader.bytes[afterDelimiter + 1] == 0x2d
+            {
+                break
+            }
+            guard let headersEnd = find(headerEnd, from: afterDelimiter) else {
+                throw .badRequest("a part's headers do not end")
+            }
+            let headers = String(
+                decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[afterDelimiter..<headersEnd]), as: UTF8.self)
             let contentStart = headersEnd + headerEnd.count
-            guard let end = find(nextDelimiter, from: contentStart) else { throw .badRequest("a part does not end with the boundary") }
+            guard let end = find(nextDelimiter, from: contentStart) else {
+                throw .badRequest("a part does not end with the boundary")
+            }
             if let disposition = Self.disposition(headers) {
-                parts.append(Part(name: disposition.name, fileName: disposition.fileName, content: ImmutableBytes(contentStart..<end, of: body)))
+                parts.append(
+                    Part(
+                        name: disposition.name, fileName: disposition.fileName,
+                        content: ImmutableBytes(contentStart..<end, of: body)))
             }
             start = end + 2
         }
@@ -79,7 +95,9 @@ package struct MultipartForm {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
                 guard pair.count == 2 else { continue }
                 var value = pair[1].trimmed(where: \.isSpaceOrTab)
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                    value = String(value.dropFirst().dropLast())
+                }
                 switch pair[0].trimmed(where: \.isSpaceOrTab).lowercased() {
                 case "name": name = value
                 case "filename": fileName = value

@@ -1,9 +1,9 @@
-public import CrashLogs
+import CrashLogs
 import Decompression
 import ObjectFiles
-public import PostmortemCore
-public import Symbolication
-public import Unwinding
+import PostmortemCore
+import Symbolication
+import Unwinding
 
 /// Answers a crash log posted whole (`POST /symbolicate`): every report in it symbolicated, as `postmortem
 /// symbolicate` prints it: one line of JSON per report, or the log in its own format. Images come from the server's
@@ -74,13 +74,20 @@ package struct PostedLogSymbolicator: Sendable {
     /// A core or minidump posted whole: every thread unwound with the binaries found below the server's folders (or
     /// through debuginfod) for the build-ids it holds, then symbolicated.
     private func answer(dump body: [UInt8], style: Style, symbolicator: Symbolicator) throws(ServiceError) -> [UInt8] {
-        let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles, callFramesWithoutBinary: callFramesWithoutBinary)
+        let finder = BinaryFinder(
+            debugPaths: options.debugPaths, remote: options.remoteDebugFiles,
+            callFramesWithoutBinary: callFramesWithoutBinary)
         var report: CrashReport
         do {
             if MinidumpFile.isMinidump(prefix: body.prefix(4)) {
-                report = MinidumpUnwinding(dump: try MinidumpFile(bytes: ImmutableBytes(body), path: "request"), finder: finder).report
+                report =
+                    MinidumpUnwinding(
+                        dump: try MinidumpFile(bytes: ImmutableBytes(body), path: "request"), finder: finder
+                    ).report
             } else {
-                report = CoreUnwinding(core: try CoreFile(bytes: ImmutableBytes(body), path: "request"), finder: finder).report
+                report =
+                    CoreUnwinding(core: try CoreFile(bytes: ImmutableBytes(body), path: "request"), finder: finder)
+                    .report
             }
         } catch {
             throw .badRequest("\(error)")
@@ -99,13 +106,22 @@ package struct PostedLogSymbolicator: Sendable {
     /// `upload_file_minidump` part (or the first part that is a minidump), walked and symbolicated; the other text parts
     /// (product, version, annotations) kept as the report's `annotations`.
     /// - Throws: a 400 ``ServiceError`` when no part is a minidump or the dump cannot be read.
-    package func answer(minidumpUpload form: MultipartForm, style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
-        guard let part = form.parts.first(where: { $0.name == Self.minidumpField })
-                ?? form.parts.first(where: { MinidumpFile.isMinidump(prefix: $0.content.bytes(0..<min(4, $0.content.count))) })
+    package func answer(minidumpUpload form: MultipartForm, style: Style, diagnostics: DiagnosticSink)
+        throws(ServiceError) -> [UInt8]
+    {
+        guard
+            let part = form.parts.first(where: { $0.name == Self.minidumpField })
+                ?? form.parts.first(where: {
+                    MinidumpFile.isMinidump(prefix: $0.content.bytes(0..<min(4, $0.content.count)))
+                })
         else { throw .badRequest("no part named \(Self.minidumpField) and no part that is a minidump") }
         let dump: MinidumpFile
-        do { dump = try MinidumpFile(bytes: part.content, path: part.fileName ?? Self.minidumpField) } catch { throw .badRequest(error.description) }
-        let finder = BinaryFinder(debugPaths: options.debugPaths, remote: options.remoteDebugFiles, callFramesWithoutBinary: callFramesWithoutBinary)
+        do { dump = try MinidumpFile(bytes: part.content, path: part.fileName ?? Self.minidumpField) } catch {
+            throw .badRequest(error.description)
+        }
+        let finder = BinaryFinder(
+            debugPaths: options.debugPaths, remote: options.remoteDebugFiles,
+            callFramesWithoutBinary: callFramesWithoutBinary)
         var report = MinidumpUnwinding(dump: dump, finder: finder).report
         Symbolicator(diagnostics: diagnostics, options: options).symbolicate(&report)
         // Form fields are text; a file other than the dump (an attachment) is named, not copied.
@@ -113,10 +129,16 @@ package struct PostedLogSymbolicator: Sendable {
             guard field.fileName == nil, field.content.count <= 1 << 16 else {
                 return (field.name, JSONText.quote("(a file of \(field.content.count) bytes)"))
             }
-            return (field.name, JSONText.quote(String(decoding: field.content.bytes(0..<field.content.count), as: UTF8.self)))
+            return (
+                field.name,
+                JSONText.quote(String(decoding: field.content.bytes(0..<field.content.count), as: UTF8.self))
+            )
         }
         switch style {
-        case .json: return Array((ReportJSONRenderer().render(report, extra: [("annotations", JSONText.object(annotations))]) + "\n").utf8)
+        case .json:
+            return Array(
+                (ReportJSONRenderer().render(report, extra: [("annotations", JSONText.object(annotations))]) + "\n")
+                    .utf8)
         case .text: return ReportTextRenderer(colors: nil).render(report)
         }
     }

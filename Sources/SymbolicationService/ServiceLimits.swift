@@ -10,8 +10,10 @@ package struct ServiceLimits: Hashable, Sendable {
     package var timeout: Duration
 
     /// Limits with the server's defaults: 32 MiB bodies, 10 jobs, 100,000 frames, 30 seconds.
-    package init(maximumBodySize: Int = 32 << 20, maximumJobs: Int = 10, maximumFrames: Int = 100_000,
-                timeout: Duration = .seconds(30)) {
+    package init(
+        maximumBodySize: Int = 32 << 20, maximumJobs: Int = 10, maximumFrames: Int = 100_000,
+        timeout: Duration = .seconds(30)
+    ) {
         self.maximumBodySize = maximumBodySize
         self.maximumJobs = maximumJobs
         self.maximumFrames = maximumFrames

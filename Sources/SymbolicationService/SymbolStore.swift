@@ -1,6 +1,6 @@
 import BreakpadSymbols
-public import ObjectFiles
-public import PostmortemCore
+import ObjectFiles
+import PostmortemCore
 
 /// A Breakpad symbol store a server serves, laid out as symbol servers lay them out (`NAME/DEBUGID/NAME.sym`, the paths
 /// Tecken, Socorro and minidump-stackwalk's `--symbols-url` ask for): files looked for in each folder in turn; a file
@@ -44,17 +44,24 @@ package struct SymbolStore: Sendable {
         // A stripped binary and its debug file share the id: the binary names the module and holds its CFI, the
         // debug file its functions.
         guard let debugFile = modules.first(where: \.hasDWARF) ?? modules.first else {
-            throw ServiceError(status: 404, "no symbol file of \(name) \(id) in the store, and no binary of that id below the server's debug folders")
+            throw ServiceError(
+                status: 404,
+                "no symbol file of \(name) \(id) in the store, and no binary of that id below the server's debug folders"
+            )
         }
-        let binaryModule = modules.first { $0.name == name } ?? modules.first { !$0.name.hasSuffix(".debug") } ?? debugFile
+        let binaryModule =
+            modules.first { $0.name == name } ?? modules.first { !$0.name.hasSuffix(".debug") } ?? debugFile
         let binary: ObjectFile, debug: ObjectFile
         do {
             binary = try ObjectFileReader.read(path: binaryModule.path, architecture: binaryModule.architecture)
-            debug = binaryModule == debugFile ? binary : try ObjectFileReader.read(path: debugFile.path, architecture: debugFile.architecture)
+            debug =
+                binaryModule == debugFile
+                ? binary : try ObjectFileReader.read(path: debugFile.path, architecture: debugFile.architecture)
         } catch {
             throw ServiceError(status: 404, "\(name) \(id): \(error.description)")
         }
-        return try store(SymbolFileBuilder(binary: binary, debugFile: debug.hasDWARF ? debug : nil, generator: generator))
+        return try store(
+            SymbolFileBuilder(binary: binary, debugFile: debug.hasDWARF ? debug : nil, generator: generator))
     }
 
     /// Stores an uploaded symbol file (its `MODULE` line checked) or binary (whose symbol file is written); returns the
@@ -66,7 +73,9 @@ package struct SymbolStore: Sendable {
         let bytes = upload.bytes(0..<upload.count)
         if bytes.starts(with: Array("MODULE ".utf8)) {
             let firstLine = bytes.prefix { $0 != UInt8(ascii: "\n") }
-            let fields = String(decoding: firstLine, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            let fields = String(decoding: firstLine, as: UTF8.self).split(
+                separator: " ", omittingEmptySubsequences: false
+            ).map(String.init)
             guard fields.count == 5, let id = BreakpadDebugID.normalized(fields[3]), Self.isPlainName(fields[4]) else {
                 throw .badRequest("the upload's MODULE line is not `MODULE OS ARCH DEBUGID NAME`")
             }
@@ -105,7 +114,8 @@ package struct SymbolStore: Sendable {
         builder.fileName = fileName.map(FilePath.fileName(of:))
         if builder.fileName.map(Self.isPlainName) != true {
             guard let soname = (try? ELFFunctionSymbols(of: binary))?.sharedObjectName else {
-                throw .badRequest("name the uploaded binary: send it as a form part with its file name, or with ?name=FILE")
+                throw .badRequest(
+                    "name the uploaded binary: send it as a form part with its file name, or with ?name=FILE")
             }
             builder.fileName = soname
         }
@@ -117,7 +127,8 @@ package struct SymbolStore: Sendable {
     private func store(_ builder: SymbolFileBuilder) throws(ServiceError) -> String {
         let file: BreakpadSymbolFile
         do { file = try builder.build().file } catch { throw .badRequest(error.description) }
-        let path = FilePath.join(directories[0], SymbolStoreLayout.relativePath(module: file.module.name, debugID: file.module.debugID))
+        let path = FilePath.join(
+            directories[0], SymbolStoreLayout.relativePath(module: file.module.name, debugID: file.module.debugID))
         do { try SymbolFileText.write(file, toPath: path) } catch {
             throw ServiceError(status: 503, "\(path) could not be written: \(error.detail)")
         }

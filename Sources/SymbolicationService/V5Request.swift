@@ -62,7 +62,9 @@ package struct V5Request: Hashable, Sendable {
         do { wire = try JSONDecoder().decode(WireRequest.self, from: Data(body)) } catch {
             throw .badRequest(Self.describe(error))
         }
-        guard !wire.jobs.isEmpty else { throw .badRequest("no jobs: expected {\"jobs\": [{\"memoryMap\": …, \"stacks\": …}]}") }
+        guard !wire.jobs.isEmpty else {
+            throw .badRequest("no jobs: expected {\"jobs\": [{\"memoryMap\": …, \"stacks\": …}]}")
+        }
         guard wire.jobs.count <= limits.maximumJobs else {
             throw .badRequest("\(wire.jobs.count) jobs: at most \(limits.maximumJobs) are answered in one request")
         }
@@ -76,17 +78,21 @@ package struct V5Request: Hashable, Sendable {
                 for (frameNumber, frame) in stack.enumerated() {
                     let place = "jobs[\(jobNumber)].stacks[\(stackNumber)][\(frameNumber)]"
                     guard frame.moduleIndex >= -1, frame.moduleIndex < job.memoryMap.count else {
-                        throw .badRequest("\(place): module index \(frame.moduleIndex) is outside the memory map of "
-                            + "\(job.memoryMap.count) modules")
+                        throw .badRequest(
+                            "\(place): module index \(frame.moduleIndex) is outside the memory map of "
+                                + "\(job.memoryMap.count) modules")
                     }
                     guard frame.moduleOffset >= 0 else {
                         throw .badRequest("\(place): module offset \(frame.moduleOffset) is negative")
                     }
                 }
             }
-            jobs.append(Job(
-                memoryMap: job.memoryMap.map { Module(debugName: $0.debugName, debugID: $0.debugID) },
-                stacks: job.stacks.map { $0.map { Frame(moduleIndex: $0.moduleIndex, moduleOffset: UInt64($0.moduleOffset)) } }))
+            jobs.append(
+                Job(
+                    memoryMap: job.memoryMap.map { Module(debugName: $0.debugName, debugID: $0.debugID) },
+                    stacks: job.stacks.map {
+                        $0.map { Frame(moduleIndex: $0.moduleIndex, moduleOffset: UInt64($0.moduleOffset)) }
+                    }))
         }
         return V5Request(jobs: jobs)
     }
@@ -96,10 +102,12 @@ package struct V5Request: Hashable, Sendable {
         guard let error = error as? DecodingError else { return "malformed JSON" }
         switch error {
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "malformed JSON" : "\(path(context.codingPath)): \(context.debugDescription)"
+            return context.codingPath.isEmpty
+                ? "malformed JSON" : "\(path(context.codingPath)): \(context.debugDescription)"
         case .keyNotFound(let key, let context):
             return "\(path(context.codingPath + [key])): missing"
-        case .typeMismatch(_, let context) where context.codingPath.isEmpty, .valueNotFound(_, let context) where context.codingPath.isEmpty:
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty,
+            .valueNotFound(_, let context) where context.codingPath.isEmpty:
             return "the body is not a JSON object"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "\(path(context.codingPath)): \(context.debugDescription)"
@@ -111,7 +119,11 @@ package struct V5Request: Hashable, Sendable {
     private static func path(_ keys: [any CodingKey]) -> String {
         var text = ""
         for key in keys {
-            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
         }
         return text.isEmpty ? "request" : text
     }
@@ -126,7 +138,9 @@ private struct WireRequest: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         // A bare job has no `jobs` member.
-        jobs = container.contains(.jobs) ? try container.decode([WireJob].self, forKey: .jobs) : [try WireJob(from: decoder)]
+        jobs =
+            container.contains(.jobs)
+            ? try container.decode([WireJob].self, forKey: .jobs) : [try WireJob(from: decoder)]
     }
 }
 
@@ -142,8 +156,11 @@ private struct WireModule: Decodable {
     init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         guard container.count == 2 else {
-            throw DecodingError.typeMismatch(WireModule.self, .init(codingPath: decoder.codingPath,
-                                                                    debugDescription: "a module is [debugName, debugId]"))
+            throw DecodingError.typeMismatch(
+                WireModule.self,
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a module is [debugName, debugId]"))
         }
         debugName = try container.decode(String.self)
         debugID = try container.decode(String.self)
@@ -157,8 +174,11 @@ private struct WireFrame: Decodable {
     init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         guard container.count == 2 else {
-            throw DecodingError.typeMismatch(WireFrame.self, .init(codingPath: decoder.codingPath,
-                                                                   debugDescription: "a frame is [moduleIndex, moduleOffset]"))
+            throw DecodingError.typeMismatch(
+                WireFrame.self,
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a frame is [moduleIndex, moduleOffset]"))
         }
         moduleIndex = try container.decode(Int.self)
         moduleOffset = try container.decode(Int.self)

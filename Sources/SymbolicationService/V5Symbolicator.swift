@@ -1,5 +1,5 @@
 import ObjectFiles
-public import PostmortemCore
+import PostmortemCore
 import Symbolication
 
 /// Answers Symbolication API v5 requests from the modules of a ``ModuleCatalog``, opened through ``OpenedImages``.
@@ -15,8 +15,10 @@ package struct V5Symbolicator: Sendable {
     package let symbolFiles: SymbolFilesByDebugID?
 
     /// Answers from the modules of `catalog`, opened through `images`, else from `symbolFiles`.
-    package init(catalog: ModuleCatalog, images: OpenedImages,
-                symbolFiles: SymbolFilesByDebugID? = nil) {
+    package init(
+        catalog: ModuleCatalog, images: OpenedImages,
+        symbolFiles: SymbolFilesByDebugID? = nil
+    ) {
         self.catalog = catalog
         self.images = images
         self.symbolFiles = symbolFiles
@@ -34,21 +36,28 @@ package struct V5Symbolicator: Sendable {
         // Each module's frames are answered together, by one symbolizer.
         var offsetsByModule: [Int: Set<UInt64>] = [:]
         for stack in job.stacks {
-            for frame in stack where frame.moduleIndex >= 0 { offsetsByModule[frame.moduleIndex, default: []].insert(frame.moduleOffset) }
+            for frame in stack where frame.moduleIndex >= 0 {
+                offsetsByModule[frame.moduleIndex, default: []].insert(frame.moduleOffset)
+            }
         }
         var found: [Int: Bool] = [:]
         var answers: [Int: [UInt64: AddressResolution]] = [:]
         for (moduleIndex, offsets) in offsetsByModule.sorted(by: { $0.key < $1.key }) {
-            guard ContinuousClock.now < deadline else { throw ServiceError(status: 504, "the request took too long; send fewer frames") }
+            guard ContinuousClock.now < deadline else {
+                throw ServiceError(status: 504, "the request took too long; send fewer frames")
+            }
             let module = job.memoryMap[moduleIndex]
             guard let located = catalog.find(debugName: module.debugName, debugID: module.debugID) else {
                 // No binary: the module's symbol file, whose offsets are the request's own.
                 let symbols = symbolFiles?(module.debugName, module.debugID)
                 found[moduleIndex] = symbols != nil
-                if let symbols { answers[moduleIndex] = Dictionary(uniqueKeysWithValues: offsets.map { ($0, symbols.resolve($0)) }) }
+                if let symbols {
+                    answers[moduleIndex] = Dictionary(uniqueKeysWithValues: offsets.map { ($0, symbols.resolve($0)) })
+                }
                 continue
             }
-            let resolved = (try? images.symbolizer(for: OpenedImages.Key(path: located.path, architecture: located.architecture)))
+            let resolved =
+                (try? images.symbolizer(for: OpenedImages.Key(path: located.path, architecture: located.architecture)))
                 .map { symbolizer in
                     let base = symbolizer.image.imageBase.rawValue
                     var answered: [UInt64: AddressResolution] = [:]
@@ -62,10 +71,12 @@ package struct V5Symbolicator: Sendable {
             answers[moduleIndex] = resolved ?? [:]
         }
         let stacks = job.stacks.map { stack in
-            JSONText.array(stack.enumerated().map { number, frame in
-                Self.frame(number, frame, module: frame.moduleIndex >= 0 ? job.memoryMap[frame.moduleIndex] : nil,
-                           resolution: answers[frame.moduleIndex]?[frame.moduleOffset])
-            })
+            JSONText.array(
+                stack.enumerated().map { number, frame in
+                    Self.frame(
+                        number, frame, module: frame.moduleIndex >= 0 ? job.memoryMap[frame.moduleIndex] : nil,
+                        resolution: answers[frame.moduleIndex]?[frame.moduleOffset])
+                })
         }
         let foundModules = job.memoryMap.enumerated().map { index, module in
             (module.debugName + "/" + module.debugID, found[index].map { $0 ? "true" : "false" } ?? "null")
@@ -75,16 +86,24 @@ package struct V5Symbolicator: Sendable {
 
     /// One frame of the answer: the outermost function at the offset with its line, and the functions inlined into it
     /// at that point, innermost first, as Tecken gives them.
-    static func frame(_ number: Int, _ frame: V5Request.Frame, module: V5Request.Module?,
-                      resolution: AddressResolution?) -> String {
+    static func frame(
+        _ number: Int, _ frame: V5Request.Frame, module: V5Request.Module?,
+        resolution: AddressResolution?
+    ) -> String {
         var members: [(String, String)] = [("frame", "\(number)")]
         if let module { members.append(("module", JSONText.quote(module.debugName))) }
         members.append(("module_offset", JSONText.quote(FileAddress(frame.moduleOffset).description)))
         guard let resolution else { return JSONText.object(members) }
         if let outer = resolution.frames.last {
-            if let function = outer.function ?? resolution.symbol { members.append(("function", JSONText.quote(function))) }
+            if let function = outer.function ?? resolution.symbol {
+                members.append(("function", JSONText.quote(function)))
+            }
             if let start = resolution.functionStart, start <= resolution.address {
-                members.append(("function_offset", JSONText.quote(FileAddress(resolution.address.rawValue - start.rawValue).description)))
+                members.append(
+                    (
+                        "function_offset",
+                        JSONText.quote(FileAddress(resolution.address.rawValue - start.rawValue).description)
+                    ))
             }
             if let file = outer.file { members.append(("file", JSONText.quote(file))) }
             if outer.line > 0 { members.append(("line", "\(outer.line)")) }
@@ -97,11 +116,12 @@ package struct V5Symbolicator: Sendable {
             if !inlines.isEmpty { members.append(("inlines", JSONText.array(inlines))) }
         } else if let symbol = resolution.symbol {
             members.append(("function", JSONText.quote(symbol)))
-            if let offset = resolution.symbolOffset { members.append(("function_offset", JSONText.quote(FileAddress(offset).description))) }
+            if let offset = resolution.symbolOffset {
+                members.append(("function_offset", JSONText.quote(FileAddress(offset).description)))
+            }
         }
         return JSONText.object(members)
     }
-
 }
 
 /// Finds the symbols of a module a Symbolication API request names, by its debug file's name and Breakpad debug id;

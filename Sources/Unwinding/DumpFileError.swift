@@ -22,7 +22,9 @@ package struct DumpFileError: Error, Hashable, Sendable, CustomStringConvertible
         do { return try ImmutableBytes(mapping: path) } catch {
             // The error names the path itself; this one says it once.
             let description = error.description
-            throw DumpFileError(path: path, description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
+            throw DumpFileError(
+                path: path,
+                description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
         }
     }
 }

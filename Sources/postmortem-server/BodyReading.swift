@@ -10,7 +10,9 @@ import SymbolicationService
 /// timeout.) The deadline is checked as each piece arrives, not raced against a timer task: a task group with a
 /// sleeping child per request kept memory of every request it served.
 enum BodyReading {
-    static func read(_ request: Request, limit: Int, deadline: ContinuousClock.Instant) async throws(ServiceError) -> ByteBuffer {
+    static func read(_ request: Request, limit: Int, deadline: ContinuousClock.Instant) async throws(ServiceError)
+        -> ByteBuffer
+    {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw tooLarge(limit)
         }
@@ -18,7 +20,9 @@ enum BodyReading {
         do {
             for try await var piece in request.body {
                 guard bytes.readableBytes + piece.readableBytes <= limit else { throw tooLarge(limit) }
-                guard ContinuousClock.now < deadline else { throw ServiceError(status: 504, "the body did not arrive in time") }
+                guard ContinuousClock.now < deadline else {
+                    throw ServiceError(status: 504, "the body did not arrive in time")
+                }
                 bytes.writeBuffer(&piece)
             }
         } catch let error as ServiceError {
@@ -31,7 +35,9 @@ enum BodyReading {
 
     /// The body written to a temporary file as it arrives (within the same limits) and mapped: the file is removed
     /// at once, and its pages stay readable as long as the mapping lives.
-    static func spool(_ request: Request, limit: Int, deadline: ContinuousClock.Instant) async throws(ServiceError) -> ImmutableBytes {
+    static func spool(_ request: Request, limit: Int, deadline: ContinuousClock.Instant) async throws(ServiceError)
+        -> ImmutableBytes
+    {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw tooLarge(limit)
         }
@@ -43,7 +49,9 @@ enum BodyReading {
         do {
             for try await piece in request.body {
                 guard file.count + piece.readableBytes <= limit else { throw tooLarge(limit) }
-                guard ContinuousClock.now < deadline else { throw ServiceError(status: 504, "the body did not arrive in time") }
+                guard ContinuousClock.now < deadline else {
+                    throw ServiceError(status: 504, "the body did not arrive in time")
+                }
                 try file.append(piece.readableBytesView.map { $0 })
             }
         } catch let error as ServiceError {

@@ -1,6 +1,6 @@
 import ObjectFiles
-import Prometheus
 import PostmortemCore
+import Prometheus
 
 /// A debuginfod client that counts what it fetched, for `/metrics`.
 final class CountingRemoteDebugFiles: RemoteDebugFiles {

@@ -1,4 +1,5 @@
 import Hummingbird
+import Prometheus
 import SymbolicationService
 
 /// Counts each request by route and status, and times it, for `/metrics`. Routes not served count as `other`, so
@@ -8,10 +9,12 @@ struct MetricsMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
     /// The routes served, with the one method each takes.
     private static let routes: [String: HTTPRequest.Method] = [
-        "/health": .get, "/metrics": .get, "/symbolicate/v5": .post, "/symbolicate": .post, "/minidump": .post,
+        "/health": .get, "/metrics": .get, "/symbolicate/v5": .post, "/symbolicate": .post, "/minidump": .post
     ]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         let route = Self.routes[request.uri.path] != nil ? request.uri.path : "other"
         metrics.requestsInFlight.increment()
@@ -27,11 +30,12 @@ struct MetricsMiddleware: RouterMiddleware {
             if allowed != nil { status = 405 }
             metrics.record(route: route, status: status, duration: start.duration(to: .now))
             // A route that is not served, or a method it does not take: said in one line, as every error is.
-            let reason = switch (status, allowed) {
-            case (405, let method?): "\(request.uri.path) takes \(method.rawValue), not \(request.method.rawValue)"
-            case (404, _): "no such route: \(request.method) \(request.uri.path)"
-            default: "\(error)"
-            }
+            let reason =
+                switch (status, allowed) {
+                case (405, let method?): "\(request.uri.path) takes \(method.rawValue), not \(request.method.rawValue)"
+                case (404, _): "no such route: \(request.method) \(request.uri.path)"
+                default: "\(error)"
+                }
             var response = SymbolicationServer.errorResponse(ServiceError(status: status, reason))
             if let allowed { response.headers[.allow] = allowed.rawValue }
             return response

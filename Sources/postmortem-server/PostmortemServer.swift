@@ -8,7 +8,9 @@ import Logging
 struct PostmortemServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "postmortem-server",
-        abstract: "Serve symbolication over HTTP: Mozilla's Symbolication API v5, crash logs posted whole, /health and /metrics.")
+        abstract:
+            "Serve symbolication over HTTP: Mozilla's Symbolication API v5, crash logs posted whole, /health and /metrics."
+    )
 
     @OptionGroup var options: ServeOptions
 

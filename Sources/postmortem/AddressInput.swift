@@ -21,7 +21,8 @@ enum AddressInput {
         if self == .gdb, bytes.first == UInt8(ascii: "*") { bytes = bytes.dropFirst() }
         var radix: UInt64 = self == .atos ? 16 : 10
         if bytes.count >= 2, bytes[bytes.startIndex] == UInt8(ascii: "0"),
-           bytes[bytes.startIndex + 1] | 0x20 == UInt8(ascii: "x") {
+            bytes[bytes.startIndex + 1] | 0x20 == UInt8(ascii: "x")
+        {
             bytes = bytes.dropFirst(2)
             radix = 16
         }
@@ -78,8 +79,10 @@ enum AddressSource {
     /// - Parameters:
     ///   - input: how a token is read as a number.
     ///   - fileAddress: the file address of a number read.
-    static func forEachBatch(in arguments: [String], reading input: AddressInput, fileAddress: (UInt64) -> FileAddress,
-                             arrived: ([AddressToken]) -> Void = { _ in }, _ body: ([AddressToken]) -> Void) {
+    static func forEachBatch(
+        in arguments: [String], reading input: AddressInput, fileAddress: (UInt64) -> FileAddress,
+        arrived: ([AddressToken]) -> Void = { _ in }, _ body: ([AddressToken]) -> Void
+    ) {
         func token(_ text: String) -> AddressToken {
             let value = input.parse(text)
             return AddressToken(text: text, value: value, address: value.map(fileAddress))
@@ -96,11 +99,14 @@ enum AddressSource {
         while true {
             let chunk = FileSystem.readAvailableStandardInput(limit: 1 << 16)
             pending += chunk
-            let complete = chunk.isEmpty ? pending.count : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
+            let complete =
+                chunk.isEmpty ? pending.count : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
             if complete > 0 {
                 // Split on the separator bytes (all ASCII) rather than on Characters: a batch of 10,000 addresses
                 // is 80 KB of text.
-                let tokens = pending[..<complete].split(whereSeparator: Self.isSeparator).map { token(String(decoding: $0, as: UTF8.self)) }
+                let tokens = pending[..<complete].split(whereSeparator: Self.isSeparator).map {
+                    token(String(decoding: $0, as: UTF8.self))
+                }
                 pending.removeFirst(complete)
                 arrived(tokens)
                 // In groups, so that what a batch holds until it is printed stays small.

@@ -1,5 +1,5 @@
 #if canImport(CMalloc)
-import CMalloc
+    import CMalloc
 #endif
 
 /// How the C allocator treats memory a command frees.
@@ -10,8 +10,8 @@ enum AllocatorTuning {
     /// is what the largest log already needed.
     static func keepFreedMemory() {
         #if canImport(CMalloc)
-        _ = mallopt(M_TRIM_THRESHOLD, 256 << 20)
-        _ = mallopt(M_TOP_PAD, 16 << 20)
+            _ = mallopt(M_TRIM_THRESHOLD, 256 << 20)
+            _ = mallopt(M_TOP_PAD, 16 << 20)
         #endif
     }
 }

@@ -12,6 +12,7 @@ extension Architecture: ExpressibleByArgument {
     /// The names `--arch` takes, for errors and shell completion.
     public static var allValueStrings: [String] { named.map(\.name) }
 
+    /// Shells complete the architectures a slice can be named by.
     public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 

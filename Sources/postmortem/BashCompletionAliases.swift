@@ -14,12 +14,20 @@ enum BashCompletionAliases {
         for index in lines.indices {
             let trimmed = Substring(lines[index]).drop { $0 == " " }
             // The case that sends each subcommand to its function: `resolve|info|…|help)`.
-            if trimmed.hasSuffix(")"), Set(trimmed.dropLast().split(separator: "|").map(String.init)).isSuperset(of: names) {
-                for (alias, name) in aliases { lines[index] = lines[index].replacingFirst("\(name)|", with: "\(name)|\(alias)|") }
+            if trimmed.hasSuffix(")"),
+                Set(trimmed.dropLast().split(separator: "|").map(String.init)).isSuperset(of: names)
+            {
+                for (alias, name) in aliases {
+                    lines[index] = lines[index].replacingFirst("\(name)|", with: "\(name)|\(alias)|")
+                }
             }
             // The words offered for the subcommand: `compgen -W 'resolve info … help'`.
-            if trimmed.hasPrefix("COMPREPLY+=($(compgen -W '"), names.allSatisfy({ trimmed.contains(" \($0)") || trimmed.contains("'\($0)") }) {
-                for (alias, name) in aliases { lines[index] = lines[index].replacingFirst("'\(name) ", with: "'\(name) \(alias) ") }
+            if trimmed.hasPrefix("COMPREPLY+=($(compgen -W '"),
+                names.allSatisfy({ trimmed.contains(" \($0)") || trimmed.contains("'\($0)") })
+            {
+                for (alias, name) in aliases {
+                    lines[index] = lines[index].replacingFirst("'\(name) ", with: "'\(name) \(alias) ")
+                }
             }
         }
         let functions = aliases.map { "_\(root)_\($0.alias)() {\n    _\(root)_\($0.command)\n}\n" }

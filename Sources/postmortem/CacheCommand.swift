@@ -37,13 +37,17 @@ struct CacheInfoCommand: ParsableCommand {
         let cache = try standardCache()
         let entries = cache.entries()
         let total = entries.reduce(0) { $0 + $1.size }
-        Output.line("\(cache.directory): \(entries.count) index file\(entries.count == 1 ? "" : "s"), \(Self.size(total)) of \(Self.size(cache.limit))")
+        Output.line(
+            "\(cache.directory): \(entries.count) index file\(entries.count == 1 ? "" : "s"), \(Self.size(total)) of \(Self.size(cache.limit))"
+        )
         for entry in entries {
             let what = entry.image ?? "unusable (\(entry.problem ?? "unknown")); rebuilt on next use"
             Output.line("  \(FilePath.fileName(of: entry.path))  \(Self.size(entry.size))  \(what)")
         }
         for path in cache.staleTemporaryFiles() {
-            Output.line("  \(FilePath.fileName(of: path))  \(Self.size(FileSystem.status(path)?.size ?? 0))  left by an interrupted writer; removed by the next one or by cache prune")
+            Output.line(
+                "  \(FilePath.fileName(of: path))  \(Self.size(FileSystem.status(path)?.size ?? 0))  left by an interrupted writer; removed by the next one or by cache prune"
+            )
         }
         if FileLock.isHeld(cache.writerLockPath) { Output.line("  a writer is at work") }
     }
@@ -56,7 +60,8 @@ struct CacheInfoCommand: ParsableCommand {
 }
 
 struct CacheClearCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every index file from the cache directory.")
+    static let configuration = CommandConfiguration(
+        commandName: "clear", abstract: "Remove every index file from the cache directory.")
 
     func run() throws {
         let cache = try standardCache()
@@ -69,7 +74,8 @@ struct CacheClearCommand: ParsableCommand {
 
 struct CachePruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "prune", abstract: "Remove index files no lookup can use: of binaries that no longer exist, unreadable ones, leftovers.")
+        commandName: "prune",
+        abstract: "Remove index files no lookup can use: of binaries that no longer exist, unreadable ones, leftovers.")
 
     func run() throws {
         let cache = try standardCache()
@@ -84,11 +90,14 @@ struct CachePruneCommand: ParsableCommand {
 /// `--if-idle` leaves the work to it.
 struct CacheBuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "build", abstract: "Write the index files of binaries now (runs write missing ones in the background).")
+        commandName: "build",
+        abstract: "Write the index files of binaries now (runs write missing ones in the background).")
 
     @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: CommandOption.arch.names, help: "The slice of each universal binary, in the order of the binaries (- for none).")
+    @Option(
+        name: CommandOption.arch.names,
+        help: "The slice of each universal binary, in the order of the binaries (- for none).")
     var slices: [SliceArgument] = []
 
     @Flag(name: .customLong("if-idle"), help: "Do nothing when another writer is at work.")
@@ -121,9 +130,10 @@ struct CacheBuildCommand: ParsableCommand {
         for (position, binary) in binaries.enumerated() {
             let architecture = position < slices.count ? slices[position].architecture : nil
             // Debug files downloaded by the run are found in debuginfod's cache; the writer itself fetches nothing.
-            let options = SymbolizerOptions(debugFileSearch: DebugFileSearch(roots: debugPathOption.debugPaths),
-                                            architecture: architecture, indexCache: cache,
-                                            remoteDebugFiles: remote)
+            let options = SymbolizerOptions(
+                debugFileSearch: DebugFileSearch(roots: debugPathOption.debugPaths),
+                architecture: architecture, indexCache: cache,
+                remoteDebugFiles: remote)
             do {
                 let symbolizer = try ImageSymbolizer(path: binary, options: options, diagnostics: diagnostics.sink)
                 symbolizer.openingDiagnostics.forEach(diagnostics.say)

@@ -35,7 +35,8 @@ enum CommandLineAdvice {
     /// - Parameter format: the log's format: a debugger's log places its images by a table the debugger prints.
     static func unresolvedSummary(_ images: [Symbolicator.UnresolvedImage], format: CrashLogFormat? = nil) -> [String] {
         images.map { image in
-            let text = "\(image.name): \(image.unresolved) of \(image.total) frames unresolved: " + image.reason.description
+            let text =
+                "\(image.name): \(image.unresolved) of \(image.total) frames unresolved: " + image.reason.description
             guard let remedy = image.reason.remedy else { return text }
             return text + "; " + (debuggerTableAdvice(remedy, format: format) ?? words(for: remedy))
         }
@@ -47,9 +48,11 @@ enum CommandLineAdvice {
         guard remedy == .giveLoadAddress || remedy == .giveBinaryForFramesWithoutImage else { return nil }
         switch format {
         case .gdbBacktrace:
-            return "add gdb's table of images to the log (gdb -batch -ex bt -ex 'info proc mappings' PROGRAM CORE), or " + words(for: remedy)
+            return "add gdb's table of images to the log (gdb -batch -ex bt -ex 'info proc mappings' PROGRAM CORE), or "
+                + words(for: remedy)
         case .lldbBacktrace:
-            return "add lldb's table of images to the log (lldb --batch -o bt -o 'image list' -c CORE PROGRAM), or " + words(for: remedy)
+            return "add lldb's table of images to the log (lldb --batch -o bt -o 'image list' -c CORE PROGRAM), or "
+                + words(for: remedy)
         default:
             return nil
         }

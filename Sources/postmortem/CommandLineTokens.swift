@@ -12,7 +12,9 @@ enum CommandLineTokens {
     /// The value of an option that takes one: the attached one, else the next argument (taken from `rest`); `nil` when
     /// there is none, it is empty or it starts with `-` (ArgumentParser words an error for each).
     static func value(attached: String?, rest: inout ArraySlice<String>) -> String? {
-        guard let value = attached ?? rest.popFirst(), let first = value.utf8.first, first != UInt8(ascii: "-") else { return nil }
+        guard let value = attached ?? rest.popFirst(), let first = value.utf8.first, first != UInt8(ascii: "-") else {
+            return nil
+        }
         return value
     }
 }

@@ -10,8 +10,10 @@ enum DebuginfodSetup {
     static func remoteDebugFiles(offline: Bool, quiet: Bool = false) -> RemoteDebugFileSource? {
         guard let settings = DebuginfodSettings.fromProcessEnvironment() else { return nil }
         if !quiet { settings.problems.forEach(Output.error) }
-        let client = DebuginfodClient(settings: settings, offline: offline,
-                                      showsProgress: !quiet && FileSystem.standardErrorIsTerminal) { text in
+        let client = DebuginfodClient(
+            settings: settings, offline: offline,
+            showsProgress: !quiet && FileSystem.standardErrorIsTerminal
+        ) { text in
             if !quiet { FileSystem.Writer.standardError.write(Array(text.utf8)) }
         }
         return RemoteDebugFileSource(client)

@@ -45,7 +45,9 @@ struct DumpInput: Sendable {
 
     /// The report of a dump read whole (from standard input, or decompressed), named `name`.
     func report(of bytes: [UInt8], name: String) throws -> Unwound {
-        if MinidumpFile.isMinidump(prefix: bytes) { return unwound(try MinidumpFile(bytes: ImmutableBytes(bytes), path: name)) }
+        if MinidumpFile.isMinidump(prefix: bytes) {
+            return unwound(try MinidumpFile(bytes: ImmutableBytes(bytes), path: name))
+        }
         return unwound(try CoreFile(bytes: ImmutableBytes(bytes), path: name))
     }
 
@@ -67,7 +69,8 @@ struct DumpInput: Sendable {
         if source.path == nil || source.isCompressed {
             do { read = try source.read() } catch { return .failure(ReadFailure(line: error.description)) }
         }
-        let isDump = read.map { Self.isDump(prefix: $0.prefix(Self.prefixLength)) } ?? source.path.map(Self.isDump) ?? false
+        let isDump =
+            read.map { Self.isDump(prefix: $0.prefix(Self.prefixLength)) } ?? source.path.map(Self.isDump) ?? false
         if isDump {
             do {
                 if let read { return .success(.dump(try report(of: read, name: source.name))) }
@@ -85,12 +88,14 @@ struct DumpInput: Sendable {
         if let symbolStore {
             callFrames = { name, path, buildID in symbolStore.callFrames(name: name, path: path, buildID: buildID) }
         }
-        return BinaryFinder(debugPaths: debugPaths, executable: executable, remote: remote, callFramesWithoutBinary: callFrames)
+        return BinaryFinder(
+            debugPaths: debugPaths, executable: executable, remote: remote, callFramesWithoutBinary: callFrames)
     }
 
     private func unwound(_ core: CoreFile) -> Unwound {
         // What the core lacks (a segment cut short) goes to stderr with the report's other warnings.
-        Unwound(report: CoreUnwinding(core: core, finder: finder, frameLimit: frameLimit, scansStack: scansStack).report)
+        Unwound(
+            report: CoreUnwinding(core: core, finder: finder, frameLimit: frameLimit, scansStack: scansStack).report)
     }
 
     private func unwound(_ dump: MinidumpFile) -> Unwound {

@@ -11,28 +11,39 @@ import Synchronization
 struct DumpSymsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump-syms",
-        abstract: "Write the Breakpad symbol file (.sym) of binaries: functions, lines, inlined calls, public symbols, STACK CFI.")
+        abstract:
+            "Write the Breakpad symbol file (.sym) of binaries: functions, lines, inlined calls, public symbols, STACK CFI."
+    )
 
-    @Option(name: [.customShort("o"), .customLong(CommandOption.output.long)], help: "The file to write, for one binary (- or none: standard output).",
-            completion: .file())
+    @Option(
+        name: [.customShort("o"), .customLong(CommandOption.output.long)],
+        help: "The file to write, for one binary (- or none: standard output).",
+        completion: .file())
     var output: String?
 
-    @Option(name: .customLong("store"),
-            help: "A symbol store to write into, as DIR/NAME/DEBUGID/NAME.sym (the layout symbol servers serve).", completion: .directory)
+    @Option(
+        name: .customLong("store"),
+        help: "A symbol store to write into, as DIR/NAME/DEBUGID/NAME.sym (the layout symbol servers serve).",
+        completion: .directory)
     var store: String?
 
     @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: CommandOption.arch.names,
-            help: "The slice of a universal (fat) Mach-O file to write (x86_64, arm64, …).")
+    @Option(
+        name: CommandOption.arch.names,
+        help: "The slice of a universal (fat) Mach-O file to write (x86_64, arm64, …).")
     var arch: Architecture?
 
-    @Flag(name: .customLong("no-inlines"), help: "Leave out INLINE and INLINE_ORIGIN records (inlined code keeps its call's line).")
+    @Flag(
+        name: .customLong("no-inlines"),
+        help: "Leave out INLINE and INLINE_ORIGIN records (inlined code keeps its call's line).")
     var noInlines = false
 
     @OptionGroup var offlineOption: OfflineOption
 
-    @Argument(help: "The binaries (ELF executables and shared libraries, or their debug files; Mach-O files and dSYMs).", completion: .file())
+    @Argument(
+        help: "The binaries (ELF executables and shared libraries, or their debug files; Mach-O files and dSYMs).",
+        completion: .file())
     var binaries: [String]
 
     func validate() throws {
@@ -45,7 +56,9 @@ struct DumpSymsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPathOption.debugPaths), remote: DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline))
+        let locator = DebugFileLocator(
+            search: DebugFileSearch(roots: debugPathOption.debugPaths),
+            remote: DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline))
         let generator = "postmortem \(Postmortem.configuration.version)"
         let results = ThreadResults<Outcome>(count: binaries.count)
         // Each binary is read on its own: two at a time (the machines this runs on have two cores or more).
@@ -74,7 +87,9 @@ struct DumpSymsCommand: ParsableCommand {
             return Outcome(succeeded: false, messages: [error.detail + advice])
         }
         if binary.format == .elf, binary.buildID == nil {
-            return Outcome(succeeded: false, messages: ["has no build-id, which names a module in a symbol file (link with --build-id)"])
+            return Outcome(
+                succeeded: false,
+                messages: ["has no build-id, which names a module in a symbol file (link with --build-id)"])
         }
         var messages: [String] = []
         var debugFile: ObjectFile? = binary.hasDWARF ? binary : nil
@@ -83,15 +98,20 @@ struct DumpSymsCommand: ParsableCommand {
             debugFile = lookup.debugFile
             messages += lookup.rejections.map { "passed over \($0.path): \($0.reason)" }
             if debugFile == nil {
-                messages.append("no debug information (no DWARF, and no debug file found: give its root with -d DIR); writing public symbols and STACK CFI only")
+                messages.append(
+                    "no debug information (no DWARF, and no debug file found: give its root with -d DIR); writing public symbols and STACK CFI only"
+                )
             }
         }
-        var builder = SymbolFileBuilder(binary: binary, debugFile: debugFile, writesInlines: !noInlines, generator: generator)
+        var builder = SymbolFileBuilder(
+            binary: binary, debugFile: debugFile, writesInlines: !noInlines, generator: generator)
         if let debugFile, let lookup = locator.locateSupplementaryFile(for: debugFile) {
             builder.supplementaryFile = lookup.debugFile
             messages += lookup.rejections.map { "passed over \($0.path): \($0.reason)" }
             if lookup.debugFile == nil, let link = debugFile.supplementaryLink {
-                messages.append("its dwz common file \(link.path) was not found (give its root with -d DIR); names it holds are missing")
+                messages.append(
+                    "its dwz common file \(link.path) was not found (give its root with -d DIR); names it holds are missing"
+                )
             }
         }
         let built: (file: BreakpadSymbolFile, problems: [String])
@@ -104,7 +124,10 @@ struct DumpSymsCommand: ParsableCommand {
         do {
             if let store {
                 let module = built.file.module
-                try SymbolFileText.write(built.file, toPath: FilePath.join(store, SymbolStoreLayout.relativePath(module: module.name, debugID: module.debugID)))
+                try SymbolFileText.write(
+                    built.file,
+                    toPath: FilePath.join(
+                        store, SymbolStoreLayout.relativePath(module: module.name, debugID: module.debugID)))
             }
             if store == nil || output != nil {
                 if let output, output != "-" {

@@ -14,28 +14,39 @@ struct GroupCommand: ParsableCommand {
         commandName: "group",
         abstract: "Group crash logs by crash signature: how many different crashes, which are new.",
         discussion: """
-        A signature is made of the crashing stack's first meaningful frames, after the frames that say nothing about \
-        the bug are dropped (signal handlers, the C library's abort path, sanitizer and Swift runtime reporting, \
-        thunks, the unwinder); `--print-rules` shows the rules, `--explain LOG` how they applied to one log.
-        """)
+            A signature is made of the crashing stack's first meaningful frames, after the frames that say nothing about \
+            the bug are dropped (signal handlers, the C library's abort path, sanitizer and Swift runtime reporting, \
+            thunks, the unwinder); `--print-rules` shows the rules, `--explain LOG` how they applied to one log.
+            """)
 
     @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: CommandOption.symbols.names,
-            help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
-            completion: .directory)
+    @Option(
+        name: CommandOption.symbols.names,
+        help:
+            "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
+        completion: .directory)
     var symbolStores: [String] = []
 
     @Flag(name: CommandOption.json.names, help: "Print the groups as one JSON document.")
     var json = false
 
-    @Option(name: .customLong("baseline"), help: "A previous `group --json` output: print only the groups not in it, and exit with status 1 when there are any.", completion: .file())
+    @Option(
+        name: .customLong("baseline"),
+        help:
+            "A previous `group --json` output: print only the groups not in it, and exit with status 1 when there are any.",
+        completion: .file())
     var baseline: String?
 
-    @Option(name: .customLong("rules"), help: "A rules file (skip, prefix, sentinel, cut REGEX; frames N), applied before the built-in rules.", completion: .file())
+    @Option(
+        name: .customLong("rules"),
+        help: "A rules file (skip, prefix, sentinel, cut REGEX; frames N), applied before the built-in rules.",
+        completion: .file())
     var rules: String?
 
-    @Option(name: .customLong("explain"), help: "Show which frames of this log were used or dropped, and by which rule.", completion: .file())
+    @Option(
+        name: .customLong("explain"), help: "Show which frames of this log were used or dropped, and by which rule.",
+        completion: .file())
     var explain: String?
 
     @Flag(name: .customLong("print-rules"), help: "Print the built-in rules, in the rules-file format.")
@@ -45,12 +56,16 @@ struct GroupCommand: ParsableCommand {
 
     @OptionGroup var offlineOption: OfflineOption
 
-    @Flag(name: CommandOption.verbose.names,
-          help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
+    @Flag(
+        name: CommandOption.verbose.names,
+        help:
+            "Name each image that has no debug information on a line of its own (they are named together in one line otherwise)."
+    )
     var verbose = false
 
-    @Option(name: CommandOption.jobs.names,
-            help: "How many logs are worked on at once (default: one per processor); the groups are the same in any case.")
+    @Option(
+        name: CommandOption.jobs.names,
+        help: "How many logs are worked on at once (default: one per processor); the groups are the same in any case.")
     var jobs: Int?
 
     @Argument(help: "Logs, directories of logs, or - for standard input.", completion: .file())
@@ -74,7 +89,8 @@ struct GroupCommand: ParsableCommand {
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
         var options = SymbolicationOptions(
-            debugPaths: debugPathOption.debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil, demangle: true,
+            debugPaths: debugPathOption.debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil,
+            demangle: true,
             swiftNames: .simplified, indexCache: indexCacheOption.noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote)
         let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
@@ -82,14 +98,18 @@ struct GroupCommand: ParsableCommand {
         let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let settings = LogSigning.Settings(
             options: options, rules: signatureRules,
-            dumps: DumpInput(debugPaths: debugPathOption.debugPaths, executable: nil, remote: remote, frameLimit: StackWalker.defaultFrameLimit,
-                             symbolStore: symbolStore))
+            dumps: DumpInput(
+                debugPaths: debugPathOption.debugPaths, executable: nil, remote: remote,
+                frameLimit: StackWalker.defaultFrameLimit,
+                symbolStore: symbolStore))
         // Per image and reason, how many crashes kept unresolved frames: said once each, at the end.
         var unresolved: [LogSigning.UnresolvedKey: Int] = [:]
         var unresolvedOrder: [LogSigning.UnresolvedKey] = []
         defer {
             diagnostics.finish()
-            IndexCacheWriting.finish(images.imagesNeedingIndexCacheFiles(), cache: options.indexCache, debugRoots: debugPathOption.debugPaths) {
+            IndexCacheWriting.finish(
+                images.imagesNeedingIndexCacheFiles(), cache: options.indexCache, debugRoots: debugPathOption.debugPaths
+            ) {
                 $0.writeIndexCache()
             }
         }
@@ -101,8 +121,10 @@ struct GroupCommand: ParsableCommand {
             outcome.said.replay(to: try OutputSink(path: nil), diagnostics: diagnostics)
             for (number, crash) in outcome.crashes.enumerated() {
                 if number > 0 { Output.line("") }
-                Output.text(GroupRendering.explanation(crash.signature, log: source.name, format: crash.format.rawValue,
-                                                       frameCount: signing.maker.rules.frameCount))
+                Output.text(
+                    GroupRendering.explanation(
+                        crash.signature, log: source.name, format: crash.format.rawValue,
+                        frameCount: signing.maker.rules.frameCount))
             }
             if !outcome.read { throw ExitCode.failure }
             return
@@ -111,15 +133,21 @@ struct GroupCommand: ParsableCommand {
         defer {
             for key in unresolvedOrder {
                 let count = unresolved[key] ?? 0
-                Output.error("\(key.image): frames unresolved in \(count) crash\(count == 1 ? "" : "es"): \(key.reason)")
+                Output.error(
+                    "\(key.image): frames unresolved in \(count) crash\(count == 1 ? "" : "es"): \(key.reason)")
             }
         }
         // Every argument's logs, each with the argument it came from: a directory's files that are no logs are summed
         // up in one line once its last log is done.
         let arguments = logs.map { argument in
-            (name: argument, isDirectory: argument != "-" && FileSystem.isDirectory(argument), sources: LogSource.expand([argument]))
+            (
+                name: argument, isDirectory: argument != "-" && FileSystem.isDirectory(argument),
+                sources: LogSource.expand([argument])
+            )
         }
-        let sources = arguments.indices.flatMap { index in arguments[index].sources.map { (argument: index, source: $0) } }
+        let sources = arguments.indices.flatMap { index in
+            arguments[index].sources.map { (argument: index, source: $0) }
+        }
         let standardOutput = try OutputSink(path: nil)
         var groups = CrashGroups()
         var readAny = false
@@ -132,33 +160,45 @@ struct GroupCommand: ParsableCommand {
                 let (name, isDirectory, expanded) = arguments[finishedArguments]
                 if isDirectory, expanded.isEmpty { Output.error("\(name): no files in this directory") }
                 if !notLogs.isEmpty {
-                    let named = notLogs.prefix(5).joined(separator: ", ") + (notLogs.count > 5 ? ", and \(notLogs.count - 5) more" : "")
-                    Output.error("\(name): left out \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") that \(notLogs.count == 1 ? "is" : "are") no crash log of a known format (\(named))")
+                    let named =
+                        notLogs.prefix(5).joined(separator: ", ")
+                        + (notLogs.count > 5 ? ", and \(notLogs.count - 5) more" : "")
+                    Output.error(
+                        "\(name): left out \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") that \(notLogs.count == 1 ? "is" : "are") no crash log of a known format (\(named))"
+                    )
                 }
                 notLogs = []
                 finishedArguments += 1
             }
         }
         let workers = jobs ?? Processors.online
-        OrderedWork.run(count: sources.count, workers: workers, window: 4 * workers,
-                        makeWorker: {
-                            let signing = LogSigning(settings: settings)
-                            return { index, _ in signing.outcome(of: sources[index].source, quietWhenNoLog: arguments[sources[index].argument].isDirectory) }
-                        },
-                        deliver: { outcome in
-                            let (argument, source) = sources[delivered]
-                            delivered += 1
-                            finishArguments(before: argument)
-                            outcome.said.replay(to: standardOutput, diagnostics: diagnostics)
-                            for crash in outcome.crashes {
-                                for key in crash.unresolved {
-                                    if unresolved[key] == nil { unresolvedOrder.append(key) }
-                                    unresolved[key, default: 0] += 1
-                                }
-                                groups.add(crash.signature, log: source.name, time: crash.time, exception: crash.exception)
-                            }
-                            if outcome.read { readAny = true } else if arguments[argument].isDirectory { notLogs.append(FilePath.fileName(of: source.name)) }
-                        })
+        OrderedWork.run(
+            count: sources.count, workers: workers, window: 4 * workers,
+            makeWorker: {
+                let signing = LogSigning(settings: settings)
+                return { index, _ in
+                    signing.outcome(
+                        of: sources[index].source, quietWhenNoLog: arguments[sources[index].argument].isDirectory)
+                }
+            },
+            deliver: { outcome in
+                let (argument, source) = sources[delivered]
+                delivered += 1
+                finishArguments(before: argument)
+                outcome.said.replay(to: standardOutput, diagnostics: diagnostics)
+                for crash in outcome.crashes {
+                    for key in crash.unresolved {
+                        if unresolved[key] == nil { unresolvedOrder.append(key) }
+                        unresolved[key, default: 0] += 1
+                    }
+                    groups.add(crash.signature, log: source.name, time: crash.time, exception: crash.exception)
+                }
+                if outcome.read {
+                    readAny = true
+                } else if arguments[argument].isDirectory {
+                    notLogs.append(FilePath.fileName(of: source.name))
+                }
+            })
         finishArguments(before: nil)
         var shown = groups.groups
         if let knownSignatures { shown = shown.filter { !knownSignatures.contains($0.signature) } }
@@ -166,8 +206,10 @@ struct GroupCommand: ParsableCommand {
             Output.text(GroupRendering.json(shown))
         } else if knownSignatures != nil {
             let count = shown.reduce(0) { $0 + $1.count }
-            Output.text(shown.isEmpty ? "No new crash groups (\(groups.crashCount) crashes, \(groups.groups.count) groups, all in the baseline).\n"
-                : "New: " + GroupRendering.text(shown, crashCount: count))
+            Output.text(
+                shown.isEmpty
+                    ? "No new crash groups (\(groups.crashCount) crashes, \(groups.groups.count) groups, all in the baseline).\n"
+                    : "New: " + GroupRendering.text(shown, crashCount: count))
         } else {
             Output.text(GroupRendering.text(shown, crashCount: groups.crashCount))
         }

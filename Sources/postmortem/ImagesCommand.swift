@@ -21,8 +21,9 @@ struct ImagesCommand: ParsableCommand {
 
     func run() throws {
         let renderer = ImageInfoRenderer()
-        let locator = DebugFileLocator(search: DebugFileSearch(roots: debugPathOption.debugPaths),
-                                       remote: DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline))
+        let locator = DebugFileLocator(
+            search: DebugFileSearch(roots: debugPathOption.debugPaths),
+            remote: DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline))
         var described = 0
         for path in paths {
             let images: [ObjectFile]
@@ -34,12 +35,20 @@ struct ImagesCommand: ParsableCommand {
                 let lookup = image.hasDWARF ? nil : locator.locateDebugFile(for: image)
                 let dwarfFile = image.hasDWARF ? image : lookup?.debugFile
                 let supplementary = dwarfFile.flatMap(locator.locateSupplementaryFile)
-                Output.line(json ? renderer.json(image, lookup: lookup, supplementary: supplementary)
-                                 : renderer.text(image, lookup: lookup, supplementary: supplementary))
+                Output.line(
+                    json
+                        ? renderer.json(image, lookup: lookup, supplementary: supplementary)
+                        : renderer.text(image, lookup: lookup, supplementary: supplementary))
                 if !json {
-                    lookup?.rejections.forEach { Output.error("\($0.path): not used as debug file of \(image.path): \($0.reason)") }
-                    supplementary?.rejections.forEach { Output.error("\($0.path): not used as dwz common file of \(image.path): \($0.reason)") }
-                    if let reason = lookup?.unavailableRemotely { Output.error("\(image.path): no debug file: \(reason)") }
+                    lookup?.rejections.forEach {
+                        Output.error("\($0.path): not used as debug file of \(image.path): \($0.reason)")
+                    }
+                    supplementary?.rejections.forEach {
+                        Output.error("\($0.path): not used as dwz common file of \(image.path): \($0.reason)")
+                    }
+                    if let reason = lookup?.unavailableRemotely {
+                        Output.error("\(image.path): no debug file: \(reason)")
+                    }
                 }
                 described += 1
             }

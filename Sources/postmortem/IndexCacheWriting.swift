@@ -1,6 +1,6 @@
 import ObjectFiles
-import Symbolication
 import PostmortemCore
+import Symbolication
 
 /// Writes the index files a run found missing once its answers are out. By default a detached `postmortem cache
 /// build` writes them, so that the first run on a new binary costs what a run without the cache costs; one writer at
@@ -12,8 +12,10 @@ enum IndexCacheWriting {
 
     /// Writes or hands on the files `symbolizers` need; prints at most one line when the cache cannot be used.
     /// - Parameter writeNow: writes them in this process, printing what writing found (`notes`).
-    static func finish(_ symbolizers: [ImageSymbolizer], cache: IndexCache?, debugRoots: [String],
-                       writeNow: (ImageSymbolizer) -> Void) {
+    static func finish(
+        _ symbolizers: [ImageSymbolizer], cache: IndexCache?, debugRoots: [String],
+        writeNow: (ImageSymbolizer) -> Void
+    ) {
         guard let cache else { return }
         let pending = symbolizers.filter(\.needsIndexCacheFile)
         guard !pending.isEmpty else { return }
@@ -30,8 +32,10 @@ enum IndexCacheWriting {
         // A writer at work already: this run's images wait for a later run.
         guard !FileLock.isHeld(cache.writerLockPath) else { return }
         Output.flush()
-        DetachedProcess.spawnSelf(arguments: arguments(images: pending.map { ($0.image.path, $0.options.architecture?.name) },
-                                                       debugRoots: debugRoots))
+        DetachedProcess.spawnSelf(
+            arguments: arguments(
+                images: pending.map { ($0.image.path, $0.options.architecture?.name) },
+                debugRoots: debugRoots))
     }
 
     /// The command line of the detached writer.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ObjectFiles
-import Symbolication
 import PostmortemCore
+import Symbolication
 
 /// `postmortem info`: gdb's `info symbol` and `info line` for one object file.
 struct InfoCommand: ParsableCommand {
@@ -14,12 +14,16 @@ struct InfoCommand: ParsableCommand {
 
 /// Shared by the `info` subcommands: resolve each address with one gdb-style answer. Addresses come from the command
 /// line, or from standard input when none is given there (answered as they arrive, as `resolve` answers them).
-private func answerEach(_ addresses: [String], selection: ObjectSelection, _ answer: (DebuggerRenderer, FileAddress, String) -> String) throws {
+private func answerEach(
+    _ addresses: [String], selection: ObjectSelection, _ answer: (DebuggerRenderer, FileAddress, String) -> String
+) throws {
     let symbolizer = try selection.openSymbolizer()
     let loaded = selection.loadedImage(imageBase: symbolizer.image.imageBase)
     let renderer = DebuggerRenderer(symbolizer: symbolizer)
     var answered = 0
-    AddressSource.forEachBatch(in: addresses, reading: .gdb, fileAddress: { loaded?.fileAddress(ofRuntime: $0) ?? FileAddress($0) }) { batch in
+    AddressSource.forEachBatch(
+        in: addresses, reading: .gdb, fileAddress: { loaded?.fileAddress(ofRuntime: $0) ?? FileAddress($0) }
+    ) { batch in
         for token in batch {
             guard let address = token.address else {
                 Output.error("'\(token.text)' is not an address")
@@ -40,11 +44,14 @@ struct InfoSymbolCommand: ParsableCommand {
 
     @OptionGroup var objectOptions: ObjectOptions
 
-    @Argument(help: "Addresses: 0x… for hex, plain digits for decimal, as gdb reads them; none: read from standard input.")
+    @Argument(
+        help: "Addresses: 0x… for hex, plain digits for decimal, as gdb reads them; none: read from standard input.")
     var addresses: [String] = []
 
     func run() throws {
-        try answerEach(addresses, selection: objectOptions.selection) { renderer, address, input in renderer.infoSymbol(address, input: input) }
+        try answerEach(addresses, selection: objectOptions.selection) { renderer, address, input in
+            renderer.infoSymbol(address, input: input)
+        }
     }
 }
 
@@ -55,10 +62,15 @@ struct InfoLineCommand: ParsableCommand {
 
     @OptionGroup var objectOptions: ObjectOptions
 
-    @Argument(help: "Addresses: 0x… for hex, plain digits for decimal; a leading * is accepted; none: read from standard input.")
+    @Argument(
+        help:
+            "Addresses: 0x… for hex, plain digits for decimal; a leading * is accepted; none: read from standard input."
+    )
     var addresses: [String] = []
 
     func run() throws {
-        try answerEach(addresses, selection: objectOptions.selection) { renderer, address, _ in renderer.infoLine(address) }
+        try answerEach(addresses, selection: objectOptions.selection) { renderer, address, _ in
+            renderer.infoLine(address)
+        }
     }
 }

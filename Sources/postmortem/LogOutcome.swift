@@ -26,7 +26,9 @@ struct LogOutcome: Sendable {
 
     /// Writes the pieces written so far and forgets them, when the log's turn has come (a huge log's reports are then
     /// written one by one, as they are made).
-    mutating func writeSoFar(ifTurnHasCome turn: OrderedWork.Turn, to sink: OutputSink, diagnostics: StandardErrorDiagnostics) {
+    mutating func writeSoFar(
+        ifTurnHasCome turn: OrderedWork.Turn, to sink: OutputSink, diagnostics: StandardErrorDiagnostics
+    ) {
         guard turn.hasCome, !pieces.isEmpty else { return }
         replay(to: sink, diagnostics: diagnostics)
         pieces = []

@@ -82,7 +82,9 @@ struct LogSigning {
         return outcome
     }
 
-    private func sign(_ parsed: CrashReport, of source: LogSource, modified: Int64?, continuing: Bool, into outcome: inout Outcome) {
+    private func sign(
+        _ parsed: CrashReport, of source: LogSource, modified: Int64?, continuing: Bool, into outcome: inout Outcome
+    ) {
         var report = parsed
         // Only the crashing stack makes the signature: the other threads are not looked up.
         if let stack = CrashingStack.of(report) { report.threads = [stack] }
@@ -91,8 +93,10 @@ struct LogSigning {
         let unresolved = symbolicator.unresolvedImages(of: report).map {
             UnresolvedKey(image: $0.name, reason: CommandLineAdvice.line($0.reason))
         }
-        outcome.crashes.append(Crash(signature: maker.signature(of: report), format: report.format,
-                                     time: LogTimestamp.find(in: report) ?? modified, exception: report.exception?.type,
-                                     unresolved: unresolved))
+        outcome.crashes.append(
+            Crash(
+                signature: maker.signature(of: report), format: report.format,
+                time: LogTimestamp.find(in: report) ?? modified, exception: report.exception?.type,
+                unresolved: unresolved))
     }
 }

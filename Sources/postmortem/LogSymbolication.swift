@@ -43,7 +43,9 @@ struct LogSymbolication {
                 outcome.error("\(source.name): --stackwalk-json writes minidumps' reports; this is a core file")
                 return outcome
             }
-            if settings.headsEachLog, !settings.json, !settings.stackwalkJSON { outcome.write(Array("==> \(source.name) <==\n".utf8)) }
+            if settings.headsEachLog, !settings.json, !settings.stackwalkJSON {
+                outcome.write(Array("==> \(source.name) <==\n".utf8))
+            }
             emit(unwound.report, from: source, into: &outcome, minidump: unwound.minidump)
             outcome.produced = true
             return outcome
@@ -69,14 +71,17 @@ struct LogSymbolication {
     }
 
     /// Symbolicates one report of `source` (unless `--parse-only`) and renders it into `outcome`.
-    private func emit(_ parsed: CrashReport, from source: LogSource, into outcome: inout LogOutcome, continuing: Bool = false,
-                      minidump: MinidumpUnwinding? = nil) {
+    private func emit(
+        _ parsed: CrashReport, from source: LogSource, into outcome: inout LogOutcome, continuing: Bool = false,
+        minidump: MinidumpUnwinding? = nil
+    ) {
         var report = parsed
         report.warnings.forEach { outcome.error("\(source.name): \($0)") }
         if !settings.parseOnly {
             symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
             outcome.take(diagnostics)
-            let summary = CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report), format: report.format)
+            let summary = CommandLineAdvice.unresolvedSummary(
+                symbolicator.unresolvedImages(of: report), format: report.format)
             if !summary.isEmpty { outcome.unresolved = true }
             settings.sourceReader?.fill(&report, logDirectory: source.directory)
             // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ObjectFiles
-import Symbolication
 import PostmortemCore
+import Symbolication
 
 /// The object file a command reads and where it was loaded, as plain values: what ``ObjectOptions`` parses, and
 /// what ``ResolveRequest``'s own reading of a command line fills in without ArgumentParser.
@@ -33,9 +33,10 @@ struct ObjectSelection: Equatable {
     }
 
     var symbolizerOptions: SymbolizerOptions {
-        var options = SymbolizerOptions(demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
-                                        architecture: arch, indexCache: noCache ? nil : IndexCache.standard(),
-                                        remoteDebugFiles: DebuginfodSetup.remoteDebugFiles(offline: offline))
+        var options = SymbolizerOptions(
+            demangle: !noDemangle, debugFileSearch: DebugFileSearch(roots: debugPaths),
+            architecture: arch, indexCache: noCache ? nil : IndexCache.standard(),
+            remoteDebugFiles: DebuginfodSetup.remoteDebugFiles(offline: offline))
         options.writesIndexCacheInRun = IndexCacheWriting.writesInRun
         return options
     }
@@ -46,7 +47,8 @@ struct ObjectSelection: Equatable {
         try checkValues()
         do {
             let diagnostics = StandardErrorDiagnostics()
-            let symbolizer = try ImageSymbolizer(path: object, options: symbolizerOptions, diagnostics: diagnostics.sink)
+            let symbolizer = try ImageSymbolizer(
+                path: object, options: symbolizerOptions, diagnostics: diagnostics.sink)
             symbolizer.openingDiagnostics.forEach(diagnostics.say)
             return symbolizer
         } catch {
@@ -58,7 +60,9 @@ struct ObjectSelection: Equatable {
     /// Writes the image's index-cache file when it needs one (what writing finds goes where the symbolizer's
     /// diagnostics go).
     func finish(_ symbolizer: ImageSymbolizer) {
-        IndexCacheWriting.finish([symbolizer], cache: symbolizer.options.indexCache, debugRoots: debugPaths) { $0.writeIndexCache() }
+        IndexCacheWriting.finish([symbolizer], cache: symbolizer.options.indexCache, debugRoots: debugPaths) {
+            $0.writeIndexCache()
+        }
     }
 
     /// Where the image ran, when the addresses are runtime addresses.

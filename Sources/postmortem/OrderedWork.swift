@@ -19,9 +19,11 @@ enum OrderedWork {
     /// Works on items `0..<count` with `workers` threads: each thread makes its own worker (`makeWorker`, called on that
     /// thread, so the worker's state is never shared) and calls it with the items it takes, in increasing order;
     /// `deliver` gets every result on the calling thread, in item order. With one worker, no thread is started.
-    static func run<Result: Sendable>(count: Int, workers: Int, window: Int,
-                                      makeWorker: @escaping @Sendable () -> (Int, Turn) -> Result,
-                                      deliver: (Result) -> Void) {
+    static func run<Result: Sendable>(
+        count: Int, workers: Int, window: Int,
+        makeWorker: @escaping @Sendable () -> (Int, Turn) -> Result,
+        deliver: (Result) -> Void
+    ) {
         guard count > 0 else { return }
         let threads = max(1, min(workers, count))
         guard threads > 1 else {

@@ -7,7 +7,9 @@ import PostmortemCore
 struct POCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "po",
-        abstract: "Pretty-print a dumped object: Swift print, debugPrint and dump(), lldb po, p and frame variable, NSDictionary and CFDictionary descriptions, JSON, XML and binary plists.")
+        abstract:
+            "Pretty-print a dumped object: Swift print, debugPrint and dump(), lldb po, p and frame variable, NSDictionary and CFDictionary descriptions, JSON, XML and binary plists."
+    )
 
     /// The largest dump read: a dump is read up to a million values whatever its size, but its text is held a few
     /// times over while it is read (0.6 to 1.1 GB for 100 MB, measured).
@@ -25,8 +27,11 @@ struct POCommand: ParsableCommand {
     @Option(name: .customLong("max-items"), help: "Items shown per collection.")
     var maxItems: Int?
 
-    @Option(name: .customLong("formatters"),
-            help: "Summaries to apply by type name: lldb 'type summary add' lines (as in .lldbinit) or JSON; may be repeated.", completion: .file())
+    @Option(
+        name: .customLong("formatters"),
+        help:
+            "Summaries to apply by type name: lldb 'type summary add' lines (as in .lldbinit) or JSON; may be repeated.",
+        completion: .file())
     var formatterFiles: [String] = []
 
     @Argument(help: "The dump, or - for standard input (the default).", completion: .file())
@@ -59,15 +64,19 @@ struct POCommand: ParsableCommand {
     private func show(_ reading: DumpReading, style: DescriptionStyle, registry: FormatterRegistry) throws {
         // Raw text alone means nothing read as a dump: a script must be able to tell that from a value.
         if reading.node.kind == .raw {
-            Output.error("\(file): nothing in it reads as a dump (Swift print or dump(), lldb po or p, an NSDictionary or CF "
-                         + "description, JSON or a plist)")
+            Output.error(
+                "\(file): nothing in it reads as a dump (Swift print or dump(), lldb po or p, an NSDictionary or CF "
+                    + "description, JSON or a plist)")
             throw ExitCode.failure
         }
         if !reading.isComplete {
-            Output.error("\(file): more than \(ValueBudget.standard) values; the first \(ValueBudget.standard) are shown, the rest is left out (… or null)")
+            Output.error(
+                "\(file): more than \(ValueBudget.standard) values; the first \(ValueBudget.standard) are shown, the rest is left out (… or null)"
+            )
         }
         let node = reading.node
-        let limited = ValueLimiter(limits: RenderLimits(maxDepth: maxDepth ?? .max, maxItems: maxItems ?? .max)).limit(registry.apply(to: node))
+        let limited = ValueLimiter(limits: RenderLimits(maxDepth: maxDepth ?? .max, maxItems: maxItems ?? .max)).limit(
+            registry.apply(to: node))
         switch style {
         case .tree: Output.line(TreeRenderer().render(limited))
         case .line: Output.line(LineRenderer().render(limited))

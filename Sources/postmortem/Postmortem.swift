@@ -7,7 +7,11 @@ struct Postmortem: ParsableCommand {
         commandName: "postmortem",
         abstract: "Symbolicate addresses, crash logs and dumped objects on Linux.",
         version: "0.1.0",
-        subcommands: [ResolveCommand.self, InfoCommand.self, ImagesCommand.self, SymbolicateCommand.self, StackCommand.self, Core2MDCommand.self, DumpSymsCommand.self, GroupCommand.self, POCommand.self, CacheCommand.self, ServeCommand.self]
+        subcommands: [
+            ResolveCommand.self, InfoCommand.self, ImagesCommand.self, SymbolicateCommand.self, StackCommand.self,
+            Core2MDCommand.self, DumpSymsCommand.self, GroupCommand.self, POCommand.self, CacheCommand.self,
+            ServeCommand.self
+        ]
     )
 
     /// Runs the command line. A `resolve` of known options and addresses, the call scripts make most, a `symbolicate`
@@ -60,7 +64,9 @@ struct Postmortem: ParsableCommand {
             guard code != .success else { exit(withError: error) }
             let path = commandPath(arguments)
             if path == configuration.commandName, let first = arguments.first, !first.hasPrefix("-") {
-                let names = configuration.subcommands.flatMap { [$0.configuration.commandName ?? ""] + $0.configuration.aliases }
+                let names = configuration.subcommands.flatMap {
+                    [$0.configuration.commandName ?? ""] + $0.configuration.aliases
+                }
                 Output.error("'\(first)' is not a command (\(names.joined(separator: ", "))); see '\(path) --help'")
             } else {
                 Output.error("\(UsageProblem.sentence(message(for: error))) (see '\(path) --help')")
@@ -79,7 +85,11 @@ struct Postmortem: ParsableCommand {
         var path = [configuration.commandName ?? "postmortem"]
         var commands = configuration.subcommands
         for argument in arguments {
-            guard let next = commands.first(where: { $0.configuration.commandName == argument || $0.configuration.aliases.contains(argument) }) else { break }
+            guard
+                let next = commands.first(where: {
+                    $0.configuration.commandName == argument || $0.configuration.aliases.contains(argument)
+                })
+            else { break }
             path.append(argument)
             commands = next.configuration.subcommands
         }

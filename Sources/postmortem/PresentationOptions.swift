@@ -4,11 +4,15 @@ import CrashLogs
 
 /// How answers are shown, shared by `symbolicate` and `resolve`: source lines around each frame's line and colour.
 struct PresentationOptions: ParsableArguments {
-    @Option(name: .customLong("source-context"), help: "Print this many source lines before and after each frame's line.")
+    @Option(
+        name: .customLong("source-context"), help: "Print this many source lines before and after each frame's line.")
     var sourceContext: Int = 0
 
-    @Option(name: .customLong("source-map"),
-            help: "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated.")
+    @Option(
+        name: .customLong("source-map"),
+        help:
+            "FROM=TO: read sources whose path starts with FROM below TO instead (as gdb's set substitute-path); may be repeated."
+    )
     var sourceMaps: [String] = []
 
     @Option(name: CommandOption.color.names, help: "auto (on a terminal), always or never.")

@@ -31,8 +31,9 @@ struct ResolveCommand: ParsableCommand {
 
     /// The parsed values.
     var request: ResolveRequest {
-        ResolveRequest(selection: objectOptions.selection, inlines: inlines, fullPath: fullPath, json: json, addresses: addresses,
-                       sourceContext: presentation.sourceContext, sourceMaps: presentation.sourceMaps, color: presentation.color)
+        ResolveRequest(
+            selection: objectOptions.selection, inlines: inlines, fullPath: fullPath, json: json, addresses: addresses,
+            sourceContext: presentation.sourceContext, sourceMaps: presentation.sourceMaps, color: presentation.color)
     }
 
     func run() throws {

@@ -69,9 +69,11 @@ extension ResolveRequest {
     private static func readsFast(_ option: CommandOption) -> Bool {
         switch option {
         case .object, .arch, .loadAddress, .slide, .debugPath, .inlines, .fullPath, .json, .noDemangle, .noCache,
-             .offline: true
+            .offline:
+            true
         case .symbols, .executable, .maxFrames, .jobs, .output, .color, .stackwalkJSON, .parseOnly, .fullNames,
-             .strict, .verbose, .scan: false
+            .strict, .verbose, .scan:
+            false
         }
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import BreakpadSymbols
 import ObjectFiles
 import PostmortemCore
-import PostmortemCore
 import Symbolication
 
 /// What `postmortem resolve` was asked, as plain values, and the work of answering it. ``ResolveCommand`` fills it in
@@ -45,19 +44,23 @@ struct ResolveRequest: Equatable {
         let renderer = ResolutionRenderer(
             style: .init(showsInlinedFrames: inlines, showsFullPaths: fullPath), imageName: symbolizer.image.fileName,
             colors: colors)
-        let answering = Answering(symbolizer: symbolizer, renderer: renderer, json: json, object: selection.object, loaded: loaded)
+        let answering = Answering(
+            symbolizer: symbolizer, renderer: renderer, json: json, object: selection.object, loaded: loaded)
         // Source lines are read in order, on one thread.
         let resolver = BatchResolver(symbolizer: symbolizer, sharesBatches: sourceReader == nil)
         var inputs = 0
         var rejected = 0
-        AddressSource.forEachBatch(in: addresses, reading: .atos, fileAddress: answering.fileAddress,
-                                   arrived: { resolver.readAhead($0.compactMap(\.address)) }) { batch in
+        AddressSource.forEachBatch(
+            in: addresses, reading: .atos, fileAddress: answering.fileAddress,
+            arrived: { resolver.readAhead($0.compactMap(\.address)) }
+        ) { batch in
             inputs += batch.count
-            let shares = if let sourceReader {
-                [answering.answer(batch[...], filling: sourceReader, besides: binaryDirectory)]
-            } else {
-                resolver.shares(count: batch.count) { _, range in answering.answer(batch[range]) }
-            }
+            let shares =
+                if let sourceReader {
+                    [answering.answer(batch[...], filling: sourceReader, besides: binaryDirectory)]
+                } else {
+                    resolver.shares(count: batch.count) { _, range in answering.answer(batch[range]) }
+                }
             for answers in shares {
                 rejected += answers.rejected.count
                 // What comes before a bad input is written before its error, so the two streams stay in order.
@@ -94,8 +97,10 @@ private struct Answering: Sendable {
 
     /// The answers to `inputs`, with source lines from `sourceReader` when given (read from files beside
     /// `binaryDirectory` too).
-    func answer(_ inputs: ArraySlice<AddressToken>, filling sourceReader: SourceContextReader? = nil,
-                besides binaryDirectory: String? = nil) -> ResolveRequest.Answers {
+    func answer(
+        _ inputs: ArraySlice<AddressToken>, filling sourceReader: SourceContextReader? = nil,
+        besides binaryDirectory: String? = nil
+    ) -> ResolveRequest.Answers {
         var answers = ResolveRequest.Answers()
         for (position, token) in inputs.enumerated() {
             if position == Self.sizingSample {
@@ -104,7 +109,8 @@ private struct Answering: Sendable {
             guard let address = token.address else {
                 answers.rejected.append((answers.bytes.count, token.text))
                 if json {
-                    answers.bytes += renderer.json(invalidInput: token.text, object: object, error: "not an address").utf8
+                    answers.bytes +=
+                        renderer.json(invalidInput: token.text, object: object, error: "not an address").utf8
                     answers.bytes.append(UInt8(ascii: "\n"))
                 }
                 continue
@@ -112,8 +118,11 @@ private struct Answering: Sendable {
             var resolution = symbolizer.resolve(address)
             sourceReader?.fill(&resolution.frames, besides: binaryDirectory, buildID: symbolizer.sourceBuildID)
             if json {
-                answers.bytes += renderer.json(resolution, input: token.text, object: object,
-                                               runtimeAddress: loaded == nil ? nil : token.value).utf8
+                answers.bytes +=
+                    renderer.json(
+                        resolution, input: token.text, object: object,
+                        runtimeAddress: loaded == nil ? nil : token.value
+                    ).utf8
                 answers.bytes.append(UInt8(ascii: "\n"))
             } else {
                 renderer.appendText(resolution, input: token.text, to: &answers.bytes)

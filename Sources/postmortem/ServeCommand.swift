@@ -7,7 +7,8 @@ import ObjectFiles
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve symbolication over HTTP: Mozilla's Symbolication API v5, crash logs posted whole, /health and /metrics.",
+        abstract:
+            "Serve symbolication over HTTP: Mozilla's Symbolication API v5, crash logs posted whole, /health and /metrics.",
         discussion: """
             POST /symbolicate/v5 takes {"jobs": [{"memoryMap": [[debugName, debugId], …], "stacks": [[[moduleIndex, \
             moduleOffset], …]]}]} and finds modules by name and Breakpad debug id below the -d folders. POST /symbolicate \
@@ -23,7 +24,8 @@ struct ServeCommand: ParsableCommand {
             Output.error("postmortem-server is not installed beside postmortem (`make install` installs both)")
             throw ExitCode.failure
         }
-        Output.error("could not start \(server): \(ProgramHandover.replace(with: server, arguments: options.commandLine))")
+        Output.error(
+            "could not start \(server): \(ProgramHandover.replace(with: server, arguments: options.commandLine))")
         throw ExitCode.failure
     }
 }

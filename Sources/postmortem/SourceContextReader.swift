@@ -50,7 +50,9 @@ final class SourceContextReader: Sendable {
         for (from, to) in mappings {
             let prefix = from.hasSuffix("/") ? String(from.dropLast()) : from
             if path == prefix { return to }
-            if path.hasPrefix(prefix + "/") { return (to.hasSuffix("/") ? String(to.dropLast()) : to) + path.dropFirst(prefix.count) }
+            if path.hasPrefix(prefix + "/") {
+                return (to.hasSuffix("/") ? String(to.dropLast()) : to) + path.dropFirst(prefix.count)
+            }
         }
         return path
     }
@@ -73,24 +75,29 @@ final class SourceContextReader: Sendable {
             let symbol = symbols[index]
             // `<compiler-generated>` names no file.
             guard let file = symbol.file, symbol.line > 0, !file.hasSuffix(">") else { continue }
-            symbols[index].source = excerpt(file, line: symbol.line, column: symbol.column, besides: directory, buildID: buildID)
+            symbols[index].source = excerpt(
+                file, line: symbol.line, column: symbol.column, besides: directory, buildID: buildID)
         }
     }
 
-    private func excerpt(_ file: String, line: Int, column: Int, besides directory: String?, buildID: BuildID?) -> SourceExcerpt? {
+    private func excerpt(_ file: String, line: Int, column: Int, besides directory: String?, buildID: BuildID?)
+        -> SourceExcerpt?
+    {
         let path = mapped(file)
         var candidates = [path]
         if !path.hasPrefix("/"), let directory { candidates.append(directory + "/" + path) }
         // debuginfod serves sources by the absolute path the debug information gives.
         if file.hasPrefix("/"), let buildID, let remote, !candidates.contains(where: FileSystem.isRegularFile),
-           case .fetched(let fetched, _) = remote.source.fetch(.source(path: file), of: buildID) {
+            case .fetched(let fetched, _) = remote.source.fetch(.source(path: file), of: buildID)
+        {
             candidates.append(fetched)
         }
         for candidate in candidates {
             guard let lines = lines(of: candidate) else { continue }
             guard line <= lines.count else { return nil }
             let first = max(1, line - context), last = min(lines.count, line + context)
-            return SourceExcerpt(firstLine: first, lines: lines[(first - 1)..<last].map(String.init), line: line, column: column)
+            return SourceExcerpt(
+                firstLine: first, lines: lines[(first - 1)..<last].map(String.init), line: line, column: column)
         }
         state.withLock { state in
             if let known = state.missing.firstIndex(where: { $0.path == path }) {
@@ -107,7 +114,9 @@ final class SourceContextReader: Sendable {
         var read: [Substring]?
         if FileSystem.isRegularFile(path), let bytes = try? FileSystem.read(path, maximumSize: Self.maximumFileSize) {
             let text = String(decoding: bytes, as: UTF8.self)
-            read = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+            read = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.hasSuffix("\r") ? $0.dropLast() : $0
+            }
         }
         state.withLock { $0.files[path] = .some(read) }
         return read
@@ -118,7 +127,10 @@ final class SourceContextReader: Sendable {
         let missing = state.withLock { $0.missing }
         guard !missing.isEmpty else { return nil }
         let frames = missing.reduce(0) { $0 + $1.frames }
-        let named = missing.prefix(3).map(\.path).joined(separator: ", ") + (missing.count > 3 ? " and \(missing.count - 3) more" : "")
-        return "no source for \(frames) frame\(frames == 1 ? "" : "s"): \(named) not found; --source-map FROM=TO rewrites the paths the debug information gives"
+        let named =
+            missing.prefix(3).map(\.path).joined(separator: ", ")
+            + (missing.count > 3 ? " and \(missing.count - 3) more" : "")
+        return
+            "no source for \(frames) frame\(frames == 1 ? "" : "s"): \(named) not found; --source-map FROM=TO rewrites the paths the debug information gives"
     }
 }

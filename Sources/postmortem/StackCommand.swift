@@ -11,7 +11,8 @@ import Unwinding
 struct StackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stack",
-        abstract: "Print every thread's stack of running processes, symbolicated (the threads stop while they are walked).")
+        abstract:
+            "Print every thread's stack of running processes, symbolicated (the threads stop while they are walked).")
 
     @OptionGroup var debugPathOption: DebugPathOption
 
@@ -25,8 +26,11 @@ struct StackCommand: ParsableCommand {
 
     @OptionGroup var offlineOption: OfflineOption
 
-    @Flag(name: CommandOption.verbose.names,
-          help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
+    @Flag(
+        name: CommandOption.verbose.names,
+        help:
+            "Name each image that has no debug information on a line of its own (they are named together in one line otherwise)."
+    )
     var verbose = false
 
     @OptionGroup var presentation: PresentationOptions
@@ -37,16 +41,21 @@ struct StackCommand: ParsableCommand {
     func run() throws {
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
-        let symbolicator = Symbolicator(diagnostics: diagnostics.sink, options: SymbolicationOptions(
-            debugPaths: debugPathOption.debugPaths, demangle: true, swiftNames: .simplified, indexCache: indexCacheOption.noCache ? nil : IndexCache.standard(),
-            remoteDebugFiles: remote))
-        let sourceReader = try PresentationOptions.sourceReader(context: presentation.sourceContext, maps: presentation.sourceMaps)
+        let symbolicator = Symbolicator(
+            diagnostics: diagnostics.sink,
+            options: SymbolicationOptions(
+                debugPaths: debugPathOption.debugPaths, demangle: true, swiftNames: .simplified,
+                indexCache: indexCacheOption.noCache ? nil : IndexCache.standard(),
+                remoteDebugFiles: remote))
+        let sourceReader = try PresentationOptions.sourceReader(
+            context: presentation.sourceContext, maps: presentation.sourceMaps)
         let colors = presentation.color.colors(writingJSON: json, toFile: false)
         let finder = BinaryFinder(debugPaths: debugPathOption.debugPaths, remote: remote)
         var failed = false
         for processID in processIDs {
             let stacks: ProcessStacks
-            do { stacks = try ProcessStacks(processID: processID, finder: finder, frameLimit: max(1, maxFrames)) } catch {
+            do { stacks = try ProcessStacks(processID: processID, finder: finder, frameLimit: max(1, maxFrames)) } catch
+            {
                 Output.error(error.description)
                 failed = true
                 continue
@@ -61,13 +70,17 @@ struct StackCommand: ParsableCommand {
                 let stopped = "\(microseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
                 Output.text(ReportJSONRenderer().render(report, extra: [("stoppedMilliseconds", stopped)]) + "\n")
             } else {
-                CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report)).forEach { Output.error("process \(processID): \($0)") }
+                CommandLineAdvice.unresolvedSummary(symbolicator.unresolvedImages(of: report)).forEach {
+                    Output.error("process \(processID): \($0)")
+                }
                 Output.bytes(ReportTextRenderer(colors: colors).render(report)[...])
             }
         }
         diagnostics.finish()
-        IndexCacheWriting.finish(symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
-                                 debugRoots: debugPathOption.debugPaths) { $0.writeIndexCache() }
+        IndexCacheWriting.finish(
+            symbolicator.imagesNeedingIndexCacheFiles, cache: symbolicator.options.indexCache,
+            debugRoots: debugPathOption.debugPaths
+        ) { $0.writeIndexCache() }
         if failed { throw ExitCode.failure }
     }
 }

@@ -27,7 +27,9 @@ final class StandardErrorDiagnostics: Sendable {
 
     func say(_ diagnostic: Diagnostic) {
         guard !quiet else { return }
-        if gathersSymbolTableOnly, diagnostic.message == ImageSymbolizer.symbolTableOnly, let subject = diagnostic.subject {
+        if gathersSymbolTableOnly, diagnostic.message == ImageSymbolizer.symbolTableOnly,
+            let subject = diagnostic.subject
+        {
             symbolTableOnly.withLock { if !$0.contains(subject) { $0.append(subject) } }
             return
         }
@@ -51,7 +53,8 @@ final class StandardErrorDiagnostics: Sendable {
         }
         let names = images.map(FilePath.fileName(of:))
         let listed = names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
-        Output.error("no debug information found for \(listed); their names come from their symbol tables "
-                     + "(installing their debug packages, or setting DEBUGINFOD_URLS, would add files and lines)")
+        Output.error(
+            "no debug information found for \(listed); their names come from their symbol tables "
+                + "(installing their debug packages, or setting DEBUGINFOD_URLS, would add files and lines)")
     }
 }

@@ -22,8 +22,9 @@ struct SymbolFileResolveRequest {
         }
         index.problems.forEach { Output.error("\(selection.object): \($0)") }
         let colors = request.color.colors(writingJSON: request.json, toFile: false)
-        let renderer = ResolutionRenderer(style: .init(showsInlinedFrames: request.inlines, showsFullPaths: request.fullPath),
-                                          imageName: index.module.name, colors: colors)
+        let renderer = ResolutionRenderer(
+            style: .init(showsInlinedFrames: request.inlines, showsFullPaths: request.fullPath),
+            imageName: index.module.name, colors: colors)
         let loaded = selection.loadedImage(imageBase: FileAddress(0))
         func fileAddress(_ value: UInt64) -> FileAddress { loaded?.fileAddress(ofRuntime: value) ?? FileAddress(value) }
         var inputs = 0
@@ -37,15 +38,20 @@ struct SymbolFileResolveRequest {
                     Output.bytes(bytes[...])
                     bytes.removeAll()
                     if request.json {
-                        Output.text(renderer.json(invalidInput: token.text, object: selection.object, error: "not an address") + "\n")
+                        Output.text(
+                            renderer.json(invalidInput: token.text, object: selection.object, error: "not an address")
+                                + "\n")
                     }
                     Output.error("'\(token.text)' is not an address")
                     continue
                 }
                 let resolution = index.resolve(address.rawValue)
                 if request.json {
-                    bytes += renderer.json(resolution, input: token.text, object: selection.object,
-                                           runtimeAddress: loaded == nil ? nil : token.value).utf8
+                    bytes +=
+                        renderer.json(
+                            resolution, input: token.text, object: selection.object,
+                            runtimeAddress: loaded == nil ? nil : token.value
+                        ).utf8
                     bytes.append(UInt8(ascii: "\n"))
                 } else {
                     renderer.appendText(resolution, input: token.text, to: &bytes)

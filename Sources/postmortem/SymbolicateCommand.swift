@@ -16,9 +16,11 @@ struct SymbolicateCommand: ParsableCommand {
 
     @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(name: CommandOption.symbols.names,
-            help: "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
-            completion: .directory)
+    @Option(
+        name: CommandOption.symbols.names,
+        help:
+            "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
+        completion: .directory)
     var symbolStores: [String] = []
 
     @Option(name: CommandOption.object.names, help: "The binary for frames that name no image.", completion: .file())
@@ -27,28 +29,40 @@ struct SymbolicateCommand: ParsableCommand {
     @Option(name: CommandOption.loadAddress.names, help: "Where the -o binary was loaded (hex).")
     var loadAddress: AddressArgument?
 
-    @Option(name: CommandOption.arch.names, help: "The slice of a universal binary the log does not identify (-o's, and one found by name).")
+    @Option(
+        name: CommandOption.arch.names,
+        help: "The slice of a universal binary the log does not identify (-o's, and one found by name).")
     var arch: Architecture?
 
-    @Option(name: CommandOption.executable.names,
-            help: "The program's binary, for a core whose path for it is wrong or gone (as eu-stack's -e).", completion: .file())
+    @Option(
+        name: CommandOption.executable.names,
+        help: "The program's binary, for a core whose path for it is wrong or gone (as eu-stack's -e).",
+        completion: .file())
     var executable: String?
 
-    @Option(name: CommandOption.maxFrames.names, help: "The most frames a core's thread is unwound to (a stack overflow has many more).")
+    @Option(
+        name: CommandOption.maxFrames.names,
+        help: "The most frames a core's thread is unwound to (a stack overflow has many more).")
     var maxFrames: Int = 1_024
 
-    @Flag(name: CommandOption.scan.names,
-          help: "Where a core's or minidump's walk finds no CFI and no frame pointer, scan the stack for a return address (each such frame is marked scan).")
+    @Flag(
+        name: CommandOption.scan.names,
+        help:
+            "Where a core's or minidump's walk finds no CFI and no frame pointer, scan the stack for a return address (each such frame is marked scan)."
+    )
     var scan = false
 
     @Flag(name: CommandOption.json.names, help: "Print each report as one line of JSON.")
     var json = false
 
-    @Flag(name: CommandOption.stackwalkJSON.names,
-          help: "Print a minidump's report as minidump-stackwalk's --json document (rust-minidump's schema), one per line.")
+    @Flag(
+        name: CommandOption.stackwalkJSON.names,
+        help:
+            "Print a minidump's report as minidump-stackwalk's --json document (rust-minidump's schema), one per line.")
     var stackwalkJSON = false
 
-    @Option(name: CommandOption.output.names, help: "Write to this file instead of standard output.", completion: .file())
+    @Option(
+        name: CommandOption.output.names, help: "Write to this file instead of standard output.", completion: .file())
     var output: String?
 
     @Flag(name: CommandOption.parseOnly.names, help: "Parse and print the logs without looking for binaries.")
@@ -62,20 +76,29 @@ struct SymbolicateCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(name: CommandOption.fullNames.names,
-          help: "Print Swift names in full (modules, argument and result types) instead of as the runtime's backtracer does.")
+    @Flag(
+        name: CommandOption.fullNames.names,
+        help:
+            "Print Swift names in full (modules, argument and result types) instead of as the runtime's backtracer does."
+    )
     var fullNames = false
 
-    @Flag(name: CommandOption.strict.names,
-          help: "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
+    @Flag(
+        name: CommandOption.strict.names,
+        help:
+            "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
     var strict = false
 
-    @Flag(name: CommandOption.verbose.names,
-          help: "Name each image that has no debug information on a line of its own (they are named together in one line otherwise).")
+    @Flag(
+        name: CommandOption.verbose.names,
+        help:
+            "Name each image that has no debug information on a line of its own (they are named together in one line otherwise)."
+    )
     var verbose = false
 
-    @Option(name: CommandOption.jobs.names,
-            help: "How many logs are worked on at once (default: one per processor); the output is the same in any case.")
+    @Option(
+        name: CommandOption.jobs.names,
+        help: "How many logs are worked on at once (default: one per processor); the output is the same in any case.")
     var jobs: Int?
 
     @Argument(help: "Logs, directories of logs, or - for standard input.", completion: .file())
@@ -83,11 +106,14 @@ struct SymbolicateCommand: ParsableCommand {
 
     /// The request these options make.
     var request: SymbolicateRequest {
-        SymbolicateRequest(debugPaths: debugPathOption.debugPaths, symbolStores: symbolStores, object: object, loadAddress: loadAddress, arch: arch,
-                           executable: executable, maxFrames: maxFrames, scan: scan, json: json, stackwalkJSON: stackwalkJSON,
-                           output: output, parseOnly: parseOnly, noCache: indexCacheOption.noCache, offline: offlineOption.offline, noDemangle: demangleOption.noDemangle,
-                           sourceContext: presentation.sourceContext, sourceMaps: presentation.sourceMaps, color: presentation.color,
-                           fullNames: fullNames, strict: strict, verbose: verbose, jobs: jobs, logs: logs)
+        SymbolicateRequest(
+            debugPaths: debugPathOption.debugPaths, symbolStores: symbolStores, object: object,
+            loadAddress: loadAddress, arch: arch,
+            executable: executable, maxFrames: maxFrames, scan: scan, json: json, stackwalkJSON: stackwalkJSON,
+            output: output, parseOnly: parseOnly, noCache: indexCacheOption.noCache, offline: offlineOption.offline,
+            noDemangle: demangleOption.noDemangle,
+            sourceContext: presentation.sourceContext, sourceMaps: presentation.sourceMaps, color: presentation.color,
+            fullNames: fullNames, strict: strict, verbose: verbose, jobs: jobs, logs: logs)
     }
 
     func run() throws {

@@ -76,7 +76,8 @@ extension SymbolicateRequest {
     private static func readsFast(_ option: CommandOption) -> Bool {
         switch option {
         case .debugPath, .symbols, .object, .executable, .maxFrames, .jobs, .output, .color, .json, .stackwalkJSON,
-             .parseOnly, .noCache, .offline, .noDemangle, .fullNames, .strict, .verbose, .scan: true
+            .parseOnly, .noCache, .offline, .noDemangle, .fullNames, .strict, .verbose, .scan:
+            true
         case .arch, .loadAddress, .slide, .inlines, .fullPath: false
         }
     }

@@ -46,7 +46,8 @@ struct SymbolicateRequest: Equatable {
         let remote = parseOnly ? nil : DebuginfodSetup.remoteDebugFiles(offline: offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
         var options = SymbolicationOptions(
-            debugPaths: debugPaths, object: object ?? executable, objectLoadAddress: loadAddress?.value, objectArchitecture: arch, demangle: !noDemangle,
+            debugPaths: debugPaths, object: object ?? executable, objectLoadAddress: loadAddress?.value,
+            objectArchitecture: arch, demangle: !noDemangle,
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote)
@@ -59,13 +60,18 @@ struct SymbolicateRequest: Equatable {
         let sources = LogSource.expand(logs)
         for argument in logs where argument != "-" && FileSystem.isDirectory(argument) {
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
-            if !sources.contains(where: { $0.name.hasPrefix(prefix) }) { Output.error("\(argument): no logs in this directory") }
+            if !sources.contains(where: { $0.name.hasPrefix(prefix) }) {
+                Output.error("\(argument): no logs in this directory")
+            }
         }
         let sink = try OutputSink(path: output)
         let settings = LogSymbolication.Settings(
-            options: options, parseOnly: parseOnly, json: json, stackwalkJSON: stackwalkJSON, colors: colors, sourceReader: sourceReader,
-            dumps: DumpInput(debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames), scansStack: scan,
-                             symbolStore: symbolStore),
+            options: options, parseOnly: parseOnly, json: json, stackwalkJSON: stackwalkJSON, colors: colors,
+            sourceReader: sourceReader,
+            dumps: DumpInput(
+                debugPaths: debugPaths, executable: executable, remote: remote, frameLimit: max(1, maxFrames),
+                scansStack: scan,
+                symbolStore: symbolStore),
             headsEachLog: sources.count > 1)
         // Logs are independent: read, symbolicated and rendered on every core, printed in their order with what each
         // said on stderr where a run on one thread says it. With source context, on one thread: its closing line names
@@ -73,21 +79,26 @@ struct SymbolicateRequest: Equatable {
         let workers = sourceReader == nil ? jobs ?? Processors.online : 1
         var unresolved = false
         var produced = 0
-        OrderedWork.run(count: sources.count, workers: workers, window: 4 * workers,
-                        makeWorker: {
-                            let symbolication = LogSymbolication(settings: settings)
-                            return { index, turn in
-                                symbolication.outcome(of: sources[index]) { $0.writeSoFar(ifTurnHasCome: turn, to: sink, diagnostics: diagnostics) }
-                            }
-                        },
-                        deliver: { outcome in
-                            outcome.replay(to: sink, diagnostics: diagnostics)
-                            if outcome.unresolved { unresolved = true }
-                            if outcome.produced { produced += 1 }
-                        })
+        OrderedWork.run(
+            count: sources.count, workers: workers, window: 4 * workers,
+            makeWorker: {
+                let symbolication = LogSymbolication(settings: settings)
+                return { index, turn in
+                    symbolication.outcome(of: sources[index]) {
+                        $0.writeSoFar(ifTurnHasCome: turn, to: sink, diagnostics: diagnostics)
+                    }
+                }
+            },
+            deliver: { outcome in
+                outcome.replay(to: sink, diagnostics: diagnostics)
+                if outcome.unresolved { unresolved = true }
+                if outcome.produced { produced += 1 }
+            })
         if let summary = sourceReader?.summary() { Output.error(summary) }
         diagnostics.finish()
-        IndexCacheWriting.finish(images.imagesNeedingIndexCacheFiles(), cache: options.indexCache, debugRoots: debugPaths) {
+        IndexCacheWriting.finish(
+            images.imagesNeedingIndexCacheFiles(), cache: options.indexCache, debugRoots: debugPaths
+        ) {
             $0.writeIndexCache()
         }
         if produced == 0 { throw ExitCode.failure }

@@ -28,7 +28,8 @@ enum UsageProblem {
     /// `line` without the spaces and tabs around it.
     private static func trimmingBlanks(_ line: Substring) -> Substring {
         let isBlank = { (character: Character) in character == " " || character == "\t" }
-        guard let first = line.firstIndex(where: { !isBlank($0) }), let last = line.lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = line.firstIndex(where: { !isBlank($0) }), let last = line.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return line[first...last]
     }
 }

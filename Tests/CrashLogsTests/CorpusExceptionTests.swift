@@ -1,7 +1,7 @@
 import CrashLogs
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The kind of crash each log of the shared corpus states, as its own words give it, read by a pattern per format
 /// that knows nothing of the parsers: Apple's `Exception Type:` line (an `.ips` file's `exception` object), a
@@ -13,14 +13,19 @@ struct CorpusExceptionTests {
     /// Patterns by corpus folder; the first group of the first pattern that matches is the kind.
     static let patterns: [String: [String]] = [
         "apple-crash": [#"^Exception Type:\s+(.+?)\s*$"#],
-        "apple-ips": [#""exception"\s*:\s*\{[^}]*"type"\s*:\s*"(\w+)"[^}]*"signal"\s*:\s*"(\w+)""#, #"^Exception Type:\s+(.+?)\s*$"#,
-                      #""bug_type"\s*:\s*"(?:151|210)""#],
+        "apple-ips": [
+            #""exception"\s*:\s*\{[^}]*"type"\s*:\s*"(\w+)"[^}]*"signal"\s*:\s*"(\w+)""#,
+            #"^Exception Type:\s+(.+?)\s*$"#,
+            #""bug_type"\s*:\s*"(?:151|210)""#
+        ],
         "android-tombstone": [#"(signal \d+ \(SIG\w+\))"#],
         "breakpad-stackwalk": [#"^Crash reason:[ \t]+(\S.*?)[ \t]*$"#, #"^Crash\|([^|]+)\|"#],
         "debugger-bt": [#"^Program (?:received|terminated with) signal (SIG\w+)"#, #"stop reason = (.+?)\s*$"#],
         "swift-backtrace": [#"Program crashed: (.+?) at 0x"#, #"Program crashed: (.+?)\s*$"#],
-        "nsexception": [#"Fatal Exception: (\w+)"#, #"uncaught exception '(\w+)'"#, #"exception '(\w+)'"#,
-                        #"received signal (SIG\w+)"#],
+        "nsexception": [
+            #"Fatal Exception: (\w+)"#, #"uncaught exception '(\w+)'"#, #"exception '(\w+)'"#,
+            #"received signal (SIG\w+)"#
+        ]
     ]
 
     /// The kinds the first pattern that matches reads off `text` for a log of `folder`, one per match (a paste of two
@@ -31,7 +36,9 @@ struct CorpusExceptionTests {
             let matches = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
             guard !matches.isEmpty else { continue }
             return matches.map { match in
-                let groups = (1..<match.numberOfRanges).compactMap { Range(match.range(at: $0), in: text).map { String(text[$0]) } }
+                let groups = (1..<match.numberOfRanges).compactMap {
+                    Range(match.range(at: $0), in: text).map { String(text[$0]) }
+                }
                 if folder == "apple-ips", groups.count == 2 { return "\(groups[0]) (\(groups[1]))" }
                 return groups.first ?? "panic"
             }
@@ -48,7 +55,8 @@ struct CorpusExceptionTests {
     @Test(arguments: logs)
     func kindIsTheOneTheLogStates(_ log: String) throws {
         let folder = String(log.prefix { $0 != "/" })
-        let data = try #require(FileManager.default.contents(atPath: SharedCorpusTests.corpus.appendingPathComponent(log).path))
+        let data = try #require(
+            FileManager.default.contents(atPath: SharedCorpusTests.corpus.appendingPathComponent(log).path))
         let text = String(decoding: data, as: UTF8.self)
         let report = try CrashLogParser.parse(Array(data), source: log)
         let stated = try Self.statedKinds(text, folder: folder)
@@ -56,7 +64,9 @@ struct CorpusExceptionTests {
             #expect(report.exception?.type == nil, "\(log)")
         } else {
             // One of them when the log holds several crashes (two runs pasted together; `symbolicate` splits them).
-            #expect(report.exception?.type.map(stated.contains) == true, "\(log): \(report.exception?.type ?? "nothing") of \(stated)")
+            #expect(
+                report.exception?.type.map(stated.contains) == true,
+                "\(log): \(report.exception?.type ?? "nothing") of \(stated)")
         }
     }
 
@@ -66,8 +76,9 @@ struct CorpusExceptionTests {
         ("apple-objc-arm64/App.crash", "apple-crash"), ("apple-objc-arm64/App.ips", "apple-ips"),
         ("linux-c-sensors/gdb-bt.txt", "debugger-bt"), ("linux-c-signal/gdb-bt.txt", "debugger-bt"),
         ("linux-groups/null-gdb-bt.txt", "debugger-bt"), ("linux-swift-backtrace/crash.txt", "swift-backtrace"),
-        ("linux-swift-backtrace/crash-runtime.txt", "swift-backtrace"), ("linux-swift-backtrace/pipeline.txt", "swift-backtrace"),
-        ("linux-swift-backtrace/pipeline-runtime.txt", "swift-backtrace"),
+        ("linux-swift-backtrace/crash-runtime.txt", "swift-backtrace"),
+        ("linux-swift-backtrace/pipeline.txt", "swift-backtrace"),
+        ("linux-swift-backtrace/pipeline-runtime.txt", "swift-backtrace")
     ]
 
     @Test(arguments: samples.map { [$0.log, $0.folder] })

@@ -1,7 +1,7 @@
 import CrashLogs
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Real logs from the corpus (see Corpus/NOTICE.md) and the samples: each parses in its format, every
 /// frame line becomes a frame, and printing the parsed log back without symbols gives the input unchanged.
@@ -17,16 +17,23 @@ struct CorpusParsingTests {
 
     /// The corpus as committed: each format's folder and at least its logs (fewer found is a folder gone, not a pass).
     @Test func theCorpusIsWhole() {
-        let known = ["android-tombstone": 10, "apple-crash": 13, "apple-ips": 5, "breakpad-stackwalk": 8, "gdb-bt": 6,
-                     "glibc-backtrace": 5, "nsexception": 1, "sanitizer": 13, "swift-fatal": 1]
+        let known = [
+            "android-tombstone": 10, "apple-crash": 13, "apple-ips": 5, "breakpad-stackwalk": 8, "gdb-bt": 6,
+            "glibc-backtrace": 5, "nsexception": 1, "sanitizer": 13, "swift-fatal": 1
+        ]
         for (format, count) in known { #expect(Self.files(format).count >= count, "\(format)") }
     }
 
     static let sanitizerFramePattern = #"^\s*#\d+(\.\d+)?\s+0x[0-9a-fA-F]+"#
-    static let glibcFramePattern = #"^\s*[^\s\[#][^\[]*(\([^\n]*\))?\s?\[0x[0-9a-fA-F]+\]\s*$|^\s*\[0x[0-9a-fA-F]+\]\s*$"#
+    static let glibcFramePattern =
+        #"^\s*[^\s\[#][^\[]*(\([^\n]*\))?\s?\[0x[0-9a-fA-F]+\]\s*$|^\s*\[0x[0-9a-fA-F]+\]\s*$"#
 
-    static let sanitizerFiles = files("sanitizer") + [Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/asan.txt").path]
-    static let glibcFiles = files("glibc-backtrace") + [Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/crash.txt").path]
+    static let sanitizerFiles =
+        files("sanitizer") + [Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/asan.txt").path]
+    static let glibcFiles =
+        files("glibc-backtrace") + [
+            Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/crash.txt").path
+        ]
 
     private func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
@@ -39,15 +46,18 @@ struct CorpusParsingTests {
 
     /// What an independent pattern reads off each frame line: the line's number, its address, and the module the
     /// line names (its file name), if any.
-    static func frameFacts(_ path: String, pattern: String, address: Int, module: Int) throws -> [(line: Int, address: UInt64, module: String?)] {
+    static func frameFacts(_ path: String, pattern: String, address: Int, module: Int) throws -> [(
+        line: Int, address: UInt64, module: String?
+    )] {
         let text = String(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: path))), as: UTF8.self)
         let regex = try NSRegularExpression(pattern: pattern)
         var facts: [(line: Int, address: UInt64, module: String?)] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = String(line)
             guard let match = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
-                  let addressRange = Range(match.range(at: address), in: line),
-                  let value = UInt64(line[addressRange], radix: 16) else { continue }
+                let addressRange = Range(match.range(at: address), in: line),
+                let value = UInt64(line[addressRange], radix: 16)
+            else { continue }
             let name = Range(match.range(at: module), in: line).map { range -> String in
                 // `(/path/lib.dylib:x86_64+0x…)` on macOS: the architecture is no part of the name.
                 let path = line[range].split(separator: ":").first.map(String.init) ?? String(line[range])
@@ -59,9 +69,12 @@ struct CorpusParsingTests {
     }
 
     /// Each frame the pattern reads is a parsed frame on that line, with that address and in an image of that name.
-    static func checkFrames(_ report: CrashReport, against facts: [(line: Int, address: UInt64, module: String?)], _ path: String) {
-        FrameFactsTests.check(report, facts.map { FrameFactsTests.Fact(line: $0.line, address: $0.address, image: $0.module) }, path,
-                              everyFrame: false)
+    static func checkFrames(
+        _ report: CrashReport, against facts: [(line: Int, address: UInt64, module: String?)], _ path: String
+    ) {
+        FrameFactsTests.check(
+            report, facts.map { FrameFactsTests.Fact(line: $0.line, address: $0.address, image: $0.module) }, path,
+            everyFrame: false)
     }
 
     @Test(arguments: sanitizerFiles)
@@ -70,12 +83,14 @@ struct CorpusParsingTests {
         #expect(report.format == .sanitizer)
         let frames = report.threads.reduce(0) { $0 + $1.frames.count }
         // A sanitizer report may follow the program's own glibc backtrace: both kinds of line are frames.
-        #expect(frames == (try count(Self.sanitizerFramePattern, in: path)) + (try count(Self.glibcFramePattern, in: path)),
-                "every `#N 0x…` line and every `module(…) [0x…]` line is a frame")
+        #expect(
+            frames == (try count(Self.sanitizerFramePattern, in: path)) + (try count(Self.glibcFramePattern, in: path)),
+            "every `#N 0x…` line and every `module(…) [0x…]` line is a frame")
         #expect(frames > 0)
         #expect(report.exception != nil, "the ERROR/WARNING/runtime error line names the problem")
-        let facts = try Self.frameFacts(path, pattern: #"^\s*#\d+(?:\.\d+)?\s+0x([0-9a-fA-F]+)(?:.*\(([^()\s]+?)\+0x[0-9a-fA-F]+\))?"#,
-                                        address: 1, module: 2)
+        let facts = try Self.frameFacts(
+            path, pattern: #"^\s*#\d+(?:\.\d+)?\s+0x([0-9a-fA-F]+)(?:.*\(([^()\s]+?)\+0x[0-9a-fA-F]+\))?"#,
+            address: 1, module: 2)
         Self.checkFrames(report, against: facts, path)
         #expect(ReportTextRenderer().render(report) == (try bytes(path)), "printed back unchanged")
     }
@@ -84,11 +99,13 @@ struct CorpusParsingTests {
     func glibcBacktraces(_ path: String) throws {
         let report = try CrashLogParser.parse(try bytes(path), source: path)
         let frames = report.threads.reduce(0) { $0 + $1.frames.count }
-        #expect(frames == (try count(Self.sanitizerFramePattern, in: path)) + (try count(Self.glibcFramePattern, in: path)))
+        #expect(
+            frames == (try count(Self.sanitizerFramePattern, in: path)) + (try count(Self.glibcFramePattern, in: path)))
         #expect(report.threads.contains { $0.frames.contains { GlibcLine.matches(report.lines[$0.lineNumber].text) } })
         #expect(report.threads.allSatisfy { !$0.frames.isEmpty })
-        let facts = try Self.frameFacts(path, pattern: #"^\s*([^\s(\[#][^(\[]*?)?\s?(?:\([^)]*\))?\s?\[0x([0-9a-fA-F]+)\]\s*$"#,
-                                        address: 2, module: 1)
+        let facts = try Self.frameFacts(
+            path, pattern: #"^\s*([^\s(\[#][^(\[]*?)?\s?(?:\([^)]*\))?\s?\[0x([0-9a-fA-F]+)\]\s*$"#,
+            address: 2, module: 1)
         #expect(!facts.isEmpty)
         Self.checkFrames(report, against: facts, path)
         #expect(ReportTextRenderer().render(report) == (try bytes(path)), "printed back unchanged")
@@ -103,7 +120,8 @@ struct CorpusParsingTests {
         #expect(report.threads.first?.crashed == true)
         let frames = try #require(report.threads.first?.frames)
         #expect(frames.count == (try count(#"^\d+ (\[\w+\] |\s+)0x[0-9a-f]+"#, in: path)))
-        #expect(frames.map(\.addressKind) == [.programCounter] + Array(repeating: .returnAddress, count: frames.count - 1))
+        #expect(
+            frames.map(\.addressKind) == [.programCounter] + Array(repeating: .returnAddress, count: frames.count - 1))
         #expect(report.images.map(\.name) == ["inventory", "libswiftCore.so"])
         #expect(frames.allSatisfy { $0.image != nil }, "every address lies in a listed image")
         #expect(ReportTextRenderer().render(report) == (try bytes(path)))
@@ -113,18 +131,29 @@ struct CorpusParsingTests {
     /// (three words) before the name and path; a line cut inside those words is no image, and no crash.
     @Test func swiftBacktracerImageLines() throws {
         func images(_ lines: [String]) throws -> [CrashImage] {
-            let log = "*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***\n\nThread 0 crashed:\n\n"
-                + "0 0x0000555555554100 in main at /tmp/p/main.swift:3\n\nImages (1 omitted):\n\n" + lines.joined(separator: "\n") + "\n"
+            let log =
+                "*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***\n\nThread 0 crashed:\n\n"
+                + "0 0x0000555555554100 in main at /tmp/p/main.swift:3\n\nImages (1 omitted):\n\n"
+                + lines.joined(separator: "\n") + "\n"
             let report = try CrashLogParser.parse(Array(log.utf8), source: "test")
             #expect(report.format == .swiftBacktrace)
             return report.images
         }
         let base = "0x0000555555554000\u{2013}0x0000555555556000"
-        #expect(try images([base + " 1f2e3d inventory /tmp/p/inventory", base + " <no build ID> inventory /tmp/my app/inventory"]) == [
-            CrashImage(name: "inventory", path: "/tmp/p/inventory", identifier: "1f2e3d", loadAddress: 0x5555_5555_4000, endAddress: 0x5555_5555_6000),
-            CrashImage(name: "inventory", path: "/tmp/my app/inventory", identifier: nil, loadAddress: 0x5555_5555_4000, endAddress: 0x5555_5555_6000),
-        ])
-        #expect(try images(["0x1000-0x2000 <no build ID> libfoo.so /usr/lib/libfoo.so"]).map(\.name) == ["libfoo.so"], "the image map's hyphen")
+        #expect(
+            try images([
+                base + " 1f2e3d inventory /tmp/p/inventory", base + " <no build ID> inventory /tmp/my app/inventory"
+            ]) == [
+                CrashImage(
+                    name: "inventory", path: "/tmp/p/inventory", identifier: "1f2e3d", loadAddress: 0x5555_5555_4000,
+                    endAddress: 0x5555_5555_6000),
+                CrashImage(
+                    name: "inventory", path: "/tmp/my app/inventory", identifier: nil, loadAddress: 0x5555_5555_4000,
+                    endAddress: 0x5555_5555_6000)
+            ])
+        #expect(
+            try images(["0x1000-0x2000 <no build ID> libfoo.so /usr/lib/libfoo.so"]).map(\.name) == ["libfoo.so"],
+            "the image map's hyphen")
         for cut in [base + " <no build ID>", base + " <no", base, "0x1000\u{2013}"] {
             #expect(try images([cut]).isEmpty, "\(cut)")
         }
@@ -135,7 +164,8 @@ struct CorpusParsingTests {
         let (bytes, text, report) = try CorpusFile.load(path)
         #expect(report.format == .swiftBacktrace)
         #expect(report.exception == CrashReport.Exception(type: "Illegal instruction", message: "no nut in stock"))
-        let addresses = text.components(separatedBy: "\"kind\": \"returnAddress\", \"address\"").count - 1
+        let addresses =
+            text.components(separatedBy: "\"kind\": \"returnAddress\", \"address\"").count - 1
             + text.components(separatedBy: "\"kind\": \"programCounter\", \"address\"").count - 1
         #expect(report.threads.reduce(0) { $0 + $1.frames.count } == addresses)
         #expect(report.images.map(\.name) == ["inventory", "libswiftCore.so"])
@@ -146,8 +176,11 @@ struct CorpusParsingTests {
     @Test func sanitizerStacksAreTitledThreads() throws {
         let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-asan/asan.txt").path
         let report = try CrashLogParser.parse(try bytes(path), source: path)
-        #expect(report.threads.map(\.name) == ["READ of size 8 at 0x603000000058 thread T0", "freed by thread T0 here:",
-                                               "previously allocated by thread T0 here:"])
+        #expect(
+            report.threads.map(\.name) == [
+                "READ of size 8 at 0x603000000058 thread T0", "freed by thread T0 here:",
+                "previously allocated by thread T0 here:"
+            ])
         #expect(report.threads.map(\.crashed) == [true, false, false])
         #expect(report.exception?.type == "heap-use-after-free")
         #expect(report.threads[0].frames.map(\.imageOffset) == [0x1325, 0x1349, 0x27249, 0x27304, 0x1120])
@@ -172,7 +205,9 @@ struct CorpusParsingTests {
     }
 
     @Test func unknownTextIsAClearError() {
-        #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array("hello\nworld\n".utf8), source: "notes.txt") }
+        #expect(throws: CrashLogError.self) {
+            try CrashLogParser.parse(Array("hello\nworld\n".utf8), source: "notes.txt")
+        }
         #expect(throws: CrashLogError.self) { try CrashLogParser.parse([0, 255, 254, 10, 0], source: "junk.bin") }
     }
 }
@@ -190,8 +225,10 @@ struct AppleCorpusTests {
         #expect(report.threads.reduce(0) { $0 + $1.frames.count } == expected, "every numbered frame line is a frame")
         // `N  Module  0xADDR …`: a frame on that line with that address. (Images are not compared here: reports name a
         // frame's module by its binary, its bundle identifier or a mix of the two, in one report.)
-        let facts = try CorpusParsingTests.frameFacts(path, pattern: #"^\d+\s+(\S+)\s+0x([0-9a-fA-F]+)(?:\s|$)"#, address: 2, module: 1)
-            .map { (line: $0.line, address: $0.address, module: String?.none) }
+        let facts = try CorpusParsingTests.frameFacts(
+            path, pattern: #"^\d+\s+(\S+)\s+0x([0-9a-fA-F]+)(?:\s|$)"#, address: 2, module: 1
+        )
+        .map { (line: $0.line, address: $0.address, module: String?.none) }
         #expect(facts.count <= expected, "\(path)")
         CorpusParsingTests.checkFrames(report, against: facts, path)
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
@@ -231,7 +268,8 @@ struct AppleIPSCorpusTests {
     static func checkFrameObjects(_ report: CrashReport, bytes: [UInt8], text: String, _ path: String) throws {
         // The body is the document after the first line (the header).
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
-              let body = try JSONSerialization.jsonObject(with: Data(bytes[(newline + 1)...])) as? [String: Any] else {
+            let body = try JSONSerialization.jsonObject(with: Data(bytes[(newline + 1)...])) as? [String: Any]
+        else {
             Issue.record("\((path as NSString).lastPathComponent): the body is no JSON object")
             return
         }
@@ -239,12 +277,18 @@ struct AppleIPSCorpusTests {
         var checked = 0
         for frame in report.threads.flatMap(\.frames) {
             guard let range = frame.byteRange,
-                  let object = try JSONSerialization.jsonObject(with: Data(bytes[range])) as? [String: Any],
-                  let offset = (object["imageOffset"] as? NSNumber)?.uint64Value else { continue }
-            #expect(frame.imageOffset == offset, "\((path as NSString).lastPathComponent): frame \(frame.index): imageOffset")
+                let object = try JSONSerialization.jsonObject(with: Data(bytes[range])) as? [String: Any],
+                let offset = (object["imageOffset"] as? NSNumber)?.uint64Value
+            else { continue }
+            #expect(
+                frame.imageOffset == offset,
+                "\((path as NSString).lastPathComponent): frame \(frame.index): imageOffset")
             if let index = (object["imageIndex"] as? NSNumber)?.intValue, usedImages.indices.contains(index),
-               let name = usedImages[index]["name"] as? String {
-                #expect(frame.image.map { report.images[$0].name } == name, "\((path as NSString).lastPathComponent): frame \(frame.index): image")
+                let name = usedImages[index]["name"] as? String
+            {
+                #expect(
+                    frame.image.map { report.images[$0].name } == name,
+                    "\((path as NSString).lastPathComponent): frame \(frame.index): image")
             }
             checked += 1
         }
@@ -256,7 +300,8 @@ struct AppleIPSCorpusTests {
     @Test func otherBugTypesAreAClearError() throws {
         let jetsam = #"{"bug_type":"298","os_version":"iPhone OS 16.2"}"# + "\n{\"largestProcess\":\"x\"}\n"
         #expect(throws: CrashLogError.self) { try CrashLogParser.parse(Array(jetsam.utf8), source: "jetsam.ips") }
-        let panic = #"{"bug_type":"151","os_version":"iPhone OS 16.2"}"# + "\n{\"string\":\"panic(cpu 0 caller 0x1): x\"}\n"
+        let panic =
+            #"{"bug_type":"151","os_version":"iPhone OS 16.2"}"# + "\n{\"string\":\"panic(cpu 0 caller 0x1): x\"}\n"
         let report = try CrashLogParser.parse(Array(panic.utf8), source: "panic.ips")
         #expect(report.exception?.message == "panic(cpu 0 caller 0x1): x")
         let broken = #"{"bug_type":"309"}"# + "\n{\"threads\": [ {\"frames\": [\n"
@@ -267,7 +312,8 @@ struct AppleIPSCorpusTests {
 /// gdb backtraces from the corpus (see Corpus/NOTICE.md) and the sample.
 @Suite("Crash-log corpus: gdb")
 struct GDBCorpusTests {
-    static let files = CorpusParsingTests.files("gdb-bt")
+    static let files =
+        CorpusParsingTests.files("gdb-bt")
         + [Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/gdb-bt.txt").path]
 
     @Test(arguments: files)
@@ -275,9 +321,12 @@ struct GDBCorpusTests {
         let (bytes, text, report) = try CorpusFile.load(path)
         #expect(report.format == .gdbBacktrace)
         let regex = try NSRegularExpression(pattern: #"^#\d+ "#, options: [.anchorsMatchLines])
-        #expect(report.threads.reduce(0) { $0 + $1.frames.count } == regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)))
+        #expect(
+            report.threads.reduce(0) { $0 + $1.frames.count }
+                == regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)))
         // `#N  0xADDR in func (…) from /lib/…`: a frame on that line with that address, in that library when named.
-        let facts = try CorpusParsingTests.frameFacts(path, pattern: #"^#\d+\s+0x([0-9a-fA-F]+) in .*?(?: from (\S+))?\s*$"#, address: 1, module: 2)
+        let facts = try CorpusParsingTests.frameFacts(
+            path, pattern: #"^#\d+\s+0x([0-9a-fA-F]+) in .*?(?: from (\S+))?\s*$"#, address: 1, module: 2)
         #expect(!facts.isEmpty)
         CorpusParsingTests.checkFrames(report, against: facts, path)
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
@@ -311,10 +360,12 @@ struct TombstoneCorpusTests {
             #expect(report.threads.flatMap(\.frames).allSatisfy { $0.imageOffset != nil && $0.image != nil })
             // Each `#NN pc OFFSET  MODULE …` line: a frame on that line at that offset, in an image the line names (the
             // parser names a library inside an APK, `base.apk!libx.so`, and a memfd mapping by their own part).
-            let facts = try CorpusParsingTests.frameFacts(path, pattern: #"#\d{2,}\s+pc\s+([0-9a-f]{8,16})\s+(\S+)"#, address: 1, module: 2)
+            let facts = try CorpusParsingTests.frameFacts(
+                path, pattern: #"#\d{2,}\s+pc\s+([0-9a-f]{8,16})\s+(\S+)"#, address: 1, module: 2)
             #expect(facts.count == expected, "\(path)")
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let frames = Dictionary(report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
+            let frames = Dictionary(
+                report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
             for fact in facts {
                 let frame = try #require(frames[fact.line], "\(path):\(fact.line + 1)")
                 #expect(frame.imageOffset == fact.address, "\(path):\(fact.line + 1)")
@@ -327,7 +378,8 @@ struct TombstoneCorpusTests {
             // lines after its banner (lines before it are other processes'), each with its address.
             let banner = try #require(text.range(of: "*** *** ***"), "\(path) has a tombstone banner")
             let tail = String(text[banner.lowerBound...])
-            let symbolized = try NSRegularExpression(pattern: #"^[ \t]*#\d+ 0x[0-9a-f]+ "#, options: [.anchorsMatchLines])
+            let symbolized = try NSRegularExpression(
+                pattern: #"^[ \t]*#\d+ 0x[0-9a-f]+ "#, options: [.anchorsMatchLines])
             let count = symbolized.numberOfMatches(in: tail, range: NSRange(tail.startIndex..., in: tail))
             #expect(count > 5, "\(path)")
             #expect(report.threads.reduce(0) { $0 + $1.frames.count } == count, "\(path)")
@@ -348,7 +400,9 @@ struct StackwalkCorpusTests {
         #expect(report.format == .breakpadStackwalk)
         if text.hasPrefix("OS|") {
             // `-m`: one `thread|frame|…` row a frame, one `Module|` row an image.
-            let rows = text.split(separator: "\n").filter { $0.split(separator: "|", omittingEmptySubsequences: false).count == 7 && $0.first?.isNumber == true }
+            let rows = text.split(separator: "\n").filter {
+                $0.split(separator: "|", omittingEmptySubsequences: false).count == 7 && $0.first?.isNumber == true
+            }
             #expect(report.threads.reduce(0) { $0 + $1.frames.count } == rows.count)
             #expect(report.images.count == text.split(separator: "\n").filter { $0.hasPrefix("Module|") }.count)
             #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
@@ -357,27 +411,35 @@ struct StackwalkCorpusTests {
         // Frame lines sit inside `Thread N` blocks, before the module list.
         let threadsPart = text.components(separatedBy: "Loaded modules:").first ?? text
         let regex = try NSRegularExpression(pattern: #"^ ?\d+  (\S+!|\S+ \+ 0x|0x)"#, options: [.anchorsMatchLines])
-        #expect(report.threads.reduce(0) { $0 + $1.frames.count }
+        #expect(
+            report.threads.reduce(0) { $0 + $1.frames.count }
                 == regex.numberOfMatches(in: threadsPart, range: NSRange(threadsPart.startIndex..., in: threadsPart)))
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
         // Each frame line's module and offset, as the line writes them: ` 4  crash + 0x1ebf`, ` 1  test_app.exe!main [… + 0x5]`.
-        let frameLine = try Regex<(Substring, Substring, Substring?)>(#"^ ?\d+  ([^\s!]+)(?:!| \+ 0x([0-9a-fA-F]+)\s*$)"#)
+        let frameLine = try Regex<(Substring, Substring, Substring?)>(
+            #"^ ?\d+  ([^\s!]+)(?:!| \+ 0x([0-9a-fA-F]+)\s*$)"#)
         // Every line the pattern reads is a parsed frame on that line, of that module, at that offset.
-        let framesByLine = Dictionary(report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
+        let framesByLine = Dictionary(
+            report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
         for (number, line) in report.lines.enumerated() {
             guard let match = line.text.firstMatch(of: frameLine) else { continue }
             guard let frame = framesByLine[number] else {
                 Issue.record("\((path as NSString).lastPathComponent):\(number + 1): no frame parsed")
                 continue
             }
-            #expect(frame.image.map { report.images[$0].name } == String(match.1), "\((path as NSString).lastPathComponent):\(number + 1)")
+            #expect(
+                frame.image.map { report.images[$0].name } == String(match.1),
+                "\((path as NSString).lastPathComponent):\(number + 1)")
             if let offset = match.2 {
-                #expect(frame.imageOffset == UInt64(offset, radix: 16), "\((path as NSString).lastPathComponent):\(number + 1): offset")
+                #expect(
+                    frame.imageOffset == UInt64(offset, radix: 16),
+                    "\((path as NSString).lastPathComponent):\(number + 1): offset")
             }
         }
         // Every line of the loaded-module list (up to the blank line after it) is an image.
         let listed = text.components(separatedBy: "\nLoaded modules:\n").dropFirst().first ?? ""
-        let moduleLines = listed.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.filter { $0.hasPrefix("0x") }.count
+        let moduleLines = listed.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.filter
+        { $0.hasPrefix("0x") }.count
         #expect(report.images.count == moduleLines)
     }
 }
@@ -386,35 +448,43 @@ struct StackwalkCorpusTests {
 /// the Swift sample crashing with the backtracer off.
 @Suite("Crash-log corpus: Swift runtime traces")
 struct SwiftFatalCorpusTests {
-    static let sample = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-swift-backtrace/fatal.txt").path
+    static let sample = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-swift-backtrace/fatal.txt")
+        .path
 
     @Test(arguments: CorpusParsingTests.files("swift-fatal") + [sample])
     func swiftTraces(_ path: String) throws {
         let (bytes, text, report) = try CorpusFile.load(path)
-        let sanitizer = try NSRegularExpression(pattern: CorpusParsingTests.sanitizerFramePattern, options: [.anchorsMatchLines])
+        let sanitizer = try NSRegularExpression(
+            pattern: CorpusParsingTests.sanitizerFramePattern, options: [.anchorsMatchLines])
         let swift = try NSRegularExpression(pattern: #"^\d+\s+\S+\s+0x[0-9a-f]+ "#, options: [.anchorsMatchLines])
         let range = NSRange(text.startIndex..., in: text)
-        #expect(report.threads.reduce(0) { $0 + $1.frames.count }
+        #expect(
+            report.threads.reduce(0) { $0 + $1.frames.count }
                 == sanitizer.numberOfMatches(in: text, range: range) + swift.numberOfMatches(in: text, range: range))
         // The runtime prints `N  module  0x… symbol + offset`: the symbol's address and the offset into it (the frame is
         // at their sum), or, with no symbol, `0x… <unavailable> + offset`: the frame's own address and its offset from
         // the image's base (the same crash's backtracer report, SampleCrashes/linux-swift-backtrace/crash.txt, has
         // the frames at those addresses).
-        let traceLine = try Regex<(Substring, Substring, Substring, Substring, Substring)>(#"^\d+\s+(\S+)\s+0x([0-9a-f]+) (.*) \+ (\d+)$"#)
+        let traceLine = try Regex<(Substring, Substring, Substring, Substring, Substring)>(
+            #"^\d+\s+(\S+)\s+0x([0-9a-f]+) (.*) \+ (\d+)$"#)
         var facts: [(line: Int, address: UInt64, module: String?)] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard let match = line.firstMatch(of: traceLine), let printed = UInt64(match.2, radix: 16), let offset = UInt64(match.4) else { continue }
+            guard let match = line.firstMatch(of: traceLine), let printed = UInt64(match.2, radix: 16),
+                let offset = UInt64(match.4)
+            else { continue }
             facts.append((number, match.3 == "<unavailable>" ? printed : printed + offset, String(match.1)))
         }
         #expect(!facts.isEmpty)
         CorpusParsingTests.checkFrames(report, against: facts, path)
         let trace = try #require(report.threads.first { $0.name == "Current stack trace" })
-        #expect(trace.frames.filter { $0.imageOffset != nil }.count == trace.frames.filter { $0.symbolInLog == nil }.count,
-                "`<unavailable> + N` frames carry the offset from the image base")
+        #expect(
+            trace.frames.filter { $0.imageOffset != nil }.count == trace.frames.filter { $0.symbolInLog == nil }.count,
+            "`<unavailable> + N` frames carry the offset from the image base")
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
         if path == Self.sample {
             #expect(report.format == .swiftFatal)
-            #expect(report.exception == CrashReport.Exception(type: "Fatal error", message: "Fatal error: no nut in stock"))
+            #expect(
+                report.exception == CrashReport.Exception(type: "Fatal error", message: "Fatal error: no nut in stock"))
             #expect(trace.frames.filter { $0.image.map { report.images[$0].name } == "inventory" }.count == 6)
         }
     }
@@ -427,19 +497,23 @@ struct NSExceptionCorpusTests {
     func exceptionTraces(_ path: String) throws {
         let (bytes, text, report) = try CorpusFile.load(path)
         #expect(report.format == .nsException)
-        #expect(report.threads.reduce(0) { $0 + $1.frames.count } == (try CorpusFile.count(#"^\s*\d+\s+\S+\s+0x[0-9a-fA-F]+\s"#, in: text)),
-                "every `N  Image  0x…` line is a frame")
+        #expect(
+            report.threads.reduce(0) { $0 + $1.frames.count }
+                == (try CorpusFile.count(#"^\s*\d+\s+\S+\s+0x[0-9a-fA-F]+\s"#, in: text)),
+            "every `N  Image  0x…` line is a frame")
         #expect(report.exception != nil)
         #expect(ReportTextRenderer().render(report) == bytes, "printed back unchanged")
     }
 
     /// The Umeng handler's trailer places the app: its frames get an image with a load address and UUID.
     @Test func signalHandlerTrailerPlacesTheApp() throws {
-        let path = CorpusParsingTests.files("nsexception").first { $0.hasSuffix("umeng-sdk-signal-callstacksymbols-redacted-frames.txt") }!
+        let path = CorpusParsingTests.files("nsexception").first {
+            $0.hasSuffix("umeng-sdk-signal-callstacksymbols-redacted-frames.txt")
+        }!
         let report = try CorpusFile.load(path).report
         #expect(report.exception == CrashReport.Exception(type: "SIGSEGV", message: nil))
         let app = try #require(report.images.first { $0.name == "DemoApp" })
-        #expect(app.loadAddress == 0x1000e4000)
+        #expect(app.loadAddress == 0x1_000e_4000)
         #expect(app.identifier == "E5B0A378-6816-3D90-86FD-2AEF15894A85")
         #expect(app.architecture == "arm64")
     }

@@ -1,5 +1,6 @@
-@testable import CrashLogs
 import Testing
+
+@testable import CrashLogs
 
 /// Every format the JSON names has a reader, listed once: a format added without one would be detected and parsed by
 /// nothing (and `CrashLogParser.reader(of:)` would stop the program).

@@ -1,7 +1,7 @@
 import CrashLogs
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Per-frame facts for the formats whose readers were held to a count of frames only: every frame line of every
 /// committed log of the format, read by a pattern of the test's own, is a frame on that line with that line's address
@@ -37,7 +37,8 @@ struct FrameFactsTests {
     /// same log, are left, and a log of no frames passes).
     static func check(_ report: CrashReport, _ facts: [Fact], _ path: String, everyFrame: Bool = true) {
         let name = (path as NSString).lastPathComponent
-        let frames = Dictionary(report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
+        let frames = Dictionary(
+            report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
         if everyFrame {
             #expect(!facts.isEmpty, "\(name): no frame line found by the test's pattern")
             #expect(Set(frames.keys) == Set(facts.map(\.line)), "\(name): frames on other lines than the frame lines")
@@ -50,26 +51,34 @@ struct FrameFactsTests {
             let place = "\(name):\(fact.line + 1)"
             if let address = fact.address { #expect(frame.address == address, "\(place): address") }
             if let offset = fact.imageOffset { #expect(frame.imageOffset == offset, "\(place): image offset") }
-            if let image = fact.image { #expect(frame.image.map { report.images[$0].name } == image, "\(place): image") }
+            if let image = fact.image {
+                #expect(frame.image.map { report.images[$0].name } == image, "\(place): image")
+            }
             if let symbol = fact.symbol { #expect(frame.symbolInLog == symbol, "\(place): symbol") }
             if let offset = fact.symbolOffset { #expect(frame.symbolOffsetInLog == offset, "\(place): symbol offset") }
         }
     }
 
-    static func hex(_ text: String?) -> UInt64? { text.flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16) } }
+    static func hex(_ text: String?) -> UInt64? {
+        text.flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16) }
+    }
 
     /// NSException's `N  Image  0xADDRESS symbol + offset` lines (a crash reporter's `callStackSymbols`), and Apple's
     /// legacy `.ips` (bug type 109: a JSON header, then the report as text), whose thread lines read alike.
-    @Test(arguments: CorpusParsingTests.files("nsexception") + CorpusParsingTests.files("apple-ips").filter { $0.contains("bug-type-109") })
+    @Test(
+        arguments: CorpusParsingTests.files("nsexception")
+            + CorpusParsingTests.files("apple-ips").filter { $0.contains("bug-type-109") })
     func appleFrameLines(_ path: String) throws {
         let (_, text, report) = try CorpusFile.load(path)
         // `N  Image  0xADDRESS symbol + offset`, or a symbolicated line's `symbol (file:line)` with no offset.
-        let facts = try Self.facts(text, #"^\s*\d+\s+(\S+)\s+0x([0-9a-fA-F]+)(?:\s+(.+?) \+ (\d+))?(?:\s.*)?$"#) { line, group in
+        let facts = try Self.facts(text, #"^\s*\d+\s+(\S+)\s+0x([0-9a-fA-F]+)(?:\s+(.+?) \+ (\d+))?(?:\s.*)?$"#) {
+            line, group in
             // A symbol and offset are facts when the line gives both; `<redacted>` or an address names nothing.
             let symbol = group(3)?.trimmingCharacters(in: .whitespaces)
             let named = symbol.map { !$0.hasPrefix("0x") && $0 != "<redacted>" } ?? false
-            return Fact(line: line, address: Self.hex(group(2)), image: group(1), symbol: named ? symbol : nil,
-                        symbolOffset: named ? group(4).flatMap { UInt64($0) } : nil)
+            return Fact(
+                line: line, address: Self.hex(group(2)), image: group(1), symbol: named ? symbol : nil,
+                symbolOffset: named ? group(4).flatMap { UInt64($0) } : nil)
         }
         Self.check(report, facts, path)
         #expect(report.exception != nil, "\(path): the exception the log states")
@@ -81,17 +90,21 @@ struct FrameFactsTests {
     @Test(arguments: CorpusParsingTests.files("breakpad-stackwalk").filter { $0.contains("machine-readable") })
     func breakpadMachineRows(_ path: String) throws {
         let (_, text, report) = try CorpusFile.load(path)
-        let facts = try Self.facts(text, #"^\d+\|\d+\|([^|]*)\|([^|]*)\|([^|]*)\|[^|]*\|(0x[0-9a-fA-F]+)$"#) { line, group in
+        let facts = try Self.facts(text, #"^\d+\|\d+\|([^|]*)\|([^|]*)\|([^|]*)\|[^|]*\|(0x[0-9a-fA-F]+)$"#) {
+            line, group in
             let module = group(1) ?? "", function = group(2) ?? "", file = group(3) ?? "", offset = Self.hex(group(4))
             let image = module.isEmpty ? nil : module
             switch (function.isEmpty, file.isEmpty) {
             case (false, false): return Fact(line: line, image: image, symbol: function)
             case (false, true): return Fact(line: line, image: image, symbol: function, symbolOffset: offset)
-            case (true, _): return module.isEmpty ? Fact(line: line, address: offset) : Fact(line: line, imageOffset: offset, image: module)
+            case (true, _):
+                return module.isEmpty
+                    ? Fact(line: line, address: offset) : Fact(line: line, imageOffset: offset, image: module)
             }
         }
         Self.check(report, facts, path)
-        let crash = try #require(text.split(separator: "\n").first { $0.hasPrefix("Crash|") }).split(separator: "|", omittingEmptySubsequences: false)
+        let crash = try #require(text.split(separator: "\n").first { $0.hasPrefix("Crash|") }).split(
+            separator: "|", omittingEmptySubsequences: false)
         if !crash[1].isEmpty { #expect(report.exception?.type == String(crash[1]), "\(path)") }
     }
 
@@ -114,9 +127,11 @@ struct FrameFactsTests {
         let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-signal/coredump.txt").path
         let (_, text, report) = try CorpusFile.load(path)
         #expect(report.format == .systemdCoredump)
-        let facts = try Self.facts(text, #"^\s*#\d+\s+0x([0-9a-f]+) (\S+) \((\S+) \+ 0x([0-9a-f]+)\)$"#) { line, group in
-            Fact(line: line, address: Self.hex(group(1)), imageOffset: Self.hex(group(4)), image: group(3),
-                 symbol: group(2) == "n/a" ? nil : group(2))
+        let facts = try Self.facts(text, #"^\s*#\d+\s+0x([0-9a-f]+) (\S+) \((\S+) \+ 0x([0-9a-f]+)\)$"#) {
+            line, group in
+            Fact(
+                line: line, address: Self.hex(group(1)), imageOffset: Self.hex(group(4)), image: group(3),
+                symbol: group(2) == "n/a" ? nil : group(2))
         }
         #expect(facts.count == 5)
         Self.check(report, facts, path)
@@ -151,13 +166,18 @@ struct FrameFactsTests {
     func swiftBacktracePackageLines(_ log: String) throws {
         let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/swift-backtrace-package/\(log)").path
         let (bytes, text, report) = try CorpusFile.load(path)
-        let start = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("Received signal 4") })
-        let facts = try Self.facts(text, #"^0x([0-9a-f]+)(?:, (.+?)(?: at \S+:\d+)?)?(?: at \S+:\d+)?$"#) { line, group in
+        let start = try #require(
+            text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.hasPrefix("Received signal 4")
+            })
+        let facts = try Self.facts(text, #"^0x([0-9a-f]+)(?:, (.+?)(?: at \S+:\d+)?)?(?: at \S+:\d+)?$"#) {
+            line, group in
             line > start ? Fact(line: line, address: Self.hex(group(1)), symbol: group(2)) : nil
         }
         #expect(facts.count == 14)
         let thread = try #require(report.threads.first { $0.name?.hasPrefix("Received signal 4") == true })
-        let pastFatalError = CrashReport(format: report.format, exception: nil, threads: [thread], images: report.images, lines: report.lines)
+        let pastFatalError = CrashReport(
+            format: report.format, exception: nil, threads: [thread], images: report.images, lines: report.lines)
         Self.check(pastFatalError, facts, path)
         #expect(thread.frames.dropFirst().allSatisfy { $0.addressKind == .adjustedReturnAddress })
         #expect(report.exception?.type == "Fatal error")

@@ -1,7 +1,8 @@
-@testable import CrashLogs
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CrashLogs
 
 /// Lines of a JSON-lines log opened to the messages they carry, and put back as they were.
 @Suite("JSON lines")
@@ -15,13 +16,16 @@ struct JSONLogLinesTests {
     }
 
     @Test func theLineEndingTheLoggerKeptGoesWithTheObject() throws {
-        let read = try #require(JSONLogLines.open(line(#"{"log":"frame 0x1234 in f\n","stream":"stderr"}"#), key: "log")?.first)
+        let read = try #require(
+            JSONLogLines.open(line(#"{"log":"frame 0x1234 in f\n","stream":"stderr"}"#), key: "log")?.first)
         #expect(read.text == "frame 0x1234 in f")
         #expect(read.envelope?.tail == #"\n","stream":"stderr"}"#)
         #expect(whole(read) == #"{"log":"frame 0x1234 in f\n","stream":"stderr"}"# + "\n")
         var rewritten: [UInt8] = []
         read.appendRewritten(["frame 0x1234 in f at \"a.c\":3\t<x>"], to: &rewritten)
-        #expect(String(decoding: rewritten, as: UTF8.self) == #"{"log":"frame 0x1234 in f at \"a.c\":3\t<x>\n","stream":"stderr"}"# + "\n")
+        #expect(
+            String(decoding: rewritten, as: UTF8.self)
+                == #"{"log":"frame 0x1234 in f at \"a.c\":3\t<x>\n","stream":"stderr"}"# + "\n")
     }
 
     @Test func crlfAndEscapedBackslashes() throws {
@@ -30,7 +34,8 @@ struct JSONLogLinesTests {
         // `\\n` is a backslash and an `n`, no line ending: it stays in the message.
         let backslash = try #require(JSONLogLines.open(line(#"{"log":"C:\\n"}"#), key: "log")?.first)
         #expect(backslash.text == #"C:\n"# && backslash.envelope?.tail == #""}"#)
-        let unicode = try #require(JSONLogLines.open(line(#"{"msg":"\u003cunknown\u003e \ud83d\ude00"}"#), key: "msg")?.first)
+        let unicode = try #require(
+            JSONLogLines.open(line(#"{"msg":"\u003cunknown\u003e \ud83d\ude00"}"#), key: "msg")?.first)
         #expect(unicode.text == "<unknown> 😀")
         #expect(whole(unicode) == #"{"msg":"\u003cunknown\u003e \ud83d\ude00"}"# + "\n")
     }
@@ -49,7 +54,9 @@ struct JSONLogLinesTests {
         let object = #"{"t":1,"message":"Backtrace:\n./app(+0x11ef)[0x55]\r\n\u003cend\u003e","n":2}"#
         let parts = try #require(JSONLogLines.open(line(object), key: "message"))
         #expect(parts.map(\.text) == ["Backtrace:", "./app(+0x11ef)[0x55]", "<end>"])
-        #expect(parts.map { $0.envelope?.isFirstPart } == [true, false, false] && parts.map { $0.envelope?.isLastPart } == [false, false, true])
+        #expect(
+            parts.map { $0.envelope?.isFirstPart } == [true, false, false]
+                && parts.map { $0.envelope?.isLastPart } == [false, false, true])
         var bytes: [UInt8] = []
         for part in parts { part.appendWhole(to: &bytes) }
         #expect(String(decoding: bytes, as: UTF8.self) == object + "\n")
@@ -59,7 +66,10 @@ struct JSONLogLinesTests {
         parts[1].appendRewritten(["./app(f+0x1) at a.c:3 (inlined)", "./app(g+0x9) at a.c:9"], to: &bytes)
         parts[2].appendWhole(to: &bytes)
         let rewritten = String(decoding: bytes, as: UTF8.self)
-        #expect(rewritten == #"{"t":1,"message":"Backtrace:\n./app(f+0x1) at a.c:3 (inlined)\n./app(g+0x9) at a.c:9\n\u003cend\u003e","n":2}"# + "\n")
+        #expect(
+            rewritten
+                == #"{"t":1,"message":"Backtrace:\n./app(f+0x1) at a.c:3 (inlined)\n./app(g+0x9) at a.c:9\n\u003cend\u003e","n":2}"#
+                + "\n")
     }
 
     @Test func aLogIsJSONLinesWhenMostOfItsLinesAreObjectsWithOneMessageField() throws {
@@ -73,8 +83,12 @@ struct JSONLogLinesTests {
 
     /// The message fields docs/USING.md names, read from its text: each one's objects read as the log inside them.
     static let documentedKeys: [String] = {
-        let text = (try? String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/USING.md"), encoding: .utf8)) ?? ""
-        guard let start = text.range(of: "A log stored as JSON lines"), let end = text[start.upperBound...].range(of: "is read from each object") else { return [] }
+        let text =
+            (try? String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/USING.md"), encoding: .utf8))
+            ?? ""
+        guard let start = text.range(of: "A log stored as JSON lines"),
+            let end = text[start.upperBound...].range(of: "is read from each object")
+        else { return [] }
         return text[start.upperBound..<end.lowerBound].matches(of: /`"([^"`]+)"`/).map { String($0.1) }
     }()
 
@@ -89,12 +103,14 @@ struct JSONLogLinesTests {
         let path = Fixtures.packageRoot.appendingPathComponent("SampleCrashes/linux-c-signal/segv-lib.txt").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let clean = try CrashLogParser.parse(Array(text.utf8), source: path)
-        let wrapped = text.split(separator: "\n").enumerated().map { number, line in
-            #"{"time":"2026-11-25T10:00:\#(number)","level":"error","\#(key)":"\#(line)"}"#
-        }.joined(separator: "\n") + "\n"
+        let wrapped =
+            text.split(separator: "\n").enumerated().map { number, line in
+                #"{"time":"2026-11-25T10:00:\#(number)","level":"error","\#(key)":"\#(line)"}"#
+            }.joined(separator: "\n") + "\n"
         let read = try CrashLogParser.parse(Array(wrapped.utf8), source: "wrapped")
         #expect(read.format == clean.format, "\(key)")
-        #expect(read.threads.map { $0.frames.map(\.address) } == clean.threads.map { $0.frames.map(\.address) }, "\(key)")
+        #expect(
+            read.threads.map { $0.frames.map(\.address) } == clean.threads.map { $0.frames.map(\.address) }, "\(key)")
         #expect(read.threads.flatMap(\.frames).count >= 5)
     }
 }

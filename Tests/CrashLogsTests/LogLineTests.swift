@@ -5,7 +5,9 @@ import Testing
 @Suite("Log lines")
 struct LogLineTests {
     @Test func bytesComeBackExactly() {
-        let log: [UInt8] = Array("first\nsecond\r\n".utf8) + [0x66, 0xFF, 0xFE, 0x0A] + Array("nul \0 inside\n\u{2713} ok\r\nlast\r".utf8)
+        let log: [UInt8] =
+            Array("first\nsecond\r\n".utf8) + [0x66, 0xFF, 0xFE, 0x0A]
+            + Array("nul \0 inside\n\u{2713} ok\r\nlast\r".utf8)
         let lines = LogLine.split(log)
         #expect(lines.count == 6)
         #expect(lines.flatMap(\.bytes) == log)

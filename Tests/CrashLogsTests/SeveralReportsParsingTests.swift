@@ -1,14 +1,16 @@
-@testable import CrashLogs
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CrashLogs
 
 /// Where a file of several reports is cut, and where it is not: one process's traces stay one report, two processes'
 /// never share images, a header cut off its stack by another format's line stays with it.
 @Suite("Several reports in one log")
 struct SeveralReportsParsingTests {
     static func log(_ paths: String..., before: String = "") throws -> [UInt8] {
-        Array(before.utf8) + (try paths.flatMap { try Array(Data(contentsOf: Fixtures.packageRoot.appendingPathComponent($0))) })
+        Array(before.utf8)
+            + (try paths.flatMap { try Array(Data(contentsOf: Fixtures.packageRoot.appendingPathComponent($0))) })
     }
 
     static let glibcTrace = "SampleCrashes/linux-groups/null-plain-aslr-on.txt"
@@ -17,7 +19,9 @@ struct SeveralReportsParsingTests {
     @Test("Two processes' glibc traces are two reports, each placing libc where its own process had it")
     func twoProcessesAreTwoReports() throws {
         let reports = try CrashLogParser.parseAll(Self.log(Self.glibcTrace, Self.otherRunsTrace), source: "two")
-        let alone = try [Self.glibcTrace, Self.otherRunsTrace].map { try CrashLogParser.parse(Self.log($0), source: $0) }
+        let alone = try [Self.glibcTrace, Self.otherRunsTrace].map {
+            try CrashLogParser.parse(Self.log($0), source: $0)
+        }
         #expect(reports.count == 2)
         for (report, single) in zip(reports, alone) {
             #expect(report.frameCount == single.frameCount)
@@ -38,7 +42,8 @@ struct SeveralReportsParsingTests {
     func manyTracesOfOneProcess() throws {
         let one = try Self.log(Self.glibcTrace)
         let copies = 2_000
-        let reports = try CrashLogParser.parseAll(Array([[UInt8]](repeating: one, count: copies).joined()), source: "many")
+        let reports = try CrashLogParser.parseAll(
+            Array([[UInt8]](repeating: one, count: copies).joined()), source: "many")
         #expect(reports.count == 1)
         #expect(reports.first?.threads.count == copies)
         #expect(reports.first?.lines.count == LogLine.split(one).count * copies)
@@ -79,7 +84,9 @@ struct SeveralReportsParsingTests {
 
     @Test("Lines that start a report but hold none stay with the trace before them, and a warning names them")
     func aStartWithNothingAfterItIsNamed() throws {
-        let reports = try CrashLogParser.parseAll(Self.log(Self.glibcTrace) + Array("Incident Identifier: 5A1A\nHardware Model: iPhone12,1\n".utf8), source: "t")
+        let reports = try CrashLogParser.parseAll(
+            Self.log(Self.glibcTrace) + Array("Incident Identifier: 5A1A\nHardware Model: iPhone12,1\n".utf8),
+            source: "t")
         let report = try #require(reports.first)
         #expect(reports.count == 1)
         #expect(report.format == .glibcBacktrace)

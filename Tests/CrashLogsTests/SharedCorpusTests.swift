@@ -1,7 +1,7 @@
 import CrashLogs
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every log of the shared corpus (`../shared/corpus` beside the checkout, read in place: most of it may not be copied
 /// here), as a user would paste it: read as the format of its folder, with frames where it has frame lines (the check
@@ -30,12 +30,15 @@ struct SharedCorpusTests {
     }()
 
     /// A line that looks like a numbered frame: with an address, or a function and its source.
-    static let frameLine = try! NSRegularExpression(pattern: #"^\W{0,40}#?\d{1,3}\s(.*\b0x[0-9a-fA-F]{4,}|.* in \S+ at \S)"#,
-                                                    options: [.anchorsMatchLines])
+    static let frameLine = try! NSRegularExpression(
+        pattern: #"^\W{0,40}#?\d{1,3}\s(.*\b0x[0-9a-fA-F]{4,}|.* in \S+ at \S)"#,
+        options: [.anchorsMatchLines])
 
     static func problem(_ log: String) -> String? {
         let folder = String(log.prefix { $0 != "/" })
-        guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(log).path) else { return "unreadable" }
+        guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(log).path) else {
+            return "unreadable"
+        }
         let report: CrashReport
         do { report = try CrashLogParser.parse(Array(data), source: log) } catch { return error.description }
         let expected = formats[folder] ?? CrashLogFormat(rawValue: folder).map { [$0] } ?? []
@@ -72,11 +75,15 @@ struct SharedCorpusTests {
         for log in sessions {
             let data = try #require(FileManager.default.contents(atPath: Self.corpus.appendingPathComponent(log).path))
             let report = try CrashLogParser.parse(Array(data), source: log)
-            let frames = Dictionary(report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
-            for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let frames = Dictionary(
+                report.threads.flatMap(\.frames).map { ($0.lineNumber, $0) }, uniquingKeysWith: { first, _ in first })
+            for (number, line) in String(decoding: data, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).enumerated() {
                 let text = String(line)
                 guard let match = framePattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                      let hex = Range(match.range(at: 1), in: text) else { continue }
+                    let hex = Range(match.range(at: 1), in: text)
+                else { continue }
                 #expect(frames[number]?.address == UInt64(text[hex], radix: 16), "\(log):\(number + 1)")
             }
         }

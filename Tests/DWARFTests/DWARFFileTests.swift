@@ -1,20 +1,24 @@
-import Foundation
 import DWARF
+import Foundation
 import ObjectFiles
-import Testing
+import PostmortemCore
 import TestSupport
+import Testing
 
 @Suite("DWARF units, functions and line tables")
 struct DWARFFileTests {
     /// The number of compile (not type) units llvm-dwarfdump sees.
     private func llvmCompileUnitCount(_ name: String) throws -> Int {
         try Fixtures.run("llvm-dwarfdump", ["--debug-info", Fixtures.path(name)])
-            .split(separator: "\n").filter { $0.contains("DW_TAG_compile_unit") || $0.contains("DW_TAG_skeleton_unit") }.count
+            .split(separator: "\n").filter { $0.contains("DW_TAG_compile_unit") || $0.contains("DW_TAG_skeleton_unit") }
+            .count
     }
 
     @Test(arguments: [
-        ("sensors-gcc-dwarf2", 2), ("sensors-gcc-dwarf3", 3), ("sensors-clang-dwarf4", 4), ("sensors-gcc-dwarf5", 5), ("sensors-clang-dwarf5", 5), ("sensors-gcc-dwarf4-gz", 4),
-        ("inventory-gcc-typeunits4", 4), ("inventory-gcc-typeunits5", 5), ("shapes-swift-Onone", 4), ("sensors-split-dwarf", 5),
+        ("sensors-gcc-dwarf2", 2), ("sensors-gcc-dwarf3", 3), ("sensors-clang-dwarf4", 4), ("sensors-gcc-dwarf5", 5),
+        ("sensors-clang-dwarf5", 5), ("sensors-gcc-dwarf4-gz", 4),
+        ("inventory-gcc-typeunits4", 4), ("inventory-gcc-typeunits5", 5), ("shapes-swift-Onone", 4),
+        ("sensors-split-dwarf", 5)
     ])
     func compileUnitsAndVersions(_ name: String, _ version: Int) throws {
         let units = try DWARFFile(path: Fixtures.path(name)).compileUnits()
@@ -25,13 +29,17 @@ struct DWARFFileTests {
         #expect(!main.ranges.isEmpty, "the unit's code ranges come from low/high pc or its range list")
         // What lookups read: the same units, without their names and producers.
         let bare = try DWARFFile(path: Fixtures.path(name)).compileUnits(withNames: false)
-        #expect(bare == units.map { unit in
-            var stripped = unit
-            stripped.name = nil
-            stripped.producer = nil
-            return stripped
-        })
-        #expect(name == "sensors-split-dwarf" || units.contains { $0.name != nil && $0.producer != nil }, "a skeleton unit has no name")
+        #expect(
+            bare
+                == units.map { unit in
+                    var stripped = unit
+                    stripped.name = nil
+                    stripped.producer = nil
+                    return stripped
+                })
+        #expect(
+            name == "sensors-split-dwarf" || units.contains { $0.name != nil && $0.producer != nil },
+            "a skeleton unit has no name")
     }
 
     /// `sample_at` inlines adjust, which inlines scale, which inlines clamp: each call site is the
@@ -74,7 +82,9 @@ struct DWARFFileTests {
     @Test(arguments: ["shapes-swift-O", "inventory-gcc-typeunits5", "sensors-gcc-dwarf5"])
     func readingOrderChangesNothingRead(_ name: String) throws {
         func functions(_ file: DWARFFile, _ unit: CompileUnit) throws -> [String] {
-            try file.contents(of: unit).functions.map(file.completingNames).map { "\($0.name ?? "-") \($0.linkageName ?? "-") \($0.ranges)" }
+            try file.contents(of: unit).functions.map(file.completingNames).map {
+                "\($0.name ?? "-") \($0.linkageName ?? "-") \($0.ranges)"
+            }
         }
         let fresh = try DWARFFile(path: Fixtures.path(name))
         let units = try fresh.compileUnits()
@@ -98,7 +108,7 @@ struct DWARFFileTests {
         "sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-gz",
         "sensors-gcc-dwarf4-gz", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5", "libgeometry.so",
         "sensors-split-dwarf", "../Apple/bin/App-arm64.dSYM/Contents/Resources/DWARF/App-arm64",
-        "../Apple/bin/App-x86_64.dSYM/Contents/Resources/DWARF/App-x86_64",
+        "../Apple/bin/App-x86_64.dSYM/Contents/Resources/DWARF/App-x86_64"
     ]
 
     @Test(arguments: fixturesOfEveryKind)
@@ -123,7 +133,8 @@ struct DWARFFileTests {
         for line in try Fixtures.run("llvm-dwarfdump", ["--debug-line", Fixtures.path(name)]).split(separator: "\n") {
             if line.hasPrefix("debug_line[") { names = [:] }
             if line.hasPrefix("file_names["), let close = line.firstIndex(of: "]") {
-                pendingFile = Int(line[line.index(after: line.firstIndex(of: "[")!)..<close].trimmingCharacters(in: .whitespaces))
+                pendingFile = Int(
+                    line[line.index(after: line.firstIndex(of: "[")!)..<close].trimmingCharacters(in: .whitespaces))
                 continue
             }
             let trimmed = line.drop { $0 == " " }

@@ -1,8 +1,8 @@
 import DWARF
 import ObjectFiles
-import Testing
-import TestSupport
 import PostmortemCore
+import TestSupport
+import Testing
 
 /// `contents(of:at:)` and `contents(of:holdingAnyOf:)` read only the subprograms that hold their addresses:
 /// exactly those of the full `contents(of:)` whose top-level record covers one, with everything nested in them;
@@ -16,7 +16,9 @@ struct TargetedContentsTests {
         var callFile: String?, callLine: Int, callColumn: Int
 
         init(_ record: FunctionRecord) {
-            (name, linkageName, ranges, depth, isInlined) = (record.name, record.linkageName, record.ranges, record.depth, record.isInlined)
+            (name, linkageName, ranges, depth, isInlined) = (
+                record.name, record.linkageName, record.ranges, record.depth, record.isInlined
+            )
             (callFile, callLine, callColumn) = (record.callFile, record.callLine, record.callColumn)
         }
     }
@@ -40,8 +42,12 @@ struct TargetedContentsTests {
                 }.map { Shape($0.element) }
                 #expect(targeted.functions.map(Shape.init) == expected, "\(name) at \(address)")
                 let holding = full.lineTable.sequences.filter { $0.range.contains(address) }
-                #expect(targeted.lineTable.sequences.map(\.range) == holding.map(\.range) && targeted.lineTable.files == full.lineTable.files)
-                #expect(Set(targeted.lineTable.sequences.flatMap(\.rows)).isSubset(of: full.lineTable.sequences.flatMap(\.rows)))
+                #expect(
+                    targeted.lineTable.sequences.map(\.range) == holding.map(\.range)
+                        && targeted.lineTable.files == full.lineTable.files)
+                #expect(
+                    Set(targeted.lineTable.sequences.flatMap(\.rows)).isSubset(
+                        of: full.lineTable.sequences.flatMap(\.rows)))
                 #expect(Self.sameRow(targeted.lineTable, full.lineTable, at: address), "\(name) at \(address)")
                 checked += 1
                 if !holding.isEmpty { withRows += 1 }
@@ -62,15 +68,20 @@ struct TargetedContentsTests {
             let full = try file.contents(of: unit)
             let rows = full.lineTable.sequences.flatMap(\.rows)
             // Every fourth row's address and one byte past it, and nothing else.
-            let addresses = stride(from: 0, to: rows.count, by: 4).flatMap { [rows[$0].address, rows[$0].address.advanced(by: 1) ?? rows[$0].address] }
+            let addresses = stride(from: 0, to: rows.count, by: 4).flatMap {
+                [rows[$0].address, rows[$0].address.advanced(by: 1) ?? rows[$0].address]
+            }
             guard !addresses.isEmpty else { continue }
             let targeted = try file.contents(of: unit, holdingAnyOf: AddressTargets(addresses))
             rowsRead += rows.count
             rowsKept += targeted.lineTable.sequences.reduce(0) { $0 + $1.rows.count }
             for address in addresses {
                 #expect(Self.sameRow(targeted.lineTable, full.lineTable, at: address), "\(name) at \(address)")
-                let expected = full.functions.filter { $0.parent == nil && $0.ranges.contains { $0.contains(address) } }.map(Shape.init)
-                let found = targeted.functions.filter { $0.parent == nil && $0.ranges.contains { $0.contains(address) } }.map(Shape.init)
+                let expected = full.functions.filter { $0.parent == nil && $0.ranges.contains { $0.contains(address) } }
+                    .map(Shape.init)
+                let found = targeted.functions.filter {
+                    $0.parent == nil && $0.ranges.contains { $0.contains(address) }
+                }.map(Shape.init)
                 #expect(found == expected, "\(name) at \(address)")
                 checked += 1
             }

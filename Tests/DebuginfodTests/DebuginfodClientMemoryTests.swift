@@ -1,8 +1,8 @@
 import Debuginfod
 import Foundation
 import ObjectFiles
-import Testing
 import PostmortemCore
+import Testing
 
 /// A client that outlives a run (a server's) gives a failed debuginfod server up for a while, not for ever.
 @Suite("debuginfod client memory")
@@ -11,10 +11,13 @@ struct DebuginfodClientMemoryTests {
     private static let refusingServer = "http://127.0.0.1:9"
 
     private func client(forgettingAfter memory: Duration?) throws -> DebuginfodClient {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("debuginfod-memory-\(UUID().uuidString)").path
-        let settings = try #require(DebuginfodSettings(environment: [
-            "DEBUGINFOD_URLS": Self.refusingServer, "DEBUGINFOD_CACHE_PATH": cache, "DEBUGINFOD_TIMEOUT": "2",
-        ]))
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "debuginfod-memory-\(UUID().uuidString)"
+        ).path
+        let settings = try #require(
+            DebuginfodSettings(environment: [
+                "DEBUGINFOD_URLS": Self.refusingServer, "DEBUGINFOD_CACHE_PATH": cache, "DEBUGINFOD_TIMEOUT": "2"
+            ]))
         return DebuginfodClient(settings: settings, forgettingAfter: memory) { _ in }
     }
 

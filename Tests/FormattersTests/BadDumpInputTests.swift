@@ -1,5 +1,5 @@
-import Foundation
 import Formatters
+import Foundation
 import Testing
 
 /// Hostile and broken dumps: every format, forced, on deep nesting, unclosed brackets, truncated files and more
@@ -45,7 +45,8 @@ struct BadDumpInputTests {
             }
         }
         // `dump()`-style indentation 3,000 levels deep (9 MB of spaces).
-        let indented = (0..<3_000).map { String(repeating: "  ", count: $0) + "▿ Fixture.Level" }.joined(separator: "\n")
+        let indented = (0..<3_000).map { String(repeating: "  ", count: $0) + "▿ Fixture.Level" }.joined(
+            separator: "\n")
         let reading = try? DumpReader.read(indented, format: format)
         if format == .dump {
             // Every line read, none deeper than the reader goes (the deeper ones stay as siblings at its deepest level).
@@ -74,7 +75,8 @@ struct BadDumpInputTests {
     func backslashAtTheEnd(_ format: DumpFormat) {
         if format == .json {
             let reason = Self.failure { try DumpReader.read(#"{"a": "x\"#, format: .json) }
-            #expect(reason?.contains("JSON at byte") == true && reason?.contains("string") == true, "\(reason ?? "read")")
+            #expect(
+                reason?.contains("JSON at byte") == true && reason?.contains("string") == true, "\(reason ?? "read")")
         }
         if format == .lldb {
             let node = try? DumpReader.read(#"(String) s = "x\"#, format: .lldb).node
@@ -83,10 +85,14 @@ struct BadDumpInputTests {
         }
         // Whatever a reader makes of an unfinished string, what the text gave is kept: it reads as a value that still
         // shows the text's characters (in its label, its value or its rendering), or fails with the reader's error.
-        for (text, kept) in [(#""x"#, "x"), (#"["x"#, "x"), (#"(String) s = "x"#, "x"), (#"{"a":""#, "a"), (#"- "x"#, "x"),
-                             (#"- a : "x"#, "x"), (#"<CFString 0x1 [0x2]>{contents = ""#, "CFString")] {
+        for (text, kept) in [
+            (#""x"#, "x"), (#"["x"#, "x"), (#"(String) s = "x"#, "x"), (#"{"a":""#, "a"), (#"- "x"#, "x"),
+            (#"- a : "x"#, "x"), (#"<CFString 0x1 [0x2]>{contents = ""#, "CFString")
+        ] {
             if let reading = try? DumpReader.read(text, format: format) {
-                let shown = (reading.node.label ?? "") + LineRenderer().render(reading.node) + TreeRenderer().render(reading.node)
+                let shown =
+                    (reading.node.label ?? "") + LineRenderer().render(reading.node)
+                    + TreeRenderer().render(reading.node)
                 #expect(shown.contains(kept), "\(format) \(text): \(shown)")
             }
         }
@@ -99,26 +105,35 @@ struct BadDumpInputTests {
         let text = String(repeating: "[(", count: 5_000_000)
         if let reading = try? DumpReader.read(text, format: format, maximumValues: 10_000) {
             #expect(Self.count(reading.node) <= 10_002)
-            #expect(!reading.isComplete || Self.count(reading.node) <= 2, "\(format): an unclosed text reads as complete")
+            #expect(
+                !reading.isComplete || Self.count(reading.node) <= 2, "\(format): an unclosed text reads as complete")
         }
     }
 
     /// Each text fixture of a 100-element array, read with a budget of 10 values: the first values come out, the
     /// rest is marked, and the reading says it is incomplete.
-    @Test(arguments: ["print.txt", "debugPrint.txt", "dump.txt", "po.txt", "nsdescription.txt", "cfdescription.txt", "plist", "bplist", "json"])
+    @Test(arguments: [
+        "print.txt", "debugPrint.txt", "dump.txt", "po.txt", "nsdescription.txt", "cfdescription.txt", "plist",
+        "bplist", "json"
+    ])
     func valueBudgetCutsTheTree(_ kind: String) throws {
-        let bytes = [UInt8](try Data(contentsOf: DumpParsingTests.directory.appendingPathComponent("large-array.\(kind)")))
+        let bytes = [UInt8](
+            try Data(contentsOf: DumpParsingTests.directory.appendingPathComponent("large-array.\(kind)")))
         let reading = try DumpReader.read(bytes: bytes, maximumValues: 10)
         #expect(!reading.isComplete)
         #expect(Self.count(reading.node) <= 12)
         #expect(Self.containsTruncation(reading.node))
-        #expect(LineRenderer().render(reading.node).hasPrefix("[0, 1, 2"), "\(kind): \(LineRenderer().render(reading.node))")
+        #expect(
+            LineRenderer().render(reading.node).hasPrefix("[0, 1, 2"), "\(kind): \(LineRenderer().render(reading.node))"
+        )
         #expect(try DumpReader.read(bytes: bytes).isComplete)
     }
 
     /// Every fixture cut at ten points: each prefix reads without a crash, as a value or an error.
     @Test func truncatedFixturesReadBestEffort() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: DumpParsingTests.directory.path).filter { !$0.hasSuffix(".swift") && !$0.hasSuffix(".sh") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: DumpParsingTests.directory.path).filter {
+            !$0.hasSuffix(".swift") && !$0.hasSuffix(".sh")
+        }
         #expect(files.count > 200)
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: DumpParsingTests.directory.appendingPathComponent(file)))
@@ -126,8 +141,12 @@ struct BadDumpInputTests {
                 // A prefix with something in it reads as a value that shows something, or fails with the reader's own
                 // error.
                 let prefix = Array(bytes[..<cut])
-                if let reading = try? DumpReader.read(bytes: prefix), prefix.contains(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
-                    #expect(!TreeRenderer().render(reading.node).isEmpty, "\(file) cut at \(cut): \(String(decoding: prefix.prefix(80), as: UTF8.self))")
+                if let reading = try? DumpReader.read(bytes: prefix),
+                    prefix.contains(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) })
+                {
+                    #expect(
+                        !TreeRenderer().render(reading.node).isEmpty,
+                        "\(file) cut at \(cut): \(String(decoding: prefix.prefix(80), as: UTF8.self))")
                     #expect(!PlainJSONRenderer().render(reading.node).isEmpty, "\(file) cut at \(cut)")
                 }
             }
@@ -136,10 +155,14 @@ struct BadDumpInputTests {
 
     @Test func hostileBinaryPropertyLists() throws {
         // A list that contains itself.
-        var selfReference: [UInt8] = Array("bplist00".utf8) + [0xA1, 0x00]  // object 0 at offset 8: an array holding object 0
+        // object 0 at offset 8: an array holding object 0
+        var selfReference: [UInt8] = Array("bplist00".utf8) + [0xA1, 0x00]
         let table = selfReference.count
         selfReference += [0x08]
-        selfReference += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        selfReference +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [
+                0, 0, 0, 0, 0, 0, 0, UInt8(table)
+            ]
         let cycle = Self.failure { try DumpReader.read(bytes: selfReference) }
         #expect(cycle?.contains("object 0 contains itself") == true, "\(cycle ?? "read")")
         // Forty arrays each holding the next one twice: 2^40 paths through 40 objects, read up to the budget.
@@ -151,7 +174,10 @@ struct BadDumpInputTests {
         }
         let offsetTable = shared.count
         shared += offsets.map { UInt8($0) }
-        shared += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 40] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable)]
+        shared +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 40] + [0, 0, 0, 0, 0, 0, 0, 0] + [
+                0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable)
+            ]
         let reading = try DumpReader.read(bytes: shared, maximumValues: 50_000)
         #expect(!reading.isComplete)
         #expect(Self.count(reading.node) <= 50_001 + 40)
@@ -160,7 +186,9 @@ struct BadDumpInputTests {
             // Its trailer (the last 32 bytes) cut off: never a value read from the wrong bytes.
             let reason = Self.failure { try DumpReader.read(bytes: Array(shared[..<length])) }
             let expected = length < 40 ? "too short or no bplist00 header" : "trailer"
-            #expect(reason?.contains(expected) == true || (length >= 40 && reason?.contains("offset") == true), "\(length) bytes: \(reason ?? "read")")
+            #expect(
+                reason?.contains(expected) == true || (length >= 40 && reason?.contains("offset") == true),
+                "\(length) bytes: \(reason ?? "read")")
         }
         var wrongTable = shared
         wrongTable[wrongTable.count - 1] = 0xFF

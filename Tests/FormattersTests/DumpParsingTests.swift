@@ -1,5 +1,5 @@
-import Foundation
 import Formatters
+import Foundation
 import Testing
 
 /// Dumps written by a real Swift program (Dumps/Values.swift, run by Dumps/generate.sh): each value's
@@ -24,17 +24,27 @@ struct DumpParsingTests {
     /// Deep equality of JSONSerialization results (numbers by value: 36 and 36.0 are the same number).
     static func same(_ lhs: Any, _ rhs: Any, emptyContainersAlike: Bool = false, tolerance: Double = 0) -> Bool {
         switch (lhs, rhs) {
-        case let (left as [String: Any], right as [Any]) where emptyContainersAlike: return left.isEmpty && right.isEmpty
-        case let (left as [Any], right as [String: Any]) where emptyContainersAlike: return left.isEmpty && right.isEmpty
-        case let (left as [String: Any], right as [String: Any]):
-            return left.count == right.count && left.allSatisfy { key, value in right[key].map { same(value, $0, emptyContainersAlike: emptyContainersAlike, tolerance: tolerance) } ?? false }
-        case let (left as [Any], right as [Any]):
-            return left.count == right.count && zip(left, right).allSatisfy { same($0, $1, emptyContainersAlike: emptyContainersAlike, tolerance: tolerance) }
-        case let (left as String, right as String): return left == right
+        case (let left as [String: Any], let right as [Any]) where emptyContainersAlike:
+            return left.isEmpty && right.isEmpty
+        case (let left as [Any], let right as [String: Any]) where emptyContainersAlike:
+            return left.isEmpty && right.isEmpty
+        case (let left as [String: Any], let right as [String: Any]):
+            return left.count == right.count
+                && left.allSatisfy { key, value in
+                    right[key].map { same(value, $0, emptyContainersAlike: emptyContainersAlike, tolerance: tolerance) }
+                        ?? false
+                }
+        case (let left as [Any], let right as [Any]):
+            return left.count == right.count
+                && zip(left, right).allSatisfy {
+                    same($0, $1, emptyContainersAlike: emptyContainersAlike, tolerance: tolerance)
+                }
+        case (let left as String, let right as String): return left == right
         case (is NSNull, is NSNull): return true
-        case let (left as Bool, right as Bool): return left == right
-        case let (left as NSNumber, right as NSNumber):
-            return left == right || left.doubleValue == right.doubleValue && "\(left)" == "\(right)" || abs(left.doubleValue - right.doubleValue) <= tolerance
+        case (let left as Bool, let right as Bool): return left == right
+        case (let left as NSNumber, let right as NSNumber):
+            return left == right || left.doubleValue == right.doubleValue && "\(left)" == "\(right)"
+                || abs(left.doubleValue - right.doubleValue) <= tolerance
         default: return false
         }
     }
@@ -42,18 +52,21 @@ struct DumpParsingTests {
     /// Each kind of file Dumps/generate.sh writes, and the format it must be detected as.
     static let expectedFormat: [String: DumpFormat] = [
         "print.txt": .swiftPrint, "debugPrint.txt": .swiftPrint, "dump.txt": .dump, "po.txt": .po,
-        "nsdescription.txt": .openStep, "cfdescription.txt": .cfDescription, "plist": .plist, "bplist": .plist,
+        "nsdescription.txt": .openStep, "cfdescription.txt": .cfDescription, "plist": .plist, "bplist": .plist
     ]
 
     /// What a kind of dump cannot show, so it is not compared: `print` and `debugPrint` of a class show its type
     /// name only, and so does `po` of a class that is not `CustomReflectable` (`<Team: 0x…>`).
-    static let showsNoFields: Set<String> = ["account.print.txt", "account.debugPrint.txt", "account.po.txt",
-                                             "team.print.txt", "team.debugPrint.txt", "team.po.txt",
-                                             "ring.print.txt", "ring.debugPrint.txt", "ring.po.txt"]
+    static let showsNoFields: Set<String> = [
+        "account.print.txt", "account.debugPrint.txt", "account.po.txt",
+        "team.print.txt", "team.debugPrint.txt", "team.po.txt",
+        "ring.print.txt", "ring.debugPrint.txt", "ring.po.txt"
+    ]
 
     static let files: [(String, String)] = values.flatMap { name in
         expectedFormat.keys.sorted().filter { kind in
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(name).\(kind)").path) && !showsNoFields.contains("\(name).\(kind)")
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(name).\(kind)").path)
+                && !showsNoFields.contains("\(name).\(kind)")
         }.map { (name, $0) }
     }
 
@@ -71,27 +84,33 @@ struct DumpParsingTests {
         // Text that is also valid JSON (`[1, 2]`, `{\n}`) is read as JSON, and a one-line `po` (`nil`,
         // `Fixture.Empty()`) as `print` output: the same value either way.
         let text = String(decoding: bytes, as: UTF8.self)
-        let alsoValid: DumpFormat? = (try? JSONValueParser.parse(text)) != nil ? .json
+        let alsoValid: DumpFormat? =
+            (try? JSONValueParser.parse(text)) != nil
+            ? .json
             : kind == "po.txt" && !text.dropLast().contains("\n") ? .swiftPrint : nil
         #expect(format == Self.expectedFormat[kind] || format == alsoValid)
         // As `postmortem po --style json` renders it: the built-in formatters first.
         let ours = PlainJSONRenderer().render(FormatterRegistry.standard.apply(to: node))
-        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.directory.appendingPathComponent("\(name).json")),
-                                                        options: [.fragmentsAllowed])
+        let expected = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Self.directory.appendingPathComponent("\(name).json")),
+            options: [.fragmentsAllowed])
         let actual = try JSONSerialization.jsonObject(with: Data(ours.utf8), options: [.fragmentsAllowed])
         // `po` prints an empty dictionary as `0 elements`, the same as an empty array; CoreFoundation prints reals
         // with 20 decimals (5e-324 is +0.00000000000000000000).
-        #expect(Self.same(normalized(actual), normalized(expected), emptyContainersAlike: kind == "po.txt",
-                          tolerance: kind == "cfdescription.txt" ? 1e-20 : 0), "\(name).\(kind): \(ours)")
+        #expect(
+            Self.same(
+                normalized(actual), normalized(expected), emptyContainersAlike: kind == "po.txt",
+                tolerance: kind == "cfdescription.txt" ? 1e-20 : 0), "\(name).\(kind): \(ours)")
     }
 
     @Test func jsonReadsBackAsItself() throws {
         for name in Self.values {
             let text = try String(contentsOf: Self.directory.appendingPathComponent("\(name).json"), encoding: .utf8)
             let reading = try DumpReader.read(text)
-        let (node, format) = (reading.node, reading.format)
+            let (node, format) = (reading.node, reading.format)
             #expect(format == .json)
-            let again = try JSONSerialization.jsonObject(with: Data(PlainJSONRenderer().render(node).utf8), options: [.fragmentsAllowed])
+            let again = try JSONSerialization.jsonObject(
+                with: Data(PlainJSONRenderer().render(node).utf8), options: [.fragmentsAllowed])
             let original = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
             #expect(Self.same(again, original), "\(name)")
         }
@@ -105,7 +124,9 @@ struct DumpParsingTests {
     }
 
     @Test func whatCannotBeParsedIsKeptAsRawText() throws {
-        #expect(LineRenderer().render(try DumpReader.read("Person(name: \"Ada\", age: 3").node) == "Person(name: \"Ada\", age: 3")
+        #expect(
+            LineRenderer().render(try DumpReader.read("Person(name: \"Ada\", age: 3").node)
+                == "Person(name: \"Ada\", age: 3")
         let node = try DumpReader.read("[1, <Widget: 0x600>, 3]").node
         #expect(LineRenderer().render(node) == "[1, <Widget: 0x600>, 3]")
         #expect(node.children.map(\.kind) == [.scalar, .raw, .scalar])

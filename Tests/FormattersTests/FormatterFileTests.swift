@@ -1,5 +1,5 @@
-import Foundation
 import Formatters
+import Foundation
 import Testing
 
 /// Formatter files: lldb `type summary add` lines and JSON, applied to real dumps by type name.
@@ -21,10 +21,11 @@ struct FormatterFileTests {
     @Test func lldbCommandsAddSummariesAndSayWhatTheySkip() throws {
         var registry = FormatterRegistry.standard
         let failures = FormatterFile.load(try Self.text("FormatterFiles/people.lldbinit"), into: &registry)
-        #expect(failures.map(\.description) == [
-            "line 5: option -P is not supported (summary strings only)",
-            "line 6: type synthetic add is not supported (summaries only)",
-        ])
+        #expect(
+            failures.map(\.description) == [
+                "line 5: option -P is not supported (summary strings only)",
+                "line 6: type synthetic add is not supported (summaries only)"
+            ])
         let (person, address) = try Self.person(registry)
         #expect(person.summary == "Ada Lovelace (36), 2 tags")
         #expect(address?.summary == "12 St. James's Square, London", "the regex entry, in its own category")
@@ -37,10 +38,11 @@ struct FormatterFileTests {
         var registry = FormatterRegistry.standard
         let text = try Self.text("FormatterFiles/people.lldbinit").replacingOccurrences(of: "\n", with: "\r\n")
         let failures = FormatterFile.load(text, into: &registry)
-        #expect(failures.map(\.description) == [
-            "line 5: option -P is not supported (summary strings only)",
-            "line 6: type synthetic add is not supported (summaries only)",
-        ])
+        #expect(
+            failures.map(\.description) == [
+                "line 5: option -P is not supported (summary strings only)",
+                "line 6: type synthetic add is not supported (summaries only)"
+            ])
         #expect(try Self.person(registry).person.summary == "Ada Lovelace (36), 2 tags")
     }
 
@@ -56,9 +58,12 @@ struct FormatterFileTests {
     @Test func fileEntriesComeBeforeTheBuiltIns() {
         var registry = FormatterRegistry.standard
         _ = FormatterFile.load(#"type summary add -s "from ${var.lowerBound}" -x "^Swift.Range<""#, into: &registry)
-        let range = ValueNode(kind: .structure, typeName: "Swift.Range<Swift.Int>", children: [
-            ValueNode(kind: .scalar, label: "lowerBound", value: "1"), ValueNode(kind: .scalar, label: "upperBound", value: "5"),
-        ])
+        let range = ValueNode(
+            kind: .structure, typeName: "Swift.Range<Swift.Int>",
+            children: [
+                ValueNode(kind: .scalar, label: "lowerBound", value: "1"),
+                ValueNode(kind: .scalar, label: "upperBound", value: "5")
+            ])
         #expect(registry.apply(to: range).summary == "from 1")
         #expect(FormatterRegistry.standard.apply(to: range).summary == "1..<5")
     }
@@ -74,10 +79,11 @@ struct FormatterFileTests {
             """
         let failures = FormatterFile.load(text, into: &registry)
         #expect(failures.map(\.line) == [1, 2, 3, 4])
-        #expect(failures.map(\.reason) == [
-            "no --summary-string (Python summaries are not supported)", "no type named",
-            "'([' is not a regular expression", "a quote is not closed",
-        ])
+        #expect(
+            failures.map(\.reason) == [
+                "no --summary-string (Python summaries are not supported)", "no type named",
+                "'([' is not a regular expression", "a quote is not closed"
+            ])
         #expect(registry.entry(typeName: "App.Good") != nil)
     }
 }

@@ -15,11 +15,11 @@ struct LLDBVariableParsingTests {
 
     @Test func frameVariableOfSeveralVariables() throws {
         let text = """
-        (String) name = "Anton"
-        (Greeter.Greeter) self = 0x0000000100502920 {
-          acquaintances = ([0] = "Anton")
-        }
-        """
+            (String) name = "Anton"
+            (Greeter.Greeter) self = 0x0000000100502920 {
+              acquaintances = ([0] = "Anton")
+            }
+            """
         #expect(try json(text) == #"{"name": "Anton", "self": {"acquaintances": ["Anton"]}}"#)
         let node = try DumpReader.read(text).node
         #expect(node.child("self")?.kind == .class)
@@ -28,34 +28,37 @@ struct LLDBVariableParsingTests {
 
     @Test func expressionResultWithNestedChildren() throws {
         let text = """
-        (Fixture.Person) $R0 = {
-          name = "Ada \\"the\\" Countess\\n"
-          age = 36
-          height = 1.6499999999999999
-          email = nil
-          tags = 2 values {
-            [0] = "math"
-            [1] = "poetry"
-          }
-          box = (origin = (x = 9, y = 12), size = (width = 22, height = 166))
-        }
-        """
-        #expect(try json(text) == #"{"name": "Ada \"the\" Countess\n", "age": 36, "height": 1.6499999999999999, "email": null, "tags": ["math", "poetry"], "box": {"origin": {"x": 9, "y": 12}, "size": {"width": 22, "height": 166}}}"#)
+            (Fixture.Person) $R0 = {
+              name = "Ada \\"the\\" Countess\\n"
+              age = 36
+              height = 1.6499999999999999
+              email = nil
+              tags = 2 values {
+                [0] = "math"
+                [1] = "poetry"
+              }
+              box = (origin = (x = 9, y = 12), size = (width = 22, height = 166))
+            }
+            """
+        #expect(
+            try json(text)
+                == #"{"name": "Ada \"the\" Countess\n", "age": 36, "height": 1.6499999999999999, "email": null, "tags": ["math", "poetry"], "box": {"origin": {"x": 9, "y": 12}, "size": {"width": 22, "height": 166}}}"#
+        )
     }
 
     @Test func dictionariesAsKeyValuePairs() throws {
         let text = """
-        ([String : Int]) counts = 2 key/value pairs {
-          [0] = {
-            key = "bolt"
-            value = 3
-          }
-          [1] = {
-            key = "nut"
-            value = 12
-          }
-        }
-        """
+            ([String : Int]) counts = 2 key/value pairs {
+              [0] = {
+                key = "bolt"
+                value = 3
+              }
+              [1] = {
+                key = "nut"
+                value = 12
+              }
+            }
+            """
         #expect(try json(text) == #"{"bolt": 3, "nut": 12}"#)
         #expect(try json("([String : Int]) empty = 0 key/value pairs\n") == "{}")
         #expect(try json("([Int]) none = 0 values\n") == "[]")
@@ -64,15 +67,15 @@ struct LLDBVariableParsingTests {
     @Test func replFormAndTypedChildren() throws {
         #expect(try json("$R2: [String] = 2 values {\n  [0] = \"Archive\"\n  [1] = \"b\"\n}\n") == #"["Archive", "b"]"#)
         let typed = """
-        (Fixture.Palette) palette = {
-          (String) name = "warm"
-          (Fixture.Color) favourite = blue
-          (Fixture.Shape) shape = circle {
-            circle = 2
-          }
-          (Bool?) flag = nil
-        }
-        """
+            (Fixture.Palette) palette = {
+              (String) name = "warm"
+              (Fixture.Color) favourite = blue
+              (Fixture.Shape) shape = circle {
+                circle = 2
+              }
+              (Bool?) flag = nil
+            }
+            """
         #expect(try json(typed) == #"{"name": "warm", "favourite": "blue", "shape": {"circle": 2}, "flag": null}"#)
         #expect(try DumpReader.read(typed).node.child("name")?.typeName == "String")
     }

@@ -1,7 +1,7 @@
-import Foundation
 import Formatters
-import Testing
+import Foundation
 import TestSupport
+import Testing
 
 /// Every fixture value's `dump()` output, read back and drawn in the `tree` and `line` styles, equals its golden
 /// file (Goldens/NAME.txt). `UPDATE_GOLDEN=1 swift test` rewrites them.
@@ -16,7 +16,8 @@ struct RenderingGoldenTests {
 
     @Test(arguments: DumpParsingTests.values)
     func treeAndLine(_ name: String) throws {
-        let dump = try String(contentsOf: DumpParsingTests.directory.appendingPathComponent("\(name).dump.txt"), encoding: .utf8)
+        let dump = try String(
+            contentsOf: DumpParsingTests.directory.appendingPathComponent("\(name).dump.txt"), encoding: .utf8)
         let actual = try Self.rendering(dump)
         GoldenFile.check(actual, against: Self.goldens.appendingPathComponent("\(name).txt"))
     }

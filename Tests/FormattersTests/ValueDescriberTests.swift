@@ -1,5 +1,5 @@
-import Foundation
 import Formatters
+import Foundation
 import Testing
 
 private struct Person: Codable, Equatable {
@@ -36,21 +36,28 @@ private struct Temperature: CustomStringConvertible {
 
 @Suite("Describing live values")
 struct ValueDescriberTests {
-    private let ada = Person(name: "Ada \"the\" first, [1]: ok", age: 36, email: nil, tags: ["x", "y"], scores: ["b": 2.5, "a": -1])
+    private let ada = Person(
+        name: "Ada \"the\" first, [1]: ok", age: 36, email: nil, tags: ["x", "y"], scores: ["b": 2.5, "a": -1])
 
     /// `--style json` is plain JSON that decodes back into the same value (JSONDecoder is the oracle).
     @Test func jsonStyleDecodesBackToTheValue() throws {
         let json = ValueDescriber().describe(ada, style: .json)
         #expect(try JSONDecoder().decode(Person.self, from: Data(json.utf8)) == ada)
         let nested = [[ada], []]
-        #expect(try JSONDecoder().decode([[Person]].self, from: Data(ValueDescriber().describe(nested, style: .json).utf8)) == nested)
+        #expect(
+            try JSONDecoder().decode([[Person]].self, from: Data(ValueDescriber().describe(nested, style: .json).utf8))
+                == nested)
         // Enums: the case name, or {"case": payload}.
-        #expect(ValueDescriber().describe([Shape.point, .circle(radius: 2)], style: .json) == #"["point", {"circle": {"radius": 2.0}}]"#)
+        #expect(
+            ValueDescriber().describe([Shape.point, .circle(radius: 2)], style: .json)
+                == #"["point", {"circle": {"radius": 2.0}}]"#)
     }
 
     @Test func lineStyleReadsLikeSwift() {
-        #expect(ValueDescriber().describe(ada, style: .line)
-                == #"Person(name: "Ada \"the\" first, [1]: ok", age: 36, email: nil, tags: ["x", "y"], scores: ["a": -1.0, "b": 2.5])"#)
+        #expect(
+            ValueDescriber().describe(ada, style: .line)
+                == #"Person(name: "Ada \"the\" first, [1]: ok", age: 36, email: nil, tags: ["x", "y"], scores: ["a": -1.0, "b": 2.5])"#
+        )
         #expect(ValueDescriber().describe(Shape.circle(radius: 2), style: .line) == ".circle(radius: 2.0)")
         #expect(ValueDescriber().describe([String: Int](), style: .line) == "[:]")
         #expect(ValueDescriber().describe((1, "two"), style: .line) == #"(1, "two")"#)
@@ -79,9 +86,12 @@ struct ValueDescriberTests {
         let first = Node(name: "a"), second = Node(name: "b")
         first.next = second
         second.next = first
-        defer { second.next = nil }  // break the cycle, so leak checkers see none
-        #expect(ValueDescriber().describe(first, style: .line) == #"Node #1(name: "a", next: Node(name: "b", next: ↩︎ #1))"#)
-        #expect(ValueDescriber().describe(first, style: .json) == #"{"$id": 1, "name": "a", "next": {"name": "b", "next": {"$ref": 1}}}"#)
+        defer { second.next = nil } // break the cycle, so leak checkers see none
+        #expect(
+            ValueDescriber().describe(first, style: .line) == #"Node #1(name: "a", next: Node(name: "b", next: ↩︎ #1))"#)
+        #expect(
+            ValueDescriber().describe(first, style: .json)
+                == #"{"$id": 1, "name": "a", "next": {"name": "b", "next": {"$ref": 1}}}"#)
     }
 
     @Test func superclassFieldsComeFirst() {
@@ -102,17 +112,26 @@ struct ValueDescriberTests {
     @Test func foundationValuesAreReadable() {
         let date = Date(timeIntervalSince1970: 0)
         #expect(ValueDescriber().describe(date, style: .line) == "1970-01-01T00:00:00Z")
-        #expect(ValueDescriber().describe(URL(string: "https://example.com/a?b=1")!, style: .line) == "https://example.com/a?b=1")
+        #expect(
+            ValueDescriber().describe(URL(string: "https://example.com/a?b=1")!, style: .line)
+                == "https://example.com/a?b=1")
         #expect(ValueDescriber().describe(Data([1, 2, 3]), style: .line) == "3 bytes")
-        #expect(ValueDescriber().describe(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, style: .line) == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(
+            ValueDescriber().describe(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, style: .line)
+                == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
         #expect(ValueDescriber().describe(1..<5, style: .line) == "1..<5")
         #expect(ValueDescriber().describe(Set([3, 1, 2]), style: .line) == "[1, 2, 3]", "sets are sorted")
     }
 
     @Test func registryEntriesWinAndCategoriesCanBeTurnedOff() throws {
         var registry = FormatterRegistry.standard
-        registry.add(try FormatterEntry(.type(Person.self), summaryString: "${var.name} (${var.age}), ${var.tags%#} tags, first ${var.tags[0]}"), to: "people")
-        registry.add(FormatterEntry(.genericBase("Array"), summary: .closure { "\($0.children.count) items" }), to: "collections")
+        registry.add(
+            try FormatterEntry(
+                .type(Person.self), summaryString: "${var.name} (${var.age}), ${var.tags%#} tags, first ${var.tags[0]}"),
+            to: "people")
+        registry.add(
+            FormatterEntry(.genericBase("Array"), summary: .closure { "\($0.children.count) items" }), to: "collections"
+        )
         let describer = ValueDescriber(registry: registry)
         #expect(describer.describe(ada, style: .line) == #"Ada "the" first, [1]: ok (36), 2 tags, first x"#)
         #expect(describer.describe([1, 2], style: .line) == "2 items")
@@ -128,7 +147,9 @@ struct ValueDescriberTests {
         #expect(ValueDescriber().describe("a, b: c".dropFirst(3), style: .json) == #""b: c""#)
         #expect(ValueDescriber().describe(Decimal(string: "-12.345")!, style: .line) == "-12.345")
         #expect(ValueDescriber().describe(1...5, style: .line) == "1...5")
-        #expect(ValueDescriber().describe(["b": 1, "a": 2], style: .line) == #"["a": 2, "b": 1]"#, "dictionaries are sorted")
+        #expect(
+            ValueDescriber().describe(["b": 1, "a": 2], style: .line) == #"["a": 2, "b": 1]"#, "dictionaries are sorted"
+        )
     }
 
     @Test func childrenCanBeRenamedHiddenOrComputed() throws {
@@ -139,9 +160,12 @@ struct ValueDescriberTests {
         registry.add(FormatterEntry(.name("Person"), children: .hide(["name", "email", "scores"])), to: "hidden")
         #expect(ValueDescriber(registry: registry).describe(ada, style: .line) == #"Person(age: 36, tags: ["x", "y"])"#)
         registry = FormatterRegistry()
-        registry.add(FormatterEntry(.genericBase("Array"), children: .synthetic { node in
-            [ValueNode(kind: .scalar, label: "count", value: "\(node.children.count)")]
-        }), to: "synthetic")
+        registry.add(
+            FormatterEntry(
+                .genericBase("Array"),
+                children: .synthetic { node in
+                    [ValueNode(kind: .scalar, label: "count", value: "\(node.children.count)")]
+                }), to: "synthetic")
         #expect(ValueDescriber(registry: registry).describe([7, 8, 9], style: .json) == "[3]")
     }
 

@@ -8,8 +8,10 @@ struct FunctionNameNormalizerTests {
     @Test(arguments: [
         // C++: argument lists and qualifiers go, template arguments become <T>.
         ("ns::Store::find(std::string const&) const", "ns::Store::find"),
-        ("std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(__gnu_cxx::__normal_iterator<int*, std::vector<int, std::allocator<int> > >, int const&)",
-         "std::vector<T>::_M_realloc_insert<T>"),
+        (
+            "std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(__gnu_cxx::__normal_iterator<int*, std::vector<int, std::allocator<int> > >, int const&)",
+            "std::vector<T>::_M_realloc_insert<T>"
+        ),
         ("(anonymous namespace)::parse(char const*)", "(anonymous namespace)::parse"),
         ("Matrix::operator()(int, int)", "Matrix::operator()"),
         ("operator<<(std::ostream&, Point const&)", "operator<<"),
@@ -49,17 +51,35 @@ struct FunctionNameNormalizerTests {
         ("main", "main"),
         ("-[CrashExampleAppDelegate performTransition]", "-[CrashExampleAppDelegate performTransition]"),
         ("<signal handler called>", "<signal handler called>"),
-        ("-[NSObject+ 1045168 (NSObject) doesNotRecognizeSelector:]", "-[NSObject(NSObject) doesNotRecognizeSelector:]"),
-        ("std::__1::vector<int, std::__1::allocator<int> >::operator[][abi:se180100](unsigned long)", "std::__1::vector<T>::operator[]"),
+        (
+            "-[NSObject+ 1045168 (NSObject) doesNotRecognizeSelector:]",
+            "-[NSObject(NSObject) doesNotRecognizeSelector:]"
+        ),
+        (
+            "std::__1::vector<int, std::__1::allocator<int> >::operator[][abi:se180100](unsigned long)",
+            "std::__1::vector<T>::operator[]"
+        ),
         // Full Swift names, as older runtimes print them, take the simplified form.
-        ("closure #1 (Swift.Int, Swift.String) -> Swift.Int in inventory.restock(_: inout inventory.Inventory, names: [Swift.String]) -> Swift.Int",
-         "closure #1 in restock(_:names:)"),
-        ("Swift._assertionFailure(_: Swift.StaticString, _: Swift.String, file: Swift.StaticString, line: Swift.UInt, flags: Swift.UInt32) -> Swift.Never",
-         "_assertionFailure(_:_:file:line:flags:)"),
-        ("NetService.Responder.(in _B4B8C4C6947C16B8992D8E4F6DABB08E).init() throws -> NetService.Responder", "Responder.init"),
-        ("function signature specialization <Arg[1] = [Closure Propagated : closure #1 (Swift.UnsafeBufferPointer<Swift.UInt8>) -> () in Swift._assertionFailure(_: Swift.StaticString, _: Swift.String, file: Swift.StaticString, line: Swift.UInt, flags: Swift.UInt32) -> Swift.Never, Argument Types : [Swift.StaticString]> of generic specialization <()> of Swift.String.withUTF8<A>((Swift.UnsafeBufferPointer<Swift.UInt8>) throws -> A) throws -> A",
-         "String.withUTF8<A>(_:)"),
-        ("Backtrace.(printBacktrace in _B82A8C0ED7C904841114FDF244F9E58E)(signal: Swift.Int32) -> ()", "printBacktrace(signal:)"),
+        (
+            "closure #1 (Swift.Int, Swift.String) -> Swift.Int in inventory.restock(_: inout inventory.Inventory, names: [Swift.String]) -> Swift.Int",
+            "closure #1 in restock(_:names:)"
+        ),
+        (
+            "Swift._assertionFailure(_: Swift.StaticString, _: Swift.String, file: Swift.StaticString, line: Swift.UInt, flags: Swift.UInt32) -> Swift.Never",
+            "_assertionFailure(_:_:file:line:flags:)"
+        ),
+        (
+            "NetService.Responder.(in _B4B8C4C6947C16B8992D8E4F6DABB08E).init() throws -> NetService.Responder",
+            "Responder.init"
+        ),
+        (
+            "function signature specialization <Arg[1] = [Closure Propagated : closure #1 (Swift.UnsafeBufferPointer<Swift.UInt8>) -> () in Swift._assertionFailure(_: Swift.StaticString, _: Swift.String, file: Swift.StaticString, line: Swift.UInt, flags: Swift.UInt32) -> Swift.Never, Argument Types : [Swift.StaticString]> of generic specialization <()> of Swift.String.withUTF8<A>((Swift.UnsafeBufferPointer<Swift.UInt8>) throws -> A) throws -> A",
+            "String.withUTF8<A>(_:)"
+        ),
+        (
+            "Backtrace.(printBacktrace in _B82A8C0ED7C904841114FDF244F9E58E)(signal: Swift.Int32) -> ()",
+            "printBacktrace(signal:)"
+        )
     ])
     func normalises(_ name: String, _ expected: String) {
         #expect(FunctionNameNormalizer.normalize(name) == expected)
@@ -67,10 +87,14 @@ struct FunctionNameNormalizerTests {
 
     @Test("A function and its clone, specialisation or alias normalise alike")
     func clonesMatchTheirFunction() {
-        let pairs = [("parse_record", "parse_record.cold"), ("free", "__GI___libc_free"),
-                     ("ns::f(int)", "ns::f(long) [clone .isra.0]"), ("f(_:)", "specialized f(_:)")]
+        let pairs = [
+            ("parse_record", "parse_record.cold"), ("free", "__GI___libc_free"),
+            ("ns::f(int)", "ns::f(long) [clone .isra.0]"), ("f(_:)", "specialized f(_:)")
+        ]
         for (plain, variant) in pairs {
-            #expect(FunctionNameNormalizer.normalize(plain) == FunctionNameNormalizer.normalize(variant), "\(plain) / \(variant)")
+            #expect(
+                FunctionNameNormalizer.normalize(plain) == FunctionNameNormalizer.normalize(variant),
+                "\(plain) / \(variant)")
         }
     }
 }

@@ -1,7 +1,8 @@
 import CrashLogs
 import Foundation
-@testable import Grouping
 import Testing
+
+@testable import Grouping
 
 /// Times as logs write them, against Foundation's own reading of the same text.
 @Suite("Timestamps in logs")
@@ -19,7 +20,7 @@ struct LogTimestampTests {
         ("2026-11-25T20:24:14.785647Z", "yyyy-MM-dd'T'HH:mm:ss.SSSSSSX"),
         ("2024-02-29 23:59:59.123456789+0100", "yyyy-MM-dd HH:mm:ss.SSSSSSSSSZ"),
         ("1999-12-31T23:00:00+05:30", "yyyy-MM-dd'T'HH:mm:ssXXXXX"),
-        ("2038-01-19 03:14:08 +0000", "yyyy-MM-dd HH:mm:ss Z"),
+        ("2038-01-19 03:14:08 +0000", "yyyy-MM-dd HH:mm:ss Z")
     ])
     func readsAsFoundationDoes(_ text: String, _ format: String) throws {
         let expected = try #require(Self.foundation(text, format))
@@ -39,28 +40,35 @@ struct LogTimestampTests {
         let logs = [
             "Process: App [1]\nDate/Time:             2022-10-07 11:31:52.6211 -0700\n",
             "{\"app_name\":\"App\",\"timestamp\":\"2022-10-07 11:31:52.00 -0700\"}\n",
-            "Build fingerprint: 'x'\nTimestamp: 2022-10-07 11:31:52.123456789-0700\n",
+            "Build fingerprint: 'x'\nTimestamp: 2022-10-07 11:31:52.123456789-0700\n"
         ]
         for log in logs {
-            let report = CrashReport(format: .glibcBacktrace, exception: nil, threads: [], images: [], lines: LogLine.split(Array(log.utf8)))
+            let report = CrashReport(
+                format: .glibcBacktrace, exception: nil, threads: [], images: [], lines: LogLine.split(Array(log.utf8)))
             #expect(LogTimestamp.find(in: report) == 1_665_167_512, "\(log)")
         }
         // A logger's prefix (docker, kubectl --timestamps), taken off the lines by the parser.
-        let trace = "tally: caught signal 11 (Segmentation fault)\nBacktrace:\n./tally(+0x11ef)[0x5608588881ef]\n./tally(+0x1249)[0x560858888249]\n"
+        let trace =
+            "tally: caught signal 11 (Segmentation fault)\nBacktrace:\n./tally(+0x11ef)[0x5608588881ef]\n./tally(+0x1249)[0x560858888249]\n"
         let prefixed = trace.split(separator: "\n").map { "2022-10-07T18:31:52.000000000Z " + $0 + "\n" }.joined()
         let parsed = try CrashLogParser.parseAll(Array(prefixed.utf8), source: "prefixed")
         #expect(parsed.first.flatMap(LogTimestamp.find(in:)) == 1_665_167_512)
         // The objects a JSON-lines logger wrote the lines as: docker's, a shipper's, journald's.
-        for object in [#"{"log":"LINE\n","stream":"stderr","time":"2022-10-07T18:31:52.5Z"}"#,
-                       #"{"@timestamp":"2022-10-07T18:31:52Z","message":"LINE","n":{"a":1}}"#,
-                       #"{"__REALTIME_TIMESTAMP":"1665167512123456","MESSAGE":"LINE"}"#] {
-            let lines = trace.split(separator: "\n").map { object.replacingOccurrences(of: "LINE", with: String($0)) + "\n" }.joined()
+        for object in [
+            #"{"log":"LINE\n","stream":"stderr","time":"2022-10-07T18:31:52.5Z"}"#,
+            #"{"@timestamp":"2022-10-07T18:31:52Z","message":"LINE","n":{"a":1}}"#,
+            #"{"__REALTIME_TIMESTAMP":"1665167512123456","MESSAGE":"LINE"}"#
+        ] {
+            let lines = trace.split(separator: "\n").map {
+                object.replacingOccurrences(of: "LINE", with: String($0)) + "\n"
+            }.joined()
             let parsed = try CrashLogParser.parseAll(Array(lines.utf8), source: "json")
             #expect(parsed.first?.lines.first?.envelope != nil, "\(object)")
             #expect(parsed.first.flatMap(LogTimestamp.find(in:)) == 1_665_167_512, "\(object)")
         }
-        let none = CrashReport(format: .glibcBacktrace, exception: nil, threads: [], images: [],
-                               lines: LogLine.split(Array("Uptime: 12:00:01\nno date here 2022-13-07 11:31:52\n".utf8)))
+        let none = CrashReport(
+            format: .glibcBacktrace, exception: nil, threads: [], images: [],
+            lines: LogLine.split(Array("Uptime: 12:00:01\nno date here 2022-13-07 11:31:52\n".utf8)))
         #expect(LogTimestamp.find(in: none) == nil)
     }
 }

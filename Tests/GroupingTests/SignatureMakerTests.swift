@@ -1,27 +1,38 @@
 import CrashLogs
 import Grouping
-import Testing
 import PostmortemCore
+import Testing
 
 /// Signatures of stacks built here, one rule kind at a time.
 @Suite("Crash signatures")
 struct SignatureMakerTests {
     /// A frame named `name` (nil: unresolved at `offset` of `app`), with `inlined` calls inlined into it (innermost
     /// first).
-    static func frame(_ index: Int, _ name: String?, inlined: [String] = [], offset: UInt64 = 0, thunk: Bool = false) -> CrashFrame {
-        var frame = CrashFrame(index: index, address: nil, addressKind: .returnAddress, image: 0, imageOffset: offset, lineNumber: index)
+    static func frame(_ index: Int, _ name: String?, inlined: [String] = [], offset: UInt64 = 0, thunk: Bool = false)
+        -> CrashFrame
+    {
+        var frame = CrashFrame(
+            index: index, address: nil, addressKind: .returnAddress, image: 0, imageOffset: offset, lineNumber: index)
         if let name {
-            frame.symbols = inlined.map { SymbolicatedFrame(function: $0, linkageName: nil, file: nil, line: 0, column: 0, isInlined: true) }
-                + [SymbolicatedFrame(function: name, linkageName: nil, file: nil, line: 0, column: 0, isInlined: false, isThunk: thunk)]
+            frame.symbols =
+                inlined.map {
+                    SymbolicatedFrame(function: $0, linkageName: nil, file: nil, line: 0, column: 0, isInlined: true)
+                }
+                + [
+                    SymbolicatedFrame(
+                        function: name, linkageName: nil, file: nil, line: 0, column: 0, isInlined: false,
+                        isThunk: thunk)
+                ]
         }
         return frame
     }
 
     static func report(_ names: [String?], extraThreads: [CrashThread] = []) -> CrashReport {
         let frames = names.enumerated().map { frame($0.offset, $0.element, offset: 0x1000 + UInt64($0.offset) * 0x10) }
-        return CrashReport(format: .glibcBacktrace, exception: .init(type: "SIGSEGV", message: nil),
-                           threads: extraThreads + [CrashThread(index: 0, name: nil, crashed: true, frames: frames)],
-                           images: [CrashImage(name: "app", path: nil)], lines: [])
+        return CrashReport(
+            format: .glibcBacktrace, exception: .init(type: "SIGSEGV", message: nil),
+            threads: extraThreads + [CrashThread(index: 0, name: nil, crashed: true, frames: frames)],
+            images: [CrashImage(name: "app", path: nil)], lines: [])
     }
 
     static func signature(_ report: CrashReport, rules: String? = nil) throws -> CrashSignature {
@@ -39,21 +50,29 @@ struct SignatureMakerTests {
 
     @Test("A signal handler and its trampoline are cut; the C library's abort path is skipped")
     func handlerAndAbortPath() throws {
-        let signature = try Self.signature(Self.report(["report_crash", "__restore_rt", "__pthread_kill_implementation",
-                                                        "raise", "abort", "check_total", "tally", "main", "__libc_start_main", "_start"]))
+        let signature = try Self.signature(
+            Self.report([
+                "report_crash", "__restore_rt", "__pthread_kill_implementation",
+                "raise", "abort", "check_total", "tally", "main", "__libc_start_main", "_start"
+            ]))
         #expect(signature.text == "check_total | tally | main")
         let outcomes = signature.decisions.map(\.outcome)
         guard case .above(let above) = outcomes[0], case .cut(let cut) = outcomes[1] else {
             Issue.record("the handler and the trampoline: \(outcomes.prefix(2))")
             return
         }
-        #expect(above == cut && cut.kind == .cut && cut.pattern.contains("__restore_rt") && cut.origin.hasPrefix("defaults:"))
+        #expect(
+            above == cut && cut.kind == .cut && cut.pattern.contains("__restore_rt")
+                && cut.origin.hasPrefix("defaults:"))
     }
 
     @Test("Prefix frames are kept above the first meaningful frame, not counted, and left out below it")
     func prefixFrames() throws {
-        let signature = try Self.signature(Self.report(["__memmove_avx_unaligned_erms", "copy_item", "std::vector<int>::push_back(int const&)",
-                                                        "load", "main"]))
+        let signature = try Self.signature(
+            Self.report([
+                "__memmove_avx_unaligned_erms", "copy_item", "std::vector<int>::push_back(int const&)",
+                "load", "main"
+            ]))
         #expect(signature.text == "memmove | copy_item | load | main")
     }
 
@@ -71,24 +90,29 @@ struct SignatureMakerTests {
         // Prefix frames give way to module@offset, but stand when nothing else does (a leak in malloc called by strdup).
         #expect(try Self.signature(Self.report(["malloc", nil, "__GI___strdup"])).text == "app@0x1010")
         #expect(try Self.signature(Self.report(["malloc", "__GI___strdup"])).text == "malloc | strdup")
-        let empty = CrashReport(format: .sanitizer, exception: .init(type: "SEGV", message: nil), threads: [], images: [], lines: [])
+        let empty = CrashReport(
+            format: .sanitizer, exception: .init(type: "SEGV", message: nil), threads: [], images: [], lines: [])
         #expect(try Self.signature(empty).text == "EMPTY: no stack (SEGV)")
     }
 
     @Test("Thunks are skipped, flagged or named")
     func thunks() throws {
         var report = Self.report([])
-        report.threads[0].frames = [Self.frame(0, "Ledger.post(_:)"), Self.frame(1, "thunk", thunk: true),
-                                    Self.frame(2, "partial apply for closure #1 in settle(_:amounts:)"), Self.frame(3, "settle(_:amounts:)"),
-                                    Self.frame(4, "main")]
+        report.threads[0].frames = [
+            Self.frame(0, "Ledger.post(_:)"), Self.frame(1, "thunk", thunk: true),
+            Self.frame(2, "partial apply for closure #1 in settle(_:amounts:)"), Self.frame(3, "settle(_:amounts:)"),
+            Self.frame(4, "main")
+        ]
         #expect(try Self.signature(report).text == "Ledger.post(_:) | settle(_:amounts:) | main")
     }
 
     @Test("An uncaught exception's backtrace is used instead of the crashed thread's terminate path")
     func exceptionBacktrace() throws {
-        let exception = CrashThread(index: 1, name: "Last Exception Backtrace", crashed: false,
-                                    frames: [Self.frame(0, "objc_exception_throw"), Self.frame(1, "-[Model load]"), Self.frame(2, "main")])
-        let report = Self.report(["__pthread_kill", "abort", "std::__terminate(void (*)())", "main"], extraThreads: [exception])
+        let exception = CrashThread(
+            index: 1, name: "Last Exception Backtrace", crashed: false,
+            frames: [Self.frame(0, "objc_exception_throw"), Self.frame(1, "-[Model load]"), Self.frame(2, "main")])
+        let report = Self.report(
+            ["__pthread_kill", "abort", "std::__terminate(void (*)())", "main"], extraThreads: [exception])
         #expect(try Self.signature(report).text == "-[Model load] | main")
     }
 
@@ -99,15 +123,16 @@ struct SignatureMakerTests {
         #expect(try Self.signature(report, rules: "skip log_.*\n").text == "handle_request | parse_record | load")
         #expect(try Self.signature(report, rules: "sentinel parse_record\nframes 2").text == "parse_record | load")
         #expect(try Self.signature(report, rules: "cut handle_request").text == "parse_record | load | serve")
-        #expect(try Self.signature(report, rules: "# comment\nprefix log_fatal|handle_request\nframes 1").text
-            == "log_fatal | handle_request | parse_record")
+        #expect(
+            try Self.signature(report, rules: "# comment\nprefix log_fatal|handle_request\nframes 1").text
+                == "log_fatal | handle_request | parse_record")
     }
 
     @Test(arguments: [
         ("skip", "rules:1: 'skip' needs a pattern or a number"),
         ("skip a\nignore b", "rules:2: 'ignore' is not a rule (skip, prefix, sentinel, cut or frames)"),
         ("frames 0", "rules:1: frames takes a number from 1 to 100, not '0'"),
-        ("\n\nprefix (unclosed", "rules:3: '(unclosed' is not a regular expression"),
+        ("\n\nprefix (unclosed", "rules:3: '(unclosed' is not a regular expression")
     ])
     func badRulesSayWhereAndWhy(_ text: String, _ expected: String) {
         #expect {

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectFiles
-import Testing
 import TestSupport
+import Testing
 
 /// The Breakpad debug id of each committed binary (ELF: the build-id's first 16 bytes as a GUID, its first three
 /// fields byte-swapped, and age 0; Mach-O: the UUID and age 0) equals the one Mozilla's dump_syms 2.3.5 writes in

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectFiles
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Finding debug files")
 struct DebugFileLocatorTests {
@@ -20,17 +20,22 @@ struct DebugFileLocatorTests {
         let expected = root + "/" + (binary.buildID?.debugFileRelativePath ?? "")
         #expect(found.debugFile?.path == expected)
         let missing = DebugFileLocator(search: DebugFileSearch(includesSystemRoot: false)).locateDebugFile(for: binary)
-        #expect(missing.debugFile == nil, "without the root nothing is found: the debug link's name is nowhere beside the binary")
+        #expect(
+            missing.debugFile == nil,
+            "without the root nothing is found: the debug link's name is nowhere beside the binary")
     }
 
     @Test func aDebugFileOfAnotherBuildIsRejected() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("postmortem-locator-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent(".debug"), withIntermediateDirectories: true)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "postmortem-locator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: scratch.appendingPathComponent(".debug"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let binaryPath = scratch.appendingPathComponent("sensors-stripped").path
         try FileManager.default.copyItem(atPath: Fixtures.path("sensors-stripped"), toPath: binaryPath)
-        try FileManager.default.copyItem(atPath: Fixtures.path("sensors-clang-dwarf4"),
-                                         toPath: scratch.appendingPathComponent(".debug/sensors-stripped.debug").path)
+        try FileManager.default.copyItem(
+            atPath: Fixtures.path("sensors-clang-dwarf4"),
+            toPath: scratch.appendingPathComponent(".debug/sensors-stripped.debug").path)
         let lookup = DebugFileLocator(search: DebugFileSearch(includesSystemRoot: false))
             .locateDebugFile(for: try ObjectFileReader.read(path: binaryPath))
         #expect(lookup.debugFile == nil)

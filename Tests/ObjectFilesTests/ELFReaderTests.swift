@@ -1,21 +1,22 @@
 import Foundation
 import ObjectFiles
-import Testing
-import TestSupport
 import PostmortemCore
+import TestSupport
+import Testing
 
 @Suite("ELF identity and layout")
 struct ELFReaderTests {
     static let binaries = [
         "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-gz", "sensors-gcc-dwarf4-gz", "inventory-gcc",
-        "inventory-clang", "shapes-swift-O", "libgeometry.so", "sensors-stripped", ".debug/sensors-stripped.debug",
+        "inventory-clang", "shapes-swift-O", "libgeometry.so", "sensors-stripped", ".debug/sensors-stripped.debug"
     ]
 
     @Test(arguments: binaries)
     func buildIDMatchesReadelf(_ name: String) throws {
         let file = try ObjectFileReader.read(path: Fixtures.path(name))
         let readelf = try Fixtures.run("readelf", ["-n", Fixtures.path(name)])
-        let expected = try #require(readelf.split(separator: "\n").first { $0.contains("Build ID:") }?.split(separator: " ").last)
+        let expected = try #require(
+            readelf.split(separator: "\n").first { $0.contains("Build ID:") }?.split(separator: " ").last)
         #expect(file.buildID?.hex == String(expected))
         #expect(BuildID(hex: String(expected)) == file.buildID)
     }
@@ -35,8 +36,9 @@ struct ELFReaderTests {
 
     @Test func kindsOfFile() throws {
         #expect(try ObjectFileReader.read(path: Fixtures.path("libgeometry.so")).kind == .sharedObject)
-        #expect(try ObjectFileReader.read(path: Fixtures.path("sensors-gcc-dwarf5")).kind == .positionIndependentExecutable,
-                "a PIE is ET_DYN with DF_1_PIE")
+        #expect(
+            try ObjectFileReader.read(path: Fixtures.path("sensors-gcc-dwarf5")).kind == .positionIndependentExecutable,
+            "a PIE is ET_DYN with DF_1_PIE")
         // A debug file keeps no `.dynamic` contents: it reads as what its type says.
         #expect(try ObjectFileReader.read(path: Fixtures.path(".debug/sensors-stripped.debug")).kind == .sharedObject)
         #expect(try ObjectFileReader.read(path: Fixtures.path("sensors-gcc-dwarf5")).hasDWARF)
@@ -57,8 +59,12 @@ struct ELFReaderTests {
         let file = try ObjectFileReader.read(path: Fixtures.path("sensors-stripped"))
         let link = try #require(file.debugLink)
         #expect(link.fileName == "sensors-stripped.debug")
-        let crc = try Fixtures.run("python3", ["-c", "import zlib,sys; print(zlib.crc32(open(sys.argv[1],'rb').read()))",
-                                               Fixtures.path(".debug/sensors-stripped.debug")])
+        let crc = try Fixtures.run(
+            "python3",
+            [
+                "-c", "import zlib,sys; print(zlib.crc32(open(sys.argv[1],'rb').read()))",
+                Fixtures.path(".debug/sensors-stripped.debug")
+            ])
         #expect(UInt32(crc.trimmingCharacters(in: .whitespacesAndNewlines)) == link.crc)
     }
 }

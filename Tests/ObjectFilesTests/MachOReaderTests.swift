@@ -1,8 +1,8 @@
 import Foundation
 import ObjectFiles
-import Testing
-import TestSupport
 import PostmortemCore
+import TestSupport
+import Testing
 
 @Suite("Mach-O, universal files and dSYM bundles")
 struct MachOReaderTests {
@@ -23,7 +23,9 @@ struct MachOReaderTests {
     func slicesAndUUIDsMatchLLVMDwarfdump(_ name: String) throws {
         let images = try ObjectFileReader.readAll(path: Self.apple(name))
         let expected = try llvmUUIDs(Self.apple(name))
-        #expect(Dictionary(uniqueKeysWithValues: images.map { ($0.architecture.name, $0.uuid?.description ?? "") }) == expected)
+        #expect(
+            Dictionary(uniqueKeysWithValues: images.map { ($0.architecture.name, $0.uuid?.description ?? "") })
+                == expected)
         for image in images {
             #expect(image.format == .machO)
             #expect(image.imageBase == FileAddress(0x1_0000_0000))
@@ -46,7 +48,10 @@ struct MachOReaderTests {
 
     @Test func dSYMBundlesOpenTheirDWARFFile() throws {
         let images = try ObjectFileReader.readAll(path: Self.apple("App.dSYM"))
-        #expect(images.map(\.path) == [Self.apple("App.dSYM/Contents/Resources/DWARF/App"), Self.apple("App.dSYM/Contents/Resources/DWARF/App")])
+        #expect(
+            images.map(\.path) == [
+                Self.apple("App.dSYM/Contents/Resources/DWARF/App"), Self.apple("App.dSYM/Contents/Resources/DWARF/App")
+            ])
         #expect(images.allSatisfy { $0.hasDWARF && $0.kind == .debugCompanion })
         let arm64 = try ObjectFileReader.read(path: Self.apple("App.dSYM"), architecture: .arm64)
         #expect(arm64.slice != nil)
@@ -60,7 +65,9 @@ struct MachOReaderTests {
         var checked = 0
         for line in try Fixtures.run("llvm-nm", ["--defined-only", Self.apple(name)]).split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 2)
-            guard fields.count == 3, "tT".contains(fields[1]), let address = UInt64(fields[0], radix: 16) else { continue }
+            guard fields.count == 3, "tT".contains(fields[1]), let address = UInt64(fields[0], radix: 16) else {
+                continue
+            }
             var expectedName = String(fields[2])
             if expectedName.hasPrefix("_") { expectedName.removeFirst() }
             #expect(table.symbol(containing: FileAddress(address))?.symbol.name == expectedName)

@@ -1,6 +1,7 @@
 import ObjectFiles
-import Testing
+import PostmortemCore
 import TestSupport
+import Testing
 
 /// A symbol table written with `encoded()` and read in place answers every lookup as the original does. The
 /// original is in file order (lookups scan it), the one read back sorted (lookups search it): so this also
@@ -8,7 +9,9 @@ import TestSupport
 @Suite("Symbol table encoding")
 struct SymbolTableEncodingTests {
     /// Names copied into the bytes, or left in place (offsets in the file the table was read from, handed back).
-    @Test(arguments: ["inventory-gcc", "shapes-swift-O", "sensors-gcc-dwarf5", ".debug/sensors-stripped.debug"], [false, true])
+    @Test(
+        arguments: ["inventory-gcc", "shapes-swift-O", "sensors-gcc-dwarf5", ".debug/sensors-stripped.debug"],
+        [false, true])
     func mappedTableAnswersAsTheOriginal(_ name: String, namesInPlace: Bool) throws {
         let image = try ObjectFileReader.read(path: Fixtures.path(name))
         let original = try ObjectFileReader.symbolTable(of: image)

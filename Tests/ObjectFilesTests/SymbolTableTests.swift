@@ -1,7 +1,7 @@
 import ObjectFiles
-import Testing
-import TestSupport
 import PostmortemCore
+import TestSupport
+import Testing
 
 @Suite("Symbol tables")
 struct SymbolTableTests {
@@ -15,10 +15,14 @@ struct SymbolTableTests {
         for line in nm.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count == 4, "tTwW".contains(fields[2]), let start = UInt64(fields[0], radix: 16),
-                  let size = UInt64(fields[1], radix: 16), size > 0 else { continue }
+                let size = UInt64(fields[1], radix: 16), size > 0
+            else { continue }
             for address in [start, start + size - 1] {
-                let hit = try #require(table.symbol(containing: FileAddress(address)), "nothing at \(address) (\(fields[3]))")
-                #expect(hit.symbol.address == FileAddress(start), "\(fields[3]) at 0x\(String(address, radix: 16)) found \(hit.symbol.name)")
+                let hit = try #require(
+                    table.symbol(containing: FileAddress(address)), "nothing at \(address) (\(fields[3]))")
+                #expect(
+                    hit.symbol.address == FileAddress(start),
+                    "\(fields[3]) at 0x\(String(address, radix: 16)) found \(hit.symbol.name)")
                 #expect(hit.offset == address - start)
             }
             checked += 1
@@ -27,7 +31,8 @@ struct SymbolTableTests {
     }
 
     @Test func localSymbolsKnowTheirSourceFile() throws {
-        let table = try ObjectFileReader.symbolTable(of: ObjectFileReader.read(path: Fixtures.path("sensors-gcc-dwarf5")))
+        let table = try ObjectFileReader.symbolTable(
+            of: ObjectFileReader.read(path: Fixtures.path("sensors-gcc-dwarf5")))
         #expect(table.symbol(named: "__do_global_dtors_aux")?.sourceFile == "crtstuff.c")
         #expect(table.symbol(named: "sample_at")?.sourceFile == nil, "global symbols name no file")
     }

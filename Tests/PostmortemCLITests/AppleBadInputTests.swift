@@ -1,7 +1,7 @@
 import Foundation
 import ObjectFiles
-import Testing
 import TestSupport
+import Testing
 
 /// Bad Apple input: one clear line each, no crash.
 @Suite("Bad input: Apple")
@@ -23,15 +23,21 @@ struct AppleBadInputTests {
         #expect(rejection.contains("App.dSYM: not used as debug file"))
         let dsymUUID = try #require(try ObjectFileReader.read(path: "\(Self.bin)/App-x86_64.dSYM").uuid)
         let binaryUUID = try #require(try ObjectFileReader.read(path: "\(Self.bin)/App-arm64").uuid)
-        #expect(rejection.contains("UUID \(dsymUUID) (x86_64) does not match the binary's \(binaryUUID) (arm64)"), "\(rejection)")
+        #expect(
+            rejection.contains("UUID \(dsymUUID) (x86_64) does not match the binary's \(binaryUUID) (arm64)"),
+            "\(rejection)")
     }
 
     @Test func dSYMBundleWithoutItsDWARFFile() throws {
         let scratch = try BadInputTests.Scratch()
-        try FileManager.default.createDirectory(atPath: scratch.path("App.dSYM/Contents/Resources/DWARF"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: scratch.path("App.dSYM/Contents/Resources/DWARF"), withIntermediateDirectories: true)
         let result = try Command.postmortem(["atos", "-o", scratch.path("App.dSYM"), "0x1000007c0"])
         #expect(result.status == 1)
-        #expect(result.errorLines == ["postmortem: \(scratch.path("App.dSYM")): malformed object file: dSYM bundle has no DWARF file in Contents/Resources/DWARF"])
+        #expect(
+            result.errorLines == [
+                "postmortem: \(scratch.path("App.dSYM")): malformed object file: dSYM bundle has no DWARF file in Contents/Resources/DWARF"
+            ])
     }
 
     @Test(arguments: [20, 200, 2_000])
@@ -42,7 +48,9 @@ struct AppleBadInputTests {
         let result = try Command.postmortem(["atos", "-o", scratch.path("App"), "0x1000007c0"])
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
-        #expect(result.errorLines.first?.hasPrefix("postmortem: \(scratch.path("App")): malformed object file:") == true, "\(result.standardError)")
+        #expect(
+            result.errorLines.first?.hasPrefix("postmortem: \(scratch.path("App")): malformed object file:") == true,
+            "\(result.standardError)")
     }
 
     @Test func fatHeaderPointingPastTheEnd() throws {
@@ -53,13 +61,16 @@ struct AppleBadInputTests {
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.contains("universal header puts slice") == true)
-        #expect(result.errorLines.first?.contains("past the end of the 30000-byte file") == true, "\(result.standardError)")
+        #expect(
+            result.errorLines.first?.contains("past the end of the 30000-byte file") == true, "\(result.standardError)")
     }
 
     @Test func unknownArchitecture() throws {
         let unknown = try Command.postmortem(["atos", "-arch", "sparc", "-o", "\(Self.bin)/App", "0x1000007c0"])
         #expect(unknown.status == 64)
-        #expect(unknown.errorLines.count == 1 && unknown.standardError.contains("the value 'sparc' is invalid for '-arch <arch>'"))
+        #expect(
+            unknown.errorLines.count == 1
+                && unknown.standardError.contains("the value 'sparc' is invalid for '-arch <arch>'"))
 
         let missing = try Command.postmortem(["atos", "-arch", "arm64e", "-o", "\(Self.bin)/App", "0x1000007c0"])
         #expect(missing.status == 1)
@@ -67,6 +78,9 @@ struct AppleBadInputTests {
 
         let ambiguous = try Command.postmortem(["atos", "-o", "\(Self.bin)/App", "0x1000007c0"])
         #expect(ambiguous.status == 1)
-        #expect(ambiguous.errorLines == ["postmortem: \(Self.bin)/App is a universal file with x86_64, arm64; choose one with --arch"])
+        #expect(
+            ambiguous.errorLines == [
+                "postmortem: \(Self.bin)/App is a universal file with x86_64, arm64; choose one with --arch"
+            ])
     }
 }

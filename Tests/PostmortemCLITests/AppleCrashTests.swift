@@ -1,7 +1,8 @@
 import Foundation
 import ObjectFiles
-import Testing
+import PostmortemCore
 import TestSupport
+import Testing
 
 /// Apple `.crash` reports: every corpus report parses; a report of the Apple fixture is symbolicated
 /// through its dSYM, found by UUID below `-d`.
@@ -50,18 +51,28 @@ struct AppleCrashTests {
         #expect(result.status == 0, "\(result.standardError)")
         let frames = result.outputLines.filter { $0.range(of: #"^\d+\s+App\s"#, options: .regularExpression) != nil }
         // The same addresses through `resolve`, frame 0 as is and the return addresses at -1.
-        let expected = try Command.postmortem(["resolve", "-i", "--arch", "arm64", "-o", Paths.fixture("../Apple/bin/App.dSYM"),
-                                               "-l", "0x104a3c000", "0x104a3c7c0", "0x104a3c903", "0x104a3c93f"]).outputLines
-        #expect(frames.map { String($0.split(separator: "\t").last!.drop { $0 == " " }.split(separator: " ", maxSplits: 1).last!) } == expected,
-                "\(frames)")
+        let expected = try Command.postmortem([
+            "resolve", "-i", "--arch", "arm64", "-o", Paths.fixture("../Apple/bin/App.dSYM"),
+            "-l", "0x104a3c000", "0x104a3c7c0", "0x104a3c903", "0x104a3c93f"
+        ]).outputLines
+        #expect(
+            frames.map {
+                String($0.split(separator: "\t").last!.drop { $0 == " " }.split(separator: " ", maxSplits: 1).last!)
+            } == expected,
+            "\(frames)")
         #expect(frames.first?.hasSuffix("0x104a3c7c0 sample_at (in App) (sensors.c:17)") == true)
         #expect(frames.contains { $0.contains("+[Widget totalForSensor:count:] (in App)") })
-        #expect(result.outputLines.contains("3   dyld                          \t       0x1a0b1e0f4 start + 520"), "unresolved frames stay as they were")
+        #expect(
+            result.outputLines.contains("3   dyld                          \t       0x1a0b1e0f4 start + 520"),
+            "unresolved frames stay as they were")
 
         let json = try Command.postmortem(["symbolicate", "--json", "-d", Paths.fixture("../Apple/bin"), log])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let images = try #require(object["images"] as? [[String: Any]])
-        #expect(images.first?["debugFile"] as? String == Paths.fixture("../Apple/bin/App.dSYM/Contents/Resources/DWARF/App"))
+        #expect(
+            images.first?["debugFile"] as? String == Paths.fixture("../Apple/bin/App.dSYM/Contents/Resources/DWARF/App")
+        )
         #expect((object["exception"] as? [String: Any])?["type"] as? String == "EXC_BREAKPOINT (SIGTRAP)")
     }
 
@@ -71,43 +82,48 @@ struct AppleCrashTests {
         try report(uuid: "00000000000000000000000000000001").write(toFile: log, atomically: true, encoding: .utf8)
         let result = try Command.postmortem(["symbolicate", "-d", Paths.fixture("../Apple/bin"), log])
         #expect(result.status == 0)
-        #expect(result.standardOutput == (try String(contentsOfFile: log, encoding: .utf8)), "nothing resolves; the report is unchanged")
-        #expect(result.errorLines.contains { $0.contains("does not match 00000000000000000000000000000001 in the log") }, "\(result.standardError)")
+        #expect(
+            result.standardOutput == (try String(contentsOfFile: log, encoding: .utf8)),
+            "nothing resolves; the report is unchanged")
+        #expect(
+            result.errorLines.contains { $0.contains("does not match 00000000000000000000000000000001 in the log") },
+            "\(result.standardError)")
     }
 
     /// The same crash as an `.ips` (bug type 309), in the layout macOS 12 writes.
     private func ips(uuid: String) -> String {
-        let header = #"{"app_name":"App","timestamp":"2022-06-01 10:00:00.00 +0200","app_version":"1.0","slice_uuid":"\#(uuid)","build_version":"1","platform":1,"bug_type":"309","os_version":"macOS 12.4 (21F79)","incident_id":"2F1C6E0A-7B0B-4C1B-9E33-0D7A1D6C3F10","name":"App"}"#
+        let header =
+            #"{"app_name":"App","timestamp":"2022-06-01 10:00:00.00 +0200","app_version":"1.0","slice_uuid":"\#(uuid)","build_version":"1","platform":1,"bug_type":"309","os_version":"macOS 12.4 (21F79)","incident_id":"2F1C6E0A-7B0B-4C1B-9E33-0D7A1D6C3F10","name":"App"}"#
         return header + "\n" + """
-        {
-          "procName" : "App",
-          "cpuType" : "ARM-64",
-          "exception" : {"codes":"0x0000000000000001, 0x00000001040007c0","rawCodes":[1,4362078144],"type":"EXC_BREAKPOINT","signal":"SIGTRAP"},
-          "faultingThread" : 0,
-          "threads" : [{"triggered":true,"id":1,"queue":"com.apple.main-thread","frames":[{"imageOffset":1984,"imageIndex":0},{"imageOffset":2308,"imageIndex":0},{"imageOffset":2368,"imageIndex":0},{"imageOffset":24820,"symbol":"start","symbolLocation":520,"imageIndex":1}]}],
-          "usedImages" : [
-          {
-            "source" : "P",
-            "arch" : "arm64",
-            "base" : 4372807680,
-            "size" : 32768,
-            "uuid" : "\(uuid)",
-            "path" : "\\/Users\\/USER\\/Library\\/App.app\\/Contents\\/MacOS\\/App",
-            "name" : "App"
-          },
-          {
-            "source" : "P",
-            "arch" : "arm64e",
-            "base" : 6989938688,
-            "size" : 393216,
-            "uuid" : "c9a96f4f-5d9e-3e2a-8b5e-1e7c3d2f1a0b",
-            "path" : "\\/usr\\/lib\\/dyld",
-            "name" : "dyld"
-          }
-        ]
-        }
+            {
+              "procName" : "App",
+              "cpuType" : "ARM-64",
+              "exception" : {"codes":"0x0000000000000001, 0x00000001040007c0","rawCodes":[1,4362078144],"type":"EXC_BREAKPOINT","signal":"SIGTRAP"},
+              "faultingThread" : 0,
+              "threads" : [{"triggered":true,"id":1,"queue":"com.apple.main-thread","frames":[{"imageOffset":1984,"imageIndex":0},{"imageOffset":2308,"imageIndex":0},{"imageOffset":2368,"imageIndex":0},{"imageOffset":24820,"symbol":"start","symbolLocation":520,"imageIndex":1}]}],
+              "usedImages" : [
+              {
+                "source" : "P",
+                "arch" : "arm64",
+                "base" : 4372807680,
+                "size" : 32768,
+                "uuid" : "\(uuid)",
+                "path" : "\\/Users\\/USER\\/Library\\/App.app\\/Contents\\/MacOS\\/App",
+                "name" : "App"
+              },
+              {
+                "source" : "P",
+                "arch" : "arm64e",
+                "base" : 6989938688,
+                "size" : 393216,
+                "uuid" : "c9a96f4f-5d9e-3e2a-8b5e-1e7c3d2f1a0b",
+                "path" : "\\/usr\\/lib\\/dyld",
+                "name" : "dyld"
+              }
+            ]
+            }
 
-        """
+            """
     }
 
     @Test func ipsFramesAreFilledInPlaceAsXcodeWritesThem() throws {
@@ -132,7 +148,8 @@ struct AppleCrashTests {
         #expect(frames.contains { $0["symbol"] as? String == "+[Widget totalForSensor:count:]" })
         #expect(frames.last?["symbol"] as? String == "start", "frames of images not found keep what they had")
         // Outside the rewritten frame objects, every byte is as it was.
-        let untouched = input.components(separatedBy: "\"threads\"").last!.components(separatedBy: "\"usedImages\"").last!
+        let untouched = input.components(separatedBy: "\"threads\"").last!.components(separatedBy: "\"usedImages\"")
+            .last!
         #expect(result.standardOutput.hasSuffix(untouched))
     }
 }
@@ -145,33 +162,42 @@ struct NSExceptionTests {
         let log = scratch.path("exception.txt")
         // The console's layout, for the arm64 slice of the fixture app loaded at 0x104a3c000.
         let text = """
-        2022-06-01 10:00:00.123 App[4242:99] *** Terminating app due to uncaught exception 'NSRangeException', reason: 'index 5 beyond bounds [0 .. 2]'
-        *** First throw call stack:
-        (0x18278ae38 0x104a3c904 0x104a3c944 0x1822068b8)
-        libc++abi.dylib: terminating with uncaught exception of type NSException
+            2022-06-01 10:00:00.123 App[4242:99] *** Terminating app due to uncaught exception 'NSRangeException', reason: 'index 5 beyond bounds [0 .. 2]'
+            *** First throw call stack:
+            (0x18278ae38 0x104a3c904 0x104a3c944 0x1822068b8)
+            libc++abi.dylib: terminating with uncaught exception of type NSException
 
-        """
+            """
         try text.write(toFile: log, atomically: true, encoding: .utf8)
-        let result = try Command.postmortem(["symbolicate", "-o", Paths.fixture("../Apple/bin/App.dSYM"), "-arch", "arm64",
-                                             "-l", "0x104a3c000", log])
+        let result = try Command.postmortem([
+            "symbolicate", "-o", Paths.fixture("../Apple/bin/App.dSYM"), "-arch", "arm64",
+            "-l", "0x104a3c000", log
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.outputLines
         let original = text.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(3)) == Array(original.prefix(3)), "the log itself is unchanged")
         #expect(lines.last == original.last, "the resolved addresses come right after the list")
-        let expected = try Command.postmortem(["resolve", "-i", "--arch", "arm64", "-o", Paths.fixture("../Apple/bin/App.dSYM"),
-                                               "-l", "0x104a3c000", "0x104a3c903", "0x104a3c943"]).outputLines
+        let expected = try Command.postmortem([
+            "resolve", "-i", "--arch", "arm64", "-o", Paths.fixture("../Apple/bin/App.dSYM"),
+            "-l", "0x104a3c000", "0x104a3c903", "0x104a3c943"
+        ]).outputLines
         let added = Array(lines.dropFirst(3).prefix(while: { $0.hasPrefix("1\t") || $0.hasPrefix("2\t") }))
         #expect(added.count == expected.count)
         #expect(added.first?.hasPrefix("1\t0x104a3c904 +[Widget totalForSensor:count:]") == true, "\(added)")
 
-        let json = try Command.postmortem(["symbolicate", "--json", "-o", Paths.fixture("../Apple/bin/App.dSYM"), "-arch", "arm64",
-                                           "-l", "0x104a3c000", log])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let json = try Command.postmortem([
+            "symbolicate", "--json", "-o", Paths.fixture("../Apple/bin/App.dSYM"), "-arch", "arm64",
+            "-l", "0x104a3c000", log
+        ])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect((report["exception"] as? [String: Any])?["type"] as? String == "NSRangeException")
         let frames = try #require((report["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
         #expect(frames.count == 4)
-        #expect(frames[0]["unresolvedReason"] as? String != nil, "an address outside the binary stays unresolved, with the reason")
+        #expect(
+            frames[0]["unresolvedReason"] as? String != nil,
+            "an address outside the binary stays unresolved, with the reason")
     }
 }
 
@@ -184,23 +210,30 @@ struct LLDBTests {
         let uuid = try #require(arm64.uuid).description
         // lldb's layout for the arm64 slice of the fixture app loaded at 0x104a3c000, with no symbols at hand.
         let text = """
-        (lldb) bt
-        * thread #1, queue = 'com.apple.main-thread', stop reason = EXC_BREAKPOINT (code=1, subcode=0x104a3c7c0)
-          * frame #0: 0x0000000104a3c7c0 App`___lldb_unnamed_symbol1$$App + 48
-            frame #1: 0x0000000104a3c904 App`___lldb_unnamed_symbol3$$App + 92
-            frame #2: 0x00000001a0b1e0f4 dyld`start + 520
-        (lldb) image list
-        [  0] \(uuid) 0x0000000104a3c000 /Users/USER/Library/App.app/Contents/MacOS/App
-        [  1] C9A96F4F-5D9E-3E2A-8B5E-1E7C3D2F1A0B 0x00000001a0b18000 /usr/lib/dyld
+            (lldb) bt
+            * thread #1, queue = 'com.apple.main-thread', stop reason = EXC_BREAKPOINT (code=1, subcode=0x104a3c7c0)
+              * frame #0: 0x0000000104a3c7c0 App`___lldb_unnamed_symbol1$$App + 48
+                frame #1: 0x0000000104a3c904 App`___lldb_unnamed_symbol3$$App + 92
+                frame #2: 0x00000001a0b1e0f4 dyld`start + 520
+            (lldb) image list
+            [  0] \(uuid) 0x0000000104a3c000 /Users/USER/Library/App.app/Contents/MacOS/App
+            [  1] C9A96F4F-5D9E-3E2A-8B5E-1E7C3D2F1A0B 0x00000001a0b18000 /usr/lib/dyld
 
-        """
+            """
         let log = scratch.path("lldb.txt")
         try text.write(toFile: log, atomically: true, encoding: .utf8)
         let result = try Command.postmortem(["symbolicate", "-d", Paths.fixture("../Apple/bin"), log])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.outputLines.contains("  * frame #0: 0x0000000104a3c7c0 App`sample_at + 48 at sensors.c:17:44"), "\(result.standardOutput)")
-        #expect(result.outputLines.contains { $0.hasPrefix("    frame #1: 0x0000000104a3c904 App`+[Widget totalForSensor:count:] + 92 at Widget.m:") },
-                "\(result.standardOutput)")
-        #expect(result.outputLines.contains("    frame #2: 0x00000001a0b1e0f4 dyld`start + 520"), "frames of images not found stay")
+        #expect(
+            result.outputLines.contains("  * frame #0: 0x0000000104a3c7c0 App`sample_at + 48 at sensors.c:17:44"),
+            "\(result.standardOutput)")
+        #expect(
+            result.outputLines.contains {
+                $0.hasPrefix("    frame #1: 0x0000000104a3c904 App`+[Widget totalForSensor:count:] + 92 at Widget.m:")
+            },
+            "\(result.standardOutput)")
+        #expect(
+            result.outputLines.contains("    frame #2: 0x00000001a0b1e0f4 dyld`start + 520"),
+            "frames of images not found stay")
     }
 }

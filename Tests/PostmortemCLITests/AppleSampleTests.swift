@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Apple sample, `SampleCrashes/apple-objc-arm64`: its `.crash` and `.ips` symbolicated through the dSYM beside
 /// them, against golden files and, frame by frame, against llvm-symbolizer on the same dSYM.
@@ -13,7 +13,9 @@ struct AppleSampleTests {
     static let textAddress: UInt64 = 0x1_0000_0000
 
     @Test func crashText() throws { try Golden.check("symbolicate-apple-crash", ["symbolicate", Self.crash]) }
-    @Test func crashJSON() throws { try Golden.check("symbolicate-apple-crash-json", ["symbolicate", "--json", Self.crash]) }
+    @Test func crashJSON() throws {
+        try Golden.check("symbolicate-apple-crash-json", ["symbolicate", "--json", Self.crash])
+    }
     @Test func ipsText() throws { try Golden.check("symbolicate-apple-ips", ["symbolicate", Self.ips]) }
     @Test func ipsJSON() throws { try Golden.check("symbolicate-apple-ips-json", ["symbolicate", "--json", Self.ips]) }
 
@@ -27,14 +29,20 @@ struct AppleSampleTests {
         let output = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let isAppFrame = { (line: String) in line.range(of: #"^\d+\s+App\s"#, options: .regularExpression) != nil }
         // The .ips lines that hold frames of the app: those naming its index in `usedImages`.
-        let ipsBody = try String(contentsOf: Paths.packageRoot.appendingPathComponent(Self.ips), encoding: .utf8)
+        let ipsBody =
+            try String(contentsOf: Paths.packageRoot.appendingPathComponent(Self.ips), encoding: .utf8)
             .split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
-        let usedImages = try #require((try JSONSerialization.jsonObject(with: Data(ipsBody.utf8)) as? [String: Any])?["usedImages"]
-            as? [[String: Any]])
+        let usedImages = try #require(
+            (try JSONSerialization.jsonObject(with: Data(ipsBody.utf8)) as? [String: Any])?["usedImages"]
+                as? [[String: Any]])
         let appIndex = try #require(usedImages.firstIndex { $0["name"] as? String == "App" })
         let isFrameList = { (line: String) in line.contains("\"imageIndex\":\(appIndex)") }
-        #expect(input.filter { !isAppFrame($0) && !isFrameList($0) } == output.filter { !isAppFrame($0) && !isFrameList($0) })
-        #expect(output.filter(isAppFrame).allSatisfy { $0.contains("(in App) (CrashExample.m:") } , "\(output.filter(isAppFrame))")
+        #expect(
+            input.filter { !isAppFrame($0) && !isFrameList($0) }
+                == output.filter { !isAppFrame($0) && !isFrameList($0) })
+        #expect(
+            output.filter(isAppFrame).allSatisfy { $0.contains("(in App) (CrashExample.m:") },
+            "\(output.filter(isAppFrame))")
     }
 
     /// The app's frames as the log gives them, read here without postmortem: a `.crash`'s `N  App  0xADDR` lines less
@@ -46,16 +54,21 @@ struct AppleSampleTests {
             let report = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
             let images = try #require(report["usedImages"] as? [[String: Any]])
             let app = try #require(images.firstIndex { $0["name"] as? String == "App" })
-            let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
+            let frames =
+                (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
                 + (report["lastExceptionBacktrace"] as? [[String: Any]] ?? [])
-            return frames.filter { $0["imageIndex"] as? Int == app }.compactMap { ($0["imageOffset"] as? Int).map(UInt64.init) }
+            return frames.filter { $0["imageIndex"] as? Int == app }.compactMap {
+                ($0["imageOffset"] as? Int).map(UInt64.init)
+            }
         }
         let lines = text.split(separator: "\n").map(String.init)
         let image = try NSRegularExpression(pattern: #"^\s*0x([0-9a-f]+) -\s+0x[0-9a-f]+ App "#)
         let frame = try NSRegularExpression(pattern: #"^\d+\s+App\s+0x([0-9a-f]+) "#)
         func first(_ regex: NSRegularExpression, _ line: String) -> UInt64? {
-            regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)).flatMap { Range($0.range(at: 1), in: line) }
-                .flatMap { UInt64(line[$0], radix: 16) }
+            regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)).flatMap {
+                Range($0.range(at: 1), in: line)
+            }
+            .flatMap { UInt64(line[$0], radix: 16) }
         }
         let load = try #require(lines.lazy.compactMap { first(image, $0) }.first, "App's Binary Images line")
         return lines.compactMap { first(frame, $0) }.map { $0 - load }
@@ -66,9 +79,11 @@ struct AppleSampleTests {
     @Test(arguments: [crash, ips])
     func appFramesAgreeWithLLVMSymbolizer(_ log: String) throws {
         let symbolizer = try #require(Paths.llvmSymbolizer)
-        let dwarf = Paths.packageRoot.appendingPathComponent(Self.folder + "/App.dSYM/Contents/Resources/DWARF/App").path
+        let dwarf = Paths.packageRoot.appendingPathComponent(Self.folder + "/App.dSYM/Contents/Resources/DWARF/App")
+            .path
         let result = try Command.postmortem(["symbolicate", "--json", "--no-demangle", log])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
         for frame in frames where frame["image"] as? String != "App" {
             #expect(frame["symbolInLog"] != nil || frame["image"] == nil, "the report's own symbol is kept: \(frame)")
@@ -81,8 +96,12 @@ struct AppleSampleTests {
             let hex = "0x" + String(offset, radix: 16)
             let frame = try #require(appFrames.first { $0["imageOffset"] as? String == hex }, "a frame at App+\(hex)")
             let ours = ChainParser.reportFrame(frame)
-            let reference = try Command.run(symbolizer, ["--obj=\(dwarf)", "--inlining", "--no-demangle", "--output-style=JSON",
-                                                         "0x" + String(Self.textAddress + offset - 1, radix: 16)])
+            let reference = try Command.run(
+                symbolizer,
+                [
+                    "--obj=\(dwarf)", "--inlining", "--no-demangle", "--output-style=JSON",
+                    "0x" + String(Self.textAddress + offset - 1, radix: 16)
+                ])
             let theirs = try ChainParser.llvmSymbolizer(reference.outputLines.first ?? "")
             #expect(!ours.isEmpty && ours == theirs, "frame at App+\(hex): \(ours) vs \(theirs)")
         }
@@ -111,11 +130,14 @@ struct ApplicationSpecificBacktraceTests {
         let original = try Command.postmortem(["symbolicate", "--no-cache", AppleSampleTests.crash])
         let older = try Command.postmortem(["symbolicate", "--no-cache", folder + "/App.crash"])
         #expect(older.status == 0, "\(older.standardError)")
-        let appLines = { (result: CommandResult) in result.outputLines.filter { $0.contains("(in App) (CrashExample.m:") } }
+        let appLines = { (result: CommandResult) in
+            result.outputLines.filter { $0.contains("(in App) (CrashExample.m:") }
+        }
         #expect(appLines(original).count >= 4, "the app's frames, with their inlined ones")
         #expect(appLines(older) == appLines(original))
         let json = try Command.postmortem(["symbolicate", "--json", "--no-cache", folder + "/App.crash"])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let names = (report["threads"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.contains("Application Specific Backtrace 1"), "\(names)")
     }
@@ -128,11 +150,16 @@ struct BundleIdentifierImageTests {
     @Test func theBinaryIsFoundByItsFileName() throws {
         let (folder, crash) = try AppleSampleTests.rewrittenCopy("bundle-id")
         let line = try #require(crash.split(separator: "\n").first { $0.contains(" App (1.0) <") })
-        try crash.replacingOccurrences(of: String(line), with: line.replacingOccurrences(of: " App (1.0) <", with: " com.example.CrashExample (1.0) <"))
-            .write(toFile: folder + "/App.crash", atomically: true, encoding: .utf8)
+        try crash.replacingOccurrences(
+            of: String(line),
+            with: line.replacingOccurrences(of: " App (1.0) <", with: " com.example.CrashExample (1.0) <")
+        )
+        .write(toFile: folder + "/App.crash", atomically: true, encoding: .utf8)
         let original = try Command.postmortem(["symbolicate", "--no-cache", AppleSampleTests.crash])
         let renamed = try Command.postmortem(["symbolicate", "--no-cache", folder + "/App.crash"])
-        let appLines = { (result: CommandResult) in result.outputLines.filter { $0.contains("(in App) (CrashExample.m:") } }
+        let appLines = { (result: CommandResult) in
+            result.outputLines.filter { $0.contains("(in App) (CrashExample.m:") }
+        }
         #expect(!appLines(original).isEmpty)
         #expect(appLines(renamed) == appLines(original), "\(renamed.standardError)")
     }
@@ -144,7 +171,8 @@ struct BundleIdentifierImageTests {
 struct LegacyIPSTests {
     @Test func textUnderAJSONHeaderSymbolicatesAsTheCrash() throws {
         let (folder, crash) = try AppleSampleTests.rewrittenCopy("ips-109")
-        let header = #"{"app_name":"App","timestamp":"2023-01-10 10:00:00.00 +0000","app_version":"1.0","slice_uuid":"#
+        let header =
+            #"{"app_name":"App","timestamp":"2023-01-10 10:00:00.00 +0000","app_version":"1.0","slice_uuid":"#
             + #""4c4c4410-5555-3144-a1a6-d3ebd5d946e4","build_version":"1","platform":1,"bug_type":"109","os_version":"macOS 13.1 (22C65)","#
             + #""incident_id":"7A5B2C1E-0000-4000-8000-000000000109","name":"App"}"#
         try (header + "\n" + crash).write(toFile: folder + "/App.ips", atomically: true, encoding: .utf8)
@@ -156,10 +184,12 @@ struct LegacyIPSTests {
         #expect(Array(asIPS.outputLines.dropFirst()) == asCrash.outputLines)
         #expect(asCrash.outputLines.contains { $0.contains("(in App) (CrashExample.m:") }, "the app's frames resolve")
         let json = try Command.postmortem(["symbolicate", "--json", "--no-cache", folder + "/App.ips"])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(report["format"] as? String == "apple-ips")
         let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
-        #expect(frames.contains { ($0["symbols"] as? [[String: Any]])?.first?["file"] as? String == "./CrashExample.m" })
+        #expect(
+            frames.contains { ($0["symbols"] as? [[String: Any]])?.first?["file"] as? String == "./CrashExample.m" })
     }
 }
 
@@ -172,20 +202,28 @@ struct AppleLogOracleTests {
     static let dwarf = "Tests/Fixtures/Apple/bin/App.dSYM/Contents/Resources/DWARF/App"
     static let textAddress: UInt64 = 0x1_0000_0000
 
-    static func check(_ arguments: [String], addresses: [(address: UInt64, isReturnAddress: Bool)], load: UInt64) throws {
+    static func check(_ arguments: [String], addresses: [(address: UInt64, isReturnAddress: Bool)], load: UInt64) throws
+    {
         let symbolizer = try #require(Paths.llvmSymbolizer)
         let result = try Command.postmortem(["symbolicate", "--json", "--no-cache", "--no-demangle"] + arguments)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let frames = (report["threads"] as? [[String: Any]] ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
         for (address, isReturnAddress) in addresses {
             let hex = "0x" + String(address, radix: 16)
             let frame = try #require(frames.first { $0["address"] as? String == hex }, "a frame at \(hex)")
             let lookup = Self.textAddress + address - load - (isReturnAddress ? 1 : 0)
-            let reference = try Command.run(symbolizer, ["--obj=" + Paths.packageRoot.appendingPathComponent(Self.dwarf).path,
-                                                         "--default-arch=arm64", "--inlining", "--no-demangle", "--output-style=JSON",
-                                                         "0x" + String(lookup, radix: 16)])
+            let reference = try Command.run(
+                symbolizer,
+                [
+                    "--obj=" + Paths.packageRoot.appendingPathComponent(Self.dwarf).path,
+                    "--default-arch=arm64", "--inlining", "--no-demangle", "--output-style=JSON",
+                    "0x" + String(lookup, radix: 16)
+                ])
             let theirs = try ChainParser.llvmSymbolizer(reference.outputLines.first ?? "")
-            #expect(!theirs.isEmpty && ChainParser.reportFrame(frame) == theirs, "\(hex): \(ChainParser.reportFrame(frame)) vs \(theirs)")
+            #expect(
+                !theirs.isEmpty && ChainParser.reportFrame(frame) == theirs,
+                "\(hex): \(ChainParser.reportFrame(frame)) vs \(theirs)")
         }
     }
 
@@ -201,11 +239,14 @@ struct AppleLogOracleTests {
         let text = try String(contentsOf: Paths.packageRoot.appendingPathComponent(log), encoding: .utf8)
         let load: UInt64 = 0x1_04a3_c000
         // The list's addresses in the app (the system's lie far from its load address).
-        let inApp = try Self.hexNumbers(#"0x([0-9a-f]+)"#, in: text.components(separatedBy: "First throw call stack:").last ?? "")
-            .filter { $0 >= load && $0 < load + 0x10_0000 }
+        let inApp = try Self.hexNumbers(
+            #"0x([0-9a-f]+)"#, in: text.components(separatedBy: "First throw call stack:").last ?? ""
+        )
+        .filter { $0 >= load && $0 < load + 0x10_0000 }
         #expect(inApp.count == 2)
-        try Self.check(["-o", "Tests/Fixtures/Apple/bin/App.dSYM", "--arch", "arm64", "-l", "0x104a3c000", log],
-                       addresses: inApp.map { ($0, true) }, load: load)
+        try Self.check(
+            ["-o", "Tests/Fixtures/Apple/bin/App.dSYM", "--arch", "arm64", "-l", "0x104a3c000", log],
+            addresses: inApp.map { ($0, true) }, load: load)
     }
 
     /// Crashlytics' layout (`Fatal Exception:`, then `N  Module  0xADDR`), which lists no images: the frames that name
@@ -213,33 +254,46 @@ struct AppleLogOracleTests {
     /// console log's call stack written as Crashlytics writes it.
     @Test func crashlyticsFatalException() throws {
         let scratch = try BadInputTests.Scratch()
-        let console = try String(contentsOf: Paths.packageRoot.appendingPathComponent("Tests/PostmortemCLITests/Logs/nsexception-console.txt"),
-                                 encoding: .utf8)
+        let console = try String(
+            contentsOf: Paths.packageRoot.appendingPathComponent(
+                "Tests/PostmortemCLITests/Logs/nsexception-console.txt"),
+            encoding: .utf8)
         let load: UInt64 = 0x1_04a3_c000
-        let stack = try Self.hexNumbers(#"0x([0-9a-f]+)"#, in: console.components(separatedBy: "First throw call stack:").last ?? "")
+        let stack = try Self.hexNumbers(
+            #"0x([0-9a-f]+)"#, in: console.components(separatedBy: "First throw call stack:").last ?? "")
         #expect(stack.count == 4)
         let lines = stack.enumerated().map { index, address in
-            let module = address >= load && address < load + 0x10_0000 ? "App" : (index == 0 ? "CoreFoundation" : "dyld")
-            return "\(index)".padding(toLength: 3, withPad: " ", startingAt: 0) + module.padding(toLength: 31, withPad: " ", startingAt: 0)
+            let module =
+                address >= load && address < load + 0x10_0000 ? "App" : (index == 0 ? "CoreFoundation" : "dyld")
+            return "\(index)".padding(toLength: 3, withPad: " ", startingAt: 0)
+                + module.padding(toLength: 31, withPad: " ", startingAt: 0)
                 + "0x" + String(address, radix: 16)
         }
         let log = scratch.path("crashlytics.txt")
-        try (["Fatal Exception: NSRangeException"] + lines).joined(separator: "\n").appending("\n").write(toFile: log, atomically: true, encoding: .utf8)
+        try (["Fatal Exception: NSRangeException"] + lines).joined(separator: "\n").appending("\n").write(
+            toFile: log, atomically: true, encoding: .utf8)
         let inApp = stack.enumerated().filter { $0.element >= load && $0.element < load + 0x10_0000 }
         #expect(inApp.count == 2)
         // The dSYM as a shell completes it (a trailing slash) names the same image.
         for object in ["Tests/Fixtures/Apple/bin/App.dSYM", "Tests/Fixtures/Apple/bin/App.dSYM/"] {
-            try Self.check(["-o", object, "--arch", "arm64", "-l", "0x104a3c000", log],
-                           addresses: inApp.map { ($0.element, $0.offset > 0) }, load: load)
+            try Self.check(
+                ["-o", object, "--arch", "arm64", "-l", "0x104a3c000", log],
+                addresses: inApp.map { ($0.element, $0.offset > 0) }, load: load)
         }
 
         // Without --arch, the reason says which slices there are; without -l, what to give.
         let noArch = try Command.postmortem(["symbolicate", "--no-cache", "-d", "Tests/Fixtures/Apple/bin", log])
-        #expect(noArch.standardError.contains("a universal file (x86_64, arm64) and the log names no slice; choose one with --arch"),
-                "\(noArch.standardError)")
-        let noLoad = try Command.postmortem(["symbolicate", "--no-cache", "-d", "Tests/Fixtures/Apple/bin", "--arch", "arm64", log])
-        #expect(noLoad.standardError.contains("App: 2 of 2 frames unresolved: no load address is known for App; give its binary with -o"),
-                "\(noLoad.standardError)")
+        #expect(
+            noArch.standardError.contains(
+                "a universal file (x86_64, arm64) and the log names no slice; choose one with --arch"),
+            "\(noArch.standardError)")
+        let noLoad = try Command.postmortem([
+            "symbolicate", "--no-cache", "-d", "Tests/Fixtures/Apple/bin", "--arch", "arm64", log
+        ])
+        #expect(
+            noLoad.standardError.contains(
+                "App: 2 of 2 frames unresolved: no load address is known for App; give its binary with -o"),
+            "\(noLoad.standardError)")
     }
 
     /// A bare `Application Specific Backtrace` block, whose unsymbolicated frames are written `App + 2308`: the offset
@@ -247,19 +301,26 @@ struct AppleLogOracleTests {
     @Test func applicationSpecificBacktrace() throws {
         let scratch = try BadInputTests.Scratch()
         let load: UInt64 = 0x1_04a3_c000
-        let stack: [(module: String, address: UInt64)] = [("CoreFoundation", 0x1_8278_ae38), ("App", 0x1_04a3_c904),
-                                                          ("App", 0x1_04a3_c944), ("dyld", 0x1_8220_68b8)]
+        let stack: [(module: String, address: UInt64)] = [
+            ("CoreFoundation", 0x1_8278_ae38), ("App", 0x1_04a3_c904),
+            ("App", 0x1_04a3_c944), ("dyld", 0x1_8220_68b8)
+        ]
         let lines = stack.enumerated().map { index, frame in
             let hex = String(frame.address, radix: 16)
             let symbol = frame.module == "App" ? "App + \(frame.address - load)" : "start + 2544"
-            return "\(index)".padding(toLength: 4, withPad: " ", startingAt: 0) + frame.module.padding(toLength: 36, withPad: " ", startingAt: 0)
+            return "\(index)".padding(toLength: 4, withPad: " ", startingAt: 0)
+                + frame.module.padding(toLength: 36, withPad: " ", startingAt: 0)
                 + "0x" + String(repeating: "0", count: 16 - hex.count) + hex + " " + symbol
         }
         let log = scratch.path("asb.txt")
-        try (["Application Specific Backtrace 1:"] + lines).joined(separator: "\n").appending("\n").write(toFile: log, atomically: true, encoding: .utf8)
-        try Self.check(["-d", "Tests/Fixtures/Apple/bin", "--arch", "arm64", log],
-                       addresses: stack.enumerated().filter { $0.element.module == "App" }.map { ($0.element.address, $0.offset > 0) },
-                       load: load)
+        try (["Application Specific Backtrace 1:"] + lines).joined(separator: "\n").appending("\n").write(
+            toFile: log, atomically: true, encoding: .utf8)
+        try Self.check(
+            ["-d", "Tests/Fixtures/Apple/bin", "--arch", "arm64", log],
+            addresses: stack.enumerated().filter { $0.element.module == "App" }.map {
+                ($0.element.address, $0.offset > 0)
+            },
+            load: load)
     }
 
     @Test func lldbBacktrace() throws {
@@ -268,7 +329,8 @@ struct AppleLogOracleTests {
         let load = try #require(try Self.hexNumbers(#"^\[\s*\d+\] \S+ 0x([0-9a-f]+) \S+/App$"#, in: text).first)
         let frames = try Self.hexNumbers(#"frame #\d+: 0x([0-9a-f]+) App`"#, in: text)
         #expect(frames.count == 2)
-        try Self.check(["-d", "Tests/Fixtures/Apple/bin", log],
-                       addresses: frames.enumerated().map { ($1, $0 > 0) }, load: load)
+        try Self.check(
+            ["-d", "Tests/Fixtures/Apple/bin", log],
+            addresses: frames.enumerated().map { ($1, $0 > 0) }, load: load)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// What README says of the commands that no other suite runs: `cache info` and `cache clear`, where the index cache
 /// lives when nothing names it, `resolve` answering standard input line by line, and a debug file found below a
@@ -18,8 +18,11 @@ struct CommandClaimsTests {
     @Test("cache info lists what a run wrote, with size and limit; cache clear removes it")
     func cacheInfoAndClear() throws {
         let cache = Fixtures.scratchDirectory("cache-commands")
-        let environment = ["POSTMORTEM_CACHE_DIR": cache, "POSTMORTEM_CACHE_LIMIT": "64M"].merging(Command.foregroundCacheWrites) { $1 }
-        let first = try Command.run(Paths.postmortem, ["resolve", "-o", Self.fixture, "0x12a0"], environment: environment)
+        let environment = ["POSTMORTEM_CACHE_DIR": cache, "POSTMORTEM_CACHE_LIMIT": "64M"].merging(
+            Command.foregroundCacheWrites
+        ) { $1 }
+        let first = try Command.run(
+            Paths.postmortem, ["resolve", "-o", Self.fixture, "0x12a0"], environment: environment)
         #expect(first.standardOutput == (try Self.expectedAnswer()))
         let written = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".pmindex") }
         #expect(written.count == 1, "\(written)")
@@ -27,8 +30,11 @@ struct CommandClaimsTests {
         #expect(info.status == 0)
         #expect(info.outputLines.first?.hasPrefix("\(cache): 1 index file, ") == true, "\(info.standardOutput)")
         #expect(info.outputLines.first?.hasSuffix(" of 64.0 MiB") == true, "\(info.standardOutput)")
-        #expect(info.outputLines.contains { $0.contains(written[0]) && $0.hasSuffix(Paths.packageRoot.path + "/" + Self.fixture) },
-                "each file with the binary it indexes\n\(info.standardOutput)")
+        #expect(
+            info.outputLines.contains {
+                $0.contains(written[0]) && $0.hasSuffix(Paths.packageRoot.path + "/" + Self.fixture)
+            },
+            "each file with the binary it indexes\n\(info.standardOutput)")
         let clear = try Command.run(Paths.postmortem, ["cache", "clear"], environment: environment)
         #expect(clear.status == 0)
         #expect(clear.standardOutput == "\(cache): removed 1 file\n")
@@ -43,11 +49,12 @@ struct CommandClaimsTests {
         let xdg = Fixtures.scratchDirectory("cache-xdg")
         let cases: [(environment: [String: String], folder: String)] = [
             (["POSTMORTEM_CACHE_DIR": "", "XDG_CACHE_HOME": xdg, "HOME": home], xdg + "/postmortem"),
-            (["POSTMORTEM_CACHE_DIR": "", "XDG_CACHE_HOME": "", "HOME": home], home + "/.cache/postmortem"),
+            (["POSTMORTEM_CACHE_DIR": "", "XDG_CACHE_HOME": "", "HOME": home], home + "/.cache/postmortem")
         ]
         for (environment, folder) in cases {
-            let run = try Command.run(Paths.postmortem, ["resolve", "-o", Self.fixture, "0x12a0"],
-                                      environment: environment.merging(Command.foregroundCacheWrites) { $1 })
+            let run = try Command.run(
+                Paths.postmortem, ["resolve", "-o", Self.fixture, "0x12a0"],
+                environment: environment.merging(Command.foregroundCacheWrites) { $1 })
             #expect(run.standardOutput == (try Self.expectedAnswer()), "\(run.standardError)")
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             #expect(files.contains { $0.hasSuffix(".pmindex") }, "an index file in \(folder): \(files)")
@@ -70,10 +77,11 @@ struct CommandClaimsTests {
         let reader = output.fileHandleForReading.fileDescriptor
         for address in ["0x12a0", "0x12e8", "0x1290"] {
             let expected = try Command.postmortem(["resolve", "--no-cache", "-o", Self.fixture, address]).standardOutput
-            try #require(input.fileHandleForWriting.writeIgnoringBrokenPipe(Data((address + "\n").utf8)),
-                         "resolve stopped reading standard input before \(address)")
+            try #require(
+                input.fileHandleForWriting.writeIgnoringBrokenPipe(Data((address + "\n").utf8)),
+                "resolve stopped reading standard input before \(address)")
             // The answer must come while the input is still open: read it with a deadline.
-            var answer = [UInt8]()
+            var answer: [UInt8] = []
             let deadline = Date().addingTimeInterval(10)
             while !answer.contains(UInt8(ascii: "\n")), Date() < deadline {
                 var poll = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
@@ -81,7 +89,8 @@ struct CommandClaimsTests {
                 var byte: UInt8 = 0
                 if read(reader, &byte, 1) == 1 { answer.append(byte) }
             }
-            #expect(String(decoding: answer, as: UTF8.self) == expected, "\(address) answered before the next was written")
+            #expect(
+                String(decoding: answer, as: UTF8.self) == expected, "\(address) answered before the next was written")
         }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
@@ -97,9 +106,11 @@ struct CommandClaimsTests {
         let unstripped = Paths.packageRoot.path + "/" + Self.fixture
         let debugFile = scratch + "/gauge.debug"
         let binary = binaryFolder + "/gauge"
-        for (tool, arguments) in [("objcopy", ["--only-keep-debug", unstripped, debugFile]),
-                                  ("objcopy", ["--strip-debug", "--remove-section=.note.gnu.build-id", unstripped, binary]),
-                                  ("objcopy", ["--add-gnu-debuglink=" + debugFile, binary])] {
+        for (tool, arguments) in [
+            ("objcopy", ["--only-keep-debug", unstripped, debugFile]),
+            ("objcopy", ["--strip-debug", "--remove-section=.note.gnu.build-id", unstripped, binary]),
+            ("objcopy", ["--add-gnu-debuglink=" + debugFile, binary])
+        ] {
             let run = try Command.run("/usr/bin/env", [tool] + arguments)
             try #require(run.status == 0, "\(tool) \(arguments): \(run.standardError)")
         }

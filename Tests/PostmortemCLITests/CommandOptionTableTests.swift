@@ -3,6 +3,7 @@ import CommandLineOptions
 import Foundation
 import TestSupport
 import Testing
+
 @testable import postmortem
 
 /// Options several commands take are declared once (`CommandOption`, the shared option groups): one spelling table for
@@ -38,22 +39,31 @@ struct CommandOptionTableTests {
 
     /// `-d`, `--no-cache`, `--offline` and `--no-demangle` show the same help in every command that takes them.
     @Test func sharedOptionsShowOneHelpText() {
-        let shared = [("--debug-path", DebugPathOption.help), ("--no-cache", IndexCacheOption.help),
-                      ("--offline", OfflineOption.help), ("--no-demangle", DemangleOption.help)]
+        let shared = [
+            ("--debug-path", DebugPathOption.help), ("--no-cache", IndexCacheOption.help),
+            ("--offline", OfflineOption.help), ("--no-demangle", DemangleOption.help)
+        ]
         var taking: [String: Int] = [:]
         for command in Self.commands() {
             // With room enough, each option of the OPTIONS section is its spellings, then its help on the same line,
             // or on the next when the spellings fill their column.
             let help = Postmortem.helpMessage(for: command, columns: 100_000)
             var optionLines: [String] = []
-            for line in help.split(separator: "\n", omittingEmptySubsequences: false).drop(while: { $0 != "OPTIONS:" }) {
-                if line.hasPrefix("  -") { optionLines.append(String(line)) }
-                else if line.hasPrefix("      "), !optionLines.isEmpty { optionLines[optionLines.count - 1] += String(line) }
+            for line in help.split(separator: "\n", omittingEmptySubsequences: false).drop(while: { $0 != "OPTIONS:" })
+            {
+                if line.hasPrefix("  -") {
+                    optionLines.append(String(line))
+                } else if line.hasPrefix("      "), !optionLines.isEmpty {
+                    optionLines[optionLines.count - 1] += String(line)
+                }
             }
             for (spelling, text) in shared {
-                for line in optionLines where line.split(separator: " ").contains(where: { $0 == spelling || $0 == spelling + "," }) {
+                for line in optionLines
+                where line.split(separator: " ").contains(where: { $0 == spelling || $0 == spelling + "," }) {
                     taking[spelling, default: 0] += 1
-                    #expect(line.contains(text), "\(command.configuration.commandName ?? "?") words \(spelling) its own way: \(line)")
+                    #expect(
+                        line.contains(text),
+                        "\(command.configuration.commandName ?? "?") words \(spelling) its own way: \(line)")
                 }
             }
         }

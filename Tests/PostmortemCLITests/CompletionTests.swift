@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The completion scripts `postmortem --generate-completion-script SHELL` writes, run by the shells themselves: bash's
 /// and fish's, where a file is expected, offer the folder's files, and the values of `--style`, `--from` and `--arch`
@@ -33,26 +33,59 @@ struct CompletionTests {
         try script.standardOutput.write(toFile: scratch.path("postmortem.bash"), atomically: true, encoding: .utf8)
         let folder = scratch.path("work")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for name in ["app", "libsens.so", "crash.txt"] { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
+        for name in ["app", "libsens.so", "crash.txt"] {
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data())
+        }
         let files = ["app", "crash.txt", "libsens.so"]
-        #expect(try Self.completions(["postmortem", "resolve", "-o", ""], in: folder, script: scratch.path("postmortem.bash")).sorted() == files)
-        #expect(try Self.completions(["postmortem", "symbolicate", "cr"], in: folder, script: scratch.path("postmortem.bash")) == ["crash.txt"])
-        #expect(try Self.completions(["postmortem", "po", "--style", ""], in: folder, script: scratch.path("postmortem.bash")) == ["tree", "line", "json"])
-        #expect(try Self.completions(["postmortem", "po", "--from", "p"], in: folder, script: scratch.path("postmortem.bash")).sorted() == ["plist", "po", "print"])
-        #expect(try Self.completions(["postmortem", "resolve", "--arch", "arm64"], in: folder, script: scratch.path("postmortem.bash")).contains("arm64e"))
-        #expect(try Self.completions(["postmortem", "cache", "build", "--arch", ""], in: folder, script: scratch.path("postmortem.bash")).prefix(2) == ["-", "x86_64"])
-        #expect(try Self.completions(["postmortem", "resolve", "--no-c"], in: folder, script: scratch.path("postmortem.bash")) == ["--no-cache"])
+        #expect(
+            try Self.completions(
+                ["postmortem", "resolve", "-o", ""], in: folder, script: scratch.path("postmortem.bash")
+            ).sorted() == files)
+        #expect(
+            try Self.completions(
+                ["postmortem", "symbolicate", "cr"], in: folder, script: scratch.path("postmortem.bash")) == [
+                    "crash.txt"
+                ])
+        #expect(
+            try Self.completions(
+                ["postmortem", "po", "--style", ""], in: folder, script: scratch.path("postmortem.bash")) == [
+                    "tree", "line", "json"
+                ])
+        #expect(
+            try Self.completions(
+                ["postmortem", "po", "--from", "p"], in: folder, script: scratch.path("postmortem.bash")
+            ).sorted() == ["plist", "po", "print"])
+        #expect(
+            try Self.completions(
+                ["postmortem", "resolve", "--arch", "arm64"], in: folder, script: scratch.path("postmortem.bash")
+            ).contains("arm64e"))
+        #expect(
+            try Self.completions(
+                ["postmortem", "cache", "build", "--arch", ""], in: folder, script: scratch.path("postmortem.bash")
+            ).prefix(2) == ["-", "x86_64"])
+        #expect(
+            try Self.completions(
+                ["postmortem", "resolve", "--no-c"], in: folder, script: scratch.path("postmortem.bash")) == [
+                    "--no-cache"
+                ])
         // `atos`, resolve's alias: offered, and completed as resolve is.
-        #expect(try Self.completions(["postmortem", "at"], in: folder, script: scratch.path("postmortem.bash")) == ["atos"])
-        #expect(try Self.completions(["postmortem", "atos", "--no-c"], in: folder, script: scratch.path("postmortem.bash")) == ["--no-cache"])
-        #expect(try Self.completions(["postmortem", "atos", "-o", ""], in: folder, script: scratch.path("postmortem.bash")).sorted() == files)
+        #expect(
+            try Self.completions(["postmortem", "at"], in: folder, script: scratch.path("postmortem.bash")) == ["atos"])
+        #expect(
+            try Self.completions(["postmortem", "atos", "--no-c"], in: folder, script: scratch.path("postmortem.bash"))
+                == ["--no-cache"])
+        #expect(
+            try Self.completions(["postmortem", "atos", "-o", ""], in: folder, script: scratch.path("postmortem.bash"))
+                .sorted() == files)
     }
 
     /// What fish offers for `line` (`complete -C`), in `directory`, with `script` sourced: each candidate without
     /// its description.
     static func fishCompletions(_ line: String, in directory: String, script: String) throws -> [String] {
         let fish = try #require(Paths.executable(named: "fish"), "fish is needed (make test installs it)")
-        let result = try Command.run(fish, ["--no-config", "-c", "source '\(script)'; complete -C'\(line)'"], currentDirectory: URL(fileURLWithPath: directory))
+        let result = try Command.run(
+            fish, ["--no-config", "-c", "source '\(script)'; complete -C'\(line)'"],
+            currentDirectory: URL(fileURLWithPath: directory))
         #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
         return result.outputLines.map { String($0.prefix { $0 != "\t" }) }.filter { !$0.isEmpty }
     }
@@ -63,8 +96,12 @@ struct CompletionTests {
         try script.standardOutput.write(toFile: scratch.path("postmortem.fish"), atomically: true, encoding: .utf8)
         let folder = scratch.path("work")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for name in ["crash.txt", "core.1234"] { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
-        let complete = { (line: String) in try Self.fishCompletions(line, in: folder, script: scratch.path("postmortem.fish")) }
+        for name in ["crash.txt", "core.1234"] {
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data())
+        }
+        let complete = { (line: String) in
+            try Self.fishCompletions(line, in: folder, script: scratch.path("postmortem.fish"))
+        }
         #expect(try complete("postmortem symbolicate cr") == ["crash.txt"])
         #expect(try complete("postmortem po --style ") == ["tree", "line", "json"])
         #expect(try complete("postmortem resolve --no-c") == ["--no-cache"])
@@ -81,8 +118,13 @@ struct CompletionTests {
         let scratch = try BadInputTests.Scratch()
         let script = try Command.postmortem(["--generate-completion-script", "zsh"])
         try script.standardOutput.write(toFile: scratch.path("_postmortem"), atomically: true, encoding: .utf8)
-        let result = try Command.run(zsh, ["-f", "-c", "autoload -U compinit; compinit -u -D; source '\(scratch.path("_postmortem"))'; "
-                                           + "print -r -- ${+functions[_postmortem]} ${_comps[postmortem]}"])
+        let result = try Command.run(
+            zsh,
+            [
+                "-f", "-c",
+                "autoload -U compinit; compinit -u -D; source '\(scratch.path("_postmortem"))'; "
+                    + "print -r -- ${+functions[_postmortem]} ${_comps[postmortem]}"
+            ])
         #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
         #expect(result.outputLines == ["1 _postmortem"])
     }

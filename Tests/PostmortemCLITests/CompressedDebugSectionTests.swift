@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Compressed debug sections, both kinds: `SHF_COMPRESSED` `.debug_*` (`-gz=zlib`) and the older `.zdebug_*` names
 /// (`-gz=zlib-gnu`, from the DWARF 4 years), in a program built now; every answer over its code must be the oracle's:
@@ -13,11 +13,16 @@ struct CompressedDebugSectionTests {
         let folder = Fixtures.scratchDirectory("gz-" + compression)
         let source = Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/sensors.c").path
         let binary = folder + "/sensors"
-        let compile = try Command.run("/usr/bin/env", ["gcc", "-g", dwarf, "-O2", "-gz=" + compression,
-                                                       "-fdebug-prefix-map=\(Paths.packageRoot.path)=.", "-o", binary, source])
+        let compile = try Command.run(
+            "/usr/bin/env",
+            [
+                "gcc", "-g", dwarf, "-O2", "-gz=" + compression,
+                "-fdebug-prefix-map=\(Paths.packageRoot.path)=.", "-o", binary, source
+            ])
         try #require(compile.status == 0, "\(compile.standardError)")
         let sections = try Fixtures.run("readelf", ["-SW", binary])
-        let info = try #require(sections.split(separator: "\n").first { $0.contains(" \(infoSection) ") }, "\(infoSection) in \(sections)")
+        let info = try #require(
+            sections.split(separator: "\n").first { $0.contains(" \(infoSection) ") }, "\(infoSection) in \(sections)")
         if compression == "zlib" { #expect(info.contains(" C "), "SHF_COMPRESSED: \(info)") }
 
         // Every fourth byte of .text.
@@ -41,7 +46,8 @@ struct CompressedDebugSectionTests {
         let ours = try Command.postmortem(["resolve", "--no-cache", "--json", "-i", "-o", binary] + addresses)
         let ourLines = ours.outputLines
         try #require(ourLines.count == addresses.count)
-        let expectedChains = compression == "zlib" ? try Self.llvmSymbolizer(binary, addresses) : try Self.addr2line(binary, addresses)
+        let expectedChains =
+            compression == "zlib" ? try Self.llvmSymbolizer(binary, addresses) : try Self.addr2line(binary, addresses)
         try #require(expectedChains.count == addresses.count)
         var agreeing = 0
         for (index, address) in addresses.enumerated() {
@@ -50,8 +56,12 @@ struct CompressedDebugSectionTests {
                 // addr2line gives no columns, and names a function the DWARF does not cover by the symbol table's name
                 // (which ours gives as `symbol`, beside the chain).
                 mine = mine.map { ComparableFrame(function: $0.function, file: $0.file, line: $0.line, column: 0) }
-                let symbol = (try JSONSerialization.jsonObject(with: Data(ourLines[index].utf8)) as? [String: Any])?["symbol"] as? String
-                if mine.isEmpty, let symbol { mine = [ComparableFrame(function: symbol, file: nil, line: 0, column: 0)] }
+                let symbol =
+                    (try JSONSerialization.jsonObject(with: Data(ourLines[index].utf8)) as? [String: Any])?["symbol"]
+                    as? String
+                if mine.isEmpty, let symbol {
+                    mine = [ComparableFrame(function: symbol, file: nil, line: 0, column: 0)]
+                }
                 if let last = mine.indices.last, mine[last].function == nil { mine[last].function = symbol }
             }
             #expect(mine == expectedChains[index], "\(address)")
@@ -65,7 +75,8 @@ struct CompressedDebugSectionTests {
         try Fixtures.run("nm", ["-S", "--defined-only", binary]).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             guard fields.count == 4, fields[2] == "T" || fields[2] == "t",
-                  let start = UInt64(fields[0], radix: 16), let size = UInt64(fields[1], radix: 16) else { return nil }
+                let start = UInt64(fields[0], radix: 16), let size = UInt64(fields[1], radix: 16)
+            else { return nil }
             return start..<(start + size)
         }
     }
@@ -75,7 +86,10 @@ struct CompressedDebugSectionTests {
         let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
         let output = try Command.run(symbolizer, ["--inlining", "--output-style=JSON", "--obj=" + binary] + addresses)
         let answers = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [Any])
-        return try answers.map { try ChainParser.llvmSymbolizer(String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)) }
+        return try answers.map {
+            try ChainParser.llvmSymbolizer(
+                String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self))
+        }
     }
 
     /// addr2line's chains (`-a -f -i`: each address, then a function line and a `file:line` line per frame, innermost
@@ -92,8 +106,15 @@ struct CompressedDebugSectionTests {
                 let place = lines.popFirst() ?? "??:0"
                 let colon = place.lastIndex(of: ":") ?? place.endIndex
                 let file = String(place[..<colon])
-                let line = Int(place[place.index(after: min(colon, place.index(before: place.endIndex)))...].prefix { $0.isNumber }) ?? 0
-                chain.append(ComparableFrame(function: function == "??" ? nil : function, file: file == "??" ? nil : file, line: line, column: 0))
+                let line =
+                    Int(
+                        place[place.index(after: min(colon, place.index(before: place.endIndex)))...].prefix {
+                            $0.isNumber
+                        }) ?? 0
+                chain.append(
+                    ComparableFrame(
+                        function: function == "??" ? nil : function, file: file == "??" ? nil : file, line: line,
+                        column: 0))
             }
             if chain.count == 1, chain[0].function == nil, chain[0].file == nil { chain = [] }
             chains.append(chain)

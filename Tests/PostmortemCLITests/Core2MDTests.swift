@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `postmortem core2md`: minidumps of the cores of the tests' crashes (x86-64 from the kernel, AArch64 from qemu-user)
 /// walk as their cores walk here, and as minidump-stackwalk 0.25 walks them with dump_syms's symbol files: the
@@ -18,7 +18,9 @@ struct Core2MDTests {
     }
 
     static func json(_ arguments: [String], in directory: String? = nil) throws -> [String: Any] {
-        let result = try Command.run(Paths.postmortem, arguments, currentDirectory: directory.map { URL(fileURLWithPath: $0) } ?? Fixtures.packageRoot)
+        let result = try Command.run(
+            Paths.postmortem, arguments,
+            currentDirectory: directory.map { URL(fileURLWithPath: $0) } ?? Fixtures.packageRoot)
         #expect(result.status == 0, "\(arguments): \(result.standardError)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     }
@@ -33,7 +35,9 @@ struct Core2MDTests {
     @Test(arguments: MinidumpTests.crashes)
     func aCoresDumpWalksAsTheCoreAndAsMinidumpStackwalk(_ crash: CrashingPrograms.Crash) throws {
         let directory = try CrashingPrograms.directory.get()
-        let core = try #require(try CrashingPrograms.kernelCore(of: crash, in: directory) ?? CrashingPrograms.gdbCore(of: crash, in: directory))
+        let core = try #require(
+            try CrashingPrograms.kernelCore(of: crash, in: directory)
+                ?? CrashingPrograms.gdbCore(of: crash, in: directory))
         let dump = try Self.convert(core)
         let limit = ["--max-frames", "300"]
         let fromCore = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", core] + limit)
@@ -67,9 +71,11 @@ struct Core2MDTests {
     @Test func whatIsNoCoreIsOneLine() throws {
         let scratch = Fixtures.scratchDirectory("core2md-bad")
         let dump = scratch + "/out.dmp"
-        for (input, reason) in [("SampleCrashes/linux-c-sensors/crash.txt", "not an ELF file"),
-                                ("/nonexistent/core", "cannot open: No such file or directory"),
-                                (Paths.fixture("sensors-gcc-dwarf5"), "an ELF file, but not a core file")] {
+        for (input, reason) in [
+            ("SampleCrashes/linux-c-sensors/crash.txt", "not an ELF file"),
+            ("/nonexistent/core", "cannot open: No such file or directory"),
+            (Paths.fixture("sensors-gcc-dwarf5"), "an ELF file, but not a core file")
+        ] {
             let result = try Command.run(Paths.postmortem, ["core2md", "-o", dump, input])
             #expect(result.status == 1)
             #expect(result.errorLines == ["postmortem: \(input): \(reason)"])
@@ -85,16 +91,21 @@ struct Core2MDTests {
     func aCoresDumpWalksAsLLDBWalksIt(_ crash: CrashingPrograms.Crash) throws {
         let lldb = try #require(Paths.executable(named: "lldb-14"), "lldb-14 is needed; make test installs it")
         let directory = try CrashingPrograms.directory.get()
-        let core = try #require(try CrashingPrograms.kernelCore(of: crash, in: directory) ?? CrashingPrograms.gdbCore(of: crash, in: directory))
+        let core = try #require(
+            try CrashingPrograms.kernelCore(of: crash, in: directory)
+                ?? CrashingPrograms.gdbCore(of: crash, in: directory))
         let dump = try Self.convert(core)
         let limit = 200
         let ours = try Self.json(["symbolicate", "--json", "--no-cache", "--offline", "--max-frames", "\(limit)", dump])
-        let result = try Command.run(lldb, ["-b", "-o", "target create --core \(dump)", "-o", "thread backtrace all -c \(limit * 2)"])
+        let result = try Command.run(
+            lldb, ["-b", "-o", "target create --core \(dump)", "-o", "thread backtrace all -c \(limit * 2)"])
         var theirs: [[String]] = []
         for line in result.outputLines {
             if line.hasPrefix("* thread #") || line.hasPrefix("  thread #") {
                 theirs.append([])
-            } else if !theirs.isEmpty, !line.contains(" [inlined] "), let match = line.firstMatch(of: /frame #\d+: 0x0*([0-9a-f]+)/) {
+            } else if !theirs.isEmpty, !line.contains(" [inlined] "),
+                let match = line.firstMatch(of: /frame #\d+: 0x0*([0-9a-f]+)/)
+            {
                 // (An inlined frame, marked so, repeats the address of the frame that holds it.)
                 theirs[theirs.count - 1].append("0x" + match.1)
             }
@@ -102,6 +113,8 @@ struct Core2MDTests {
         #expect(!theirs.isEmpty, "lldb-14: \(result.standardOutput) \(result.standardError)")
         let ourThreads = Self.addresses(ours).values.map { Array($0.prefix(limit)) }
         let theirThreads = theirs.map { Array($0.prefix(limit)) }
-        #expect(ourThreads.sorted { $0.lexicographicallyPrecedes($1) } == theirThreads.sorted { $0.lexicographicallyPrecedes($1) }, "\(crash)")
+        #expect(
+            ourThreads.sorted { $0.lexicographicallyPrecedes($1) }
+                == theirThreads.sorted { $0.lexicographicallyPrecedes($1) }, "\(crash)")
     }
 }

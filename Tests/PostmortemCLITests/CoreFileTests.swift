@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `postmortem symbolicate CORE` on cores of programs this test builds and crashes (C with threads and a shared
 /// library at -O2 without frame pointers, a C++ exception through std::terminate, a fault inside a signal handler,
@@ -18,7 +18,8 @@ struct CoreFileTests {
 
     /// eu-stack's frames of what `arguments` name (a core, `-p PID`), as ``euStack(core:executable:)`` gives them.
     static func euStack(_ arguments: [String]) throws -> [Int: [String]] {
-        let euStack = try #require(Paths.executable(named: "eu-stack"), "eu-stack (Debian's elfutils) is needed; make test installs it")
+        let euStack = try #require(
+            Paths.executable(named: "eu-stack"), "eu-stack (Debian's elfutils) is needed; make test installs it")
         let result = try Command.run(euStack, ["-q", "-a", "-n", "1024"] + arguments)
         var threads: [Int: [String]] = [:]
         var current: Int?
@@ -27,13 +28,15 @@ struct CoreFileTests {
                 current = id
                 threads[id] = []
             } else if let current, line.hasPrefix("#"), let start = line.firstRange(of: "0x")?.upperBound,
-                      let address = UInt64(line[start...].prefix { $0.isHexDigit }, radix: 16) {
+                let address = UInt64(line[start...].prefix { $0.isHexDigit }, radix: 16)
+            {
                 threads[current, default: []].append(Self.frame(address, isReturnAddress: line.hasSuffix(" - 1")))
             }
         }
         for match in result.standardError.matches(of: /tid (\d+) at 0x([0-9a-f]+) in <unknown>/) {
             guard let id = Int(match.1), let failed = UInt64(match.2, radix: 16),
-                  threads[id]?.last == Self.frame(failed &+ 1, isReturnAddress: true) else { continue }
+                threads[id]?.last == Self.frame(failed &+ 1, isReturnAddress: true)
+            else { continue }
             threads[id]?.removeLast()
         }
         return threads
@@ -41,7 +44,8 @@ struct CoreFileTests {
 
     /// The report `postmortem symbolicate --json` gives of `core`.
     static func report(core: String, executable: String, extra: [String] = []) throws -> [String: Any] {
-        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", core, "-e", executable] + extra)
+        let result = try Command.run(
+            Paths.postmortem, ["symbolicate", "--json", "--no-cache", core, "-e", executable] + extra)
         #expect(result.status == 0, "\(result.standardError)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     }
@@ -56,7 +60,9 @@ struct CoreFileTests {
     /// lies a byte before its offset in the image.
     static func addresses(_ thread: [String: Any]) -> [String] {
         (thread["frames"] as? [[String: Any]] ?? []).compactMap { frame in
-            guard let address = (frame["address"] as? String).flatMap({ UInt64($0.dropFirst(2), radix: 16) }) else { return nil }
+            guard let address = (frame["address"] as? String).flatMap({ UInt64($0.dropFirst(2), radix: 16) }) else {
+                return nil
+            }
             let offset = (frame["imageOffset"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
             let lookup = (frame["lookupAddress"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) }
             return Self.frame(address, isReturnAddress: offset != nil && lookup.map { $0 &+ 1 } == offset)
@@ -67,7 +73,11 @@ struct CoreFileTests {
         let directory = try CrashingPrograms.directory.get()
         var cores: [(String, String)] = []
         if let kernel = try CrashingPrograms.kernelCore(of: crash, in: directory) { cores.append(("kernel", kernel)) }
-        cores.append(("gdb", try #require(try CrashingPrograms.gdbCore(of: crash, in: directory), "gdb wrote no core of \(crash)")))
+        cores.append(
+            (
+                "gdb",
+                try #require(try CrashingPrograms.gdbCore(of: crash, in: directory), "gdb wrote no core of \(crash)")
+            ))
         return cores
     }
 
@@ -80,7 +90,9 @@ struct CoreFileTests {
             #expect(report["format"] as? String == "elf-core")
             let threads = Self.threads(report)
             #expect(threads.count == expected.count, "\(kind) core of \(crash): threads")
-            #expect(threads.first?["crashed"] as? Bool == true, "\(kind) core of \(crash): the first thread took the signal")
+            #expect(
+                threads.first?["crashed"] as? Bool == true, "\(kind) core of \(crash): the first thread took the signal"
+            )
             for thread in threads {
                 let id = try #require(thread["index"] as? Int)
                 let ours = Self.addresses(thread)
@@ -90,20 +102,28 @@ struct CoreFileTests {
                 // A thread the crash caught in an assembly stub outside its CFI (the parent in clone3 after its
                 // syscall): eu-stack gives up there; the walk here reads the return address as gdb does and goes on,
                 // marking that frame `scan` (checked against gdb by aThreadCaughtInClone3WalksAsGDBWalksIt).
-                let goesOnAsGDB = ours.count > theirs.count && Array(ours.prefix(theirs.count)) == theirs
+                let goesOnAsGDB =
+                    ours.count > theirs.count && Array(ours.prefix(theirs.count)) == theirs
                     && trusts.count > theirs.count && trusts[theirs.count] == "scan"
                 #expect(goesOnAsGDB || ours == theirs, "\(kind) core of \(crash), thread \(id)")
                 #expect(frames.first?["trust"] as? String == "context")
                 // The innermost frame's registers, as the core saved them: its program counter is frame 0's address.
                 let registers = thread["registers"] as? [String: String] ?? [:]
-                #expect(registers["rip"] != nil && registers["rip"] == frames.first?["address"] as? String, "\(kind) core of \(crash)")
-                #expect(trusts.indices.dropFirst().allSatisfy { trusts[$0] == "cfi" || (goesOnAsGDB && $0 == theirs.count) },
-                        "\(kind) core of \(crash): found by CFI")
+                #expect(
+                    registers["rip"] != nil && registers["rip"] == frames.first?["address"] as? String,
+                    "\(kind) core of \(crash)")
+                #expect(
+                    trusts.indices.dropFirst().allSatisfy {
+                        trusts[$0] == "cfi" || (goesOnAsGDB && $0 == theirs.count)
+                    },
+                    "\(kind) core of \(crash): found by CFI")
             }
             // Every walk reached its outermost frame or the frame limit, except a thread eu-stack could not finish either.
             let stopped = threads.filter { ($0["stopReason"] as? String).map { !$0.hasPrefix("cut at ") } ?? false }
                 .compactMap { $0["index"] as? Int }
-            #expect(stopped.allSatisfy { id in (expected[id]?.count ?? 0) <= 1 }, "\(kind) core of \(crash): walks stopped early: \(stopped)")
+            #expect(
+                stopped.allSatisfy { id in (expected[id]?.count ?? 0) <= 1 },
+                "\(kind) core of \(crash): walks stopped early: \(stopped)")
         }
     }
 
@@ -116,12 +136,19 @@ struct CoreFileTests {
         let core = Fixtures.scratchDirectory("clone3-core") + "/core"
         let quiet = ["-batch", "-nx", "-ex", "set debuginfod enabled off"]
         // (As gdbCore runs it: with the signals the test process blocks unblocked, else gdb waits for the child forever.)
-        _ = try Command.run(directory + "/with-default-signals",
-                            ["timeout", "120", gdb] + quiet + ["-ex", "catch syscall clone3", "-ex", "run", "-ex", "continue",
-                                                               "-ex", "generate-core-file \(core)", "-ex", "kill", directory + "/park"])
+        _ = try Command.run(
+            directory + "/with-default-signals",
+            ["timeout", "120", gdb] + quiet + [
+                "-ex", "catch syscall clone3", "-ex", "run", "-ex", "continue",
+                "-ex", "generate-core-file \(core)", "-ex", "kill", directory + "/park"
+            ])
         try #require(FileManager.default.fileExists(atPath: core), "gdb wrote no core of park stopped in clone3")
-        let walked = try Command.run(gdb, quiet + ["-ex", "set backtrace past-main on",
-                                                   "-ex", "thread apply all bt -frame-info location-and-address", directory + "/park", core])
+        let walked = try Command.run(
+            gdb,
+            quiet + [
+                "-ex", "set backtrace past-main on",
+                "-ex", "thread apply all bt -frame-info location-and-address", directory + "/park", core
+            ])
         var theirs: [Int: [String]] = [:]
         var current: Int?
         for line in walked.outputLines {
@@ -163,12 +190,16 @@ struct CoreFileTests {
         for thread in Self.threads(report) {
             for frame in thread["frames"] as? [[String: Any]] ?? [] {
                 guard let image = frame["image"] as? String, image == crash.program || image == "libchain.so",
-                      let lookup = frame["lookupAddress"] as? String else { continue }
-                let output = try Command.run(symbolizer, ["--inlining", "--output-style=JSON", "-e", directory + "/" + image, lookup])
-                let expected = try ChainParser.llvmSymbolizer(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+                    let lookup = frame["lookupAddress"] as? String
+                else { continue }
+                let output = try Command.run(
+                    symbolizer, ["--inlining", "--output-style=JSON", "-e", directory + "/" + image, lookup])
+                let expected = try ChainParser.llvmSymbolizer(
+                    output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
                 let symbols = (frame["symbols"] as? [[String: Any]] ?? []).map { symbol in
-                    ComparableFrame(function: symbol["function"] as? String, file: symbol["file"] as? String,
-                                    line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
+                    ComparableFrame(
+                        function: symbol["function"] as? String, file: symbol["file"] as? String,
+                        line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
                 }
                 #expect(symbols.map(\.file) == expected.map(\.file), "\(crash) at \(lookup)")
                 #expect(symbols.map(\.line) == expected.map(\.line), "\(crash) at \(lookup)")
@@ -187,11 +218,19 @@ struct CoreFileTests {
         let directory = try CrashingPrograms.directory.get()
         let scratch = Fixtures.scratchDirectory("swift-async")
         let pattern = (try? String(contentsOfFile: "/proc/sys/kernel/core_pattern", encoding: .utf8)) ?? ""
-        let run = try Command.run("/bin/sh", ["-c", "ulimit -c unlimited; exec setarch -R '\(directory)/with-default-signals' '\(directory)/crashes' async"],
-                                  currentDirectory: URL(fileURLWithPath: scratch), environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,color=no"])
+        let run = try Command.run(
+            "/bin/sh",
+            [
+                "-c",
+                "ulimit -c unlimited; exec setarch -R '\(directory)/with-default-signals' '\(directory)/crashes' async"
+            ],
+            currentDirectory: URL(fileURLWithPath: scratch),
+            environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,color=no"])
         var core = scratch + "/core"
         if !pattern.hasPrefix("core") || !FileManager.default.fileExists(atPath: core) {
-            core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "crashes", arguments: ["async"]), in: directory))
+            core = try #require(
+                try CrashingPrograms.gdbCore(
+                    of: CrashingPrograms.Crash(program: "crashes", arguments: ["async"]), in: directory))
         }
         // The runtime's report: the crashed thread's frames, `N [ra] [async] 0x… in …`.
         var expected: [String] = []
@@ -202,7 +241,8 @@ struct CoreFileTests {
             if line.hasPrefix("Thread ") || line.hasPrefix("Registers") { break }
             let words = line.split(separator: " ")
             guard words.count >= 2, Int(words[0]) != nil, let hex = words.first(where: { $0.hasPrefix("0x") }),
-                  let address = UInt64(hex.dropFirst(2), radix: 16) else { continue }
+                let address = UInt64(hex.dropFirst(2), radix: 16)
+            else { continue }
             expected.append("0x" + String(address, radix: 16) + (words.contains("[async]") ? " async" : ""))
         }
         #expect(expected.filter { $0.hasSuffix(" async") }.count >= 2, "the runtime's report: \(run.standardError)")
@@ -232,14 +272,18 @@ struct CoreFileTests {
             Self.threads(report).flatMap { thread in
                 (thread["frames"] as? [[String: Any]] ?? []).map { frame in
                     let names = (frame["symbols"] as? [[String: Any]] ?? []).compactMap { $0["function"] as? String }
-                    return [frame["address"] as? String, frame["image"] as? String, frame["lookupAddress"] as? String,
-                            frame["trust"] as? String].map { $0 ?? "-" }.joined(separator: " ") + " " + names.joined(separator: " < ")
+                    return [
+                        frame["address"] as? String, frame["image"] as? String, frame["lookupAddress"] as? String,
+                        frame["trust"] as? String
+                    ].map { $0 ?? "-" }.joined(separator: " ") + " " + names.joined(separator: " < ")
                 }
             }
         }
         #expect(frames(later) == frames(direct))
         #expect(frames(direct).contains { $0.contains("on_signal") })
-        let images = { (report: [String: Any]) in (report["images"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "") \($0["id"] ?? "")" } }
+        let images = { (report: [String: Any]) in
+            (report["images"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "") \($0["id"] ?? "")" }
+        }
         #expect(images(later) == images(direct))
     }
 
@@ -249,19 +293,23 @@ struct CoreFileTests {
         let directory = try CrashingPrograms.directory.get()
         let core = try #require(try Self.cores(of: crash).first).path
         let scratch = Fixtures.scratchDirectory("serve-core")
-        let server = try ServerProcess(arguments: ["-d", directory], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
-                                       scratch: scratch)
+        let server = try ServerProcess(
+            arguments: ["-d", directory], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
+            scratch: scratch)
         let json = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: core)
-        let text = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: core, extra: ["-H", "Accept: text/plain"])
+        let text = try HTTP.send(
+            "POST", server.url + "/symbolicate", bodyFile: core, extra: ["-H", "Accept: text/plain"])
         let cli = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", directory, core])
-        let cliText = try Command.run(Paths.postmortem, ["symbolicate", "--no-cache", "--color", "never", "-d", directory, core])
+        let cliText = try Command.run(
+            Paths.postmortem, ["symbolicate", "--no-cache", "--color", "never", "-d", directory, core])
         #expect(json.status == 200)
         #expect(json.body == cli.standardOutput)
         #expect(text.status == 200)
         #expect(text.body == cliText.standardOutput)
         #expect(json.body.contains("\"function\": \"on_signal\""))
         let truncated = scratch + "/cut.core"
-        try Data(try Data(contentsOf: URL(fileURLWithPath: core)).prefix(200)).write(to: URL(fileURLWithPath: truncated))
+        try Data(try Data(contentsOf: URL(fileURLWithPath: core)).prefix(200)).write(
+            to: URL(fileURLWithPath: truncated))
         let refused = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: truncated)
         #expect(refused.status == 400)
     }

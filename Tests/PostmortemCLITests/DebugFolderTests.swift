@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Debug files made the usual way (`objcopy --only-keep-debug app app.debug; strip app; objcopy
 /// --add-gnu-debuglink=app.debug app; mv app.debug dbg/`) are found below `-d dbg`, by debug link (CRC checked) or
@@ -17,8 +17,10 @@ struct DebugFolderTests {
             try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: scratch + "/" + name)
         }
         for name in ["threads", "libchain.so"] {
-            for command in [["objcopy", "--only-keep-debug", name, name + ".debug"], ["strip", name],
-                            ["objcopy", "--add-gnu-debuglink=\(name).debug", name], ["mv", name + ".debug", "dbg/deep/er/"]] {
+            for command in [
+                ["objcopy", "--only-keep-debug", name, name + ".debug"], ["strip", name],
+                ["objcopy", "--add-gnu-debuglink=\(name).debug", name], ["mv", name + ".debug", "dbg/deep/er/"]
+            ] {
                 let result = try Command.run("/usr/bin/env", command, currentDirectory: URL(fileURLWithPath: scratch))
                 #expect(result.status == 0, "\(command): \(result.standardError)")
             }
@@ -34,41 +36,57 @@ struct DebugFolderTests {
 
     @Test func resolveFindsTheDebugFileByItsLink() throws {
         let scratch = try Self.strippedProgram()
-        let address = try #require(try Fixtures.run("nm", [scratch + "/dbg/deep/er/threads.debug"]).split(separator: "\n")
-            .first { $0.hasSuffix(" main") }.map { "0x" + $0.prefix { $0 != " " } })
-        let result = try Command.run(Paths.postmortem, ["resolve", "--json", "--no-cache", "-i", "-o", scratch + "/threads", "-d", scratch + "/dbg", address])
+        let address = try #require(
+            try Fixtures.run("nm", [scratch + "/dbg/deep/er/threads.debug"]).split(separator: "\n")
+                .first { $0.hasSuffix(" main") }.map { "0x" + $0.prefix { $0 != " " } })
+        let result = try Command.run(
+            Paths.postmortem,
+            ["resolve", "--json", "--no-cache", "-i", "-o", scratch + "/threads", "-d", scratch + "/dbg", address])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("threads.c"), "file and line from the debug file: \(result.standardOutput)")
+        #expect(
+            result.standardOutput.contains("threads.c"), "file and line from the debug file: \(result.standardOutput)")
         let expected = try Self.llvmChain(scratch + "/dbg/deep/er/threads.debug", address)
-        #expect(expected.first?.file.map { result.standardOutput.contains("\"line\": \(expected.first!.line)") && result.standardOutput.contains($0) } == true)
+        #expect(
+            expected.first?.file.map {
+                result.standardOutput.contains("\"line\": \(expected.first!.line)")
+                    && result.standardOutput.contains($0)
+            } == true)
     }
 
     @Test func aCoreOfTheStrippedProgram() throws {
         let scratch = try Self.strippedProgram()
-        let core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
-        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
+        let core = try #require(
+            try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
+        let result = try Command.run(
+            Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try Self.framesEqualLLVMSymbolizer(result) { scratch + "/dbg/deep/er/\($0).debug" } >= 4,
-                "frames of the program and its library checked")
+        #expect(
+            try Self.framesEqualLLVMSymbolizer(result) { scratch + "/dbg/deep/er/\($0).debug" } >= 4,
+            "frames of the program and its library checked")
     }
 
     /// Checks each frame of the program and its library in a core's `--json` report against llvm-symbolizer's answer
     /// from `debugFile(image)` (files, lines and columns: a core's frames prefer the DWARF name to the symbol table's
     /// `.constprop` one); how many were checked.
     static func framesEqualLLVMSymbolizer(_ result: CommandResult, debugFile: (String) -> String) throws -> Int {
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         var checked = 0
         for thread in CoreFileTests.threads(report) {
             for frame in thread["frames"] as? [[String: Any]] ?? [] {
                 guard let image = frame["image"] as? String, ["threads", "libchain.so"].contains(image),
-                      let lookup = frame["lookupAddress"] as? String else { continue }
+                    let lookup = frame["lookupAddress"] as? String
+                else { continue }
                 let symbols = (frame["symbols"] as? [[String: Any]] ?? []).map { symbol in
-                    ComparableFrame(function: symbol["function"] as? String, file: symbol["file"] as? String,
-                                    line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
+                    ComparableFrame(
+                        function: symbol["function"] as? String, file: symbol["file"] as? String,
+                        line: symbol["line"] as? Int ?? 0, column: symbol["column"] as? Int ?? 0)
                 }
                 let expected = try llvmChain(debugFile(image), lookup)
-                #expect(symbols.map { [$0.file, "\($0.line):\($0.column)"] } == expected.map { [$0.file, "\($0.line):\($0.column)"] },
-                        "\(image) at \(lookup)")
+                #expect(
+                    symbols.map { [$0.file, "\($0.line):\($0.column)"] }
+                        == expected.map { [$0.file, "\($0.line):\($0.column)"] },
+                    "\(image) at \(lookup)")
                 checked += 1
             }
         }
@@ -91,10 +109,14 @@ struct DebugFolderTests {
                 #expect(result.status == 0, "\(command): \(result.standardError)")
             }
         }
-        let core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
-        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
+        let core = try #require(
+            try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
+        let result = try Command.run(
+            Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try Self.framesEqualLLVMSymbolizer(result) { scratch + "/" + (renamed[$0] ?? $0) } >= 4, "frames of the program and its library checked")
+        #expect(
+            try Self.framesEqualLLVMSymbolizer(result) { scratch + "/" + (renamed[$0] ?? $0) } >= 4,
+            "frames of the program and its library checked")
     }
 
     /// The unstripped build kept below `-d` (`dbg/threads`) for the stripped one that ran: its DWARF answers, on the
@@ -108,16 +130,22 @@ struct DebugFolderTests {
         }
         for name in ["threads", "libchain.so"] {
             try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: scratch + "/dbg/build/" + name)
-            let strip = try Command.run("/usr/bin/env", ["strip", name], currentDirectory: URL(fileURLWithPath: scratch))
+            let strip = try Command.run(
+                "/usr/bin/env", ["strip", name], currentDirectory: URL(fileURLWithPath: scratch))
             #expect(strip.status == 0, "\(strip.standardError)")
         }
-        let core = try #require(try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
-        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
+        let core = try #require(
+            try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "threads"), in: scratch))
+        let result = try Command.run(
+            Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", scratch + "/dbg", core])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try Self.framesEqualLLVMSymbolizer(result) { scratch + "/dbg/build/" + $0 } >= 4, "frames of the program and its library checked")
+        #expect(
+            try Self.framesEqualLLVMSymbolizer(result) { scratch + "/dbg/build/" + $0 } >= 4,
+            "frames of the program and its library checked")
 
-        let server = try ServerProcess(arguments: ["-d", scratch + "/dbg"], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
-                                       scratch: scratch)
+        let server = try ServerProcess(
+            arguments: ["-d", scratch + "/dbg"], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
+            scratch: scratch)
         let posted = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: core)
         #expect(posted.status == 200)
         #expect(posted.body == result.standardOutput)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A library built without unwind tables has its call-frame information only in `-g`'s `.debug_frame`, which `strip`
 /// moves to the separate debug file: a core of a crash in it walks past it once that debug file is found (`-d`), as
@@ -28,9 +28,13 @@ struct DebugFrameTests {
 
         // `scan x` faults in poke_after_fill, which keeps locals below its return address.
         let core = directory + "/core"
-        _ = try Command.run(helpers + "/with-default-signals",
-                            ["gdb", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-ex", "run", "-ex", "generate-core-file \(core)",
-                             "--args", directory + "/scan", "x"], currentDirectory: URL(fileURLWithPath: directory))
+        _ = try Command.run(
+            helpers + "/with-default-signals",
+            [
+                "gdb", "-batch", "-nx", "-iex", "set debuginfod enabled off", "-ex", "run", "-ex",
+                "generate-core-file \(core)",
+                "--args", directory + "/scan", "x"
+            ], currentDirectory: URL(fileURLWithPath: directory))
         try #require(FileManager.default.fileExists(atPath: core))
 
         let alone = try CoreFileTests.report(core: core, executable: directory + "/scan", extra: ["--offline"])
@@ -38,12 +42,15 @@ struct DebugFrameTests {
         #expect(CoreFileTests.addresses(aloneThread).count == 1)
         #expect((aloneThread["stopReason"] as? String)?.contains("no call-frame information") == true, "\(aloneThread)")
 
-        let found = try CoreFileTests.report(core: core, executable: directory + "/scan", extra: ["--offline", "-d", directory + "/dbg"])
+        let found = try CoreFileTests.report(
+            core: core, executable: directory + "/scan", extra: ["--offline", "-d", directory + "/dbg"])
         let thread = try #require(CoreFileTests.threads(found).first)
         let frames = try #require(thread["frames"] as? [[String: Any]])
         #expect(frames.map { $0["trust"] as? String }.prefix(2) == ["context", "cfi"])
         #expect((frames.dropFirst().first?["symbols"] as? [[String: Any]])?.last?["function"] as? String == "main")
-        let theirs = try CoreFileTests.euStack(["--core", core, "-e", directory + "/scan", "--debuginfo-path=\(directory)/dbg"])
+        let theirs = try CoreFileTests.euStack([
+            "--core", core, "-e", directory + "/scan", "--debuginfo-path=\(directory)/dbg"
+        ])
         let id = try #require(thread["id"] as? Int)
         #expect(CoreFileTests.addresses(thread) == theirs[id], "eu-stack: \(theirs)")
         #expect((theirs[id]?.count ?? 0) >= 4)

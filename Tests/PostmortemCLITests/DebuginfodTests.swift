@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Debug files and binaries fetched from debuginfod: Debian's real server (elfutils) on a loopback port, serving the
 /// samples' unstripped binaries, while the logs lie beside copies stripped of their DWARF (or beside nothing). Every
@@ -40,9 +40,11 @@ struct DebuginfodTests {
                     try manager.copyItem(atPath: source + "/" + sample.log, toPath: folder + "/" + sample.log)
                 }
                 for binary in sample.binaries {
-                    try manager.copyItem(atPath: source + "/" + binary, toPath: folder("reference", sample) + "/" + binary)
+                    try manager.copyItem(
+                        atPath: source + "/" + binary, toPath: folder("reference", sample) + "/" + binary)
                     let stripped = folder("stripped", sample) + "/" + binary
-                    let strip = try Command.run("/usr/bin/env", ["strip", "--strip-debug", "-o", stripped, source + "/" + binary])
+                    let strip = try Command.run(
+                        "/usr/bin/env", ["strip", "--strip-debug", "-o", stripped, source + "/" + binary])
                     #expect(strip.status == 0, "\(strip.standardError)")
                     if sample.debugFiles.isEmpty, !manager.fileExists(atPath: served + "/" + binary) {
                         try manager.copyItem(atPath: source + "/" + binary, toPath: served + "/" + binary)
@@ -50,9 +52,12 @@ struct DebuginfodTests {
                 }
                 for debugFile in sample.debugFiles {
                     let reference = folder("reference", sample) + "/" + debugFile
-                    try manager.createDirectory(atPath: (reference as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try manager.createDirectory(
+                        atPath: (reference as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                     try manager.copyItem(atPath: source + "/" + debugFile, toPath: reference)
-                    try manager.copyItem(atPath: source + "/" + debugFile, toPath: served + "/" + (debugFile as NSString).lastPathComponent)
+                    try manager.copyItem(
+                        atPath: source + "/" + debugFile,
+                        toPath: served + "/" + (debugFile as NSString).lastPathComponent)
                 }
             }
         }
@@ -70,24 +75,31 @@ struct DebuginfodTests {
         }
 
         /// `postmortem symbolicate` of a sample's log in folder `kind`, with `servers` as `DEBUGINFOD_URLS` (none: unset).
-        func symbolicate(_ kind: String, _ sample: Sample,
-                         servers: [String] = [], extra: [String] = [], environment: [String: String] = [:]) throws -> (CommandResult, Duration) {
+        func symbolicate(
+            _ kind: String, _ sample: Sample,
+            servers: [String] = [], extra: [String] = [], environment: [String: String] = [:]
+        ) throws -> (CommandResult, Duration) {
             var variables = environment
             variables["DEBUGINFOD_CACHE_PATH"] = cache
             if !servers.isEmpty { variables["DEBUGINFOD_URLS"] = servers.joined(separator: " ") }
             let started = ContinuousClock.now
-            let result = try Command.run(Paths.postmortem, ["symbolicate", "--no-cache"] + extra + [sample.log],
-                                         currentDirectory: URL(fileURLWithPath: folder(kind, sample)), environment: variables)
+            let result = try Command.run(
+                Paths.postmortem, ["symbolicate", "--no-cache"] + extra + [sample.log],
+                currentDirectory: URL(fileURLWithPath: folder(kind, sample)), environment: variables)
             return (result, ContinuousClock.now - started)
         }
     }
 
     /// Lines of a symbolicated log that name a source position: what DWARF gave (a symbol table gives none).
     static func sourceLines(_ output: String) -> [Substring] {
-        output.split(separator: "\n").filter { $0.contains(" at ") && $0.range(of: #":\d+"#, options: .regularExpression) != nil }
+        output.split(separator: "\n").filter {
+            $0.contains(" at ") && $0.range(of: #":\d+"#, options: .regularExpression) != nil
+        }
     }
 
-    @Test("Stripped binaries get their debug files, and logs their binaries, from the server: the same answers as unstripped; then from the cache with the server stopped")
+    @Test(
+        "Stripped binaries get their debug files, and logs their binaries, from the server: the same answers as unstripped; then from the cache with the server stopped"
+    )
     func fetchedFromServerThenCache() throws {
         let workspace = try Workspace("debuginfod-fetch")
         let server = try workspace.startServer()
@@ -95,22 +107,29 @@ struct DebuginfodTests {
         for sample in Self.samples {
             let (reference, _) = try workspace.symbolicate("reference", sample)
             #expect(reference.status == 0, "\(reference.standardError)")
-            #expect(!Self.sourceLines(reference.standardOutput).isEmpty, "the reference resolves \(sample.folder) to source lines")
+            #expect(
+                !Self.sourceLines(reference.standardOutput).isEmpty,
+                "the reference resolves \(sample.folder) to source lines")
             let (stripped, _) = try workspace.symbolicate("stripped", sample, servers: [server.url])
             #expect(stripped.status == 0, "\(stripped.standardError)")
             // Without the server, the stripped copies give fewer source lines: the test can tell the two apart.
             let (alone, _) = try workspace.symbolicate("stripped", sample, extra: ["--offline"])
             #expect(Self.sourceLines(alone.standardOutput).count < Self.sourceLines(reference.standardOutput).count)
-            #expect(stripped.standardOutput == reference.standardOutput, "\(sample.folder): stripped + debuginfod = unstripped")
+            #expect(
+                stripped.standardOutput == reference.standardOutput,
+                "\(sample.folder): stripped + debuginfod = unstripped")
             for binary in sample.binaries {
-                #expect(!stripped.standardError.contains("\(binary): no debug information"), "\(stripped.standardError)")
+                #expect(
+                    !stripped.standardError.contains("\(binary): no debug information"), "\(stripped.standardError)")
             }
             firstOutputs[sample.log + sample.folder] = reference.standardOutput
         }
         // A log whose binaries are not on this machine at all: fetched by the build-ids the log gives.
         for sample in Self.samplesWithBuildIDs {
             let (bare, _) = try workspace.symbolicate("bare", sample, servers: [server.url])
-            #expect(bare.standardOutput == firstOutputs[sample.log + sample.folder], "\(sample.folder): binaries fetched as executables\n\(bare.standardError)")
+            #expect(
+                bare.standardOutput == firstOutputs[sample.log + sample.folder],
+                "\(sample.folder): binaries fetched as executables\n\(bare.standardError)")
         }
         // What was fetched is laid out as elfutils' client lays it out, read-only.
         for binary in ["app", "libsens.so", "inventory"] {
@@ -124,7 +143,9 @@ struct DebuginfodTests {
         server.stop()
         for sample in Self.samples {
             let (again, took) = try workspace.symbolicate("stripped", sample, servers: [server.url])
-            #expect(again.standardOutput == firstOutputs[sample.log + sample.folder], "\(sample.folder) from the cache\n\(again.standardError)")
+            #expect(
+                again.standardOutput == firstOutputs[sample.log + sample.folder],
+                "\(sample.folder) from the cache\n\(again.standardError)")
             // Nothing is asked of the stopped server (it would refuse the connection).
             #expect(!again.standardError.contains("refused"), "\(again.standardError)")
             for binary in sample.binaries {
@@ -144,30 +165,42 @@ struct DebuginfodTests {
         let reference = workspace.folder("reference", Self.coredump) + "/app"
         for arguments in [["resolve", "-i", "--no-cache", "-o"], ["info", "line", "--no-cache", "-o"]] {
             let expected = try Command.run(Paths.postmortem, arguments + [reference, "0x1290", "0x111f"])
-            let fetched = try Command.run(Paths.postmortem, arguments + [stripped, "0x1290", "0x111f"], environment: environment)
+            let fetched = try Command.run(
+                Paths.postmortem, arguments + [stripped, "0x1290", "0x111f"], environment: environment)
             #expect(expected.status == 0 && fetched.status == 0, "\(expected.standardError)\(fetched.standardError)")
             #expect(expected.standardOutput.contains("crash.c"), "\(expected.standardOutput)")
             #expect(fetched.standardOutput == expected.standardOutput, "\(arguments[0])")
         }
         let images = try Command.run(Paths.postmortem, ["images", stripped], environment: environment)
-        #expect(images.standardOutput.contains(workspace.cache), "images names the downloaded debug file\n\(images.standardOutput)")
+        #expect(
+            images.standardOutput.contains(workspace.cache),
+            "images names the downloaded debug file\n\(images.standardOutput)")
     }
 
-    @Test("A server that accepts connections and never answers costs one timeout for a whole multi-image run; symbol-table answers print, with the reason")
+    @Test(
+        "A server that accepts connections and never answers costs one timeout for a whole multi-image run; symbol-table answers print, with the reason"
+    )
     func silentServer() throws {
         let workspace = try Workspace("debuginfod-silent")
         let silent = try SilentServer()
         let sample = Self.twoImages
-        let (result, took) = try workspace.symbolicate("stripped", sample, servers: [silent.url], environment: ["DEBUGINFOD_TIMEOUT": "4"])
+        let (result, took) = try workspace.symbolicate(
+            "stripped", sample, servers: [silent.url], environment: ["DEBUGINFOD_TIMEOUT": "4"])
         #expect(result.status == 0)
         // Asked once for the whole run (a timeout is not retried, and the second image is not asked): one connection.
         #expect(silent.connections == 1, "\(silent.connections) connections to the silent server")
         #expect(took >= .seconds(4) && took < .seconds(40), "one timeout of 4 s: took \(took)")
         // The symbol tables kept by strip still name the functions.
-        #expect(result.standardOutput.contains("(lib_entry+0x0) [0x7f9664096100]") && result.standardOutput.contains("./app(main+0x70)"),
-                "\(result.standardOutput)")
-        #expect(result.standardError.contains("\(silent.url) sent nothing for 4 s (DEBUGINFOD_TIMEOUT)"), "\(result.standardError)")
-        #expect(result.standardError.contains("every server failed earlier in this run"), "the second image is not asked\n\(result.standardError)")
+        #expect(
+            result.standardOutput.contains("(lib_entry+0x0) [0x7f9664096100]")
+                && result.standardOutput.contains("./app(main+0x70)"),
+            "\(result.standardOutput)")
+        #expect(
+            result.standardError.contains("\(silent.url) sent nothing for 4 s (DEBUGINFOD_TIMEOUT)"),
+            "\(result.standardError)")
+        #expect(
+            result.standardError.contains("every server failed earlier in this run"),
+            "the second image is not asked\n\(result.standardError)")
         // A timeout is no miss: nothing is remembered against the build.
         let id = try Workspace.buildID(of: workspace.served + "/app")
         #expect(!FileManager.default.fileExists(atPath: workspace.cache + "/" + id + "/debuginfo"))
@@ -176,15 +209,20 @@ struct DebuginfodTests {
     @Test("A server whose name does not resolve costs one timeout at most, retries included")
     func unresolvableName() throws {
         let workspace = try Workspace("debuginfod-dns")
-        let (result, took) = try workspace.symbolicate("stripped", Self.twoImages, servers: ["http://debuginfod.postmortem.invalid"],
-                                                       environment: ["DEBUGINFOD_TIMEOUT": "3", "DEBUGINFOD_RETRY_LIMIT": "2",
-                                                                     "DEBUGINFOD_VERBOSE": "1"])
+        let (result, took) = try workspace.symbolicate(
+            "stripped", Self.twoImages, servers: ["http://debuginfod.postmortem.invalid"],
+            environment: [
+                "DEBUGINFOD_TIMEOUT": "3", "DEBUGINFOD_RETRY_LIMIT": "2",
+                "DEBUGINFOD_VERBOSE": "1"
+            ])
         #expect(result.status == 0)
         // One request, not retried, whose name lookup costs at most the timeout; the second image is not asked.
         let requests = result.errorLines.filter { $0.hasPrefix("debuginfod: GET ") || $0.contains("retrying") }
         #expect(requests.count == 1, "\(requests)")
         #expect(took < .seconds(30), "took \(took)")
-        #expect(result.standardError.contains("http://debuginfod.postmortem.invalid could not be reached"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("http://debuginfod.postmortem.invalid could not be reached"),
+            "\(result.standardError)")
         #expect(result.standardError.contains("every server failed earlier in this run"), "\(result.standardError)")
     }
 
@@ -195,8 +233,9 @@ struct DebuginfodTests {
         let silent = try SilentServer()
         let sample = Self.sensors
         let (reference, _) = try workspace.symbolicate("reference", sample)
-        let (result, took) = try workspace.symbolicate("stripped", sample, servers: [silent.url, server.url],
-                                                       environment: ["DEBUGINFOD_TIMEOUT": "60"])
+        let (result, took) = try workspace.symbolicate(
+            "stripped", sample, servers: [silent.url, server.url],
+            environment: ["DEBUGINFOD_TIMEOUT": "60"])
         #expect(result.standardOutput == reference.standardOutput, "\(result.standardError)")
         // The silent one's 60 s timeout is not waited out.
         #expect(took < .seconds(30), "took \(took)")
@@ -211,8 +250,12 @@ struct DebuginfodTests {
         let wanted = try Workspace.buildID(of: workspace.folder("stripped", sample) + "/sensors")
         let otherID = try Workspace.buildID(of: other)
         let (result, _) = try workspace.symbolicate("stripped", sample, servers: [liar.url])
-        #expect(result.standardError.contains("sent a file of build-id \(otherID), not \(wanted); discarded"), "\(result.standardError)")
-        #expect(Self.sourceLines(result.standardOutput).allSatisfy { !$0.contains("sensors.c") }, "\(result.standardOutput)")
+        #expect(
+            result.standardError.contains("sent a file of build-id \(otherID), not \(wanted); discarded"),
+            "\(result.standardError)")
+        #expect(
+            Self.sourceLines(result.standardOutput).allSatisfy { !$0.contains("sensors.c") }, "\(result.standardOutput)"
+        )
         #expect(!FileManager.default.fileExists(atPath: workspace.cache + "/" + wanted + "/debuginfo"))
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: workspace.cache + "/" + wanted)) ?? []
         #expect(leftovers.isEmpty, "\(leftovers)")
@@ -221,12 +264,14 @@ struct DebuginfodTests {
         let tree = workspace.root + "/file-server/buildid/" + wanted
         try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: other, toPath: tree + "/debuginfo")
-        let (fromFile, _) = try workspace.symbolicate("stripped", sample, servers: ["file://" + workspace.root + "/file-server"])
+        let (fromFile, _) = try workspace.symbolicate(
+            "stripped", sample, servers: ["file://" + workspace.root + "/file-server"])
         #expect(fromFile.standardError.contains("not \(wanted); discarded"), "\(fromFile.standardError)")
         try FileManager.default.removeItem(atPath: tree + "/debuginfo")
         try FileManager.default.copyItem(atPath: workspace.served + "/sensors.debug", toPath: tree + "/debuginfo")
         let (reference, _) = try workspace.symbolicate("reference", sample)
-        let (right, _) = try workspace.symbolicate("stripped", sample, servers: ["file://" + workspace.root + "/file-server"])
+        let (right, _) = try workspace.symbolicate(
+            "stripped", sample, servers: ["file://" + workspace.root + "/file-server"])
         #expect(right.standardOutput == reference.standardOutput, "\(right.standardError)")
     }
 
@@ -253,10 +298,14 @@ struct DebuginfodTests {
         let deadline = Date().addingTimeInterval(20)
         while temporaries.isEmpty, Date() < deadline {
             usleep(50_000)
-            temporaries = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.contains(".tmp-") }
+            temporaries = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+                $0.contains(".tmp-")
+            }
         }
         #expect(!temporaries.isEmpty, "the download was under way, in a temporary file")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/debuginfo"), "nothing at the file's place before it is complete")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder + "/debuginfo"),
+            "nothing at the file's place before it is complete")
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + SIGINT)
@@ -271,11 +320,15 @@ struct DebuginfodTests {
         let file = workspace.served + "/sensors.debug"
         let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
         let whole = try OneFileServer(answering: file)
-        let (tooLarge, _) = try workspace.symbolicate("stripped", sample, servers: [whole.url], environment: ["DEBUGINFOD_MAXSIZE": "1000"])
-        #expect(tooLarge.standardError.contains("offers \(size) bytes, more than the 1000 allowed (DEBUGINFOD_MAXSIZE)"), "\(tooLarge.standardError)")
+        let (tooLarge, _) = try workspace.symbolicate(
+            "stripped", sample, servers: [whole.url], environment: ["DEBUGINFOD_MAXSIZE": "1000"])
+        #expect(
+            tooLarge.standardError.contains("offers \(size) bytes, more than the 1000 allowed (DEBUGINFOD_MAXSIZE)"),
+            "\(tooLarge.standardError)")
         let stalling = try OneFileServer(answering: file, stallingAfter: 4096)
-        let (slow, took) = try workspace.symbolicate("stripped", sample, servers: [stalling.url],
-                                                     environment: ["DEBUGINFOD_MAXTIME": "2", "DEBUGINFOD_TIMEOUT": "60"])
+        let (slow, took) = try workspace.symbolicate(
+            "stripped", sample, servers: [stalling.url],
+            environment: ["DEBUGINFOD_MAXTIME": "2", "DEBUGINFOD_TIMEOUT": "60"])
         #expect(slow.standardError.contains("took longer than 2 s (DEBUGINFOD_MAXTIME)"), "\(slow.standardError)")
         // Ended at 2 s, not at the 60 s a stalled download would take to time out.
         #expect(took < .seconds(20), "took \(took)")
@@ -283,7 +336,9 @@ struct DebuginfodTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: workspace.cache + "/" + wanted)) ?? []).isEmpty)
     }
 
-    @Test("A miss is remembered as elfutils remembers it (a file with no permissions), and the server not asked again while it holds")
+    @Test(
+        "A miss is remembered as elfutils remembers it (a file with no permissions), and the server not asked again while it holds"
+    )
     func missRemembered() throws {
         let workspace = try Workspace("debuginfod-miss")
         // The server has app but not libsens.so.
@@ -299,8 +354,9 @@ struct DebuginfodTests {
         #expect((attributes[.size] as? Int) == 0)
         // While the miss holds, a silent server in the list costs nothing for that build.
         let silent = try SilentServer()
-        let (second, _) = try workspace.symbolicate("stripped", sample, servers: [silent.url],
-                                                       environment: ["DEBUGINFOD_TIMEOUT": "10"])
+        let (second, _) = try workspace.symbolicate(
+            "stripped", sample, servers: [silent.url],
+            environment: ["DEBUGINFOD_TIMEOUT": "10"])
         #expect(second.standardError.contains("no server had it"), "\(second.standardError)")
         #expect(silent.connections == 0, "the silent server was asked")
     }
@@ -310,8 +366,9 @@ struct DebuginfodTests {
         let workspace = try Workspace("debuginfod-offline")
         let silent = try SilentServer()
         let sample = Self.twoImages
-        let (offline, _) = try workspace.symbolicate("stripped", sample, servers: [silent.url], extra: ["--offline"],
-                                                        environment: ["DEBUGINFOD_TIMEOUT": "10"])
+        let (offline, _) = try workspace.symbolicate(
+            "stripped", sample, servers: [silent.url], extra: ["--offline"],
+            environment: ["DEBUGINFOD_TIMEOUT": "10"])
         #expect(silent.connections == 0, "the silent server was asked")
         #expect(offline.standardError.contains("not in the cache, and offline"), "\(offline.standardError)")
         let (unset, _) = try workspace.symbolicate("stripped", sample)
@@ -319,11 +376,15 @@ struct DebuginfodTests {
         #expect(!FileManager.default.fileExists(atPath: workspace.cache))
     }
 
-    @Test("--source-context reads a source file missing here from the server, by the build-id of the debug file that names it")
+    @Test(
+        "--source-context reads a source file missing here from the server, by the build-id of the debug file that names it"
+    )
     func sources() throws {
         let root = Fixtures.scratchDirectory("debuginfod-sources")
         let manager = FileManager.default
-        for folder in ["hidden", "src", "served", "stripped"] { try manager.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true) }
+        for folder in ["hidden", "src", "served", "stripped"] {
+            try manager.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        }
         // The debug information names ROOT/src/gauge.c, which only the server sees (ROOT/hidden mounted there).
         let source = """
             #include <stdio.h>
@@ -333,20 +394,33 @@ struct DebuginfodTests {
             int main(int argc, char **argv) { printf("%d\\n", gauge(argc)); return 0; }
             """
         try source.write(toFile: root + "/hidden/gauge.c", atomically: true, encoding: .utf8)
-        let compile = try Command.run("/usr/bin/env", ["gcc", "-g", "-O0", "-fdebug-prefix-map=\(root)/hidden=\(root)/src",
-                                                       "-o", root + "/served/gauge", root + "/hidden/gauge.c"])
+        let compile = try Command.run(
+            "/usr/bin/env",
+            [
+                "gcc", "-g", "-O0", "-fdebug-prefix-map=\(root)/hidden=\(root)/src",
+                "-o", root + "/served/gauge", root + "/hidden/gauge.c"
+            ])
         try #require(compile.status == 0, "\(compile.standardError)")
-        let strip = try Command.run("/usr/bin/env", ["strip", "--strip-debug", "-o", root + "/stripped/gauge", root + "/served/gauge"])
+        let strip = try Command.run(
+            "/usr/bin/env", ["strip", "--strip-debug", "-o", root + "/stripped/gauge", root + "/served/gauge"])
         try #require(strip.status == 0, "\(strip.standardError)")
         let id = try Workspace.buildID(of: root + "/served/gauge")
-        let server = try DebuginfodServer(serving: root + "/served", readyBuildID: id, scratch: root,
-                                          bindMount: (root + "/hidden", root + "/src"))
+        let server = try DebuginfodServer(
+            serving: root + "/served", readyBuildID: id, scratch: root,
+            bindMount: (root + "/hidden", root + "/src"))
         let address = try #require(try SignalCrashTests.address(of: "gauge", in: root + "/served/gauge"))
-        let result = try Command.run(Paths.postmortem, ["resolve", "--no-cache", "--source-context", "1", "-o", root + "/stripped/gauge",
-                                                        "0x" + String(address + 8, radix: 16)],
-                                     environment: ["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": root + "/cache"])
-        #expect(result.standardOutput.contains("the line the server shows"), "\(result.standardOutput)\(result.standardError)")
-        let cached = root + "/cache/" + id + "/source" + (root + "/src/gauge.c").replacingOccurrences(of: "/", with: "##")
+        let result = try Command.run(
+            Paths.postmortem,
+            [
+                "resolve", "--no-cache", "--source-context", "1", "-o", root + "/stripped/gauge",
+                "0x" + String(address + 8, radix: 16)
+            ],
+            environment: ["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": root + "/cache"])
+        #expect(
+            result.standardOutput.contains("the line the server shows"),
+            "\(result.standardOutput)\(result.standardError)")
+        let cached =
+            root + "/cache/" + id + "/source" + (root + "/src/gauge.c").replacingOccurrences(of: "/", with: "##")
         #expect(manager.fileExists(atPath: cached), "\(cached)")
         #expect(!manager.fileExists(atPath: root + "/src/gauge.c"), "the client cannot read the source itself")
     }
@@ -355,6 +429,8 @@ struct DebuginfodTests {
     func otherSchemes() throws {
         let workspace = try Workspace("debuginfod-schemes")
         let (result, _) = try workspace.symbolicate("stripped", Self.sensors, servers: ["ftp://127.0.0.1/x"])
-        #expect(result.standardError.contains("DEBUGINFOD_URLS: 'ftp://127.0.0.1/x' is not an http, https or file URL"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("DEBUGINFOD_URLS: 'ftp://127.0.0.1/x' is not an http, https or file URL"),
+            "\(result.standardError)")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `postmortem dump-syms` against Mozilla's dump_syms 2.3.5 (`--inlines`), the tool crash pipelines make Breakpad symbol
 /// files with, on binaries built from source here: the same MODULE line, and the same FUNC ranges, line records, INLINE
@@ -11,12 +11,16 @@ import TestSupport
 /// Postmortem uses the C++ runtime's and the Swift runtime's demanglers.
 @Suite(.serialized)
 struct DumpSymsTests {
-    static let fixtureBinaries = [
-        "inventory-gcc", "inventory-clang", "inventory-gcc-typeunits5", "sensors-clang-dwarf4", "sensors-clang-dwarf5",
-        "sensors-gcc-dwarf2", "sensors-gcc-dwarf4-gz", "sensors-gcc-dwarf5", "libgeometry.so", "shapes-swift-O", "shapes-swift-Onone",
-    ].map { Paths.fixture($0) } + ["SampleCrashes/linux-c-signal/app", "SampleCrashes/linux-c-signal/libsens.so"].map {
-        Paths.packageRoot.appendingPathComponent($0).path
-    }
+    static let fixtureBinaries =
+        [
+            "inventory-gcc", "inventory-clang", "inventory-gcc-typeunits5", "sensors-clang-dwarf4",
+            "sensors-clang-dwarf5",
+            "sensors-gcc-dwarf2", "sensors-gcc-dwarf4-gz", "sensors-gcc-dwarf5", "libgeometry.so", "shapes-swift-O",
+            "shapes-swift-Onone"
+        ].map { Paths.fixture($0) }
+        + ["SampleCrashes/linux-c-signal/app", "SampleCrashes/linux-c-signal/libsens.so"].map {
+            Paths.packageRoot.appendingPathComponent($0).path
+        }
 
     static let kinds = ["FUNC range", "line", "INLINE", "STACK CFI INIT", "STACK CFI", "PUBLIC address"]
 
@@ -24,7 +28,9 @@ struct DumpSymsTests {
     /// directory it ran in (it makes relative source paths absolute against it).
     static func theirs(_ binaries: [String]) throws -> (text: String, workingDirectory: String) {
         let directory = Fixtures.scratchDirectory("dump-syms-cwd")
-        let result = try Command.run(try CrashpadDumps.oracle("dump_syms"), ["--inlines"] + binaries, currentDirectory: URL(fileURLWithPath: directory))
+        let result = try Command.run(
+            try CrashpadDumps.oracle("dump_syms"), ["--inlines"] + binaries,
+            currentDirectory: URL(fileURLWithPath: directory))
         try #require(result.status == 0, "dump_syms \(binaries): \(result.standardError)")
         return (result.standardOutput, directory)
     }
@@ -41,18 +47,28 @@ struct DumpSymsTests {
     }
 
     static func expectAgreement(ours: String, theirs: String, workingDirectory: String, label: String) {
-        let mine = SymbolFileRecords(text: ours), other = SymbolFileRecords(text: theirs, workingDirectory: workingDirectory)
+        let mine = SymbolFileRecords(text: ours),
+            other = SymbolFileRecords(text: theirs, workingDirectory: workingDirectory)
         #expect(mine.module == other.module, "\(label)")
-        #expect(!(other.records["FUNC range"] ?? []).isEmpty || !(other.records["PUBLIC address"] ?? []).isEmpty, "\(label): dump_syms wrote nothing to compare")
+        #expect(
+            !(other.records["FUNC range"] ?? []).isEmpty || !(other.records["PUBLIC address"] ?? []).isEmpty,
+            "\(label): dump_syms wrote nothing to compare")
         for kind in kinds {
             let (share, onlyOurs, onlyTheirs) = mine.agreement(with: other, on: kind)
-            #expect(share >= 0.995, "\(label) \(kind): \(String(format: "%.3f", share * 100))% agree; only ours \(onlyOurs), only theirs \(onlyTheirs)")
+            #expect(
+                share >= 0.995,
+                "\(label) \(kind): \(String(format: "%.3f", share * 100))% agree; only ours \(onlyOurs), only theirs \(onlyTheirs)"
+            )
         }
         // C names: no parameters, templates, Swift qualification or spaces (beyond the one after the address).
         let cNames = { (records: SymbolFileRecords) in
-            (records.records["FUNC name"] ?? []).filter { name in !name.contains { "(<.?".contains($0) } && name.split(separator: " ").count == 2 }
+            (records.records["FUNC name"] ?? []).filter { name in
+                !name.contains { "(<.?".contains($0) } && name.split(separator: " ").count == 2
+            }
         }
-        #expect(cNames(other).subtracting(cNames(mine)).isEmpty, "\(label): C functions named otherwise: \(cNames(other).subtracting(cNames(mine)).sorted().prefix(5))")
+        #expect(
+            cNames(other).subtracting(cNames(mine)).isEmpty,
+            "\(label): C functions named otherwise: \(cNames(other).subtracting(cNames(mine)).sorted().prefix(5))")
     }
 
     @Test(arguments: fixtureBinaries)
@@ -70,8 +86,11 @@ struct DumpSymsTests {
         let dSYM = Paths.packageRoot.appendingPathComponent("Tests/Fixtures/Apple/bin/App.dSYM").path
         let ours = try Self.ours(["--arch", architecture, dSYM])
         let theirs = try Self.theirs(["--arch", architecture, dSYM])
-        let mine = SymbolFileRecords(text: ours), other = SymbolFileRecords(text: theirs.text, droppingDotComponents: true)
-        #expect(mine.module.split(separator: " ").dropLast() == other.module.split(separator: " ").dropLast(), "\(mine.module) / \(other.module)")
+        let mine = SymbolFileRecords(text: ours),
+            other = SymbolFileRecords(text: theirs.text, droppingDotComponents: true)
+        #expect(
+            mine.module.split(separator: " ").dropLast() == other.module.split(separator: " ").dropLast(),
+            "\(mine.module) / \(other.module)")
         #expect(mine.module.hasSuffix(" App") && mine.module.contains("Mac \(architecture) "), "\(mine.module)")
         #expect(!(other.records["FUNC range"] ?? []).isEmpty)
         for kind in ["FUNC range", "FUNC name", "line", "INLINE", "INLINE origin", "PUBLIC address"] {
@@ -80,7 +99,9 @@ struct DumpSymsTests {
         }
         // Without --arch: one line naming the slices.
         let bare = try Command.run(Paths.postmortem, ["dump-syms", dSYM])
-        #expect(bare.status == 1 && bare.standardError.contains("x86_64, arm64; choose one with --arch"), "\(bare.standardError)")
+        #expect(
+            bare.status == 1 && bare.standardError.contains("x86_64, arm64; choose one with --arch"),
+            "\(bare.standardError)")
     }
 
     /// A Mach-O program whose dSYM lies beside it: its functions come from the dSYM (as dump_syms writes them given the
@@ -112,11 +133,16 @@ struct DumpSymsTests {
         let withoutDNames = { (records: Set<String>) in Set(records.map { $0.replacing(/d[0-9]+:/, with: "d:") }) }
         let ours = mine.records["STACK CFI INIT"] ?? [], dumpSyms = theirs.records["STACK CFI INIT"] ?? []
         #expect(dumpSyms.count >= 4)
-        #expect(withoutDNames(ours) == withoutDNames(dumpSyms), "only ours \(ours.subtracting(dumpSyms)), only theirs \(dumpSyms.subtracting(ours))")
+        #expect(
+            withoutDNames(ours) == withoutDNames(dumpSyms),
+            "only ours \(ours.subtracting(dumpSyms)), only theirs \(dumpSyms.subtracting(ours))")
         if architecture == "arm64" {
-            #expect(ours.contains { $0.hasPrefix("804 ") && $0.hasSuffix("d8: .cfa -24 + ^ d9: .cfa -32 + ^") }, "\(ours.sorted())")
+            #expect(
+                ours.contains { $0.hasPrefix("804 ") && $0.hasSuffix("d8: .cfa -24 + ^ d9: .cfa -32 + ^") },
+                "\(ours.sorted())")
             let objdump = try #require(Paths.llvmObjdump, "llvm-objdump is needed (the Swift toolchain has one)")
-            let prologue = try Command.run(objdump, ["-d", "--arch", "arm64", "--start-address=0x100000804", "--stop-address=0x100000810", app])
+            let prologue = try Command.run(
+                objdump, ["-d", "--arch", "arm64", "--start-address=0x100000804", "--stop-address=0x100000810", app])
             #expect(prologue.standardOutput.contains("stp\td9, d8, [sp, #0x40]"), "\(prologue.standardOutput)")
         }
     }
@@ -136,14 +162,19 @@ struct DumpSymsTests {
         let directory = Fixtures.scratchDirectory("dump-syms-stripped")
         let binary = directory + "/inventory"
         try FileManager.default.copyItem(atPath: Paths.fixture("inventory-gcc"), toPath: binary)
-        for arguments in [["--only-keep-debug", binary, binary + ".debug"], ["--strip-all", binary], ["--add-gnu-debuglink=" + binary + ".debug", binary]] {
-            let result = try Command.run("/usr/bin/objcopy", arguments, currentDirectory: URL(fileURLWithPath: directory))
+        for arguments in [
+            ["--only-keep-debug", binary, binary + ".debug"], ["--strip-all", binary],
+            ["--add-gnu-debuglink=" + binary + ".debug", binary]
+        ] {
+            let result = try Command.run(
+                "/usr/bin/objcopy", arguments, currentDirectory: URL(fileURLWithPath: directory))
             try #require(result.status == 0, "objcopy \(arguments): \(result.standardError)")
         }
         let ours = try Self.ours([binary])
         #expect(ours.hasPrefix("MODULE Linux x86_64 ") && ours.split(separator: "\n")[0].hasSuffix(" inventory"))
         #expect(ours.contains("\nFUNC "), "the stripped binary's functions come from its debug file")
-        Self.expectAgreement(ours: ours, theirs: try Self.theirs([binary, binary + ".debug"]), label: "stripped inventory")
+        Self.expectAgreement(
+            ours: ours, theirs: try Self.theirs([binary, binary + ".debug"]), label: "stripped inventory")
     }
 
     /// `--store DIR` writes `DIR/NAME/DEBUGID/NAME.sym`, the layout symbol servers and minidump-stackwalk read.
@@ -174,14 +205,17 @@ struct DumpSymsTests {
             let threads = report["threads"] as? [[String: Any]] ?? []
             return threads.flatMap { thread in
                 (thread["frames"] as? [[String: Any]] ?? []).map { frame in
-                    ["module", "module_offset", "function", "file", "line", "trust"].map { "\(frame[$0] ?? "-")" }.joined(separator: " ")
+                    ["module", "module_offset", "function", "file", "line", "trust"].map { "\(frame[$0] ?? "-")" }
+                        .joined(separator: " ")
                 }
             }
         }
         let theirs = try frames(try CrashpadDumps.symbolStore(of: binaries))
         let ours = try frames(ourStore)
         #expect(ours == theirs)
-        #expect(ours.contains { $0.contains(" leaf ") || $0.contains("chain") }, "no frame was named from the store: \(ours.prefix(5))")
+        #expect(
+            ours.contains { $0.contains(" leaf ") || $0.contains("chain") },
+            "no frame was named from the store: \(ours.prefix(5))")
     }
 
     /// What is not an ELF binary with a build-id gets one line naming the file and what is wrong, exit status 1.
@@ -190,9 +224,13 @@ struct DumpSymsTests {
         let text = directory + "/notes.txt"
         try "not a binary\n".write(toFile: text, atomically: true, encoding: .utf8)
         let noBuildID = directory + "/no-build-id"
-        let build = try Command.run("/usr/bin/gcc", ["-x", "c", "-", "-o", noBuildID, "-Wl,--build-id=none"], input: "int main(void) { return 0; }\n")
+        let build = try Command.run(
+            "/usr/bin/gcc", ["-x", "c", "-", "-o", noBuildID, "-Wl,--build-id=none"],
+            input: "int main(void) { return 0; }\n")
         try #require(build.status == 0, "\(build.standardError)")
-        for (path, words) in [(text, "no ELF or Mach-O header"), (directory + "/missing", "missing"), (noBuildID, "no build-id")] {
+        for (path, words) in [
+            (text, "no ELF or Mach-O header"), (directory + "/missing", "missing"), (noBuildID, "no build-id")
+        ] {
             let result = try Command.run(Paths.postmortem, ["dump-syms", path])
             #expect(result.status == 1, "\(path)")
             let lines = result.standardError.split(separator: "\n")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A frame's `name+offset` counts from the symbol the name is, as the log's own `main+0x7c` does: g++ puts a function's
 /// cold part (`main.cold`) below its entry, and the offset counted from the lowest address of the function's ranges
@@ -19,10 +19,15 @@ struct FunctionOffsetTests {
         // A glibc trace of a return address inside main and one inside its cold part.
         let addresses = [main + 0x41, cold + 5]
         let scratch = try BadInputTests.Scratch()
-        let log = addresses.map { "./inventory-gcc(+0x\(String($0, radix: 16)))[0x\(String(0x5555_5555_4000 + $0, radix: 16))]" }
-        try (log.joined(separator: "\n") + "\n").write(toFile: scratch.path("trace.txt"), atomically: true, encoding: .utf8)
-        let printed = try Command.postmortem(["symbolicate", "--no-cache", "-d", Paths.fixtures.path, scratch.path("trace.txt")])
-            .outputLines.filter { !$0.hasSuffix("(inlined)") }
+        let log = addresses.map {
+            "./inventory-gcc(+0x\(String($0, radix: 16)))[0x\(String(0x5555_5555_4000 + $0, radix: 16))]"
+        }
+        try (log.joined(separator: "\n") + "\n").write(
+            toFile: scratch.path("trace.txt"), atomically: true, encoding: .utf8)
+        let printed = try Command.postmortem([
+            "symbolicate", "--no-cache", "-d", Paths.fixtures.path, scratch.path("trace.txt")
+        ])
+        .outputLines.filter { !$0.hasSuffix("(inlined)") }
         #expect(printed.count == 2, "\(printed)")
         #expect(printed.first?.hasPrefix("./inventory-gcc(main+0x41) ") == true, "\(printed)")
         #expect(printed.last?.hasPrefix("./inventory-gcc(main.cold+0x5) ") == true, "\(printed)")

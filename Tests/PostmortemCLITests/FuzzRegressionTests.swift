@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every input a fuzz target once failed on (`Fuzz/Regressions/<target>/`), replayed by that target built
 /// without libFuzzer: it must run them all. Under `make test-asan` the replayers carry AddressSanitizer
@@ -17,7 +17,8 @@ struct FuzzRegressionTests {
     @Test func everyTargetHasItsRegressions() throws {
         #expect(Self.targets == ["fuzz-crashlogs", "fuzz-dumps", "fuzz-dwarf", "fuzz-index-cache"])
         for target in Self.targets {
-            let inputs = try FileManager.default.contentsOfDirectory(atPath: Self.directory.appendingPathComponent(target).path)
+            let inputs = try FileManager.default.contentsOfDirectory(
+                atPath: Self.directory.appendingPathComponent(target).path)
             #expect(!inputs.isEmpty, "\(target) has no regression inputs")
         }
     }
@@ -26,7 +27,8 @@ struct FuzzRegressionTests {
     func replays(_ target: String) throws {
         let replayer = Paths.builtExecutable(named: target)
         try #require(FileManager.default.isExecutableFile(atPath: replayer), "\(target) is not built beside the tests")
-        let inputs = try FileManager.default.contentsOfDirectory(atPath: Self.directory.appendingPathComponent(target).path)
+        let inputs = try FileManager.default.contentsOfDirectory(
+            atPath: Self.directory.appendingPathComponent(target).path)
         let result = try Command.run(replayer, [Self.directory.appendingPathComponent(target).path])
         #expect(result.status == 0, "\(target): \(result.standardError)")
         #expect(result.standardOutput.contains("\(inputs.count) inputs ran"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `postmortem info line *ADDR` against gdb's own `info line *ADDR` (gdb -batch, debuginfod off), at every byte of
 /// `.text`: the same line, file name, start and end, and `<symbol+offset>`, line for line, for every C and C++ fixture
@@ -9,10 +9,17 @@ import TestSupport
 /// reads no Swift units).
 @Suite("info line vs gdb")
 struct GDBInfoLineTests {
-    static let binaries = ["sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-gcc-dwarf4-gz", "sensors-clang-dwarf4",
-                           "sensors-clang-dwarf5", "sensors-clang-gz", "sensors-stripped", "libgeometry.so", "inventory-stripped"].map(Paths.fixture)
-        + ["SampleCrashes/linux-c-asan/readings", "SampleCrashes/linux-c-signal/app", "SampleCrashes/linux-c-signal/libsens.so"]
-            .map { Paths.packageRoot.appendingPathComponent($0).path }
+    static let binaries =
+        [
+            "sensors-gcc-dwarf2", "sensors-gcc-dwarf3", "sensors-gcc-dwarf5", "sensors-gcc-dwarf4-gz",
+            "sensors-clang-dwarf4",
+            "sensors-clang-dwarf5", "sensors-clang-gz", "sensors-stripped", "libgeometry.so", "inventory-stripped"
+        ].map(Paths.fixture)
+        + [
+            "SampleCrashes/linux-c-asan/readings", "SampleCrashes/linux-c-signal/app",
+            "SampleCrashes/linux-c-signal/libsens.so"
+        ]
+        .map { Paths.packageRoot.appendingPathComponent($0).path }
 
     /// Every address of `.text`, from `readelf`.
     static func textAddresses(of binary: String) throws -> [UInt64] {
@@ -20,7 +27,8 @@ struct GDBInfoLineTests {
         let line = try #require(sections.split(separator: "\n").first { $0.contains(" .text ") })
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         let index = try #require(fields.firstIndex(of: ".text"))
-        let start = try #require(UInt64(fields[index + 2], radix: 16)), size = try #require(UInt64(fields[index + 4], radix: 16))
+        let start = try #require(UInt64(fields[index + 2], radix: 16)),
+            size = try #require(UInt64(fields[index + 4], radix: 16))
         return Array(start..<start + size)
     }
 
@@ -31,26 +39,39 @@ struct GDBInfoLineTests {
         let gdb = try #require(Paths.executable(named: "gdb"), "gdb is needed (make test installs it)")
         let gcc = try #require(Paths.executable(named: "gcc"), "gcc is needed (make test installs it)")
         let scratch = try BadInputTests.Scratch()
-        try "#include <stdlib.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n  int *p = malloc(4 * sizeof(int));\n  free(p);\n  printf(\"%d\\n\", p[argc]);\n  return 0;\n}\n"
+        try
+            "#include <stdlib.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n  int *p = malloc(4 * sizeof(int));\n  free(p);\n  printf(\"%d\\n\", p[argc]);\n  return 0;\n}\n"
             .write(toFile: scratch.path("uaf.c"), atomically: true, encoding: .utf8)
-        let build = try Command.run(gcc, ["-g", "-O1", "-fsanitize=address", "-static-libasan", "-fdebug-prefix-map=\(scratch.path("")))=.",
-                                          scratch.path("uaf.c"), "-o", scratch.path("uaf")])
+        let build = try Command.run(
+            gcc,
+            [
+                "-g", "-O1", "-fsanitize=address", "-static-libasan", "-fdebug-prefix-map=\(scratch.path("")))=.",
+                scratch.path("uaf.c"), "-o", scratch.path("uaf")
+            ])
         try #require(build.status == 0, "\(build.standardError)")
         let text = try Self.textAddresses(of: scratch.path("uaf"))
         let addresses = stride(from: 0, to: text.count, by: max(1, text.count / 3_000)).map { text[$0] }
         #expect(addresses.count >= 3_000)
         let commands = addresses.map { "info line *0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
         try commands.write(toFile: scratch.path("commands.gdb"), atomically: true, encoding: .utf8)
-        let theirs = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", scratch.path("commands.gdb"), scratch.path("uaf")])
-        let ourLines = try Command.postmortem(["info", "line", "--no-cache", "-o", scratch.path("uaf")],
-                                              input: addresses.map { "0x" + String($0, radix: 16) + "\n" }.joined()).outputLines
+        let theirs = try Command.run(
+            gdb,
+            [
+                "-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", scratch.path("commands.gdb"),
+                scratch.path("uaf")
+            ])
+        let ourLines = try Command.postmortem(
+            ["info", "line", "--no-cache", "-o", scratch.path("uaf")],
+            input: addresses.map { "0x" + String($0, radix: 16) + "\n" }.joined()
+        ).outputLines
         try #require(theirs.outputLines.count == addresses.count && ourLines.count == addresses.count)
         let differing = zip(theirs.outputLines, ourLines).filter { $0 != $1 }
         #expect(theirs.outputLines.filter { $0.contains("<__interceptor_") || $0.contains("uaf.c") }.count > 0)
         #expect(differing.isEmpty, "\(differing.prefix(5))")
     }
 
-    static let cxx = ["inventory-gcc", "inventory-clang", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5"].map(Paths.fixture)
+    static let cxx = ["inventory-gcc", "inventory-clang", "inventory-gcc-typeunits4", "inventory-gcc-typeunits5"].map(
+        Paths.fixture)
 
     @Test(arguments: binaries + cxx)
     func everyAddressAnswersAsGDB(_ binary: String) throws {
@@ -60,17 +81,23 @@ struct GDBInfoLineTests {
         let scratch = try BadInputTests.Scratch()
         let commands = addresses.map { "info line *0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
         try commands.write(toFile: scratch.path("commands.gdb"), atomically: true, encoding: .utf8)
-        let theirs = try Command.run(gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", scratch.path("commands.gdb"), binary])
+        let theirs = try Command.run(
+            gdb, ["-batch", "-nx", "-ex", "set debuginfod enabled off", "-x", scratch.path("commands.gdb"), binary])
         // All of them on standard input, one run.
-        let ours = try Command.postmortem(["info", "line", "--no-cache", "-o", binary],
-                                          input: addresses.map { "0x" + String($0, radix: 16) + "\n" }.joined())
+        let ours = try Command.postmortem(
+            ["info", "line", "--no-cache", "-o", binary],
+            input: addresses.map { "0x" + String($0, radix: 16) + "\n" }.joined())
         #expect(ours.status == 0, "\(ours.standardError)")
         let ourLines = ours.outputLines
-        try #require(theirs.outputLines.count == addresses.count && ourLines.count == addresses.count,
-                     "gdb gave \(theirs.outputLines.count) answers, postmortem \(ourLines.count), for \(addresses.count) addresses")
+        try #require(
+            theirs.outputLines.count == addresses.count && ourLines.count == addresses.count,
+            "gdb gave \(theirs.outputLines.count) answers, postmortem \(ourLines.count), for \(addresses.count) addresses"
+        )
         let differing = zip(addresses, zip(theirs.outputLines, ourLines)).filter { $0.1.0 != $0.1.1 }
         print("\(binary): \(addresses.count - differing.count)/\(addresses.count) addresses answer as gdb does")
-        let report = differing.prefix(5).map { "0x\(String($0.0, radix: 16))\n  gdb:        \($0.1.0)\n  postmortem: \($0.1.1)" }
+        let report = differing.prefix(5).map {
+            "0x\(String($0.0, radix: 16))\n  gdb:        \($0.1.0)\n  postmortem: \($0.1.1)"
+        }
         #expect(differing.isEmpty, "first differences:\n\(report.joined(separator: "\n"))")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// gdb's `bt` and `thread apply all bt` on a core of a program the tests build, read back: gdb prints the frame the
 /// program stopped in on a line of its own before `bt` prints it again, and lists threads from the last; the oracle
@@ -9,8 +9,10 @@ import TestSupport
 struct GDBOnCoreTests {
     /// gdb's output of `command` on `core` of `program`.
     static func gdb(_ command: String, program: String, core: String) throws -> String {
-        try Command.run("/usr/bin/env", ["gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", command, program, core])
-            .standardOutput
+        try Command.run(
+            "/usr/bin/env", ["gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", command, program, core]
+        )
+        .standardOutput
     }
 
     /// The function of each frame of gdb's last stack in `output` (from its last `#0`).
@@ -56,7 +58,8 @@ struct GDBOnCoreTests {
         #expect(one.first?["crashed"] as? Bool == true)
         #expect(one.first.map(Self.functions) == expected, "gdb's names are kept as the frames' symbols")
 
-        let every = try Self.threads(Command.postmortem(["symbolicate", "--json", "-d", directory, folder + "/all.txt"]))
+        let every = try Self.threads(
+            Command.postmortem(["symbolicate", "--json", "-d", directory, folder + "/all.txt"]))
         let headers = all.split(separator: "\n").filter { $0.hasPrefix("Thread ") && $0.hasSuffix("):") }
         #expect(every.count == headers.count)
         let crashed = every.filter { $0["crashed"] as? Bool == true }
@@ -64,7 +67,9 @@ struct GDBOnCoreTests {
         #expect(crashed.first.map(Self.functions) == expected)
         #expect(crashed.first?["index"] as? Int == 1, "gdb's current thread: \(all)")
 
-        let groups = try Command.postmortem(["group", "--json", "-d", directory, folder + "/bt.txt", folder + "/all.txt", core])
+        let groups = try Command.postmortem([
+            "group", "--json", "-d", directory, folder + "/bt.txt", folder + "/all.txt", core
+        ])
         #expect(groups.status == 0, "\(groups.standardError)")
         let signatures = try GroupTests.groups(groups).compactMap { $0["signature"] as? String }
         #expect(signatures.count == 1, "\(signatures)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--json` says, for each image a binary was used for, what in the log vouched for that binary: its build-id, the
 /// symbols its frames name, or only its frames' offsets — or nothing at all.
@@ -31,6 +31,7 @@ struct ImageIdentificationTests {
         // Apple's reports give UUIDs.
         #expect(try Self.identifications("SampleCrashes/apple-objc-arm64/App.crash")["App"] == "identifier")
         // No binary used: null.
-        #expect(try Self.identifications("SampleCrashes/linux-c-sensors/crash.txt", ["--parse-only"])["sensors"] == "null")
+        #expect(
+            try Self.identifications("SampleCrashes/linux-c-sensors/crash.txt", ["--parse-only"])["sensors"] == "null")
     }
 }

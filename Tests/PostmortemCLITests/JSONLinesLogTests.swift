@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every sample crash log as JSON-lines loggers store it — one object a line, the line of output in one of its fields —
 /// read as the log itself and printed back as the objects it came in, every other field as it was.
@@ -44,7 +44,7 @@ struct JSONLinesLogTests {
         },
         Logger(name: "shipper export", field: "message", keepsLineEnding: false) { number, line in
             #"{"@timestamp":"2026-11-25T10:00:00.\#(number)Z","kubernetes":{"pod":{"name":"app-7d9f5c"},"labels":["a","b"]},"message":\#(goQuoted(line)),"offset":\#(number * 80)}"#
-        },
+        }
     ]
 
     static func applying(_ logger: Logger, to text: String) -> String {
@@ -55,7 +55,8 @@ struct JSONLinesLogTests {
 
     /// A printed line's object: its message (less the line ending the logger keeps) and its other members as JSON.
     static func opened(_ line: String, logger: Logger) throws -> (message: String, others: String) {
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
         var message = try #require(object.removeValue(forKey: logger.field) as? String, "no \(logger.field): \(line)")
         if logger.keepsLineEnding {
             #expect(message.hasSuffix("\n"), "\(line)")
@@ -77,7 +78,9 @@ struct JSONLinesLogTests {
 
         let json = try batch.run(SampleLogBatch.symbolicate + ["--json"])
         #expect(json.status == 0, "\(logger.name): \(json.standardError)")
-        #expect(json.standardOutput == clean.json, "\(logger.name): the reports differ at \(SampleLogBatch.firstDifference(json.standardOutput, clean.json))")
+        #expect(
+            json.standardOutput == clean.json,
+            "\(logger.name): the reports differ at \(SampleLogBatch.firstDifference(json.standardOutput, clean.json))")
         let (resolved, total) = try LogPrefixTests.resolvedFrames(json.standardOutput)
 
         // Read and printed back without symbols: byte for byte, escapes as the logger wrote them.
@@ -98,8 +101,12 @@ struct JSONLinesLogTests {
                 #expect(message == expected, "\(logger.name), \(log.folder)/\(log.name)")
                 if printedOthers.last != others { printedOthers.append(others) }
             }
-            let inputOthers = try inputs[index].split(separator: "\n").map { try Self.opened(String($0), logger: logger).others }
-            #expect(printedOthers == inputOthers, "\(logger.name), \(log.folder)/\(log.name): other members changed or out of order")
+            let inputOthers = try inputs[index].split(separator: "\n").map {
+                try Self.opened(String($0), logger: logger).others
+            }
+            #expect(
+                printedOthers == inputOthers,
+                "\(logger.name), \(log.folder)/\(log.name): other members changed or out of order")
         }
         print("\(logger.name): \(resolved) of \(total) frames of the samples resolve")
         #expect(resolved > total / 2)
@@ -111,18 +118,24 @@ struct JSONLinesLogTests {
         let clean = try SampleLogBatch.clean.get()
         func record(_ log: SampleLogBatch.Log) -> String {
             let message = log.text.hasSuffix("\n") ? String(log.text.dropLast()) : log.text
-            return #"{"@timestamp":"2026-11-25T10:00:00Z","message":\#(Self.goQuoted(message)),"host":{"name":"ci-7"}}"# + "\n"
+            return #"{"@timestamp":"2026-11-25T10:00:00Z","message":\#(Self.goQuoted(message)),"host":{"name":"ci-7"}}"#
+                + "\n"
         }
         let batch = try SampleLogBatch("record", record)
         let json = try batch.run(SampleLogBatch.symbolicate + ["--json"])
-        #expect(json.standardOutput == clean.json, "the reports differ at \(SampleLogBatch.firstDifference(json.standardOutput, clean.json))")
+        #expect(
+            json.standardOutput == clean.json,
+            "the reports differ at \(SampleLogBatch.firstDifference(json.standardOutput, clean.json))")
         let unchanged = try batch.parts(of: batch.run(["symbolicate", "--parse-only"]))
         let printed = try batch.parts(of: batch.run(SampleLogBatch.symbolicate))
         for (index, log) in SampleLogBatch.logs.enumerated() {
             #expect(unchanged[index].map { $0 + "\n" }.joined() == record(log), "\(log.folder)/\(log.name)")
             #expect(printed[index].count == 1, "\(log.name): \(printed[index].count) lines")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data((printed[index].first ?? "").utf8)) as? [String: Any], "\(log.name)")
-            #expect(object["message"] as? String == clean.text[index].joined(separator: "\n"), "\(log.folder)/\(log.name)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data((printed[index].first ?? "").utf8)) as? [String: Any],
+                "\(log.name)")
+            #expect(
+                object["message"] as? String == clean.text[index].joined(separator: "\n"), "\(log.folder)/\(log.name)")
             #expect((object["host"] as? [String: Any])?["name"] as? String == "ci-7")
         }
     }
@@ -132,10 +145,17 @@ struct JSONLinesLogTests {
     /// each object glued to them, and the log was first left unopened.)
     @Test func everyCorpusLogReadsAsItself() throws {
         let corpus = Paths.packageRoot.appendingPathComponent("Tests/CrashLogsTests/Corpus")
-        let files = try #require(FileManager.default.subpaths(atPath: corpus.path)).filter { !$0.hasSuffix(".md") }.sorted()
-            .filter { var isDirectory: ObjCBool = false; return FileManager.default.fileExists(atPath: corpus.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue }
+        let files = try #require(FileManager.default.subpaths(atPath: corpus.path)).filter { !$0.hasSuffix(".md") }
+            .sorted()
+            .filter {
+                var isDirectory: ObjCBool = false;
+                return FileManager.default.fileExists(
+                    atPath: corpus.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
         #expect(files.count >= 40, "the corpus was not all found")
-        let logs = files.compactMap { file in (try? String(contentsOfFile: corpus.appendingPathComponent(file).path, encoding: .utf8)).map { (file, $0) } }
+        let logs = files.compactMap { file in
+            (try? String(contentsOfFile: corpus.appendingPathComponent(file).path, encoding: .utf8)).map { (file, $0) }
+        }
         let folder = Fixtures.scratchDirectory("wrapped-corpus")
         var originals: [String] = [], wrapped: [String] = [], inputs: [String] = []
         for (index, (file, text)) in logs.enumerated() {
@@ -150,9 +170,13 @@ struct JSONLinesLogTests {
         let clean = try Command.postmortem(["symbolicate", "--parse-only", "--json"] + originals)
         let read = try Command.postmortem(["symbolicate", "--parse-only", "--json"] + wrapped)
         #expect(read.status == clean.status)
-        #expect(read.standardOutput == clean.standardOutput, "the reports differ at \(SampleLogBatch.firstDifference(read.standardOutput, clean.standardOutput))")
+        #expect(
+            read.standardOutput == clean.standardOutput,
+            "the reports differ at \(SampleLogBatch.firstDifference(read.standardOutput, clean.standardOutput))")
         var errors = read.standardError
-        for (copy, original) in zip(wrapped, originals) { errors = errors.replacingOccurrences(of: copy, with: original) }
+        for (copy, original) in zip(wrapped, originals) {
+            errors = errors.replacingOccurrences(of: copy, with: original)
+        }
         #expect(errors == clean.standardError)
         // Printed back byte for byte, file by file.
         let printed = try Command.postmortem(["symbolicate", "--parse-only"] + wrapped)
@@ -165,15 +189,23 @@ struct JSONLinesLogTests {
     @Test func aPrefixInsideTheMessage() throws {
         let scratch = try BadInputTests.Scratch()
         let folder = "SampleCrashes/linux-c-signal"
-        let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/segv-lib.txt").path, encoding: .utf8)
+        let original = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/segv-lib.txt").path, encoding: .utf8)
         let stamped = LogPrefixTests.applying(LogPrefixTests.loggers[6], to: original)
-        try Self.applying(Self.loggers[0], to: stamped).write(toFile: scratch.path("both.txt"), atomically: true, encoding: .utf8)
+        try Self.applying(Self.loggers[0], to: stamped).write(
+            toFile: scratch.path("both.txt"), atomically: true, encoding: .utf8)
         try original.write(toFile: scratch.path("clean.txt"), atomically: true, encoding: .utf8)
-        let clean = try Command.postmortem(["symbolicate", "--no-cache", "--json", "-d", folder, scratch.path("clean.txt")])
-        let both = try Command.postmortem(["symbolicate", "--no-cache", "--json", "-d", folder, scratch.path("both.txt")])
+        let clean = try Command.postmortem([
+            "symbolicate", "--no-cache", "--json", "-d", folder, scratch.path("clean.txt")
+        ])
+        let both = try Command.postmortem([
+            "symbolicate", "--no-cache", "--json", "-d", folder, scratch.path("both.txt")
+        ])
         #expect(both.standardOutput == clean.standardOutput)
-        let text = try Command.postmortem(["symbolicate", "--no-cache", "-d", folder, scratch.path("both.txt")]).outputLines
-        let cleanText = try Command.postmortem(["symbolicate", "--no-cache", "-d", folder, scratch.path("clean.txt")]).outputLines
+        let text = try Command.postmortem(["symbolicate", "--no-cache", "-d", folder, scratch.path("both.txt")])
+            .outputLines
+        let cleanText = try Command.postmortem(["symbolicate", "--no-cache", "-d", folder, scratch.path("clean.txt")])
+            .outputLines
         let messages = try text.map { try Self.opened($0, logger: Self.loggers[0]).message }
         #expect(messages.count == cleanText.count)
         for (message, expected) in zip(messages, cleanText) {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `po` on 100 MB of dumped text: best-effort output and a one-line note, with memory bounded by the value budget
 /// (a tree of every value in this input would take several gigabytes); inputs above 256 MB are refused.
@@ -13,11 +13,20 @@ struct LargeDumpTests {
         let count = 100 * 1024 * 1024 / item.utf8.count
         try Data(("[" + String(repeating: item, count: count) + "nil]").utf8).write(to: URL(fileURLWithPath: file))
         let report = scratch.path("rss")
-        let result = try Command.run("/usr/bin/time", ["-f", "%M", "-o", report, Paths.postmortem, "po", "--style", "line", "--max-items", "2", file])
+        let result = try Command.run(
+            "/usr/bin/time",
+            ["-f", "%M", "-o", report, Paths.postmortem, "po", "--style", "line", "--max-items", "2", file])
         #expect(result.status == 0)
-        #expect(result.errorLines == ["postmortem: \(file): more than 1000000 values; the first 1000000 are shown, the rest is left out (… or null)"])
-        #expect(result.standardOutput.hasPrefix(#"[Person(name: "Ada, \"the\" Countess", age: 36, tags: ["x", "y"]), Person("#))
-        let peakKiB = Int(try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
+        #expect(
+            result.errorLines == [
+                "postmortem: \(file): more than 1000000 values; the first 1000000 are shown, the rest is left out (… or null)"
+            ])
+        #expect(
+            result.standardOutput.hasPrefix(
+                #"[Person(name: "Ada, \"the\" Countess", age: 36, tags: ["x", "y"]), Person("#))
+        let peakKiB =
+            Int(try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? .max
         #expect(peakKiB < 1_536 * 1024, "peak RSS \(peakKiB) KiB")
     }
 
@@ -32,7 +41,9 @@ struct LargeDumpTests {
         for command in ["po", "symbolicate"] {
             let result = try Command.postmortem([command, file])
             #expect(result.status == 1)
-            #expect(result.errorLines == ["postmortem: \(file): larger than 256 MB, the most this command reads"], "\(command)")
+            #expect(
+                result.errorLines == ["postmortem: \(file): larger than 256 MB, the most this command reads"],
+                "\(command)")
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `po` on values as they reach a log: the dumps a real program wrote (Tests/FormattersTests/Dumps, made by
 /// Values.swift), their first line given a logger's prefix and the name the value was logged under, by the test.
@@ -10,16 +10,18 @@ struct LoggedDumpTests {
 
     /// The first line of a logged value, as each logger writes it.
     static let prefixes = [
-        "2026-11-25T10:00:01+0000 info app.inventory : [request-id=7f3a] value = ",  // swift-log's default handler
-        "2026-11-25T10:00:01.123Z [ERROR] user = ",                                 // a timestamp and a level
+        "2026-11-25T10:00:01+0000 info app.inventory : [request-id=7f3a] value = ", // swift-log's default handler
+        "2026-11-25T10:00:01.123Z [ERROR] user = ", // a timestamp and a level
         "2026-11-25 10:00:01,123 warning value: ",
-        "Nov 25 10:00:01 build-host app[4242]: user = ",                            // syslog, journald
-        "2026-11-25 10:00:01.123 App[42:7] ",                                       // NSLog
+        "Nov 25 10:00:01 build-host app[4242]: user = ", // syslog, journald
+        "2026-11-25 10:00:01.123 App[42:7] " // NSLog
     ]
 
     static let logged: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dumps.path)) ?? []
-        return names.filter { $0.hasSuffix(".print.txt") || $0.hasSuffix(".debugPrint.txt") || $0.hasSuffix(".dump.txt") }.sorted()
+        return names.filter {
+            $0.hasSuffix(".print.txt") || $0.hasSuffix(".debugPrint.txt") || $0.hasSuffix(".dump.txt")
+        }.sorted()
     }()
 
     @Test(arguments: prefixes)
@@ -32,7 +34,9 @@ struct LoggedDumpTests {
             try (prefix + original).write(toFile: scratch.path("logged.txt"), atomically: true, encoding: .utf8)
             let clean = try Command.postmortem(["po", "--style", "json", scratch.path("clean.txt")])
             let read = try Command.postmortem(["po", "--style", "json", scratch.path("logged.txt")])
-            #expect(read.status == 0 && read.standardOutput == clean.standardOutput, "\(name) after \(prefix): \(read.standardOutput)")
+            #expect(
+                read.status == 0 && read.standardOutput == clean.standardOutput,
+                "\(name) after \(prefix): \(read.standardOutput)")
         }
     }
 
@@ -62,8 +66,12 @@ struct LoggedDumpTests {
     /// the value's own (JSONEncoder's file of the same value is the oracle).
     @Test(arguments: ["dump.txt", "print.txt", "po.txt"])
     func maxItemsMarksTheCutInJSON(_ kind: String) throws {
-        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dumps.appendingPathComponent("large-array.json"))) as? [Int]
-        let result = try Command.postmortem(["po", "--style", "json", "--max-items", "3", Self.dumps.appendingPathComponent("large-array.\(kind)").path])
+        let expected =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.dumps.appendingPathComponent("large-array.json"))) as? [Int]
+        let result = try Command.postmortem([
+            "po", "--style", "json", "--max-items", "3", Self.dumps.appendingPathComponent("large-array.\(kind)").path
+        ])
         let read = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [Any]
         let expectedItems = try #require(expected)
         let items = try #require(read, "\(result.standardOutput)")
@@ -78,7 +86,9 @@ struct LoggedDumpTests {
             let result = try Command.postmortem(["po", "--style", "json"], input: input)
             #expect(result.status == 1, "\(input)")
             #expect(result.standardOutput.isEmpty)
-            #expect(result.errorLines.count == 1 && result.errorLines.first?.hasPrefix("postmortem: -: nothing in it reads as a dump") == true)
+            #expect(
+                result.errorLines.count == 1
+                    && result.errorLines.first?.hasPrefix("postmortem: -: nothing in it reads as a dump") == true)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `postmortem symbolicate DUMP` on minidumps Crashpad's handler writes of programs this test builds and crashes (a
 /// fault in a shared library with threads waiting, a C++ exception through std::terminate, Swift traps on the main
@@ -12,8 +12,10 @@ import TestSupport
 struct MinidumpTests {
     static let crashes: [CrashingPrograms.Crash] = [
         CrashingPrograms.Crash(program: "threads"), CrashingPrograms.Crash(program: "terminate"),
-        CrashingPrograms.Crash(program: "crashes", arguments: ["fatal"]), CrashingPrograms.Crash(program: "crashes", arguments: ["thread"]),
-        CrashingPrograms.Crash(program: "crashes", arguments: ["overflow"]), CrashingPrograms.Crash(program: "crashes", arguments: ["async"]),
+        CrashingPrograms.Crash(program: "crashes", arguments: ["fatal"]),
+        CrashingPrograms.Crash(program: "crashes", arguments: ["thread"]),
+        CrashingPrograms.Crash(program: "crashes", arguments: ["overflow"]),
+        CrashingPrograms.Crash(program: "crashes", arguments: ["async"])
     ]
 
     /// The modules built here, with DWARF in the symbol files dump_syms writes of them.
@@ -47,21 +49,26 @@ struct MinidumpTests {
 
     /// Compares every thread's frames that minidump-stackwalk found from the context or by CFI with ours at the same
     /// index: trust, module, module offset, and in the programs built here the function and line; how many were compared.
-    static func compareFrames(ours: [String: Any], theirs: [String: Any], label crash: String,
-                              trusts: Set<String> = ["context", "cfi"]) -> Int {
+    static func compareFrames(
+        ours: [String: Any], theirs: [String: Any], label crash: String,
+        trusts: Set<String> = ["context", "cfi"]
+    ) -> Int {
         let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
         let ourThreads = ours["threads"] as? [[String: Any]] ?? []
         var compared = 0
         for their in theirThreads {
             let id = their["thread_id"] as? Int
             let ourFrames = ourThreads.first { $0["index"] as? Int == id }?["frames"] as? [[String: Any]] ?? []
-            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix { trusts.contains($0["trust"] as? String ?? "") }
+            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix {
+                trusts.contains($0["trust"] as? String ?? "")
+            }
             // Postmortem cuts a walk at --max-frames (1,024 unless given); minidump-stackwalk has no limit (a stack
             // overflow's whole stack).
             // (A task's stack of async frames has its own length.)
             let followsTask = ourFrames.contains { $0["trust"] as? String == "async" }
-            #expect(followsTask || ourFrames.count >= min(theirFrames.count, 1_024),
-                    "thread \(id ?? -1): \(ourFrames.count) frames here, \(theirFrames.count) there")
+            #expect(
+                followsTask || ourFrames.count >= min(theirFrames.count, 1_024),
+                "thread \(id ?? -1): \(ourFrames.count) frames here, \(theirFrames.count) there")
             for (number, theirFrame) in theirFrames.enumerated() where number < ourFrames.count {
                 let ourFrame = ourFrames[number]
                 // Above a Swift async frame the stack here is the task's (its contexts), minidump-stackwalk's the
@@ -73,19 +80,27 @@ struct MinidumpTests {
                 // The instruction looked up (a return address less one), in the process: the module offsets of the two
                 // differ for a program not built position-independent (ours is the file address, theirs from the load address).
                 // minidump-stackwalk takes a return address's call to be 1 byte before it on x86-64, 4 on ARM64.
-                let isReturnAddress = Self.hex(ourFrame["lookupAddress"]).map { $0 &+ 1 } == Self.hex(ourFrame["imageOffset"])
-                let callSize: UInt64 = (theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String == "arm64" ? 4 : 1
-                #expect(Self.hex(ourFrame["address"]).map { isReturnAddress ? $0 &- callSize : $0 } == Self.hex(theirFrame["offset"]), "\(place)")
+                let isReturnAddress =
+                    Self.hex(ourFrame["lookupAddress"]).map { $0 &+ 1 } == Self.hex(ourFrame["imageOffset"])
+                let callSize: UInt64 =
+                    (theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String == "arm64" ? 4 : 1
+                #expect(
+                    Self.hex(ourFrame["address"]).map { isReturnAddress ? $0 &- callSize : $0 }
+                        == Self.hex(theirFrame["offset"]), "\(place)")
                 let symbols = ourFrame["symbols"] as? [[String: Any]] ?? []
                 // Names and lines where dump_syms read DWARF (a file and line): in the programs built here. The system
                 // libraries' symbol files hold only their exported symbols (dump_syms reads no separate debug file), of
                 // which it may pick another alias at the same address, where Postmortem reads libc6-dbg's DWARF.
                 if let function = theirFrame["function"] as? String, theirFrame["file"] as? String != nil,
-                   Self.programs.contains(theirFrame["module"] as? String ?? ""), let outer = symbols.last {
+                    Self.programs.contains(theirFrame["module"] as? String ?? ""), let outer = symbols.last
+                {
                     #expect(Self.baseName(outer["function"] as? String ?? "") == Self.baseName(function), "\(place)")
                     if let line = theirFrame["line"] as? Int { #expect(outer["line"] as? Int == line, "\(place)") }
-                    let theirInlines = (theirFrame["inlines"] as? [[String: Any]] ?? []).compactMap { $0["line"] as? Int }
-                    #expect(symbols.dropLast().compactMap { $0["line"] as? Int } == theirInlines, "\(place) inlined frames")
+                    let theirInlines = (theirFrame["inlines"] as? [[String: Any]] ?? []).compactMap {
+                        $0["line"] as? Int
+                    }
+                    #expect(
+                        symbols.dropLast().compactMap { $0["line"] as? Int } == theirInlines, "\(place) inlined frames")
                 }
                 compared += 1
             }
@@ -104,14 +119,17 @@ struct MinidumpTests {
 
         let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
         let ourThreads = ours["threads"] as? [[String: Any]] ?? []
-        #expect(Set(ourThreads.compactMap { $0["index"] as? Int }) == Set(theirThreads.compactMap { $0["thread_id"] as? Int }))
+        #expect(
+            Set(ourThreads.compactMap { $0["index"] as? Int })
+                == Set(theirThreads.compactMap { $0["thread_id"] as? Int }))
         // The crashing thread comes first, and is the one minidump-stackwalk names.
         let crashInfo = theirs["crash_info"] as? [String: Any]
         let crashingIndex = try #require(crashInfo?["crashing_thread"] as? Int)
         #expect(ourThreads.first?["index"] as? Int == theirThreads[crashingIndex]["thread_id"] as? Int)
         #expect(ourThreads.first?["crashed"] as? Bool == true)
         let exception = ours["exception"] as? [String: Any]
-        #expect([exception?["type"] as? String, exception?["message"] as? String].compactMap { $0 }.joined(separator: " / ")
+        #expect(
+            [exception?["type"] as? String, exception?["message"] as? String].compactMap { $0 }.joined(separator: " / ")
                 == crashInfo?["type"] as? String)
 
         let compared = Self.compareFrames(ours: ours, theirs: theirs, label: "\(crash)")
@@ -124,7 +142,9 @@ struct MinidumpTests {
     /// Dumps other people's Breakpad and Crashpad wrote (rust-minidump's test data: Linux, macOS, Windows x86-64 and
     /// x86), whose binaries are not here: the crash's reason, the threads, each thread's context frame and the
     /// modules' ids equal minidump-stackwalk's.
-    static let foreignDumps = ["linux-mini", "pipeline-inlines-macos-segv", "simple-crashpad", "test", "invalid-parameter"]
+    static let foreignDumps = [
+        "linux-mini", "pipeline-inlines-macos-segv", "simple-crashpad", "test", "invalid-parameter"
+    ]
 
     static func foreignDump(_ name: String) -> String {
         Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/minidumps/rust-minidump/\(name).dmp").path
@@ -135,22 +155,30 @@ struct MinidumpTests {
         let dump = Self.foreignDump(name)
         let theirs = try CrashpadDumps.stackwalk(dump, symbols: Fixtures.scratchDirectory("no-symbols"))
         let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--offline", "--no-cache", dump])
-        let ours = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
-                                "\(result.standardError)")
+        let ours = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+            "\(result.standardError)")
         #expect(ours["format"] as? String == "minidump")
         let exception = ours["exception"] as? [String: Any]
         let crashInfo = theirs["crash_info"] as? [String: Any]
-        #expect([exception?["type"] as? String, exception?["message"] as? String].compactMap { $0 }.joined(separator: " / ")
+        #expect(
+            [exception?["type"] as? String, exception?["message"] as? String].compactMap { $0 }.joined(separator: " / ")
                 == crashInfo?["type"] as? String)
 
         let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
         let ourThreads = ours["threads"] as? [[String: Any]] ?? []
-        #expect(ourThreads.compactMap { $0["index"] as? Int }.sorted() == theirThreads.compactMap { $0["thread_id"] as? Int }.sorted())
+        #expect(
+            ourThreads.compactMap { $0["index"] as? Int }.sorted()
+                == theirThreads.compactMap { $0["thread_id"] as? Int }.sorted())
         let walked = (theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String == "amd64"
         for their in theirThreads where walked {
-            let ourFrames = ourThreads.first { $0["index"] as? Int == their["thread_id"] as? Int }?["frames"] as? [[String: Any]] ?? []
+            let ourFrames =
+                ourThreads.first { $0["index"] as? Int == their["thread_id"] as? Int }?["frames"] as? [[String: Any]]
+                ?? []
             let theirFirst = (their["frames"] as? [[String: Any]])?.first
-            #expect(Self.hex(ourFrames.first?["address"]) == Self.hex(theirFirst?["offset"]), "thread \(their["thread_id"] ?? "?")")
+            #expect(
+                Self.hex(ourFrames.first?["address"]) == Self.hex(theirFirst?["offset"]),
+                "thread \(their["thread_id"] ?? "?")")
             #expect(ourFrames.first?["trust"] as? String == theirFirst?["trust"] as? String)
         }
 
@@ -161,14 +189,17 @@ struct MinidumpTests {
         for module in theirModules {
             let image = ourImages.first { Self.hex($0["loadAddress"]) == Self.hex(module["base_addr"]) }
             #expect(image?["name"] as? String == module["filename"] as? String, "\(module["filename"] ?? "?")")
-            if name == "linux-mini" { #expect(image?["id"] as? String == module["code_id"] as? String, "\(module["filename"] ?? "?")") }
+            if name == "linux-mini" {
+                #expect(image?["id"] as? String == module["code_id"] as? String, "\(module["filename"] ?? "?")")
+            }
         }
     }
 
     /// Damaged dumps: each stream that does not fit is named in one line, what can be read is read, and nothing crashes.
     @Test(arguments: ["invalid-range", "invalid-record-count"])
     func damagedDumpsSayWhatIsWrong(_ name: String) throws {
-        let result = try Command.run(Paths.postmortem, ["symbolicate", "--offline", "--no-cache", Self.foreignDump(name)])
+        let result = try Command.run(
+            Paths.postmortem, ["symbolicate", "--offline", "--no-cache", Self.foreignDump(name)])
         #expect(result.status == 0 || result.status == 1, "\(result.standardError)")
         #expect(result.standardError.contains("lies outside the file; it is not read"))
         #expect(result.standardOutput.hasPrefix("Minidump of "))
@@ -183,37 +214,51 @@ struct MinidumpTests {
         let theirs = try CrashpadDumps.stackwalk(dump, symbols: try CrashpadDumps.symbolStore.get())
         let result = try Command.run(Paths.postmortem, ["symbolicate", "--stackwalk-json", "--no-cache", dump])
         #expect(result.status == 0, "\(result.standardError)")
-        let ours = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let ours = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
 
         func field(_ document: [String: Any], _ path: String...) -> String? {
             var value: Any? = document
             for key in path { value = (value as? [String: Any])?[key] }
             return value.map { "\($0)" }
         }
-        for path in [["crash_info", "type"], ["crash_info", "address"], ["crash_info", "crashing_thread"], ["system_info", "os"],
-                     ["system_info", "os_ver"], ["system_info", "cpu_arch"], ["system_info", "cpu_count"], ["pid"], ["thread_count"],
-                     ["crashing_thread", "thread_id"], ["crashing_thread", "threads_index"]] {
-            #expect(field(ours, path[0], path.count > 1 ? path[1] : "") ?? field(ours, path[0]) == field(theirs, path[0], path.count > 1 ? path[1] : "") ?? field(theirs, path[0]),
-                    "\(crash): \(path.joined(separator: "."))")
+        for path in [
+            ["crash_info", "type"], ["crash_info", "address"], ["crash_info", "crashing_thread"], ["system_info", "os"],
+            ["system_info", "os_ver"], ["system_info", "cpu_arch"], ["system_info", "cpu_count"], ["pid"],
+            ["thread_count"],
+            ["crashing_thread", "thread_id"], ["crashing_thread", "threads_index"]
+        ] {
+            #expect(
+                field(ours, path[0], path.count > 1 ? path[1] : "") ?? field(ours, path[0]) == field(
+                    theirs, path[0], path.count > 1 ? path[1] : "") ?? field(theirs, path[0]),
+                "\(crash): \(path.joined(separator: "."))")
         }
 
         let theirModules = theirs["modules"] as? [[String: Any]] ?? []
         let ourModules = ours["modules"] as? [[String: Any]] ?? []
-        #expect(Set(ourModules.compactMap { $0["base_addr"] as? String }) == Set(theirModules.compactMap { $0["base_addr"] as? String }))
+        #expect(
+            Set(ourModules.compactMap { $0["base_addr"] as? String })
+                == Set(theirModules.compactMap { $0["base_addr"] as? String }))
         for module in theirModules {
             let our = ourModules.first { $0["base_addr"] as? String == module["base_addr"] as? String } ?? [:]
             for key in ["end_addr", "filename", "code_id", "debug_file", "debug_id"] {
-                #expect(our[key] as? String == module[key] as? String, "\(crash): module \(module["filename"] ?? "?") \(key)")
+                #expect(
+                    our[key] as? String == module[key] as? String,
+                    "\(crash): module \(module["filename"] ?? "?") \(key)")
             }
         }
 
         let theirThreads = theirs["threads"] as? [[String: Any]] ?? []
         let ourThreads = ours["threads"] as? [[String: Any]] ?? []
-        #expect(ourThreads.map { $0["thread_id"] as? Int } == theirThreads.map { $0["thread_id"] as? Int }, "\(crash): threads in the dump's order")
+        #expect(
+            ourThreads.map { $0["thread_id"] as? Int } == theirThreads.map { $0["thread_id"] as? Int },
+            "\(crash): threads in the dump's order")
         for (our, their) in zip(ourThreads, theirThreads) {
             #expect(our["thread_name"] as? String == their["thread_name"] as? String)
             let ourFrames = our["frames"] as? [[String: Any]] ?? []
-            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix { ["context", "cfi"].contains($0["trust"] as? String) }
+            let theirFrames = (their["frames"] as? [[String: Any]] ?? []).prefix {
+                ["context", "cfi"].contains($0["trust"] as? String)
+            }
             for (number, theirFrame) in theirFrames.enumerated() where number < ourFrames.count {
                 let ourFrame = ourFrames[number]
                 let place = "\(crash) thread \(their["thread_id"] ?? "?") frame \(number)"
@@ -224,7 +269,9 @@ struct MinidumpTests {
                 for key in ["function_offset", "file", "line", "missing_symbols"] {
                     #expect(ourFrame[key].map { "\($0)" } == theirFrame[key].map { "\($0)" }, "\(place): \(key)")
                 }
-                let inlineLines = { (frame: [String: Any]) in (frame["inlines"] as? [[String: Any]] ?? []).map { "\($0["file"] ?? "")\($0["line"] ?? "")" } }
+                let inlineLines = { (frame: [String: Any]) in
+                    (frame["inlines"] as? [[String: Any]] ?? []).map { "\($0["file"] ?? "")\($0["line"] ?? "")" }
+                }
                 #expect(inlineLines(ourFrame) == inlineLines(theirFrame), "\(place): inlines")
             }
         }
@@ -237,13 +284,16 @@ struct MinidumpTests {
         let directory = try CrashingPrograms.directory.get()
         let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "threads"), in: directory)
         let scratch = Fixtures.scratchDirectory("serve-minidump")
-        let server = try ServerProcess(arguments: ["-d", directory], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
-                                       scratch: scratch)
+        let server = try ServerProcess(
+            arguments: ["-d", directory], environment: ["POSTMORTEM_CACHE_DIR": scratch + "/cache"],
+            scratch: scratch)
         let cli = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", directory, dump])
-        let cliReport = try #require(try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any])
+        let cliReport = try #require(
+            try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any])
 
-        let upload = try HTTP.send("POST", server.url + "/minidump",
-                                   extra: ["-F", "upload_file_minidump=@\(dump)", "-F", "prod=Threads", "-F", "ver=1.0"])
+        let upload = try HTTP.send(
+            "POST", server.url + "/minidump",
+            extra: ["-F", "upload_file_minidump=@\(dump)", "-F", "prod=Threads", "-F", "ver=1.0"])
         #expect(upload.status == 200, "\(upload.body)")
         var answer = try #require(try JSONSerialization.jsonObject(with: Data(upload.body.utf8)) as? [String: Any])
         #expect(answer["annotations"] as? [String: String] == ["prod": "Threads", "ver": "1.0"])
@@ -271,7 +321,8 @@ struct MinidumpTests {
         let signature = { (path: String) throws -> String in
             let result = try Command.run(Paths.postmortem, ["group", "--json", "--no-cache", "-d", directory, path])
             #expect(result.status == 0, "\(result.standardError)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
             let groups = object["groups"] as? [[String: Any]] ?? []
             return try #require(groups.first?["signature"] as? String, "\(object)")
         }
@@ -288,7 +339,8 @@ struct MinidumpTests {
     @Test(arguments: [[], ["framed"]])
     func scanningFindsTheCallerOfCodeWithoutCFI(_ arguments: [String]) throws {
         let directory = try CrashingPrograms.directory.get()
-        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "scan", arguments: arguments), in: directory)
+        let dump = try CrashpadDumps.dump(
+            of: CrashingPrograms.Crash(program: "scan", arguments: arguments), in: directory)
         let plain = try Self.report(dump: dump)
         let plainThread = try #require((plain["threads"] as? [[String: Any]])?.first)
         let keepsAFrame = !arguments.isEmpty
@@ -299,13 +351,18 @@ struct MinidumpTests {
 
         let scanned = keepsAFrame ? try Self.report(dump: dump, extra: ["--scan"]) : plain
         let frames = try #require((scanned["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
-        #expect(frames.map { $0["trust"] as? String } .prefix(3) == ["context", "scan", "cfi"])
-        #expect((frames.first?["symbols"] as? [[String: Any]])?.last?["function"] as? String == (keepsAFrame ? "poke_after_fill" : "poke"))
+        #expect(frames.map { $0["trust"] as? String }.prefix(3) == ["context", "scan", "cfi"])
+        #expect(
+            (frames.first?["symbols"] as? [[String: Any]])?.last?["function"] as? String
+                == (keepsAFrame ? "poke_after_fill" : "poke"))
         #expect((frames.dropFirst().first?["symbols"] as? [[String: Any]])?.last?["function"] as? String == "main")
-        let theirs = try CrashpadDumps.stackwalk(dump, symbols: try CrashpadDumps.symbolStore(of: [directory + "/scan", directory + "/libnocfi.so"]))
+        let theirs = try CrashpadDumps.stackwalk(
+            dump, symbols: try CrashpadDumps.symbolStore(of: [directory + "/scan", directory + "/libnocfi.so"]))
         let theirFrames = ((theirs["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]]) ?? []
         #expect(theirFrames.dropFirst().first?["trust"] as? String == "scan")
-        #expect(Self.compareFrames(ours: scanned, theirs: theirs, label: "scan \(arguments)", trusts: ["context", "scan"]) == 2)
+        #expect(
+            Self.compareFrames(ours: scanned, theirs: theirs, label: "scan \(arguments)", trusts: ["context", "scan"])
+                == 2)
     }
 
     /// The program rebuilt after the crash (another build-id at the path the dump names): its frames keep their module
@@ -316,19 +373,27 @@ struct MinidumpTests {
         let directory = try CrashingPrograms.directory.get()
         let scratch = Fixtures.scratchDirectory("rebuilt")
         let build = { (flags: [String]) throws in
-            let result = try Command.run("/usr/bin/env", ["gcc", "-O2", "-g", "-pthread"] + flags + ["-o", "threads", "\(sources)/threads.c",
-                                                          "\(sources)/chain.c"], currentDirectory: URL(fileURLWithPath: scratch))
+            let result = try Command.run(
+                "/usr/bin/env",
+                ["gcc", "-O2", "-g", "-pthread"] + flags + [
+                    "-o", "threads", "\(sources)/threads.c",
+                    "\(sources)/chain.c"
+                ], currentDirectory: URL(fileURLWithPath: scratch))
             try #require(result.status == 0, "\(result.standardError)")
         }
         try build([])
-        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "threads"), in: scratch, preloadFrom: directory)
+        let dump = try CrashpadDumps.dump(
+            of: CrashingPrograms.Crash(program: "threads"), in: scratch, preloadFrom: directory)
         let kept = Fixtures.scratchDirectory("original")
         try FileManager.default.copyItem(atPath: scratch + "/threads", toPath: kept + "/threads")
         try build(["-DREBUILT=1", "-fno-omit-frame-pointer"])
 
         let refused = try Command.run(Paths.postmortem, ["symbolicate", "--offline", "--no-cache", dump])
         #expect(refused.status == 0, "\(refused.standardError)")
-        let line = try #require(refused.standardOutput.split(separator: "\n").first { $0.hasPrefix("threads ") && $0.contains("is not the recorded") })
+        let line = try #require(
+            refused.standardOutput.split(separator: "\n").first {
+                $0.hasPrefix("threads ") && $0.contains("is not the recorded")
+            })
         #expect(line.contains(scratch + "/threads"))
         #expect(refused.standardOutput.contains(" threads + 0x"))
         let found = try Self.report(dump: dump, extra: ["--offline", "-d", kept])
@@ -340,7 +405,8 @@ struct MinidumpTests {
     /// in one line at the end, not one line each.
     @Test func librariesWithoutDebugInformationAreOneLine() throws {
         let directory = try CrashingPrograms.directory.get()
-        let dump = try CrashpadDumps.dump(of: CrashingPrograms.Crash(program: "crashes", arguments: ["fatal"]), in: directory)
+        let dump = try CrashpadDumps.dump(
+            of: CrashingPrograms.Crash(program: "crashes", arguments: ["fatal"]), in: directory)
         let result = try Command.run(Paths.postmortem, ["symbolicate", "--offline", "--no-cache", dump])
         #expect(result.status == 0)
         // The Swift toolchain's runtime libraries ship without debug information.

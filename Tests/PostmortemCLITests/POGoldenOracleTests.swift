@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The values the `po` goldens print, held to Foundation's own encoding of them: each dump in
 /// `Tests/FormattersTests/Dumps` was written by `Values.swift` beside a `.json` twin of the same value from
@@ -13,13 +13,16 @@ struct POGoldenOracleTests {
     /// The inputs of the `po` goldens that have a twin, with the twin's name.
     static let inputs: [(golden: String, input: String, twin: String)] = [
         ("po-dump-tree", "person.dump.txt", "person"), ("po-print-line", "separators.debugPrint.txt", "separators"),
-        ("po-json-limits", "inventory.print.txt", "inventory"), ("po-nsdictionary", "person.nsdescription.txt", "person"),
+        ("po-json-limits", "inventory.print.txt", "inventory"),
+        ("po-nsdictionary", "person.nsdescription.txt", "person"),
         ("po-lldb-po", "drawing.po.txt", "drawing"), ("po-cfdictionary", "inventory.cfdescription.txt", "inventory"),
-        ("po-plist-xml", "limits.plist", "limits"), ("po-plist-binary", "wrapper.bplist", "wrapper"),
+        ("po-plist-xml", "limits.plist", "limits"), ("po-plist-binary", "wrapper.bplist", "wrapper")
     ]
 
     static func withoutNulls(_ value: Any) -> Any {
-        if let object = value as? [String: Any] { return object.filter { !($0.value is NSNull) }.mapValues(withoutNulls) }
+        if let object = value as? [String: Any] {
+            return object.filter { !($0.value is NSNull) }.mapValues(withoutNulls)
+        }
         if let array = value as? [Any] { return array.map(withoutNulls) }
         return value
     }
@@ -33,8 +36,9 @@ struct POGoldenOracleTests {
         let ours = Self.withoutNulls(try JSONSerialization.jsonObject(with: Data(printed.standardOutput.utf8)))
         let twin = try Data(contentsOf: Paths.packageRoot.appendingPathComponent(Self.dumps + names[2] + ".json"))
         let theirs = Self.withoutNulls(try JSONSerialization.jsonObject(with: twin))
-        #expect(NSDictionary(dictionary: ["value": ours]).isEqual(NSDictionary(dictionary: ["value": theirs])),
-                "\(names[1]): \(printed.standardOutput)")
+        #expect(
+            NSDictionary(dictionary: ["value": ours]).isEqual(NSDictionary(dictionary: ["value": theirs])),
+            "\(names[1]): \(printed.standardOutput)")
     }
 
     /// The two goldens read from standard input have no twin written by a program: their values are stated here by
@@ -44,16 +48,18 @@ struct POGoldenOracleTests {
     /// postmortem's own registry, and lldb here reads no Swift values to compare.)
     @Test(arguments: [
         ["po-lldb-frame-variable", #"{"name": "Anton", "self": {"acquaintances": ["Anton"]}}"#],
-        ["po-stdin", #"{"counts": {}, "empty": [], "nested": [[1]], "flags": [true]}"#],
+        ["po-stdin", #"{"counts": {}, "empty": [], "nested": [[1]], "flags": [true]}"#]
     ])
     func aValueReadFromStandardInputIsTheOneItStates(_ pair: [String]) throws {
         let transcript = try String(contentsOf: Paths.golden.appendingPathComponent(pair[0] + ".txt"), encoding: .utf8)
-        let input = try #require(transcript.components(separatedBy: "[stdin]\n").last?.components(separatedBy: "[stdout]\n").first)
+        let input = try #require(
+            transcript.components(separatedBy: "[stdin]\n").last?.components(separatedBy: "[stdout]\n").first)
         let printed = try Command.postmortem(["po", "--style", "json", "-"], input: input)
         #expect(printed.status == 0, "\(printed.standardError)")
         let ours = try JSONSerialization.jsonObject(with: Data(printed.standardOutput.utf8))
         let stated = try JSONSerialization.jsonObject(with: Data(pair[1].utf8))
-        #expect(NSDictionary(dictionary: ["value": ours]).isEqual(NSDictionary(dictionary: ["value": stated])),
-                "\(pair[0]): \(printed.standardOutput)")
+        #expect(
+            NSDictionary(dictionary: ["value": ours]).isEqual(NSDictionary(dictionary: ["value": stated])),
+            "\(pair[0]): \(printed.standardOutput)")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `postmortem stack PID` on a program this test starts and parks (the main thread in sleep, two threads in pause):
 /// every thread equals `eu-stack -p`, the program's frames name its functions, and the process runs on afterwards.
@@ -24,11 +24,13 @@ struct ProcessStackTests {
         let id = process.processIdentifier
         func sleeping() -> Bool {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(id)/task")) ?? []
-            return tasks.count >= 3 && tasks.allSatisfy { task in
-                let stat = (try? String(contentsOfFile: "/proc/\(id)/task/\(task)/stat", encoding: .utf8)) ?? ""
-                // `pid (comm) S …`: the state follows the command's closing parenthesis.
-                return stat.range(of: ") ", options: .backwards).map { stat[$0.upperBound...].hasPrefix("S") } ?? false
-            }
+            return tasks.count >= 3
+                && tasks.allSatisfy { task in
+                    let stat = (try? String(contentsOfFile: "/proc/\(id)/task/\(task)/stat", encoding: .utf8)) ?? ""
+                    // `pid (comm) S …`: the state follows the command's closing parenthesis.
+                    return stat.range(of: ") ", options: .backwards).map { stat[$0.upperBound...].hasPrefix("S") }
+                        ?? false
+                }
         }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !sleeping() { Thread.sleep(forTimeInterval: 0.01) }
@@ -36,7 +38,8 @@ struct ProcessStackTests {
 
         let result = try Command.run(Paths.postmortem, ["stack", "--json", "--no-cache", "\(id)"])
         #expect(result.status == 0, "\(result.standardError)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["format"] as? String == "process")
         let stopped = try #require(report["stoppedMilliseconds"] as? Double)
         #expect(stopped > 0 && stopped < 10_000)
@@ -49,7 +52,11 @@ struct ProcessStackTests {
             #expect(CoreFileTests.addresses(thread) == expected[threadID], "thread \(threadID)")
             #expect(thread["name"] as? String == "park")
         }
-        let names = threads.flatMap { ($0["frames"] as? [[String: Any]] ?? []).flatMap { ($0["symbols"] as? [[String: Any]] ?? []).compactMap { $0["function"] as? String } } }
+        let names = threads.flatMap {
+            ($0["frames"] as? [[String: Any]] ?? []).flatMap {
+                ($0["symbols"] as? [[String: Any]] ?? []).compactMap { $0["function"] as? String }
+            }
+        }
         #expect(names.contains("wait_here") && names.contains("park") && names.contains("main"))
 
         let status = try String(contentsOfFile: "/proc/\(id)/status", encoding: .utf8)

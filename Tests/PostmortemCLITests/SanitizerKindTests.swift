@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The kind of error a sanitizer report names, as the sanitizers write it: their SUMMARY line's (`bad-free`,
 /// `heap-use-after-free`, ThreadSanitizer's `data race`), else the words of their first line before what they
@@ -10,10 +10,14 @@ import TestSupport
 @Suite("Sanitizer reports: the kind of error")
 struct SanitizerKindTests {
     static let logs: [String] = {
-        var logs = ["SampleCrashes/linux-c-asan/asan.txt",
-                    "Tests/CrashLogsTests/Corpus/swift-fatal/swift-linux-libfuzzer-assertion-failed-current-stack-trace-unavailable-frames.txt"]
+        var logs = [
+            "SampleCrashes/linux-c-asan/asan.txt",
+            "Tests/CrashLogsTests/Corpus/swift-fatal/swift-linux-libfuzzer-assertion-failed-current-stack-trace-unavailable-frames.txt"
+        ]
         let folder = "Tests/CrashLogsTests/Corpus/sanitizer"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: Paths.packageRoot.appendingPathComponent(folder).path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: Paths.packageRoot.appendingPathComponent(folder).path))
+            ?? []
         return logs + names.filter { $0.hasSuffix(".txt") }.sorted().map { folder + "/" + $0 }
     }()
 
@@ -22,12 +26,17 @@ struct SanitizerKindTests {
         func first(_ pattern: String) throws -> String? {
             let expression = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
             guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                  let range = Range(match.range(at: 1), in: text) else { return nil }
+                let range = Range(match.range(at: 1), in: text)
+            else { return nil }
             return String(text[range])
         }
         if let kind = try first(#"SUMMARY: ThreadSanitizer: ([a-z][a-z -]*[a-z]) (?:\S*[/:(]|in )"#) { return kind }
         if let kind = try first(#"SUMMARY: \w*Sanitizer: ([A-Za-z][\w-]*)"#) { return kind }
-        if let kind = try first(#"(?:ERROR|WARNING): \w*Sanitizer: ([A-Za-z][\w-]*(?: [a-z][\w-]*)*?)(?: on | at | in | of | \(|:|$)"#) { return kind }
+        if let kind = try first(
+            #"(?:ERROR|WARNING): \w*Sanitizer: ([A-Za-z][\w-]*(?: [a-z][\w-]*)*?)(?: on | at | in | of | \(|:|$)"#)
+        {
+            return kind
+        }
         return text.contains(": runtime error: ") ? "runtime error" : nil
     }
 

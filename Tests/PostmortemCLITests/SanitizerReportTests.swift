@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// An AddressSanitizer report of a program built here with inlined functions, written twice by the same program:
 /// unsymbolized (`symbolize=0`, as reports arrive from machines without a symbolizer) and symbolized by the sanitizer
@@ -41,9 +41,12 @@ struct SanitizerReportTests {
                 if !current.isEmpty { stacks.append(current); current = [] }
                 continue
             }
-            let function = words.firstIndex(of: "in").flatMap { words.indices.contains($0 + 1) ? String(words[$0 + 1]) : nil }
+            let function = words.firstIndex(of: "in").flatMap {
+                words.indices.contains($0 + 1) ? String(words[$0 + 1]) : nil
+            }
             let place = words.last.flatMap { $0.contains(":") && !$0.hasPrefix("(") ? $0 : nil }
-            let lineNumber = place.flatMap { place in place.split(separator: ":").dropFirst().first.flatMap { Int($0) } }
+            let lineNumber = place.flatMap { place in place.split(separator: ":").dropFirst().first.flatMap { Int($0) }
+            }
             current.append(Frame(number: number, function: function, line: lineNumber))
         }
         if !current.isEmpty { stacks.append(current) }
@@ -58,18 +61,28 @@ struct SanitizerReportTests {
         return [words[2], String(words[3].split(separator: ":").dropFirst().first ?? ""), words[words.count - 1]]
     }
 
-    @Test("Unsymbolized: numbered, named and summed up as the sanitizer's own symbolized report; already symbolized: as it is, nothing unresolved")
+    @Test(
+        "Unsymbolized: numbered, named and summed up as the sanitizer's own symbolized report; already symbolized: as it is, nothing unresolved"
+    )
     func asTheSanitizerPrintsIt() throws {
         let folder = Fixtures.scratchDirectory("asan-report")
         try Self.source.write(toFile: folder + "/sum.c", atomically: true, encoding: .utf8)
-        let compile = try Command.run("/usr/bin/env", ["gcc", "-g", "-O2", "-fsanitize=address", "-fdebug-prefix-map=\(folder)=.",
-                                                       "-o", folder + "/sum", folder + "/sum.c"])
+        let compile = try Command.run(
+            "/usr/bin/env",
+            [
+                "gcc", "-g", "-O2", "-fsanitize=address", "-fdebug-prefix-map=\(folder)=.",
+                "-o", folder + "/sum", folder + "/sum.c"
+            ])
         try #require(compile.status == 0, "\(compile.standardError)")
         let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
         let here = URL(fileURLWithPath: folder)
-        let raw = try Command.run(folder + "/sum", [], currentDirectory: here, environment: ["ASAN_OPTIONS": "symbolize=0"]).standardError
-        let symbolized = try Command.run(folder + "/sum", [], currentDirectory: here,
-                                         environment: ["ASAN_OPTIONS": "symbolize=1", "ASAN_SYMBOLIZER_PATH": symbolizer]).standardError
+        let raw = try Command.run(
+            folder + "/sum", [], currentDirectory: here, environment: ["ASAN_OPTIONS": "symbolize=0"]
+        ).standardError
+        let symbolized = try Command.run(
+            folder + "/sum", [], currentDirectory: here,
+            environment: ["ASAN_OPTIONS": "symbolize=1", "ASAN_SYMBOLIZER_PATH": symbolizer]
+        ).standardError
         try raw.write(toFile: folder + "/raw.txt", atomically: true, encoding: .utf8)
         try symbolized.write(toFile: folder + "/symbolized.txt", atomically: true, encoding: .utf8)
         let oracle = Self.stacks(symbolized)
@@ -81,20 +94,26 @@ struct SanitizerReportTests {
         let ours = Self.stacks(result.standardOutput)
         #expect(ours.map { $0.map(\.number) } == oracle.map { $0.map(\.number) })
         for (stack, expected) in zip(ours, oracle) {
-            for (frame, want) in zip(stack, expected) where want.line != nil && want.function.map({ ["read_at", "sum_two", "compute", "main"].contains($0) }) == true {
+            for (frame, want) in zip(stack, expected)
+            where want.line != nil
+                && want.function.map({ ["read_at", "sum_two", "compute", "main"].contains($0) }) == true
+            {
                 #expect(frame == want)
             }
         }
         #expect(Self.summary(result.standardOutput) == Self.summary(symbolized), "\(result.standardOutput)")
 
         // An image not found keeps its frames' lines, numbered on after the expanded chain as the sanitizer numbers.
-        let libc = try #require(raw.split(separator: "\n").lazy.compactMap { line in
-            line.range(of: "(/").map { String(line[$0.lowerBound...].dropFirst().prefix { $0 != "+" }) }
-        }.first { $0.contains("libc.so") })
+        let libc = try #require(
+            raw.split(separator: "\n").lazy.compactMap { line in
+                line.range(of: "(/").map { String(line[$0.lowerBound...].dropFirst().prefix { $0 != "+" }) }
+            }.first { $0.contains("libc.so") })
         try raw.replacingOccurrences(of: libc, with: "/nonexistent/libgone.so.6")
             .write(toFile: folder + "/gone.txt", atomically: true, encoding: .utf8)
         let gone = try Command.postmortem(["symbolicate", folder + "/gone.txt"])
-        #expect(Self.stacks(gone.standardOutput).map { $0.map(\.number) } == oracle.map { $0.map(\.number) }, "\(gone.standardOutput)")
+        #expect(
+            Self.stacks(gone.standardOutput).map { $0.map(\.number) } == oracle.map { $0.map(\.number) },
+            "\(gone.standardOutput)")
         #expect(gone.standardOutput.contains("/nonexistent/libgone.so.6+0x"))
 
         // Already symbolized by the sanitizer: nothing is unresolved, and it prints as it came.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `postmortem serve` as clients meet it: started on a free loopback port, asked by curl, its answers checked against
 /// `resolve --json` and `symbolicate --json` of the same files.
@@ -13,11 +13,12 @@ import TestSupport
         ("Tests/Fixtures/bin/inventory-gcc", 0),
         ("Tests/Fixtures/bin/shapes-swift-O", 0),
         ("Tests/Fixtures/bin/libgeometry.so", 0),
-        ("SampleCrashes/linux-c-signal/app-nopie", 0x40_0000),
+        ("SampleCrashes/linux-c-signal/app-nopie", 0x40_0000)
     ]
 
     private func server(_ arguments: [String], scratch: String, cache: String? = nil) throws -> ServerProcess {
-        try ServerProcess(arguments: arguments, environment: ["POSTMORTEM_CACHE_DIR": cache ?? scratch + "/cache"], scratch: scratch)
+        try ServerProcess(
+            arguments: arguments, environment: ["POSTMORTEM_CACHE_DIR": cache ?? scratch + "/cache"], scratch: scratch)
     }
 
     /// A job with one stack per module: `addresses` of each, as module offsets.
@@ -31,7 +32,9 @@ import TestSupport
 
     /// `attempt`'s answer once `done` holds for it, trying again every tenth of a second for at most `seconds`;
     /// the last answer otherwise. For what the server does on its own time (a listing of the folders that grows old).
-    private static func eventually<Answer>(_ seconds: Double, _ attempt: () throws -> Answer, until done: (Answer) -> Bool) throws -> Answer {
+    private static func eventually<Answer>(
+        _ seconds: Double, _ attempt: () throws -> Answer, until done: (Answer) -> Bool
+    ) throws -> Answer {
         let deadline = Date().addingTimeInterval(seconds)
         var answer = try attempt()
         while !done(answer), Date() < deadline {
@@ -100,16 +103,22 @@ import TestSupport
         var expected: [[[String: String]]] = []
         for (index, module) in Self.modules.enumerated() {
             let addresses = try LineTableSampler.sample(40, from: module.path, seed: 0x5E12 + UInt64(index))
-            let resolved = try Command.run(Paths.postmortem, ["resolve", "--json", "--no-cache", "-o", module.path]
-                + addresses.map { "0x" + String($0, radix: 16) })
+            let resolved = try Command.run(
+                Paths.postmortem,
+                ["resolve", "--json", "--no-cache", "-o", module.path]
+                    + addresses.map { "0x" + String($0, radix: 16) })
             #expect(resolved.status == 0, "\(resolved.standardError)")
             expected.append(try resolved.outputLines.map(Self.expectedFrame(fromResolve:)))
-            asked.append((URL(fileURLWithPath: module.path).lastPathComponent, try DebugIDs.elf(module.path),
-                          addresses.map { $0 - module.base }))
+            asked.append(
+                (
+                    URL(fileURLWithPath: module.path).lastPathComponent, try DebugIDs.elf(module.path),
+                    addresses.map { $0 - module.base }
+                ))
         }
         // The same job twice, bare and wrapped: a second asking is answered by the images the first opened.
         let bare = try HTTP.send("POST", server.url + "/symbolicate/v5", body: job(asked))
-        let wrapped = try HTTP.send("POST", server.url + "/symbolicate/v5", body: "{\"jobs\": [\(job(asked)), \(job(asked))]}")
+        let wrapped = try HTTP.send(
+            "POST", server.url + "/symbolicate/v5", body: "{\"jobs\": [\(job(asked)), \(job(asked))]}")
         #expect(bare.status == 200, "\(bare.body)")
         #expect(wrapped.status == 200, "\(wrapped.body)")
         let bareResults = try Self.jsonObject(bare.body)["results"] as? [[String: Any]] ?? []
@@ -124,9 +133,12 @@ import TestSupport
                 for (frameIndex, frame) in stack.enumerated() where frameIndex < expected[stackIndex].count {
                     #expect(frame["frame"] as? Int == frameIndex)
                     #expect(frame["module"] as? String == asked[stackIndex].name)
-                    #expect(frame["module_offset"] as? String == "0x" + String(asked[stackIndex].offsets[frameIndex], radix: 16))
-                    #expect(Self.actualFrame(frame) == expected[stackIndex][frameIndex],
-                            "\(asked[stackIndex].name) +0x\(String(asked[stackIndex].offsets[frameIndex], radix: 16))")
+                    #expect(
+                        frame["module_offset"] as? String == "0x"
+                            + String(asked[stackIndex].offsets[frameIndex], radix: 16))
+                    #expect(
+                        Self.actualFrame(frame) == expected[stackIndex][frameIndex],
+                        "\(asked[stackIndex].name) +0x\(String(asked[stackIndex].offsets[frameIndex], radix: 16))")
                 }
             }
             let found = result["found_modules"] as? [String: Any] ?? [:]
@@ -139,14 +151,19 @@ import TestSupport
         let server = try server(["-d", "SampleCrashes/apple-objc-arm64/App.dSYM"], scratch: scratch)
         let dwarfdump = try #require(Paths.llvmDwarfdump)
         let uuidLine = try Command.run(dwarfdump, ["--uuid", "SampleCrashes/apple-objc-arm64/App"]).standardOutput
-        let uuid = try #require(uuidLine.split(separator: " ").dropFirst().first).replacingOccurrences(of: "-", with: "")
-        let addresses = try LineTableSampler.sample(20, from: "SampleCrashes/apple-objc-arm64/App.dSYM/Contents/Resources/DWARF/App", seed: 0xD5)
+        let uuid = try #require(uuidLine.split(separator: " ").dropFirst().first).replacingOccurrences(
+            of: "-", with: "")
+        let addresses = try LineTableSampler.sample(
+            20, from: "SampleCrashes/apple-objc-arm64/App.dSYM/Contents/Resources/DWARF/App", seed: 0xD5)
         let base: UInt64 = 0x1_0000_0000
-        let resolved = try Command.run(Paths.postmortem, ["resolve", "--json", "--no-cache", "-o", "SampleCrashes/apple-objc-arm64/App.dSYM"]
-            + addresses.map { "0x" + String($0, radix: 16) })
+        let resolved = try Command.run(
+            Paths.postmortem,
+            ["resolve", "--json", "--no-cache", "-o", "SampleCrashes/apple-objc-arm64/App.dSYM"]
+                + addresses.map { "0x" + String($0, radix: 16) })
         let expected = try resolved.outputLines.map(Self.expectedFrame(fromResolve:))
-        let answer = try HTTP.send("POST", server.url + "/symbolicate/v5",
-                                   body: job([("App", uuid + "0", addresses.map { $0 - base })]))
+        let answer = try HTTP.send(
+            "POST", server.url + "/symbolicate/v5",
+            body: job([("App", uuid + "0", addresses.map { $0 - base })]))
         #expect(answer.status == 200, "\(answer.body)")
         let result = try #require((try Self.jsonObject(answer.body)["results"] as? [[String: Any]])?.first)
         let frames = (result["stacks"] as? [[[String: Any]]])?.first ?? []
@@ -185,13 +202,16 @@ import TestSupport
         let log = "SampleCrashes/linux-c-sensors/crash.txt"
         let before = try HTTP.send("POST", server.url + "/symbolicate/v5", body: body)
         #expect(before.body.contains("\"sensors-gcc-dwarf5/\(id)\": false"))
-        let logBefore = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: log, extra: ["-H", "Accept: text/plain"])
+        let logBefore = try HTTP.send(
+            "POST", server.url + "/symbolicate", bodyFile: log, extra: ["-H", "Accept: text/plain"])
         #expect(!logBefore.body.contains("report_crash"))
-        try FileManager.default.copyItem(atPath: "Tests/Fixtures/bin/sensors-gcc-dwarf5", toPath: folder + "/sensors-gcc-dwarf5")
+        try FileManager.default.copyItem(
+            atPath: "Tests/Fixtures/bin/sensors-gcc-dwarf5", toPath: folder + "/sensors-gcc-dwarf5")
         // A posted log's binary and its debug file too (posted logs list the -d folders again the same way).
         try FileManager.default.createDirectory(atPath: folder + "/.debug", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "SampleCrashes/linux-c-sensors/sensors", toPath: folder + "/sensors")
-        try FileManager.default.copyItem(atPath: "SampleCrashes/linux-c-sensors/.debug/sensors.debug", toPath: folder + "/.debug/sensors.debug")
+        try FileManager.default.copyItem(
+            atPath: "SampleCrashes/linux-c-sensors/.debug/sensors.debug", toPath: folder + "/.debug/sensors.debug")
         // A miss lists the folders again once the last listing is two seconds old (each route's listing: the v5
         // route's modules and the posted logs' files were listed at different times).
         let after = try Self.eventually(20, { try HTTP.send("POST", server.url + "/symbolicate/v5", body: body) }) {
@@ -199,9 +219,12 @@ import TestSupport
         }
         #expect(after.body.contains("\"sensors-gcc-dwarf5/\(id)\": true"), "\(after.body)")
         #expect(after.body.contains("\"function\""))
-        let logAfter = try Self.eventually(20, {
-            try HTTP.send("POST", server.url + "/symbolicate", bodyFile: log, extra: ["-H", "Accept: text/plain"])
-        }) { $0.body.contains("report_crash") }
+        let logAfter = try Self.eventually(
+            20,
+            {
+                try HTTP.send("POST", server.url + "/symbolicate", bodyFile: log, extra: ["-H", "Accept: text/plain"])
+            }
+        ) { $0.body.contains("report_crash") }
         #expect(logAfter.body.contains("report_crash"), "\(logAfter.body)")
     }
 
@@ -216,7 +239,8 @@ import TestSupport
         let first = try jobs.map { try HTTP.send("POST", server.url + "/symbolicate/v5", body: $0).body }
         for round in 0..<6 {
             // Each image is opened again after the other one closed it, and answers the same.
-            #expect(try HTTP.send("POST", server.url + "/symbolicate/v5", body: jobs[round % 2]).body == first[round % 2])
+            #expect(
+                try HTTP.send("POST", server.url + "/symbolicate/v5", body: jobs[round % 2]).body == first[round % 2])
         }
         #expect(first.allSatisfy { $0.contains("\"function\"") })
         let metrics = try HTTP.send("GET", server.url + "/metrics").body
@@ -228,9 +252,11 @@ import TestSupport
     /// Each sample log, alone in a folder (so nothing is found beside it), posted to a server whose -d is the sample's
     /// folder, and given to `symbolicate` with the same -d.
     @Test(arguments: [
-        "SampleCrashes/linux-c-sensors/crash.txt", "SampleCrashes/linux-c-signal/segv-pie.txt", "SampleCrashes/linux-c-signal/gdb-bt.txt",
+        "SampleCrashes/linux-c-sensors/crash.txt", "SampleCrashes/linux-c-signal/segv-pie.txt",
+        "SampleCrashes/linux-c-signal/gdb-bt.txt",
         "SampleCrashes/linux-swift-backtrace/crash.txt", "SampleCrashes/linux-swift-backtrace/crash.json",
-        "SampleCrashes/apple-objc-arm64/App.crash", "SampleCrashes/apple-objc-arm64/App.ips", "SampleCrashes/linux-c-asan/asan.txt",
+        "SampleCrashes/apple-objc-arm64/App.crash", "SampleCrashes/apple-objc-arm64/App.ips",
+        "SampleCrashes/linux-c-asan/asan.txt"
     ])
     func aPostedLogIsAnsweredAsSymbolicateAnswers(_ log: String) throws {
         let scratch = Fixtures.scratchDirectory("serve-log")
@@ -240,12 +266,15 @@ import TestSupport
         try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent(log).path, toPath: alone)
         let server = try server(["-d", sample], scratch: scratch)
         let json = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: alone)
-        let text = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: alone, extra: ["-H", "Accept: text/plain"])
+        let text = try HTTP.send(
+            "POST", server.url + "/symbolicate", bodyFile: alone, extra: ["-H", "Accept: text/plain"])
         // A posted log has no folder: it is answered as `symbolicate` answers one on standard input.
         let logText = try String(contentsOfFile: alone, encoding: .utf8)
-        let cli = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", sample, "-"], input: logText)
-        let cliText = try Command.run(Paths.postmortem, ["symbolicate", "--no-cache", "--color", "never", "-d", sample, "-"],
-                                      input: logText)
+        let cli = try Command.run(
+            Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-d", sample, "-"], input: logText)
+        let cliText = try Command.run(
+            Paths.postmortem, ["symbolicate", "--no-cache", "--color", "never", "-d", sample, "-"],
+            input: logText)
         #expect(json.status == 200)
         #expect(json.contentType.hasPrefix("application/x-ndjson"))
         #expect(json.body == cli.standardOutput)
@@ -260,34 +289,43 @@ import TestSupport
         let served = scratch + "/served"
         try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
         for binary in ["app", "libsens.so"] {
-            try FileManager.default.copyItem(atPath: "SampleCrashes/linux-c-signal/" + binary, toPath: served + "/" + binary)
+            try FileManager.default.copyItem(
+                atPath: "SampleCrashes/linux-c-signal/" + binary, toPath: served + "/" + binary)
         }
-        let ready = try Fixtures.run("readelf", ["-n", served + "/app"]).split(separator: "\n")
+        let ready =
+            try Fixtures.run("readelf", ["-n", served + "/app"]).split(separator: "\n")
             .first { $0.contains("Build ID:") }.map { String($0.split(separator: " ").last ?? "") } ?? ""
         let debuginfod = try DebuginfodServer(serving: served, readyBuildID: ready, scratch: scratch)
         defer { debuginfod.stop() }
         // Nothing below -d: the log's images (it gives their build-ids) are fetched as executables.
-        let server = try ServerProcess(arguments: [], environment: [
-            "POSTMORTEM_CACHE_DIR": scratch + "/cache", "DEBUGINFOD_URLS": debuginfod.url,
-            "DEBUGINFOD_CACHE_PATH": scratch + "/downloads",
-        ], scratch: scratch)
+        let server = try ServerProcess(
+            arguments: [],
+            environment: [
+                "POSTMORTEM_CACHE_DIR": scratch + "/cache", "DEBUGINFOD_URLS": debuginfod.url,
+                "DEBUGINFOD_CACHE_PATH": scratch + "/downloads"
+            ], scratch: scratch)
         let log = "SampleCrashes/linux-c-signal/coredump.txt"
         let answer = try HTTP.send("POST", server.url + "/symbolicate", bodyFile: log)
         // The command, after the server, finds what the server downloaded in the same place (the JSON names it).
-        let cli = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-"],
-                                  input: try String(contentsOfFile: log, encoding: .utf8),
-                                  environment: ["DEBUGINFOD_URLS": debuginfod.url, "DEBUGINFOD_CACHE_PATH": scratch + "/downloads"])
+        let cli = try Command.run(
+            Paths.postmortem, ["symbolicate", "--json", "--no-cache", "-"],
+            input: try String(contentsOfFile: log, encoding: .utf8),
+            environment: ["DEBUGINFOD_URLS": debuginfod.url, "DEBUGINFOD_CACHE_PATH": scratch + "/downloads"])
         #expect(answer.status == 200)
         #expect(answer.body == cli.standardOutput)
         #expect(answer.body.contains("\"file\": \"./crash.c\""), "\(answer.body.prefix(2000))")
         let metrics = try HTTP.send("GET", server.url + "/metrics").body
-        let fetched = metrics.split(separator: "\n").first { $0.hasPrefix("postmortem_debuginfod_fetches_total{outcome=\"fetched\"}") }
+        let fetched = metrics.split(separator: "\n").first {
+            $0.hasPrefix("postmortem_debuginfod_fetches_total{outcome=\"fetched\"}")
+        }
         #expect((fetched?.split(separator: " ").last).flatMap { Int($0) } ?? 0 >= 1, "\(metrics)")
         // What debuginfod sent is found for the Symbolication API too, by the 16 bytes of the build-id it keeps (once a
         // miss lists the folders again: the listing at start may be under two seconds old).
         let id = try DebugIDs.elf(served + "/app")
         let addresses = try LineTableSampler.sample(3, from: served + "/app", seed: 0xD1)
-        let v5 = try Self.eventually(20, { try HTTP.send("POST", server.url + "/symbolicate/v5", body: job([("app", id, addresses)])) }) {
+        let v5 = try Self.eventually(
+            20, { try HTTP.send("POST", server.url + "/symbolicate/v5", body: job([("app", id, addresses)])) }
+        ) {
             $0.body.contains("\"app/\(id)\": true")
         }
         #expect(v5.body.contains("\"app/\(id)\": true"), "\(v5.body)")
@@ -329,12 +367,21 @@ import TestSupport
         for server in servers {
             let metrics = try HTTP.send("GET", server.url + "/metrics").body
             let missed = Self.counter("postmortem_index_cache_misses_total", in: metrics)
-            #expect(missed + Self.counter("postmortem_index_cache_hits_total", in: metrics) == fixtures.count, "\(metrics)")
+            #expect(
+                missed + Self.counter("postmortem_index_cache_hits_total", in: metrics) == fixtures.count, "\(metrics)")
             misses += missed
         }
-        let written = try Self.eventually(60, {
-            try servers.reduce(0) { $0 + Self.counter("postmortem_index_cache_files_written_total", in: try HTTP.send("GET", $1.url + "/metrics").body) }
-        }) { $0 >= fixtures.count }
+        let written = try Self.eventually(
+            60,
+            {
+                try servers.reduce(0) {
+                    $0
+                        + Self.counter(
+                            "postmortem_index_cache_files_written_total",
+                            in: try HTTP.send("GET", $1.url + "/metrics").body)
+                }
+            }
+        ) { $0 >= fixtures.count }
         #expect(written >= fixtures.count && written <= misses, "\(written) files written, \(misses) misses")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []
         #expect(!files.contains { $0.contains("tmp") }, "\(files)")
@@ -351,21 +398,32 @@ import TestSupport
 
     @Test func hostileRequestsGetAOneLineReasonAndTheServerGoesOn() throws {
         let scratch = Fixtures.scratchDirectory("serve-hostile")
-        let server = try server(["-d", "Tests/Fixtures/bin", "--max-body-size", "64K", "--max-frames", "50", "--timeout", "2"],
-                                scratch: scratch)
+        let server = try server(
+            ["-d", "Tests/Fixtures/bin", "--max-body-size", "64K", "--max-frames", "50", "--timeout", "2"],
+            scratch: scratch)
         let v5 = server.url + "/symbolicate/v5"
         let frames = (0..<51).map { "[0, \($0)]" }.joined(separator: ", ")
         let cases: [(body: String, status: Int, reason: String)] = [
             ("{\"jobs\": [", 400, "malformed JSON"),
             ("[1, 2]", 400, "not a JSON object"),
             ("{\"jobs\": []}", 400, "no jobs"),
-            ("{\"jobs\": [" + Array(repeating: "{\"memoryMap\": [], \"stacks\": []}", count: 11).joined(separator: ", ") + "]}", 400, "11 jobs"),
+            (
+                "{\"jobs\": ["
+                    + Array(repeating: "{\"memoryMap\": [], \"stacks\": []}", count: 11).joined(separator: ", ") + "]}",
+                400, "11 jobs"
+            ),
             ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[\(frames)]]}", 400, "51 frames"),
-            ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[1, 0]]]}", 400, "module index 1 is outside the memory map"),
-            ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[-2, 0]]]}", 400, "module index -2 is outside the memory map"),
+            (
+                "{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[1, 0]]]}", 400,
+                "module index 1 is outside the memory map"
+            ),
+            (
+                "{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[-2, 0]]]}", 400,
+                "module index -2 is outside the memory map"
+            ),
             ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[0, -16]]]}", 400, "module offset -16 is negative"),
             ("{\"memoryMap\": [[\"a\", \"b\"]], \"stacks\": [[[0, \"0x10\"]]]}", 400, "stacks[0][0][1]"),
-            ("{\"memoryMap\": [[\"a\"]], \"stacks\": []}", 400, "a module is [debugName, debugId]"),
+            ("{\"memoryMap\": [[\"a\"]], \"stacks\": []}", 400, "a module is [debugName, debugId]")
         ]
         for hostile in cases {
             let answer = try HTTP.send("POST", v5, body: hostile.body)
@@ -395,7 +453,9 @@ import TestSupport
         let unknown = try HTTP.send("GET", server.url + "/symbolicate/v6")
         #expect(unknown.status == 404)
         // A served route asked with another method: 405 and the method it takes, in the Allow header and the body.
-        for (method, path, allowed) in [("GET", "/symbolicate", "POST"), ("PUT", "/minidump", "POST"), ("POST", "/health", "GET")] {
+        for (method, path, allowed) in [
+            ("GET", "/symbolicate", "POST"), ("PUT", "/minidump", "POST"), ("POST", "/health", "GET")
+        ] {
             let wrong = try HTTP.send(method, server.url + path, extra: ["-D", scratch + "/headers"])
             #expect(wrong.status == 405, "\(method) \(path)")
             #expect(wrong.body.contains("\(path) takes \(allowed), not \(method)"))
@@ -404,7 +464,9 @@ import TestSupport
         }
         #expect(try HTTP.send("GET", server.url + "/health").status == 200)
         let metrics = try HTTP.send("GET", server.url + "/metrics").body
-        #expect(metrics.contains("postmortem_requests_total{route=\"/symbolicate/v5\",status=\"400\"} \(cases.count)"), "\(metrics)")
+        #expect(
+            metrics.contains("postmortem_requests_total{route=\"/symbolicate/v5\",status=\"400\"} \(cases.count)"),
+            "\(metrics)")
         #expect(metrics.contains("postmortem_requests_total{route=\"other\",status=\"404\"} 1"))
         #expect(metrics.contains("postmortem_request_duration_seconds_bucket"))
     }
@@ -429,8 +491,10 @@ import TestSupport
             let slow = try (0..<3).map { index in
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Expect:",
-                                     "--data-binary", "@" + large, server.url + "/symbolicate/v5"]
+                process.arguments = [
+                    "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Expect:",
+                    "--data-binary", "@" + large, server.url + "/symbolicate/v5"
+                ]
                 let output = scratch + "/slow-\(frames)-\(index).txt"
                 FileManager.default.createFile(atPath: output, contents: nil)
                 process.standardOutput = FileHandle(forWritingAtPath: output)
@@ -443,8 +507,10 @@ import TestSupport
             // is the server, not how soon this process starts programs.
             var arguments = ["curl", "-s", "-o", scratch + "/before.txt", server.url + "/metrics"]
             for _ in 0..<10 {
-                arguments += ["--next", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}\n", "-X", "POST",
-                              "--data-binary", "@" + quick, server.url + "/symbolicate/v5"]
+                arguments += [
+                    "--next", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}\n", "-X", "POST",
+                    "--data-binary", "@" + quick, server.url + "/symbolicate/v5"
+                ]
             }
             arguments += ["--next", "-s", "-o", scratch + "/after.txt", server.url + "/metrics"]
             let quickAnswers = try Command.run("/usr/bin/env", arguments).outputLines.map { $0.split(separator: " ") }
@@ -468,16 +534,23 @@ import TestSupport
     /// `serve --help` shows them (waiting 30 s or opening 65 images is left to the tests that give smaller limits).
     @Test func theDefaultLimitsAreTheDocumentedOnes() throws {
         let guide = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/USING.md"), encoding: .utf8)
-        for claim in ["`--max-frames` (100,000)", "`--max-body-size` (32M)", "`--timeout` (30 s", "`--max-open-images` (64)",
-                      "`postmortem serve [--host 127.0.0.1] [--port 8080]"] {
+        for claim in [
+            "`--max-frames` (100,000)", "`--max-body-size` (32M)", "`--timeout` (30 s", "`--max-open-images` (64)",
+            "`postmortem serve [--host 127.0.0.1] [--port 8080]"
+        ] {
             #expect(guide.contains(claim), "docs/USING.md no longer says \(claim)")
         }
         let help = try Command.postmortem(["serve", "--help"]).standardOutput.replacingOccurrences(of: "\n", with: " ")
             .replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        for (option, value) in [("--host", "127.0.0.1"), ("--port", "8080"), ("--max-body-size", "32M"), ("--max-frames", "100000"),
-                                ("--timeout", "30"), ("--max-open-images", "64")] {
+        for (option, value) in [
+            ("--host", "127.0.0.1"), ("--port", "8080"), ("--max-body-size", "32M"), ("--max-frames", "100000"),
+            ("--timeout", "30"), ("--max-open-images", "64")
+        ] {
             // The option's entry: from its name to the next option's.
-            let entry = help.components(separatedBy: " \(option) <").dropFirst().first.map { $0.components(separatedBy: " --")[0] } ?? ""
+            let entry =
+                help.components(separatedBy: " \(option) <").dropFirst().first.map {
+                    $0.components(separatedBy: " --")[0]
+                } ?? ""
             #expect(entry.contains("(default: \(value))"), "\(option): \(entry)")
         }
         let scratch = Fixtures.scratchDirectory("serve-defaults")
@@ -487,11 +560,14 @@ import TestSupport
         let tooLarge = scratch + "/large.json"
         try Data(repeating: UInt8(ascii: " "), count: 32 << 20 + 1).write(to: URL(fileURLWithPath: tooLarge))
         let large = try HTTP.send("POST", v5, bodyFile: tooLarge)
-        #expect(large.status == 413 && large.body.contains("larger than 33554432 bytes"), "\(large.status) \(large.body)")
+        #expect(
+            large.status == 413 && large.body.contains("larger than 33554432 bytes"), "\(large.status) \(large.body)")
         let id = try DebugIDs.elf("Tests/Fixtures/bin/sensors-clang-dwarf5")
-        let tooMany = try HTTP.send("POST", v5, body: job([("sensors-clang-dwarf5", id, Array(repeating: 0x1130, count: 100_001))]))
+        let tooMany = try HTTP.send(
+            "POST", v5, body: job([("sensors-clang-dwarf5", id, Array(repeating: 0x1130, count: 100_001))]))
         #expect(tooMany.status == 400 && tooMany.body.contains("100000"), "\(tooMany.status) \(tooMany.body)")
-        let enough = try HTTP.send("POST", v5, body: job([("sensors-clang-dwarf5", id, Array(repeating: 0x1130, count: 1_000))]))
+        let enough = try HTTP.send(
+            "POST", v5, body: job([("sensors-clang-dwarf5", id, Array(repeating: 0x1130, count: 1_000))]))
         #expect(enough.status == 200, "\(enough.body.prefix(300))")
     }
 
@@ -521,13 +597,16 @@ import TestSupport
         // On a thread of its own: the suite's other tests can keep every thread of Dispatch's pool waiting on their
         // processes for longer than this test waits for the request to begin.
         let sender = Thread {
-            let answer = try? HTTP.send("POST", server.url + "/symbolicate/v5", bodyFile: slow, extra: ["--limit-rate", "8K"])
+            let answer = try? HTTP.send(
+                "POST", server.url + "/symbolicate/v5", bodyFile: slow, extra: ["--limit-rate", "8K"])
             inFlight.append(answer.map { "\($0.status) \($0.body)" } ?? "no answer")
             done.signal()
         }
         sender.start()
         // Once the server has begun it (by its own count, less the request for the count):
-        let begun = try Self.eventually(20, { Self.requestsInFlight(try HTTP.send("GET", server.url + "/metrics").body) }) { $0 >= 1 }
+        let begun = try Self.eventually(
+            20, { Self.requestsInFlight(try HTTP.send("GET", server.url + "/metrics").body) }
+        ) { $0 >= 1 }
         #expect(begun == 1, "requests in flight: \(begun)")
         let started = Date()
         let status = server.stop(signal: signal, waitingUpTo: 30)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Files that hold several crashes, as people paste them: every ordered pair of sample logs of different formats (a
 /// program's glibc trace, a sanitizer's report, gdb's `bt`, a Swift runtime's report in text and JSON and its older
@@ -11,8 +11,9 @@ struct SeveralReportsTests {
     static let samples = "SampleCrashes"
     static let logs = [
         "linux-groups/null-plain-aslr-on.txt", "linux-groups/limit-rdynamic-aslr-off.txt", "linux-groups/null-asan.txt",
-        "linux-groups/null-gdb-bt.txt", "linux-groups/negative-fatal-aslr-on.txt", "linux-groups/range-backtrace-aslr-on.json",
-        "linux-swift-backtrace/crash.txt", "linux-c-signal/coredump.txt", "apple-objc-arm64/App.crash",
+        "linux-groups/null-gdb-bt.txt", "linux-groups/negative-fatal-aslr-on.txt",
+        "linux-groups/range-backtrace-aslr-on.json",
+        "linux-swift-backtrace/crash.txt", "linux-c-signal/coredump.txt", "apple-objc-arm64/App.crash"
     ].map { samples + "/" + $0 }
     static let debugFolders = ["linux-groups", "linux-swift-backtrace", "linux-c-signal", "apple-objc-arm64"]
         .flatMap { ["-d", samples + "/" + $0] }
@@ -23,7 +24,8 @@ struct SeveralReportsTests {
         for (first, a) in logs.enumerated() {
             for (second, b) in logs.enumerated() where first != second {
                 let path = "\(folder)/\(first)-then-\(second).txt"
-                let joined = try Data(contentsOf: Paths.packageRoot.appendingPathComponent(a))
+                let joined =
+                    try Data(contentsOf: Paths.packageRoot.appendingPathComponent(a))
                     + Data(contentsOf: Paths.packageRoot.appendingPathComponent(b))
                 try joined.write(to: URL(fileURLWithPath: path))
                 pairs[path] = (a, b)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Real crashes of `SampleCrashes/linux-c-signal` (made by its `build.sh`): a SIGSEGV handler's glibc backtrace, in a
 /// PIE, in a shared library and in a non-PIE executable, and gdb's backtrace from inside the handler. Each frame is
@@ -20,16 +20,21 @@ struct SignalCrashTests {
     }
 
     static func frames(ofLog name: String) throws -> [LogFrame] {
-        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(sample)/\(name)").path, encoding: .utf8)
-        let pattern = try NSRegularExpression(pattern: #"^([^(\[ ]+)(?:\(([^+)]*)\+0x([0-9a-f]+)\))?\[0x([0-9a-f]+)\]$"#)
+        let text = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(sample)/\(name)").path, encoding: .utf8)
+        let pattern = try NSRegularExpression(
+            pattern: #"^([^(\[ ]+)(?:\(([^+)]*)\+0x([0-9a-f]+)\))?\[0x([0-9a-f]+)\]$"#)
         return text.split(separator: "\n").compactMap { line in
             let line = String(line)
-            guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { return nil }
+            guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else {
+                return nil
+            }
             func group(_ index: Int) -> String? {
                 Range(match.range(at: index), in: line).map { String(line[$0]) }
             }
-            return LogFrame(module: group(1)!, symbol: group(2).flatMap { $0.isEmpty ? nil : $0 },
-                            offset: group(3).flatMap { UInt64($0, radix: 16) }, address: UInt64(group(4)!, radix: 16)!)
+            return LogFrame(
+                module: group(1)!, symbol: group(2).flatMap { $0.isEmpty ? nil : $0 },
+                offset: group(3).flatMap { UInt64($0, radix: 16) }, address: UInt64(group(4)!, radix: 16)!)
         }
     }
 
@@ -46,16 +51,23 @@ struct SignalCrashTests {
     /// llvm-symbolizer's inline chain at `address` of `binary`.
     static func llvmChain(_ binary: String, _ address: UInt64) throws -> [ComparableFrame] {
         let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
-        let output = try Command.run(symbolizer, ["--inlining", "--output-style=JSON", "--relative-address", "-e", binary,
-                                                  "0x" + String(address, radix: 16)])
+        let output = try Command.run(
+            symbolizer,
+            [
+                "--inlining", "--output-style=JSON", "--relative-address", "-e", binary,
+                "0x" + String(address, radix: 16)
+            ])
         return try ChainParser.llvmSymbolizer(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    static func reportFrames(_ arguments: [String], currentDirectory: URL = Paths.packageRoot) throws -> [[String: Any]] {
-        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache"] + arguments,
-                                     currentDirectory: currentDirectory)
+    static func reportFrames(_ arguments: [String], currentDirectory: URL = Paths.packageRoot) throws -> [[String: Any]]
+    {
+        let result = try Command.run(
+            Paths.postmortem, ["symbolicate", "--json", "--no-cache"] + arguments,
+            currentDirectory: currentDirectory)
         #expect(result.status == 0, "\(result.standardError)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let threads = try #require(report["threads"] as? [[String: Any]])
         return try #require(threads.first?["frames"] as? [[String: Any]])
     }
@@ -68,7 +80,8 @@ struct SignalCrashTests {
         let reported = try Self.reportFrames([Self.sample + "/" + log])
         #expect(logFrames.count == reported.count)
         var checked = 0
-        for (index, (logFrame, frame)) in zip(logFrames, reported).enumerated() where !logFrame.module.contains("libc.so") {
+        for (index, (logFrame, frame)) in zip(logFrames, reported).enumerated()
+        where !logFrame.module.contains("libc.so") {
             let name = (logFrame.module as NSString).lastPathComponent
             let binary = Paths.packageRoot.appendingPathComponent("\(Self.sample)/\(name)").path
             let fileAddress: UInt64
@@ -77,7 +90,7 @@ struct SignalCrashTests {
             } else if let offset = logFrame.offset {
                 fileAddress = offset
             } else {
-                fileAddress = logFrame.address  // not position-independent: runs where it was linked
+                fileAddress = logFrame.address // not position-independent: runs where it was linked
             }
             let interrupted = index == 2
             let expected = try Self.llvmChain(binary, interrupted ? fileAddress : fileAddress - 1)
@@ -85,8 +98,11 @@ struct SignalCrashTests {
             #expect(ChainParser.reportFrame(frame) == expected, "\(log) frame \(index)")
             if interrupted {
                 // The test could tell a lookup one byte early from the right one.
-                #expect(try Self.llvmChain(binary, fileAddress - 1) != expected, "\(log): frame 2 looked up one byte early gives the same")
-                #expect(expected.count == (program == "app" && log.contains("lib") ? 2 : 3), "the inlined frames are there")
+                #expect(
+                    try Self.llvmChain(binary, fileAddress - 1) != expected,
+                    "\(log): frame 2 looked up one byte early gives the same")
+                #expect(
+                    expected.count == (program == "app" && log.contains("lib") ? 2 : 3), "the inlined frames are there")
             }
             checked += 1
         }
@@ -120,20 +136,28 @@ struct SignalCrashTests {
             """
         let scratch = try BadInputTests.Scratch()
         try log.write(toFile: scratch.path("signal.txt"), atomically: true, encoding: .utf8)
-        let result = try Command.postmortem(["symbolicate", "--json", "--no-cache", "-o", "Tests/Fixtures/Apple/bin/App.dSYM", "--arch", "arm64",
-                                             "-l", "0x104a3c000", scratch.path("signal.txt")])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardError)")
+        let result = try Command.postmortem([
+            "symbolicate", "--json", "--no-cache", "-o", "Tests/Fixtures/Apple/bin/App.dSYM", "--arch", "arm64",
+            "-l", "0x104a3c000", scratch.path("signal.txt")
+        ])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+            "\(result.standardError)")
         let frames = try #require((report["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
         let lookups = frames.map { ($0["lookupAddress"] as? String).flatMap { UInt64($0.dropFirst(2), radix: 16) } }
         try #require(lookups.count == 4)
         let interrupted = try #require(lookups[2]), returning = try #require(lookups[3])
-        #expect(interrupted == returning + 1, "after _sigtramp: 0x\(String(interrupted, radix: 16)); as a return address: 0x\(String(returning, radix: 16))")
+        #expect(
+            interrupted == returning + 1,
+            "after _sigtramp: 0x\(String(interrupted, radix: 16)); as a return address: 0x\(String(returning, radix: 16))"
+        )
     }
 
     /// gdb's `<signal handler called>`: the frame after it is the interrupted instruction, at the file address the
     /// mapping table gives.
     @Test func gdbBacktraceOfASignal() throws {
-        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/gdb-bt.txt").path, encoding: .utf8)
+        let text = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/gdb-bt.txt").path, encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         let frameLine = try #require(lines.first { $0.hasPrefix("#2 ") })
         let pc = try #require(UInt64(frameLine.split(separator: " ")[1].dropFirst(2), radix: 16))
@@ -141,12 +165,16 @@ struct SignalCrashTests {
         let load = try #require(UInt64(mapping.split(separator: " ")[0].dropFirst(2), radix: 16))
         let binary = Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path
         let expected = try Self.llvmChain(binary, pc - load)
-        let result = try Command.postmortem(["symbolicate", "--no-cache", "-d", Self.sample, Self.sample + "/gdb-bt.txt"])
+        let result = try Command.postmortem([
+            "symbolicate", "--no-cache", "-d", Self.sample, Self.sample + "/gdb-bt.txt"
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let printed = result.outputLines.filter { $0.hasPrefix("#2 ") }
         #expect(printed.count == expected.count, "\(printed)")
         for (line, frame) in zip(printed, expected) {
-            #expect(line.contains(" \(frame.function ?? "??") ()") && line.hasSuffix(":\(frame.line)"), "\(line) is not \(frame)")
+            #expect(
+                line.contains(" \(frame.function ?? "??") ()") && line.hasSuffix(":\(frame.line)"),
+                "\(line) is not \(frame)")
         }
     }
 
@@ -160,15 +188,17 @@ struct SignalCrashTests {
         var expected: [[ComparableFrame]] = []
         for line in text.split(separator: "\n").map(String.init) {
             guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
-                  let number = Range(match.range(at: 1), in: line).flatMap({ Int(line[$0]) }),
-                  let module = Range(match.range(at: 2), in: line).map({ String(line[$0]) }),
-                  let offset = Range(match.range(at: 3), in: line).flatMap({ UInt64(line[$0], radix: 16) }) else { continue }
+                let number = Range(match.range(at: 1), in: line).flatMap({ Int(line[$0]) }),
+                let module = Range(match.range(at: 2), in: line).map({ String(line[$0]) }),
+                let offset = Range(match.range(at: 3), in: line).flatMap({ UInt64(line[$0], radix: 16) })
+            else { continue }
             guard module == "app" else { expected.append([]); continue }
             let binary = Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path
             expected.append(try Self.llvmChain(binary, number == 0 ? offset : offset - 1))
         }
         let report = try Command.postmortem(["symbolicate", "--no-cache", "--json", log])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
         #expect(object["format"] as? String == "systemd-coredump")
         let frames = try #require((object["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
         #expect(frames.count == expected.count && frames.count >= 4)
@@ -179,7 +209,9 @@ struct SignalCrashTests {
         let printed = try Command.postmortem(["symbolicate", "--no-cache", log]).outputLines
         let innermost = try #require(expected.first?.first)
         let place = "at \(innermost.file ?? ""):\(innermost.line):\(innermost.column) (inlined)"
-        #expect(printed.contains { $0.contains(" \(innermost.function ?? "") (app + 0x") && $0.hasSuffix(place) }, "\(printed)")
+        #expect(
+            printed.contains { $0.contains(" \(innermost.function ?? "") (app + 0x") && $0.hasSuffix(place) },
+            "\(printed)")
         #expect(printed.first == text.split(separator: "\n").first.map(String.init))
 
         // The same report with blanks after each frame line and a tab before it (a log a tool re-indented): its frames are
@@ -188,10 +220,13 @@ struct SignalCrashTests {
         let padded = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("#") ? "\t" + $0 + "  \t" : String($0) }.joined(separator: "\n")
         try padded.write(toFile: scratch.path("coredump.txt"), atomically: true, encoding: .utf8)
-        let repadded = try Command.postmortem(["symbolicate", "--no-cache", "-d", Self.sample, scratch.path("coredump.txt")]).outputLines
+        let repadded = try Command.postmortem([
+            "symbolicate", "--no-cache", "-d", Self.sample, scratch.path("coredump.txt")
+        ]).outputLines
         let resolved = printed.filter { $0.hasPrefix("#") && $0.contains(" at ") }
         #expect(resolved.count >= 4)
-        #expect(repadded.filter { $0.hasPrefix("\t#") && $0.contains(" at ") } == resolved.map { "\t" + $0 }, "\(repadded)")
+        #expect(
+            repadded.filter { $0.hasPrefix("\t#") && $0.contains(" at ") } == resolved.map { "\t" + $0 }, "\(repadded)")
     }
 
     /// A log too large to hold at once (the PIE crash's frames, over and over) is read in pieces and reads as it does
@@ -199,16 +234,21 @@ struct SignalCrashTests {
     /// pieces fall (the default 8 MB pieces over 17 MB, and small pieces over 60 KB that cut it at every line). Each
     /// piece is written as it is done: with 64 KB pieces over 17 MB, the peak RSS stays well below the output's size
     /// on top of the input's (holding the 33 MB of output until the end took 45 MB more than the process's base).
-    @Test(arguments: [(17_000_000, nil), (17_000_000, 65_536), (60_000, 311), (60_000, 1_000), (60_000, 4_096)] as [(Int, Int?)])
+    @Test(
+        arguments: [(17_000_000, nil), (17_000_000, 65_536), (60_000, 311), (60_000, 1_000), (60_000, 4_096)]
+            as [(Int, Int?)])
     func aLargeLogReadsAsItsBlocksDo(_ size: Int, _ pieceSize: Int?) throws {
         let scratch = try BadInputTests.Scratch()
-        let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path, encoding: .utf8)
+        let original = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
+            encoding: .utf8)
         let lines = original.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         let header = lines.filter { !$0.contains("[0x") }, frames = lines.filter { $0.contains("[0x") }
         #expect(header.count == 2 && frames.count == 7)
         let block = frames.joined(separator: "\n") + "\n"
         let repeats = size / block.utf8.count + 1
-        try (header.joined(separator: "\n") + "\n" + block).write(toFile: scratch.path("one.txt"), atomically: true, encoding: .utf8)
+        try (header.joined(separator: "\n") + "\n" + block).write(
+            toFile: scratch.path("one.txt"), atomically: true, encoding: .utf8)
         try (header.joined(separator: "\n") + "\n" + String(repeating: block, count: repeats))
             .write(toFile: scratch.path("large.txt"), atomically: true, encoding: .utf8)
         let arguments = ["symbolicate", "--no-cache", "-d", Self.sample]
@@ -217,15 +257,20 @@ struct SignalCrashTests {
         var environment = ["POSTMORTEM_CACHE_DIR": Command.indexCacheDirectory, "POSTMORTEM_CACHE_WRITE": "foreground"]
         if let pieceSize { environment["POSTMORTEM_PIECE_SIZE"] = String(pieceSize) }
         let peak = scratch.path("peak")
-        let large = try Command.run("/usr/bin/time", ["-f", "%M", "-o", peak, Paths.postmortem] + arguments + [scratch.path("large.txt")],
-                                    environment: environment)
+        let large = try Command.run(
+            "/usr/bin/time", ["-f", "%M", "-o", peak, Paths.postmortem] + arguments + [scratch.path("large.txt")],
+            environment: environment)
         #expect(large.status == 0, "\(large.standardError)")
         let expected = header.joined(separator: "\n") + "\n" + String(repeating: symbolicatedBlock, count: repeats)
         #expect(large.standardOutput.utf8.count == expected.utf8.count)
         #expect(large.standardOutput == expected, "the large log reads as its blocks do")
         if size > 1_000_000, let pieceSize, pieceSize < 1_000_000 {
-            let peakKiB = Int(try String(contentsOfFile: peak, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
-            #expect(peakKiB < (expected.utf8.count >> 10) + 35 * 1024, "peak RSS \(peakKiB) KiB for \(expected.utf8.count >> 10) KiB of output")
+            let peakKiB =
+                Int(try String(contentsOfFile: peak, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+                ?? .max
+            #expect(
+                peakKiB < (expected.utf8.count >> 10) + 35 * 1024,
+                "peak RSS \(peakKiB) KiB for \(expected.utf8.count >> 10) KiB of output")
         }
     }
 
@@ -234,17 +279,20 @@ struct SignalCrashTests {
     @Test(arguments: [(17_000_000, nil), (40_000, 97), (40_000, 2_048)] as [(Int, Int?)])
     func aLargeGDBSessionReadsAsItsBlocksDo(_ size: Int, _ pieceSize: Int?) throws {
         let scratch = try BadInputTests.Scratch()
-        let original = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/gdb-bt.txt").path, encoding: .utf8)
+        let original = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.sample)/gdb-bt.txt").path, encoding: .utf8)
         let lines = original.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         let firstFrame = try #require(lines.firstIndex { $0.hasPrefix("#0 ") })
         let table = try #require(lines.firstIndex { $0.hasPrefix("Mapped address spaces:") })
-        let header = Array(lines[..<firstFrame]), frames = Array(lines[firstFrame..<table]), mappings = Array(lines[table...])
+        let header = Array(lines[..<firstFrame]), frames = Array(lines[firstFrame..<table]),
+            mappings = Array(lines[table...])
         #expect(frames.count == 4 && mappings.count > 10)
         let block = frames.joined(separator: "\n") + "\n"
         let repeats = size / block.utf8.count + 1
         let head = header.joined(separator: "\n") + "\n", tail = mappings.joined(separator: "\n") + "\n"
         try (head + block + tail).write(toFile: scratch.path("one.txt"), atomically: true, encoding: .utf8)
-        try (head + String(repeating: block, count: repeats) + tail).write(toFile: scratch.path("large.txt"), atomically: true, encoding: .utf8)
+        try (head + String(repeating: block, count: repeats) + tail).write(
+            toFile: scratch.path("large.txt"), atomically: true, encoding: .utf8)
         let arguments = ["symbolicate", "--no-cache", "-d", Self.sample]
         let one = try Command.postmortem(arguments + [scratch.path("one.txt")]).outputLines
         #expect(one.count > header.count + frames.count + mappings.count, "the block gains inlined frames: \(one)")
@@ -266,13 +314,21 @@ struct SignalCrashTests {
         let runtime = try SampleMachine.swiftRuntime()
         try SampleMachine.require(runtime)
         let folder = "SampleCrashes/linux-swift-backtrace"
-        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/fatal.txt").path, encoding: .utf8)
-        let binaries = ["inventory": Paths.packageRoot.appendingPathComponent("\(folder)/inventory").path, "libswiftCore.so": runtime.path]
+        let text = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/fatal.txt").path, encoding: .utf8)
+        let binaries = [
+            "inventory": Paths.packageRoot.appendingPathComponent("\(folder)/inventory").path,
+            "libswiftCore.so": runtime.path
+        ]
         let pattern = try NSRegularExpression(pattern: #"^(\d+) +(\S+) +0x([0-9a-f]+) (.+) \+ (\d+)$"#)
         var rows: [(index: Int, image: String, address: UInt64, symbol: String, offset: UInt64)] = []
         for line in text.split(separator: "\n").map(String.init) {
-            guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { continue }
-            func group(_ index: Int) -> String { Range(match.range(at: index), in: line).map { String(line[$0]) } ?? "" }
+            guard let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else {
+                continue
+            }
+            func group(_ index: Int) -> String {
+                Range(match.range(at: index), in: line).map { String(line[$0]) } ?? ""
+            }
             rows.append((Int(group(1))!, group(2), UInt64(group(3), radix: 16)!, group(4), UInt64(group(5))!))
         }
         #expect(rows.count >= 12)
@@ -280,7 +336,8 @@ struct SignalCrashTests {
         var bias: [String: UInt64] = [:]
         for row in rows where row.symbol == "<unavailable>" { bias[row.image] = row.address - row.offset }
         let report = try Command.postmortem(["symbolicate", "--no-cache", "--json", "\(folder)/fatal.txt"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
         let frames = try #require((object["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
         var checked = 0
         for row in rows {
@@ -310,25 +367,38 @@ struct SignalCrashTests {
         let folder = "SampleCrashes/swift-backtrace-package"
         let binary = Paths.packageRoot.appendingPathComponent("\(folder)/tally").path
         let base: UInt64 = 0x5555_5555_4000
-        let result = try Command.postmortem(["symbolicate", "--json", "--no-cache", "-o", binary, "-l", "0x555555554000", "\(folder)/crash-stripped.txt"])
-        let reports = try result.outputLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        let package = try #require(reports.first { ($0["exception"] as? [String: Any])?["type"] as? String == "signal 4" }, "\(result.standardOutput)")
+        let result = try Command.postmortem([
+            "symbolicate", "--json", "--no-cache", "-o", binary, "-l", "0x555555554000", "\(folder)/crash-stripped.txt"
+        ])
+        let reports = try result.outputLines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let package = try #require(
+            reports.first { ($0["exception"] as? [String: Any])?["type"] as? String == "signal 4" },
+            "\(result.standardOutput)")
         let frames = try #require((package["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])
         #expect(frames.count == 14)
         // What the package printed of the same addresses with the DWARF there: `0x…, function at ./file:line`.
-        let named = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/crash.txt").path, encoding: .utf8)
-            .split(separator: "\n").filter { $0.hasPrefix("0x5555") && $0.contains(", ") }
+        let named = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(folder)/crash.txt").path, encoding: .utf8
+        )
+        .split(separator: "\n").filter { $0.hasPrefix("0x5555") && $0.contains(", ") }
         let size = UInt64((try FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int) ?? 0)
         var checked = 0, named_ = 0
         for frame in frames {
             guard let address = (frame["address"] as? String).flatMap({ UInt64($0.dropFirst(2), radix: 16) }),
-                  address >= base, address < base + size else { continue }
-            #expect(frame["lookupAddress"] as? String == "0x" + String(address - base, radix: 16), "looked up as printed: \(frame)")
+                address >= base, address < base + size
+            else { continue }
+            #expect(
+                frame["lookupAddress"] as? String == "0x" + String(address - base, radix: 16),
+                "looked up as printed: \(frame)")
             let chain = ChainParser.reportFrame(frame)
             #expect(chain == (try Self.llvmChain(binary, address - base)), "0x\(String(address, radix: 16))")
             checked += 1
-            if let line = named.first(where: { $0.hasPrefix("0x" + String(address, radix: 16) + ",") }), line.contains(" at ./"),
-               let outermost = chain.last {
+            if let line = named.first(where: { $0.hasPrefix("0x" + String(address, radix: 16) + ",") }),
+                line.contains(" at ./"),
+                let outermost = chain.last
+            {
                 // The unit's directory is `.` and its file `./Sources/…`: libbacktrace prints the file's name, the
                 // DWARF readers join the two (`././Sources/…`); the same file.
                 func relative(_ path: String) -> Substring {
@@ -337,7 +407,9 @@ struct SignalCrashTests {
                     return path
                 }
                 let printed = line.components(separatedBy: " at ").last ?? ""
-                #expect(outermost.file.map { relative($0) + ":\(outermost.line)" } == relative(printed), "\(line) / \(outermost)")
+                #expect(
+                    outermost.file.map { relative($0) + ":\(outermost.line)" } == relative(printed),
+                    "\(line) / \(outermost)")
                 named_ += 1
             }
         }
@@ -347,13 +419,19 @@ struct SignalCrashTests {
     /// Another program named `app` beside the log is not used: the log's `process+0x0` is not in it.
     @Test func anotherProgramBesideTheLogIsRejected() throws {
         let scratch = try BadInputTests.Scratch()
-        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
-                                         toPath: scratch.path("segv-pie.txt"))
+        try FileManager.default.copyItem(
+            atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
+            toPath: scratch.path("segv-pie.txt"))
         try FileManager.default.copyItem(atPath: Paths.fixture("sensors-gcc-dwarf5"), toPath: scratch.path("app"))
         let result = try Command.postmortem(["symbolicate", "--no-cache", scratch.path("segv-pie.txt")])
         #expect(result.status == 0)
-        #expect(result.errorLines.contains { $0.contains("app: not used for the log's app: it has no symbol process") }, "\(result.standardError)")
-        #expect(result.errorLines.contains { $0.contains("app: 4 of 4 frames unresolved: no binary of the log's app found") })
+        #expect(
+            result.errorLines.contains { $0.contains("app: not used for the log's app: it has no symbol process") },
+            "\(result.standardError)")
+        #expect(
+            result.errorLines.contains {
+                $0.contains("app: 4 of 4 frames unresolved: no binary of the log's app found")
+            })
         #expect(!result.standardOutput.contains("sensors.c"), "no answer comes from the other program")
         let strict = try Command.postmortem(["symbolicate", "--no-cache", "--strict", scratch.path("segv-pie.txt")])
         #expect(strict.status == 2)
@@ -373,15 +451,24 @@ struct SignalCrashTests {
     /// that names its image.
     @Test func debugFileByNameInAFolderAndObjectForANamedImage() throws {
         let scratch = try BadInputTests.Scratch()
-        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
-                                         toPath: scratch.path("segv-pie.txt"))
+        try FileManager.default.copyItem(
+            atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
+            toPath: scratch.path("segv-pie.txt"))
         try FileManager.default.createDirectory(atPath: scratch.path("flat"), withIntermediateDirectories: true)
-        _ = try Fixtures.run("objcopy", ["--only-keep-debug", Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path,
-                                         scratch.path("flat/app.debug")])
+        _ = try Fixtures.run(
+            "objcopy",
+            [
+                "--only-keep-debug", Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path,
+                scratch.path("flat/app.debug")
+            ])
         let expected = ["scale", "normalize", "process"]
-        for arguments in [["-d", scratch.path("flat")], ["-o", Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path]] {
+        for arguments in [
+            ["-d", scratch.path("flat")], ["-o", Paths.packageRoot.appendingPathComponent("\(Self.sample)/app").path]
+        ] {
             let frames = try Self.reportFrames(arguments + [scratch.path("segv-pie.txt")])
-            let names = frames[2]["symbols"].flatMap { $0 as? [[String: Any]] }?.compactMap { $0["function"] as? String }
+            let names = frames[2]["symbols"].flatMap { $0 as? [[String: Any]] }?.compactMap {
+                $0["function"] as? String
+            }
             #expect(names == expected, "\(arguments)")
         }
     }
@@ -389,13 +476,16 @@ struct SignalCrashTests {
     /// Nothing found: the log comes back as it was, and stderr says why, once per image, and what to try.
     @Test func unresolvedFramesAreExplained() throws {
         let scratch = try BadInputTests.Scratch()
-        try FileManager.default.copyItem(atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
-                                         toPath: scratch.path("segv-pie.txt"))
+        try FileManager.default.copyItem(
+            atPath: Paths.packageRoot.appendingPathComponent("\(Self.sample)/segv-pie.txt").path,
+            toPath: scratch.path("segv-pie.txt"))
         let result = try Command.postmortem(["symbolicate", "--no-cache", scratch.path("segv-pie.txt")])
         #expect(result.status == 0)
         let lines = result.errorLines.filter { $0.contains(": app: ") }
         #expect(lines.count == 1, "\(result.standardError)")
-        #expect(lines.first?.contains("4 of 4 frames unresolved: no binary found for app (./app); looked beside the log") ?? false)
+        #expect(
+            lines.first?.contains("4 of 4 frames unresolved: no binary found for app (./app); looked beside the log")
+                ?? false)
         #expect(lines.first?.hasSuffix("try -d DIR (a folder holding it) or -o BINARY") ?? false)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The Swift backtracer's reports printed back as the runtime prints them itself: SampleCrashes/linux-swift-backtrace
 /// holds each crash twice, made with address-space randomisation off, once unsymbolicated (crash.txt, crash.json,
@@ -23,7 +23,9 @@ struct SwiftBacktraceFidelityTests {
         try SampleMachine.require(SampleMachine.swiftRuntime())
         let ours = try Command.postmortem(["symbolicate", "--no-cache", "\(Self.folder)/crash.txt"])
         #expect(ours.status == 0, "\(ours.standardError)")
-        let runtime = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/crash-runtime.txt").path, encoding: .utf8)
+        let runtime = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/crash-runtime.txt").path,
+            encoding: .utf8)
         let expected = Self.threadLines(runtime)
         #expect(expected.contains { $0.contains("[thunk]") } && expected.count > 8)
         #expect(Self.threadLines(ours.standardOutput) == expected)
@@ -41,7 +43,9 @@ struct SwiftBacktraceFidelityTests {
         try SampleMachine.require(SampleMachine.swiftRuntime())
         let ours = try Command.postmortem(["symbolicate", "--no-cache", "\(Self.folder)/crash.json"])
         #expect(ours.status == 0, "\(ours.standardError)")
-        let runtime = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/crash-runtime.json").path, encoding: .utf8)
+        let runtime = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/crash-runtime.json").path,
+            encoding: .utf8)
         let expected = try frames(runtime)
         #expect(expected.count >= 7 && expected.contains { $0["thunk"] as? Bool == true })
         #expect(try frames(ours.standardOutput) == expected)
@@ -56,9 +60,11 @@ struct SwiftBacktraceFidelityTests {
     func anAsyncCrashsThreadIsTheRuntimesOwn(_ format: String) throws {
         let directory = try CrashingPrograms.directory.get()
         func report(symbolicated: Bool) throws -> String {
-            let settings = "enable=yes,interactive=no,color=no,format=\(format)" + (symbolicated ? "" : ",symbolicate=off")
-            let run = try Command.run("/bin/sh", ["-c", "exec setarch -R '\(directory)/with-default-signals' '\(directory)/crashes' async"],
-                                      environment: ["SWIFT_BACKTRACE": settings])
+            let settings =
+                "enable=yes,interactive=no,color=no,format=\(format)" + (symbolicated ? "" : ",symbolicate=off")
+            let run = try Command.run(
+                "/bin/sh", ["-c", "exec setarch -R '\(directory)/with-default-signals' '\(directory)/crashes' async"],
+                environment: ["SWIFT_BACKTRACE": settings])
             return run.standardError
         }
         let raw = try report(symbolicated: false), runtime = try report(symbolicated: true)
@@ -79,14 +85,17 @@ struct SwiftBacktraceFidelityTests {
         } else {
             func crashed(_ text: String) -> [String] {
                 let lines = Self.threadLines(text)
-                guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) else { return [] }
+                guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") })
+                else { return [] }
                 // Its frame lines, from the first to the blank line after the last: how many blank lines come before
                 // the next thread or the registers depends on which threads the run had, not on the crash.
                 return Array(lines[(start + 1)...].drop { $0.isEmpty }.prefix { !$0.isEmpty })
             }
             let expected = crashed(runtime)
-            #expect(expected.filter { $0.contains("[async]") }.count >= 4 && expected.contains { $0.contains("//<compiler-generated>") },
-                    "\(runtime)")
+            #expect(
+                expected.filter { $0.contains("[async]") }.count >= 4
+                    && expected.contains { $0.contains("//<compiler-generated>") },
+                "\(runtime)")
             #expect(crashed(ours.standardOutput) == expected)
         }
     }
@@ -98,9 +107,13 @@ struct SwiftBacktraceFidelityTests {
     @Test func inlinedFramesAreLaidOutAsTheRuntimeDoes() throws {
         let ours = try Command.postmortem(["symbolicate", "--no-cache", "\(Self.folder)/pipeline.txt"])
         #expect(ours.status == 0, "\(ours.standardError)")
-        let runtime = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/pipeline-runtime.txt").path, encoding: .utf8)
+        let runtime = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/pipeline-runtime.txt").path,
+            encoding: .utf8)
         func crashed(_ lines: [String]) -> [String] {
-            guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) else { return [] }
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) else {
+                return []
+            }
             return Array(lines[(start + 2)...].prefix { !$0.isEmpty })
         }
         let theirs = crashed(Self.threadLines(runtime)), mine = crashed(Self.threadLines(ours.standardOutput))
@@ -117,27 +130,37 @@ struct SwiftBacktraceFidelityTests {
         for (number, line) in mine.dropLast().enumerated() {
             let start = try #require(line.range(of: address), "\(line)")
             #expect(line.hasPrefix(String(repeating: " ", count: 3 - String(number).count) + "\(number) "), "\(line)")
-            #expect(line.distance(from: line.startIndex, to: start.lowerBound) == mine[0].range(of: address).map { mine[0].distance(from: mine[0].startIndex, to: $0.lowerBound) })
+            #expect(
+                line.distance(from: line.startIndex, to: start.lowerBound)
+                    == mine[0].range(of: address).map { mine[0].distance(from: mine[0].startIndex, to: $0.lowerBound) })
             #expect(line.contains("[inlined]") == (number < mine.count - 2), "\(line)")
             #expect(line.contains(" + ") == (number == mine.count - 2), "an inlined frame has no offset: \(line)")
         }
         #expect(mine.filter { $0.contains("[system]") }.allSatisfy { $0.contains("<compiler-generated>") })
         // The chain, innermost first, is llvm-symbolizer's for the same address.
-        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/pipeline.txt").path, encoding: .utf8)
+        let text = try String(
+            contentsOfFile: Paths.packageRoot.appendingPathComponent("\(Self.folder)/pipeline.txt").path,
+            encoding: .utf8)
         let image = try #require(text.split(separator: "\n").first { $0.hasSuffix("/tmp/postmortem-sample/pipeline") })
         let base = try #require(UInt64(image.dropFirst(2).prefix { $0.isHexDigit }, radix: 16))
         let pc = try #require(UInt64(address.dropFirst(2), radix: 16))
-        let chain = try SignalCrashTests.llvmChain(Paths.packageRoot.appendingPathComponent("\(Self.folder)/pipeline").path, pc - base)
+        let chain = try SignalCrashTests.llvmChain(
+            Paths.packageRoot.appendingPathComponent("\(Self.folder)/pipeline").path, pc - base)
         #expect(chain.count == mine.count - 1)
         for (line, frame) in zip(mine, chain) {
-            #expect(line.hasSuffix(" at \(frame.file ?? "")" + (frame.line > 0 ? ":\(frame.line):\(frame.column)" : "")), "\(line) / \(frame)")
+            #expect(
+                line.hasSuffix(" at \(frame.file ?? "")" + (frame.line > 0 ? ":\(frame.line):\(frame.column)" : "")),
+                "\(line) / \(frame)")
         }
     }
 
     /// `--full-names` gives the full demangling (modules, argument and result types).
     @Test func fullNamesOnRequest() throws {
-        let full = try Command.postmortem(["symbolicate", "--no-cache", "--full-names", "\(Self.folder)/crash.txt"]).standardOutput
+        let full = try Command.postmortem(["symbolicate", "--no-cache", "--full-names", "\(Self.folder)/crash.txt"])
+            .standardOutput
         #expect(full.contains("inventory.Inventory.required(Swift.String) -> Swift.Int + "))
-        #expect(full.contains("partial apply forwarder for closure #1 (Swift.Int, Swift.String) -> Swift.Int in inventory.restock("))
+        #expect(
+            full.contains(
+                "partial apply forwarder for closure #1 (Swift.Int, Swift.String) -> Swift.Int in inventory.restock("))
     }
 }

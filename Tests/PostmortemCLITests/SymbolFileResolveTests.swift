@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `resolve -o FILE.sym` answers as `resolve -o BINARY` does for the binary the file was written from: on the start and
 /// the middle of every line record (up to a few hundred per binary), the same inline chain, frame by frame: file (paths
@@ -14,8 +14,9 @@ import TestSupport
 @Suite(.serialized)
 struct SymbolFileResolveTests {
     static let binaries: [(name: String, comparesNames: Bool)] = [
-        ("sensors-gcc-dwarf5", true), ("sensors-clang-dwarf4", true), ("sensors-clang-dwarf5", true), ("libgeometry.so", true),
-        ("inventory-gcc", false), ("inventory-clang", false), ("shapes-swift-O", false), ("shapes-swift-Onone", false),
+        ("sensors-gcc-dwarf5", true), ("sensors-clang-dwarf4", true), ("sensors-clang-dwarf5", true),
+        ("libgeometry.so", true),
+        ("inventory-gcc", false), ("inventory-clang", false), ("shapes-swift-O", false), ("shapes-swift-Onone", false)
     ]
 
     struct Frame: Equatable, CustomStringConvertible {
@@ -37,8 +38,9 @@ struct SymbolFileResolveTests {
                     if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
                 }
                 let path = parts.joined(separator: "/")
-                return Frame(function: frame["function"] as? String, file: path, line: frame["line"] as? Int ?? 0,
-                             inlined: frame["inlined"] as? Bool ?? false)
+                return Frame(
+                    function: frame["function"] as? String, file: path, line: frame["line"] as? Int ?? 0,
+                    inlined: frame["inlined"] as? Bool ?? false)
             }
         }
     }
@@ -53,8 +55,10 @@ struct SymbolFileResolveTests {
             let fields = line.split(separator: " ")
             if line.hasPrefix("FUNC ") { functionStart = UInt64(fields[fields[1] == "m" ? 2 : 1], radix: 16); continue }
             if line.hasPrefix("PUBLIC ") || line.hasPrefix("STACK ") { functionStart = nil; continue }
-            guard let functionStart, fields.count == 4, let start = UInt64(fields[0], radix: 16), let size = UInt64(fields[1], radix: 16),
-                  size > 0 else { continue }
+            guard let functionStart, fields.count == 4, let start = UInt64(fields[0], radix: 16),
+                let size = UInt64(fields[1], radix: 16),
+                size > 0
+            else { continue }
             if start != functionStart { addresses.append("0x" + String(start, radix: 16)) }
             addresses.append("0x" + String(start + size / 2, radix: 16))
         }
@@ -77,7 +81,9 @@ struct SymbolFileResolveTests {
         var differences: [String] = []
         for (index, address) in addresses.enumerated() {
             var expected = fromBinary[index], actual = fromSym[index]
-            while expected.count > actual.count, let first = expected.first, first.inlined, first.line == 0 { expected.removeFirst() }
+            while expected.count > actual.count, let first = expected.first, first.inlined, first.line == 0 {
+                expected.removeFirst()
+            }
             // Names without the clone suffixes symbol files drop (`main.cold` is `main`).
             expected = expected.map { frame in
                 var frame = frame
@@ -91,34 +97,51 @@ struct SymbolFileResolveTests {
             }
             if expected != actual { differences.append("\(address): binary \(expected), symbol file \(actual)") }
         }
-        #expect(differences.isEmpty, "\(name): \(differences.count) of \(addresses.count) differ: \(differences.prefix(5))")
+        #expect(
+            differences.isEmpty, "\(name): \(differences.count) of \(addresses.count) differ: \(differences.prefix(5))")
     }
 
     /// `symbolicate --symbols STORE` names the frames of logs whose binaries are not here from the store (found by
     /// name and the debug id of the build-id the log gives), as with the binaries: same functions, inline chains, files
     /// and lines (no columns). A systemd-coredump report of a C program and its library, and the Swift runtime's
     /// backtrace (Swift names are compared as the files hold them: demangled in full).
-    @Test(arguments: [("linux-c-signal", "coredump.txt", ["app", "libsens.so"], true), ("linux-swift-backtrace", "crash.txt", ["inventory"], false)])
-    func symbolicatesLogsFromAStoreAsFromTheBinaries(_ sample: String, _ log: String, _ binaries: [String], _ comparesNames: Bool) throws {
+    @Test(arguments: [
+        ("linux-c-signal", "coredump.txt", ["app", "libsens.so"], true),
+        ("linux-swift-backtrace", "crash.txt", ["inventory"], false)
+    ])
+    func symbolicatesLogsFromAStoreAsFromTheBinaries(
+        _ sample: String, _ log: String, _ binaries: [String], _ comparesNames: Bool
+    ) throws {
         let folder = Paths.packageRoot.appendingPathComponent("SampleCrashes/\(sample)").path
         let scratch = Fixtures.scratchDirectory("symbolicate-store")
         let store = scratch + "/store"
-        let written = try Command.run(Paths.postmortem, ["dump-syms", "--store", store] + binaries.map { folder + "/" + $0 })
+        let written = try Command.run(
+            Paths.postmortem, ["dump-syms", "--store", store] + binaries.map { folder + "/" + $0 })
         try #require(written.status == 0, "\(written.standardError)")
         // The log is read from a folder without the binaries, and the paths it names do not hold them here.
         try FileManager.default.copyItem(atPath: folder + "/" + log, toPath: scratch + "/" + log)
         func frames(_ arguments: [String]) throws -> [String: [Frame]] {
-            let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--no-cache", "--offline", "--full-names"] + arguments + [scratch + "/" + log])
+            let result = try Command.run(
+                Paths.postmortem,
+                ["symbolicate", "--json", "--no-cache", "--offline", "--full-names"] + arguments + [scratch + "/" + log]
+            )
             try #require(result.status == 0, "\(result.standardError)")
-            let report = try #require(try JSONSerialization.jsonObject(with: Data((result.standardOutput.split(separator: "\n").first ?? "").utf8)) as? [String: Any])
+            let report = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data((result.standardOutput.split(separator: "\n").first ?? "").utf8)) as? [String: Any])
             var byAddress: [String: [Frame]] = [:]
             for thread in report["threads"] as? [[String: Any]] ?? [] {
-                for frame in thread["frames"] as? [[String: Any]] ?? [] where binaries.contains(frame["image"] as? String ?? "") {
-                    byAddress[frame["address"] as? String ?? "?"] = (frame["symbols"] as? [[String: Any]] ?? []).map { symbol in
+                for frame in thread["frames"] as? [[String: Any]] ?? []
+                where binaries.contains(frame["image"] as? String ?? "") {
+                    byAddress[frame["address"] as? String ?? "?"] = (frame["symbols"] as? [[String: Any]] ?? []).map {
+                        symbol in
                         let name = symbol["function"] as? String
-                        let file = (symbol["file"] as? String ?? "").split(separator: "/").filter { $0 != "." }.joined(separator: "/")
-                        return Frame(function: comparesNames ? name.map { String($0.prefix { $0 != "." }) } : (name == nil ? nil : "named"),
-                                     file: file, line: symbol["line"] as? Int ?? 0, inlined: symbol["inlined"] as? Bool ?? false)
+                        let file = (symbol["file"] as? String ?? "").split(separator: "/").filter { $0 != "." }.joined(
+                            separator: "/")
+                        return Frame(
+                            function: comparesNames
+                                ? name.map { String($0.prefix { $0 != "." }) } : (name == nil ? nil : "named"),
+                            file: file, line: symbol["line"] as? Int ?? 0, inlined: symbol["inlined"] as? Bool ?? false)
                     }
                 }
             }
@@ -126,12 +149,15 @@ struct SymbolFileResolveTests {
         }
         let withBinaries = try frames(["-d", folder])
         let withStore = try frames(["--symbols", store])
-        try #require(withBinaries.count >= 2 && withBinaries.values.allSatisfy { !$0.isEmpty }, "the binaries named no frame: \(withBinaries)")
+        try #require(
+            withBinaries.count >= 2 && withBinaries.values.allSatisfy { !$0.isEmpty },
+            "the binaries named no frame: \(withBinaries)")
         #expect(withStore == withBinaries)
         // `group` signs the crash from the store as from the binaries (C names only: a signature holds names).
         if comparesNames {
             func signature(_ arguments: [String]) throws -> String {
-                let result = try Command.run(Paths.postmortem, ["group", "--no-cache", "--offline"] + arguments + [scratch + "/" + log])
+                let result = try Command.run(
+                    Paths.postmortem, ["group", "--no-cache", "--offline"] + arguments + [scratch + "/" + log])
                 try #require(result.status == 0, "\(result.standardError)")
                 return result.standardOutput
             }
@@ -159,11 +185,16 @@ struct SymbolFileResolveTests {
         let result = try Command.run(Paths.postmortem, ["resolve", "-o", sym, "0x1004", "0x2004"])
         #expect(result.status == 0)
         #expect(result.standardOutput == "good (in bad) (a.c:5)\nafter (in bad) + 4\n")
-        #expect(result.errorLines == ["postmortem: \(sym): line 5: a line record is not ADDRESS SIZE LINE FILE",
-                                      "postmortem: \(sym): line 6: a FUNC record is not FUNC [m] ADDRESS SIZE PARAMETER_SIZE NAME"])
+        #expect(
+            result.errorLines == [
+                "postmortem: \(sym): line 5: a line record is not ADDRESS SIZE LINE FILE",
+                "postmortem: \(sym): line 6: a FUNC record is not FUNC [m] ADDRESS SIZE PARAMETER_SIZE NAME"
+            ])
         let notSym = directory + "/not.sym"
         try "MODULE Linux\n".write(toFile: notSym, atomically: true, encoding: .utf8)
         let refused = try Command.run(Paths.postmortem, ["resolve", "-o", notSym, "0x1000"])
-        #expect(refused.status == 1 && refused.errorLines.count == 1 && refused.standardError.contains("is not a Breakpad symbol file"))
+        #expect(
+            refused.status == 1 && refused.errorLines.count == 1
+                && refused.standardError.contains("is not a Breakpad symbol file"))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A minidump whose modules' binaries are gone, walked by the `STACK CFI` records of their symbol files in a store
 /// (`symbolicate --symbols STORE`), as a crash-reporting backend walks the dumps its clients upload: every thread the
@@ -11,7 +11,7 @@ struct SymbolStoreWalkTests {
     /// out of the built programs' folder, so that they can be removed).
     static let crashes: [(crash: CrashingPrograms.Crash, binaries: [String])] = [
         (CrashingPrograms.Crash(program: "threads"), ["threads", "libchain.so"]),
-        (CrashingPrograms.Crash(program: "terminate"), ["terminate"]),
+        (CrashingPrograms.Crash(program: "terminate"), ["terminate"])
     ]
 
     @Test(arguments: crashes.indices)
@@ -22,22 +22,27 @@ struct SymbolStoreWalkTests {
         for file in binaries + ["with-default-signals"] {
             try FileManager.default.copyItem(atPath: built + "/" + file, toPath: scratch + "/" + file)
         }
-        let core = try #require(try CrashingPrograms.kernelCore(of: crash, in: scratch) ?? CrashingPrograms.gdbCore(of: crash, in: scratch))
+        let core = try #require(
+            try CrashingPrograms.kernelCore(of: crash, in: scratch) ?? CrashingPrograms.gdbCore(of: crash, in: scratch))
         let dump = try Core2MDTests.convert(core)
         let store = scratch + "/store"
         // The system's libraries the program loads go in too: minidump-stackwalk walks through them only by a store.
-        let loaded = try Command.run("/usr/bin/ldd", [scratch + "/" + crash.program]).outputLines.compactMap { line -> String? in
+        let loaded = try Command.run("/usr/bin/ldd", [scratch + "/" + crash.program]).outputLines.compactMap {
+            line -> String? in
             guard let arrow = line.range(of: "=> /") else { return nil }
             let path = String(line[line.index(before: arrow.upperBound)...].prefix { $0 != " " })
             return path.hasPrefix(scratch) ? nil : path
         }
-        let written = try Command.postmortem(["dump-syms", "--store", store] + binaries.map { scratch + "/" + $0 } + loaded)
+        let written = try Command.postmortem(
+            ["dump-syms", "--store", store] + binaries.map { scratch + "/" + $0 } + loaded)
         try #require(written.status == 0, "\(written.standardError)")
 
         let withBinaries = try Core2MDTests.json(["symbolicate", "--json", "--no-cache", "--offline", dump])
         for file in binaries { try FileManager.default.removeItem(atPath: scratch + "/" + file) }
         let withoutStore = try Core2MDTests.json(["symbolicate", "--json", "--no-cache", "--offline", dump])
-        let withStore = try Core2MDTests.json(["symbolicate", "--json", "--no-cache", "--offline", "--symbols", store, dump])
+        let withStore = try Core2MDTests.json([
+            "symbolicate", "--json", "--no-cache", "--offline", "--symbols", store, dump
+        ])
 
         let expected = Core2MDTests.addresses(withBinaries)
         #expect(Core2MDTests.addresses(withStore) == expected, "\(crash): the store's CFI walks as the binaries' does")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A crash inside the kernel's vDSO (`clock_gettime` storing through a bad pointer): no file backs the vDSO, so its
 /// image is read from the core's memory. Its frame is named from that image's symbols and its caller found by its
@@ -12,13 +12,16 @@ struct VirtualDSOTests {
         let directory = try CrashingPrograms.directory.get()
         let crash = CrashingPrograms.Crash(program: "clock")
         let executable = directory + "/clock"
-        let unstrip = try #require(Paths.executable(named: "eu-unstrip"), "eu-unstrip (Debian's elfutils) is needed; make test installs it")
+        let unstrip = try #require(
+            Paths.executable(named: "eu-unstrip"), "eu-unstrip (Debian's elfutils) is needed; make test installs it")
         let symbolizer = try #require(Paths.llvmSymbolizer, "llvm-symbolizer is needed (make test installs it)")
         let cores = try CoreFileTests.cores(of: crash)
         for (kind, core) in cores {
             // eu-unstrip's module line of the vDSO: `0xSTART+0xSIZE BUILDID@0x… . - linux-vdso.so.1`.
             let modules = try Command.run(unstrip, ["-n", "--core", core])
-            let line = try #require(modules.outputLines.first { $0.hasSuffix(" linux-vdso.so.1") }, "\(kind) core: eu-unstrip lists no vDSO")
+            let line = try #require(
+                modules.outputLines.first { $0.hasSuffix(" linux-vdso.so.1") }, "\(kind) core: eu-unstrip lists no vDSO"
+            )
             let match = try #require(line.firstMatch(of: /^0x([0-9a-f]+)\+0x([0-9a-f]+) ([0-9a-f]+)@/))
             let (start, size) = (try #require(UInt64(match.1, radix: 16)), try #require(UInt64(match.2, radix: 16)))
 
@@ -35,17 +38,25 @@ struct VirtualDSOTests {
             #expect(CoreFileTests.addresses(thread) == expected[thread["index"] as? Int ?? -1], "\(kind) core")
             #expect(frames.first?["image"] as? String == "linux-vdso.so.1", "\(kind) core")
             // Its caller is found by the vDSO's own CFI, not by a frame pointer.
-            #expect(frames.dropFirst().allSatisfy { $0["trust"] as? String == "cfi" }, "\(kind) core: \(frames.map { $0["trust"] ?? "" })")
+            #expect(
+                frames.dropFirst().allSatisfy { $0["trust"] as? String == "cfi" },
+                "\(kind) core: \(frames.map { $0["trust"] ?? "" })")
 
             // The name: llvm-symbolizer's, on the vDSO as gdb dumps it from this core.
             let dumped = Fixtures.scratchDirectory("vdso-image") + "/vdso.so"
-            _ = try Command.run("/usr/bin/env", ["gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
-                                                 "-ex", "dump memory \(dumped) 0x\(String(start, radix: 16)) 0x\(String(start + size, radix: 16))",
-                                                 executable, core])
+            _ = try Command.run(
+                "/usr/bin/env",
+                [
+                    "gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
+                    "-ex", "dump memory \(dumped) 0x\(String(start, radix: 16)) 0x\(String(start + size, radix: 16))",
+                    executable, core
+                ])
             let offset = try #require(frames.first?["lookupAddress"] as? String)
             let named = try Command.run(symbolizer, ["--obj=" + dumped, offset]).outputLines.first
             let symbols = frames.first?["symbols"] as? [[String: Any]] ?? []
-            #expect(named != nil && symbols.first?["function"] as? String == named, "\(kind) core: \(symbols) against \(named ?? "nothing")")
+            #expect(
+                named != nil && symbols.first?["function"] as? String == named,
+                "\(kind) core: \(symbols) against \(named ?? "nothing")")
         }
     }
 }

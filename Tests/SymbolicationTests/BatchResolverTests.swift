@@ -1,8 +1,8 @@
 import ObjectFiles
 import PostmortemCore
 import Symbolication
-import Testing
 import TestSupport
+import Testing
 
 /// The library's batch engine: a batch shared out on two threads answers exactly as one symbolizer answering the
 /// addresses one by one, in order, after reading ahead or not, from DWARF or from the index cache.

@@ -1,6 +1,6 @@
 import Symbolication
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Demangling")
 struct DemanglerTests {
@@ -13,7 +13,8 @@ struct DemanglerTests {
     @Test func swiftNamesDemangleAsSwiftDemangleWithoutSugarDoes() throws {
         let names = try linkageNames(in: "shapes-swift-O") { $0.hasPrefix("$s") }
         #expect(names.count > 10)
-        let expected = try Fixtures.run("swift-demangle", ["--compact", "--no-sugar"] + names).split(separator: "\n").map(String.init)
+        let expected = try Fixtures.run("swift-demangle", ["--compact", "--no-sugar"] + names).split(separator: "\n")
+            .map(String.init)
         #expect(names.map(Demangler().demangle) == expected)
     }
 

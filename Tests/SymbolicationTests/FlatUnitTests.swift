@@ -1,24 +1,34 @@
 import DWARF
 import ObjectFiles
-@testable import Symbolication
-import Testing
 import PostmortemCore
+import Testing
+
+@testable import Symbolication
 
 /// A packed unit searched in place, including when its bytes are damaged.
 @Suite("Packed units")
 struct FlatUnitTests {
     static let contents = UnitContents(
         functions: [
-            FunctionRecord(name: "outer", linkageName: "_Z5outerv", ranges: [AddressRange(lowerBound: 0x1000, upperBound: 0x1100)],
-                           parent: nil, depth: 0, isInlined: false, callFile: nil, callLine: 0, callColumn: 0, declarationLine: 3),
-            FunctionRecord(name: "inner", linkageName: nil, ranges: [AddressRange(lowerBound: 0x1010, upperBound: 0x1020)],
-                           parent: 0, depth: 1, isInlined: true, callFile: "/src/a.c", callLine: 7, callColumn: 2, declarationLine: 1),
+            FunctionRecord(
+                name: "outer", linkageName: "_Z5outerv", ranges: [AddressRange(lowerBound: 0x1000, upperBound: 0x1100)],
+                parent: nil, depth: 0, isInlined: false, callFile: nil, callLine: 0, callColumn: 0, declarationLine: 3),
+            FunctionRecord(
+                name: "inner", linkageName: nil, ranges: [AddressRange(lowerBound: 0x1010, upperBound: 0x1020)],
+                parent: 0, depth: 1, isInlined: true, callFile: "/src/a.c", callLine: 7, callColumn: 2,
+                declarationLine: 1)
         ],
-        lineTable: LineTable(sequences: [
-            LineSequence(rows: [LineRow(address: FileAddress(0x1000), file: 0, line: 3, column: 1),
-                                LineRow(address: FileAddress(0x1010), file: 0, line: 1, column: 5)], endAddress: FileAddress(0x1100)),
-            LineSequence(rows: [LineRow(address: FileAddress(0x2000), file: 0, line: 9, column: 1)], endAddress: FileAddress(0x2040)),
-        ], files: ["/src/a.c"]))
+        lineTable: LineTable(
+            sequences: [
+                LineSequence(
+                    rows: [
+                        LineRow(address: FileAddress(0x1000), file: 0, line: 3, column: 1),
+                        LineRow(address: FileAddress(0x1010), file: 0, line: 1, column: 5)
+                    ], endAddress: FileAddress(0x1100)),
+                LineSequence(
+                    rows: [LineRow(address: FileAddress(0x2000), file: 0, line: 9, column: 1)],
+                    endAddress: FileAddress(0x2040))
+            ], files: ["/src/a.c"]))
 
     @Test func lookupsReadTheChainAndTheRow() throws {
         let unit = try #require(FlatUnit(packing: Self.contents))
@@ -35,7 +45,9 @@ struct FlatUnitTests {
     /// looked up (and reaches past it) made the row search subtract past zero.
     @Test func damagedSequenceTableDoesNotTrap() throws {
         var bytes = FlatUnit.encode(Self.contents)
-        let field = { (index: Int) in Int(bytes[8 + index * 4]) | Int(bytes[9 + index * 4]) << 8 | Int(bytes[10 + index * 4]) << 16 }
+        let field = { (index: Int) in
+            Int(bytes[8 + index * 4]) | Int(bytes[9 + index * 4]) << 8 | Int(bytes[10 + index * 4]) << 16
+        }
         let sequences = FlatUnit.headerSize + field(0) + field(1)
         // The sequence table's base (u64) now lies far above everything; the first sequence's start, end and furthest end
         // and the second's furthest end (narrow u32 offsets from the base) reach the top: a search for 0x2050 walks back
@@ -43,7 +55,7 @@ struct FlatUnitTests {
         let damage: [(Int, [UInt8])] = [
             (0, [0, 0] + Array(repeating: 0xFF, count: 6)),
             (FlatRangeTable.headerSize, Array(repeating: 0xFF, count: 12)),
-            (FlatRangeTable.headerSize + 16 + 8, Array(repeating: 0xFF, count: 4)),
+            (FlatRangeTable.headerSize + 16 + 8, Array(repeating: 0xFF, count: 4))
         ]
         for (offset, values) in damage {
             for (index, value) in values.enumerated() { bytes[sequences + offset + index] = value }
@@ -53,10 +65,14 @@ struct FlatUnitTests {
         for address in [0, 0x1015, 0x2010, 0x2050, 0xFFFF_FFFF_FFFF_0010, UInt64.max] {
             // A row given back holds the address (it starts at or below it and ends above it), damaged table or not.
             if let hit = unit.row(containing: FileAddress(address)) {
-                #expect(hit.row.address.rawValue <= address && address < hit.end.rawValue, "0x\(String(address, radix: 16))")
+                #expect(
+                    hit.row.address.rawValue <= address && address < hit.end.rawValue, "0x\(String(address, radix: 16))"
+                )
             }
             // The functions' records were not touched: their chains are the sound unit's.
-            #expect(unit.functionChain(at: FileAddress(address)).map(\.name) == sound.functionChain(at: FileAddress(address)).map(\.name))
+            #expect(
+                unit.functionChain(at: FileAddress(address)).map(\.name)
+                    == sound.functionChain(at: FileAddress(address)).map(\.name))
         }
     }
 
@@ -80,8 +96,9 @@ struct FlatUnitTests {
                     let chain = unit.functionChain(at: FileAddress(UInt64(address)))
                     let hit = unit.row(containing: FileAddress(UInt64(address)))
                     if let hit {
-                        #expect(hit.row.address.rawValue <= address && UInt64(address) < hit.end.rawValue,
-                                "byte \(index) = \(value): a row that does not hold 0x\(String(address, radix: 16))")
+                        #expect(
+                            hit.row.address.rawValue <= address && UInt64(address) < hit.end.rawValue,
+                            "byte \(index) = \(value): a row that does not hold 0x\(String(address, radix: 16))")
                     }
                     if damaged == bytes {
                         #expect(chain.map(\.name) == sound.functionChain(at: FileAddress(UInt64(address))).map(\.name))
@@ -97,7 +114,9 @@ struct FlatUnitTests {
             }
         }
         // Damage was read (not every damaged unit refused), and every undamaged copy answered.
-        #expect(opened > bytes.count && unchanged == bytes.count, "\(opened) opened, \(unchanged) of \(bytes.count) undamaged")
+        #expect(
+            opened > bytes.count && unchanged == bytes.count,
+            "\(opened) opened, \(unchanged) of \(bytes.count) undamaged")
     }
 
     /// A unit packed, decoded and packed again is the same bytes: the cache writer repacks every unit it stores.
@@ -113,8 +132,14 @@ struct FlatUnitTests {
     /// A sequence of more rows than one block holds: every row is found by its own address and by the address before
     /// the next one, and ends where the next starts (the block index, and the step from one block to the next).
     @Test func longSequencesAreSearchedByBlock() throws {
-        let rows = (0..<100).map { LineRow(address: FileAddress(0x4000 + UInt64($0) * 6), file: 0, line: UInt32(10 + $0 % 7), column: UInt32($0)) }
-        let contents = UnitContents(functions: [], lineTable: LineTable(sequences: [LineSequence(rows: rows, endAddress: FileAddress(0x4400))], files: ["/src/b.c"]))
+        let rows = (0..<100).map {
+            LineRow(
+                address: FileAddress(0x4000 + UInt64($0) * 6), file: 0, line: UInt32(10 + $0 % 7), column: UInt32($0))
+        }
+        let contents = UnitContents(
+            functions: [],
+            lineTable: LineTable(
+                sequences: [LineSequence(rows: rows, endAddress: FileAddress(0x4400))], files: ["/src/b.c"]))
         let unit = try #require(FlatUnit(packing: contents))
         for (index, row) in rows.enumerated() {
             let next = index + 1 < rows.count ? rows[index + 1].address : FileAddress(0x4400)

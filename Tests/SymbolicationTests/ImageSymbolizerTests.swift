@@ -1,8 +1,8 @@
 import ObjectFiles
 import PostmortemCore
 import Symbolication
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Image symbolizer")
 struct ImageSymbolizerTests {
@@ -20,11 +20,15 @@ struct ImageSymbolizerTests {
     @Test func withoutDebugInformationOrSymbolsNothingIsMadeUp() throws {
         // A stripped PIE keeps only the symbols it imports; without its debug file no address has a name.
         let log = DiagnosticLog()
-        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-stripped"),
-                                             options: SymbolizerOptions(debugFileSearch: DebugFileSearch(includesSystemRoot: false)),
-                                             diagnostics: log.sink)
+        let symbolizer = try ImageSymbolizer(
+            path: Fixtures.path("inventory-stripped"),
+            options: SymbolizerOptions(debugFileSearch: DebugFileSearch(includesSystemRoot: false)),
+            diagnostics: log.sink)
         #expect(symbolizer.debugFile == nil)
-        #expect(symbolizer.notes(with: log) == ["\(Fixtures.path("inventory-stripped")): no debug information found; using the symbol table only"])
+        #expect(
+            symbolizer.notes(with: log) == [
+                "\(Fixtures.path("inventory-stripped")): no debug information found; using the symbol table only"
+            ])
         let resolution = symbolizer.resolve(FileAddress(0x127d))
         #expect(resolution.frames.isEmpty)
         #expect(resolution.unresolvedReason == .notCovered(address: FileAddress(0x127d), hasDebugInformation: false))
@@ -46,14 +50,17 @@ struct ImageSymbolizerTests {
         let symbolizer = try ImageSymbolizer(path: Fixtures.path("sensors-gcc-dwarf5"))
         let outside = symbolizer.resolve(FileAddress(0xdead_beef))
         #expect(outside.frames.isEmpty)
-        #expect(outside.unresolvedReason == .outsideSections(address: FileAddress(0xdead_beef), image: "sensors-gcc-dwarf5"))
+        #expect(
+            outside.unresolvedReason == .outsideSections(address: FileAddress(0xdead_beef), image: "sensors-gcc-dwarf5")
+        )
         #expect(outside.unresolvedReason?.remedy == nil)
     }
 
     @Test func demanglingCanBeTurnedOff() throws {
         let address = FileAddress(0x127d)
         let demangled = try ImageSymbolizer(path: Fixtures.path("inventory-gcc")).resolve(address)
-        let raw = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(demangle: false)).resolve(address)
+        let raw = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(demangle: false))
+            .resolve(address)
         #expect(demangled.frames.map(\.linkageName) == raw.frames.map(\.linkageName))
         #expect(raw.frames.map(\.function) == raw.frames.map(\.linkageName))
         #expect(demangled.frames.first?.function == "int warehouse::detail::checked_add<int>(int, int)")
@@ -64,6 +71,7 @@ struct ImageSymbolizerTests {
         #expect(image.fileAddress(ofRuntime: 0x5621_8993_13b9) == FileAddress(0x13b9))
         #expect(image.runtimeAddress(of: FileAddress(0x13b9)) == 0x5621_8993_13b9)
         let linkedHigh = LoadedImage(loadAddress: 0x1000, imageBase: FileAddress(0x400000))
-        #expect(linkedHigh.fileAddress(ofRuntime: 0x1010) == FileAddress(0x400010), "a negative slide wraps and comes back")
+        #expect(
+            linkedHigh.fileAddress(ofRuntime: 0x1010) == FileAddress(0x400010), "a negative slide wraps and comes back")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import ObjectFiles
 import PostmortemCore
-@testable import Symbolication
-import Testing
 import TestSupport
+import Testing
+
+@testable import Symbolication
 
 /// The index cache: a file written on first use answers exactly as the DWARF does, and a damaged,
 /// truncated, stale or older file is noticed, never trusted, and rebuilt.
@@ -41,7 +42,7 @@ struct IndexCacheTests {
     static let fixtures: [(name: String, architecture: Architecture?)] = [
         ("inventory-gcc", nil), ("inventory-clang", nil), ("inventory-gcc-typeunits5", nil), ("shapes-swift-O", nil),
         ("sensors-gcc-dwarf2", nil), ("sensors-stripped", nil), ("libgeometry.so", nil),
-        ("../Apple/bin/App.dSYM", Architecture(name: "arm64")), ("../Apple/bin/App", Architecture(name: "x86_64")),
+        ("../Apple/bin/App.dSYM", Architecture(name: "arm64")), ("../Apple/bin/App", Architecture(name: "x86_64"))
     ]
 
     @Test(arguments: fixtures.map(\.name))
@@ -53,19 +54,24 @@ struct IndexCacheTests {
         try #require(addresses.count > 100)
 
         let fromDWARFLog = DiagnosticLog(), writerLog = DiagnosticLog(), readerLog = DiagnosticLog()
-        let fromDWARF = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture), diagnostics: fromDWARFLog.sink)
+        let fromDWARF = try ImageSymbolizer(
+            path: path, options: SymbolizerOptions(architecture: architecture), diagnostics: fromDWARFLog.sink)
         let expected = addresses.map(fromDWARF.resolve)
-        let expectedLines = addresses.map { fromDWARF.lineEntry(at: $0).map { "\($0.file ?? "-"):\($0.line) \($0.range)" } }
+        let expectedLines = addresses.map {
+            fromDWARF.lineEntry(at: $0).map { "\($0.file ?? "-"):\($0.line) \($0.range)" }
+        }
 
-        let writer = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache),
-                                         diagnostics: writerLog.sink)
+        let writer = try ImageSymbolizer(
+            path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache),
+            diagnostics: writerLog.sink)
         #expect(writer.indexCacheFile == nil)
         _ = writer.resolve(addresses[addresses.count / 2])
         writer.writeIndexCache()
         #expect(writer.notes(with: writerLog) == fromDWARF.notes(with: fromDWARFLog))
 
-        let reader = try ImageSymbolizer(path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache),
-                                         diagnostics: readerLog.sink)
+        let reader = try ImageSymbolizer(
+            path: path, options: SymbolizerOptions(architecture: architecture, indexCache: cache),
+            diagnostics: readerLog.sink)
         #expect(reader.indexCacheFile != nil, "the second open did not use the cache: \(reader.notes(with: readerLog))")
         #expect(reader.notes(with: readerLog) == fromDWARF.notes(with: fromDWARFLog))
         #expect(reader.debugFile?.path == fromDWARF.debugFile?.path)
@@ -74,11 +80,15 @@ struct IndexCacheTests {
             let answer = reader.resolve(address)
             if answer != expected[index] {
                 differences += 1
-                if differences <= 3 { Issue.record("\(address): cached \(answer.frames) vs DWARF \(expected[index].frames)") }
+                if differences <= 3 {
+                    Issue.record("\(address): cached \(answer.frames) vs DWARF \(expected[index].frames)")
+                }
             }
         }
         #expect(differences == 0, "\(differences) of \(addresses.count) addresses differ")
-        #expect(addresses.map { reader.lineEntry(at: $0).map { "\($0.file ?? "-"):\($0.line) \($0.range)" } } == expectedLines)
+        #expect(
+            addresses.map { reader.lineEntry(at: $0).map { "\($0.file ?? "-"):\($0.line) \($0.range)" } }
+                == expectedLines)
     }
 
     /// A cache file is no bigger than it needs to be: names the debug file holds are stored as its offsets, numbers
@@ -99,7 +109,9 @@ struct IndexCacheTests {
     }
 
     /// Builds a cache file for inventory-gcc and returns its path and the answers it must keep giving.
-    private func builtCache() throws -> (cache: IndexCache, file: String, addresses: [FileAddress], expected: [AddressResolution]) {
+    private func builtCache() throws -> (
+        cache: IndexCache, file: String, addresses: [FileAddress], expected: [AddressResolution]
+    ) {
         let path = Fixtures.path("inventory-gcc")
         let cache = IndexCache(directory: Fixtures.scratchDirectory("damaged"))
         let addresses = try Self.addresses(in: path)
@@ -118,16 +130,20 @@ struct IndexCacheTests {
         try Data(bytes).write(to: URL(fileURLWithPath: file))
 
         let log = DiagnosticLog(), rebuiltLog = DiagnosticLog()
-        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache),
-                                             diagnostics: log.sink)
+        let symbolizer = try ImageSymbolizer(
+            path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache),
+            diagnostics: log.sink)
         #expect(addresses.map(symbolizer.resolve) == expected)
         symbolizer.writeIndexCache()
         let notes = symbolizer.notes(with: log)
         #expect(notes.contains { $0.contains(words) }, "notes: \(notes)")
 
-        let rebuilt = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache),
-                                          diagnostics: rebuiltLog.sink)
-        #expect(rebuilt.indexCacheFile != nil && rebuilt.notes(with: rebuiltLog).isEmpty, "not rebuilt: \(rebuilt.notes(with: rebuiltLog))")
+        let rebuilt = try ImageSymbolizer(
+            path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache),
+            diagnostics: rebuiltLog.sink)
+        #expect(
+            rebuilt.indexCacheFile != nil && rebuilt.notes(with: rebuiltLog).isEmpty,
+            "not rebuilt: \(rebuilt.notes(with: rebuiltLog))")
         #expect(addresses.map(rebuilt.resolve) == expected)
     }
 
@@ -150,14 +166,16 @@ struct IndexCacheTests {
 
     @Test func damagedSymbolTableIsReadFromTheBinaryAndRebuilt() throws {
         // The image's symbol table is the second section; its checksum is checked on first use.
-        try expectRebuilt(after: { bytes in
-            let offset = Int(bytes[32 + 32 + 8]) | Int(bytes[32 + 32 + 9]) << 8 | Int(bytes[32 + 32 + 10]) << 16
-            bytes[offset + 30] ^= 0x80
-        }, reported: "damaged symbol table")
+        try expectRebuilt(
+            after: { bytes in
+                let offset = Int(bytes[32 + 32 + 8]) | Int(bytes[32 + 32 + 9]) << 8 | Int(bytes[32 + 32 + 10]) << 16
+                bytes[offset + 30] ^= 0x80
+            }, reported: "damaged symbol table")
     }
 
     @Test func garbageIsNotTrusted() throws {
-        try expectRebuilt(after: { bytes in bytes = Array(repeating: 0x41, count: 100) }, reported: "not an index-cache file")
+        try expectRebuilt(
+            after: { bytes in bytes = Array(repeating: 0x41, count: 100) }, reported: "not an index-cache file")
     }
 
     @Test func changedDebugFileMakesTheCacheStale() throws {
@@ -169,9 +187,11 @@ struct IndexCacheTests {
         try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
         #expect(try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache)).indexCacheFile != nil)
 
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: debugFile)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: debugFile)
         let log = DiagnosticLog()
-        let stale = try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache), diagnostics: log.sink)
+        let stale = try ImageSymbolizer(
+            path: binary, options: SymbolizerOptions(indexCache: cache), diagnostics: log.sink)
         #expect(stale.indexCacheFile == nil)
         #expect(stale.notes(with: log).contains { $0.contains("stale") }, "notes: \(stale.notes(with: log))")
         #expect(stale.resolve(FileAddress(0x12e8)).frames.map(\.function) == ["clamp", "scale", "adjust", "sample_at"])
@@ -187,12 +207,14 @@ struct IndexCacheTests {
         try #require(strip.status == 0, "\(strip.standardError)")
         let cache = IndexCache(directory: scratch + "/cache")
         let search = DebugFileSearch(includesSystemRoot: false)
-        let first = try ImageSymbolizer(path: binary, options: SymbolizerOptions(debugFileSearch: search, indexCache: cache))
+        let first = try ImageSymbolizer(
+            path: binary, options: SymbolizerOptions(debugFileSearch: search, indexCache: cache))
         #expect(first.indexCacheFile == nil && first.debugFile == nil)
         first.writeIndexCache()
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1)
 
-        let cached = try ImageSymbolizer(path: binary, options: SymbolizerOptions(debugFileSearch: search, indexCache: cache))
+        let cached = try ImageSymbolizer(
+            path: binary, options: SymbolizerOptions(debugFileSearch: search, indexCache: cache))
         let uncached = try ImageSymbolizer(path: binary, options: SymbolizerOptions(debugFileSearch: search))
         #expect(cached.indexCacheFile != nil && cached.debugFile == nil)
         var named = 0
@@ -203,19 +225,24 @@ struct IndexCacheTests {
         }
         #expect(named > 100, "the sweep crosses the binary's functions")
         cached.writeIndexCache()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1, "a sound file is not written again")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1,
+            "a sound file is not written again")
     }
 
     @Test func unwritableDirectoryIsANoteNotAFailure() throws {
         let scratch = Fixtures.scratchDirectory("unwritable")
         try Data("a file, not a directory".utf8).write(to: URL(fileURLWithPath: scratch + "/file"))
         let log = DiagnosticLog()
-        let symbolizer = try ImageSymbolizer(path: Fixtures.path("inventory-gcc"),
-                                             options: SymbolizerOptions(indexCache: IndexCache(directory: scratch + "/file/cache")),
-                                             diagnostics: log.sink)
+        let symbolizer = try ImageSymbolizer(
+            path: Fixtures.path("inventory-gcc"),
+            options: SymbolizerOptions(indexCache: IndexCache(directory: scratch + "/file/cache")),
+            diagnostics: log.sink)
         let answer = symbolizer.resolve(FileAddress(0x127d))
         symbolizer.writeIndexCache()
-        #expect(log.diagnostics.contains { $0.message.hasPrefix("index cache not written") }, "notes: \(symbolizer.notes(with: log))")
+        #expect(
+            log.diagnostics.contains { $0.message.hasPrefix("index cache not written") },
+            "notes: \(symbolizer.notes(with: log))")
         #expect(answer.frames.first?.function == "int warehouse::detail::checked_add<int>(int, int)")
     }
 
@@ -236,7 +263,8 @@ struct IndexCacheTests {
 struct IndexCacheDamageTests {
     @Test func readingDamagedBytesNeverTraps() throws {
         let cache = IndexCache(directory: Fixtures.scratchDirectory("damage"))
-        try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
+        try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache))
+            .writeIndexCache()
         let file = try #require(cache.entries().first).path
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
         #expect(IndexCache.check(file: file).isEmpty, "the file as written is sound")

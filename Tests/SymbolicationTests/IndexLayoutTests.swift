@@ -1,9 +1,10 @@
 import Foundation
 import ObjectFiles
 import PostmortemCore
-@testable import Symbolication
-import Testing
 import TestSupport
+import Testing
+
+@testable import Symbolication
 
 /// The bytes an index-cache file holds for the committed fixtures are pinned to the format version: a change of
 /// layout or meaning that keeps the version would let a file an older build wrote be read in the new layout and give
@@ -15,7 +16,7 @@ struct IndexLayoutTests {
     /// Fixtures of each kind of content: C and C++ from gcc and clang, Swift, a binary without DWARF, a Mach-O dSYM.
     static let fixtures: [(name: String, architecture: Architecture?)] = [
         ("inventory-gcc", nil), ("inventory-clang", nil), ("shapes-swift-O", nil), ("sensors-stripped", nil),
-        ("../Apple/bin/App.dSYM", .arm64),
+        ("../Apple/bin/App.dSYM", .arm64)
     ]
 
     /// The sections a file's table lists: kind and place.
@@ -44,7 +45,9 @@ struct IndexLayoutTests {
             case 1: continue
             case 5:
                 // The unit directory: each unit's length, checksum and status, not its absolute offset.
-                for unit in stride(from: range.lowerBound, to: range.upperBound, by: 32) { hash.add(bytes[unit + 8..<unit + 32]) }
+                for unit in stride(from: range.lowerBound, to: range.upperBound, by: 32) {
+                    hash.add(bytes[unit + 8..<unit + 32])
+                }
             default:
                 hash.add(bytes[range])
             }
@@ -57,9 +60,12 @@ struct IndexLayoutTests {
         var lines = ["version \(IndexCacheFile.version)"]
         for (name, architecture) in fixtures {
             let cache = IndexCache(directory: Fixtures.scratchDirectory("layout"))
-            let symbolizer = try ImageSymbolizer(path: Fixtures.path(name), options: SymbolizerOptions(architecture: architecture, indexCache: cache))
+            let symbolizer = try ImageSymbolizer(
+                path: Fixtures.path(name), options: SymbolizerOptions(architecture: architecture, indexCache: cache))
             symbolizer.writeIndexCache()
-            let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter { $0.hasSuffix(".pmindex") }
+            let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter {
+                $0.hasSuffix(".pmindex")
+            }
             try #require(files.count == 1, "\(name): \(files)")
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: cache.directory + "/" + files[0])))
             lines.append("\(name) \(try digest(of: bytes))")
@@ -73,7 +79,8 @@ struct IndexLayoutTests {
         let recorded = (try? String(contentsOf: Self.golden, encoding: .utf8)) ?? ""
         if recorded.split(separator: "\n").first == actual.split(separator: "\n").first, recorded != actual {
             // Not rewritable with UPDATE_GOLDEN: the fix is a new version, never a new record of the same one.
-            Issue.record("""
+            Issue.record(
+                """
                 index files of version \(IndexCacheFile.version) now hold other bytes than this version's files did: \
                 change IndexCacheFile.version (and FORMAT.md's history), then record the new layout with UPDATE_GOLDEN=1
                 recorded:
@@ -88,11 +95,14 @@ struct IndexLayoutTests {
     @Test("The digest sees a change of one byte in a unit, and not the metadata's")
     func digestSeesUnitBytesOnly() throws {
         let cache = IndexCache(directory: Fixtures.scratchDirectory("layout-digest"))
-        try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.directory).first { $0.hasSuffix(".pmindex") })
+        try ImageSymbolizer(path: Fixtures.path("inventory-gcc"), options: SymbolizerOptions(indexCache: cache))
+            .writeIndexCache()
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: cache.directory).first { $0.hasSuffix(".pmindex") })
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: cache.directory + "/" + name)))
         let sections = try Self.sections(of: bytes)
-        let metadata = try #require(sections.first { $0.kind == 1 }?.range), units = try #require(sections.first { $0.kind == 6 }?.range)
+        let metadata = try #require(sections.first { $0.kind == 1 }?.range),
+            units = try #require(sections.first { $0.kind == 6 }?.range)
         try #require(!units.isEmpty)
         var otherMetadata = bytes, otherUnit = bytes
         otherMetadata[metadata.lowerBound + 2] ^= 1

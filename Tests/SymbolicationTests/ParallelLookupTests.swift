@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
 import ObjectFiles
-@testable import Symbolication
-import Synchronization
-import Testing
-import TestSupport
 import PostmortemCore
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Symbolication
 
 /// One symbolizer asked on two threads at once, reading DWARF or the index cache: the threads share the units either
 /// reads, the names either works out, and together they answer exactly as a symbolizer asked on one thread.
@@ -15,16 +16,20 @@ struct ParallelLookupTests {
     static func codeAddresses(of symbolizer: ImageSymbolizer, step: UInt64) -> [FileAddress] {
         symbolizer.image.sections.filter(\.isExecutable).flatMap { section -> [FileAddress] in
             let range = section.addressRange
-            return stride(from: range.lowerBound.rawValue, to: range.upperBound.rawValue, by: Int(step)).map { FileAddress($0) }
+            return stride(from: range.lowerBound.rawValue, to: range.upperBound.rawValue, by: Int(step)).map {
+                FileAddress($0)
+            }
         }
     }
 
     /// What `symbolizer` answers for `addresses` on two threads at once, one going forwards and one backwards, each
     /// thread's answers in the order of `addresses`.
-    static func answersOnTwoThreads(_ symbolizer: ImageSymbolizer, _ addresses: [FileAddress]) -> [[AddressResolution]] {
+    static func answersOnTwoThreads(_ symbolizer: ImageSymbolizer, _ addresses: [FileAddress]) -> [[AddressResolution]]
+    {
         let answers = Mutex([[AddressResolution]](repeating: [], count: 2))
         DispatchQueue.concurrentPerform(iterations: 2) { lane in
-            let resolved = lane == 0 ? addresses.map(symbolizer.resolve) : addresses.reversed().map(symbolizer.resolve).reversed()
+            let resolved =
+                lane == 0 ? addresses.map(symbolizer.resolve) : addresses.reversed().map(symbolizer.resolve).reversed()
             answers.withLock { $0[lane] = resolved }
         }
         return answers.withLock { $0 }
@@ -37,7 +42,9 @@ struct ParallelLookupTests {
         let addresses = Self.codeAddresses(of: alone, step: 3)
         try #require(addresses.count > 300)
         let expected = addresses.map(alone.resolve)
-        #expect(expected.contains { !$0.frames.isEmpty && $0.frames.first?.line != 0 }, "the fixture's DWARF answers some addresses")
+        #expect(
+            expected.contains { !$0.frames.isEmpty && $0.frames.first?.line != 0 },
+            "the fixture's DWARF answers some addresses")
 
         // Several rounds, since a race shows only now and then: units read ahead on two threads (every other
         // round), then two threads resolving every address (one forwards, one backwards), on fresh symbolizers.
@@ -57,7 +64,9 @@ struct ParallelLookupTests {
         let alone = try ImageSymbolizer(path: path)
         let addresses = Self.codeAddresses(of: alone, step: 3)
         let expected = addresses.map(alone.resolve)
-        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("postmortem-parallel-\(UUID())").path
+        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "postmortem-parallel-\(UUID())"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
         var options = SymbolizerOptions()
         options.indexCache = IndexCache(directory: cacheDirectory)
@@ -91,7 +100,9 @@ struct ParallelLookupTests {
         let addresses = Self.codeAddresses(of: alone, step: 3)
         let expected = addresses.map(alone.resolve)
         let symbolizer = try ImageSymbolizer(path: path)
-        let every = { (step: Int, offset: Int) in stride(from: offset, to: addresses.count, by: step).map { addresses[$0] } }
+        let every = { (step: Int, offset: Int) in
+            stride(from: offset, to: addresses.count, by: step).map { addresses[$0] }
+        }
         symbolizer.readAhead(every(7, 0), threads: 2)
         #expect(every(7, 0).map(symbolizer.resolve) == every(7, 0).map(alone.resolve))
         // More batches with other addresses than a unit is read partially for: the last ones read units whole.

@@ -1,11 +1,14 @@
-@testable import Symbolication
 import Testing
+
+@testable import Symbolication
 
 /// The renderer's own spelling of numbers, which writes bytes where `String(value)` would make a string.
 @Suite("Resolution rendering")
 struct ResolutionRendererTests {
     @Test func decimalsAreSpelledAsStringSpellsThem() {
-        var unsigned: [UInt64] = [0, 1, 9, 10, 11, 99, 100, 101, 4095, 65_536, UInt64(UInt32.max), UInt64.max - 1, UInt64.max]
+        var unsigned: [UInt64] = [
+            0, 1, 9, 10, 11, 99, 100, 101, 4095, 65_536, UInt64(UInt32.max), UInt64.max - 1, UInt64.max
+        ]
         var power: UInt64 = 1
         for _ in 0..<19 {
             power *= 10

@@ -25,8 +25,11 @@ struct SourceConventionTests {
             var previous: Substring = ""
             for (number, line) in file.lines.enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
-                if code.range(of: #"^(public |package |internal |@_exported )?import Foundation$"#, options: .regularExpression) != nil,
-                   previous.trimmingCharacters(in: .whitespaces) != "#else" {
+                if code.range(
+                    of: #"^(public |package |internal |@_exported )?import Foundation$"#, options: .regularExpression)
+                    != nil,
+                    previous.trimmingCharacters(in: .whitespaces) != "#else"
+                {
                     offenders.append("\(file.path):\(number + 1)")
                 }
                 previous = line
@@ -45,7 +48,7 @@ struct SourceConventionTests {
         // The linker's option that gives a binary its build-id.
         "Sources/BreakpadSymbols/Writing/SymbolFileBuilder.swift": ["--build-id"],
         // lldb's `type summary add` command, which formatter files are written in: all of its options.
-        "Sources/Formatters/Registry/FormatterFile.swift": nil,
+        "Sources/Formatters/Registry/FormatterFile.swift": nil
     ]
 
     /// The library words what is wrong (``UnresolvedReason``, ``Diagnostic``) and what can be done as data (``Remedy``);

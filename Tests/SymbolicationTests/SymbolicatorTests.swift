@@ -1,8 +1,9 @@
 import CrashLogs
 import Foundation
+import PostmortemCore
 import Symbolication
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Symbolicator")
 struct SymbolicatorTests {
@@ -16,7 +17,10 @@ struct SymbolicatorTests {
         for pass in 0..<50 {
             var report = try CrashLogParser.parse(bytes, source: "asan.txt")
             symbolicator.symbolicate(&report, logDirectory: directory.path)
-            resolved += report.threads.flatMap(\.frames).filter { !$0.symbols.isEmpty && $0.image.map { report.images[$0].name } == "readings" }.count
+            resolved +=
+                report.threads.flatMap(\.frames).filter {
+                    !$0.symbols.isEmpty && $0.image.map { report.images[$0].name } == "readings"
+                }.count
             if pass == 0 { openedByOne = symbolicator.openedImageCount }
         }
         let inReadings = String(decoding: bytes, as: UTF8.self).split(separator: "\n")

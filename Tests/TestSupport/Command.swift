@@ -2,12 +2,21 @@ import Foundation
 
 /// The outcome of running a command to completion.
 public struct CommandResult: Sendable {
+    /// The exit status (or the terminating signal's number).
     public var status: Int32
+    /// Everything written to standard output.
     public var standardOutput: String
+    /// Everything written to standard error.
     public var standardError: String
 
-    public var outputLines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
-    public var errorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+    /// Standard output's lines, without the empty one after the last newline.
+    public var outputLines: [String] {
+        standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty()
+    }
+    /// Standard error's lines, without the empty one after the last newline.
+    public var errorLines: [String] {
+        standardError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty()
+    }
 }
 
 extension Array where Element == String {
@@ -18,8 +27,10 @@ extension Array where Element == String {
 public enum Command {
     /// - Parameter environment: variables set (or replaced) for the program, on top of the tests' own (less
     ///   `DEBUGINFOD_URLS`).
-    public static func run(_ executable: String, _ arguments: [String], input: String? = nil,
-                    currentDirectory: URL = Fixtures.packageRoot, environment: [String: String] = [:]) throws -> CommandResult {
+    public static func run(
+        _ executable: String, _ arguments: [String], input: String? = nil,
+        currentDirectory: URL = Fixtures.packageRoot, environment: [String: String] = [:]
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -45,9 +56,13 @@ public enum Command {
         let group = DispatchGroup()
         let outputData = DataBox(), errorData = DataBox()
         group.enter()
-        DispatchQueue.global().async { outputData.data = output.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            outputData.data = output.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { errorData.data = error.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            errorData.data = error.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         group.wait()
         process.waitUntilExit()
         return CommandResult(

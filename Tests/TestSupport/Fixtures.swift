@@ -6,7 +6,9 @@ public enum Fixtures {
     public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The committed fixture binaries.
     public static let directory = packageRoot.appendingPathComponent("Tests/Fixtures/bin")
+    /// The sources the fixture binaries were built from.
     public static let sources = packageRoot.appendingPathComponent("Tests/Fixtures/Sources")
 
     /// A fixture by its path below `Tests/Fixtures/bin`.
@@ -23,7 +25,8 @@ public enum Fixtures {
     }
 
     private static let scratchRoot: URL = {
-        let root = packageRoot.appendingPathComponent(".build/test-scratch/\(ProcessInfo.processInfo.processIdentifier)")
+        let root = packageRoot.appendingPathComponent(
+            ".build/test-scratch/\(ProcessInfo.processInfo.processIdentifier)")
         let parent = root.deletingLastPathComponent()
         for leftover in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] {
             // kill(pid, 0) fails with ESRCH once no process has that id.

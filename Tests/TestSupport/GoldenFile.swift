@@ -5,6 +5,7 @@ import Testing
 /// rewritten is still a failure naming it (so a run that rewrote N files ends with N issues, never green); under
 /// `CI` rewriting is refused and the comparison made as usual.
 public enum GoldenFile {
+    /// Whether `UPDATE_GOLDEN=1` asks for goldens to be rewritten.
     public static var isUpdating: Bool { ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" }
     static var isCI: Bool { !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty }
 
@@ -13,11 +14,15 @@ public enum GoldenFile {
         let expected = try? String(contentsOf: file, encoding: .utf8)
         if isUpdating {
             if isCI {
-                Issue.record("UPDATE_GOLDEN is refused under CI: \(file.lastPathComponent) was not rewritten", sourceLocation: sourceLocation)
+                Issue.record(
+                    "UPDATE_GOLDEN is refused under CI: \(file.lastPathComponent) was not rewritten",
+                    sourceLocation: sourceLocation)
             } else if actual != expected {
                 do {
                     try actual.write(to: file, atomically: true, encoding: .utf8)
-                    Issue.record("rewrote \(file.lastPathComponent); run the tests again without UPDATE_GOLDEN", sourceLocation: sourceLocation)
+                    Issue.record(
+                        "rewrote \(file.lastPathComponent); run the tests again without UPDATE_GOLDEN",
+                        sourceLocation: sourceLocation)
                 } catch {
                     Issue.record("could not rewrite \(file.path): \(error)", sourceLocation: sourceLocation)
                 }
@@ -26,7 +31,11 @@ public enum GoldenFile {
                 return
             }
         }
-        #expect(expected != nil, "missing golden file \(file.path); run with UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
-        #expect(actual == expected, "output differs from \(file.lastPathComponent):\n\(actual)", sourceLocation: sourceLocation)
+        #expect(
+            expected != nil, "missing golden file \(file.path); run with UPDATE_GOLDEN=1",
+            sourceLocation: sourceLocation)
+        #expect(
+            actual == expected, "output differs from \(file.lastPathComponent):\n\(actual)",
+            sourceLocation: sourceLocation)
     }
 }

@@ -1,5 +1,7 @@
 import ObjectFiles
+import PostmortemCore
 import Testing
+
 @testable import Unwinding
 
 /// Cores no kernel writes: cut short, with notes that lie about their size, with registers pointing anywhere and stacks
@@ -20,8 +22,10 @@ struct HostileCoreTests {
         }
         var core = SyntheticCore()
         core.registers = [4: stackBase, 16: codeBase + 0x10, 19: stackBase]
-        core.segments = [SyntheticCore.Segment(address: codeBase, bytes: [UInt8](repeating: 0x90, count: 4096), executable: true),
-                         SyntheticCore.Segment(address: stackBase, bytes: SyntheticCore.words(stack))]
+        core.segments = [
+            SyntheticCore.Segment(address: codeBase, bytes: [UInt8](repeating: 0x90, count: 4096), executable: true),
+            SyntheticCore.Segment(address: stackBase, bytes: SyntheticCore.words(stack))
+        ]
         return core
     }
 
@@ -54,7 +58,8 @@ struct HostileCoreTests {
         let links: [Int?] = (1..<60).map { $0 } + [nil]
         let core = try Self.read(Self.chainedCore(links))
         let images = MappedImages(core: core, finder: BinaryFinder(debugPaths: []))
-        let stack = StackWalker(memory: core.memory, callFrames: images, frameLimit: 10).walk(from: core.threads[0].registers)
+        let stack = StackWalker(memory: core.memory, callFrames: images, frameLimit: 10).walk(
+            from: core.threads[0].registers)
         #expect(stack.frames.count == 10)
         #expect(stack.stopReason == "cut at 10 frames (the frame limit)")
     }
@@ -86,16 +91,22 @@ struct HostileCoreTests {
     @Test func aNoteThatClaimsMoreThanItHolds() throws {
         var synthetic = Self.chainedCore([nil])
         synthetic.claimedDescriptorSize = 1 << 30
-        #expect(throws: DumpFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) { try Self.read(synthetic) }
+        #expect(throws: DumpFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) {
+            try Self.read(synthetic)
+        }
         synthetic.claimedDescriptorSize = 200
-        #expect(throws: DumpFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) { try Self.read(synthetic) }
+        #expect(throws: DumpFileError(path: "synthetic.core", "holds no thread's registers (NT_PRSTATUS)")) {
+            try Self.read(synthetic)
+        }
     }
 
     /// Found by `make malformed`: a mapped file whose end lies before its start stopped the program.
     @Test func aMappingThatEndsBeforeItStarts() throws {
         var synthetic = Self.chainedCore([nil])
-        synthetic.files = [(start: 0x5000_0000, end: 0x4000_0000, pageOffset: 0, path: "/nonexistent/app"),
-                           (start: 0x6000_0000, end: 0x6000_1000, pageOffset: 0, path: "/nonexistent/lib.so")]
+        synthetic.files = [
+            (start: 0x5000_0000, end: 0x4000_0000, pageOffset: 0, path: "/nonexistent/app"),
+            (start: 0x6000_0000, end: 0x6000_1000, pageOffset: 0, path: "/nonexistent/lib.so")
+        ]
         let core = try Self.read(synthetic)
         #expect(core.mappings.count == 2)
         let images = MappedImages(core: core, finder: BinaryFinder(debugPaths: []))
@@ -128,7 +139,7 @@ struct HostileCoreTests {
             (Array("hello".utf8), "x.core: not an ELF file"),
             (executable, "x.core: an ELF file, but not a core file"),
             (thirtyTwo, "x.core: a 32-bit or big-endian ELF file: only 64-bit little-endian cores are read so far"),
-            (machine, "x.core: a core of machine 40: only x86-64 and AArch64 cores are read so far"),
+            (machine, "x.core: a core of machine 40: only x86-64 and AArch64 cores are read so far")
         ]
         for (bytes, message) in cases {
             #expect(throws: DumpFileError(path: "x.core", String(message.dropFirst("x.core: ".count)))) {

@@ -2,8 +2,9 @@ import BreakpadSymbols
 import DWARF
 import ObjectFiles
 import PostmortemCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import Unwinding
 
 /// The `STACK CFI` records of a symbol file read back as rows an unwinder goes by: the same rows as the binary's own
@@ -43,7 +44,9 @@ struct SymbolFileCallFrameTests {
             var address = section.address.rawValue
             while address < section.addressRange.upperBound.rawValue {
                 defer { address += 1 }
-                guard let expected = try table.row(at: FileAddress(address)), !Self.usesExpressions(expected) else { continue }
+                guard let expected = try table.row(at: FileAddress(address)), !Self.usesExpressions(expected) else {
+                    continue
+                }
                 guard let actual = try rows.row(at: FileAddress(address - base)) else {
                     missing += 1
                     continue
@@ -56,8 +59,11 @@ struct SymbolFileCallFrameTests {
                 }
                 if actual.canonicalFrameAddress != expected.canonicalFrameAddress
                     || actual.returnAddressRegister != expected.returnAddressRegister
-                    || expected.rules.contains(where: { actual.rule(of: $0.key) != $0.value }) || !restored {
-                    if differing.count < 5 { differing.append("0x\(String(address, radix: 16)): \(actual) is not \(expected)") }
+                    || expected.rules.contains(where: { actual.rule(of: $0.key) != $0.value }) || !restored
+                {
+                    if differing.count < 5 {
+                        differing.append("0x\(String(address, radix: 16)): \(actual) is not \(expected)")
+                    }
                 }
             }
         }
@@ -79,8 +85,8 @@ struct SymbolFileCallFrameTests {
         let index = try SymbolFileIndex(bytes: ImmutableBytes(Array(text.utf8)), path: "test.sym")
         let rows = SymbolFileCallFrames(index: index)
         var registers = RegisterSet(architecture: .x86_64)
-        registers[7] = 0x7ffc_0000_1008  // rsp
-        registers[6] = 0x7ffc_0000_2000  // rbp
+        registers[7] = 0x7ffc_0000_1008 // rsp
+        registers[6] = 0x7ffc_0000_2000 // rbp
         let memory = CFIExpressionTests.Memory(words: [0x7ffc_0000_1ff0: 0x1234, 0x7ffc_0000_1018: 0x5555_0000_0042])
 
         let first = try #require(try rows.row(at: FileAddress(0x1008)))
@@ -93,12 +99,18 @@ struct SymbolFileCallFrameTests {
         #expect(first.rule(of: 16) == .savedAt(cfaOffset: -8))
         #expect(first.returnAddressRegister == 16)
         #expect(first.rule(of: 12) == .undefined)
-        guard case .savedAtExpression(let rbxBytes) = first.rule(of: 3), case .isExpression(let rbpBytes) = first.rule(of: 6) else {
+        guard case .savedAtExpression(let rbxBytes) = first.rule(of: 3),
+            case .isExpression(let rbpBytes) = first.rule(of: 6)
+        else {
             Issue.record("rbx and rbp are expressions: \(first.rules)")
             return
         }
-        #expect(try CFIExpression(bytes: rbxBytes).evaluate(registers: registers, memory: memory, initial: cfa) == 0x7ffc_0000_1ff0)
-        #expect(try CFIExpression(bytes: rbpBytes).evaluate(registers: registers, memory: memory, initial: cfa) == (cfa * 2) % 3)
+        #expect(
+            try CFIExpression(bytes: rbxBytes).evaluate(registers: registers, memory: memory, initial: cfa)
+                == 0x7ffc_0000_1ff0)
+        #expect(
+            try CFIExpression(bytes: rbpBytes).evaluate(registers: registers, memory: memory, initial: cfa) == (cfa * 2)
+                % 3)
 
         // From 0x1010 on, the change: the CFA from rbp, r13 in r14; the other rules as before. Past the function, none.
         let second = try #require(try rows.row(at: FileAddress(0x1010)))
@@ -127,7 +139,8 @@ struct SymbolFileCallFrameTests {
             STACK CFI INIT 5000 10 .cfa: $rsp 8 + .ra: .cfa -8 + ^ .cfa
 
             """
-        let rows = SymbolFileCallFrames(index: try SymbolFileIndex(bytes: ImmutableBytes(Array(text.utf8)), path: "test.sym"))
+        let rows = SymbolFileCallFrames(
+            index: try SymbolFileIndex(bytes: ImmutableBytes(Array(text.utf8)), path: "test.sym"))
         #expect(try rows.row(at: FileAddress(0x1000))?.rule(of: 16) == .undefined)
         for address: UInt64 in [0x2000, 0x3000, 0x4000, 0x5000] {
             #expect(try rows.row(at: FileAddress(address)) == nil, "0x\(String(address, radix: 16))")

@@ -33,7 +33,9 @@ struct SyntheticCore {
         prstatus[13] = UInt8(signal >> 8)
         for index in 0..<4 { prstatus[32 + index] = UInt8(truncatingIfNeeded: threadID >> (8 * UInt32(index))) }
         for (slot, value) in registers {
-            for index in 0..<8 { prstatus[112 + slot * 8 + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
+            for index in 0..<8 {
+                prstatus[112 + slot * 8 + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))
+            }
         }
         var note: [UInt8] = []
         Self.append(5, size: 4, to: &note)
@@ -62,11 +64,11 @@ struct SyntheticCore {
         let headerCount = 1 + segments.count
         let dataStart = 64 + 56 * headerCount
         var file: [UInt8] = [0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 8)
-        Self.append(4, size: 2, to: &file)  // ET_CORE
-        Self.append(62, size: 2, to: &file)  // EM_X86_64
+        Self.append(4, size: 2, to: &file) // ET_CORE
+        Self.append(62, size: 2, to: &file) // EM_X86_64
         Self.append(1, size: 4, to: &file)
         Self.append(0, size: 8, to: &file)
-        Self.append(64, size: 8, to: &file)  // e_phoff
+        Self.append(64, size: 8, to: &file) // e_phoff
         Self.append(0, size: 8, to: &file)
         Self.append(0, size: 4, to: &file)
         Self.append(64, size: 2, to: &file)
@@ -87,8 +89,9 @@ struct SyntheticCore {
         }
         header(type: 4, flags: 4, address: 0, size: note.count)
         for segment in segments {
-            header(type: 1, flags: segment.executable ? 5 : 6, address: segment.address, size: segment.bytes.count,
-                   claimed: segment.claimedSize)
+            header(
+                type: 1, flags: segment.executable ? 5 : 6, address: segment.address, size: segment.bytes.count,
+                claimed: segment.claimedSize)
         }
         file += note
         for segment in segments { file += segment.bytes }

@@ -19,9 +19,10 @@ func fuzzCores(_ bytes: [UInt8]) {
 
 @main enum Entry {
     static func main() {
-        FuzzEntry.main(fuzzer: { data, size in
-            fuzzCores(FuzzEntry.bytes(data, size))
-            return 0
-        }, replay: fuzzCores)
+        FuzzEntry.main(
+            fuzzer: { data, size in
+                fuzzCores(FuzzEntry.bytes(data, size))
+                return 0
+            }, replay: fuzzCores)
     }
 }

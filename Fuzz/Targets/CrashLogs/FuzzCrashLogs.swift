@@ -9,15 +9,18 @@ func fuzzCrashLogs(_ bytes: [UInt8]) {
     precondition(text == bytes, "printing the log back changed it")
     _ = ReportJSONRenderer().render(report)
     for format in CrashLogFormat.allCases {
-        if let forced = try? CrashLogParser.parse(bytes, source: "fuzz", format: format) { _ = ReportJSONRenderer().render(forced) }
+        if let forced = try? CrashLogParser.parse(bytes, source: "fuzz", format: format) {
+            _ = ReportJSONRenderer().render(forced)
+        }
     }
 }
 
 @main enum Entry {
     static func main() {
-        FuzzEntry.main(fuzzer: { data, size in
-            fuzzCrashLogs(FuzzEntry.bytes(data, size))
-            return 0
-        }, replay: fuzzCrashLogs)
+        FuzzEntry.main(
+            fuzzer: { data, size in
+                fuzzCrashLogs(FuzzEntry.bytes(data, size))
+                return 0
+            }, replay: fuzzCrashLogs)
     }
 }

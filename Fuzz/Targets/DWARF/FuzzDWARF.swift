@@ -1,9 +1,9 @@
-import Dispatch
 import DWARF
+import Dispatch
 import FuzzSupport
 import ObjectFiles
-import Symbolication
 import PostmortemCore
+import Symbolication
 
 /// DWARF reading on real fixture binaries whose debug sections are damaged: the input's
 /// first byte picks a fixture, the rest is a patch of (offset: 3 bytes, value: 1 byte) records applied
@@ -12,14 +12,18 @@ import PostmortemCore
 let fixtures: [(bytes: [UInt8], debugRanges: [Range<Int>])] = DWARFFixtures.load()
 
 enum DWARFFixtures {
-    static let names = ["sensors-gcc-dwarf2", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-dwarf5",
-                        "inventory-gcc", "inventory-clang", "inventory-gcc-typeunits5", "shapes-swift-O", "libgeometry.so"]
+    static let names = [
+        "sensors-gcc-dwarf2", "sensors-gcc-dwarf5", "sensors-clang-dwarf4", "sensors-clang-dwarf5",
+        "inventory-gcc", "inventory-clang", "inventory-gcc-typeunits5", "shapes-swift-O", "libgeometry.so"
+    ]
 
     /// The fixtures (run from the package root) with the file ranges of their `.debug_*` sections.
     static func load() -> [(bytes: [UInt8], debugRanges: [Range<Int>])] {
         names.compactMap { name in
             let path = "Tests/Fixtures/bin/" + name
-            guard let bytes = try? FileSystem.read(path), let image = try? ObjectFileReader.read(path: path) else { return nil }
+            guard let bytes = try? FileSystem.read(path), let image = try? ObjectFileReader.read(path: path) else {
+                return nil
+            }
             let ranges = image.sections.filter { $0.name.hasPrefix(".debug_") && $0.occupiesFile && !$0.isCompressed }
                 .map { Int($0.fileOffset)..<Int($0.fileOffset + $0.size) }
             return (bytes, ranges)
@@ -46,14 +50,19 @@ func fuzzDWARF(_ input: [UInt8]) {
         index += 4
     }
     let path = FuzzEntry.scratchFile(bytes)
-    guard let symbolizer = try? ImageSymbolizer(path: path, options: SymbolizerOptions(
-        debugFileSearch: DebugFileSearch(includesSystemRoot: false)), diagnostics: .ignoring) else { return }
+    guard
+        let symbolizer = try? ImageSymbolizer(
+            path: path,
+            options: SymbolizerOptions(
+                debugFileSearch: DebugFileSearch(includesSystemRoot: false)), diagnostics: .ignoring)
+    else { return }
     var addresses: [FileAddress] = []
     for section in symbolizer.image.sections where section.isExecutable && section.size > 0 {
         var address = section.address
         for _ in 0..<64 {
             addresses.append(address)
-            guard let next = address.advanced(by: max(1, section.size / 64)), next < section.addressRange.upperBound else { break }
+            guard let next = address.advanced(by: max(1, section.size / 64)), next < section.addressRange.upperBound
+            else { break }
             address = next
         }
     }
@@ -61,7 +70,9 @@ func fuzzDWARF(_ input: [UInt8]) {
     // some of the addresses (each unit read for those alone), then for all (units read again for both), and a batch
     // answered by two threads at once, in opposite orders.
     if choice & 0x80 != 0 {
-        if choice & 0x10 != 0 { symbolizer.readAhead(addresses.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), threads: 2) }
+        if choice & 0x10 != 0 {
+            symbolizer.readAhead(addresses.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), threads: 2)
+        }
         symbolizer.readAhead(addresses, threads: 2)
     }
     for address in addresses {
@@ -86,9 +97,10 @@ func fuzzDWARF(_ input: [UInt8]) {
 
 @main enum Entry {
     static func main() {
-        FuzzEntry.main(fuzzer: { data, size in
-            fuzzDWARF(FuzzEntry.bytes(data, size))
-            return 0
-        }, replay: fuzzDWARF)
+        FuzzEntry.main(
+            fuzzer: { data, size in
+                fuzzDWARF(FuzzEntry.bytes(data, size))
+                return 0
+            }, replay: fuzzDWARF)
     }
 }

@@ -11,7 +11,9 @@ func fuzzDumps(_ bytes: [UInt8]) {
     var budget = ValueBudget(10_000)
     if let node = try? BinaryPropertyListParser.parse(bytes, budget: &budget) { trees.append(node) }
     for format in DumpFormat.allCases {
-        if let reading = try? DumpReader.read(text, format: format, maximumValues: 10_000) { trees.append(reading.node) }
+        if let reading = try? DumpReader.read(text, format: format, maximumValues: 10_000) {
+            trees.append(reading.node)
+        }
     }
     let template = try? SummaryTemplate(String(text.prefix { $0 != "\n" }))
     for tree in trees {
@@ -25,9 +27,10 @@ func fuzzDumps(_ bytes: [UInt8]) {
 
 @main enum Entry {
     static func main() {
-        FuzzEntry.main(fuzzer: { data, size in
-            fuzzDumps(FuzzEntry.bytes(data, size))
-            return 0
-        }, replay: fuzzDumps)
+        FuzzEntry.main(
+            fuzzer: { data, size in
+                fuzzDumps(FuzzEntry.bytes(data, size))
+                return 0
+            }, replay: fuzzDumps)
     }
 }

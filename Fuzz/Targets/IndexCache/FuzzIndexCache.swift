@@ -9,9 +9,10 @@ func fuzzIndexCache(_ bytes: [UInt8]) {
 
 @main enum Entry {
     static func main() {
-        FuzzEntry.main(fuzzer: { data, size in
-            fuzzIndexCache(FuzzEntry.bytes(data, size))
-            return 0
-        }, replay: fuzzIndexCache)
+        FuzzEntry.main(
+            fuzzer: { data, size in
+                fuzzIndexCache(FuzzEntry.bytes(data, size))
+                return 0
+            }, replay: fuzzIndexCache)
     }
 }

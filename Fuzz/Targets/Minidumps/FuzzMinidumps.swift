@@ -18,9 +18,10 @@ func fuzzMinidumps(_ bytes: [UInt8]) {
 
 @main enum Entry {
     static func main() {
-        FuzzEntry.main(fuzzer: { data, size in
-            fuzzMinidumps(FuzzEntry.bytes(data, size))
-            return 0
-        }, replay: fuzzMinidumps)
+        FuzzEntry.main(
+            fuzzer: { data, size in
+                fuzzMinidumps(FuzzEntry.bytes(data, size))
+                return 0
+            }, replay: fuzzMinidumps)
     }
 }

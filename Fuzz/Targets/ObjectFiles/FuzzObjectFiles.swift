@@ -1,5 +1,6 @@
 import FuzzSupport
 import ObjectFiles
+import PostmortemCore
 
 /// ELF identification (libelf), Mach-O and universal files (parsed in Swift), symbol tables, and the
 /// lookups on them.
@@ -18,7 +19,8 @@ func fuzzObjectFiles(_ bytes: [UInt8]) {
         for section in image.sections.prefix(64) where section.isAllocated {
             for address in [section.address, section.address.advanced(by: section.size / 2)].compactMap({ $0 }) {
                 let found = table.symbol(containing: address)
-                precondition(mapped?.symbol(containing: address)?.symbol == found?.symbol, "the mapped table answers otherwise")
+                precondition(
+                    mapped?.symbol(containing: address)?.symbol == found?.symbol, "the mapped table answers otherwise")
                 if let name = found?.symbol.name { _ = table.symbol(named: name) }
             }
         }
@@ -27,9 +29,10 @@ func fuzzObjectFiles(_ bytes: [UInt8]) {
 
 @main enum Entry {
     static func main() {
-        FuzzEntry.main(fuzzer: { data, size in
-            fuzzObjectFiles(FuzzEntry.bytes(data, size))
-            return 0
-        }, replay: fuzzObjectFiles)
+        FuzzEntry.main(
+            fuzzer: { data, size in
+                fuzzObjectFiles(FuzzEntry.bytes(data, size))
+                return 0
+            }, replay: fuzzObjectFiles)
     }
 }

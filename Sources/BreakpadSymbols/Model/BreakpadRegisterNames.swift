@@ -10,7 +10,7 @@ enum BreakpadRegisterNames {
         "$st0", "$st1", "$st2", "$st3", "$st4", "$st5", "$st6", "$st7", "$mm0", "$mm1", "$mm2", "$mm3",
         "$mm4", "$mm5", "$mm6", "$mm7", "$rflags", "$es", "$cs", "$ss", "$ds", "$fs", "$gs",
         "$unused1", "$unused2", "$fs.base", "$gs.base", "$unused3", "$unused4", "$tr", "$ldtr",
-        "$mxcsr", "$fcw", "$fsw",
+        "$mxcsr", "$fcw", "$fsw"
     ]
 
     private static let i386 = [
@@ -18,12 +18,14 @@ enum BreakpadRegisterNames {
         "$st0", "$st1", "$st2", "$st3", "$st4", "$st5", "$st6", "$st7", "$unused2", "$unused3",
         "$xmm0", "$xmm1", "$xmm2", "$xmm3", "$xmm4", "$xmm5", "$xmm6", "$xmm7", "$mm0", "$mm1", "$mm2",
         "$mm3", "$mm4", "$mm5", "$mm6", "$mm7", "$fcw", "$fsw", "$mxcsr", "$es", "$cs", "$ss", "$ds",
-        "$fs", "$gs", "$unused4", "$unused5", "$tr", "$ldtr",
+        "$fs", "$gs", "$unused4", "$unused5", "$tr", "$ldtr"
     ]
 
-    private static let arm64: [String] = (0...30).map { "x\($0)" } + ["sp"] + Array(repeating: "", count: 32) + (0...31).map { "v\($0)" }
+    private static let arm64: [String] =
+        (0...30).map { "x\($0)" } + ["sp"] + Array(repeating: "", count: 32) + (0...31).map { "v\($0)" }
 
-    private static let arm: [String] = (0...12).map { "r\($0)" } + ["sp", "lr", "pc"] + (0...7).map { "f\($0)" } + ["fps", "cpsr"]
+    private static let arm: [String] =
+        (0...12).map { "r\($0)" } + ["sp", "lr", "pc"] + (0...7).map { "f\($0)" } + ["fps", "cpsr"]
         + Array(repeating: "", count: 38) + (0...31).map { "s\($0)" } + (0...7).map { "f\($0)" }
 
     /// The names of `architecture`'s registers by DWARF number; `nil` for an architecture Breakpad names none of.
@@ -39,7 +41,9 @@ enum BreakpadRegisterNames {
 
     /// The name of DWARF register `number` on `architecture`; `nil` when Breakpad has none for it.
     static func name(_ number: UInt16, on architecture: Architecture) -> String? {
-        guard let table = table(of: architecture), Int(number) < table.count, !table[Int(number)].isEmpty else { return nil }
+        guard let table = table(of: architecture), Int(number) < table.count, !table[Int(number)].isEmpty else {
+            return nil
+        }
         return table[Int(number)]
     }
 
@@ -77,7 +81,8 @@ enum BreakpadRegisterNames {
     static func number(of name: String, on architecture: Architecture) -> UInt16? {
         guard let table = table(of: architecture) else { return nil }
         let bare = name.hasPrefix("$") ? String(name.dropFirst()) : name
-        guard !bare.isEmpty, let index = table.firstIndex(where: { $0 == name || $0 == bare || $0 == "$" + bare }) else { return nil }
+        guard !bare.isEmpty, let index = table.firstIndex(where: { $0 == name || $0 == bare || $0 == "$" + bare })
+        else { return nil }
         return UInt16(index)
     }
 

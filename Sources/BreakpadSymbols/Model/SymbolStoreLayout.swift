@@ -1,4 +1,4 @@
-public import PostmortemCore
+import PostmortemCore
 
 /// Where a symbol store keeps a module's file: `NAME/DEBUGID/FILE`, `FILE` being `NAME` with `.pdb` cut and `.sym`
 /// added (the layout Breakpad's tools, Tecken and minidump-stackwalk's `--symbols-path` and `--symbols-url` use).

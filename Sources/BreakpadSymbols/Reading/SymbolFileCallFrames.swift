@@ -1,7 +1,7 @@
-public import DWARF
+import DWARF
 import ObjectFiles
+import PostmortemCore
 import Symbolication
-public import PostmortemCore
 
 /// The `STACK CFI` records of a symbol file as rows an unwinder reads, kept by offsets from the module's base: what
 /// walks a minidump's stack through a module whose binary is not at hand, as minidump-stackwalk does with a store.
@@ -34,10 +34,11 @@ extension SymbolFileIndex {
     func callFrameRow(at offset: UInt64) -> CallFrameRow? {
         let position = callFrameInits.end(ofKeysAtMost: offset, \.address) - 1
         guard position >= 0, case let function = callFrameInits[position], offset - function.address < function.size,
-              // A record reaching past the last address ends before it (its range is kept as a half-open one).
-              function.address.addingReportingOverflow(function.size).overflow == false || offset < .max,
-              let architecture = BreakpadRegisterNames.architecture(ofModule: module.architecture),
-              let returnAddress = BreakpadRegisterNames.returnAddressRegister(architecture) else { return nil }
+            // A record reaching past the last address ends before it (its range is kept as a half-open one).
+            function.address.addingReportingOverflow(function.size).overflow == false || offset < .max,
+            let architecture = BreakpadRegisterNames.architecture(ofModule: module.architecture),
+            let returnAddress = BreakpadRegisterNames.returnAddressRegister(architecture)
+        else { return nil }
         var rules: [String: [Substring]] = [:]
         BreakpadRuleText.read(string(function.rules), into: &rules)
         var start = function.address
@@ -45,7 +46,8 @@ extension SymbolFileIndex {
             BreakpadRuleText.read(string(delta.rules), into: &rules)
             start = max(start, delta.address)
         }
-        guard let cfaTokens = rules[".cfa"], let cfa = BreakpadRuleText.canonicalFrameAddress(cfaTokens, architecture) else { return nil }
+        guard let cfaTokens = rules[".cfa"], let cfa = BreakpadRuleText.canonicalFrameAddress(cfaTokens, architecture)
+        else { return nil }
         var registerRules: [UInt16: CallFrameRow.Rule] = [:]
         for (name, tokens) in rules where name != ".cfa" {
             let register = name == ".ra" ? returnAddress : BreakpadRegisterNames.number(of: name, on: architecture)
@@ -60,10 +62,11 @@ extension SymbolFileIndex {
         // No rule for the return address: the CFI said it is undefined (`_start`, a thread's entry), which ends the stack.
         if registerRules[returnAddress] == nil { registerRules[returnAddress] = .undefined }
         let end = function.address.addingReportingOverflow(function.size)
-        return CallFrameRow(start: FileAddress(start),
-                            function: FileAddress(function.address)..<FileAddress(end.overflow ? .max : end.partialValue),
-                            canonicalFrameAddress: cfa, rules: registerRules, returnAddressRegister: returnAddress,
-                            isSignalFrame: false, section: "STACK CFI")
+        return CallFrameRow(
+            start: FileAddress(start),
+            function: FileAddress(function.address)..<FileAddress(end.overflow ? .max : end.partialValue),
+            canonicalFrameAddress: cfa, rules: registerRules, returnAddressRegister: returnAddress,
+            isSignalFrame: false, section: "STACK CFI")
     }
 }
 
@@ -88,8 +91,12 @@ enum BreakpadRuleText {
     }
 
     /// The CFA rule: a register plus a constant, else a DWARF expression; `nil` when it cannot be read.
-    static func canonicalFrameAddress(_ tokens: [Substring], _ architecture: Architecture) -> CallFrameRow.CanonicalFrameAddress? {
-        if let (register, offset) = registerPlusOffset(tokens, architecture) { return .register(register, offset: offset) }
+    static func canonicalFrameAddress(_ tokens: [Substring], _ architecture: Architecture) -> CallFrameRow
+        .CanonicalFrameAddress?
+    {
+        if let (register, offset) = registerPlusOffset(tokens, architecture) {
+            return .register(register, offset: offset)
+        }
         guard !tokens.contains(".cfa"), let bytes = expression(tokens, architecture) else { return nil }
         return .expression(bytes)
     }
@@ -111,20 +118,25 @@ enum BreakpadRuleText {
             }
             // The CFA is pushed before the expression runs: the rest computes from it.
             guard !rest.contains(".cfa") else { return nil }
-            if rest.last == "^", let bytes = expression(rest.dropLast(), architecture) { return .savedAtExpression(bytes) }
+            if rest.last == "^", let bytes = expression(rest.dropLast(), architecture) {
+                return .savedAtExpression(bytes)
+            }
             return expression(rest, architecture).map { .isExpression($0) }
         }
         if tokens.count == 1, let other = BreakpadRegisterNames.number(of: String(tokens[0]), on: architecture) {
             return other == register ? .sameValue : .inRegister(other)
         }
         guard !tokens.contains(".cfa") else { return nil }
-        if tokens.last == "^", let bytes = expression(tokens.dropLast(), architecture) { return .savedAtExpression(bytes) }
+        if tokens.last == "^", let bytes = expression(tokens.dropLast(), architecture) {
+            return .savedAtExpression(bytes)
+        }
         return expression(tokens, architecture).map { .isExpression($0) }
     }
 
     /// `REGISTER`, `REGISTER N +` or `REGISTER N -`.
     private static func registerPlusOffset(_ tokens: [Substring], _ architecture: Architecture) -> (UInt16, Int64)? {
-        guard let first = tokens.first, let register = BreakpadRegisterNames.number(of: String(first), on: architecture) else { return nil }
+        guard let first = tokens.first, let register = BreakpadRegisterNames.number(of: String(first), on: architecture)
+        else { return nil }
         if tokens.count == 1 { return (register, 0) }
         guard tokens.count == 3, let offset = signedOffset(tokens[1], tokens[2]) else { return nil }
         return (register, offset)
@@ -157,9 +169,11 @@ enum BreakpadRuleText {
             case "/": bytes.u8(0x1b)
             case "%": bytes.u8(0x1d)
             case "^": bytes.u8(0x06)
-            case "@": bytes.append([0x31, 0x1c, 0x20, 0x1a])  // lit1, minus, not, and
+            case "@": bytes.append([0x31, 0x1c, 0x20, 0x1a]) // lit1, minus, not, and
             default:
-                guard let register = BreakpadRegisterNames.number(of: String(token), on: architecture) else { return nil }
+                guard let register = BreakpadRegisterNames.number(of: String(token), on: architecture) else {
+                    return nil
+                }
                 bytes.u8(0x92)
                 bytes.uleb(UInt64(register))
                 bytes.u8(0x00)

@@ -1,6 +1,6 @@
 import ObjectFiles
-public import PostmortemCore
-public import Symbolication
+import PostmortemCore
+import Symbolication
 
 /// A Breakpad symbol file read for lookups: its records parsed in place from a mapping of the file into flat arrays of
 /// numbers (names and paths stay in the mapping, read when an answer needs them), so that a file of hundreds of MB
@@ -81,7 +81,9 @@ package final class SymbolFileIndex: Sendable {
     /// - Throws: ``SymbolFileError`` when the file cannot be read or does not start with a `MODULE` line.
     package convenience init(path: String) throws(SymbolFileError) {
         let mapped: ImmutableBytes
-        do { mapped = try ImmutableBytes(mapping: path) } catch { throw SymbolFileError(path: path, detail: error.detail) }
+        do { mapped = try ImmutableBytes(mapping: path) } catch {
+            throw SymbolFileError(path: path, detail: error.detail)
+        }
         try self.init(bytes: mapped, path: path)
     }
 
@@ -90,7 +92,8 @@ package final class SymbolFileIndex: Sendable {
     package init(bytes mapped: ImmutableBytes, path: String) throws(SymbolFileError) {
         var parser = SymbolFileParser(mapped)
         guard let module = parser.moduleLine() else {
-            throw SymbolFileError(path: path, detail: "is not a Breakpad symbol file (its first line is not MODULE OS ARCH DEBUGID NAME)")
+            throw SymbolFileError(
+                path: path, detail: "is not a Breakpad symbol file (its first line is not MODULE OS ARCH DEBUGID NAME)")
         }
         parser.parseRecords()
         self.path = path
@@ -122,28 +125,38 @@ package final class SymbolFileIndex: Sendable {
             var frames: [SymbolicatedFrame] = []
             var position = (file: line.map { file($0.file) } ?? nil, line: Int(line?.line ?? 0))
             for inline in chain.reversed() {
-                frames.append(SymbolicatedFrame(function: origin(inline.origin), linkageName: nil, file: position.file,
-                                                line: position.line, column: 0, isInlined: true))
+                frames.append(
+                    SymbolicatedFrame(
+                        function: origin(inline.origin), linkageName: nil, file: position.file,
+                        line: position.line, column: 0, isInlined: true))
                 position = (file(inline.callFile), Int(inline.callLine))
             }
-            frames.append(SymbolicatedFrame(function: name, linkageName: nil, file: position.file, line: position.line, column: 0, isInlined: false))
-            return AddressResolution(address: fileAddress, frames: frames, symbol: name, symbolOffset: address - function.address,
-                                     functionStart: FileAddress(function.address), unresolvedReason: nil)
+            frames.append(
+                SymbolicatedFrame(
+                    function: name, linkageName: nil, file: position.file, line: position.line, column: 0,
+                    isInlined: false))
+            return AddressResolution(
+                address: fileAddress, frames: frames, symbol: name, symbolOffset: address - function.address,
+                functionStart: FileAddress(function.address), unresolvedReason: nil)
         }
         if let symbol = publicSymbol(before: address) {
             let name = string(symbol.name)
-            let frame = SymbolicatedFrame(function: name, linkageName: nil, file: nil, line: 0, column: 0, isInlined: false)
-            return AddressResolution(address: fileAddress, frames: [frame], symbol: name, symbolOffset: address - symbol.address,
-                                     functionStart: FileAddress(symbol.address), unresolvedReason: nil)
+            let frame = SymbolicatedFrame(
+                function: name, linkageName: nil, file: nil, line: 0, column: 0, isInlined: false)
+            return AddressResolution(
+                address: fileAddress, frames: [frame], symbol: name, symbolOffset: address - symbol.address,
+                functionStart: FileAddress(symbol.address), unresolvedReason: nil)
         }
-        return AddressResolution(address: fileAddress, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
-                                 unresolvedReason: .notInSymbolFile(module: module.name))
+        return AddressResolution(
+            address: fileAddress, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
+            unresolvedReason: .notInSymbolFile(module: module.name))
     }
 
     /// Offsets worth asking about: each function's first and last byte and each public symbol's start (for checks).
     package var sampleOffsets: [UInt64] {
         functions.flatMap { [$0.address, $0.address &+ max($0.size, 1) &- 1] } + publics.map(\.address)
-            + callFrameInits.flatMap { [$0.address, $0.address &+ max($0.size, 1) &- 1] } + callFrameDeltas.map(\.address)
+            + callFrameInits.flatMap { [$0.address, $0.address &+ max($0.size, 1) &- 1] }
+            + callFrameDeltas.map(\.address)
     }
 
     private func function(containing address: UInt64) -> Function? {
@@ -176,7 +189,9 @@ package final class SymbolFileIndex: Sendable {
         var chain: [Inline] = []
         for index in function.inlines {
             let inline = inlines[index]
-            guard inlineRanges[inline.ranges].contains(where: { address >= $0.address && address - $0.address < $0.size }) else { continue }
+            guard
+                inlineRanges[inline.ranges].contains(where: { address >= $0.address && address - $0.address < $0.size })
+            else { continue }
             chain.append(inline)
         }
         chain.sort { $0.depth < $1.depth }

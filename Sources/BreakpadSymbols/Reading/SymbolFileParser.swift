@@ -1,4 +1,5 @@
 import ObjectFiles
+import PostmortemCore
 
 /// Reads the records of a Breakpad symbol file from its bytes, line by line, into the arrays ``SymbolFileIndex`` keeps:
 /// numbers parsed in place, names and paths kept as byte ranges. A line that cannot be read is counted in
@@ -42,11 +43,14 @@ struct SymbolFileParser {
     mutating func moduleLine() -> BreakpadModuleLine? {
         guard let line = nextLine() else { return nil }
         var fields = Fields(bytes, line)
-        guard fields.word() == "MODULE", let os = fields.word(), let architecture = fields.word(), let id = fields.word() else { return nil }
+        guard fields.word() == "MODULE", let os = fields.word(), let architecture = fields.word(),
+            let id = fields.word()
+        else { return nil }
         let name = fields.rest()
         guard !name.isEmpty else { return nil }
-        return BreakpadModuleLine(operatingSystem: os, architecture: architecture, debugID: id,
-                                  name: String(decoding: bytes[name], as: UTF8.self))
+        return BreakpadModuleLine(
+            operatingSystem: os, architecture: architecture, debugID: id,
+            name: String(decoding: bytes[name], as: UTF8.self))
     }
 
     /// Reads every record after the `MODULE` line.
@@ -58,21 +62,29 @@ struct SymbolFileParser {
             let first = bytes[line.lowerBound]
             // Line records (lower-case hex digits first; keywords are upper case) are the most frequent: tried first.
             if Fields.isLineRecordStart(first), let function = currentFunction {
-                guard let address = fields.hex(), let size = fields.hex(), let number = fields.decimal(), let file = fields.decimal() else {
+                guard let address = fields.hex(), let size = fields.hex(), let number = fields.decimal(),
+                    let file = fields.decimal()
+                else {
                     problem("a line record is not ADDRESS SIZE LINE FILE")
                     continue
                 }
-                lines.append(SymbolFileIndex.Line(address: address, size: size, line: UInt32(clamping: number), file: UInt32(clamping: file)))
+                lines.append(
+                    SymbolFileIndex.Line(
+                        address: address, size: size, line: UInt32(clamping: number), file: UInt32(clamping: file)))
                 functions[function].lines = functions[function].lines.lowerBound..<lines.count
                 continue
             }
             switch fields.word() {
             case "FILE":
-                guard let number = fields.decimal(), number < 1 << 24 else { problem("a FILE record has no number"); continue }
+                guard let number = fields.decimal(), number < 1 << 24 else {
+                    problem("a FILE record has no number"); continue
+                }
                 let value = fields.rest()
                 Self.set(&files, Int(number), value)
             case "INLINE_ORIGIN":
-                guard let number = fields.decimal(), number < 1 << 24 else { problem("an INLINE_ORIGIN record has no number"); continue }
+                guard let number = fields.decimal(), number < 1 << 24 else {
+                    problem("an INLINE_ORIGIN record has no number"); continue
+                }
                 let value = fields.rest()
                 Self.set(&origins, Int(number), value)
             case "FUNC":
@@ -82,20 +94,28 @@ struct SymbolFileParser {
                     problem("a FUNC record is not FUNC [m] ADDRESS SIZE PARAMETER_SIZE NAME")
                     continue
                 }
-                functions.append(SymbolFileIndex.Function(address: address, size: size, name: fields.rest(),
-                                                          lines: lines.count..<lines.count, inlines: inlines.count..<inlines.count))
+                functions.append(
+                    SymbolFileIndex.Function(
+                        address: address, size: size, name: fields.rest(),
+                        lines: lines.count..<lines.count, inlines: inlines.count..<inlines.count))
                 currentFunction = functions.count - 1
             case "INLINE":
                 guard let function = currentFunction, let depth = fields.decimal(), let callLine = fields.decimal(),
-                      let callFile = fields.decimal(), let origin = fields.decimal() else {
-                    problem("an INLINE record is not INLINE DEPTH CALL_LINE CALL_FILE ORIGIN [ADDRESS SIZE]… after a FUNC")
+                    let callFile = fields.decimal(), let origin = fields.decimal()
+                else {
+                    problem(
+                        "an INLINE record is not INLINE DEPTH CALL_LINE CALL_FILE ORIGIN [ADDRESS SIZE]… after a FUNC")
                     continue
                 }
                 let first = inlineRanges.count
-                while let address = fields.hex(), let size = fields.hex() { inlineRanges.append(BreakpadRange(address: address, size: size)) }
-                inlines.append(SymbolFileIndex.Inline(depth: UInt32(clamping: depth), callLine: UInt32(clamping: callLine),
-                                                      callFile: UInt32(clamping: callFile), origin: UInt32(clamping: origin),
-                                                      ranges: first..<inlineRanges.count))
+                while let address = fields.hex(), let size = fields.hex() {
+                    inlineRanges.append(BreakpadRange(address: address, size: size))
+                }
+                inlines.append(
+                    SymbolFileIndex.Inline(
+                        depth: UInt32(clamping: depth), callLine: UInt32(clamping: callLine),
+                        callFile: UInt32(clamping: callFile), origin: UInt32(clamping: origin),
+                        ranges: first..<inlineRanges.count))
                 functions[function].inlines = functions[function].inlines.lowerBound..<inlines.count
             case "PUBLIC":
                 currentFunction = nil
@@ -126,8 +146,10 @@ struct SymbolFileParser {
                 problem("a STACK CFI INIT record is not STACK CFI INIT ADDRESS SIZE RULES")
                 return
             }
-            callFrameInits.append(SymbolFileIndex.CallFrameInit(address: address, size: size, rules: fields.rest(),
-                                                                deltas: callFrameDeltas.count..<callFrameDeltas.count))
+            callFrameInits.append(
+                SymbolFileIndex.CallFrameInit(
+                    address: address, size: size, rules: fields.rest(),
+                    deltas: callFrameDeltas.count..<callFrameDeltas.count))
             return
         }
         fields.position = saved

@@ -1,7 +1,7 @@
 import CrashLogs
-public import ObjectFiles
+import ObjectFiles
 import PostmortemCore
-public import Symbolication
+import Symbolication
 import Synchronization
 
 extension SymbolFileIndex: ModuleSymbols {}
@@ -41,7 +41,8 @@ package final class SymbolStoreLookup: Sendable {
     /// the file has such records: what a walk through the module goes by when its binary is not at hand.
     package func callFrames(name: String, path: String, buildID: BuildID) -> SymbolFileCallFrames? {
         guard let debugID = BreakpadDebugID.of(buildID: buildID),
-              let index = symbols(names: [name, FilePath.fileName(of: path)], debugID: debugID), index.hasCallFrames else { return nil }
+            let index = symbols(names: [name, FilePath.fileName(of: path)], debugID: debugID), index.hasCallFrames
+        else { return nil }
         return SymbolFileCallFrames(index: index)
     }
 

@@ -19,7 +19,9 @@ struct BreakpadNames: Sendable {
         name.hasPrefix("??_C") || name.hasPrefix("__real@") || name.hasPrefix("__xmm@") || name.hasPrefix("__ymm@")
     }
 
-    private static let cloneKinds: Set<Substring> = ["cold", "constprop", "llvm", "localalias", "lto_priv", "isra", "part", "str"]
+    private static let cloneKinds: Set<Substring> = [
+        "cold", "constprop", "llvm", "localalias", "lto_priv", "isra", "part", "str"
+    ]
 
     /// `name` without the suffixes compilers add to the copies they make of a function, as dump_syms removes them.
     static func withoutCompilerSuffixes(_ name: String) -> String {
@@ -38,7 +40,8 @@ struct BreakpadNames: Sendable {
                 continue
             }
             if !last.isEmpty, last.allSatisfy(\.isASCIIDigit), let kindDot = text[..<dot].lastIndex(of: "."),
-               Self.cloneKinds.contains(text[text.index(after: kindDot)..<dot]) {
+                Self.cloneKinds.contains(text[text.index(after: kindDot)..<dot])
+            {
                 text = text[..<kindDot]
                 continue
             }
@@ -54,7 +57,8 @@ extension BreakpadNames {
         var body = text
         if body.hasSuffix(" ") { body = body.dropLast() }
         guard body.hasSuffix("]"), let open = body.lastIndex(of: "["), body[open...].hasPrefix("[clone"),
-              !body[open...].dropLast().contains("]") else { return nil }
+            !body[open...].dropLast().contains("]")
+        else { return nil }
         var start = open
         if start > body.startIndex, body[body.index(before: start)] == " " { start = body.index(before: start) }
         return start

@@ -15,7 +15,9 @@ enum CompactUnwindRules {
     /// The rules of `encoding` on `architecture`. `stackSize` reads a frameless function's stack size out of its code
     /// (`subq $N, %rsp`, for frames too large for the encoding): the 32-bit value at an offset from the function's
     /// start; `nil` when it cannot.
-    static func rules(of encoding: UInt32, architecture: Architecture, stackSize: (_ offsetInFunction: UInt32) -> UInt32?) -> Rules? {
+    static func rules(
+        of encoding: UInt32, architecture: Architecture, stackSize: (_ offsetInFunction: UInt32) -> UInt32?
+    ) -> Rules? {
         switch architecture {
         case .arm64, .arm64e: arm64(encoding)
         case .x86_64, .x86_64h: x86_64(encoding, stackSize: stackSize)
@@ -25,24 +27,26 @@ enum CompactUnwindRules {
 
     private static func arm64(_ encoding: UInt32) -> Rules {
         switch encoding & 0x0F00_0000 {
-        case 0x0200_0000:  // frameless: the return address stays in the link register
+        case 0x0200_0000: // frameless: the return address stays in the link register
             let stack = (encoding >> 12 & 0xFFF) * 16
             return .text(".cfa: sp \(stack) + .ra: x30 0 +")
         case 0x0300_0000:
             return .dwarf(offset: encoding & 0xFF_FFFF)
-        case 0x0400_0000:  // frame: x29 and x30 pushed as a pair, then the callee-saved pairs below them
+        case 0x0400_0000: // frame: x29 and x30 pushed as a pair, then the callee-saved pairs below them
             var text = ".cfa: x29 16 + x29: .cfa -16 + ^ .ra: .cfa -8 + ^"
             let pairs: [(bit: UInt32, first: String, second: String)] = [
-                (0x1, "x19", "x20"), (0x2, "x21", "x22"), (0x4, "x23", "x24"), (0x8, "x25", "x26"), (0x10, "x27", "x28"),
-                (0x100, "d8", "d9"), (0x200, "d10", "d11"), (0x400, "d12", "d13"), (0x800, "d14", "d15"),
+                (0x1, "x19", "x20"), (0x2, "x21", "x22"), (0x4, "x23", "x24"), (0x8, "x25", "x26"),
+                (0x10, "x27", "x28"),
+                (0x100, "d8", "d9"), (0x200, "d10", "d11"), (0x400, "d12", "d13"), (0x800, "d14", "d15")
             ]
             var saved = 0
             for pair in pairs where encoding & pair.bit != 0 {
-                text += " \(pair.first): .cfa \(-(2 * saved + 3) * 8) + ^ \(pair.second): .cfa \(-(2 * saved + 4) * 8) + ^"
+                text +=
+                    " \(pair.first): .cfa \(-(2 * saved + 3) * 8) + ^ \(pair.second): .cfa \(-(2 * saved + 4) * 8) + ^"
                 saved += 1
             }
             return .text(text)
-        default:  // no rules: taken as a leaf that keeps no stack, as dump_syms takes it
+        default: // no rules: taken as a leaf that keeps no stack, as dump_syms takes it
             return .text(".cfa: sp .ra: x30")
         }
     }
@@ -53,7 +57,7 @@ enum CompactUnwindRules {
     private static func x86_64(_ encoding: UInt32, stackSize: (UInt32) -> UInt32?) -> Rules {
         let standard = ".cfa: $rsp 8 + .ra: .cfa -8 + ^"
         switch encoding & 0x0F00_0000 {
-        case 0x0100_0000:  // rbp frame: registers saved in five 3-bit slots from rbp - 8 × offset upward
+        case 0x0100_0000: // rbp frame: registers saved in five 3-bit slots from rbp - 8 × offset upward
             let offset = Int(encoding >> 16 & 0xFF)
             var text = ".cfa: $rbp 16 + $rbp: .cfa -16 + ^ .ra: .cfa -8 + ^"
             for slot in 0..<5 {
@@ -62,7 +66,7 @@ enum CompactUnwindRules {
                 text += " \(x86Registers[register]): .cfa \(-(offset + 2 - slot) * 8) + ^"
             }
             return .text(text)
-        case 0x0200_0000, 0x0300_0000:  // frameless, its stack size in the encoding or in the code
+        case 0x0200_0000, 0x0300_0000: // frameless, its stack size in the encoding or in the code
             let size: UInt32
             if encoding & 0x0F00_0000 == 0x0200_0000 {
                 size = (encoding >> 16 & 0xFF) * 8

@@ -24,10 +24,14 @@ struct CompactUnwindTable {
         bytes.withUnsafeBytes { buffer in
             let reader = ByteReader(bytes: buffer)
             guard let version = reader.u32(at: 0), version == 1 else {
-                return .failure(CompactUnwindFailure("version \(reader.u32(at: 0).map(String.init) ?? "?") is not the one known (1)"))
+                return .failure(
+                    CompactUnwindFailure(
+                        "version \(reader.u32(at: 0).map(String.init) ?? "?") is not the one known (1)"))
             }
-            guard let commonOffset = reader.u32(at: 4), let commonCount = reader.u32(at: 8), let indexOffset = reader.u32(at: 20),
-                  let indexCount = reader.u32(at: 24), indexCount <= UInt32(buffer.count / 12) else {
+            guard let commonOffset = reader.u32(at: 4), let commonCount = reader.u32(at: 8),
+                let indexOffset = reader.u32(at: 20),
+                let indexCount = reader.u32(at: 24), indexCount <= UInt32(buffer.count / 12)
+            else {
                 return .failure(CompactUnwindFailure("its header is cut short or counts more pages than it holds"))
             }
             let common = (0..<Int(min(commonCount, 256))).map { reader.u32(at: Int(commonOffset) + 4 * $0) }
@@ -42,12 +46,14 @@ struct CompactUnwindTable {
                 // The closing entry points at no page: it gives the end of the last run.
                 if pageOffset == 0 { break }
                 let start = Int(pageOffset)
-                guard let kind = reader.u32(at: start), let entriesOffset = reader.u16(at: start + 4), let count = reader.u16(at: start + 6),
-                      Int(count) <= pageEntryLimit else {
+                guard let kind = reader.u32(at: start), let entriesOffset = reader.u16(at: start + 4),
+                    let count = reader.u16(at: start + 6),
+                    Int(count) <= pageEntryLimit
+                else {
                     return .failure(CompactUnwindFailure("its page \(page) is cut short or counts too many entries"))
                 }
                 switch kind {
-                case 2:  // regular: address and encoding
+                case 2: // regular: address and encoding
                     for index in 0..<Int(count) {
                         let at = start + Int(entriesOffset) + 8 * index
                         guard let address = reader.u32(at: at), let encoding = reader.u32(at: at + 4) else {
@@ -55,8 +61,10 @@ struct CompactUnwindTable {
                         }
                         starts.append((address, encoding))
                     }
-                case 3:  // compressed: offset from the page's first address and an encoding index
-                    guard let encodingsOffset = reader.u16(at: start + 8), let encodingsCount = reader.u16(at: start + 10) else {
+                case 3: // compressed: offset from the page's first address and an encoding index
+                    guard let encodingsOffset = reader.u16(at: start + 8),
+                        let encodingsCount = reader.u16(at: start + 10)
+                    else {
                         return .failure(CompactUnwindFailure("its page \(page) is cut short"))
                     }
                     for index in 0..<Int(count) {
@@ -73,7 +81,9 @@ struct CompactUnwindTable {
                             encoding = nil
                         }
                         guard let encoding else {
-                            return .failure(CompactUnwindFailure("its page \(page) names encoding \(encodingIndex), which it does not hold"))
+                            return .failure(
+                                CompactUnwindFailure(
+                                    "its page \(page) names encoding \(encodingIndex), which it does not hold"))
                         }
                         starts.append((first &+ (packed & 0xFF_FFFF), encoding))
                     }

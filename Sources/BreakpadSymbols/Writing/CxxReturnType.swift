@@ -4,7 +4,9 @@ enum CxxReturnType {
     /// `demangled` without its leading return type; unchanged when it has none (or has a shape not understood).
     static func dropped(from demangled: String) -> String {
         let text = Array(demangled.utf8)
-        guard let parameters = parameterListStart(text), let nameStart = nameStart(text, before: parameters), nameStart > 0 else {
+        guard let parameters = parameterListStart(text), let nameStart = nameStart(text, before: parameters),
+            nameStart > 0
+        else {
             return demangled
         }
         return String(decoding: text[nameStart...], as: UTF8.self)
@@ -18,7 +20,8 @@ enum CxxReturnType {
         var stripped = true
         while stripped {
             stripped = false
-            for qualifier in qualifiers where end >= qualifier.count && Array(text[(end - qualifier.count)..<end]) == qualifier {
+            for qualifier in qualifiers
+            where end >= qualifier.count && Array(text[(end - qualifier.count)..<end]) == qualifier {
                 end -= qualifier.count
                 stripped = true
             }
@@ -66,7 +69,8 @@ enum CxxReturnType {
     /// Whether the word `operator` starts at `index` (at the start of a name segment).
     private static func isOperatorWord(_ text: [UInt8], at index: Int) -> Bool {
         guard index + operatorWord.count <= text.count, text[index] == UInt8(ascii: "o"),
-              index == 0 || text[index - 1] == UInt8(ascii: ":") || text[index - 1] == UInt8(ascii: " ") else { return false }
+            index == 0 || text[index - 1] == UInt8(ascii: ":") || text[index - 1] == UInt8(ascii: " ")
+        else { return false }
         return Array(text[index..<(index + operatorWord.count)]) == operatorWord
     }
 }

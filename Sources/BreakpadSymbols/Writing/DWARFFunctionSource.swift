@@ -65,7 +65,9 @@ struct DWARFFunctionSource {
                 let named = dwarf.completingNames(record)
                 let start = ranges.map(\.lowerBound.rawValue).min()! &- base
                 let name = symbolNames[start] ?? named.linkageName ?? named.name ?? ""
-                builders[index] = ranges.map { FunctionTreeBuilder(name: name, address: $0.lowerBound.rawValue &- base, size: $0.size) }
+                builders[index] = ranges.map {
+                    FunctionTreeBuilder(name: name, address: $0.lowerBound.rawValue &- base, size: $0.size)
+                }
                 owner[index] = index
                 order.append(index)
                 continue
@@ -77,12 +79,17 @@ struct DWARFFunctionSource {
             inlineDepth[index] = parent == function ? 0 : inlineDepth[parent] + 1
             let named = dwarf.completingNames(record)
             // A call without its file is placed in the compile directory, as dump_syms places it.
-            let call = SourcePosition(file: record.callFile.map { paths.number(of: $0) } ?? compilationDirectoryNumber, line: UInt64(record.callLine))
+            let call = SourcePosition(
+                file: record.callFile.map { paths.number(of: $0) } ?? compilationDirectoryNumber,
+                line: UInt64(record.callLine))
             for range in ranges {
                 let address = range.lowerBound.rawValue &- base
-                guard let which = builders[function]?.firstIndex(where: { $0.address <= address && address < $0.end }) else { continue }
-                builders[function]![which].add(InlinedRun(depth: inlineDepth[index], address: address, size: range.size,
-                                                          name: named.linkageName ?? named.name ?? "", call: call))
+                guard let which = builders[function]?.firstIndex(where: { $0.address <= address && address < $0.end })
+                else { continue }
+                builders[function]![which].add(
+                    InlinedRun(
+                        depth: inlineDepth[index], address: address, size: range.size,
+                        name: named.linkageName ?? named.name ?? "", call: call))
             }
         }
         // Nested subprograms were listed after the one around them; the functions go out innermost first.
@@ -141,7 +148,9 @@ struct PreparedLineTable {
         for sequence in table.sequences {
             var rows: [Row] = []
             for row in sequence.rows where row.address.rawValue != 0 {
-                let position = SourcePosition(file: Int(row.file) < fileNumbers.count ? fileNumbers[Int(row.file)] : noFile, line: UInt64(row.line))
+                let position = SourcePosition(
+                    file: Int(row.file) < fileNumbers.count ? fileNumbers[Int(row.file)] : noFile,
+                    line: UInt64(row.line))
                 if let last = rows.last, last.address == row.address.rawValue {
                     rows[rows.count - 1].position = position
                     continue

@@ -117,7 +117,11 @@ struct FunctionTreeBuilder {
     func build() -> FunctionTree {
         let nested = Self.properlyNested(runs)
         let isSorted = zip(rows, rows.dropFirst()).allSatisfy { $0.address <= $1.address }
-        let sortedRows = isSorted ? rows : rows.enumerated().sorted { ($0.element.address, $0.offset) < ($1.element.address, $1.offset) }.map(\.element)
+        let sortedRows =
+            isSorted
+            ? rows
+            : rows.enumerated().sorted { ($0.element.address, $0.offset) < ($1.element.address, $1.offset) }.map(
+                \.element)
         var stack = TreeStack(function)
         let functionEnd = function.end
         var runIndex = 0
@@ -162,7 +166,9 @@ struct FunctionTreeBuilder {
     /// run before it at its depth starts where that one ends, and one running past its caller's end is split there.
     static func properlyNested(_ runs: [InlinedRun]) -> [InlinedRun] {
         // Sorted by descending (address, depth) so that the next run is the last; split parts are put back in order.
-        var queue = runs.enumerated().sorted { ($0.element.address, $0.element.depth, $1.offset) > ($1.element.address, $1.element.depth, $0.offset) }.map(\.element)
+        var queue = runs.enumerated().sorted {
+            ($0.element.address, $0.element.depth, $1.offset) > ($1.element.address, $1.element.depth, $0.offset)
+        }.map(\.element)
         func pushBack(_ run: InlinedRun) {
             var low = 0, high = queue.count
             while low < high {

@@ -10,7 +10,9 @@ struct RecordNumbering {
 
     mutating func file(_ path: UInt32) -> UInt32 {
         if Int(path) < fileNumbers.count, fileNumbers[Int(path)] >= 0 { return UInt32(fileNumbers[Int(path)]) }
-        if Int(path) >= fileNumbers.count { fileNumbers += [Int32](repeating: -1, count: Int(path) + 1 - fileNumbers.count) }
+        if Int(path) >= fileNumbers.count {
+            fileNumbers += [Int32](repeating: -1, count: Int(path) + 1 - fileNumbers.count)
+        }
         let number = UInt32(files.count)
         files.append(path)
         fileNumbers[Int(path)] = Int32(number)
@@ -46,7 +48,9 @@ struct LineRecordCollector {
     }
 
     /// The records of `function`, numbering files and origins in `numbering`.
-    static func records(of function: FunctionTree, numbering: inout RecordNumbering) -> (lines: [BreakpadLine], inlines: [BreakpadInline]) {
+    static func records(of function: FunctionTree, numbering: inout RecordNumbering) -> (
+        lines: [BreakpadLine], inlines: [BreakpadInline]
+    ) {
         var collector = LineRecordCollector()
         collector.collect(function, depth: 0, numbering: &numbering)
         return collector.finish(functionAddress: function.address, functionSize: function.size)
@@ -80,8 +84,9 @@ struct LineRecordCollector {
                 }
                 if nextInline < inlineRanges.count, inlineRanges[nextInline].start < lineEnd {
                     let range = inlineRanges[nextInline]
-                    addInline(InlineSite(origin: range.origin, depth: depth, callLine: number, callFile: file),
-                              BreakpadRange(address: range.start, size: range.end &- range.start))
+                    addInline(
+                        InlineSite(origin: range.origin, depth: depth, callLine: number, callFile: file),
+                        BreakpadRange(address: range.start, size: range.end &- range.start))
                     current = range.end
                     previous = nil
                     nextInline += 1
@@ -102,14 +107,19 @@ struct LineRecordCollector {
     private func finish(functionAddress: UInt64, functionSize: UInt64) -> ([BreakpadLine], [BreakpadInline]) {
         var sortedLines = lines
         if zip(lines, lines.dropFirst()).contains(where: { $0.address > $1.address }) {
-            sortedLines = lines.enumerated().sorted { ($0.element.address, $0.offset) < ($1.element.address, $1.offset) }.map(\.element)
+            sortedLines = lines.enumerated().sorted {
+                ($0.element.address, $0.offset) < ($1.element.address, $1.offset)
+            }.map(\.element)
         }
         for index in sortedLines.indices {
             if index + 1 < sortedLines.count {
                 sortedLines[index].size = sortedLines[index + 1].address &- sortedLines[index].address
             } else {
-                let (functionEnd, overflow) = UInt32(truncatingIfNeeded: functionAddress).addingReportingOverflow(UInt32(truncatingIfNeeded: functionSize))
-                if !overflow, sortedLines[index].address < UInt64(functionEnd) { sortedLines[index].size = UInt64(functionEnd) - sortedLines[index].address }
+                let (functionEnd, overflow) = UInt32(truncatingIfNeeded: functionAddress).addingReportingOverflow(
+                    UInt32(truncatingIfNeeded: functionSize))
+                if !overflow, sortedLines[index].address < UInt64(functionEnd) {
+                    sortedLines[index].size = UInt64(functionEnd) - sortedLines[index].address
+                }
             }
         }
         // Each site's ranges by address, adjacent ones joined; the sites in the order of their first range and depth.
@@ -125,12 +135,14 @@ struct LineRecordCollector {
             return (site, joined)
         }
         records = records.enumerated().sorted { lhs, rhs in
-            let left = (lhs.element.ranges[0].address, lhs.element.site.depth), right = (rhs.element.ranges[0].address, rhs.element.site.depth)
+            let left = (lhs.element.ranges[0].address, lhs.element.site.depth),
+                right = (rhs.element.ranges[0].address, rhs.element.site.depth)
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
         let inlineRecords = records.map { record in
-            BreakpadInline(depth: record.site.depth, callLine: record.site.callLine, callFile: record.site.callFile,
-                           origin: record.site.origin, ranges: record.ranges)
+            BreakpadInline(
+                depth: record.site.depth, callLine: record.site.callLine, callFile: record.site.callFile,
+                origin: record.site.origin, ranges: record.ranges)
         }
         return (sortedLines, inlineRecords)
     }

@@ -1,5 +1,6 @@
 import DWARF
 import ObjectFiles
+import PostmortemCore
 
 /// Writes call-frame information as `STACK CFI INIT` and `STACK CFI` records: per function, its first row in full and
 /// then each later row's changes, in Breakpad's postfix notation (`.cfa: $rsp 16 + .ra: .cfa -8 + ^`).
@@ -42,7 +43,9 @@ struct StackCFIRecords {
             var written = false
             if lastCFA != row.canonicalFrameAddress {
                 lastCFA = row.canonicalFrameAddress
-                if case .savedAt(let register, let offset) = row.canonicalFrameAddress, let name = BreakpadRegisterNames.name(register, on: architecture) {
+                if case .savedAt(let register, let offset) = row.canonicalFrameAddress,
+                    let name = BreakpadRegisterNames.name(register, on: architecture)
+                {
                     text.append(" .cfa: " as StaticString)
                     text.append(name)
                     text.appendByte(UInt8(ascii: " "))
@@ -62,10 +65,13 @@ struct StackCFIRecords {
                     lastRules.append(CallFrameListing.RegisterRule(register: register, rule: rule))
                 }
                 if register == returnAddressRegister { returnAddressWritten = true }
-                if appendRule(register, rule, returnAddressRegister: returnAddressRegister, to: &text) { written = true }
+                if appendRule(register, rule, returnAddressRegister: returnAddressRegister, to: &text) {
+                    written = true
+                }
             }
             if isFirst, !returnAddressWritten, BreakpadRegisterNames.returnsThroughRegister(architecture),
-               let name = BreakpadRegisterNames.name(returnAddressRegister, on: architecture) {
+                let name = BreakpadRegisterNames.name(returnAddressRegister, on: architecture)
+            {
                 text.append(" .ra: " as StaticString)
                 text.append(name)
             }
@@ -78,8 +84,13 @@ struct StackCFIRecords {
     }
 
     /// Appends ` NAME: RULE`; false (nothing appended) for a rule Breakpad cannot state.
-    private func appendRule(_ register: UInt16, _ rule: CallFrameListing.Rule, returnAddressRegister: UInt16, to text: inout RecordText) -> Bool {
-        guard let name = register == returnAddressRegister ? ".ra" : BreakpadRegisterNames.name(register, on: architecture) else { return false }
+    private func appendRule(
+        _ register: UInt16, _ rule: CallFrameListing.Rule, returnAddressRegister: UInt16, to text: inout RecordText
+    ) -> Bool {
+        guard
+            let name = register == returnAddressRegister
+                ? ".ra" : BreakpadRegisterNames.name(register, on: architecture)
+        else { return false }
         switch rule {
         case .sameValue:
             guard let value = BreakpadRegisterNames.name(register, on: architecture) else { return false }
@@ -88,9 +99,11 @@ struct StackCFIRecords {
             guard let value = BreakpadRegisterNames.name(other, on: architecture) else { return false }
             text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": " as StaticString); text.append(value)
         case .savedAt(_, let offset):
-            text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": .cfa " as StaticString); text.appendSigned(offset); text.append(" + ^" as StaticString)
+            text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": .cfa " as StaticString);
+            text.appendSigned(offset); text.append(" + ^" as StaticString)
         case .isCFA(let offset):
-            text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": .cfa " as StaticString); text.appendSigned(offset); text.append(" +" as StaticString)
+            text.appendByte(UInt8(ascii: " ")); text.append(name); text.append(": .cfa " as StaticString);
+            text.appendSigned(offset); text.append(" +" as StaticString)
         case .expression:
             return false
         }

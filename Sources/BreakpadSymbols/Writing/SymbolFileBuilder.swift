@@ -1,6 +1,6 @@
-import Dispatch
 import DWARF
-public import ObjectFiles
+import Dispatch
+import ObjectFiles
 import PostmortemCore
 import Synchronization
 
@@ -73,13 +73,16 @@ package struct SymbolFileBuilder: Sendable {
         let codeID: String
         if isMachO {
             guard let uuid = binary.uuid else {
-                throw SymbolFileError(path: binary.path, detail: "has no UUID (LC_UUID), which names a module in a symbol file")
+                throw SymbolFileError(
+                    path: binary.path, detail: "has no UUID (LC_UUID), which names a module in a symbol file")
             }
             debugID = BreakpadDebugID.of(uuid: uuid)
             codeID = BuildID(bytes: uuid.bytes).hex.uppercased()
         } else {
             guard let buildID = binary.buildID, let id = BreakpadDebugID.of(buildID: buildID) else {
-                throw SymbolFileError(path: binary.path, detail: "has no build-id, which names a module in a symbol file (link with --build-id)")
+                throw SymbolFileError(
+                    path: binary.path,
+                    detail: "has no build-id, which names a module in a symbol file (link with --build-id)")
             }
             debugID = id
             codeID = buildID.hex.uppercased()
@@ -105,7 +108,10 @@ package struct SymbolFileBuilder: Sendable {
         var symbols = binarySymbols.functions
         if let debugFile, debugFile.path != binary.path {
             do throws(ObjectFileError) {
-                let debugSymbols = debugFile.format == .machO ? try MachOFunctionSymbols.functions(of: debugFile) : try ELFFunctionSymbols(of: debugFile).functions
+                let debugSymbols =
+                    debugFile.format == .machO
+                    ? try MachOFunctionSymbols.functions(of: debugFile)
+                    : try ELFFunctionSymbols(of: debugFile).functions
                 if isMachO {
                     // A dSYM's symbol table repeats its binary's: one record each, not two names at one address.
                     let known = Set(debugSymbols.map { "\($0.address.rawValue) \($0.name)" })
@@ -118,14 +124,18 @@ package struct SymbolFileBuilder: Sendable {
             }
         }
         var symbolNames: [UInt64: String] = [:]
-        for symbol in symbols where symbolNames[symbol.address.rawValue] == nil { symbolNames[symbol.address.rawValue] = symbol.name }
+        for symbol in symbols where symbolNames[symbol.address.rawValue] == nil {
+            symbolNames[symbol.address.rawValue] = symbol.name
+        }
 
         var numbering = RecordNumbering()
         var map = SymbolMap()
         var paths = SourcePathTable()
         if let debugFile {
             do {
-                var source = DWARFFunctionSource(dwarf: try DWARFFile(object: debugFile, supplementary: supplementaryFile), base: base, symbolNames: symbolNames)
+                var source = DWARFFunctionSource(
+                    dwarf: try DWARFFile(object: debugFile, supplementary: supplementaryFile), base: base,
+                    symbolNames: symbolNames)
                 source.forEachFunction { tree in
                     guard tree.address != 0 else { return }
                     if map.hasFunction(at: tree.address) {
@@ -139,8 +149,10 @@ package struct SymbolFileBuilder: Sendable {
                     } else {
                         lines = LineRecordCollector.records(of: Self.withoutInlinees(tree), numbering: &numbering).lines
                     }
-                    map.addFunction(BreakpadSymbol(address: tree.address, kind: .function(size: tree.size, lines: lines, inlines: inlines),
-                                                   name: tree.name))
+                    map.addFunction(
+                        BreakpadSymbol(
+                            address: tree.address, kind: .function(size: tree.size, lines: lines, inlines: inlines),
+                            name: tree.name))
                 }
                 paths = source.paths
                 problems += source.problems
@@ -155,10 +167,11 @@ package struct SymbolFileBuilder: Sendable {
         let fileName = self.fileName ?? binary.fileName
         let moduleName = binarySymbols.sharedObjectName ?? fileName
         for section in binary.sections where section.isExecutable && !isMachO {
-            map.addIfVacant(BreakpadSymbol(address: section.address.rawValue &- base, kind: .publicSymbol,
-                                           name: "<\(section.name) ELF section in \(fileName)>"))
+            map.addIfVacant(
+                BreakpadSymbol(
+                    address: section.address.rawValue &- base, kind: .publicSymbol,
+                    name: "<\(section.name) ELF section in \(fileName)>"))
         }
-
 
         // Names are demangled last, each distinct one once, on both cores (the call-frame thread has finished by then
         // in most files).
@@ -168,15 +181,20 @@ package struct SymbolFileBuilder: Sendable {
         let origins = numbering.origins.map { name in
             // Control characters would break the line; a name of nothing but spaces is shown as omitted (as dump_syms does).
             var text = shown[name]
-            if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { text = String(decoding: text.utf8.filter { !($0 < 0x20 || $0 == 0x7F) }, as: UTF8.self) }
+            if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                text = String(decoding: text.utf8.filter { !($0 < 0x20 || $0 == 0x7F) }, as: UTF8.self)
+            }
             return text.utf8.allSatisfy { $0 == UInt8(ascii: " ") } ? "<name omitted>" : text
         }
         let cfi = cfiResult.wait()
-        let module = BreakpadModuleLine(operatingSystem: isMachO ? "Mac" : "Linux", architecture: BreakpadRegisterNames.moduleArchitecture(binary.architecture),
-                                        debugID: debugID, name: moduleName)
-        let file = BreakpadSymbolFile(module: module, codeID: codeID, info: ["GENERATOR \(generator)"],
-                                      files: numbering.files.map { paths.paths[Int($0)] }, inlineOrigins: writesInlines ? origins : [],
-                                      symbols: records, stackCFI: cfi.text)
+        let module = BreakpadModuleLine(
+            operatingSystem: isMachO ? "Mac" : "Linux",
+            architecture: BreakpadRegisterNames.moduleArchitecture(binary.architecture),
+            debugID: debugID, name: moduleName)
+        let file = BreakpadSymbolFile(
+            module: module, codeID: codeID, info: ["GENERATOR \(generator)"],
+            files: numbering.files.map { paths.paths[Int($0)] }, inlineOrigins: writesInlines ? origins : [],
+            symbols: records, stackCFI: cfi.text)
         return (file, problems + cfi.problems)
     }
 
@@ -189,7 +207,9 @@ package struct SymbolFileBuilder: Sendable {
             do {
                 // Apple's linkers keep most unwind rules as compact unwind information; `__eh_frame` then holds only
                 // the functions it points to, written where it points to them (as dump_syms writes them).
-                let compact = file.format == .machO ? (try? ObjectFileReader.sectionContents(named: "__TEXT,__unwind_info", in: file)) ?? nil : nil
+                let compact =
+                    file.format == .machO
+                    ? (try? ObjectFileReader.sectionContents(named: "__TEXT,__unwind_info", in: file)) ?? nil : nil
                 var pointedTo: [UInt64: CallFrameListing.Description] = [:]
                 let skipped = try CallFrameListing.forEachDescription(of: file) { description in
                     if compact != nil, description.section == ".eh_frame" {
@@ -201,8 +221,11 @@ package struct SymbolFileBuilder: Sendable {
                 problems += skipped.map { "\(file.path): call-frame information: \($0)" }
                 if let compact, !compact.isEmpty {
                     switch CompactUnwindTable.read(compact) {
-                    case .success(let table): writeCompactUnwind(table, of: file, pointedTo: pointedTo, records: records, into: &text)
-                    case .failure(let failure): problems.append("\(file.path): its compact unwind information (__unwind_info) is not read: \(failure)")
+                    case .success(let table):
+                        writeCompactUnwind(table, of: file, pointedTo: pointedTo, records: records, into: &text)
+                    case .failure(let failure):
+                        problems.append(
+                            "\(file.path): its compact unwind information (__unwind_info) is not read: \(failure)")
                     }
                 }
             } catch {
@@ -213,15 +236,20 @@ package struct SymbolFileBuilder: Sendable {
     }
 
     /// The `STACK CFI INIT` records of a compact unwind table: each run's rules, or the `__eh_frame` FDE it points to.
-    private func writeCompactUnwind(_ table: CompactUnwindTable, of file: ObjectFile, pointedTo: [UInt64: CallFrameListing.Description],
-                                    records: StackCFIRecords, into text: inout RecordText) {
+    private func writeCompactUnwind(
+        _ table: CompactUnwindTable, of file: ObjectFile, pointedTo: [UInt64: CallFrameListing.Description],
+        records: StackCFIRecords, into text: inout RecordText
+    ) {
         let mapped = try? ImmutableBytes(mapping: file.path)
         let base = file.imageBase.rawValue
         for entry in table.entries {
             // A frameless function's large stack size is the immediate of its `subq`, inside its code.
             let rules = CompactUnwindRules.rules(of: entry.encoding, architecture: file.architecture) { offset in
-                guard let mapped, let bytes = ObjectFileReader.loadedBytes(at: FileAddress(base &+ UInt64(entry.address) &+ UInt64(offset)),
-                                                                          count: 4, in: file, mapped: mapped), bytes.count == 4 else { return nil }
+                guard let mapped,
+                    let bytes = ObjectFileReader.loadedBytes(
+                        at: FileAddress(base &+ UInt64(entry.address) &+ UInt64(offset)),
+                        count: 4, in: file, mapped: mapped), bytes.count == 4
+                else { return nil }
                 return UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
             }
             switch rules {
@@ -249,7 +277,6 @@ package struct SymbolFileBuilder: Sendable {
         outer.lines = tree.lines.filter { $0.position.line != 0 }
         return outer
     }
-
 }
 
 /// A value another thread sets once, waited for.

@@ -20,7 +20,8 @@ package enum SymbolFileText {
             flushIfLarge()
         }
         for (number, name) in file.inlineOrigins.enumerated() {
-            text.append("INLINE_ORIGIN " as StaticString); text.appendDecimal(UInt64(number)); text.appendByte(UInt8(ascii: " "))
+            text.append("INLINE_ORIGIN " as StaticString); text.appendDecimal(UInt64(number));
+            text.appendByte(UInt8(ascii: " "))
             text.append(name); text.appendByte(UInt8(ascii: "\n"))
             flushIfLarge()
         }

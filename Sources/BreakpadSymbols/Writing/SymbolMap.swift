@@ -26,8 +26,10 @@ struct SymbolMap {
 
     /// Prepares for public symbols at `addresses` (each may or may not be added).
     mutating func preparePublics(at addresses: [UInt64]) {
-        functionSpans = records.values.map { (UInt32(truncatingIfNeeded: $0.address), UInt64(UInt32(truncatingIfNeeded: $0.address)) + $0.size) }
-            .sorted { $0.address < $1.address }
+        functionSpans = records.values.map {
+            (UInt32(truncatingIfNeeded: $0.address), UInt64(UInt32(truncatingIfNeeded: $0.address)) + $0.size)
+        }
+        .sorted { $0.address < $1.address }
         publicAddresses = Array(Set(addresses.map { UInt32(truncatingIfNeeded: $0) })).sorted()
         publicPresent = [UInt64](repeating: 0, count: publicAddresses.count / 64 + 1)
         publicEnds = [UInt64](repeating: 0, count: publicAddresses.count)

@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// What kind of address a frame holds, which decides where it is looked up.
 public enum AddressKind: String, Hashable, Sendable {
     /// The exact instruction (the crashing frame, a frame after a signal trampoline): looked up as is.
@@ -52,8 +53,11 @@ public struct CrashFrame: Hashable, Sendable {
     public var resolvedBuildID: String?
 
     /// A frame as a parser reads it; what symbolication adds starts empty.
-    public init(index: Int, address: UInt64?, addressKind: AddressKind, image: Int?, imageOffset: UInt64?,
-                symbolInLog: String? = nil, symbolOffsetInLog: UInt64? = nil, lineNumber: Int, lineStyle: FrameLineStyle = .glibc) {
+    public init(
+        index: Int, address: UInt64?, addressKind: AddressKind, image: Int?, imageOffset: UInt64?,
+        symbolInLog: String? = nil, symbolOffsetInLog: UInt64? = nil, lineNumber: Int,
+        lineStyle: FrameLineStyle = .glibc
+    ) {
         self.index = index
         self.address = address
         self.addressKind = addressKind
@@ -91,7 +95,9 @@ public struct SourceInLog: Hashable, Sendable {
         func number(before end: String.Index) -> (value: Int, colon: String.Index)? {
             guard let colon = utf8[..<end].lastIndex(of: UInt8(ascii: ":")), colon > utf8.startIndex else { return nil }
             let digits = utf8[utf8.index(after: colon)..<end]
-            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return nil
+            }
             return (digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, colon)
         }
         guard let last = number(before: utf8.endIndex) else { return nil }

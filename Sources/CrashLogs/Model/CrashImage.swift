@@ -18,8 +18,10 @@ public struct CrashImage: Hashable, Sendable {
     public var identifiedBy: ImageIdentification?
 
     /// An image as a parser reads it.
-    public init(name: String, path: String?, identifier: String? = nil, architecture: String? = nil,
-                loadAddress: UInt64? = nil, endAddress: UInt64? = nil) {
+    public init(
+        name: String, path: String?, identifier: String? = nil, architecture: String? = nil,
+        loadAddress: UInt64? = nil, endAddress: UInt64? = nil
+    ) {
         self.name = name
         self.path = path
         self.identifier = identifier

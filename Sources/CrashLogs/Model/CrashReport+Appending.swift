@@ -17,7 +17,8 @@ extension CrashReport {
                 images.append(image)
             }
         }
-        let crashedIsNext = (threads.isEmpty || exception == nil && next.exception != nil) && next.threads.contains(where: \.crashed)
+        let crashedIsNext =
+            (threads.isEmpty || exception == nil && next.exception != nil) && next.threads.contains(where: \.crashed)
         if crashedIsNext { for index in threads.indices { threads[index].crashed = false } }
         let lineOffset = lines.count, threadOffset = threads.count
         for thread in next.threads {

@@ -5,7 +5,9 @@ extension CrashReport {
     /// `image list`) is elsewhere in the log.
     package mutating func adoptImages(_ table: [CrashImage]) {
         for image in table {
-            if let index = images.firstIndex(where: { $0.name == image.name && ($0.path == nil || image.path == nil || $0.path == image.path) }) {
+            if let index = images.firstIndex(where: {
+                $0.name == image.name && ($0.path == nil || image.path == nil || $0.path == image.path)
+            }) {
                 images[index].path = images[index].path ?? image.path
                 images[index].identifier = images[index].identifier ?? image.identifier
                 images[index].architecture = images[index].architecture ?? image.architecture

@@ -28,8 +28,10 @@ public struct CrashReport: Sendable {
     public var warnings: [String]
 
     /// A report of `format` read from `lines`.
-    package init(format: CrashLogFormat, exception: Exception?, threads: [CrashThread], images: [CrashImage],
-                lines: [LogLine], warnings: [String] = []) {
+    package init(
+        format: CrashLogFormat, exception: Exception?, threads: [CrashThread], images: [CrashImage],
+        lines: [LogLine], warnings: [String] = []
+    ) {
         self.format = format
         self.exception = exception
         self.threads = threads

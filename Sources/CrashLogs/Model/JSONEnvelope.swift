@@ -19,7 +19,8 @@ package struct JSONEnvelope: Hashable, Sendable {
     package var isLastPart = true
 
     /// An envelope of a message's one part, its object's bytes around it as read.
-    package init(head: String, escapedMessage: String, tail: String, isFirstPart: Bool = true, isLastPart: Bool = true) {
+    package init(head: String, escapedMessage: String, tail: String, isFirstPart: Bool = true, isLastPart: Bool = true)
+    {
         self.head = head
         self.escapedMessage = escapedMessage
         self.tail = tail

@@ -1,4 +1,4 @@
-public import PostmortemCore
+import PostmortemCore
 
 /// What a file that is no text looks like, told from its first bytes: so that a core, a binary or a compressed log
 /// given where a log is expected is named in one line, not parsed (a 100 MB random file took seconds and hundreds of
@@ -16,7 +16,8 @@ package enum BinaryInput {
         if starts([0x1f, 0x8b]) { return ("gzip-compressed", .decompress(command: "gunzip -c")) }
         if starts([0x28, 0xb5, 0x2f, 0xfd]) { return ("zstd-compressed", .decompress(command: "zstd -dc")) }
         if starts([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return ("xz-compressed", .decompress(command: "xz -dc")) }
-        if starts(Array("BZh".utf8)), head.count >= 10, head[4..<10].elementsEqual([0x31, 0x41, 0x59, 0x26, 0x53, 0x59]) {
+        if starts(Array("BZh".utf8)), head.count >= 10, head[4..<10].elementsEqual([0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
+        {
             return ("bzip2-compressed", .decompress(command: "bzip2 -dc"))
         }
         if starts(Array("!<arch>\n".utf8)) { return ("an ar archive (a static library), not a crash log", nil) }
@@ -24,7 +25,9 @@ package enum BinaryInput {
             return ("a Mach-O binary, not a crash log", .resolveInBinary)
         }
         // A byte-order mark and text of which ASCII is half the bytes, the other half NUL (not a stray FF FE).
-        if starts([0xff, 0xfe]) || starts([0xfe, 0xff]), head.count >= 8, head.count { $0 == 0 } * 3 > head.count {
+        if starts([0xff, 0xfe]) || starts([0xfe, 0xff]), head.count >= 8,
+            head.count(where: { $0 == 0 }) * 3 > head.count
+        {
             return ("UTF-16 text", .convertToUTF8)
         }
         // Text may hold a stray NUL or escape (a synthetic module name, colours); data holds control bytes throughout

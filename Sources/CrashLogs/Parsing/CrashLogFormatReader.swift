@@ -1,7 +1,7 @@
 /// One crash-log format: how a log of it is told apart from the others, read, and split into reports. Each format lives
 /// in `Formats/<Format>/`, with its parsers and what writes its frame lines; ``CrashLogParser/readers`` lists the
 /// readers in the order they are tried.
-protocol CrashLogFormatReader {
+protocol CrashLogFormatReader: SendableMetatype {
     /// The format read.
     static var format: CrashLogFormat { get }
     /// Words a log of the format cannot lack: one search finds every format's, and a format none of whose words a log
@@ -11,7 +11,8 @@ protocol CrashLogFormatReader {
     static func recognizes(_ lines: [LogLine]) -> Bool
     /// The report `lines` (whose bytes are `bytes`) hold; `detected` is false when the caller named the format.
     /// - Throws: ``CrashLogError`` when the log cannot be read as one of the format (a JSON body that does not parse).
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
     /// Whether line `number` of `lines` starts a report, in a log that holds several.
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool
     /// The numbers of the lines that start reports, in order; lines before the first belong to the first report.

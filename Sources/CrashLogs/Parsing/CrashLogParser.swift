@@ -1,4 +1,5 @@
 public import PostmortemCore
+
 /// Why a log could not be parsed.
 public struct CrashLogError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The log's name, as given (a path, or `-` for standard input).
@@ -29,7 +30,8 @@ public enum CrashLogParser {
     static let readers: [any CrashLogFormatReader.Type] = [
         AppleIPSFormat.self, AppleCrashFormat.self, AndroidTombstoneFormat.self, BreakpadStackwalkFormat.self,
         NSExceptionFormat.self, SanitizerFormat.self, SwiftBacktraceFormat.self, SwiftFatalFormat.self,
-        SystemdCoredumpFormat.self, ELFCoreFormat.self, ProcessStacksFormat.self, MinidumpReportFormat.self, GDBBacktraceFormat.self, LLDBBacktraceFormat.self, GlibcBacktraceFormat.self,
+        SystemdCoredumpFormat.self, ELFCoreFormat.self, ProcessStacksFormat.self, MinidumpReportFormat.self,
+        GDBBacktraceFormat.self, LLDBBacktraceFormat.self, GlibcBacktraceFormat.self
     ]
 
     /// The formats this version parses, in the order they are tried.
@@ -52,7 +54,9 @@ public enum CrashLogParser {
     /// Every format's markers, found in one pass.
     static let formatMarkers = MarkerScan(markers: readers.flatMap { $0.markers })
 
-    static func detectFormat(_ lines: [LogLine], bytes: [UInt8], markers known: MarkerScan.Found? = nil) -> CrashLogFormat? {
+    static func detectFormat(_ lines: [LogLine], bytes: [UInt8], markers known: MarkerScan.Found? = nil)
+        -> CrashLogFormat?
+    {
         // Searched for once, and only when a format with markers is tried (an `.ips` says what it is on its first line).
         var found = known
         for reader in readers {
@@ -69,7 +73,9 @@ public enum CrashLogParser {
     /// Parses the log in `bytes`; `format` forces one.
     /// - Parameter source: the file name (or `-`) errors name.
     /// - Throws: ``CrashLogError`` when the format is not recognised or not supported yet.
-    public static func parse(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> CrashReport {
+    public static func parse(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError)
+        -> CrashReport
+    {
         try refuseBinary(bytes, source: source)
         let (lines, content) = unwrapped(bytes, format: format)
         return try parse(lines: lines, bytes: content, source: source, format: format)
@@ -78,7 +84,8 @@ public enum CrashLogParser {
     /// Throws when `bytes` are no text (a core, a binary, a compressed log), naming what they look like.
     static func refuseBinary(_ bytes: [UInt8], source: String) throws(CrashLogError) {
         if let binary = BinaryInput.kind(of: bytes) {
-            throw CrashLogError(source: source, detail: binary.description, isUnknownFormat: true, remedy: binary.remedy)
+            throw CrashLogError(
+                source: source, detail: binary.description, isUnknownFormat: true, remedy: binary.remedy)
         }
     }
 
@@ -103,7 +110,9 @@ public enum CrashLogParser {
     /// format or of several, cut where a report of any format starts (``SeveralReports``). Each report holds its own
     /// lines and images; printed one after the other, they give the log back.
     /// - Throws: ``CrashLogError`` when the format is not recognised, as ``parse(_:source:format:)``.
-    public static func parseAll(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError) -> [CrashReport] {
+    public static func parseAll(_ bytes: [UInt8], source: String, format: CrashLogFormat? = nil) throws(CrashLogError)
+        -> [CrashReport]
+    {
         try refuseBinary(bytes, source: source)
         let (lines, content) = unwrapped(bytes, format: format)
         let markers = formatMarkers.markers(in: content)
@@ -121,12 +130,14 @@ public enum CrashLogParser {
     static func openedJSONLines(_ lines: [LogLine], format: CrashLogFormat?) -> [LogLine]? {
         guard let opened = JSONLogLines.opened(lines) else { return nil }
         let sample = LinePrefixes.sampleSize
-        return frameCount(Array(opened.prefix(sample)), format: format) >= frameCount(Array(lines.prefix(sample)), format: format) ? opened : nil
+        return frameCount(Array(opened.prefix(sample)), format: format)
+            >= frameCount(Array(lines.prefix(sample)), format: format) ? opened : nil
     }
 
     /// How many frames `lines` parse to (0 for lines of no known format).
     static func frameCount(_ lines: [LogLine], format: CrashLogFormat?) -> Int {
-        guard let report = try? parse(lines: lines, bytes: LogLine.joinedBytes(lines), source: "", format: format) else { return 0 }
+        guard let report = try? parse(lines: lines, bytes: LogLine.joinedBytes(lines), source: "", format: format)
+        else { return 0 }
         return report.threads.reduce(0) { $0 + $1.frames.count }
     }
 
@@ -151,11 +162,15 @@ public enum CrashLogParser {
         return nil
     }
 
-    static func parse(lines: [LogLine], bytes: [UInt8], source: String, format forced: CrashLogFormat?,
-                      markers: MarkerScan.Found? = nil) throws(CrashLogError) -> CrashReport {
+    static func parse(
+        lines: [LogLine], bytes: [UInt8], source: String, format forced: CrashLogFormat?,
+        markers: MarkerScan.Found? = nil
+    ) throws(CrashLogError) -> CrashReport {
         guard let format = forced ?? detectFormat(lines, bytes: bytes, markers: markers) else {
-            throw CrashLogError(source: source, detail: "no crash log or trace of a known format (this version reads: "
-                                + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")", isUnknownFormat: true)
+            throw CrashLogError(
+                source: source,
+                detail: "no crash log or trace of a known format (this version reads: "
+                    + supportedFormats.map(\.rawValue).joined(separator: ", ") + ")", isUnknownFormat: true)
         }
         return try reader(of: format).read(lines, bytes: bytes, source: source, detected: forced == nil)
     }

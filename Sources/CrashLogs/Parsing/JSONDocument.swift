@@ -75,7 +75,9 @@ package struct JSONParser {
         parser.skipWhitespace()
         let node = try parser.value(depth: 0)
         parser.skipWhitespace()
-        guard parser.position == parser.end else { throw Failure(offset: parser.position, reason: "text after the JSON value") }
+        guard parser.position == parser.end else {
+            throw Failure(offset: parser.position, reason: "text after the JSON value")
+        }
         return node
     }
 
@@ -89,7 +91,9 @@ package struct JSONParser {
     }
 
     private mutating func value(depth: Int) throws(Failure) -> JSONNode {
-        guard depth < Self.maximumDepth else { throw Failure(offset: position, reason: "nesting deeper than \(Self.maximumDepth)") }
+        guard depth < Self.maximumDepth else {
+            throw Failure(offset: position, reason: "nesting deeper than \(Self.maximumDepth)")
+        }
         guard position < end else { throw Failure(offset: position, reason: "the JSON ends early") }
         let start = position
         switch bytes[position] {
@@ -97,20 +101,28 @@ package struct JSONParser {
             position += 1
             var members: [(key: String, value: JSONNode)] = []
             skipWhitespace()
-            if position < end, bytes[position] == UInt8(ascii: "}") { position += 1; return JSONNode(value: .object(members), span: start..<position) }
+            if position < end, bytes[position] == UInt8(ascii: "}") {
+                position += 1; return JSONNode(value: .object(members), span: start..<position)
+            }
             while true {
                 skipWhitespace()
-                guard position < end, bytes[position] == UInt8(ascii: "\"") else { throw Failure(offset: position, reason: "expected a key") }
+                guard position < end, bytes[position] == UInt8(ascii: "\"") else {
+                    throw Failure(offset: position, reason: "expected a key")
+                }
                 let key = try string()
                 skipWhitespace()
-                guard position < end, bytes[position] == UInt8(ascii: ":") else { throw Failure(offset: position, reason: "expected ':'") }
+                guard position < end, bytes[position] == UInt8(ascii: ":") else {
+                    throw Failure(offset: position, reason: "expected ':'")
+                }
                 position += 1
                 skipWhitespace()
                 members.append((key, try value(depth: depth + 1)))
                 skipWhitespace()
                 guard position < end else { throw Failure(offset: position, reason: "the JSON ends inside an object") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                guard bytes[position] == UInt8(ascii: "}") else { throw Failure(offset: position, reason: "expected ',' or '}'") }
+                guard bytes[position] == UInt8(ascii: "}") else {
+                    throw Failure(offset: position, reason: "expected ',' or '}'")
+                }
                 position += 1
                 return JSONNode(value: .object(members), span: start..<position)
             }
@@ -118,14 +130,18 @@ package struct JSONParser {
             position += 1
             var items: [JSONNode] = []
             skipWhitespace()
-            if position < end, bytes[position] == UInt8(ascii: "]") { position += 1; return JSONNode(value: .array(items), span: start..<position) }
+            if position < end, bytes[position] == UInt8(ascii: "]") {
+                position += 1; return JSONNode(value: .array(items), span: start..<position)
+            }
             while true {
                 skipWhitespace()
                 items.append(try value(depth: depth + 1))
                 skipWhitespace()
                 guard position < end else { throw Failure(offset: position, reason: "the JSON ends inside an array") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                guard bytes[position] == UInt8(ascii: "]") else { throw Failure(offset: position, reason: "expected ',' or ']'") }
+                guard bytes[position] == UInt8(ascii: "]") else {
+                    throw Failure(offset: position, reason: "expected ',' or ']'")
+                }
                 position += 1
                 return JSONNode(value: .array(items), span: start..<position)
             }
@@ -138,13 +154,16 @@ package struct JSONParser {
         default:
             while position < end, Self.isNumberByte(bytes[position]) { position += 1 }
             guard position > start else { throw Failure(offset: position, reason: "unexpected character") }
-            return JSONNode(value: .number(String(decoding: bytes[start..<position], as: UTF8.self)), span: start..<position)
+            return JSONNode(
+                value: .number(String(decoding: bytes[start..<position], as: UTF8.self)), span: start..<position)
         }
     }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
         default: false
         }
     }
@@ -161,7 +180,7 @@ package struct JSONParser {
     /// A string's text: the bytes between the quotes decoded at once when there is no escape (the common case),
     /// else the bytes with their escapes replaced, then decoded. A `\\u` surrogate pair is one scalar.
     private mutating func string() throws(Failure) -> String {
-        position += 1  // the opening quote
+        position += 1 // the opening quote
         let start = position
         while position < end {
             switch bytes[position] {
@@ -198,11 +217,16 @@ package struct JSONParser {
             case UInt8(ascii: "u"):
                 var code = try hexEscape()
                 if (0xD800..<0xDC00).contains(code), position + 6 <= end, bytes[position] == UInt8(ascii: "\\"),
-                   bytes[position + 1] == UInt8(ascii: "u") {
+                    bytes[position + 1] == UInt8(ascii: "u")
+                {
                     let resume = position
                     position += 2
                     let low = try hexEscape()
-                    if (0xDC00..<0xE000).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) } else { position = resume }
+                    if (0xDC00..<0xE000).contains(low) {
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        position = resume
+                    }
                 }
                 text.append(contentsOf: String(Unicode.Scalar(code) ?? "\u{FFFD}").utf8)
             default: text.append(escape)

@@ -22,7 +22,8 @@ enum JSONLogLines {
         var counts = [Int](repeating: 0, count: messageKeys.count)
         for line in lines.prefix(LinePrefixes.sampleSize) {
             guard let (_, members) = object(of: line) else { continue }
-            for (index, key) in messageKeys.enumerated() where members.contains(where: { $0.key == key && $0.value.string != nil }) {
+            for (index, key) in messageKeys.enumerated()
+            where members.contains(where: { $0.key == key && $0.value.string != nil }) {
                 counts[index] += 1
             }
         }
@@ -34,7 +35,8 @@ enum JSONLogLines {
     private static func object(of line: LogLine) -> (bytes: [UInt8], members: [(key: String, value: JSONNode)])? {
         let bytes = Array(line.text.utf8)
         guard bytes.first == UInt8(ascii: "{"), let node = try? JSONParser.parse(bytes, range: 0..<bytes.count),
-              case .object(let members) = node.value else { return nil }
+            case .object(let members) = node.value
+        else { return nil }
         return (bytes, members)
     }
 
@@ -43,11 +45,13 @@ enum JSONLogLines {
     /// all written `\n` (the parts' bytes could not be told apart).
     static func open(_ line: LogLine, key: String) -> [LogLine]? {
         guard let (bytes, members) = object(of: line),
-              let field = members.first(where: { $0.key == key })?.value, var message = field.string else { return nil }
+            let field = members.first(where: { $0.key == key })?.value, var message = field.string
+        else { return nil }
         let opening = field.span.lowerBound, closing = field.span.upperBound - 1
         var messageEnd = closing
         // Scalars, not characters: `\r\n` is one character.
-        for ending: Unicode.Scalar in ["\n", "\r"] where message.unicodeScalars.last == ending && endsWithEscape(bytes[(opening + 1)..<messageEnd]) {
+        for ending: Unicode.Scalar in ["\n", "\r"]
+        where message.unicodeScalars.last == ending && endsWithEscape(bytes[(opening + 1)..<messageEnd]) {
             message.unicodeScalars.removeLast()
             messageEnd -= 2
         }
@@ -57,13 +61,15 @@ enum JSONLogLines {
         }
         let escapedParts = lineBreakEscapes(in: bytes, from: opening + 1, to: messageEnd)
         guard escapedParts.count == texts.count else { return nil }
-        let head = String(decoding: bytes[...opening], as: UTF8.self), tail = String(decoding: bytes[messageEnd...], as: UTF8.self)
+        let head = String(decoding: bytes[...opening], as: UTF8.self),
+            tail = String(decoding: bytes[messageEnd...], as: UTF8.self)
         return zip(texts, escapedParts).enumerated().map { index, part in
             let isLast = index == texts.count - 1
             // A part's line ending is the original line's for the last part; a line break inside the message for the others.
             var opened = isLast ? line : LogLine(bytes: Array(part.0.utf8) + [UInt8(ascii: "\n")])
-            let envelope = JSONEnvelope(head: head, escapedMessage: String(decoding: bytes[part.1], as: UTF8.self), tail: tail,
-                                        isFirstPart: index == 0, isLastPart: isLast)
+            let envelope = JSONEnvelope(
+                head: head, escapedMessage: String(decoding: bytes[part.1], as: UTF8.self), tail: tail,
+                isFirstPart: index == 0, isLastPart: isLast)
             opened.open(envelope, message: part.0)
             return opened
         }

@@ -65,7 +65,9 @@ struct LinePrefixes {
         let nonEmptyLines = lines.prefix(sampleSize).indices.filter { !lines[$0].text.isEmpty }
         guard !nonEmptyLines.isEmpty else { return [] }
         let step = max(1, nonEmptyLines.count / spreadSize)
-        let spread = stride(from: 0, to: nonEmptyLines.count, by: step).prefix(spreadSize).map { lines[nonEmptyLines[$0]] }
+        let spread = stride(from: 0, to: nonEmptyLines.count, by: step).prefix(spreadSize).map {
+            lines[nonEmptyLines[$0]]
+        }
         // Most logs have no prefix: when no two first tokens are common to the spread, none is.
         var firstTwo: [UInt16: Int] = [:]
         for line in spread {
@@ -92,7 +94,9 @@ struct LinePrefixes {
             }
         }
         // On the spread a prefix may miss a few lines it has on the whole; the whole decides.
-        let kept = counts.filter { $0.value >= needed }.keys.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
+        let kept = counts.filter { $0.value >= needed }.keys.sorted {
+            $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1)
+        }
         let all = lines.prefix(sampleSize)
         return kept.filter { coverage(of: $0, in: all) >= minimumCoverage }
     }
@@ -132,9 +136,10 @@ struct LinePrefixes {
     static func strip(_ shape: Shape, from lines: [LogLine]) -> [LogLine] {
         let found = lines.map { prefix(of: $0.text, shape: shape) }
         // Lines with nothing after the prefix say nothing of the blanks the logger writes.
-        let fewest = zip(lines, found).compactMap { line, found in
-            found.flatMap { $0.length < line.text.utf8.count ? $0.trailingBlanks : nil }
-        }.min() ?? 1
+        let fewest =
+            zip(lines, found).compactMap { line, found in
+                found.flatMap { $0.length < line.text.utf8.count ? $0.trailingBlanks : nil }
+            }.min() ?? 1
         return zip(lines, found).map { line, found in
             guard let found else { return line }
             var stripped = line

@@ -22,7 +22,9 @@ enum LogPieces {
 
     static func readsInPieces(_ format: CrashLogFormat?) -> Bool {
         switch format {
-        case .glibcBacktrace, .sanitizer, .systemdCoredump, .androidTombstone, .swiftFatal, .gdbBacktrace, .lldbBacktrace: true
+        case .glibcBacktrace, .sanitizer, .systemdCoredump, .androidTombstone, .swiftFatal, .gdbBacktrace,
+            .lldbBacktrace:
+            true
         default: false
         }
     }

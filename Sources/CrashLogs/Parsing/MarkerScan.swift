@@ -36,8 +36,14 @@ struct MarkerScan: Sendable {
         var keyed: [(key: UInt8, candidate: Candidate)] = []
         for (index, marker) in markers.enumerated() {
             let bytes = Array(marker.utf8)
-            guard let keyOffset = bytes.indices.min(by: { Self.commonness(bytes[$0]) < Self.commonness(bytes[$1]) }) else { continue }
-            keyed.append((bytes[keyOffset], Candidate(index: index, bytes: markerBytes.count..<markerBytes.count + bytes.count, keyOffset: keyOffset)))
+            guard let keyOffset = bytes.indices.min(by: { Self.commonness(bytes[$0]) < Self.commonness(bytes[$1]) })
+            else { continue }
+            keyed.append(
+                (
+                    bytes[keyOffset],
+                    Candidate(
+                        index: index, bytes: markerBytes.count..<markerBytes.count + bytes.count, keyOffset: keyOffset)
+                ))
             markerBytes += bytes
         }
         keyed.sort { $0.key < $1.key }
@@ -60,9 +66,13 @@ struct MarkerScan: Sendable {
     private static func commonness(_ byte: UInt8) -> Int {
         switch byte {
         case UInt8(ascii: " "): 9
-        case UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"),
-             UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "h"), UInt8(ascii: "l"): 8
-        case UInt8(ascii: "x"), UInt8(ascii: "q"), UInt8(ascii: "z"), UInt8(ascii: "j"), UInt8(ascii: "k"), UInt8(ascii: "v"): 4
+        case UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"),
+            UInt8(ascii: "n"),
+            UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "h"), UInt8(ascii: "l"):
+            8
+        case UInt8(ascii: "x"), UInt8(ascii: "q"), UInt8(ascii: "z"), UInt8(ascii: "j"), UInt8(ascii: "k"),
+            UInt8(ascii: "v"):
+            4
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): 6
         case UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "("), UInt8(ascii: ")"): 5
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): 3
@@ -86,9 +96,13 @@ struct MarkerScan: Sendable {
                 let candidate = candidates[next]
                 next += 1
                 let start = position - candidate.keyOffset
-                guard found & (1 << UInt64(candidate.index)) == 0, start >= 0, start + candidate.bytes.count <= text.count else { continue }
+                guard found & (1 << UInt64(candidate.index)) == 0, start >= 0,
+                    start + candidate.bytes.count <= text.count
+                else { continue }
                 var matched = 0
-                while matched < candidate.bytes.count, text[start + matched] == markerBytes[candidate.bytes.lowerBound + matched] { matched += 1 }
+                while matched < candidate.bytes.count,
+                    text[start + matched] == markerBytes[candidate.bytes.lowerBound + matched]
+                { matched += 1 }
                 if matched == candidate.bytes.count { found |= 1 << UInt64(candidate.index) }
             }
             position += 1

@@ -29,15 +29,17 @@ enum SeveralReports {
     /// order; one start per line, the format tried first winning.
     static func starts(in lines: [LogLine], markers present: MarkerScan.Found) -> [Start] {
         var starts: [Start] = []
-        for reader in CrashLogParser.readers where reader.markers.isEmpty || reader.markers.contains(where: present.contains) {
+        for reader in CrashLogParser.readers
+        where reader.markers.isEmpty || reader.markers.contains(where: present.contains) {
             starts += reader.reportStarts(in: lines).map { Start(line: $0, format: reader.format) }
         }
         // By line; of two at one line, the format tried first (the sort keeps the readers' order).
         var previous = -1
-        return starts.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element).filter { start in
-            defer { previous = start.line }
-            return start.line != previous
-        }
+        return starts.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+            .filter { start in
+                defer { previous = start.line }
+                return start.line != previous
+            }
     }
 
     /// Whether `head` (the first bytes of a piece of a large log) begins with a report's own first line: a header,
@@ -54,7 +56,9 @@ enum SeveralReports {
     /// frame (an Apple report's `Terminating app due to uncaught exception` in its header).
     static func worthCutting(_ starts: [Start], whole: CrashReport) -> [Start] {
         let embedded = CrashLogParser.reader(of: whole.format).embeddedFormats
-        guard !embedded.isEmpty, let lastFrameLine = whole.threads.lazy.flatMap(\.frames).map(\.lineNumber).max() else { return starts }
+        guard !embedded.isEmpty, let lastFrameLine = whole.threads.lazy.flatMap(\.frames).map(\.lineNumber).max() else {
+            return starts
+        }
         return starts.filter { $0.line == 0 || $0.line > lastFrameLine || !embedded.contains($0.format) }
     }
 
@@ -63,7 +67,8 @@ enum SeveralReports {
     /// image lies at two addresses in it. Spares a log of thousands of one process's traces reading each again.
     static func isOneProcess(_ whole: CrashReport, starts: [Start]) -> Bool {
         CrashLogParser.reader(of: whole.format).continuedBy.contains(.glibcBacktrace)
-            && starts.allSatisfy { $0.line == 0 || $0.format == .glibcBacktrace } && whole.hasFrames && !whole.placesAnImageTwice
+            && starts.allSatisfy { $0.line == 0 || $0.format == .glibcBacktrace } && whole.hasFrames
+            && !whole.placesAnImageTwice
     }
 
     /// The reports of `lines`, cut at `starts`; `nil` when the log is one report after all (no cut leaves a report on
@@ -74,8 +79,10 @@ enum SeveralReports {
     /// trace that continues the report before it in the same process (glibc's stack of another thread, the
     /// sanitizer's report of the abort a program's own trace ended in) is read with it: the two are one process when
     /// no image they share lies at two load addresses.
-    static func read(_ lines: [LogLine], starts: [Start], whole: CrashReport, source: String,
-                     format forced: CrashLogFormat?) -> [CrashReport]? {
+    static func read(
+        _ lines: [LogLine], starts: [Start], whole: CrashReport, source: String,
+        format forced: CrashLogFormat?
+    ) -> [CrashReport]? {
         let cuts = starts.filter { $0.line > 0 && $0.line < lines.count }
         guard !cuts.isEmpty else { return nil }
         let reader = PieceReader(lines: lines, source: source, forced: forced)
@@ -90,11 +97,16 @@ enum SeveralReports {
                 pending = nil
                 if let widened = next.flatMap({ reader.widened($0, to: stretch.lowerBound..<$0.lines.upperBound) }) {
                     next = widened
-                } else if let last = pieces.last, let widened = reader.widened(last, to: last.lines.lowerBound..<stretch.upperBound) {
+                } else if let last = pieces.last,
+                    let widened = reader.widened(last, to: last.lines.lowerBound..<stretch.upperBound)
+                {
                     pieces[pieces.count - 1] = widened
-                    if let pendingStart { pieces[pieces.count - 1].report.warnings.append(Self.noStack(stretch, pendingStart)) }
+                    if let pendingStart {
+                        pieces[pieces.count - 1].report.warnings.append(Self.noStack(stretch, pendingStart))
+                    }
                 } else if let format = next?.report.format ?? pieces.last?.report.format {
-                    var text = CrashReport(format: format, exception: nil, threads: [], images: [], lines: Array(lines[stretch]))
+                    var text = CrashReport(
+                        format: format, exception: nil, threads: [], images: [], lines: Array(lines[stretch]))
                     text.warnings.append(Self.noStack(stretch, pendingStart))
                     pieces.append(Piece(lines: stretch, start: pendingStart, report: text))
                 } else {
@@ -136,7 +148,8 @@ enum SeveralReports {
 
     /// The warning for `stretch`, lines that read as no report.
     private static func noStack(_ stretch: Range<Int>, _ start: Start?) -> String {
-        let what = start.map { "look like the start of a report (\($0.format.rawValue)) but hold no stack" } ?? "hold no stack"
+        let what =
+            start.map { "look like the start of a report (\($0.format.rawValue)) but hold no stack" } ?? "hold no stack"
         return "lines \(stretch.lowerBound + 1)–\(stretch.upperBound) \(what); printed as they are"
     }
 
@@ -149,7 +162,8 @@ enum SeveralReports {
         /// The report of `range`, as its own format (or the one forced), or `nil` when it reads as none.
         func read(_ range: Range<Int>, as format: CrashLogFormat? = nil) -> CrashReport? {
             let slice = Array(lines[range])
-            return try? CrashLogParser.parse(lines: slice, bytes: LogLine.joinedBytes(slice), source: source, format: forced ?? format)
+            return try? CrashLogParser.parse(
+                lines: slice, bytes: LogLine.joinedBytes(slice), source: source, format: forced ?? format)
         }
 
         /// `piece` grown to `range` (text before or after it), read as a report that keeps every frame and the crash
@@ -157,7 +171,8 @@ enum SeveralReports {
         func widened(_ piece: Piece, to range: Range<Int>) -> Piece? {
             for format in [nil, piece.report.format] {
                 guard let read = read(range, as: format), read.frameCount >= piece.report.frameCount,
-                      read.exception != nil || piece.report.exception == nil else { continue }
+                    read.exception != nil || piece.report.exception == nil
+                else { continue }
                 return Piece(lines: range, start: piece.start, report: read)
             }
             return nil
@@ -180,10 +195,14 @@ enum SeveralReports {
     /// the stack of a crash `previous` only states, or a stack whose images lie where `previous`'s do (no image both
     /// name at two load addresses).
     private static func continuesProcess(of previous: Piece, with next: Piece) -> Bool {
-        guard let kind = next.start?.format, CrashLogParser.reader(of: previous.report.format).continuedBy.contains(kind) else { return false }
+        guard let kind = next.start?.format,
+            CrashLogParser.reader(of: previous.report.format).continuedBy.contains(kind)
+        else { return false }
         // (Whether it has frames, not how many: a report joined into thousands of times holds thousands of stacks.)
         if !previous.report.hasFrames { return next.report.hasFrames }
-        return !next.loadAddresses.contains { name, address in previous.loadAddresses[name].map { $0 != address } ?? false }
+        return !next.loadAddresses.contains { name, address in
+            previous.loadAddresses[name].map { $0 != address } ?? false
+        }
     }
 }
 
@@ -205,13 +224,18 @@ extension CrashReport {
         var addresses: [String: UInt64] = [:]
         var conflicting: Set<String> = []
         func note(_ name: String, _ address: UInt64) {
-            if let known = addresses[name], known != address { conflicting.insert(name) } else { addresses[name] = address }
+            if let known = addresses[name], known != address {
+                conflicting.insert(name)
+            } else {
+                addresses[name] = address
+            }
         }
         for image in images { if let load = image.loadAddress { note(image.name, load) } }
         for thread in threads {
             for frame in thread.frames {
                 guard let image = frame.image, images.indices.contains(image), let offset = frame.imageOffset,
-                      let address = frame.address, address >= offset else { continue }
+                    let address = frame.address, address >= offset
+                else { continue }
                 note(images[image].name, address - offset)
             }
         }

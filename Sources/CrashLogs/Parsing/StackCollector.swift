@@ -19,7 +19,8 @@ struct StackCollector {
     /// Ends the stack being gathered, as a thread of `report` (the first one is the crashed one).
     mutating func close(into report: inout CrashReport) {
         guard !frames.isEmpty else { return }
-        report.threads.append(CrashThread(index: report.threads.count, name: title, crashed: report.threads.isEmpty, frames: frames))
+        report.threads.append(
+            CrashThread(index: report.threads.count, name: title, crashed: report.threads.isEmpty, frames: frames))
         frames = []
     }
 }

@@ -19,7 +19,9 @@ extension StringProtocol {
     }
 
     /// True when `needle` occurs in the text.
-    func includes(_ needle: String) -> Bool { Self.byteOffset(of: needle, in: Substring(self), backwards: false) != nil }
+    func includes(_ needle: String) -> Bool {
+        Self.byteOffset(of: needle, in: Substring(self), backwards: false) != nil
+    }
 
     /// Where `needle` first (or last) starts in `text`, in bytes.
     private static func byteOffset(of needle: String, in text: Substring, backwards: Bool) -> Int? {

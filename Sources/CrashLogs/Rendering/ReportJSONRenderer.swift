@@ -59,9 +59,11 @@ public struct ReportJSONRenderer: Sendable {
         json.beginArray()
         for image in report.images {
             json.beginObject()
-            for (key, value) in [("name", image.name), ("path", image.path), ("id", image.identifier), ("arch", image.architecture),
-                                 ("loadAddress", image.loadAddress.map(Self.hex)), ("endAddress", image.endAddress.map(Self.hex)),
-                                 ("debugFile", image.debugFile), ("identifiedBy", image.identifiedBy?.rawValue)] as [(String, String?)] {
+            for (key, value) in [
+                ("name", image.name), ("path", image.path), ("id", image.identifier), ("arch", image.architecture),
+                ("loadAddress", image.loadAddress.map(Self.hex)), ("endAddress", image.endAddress.map(Self.hex)),
+                ("debugFile", image.debugFile), ("identifiedBy", image.identifiedBy?.rawValue)
+            ] as [(String, String?)] {
                 json.member(key, value)
             }
             json.endObject()
@@ -78,17 +80,23 @@ public struct ReportJSONRenderer: Sendable {
     /// The frame's offset into its image: as the log gives it, or from the image's load address.
     private static func imageOffset(of frame: CrashFrame, in report: CrashReport) -> UInt64? {
         if let offset = frame.imageOffset { return offset }
-        guard let address = frame.address, let image = frame.image.map({ report.images[$0] }), let load = image.loadAddress,
-              address >= load, image.endAddress.map({ address < $0 }) ?? true else { return nil }
+        guard let address = frame.address, let image = frame.image.map({ report.images[$0] }),
+            let load = image.loadAddress,
+            address >= load, image.endAddress.map({ address < $0 }) ?? true
+        else { return nil }
         return address - load
     }
 
     /// What symbolication found, or else what the log itself named with a source position (a debugger's frame), so
     /// that a frame the log named is never left without a name.
     private static func symbols(of frame: CrashFrame) -> [SymbolicatedFrame] {
-        guard frame.symbols.isEmpty, frame.isSymbolicatedInLog || frame.sourceInLog != nil, let name = frame.symbolInLog else { return frame.symbols }
-        return [SymbolicatedFrame(function: name, linkageName: nil, file: frame.sourceInLog?.file, line: frame.sourceInLog?.line ?? 0,
-                                  column: 0, isInlined: false)]
+        guard frame.symbols.isEmpty, frame.isSymbolicatedInLog || frame.sourceInLog != nil, let name = frame.symbolInLog
+        else { return frame.symbols }
+        return [
+            SymbolicatedFrame(
+                function: name, linkageName: nil, file: frame.sourceInLog?.file, line: frame.sourceInLog?.line ?? 0,
+                column: 0, isInlined: false)
+        ]
     }
 
     private func write(_ frame: CrashFrame, of report: CrashReport, into json: inout JSONBytes) {
@@ -117,7 +125,9 @@ public struct ReportJSONRenderer: Sendable {
         if let trust = frame.trust {
             json.member("trust", trust.rawValue)
             // A walked frame's module and its offset from the module's load address, as minidump processors give them.
-            if let image = frame.image.map({ report.images[$0] }), let address = frame.address, let load = image.loadAddress {
+            if let image = frame.image.map({ report.images[$0] }), let address = frame.address,
+                let load = image.loadAddress
+            {
                 json.member("module", image.name)
                 json.member("moduleOffset", Self.hex(address &- load))
             }

@@ -28,7 +28,9 @@ public struct ReportTextRenderer: Sendable {
             var added = 0
             for frame in thread.frames {
                 guard !frame.symbols.isEmpty else {
-                    if added > 0, case .sanitizer = frame.lineStyle { renumberedLines[frame.lineNumber] = (frame.index, frame.index + added) }
+                    if added > 0, case .sanitizer = frame.lineStyle {
+                        renumberedLines[frame.lineNumber] = (frame.index, frame.index + added)
+                    }
                     continue
                 }
                 framesByLine[frame.lineNumber] = frame
@@ -53,12 +55,18 @@ public struct ReportTextRenderer: Sendable {
                 continue
             }
             guard let frame = framesByLine[number] else {
-                if report.format == .sanitizer || report.format == .glibcBacktrace, let summary = sanitizerSummary(line.text, report: report) {
+                if report.format == .sanitizer || report.format == .glibcBacktrace,
+                    let summary = sanitizerSummary(line.text, report: report)
+                {
                     line.appendRewritten([summary], to: &output)
                     continue
                 }
-                if let numbers = renumberedLines[number], let renumbered = Self.renumbered(line.text, from: numbers.from, to: numbers.to) {
-                    let text = colors.map { $0.untouchedLine(renumbered, isUnresolvedFrame: unresolvedLines.contains(number)) } ?? renumbered
+                if let numbers = renumberedLines[number],
+                    let renumbered = Self.renumbered(line.text, from: numbers.from, to: numbers.to)
+                {
+                    let text =
+                        colors.map { $0.untouchedLine(renumbered, isUnresolvedFrame: unresolvedLines.contains(number)) }
+                        ?? renumbered
                     line.appendRewritten([text], to: &output)
                     continue
                 }
@@ -74,7 +82,10 @@ public struct ReportTextRenderer: Sendable {
             case .darwin(let headLength):
                 rendered = appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report)
             case .androidTombstone(let headLength, let buildID):
-                rendered = headLength.map { tombstoneLines(frame, head: Self.head(of: line.text, length: $0), buildID: buildID) } ?? [line.text]
+                rendered =
+                    headLength.map {
+                        tombstoneLines(frame, head: Self.head(of: line.text, length: $0), buildID: buildID)
+                    } ?? [line.text]
             case .lldb(let headLength):
                 rendered = lldbLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report)
             case .breakpadMachineReadable(let thread, let frameNumber, let module):
@@ -82,14 +93,17 @@ public struct ReportTextRenderer: Sendable {
             case .breakpad(let indentation):
                 rendered = breakpadLines(frame, indentation: String(repeating: " ", count: indentation), report: report)
             case .systemdCoredump(let headLength, let module, let offset):
-                rendered = coredumpLines(frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
+                rendered = coredumpLines(
+                    frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
             case .unwound(let headLength, let module, let offset):
-                rendered = unwoundLines(frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
+                rendered = unwoundLines(
+                    frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
             case .gdb:
                 rendered = gdbLines(frame)
             case .sanitizer(let indentation):
-                rendered = sanitizerLines(frame, firstNumber: numbersByLine[number] ?? frame.index, report: report,
-                                          indentation: Self.head(of: line.text, length: indentation))
+                rendered = sanitizerLines(
+                    frame, firstNumber: numbersByLine[number] ?? frame.index, report: report,
+                    indentation: Self.head(of: line.text, length: indentation))
             case .glibc, .addressList, .jsonObject:
                 rendered = glibcLines(frame, report: report)
             }
@@ -102,7 +116,9 @@ public struct ReportTextRenderer: Sendable {
 
     /// `text` with its frame number `#from` (the first `#` of the line) written `#to`; `nil` when it has none.
     static func renumbered(_ text: String, from: Int, to: Int) -> String? {
-        guard let hash = text.firstIndex(of: "#"), text[text.index(after: hash)...].hasPrefix(String(from)) else { return nil }
+        guard let hash = text.firstIndex(of: "#"), text[text.index(after: hash)...].hasPrefix(String(from)) else {
+            return nil
+        }
         let digitsEnd = text.index(hash, offsetBy: 1 + String(from).count)
         return String(text[...hash]) + String(to) + String(text[digitsEnd...])
     }
@@ -113,7 +129,9 @@ public struct ReportTextRenderer: Sendable {
         guard colors != nil else { return [] }
         var lines = Set<Int>()
         for thread in report.threads {
-            for frame in thread.frames where frame.symbols.isEmpty && frame.unresolvedReason != nil { lines.insert(frame.lineNumber) }
+            for frame in thread.frames where frame.symbols.isEmpty && frame.unresolvedReason != nil {
+                lines.insert(frame.lineNumber)
+            }
         }
         return lines
     }
@@ -175,12 +193,17 @@ public struct ReportTextRenderer: Sendable {
         var cursor = 0
         for frame in frames {
             guard let range = frame.byteRange, range.lowerBound >= cursor, range.upperBound <= bytes.count,
-                  let original = try? JSONParser.parse(bytes, range: range), case .object(let members) = original.value else { continue }
+                let original = try? JSONParser.parse(bytes, range: range), case .object(let members) = original.value
+            else { continue }
             output += bytes[cursor..<range.lowerBound]
             let separator = report.format == .swiftBacktrace ? ": " : ":"
-            let kept = members.filter { !["symbol", "symbolLocation", "sourceFile", "sourceLine", "sourceColumn", "inline",
-                                          "offset", "image", "sourceLocation", "inlined", "description"].contains($0.key) }
-                .map { JSONText.quote($0.key) + separator + String(decoding: bytes[$0.value.span], as: UTF8.self) }
+            let kept = members.filter {
+                ![
+                    "symbol", "symbolLocation", "sourceFile", "sourceLine", "sourceColumn", "inline",
+                    "offset", "image", "sourceLocation", "inlined", "description"
+                ].contains($0.key)
+            }
+            .map { JSONText.quote($0.key) + separator + String(decoding: bytes[$0.value.span], as: UTF8.self) }
             let objects = frame.symbols.map { symbol -> String in
                 var fields = kept
                 if report.format == .swiftBacktrace {
@@ -188,7 +211,9 @@ public struct ReportTextRenderer: Sendable {
                     // with its offset in `description`, the offset from the call for a return address.
                     let image = frame.image.map { report.images[$0].name }
                     if symbol.isInlined { fields.append("\"inlined\": true") }
-                    if symbol.isThunk { fields.append("\"thunk\": true") } else if SwiftBacktraceLayout.isSystem(symbol, image: image) {
+                    if symbol.isThunk {
+                        fields.append("\"thunk\": true")
+                    } else if SwiftBacktraceLayout.isSystem(symbol, image: image) {
                         fields.append("\"system\": true")
                     }
                     fields.append("\"symbol\": " + JSONText.quote(symbol.linkageName ?? symbol.function ?? "<unknown>"))
@@ -196,16 +221,24 @@ public struct ReportTextRenderer: Sendable {
                     fields.append("\"offset\": \(offset)")
                     let name = symbol.function ?? symbol.linkageName ?? "<unknown>"
                     // An async resume point's description, like an inlined frame's, has no offset.
-                    let isResumePoint = members.contains { $0.key == "kind" && $0.value.value == .string("asyncResumePoint") }
-                    fields.append("\"description\": " + JSONText.quote(symbol.isInlined || isResumePoint ? name : "\(name) + \(offset)"))
+                    let isResumePoint = members.contains {
+                        $0.key == "kind" && $0.value.value == .string("asyncResumePoint")
+                    }
+                    fields.append(
+                        "\"description\": "
+                            + JSONText.quote(symbol.isInlined || isResumePoint ? name : "\(name) + \(offset)"))
                     if let image { fields.append("\"image\": " + JSONText.quote(image)) }
                     if let file = SwiftBacktraceLayout.sourceFile(of: symbol) {
-                        fields.append("\"sourceLocation\": { \"file\": \(JSONText.quote(file)), \"line\": \(symbol.line), \"column\": \(symbol.column) }")
+                        fields.append(
+                            "\"sourceLocation\": { \"file\": \(JSONText.quote(file)), \"line\": \(symbol.line), \"column\": \(symbol.column) }"
+                        )
                     }
                     return "{ " + fields.joined(separator: ", ") + " }"
                 }
                 fields.append("\"symbol\":" + JSONText.quote(symbol.function ?? "???"))
-                if !symbol.isInlined, let offset = frame.functionOffset { fields.append("\"symbolLocation\":\(offset)") }
+                if !symbol.isInlined, let offset = frame.functionOffset {
+                    fields.append("\"symbolLocation\":\(offset)")
+                }
                 if let file = symbol.file {
                     fields.append("\"sourceFile\":" + JSONText.quote(FilePath.fileName(of: file)))
                     fields.append("\"sourceLine\":\(symbol.line)")

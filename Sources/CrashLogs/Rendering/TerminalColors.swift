@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// The colours a report printed back on a terminal gets (ANSI escapes): the names symbolication found, their source
 /// positions, the crashing thread, frames left unresolved, and names that differ from the one the log gave.
 public struct TerminalColors: Hashable, Sendable {
@@ -31,9 +32,11 @@ public struct TerminalColors: Hashable, Sendable {
         for (position, symbol) in frame.symbols.enumerated() {
             // Lines go with symbols in order when there is one per symbol; otherwise every line is searched.
             let indices = lines.count == frame.symbols.count ? [position] : Array(lines.indices)
-            let differs = !symbol.isInlined && frame.symbolInLog.map { logged in
-                ![symbol.function, symbol.linkageName].contains { $0 == logged || ($0?.hasPrefix(logged) ?? false) }
-            } ?? false
+            let differs =
+                !symbol.isInlined
+                && frame.symbolInLog.map { logged in
+                    ![symbol.function, symbol.linkageName].contains { $0 == logged || ($0?.hasPrefix(logged) ?? false) }
+                } ?? false
             for index in indices {
                 if let function = symbol.function {
                     lines[index] = painting(function, in: lines[index], with: differs ? differingName : self.function)

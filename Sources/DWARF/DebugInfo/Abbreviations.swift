@@ -42,17 +42,24 @@ struct Abbreviations {
     init(_ section: ByteReader, header: UnitHeader, through last: UInt64? = nil) throws(Failure) {
         var cursor = ByteCursor(section, at: header.abbreviationOffset)
         guard header.abbreviationOffset < section.bytes.count else {
-            throw Failure(detail: "its abbreviations' offset 0x\(String(header.abbreviationOffset, radix: 16)) is past the end of .debug_abbrev")
+            throw Failure(
+                detail:
+                    "its abbreviations' offset 0x\(String(header.abbreviationOffset, radix: 16)) is past the end of .debug_abbrev"
+            )
         }
         while true {
             guard let code = cursor.uleb() else { throw Failure(detail: "its abbreviation table is cut short") }
             if code == 0 { break }
-            guard let tag = cursor.uleb(), let children = cursor.byte() else { throw Failure(detail: "abbreviation \(code) is cut short") }
+            guard let tag = cursor.uleb(), let children = cursor.byte() else {
+                throw Failure(detail: "abbreviation \(code) is cut short")
+            }
             let first = specs.count
             var fixedSize: Int? = 0
             var slots: UInt32 = 0
             while true {
-                guard let name = cursor.uleb(), let form = cursor.uleb() else { throw Failure(detail: "abbreviation \(code) is cut short") }
+                guard let name = cursor.uleb(), let form = cursor.uleb() else {
+                    throw Failure(detail: "abbreviation \(code) is cut short")
+                }
                 if name == 0, form == 0 { break }
                 var constant: Int64 = 0
                 if form == AttributeForm.implicitConst {
@@ -60,15 +67,23 @@ struct Abbreviations {
                     constant = value
                 }
                 guard form <= UInt64(UInt16.max),
-                      let (layout, size) = AttributeForm.layout(of: form, addressSize: header.addressSize, offsetSize: header.offsetSize, version: header.version) else {
-                    throw Failure(detail: "abbreviation \(code) uses form 0x\(String(form, radix: 16)), which DWARF does not define")
+                    let (layout, size) = AttributeForm.layout(
+                        of: form, addressSize: header.addressSize, offsetSize: header.offsetSize,
+                        version: header.version)
+                else {
+                    throw Failure(
+                        detail:
+                            "abbreviation \(code) uses form 0x\(String(form, radix: 16)), which DWARF does not define")
                 }
                 let slot = AttributeSlot(attribute: name)
                 if let slot { slots |= slot.bit }
                 fixedSize = layout == .fixed ? fixedSize.map { $0 + size } : nil
-                specs.append(AttributeSpec(slot: slot, layout: layout, size: UInt8(size), form: UInt16(form), implicitConstant: constant))
+                specs.append(
+                    AttributeSpec(
+                        slot: slot, layout: layout, size: UInt8(size), form: UInt16(form), implicitConstant: constant))
             }
-            let abbreviation = Abbreviation(tag: tag, hasChildren: children != 0, specs: first..<specs.count, fixedSize: fixedSize, slots: slots)
+            let abbreviation = Abbreviation(
+                tag: tag, hasChildren: children != 0, specs: first..<specs.count, fixedSize: fixedSize, slots: slots)
             if sparse.isEmpty, code == UInt64(dense.count + 1) {
                 dense.append(abbreviation)
             } else if sparse[code] == nil, code > UInt64(dense.count) {

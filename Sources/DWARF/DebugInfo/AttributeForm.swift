@@ -26,11 +26,14 @@ enum AttributeForm {
     static let data16: UInt64 = 0x1E, lineStrp: UInt64 = 0x1F, refSig8: UInt64 = 0x20, implicitConst: UInt64 = 0x21
     static let loclistx: UInt64 = 0x22, rnglistx: UInt64 = 0x23, refSup8: UInt64 = 0x24
     static let strx1: UInt64 = 0x25, strx4: UInt64 = 0x28, addrx1: UInt64 = 0x29, addrx4: UInt64 = 0x2C
-    static let gnuAddrIndex: UInt64 = 0x1F01, gnuStrIndex: UInt64 = 0x1F02, gnuRefAlt: UInt64 = 0x1F20, gnuStrpAlt: UInt64 = 0x1F21
+    static let gnuAddrIndex: UInt64 = 0x1F01, gnuStrIndex: UInt64 = 0x1F02, gnuRefAlt: UInt64 = 0x1F20,
+        gnuStrpAlt: UInt64 = 0x1F21
 
     /// How `form`'s value lies, and its size when fixed; `nil` for a form DWARF does not define (the unit cannot be
     /// read past it).
-    static func layout(of form: UInt64, addressSize: Int, offsetSize: Int, version: Int) -> (layout: FormLayout, size: Int)? {
+    static func layout(of form: UInt64, addressSize: Int, offsetSize: Int, version: Int) -> (
+        layout: FormLayout, size: Int
+    )? {
         switch form {
         case addr: return (.fixed, addressSize)
         case data1, ref1, flag, strx1, addrx1: return (.fixed, 1)

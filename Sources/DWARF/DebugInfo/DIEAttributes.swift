@@ -18,8 +18,10 @@ struct DIEAttributes {
     /// Reads the attributes of a DIE with `abbreviation` (whose attributes lie in `specs`) from `cursor` (just past its code), keeping those in
     /// `wanted` (the first of each, as libdwarf does) and stepping over the rest. False when a value runs past the
     /// unit (`header`'s) or has a form no DWARF defines.
-    mutating func read(_ abbreviation: Abbreviation, specs: [AttributeSpec], from cursor: inout ByteCursor, in header: UnitHeader,
-                       wanted: UInt32) -> Bool {
+    mutating func read(
+        _ abbreviation: Abbreviation, specs: [AttributeSpec], from cursor: inout ByteCursor, in header: UnitHeader,
+        wanted: UInt32
+    ) -> Bool {
         let end = header.end
         present = 0
         if abbreviation.slots & wanted == 0, let size = abbreviation.fixedSize {
@@ -36,8 +38,9 @@ struct DIEAttributes {
             var hops = 0
             while layout == .indirect {
                 guard hops < 4, let named = cursor.uleb(),
-                      let (namedLayout, namedSize) = AttributeForm.layout(of: named, addressSize: header.addressSize,
-                                                                                   offsetSize: header.offsetSize, version: header.version)
+                    let (namedLayout, namedSize) = AttributeForm.layout(
+                        of: named, addressSize: header.addressSize,
+                        offsetSize: header.offsetSize, version: header.version)
                 else { return false }
                 form = named
                 layout = namedLayout

@@ -39,7 +39,9 @@ struct DebugSections: Sendable {
     }
 
     private func reader(_ bytes: ImmutableBytes?) -> ByteReader {
-        ByteReader(bytes: UnsafeRawBufferPointer(start: bytes?.baseAddress, count: bytes?.count ?? 0), isBigEndian: isBigEndian)
+        ByteReader(
+            bytes: UnsafeRawBufferPointer(start: bytes?.baseAddress, count: bytes?.count ?? 0), isBigEndian: isBigEndian
+        )
     }
 
     var info: ByteReader { reader(infoBytes) }
@@ -57,6 +59,7 @@ struct DebugSections: Sendable {
     /// A reader of the line programs of `.debug_line`; `nil` when the file has none.
     var lineProgram: LineProgramReader? {
         let line = line
-        return line.bytes.isEmpty ? nil : LineProgramReader(section: line.bytes, lineStrings: lineStrings.bytes, strings: strings.bytes)
+        return line.bytes.isEmpty
+            ? nil : LineProgramReader(section: line.bytes, lineStrings: lineStrings.bytes, strings: strings.bytes)
     }
 }

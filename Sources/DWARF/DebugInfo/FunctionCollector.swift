@@ -47,46 +47,65 @@ struct FunctionCollector {
             guard let code = cursor.uleb() else { return nil }
             if code == 0 { return cursor.position }
             guard let abbreviation = unit.abbreviations[code] else { return nil }
-            guard let next = visit(abbreviation, at: dieOffset, cursor: &cursor, enclosingFunction: enclosingFunction, depth: depth) else { return nil }
+            guard
+                let next = visit(
+                    abbreviation, at: dieOffset, cursor: &cursor, enclosingFunction: enclosingFunction, depth: depth)
+            else { return nil }
             position = next
         }
         return nil
     }
 
     /// Records what the DIE at `dieOffset` holds; returns where its next sibling starts.
-    private mutating func visit(_ abbreviation: Abbreviation, at dieOffset: Int, cursor: inout ByteCursor, enclosingFunction: Int?, depth: Int) -> Int? {
+    private mutating func visit(
+        _ abbreviation: Abbreviation, at dieOffset: Int, cursor: inout ByteCursor, enclosingFunction: Int?, depth: Int
+    ) -> Int? {
         let tag = abbreviation.tag
         if tag == Self.subprogram || tag == Self.inlinedSubroutine {
-            guard unit.read(abbreviation, into: &attributes, from: &cursor, wanted: Self.functionSlots) else { return nil }
+            guard unit.read(abbreviation, into: &attributes, from: &cursor, wanted: Self.functionSlots) else {
+                return nil
+            }
             let ranges = unit.ranges(attributes)
             // Declarations and abstract instances have no code, and neither does anything below them.
             // A concrete copy may still have an empty range (strict DWARF 2 gives an inlined function
             // whose code is scattered `low_pc == high_pc`) while its children hold the code: keep it.
             let hasCode = !ranges.isEmpty || attributes.has(.lowPC) || attributes.has(.ranges)
-            let outsideTargets = targets.map { targets in enclosingFunction == nil && !ranges.isEmpty && !ranges.contains(where: targets.anyIn) } ?? false
-            guard hasCode, !outsideTargets else { return skipChildren(abbreviation, at: dieOffset, from: cursor.position) }
+            let outsideTargets =
+                targets.map { targets in
+                    enclosingFunction == nil && !ranges.isEmpty && !ranges.contains(where: targets.anyIn)
+                } ?? false
+            guard hasCode, !outsideTargets else {
+                return skipChildren(abbreviation, at: dieOffset, from: cursor.position)
+            }
             let isInlined = tag == Self.inlinedSubroutine
             let names = FunctionNameResolver.ownNames(attributes, in: unit)
-            let origin = names.isComplete ? nil : unit.reference(attributes[.abstractOrigin]) ?? unit.reference(attributes[.specification])
+            let origin =
+                names.isComplete
+                ? nil : unit.reference(attributes[.abstractOrigin]) ?? unit.reference(attributes[.specification])
             let index = functions.count
-            functions.append(FunctionRecord(
-                name: names.name, linkageName: names.linkageName, ranges: ranges, parent: enclosingFunction,
-                depth: enclosingFunction.map { functions[$0].depth + 1 } ?? 0, isInlined: isInlined,
-                callFile: isInlined ? unit.unsigned(attributes[.callFile]).flatMap(file) : nil,
-                callLine: isInlined ? Int(clamping: unit.unsigned(attributes[.callLine]) ?? 0) : 0,
-                callColumn: isInlined ? Int(clamping: unit.unsigned(attributes[.callColumn]) ?? 0) : 0,
-                declarationLine: names.declarationLine, nameOrigin: origin))
-            return walkChildrenThenSibling(abbreviation, at: dieOffset, from: cursor.position, enclosingFunction: index, depth: depth)
+            functions.append(
+                FunctionRecord(
+                    name: names.name, linkageName: names.linkageName, ranges: ranges, parent: enclosingFunction,
+                    depth: enclosingFunction.map { functions[$0].depth + 1 } ?? 0, isInlined: isInlined,
+                    callFile: isInlined ? unit.unsigned(attributes[.callFile]).flatMap(file) : nil,
+                    callLine: isInlined ? Int(clamping: unit.unsigned(attributes[.callLine]) ?? 0) : 0,
+                    callColumn: isInlined ? Int(clamping: unit.unsigned(attributes[.callColumn]) ?? 0) : 0,
+                    declarationLine: names.declarationLine, nameOrigin: origin))
+            return walkChildrenThenSibling(
+                abbreviation, at: dieOffset, from: cursor.position, enclosingFunction: index, depth: depth)
         }
         guard unit.read(abbreviation, into: &attributes, from: &cursor, wanted: Self.siblingSlot) else { return nil }
         if Self.holdsNoCode(tag) {
             return skipChildren(abbreviation, at: dieOffset, from: cursor.position)
         }
-        return walkChildrenThenSibling(abbreviation, at: dieOffset, from: cursor.position, enclosingFunction: enclosingFunction, depth: depth)
+        return walkChildrenThenSibling(
+            abbreviation, at: dieOffset, from: cursor.position, enclosingFunction: enclosingFunction, depth: depth)
     }
 
     /// Walks the children of a DIE whose attributes end at `start`; returns where its next sibling starts.
-    private mutating func walkChildrenThenSibling(_ abbreviation: Abbreviation, at dieOffset: Int, from start: Int, enclosingFunction: Int?, depth: Int) -> Int? {
+    private mutating func walkChildrenThenSibling(
+        _ abbreviation: Abbreviation, at dieOffset: Int, from start: Int, enclosingFunction: Int?, depth: Int
+    ) -> Int? {
         guard abbreviation.hasChildren else { return start }
         guard depth + 1 < Self.maximumDepth else { return skipChildren(abbreviation, at: dieOffset, from: start) }
         let sibling = self.sibling(of: dieOffset)
@@ -121,7 +140,8 @@ struct FunctionCollector {
     private mutating func sibling(of dieOffset: Int) -> SiblingLink {
         guard let reference = unit.reference(attributes[.sibling]) else { return .unnamed }
         guard reference > UInt64(dieOffset) else {
-            damage = "the DIE at 0x\(String(dieOffset, radix: 16)) names 0x\(String(reference, radix: 16)) as its sibling, which does not follow it"
+            damage =
+                "the DIE at 0x\(String(dieOffset, radix: 16)) names 0x\(String(reference, radix: 16)) as its sibling, which does not follow it"
             return .broken
         }
         guard reference < UInt64(unit.header.end) else { return .broken }
@@ -132,9 +152,11 @@ struct FunctionCollector {
     /// outside the type that points back with `DW_AT_specification` (gcc, clang and swiftc all do so).
     private static func holdsNoCode(_ tag: UInt64) -> Bool {
         switch tag {
-        case 0x05, 0x18, 0x34, 0x0D, 0x28, 0x24, 0x0F, 0x10, 0x42, 0x26, 0x35, 0x16, 0x01, 0x21, 0x15,  // parameters, variables, members, types
-             0x04, 0x2F, 0x30, 0x0A, 0x48, 0x4109, 0x08, 0x3A, 0x1C,                                    // enumerations, template parameters, labels, call sites, imports, inheritance
-             0x13, 0x02, 0x17:                                                                          // structures, classes, unions
+        // parameters, variables, members, types
+        case 0x05, 0x18, 0x34, 0x0D, 0x28, 0x24, 0x0F, 0x10, 0x42, 0x26, 0x35, 0x16, 0x01, 0x21, 0x15,
+            // enumerations, template parameters, labels, call sites, imports, inheritance
+            0x04, 0x2F, 0x30, 0x0A, 0x48, 0x4109, 0x08, 0x3A, 0x1C,
+            0x13, 0x02, 0x17: // structures, classes, unions
             return true
         default:
             return false

@@ -23,7 +23,8 @@ final class FunctionNameResolver: Sendable {
     }
 
     /// The attributes a name is read from.
-    static let nameSlots = AttributeSlot.mask(.name, .linkageName, .mipsLinkageName, .declarationLine, .abstractOrigin, .specification)
+    static let nameSlots = AttributeSlot.mask(
+        .name, .linkageName, .mipsLinkageName, .declarationLine, .abstractOrigin, .specification)
 
     let sections: DebugSections
     let headers: UnitHeaders
@@ -38,9 +39,10 @@ final class FunctionNameResolver: Sendable {
 
     /// The names a DIE states itself, from its attributes as read.
     static func ownNames(_ attributes: DIEAttributes, in unit: UnitReader) -> Names {
-        Names(name: unit.string(attributes[.name]),
-              linkageName: unit.string(attributes[.linkageName]) ?? unit.string(attributes[.mipsLinkageName]),
-              declarationLine: Int(clamping: unit.unsigned(attributes[.declarationLine]) ?? 0))
+        Names(
+            name: unit.string(attributes[.name]),
+            linkageName: unit.string(attributes[.linkageName]) ?? unit.string(attributes[.mipsLinkageName]),
+            declarationLine: Int(clamping: unit.unsigned(attributes[.declarationLine]) ?? 0))
     }
 
     /// `record` with the names it lacks taken from its origin chain.
@@ -72,12 +74,16 @@ final class FunctionNameResolver: Sendable {
             return supplementary.nameResolver.names(at: offset & ~SupplementaryDWARF.referenceTag, walk: &ownWalk)
         }
         if let cached = namesByOffset.withLock({ $0[offset] }) { return cached }
-        guard !walk.visiting.contains(offset), let header = headers.unit(holding: offset), let unit = unit(header) else { return nil }
+        guard !walk.visiting.contains(offset), let header = headers.unit(holding: offset), let unit = unit(header)
+        else { return nil }
         var cursor = unit.cursor(at: Int(offset))
         guard let code = cursor.uleb(), let abbreviation = unit.abbreviations[code],
-              unit.read(abbreviation, into: &walk.attributes, from: &cursor, wanted: Self.nameSlots) else { return nil }
+            unit.read(abbreviation, into: &walk.attributes, from: &cursor, wanted: Self.nameSlots)
+        else { return nil }
         var names = Self.ownNames(walk.attributes, in: unit)
-        let references = [unit.reference(walk.attributes[.abstractOrigin]), unit.reference(walk.attributes[.specification])]
+        let references = [
+            unit.reference(walk.attributes[.abstractOrigin]), unit.reference(walk.attributes[.specification])
+        ]
         // Another thread resolving the same DIE meanwhile finds what this one finds, and stores the same.
         if walk.visiting.count < Self.maximumReferenceChain {
             walk.visiting.append(offset)

@@ -24,7 +24,9 @@ final class SupplementaryDWARF: Sendable {
         sections = DebugSections(try SectionAccess(object: object), supplementary: nil, isSupplementaryFile: true)
         headers = UnitHeaders(sections.info)
         if let offset = headers.unreadableAt {
-            throw DWARFError(.malformed, path: object.path, detail: "unit header at offset 0x\(String(offset, radix: 16)) cannot be read")
+            throw DWARFError(
+                .malformed, path: object.path,
+                detail: "unit header at offset 0x\(String(offset, radix: 16)) cannot be read")
         }
         nameResolver = FunctionNameResolver(sections: sections, headers: headers)
     }

@@ -32,12 +32,15 @@ struct UnitHeader: Sendable {
             return nil
         }
         let contentStart = cursor.position
-        guard length <= UInt64(info.bytes.count - contentStart), let version = cursor.unsigned(2), (2...5).contains(version) else { return nil }
+        guard length <= UInt64(info.bytes.count - contentStart), let version = cursor.unsigned(2),
+            (2...5).contains(version)
+        else { return nil }
         self.offset = offset
         self.end = contentStart + Int(length)
         self.version = Int(version)
         if version >= 5 {
-            guard let type = cursor.byte(), let size = cursor.byte(), let abbreviations = cursor.unsigned(offsetSize) else { return nil }
+            guard let type = cursor.byte(), let size = cursor.byte(), let abbreviations = cursor.unsigned(offsetSize)
+            else { return nil }
             unitType = type
             addressSize = Int(size)
             abbreviationOffset = Int(clamping: abbreviations)

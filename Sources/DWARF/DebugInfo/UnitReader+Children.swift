@@ -17,8 +17,11 @@ extension UnitReader {
         var cursor = cursor(at: offset)
         var attributes = DIEAttributes()
         guard let code = cursor.uleb(), code != 0, let abbreviation = abbreviations[code],
-              read(abbreviation, into: &attributes, from: &cursor, wanted: wanted | AttributeSlot.sibling.bit) else { return nil }
-        return DIE(offset: offset, tag: abbreviation.tag, hasChildren: abbreviation.hasChildren, attributes: attributes, end: cursor.position)
+            read(abbreviation, into: &attributes, from: &cursor, wanted: wanted | AttributeSlot.sibling.bit)
+        else { return nil }
+        return DIE(
+            offset: offset, tag: abbreviation.tag, hasChildren: abbreviation.hasChildren, attributes: attributes,
+            end: cursor.position)
     }
 
     /// Calls `body` with each child of `parent`, in order, until it returns false or a child cannot be read. A child
@@ -28,7 +31,9 @@ extension UnitReader {
         var position = parent.end
         while position < header.end {
             var probe = cursor(at: position)
-            guard let code = probe.uleb(), code != 0, let child = die(at: position, wanted: wanted), body(child) else { return }
+            guard let code = probe.uleb(), code != 0, let child = die(at: position, wanted: wanted), body(child) else {
+                return
+            }
             guard let next = nextSibling(of: child) else { return }
             position = next
         }
@@ -53,7 +58,9 @@ extension UnitReader {
         while open > 0 {
             guard let code = cursor.uleb() else { return nil }
             if code == 0 { open -= 1; continue }
-            guard let inner = abbreviations[code], read(inner, into: &attributes, from: &cursor, wanted: 0) else { return nil }
+            guard let inner = abbreviations[code], read(inner, into: &attributes, from: &cursor, wanted: 0) else {
+                return nil
+            }
             if inner.hasChildren { open += 1 }
         }
         return cursor.position

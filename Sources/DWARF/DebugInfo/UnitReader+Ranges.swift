@@ -24,7 +24,8 @@ extension UnitReader {
             let (scaled, overflow) = list.value.multipliedReportingOverflow(by: UInt64(header.offsetSize))
             let (entry, overflow2) = base.addingReportingOverflow(scaled)
             guard !overflow, !overflow2, entry < UInt64(Int.max),
-                  let relative = lists.unsigned(at: Int(entry), size: header.offsetSize) else { return [] }
+                let relative = lists.unsigned(at: Int(entry), size: header.offsetSize)
+            else { return [] }
             (offset, _) = base.addingReportingOverflow(relative)
         } else {
             offset = list.value
@@ -38,28 +39,29 @@ extension UnitReader {
         }
         while let kind = cursor.byte() {
             switch kind {
-            case 0x00:                                                         // DW_RLE_end_of_list
+            case 0x00: // DW_RLE_end_of_list
                 return ranges
-            case 0x01:                                                         // DW_RLE_base_addressx
+            case 0x01: // DW_RLE_base_addressx
                 guard let index = cursor.uleb() else { return ranges }
                 base = indexedAddress(index) ?? base
-            case 0x02:                                                         // DW_RLE_startx_endx
+            case 0x02: // DW_RLE_startx_endx
                 guard let start = cursor.uleb(), let end = cursor.uleb() else { return ranges }
                 add(indexedAddress(start), indexedAddress(end))
-            case 0x03:                                                         // DW_RLE_startx_length
+            case 0x03: // DW_RLE_startx_length
                 guard let start = cursor.uleb(), let length = cursor.uleb() else { return ranges }
                 let begin = indexedAddress(start)
                 add(begin, begin.map { $0 &+ length })
-            case 0x04:                                                         // DW_RLE_offset_pair
+            case 0x04: // DW_RLE_offset_pair
                 guard let start = cursor.uleb(), let end = cursor.uleb() else { return ranges }
                 add(base &+ start, base &+ end)
-            case 0x05:                                                         // DW_RLE_base_address
+            case 0x05: // DW_RLE_base_address
                 guard let address = cursor.unsigned(header.addressSize) else { return ranges }
                 base = address
-            case 0x06:                                                         // DW_RLE_start_end
-                guard let start = cursor.unsigned(header.addressSize), let end = cursor.unsigned(header.addressSize) else { return ranges }
+            case 0x06: // DW_RLE_start_end
+                guard let start = cursor.unsigned(header.addressSize), let end = cursor.unsigned(header.addressSize)
+                else { return ranges }
                 add(start, end)
-            case 0x07:                                                         // DW_RLE_start_length
+            case 0x07: // DW_RLE_start_length
                 guard let start = cursor.unsigned(header.addressSize), let length = cursor.uleb() else { return ranges }
                 add(start, start &+ length)
             default:

@@ -56,9 +56,11 @@ struct UnitReader {
         guard let code = cursor.uleb(), let abbreviation = abbreviations[code] else {
             throw Failure(detail: "its unit DIE has no abbreviation")
         }
-        let wanted = AttributeSlot.mask(.lowPC, .highPC, .ranges, .statementList, .stringOffsetsBase, .addressBase, .gnuAddressBase,
-                                        .rangeListsBase, .name, .compilationDirectory, .producer)
-        guard attributes.read(abbreviation, specs: abbreviations.specs, from: &cursor, in: header, wanted: wanted) else {
+        let wanted = AttributeSlot.mask(
+            .lowPC, .highPC, .ranges, .statementList, .stringOffsetsBase, .addressBase, .gnuAddressBase,
+            .rangeListsBase, .name, .compilationDirectory, .producer)
+        guard attributes.read(abbreviation, specs: abbreviations.specs, from: &cursor, in: header, wanted: wanted)
+        else {
             throw Failure(detail: "its unit DIE is cut short")
         }
         unitTag = abbreviation.tag
@@ -76,7 +78,10 @@ struct UnitReader {
     func cursor(at offset: Int) -> ByteCursor { ByteCursor(sections.info, at: offset) }
 
     /// Reads one DIE's attributes (see ``DIEAttributes/read(_:specs:from:in:wanted:)``).
-    func read(_ abbreviation: Abbreviation, into attributes: inout DIEAttributes, from cursor: inout ByteCursor, wanted: UInt32) -> Bool {
+    func read(
+        _ abbreviation: Abbreviation, into attributes: inout DIEAttributes, from cursor: inout ByteCursor,
+        wanted: UInt32
+    ) -> Bool {
         attributes.read(abbreviation, specs: abbreviations.specs, from: &cursor, in: header, wanted: wanted)
     }
 
@@ -135,7 +140,8 @@ struct UnitReader {
             let (scaled, overflow) = value.multipliedReportingOverflow(by: UInt64(header.offsetSize))
             let (entry, overflow2) = stringOffsetsBase.addingReportingOverflow(scaled)
             guard !overflow, !overflow2, entry < UInt64(Int.max),
-                  let offset = sections.stringOffsets.unsigned(at: Int(entry), size: header.offsetSize) else { return nil }
+                let offset = sections.stringOffsets.unsigned(at: Int(entry), size: header.offsetSize)
+            else { return nil }
             return Self.string(in: sections.strings, at: offset)
         default:
             return nil

@@ -1,6 +1,6 @@
 internal import CLibDwarf
 import ObjectFiles
-public import PostmortemCore
+import PostmortemCore
 
 /// Every function (FDE) of an image's call-frame information with all its rows, as a Breakpad symbol file's
 /// `STACK CFI` records list them; read with libdwarf's frame API, one function at a time (a large program has a
@@ -69,9 +69,12 @@ package enum CallFrameListing {
     /// each in section order (as Mozilla's dump_syms lists them). A file without frame sections has none.
     /// - Returns: the functions left out, each with why (an FDE whose instructions libdwarf cannot run).
     /// - Throws: ``DWARFError`` when libdwarf cannot open the frame sections.
-    package static func forEachDescription(of object: ObjectFile, _ body: (Description) -> Void) throws(DWARFError) -> [String] {
+    package static func forEachDescription(of object: ObjectFile, _ body: (Description) -> Void) throws(DWARFError)
+        -> [String]
+    {
         let access: SectionAccess
-        do { access = try SectionAccess(object: object, purpose: .callFrames) } catch where error.code == .noDebugInfo {
+        do { access = try SectionAccess(object: object, purpose: .callFrames) } catch  where error.code == .noDebugInfo
+        {
             return []
         }
         let handle = try DebugHandle(access: access, path: object.path)
@@ -105,11 +108,17 @@ package enum CallFrameListing {
             var ordered: [(offset: Dwarf_Off, fde: Dwarf_Fde)] = []
             for index in 0..<Int(max(fdeCount, 0)) {
                 guard let fde = fdes[index] else { continue }
-                var (low, length, bytesLength, cieOffset, fdeOffset) = (Dwarf_Addr(0), Dwarf_Unsigned(0), Dwarf_Unsigned(0), Dwarf_Off(0), Dwarf_Off(0))
+                var (low, length, bytesLength, cieOffset, fdeOffset) = (
+                    Dwarf_Addr(0), Dwarf_Unsigned(0), Dwarf_Unsigned(0), Dwarf_Off(0), Dwarf_Off(0)
+                )
                 var bytes: Dwarf_Ptr?
                 var cieIndex: Dwarf_Signed = 0
                 var error: Dwarf_Error?
-                guard dwarf_get_fde_range(fde, &low, &length, &bytes, &bytesLength, &cieOffset, &cieIndex, &fdeOffset, &error) == DW_DLV_OK else {
+                guard
+                    dwarf_get_fde_range(
+                        fde, &low, &length, &bytes, &bytesLength, &cieOffset, &cieIndex, &fdeOffset, &error)
+                        == DW_DLV_OK
+                else {
                     problems.append(handle.failure(error, "an FDE of \(section)").detail)
                     continue
                 }
@@ -119,7 +128,9 @@ package enum CallFrameListing {
             var entries = [Dwarf_Regtable_Entry3](repeating: Dwarf_Regtable_Entry3(), count: Int(tableSize))
             for (_, fde) in ordered {
                 do throws(DWARFError) {
-                    if let description = try describe(fde, section: section, entries: &entries, handle: handle) { body(description) }
+                    if let description = try describe(fde, section: section, entries: &entries, handle: handle) {
+                        body(description)
+                    }
                 } catch {
                     problems.append(error.detail)
                 }
@@ -128,38 +139,51 @@ package enum CallFrameListing {
         return problems
     }
 
-    private static func describe(_ fde: Dwarf_Fde, section: String, entries: inout [Dwarf_Regtable_Entry3],
-                                 handle: DebugHandle) throws(DWARFError) -> Description? {
+    private static func describe(
+        _ fde: Dwarf_Fde, section: String, entries: inout [Dwarf_Regtable_Entry3],
+        handle: DebugHandle
+    ) throws(DWARFError) -> Description? {
         var error: Dwarf_Error?
         var (low, length) = (Dwarf_Addr(0), Dwarf_Unsigned(0))
         var bytes: Dwarf_Ptr?
         var (bytesLength, cieOffset, fdeOffset) = (Dwarf_Unsigned(0), Dwarf_Off(0), Dwarf_Off(0))
         var cieIndex: Dwarf_Signed = 0
-        guard dwarf_get_fde_range(fde, &low, &length, &bytes, &bytesLength, &cieOffset, &cieIndex, &fdeOffset, &error) == DW_DLV_OK else {
+        guard
+            dwarf_get_fde_range(fde, &low, &length, &bytes, &bytesLength, &cieOffset, &cieIndex, &fdeOffset, &error)
+                == DW_DLV_OK
+        else {
             throw handle.failure(error, "an FDE of \(section)")
         }
         let context = "the \(section) entry of 0x\(String(low, radix: 16))"
         let (end, overflow) = low.addingReportingOverflow(length)
         guard length > 0, !overflow else { return nil }
         var cie: Dwarf_Cie?
-        guard dwarf_get_cie_of_fde(fde, &cie, &error) == DW_DLV_OK, let cie else { throw handle.failure(error, context) }
+        guard dwarf_get_cie_of_fde(fde, &cie, &error) == DW_DLV_OK, let cie else {
+            throw handle.failure(error, context)
+        }
         var augmentation: UnsafeMutablePointer<CChar>?
         var (cieBytes, codeAlignment, instructionsLength) = (Dwarf_Unsigned(0), Dwarf_Unsigned(0), Dwarf_Unsigned(0))
         var dataAlignment: Dwarf_Signed = 0
         var (version, offsetSize, returnAddressRegister) = (Dwarf_Small(0), Dwarf_Half(0), Dwarf_Half(0))
         var instructions: Dwarf_Ptr?
-        guard dwarf_get_cie_info_b(cie, &cieBytes, &version, &augmentation, &codeAlignment, &dataAlignment, &returnAddressRegister,
-                                   &instructions, &instructionsLength, &offsetSize, &error) == DW_DLV_OK else {
+        guard
+            dwarf_get_cie_info_b(
+                cie, &cieBytes, &version, &augmentation, &codeAlignment, &dataAlignment, &returnAddressRegister,
+                &instructions, &instructionsLength, &offsetSize, &error) == DW_DLV_OK
+        else {
             throw handle.failure(error, context)
         }
         var order: [UInt16] = []
-        _ = operations(in: instructions, length: instructionsLength, of: cie, handle: handle, registers: &order, start: low, codeAlignment: codeAlignment)
+        _ = operations(
+            in: instructions, length: instructionsLength, of: cie, handle: handle, registers: &order, start: low,
+            codeAlignment: codeAlignment)
         var fdeInstructions: Dwarf_Ptr?
         var fdeInstructionsLength: Dwarf_Unsigned = 0
         var rowStarts: [Dwarf_Addr]?
         if dwarf_get_fde_instr_bytes(fde, &fdeInstructions, &fdeInstructionsLength, &error) == DW_DLV_OK {
-            rowStarts = operations(in: fdeInstructions, length: fdeInstructionsLength, of: cie, handle: handle, registers: &order,
-                                   start: low, codeAlignment: codeAlignment)
+            rowStarts = operations(
+                in: fdeInstructions, length: fdeInstructionsLength, of: cie, handle: handle, registers: &order,
+                start: low, codeAlignment: codeAlignment)
         } else {
             handle.discard(error)
         }
@@ -168,36 +192,43 @@ package enum CallFrameListing {
         if let rowStarts {
             // One evaluation per row, at the addresses the instructions advance to.
             for start in rowStarts where start < end {
-                let (row, _) = try self.row(of: fde, at: start, entries: &entries, registers: order, rules: &rules, handle: handle,
-                                            context: context, wantsNext: false)
+                let (row, _) = try self.row(
+                    of: fde, at: start, entries: &entries, registers: order, rules: &rules, handle: handle,
+                    context: context, wantsNext: false)
                 if rows.last?.start != row.start { rows.append(row) } else { rules.removeLast(row.rules.count) }
             }
         } else {
             var address = low
             while address < end {
-                let (row, next) = try self.row(of: fde, at: address, entries: &entries, registers: nil, rules: &rules, handle: handle,
-                                               context: context, wantsNext: true)
+                let (row, next) = try self.row(
+                    of: fde, at: address, entries: &entries, registers: nil, rules: &rules, handle: handle,
+                    context: context, wantsNext: true)
                 if rows.last?.start != row.start { rows.append(row) } else { rules.removeLast(row.rules.count) }
                 // A row that would not move on ends the listing (libdwarf's next row is always later in sound CFI).
                 guard let next, next > address else { break }
                 address = next
             }
         }
-        return Description(section: section, sectionOffset: UInt64(fdeOffset), range: FileAddress(low)..<FileAddress(end),
-                           returnAddressRegister: UInt16(returnAddressRegister), rows: rows, rules: rules, registerOrder: order)
+        return Description(
+            section: section, sectionOffset: UInt64(fdeOffset), range: FileAddress(low)..<FileAddress(end),
+            returnAddressRegister: UInt16(returnAddressRegister), rows: rows, rules: rules, registerOrder: order)
     }
 
     /// Reads `instructions` (libdwarf expands them): appends to `registers` each register they give a rule to that it
     /// lacks, in instruction order, and returns where rows start (`start`, then each address an advance moves to);
     /// `nil` when the instructions cannot be read.
-    private static func operations(in instructions: Dwarf_Ptr?, length: Dwarf_Unsigned, of cie: Dwarf_Cie, handle: DebugHandle,
-                                   registers: inout [UInt16], start: Dwarf_Addr, codeAlignment: Dwarf_Unsigned) -> [Dwarf_Addr]? {
+    private static func operations(
+        in instructions: Dwarf_Ptr?, length: Dwarf_Unsigned, of cie: Dwarf_Cie, handle: DebugHandle,
+        registers: inout [UInt16], start: Dwarf_Addr, codeAlignment: Dwarf_Unsigned
+    ) -> [Dwarf_Addr]? {
         var starts: [Dwarf_Addr] = [start]
         guard let instructions, length > 0 else { return starts }
         var operations: UnsafeMutablePointer<Dwarf_Frame_Op>?
         var count: Dwarf_Signed = 0
         var error: Dwarf_Error?
-        guard dwarf_expand_frame_instructions(cie, instructions, length, &operations, &count, &error) == DW_DLV_OK, let operations else {
+        guard dwarf_expand_frame_instructions(cie, instructions, length, &operations, &count, &error) == DW_DLV_OK,
+            let operations
+        else {
             handle.discard(error)
             return nil
         }
@@ -207,11 +238,14 @@ package enum CallFrameListing {
             let operation = operations[index]
             // DW_CFA_offset and DW_CFA_restore carry their register in the opcode; of the extended operations,
             // those that set a register's rule (not the CFA's).
-            let setsRule = operation.fp_base_op == 2 || operation.fp_base_op == 3
+            let setsRule =
+                operation.fp_base_op == 2 || operation.fp_base_op == 3
                 || (operation.fp_base_op == 0 && Self.ruleSettingOperations.contains(operation.fp_extended_op))
             if setsRule, !registers.contains(operation.fp_register) { registers.append(operation.fp_register) }
             // Advances give their distance in code-alignment units; set_loc gives the address.
-            if operation.fp_base_op == 1 || (operation.fp_base_op == 0 && [0x02, 0x03, 0x04, 0x1D].contains(operation.fp_extended_op)) {
+            if operation.fp_base_op == 1
+                || (operation.fp_base_op == 0 && [0x02, 0x03, 0x04, 0x1D].contains(operation.fp_extended_op))
+            {
                 location &+= operation.fp_offset &* codeAlignment
             } else if operation.fp_base_op == 0, operation.fp_extended_op == 0x01 {
                 location = operation.fp_offset
@@ -225,7 +259,9 @@ package enum CallFrameListing {
 
     /// offset_extended, restore_extended, undefined, same_value, register, expression, offset_extended_sf,
     /// val_offset, val_offset_sf, val_expression, GNU_negative_offset_extended.
-    private static let ruleSettingOperations: Set<Dwarf_Small> = [0x05, 0x06, 0x07, 0x08, 0x09, 0x10, 0x11, 0x14, 0x15, 0x16, 0x2F]
+    private static let ruleSettingOperations: Set<Dwarf_Small> = [
+        0x05, 0x06, 0x07, 0x08, 0x09, 0x10, 0x11, 0x14, 0x15, 0x16, 0x2F
+    ]
 
     /// The row holding at `address`, and where the next row starts (`nil` after the last).
     /// - Parameter entries: room for the register table, reused from row to row.
@@ -234,26 +270,34 @@ package enum CallFrameListing {
     /// - Parameters:
     ///   - entries: room for the register table, reused from row to row.
     ///   - registers: the registers the instructions name (the others keep their undefined start), or `nil` to read all.
-    private static func row(of fde: Dwarf_Fde, at address: Dwarf_Addr, entries: inout [Dwarf_Regtable_Entry3], registers: [UInt16]?,
-                            rules: inout [RegisterRule], handle: DebugHandle, context: String,
-                            wantsNext: Bool) throws(DWARFError) -> (Row, Dwarf_Addr?) {
+    private static func row(
+        of fde: Dwarf_Fde, at address: Dwarf_Addr, entries: inout [Dwarf_Regtable_Entry3], registers: [UInt16]?,
+        rules: inout [RegisterRule], handle: DebugHandle, context: String,
+        wantsNext: Bool
+    ) throws(DWARFError) -> (Row, Dwarf_Addr?) {
         var error: Dwarf_Error?
         var rowStart: Dwarf_Addr = 0
         var cfaEntry = Dwarf_Regtable_Entry3()
         let result = entries.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var table = Dwarf_Regtable3(rt3_cfa_rule: Dwarf_Regtable_Entry3(), rt3_reg_table_size: tableSize, rt3_rules: buffer.baseAddress)
+            var table = Dwarf_Regtable3(
+                rt3_cfa_rule: Dwarf_Regtable_Entry3(), rt3_reg_table_size: tableSize, rt3_rules: buffer.baseAddress)
             let result = dwarf_get_fde_info_for_all_regs3(fde, address, &table, &rowStart, &error)
             cfaEntry = table.rt3_cfa_rule
             return result
         }
         guard result == DW_DLV_OK else { throw handle.failure(error, context) }
-        var (valueType, offsetRelevant, register, offset) = (Dwarf_Small(0), Dwarf_Signed(0), Dwarf_Signed(0), Dwarf_Signed(0))
+        var (valueType, offsetRelevant, register, offset) = (
+            Dwarf_Small(0), Dwarf_Signed(0), Dwarf_Signed(0), Dwarf_Signed(0)
+        )
         var block: Dwarf_Ptr?
         var (cfaRowStart, subsequent) = (Dwarf_Addr(0), Dwarf_Addr(0))
         var hasMoreRows: Dwarf_Bool = 0
         if wantsNext {
-            guard dwarf_get_fde_info_for_cfa_reg3_b(fde, address, &valueType, &offsetRelevant, &register, &offset, &block,
-                                                    &cfaRowStart, &hasMoreRows, &subsequent, &error) == DW_DLV_OK else {
+            guard
+                dwarf_get_fde_info_for_cfa_reg3_b(
+                    fde, address, &valueType, &offsetRelevant, &register, &offset, &block,
+                    &cfaRowStart, &hasMoreRows, &subsequent, &error) == DW_DLV_OK
+            else {
                 throw handle.failure(error, context)
             }
         }
@@ -264,11 +308,14 @@ package enum CallFrameListing {
         case DW_EXPR_EXPRESSION, DW_EXPR_VAL_EXPRESSION:
             cfa = .expression(location: UInt(bitPattern: cfaEntry.dw_block_ptr), isValue: true)
         default:
-            throw DWARFError(.malformed, path: handle.path, detail: "\(context): a CFA rule of kind \(cfaEntry.dw_value_type)")
+            throw DWARFError(
+                .malformed, path: handle.path, detail: "\(context): a CFA rule of kind \(cfaEntry.dw_value_type)")
         }
         let first = rules.count
         let failure: DWARFError? = entries.withUnsafeBufferPointer { entries in
-            let numbers = registers.map { $0.filter { Int($0) < entries.count }.sorted().map(Int.init) } ?? Array(0..<entries.count)
+            let numbers =
+                registers.map { $0.filter { Int($0) < entries.count }.sorted().map(Int.init) }
+                ?? Array(0..<entries.count)
             for number in numbers {
                 let entry = entries[number]
                 let offset = Int64(bitPattern: entry.dw_offset_or_block_len)
@@ -278,12 +325,18 @@ package enum CallFrameListing {
                     // Most registers have no rule: undefined names the undefined column.
                     if entry.dw_regnum == DW_FRAME_UNDEFINED_VAL { continue }
                     if entry.dw_regnum == DW_FRAME_SAME_VAL { rule = .sameValue; break }
-                    rule = entry.dw_offset_relevant != 0 ? .savedAt(register: UInt16(number), offset: offset) : .inRegister(entry.dw_regnum)
+                    rule =
+                        entry.dw_offset_relevant != 0
+                        ? .savedAt(register: UInt16(number), offset: offset) : .inRegister(entry.dw_regnum)
                 case DW_EXPR_VAL_OFFSET: rule = .isCFA(offset: offset)
-                case DW_EXPR_EXPRESSION: rule = .expression(location: UInt(bitPattern: entry.dw_block_ptr), isValue: false)
-                case DW_EXPR_VAL_EXPRESSION: rule = .expression(location: UInt(bitPattern: entry.dw_block_ptr), isValue: true)
+                case DW_EXPR_EXPRESSION:
+                    rule = .expression(location: UInt(bitPattern: entry.dw_block_ptr), isValue: false)
+                case DW_EXPR_VAL_EXPRESSION:
+                    rule = .expression(location: UInt(bitPattern: entry.dw_block_ptr), isValue: true)
                 default:
-                    return DWARFError(.malformed, path: handle.path, detail: "\(context): a rule of kind \(entry.dw_value_type) for register \(number)")
+                    return DWARFError(
+                        .malformed, path: handle.path,
+                        detail: "\(context): a rule of kind \(entry.dw_value_type) for register \(number)")
                 }
                 rules.append(RegisterRule(register: UInt16(number), rule: rule))
             }

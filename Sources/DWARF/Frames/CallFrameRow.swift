@@ -46,8 +46,10 @@ package struct CallFrameRow: Hashable, Sendable {
     package var section: String
 
     /// A row as read from a frame section.
-    package init(start: FileAddress, function: Range<FileAddress>, canonicalFrameAddress: CanonicalFrameAddress,
-                rules: [UInt16: Rule], returnAddressRegister: UInt16, isSignalFrame: Bool, section: String) {
+    package init(
+        start: FileAddress, function: Range<FileAddress>, canonicalFrameAddress: CanonicalFrameAddress,
+        rules: [UInt16: Rule], returnAddressRegister: UInt16, isSignalFrame: Bool, section: String
+    ) {
         self.start = start
         self.function = function
         self.canonicalFrameAddress = canonicalFrameAddress

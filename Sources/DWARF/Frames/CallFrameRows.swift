@@ -1,4 +1,4 @@
-public import PostmortemCore
+import PostmortemCore
 
 /// Rows of call-frame information by address, whatever they are read from: a binary's frame sections
 /// (``CallFrameTable``), or a Breakpad symbol file's `STACK CFI` records when the binary is not at hand.

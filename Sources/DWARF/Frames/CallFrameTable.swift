@@ -24,7 +24,9 @@ package final class CallFrameTable: Sendable {
         let access = try SectionAccess(object: object, purpose: .callFrames, contents: contents)
         let handle = try DebugHandle(access: access, path: object.path)
         let lists = try handle.run { () throws(DWARFError) -> FrameLists in try FrameLists(handle) }
-        guard !lists.isEmpty else { throw DWARFError(.noDebugInfo, path: object.path, detail: "no call-frame information") }
+        guard !lists.isEmpty else {
+            throw DWARFError(.noDebugInfo, path: object.path, detail: "no call-frame information")
+        }
         path = object.path
         self.handle = handle
         self.lists = Mutex(lists)
@@ -112,20 +114,27 @@ private final class FrameLists {
         return nil
     }
 
-    private func row(of fde: Dwarf_Fde, at address: FileAddress, function: Range<UInt64>, section: String,
-                     handle: DebugHandle) throws(DWARFError) -> CallFrameRow {
+    private func row(
+        of fde: Dwarf_Fde, at address: FileAddress, function: Range<UInt64>, section: String,
+        handle: DebugHandle
+    ) throws(DWARFError) -> CallFrameRow {
         let context = "the \(section) entry of 0x\(String(function.lowerBound, radix: 16))"
         var (returnAddressRegister, isSignalFrame) = (Dwarf_Half(0), false)
         var cie: Dwarf_Cie?
         var error: Dwarf_Error?
-        guard dwarf_get_cie_of_fde(fde, &cie, &error) == DW_DLV_OK, let cie else { throw handle.failure(error, context) }
+        guard dwarf_get_cie_of_fde(fde, &cie, &error) == DW_DLV_OK, let cie else {
+            throw handle.failure(error, context)
+        }
         var augmentation: UnsafeMutablePointer<CChar>?
         var (bytes, codeAlignment, instructionsLength) = (Dwarf_Unsigned(0), Dwarf_Unsigned(0), Dwarf_Unsigned(0))
         var dataAlignment: Dwarf_Signed = 0
         var (version, offsetSize) = (Dwarf_Small(0), Dwarf_Half(0))
         var instructions: Dwarf_Ptr?
-        guard dwarf_get_cie_info_b(cie, &bytes, &version, &augmentation, &codeAlignment, &dataAlignment, &returnAddressRegister,
-                                   &instructions, &instructionsLength, &offsetSize, &error) == DW_DLV_OK else {
+        guard
+            dwarf_get_cie_info_b(
+                cie, &bytes, &version, &augmentation, &codeAlignment, &dataAlignment, &returnAddressRegister,
+                &instructions, &instructionsLength, &offsetSize, &error) == DW_DLV_OK
+        else {
             throw handle.failure(error, context)
         }
         // The augmentation string ("zR", "zPLR", "zRS"): `S` marks a signal trampoline's frame.
@@ -134,30 +143,37 @@ private final class FrameLists {
             isSignalFrame = text.hasPrefix("z") && text.contains("S")
         }
         guard returnAddressRegister < Self.tableSize else {
-            throw DWARFError(.malformed, path: handle.path, detail: "\(context): return address column \(returnAddressRegister)")
+            throw DWARFError(
+                .malformed, path: handle.path, detail: "\(context): return address column \(returnAddressRegister)")
         }
         var entries = [Dwarf_Regtable_Entry3](repeating: Dwarf_Regtable_Entry3(), count: Int(Self.tableSize))
         var rowStart: Dwarf_Addr = 0
         var cfaEntry = Dwarf_Regtable_Entry3()
         let result = entries.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var table = Dwarf_Regtable3(rt3_cfa_rule: Dwarf_Regtable_Entry3(), rt3_reg_table_size: Self.tableSize, rt3_rules: buffer.baseAddress)
+            var table = Dwarf_Regtable3(
+                rt3_cfa_rule: Dwarf_Regtable_Entry3(), rt3_reg_table_size: Self.tableSize, rt3_rules: buffer.baseAddress
+            )
             let result = dwarf_get_fde_info_for_all_regs3(fde, address.rawValue, &table, &rowStart, &error)
             cfaEntry = table.rt3_cfa_rule
             return result
         }
         guard result == DW_DLV_OK else { throw handle.failure(error, context) }
         guard let canonicalFrameAddress = RegisterTableEntry.canonicalFrameAddress(cfaEntry) else {
-            throw DWARFError(.malformed, path: handle.path, detail: "\(context): a CFA rule of kind \(cfaEntry.dw_value_type)")
+            throw DWARFError(
+                .malformed, path: handle.path, detail: "\(context): a CFA rule of kind \(cfaEntry.dw_value_type)")
         }
         var rules: [UInt16: CallFrameRow.Rule] = [:]
         for (register, entry) in entries.enumerated() {
             guard let rule = RegisterTableEntry.rule(entry) else {
-                throw DWARFError(.malformed, path: handle.path, detail: "\(context): a rule of kind \(entry.dw_value_type) for register \(register)")
+                throw DWARFError(
+                    .malformed, path: handle.path,
+                    detail: "\(context): a rule of kind \(entry.dw_value_type) for register \(register)")
             }
             if rule != .sameValue { rules[UInt16(register)] = rule }
         }
-        return CallFrameRow(start: FileAddress(rowStart), function: FileAddress(function.lowerBound)..<FileAddress(function.upperBound),
-                            canonicalFrameAddress: canonicalFrameAddress, rules: rules,
-                            returnAddressRegister: UInt16(returnAddressRegister), isSignalFrame: isSignalFrame, section: section)
+        return CallFrameRow(
+            start: FileAddress(rowStart), function: FileAddress(function.lowerBound)..<FileAddress(function.upperBound),
+            canonicalFrameAddress: canonicalFrameAddress, rules: rules,
+            returnAddressRegister: UInt16(returnAddressRegister), isSignalFrame: isSignalFrame, section: section)
     }
 }

@@ -33,7 +33,8 @@ enum RegisterTableEntry {
 
     /// The expression bytes an entry points to (inside the frame section, alive with the session), copied.
     static func block(_ entry: Dwarf_Regtable_Entry3) -> [UInt8] {
-        guard let pointer = entry.dw_block_ptr, entry.dw_offset_or_block_len > 0, entry.dw_offset_or_block_len < 1 << 16 else { return [] }
+        guard let pointer = entry.dw_block_ptr, entry.dw_offset_or_block_len > 0, entry.dw_offset_or_block_len < 1 << 16
+        else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: Int(entry.dw_offset_or_block_len)))
     }
 }

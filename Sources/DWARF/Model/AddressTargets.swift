@@ -1,5 +1,5 @@
 import ObjectFiles
-public import PostmortemCore
+import PostmortemCore
 
 /// The addresses a partial read of a unit is for (``DWARFFile/contents(of:holdingAnyOf:)``): sorted, each once.
 package struct AddressTargets: Sendable, Equatable {

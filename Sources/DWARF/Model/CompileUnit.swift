@@ -1,5 +1,5 @@
 import ObjectFiles
-public import PostmortemCore
+import PostmortemCore
 
 /// One compile unit's header and top-level attributes: enough to know which addresses it covers,
 /// read without touching the unit's other DIEs or its line table.
@@ -18,7 +18,10 @@ package struct CompileUnit: Hashable, Sendable {
     package var ranges: [AddressRange]
 
     /// A unit as its header and DIE describe it.
-    package init(dieOffset: UInt64, version: Int, name: String?, compilationDirectory: String?, producer: String?, ranges: [AddressRange]) {
+    package init(
+        dieOffset: UInt64, version: Int, name: String?, compilationDirectory: String?, producer: String?,
+        ranges: [AddressRange]
+    ) {
         self.dieOffset = dieOffset
         self.version = version
         self.name = name

@@ -1,5 +1,5 @@
 import ObjectFiles
-public import PostmortemCore
+import PostmortemCore
 
 /// A function with code in one unit: a concrete subprogram, or one inlined copy of a function
 /// (`DW_TAG_inlined_subroutine`) nested in another record.
@@ -30,8 +30,10 @@ package struct FunctionRecord: Hashable, Sendable {
     package var nameOrigin: UInt64?
 
     /// A record as the DIE walk makes it.
-    package init(name: String?, linkageName: String?, ranges: [AddressRange], parent: Int?, depth: Int, isInlined: Bool,
-                callFile: String?, callLine: Int, callColumn: Int, declarationLine: Int, nameOrigin: UInt64? = nil) {
+    package init(
+        name: String?, linkageName: String?, ranges: [AddressRange], parent: Int?, depth: Int, isInlined: Bool,
+        callFile: String?, callLine: Int, callColumn: Int, declarationLine: Int, nameOrigin: UInt64? = nil
+    ) {
         self.name = name
         self.linkageName = linkageName
         self.ranges = ranges

@@ -1,5 +1,5 @@
 import ObjectFiles
-public import PostmortemCore
+import PostmortemCore
 
 /// One row of a line table: the source position of the code starting at ``address``.
 package struct LineRow: Hashable, Sendable {
@@ -89,13 +89,17 @@ package struct LineTable: Sendable {
         var index = low - 1
         while index >= 0, furthestEnd[index] > address {
             let sequence = sequences[index]
-            if sequence.range.contains(address), let found = Self.row(in: sequence, containing: address) { return found }
+            if sequence.range.contains(address), let found = Self.row(in: sequence, containing: address) {
+                return found
+            }
             index -= 1
         }
         return nil
     }
 
-    private static func row(in sequence: LineSequence, containing address: FileAddress) -> (row: LineRow, end: FileAddress)? {
+    private static func row(in sequence: LineSequence, containing address: FileAddress) -> (
+        row: LineRow, end: FileAddress
+    )? {
         let rows = sequence.rows
         var low = 0, high = rows.count
         while low < high {

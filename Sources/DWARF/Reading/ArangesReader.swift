@@ -9,7 +9,9 @@ import PostmortemCore
 /// sizes) and then, from the first multiple of twice the address size, (segment, address, length) tuples ended by
 /// zeros. A set that cannot be read ends the reading; the sets before it count.
 enum ArangesReader {
-    static func ranges(_ sections: DebugSections, headers: UnitHeaders) -> [(range: AddressRange, unitDIEOffset: UInt64)] {
+    static func ranges(_ sections: DebugSections, headers: UnitHeaders) -> [(
+        range: AddressRange, unitDIEOffset: UInt64
+    )] {
         let section = sections.addressRanges
         var result: [(range: AddressRange, unitDIEOffset: UInt64)] = []
         var offset = 0
@@ -28,10 +30,11 @@ enum ArangesReader {
             let end = Int(setEnd)
             defer { offset = end }
             guard let version = section.u16(at: cursor), version == 2,
-                  let unitOffset = section.unsigned(at: cursor + 2, size: offsetSize),
-                  let addressSize = section.u8(at: cursor + 2 + offsetSize).map(Int.init),
-                  let segmentSize = section.u8(at: cursor + 3 + offsetSize).map(Int.init),
-                  addressSize == 4 || addressSize == 8, segmentSize <= 8 else { continue }
+                let unitOffset = section.unsigned(at: cursor + 2, size: offsetSize),
+                let addressSize = section.u8(at: cursor + 2 + offsetSize).map(Int.init),
+                let segmentSize = section.u8(at: cursor + 3 + offsetSize).map(Int.init),
+                addressSize == 4 || addressSize == 8, segmentSize <= 8
+            else { continue }
             // The unit's DIE is the one its header leads to; a set naming no unit header is left out.
             guard let header = headers.unit(startingAt: unitOffset) else { continue }
             let tupleSize = segmentSize + 2 * addressSize
@@ -43,7 +46,8 @@ enum ArangesReader {
                 let position = tuple + segmentSize
                 tuple += tupleSize
                 guard let start = section.unsigned(at: position, size: addressSize),
-                      let size = section.unsigned(at: position + addressSize, size: addressSize) else { break }
+                    let size = section.unsigned(at: position + addressSize, size: addressSize)
+                else { break }
                 let (upper, overflow) = start.addingReportingOverflow(size)
                 if size > 0, !overflow {
                     result.append((AddressRange(lowerBound: start, upperBound: upper), UInt64(header.firstDIE)))

@@ -28,7 +28,9 @@ final class DebugHandle: @unchecked Sendable {
             dwarf_set_de_alloc_flag(0)
             do throws(DWARFError) { return (try Self.open(access, path: path), nil) } catch { return (nil, error) }
         }
-        guard let debug else { throw failure ?? DWARFError(.cannotOpen, path: path, detail: "libdwarf returned no session") }
+        guard let debug else {
+            throw failure ?? DWARFError(.cannotOpen, path: path, detail: "libdwarf returned no session")
+        }
         self.debug = debug
     }
 

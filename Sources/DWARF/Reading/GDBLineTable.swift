@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// A unit's line table as gdb builds it (gdb 13's DWARF reader and `buildsym`), for `info line` answers that match
 /// gdb's: one table per source file ("subfile"), rows of line 0 left out (the row before them runs on), an end marker
 /// (line 0) where the file changes and where a sequence ends, consecutive rows of one line kept unless the line has a
@@ -44,8 +45,10 @@ struct GDBLineTable {
                 // A row that is no statement gives way to a statement at its address.
                 if !entries[chosen].isStatement {
                     var earlier = chosen
-                    while earlier > 0, entries[earlier - 1].address == entries[earlier].address, entries[earlier - 1].line != 0,
-                          !entries[earlier].isStatement {
+                    while earlier > 0, entries[earlier - 1].address == entries[earlier].address,
+                        entries[earlier - 1].line != 0,
+                        !entries[earlier].isStatement
+                    {
                         earlier -= 1
                     }
                     if entries[earlier].isStatement { chosen = earlier }
@@ -54,13 +57,18 @@ struct GDBLineTable {
                 if let end = bestEnd, end <= entries[chosen].address { bestEnd = nil }
             }
             if let found = best, next < entries.count, entries[next].address > found.entry.address,
-               bestEnd.map({ $0 > entries[next].address }) ?? true {
+                bestEnd.map({ $0 > entries[next].address }) ?? true
+            {
                 bestEnd = entries[next].address
             }
         }
         guard let best, best.entry.line != 0 else { return nil }
         var end = bestEnd
-        if end == nil, let alternative { end = alternative } else if let alternative, let current = end, alternative < current { end = alternative }
+        if end == nil, let alternative {
+            end = alternative
+        } else if let alternative, let current = end, alternative < current {
+            end = alternative
+        }
         return (Int(best.entry.line), subfiles[best.subfile].name, best.entry.address, end)
     }
 }
@@ -148,10 +156,16 @@ struct GDBLineTableBuilder: LineProgramSink {
         currentSubfile = subfile(number: file)
     }
 
-    mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64) {
+    mutating func row(
+        address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64
+    ) {
         startSequenceIfNeeded()
         // gdb's flag that lets rows of one line be merged: set by a discriminator, renewed when the line changes.
-        if previousLine != line { lineHasDiscriminator = discriminator != 0 } else if discriminator != 0 { lineHasDiscriminator = true }
+        if previousLine != line {
+            lineHasDiscriminator = discriminator != 0
+        } else if discriminator != 0 {
+            lineHasDiscriminator = true
+        }
         previousLine = line
         guard let current = currentSubfile ?? subfile(number: file) else { return }
         let fileChanged = lastSubfile != current
@@ -196,7 +210,8 @@ struct GDBLineTableBuilder: LineProgramSink {
         // gdb's `watch_main_source_file_lossage`: a primary file that no file name of the line table named, and so
         // holds no rows, takes the rows and the name of the one other file of its base name.
         if hasPrimary, let primary = subfiles.first, primary.entries.isEmpty,
-           !names.contains(where: { $0.map { subfileByIdentity[$0.identity] == 0 } ?? false }) {
+            !names.contains(where: { $0.map { subfileByIdentity[$0.identity] == 0 } ?? false })
+        {
             let base = FilePath.fileName(of: primary.name)
             let aliases = order.dropFirst().filter { FilePath.fileName(of: subfiles[$0].name) == base }
             if aliases.count == 1, let alias = aliases.first {

@@ -11,7 +11,7 @@ struct GDBPhysicalName {
 
     /// The languages gdb computes such names for: C++ in its DWARF flavours.
     static func isCPlusPlus(_ language: UInt64) -> Bool {
-        [0x04, 0x19, 0x1A, 0x21].contains(language)  // DW_LANG_C_plus_plus, _03, _11, _14
+        [0x04, 0x19, 0x1A, 0x21].contains(language) // DW_LANG_C_plus_plus, _03, _11, _14
     }
 
     private static let formalParameter: UInt64 = 0x05, unspecifiedParameters: UInt64 = 0x18
@@ -44,14 +44,15 @@ struct GDBPhysicalName {
         let sameFile = inCommonFile == current.sections.isSupplementaryFile
         let inCurrentUnit = sameFile && place >= UInt64(current.header.offset) && place < UInt64(current.header.end)
         guard let reader = inCurrentUnit ? current : unitHolding(place, inCommonFile),
-              let die = reader.die(at: Int(place), wanted: AttributeSlot.mask(.type, .name)) else { return "void" }
+            let die = reader.die(at: Int(place), wanted: AttributeSlot.mask(.type, .name))
+        else { return "void" }
         let inner = { self.typeName(reader.reference(die.attributes[.type]), from: reader, depth: depth + 1) }
         switch die.tag {
-        case 0x0F: return inner() + "*"          // DW_TAG_pointer_type
-        case 0x10: return inner() + "&"          // DW_TAG_reference_type
-        case 0x42: return inner() + "&&"         // DW_TAG_rvalue_reference_type
-        case 0x26: return inner() + " const"     // DW_TAG_const_type
-        case 0x35: return inner() + " volatile"  // DW_TAG_volatile_type
+        case 0x0F: return inner() + "*" // DW_TAG_pointer_type
+        case 0x10: return inner() + "&" // DW_TAG_reference_type
+        case 0x42: return inner() + "&&" // DW_TAG_rvalue_reference_type
+        case 0x26: return inner() + " const" // DW_TAG_const_type
+        case 0x35: return inner() + " volatile" // DW_TAG_volatile_type
         default: return reader.string(die.attributes[.name]) ?? "void"
         }
     }

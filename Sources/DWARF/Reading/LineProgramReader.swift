@@ -42,7 +42,9 @@ struct LineProgramReader {
     /// llvm-symbolizer joins them (``LineTableFiles``).
     /// - Parameter targets: when given, only the rows lookups of these addresses read are kept
     ///   (``rows(_:end:neededFor:)``); the others are decoded and dropped.
-    func lineTable(at offset: Int, compilationDirectory: String, keepingRowsFor targets: AddressTargets? = nil) throws(Failure) -> LineTable {
+    func lineTable(at offset: Int, compilationDirectory: String, keepingRowsFor targets: AddressTargets? = nil)
+        throws(Failure) -> LineTable
+    {
         let header = try readHeader(at: offset, compilationDirectory: compilationDirectory)
         return LineTable(sequences: decodeProgram(header, keepingRowsFor: targets), files: header.files)
     }
@@ -71,7 +73,9 @@ struct LineProgramReader {
 
     func readHeader(at offset: Int, compilationDirectory: String) throws(Failure) -> Header {
         var cursor = ByteCursor(section, at: offset)
-        guard var unitLength = cursor.unsigned(4) else { throw Failure(detail: "its offset is past the end of .debug_line") }
+        guard var unitLength = cursor.unsigned(4) else {
+            throw Failure(detail: "its offset is past the end of .debug_line")
+        }
         var offsetSize = 4
         if unitLength == 0xFFFF_FFFF {
             guard let length = cursor.unsigned(8) else { throw Failure(detail: "cut short") }
@@ -82,13 +86,15 @@ struct LineProgramReader {
         guard let version = cursor.unsigned(2).map(Int.init), (2...5).contains(version) else {
             throw Failure(detail: "unsupported version")
         }
-        if version >= 5 { guard cursor.skip(2) else { throw Failure(detail: "cut short") } }  // address_size, segment_selector_size
+        // address_size, segment_selector_size
+        if version >= 5 { guard cursor.skip(2) else { throw Failure(detail: "cut short") } }
         guard let headerLength = cursor.unsigned(offsetSize) else { throw Failure(detail: "cut short") }
         let programStart = cursor.position &+ Int(clamping: headerLength)
         guard let minimumInstructionLength = cursor.byte(),
-              version < 4 || cursor.skip(1),  // maximum_operations_per_instruction
-              let defaultIsStatement = cursor.byte(), let lineBase = cursor.byte(), let lineRange = cursor.byte(),
-              let opcodeBase = cursor.byte() else { throw Failure(detail: "cut short") }
+            version < 4 || cursor.skip(1), // maximum_operations_per_instruction
+            let defaultIsStatement = cursor.byte(), let lineBase = cursor.byte(), let lineRange = cursor.byte(),
+            let opcodeBase = cursor.byte()
+        else { throw Failure(detail: "cut short") }
         guard lineRange > 0, opcodeBase > 0 else { throw Failure(detail: "line_range or opcode_base is 0") }
         var standardOpcodeLengths: [UInt8] = []
         for _ in 1..<Int(opcodeBase) {
@@ -101,7 +107,8 @@ struct LineProgramReader {
             lineBase: Int64(Int8(bitPattern: lineBase)), lineRange: lineRange, opcodeBase: opcodeBase,
             standardOpcodeLengths: standardOpcodeLengths,
             files: LineTableFiles.paths(entries, isVersion5: version >= 5, compilationDirectory: compilationDirectory),
-            entries: entries, isVersion5: version >= 5, programStart: programStart, programEnd: min(unitEnd, section.count))
+            entries: entries, isVersion5: version >= 5, programStart: programStart,
+            programEnd: min(unitEnd, section.count))
     }
 
     /// DWARF 2–4: include directories, then file entries (name, directory, time, size), each list ended by an empty name.
@@ -115,7 +122,9 @@ struct LineProgramReader {
         while true {
             guard let name = cursor.cString() else { throw Failure(detail: "file names cut short") }
             if name.isEmpty { break }
-            guard let directory = cursor.uleb(), cursor.uleb() != nil, cursor.uleb() != nil else { throw Failure(detail: "file names cut short") }
+            guard let directory = cursor.uleb(), cursor.uleb() != nil, cursor.uleb() != nil else {
+                throw Failure(detail: "file names cut short")
+            }
             entries.files.append((name, directory))
         }
         return entries
@@ -128,20 +137,25 @@ struct LineProgramReader {
             guard let formatCount = cursor.byte() else { throw Failure(detail: "entry formats cut short") }
             var formats: [(content: UInt64, form: UInt64)] = []
             for _ in 0..<formatCount {
-                guard let content = cursor.uleb(), let form = cursor.uleb() else { throw Failure(detail: "entry formats cut short") }
+                guard let content = cursor.uleb(), let form = cursor.uleb() else {
+                    throw Failure(detail: "entry formats cut short")
+                }
                 formats.append((content, form))
             }
-            guard let count = cursor.uleb(), count <= UInt64(section.count) else { throw Failure(detail: "entry count cut short") }
+            guard let count = cursor.uleb(), count <= UInt64(section.count) else {
+                throw Failure(detail: "entry count cut short")
+            }
             for _ in 0..<count {
                 var path = ""
                 var directory: UInt64 = 0
                 for format in formats {
                     guard let value = readForm(format.form, &cursor, offsetSize: offsetSize) else {
-                        throw Failure(detail: "entry with form 0x\(String(format.form, radix: 16)) cut short or unknown")
+                        throw Failure(
+                            detail: "entry with form 0x\(String(format.form, radix: 16)) cut short or unknown")
                     }
                     switch (format.content, value) {
-                    case (1, .string(let text)): path = text           // DW_LNCT_path
-                    case (2, .number(let number)): directory = number  // DW_LNCT_directory_index
+                    case (1, .string(let text)): path = text // DW_LNCT_path
+                    case (2, .number(let number)): directory = number // DW_LNCT_directory_index
                     default: break
                     }
                 }
@@ -161,19 +175,20 @@ struct LineProgramReader {
     /// line tables use.
     private func readForm(_ form: UInt64, _ cursor: inout ByteCursor, offsetSize: Int) -> FormValue? {
         switch form {
-        case 0x08: return cursor.cString().map(FormValue.string)                           // DW_FORM_string
-        case 0x1F: return cursor.unsigned(offsetSize).map { .string(Self.cString(lineStrings, at: $0)) }  // DW_FORM_line_strp
-        case 0x0E: return cursor.unsigned(offsetSize).map { .string(Self.cString(strings, at: $0)) }      // DW_FORM_strp
-        case 0x0B: return cursor.unsigned(1).map(FormValue.number)                          // DW_FORM_data1
-        case 0x05: return cursor.unsigned(2).map(FormValue.number)                          // DW_FORM_data2
-        case 0x06: return cursor.unsigned(4).map(FormValue.number)                          // DW_FORM_data4
-        case 0x07: return cursor.unsigned(8).map(FormValue.number)                          // DW_FORM_data8
-        case 0x0F: return cursor.uleb().map(FormValue.number)                               // DW_FORM_udata
-        case 0x1E: return cursor.skip(16) ? .other : nil                                    // DW_FORM_data16 (MD5)
-        case 0x09: return cursor.uleb().flatMap { cursor.skip(Int(clamping: $0)) ? .other : nil }  // DW_FORM_block
-        case 0x17: return cursor.unsigned(offsetSize).map { _ in .other }                   // DW_FORM_sec_offset
-        case 0x1A: return cursor.uleb().map { _ in .string("") }                            // DW_FORM_strx: no unit base here
-        case 0x25, 0x26, 0x27, 0x28:                                                        // DW_FORM_strx1–4
+        case 0x08: return cursor.cString().map(FormValue.string) // DW_FORM_string
+        // DW_FORM_line_strp
+        case 0x1F: return cursor.unsigned(offsetSize).map { .string(Self.cString(lineStrings, at: $0)) }
+        case 0x0E: return cursor.unsigned(offsetSize).map { .string(Self.cString(strings, at: $0)) } // DW_FORM_strp
+        case 0x0B: return cursor.unsigned(1).map(FormValue.number) // DW_FORM_data1
+        case 0x05: return cursor.unsigned(2).map(FormValue.number) // DW_FORM_data2
+        case 0x06: return cursor.unsigned(4).map(FormValue.number) // DW_FORM_data4
+        case 0x07: return cursor.unsigned(8).map(FormValue.number) // DW_FORM_data8
+        case 0x0F: return cursor.uleb().map(FormValue.number) // DW_FORM_udata
+        case 0x1E: return cursor.skip(16) ? .other : nil // DW_FORM_data16 (MD5)
+        case 0x09: return cursor.uleb().flatMap { cursor.skip(Int(clamping: $0)) ? .other : nil } // DW_FORM_block
+        case 0x17: return cursor.unsigned(offsetSize).map { _ in .other } // DW_FORM_sec_offset
+        case 0x1A: return cursor.uleb().map { _ in .string("") } // DW_FORM_strx: no unit base here
+        case 0x25, 0x26, 0x27, 0x28: // DW_FORM_strx1–4
             return cursor.unsigned(Int(form - 0x24)).map { _ in .string("") }
         default: return nil
         }
@@ -200,9 +215,13 @@ struct LineProgramReader {
         var address: UInt64 = 0, file: UInt64 = 1, line: UInt64 = 1, column: UInt64 = 0, discriminator: UInt64 = 0
         var isStatement = header.defaultIsStatement
         var lastRowAddress: UInt64?
-        func resetRegisters() { address = 0; file = 1; line = 1; column = 0; discriminator = 0; isStatement = header.defaultIsStatement }
+        func resetRegisters() {
+            address = 0; file = 1; line = 1; column = 0; discriminator = 0; isStatement = header.defaultIsStatement
+        }
         func emitRow() {
-            sink.row(address: address, file: file, line: line, column: column, isStatement: isStatement, discriminator: discriminator)
+            sink.row(
+                address: address, file: file, line: line, column: column, isStatement: isStatement,
+                discriminator: discriminator)
             lastRowAddress = address
             discriminator = 0
         }
@@ -218,33 +237,37 @@ struct LineProgramReader {
                 continue
             }
             switch opcode {
-            case 0:  // extended
+            case 0: // extended
                 guard let length = cursor.uleb(), length > 0, let subOpcode = cursor.byte() else { break decoding }
                 let operandEnd = cursor.position &+ Int(clamping: length - 1)
                 guard operandEnd <= header.programEnd else { break decoding }
                 switch subOpcode {
-                case 1:  // DW_LNE_end_sequence
+                case 1: // DW_LNE_end_sequence
                     if lastRowAddress != nil { sink.endSequence(at: address) }
                     lastRowAddress = nil
                     resetRegisters()
-                case 2:  // DW_LNE_set_address
+                case 2: // DW_LNE_set_address
                     guard let value = cursor.unsigned(Int(length - 1)) else { break decoding }
                     address = value
-                case 4:  // DW_LNE_set_discriminator
+                case 4: // DW_LNE_set_discriminator
                     guard let value = cursor.uleb() else { break decoding }
                     discriminator = value
-                default:  // define_file, vendor extensions
+                default: // define_file, vendor extensions
                     break
                 }
                 cursor.position = operandEnd
-            case 1: emitRow()                                                                    // DW_LNS_copy
+            case 1: emitRow() // DW_LNS_copy
             case 2: guard let advance = cursor.uleb() else { break decoding }; address &+= minimumLength &* advance
-            case 3: guard let delta = cursor.sleb() else { break decoding }; line = UInt64(bitPattern: Int64(bitPattern: line) &+ delta)
-            case 4: guard let value = cursor.uleb() else { break decoding }; file = value; sink.setFile(value)  // DW_LNS_set_file
-            case 5: guard let value = cursor.uleb() else { break decoding }; column = value     // DW_LNS_set_column
-            case 6: isStatement.toggle()                                                         // DW_LNS_negate_stmt
-            case 8: address &+= minimumLength &* (UInt64(255 - header.opcodeBase) / lineRange)  // DW_LNS_const_add_pc
-            case 9: guard let advance = cursor.unsigned(2) else { break decoding }; address &+= advance  // DW_LNS_fixed_advance_pc
+            case 3:
+                guard let delta = cursor.sleb() else { break decoding };
+                line = UInt64(bitPattern: Int64(bitPattern: line) &+ delta)
+            // DW_LNS_set_file
+            case 4: guard let value = cursor.uleb() else { break decoding }; file = value; sink.setFile(value)
+            case 5: guard let value = cursor.uleb() else { break decoding }; column = value // DW_LNS_set_column
+            case 6: isStatement.toggle() // DW_LNS_negate_stmt
+            case 8: address &+= minimumLength &* (UInt64(255 - header.opcodeBase) / lineRange) // DW_LNS_const_add_pc
+            // DW_LNS_fixed_advance_pc
+            case 9: guard let advance = cursor.unsigned(2) else { break decoding }; address &+= advance
             default:
                 // basic_block, prologue_end, epilogue_begin, isa and unknown ones: skip their operands.
                 let index = Int(opcode) - 1
@@ -259,7 +282,8 @@ struct LineProgramReader {
 
 /// What a line program's rows go to (``LineProgramReader/run(_:into:)``).
 protocol LineProgramSink {
-    mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64)
+    mutating func row(
+        address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64)
     mutating func endSequence(at address: UInt64)
     /// A `DW_LNS_set_file`, for sinks that follow the program's file switches themselves (gdb's line tables do).
     mutating func setFile(_ file: UInt64)
@@ -277,9 +301,13 @@ private struct SequenceSink: LineProgramSink {
 
     init(targets: AddressTargets?) { self.targets = targets }
 
-    mutating func row(address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64) {
-        rows.append(LineRow(address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
-                            line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column)))
+    mutating func row(
+        address: UInt64, file: UInt64, line: UInt64, column: UInt64, isStatement: Bool, discriminator: UInt64
+    ) {
+        rows.append(
+            LineRow(
+                address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
+                line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column)))
     }
 
     mutating func endSequence(at address: UInt64) {
@@ -289,7 +317,9 @@ private struct SequenceSink: LineProgramSink {
             rows = []
             return
         }
-        if let kept = LineProgramReader.rows(rows, end: end, neededFor: targets) { sequences.append(LineSequence(rows: kept, endAddress: end)) }
+        if let kept = LineProgramReader.rows(rows, end: end, neededFor: targets) {
+            sequences.append(LineSequence(rows: kept, endAddress: end))
+        }
         rows.removeAll(keepingCapacity: true)
     }
 }

@@ -22,12 +22,16 @@ enum LineTableFiles {
             }
             var includeDirectory = ""
             if isVersion5 {
-                if directoryIndex < UInt64(entries.directories.count) { includeDirectory = entries.directories[Int(directoryIndex)] }
+                if directoryIndex < UInt64(entries.directories.count) {
+                    includeDirectory = entries.directories[Int(directoryIndex)]
+                }
             } else if directoryIndex > 0, directoryIndex <= UInt64(entries.directories.count) {
                 includeDirectory = entries.directories[Int(directoryIndex) - 1]
             }
             var components: [String] = []
-            if (!isVersion5 || directoryIndex != 0), !includeDirectory.hasPrefix("/") { components.append(compilationDirectory) }
+            if !isVersion5 || directoryIndex != 0, !includeDirectory.hasPrefix("/") {
+                components.append(compilationDirectory)
+            }
             components += [includeDirectory, name]
             paths.append(joinPath(components))
         }

@@ -38,7 +38,8 @@ enum ListSectionValidator {
                 return "unit at offset \(offset) has the reserved length 0x\(String(length, radix: 16))"
             }
             guard length >= 8, length <= UInt64(bytes.count - headerStart) else {
-                return "unit at offset \(offset) claims \(length) bytes, past the end of the \(bytes.count)-byte section"
+                return
+                    "unit at offset \(offset) claims \(length) bytes, past the end of the \(bytes.count)-byte section"
             }
             guard let version = read(2, at: headerStart), version == 5 else {
                 return "unit at offset \(offset) has version \(read(2, at: headerStart) ?? 0), not 5"
@@ -47,8 +48,10 @@ enum ListSectionValidator {
                 return "unit at offset \(offset) has address size \(read(1, at: headerStart + 2) ?? 0)"
             }
             guard read(1, at: headerStart + 3) == 0 else { return "unit at offset \(offset) uses segment selectors" }
-            guard let count = read(4, at: headerStart + 4), count.multipliedReportingOverflow(by: offsetSize).partialValue + 8 <= length,
-                  !count.multipliedReportingOverflow(by: offsetSize).overflow else {
+            guard let count = read(4, at: headerStart + 4),
+                count.multipliedReportingOverflow(by: offsetSize).partialValue + 8 <= length,
+                !count.multipliedReportingOverflow(by: offsetSize).overflow
+            else {
                 return "unit at offset \(offset) lists more offsets than it has bytes"
             }
             // `DW_FORM_rnglistx`/`loclistx` index this array, and libdwarf reads wherever an entry points
@@ -58,7 +61,8 @@ enum ListSectionValidator {
             let unitEnd = headerStart + Int(length)
             for index in 0..<Int(count) {
                 guard let entry = read(Int(offsetSize), at: arrayStart + index * Int(offsetSize)),
-                      entry < UInt64(unitEnd - arrayStart) else {
+                    entry < UInt64(unitEnd - arrayStart)
+                else {
                     return "unit at offset \(offset) has offset entry \(index) past its end"
                 }
             }

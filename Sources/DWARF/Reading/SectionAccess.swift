@@ -1,6 +1,7 @@
 internal import CLibDwarf
 import Glibc
 import ObjectFiles
+import PostmortemCore
 
 /// Hands libdwarf the DWARF sections of one image through its object-access interface
 /// (`dwarf_object_init_b`), so that libdwarf reads no file itself: sections are pointers into one
@@ -55,7 +56,9 @@ final class SectionAccess {
         var bytesByName: [String: ImmutableBytes] = [:]
         let base = object.slice?.offset ?? 0
         for section in object.sections where section.occupiesFile && section.size > 0 {
-            guard let name = Self.dwarfName(of: section.name, format: object.format), purpose.reads(name) else { continue }
+            guard let name = Self.dwarfName(of: section.name, format: object.format), purpose.reads(name) else {
+                continue
+            }
             var data: UnsafeRawPointer?
             var size = section.size
             if section.isCompressed {
@@ -73,7 +76,8 @@ final class SectionAccess {
                 let (start, overflow) = base.addingReportingOverflow(section.fileOffset)
                 let (end, overflow2) = start.addingReportingOverflow(section.size)
                 guard !overflow, !overflow2, end <= UInt64(file.count), let mapped = file.baseAddress else {
-                    throw DWARFError(.malformed, path: object.path, detail: "section \(section.name) runs past the end of the file")
+                    throw DWARFError(
+                        .malformed, path: object.path, detail: "section \(section.name) runs past the end of the file")
                 }
                 data = mapped + Int(start)
                 bytesByName[name] = bytesByName[name] ?? ImmutableBytes(Int(start)..<Int(end), of: file)
@@ -88,15 +92,17 @@ final class SectionAccess {
         self.copies = copies
         self.bytesByName = bytesByName
         methods = .allocate(capacity: 1)
-        methods.initialize(to: Dwarf_Obj_Access_Methods(
-            get_section_info: sectionInfo, get_byte_order: byteOrder, get_length_size: lengthSize,
-            get_pointer_size: pointerSize, get_section_count: sectionCount, load_section: loadSection,
-            relocate_a_section: nil))
+        methods.initialize(
+            to: Dwarf_Obj_Access_Methods(
+                get_section_info: sectionInfo, get_byte_order: byteOrder, get_length_size: lengthSize,
+                get_pointer_size: pointerSize, get_section_count: sectionCount, load_section: loadSection,
+                relocate_a_section: nil))
         context = .allocate(byteCount: 16, alignment: 8)
         context.storeBytes(of: UInt64(UInt8(ascii: "S")), as: UInt64.self)
         interface = .allocate(capacity: 1)
         interface.initialize(to: Dwarf_Obj_Access_Interface(object: context, methods: methods))
-        context.storeBytes(of: Unmanaged.passUnretained(self).toOpaque(), toByteOffset: 8, as: UnsafeMutableRawPointer.self)
+        context.storeBytes(
+            of: Unmanaged.passUnretained(self).toOpaque(), toByteOffset: 8, as: UnsafeMutableRawPointer.self)
     }
 
     deinit {
@@ -138,12 +144,13 @@ final class SectionAccess {
     /// nothing. Variable locations, macros and name-lookup tables answer other questions than "where is this address".
     static let unread: Set<String> = [
         ".debug_loc", ".debug_loclists", ".debug_macro", ".debug_macinfo", ".debug_pubnames", ".debug_pubtypes",
-        ".debug_gnu_pubnames", ".debug_gnu_pubtypes", ".debug_names",
+        ".debug_gnu_pubnames", ".debug_gnu_pubtypes", ".debug_names"
     ]
 
     /// The bytes of the section libdwarf knows as `name` (`.debug_line`), in place; valid while this object lives.
     func section(named name: String) -> UnsafeRawBufferPointer? {
-        guard let entry = entries.first(where: { $0.name.map { String(cString: $0) } == name }), let data = entry.data else { return nil }
+        guard let entry = entries.first(where: { $0.name.map { String(cString: $0) } == name }), let data = entry.data
+        else { return nil }
         return UnsafeRawBufferPointer(start: data, count: Int(entry.size))
     }
 
@@ -170,19 +177,25 @@ final class SectionAccess {
 }
 
 private func access(_ object: UnsafeMutableRawPointer?) -> SectionAccess? {
-    object.map { Unmanaged<SectionAccess>.fromOpaque($0.load(fromByteOffset: 8, as: UnsafeMutableRawPointer.self)).takeUnretainedValue() }
+    object.map {
+        Unmanaged<SectionAccess>.fromOpaque($0.load(fromByteOffset: 8, as: UnsafeMutableRawPointer.self))
+            .takeUnretainedValue()
+    }
 }
 
-private let sectionInfo: @convention(c) (UnsafeMutableRawPointer?, Dwarf_Half, UnsafeMutablePointer<Dwarf_Obj_Access_Section>?,
-                                         UnsafeMutablePointer<Int32>?) -> Int32 = { object, index, section, _ in
-    guard let access = access(object), let section else { return DW_DLV_ERROR }
-    guard Int(index) < access.entries.count else { return DW_DLV_NO_ENTRY }
-    let entry = access.entries[Int(index)]
-    section.pointee = Dwarf_Obj_Access_Section(
-        addr: entry.address, type: index == 0 ? 0 /* SHT_NULL */ : 1 /* SHT_PROGBITS */, size: entry.size,
-        name: UnsafePointer(entry.name), link: 0, info: 0, entrysize: 0)
-    return DW_DLV_OK
-}
+private let sectionInfo:
+    @convention(c) (
+        UnsafeMutableRawPointer?, Dwarf_Half, UnsafeMutablePointer<Dwarf_Obj_Access_Section>?,
+        UnsafeMutablePointer<Int32>?
+    ) -> Int32 = { object, index, section, _ in
+        guard let access = access(object), let section else { return DW_DLV_ERROR }
+        guard Int(index) < access.entries.count else { return DW_DLV_NO_ENTRY }
+        let entry = access.entries[Int(index)]
+        section.pointee = Dwarf_Obj_Access_Section(
+            addr: entry.address, type: index == 0 ? 0 /* SHT_NULL */ : 1 /* SHT_PROGBITS */, size: entry.size,
+            name: UnsafePointer(entry.name), link: 0, info: 0, entrysize: 0)
+        return DW_DLV_OK
+    }
 
 private let byteOrder: @convention(c) (UnsafeMutableRawPointer?) -> Dwarf_Endianness = { object in
     access(object)?.isBigEndian == true ? DW_OBJECT_MSB : DW_OBJECT_LSB
@@ -200,10 +213,15 @@ private let sectionCount: @convention(c) (UnsafeMutableRawPointer?) -> Dwarf_Uns
     Dwarf_Unsigned(access(object)?.entries.count ?? 0)
 }
 
-private let loadSection: @convention(c) (UnsafeMutableRawPointer?, Dwarf_Half, UnsafeMutablePointer<UnsafeMutablePointer<Dwarf_Small>?>?,
-                                         UnsafeMutablePointer<Int32>?) -> Int32 = { object, index, data, _ in
-    guard let access = access(object), let data else { return DW_DLV_ERROR }
-    guard Int(index) > 0, Int(index) < access.entries.count, let bytes = access.entries[Int(index)].data else { return DW_DLV_NO_ENTRY }
-    data.pointee = UnsafeMutablePointer(mutating: bytes.assumingMemoryBound(to: Dwarf_Small.self))
-    return DW_DLV_OK
-}
+private let loadSection:
+    @convention(c) (
+        UnsafeMutableRawPointer?, Dwarf_Half, UnsafeMutablePointer<UnsafeMutablePointer<Dwarf_Small>?>?,
+        UnsafeMutablePointer<Int32>?
+    ) -> Int32 = { object, index, data, _ in
+        guard let access = access(object), let data else { return DW_DLV_ERROR }
+        guard Int(index) > 0, Int(index) < access.entries.count, let bytes = access.entries[Int(index)].data else {
+            return DW_DLV_NO_ENTRY
+        }
+        data.pointee = UnsafeMutablePointer(mutating: bytes.assumingMemoryBound(to: Dwarf_Small.self))
+        return DW_DLV_OK
+    }

@@ -36,8 +36,10 @@ public struct ValueNode: Hashable, Sendable {
     public var omitted: Int
 
     /// A node of `kind`; everything else is optional.
-    public init(kind: Kind, typeName: String? = nil, label: String? = nil, value: String? = nil, summary: String? = nil,
-                children: [ValueNode] = [], identity: Int? = nil, reference: Int? = nil, omitted: Int = 0) {
+    public init(
+        kind: Kind, typeName: String? = nil, label: String? = nil, value: String? = nil, summary: String? = nil,
+        children: [ValueNode] = [], identity: Int? = nil, reference: Int? = nil, omitted: Int = 0
+    ) {
         self.kind = kind
         self.typeName = typeName
         self.label = label

@@ -26,7 +26,6 @@ package struct BinaryPropertyListParser {
     /// Whether `bytes` start as a binary property list does.
     package static func recognizes(_ bytes: some Collection<UInt8>) -> Bool { bytes.starts(with: magic) }
 
-
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     package static func parse(_ bytes: [UInt8], budget: inout ValueBudget) throws(Failure) -> ValueNode {
         var parser = BinaryPropertyListParser(bytes: bytes, budget: budget)
@@ -52,20 +51,30 @@ package struct BinaryPropertyListParser {
 
     /// Reads the 32-byte trailer and the offset table; returns the top object's number.
     private mutating func readTrailer() throws(Failure) -> Int {
-        guard bytes.count >= Self.magic.count + 32, bytes.starts(with: Self.magic) else { throw Failure(reason: "too short or no bplist00 header") }
+        guard bytes.count >= Self.magic.count + 32, bytes.starts(with: Self.magic) else {
+            throw Failure(reason: "too short or no bplist00 header")
+        }
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6])
         referenceSize = Int(bytes[trailer + 7])
         guard let objectCount = unsigned(at: trailer + 8, size: 8), let top = unsigned(at: trailer + 16, size: 8),
-              let tableOffset = unsigned(at: trailer + 24, size: 8) else { throw Failure(reason: "a broken trailer") }
-        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else { throw Failure(reason: "offset size \(offsetSize) or reference size \(referenceSize) out of range") }
-        guard objectCount > 0, objectCount <= UInt64(bytes.count), top < objectCount else { throw Failure(reason: "\(objectCount) objects with the top one at \(top)") }
+            let tableOffset = unsigned(at: trailer + 24, size: 8)
+        else { throw Failure(reason: "a broken trailer") }
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
+            throw Failure(reason: "offset size \(offsetSize) or reference size \(referenceSize) out of range")
+        }
+        guard objectCount > 0, objectCount <= UInt64(bytes.count), top < objectCount else {
+            throw Failure(reason: "\(objectCount) objects with the top one at \(top)")
+        }
         guard tableOffset >= 8, tableOffset <= UInt64(trailer),
-              objectCount * UInt64(offsetSize) <= UInt64(trailer) - tableOffset else { throw Failure(reason: "the offset table lies outside the file") }
+            objectCount * UInt64(offsetSize) <= UInt64(trailer) - tableOffset
+        else { throw Failure(reason: "the offset table lies outside the file") }
         offsets.reserveCapacity(Int(objectCount))
         for index in 0..<Int(objectCount) {
             let offset = unsigned(at: Int(tableOffset) + index * offsetSize, size: offsetSize)!
-            guard offset >= 8, offset < tableOffset else { throw Failure(reason: "object \(index) at \(offset), outside the object area") }
+            guard offset >= 8, offset < tableOffset else {
+                throw Failure(reason: "object \(index) at \(offset), outside the object area")
+            }
             offsets.append(Int(offset))
         }
         return Int(top)
@@ -75,14 +84,20 @@ package struct BinaryPropertyListParser {
     private func length(marker: UInt8, at offset: Int) throws(Failure) -> (count: Int, start: Int) {
         let nibble = Int(marker & 0x0F)
         guard nibble == 0x0F else { return (nibble, offset + 1) }
-        guard offset + 1 < bytes.count, bytes[offset + 1] >> 4 == 0x1 else { throw Failure(reason: "a bad length at \(offset)") }
+        guard offset + 1 < bytes.count, bytes[offset + 1] >> 4 == 0x1 else {
+            throw Failure(reason: "a bad length at \(offset)")
+        }
         let size = 1 << Int(bytes[offset + 1] & 0x0F)
-        guard size <= 8, let count = unsigned(at: offset + 2, size: size), count <= UInt64(bytes.count) else { throw Failure(reason: "a length past the end at \(offset)") }
+        guard size <= 8, let count = unsigned(at: offset + 2, size: size), count <= UInt64(bytes.count) else {
+            throw Failure(reason: "a length past the end at \(offset)")
+        }
         return (Int(count), offset + 2 + size)
     }
 
     private func reference(at offset: Int) throws(Failure) -> Int {
-        guard let value = unsigned(at: offset, size: referenceSize), value < UInt64(offsets.count) else { throw Failure(reason: "a reference past the object table at \(offset)") }
+        guard let value = unsigned(at: offset, size: referenceSize), value < UInt64(offsets.count) else {
+            throw Failure(reason: "a reference past the object table at \(offset)")
+        }
         return Int(value)
     }
 
@@ -106,16 +121,22 @@ package struct BinaryPropertyListParser {
         case 0x1: return ValueNode(kind: .scalar, value: try integer(marker: marker, at: offset))
         case 0x2:
             let size = 1 << Int(marker & 0x0F)
-            guard let raw = unsigned(at: offset + 1, size: size), size == 4 || size == 8 else { throw Failure(reason: "a bad real at \(offset)") }
+            guard let raw = unsigned(at: offset + 1, size: size), size == 4 || size == 8 else {
+                throw Failure(reason: "a bad real at \(offset)")
+            }
             let value = size == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw)
             return ValueNode(kind: .scalar, value: "\(value)")
         case 0x3:
-            guard marker == 0x33, let raw = unsigned(at: offset + 1, size: 8) else { throw Failure(reason: "a bad date at \(offset)") }
+            guard marker == 0x33, let raw = unsigned(at: offset + 1, size: 8) else {
+                throw Failure(reason: "a bad date at \(offset)")
+            }
             return ValueNode(kind: .scalar, typeName: "Date", value: "\(Double(bitPattern: raw))")
         case 0x4:
             let (count, start) = try length(marker: marker, at: offset)
             guard start + count <= bytes.count else { throw Failure(reason: "data past the end at \(offset)") }
-            return ValueNode(kind: .string, typeName: "Data", value: bytes[start..<(start + count)].map { String($0, radix: 16).leftPadded(to: 2) }.joined())
+            return ValueNode(
+                kind: .string, typeName: "Data",
+                value: bytes[start..<(start + count)].map { String($0, radix: 16).leftPadded(to: 2) }.joined())
         case 0x5, 0x6:
             let (count, start) = try length(marker: marker, at: offset)
             let byteCount = marker >> 4 == 0x6 ? count * 2 : count
@@ -124,17 +145,23 @@ package struct BinaryPropertyListParser {
             if marker >> 4 == 0x5 {
                 text = String(decoding: bytes[start..<(start + byteCount)], as: UTF8.self)
             } else {
-                let units = stride(from: start, to: start + byteCount, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+                let units = stride(from: start, to: start + byteCount, by: 2).map {
+                    UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+                }
                 text = String(decoding: units, as: UTF16.self)
             }
             return text == "$null" ? ValueNode(kind: .null) : ValueNode(kind: .string, value: text)
         case 0x8:
             let size = Int(marker & 0x0F) + 1
-            guard let value = unsigned(at: offset + 1, size: size) else { throw Failure(reason: "a bad UID at \(offset)") }
+            guard let value = unsigned(at: offset + 1, size: size) else {
+                throw Failure(reason: "a bad UID at \(offset)")
+            }
             return ValueNode(kind: .scalar, typeName: "UID", value: "\(value)")
         case 0xA, 0xC:
             let (count, start) = try length(marker: marker, at: offset)
-            guard count <= (bytes.count - start) / referenceSize else { throw Failure(reason: "an array past the end at \(offset)") }
+            guard count <= (bytes.count - start) / referenceSize else {
+                throw Failure(reason: "an array past the end at \(offset)")
+            }
             var children: [ValueNode] = []
             for index in 0..<count where !budget.isExhausted {
                 children.append(try object(try reference(at: start + index * referenceSize), depth: depth + 1))
@@ -142,7 +169,9 @@ package struct BinaryPropertyListParser {
             return ValueNode(kind: marker >> 4 == 0xA ? .collection : .set, children: children)
         case 0xD:
             let (count, start) = try length(marker: marker, at: offset)
-            guard count <= (bytes.count - start) / referenceSize / 2 else { throw Failure(reason: "a dictionary past the end at \(offset)") }
+            guard count <= (bytes.count - start) / referenceSize / 2 else {
+                throw Failure(reason: "a dictionary past the end at \(offset)")
+            }
             var children: [ValueNode] = []
             for index in 0..<count where !budget.isExhausted {
                 let key = try object(try reference(at: start + index * referenceSize), depth: depth + 1)
@@ -167,7 +196,9 @@ package struct BinaryPropertyListParser {
             guard let value = unsigned(at: offset + 1, size: 8) else { break }
             return "\(Int64(bitPattern: value))"
         case 16:
-            guard let high = unsigned(at: offset + 1, size: 8), let low = unsigned(at: offset + 9, size: 8) else { break }
+            guard let high = unsigned(at: offset + 1, size: 8), let low = unsigned(at: offset + 9, size: 8) else {
+                break
+            }
             if high == 0 { return "\(low)" }
             if high == .max, low >= 1 << 63 { return "\(Int64(bitPattern: low))" }
             throw Failure(reason: "a 128-bit integer at \(offset) does not fit in 64 bits")
@@ -178,5 +209,7 @@ package struct BinaryPropertyListParser {
 }
 
 private extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
 }

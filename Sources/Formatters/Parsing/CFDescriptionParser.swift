@@ -25,7 +25,6 @@ package struct CFDescriptionParser {
         return start.starts(with: "<CF".utf8) || start.starts(with: "<__NSCF".utf8)
     }
 
-
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     package static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
         var parser = CFDescriptionParser(bytes: Array(text.utf8), budget: budget)
@@ -33,7 +32,8 @@ package struct CFDescriptionParser {
         parser.cursor.skipWhitespace()
         let node = parser.object(depth: 0)
         parser.cursor.skipWhitespace()
-        return parser.cursor.position < parser.cursor.bytes.count && !parser.budget.isExhausted ? ValueNode(kind: .raw, value: text) : node
+        return parser.cursor.position < parser.cursor.bytes.count && !parser.budget.isExhausted
+            ? ValueNode(kind: .raw, value: text) : node
     }
 
     private var budget: ValueBudget
@@ -45,15 +45,13 @@ package struct CFDescriptionParser {
         self.budget = budget
     }
 
-
-
-
-
     /// `<CFType 0x… [0x…]>{fields}`.
     private mutating func object(depth: Int) -> ValueNode {
         let start = cursor.position
         guard budget.spend() else { return ValueNode(kind: .truncated) }
-        guard depth < Self.maximumDepth, cursor.expect("<"), let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) else {
+        guard depth < Self.maximumDepth, cursor.expect("<"),
+            let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">"))
+        else {
             return rawToLineEnd(from: start)
         }
         let header = cursor.text(cursor.position..<close)
@@ -83,9 +81,13 @@ package struct CFDescriptionParser {
         guard cursor.expect("contents = \"") else { return nil }
         let start = cursor.position
         while cursor.position + 1 < cursor.bytes.count {
-            if cursor.bytes[cursor.position] == UInt8(ascii: "\""), cursor.bytes[cursor.position + 1] == UInt8(ascii: "}") {
+            if cursor.bytes[cursor.position] == UInt8(ascii: "\""),
+                cursor.bytes[cursor.position + 1] == UInt8(ascii: "}")
+            {
                 let after = cursor.position + 2
-                let ends = after == cursor.bytes.count || cursor.bytes[after] == 0x0A || cursor.bytes[after] == 0x0D || cursor.bytes[after...].starts(with: " = ".utf8)
+                let ends =
+                    after == cursor.bytes.count || cursor.bytes[after] == 0x0A || cursor.bytes[after] == 0x0D
+                    || cursor.bytes[after...].starts(with: " = ".utf8)
                     || cursor.bytes[after] == UInt8(ascii: ")")
                 if ends {
                     let contents = cursor.text(start..<cursor.position)
@@ -101,7 +103,8 @@ package struct CFDescriptionParser {
     /// `value = +3, type = kCFNumberSInt32Type}`.
     private mutating func number() -> ValueNode? {
         guard cursor.expect("value = "), let comma = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ",")),
-              let close = cursor.bytes[comma...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+            let close = cursor.bytes[comma...].firstIndex(of: UInt8(ascii: "}"))
+        else { return nil }
         var value = cursor.text(cursor.position..<comma)
         let type = cursor.text(comma..<close)
         cursor.position = close + 1
@@ -128,7 +131,9 @@ package struct CFDescriptionParser {
         while true {
             cursor.skipWhitespace()
             guard cursor.position < cursor.bytes.count else { return nil }
-            if cursor.bytes[cursor.position] == UInt8(ascii: "}") { cursor.position += 1; return ValueNode(kind: .dictionary, children: children) }
+            if cursor.bytes[cursor.position] == UInt8(ascii: "}") {
+                cursor.position += 1; return ValueNode(kind: .dictionary, children: children)
+            }
             guard skipIndex() else { return nil }
             let key = object(depth: depth + 1)
             if budget.isExhausted { return ValueNode(kind: .dictionary, children: children + [key]) }
@@ -160,7 +165,9 @@ package struct CFDescriptionParser {
     /// `12 : `, the slot number in front of an entry.
     private mutating func skipIndex() -> Bool {
         let start = cursor.position
-        while cursor.position < cursor.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(cursor.bytes[cursor.position]) { cursor.position += 1 }
+        while cursor.position < cursor.bytes.count,
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(cursor.bytes[cursor.position])
+        { cursor.position += 1 }
         guard cursor.position > start, cursor.expect(" : ") else { cursor.position = start; return false }
         return true
     }

@@ -52,7 +52,9 @@ extension DumpParser {
         } else if !summary.isEmpty, !isPOTypeName(summary) {
             // A value with its own description (a URL): the description is the value, the children its storage.
             result = ValueNode(kind: .scalar, value: summary)
-        } else if children.count == 1, children[0].kind == .tuple, let name = children[0].label, name.first?.isLowercase == true {
+        } else if children.count == 1, children[0].kind == .tuple, let name = children[0].label,
+            name.first?.isLowercase == true
+        {
             result = ValueNode(kind: .enumeration, typeName: summary, value: name, children: children[0].children)
         } else {
             result = ValueNode(kind: .structure, typeName: summary, children: children)
@@ -65,7 +67,8 @@ extension DumpParser {
     /// names, spaces only between generic arguments).
     static func isPOTypeName(_ text: String) -> Bool {
         let path = text.prefix { $0 != "<" }
-        guard path.count == text.count || text.hasSuffix(">"), let first = path.first, first.isLetter || first == "_" else { return false }
+        guard path.count == text.count || text.hasSuffix(">"), let first = path.first, first.isLetter || first == "_"
+        else { return false }
         return path.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
             !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         }
@@ -73,24 +76,34 @@ extension DumpParser {
 
     /// `3 elements` / `1 element`: the count, when the summary is one.
     private static func elementCount(_ summary: String) -> Int? {
-        guard let space = summary.firstIndex(of: " "), summary[space...] == " elements" || summary[space...] == " element" else { return nil }
+        guard let space = summary.firstIndex(of: " "),
+            summary[space...] == " elements" || summary[space...] == " element"
+        else { return nil }
         return Int(summary[..<space])
     }
 
     /// The children of an `N elements` line: a list (labels `0`, `1`, …), a dictionary (a list of `key`/`value`
     /// pairs) or a tuple (named or `.0` labels).
     private static func group(_ children: [ValueNode], count: Int) -> ValueNode {
-        let isList = children.enumerated().allSatisfy { index, child in child.label == String(index) || child.kind == .truncated }
+        let isList = children.enumerated().allSatisfy { index, child in
+            child.label == String(index) || child.kind == .truncated
+        }
         guard isList else { return ValueNode(kind: .tuple, children: children) }
         let pairs = children.compactMap { pair -> ValueNode? in
             if pair.kind == .truncated { return pair }
-            guard pair.children.count == 2, let key = pair.child("key"), var value = pair.child("value") else { return nil }
+            guard pair.children.count == 2, let key = pair.child("key"), var value = pair.child("value") else {
+                return nil
+            }
             value.label = key.kind == .string ? key.value : LineRenderer().render(key)
             return value
         }
         if !children.isEmpty, pairs.count == children.count {
             return ValueNode(kind: .dictionary, children: pairs)
         }
-        return ValueNode(kind: .collection, children: children.map { child in var child = child; child.label = nil; return child })
+        return ValueNode(
+            kind: .collection,
+            children: children.map { child in
+                var child = child; child.label = nil; return child
+            })
     }
 }

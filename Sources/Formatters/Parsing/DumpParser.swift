@@ -28,12 +28,12 @@ public enum DumpParser {
     /// True when the text looks like `dump()` output: its lines start with the markers.
     public static func recognizes(_ text: String) -> Bool {
         let lines = text.leadingLines(20).filter { !$0.isEmpty }
-        return !lines.isEmpty && lines.allSatisfy { line in
-            let trimmed = line.drop { $0 == " " }
-            return trimmed.hasPrefix("▿ ") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("▹ ") || trimmed.isEmpty
-        } && lines.contains { $0.drop { $0 == " " }.hasPrefix("▿") || $0.drop { $0 == " " }.hasPrefix("-") }
+        return !lines.isEmpty
+            && lines.allSatisfy { line in
+                let trimmed = line.drop { $0 == " " }
+                return trimmed.hasPrefix("▿ ") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("▹ ") || trimmed.isEmpty
+            } && lines.contains { $0.drop { $0 == " " }.hasPrefix("▿") || $0.drop { $0 == " " }.hasPrefix("-") }
     }
-
 
     /// Reads at most `budget` values (one a line); when it runs out, what was read comes back with the rest
     /// marked truncated.
@@ -64,13 +64,18 @@ public enum DumpParser {
                 continue
             }
             guard budget.spend() else {
-                lines.append(Line(depth: lines.last?.depth ?? 0, hasChildren: false, label: nil, summary: "", isTruncation: true))
+                lines.append(
+                    Line(depth: lines.last?.depth ?? 0, hasChildren: false, label: nil, summary: "", isTruncation: true)
+                )
                 break
             }
             body = body.dropFirst().drop { $0 == " " }
             let (label, summary) = split(String(body), separator: dialect == .po ? " : " : ": ")
             // Deeper lines than the parser recurses stay in the tree as siblings at the deepest level.
-            lines.append(Line(depth: min(indentation / 2, maximumDepth), hasChildren: marker != "-", label: label, summary: summary))
+            lines.append(
+                Line(
+                    depth: min(indentation / 2, maximumDepth), hasChildren: marker != "-", label: label,
+                    summary: summary))
         }
         var index = 0
         guard !lines.isEmpty else { return ValueNode(kind: .raw, value: text) }
@@ -99,7 +104,9 @@ public enum DumpParser {
     static func split(_ body: String, separator: String) -> (String?, String) {
         guard let colon = body.firstRange(ofASCII: separator) else { return (nil, body) }
         let label = body[..<colon.lowerBound]
-        guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }), !label.first!.isNumber || label.allSatisfy(\.isNumber) else {
+        guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }),
+            !label.first!.isNumber || label.allSatisfy(\.isNumber)
+        else {
             return (nil, body)
         }
         return (String(label), String(body[colon.upperBound...]))
@@ -117,7 +124,9 @@ public enum DumpParser {
         var identity: Int?
         // A class instance ends with its identity: `Fixture.Node #1`.
         if let hash = summary.utf8.lastIndex(of: UInt8(ascii: "#")), hash > summary.startIndex,
-           summary.utf8[summary.utf8.index(before: hash)] == 0x20, let number = Int(summary[summary.utf8.index(after: hash)...]) {
+            summary.utf8[summary.utf8.index(before: hash)] == 0x20,
+            let number = Int(summary[summary.utf8.index(after: hash)...])
+        {
             identity = number
             summary = String(summary[..<summary.utf8.index(before: hash)])
         }
@@ -139,7 +148,9 @@ public enum DumpParser {
         } else if summary.hasPrefix("Optional(") {
             // The header holds the value as `print` shows it: a dump cut off before its `some:` child, or in the middle
             // of it, keeps what the header says.
-            if let child = children.first, !(child.children.isEmpty && (child.value ?? "").isEmpty && child.typeName == nil) {
+            if let child = children.first,
+                !(child.children.isEmpty && (child.value ?? "").isEmpty && child.typeName == nil)
+            {
                 result = child
             } else {
                 result = SwiftPrintParser.parse(summary)
@@ -147,22 +158,34 @@ public enum DumpParser {
             }
         } else if summary.hasSuffix(" key/value pairs") || summary.hasSuffix(" key/value pair") {
             // Each child is a `(2 elements)` tuple of `key:` and `value:`.
-            result = ValueNode(kind: .dictionary, children: children.compactMap { pair in
-                if pair.kind == .truncated { return pair }
-                guard let key = pair.child("key"), var value = pair.child("value") else { return nil }
-                value.label = key.kind == .string ? key.value : LineRenderer().render(key)
-                return value
-            })
+            result = ValueNode(
+                kind: .dictionary,
+                children: children.compactMap { pair in
+                    if pair.kind == .truncated { return pair }
+                    guard let key = pair.child("key"), var value = pair.child("value") else { return nil }
+                    value.label = key.kind == .string ? key.value : LineRenderer().render(key)
+                    return value
+                })
         } else if summary.first?.isNumber == true, summary.hasSuffix(" members") || summary.hasSuffix(" member") {
-            result = ValueNode(kind: .set, children: children.map { child in var child = child; child.label = nil; return child })
+            result = ValueNode(
+                kind: .set,
+                children: children.map { child in
+                    var child = child; child.label = nil; return child
+                })
         } else if summary.first?.isNumber == true, summary.hasSuffix(" elements") || summary.hasSuffix(" element") {
-            result = ValueNode(kind: .collection, children: children.map { child in var child = child; child.label = nil; return child })
+            result = ValueNode(
+                kind: .collection,
+                children: children.map { child in
+                    var child = child; child.label = nil; return child
+                })
         } else if summary.hasPrefix("("), summary.hasSuffix(" elements)") || summary.hasSuffix(" element)") {
-            result = ValueNode(kind: .tuple, children: children.enumerated().map { index, child in
-                var child = child
-                if child.label == nil { child.label = ".\(index)" }
-                return child
-            })
+            result = ValueNode(
+                kind: .tuple,
+                children: children.enumerated().map { index, child in
+                    var child = child
+                    if child.label == nil { child.label = ".\(index)" }
+                    return child
+                })
         } else if !Self.isTypeName(summary) && !Self.isCasePath(summary) {
             // A value with its own description (`CustomStringConvertible`): `dump()` prints the description, then the
             // storage behind it (a URL's `_url`, a date's seconds). The description is the value, as `po` shows it.
@@ -172,9 +195,12 @@ public enum DumpParser {
             let lastPart = summary.split(separator: ".").last.map(String.init) ?? summary
             if lastPart.first?.isLowercase == true, !summary.contains(" ") {
                 // The payload is one child named after the case: `▿ circle: (1 element)` holding `- radius: 2.0`.
-                let payload = children.count == 1 && children[0].label == lastPart && children[0].kind == .tuple ? children[0].children : children
-                result = ValueNode(kind: .enumeration, typeName: summary.split(separator: ".").dropLast().joined(separator: "."),
-                                   value: lastPart, children: payload)
+                let payload =
+                    children.count == 1 && children[0].label == lastPart && children[0].kind == .tuple
+                    ? children[0].children : children
+                result = ValueNode(
+                    kind: .enumeration, typeName: summary.split(separator: ".").dropLast().joined(separator: "."),
+                    value: lastPart, children: payload)
             } else {
                 result = ValueNode(kind: identity == nil ? .structure : .class, typeName: summary, children: children)
             }
@@ -190,7 +216,9 @@ public enum DumpParser {
         guard text.utf8.contains(UInt8(ascii: ".")), text.first?.isLetter == true else { return false }
         let path = text.prefix { $0 != "<" }
         guard path.count == text.count || text.hasSuffix(">"), !path.contains(" ") else { return false }
-        return path.split(separator: ".").allSatisfy { part in part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+        return path.split(separator: ".").allSatisfy { part in
+            part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }
             && path.split(separator: ".").last?.first?.isUppercase == true
     }
 
@@ -199,7 +227,13 @@ public enum DumpParser {
         // Generic arguments (`Fixture.Result<Swift.Int>.success`) say nothing about the shape.
         var path = "", depth = 0
         for character in text {
-            if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 { path.append(character) }
+            if character == "<" {
+                depth += 1
+            } else if character == ">" {
+                depth -= 1
+            } else if depth == 0 {
+                path.append(character)
+            }
         }
         guard depth == 0, path.first?.isLetter == true || path.first == "_" else { return false }
         let parts = path.split(separator: ".", omittingEmptySubsequences: false)

@@ -1,7 +1,9 @@
+import PostmortemCore
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // not all of Foundation: its ICU data and start-up cost stay out of the CLI
+    import FoundationEssentials // not all of Foundation: its ICU data and start-up cost stay out of the CLI
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The formats of dumped text `postmortem po` reads.
@@ -45,8 +47,10 @@ public enum DumpReader {
 
     /// Reads a dump given as bytes: a binary property list, or text (invalid UTF-8 replaced). At most
     /// `maximumValues` values are read: memory stays bounded whatever the input's size.
-    public static func read(bytes: [UInt8], format: DumpFormat? = nil,
-                            maximumValues: Int = ValueBudget.standard) throws(Failure) -> DumpReading {
+    public static func read(
+        bytes: [UInt8], format: DumpFormat? = nil,
+        maximumValues: Int = ValueBudget.standard
+    ) throws(Failure) -> DumpReading {
         if format == nil || format == .plist, BinaryPropertyListParser.recognizes(bytes) {
             var budget = ValueBudget(maximumValues)
             do {
@@ -61,7 +65,9 @@ public enum DumpReader {
     /// a `dump()` output starts again at each line that starts a value at the left margin; `print` output holds a
     /// value a line when each of its lines reads as one. Anything else is one value.
     public static func readAll(bytes: [UInt8], format: DumpFormat? = nil) throws(Failure) -> [DumpReading] {
-        if format == nil || format == .plist, BinaryPropertyListParser.recognizes(bytes) { return [try read(bytes: bytes, format: format)] }
+        if format == nil || format == .plist, BinaryPropertyListParser.recognizes(bytes) {
+            return [try read(bytes: bytes, format: format)]
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         let body = stripPrefixes(text)
         let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
@@ -97,8 +103,10 @@ public enum DumpReader {
     }
 
     /// The value `text` holds, read as `format` (else the format it looks like), building at most `maximumValues` values.
-    public static func read(_ text: String, format: DumpFormat? = nil,
-                            maximumValues: Int = ValueBudget.standard) throws(Failure) -> DumpReading {
+    public static func read(
+        _ text: String, format: DumpFormat? = nil,
+        maximumValues: Int = ValueBudget.standard
+    ) throws(Failure) -> DumpReading {
         let body = stripPrefixes(text)
         var budget = ValueBudget(maximumValues)
         let chosen: DumpFormat
@@ -106,15 +114,21 @@ public enum DumpReader {
             chosen = format
         } else {
             let detected = detect(body, budget: &budget)
-            if let node = detected.node { return DumpReading(node: node, format: detected.format, isComplete: !budget.isExhausted) }
+            if let node = detected.node {
+                return DumpReading(node: node, format: detected.format, isComplete: !budget.isExhausted)
+            }
             chosen = detected.format
         }
         let node: ValueNode
         switch chosen {
         case .json:
-            do { node = try JSONValueParser.parse(body, budget: &budget) } catch { throw Failure(description: error.description) }
+            do { node = try JSONValueParser.parse(body, budget: &budget) } catch {
+                throw Failure(description: error.description)
+            }
         case .plist:
-            do { node = try PropertyListXMLParser.parse(body, budget: &budget) } catch { throw Failure(description: error.description) }
+            do { node = try PropertyListXMLParser.parse(body, budget: &budget) } catch {
+                throw Failure(description: error.description)
+            }
         case .dump: node = DumpParser.parse(body, budget: &budget)
         case .po: node = DumpParser.parse(body, dialect: .po, budget: &budget)
         case .lldb: node = LLDBVariableParser.parse(body, budget: &budget)
@@ -158,7 +172,10 @@ public enum DumpReader {
             let next = newline.map { utf8.index(after: $0) } ?? text.endIndex
             let line = text[lineStart..<lineEnd]
             // Only lines that start with `(`, a letter or a digit can carry a prefix.
-            if let first = utf8[lineStart...].first, first == UInt8(ascii: "(") || TextCursor.isDigit(first) || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) {
+            if let first = utf8[lineStart...].first,
+                first == UInt8(ascii: "(") || TextCursor.isDigit(first)
+                    || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A)
+            {
                 if line.hasPrefix("(lldb) ") || line.hasPrefix("Printing description of ") {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = next

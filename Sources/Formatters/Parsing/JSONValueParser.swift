@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // not all of Foundation: its ICU data and start-up cost stay out of the CLI
+    import FoundationEssentials // not all of Foundation: its ICU data and start-up cost stay out of the CLI
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Parses JSON into a ``ValueNode`` tree, keeping key order and the text of numbers (an integer stays an
@@ -52,21 +52,31 @@ package struct JSONValueParser {
     private mutating func skip() { cursor.skipWhitespace() }
 
     private mutating func value(depth: Int) throws(Failure) -> ValueNode {
-        guard depth < Self.maximumDepth else { throw Failure(offset: cursor.position, reason: "nesting deeper than \(Self.maximumDepth)") }
-        guard cursor.position < cursor.bytes.count else { throw Failure(offset: cursor.position, reason: "the text ends early") }
+        guard depth < Self.maximumDepth else {
+            throw Failure(offset: cursor.position, reason: "nesting deeper than \(Self.maximumDepth)")
+        }
+        guard cursor.position < cursor.bytes.count else {
+            throw Failure(offset: cursor.position, reason: "the text ends early")
+        }
         guard budget.spend() else { return ValueNode(kind: .truncated) }
         switch cursor.bytes[cursor.position] {
         case UInt8(ascii: "{"):
             cursor.position += 1
             var children: [ValueNode] = []
             skip()
-            if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "}") { cursor.position += 1; return ValueNode(kind: .dictionary) }
+            if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "}") {
+                cursor.position += 1; return ValueNode(kind: .dictionary)
+            }
             while true {
                 skip()
-                guard cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "\"") else { throw Failure(offset: cursor.position, reason: "expected a key") }
+                guard cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "\"") else {
+                    throw Failure(offset: cursor.position, reason: "expected a key")
+                }
                 let key = try string()
                 skip()
-                guard cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: ":") else { throw Failure(offset: cursor.position, reason: "expected ':'") }
+                guard cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: ":") else {
+                    throw Failure(offset: cursor.position, reason: "expected ':'")
+                }
                 cursor.position += 1
                 skip()
                 var child = try value(depth: depth + 1)
@@ -74,9 +84,13 @@ package struct JSONValueParser {
                 children.append(child)
                 if budget.isExhausted { return ValueNode(kind: .dictionary, children: children) }
                 skip()
-                guard cursor.position < cursor.bytes.count else { throw Failure(offset: cursor.position, reason: "the text ends inside an object") }
+                guard cursor.position < cursor.bytes.count else {
+                    throw Failure(offset: cursor.position, reason: "the text ends inside an object")
+                }
                 if cursor.bytes[cursor.position] == UInt8(ascii: ",") { cursor.position += 1; continue }
-                guard cursor.bytes[cursor.position] == UInt8(ascii: "}") else { throw Failure(offset: cursor.position, reason: "expected ',' or '}'") }
+                guard cursor.bytes[cursor.position] == UInt8(ascii: "}") else {
+                    throw Failure(offset: cursor.position, reason: "expected ',' or '}'")
+                }
                 cursor.position += 1
                 return ValueNode(kind: .dictionary, children: children)
             }
@@ -84,15 +98,21 @@ package struct JSONValueParser {
             cursor.position += 1
             var children: [ValueNode] = []
             skip()
-            if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "]") { cursor.position += 1; return ValueNode(kind: .collection) }
+            if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "]") {
+                cursor.position += 1; return ValueNode(kind: .collection)
+            }
             while true {
                 skip()
                 children.append(try value(depth: depth + 1))
                 if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
                 skip()
-                guard cursor.position < cursor.bytes.count else { throw Failure(offset: cursor.position, reason: "the text ends inside an array") }
+                guard cursor.position < cursor.bytes.count else {
+                    throw Failure(offset: cursor.position, reason: "the text ends inside an array")
+                }
                 if cursor.bytes[cursor.position] == UInt8(ascii: ",") { cursor.position += 1; continue }
-                guard cursor.bytes[cursor.position] == UInt8(ascii: "]") else { throw Failure(offset: cursor.position, reason: "expected ',' or ']'") }
+                guard cursor.bytes[cursor.position] == UInt8(ascii: "]") else {
+                    throw Failure(offset: cursor.position, reason: "expected ',' or ']'")
+                }
                 cursor.position += 1
                 return ValueNode(kind: .collection, children: children)
             }
@@ -102,9 +122,13 @@ package struct JSONValueParser {
         case UInt8(ascii: "n"): try literal("null"); return ValueNode(kind: .null)
         default:
             let start = cursor.position
-            while cursor.position < cursor.bytes.count, "+-0123456789.eE".utf8.contains(cursor.bytes[cursor.position]) { cursor.position += 1 }
+            while cursor.position < cursor.bytes.count, "+-0123456789.eE".utf8.contains(cursor.bytes[cursor.position]) {
+                cursor.position += 1
+            }
             let text = String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self)
-            guard PlainJSONRenderer.isJSONNumber(text) else { throw Failure(offset: start, reason: "unexpected character") }
+            guard PlainJSONRenderer.isJSONNumber(text) else {
+                throw Failure(offset: start, reason: "unexpected character")
+            }
             return ValueNode(kind: .scalar, value: text)
         }
     }
@@ -126,13 +150,18 @@ package struct JSONValueParser {
                 cursor.position += 2
                 switch escape {
                 case UInt8(ascii: "u"):
-                    guard cursor.position + 4 <= cursor.bytes.count, let code = UInt32(String(decoding: cursor.bytes[cursor.position..<cursor.position + 4], as: UTF8.self), radix: 16) else {
+                    guard cursor.position + 4 <= cursor.bytes.count,
+                        let code = UInt32(
+                            String(decoding: cursor.bytes[cursor.position..<cursor.position + 4], as: UTF8.self),
+                            radix: 16)
+                    else {
                         throw Failure(offset: cursor.position, reason: "a bad \\u escape")
                     }
                     cursor.position += 4
                     if (0xD800..<0xDC00).contains(code) { pendingHigh = code; continue }
                     if (0xDC00..<0xE000).contains(code), let high = pendingHigh {
-                        scalars.append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)) ?? "\u{FFFD}")
+                        scalars.append(
+                            Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)) ?? "\u{FFFD}")
                         pendingHigh = nil
                         continue
                     }
@@ -143,8 +172,11 @@ package struct JSONValueParser {
             }
             // Copy a run of plain cursor.bytes (UTF-8) at once.
             let start = cursor.position
-            while cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] != UInt8(ascii: "\""), cursor.bytes[cursor.position] != UInt8(ascii: "\\") { cursor.position += 1 }
-            scalars.append(contentsOf: String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self).unicodeScalars)
+            while cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] != UInt8(ascii: "\""),
+                cursor.bytes[cursor.position] != UInt8(ascii: "\\")
+            { cursor.position += 1 }
+            scalars.append(
+                contentsOf: String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self).unicodeScalars)
         }
         throw Failure(offset: cursor.position, reason: "the text ends inside a string")
     }

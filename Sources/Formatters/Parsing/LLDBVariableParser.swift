@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Parses lldb's `p`, `expression` and `frame variable` output, and the Swift REPL's:
 /// ```
 /// (Fixture.Person) $R0 = {
@@ -41,7 +43,6 @@ package struct LLDBVariableParser {
         return line.firstMatch(of: #/^\$?[A-Za-z_][A-Za-z0-9_]*: [^=]+ = /#) != nil
     }
 
-
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     package static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
         var parser = LLDBVariableParser(bytes: Array(text.utf8), budget: budget)
@@ -70,23 +71,24 @@ package struct LLDBVariableParser {
         self.budget = budget
     }
 
-
-
     private mutating func skipSpaces() {
         while cursor.current == 0x20 || cursor.current == 0x09 { cursor.position += 1 }
     }
 
     private mutating func skipBlankLines() {
-        while let byte = cursor.current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { cursor.position += 1 }
+        while let byte = cursor.current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            cursor.position += 1
+        }
     }
-
 
     /// `(Type) name = value`, `name: Type = value` (the REPL's form), or `name = value`.
     private mutating func entry(depth: Int, inline: Bool) -> ValueNode? {
         skipSpaces()
         var typeName: String?
-        if cursor.current == UInt8(ascii: "("), let close = matchingParenthesis(from: cursor.position), close + 1 < cursor.bytes.count, cursor.bytes[close + 1] == 0x20,
-           !cursor.bytes[(close + 1)...].starts(with: " = ".utf8) {
+        if cursor.current == UInt8(ascii: "("), let close = matchingParenthesis(from: cursor.position),
+            close + 1 < cursor.bytes.count, cursor.bytes[close + 1] == 0x20,
+            !cursor.bytes[(close + 1)...].starts(with: " = ".utf8)
+        {
             typeName = cursor.text((cursor.position + 1)..<close)
             cursor.position = close + 2
         }
@@ -132,9 +134,18 @@ package struct LLDBVariableParser {
             let start = cursor.position
             while let byte = cursor.current, byte != 0x0A {
                 if inline, byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")") { break }
-                if cursor.bytes[cursor.position...].starts(with: " {".utf8), cursor.position + 2 == cursor.bytes.count || cursor.bytes[cursor.position + 2] == 0x0A || cursor.bytes[cursor.position + 2] == 0x0D { break }
+                if cursor.bytes[cursor.position...].starts(with: " {".utf8),
+                    cursor.position + 2 == cursor.bytes.count || cursor.bytes[cursor.position + 2] == 0x0A
+                        || cursor.bytes[cursor.position + 2] == 0x0D
+                {
+                    break
+                }
                 // `circle (radius = 2)`: a single word, then its children on one line.
-                if cursor.bytes[cursor.position...].starts(with: " (".utf8), !inline, !cursor.bytes[start..<cursor.position].contains(0x20) { break }
+                if cursor.bytes[cursor.position...].starts(with: " (".utf8), !inline,
+                    !cursor.bytes[start..<cursor.position].contains(0x20)
+                {
+                    break
+                }
                 cursor.position += 1
             }
             headText = cursor.text(start..<cursor.position).trimmed(where: { $0 == " " || $0 == "\r" })
@@ -181,8 +192,11 @@ package struct LLDBVariableParser {
     /// What the children make: a list, a dictionary, a class instance, an enum case or a structure.
     private func group(children: [ValueNode], head: String, typeName: String?) -> ValueNode {
         let type = typeName.map(Self.unwrapped)
-        let indexed = !children.isEmpty && children.enumerated().allSatisfy { index, child in child.label == "[\(index)]" }
-        if indexed || head.hasSuffix(" values") || head.hasSuffix(" value") || head.hasSuffix(" key/value pairs") || head.hasSuffix(" key/value pair") {
+        let indexed =
+            !children.isEmpty && children.enumerated().allSatisfy { index, child in child.label == "[\(index)]" }
+        if indexed || head.hasSuffix(" values") || head.hasSuffix(" value") || head.hasSuffix(" key/value pairs")
+            || head.hasSuffix(" key/value pair")
+        {
             let pairs = children.compactMap { pair -> ValueNode? in
                 guard let key = pair.child("key"), var value = pair.child("value") else { return nil }
                 value.label = key.kind == .string ? key.value : LineRenderer().render(key)
@@ -191,7 +205,11 @@ package struct LLDBVariableParser {
             if !children.isEmpty, pairs.count == children.count {
                 return ValueNode(kind: .dictionary, typeName: type, children: pairs)
             }
-            return ValueNode(kind: .collection, typeName: type, children: children.map { child in var child = child; child.label = nil; return child })
+            return ValueNode(
+                kind: .collection, typeName: type,
+                children: children.map { child in
+                    var child = child; child.label = nil; return child
+                })
         }
         if head.hasPrefix("0x") {
             return ValueNode(kind: .class, typeName: type, summary: nil, children: children)
@@ -219,7 +237,9 @@ package struct LLDBVariableParser {
         case "0 key/value pairs": return ValueNode(kind: .dictionary, typeName: type)
         default: break
         }
-        if PlainJSONRenderer.isJSONNumber(text) || Double(text) != nil { return ValueNode(kind: .scalar, typeName: type, value: text) }
+        if PlainJSONRenderer.isJSONNumber(text) || Double(text) != nil {
+            return ValueNode(kind: .scalar, typeName: type, value: text)
+        }
         if let first = text.first, first.isLetter, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
             return ValueNode(kind: .enumeration, typeName: type, value: text)
         }
@@ -232,7 +252,9 @@ package struct LLDBVariableParser {
         cursor.position += 1
         var scalars = String.UnicodeScalarView()
         while let byte = cursor.current {
-            if byte == UInt8(ascii: "\"") { cursor.position += 1; return ValueNode(kind: .string, value: String(scalars)) }
+            if byte == UInt8(ascii: "\"") {
+                cursor.position += 1; return ValueNode(kind: .string, value: String(scalars))
+            }
             if byte == 0x0A { break }
             if byte == UInt8(ascii: "\\") {
                 guard cursor.position + 1 < cursor.bytes.count else { break }
@@ -241,14 +263,18 @@ package struct LLDBVariableParser {
                 switch escape {
                 case UInt8(ascii: "x"):
                     var digits = ""
-                    while let next = cursor.current, digits.count < 2, next.isHexDigit { digits.append(Character(Unicode.Scalar(next))); cursor.position += 1 }
+                    while let next = cursor.current, digits.count < 2, next.isHexDigit {
+                        digits.append(Character(Unicode.Scalar(next))); cursor.position += 1
+                    }
                     scalars.append(Unicode.Scalar(UInt8(digits, radix: 16) ?? 0x3F))
                 default: scalars.append(TextCursor.unescaped(escape))
                 }
                 continue
             }
             let runStart = cursor.position
-            while let next = cursor.current, next != UInt8(ascii: "\""), next != UInt8(ascii: "\\"), next != 0x0A { cursor.position += 1 }
+            while let next = cursor.current, next != UInt8(ascii: "\""), next != UInt8(ascii: "\\"), next != 0x0A {
+                cursor.position += 1
+            }
             scalars.append(contentsOf: cursor.text(runStart..<cursor.position).unicodeScalars)
         }
         cursor.position = start
@@ -262,18 +288,23 @@ package struct LLDBVariableParser {
             if inline, byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")") { break }
             cursor.position += 1
         }
-        return ValueNode(kind: .raw, value: cursor.text(start..<cursor.position).trimmed(where: { $0 == " " || $0 == "\r" }))
+        return ValueNode(
+            kind: .raw, value: cursor.text(start..<cursor.position).trimmed(where: { $0 == " " || $0 == "\r" }))
     }
 
     /// `String?` and `Optional<String>` are `String`.
     static func unwrapped(_ typeName: String) -> String {
         if typeName.hasSuffix("?") { return String(typeName.dropLast()) }
-        if typeName.hasPrefix("Swift.Optional<"), typeName.hasSuffix(">") { return String(typeName.dropFirst(15).dropLast()) }
+        if typeName.hasPrefix("Swift.Optional<"), typeName.hasSuffix(">") {
+            return String(typeName.dropFirst(15).dropLast())
+        }
         if typeName.hasPrefix("Optional<"), typeName.hasSuffix(">") { return String(typeName.dropFirst(9).dropLast()) }
         return typeName
     }
 }
 
 private extension UInt8 {
-    var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
+    var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
 }

@@ -19,17 +19,23 @@ enum LogPrefix {
             bytes.formIndex(after: &index)
             return true
         }
-        guard digits(4), byte("-"), digits(2), byte("-"), digits(2), byte(" T"), digits(2), byte(":"), digits(2), byte(":"), digits(2) else { return nil }
+        guard digits(4), byte("-"), digits(2), byte("-"), digits(2), byte(" T"), digits(2), byte(":"), digits(2),
+            byte(":"), digits(2)
+        else { return nil }
         if byte(".") { guard digits(1) else { return nil }; while digits(1) {} }
         if byte("+-") { guard digits(4) else { return nil } }
         guard byte(" ") else { return nil }
         // The process name runs to `[`; it has no spaces.
         let nameStart = index
-        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "["), bytes[index] != 0x20 { bytes.formIndex(after: &index) }
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "["), bytes[index] != 0x20 {
+            bytes.formIndex(after: &index)
+        }
         guard index > nameStart, byte("["), digits(1) else { return nil }
         while digits(1) {}
         if byte(":") {
-            while index < bytes.endIndex, bytes[index] != UInt8(ascii: "]"), bytes[index] != 0x20 { bytes.formIndex(after: &index) }
+            while index < bytes.endIndex, bytes[index] != UInt8(ascii: "]"), bytes[index] != 0x20 {
+                bytes.formIndex(after: &index)
+            }
         }
         guard byte("]"), byte(" ") else { return nil }
         return line[line.startIndex..<index].count

@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Parses Foundation's descriptions of `NSDictionary` and `NSArray` (OpenStep property-list style):
 /// `{ key = value; … }` and `( item, … )`, nested, as Darwin writes them (strings with spaces quoted,
 /// `\"` and `\U00e9` escapes) and as Linux's Foundation writes them (dictionary values never quoted).
@@ -17,11 +19,12 @@ package struct OpenStepParser {
     package static func recognizes(_ text: String) -> Bool {
         let trimmed = text.drop { $0.isWhitespace }
         guard let first = trimmed.first else { return false }
-        if first == "{" { return trimmed.contains(" = ") || trimmed.dropFirst().drop(while: \.isWhitespace).first == "}" }
+        if first == "{" {
+            return trimmed.contains(" = ") || trimmed.dropFirst().drop(while: \.isWhitespace).first == "}"
+        }
         // An NSArray's description opens with `(` alone on its line; `(x: 1, y: 2)` on one line is a Swift tuple.
         return first == "(" && trimmed.dropFirst().drop { $0 == " " || $0 == "\t" }.first.map(\.isNewline) == true
     }
-
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated.
     package static func parse(_ text: String, budget: inout ValueBudget) -> ValueNode {
@@ -49,7 +52,9 @@ package struct OpenStepParser {
         case UInt8(ascii: "<") where cursor.expect("<null>"): return ValueNode(kind: .null)
         case UInt8(ascii: "<"):
             // `<0102 0304>`: data.
-            guard let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) else { return bare(inArray: inArray) }
+            guard let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) else {
+                return bare(inArray: inArray)
+            }
             let text = cursor.text(cursor.position..<(close + 1))
             cursor.position = close + 1
             return ValueNode(kind: .raw, typeName: "Data", value: text)
@@ -64,7 +69,9 @@ package struct OpenStepParser {
         while true {
             cursor.skipWhitespace()
             guard let byte = cursor.current else { return unclosed(from: start, depth: depth) }
-            if byte == UInt8(ascii: "}") { cursor.position += 1; return ValueNode(kind: .dictionary, children: children) }
+            if byte == UInt8(ascii: "}") {
+                cursor.position += 1; return ValueNode(kind: .dictionary, children: children)
+            }
             let key: String
             if byte == UInt8(ascii: "\"") {
                 key = quoted(inKey: true).value ?? ""
@@ -91,7 +98,9 @@ package struct OpenStepParser {
         while true {
             cursor.skipWhitespace()
             guard let byte = cursor.current else { return unclosed(from: start, depth: depth) }
-            if byte == UInt8(ascii: ")") { cursor.position += 1; return ValueNode(kind: .collection, children: children) }
+            if byte == UInt8(ascii: ")") {
+                cursor.position += 1; return ValueNode(kind: .collection, children: children)
+            }
             children.append(value(depth: depth + 1, inArray: true))
             if budget.isExhausted { return ValueNode(kind: .collection, children: children) }
             cursor.skipWhitespace()
@@ -115,7 +124,9 @@ package struct OpenStepParser {
                 switch escaped {
                 case UInt8(ascii: "U"), UInt8(ascii: "u"):
                     let end = min(cursor.position + 4, cursor.bytes.count)
-                    if end - cursor.position == 4, let code = UInt32(cursor.text(cursor.position..<end), radix: 16), let scalar = Unicode.Scalar(code) {
+                    if end - cursor.position == 4, let code = UInt32(cursor.text(cursor.position..<end), radix: 16),
+                        let scalar = Unicode.Scalar(code)
+                    {
                         scalars.append(scalar)
                         cursor.position = end
                     } else {
@@ -161,7 +172,9 @@ package struct OpenStepParser {
         }
         let text = cursor.text(start..<cursor.position)
         let value = inArray ? text.trimmed(where: \.isSpaceOrTab) : text
-        if value == "true" || value == "false" || PlainJSONRenderer.isJSONNumber(value) { return ValueNode(kind: .scalar, value: value) }
+        if value == "true" || value == "false" || PlainJSONRenderer.isJSONNumber(value) {
+            return ValueNode(kind: .scalar, value: value)
+        }
         return ValueNode(kind: .string, value: value)
     }
 

@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Parses XML property lists (`<plist><dict><key>…</key><string>…</string>…</dict></plist>`), as
 /// `PropertyListEncoder`, `plutil -convert xml1` and Xcode write them: `dict`, `array`, `string`, `integer`,
 /// `real`, `true`, `false`, `date` (kept as its text), `data` (kept as its base64 text), empty elements, the five
@@ -21,10 +23,12 @@ package struct PropertyListXMLParser {
 
     /// True when the text is an XML property list (`<?xml` … `<plist`, or `<plist` itself).
     package static func recognizes(_ text: String) -> Bool {
-        let start = text.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
-        return start.starts(with: "<plist".utf8) || start.starts(with: "<?xml".utf8) && start.prefix(512).firstRange(of: "<plist".utf8) != nil
+        let start = text.utf8.drop {
+            $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
+        }
+        return start.starts(with: "<plist".utf8)
+            || start.starts(with: "<?xml".utf8) && start.prefix(512).firstRange(of: "<plist".utf8) != nil
     }
-
 
     /// Reads at most `budget` values; when it runs out, what was read comes back with the rest marked truncated
     /// (the text after that point is not checked).
@@ -34,7 +38,9 @@ package struct PropertyListXMLParser {
         parser.skipProlog()
         let hasPlistElement = parser.cursor.expect("<plist")
         if hasPlistElement {
-            guard let close = parser.cursor.bytes[parser.cursor.position...].firstIndex(of: UInt8(ascii: ">")) else { throw parser.failure("an unterminated <plist> tag") }
+            guard let close = parser.cursor.bytes[parser.cursor.position...].firstIndex(of: UInt8(ascii: ">")) else {
+                throw parser.failure("an unterminated <plist> tag")
+            }
             parser.cursor.position = close + 1
         }
         parser.skipMisc()
@@ -43,7 +49,9 @@ package struct PropertyListXMLParser {
         parser.skipMisc()
         if hasPlistElement, !parser.cursor.expect("</plist>") { throw parser.failure("expected </plist>") }
         parser.skipMisc()
-        guard parser.cursor.position == parser.cursor.bytes.count else { throw parser.failure("text after the property list") }
+        guard parser.cursor.position == parser.cursor.bytes.count else {
+            throw parser.failure("text after the property list")
+        }
         return node
     }
 
@@ -56,13 +64,13 @@ package struct PropertyListXMLParser {
 
     private func failure(_ reason: String) -> Failure { Failure(offset: cursor.position, reason: reason) }
 
-
-
     /// Whitespace and comments.
     private mutating func skipMisc() {
         while true {
             cursor.skipWhitespace()
-            guard cursor.bytes[cursor.position...].starts(with: "<!--".utf8), let end = cursor.bytes[cursor.position...].firstRange(of: "-->".utf8) else { return }
+            guard cursor.bytes[cursor.position...].starts(with: "<!--".utf8),
+                let end = cursor.bytes[cursor.position...].firstRange(of: "-->".utf8)
+            else { return }
             cursor.position = end.upperBound
         }
     }
@@ -72,15 +80,25 @@ package struct PropertyListXMLParser {
         if cursor.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { cursor.position = 3 }
         while true {
             skipMisc()
-            if cursor.bytes[cursor.position...].starts(with: "<?".utf8), let end = cursor.bytes[cursor.position...].firstRange(of: "?>".utf8) { cursor.position = end.upperBound; continue }
-            if cursor.bytes[cursor.position...].starts(with: "<!DOCTYPE".utf8), let end = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) { cursor.position = end + 1; continue }
+            if cursor.bytes[cursor.position...].starts(with: "<?".utf8),
+                let end = cursor.bytes[cursor.position...].firstRange(of: "?>".utf8)
+            {
+                cursor.position = end.upperBound; continue
+            }
+            if cursor.bytes[cursor.position...].starts(with: "<!DOCTYPE".utf8),
+                let end = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">"))
+            {
+                cursor.position = end + 1; continue
+            }
             return
         }
     }
 
     /// `<name>` or `<name/>`: the name and whether the element is empty.
     private mutating func openTag() throws(Failure) -> (name: String, empty: Bool) {
-        guard cursor.expect("<"), let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) else { throw failure("expected an element") }
+        guard cursor.expect("<"), let close = cursor.bytes[cursor.position...].firstIndex(of: UInt8(ascii: ">")) else {
+            throw failure("expected an element")
+        }
         var name = String(decoding: cursor.bytes[cursor.position..<close], as: UTF8.self)
         cursor.position = close + 1
         let empty = name.hasSuffix("/")
@@ -90,7 +108,9 @@ package struct PropertyListXMLParser {
 
     /// The text up to `</name>`, entities decoded.
     private mutating func content(of name: String) throws(Failure) -> String {
-        guard let end = cursor.bytes[cursor.position...].firstRange(of: "</\(name)>".utf8) else { throw failure("no </\(name)>") }
+        guard let end = cursor.bytes[cursor.position...].firstRange(of: "</\(name)>".utf8) else {
+            throw failure("no </\(name)>")
+        }
         let text = Self.decodeEntities(String(decoding: cursor.bytes[cursor.position..<end.lowerBound], as: UTF8.self))
         cursor.position = end.upperBound
         return text
@@ -169,8 +189,14 @@ package struct PropertyListXMLParser {
             case "quot": result += "\""
             case "apos": result += "'"
             default:
-                let code = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                if let code, let scalar = Unicode.Scalar(code) { result.unicodeScalars.append(scalar) } else { result += "&" + entity + ";" }
+                let code =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+                if let code, let scalar = Unicode.Scalar(code) {
+                    result.unicodeScalars.append(scalar)
+                } else {
+                    result += "&" + entity + ";"
+                }
             }
             rest = rest[rest.index(after: semicolon)...]
         }

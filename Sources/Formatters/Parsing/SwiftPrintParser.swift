@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Parses what Swift's `print` and `debugPrint` write: `Type(label: value, …)`, `[a, b]`, `["k": v]`, `[:]`,
 /// `Optional(x)`, `Set([…])`, `nil`, string literals with escapes, numbers, booleans, `.case(payload)`, tuples.
 /// Anything else is kept as raw text up to the next separator at the same depth, never dropped.
@@ -90,7 +92,10 @@ package struct SwiftPrintParser {
         case "nil": return ValueNode(kind: .null)
         case "true", "false": return ValueNode(kind: .scalar, value: word)
         default:
-            if word.hasPrefix(".") || (word.contains(".") && word.split(separator: ".").last?.first?.isLowercase == true && Double(word) == nil) {
+            if word.hasPrefix(".")
+                || (word.contains(".") && word.split(separator: ".").last?.first?.isLowercase == true
+                    && Double(word) == nil)
+            {
                 let name = word.split(separator: ".").last.map(String.init) ?? word
                 return ValueNode(kind: .enumeration, value: name)
             }
@@ -111,7 +116,10 @@ package struct SwiftPrintParser {
                 if angle == 0 { break }
                 angle -= 1
             } else if angle == 0 {
-                guard TextCursor.isIdentifier(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") else { break }
+                guard
+                    TextCursor.isIdentifier(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: "+")
+                else { break }
             } else if byte == 0x0A {
                 break
             }
@@ -142,8 +150,10 @@ package struct SwiftPrintParser {
                 // \u{1F600}
                 let digitsStart = cursor.position + 1
                 guard cursor.current == UInt8(ascii: "{"),
-                      let close = cursor.bytes[digitsStart..<min(digitsStart + 9, cursor.bytes.count)].firstIndex(of: UInt8(ascii: "}")),
-                      let code = UInt32(cursor.text(digitsStart..<close), radix: 16), let scalar = Unicode.Scalar(code) else {
+                    let close = cursor.bytes[digitsStart..<min(digitsStart + 9, cursor.bytes.count)].firstIndex(
+                        of: UInt8(ascii: "}")),
+                    let code = UInt32(cursor.text(digitsStart..<close), radix: 16), let scalar = Unicode.Scalar(code)
+                else {
                     scalars.append("\\")
                     scalars.append("u")
                     continue
@@ -253,7 +263,11 @@ package struct SwiftPrintParser {
         while let byte = cursor.current {
             if inString {
                 cursor.position += 1
-                if byte == UInt8(ascii: "\\") { if !cursor.isAtEnd { cursor.position += 1 } } else if byte == UInt8(ascii: "\"") { inString = false }
+                if byte == UInt8(ascii: "\\") {
+                    if !cursor.isAtEnd { cursor.position += 1 }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             if depth == 0, byte == UInt8(ascii: ",") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") { break }

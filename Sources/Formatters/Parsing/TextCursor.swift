@@ -49,7 +49,8 @@ struct TextCursor {
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
     /// A letter, digit or `_`, or any byte of a non-ASCII character (Swift identifiers may hold those).
     static func isIdentifier(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F || byte >= 0x80
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F
+            || byte >= 0x80
     }
 }
 

@@ -41,7 +41,9 @@ public struct ValueReflector {
         var node = ValueNode(kind: .scalar, typeName: typeName, label: label)
         switch mirror.displayStyle {
         case .optional?:
-            guard let wrapped = mirror.children.first else { return ValueNode(kind: .null, typeName: typeName, label: label) }
+            guard let wrapped = mirror.children.first else {
+                return ValueNode(kind: .null, typeName: typeName, label: label)
+            }
             return self.node(for: wrapped.value, label: label, depth: depth, state: &state)
         case .class?:
             node.kind = .class
@@ -96,7 +98,9 @@ public struct ValueReflector {
             var current = mirror.superclassMirror
             while let superclass = current { chain.insert(superclass, at: 0); current = superclass.superclassMirror }
             for superclass in chain {
-                for child in superclass.children { children.append(self.node(for: child.value, label: child.label, depth: depth + 1, state: &state)) }
+                for child in superclass.children {
+                    children.append(self.node(for: child.value, label: child.label, depth: depth + 1, state: &state))
+                }
             }
         }
         for (index, child) in mirror.children.enumerated() {
@@ -112,7 +116,10 @@ public struct ValueReflector {
                 entry.label = key.kind == .string ? key.value : LineRenderer().render(key)
                 children.append(entry)
             case .tuple:
-                children.append(self.node(for: child.value, label: child.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? ".\(index)", depth: depth + 1, state: &state))
+                children.append(
+                    self.node(
+                        for: child.value, label: child.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? ".\(index)",
+                        depth: depth + 1, state: &state))
             default:
                 children.append(self.node(for: child.value, label: child.label, depth: depth + 1, state: &state))
             }
@@ -133,7 +140,9 @@ public struct ValueReflector {
         // Several associated values reflect as a tuple; one as the value itself.
         if mirror.displayStyle == .tuple {
             return mirror.children.enumerated().map { index, child in
-                node(for: child.value, label: child.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? ".\(index)", depth: depth + 1, state: &state)
+                node(
+                    for: child.value, label: child.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? ".\(index)",
+                    depth: depth + 1, state: &state)
             }
         }
         return [node(for: payload, label: nil, depth: depth + 1, state: &state)]

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // not all of Foundation: its ICU data and start-up cost stay out of the CLI
+    import FoundationEssentials // not all of Foundation: its ICU data and start-up cost stay out of the CLI
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Formatters for standard-library and Foundation types whose reflection is unreadable on Linux
@@ -9,17 +9,22 @@ import Foundation
 enum BuiltinFormatters {
     static var categories: [FormatterRegistry.Category] {
         [
-            FormatterRegistry.Category(name: "foundation", entries: [
-                leaf(Date.self) { ($0 as? Date).map { $0.formatted(.iso8601) } },
-                leaf(URL.self) { ($0 as? URL)?.absoluteString },
-                leaf(UUID.self) { ($0 as? UUID)?.uuidString },
-                leaf(Data.self) { ($0 as? Data).map { "\($0.count) bytes" } },
-                leaf(Decimal.self) { ($0 as? Decimal)?.description },
-            ]),
-            FormatterRegistry.Category(name: "swift", entries: [
-                FormatterEntry(.genericBase("Swift.Range"), summary: .closure { range("..<", $0) }, isLeaf: true),
-                FormatterEntry(.genericBase("Swift.ClosedRange"), summary: .closure { range("...", $0) }, isLeaf: true),
-            ]),
+            FormatterRegistry.Category(
+                name: "foundation",
+                entries: [
+                    leaf(Date.self) { ($0 as? Date).map { $0.formatted(.iso8601) } },
+                    leaf(URL.self) { ($0 as? URL)?.absoluteString },
+                    leaf(UUID.self) { ($0 as? UUID)?.uuidString },
+                    leaf(Data.self) { ($0 as? Data).map { "\($0.count) bytes" } },
+                    leaf(Decimal.self) { ($0 as? Decimal)?.description }
+                ]),
+            FormatterRegistry.Category(
+                name: "swift",
+                entries: [
+                    FormatterEntry(.genericBase("Swift.Range"), summary: .closure { range("..<", $0) }, isLeaf: true),
+                    FormatterEntry(
+                        .genericBase("Swift.ClosedRange"), summary: .closure { range("...", $0) }, isLeaf: true)
+                ])
         ]
     }
 
@@ -29,7 +34,7 @@ enum BuiltinFormatters {
         ObjectIdentifier(URL.self): { ($0 as? URL)?.absoluteString },
         ObjectIdentifier(UUID.self): { ($0 as? UUID)?.uuidString },
         ObjectIdentifier(Data.self): { ($0 as? Data).map { "\($0.count) bytes" } },
-        ObjectIdentifier(Decimal.self): { ($0 as? Decimal)?.description },
+        ObjectIdentifier(Decimal.self): { ($0 as? Decimal)?.description }
     ]
 
     private static func leaf<T>(_ type: T.Type, _ summary: @escaping @Sendable (Any) -> String?) -> FormatterEntry {

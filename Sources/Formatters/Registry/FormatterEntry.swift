@@ -83,7 +83,8 @@ public struct FormatterEntry: Sendable {
     func apply(to node: ValueNode) -> ValueNode {
         var node = node
         switch children {
-        case .pick(let labels)?: node.children = labels.compactMap { label in node.children.first { $0.label == label } }
+        case .pick(let labels)?:
+            node.children = labels.compactMap { label in node.children.first { $0.label == label } }
         case .rename(let names)?:
             node.children = node.children.map { child in
                 var child = child

@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Formatter definitions read from a file (`postmortem po --formatters FILE`), in one of two forms:
 ///
 /// - lldb commands, as in a `.lldbinit`: `type summary add [-w CATEGORY] [-x] --summary-string "…" TYPE…`
@@ -34,7 +36,8 @@ public enum FormatterFile {
     public static func load(_ text: String, into registry: inout FormatterRegistry) -> [Failure] {
         let trimmed = text.trimmed(where: \.isWhitespace)
         var entries: [(entry: FormatterEntry, category: String)] = []
-        let failures = trimmed.hasPrefix("[") || trimmed.hasPrefix("{")
+        let failures =
+            trimmed.hasPrefix("[") || trimmed.hasPrefix("{")
             ? readJSON(trimmed, into: &entries) : readLLDBCommands(text, into: &entries)
         var categories: [String] = []
         for (entry, category) in entries {
@@ -47,10 +50,14 @@ public enum FormatterFile {
 
     // MARK: lldb commands
 
-    private static func readLLDBCommands(_ text: String, into entries: inout [(entry: FormatterEntry, category: String)]) -> [Failure] {
+    private static func readLLDBCommands(
+        _ text: String, into entries: inout [(entry: FormatterEntry, category: String)]
+    ) -> [Failure] {
         var failures: [Failure] = []
         // Lines split on `\n` bytes: a Windows `\r\n` is one Character, so splitting Characters would keep such a file whole.
-        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .enumerated()
+        {
             let number = index + 1
             let line = Substring(bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes)
             let words: [String]
@@ -72,7 +79,9 @@ public enum FormatterFile {
     }
 
     /// The entries of the arguments of one `type summary add` command.
-    private static func summaryCommand(_ arguments: [String]) -> Result<[(entry: FormatterEntry, category: String)], Problem> {
+    private static func summaryCommand(_ arguments: [String]) -> Result<
+        [(entry: FormatterEntry, category: String)], Problem
+    > {
         var summary: String?
         var isRegex = false
         var category = defaultCategory
@@ -86,15 +95,20 @@ public enum FormatterFile {
             let argument = arguments[index]
             switch argument {
             case "-s", "--summary-string":
-                guard let text = value(argument) else { return .failure(Problem(reason: "\(argument) needs a summary string")) }
+                guard let text = value(argument) else {
+                    return .failure(Problem(reason: "\(argument) needs a summary string"))
+                }
                 summary = text
             case "-x", "--regex":
                 isRegex = true
             case "-w", "--category":
-                guard let name = value(argument) else { return .failure(Problem(reason: "\(argument) needs a category")) }
+                guard let name = value(argument) else {
+                    return .failure(Problem(reason: "\(argument) needs a category"))
+                }
                 category = name
-            case "-p", "--skip-pointers", "-r", "--skip-references", "-C", "--cascade", "-v", "--no-value", "-h", "--hide-empty":
-                break  // about pointers, references and values a dump does not have: nothing to do
+            case "-p", "--skip-pointers", "-r", "--skip-references", "-C", "--cascade", "-v", "--no-value", "-h",
+                "--hide-empty":
+                break // about pointers, references and values a dump does not have: nothing to do
             case "--":
                 types += arguments[(index + 1)...]
                 index = arguments.count
@@ -107,7 +121,9 @@ public enum FormatterFile {
             }
             index += 1
         }
-        guard let summary else { return .failure(Problem(reason: "no --summary-string (Python summaries are not supported)")) }
+        guard let summary else {
+            return .failure(Problem(reason: "no --summary-string (Python summaries are not supported)"))
+        }
         guard !types.isEmpty else { return .failure(Problem(reason: "no type named")) }
         var made: [(entry: FormatterEntry, category: String)] = []
         for type in types {
@@ -120,7 +136,9 @@ public enum FormatterFile {
     }
 
     private static func entry(type: String, isRegex: Bool, summary: String) -> Result<FormatterEntry, Problem> {
-        if isRegex, (try? Regex(type)) == nil { return .failure(Problem(reason: "'\(type)' is not a regular expression")) }
+        if isRegex, (try? Regex(type)) == nil {
+            return .failure(Problem(reason: "'\(type)' is not a regular expression"))
+        }
         let matcher: TypeMatcher = isRegex ? .regex(type) : .name(type)
         do throws(TemplateError) { return .success(try FormatterEntry(matcher, summaryString: summary)) } catch {
             return .failure(Problem(reason: error.description))
@@ -165,12 +183,19 @@ public enum FormatterFile {
 
     // MARK: JSON
 
-    private static func readJSON(_ text: String, into entries: inout [(entry: FormatterEntry, category: String)]) -> [Failure] {
+    private static func readJSON(_ text: String, into entries: inout [(entry: FormatterEntry, category: String)])
+        -> [Failure]
+    {
         let root: ValueNode
-        do { root = try JSONValueParser.parse(text) } catch { return [Failure(line: 1, reason: error.description, isListPosition: true)] }
+        do { root = try JSONValueParser.parse(text) } catch {
+            return [Failure(line: 1, reason: error.description, isListPosition: true)]
+        }
         let list = root.kind == .dictionary ? root.child("formatters") : root
         guard let list, list.kind == .collection else {
-            return [Failure(line: 1, reason: "expected a list of formatters, or {\"formatters\": [...]}", isListPosition: true)]
+            return [
+                Failure(
+                    line: 1, reason: "expected a list of formatters, or {\"formatters\": [...]}", isListPosition: true)
+            ]
         }
         var failures: [Failure] = []
         for (index, item) in list.children.enumerated() {
@@ -186,7 +211,8 @@ public enum FormatterFile {
             }
             switch entry(type: type, isRegex: text("type") == nil, summary: summary) {
             case .success(let entry): entries.append((entry, text("category") ?? defaultCategory))
-            case .failure(let problem): failures.append(Failure(line: number, reason: problem.reason, isListPosition: true))
+            case .failure(let problem):
+                failures.append(Failure(line: number, reason: problem.reason, isListPosition: true))
             }
         }
         return failures

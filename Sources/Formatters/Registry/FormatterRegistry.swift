@@ -63,7 +63,10 @@ public struct FormatterRegistry: Sendable {
     /// - Complexity: O(entries).
     public func entry(typeName: String?, metatype: ObjectIdentifier? = nil) -> FormatterEntry? {
         for category in categories where category.isEnabled {
-            if let entry = category.entries.first(where: { $0.matcher.matches(typeName: typeName, metatype: metatype) }) { return entry }
+            if let entry = category.entries.first(where: { $0.matcher.matches(typeName: typeName, metatype: metatype) })
+            {
+                return entry
+            }
         }
         return nil
     }

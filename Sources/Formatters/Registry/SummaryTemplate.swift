@@ -32,7 +32,9 @@ public struct SummaryTemplate: Hashable, Sendable {
                 characters = characters.dropFirst()
                 continue
             }
-            guard let close = characters.firstIndex(of: "}") else { throw TemplateError(template: source, reason: "a `${` is not closed") }
+            guard let close = characters.firstIndex(of: "}") else {
+                throw TemplateError(template: source, reason: "a `${` is not closed")
+            }
             let inside = characters[characters.index(characters.startIndex, offsetBy: 2)..<close]
             if !text.isEmpty { segments.append(.text(text)); text = "" }
             segments.append(try Self.variable(String(inside), template: source))
@@ -58,11 +60,15 @@ public struct SummaryTemplate: Hashable, Sendable {
             if first == "." || rest.hasPrefix("->") {
                 rest = rest.dropFirst(first == "." ? 1 : 2)
                 let name = rest.prefix { $0 != "." && $0 != "[" && $0 != "-" }
-                guard !name.isEmpty else { throw TemplateError(template: template, reason: "an empty member name in `${\(text)}`") }
+                guard !name.isEmpty else {
+                    throw TemplateError(template: template, reason: "an empty member name in `${\(text)}`")
+                }
                 steps.append(.member(String(name)))
                 rest = rest.dropFirst(name.count)
             } else if first == "[" {
-                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]) else {
+                guard let close = rest.firstIndex(of: "]"),
+                    let index = Int(rest[rest.index(after: rest.startIndex)..<close])
+                else {
                     throw TemplateError(template: template, reason: "a bad index in `${\(text)}`")
                 }
                 steps.append(.index(index))
@@ -83,8 +89,10 @@ public struct SummaryTemplate: Hashable, Sendable {
                 var current: ValueNode? = node
                 for step in path {
                     switch step {
-                    case .member(let name): current = current?.child(name) ?? current?.children.first { $0.label == "." + name }
-                    case .index(let index): current = current.flatMap { index >= 0 && index < $0.children.count ? $0.children[index] : nil }
+                    case .member(let name):
+                        current = current?.child(name) ?? current?.children.first { $0.label == "." + name }
+                    case .index(let index):
+                        current = current.flatMap { index >= 0 && index < $0.children.count ? $0.children[index] : nil }
                     }
                 }
                 guard let value = current else { return "<no value>" }
@@ -100,7 +108,9 @@ public struct SummaryTemplate: Hashable, Sendable {
         case "S": return node.summary ?? LineRenderer().render(node)
         case "V": return node.value ?? LineRenderer().render(node)
         case "x", "X":
-            guard let text = node.value, let number = Int64(text) else { return node.value ?? LineRenderer().render(node) }
+            guard let text = node.value, let number = Int64(text) else {
+                return node.value ?? LineRenderer().render(node)
+            }
             let digits = String(UInt64(bitPattern: number), radix: 16, uppercase: format == "X")
             return "0x" + digits
         case "d": return node.value ?? LineRenderer().render(node)

@@ -9,7 +9,6 @@ package struct LineRenderer: Sendable {
         return render(node, referenced: referenced)
     }
 
-
     private func render(_ node: ValueNode, referenced: Set<Int>) -> String {
         let render = { (child: ValueNode) in self.render(child, referenced: referenced) }
         let items = { (node: ValueNode) in node.children.map(render) + self.more(node) }

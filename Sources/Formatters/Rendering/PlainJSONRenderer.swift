@@ -14,7 +14,6 @@ package struct PlainJSONRenderer: Sendable {
         return render(node, referenced: referenced)
     }
 
-
     private func render(_ node: ValueNode, referenced: Set<Int>) -> String {
         let render = { (child: ValueNode) in self.render(child, referenced: referenced) }
         let omitted = node.omitted > 0 ? ["{\"$omitted\": \(node.omitted)}"] : []
@@ -31,14 +30,18 @@ package struct PlainJSONRenderer: Sendable {
         case .truncated: return "null"
         case .collection, .set: return "[" + (node.children.map(render) + omitted).joined(separator: ", ") + "]"
         case .dictionary, .structure, .class:
-            let identity = node.kind == .class && node.identity.map(referenced.contains) == true ? ["\"$id\": \(node.identity!)"] : []
+            let identity =
+                node.kind == .class && node.identity.map(referenced.contains) == true
+                ? ["\"$id\": \(node.identity!)"] : []
             let fields = node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) }
             return "{" + (identity + fields + omittedKey).joined(separator: ", ") + "}"
         case .tuple:
             if node.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) {
                 return "[" + (node.children.map(render) + omitted).joined(separator: ", ") + "]"
             }
-            return "{" + (node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) } + omittedKey).joined(separator: ", ") + "}"
+            return "{"
+                + (node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) } + omittedKey).joined(
+                    separator: ", ") + "}"
         case .enumeration:
             let name = node.value ?? ""
             guard !node.children.isEmpty else { return JSONText.quote(name) }
@@ -63,8 +66,10 @@ package struct PlainJSONRenderer: Sendable {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): break
             case UInt8(ascii: ".") where !seenDot && !seenExponent && TextCursor.isDigit(previous): seenDot = true
-            case UInt8(ascii: "e"), UInt8(ascii: "E"): guard !seenExponent, TextCursor.isDigit(previous) else { return false }; seenExponent = true
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): guard previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                guard !seenExponent, TextCursor.isDigit(previous) else { return false }; seenExponent = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                guard previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
             default: return false
             }
             previous = byte

@@ -23,7 +23,9 @@ enum SwiftLiteral {
         guard var typeName else { return "" }
         // Types declared inside functions or privately carry a context part: `M.(unknown context at $1f2e).Person`.
         for marker in ["(unknown context at ", "(private context at "] {
-            while let start = typeName.firstRange(of: marker), let end = typeName[start.upperBound...].firstIndex(of: ")") {
+            while let start = typeName.firstRange(of: marker),
+                let end = typeName[start.upperBound...].firstIndex(of: ")")
+            {
                 var after = typeName.index(after: end)
                 if after < typeName.endIndex, typeName[after] == "." { after = typeName.index(after: after) }
                 typeName.removeSubrange(start.lowerBound..<after)

@@ -25,8 +25,10 @@ package struct TreeRenderer: Sendable {
         return lines.joined(separator: "\n")
     }
 
-
-    private func write(_ node: ValueNode, prefix: String, depth: Int, trailing: String, referenced: Set<Int>, into lines: inout [String]) {
+    private func write(
+        _ node: ValueNode, prefix: String, depth: Int, trailing: String, referenced: Set<Int>,
+        into lines: inout [String]
+    ) {
         let pad = String(repeating: indentation, count: depth)
         let opening: String, closing: String
         switch node.kind {
@@ -40,7 +42,9 @@ package struct TreeRenderer: Sendable {
             lines.append(pad + prefix + LineRenderer().render(node) + trailing)
             return
         }
-        if node.summary != nil || (node.children.isEmpty && node.omitted == 0) || (node.children.isEmpty && node.omitted > 0 && node.kind != .collection) {
+        if node.summary != nil || (node.children.isEmpty && node.omitted == 0)
+            || (node.children.isEmpty && node.omitted > 0 && node.kind != .collection)
+        {
             lines.append(pad + prefix + LineRenderer().render(node) + trailing)
             return
         }
@@ -55,7 +59,9 @@ package struct TreeRenderer: Sendable {
             } else {
                 childPrefix = ""
             }
-            write(child, prefix: childPrefix, depth: depth + 1, trailing: last ? "" : ",", referenced: referenced, into: &lines)
+            write(
+                child, prefix: childPrefix, depth: depth + 1, trailing: last ? "" : ",", referenced: referenced,
+                into: &lines)
         }
         if node.omitted > 0 { lines.append(pad + indentation + "… (+\(node.omitted) more)") }
         lines.append(pad + closing + trailing)

@@ -38,8 +38,10 @@ package final class BinaryLocator {
     /// words (for the reason a frame stays unresolved when none fits).
     /// - Parameter logDirectory: the log's folder; `nil` for standard input, whose relative paths are taken from the
     ///   current directory.
-    package func candidates(name: String, path imagePath: String?, identifier: String?,
-                            logDirectory: String?) -> (candidates: [Candidate], searched: [String]) {
+    package func candidates(
+        name: String, path imagePath: String?, identifier: String?,
+        logDirectory: String?
+    ) -> (candidates: [Candidate], searched: [String]) {
         var found: [Candidate] = []
         var seen = Set<String>()
         func consider(_ path: String, _ origin: String) {
@@ -48,7 +50,9 @@ package final class BinaryLocator {
         }
         var searched: [String] = []
         // The -o binary, for frames that name it (a log that lists no images: Crashlytics', an address list's).
-        if let object, Set([name, name + ".debug"] + DSYMBundle.bundleNames(for: name)).contains(FilePath.fileName(of: object)) {
+        if let object,
+            Set([name, name + ".debug"] + DSYMBundle.bundleNames(for: name)).contains(FilePath.fileName(of: object))
+        {
             consider(object, "given as the object")
         }
         if let path = imagePath, path.hasPrefix("/") {
@@ -56,7 +60,8 @@ package final class BinaryLocator {
             searched.append(path)
         }
         let besideLog = logDirectory ?? "."
-        let besideNames = (imagePath.map { $0.hasPrefix("/") ? [] : [$0] } ?? []) + [name] + DSYMBundle.bundleNames(for: name)
+        let besideNames =
+            (imagePath.map { $0.hasPrefix("/") ? [] : [$0] } ?? []) + [name] + DSYMBundle.bundleNames(for: name)
         for relative in besideNames { consider(Self.join(besideLog, relative), "beside the log") }
         searched.append(logDirectory.map { "beside the log (\($0))" } ?? "in the current directory")
         let debugNames = Set([name, name + ".debug"] + DSYMBundle.bundleNames(for: name))
@@ -68,7 +73,8 @@ package final class BinaryLocator {
             }
             for path in entries(named: debugNames, below: root) { consider(path, "below \(root)") }
         }
-        searched.append(debugPaths.isEmpty ? "below the debug folders (none given)" : "below " + debugPaths.joined(separator: ", "))
+        searched.append(
+            debugPaths.isEmpty ? "below the debug folders (none given)" : "below " + debugPaths.joined(separator: ", "))
         if Self.searchesSystemLibraries(name: name, path: imagePath) { searched.append("in the system's libraries") }
         return (found, searched)
     }
@@ -77,7 +83,9 @@ package final class BinaryLocator {
     /// (what ``candidates(name:path:identifier:logDirectory:)`` gave): to try when none of those fits. Apart because
     /// finding them reads the dynamic linker's cache and lists its folders, which the common case (the library at
     /// the path the log names) never needs.
-    package func systemLibraryCandidates(name: String, path imagePath: String?, excluding tried: [Candidate]) -> [Candidate] {
+    package func systemLibraryCandidates(name: String, path imagePath: String?, excluding tried: [Candidate])
+        -> [Candidate]
+    {
         guard Self.searchesSystemLibraries(name: name, path: imagePath) else { return [] }
         if systemSearch == nil { systemSearch = SystemLibrarySearch.standard() }
         var seen = Set(tried.map { FileSystem.realPath($0.path) })
@@ -96,7 +104,8 @@ package final class BinaryLocator {
     /// Files and `.dSYM` bundles below `root` whose name is one of `names`, nearest first.
     private func entries(named names: Set<String>, below root: String) -> [String] {
         if debugPathEntries[root] == nil {
-            debugPathEntries[root] = sharedListings?.entries(below: root) { Self.entries(below: $0, depth: 8) }
+            debugPathEntries[root] =
+                sharedListings?.entries(below: root) { Self.entries(below: $0, depth: 8) }
                 ?? Self.entries(below: root, depth: 8)
         }
         return debugPathEntries[root, default: []].filter { names.contains($0.name) }.map(\.path)

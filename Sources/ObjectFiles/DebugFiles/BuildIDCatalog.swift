@@ -23,7 +23,8 @@ package final class BuildIDCatalog: Sendable {
         var files: [BuildID: [String]] = [:]
         for entry in BinaryLocator.entries(below: root, depth: 8) where !entry.path.contains("/.build-id/") {
             guard FileSystem.read(entry.path, offset: 0, count: 4) == [0x7F, 0x45, 0x4C, 0x46],
-                  let found = try? ObjectFileReader.read(path: entry.path).buildID else { continue }
+                let found = try? ObjectFileReader.read(path: entry.path).buildID
+            else { continue }
             files[found, default: []].append(entry.path)
         }
         roots.withLock { $0[root] = (files, now) }

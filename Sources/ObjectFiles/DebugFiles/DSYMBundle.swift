@@ -26,13 +26,16 @@ package enum DSYMBundle {
         let files = regularFiles(in: directory)
         let bundleName = FilePath.fileName(of: trimmed)
         let stem = String(bundleName.dropLast(".dSYM".count))
-        for candidate in [stem, stem.hasSuffix(".app") ? String(stem.dropLast(4)) : stem] where files.contains(candidate) {
+        for candidate in [stem, stem.hasSuffix(".app") ? String(stem.dropLast(4)) : stem]
+        where files.contains(candidate) {
             return directory + "/" + candidate
         }
         guard let only = files.first, files.count == 1 else {
-            throw ObjectFileError(.malformed, path: trimmed, detail: files.isEmpty
-                ? "dSYM bundle has no DWARF file in Contents/Resources/DWARF"
-                : "dSYM bundle holds several DWARF files (\(files.joined(separator: ", "))); name one")
+            throw ObjectFileError(
+                .malformed, path: trimmed,
+                detail: files.isEmpty
+                    ? "dSYM bundle has no DWARF file in Contents/Resources/DWARF"
+                    : "dSYM bundle holds several DWARF files (\(files.joined(separator: ", "))); name one")
         }
         return directory + "/" + only
     }

@@ -18,8 +18,11 @@ extension DebugFileLocator {
             let identity = link.kind == .dwarf5 ? file.supplementaryChecksum ?? file.buildID : file.buildID
             if let expected = link.buildID, identity != expected {
                 let what = link.kind == .dwarf5 ? "checksum" : "build-id"
-                rejections.append(.init(path: candidate, reason: identity.map { "\(what) \($0) does not match \(expected)" }
-                                                                 ?? "has no \(what) (expected \(expected))"))
+                rejections.append(
+                    .init(
+                        path: candidate,
+                        reason: identity.map { "\(what) \($0) does not match \(expected)" }
+                            ?? "has no \(what) (expected \(expected))"))
                 return nil
             }
             guard file.hasDWARF else {
@@ -55,7 +58,9 @@ extension DebugFileLocator {
             if let file = consider(candidate) { return found(file) }
         }
         for root in search.roots {
-            for candidate in Self.candidates(below: root, named: [FilePath.fileName(of: link.path)], buildID: link.buildID) {
+            for candidate in Self.candidates(
+                below: root, named: [FilePath.fileName(of: link.path)], buildID: link.buildID)
+            {
                 if let file = consider(candidate) { return found(file) }
             }
         }

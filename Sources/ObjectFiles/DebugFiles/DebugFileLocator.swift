@@ -56,13 +56,16 @@ package struct DebugFileLocator: Sendable {
                 [FilePath.join($0, link.fileName), FilePath.join($0, ".debug/" + link.fileName)]
             }
             for root in search.allRoots {
-                for directory in [absolute] + (realDiffers ? [real] : []) { candidates.append(FilePath.join(root + directory, link.fileName)) }
+                for directory in [absolute] + (realDiffers ? [real] : []) {
+                    candidates.append(FilePath.join(root + directory, link.fileName))
+                }
             }
             for candidate in candidates {
                 let found = consider(candidate) { file in
                     if binary.buildID != nil, file.buildID != nil { return Self.buildIDMismatch(binary, file) }
                     guard let crc = CRC32.ofFile(at: file.path) else { return "cannot be read" }
-                    return crc == link.crc ? nil : "CRC-32 \(Self.hex(crc)) does not match the debug link's \(Self.hex(link.crc))"
+                    return crc == link.crc
+                        ? nil : "CRC-32 \(Self.hex(crc)) does not match the debug link's \(Self.hex(link.crc))"
                 }
                 if let found { return DebugFileLookup(debugFile: found, rejections: rejections) }
             }
@@ -77,7 +80,8 @@ package struct DebugFileLocator: Sendable {
                         return "neither build-id nor debug link ties it to \(binary.path)"
                     }
                     guard let crc = CRC32.ofFile(at: file.path) else { return "cannot be read" }
-                    return crc == link.crc ? nil : "CRC-32 \(Self.hex(crc)) does not match the debug link's \(Self.hex(link.crc))"
+                    return crc == link.crc
+                        ? nil : "CRC-32 \(Self.hex(crc)) does not match the debug link's \(Self.hex(link.crc))"
                 }
                 if let found { return DebugFileLookup(debugFile: found, rejections: rejections) }
             }
@@ -107,7 +111,9 @@ package struct DebugFileLocator: Sendable {
 
     /// The object file at `candidate`, read once a search (`seen`); `nil` when it is no regular file, was read
     /// before, or cannot be read (a rejection then says why).
-    static func read(_ candidate: String, seen: inout Set<String>, rejections: inout [DebugFileLookup.Rejection]) -> ObjectFile? {
+    static func read(_ candidate: String, seen: inout Set<String>, rejections: inout [DebugFileLookup.Rejection])
+        -> ObjectFile?
+    {
         guard !seen.contains(candidate), FileSystem.isRegularFile(candidate) else { return nil }
         seen.insert(candidate)
         do { return try ObjectFileReader.read(path: candidate) } catch {
@@ -135,8 +141,14 @@ package struct DebugFileLocator: Sendable {
             if let match = images.first(where: { $0.uuid != nil && $0.uuid == binary.uuid }) {
                 return DebugFileLookup(debugFile: match, rejections: rejections)
             }
-            let found = images.map { "\($0.uuid?.description ?? "no UUID") (\($0.architecture))" }.joined(separator: ", ")
-            rejections.append(.init(path: candidate, reason: "UUID \(found) does not match the binary's \(binary.uuid?.description ?? "missing UUID") (\(binary.architecture))"))
+            let found = images.map { "\($0.uuid?.description ?? "no UUID") (\($0.architecture))" }.joined(
+                separator: ", ")
+            rejections.append(
+                .init(
+                    path: candidate,
+                    reason:
+                        "UUID \(found) does not match the binary's \(binary.uuid?.description ?? "missing UUID") (\(binary.architecture))"
+                ))
         }
         return DebugFileLookup(debugFile: nil, rejections: rejections)
     }
@@ -146,7 +158,8 @@ package struct DebugFileLocator: Sendable {
     /// is (an unstripped build kept beside the shipped one; taken only when its build-id is the binary's).
     static func candidates(below root: String, for binary: ObjectFile) -> [String] {
         let name = FilePath.fileName(of: binary.path)
-        let names = Set([binary.debugLink?.fileName, name + ".debug", binary.buildID == nil ? nil : name].compactMap { $0 })
+        let names = Set(
+            [binary.debugLink?.fileName, name + ".debug", binary.buildID == nil ? nil : name].compactMap { $0 })
         return candidates(below: root, named: names, buildID: binary.buildID)
     }
 
@@ -156,7 +169,8 @@ package struct DebugFileLocator: Sendable {
         let relative = buildID?.debugFileRelativePath.map { "/" + $0 }
         return BinaryLocator.entries(below: root, depth: 8).compactMap { entry in
             if names.contains(entry.name) { return entry.path }
-            if let relative, entry.path.hasSuffix(relative), entry.path.dropLast(relative.count).hasSuffix(".build-id") {
+            if let relative, entry.path.hasSuffix(relative), entry.path.dropLast(relative.count).hasSuffix(".build-id")
+            {
                 return entry.path
             }
             return nil
@@ -177,7 +191,6 @@ package struct DebugFileLocator: Sendable {
         guard let index = parts.dropLast().lastIndex(where: { $0.hasSuffix(".app") }) else { return nil }
         return parts[...index].joined(separator: "/")
     }
-
 
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }

@@ -1,5 +1,6 @@
 import PostmortemCore
 import Synchronization
+
 /// Where to look for the separate debug file of a stripped binary, as gdb does.
 public struct DebugFileSearch: Hashable, Sendable {
     /// Roots holding `.build-id/xx/rest.debug` trees and mirrors of binary directories,
@@ -26,7 +27,9 @@ public struct DebugFileSearch: Hashable, Sendable {
         catalog = BuildIDCatalog()
     }
 
-    var allRoots: [String] { includesSystemRoot ? roots + [Self.systemRoot] + (toolchainRoot.map { [$0] } ?? []) : roots }
+    var allRoots: [String] {
+        includesSystemRoot ? roots + [Self.systemRoot] + (toolchainRoot.map { [$0] } ?? []) : roots
+    }
 
     /// Two searches are alike when they search the same roots (their catalogs hold what the roots hold).
     public static func == (lhs: DebugFileSearch, rhs: DebugFileSearch) -> Bool {
@@ -60,7 +63,9 @@ package struct DebugFileLookup: Sendable {
     package var unavailableRemotely: String?
 
     /// The outcome of a search: `debugFile` (if found), what was passed over, and where a fetched file came from.
-    package init(debugFile: ObjectFile?, rejections: [Rejection], origin: String? = nil, unavailableRemotely: String? = nil) {
+    package init(
+        debugFile: ObjectFile?, rejections: [Rejection], origin: String? = nil, unavailableRemotely: String? = nil
+    ) {
         self.debugFile = debugFile
         self.rejections = rejections
         self.origin = origin

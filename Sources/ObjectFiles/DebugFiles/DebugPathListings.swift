@@ -15,7 +15,9 @@ package final class DebugPathListings: Sendable {
     }
 
     /// The entries below `root`, nearest first, as ``BinaryLocator`` lists them.
-    package func entries(below root: String, list: (String) -> [(name: String, path: String)]) -> [(name: String, path: String)] {
+    package func entries(below root: String, list: (String) -> [(name: String, path: String)]) -> [(
+        name: String, path: String
+    )] {
         if let known = listings.withLock({ $0[root] }), known.at.duration(to: .now) < freshness { return known.entries }
         // Listed outside the lock: two callers may list at once, and the later listing stays.
         let entries = list(root)

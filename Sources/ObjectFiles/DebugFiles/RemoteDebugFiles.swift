@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// Somewhere files of a build can be fetched from by its build-id when this machine lacks them: debuginfod servers.
 /// The lookups that use one (a stripped binary's debug file, a binary a log names, a source file) call it only after
 /// every local place failed, and check what it hands back themselves.

@@ -12,7 +12,9 @@ enum CompressedSection {
 
     /// The decompressed contents of the section whose bytes in the file are `raw`; the reason they cannot be read
     /// (an unknown compression, a damaged stream, a size other than the header declares) otherwise.
-    static func contents(of raw: UnsafeRawBufferPointer, gnuStyle: Bool, is64Bit: Bool, isBigEndian: Bool) -> Result<[UInt8], CompressedBlock.Failure> {
+    static func contents(of raw: UnsafeRawBufferPointer, gnuStyle: Bool, is64Bit: Bool, isBigEndian: Bool) -> Result<
+        [UInt8], CompressedBlock.Failure
+    > {
         let reader = ByteReader(bytes: raw, isBigEndian: isBigEndian)
         let kind: CompressedBlock.Kind
         let size: UInt64
@@ -27,7 +29,8 @@ enum CompressedSection {
         } else {
             let headerSize = is64Bit ? 24 : 12
             guard raw.count >= headerSize, let type = reader.unsigned(at: 0, size: 4),
-                  let declared = reader.unsigned(at: is64Bit ? 8 : 4, size: is64Bit ? 8 : 4) else {
+                let declared = reader.unsigned(at: is64Bit ? 8 : 4, size: is64Bit ? 8 : 4)
+            else {
                 return .failure(.init(detail: "its compression header is cut short"))
             }
             switch UInt32(truncatingIfNeeded: type) {
@@ -40,7 +43,8 @@ enum CompressedSection {
         }
         // A declared size the section cannot plausibly hold is not allocated (zlib and zstd shrink by 1:1000 at most).
         guard size <= UInt64(max(raw.count, 1)) &* 1032 + 4096, size <= UInt64(Int.max) else {
-            return .failure(.init(detail: "its header declares \(size) bytes, more than \(raw.count) compressed bytes can hold"))
+            return .failure(
+                .init(detail: "its header declares \(size) bytes, more than \(raw.count) compressed bytes can hold"))
         }
         let data = UnsafeRawBufferPointer(rebasing: raw[payload...])
         do throws(CompressedBlock.Failure) {

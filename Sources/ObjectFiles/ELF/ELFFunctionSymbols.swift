@@ -55,8 +55,10 @@ package struct ELFFunctionSymbols: Sendable {
         sharedObjectName = name
     }
 
-    private static func readFunctions(_ handle: ELFHandle, _ scn: OpaquePointer, _ header: GElf_Shdr, sections: [Section],
-                                      base: UInt64, into functions: inout [FunctionSymbol]) {
+    private static func readFunctions(
+        _ handle: ELFHandle, _ scn: OpaquePointer, _ header: GElf_Shdr, sections: [Section],
+        base: UInt64, into functions: inout [FunctionSymbol]
+    ) {
         guard header.sh_entsize > 0, let data = elf_getdata(scn, nil) else { return }
         let count = Int(truncatingIfNeeded: header.sh_size / header.sh_entsize)
         for index in 0..<max(count, 0) {
@@ -65,8 +67,11 @@ package struct ELFFunctionSymbols: Sendable {
             guard Int32(entry.st_info & 0xF) == STT_FUNC, entry.st_value >= base, entry.st_name != 0 else { continue }
             let sectionIndex = Int(entry.st_shndx)
             guard sectionIndex != Int(SHN_UNDEF), sectionIndex < sections.count, sections[sectionIndex].isExecutable,
-                  let name = elf_strptr(handle.elf, Int(header.sh_link), Int(entry.st_name)) else { continue }
-            functions.append(FunctionSymbol(name: String(cString: name), address: FileAddress(entry.st_value - base), size: entry.st_size))
+                let name = elf_strptr(handle.elf, Int(header.sh_link), Int(entry.st_name))
+            else { continue }
+            functions.append(
+                FunctionSymbol(
+                    name: String(cString: name), address: FileAddress(entry.st_value - base), size: entry.st_size))
         }
     }
 
@@ -77,7 +82,9 @@ package struct ELFFunctionSymbols: Sendable {
             var entry = GElf_Dyn()
             guard gelf_getdyn(data, Int32(truncatingIfNeeded: index), &entry) != nil else { break }
             if entry.d_tag == Int64(DT_NULL) { break }
-            if entry.d_tag == Int64(DT_SONAME), let name = elf_strptr(handle.elf, Int(header.sh_link), Int(entry.d_un.d_val)) {
+            if entry.d_tag == Int64(DT_SONAME),
+                let name = elf_strptr(handle.elf, Int(header.sh_link), Int(entry.d_un.d_val))
+            {
                 return String(cString: name)
             }
         }

@@ -22,7 +22,9 @@ final class ELFHandle {
     init(file: FileSystem.OpenFile) throws(ObjectFileError) {
         path = file.path
         if file.isDirectory { throw ObjectFileError(.isDirectory, path: path, detail: "") }
-        guard Self.hasELFMagic(file) else { throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF or Mach-O header") }
+        guard Self.hasELFMagic(file) else {
+            throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF or Mach-O header")
+        }
         _ = elf_version(UInt32(EV_CURRENT))
         guard let elf = elf_begin(file.descriptor, ELF_C_READ_MMAP, nil) else {
             throw ObjectFileError(.malformed, path: path, detail: Self.lastError())
@@ -40,13 +42,17 @@ final class ELFHandle {
     /// Reads the ELF file held in `bytes` (one decompressed from a section of another), named `path` in messages.
     init(bytes: ImmutableBytes, path: String) throws(ObjectFileError) {
         self.path = path
-        guard bytes.count >= 4, bytes.u8(at: 0) == 0x7F, bytes.u8(at: 1) == UInt8(ascii: "E"), bytes.u8(at: 2) == UInt8(ascii: "L"),
-              bytes.u8(at: 3) == UInt8(ascii: "F"), let base = bytes.baseAddress else {
+        guard bytes.count >= 4, bytes.u8(at: 0) == 0x7F, bytes.u8(at: 1) == UInt8(ascii: "E"),
+            bytes.u8(at: 2) == UInt8(ascii: "L"),
+            bytes.u8(at: 3) == UInt8(ascii: "F"), let base = bytes.baseAddress
+        else {
             throw ObjectFileError(.unknownFormat, path: path, detail: "no ELF header")
         }
         _ = elf_version(UInt32(EV_CURRENT))
         // libelf only reads an image opened for reading (a file of this machine's byte order is not converted in place).
-        guard let elf = elf_memory(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), bytes.count) else {
+        guard
+            let elf = elf_memory(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), bytes.count)
+        else {
             throw ObjectFileError(.malformed, path: path, detail: Self.lastError())
         }
         guard elf_kind(elf) == ELF_K_ELF else {

@@ -1,4 +1,5 @@
 internal import CLibElf
+import Decompression
 import Glibc
 import PostmortemCore
 
@@ -29,23 +30,30 @@ enum ELFReader {
         var kind = kind(of: header.e_type)
         for (section, scn) in sectionList {
             if buildID == nil, section.occupiesFile, let id = readBuildID(scn) { buildID = id }
-            if kind == .sharedObject, section.occupiesFile, isPositionIndependentExecutable(scn) { kind = .positionIndependentExecutable }
+            if kind == .sharedObject, section.occupiesFile, isPositionIndependentExecutable(scn) {
+                kind = .positionIndependentExecutable
+            }
             if section.name == ".gnu_debuglink", section.occupiesFile {
                 debugLink = readDebugLink(scn, isBigEndian: isBigEndian)
             }
-            if section.name == ".gnu_debugaltlink" || section.name == ".debug_sup", section.occupiesFile, supplementaryLink == nil,
-               let data = elf_getdata(scn, nil), let start = data.pointee.d_buf {
+            if section.name == ".gnu_debugaltlink" || section.name == ".debug_sup", section.occupiesFile,
+                supplementaryLink == nil,
+                let data = elf_getdata(scn, nil), let start = data.pointee.d_buf
+            {
                 let bytes = UnsafeRawBufferPointer(start: start, count: data.pointee.d_size)
                 if section.name == ".debug_sup" {
-                    (supplementaryLink, supplementaryChecksum) = SupplementaryLink.dwarf5(bytes, isBigEndian: isBigEndian) ?? (nil, nil)
+                    (supplementaryLink, supplementaryChecksum) =
+                        SupplementaryLink.dwarf5(bytes, isBigEndian: isBigEndian) ?? (nil, nil)
                 } else {
                     supplementaryLink = SupplementaryLink.gnuAlternate(bytes)
                 }
             }
         }
         return ObjectFile(
-            path: path, format: .elf, kind: kind, architecture: Architecture(elfMachine: header.e_machine, is64Bit: is64Bit),
-            is64Bit: is64Bit, isBigEndian: isBigEndian, buildID: buildID, sections: sectionList.map(\.section), segments: segments, debugLink: debugLink,
+            path: path, format: .elf, kind: kind,
+            architecture: Architecture(elfMachine: header.e_machine, is64Bit: is64Bit),
+            is64Bit: is64Bit, isBigEndian: isBigEndian, buildID: buildID, sections: sectionList.map(\.section),
+            segments: segments, debugLink: debugLink,
             supplementaryLink: supplementaryLink, supplementaryChecksum: supplementaryChecksum)
     }
 
@@ -63,10 +71,12 @@ enum ELFReader {
         let sectionList = try readSections(handle)
         var entries: [SymbolTable.Entry] = []
         for table in symbolTables(in: sectionList, types: [SHT_SYMTAB, SHT_DYNSYM]) {
-            appendSymbols(of: table, in: sectionList, names: contents, into: &entries, shiftingNamesBy: 0, sectionIndex: { $0 })
+            appendSymbols(
+                of: table, in: sectionList, names: contents, into: &entries, shiftingNamesBy: 0, sectionIndex: { $0 })
         }
         let sections = sectionList.map(\.section)
-        return SymbolTable(fileOrderEntries: entries, names: contents, sectionNames: sections.map(\.name), sections: sections)
+        return SymbolTable(
+            fileOrderEntries: entries, names: contents, sectionNames: sections.map(\.name), sections: sections)
     }
 
     static func readSymbols(path: String, problems: inout [String]) throws(ObjectFileError) -> SymbolTable {
@@ -82,37 +92,48 @@ enum ELFReader {
         guard case .success(let mini)? = miniDebugInfo else {
             // In file order (`.dynsym` usually first): of aliases alike, the later in the file wins.
             for table in symbolTables(in: sectionList, types: [SHT_SYMTAB, SHT_DYNSYM]) {
-                appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: 0, sectionIndex: { $0 })
+                appendSymbols(
+                    of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: 0, sectionIndex: { $0 })
             }
-            return SymbolTable(fileOrderEntries: entries, names: file, sectionNames: sections.map(\.name), sections: sections)
+            return SymbolTable(
+                fileOrderEntries: entries, names: file, sectionNames: sections.map(\.name), sections: sections)
         }
         var names = NameBuffer()
         for table in symbolTables(in: sectionList, types: [SHT_SYMTAB]) {
             let shift = names.append(stringTableOf: table, in: sectionList, from: file)
-            appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: shift, sectionIndex: { $0 })
+            appendSymbols(
+                of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: shift, sectionIndex: { $0 })
         }
         // The mini file's sections are numbered its own way (`objcopy -S` dropped the debug sections): its symbols
         // are placed in the binary's section of the same name.
         let miniSections = mini.sections.map(\.section)
-        let outerIndex = Dictionary(sections.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let outerIndex = Dictionary(
+            sections.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
         for table in symbolTables(in: mini.sections, types: [SHT_SYMTAB]) {
             let shift = names.append(stringTableOf: table, in: mini.sections, from: mini.bytes)
-            appendSymbols(of: table, in: mini.sections, names: mini.bytes, into: &entries, shiftingNamesBy: shift) { index in
+            appendSymbols(of: table, in: mini.sections, names: mini.bytes, into: &entries, shiftingNamesBy: shift) {
+                index in
                 index < miniSections.count ? outerIndex[miniSections[index].name] : nil
             }
         }
         for table in symbolTables(in: sectionList, types: [SHT_DYNSYM]) {
             let shift = names.append(stringTableOf: table, in: sectionList, from: file)
-            appendSymbols(of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: shift, sectionIndex: { $0 })
+            appendSymbols(
+                of: table, in: sectionList, names: file, into: &entries, shiftingNamesBy: shift, sectionIndex: { $0 })
         }
-        return SymbolTable(fileOrderEntries: entries, names: ImmutableBytes(names.bytes), sectionNames: sections.map(\.name), sections: sections)
+        return SymbolTable(
+            fileOrderEntries: entries, names: ImmutableBytes(names.bytes), sectionNames: sections.map(\.name),
+            sections: sections)
     }
 
     /// The symbol-table sections of `types` (`SHT_SYMTAB`, `SHT_DYNSYM`) in `sectionList`, in file order.
-    private static func symbolTables(in sectionList: [(section: Section, scn: OpaquePointer)], types: [Int32]) -> [OpaquePointer] {
+    private static func symbolTables(in sectionList: [(section: Section, scn: OpaquePointer)], types: [Int32])
+        -> [OpaquePointer]
+    {
         sectionList.compactMap { _, scn in
             var header = GElf_Shdr()
-            return gelf_getshdr(scn, &header) != nil && types.contains(Int32(header.sh_type)) && header.sh_entsize > 0 ? scn : nil
+            return gelf_getshdr(scn, &header) != nil && types.contains(Int32(header.sh_type)) && header.sh_entsize > 0
+                ? scn : nil
         }
     }
 
@@ -124,11 +145,15 @@ enum ELFReader {
 
         /// Copies the string table `table` links to (as it lies in `file`) to the end; returns what to add to a
         /// file offset of a name in it to make it an offset in the buffer.
-        mutating func append(stringTableOf table: OpaquePointer, in sectionList: [(section: Section, scn: OpaquePointer)], from file: ImmutableBytes) -> Int {
+        mutating func append(
+            stringTableOf table: OpaquePointer, in sectionList: [(section: Section, scn: OpaquePointer)],
+            from file: ImmutableBytes
+        ) -> Int {
             var header = GElf_Shdr()
             guard gelf_getshdr(table, &header) != nil, Int(header.sh_link) < sectionList.count,
-                  case let strings = sectionList[Int(header.sh_link)].section, strings.occupiesFile,
-                  strings.fileOffset < UInt64(file.count), let base = file.baseAddress else { return 0 }
+                case let strings = sectionList[Int(header.sh_link)].section, strings.occupiesFile,
+                strings.fileOffset < UInt64(file.count), let base = file.baseAddress
+            else { return 0 }
             let start = Int(strings.fileOffset)
             let count = Int(min(strings.size, UInt64(file.count - start)))
             let shift = bytes.count - start
@@ -141,14 +166,19 @@ enum ELFReader {
 
     /// Appends the function and data symbols of the symbol table `scn` of `sectionList`, whose names lie in `names`
     /// (the file the table is in); each name offset is moved by `shift`, each section index by `sectionIndex`.
-    private static func appendSymbols(of scn: OpaquePointer, in sectionList: [(section: Section, scn: OpaquePointer)], names file: ImmutableBytes,
-                                      into entries: inout [SymbolTable.Entry], shiftingNamesBy shift: Int, sectionIndex: (Int) -> Int?) {
+    private static func appendSymbols(
+        of scn: OpaquePointer, in sectionList: [(section: Section, scn: OpaquePointer)], names file: ImmutableBytes,
+        into entries: inout [SymbolTable.Entry], shiftingNamesBy shift: Int, sectionIndex: (Int) -> Int?
+    ) {
         var sectionHeader = GElf_Shdr()
-        guard gelf_getshdr(scn, &sectionHeader) != nil, sectionHeader.sh_entsize > 0, let data = elf_getdata(scn, nil) else { return }
+        guard gelf_getshdr(scn, &sectionHeader) != nil, sectionHeader.sh_entsize > 0, let data = elf_getdata(scn, nil)
+        else { return }
         let count = Int(truncatingIfNeeded: sectionHeader.sh_size / sectionHeader.sh_entsize)
         let stringSection = Int(sectionHeader.sh_link)
-        guard stringSection < sectionList.count, case let strings = sectionList[stringSection].section, strings.occupiesFile,
-              strings.fileOffset < UInt64(file.count) else { return }
+        guard stringSection < sectionList.count, case let strings = sectionList[stringSection].section,
+            strings.occupiesFile,
+            strings.fileOffset < UInt64(file.count)
+        else { return }
         // The string table as it lies in the file; a name offset past it (or past the file's end) names nothing.
         let base = Int(strings.fileOffset)
         let stringSize = Int(min(strings.size, UInt64(file.count - base)))
@@ -165,7 +195,9 @@ enum ELFReader {
             let isNameEmpty = entry.st_name == 0 || Int(entry.st_name) >= stringSize
             if type == STT_FILE {
                 // An object file's name (`Swift.o`, as swiftc writes it) names no source file.
-                currentFile = isNameEmpty || file.u8(at: nameOffset) == 0 || isObjectFileName(file, nameOffset, end: base + stringSize)
+                currentFile =
+                    isNameEmpty || file.u8(at: nameOffset) == 0
+                        || isObjectFileName(file, nameOffset, end: base + stringSize)
                     ? -1 : nameOffset + shift
                 continue
             }
@@ -183,10 +215,12 @@ enum ELFReader {
             default: continue
             }
             let tableSection = section == nil ? nil : sectionIndex(ownIndex)
-            entries.append(SymbolTable.Entry(
-                address: FileAddress(entry.st_value), size: entry.st_size, kind: kind, name: nameOffset + shift,
-                section: tableSection.map { Int32($0) } ?? -1, sourceFile: ownsSourceFile(binding, entry.st_other) ? currentFile : -1,
-                isLocal: binding == STB_LOCAL))
+            entries.append(
+                SymbolTable.Entry(
+                    address: FileAddress(entry.st_value), size: entry.st_size, kind: kind, name: nameOffset + shift,
+                    section: tableSection.map { Int32($0) } ?? -1,
+                    sourceFile: ownsSourceFile(binding, entry.st_other) ? currentFile : -1,
+                    isLocal: binding == STB_LOCAL))
         }
     }
 
@@ -201,12 +235,14 @@ enum ELFReader {
     private static func isObjectFileName(_ names: ImmutableBytes, _ offset: Int, end: Int) -> Bool {
         var last = offset
         while last < end, names.u8(at: last) != 0 { last += 1 }
-        return last - offset > 2 && names.u8(at: last - 2) == UInt8(ascii: ".") && names.u8(at: last - 1) == UInt8(ascii: "o")
+        return last - offset > 2 && names.u8(at: last - 2) == UInt8(ascii: ".")
+            && names.u8(at: last - 1) == UInt8(ascii: "o")
     }
 
     /// Whether the name at `offset` is an assembler-local label (`.L…`) or an ARM mapping symbol (`$x`).
     private static func isLocalLabel(_ names: ImmutableBytes, _ offset: Int) -> Bool {
-        names.u8(at: offset) == UInt8(ascii: "$") || (names.u8(at: offset) == UInt8(ascii: ".") && names.u8(at: offset + 1) == UInt8(ascii: "L"))
+        names.u8(at: offset) == UInt8(ascii: "$")
+            || (names.u8(at: offset) == UInt8(ascii: ".") && names.u8(at: offset + 1) == UInt8(ascii: "L"))
     }
 
     /// The bytes of the section named `name`, decompressed when it is compressed (`SHF_COMPRESSED` with zlib or
@@ -221,12 +257,16 @@ enum ELFReader {
                 return Array(UnsafeRawBufferPointer(start: bytes, count: data.pointee.d_size))
             }
             guard let raw = elf_rawdata(scn, nil) else { throw handle.malformed("section \(name)") }
-            let bytes = UnsafeRawBufferPointer(start: raw.pointee.d_buf, count: raw.pointee.d_buf == nil ? 0 : raw.pointee.d_size)
-            switch CompressedSection.contents(of: bytes, gnuStyle: name.hasPrefix(".zdebug"), is64Bit: gelf_getclass(handle.elf) == ELFCLASS64,
-                                              isBigEndian: handle.isBigEndian) {
+            let bytes = UnsafeRawBufferPointer(
+                start: raw.pointee.d_buf, count: raw.pointee.d_buf == nil ? 0 : raw.pointee.d_size)
+            switch CompressedSection.contents(
+                of: bytes, gnuStyle: name.hasPrefix(".zdebug"), is64Bit: gelf_getclass(handle.elf) == ELFCLASS64,
+                isBigEndian: handle.isBigEndian)
+            {
             case .success(let contents): return contents
             case .failure(let failure):
-                throw ObjectFileError(.malformed, path: path, detail: "section \(name) cannot be decompressed: \(failure.detail)")
+                throw ObjectFileError(
+                    .malformed, path: path, detail: "section \(name) cannot be decompressed: \(failure.detail)")
             }
         }
         return nil
@@ -236,14 +276,17 @@ enum ELFReader {
     private static func checkTablesFit(_ header: GElf_Ehdr, _ handle: ELFHandle) throws(ObjectFileError) {
         let tables: [(name: String, offset: UInt64, count: UInt64, size: UInt64)] = [
             ("section headers", header.e_shoff, UInt64(header.e_shnum), UInt64(header.e_shentsize)),
-            ("program headers", header.e_phoff, UInt64(header.e_phnum), UInt64(header.e_phentsize)),
+            ("program headers", header.e_phoff, UInt64(header.e_phnum), UInt64(header.e_phentsize))
         ]
         for table in tables where table.count > 0 {
             let (length, overflow) = table.count.multipliedReportingOverflow(by: table.size)
             let (end, overflow2) = table.offset.addingReportingOverflow(length)
             if overflow || overflow2 || end > handle.fileSize {
-                throw ObjectFileError(.malformed, path: handle.path,
-                                      detail: "\(table.name) end at byte \(overflow || overflow2 ? "beyond 2^64" : String(end)), past the end of the \(handle.fileSize)-byte file (truncated?)")
+                throw ObjectFileError(
+                    .malformed, path: handle.path,
+                    detail:
+                        "\(table.name) end at byte \(overflow || overflow2 ? "beyond 2^64" : String(end)), past the end of the \(handle.fileSize)-byte file (truncated?)"
+                )
             }
         }
     }
@@ -253,11 +296,13 @@ enum ELFReader {
     private static func isPositionIndependentExecutable(_ scn: OpaquePointer) -> Bool {
         var header = GElf_Shdr()
         guard gelf_getshdr(scn, &header) != nil, header.sh_type == SHT_DYNAMIC, header.sh_entsize > 0,
-              let data = elf_getdata(scn, nil) else { return false }
+            let data = elf_getdata(scn, nil)
+        else { return false }
         let count = Int(truncatingIfNeeded: header.sh_size / header.sh_entsize)
         for index in 0..<max(count, 0) {
             var entry = GElf_Dyn()
-            guard gelf_getdyn(data, Int32(truncatingIfNeeded: index), &entry) != nil, entry.d_tag != Int64(DT_NULL) else { break }
+            guard gelf_getdyn(data, Int32(truncatingIfNeeded: index), &entry) != nil, entry.d_tag != Int64(DT_NULL)
+            else { break }
             if entry.d_tag == Int64(DT_FLAGS_1) { return entry.d_un.d_val & UInt64(DF_1_PIE) != 0 }
         }
         return false
@@ -279,12 +324,16 @@ enum ELFReader {
         var segments: [Segment] = []
         for index in 0..<count {
             var header = GElf_Phdr()
-            guard gelf_getphdr(handle.elf, Int32(index), &header) != nil else { throw handle.malformed("program header \(index)") }
+            guard gelf_getphdr(handle.elf, Int32(index), &header) != nil else {
+                throw handle.malformed("program header \(index)")
+            }
             guard header.p_type == PT_LOAD else { continue }
-            segments.append(Segment(
-                virtualAddress: FileAddress(header.p_vaddr), memorySize: header.p_memsz, fileOffset: header.p_offset,
-                fileSize: header.p_filesz, isExecutable: header.p_flags & UInt32(PF_X) != 0,
-                isWritable: header.p_flags & UInt32(PF_W) != 0, alignment: header.p_align))
+            segments.append(
+                Segment(
+                    virtualAddress: FileAddress(header.p_vaddr), memorySize: header.p_memsz,
+                    fileOffset: header.p_offset,
+                    fileSize: header.p_filesz, isExecutable: header.p_flags & UInt32(PF_X) != 0,
+                    isWritable: header.p_flags & UInt32(PF_W) != 0, alignment: header.p_align))
         }
         return segments
     }
@@ -312,8 +361,12 @@ enum ELFReader {
                 occupiesFile: header.sh_type != SHT_NOBITS)
             if result.isEmpty, let null = elf_getscn(handle.elf, 0) {
                 // libelf's iteration skips section 0; keep indices equal to section numbers.
-                result.append((Section(name: "", address: FileAddress(0), size: 0, fileOffset: 0, isAllocated: false,
-                                       isExecutable: false, isWritable: false, isCompressed: false, occupiesFile: false), null))
+                result.append(
+                    (
+                        Section(
+                            name: "", address: FileAddress(0), size: 0, fileOffset: 0, isAllocated: false,
+                            isExecutable: false, isWritable: false, isCompressed: false, occupiesFile: false), null
+                    ))
             }
             result.append((section, current))
         }
@@ -322,7 +375,9 @@ enum ELFReader {
 
     private static func readBuildID(_ scn: OpaquePointer) -> BuildID? {
         var header = GElf_Shdr()
-        guard gelf_getshdr(scn, &header) != nil, header.sh_type == SHT_NOTE, let data = elf_getdata(scn, nil) else { return nil }
+        guard gelf_getshdr(scn, &header) != nil, header.sh_type == SHT_NOTE, let data = elf_getdata(scn, nil) else {
+            return nil
+        }
         var offset = 0
         var note = GElf_Nhdr()
         var nameOffset = 0
@@ -331,10 +386,12 @@ enum ELFReader {
             let next = gelf_getnote(data, offset, &note, &nameOffset, &descriptorOffset)
             guard next > 0, let bytes = data.pointee.d_buf else { return nil }
             if note.n_type == NT_GNU_BUILD_ID, note.n_namesz == 4, note.n_descsz > 0,
-               descriptorOffset + Int(note.n_descsz) <= data.pointee.d_size {
+                descriptorOffset + Int(note.n_descsz) <= data.pointee.d_size
+            {
                 let name = bytes.advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
                 if String(cString: name) == "GNU" {
-                    let descriptor = UnsafeRawBufferPointer(start: bytes.advanced(by: descriptorOffset), count: Int(note.n_descsz))
+                    let descriptor = UnsafeRawBufferPointer(
+                        start: bytes.advanced(by: descriptorOffset), count: Int(note.n_descsz))
                     return BuildID(bytes: Array(descriptor))
                 }
             }
@@ -350,7 +407,8 @@ enum ELFReader {
         let crcOffset = (end + 4) & ~3
         guard crcOffset + 4 <= bytes.count else { return nil }
         let crcBytes = bytes[crcOffset..<crcOffset + 4].map(UInt32.init)
-        let crc = isBigEndian
+        let crc =
+            isBigEndian
             ? crcBytes[0] << 24 | crcBytes[1] << 16 | crcBytes[2] << 8 | crcBytes[3]
             : crcBytes[3] << 24 | crcBytes[2] << 16 | crcBytes[1] << 8 | crcBytes[0]
         return DebugLink(fileName: name, crc: crc)

@@ -19,12 +19,22 @@ struct MiniDebugInfo {
 
     /// The MiniDebugInfo of the binary `handle` reads, whose sections are `sections`; `nil` when it has none, and why
     /// not when it cannot be read (not xz, damaged, not an ELF file: gdb then ignores it, and so do symbol lookups).
-    static func read(from handle: ELFHandle, sections: [(section: Section, scn: OpaquePointer)]) -> Result<MiniDebugInfo, Failure>? {
-        guard let (section, scn) = sections.first(where: { $0.section.name == ".gnu_debugdata" && $0.section.occupiesFile }),
-              section.size > 0 else { return nil }
-        guard let data = elf_rawdata(scn, nil), let start = data.pointee.d_buf else { return .failure(Failure(detail: "it cannot be read")) }
+    static func read(from handle: ELFHandle, sections: [(section: Section, scn: OpaquePointer)]) -> Result<
+        MiniDebugInfo, Failure
+    >? {
+        guard
+            let (section, scn) = sections.first(where: {
+                $0.section.name == ".gnu_debugdata" && $0.section.occupiesFile
+            }),
+            section.size > 0
+        else { return nil }
+        guard let data = elf_rawdata(scn, nil), let start = data.pointee.d_buf else {
+            return .failure(Failure(detail: "it cannot be read"))
+        }
         let compressed = Array(UnsafeRawBufferPointer(start: start, count: data.pointee.d_size))
-        guard CompressedInput.format(of: compressed) == .xz else { return .failure(Failure(detail: "it is not xz-compressed")) }
+        guard CompressedInput.format(of: compressed) == .xz else {
+            return .failure(Failure(detail: "it is not xz-compressed"))
+        }
         let elf: [UInt8]
         do { elf = try CompressedInput.decompressed(compressed, maximumSize: maximumSize) } catch {
             return .failure(Failure(detail: error.description))

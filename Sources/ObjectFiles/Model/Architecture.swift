@@ -44,7 +44,7 @@ public enum Architecture: Hashable, Sendable {
 
     /// The architecture of a Mach-O `cputype`/`cpusubtype` pair.
     public init(machCPUType type: Int32, subtype rawSubtype: Int32) {
-        let subtype = rawSubtype & 0x00FF_FFFF  // the high byte holds capability bits
+        let subtype = rawSubtype & 0x00FF_FFFF // the high byte holds capability bits
         switch (type, subtype) {
         case (0x0100_0007, 8): self = .x86_64h
         case (0x0100_0007, _): self = .x86_64
@@ -62,7 +62,7 @@ public enum Architecture: Hashable, Sendable {
 
     /// Every architecture this tool has a name for, in the order lists of them show them.
     public static let named: [Architecture] = [
-        .x86_64, .x86_64h, .i386, .arm64, .arm64e, .arm64_32, .armv7, .armv7s, .armv7k, .arm, .riscv64, .ppc64le, .s390x,
+        .x86_64, .x86_64h, .i386, .arm64, .arm64e, .arm64_32, .armv7, .armv7s, .armv7k, .arm, .riscv64, .ppc64le, .s390x
     ]
 
     /// The architecture named `name` as atos and lipo spell it (`arm64`, `x86_64`, `armv7`), or `nil`.

@@ -1,4 +1,4 @@
-public import PostmortemCore
+import PostmortemCore
 
 /// The identifier Breakpad, Tecken and the Symbolication API give a module: 33 upper-case hex digits, a GUID and
 /// an age. For ELF, the GUID is the first 16 bytes of the build-id (zero-padded when shorter) read as a Windows GUID,
@@ -32,7 +32,10 @@ package enum BreakpadDebugID {
     package static func normalized(_ text: String) -> String? {
         let upper = text.uppercased()
         guard (33...40).contains(upper.utf8.count),
-              upper.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) })
+            upper.utf8.allSatisfy({
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0)
+            })
         else { return nil }
         return upper
     }

@@ -53,7 +53,11 @@ package final class ImmutableBytes: @unchecked Sendable {
 
     deinit {
         if owner != nil { return }
-        if isMapped { FileSystem.unmap(base) } else { base.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() } }
+        if isMapped {
+            FileSystem.unmap(base)
+        } else {
+            base.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
+        }
     }
 
     /// The address of the first byte, valid as long as this object lives; for C libraries that read
@@ -95,7 +99,8 @@ package final class ImmutableBytes: @unchecked Sendable {
         let end = min(limit ?? base.count, base.count)
         guard offset >= 0, offset < end else { return "" }
         // memchr rather than a loop over the bytes: Swift names run to hundreds of bytes, and a batch reads thousands.
-        let stop = memchr(base.baseAddress! + offset, 0, end - offset).map { UnsafeRawPointer($0) - base.baseAddress! } ?? end
+        let stop =
+            memchr(base.baseAddress! + offset, 0, end - offset).map { UnsafeRawPointer($0) - base.baseAddress! } ?? end
         return String(decoding: UnsafeRawBufferPointer(rebasing: base[offset..<stop]), as: UTF8.self)
     }
 
@@ -113,7 +118,9 @@ package final class ImmutableBytes: @unchecked Sendable {
     /// Whether the NUL-terminated string at `offset` equals the bytes of `wanted` (which has no NUL).
     package func stringEquals(at offset: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard offset >= 0, offset <= base.count - wanted.count - 1 else { return false }
-        guard wanted.count == 0 || memcmp(base.baseAddress! + offset, wanted.baseAddress!, wanted.count) == 0 else { return false }
+        guard wanted.count == 0 || memcmp(base.baseAddress! + offset, wanted.baseAddress!, wanted.count) == 0 else {
+            return false
+        }
         return base[offset + wanted.count] == 0
     }
 
@@ -131,7 +138,9 @@ package final class ImmutableBytes: @unchecked Sendable {
 
     private static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let prime: UInt64 = 0x0000_0100_0000_01B3
-        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xCBF2_9CE4_8422_2325, 0x8422_2325_CBF2_9CE4, 0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F)
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0xCBF2_9CE4_8422_2325, 0x8422_2325_CBF2_9CE4, 0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F
+        )
         var offset = 0
         let count = bytes.count
         while offset + 32 <= count {

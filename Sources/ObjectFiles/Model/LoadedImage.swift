@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// Where an image ran, relating its runtime addresses to file addresses.
 ///
 /// `file = runtime - loadAddress + imageBase`, where `imageBase` is the virtual address of the

@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// The container format of an object file.
 public enum ObjectFormat: String, Hashable, Sendable {
     case elf = "ELF"
@@ -58,10 +59,13 @@ public struct ObjectFile: Hashable, Sendable {
     package var supplementaryChecksum: BuildID?
 
     /// An object file as a reader finds it.
-    package init(path: String, format: ObjectFormat, kind: ObjectKind, architecture: Architecture, is64Bit: Bool,
-                isBigEndian: Bool = false, buildID: BuildID? = nil, uuid: MachUUID? = nil, platform: String? = nil, slice: FileSlice? = nil,
-                sections: [Section], segments: [Segment], debugLink: DebugLink? = nil,
-                supplementaryLink: SupplementaryLink? = nil, supplementaryChecksum: BuildID? = nil) {
+    package init(
+        path: String, format: ObjectFormat, kind: ObjectKind, architecture: Architecture, is64Bit: Bool,
+        isBigEndian: Bool = false, buildID: BuildID? = nil, uuid: MachUUID? = nil, platform: String? = nil,
+        slice: FileSlice? = nil,
+        sections: [Section], segments: [Segment], debugLink: DebugLink? = nil,
+        supplementaryLink: SupplementaryLink? = nil, supplementaryChecksum: BuildID? = nil
+    ) {
         self.path = path
         self.format = format
         self.kind = kind

@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// One section of an object file, as its header describes it.
 package struct Section: Hashable, Sendable {
     /// The section's name (`.text`; `__TEXT,__text` in Mach-O).
@@ -21,8 +22,10 @@ package struct Section: Hashable, Sendable {
     package var occupiesFile: Bool
 
     /// A section as its header describes it.
-    package init(name: String, address: FileAddress, size: UInt64, fileOffset: UInt64, isAllocated: Bool,
-                isExecutable: Bool, isWritable: Bool, isCompressed: Bool, occupiesFile: Bool) {
+    package init(
+        name: String, address: FileAddress, size: UInt64, fileOffset: UInt64, isAllocated: Bool,
+        isExecutable: Bool, isWritable: Bool, isCompressed: Bool, occupiesFile: Bool
+    ) {
         self.name = name
         self.address = address
         self.size = size
@@ -36,6 +39,7 @@ package struct Section: Hashable, Sendable {
 
     /// The addresses the section occupies in memory; empty when it is not loaded.
     package var addressRange: AddressRange {
-        isAllocated ? AddressRange(address, address.advanced(by: size) ?? FileAddress(.max)) : AddressRange(address, address)
+        isAllocated
+            ? AddressRange(address, address.advanced(by: size) ?? FileAddress(.max)) : AddressRange(address, address)
     }
 }

@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// A loadable segment: `PT_LOAD` in ELF, `LC_SEGMENT_64`/`LC_SEGMENT` in Mach-O.
 package struct Segment: Hashable, Sendable {
     /// The segment's name (`__TEXT`) in Mach-O; `nil` in ELF.
@@ -19,8 +20,10 @@ package struct Segment: Hashable, Sendable {
     package var alignment: UInt64
 
     /// A segment as its header describes it.
-    package init(name: String? = nil, virtualAddress: FileAddress, memorySize: UInt64, fileOffset: UInt64, fileSize: UInt64,
-                isExecutable: Bool, isWritable: Bool, alignment: UInt64) {
+    package init(
+        name: String? = nil, virtualAddress: FileAddress, memorySize: UInt64, fileOffset: UInt64, fileSize: UInt64,
+        isExecutable: Bool, isWritable: Bool, alignment: UInt64
+    ) {
         self.name = name
         self.virtualAddress = virtualAddress
         self.memorySize = memorySize

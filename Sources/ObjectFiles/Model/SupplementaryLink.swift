@@ -32,18 +32,23 @@ package struct SupplementaryLink: Hashable, Sendable {
     static func gnuAlternate(_ bytes: UnsafeRawBufferPointer) -> SupplementaryLink? {
         guard let end = bytes.firstIndex(of: 0), end > 0 else { return nil }
         let id = Array(bytes[(end + 1)...])
-        return SupplementaryLink(path: String(decoding: bytes[0..<end], as: UTF8.self), buildID: id.isEmpty ? nil : BuildID(bytes: id),
-                                 kind: .gnuAlternate)
+        return SupplementaryLink(
+            path: String(decoding: bytes[0..<end], as: UTF8.self), buildID: id.isEmpty ? nil : BuildID(bytes: id),
+            kind: .gnuAlternate)
     }
 
     /// What `.debug_sup`'s bytes state (DWARF 5, 7.3.6): version 5, `is_supplementary`, the supplementary file's
     /// name (empty in that file itself), then the checksum's length and bytes. In a file that uses a supplementary
     /// file, the link to it; in the supplementary file, its checksum (dwz writes the same bytes in both). `nil` for
     /// a section that cannot be read.
-    static func dwarf5(_ bytes: UnsafeRawBufferPointer, isBigEndian: Bool) -> (link: SupplementaryLink?, ownChecksum: BuildID?)? {
+    static func dwarf5(_ bytes: UnsafeRawBufferPointer, isBigEndian: Bool) -> (
+        link: SupplementaryLink?, ownChecksum: BuildID?
+    )? {
         var cursor = ByteCursor(ByteReader(bytes: bytes, isBigEndian: isBigEndian), at: 0)
-        guard let version = cursor.unsigned(2), version == 5, let isSupplementary = cursor.unsigned(1), isSupplementary <= 1,
-              let name = cursor.cString(), let length = cursor.uleb(), length <= UInt64(bytes.count - cursor.position) else { return nil }
+        guard let version = cursor.unsigned(2), version == 5, let isSupplementary = cursor.unsigned(1),
+            isSupplementary <= 1,
+            let name = cursor.cString(), let length = cursor.uleb(), length <= UInt64(bytes.count - cursor.position)
+        else { return nil }
         let bytes = Array(bytes[cursor.position..<cursor.position + Int(length)])
         let checksum = bytes.isEmpty ? nil : BuildID(bytes: bytes)
         if isSupplementary == 1 { return (nil, checksum) }

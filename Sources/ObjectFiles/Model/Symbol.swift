@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// One entry of a symbol table (`.symtab` or `.dynsym`).
 package struct Symbol: Hashable, Sendable {
     /// Code or data.
@@ -23,8 +24,10 @@ package struct Symbol: Hashable, Sendable {
     package var isLocal: Bool
 
     /// A symbol as a table lists it.
-    package init(name: String, address: FileAddress, size: UInt64, kind: Kind, sectionName: String?, sourceFile: String?,
-                isLocal: Bool = false) {
+    package init(
+        name: String, address: FileAddress, size: UInt64, kind: Kind, sectionName: String?, sourceFile: String?,
+        isLocal: Bool = false
+    ) {
         self.name = name
         self.address = address
         self.size = size

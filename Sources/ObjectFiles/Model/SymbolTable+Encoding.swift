@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// A symbol table as bytes, for the on-disk index cache: written once, read back with no sorting and
 /// no object-file parsing.
 ///
@@ -118,7 +119,8 @@ extension SymbolTable {
         let entrySize = flags & Self.wideFlag != 0 ? 24 : 20
         offset += Self.headerSize
         guard entryCount <= UInt64(end - offset) / UInt64(entrySize),
-              namesLength <= UInt64(end - offset) - entryCount * UInt64(entrySize) else { return nil }
+            namesLength <= UInt64(end - offset) - entryCount * UInt64(entrySize)
+        else { return nil }
         let entriesStart = offset
         let namesStart = offset + Int(entryCount) * entrySize
         let names = namesStart..<namesStart + Int(namesLength)
@@ -151,7 +153,8 @@ extension SymbolTable {
             sectionRanges[name] = AddressRange(FileAddress(lower), FileAddress(upper))
             offset += 16
         }
-        self.init(storage: .mapped(bytes: bytes, layout: layout, names: nameBytes.0, nameRange: nameBytes.1),
-                  sectionNames: sectionNames, sectionRanges: sectionRanges)
+        self.init(
+            storage: .mapped(bytes: bytes, layout: layout, names: nameBytes.0, nameRange: nameBytes.1),
+            sectionNames: sectionNames, sectionRanges: sectionRanges)
     }
 }

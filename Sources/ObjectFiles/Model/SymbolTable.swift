@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// The function and data symbols of an object file, for lookups by address.
 ///
 /// The table is kept compact: addresses, sizes and offsets of NUL-terminated names, either in arrays
@@ -25,8 +26,13 @@ package struct SymbolTable: Sendable {
         /// Local to its object file (`STB_LOCAL`): gdb names an address after a global alias before a local one.
         var isLocal: Bool
 
-        init(address: FileAddress, size: UInt64, kind: Symbol.Kind, name: Int, section: Int32, sourceFile: Int, isLocal: Bool = false) {
-            (self.address, self.size, self.kind, self.name, self.section, self.sourceFile) = (address, size, kind, name, section, sourceFile)
+        init(
+            address: FileAddress, size: UInt64, kind: Symbol.Kind, name: Int, section: Int32, sourceFile: Int,
+            isLocal: Bool = false
+        ) {
+            (self.address, self.size, self.kind, self.name, self.section, self.sourceFile) = (
+                address, size, kind, name, section, sourceFile
+            )
             self.isLocal = isLocal
         }
     }
@@ -104,14 +110,16 @@ package struct SymbolTable: Sendable {
             return entries[index]
         case .mapped(let bytes, let layout, _, let names):
             let offset = layout.entries + index * layout.entrySize + (layout.entrySize - 20)
-            let size = bytes.u32(at: offset + 4), name = bytes.u32(at: offset + 8), sourceFile = bytes.u32(at: offset + 12)
+            let size = bytes.u32(at: offset + 4), name = bytes.u32(at: offset + 8),
+                sourceFile = bytes.u32(at: offset + 12)
             let packed = bytes.u32(at: offset + 16)
             let section = packed & 0xFF_FFFF, flags = packed >> 24
             return Entry(
                 address: layout.address(index, in: bytes), size: UInt64(size),
                 kind: flags & 1 == 0 ? .function : .object, name: Int(min(UInt64(name), UInt64(names.count))),
                 section: section == 0xFF_FFFF || Int(section) >= sectionNames.count ? -1 : Int32(section),
-                sourceFile: sourceFile == .max || Int(sourceFile) >= names.count ? -1 : Int(sourceFile), isLocal: flags & 2 != 0)
+                sourceFile: sourceFile == .max || Int(sourceFile) >= names.count ? -1 : Int(sourceFile),
+                isLocal: flags & 2 != 0)
         }
     }
 
@@ -138,16 +146,21 @@ package struct SymbolTable: Sendable {
         let entries = symbols.map { symbol -> Entry in
             var section: Int32 = -1
             if let name = symbol.sectionName {
-                if let known = sectionIndex[name] { section = known } else {
+                if let known = sectionIndex[name] {
+                    section = known
+                } else {
                     section = Int32(sectionNames.count)
                     sectionIndex[name] = section
                     sectionNames.append(name)
                 }
             }
-            return Entry(address: symbol.address, size: symbol.size, kind: symbol.kind, name: store(symbol.name),
-                         section: section, sourceFile: symbol.sourceFile.map(store) ?? -1, isLocal: symbol.isLocal)
+            return Entry(
+                address: symbol.address, size: symbol.size, kind: symbol.kind, name: store(symbol.name),
+                section: section, sourceFile: symbol.sourceFile.map(store) ?? -1, isLocal: symbol.isLocal)
         }
-        self = SymbolTable(fileOrderEntries: entries, names: ImmutableBytes(names), sectionNames: sectionNames, sections: sections).sorted()
+        self = SymbolTable(
+            fileOrderEntries: entries, names: ImmutableBytes(names), sectionNames: sectionNames, sections: sections
+        ).sorted()
     }
 
     /// A table of `entries` as the file lists them, unsorted; their names are NUL-terminated strings in `names`.
@@ -155,8 +168,12 @@ package struct SymbolTable: Sendable {
     /// need touch every name to find the empty ones).
     init(fileOrderEntries entries: [Entry], names: ImmutableBytes, sectionNames: [String], sections: [Section]) {
         var ranges: [String: AddressRange] = [:]
-        for section in sections where section.isAllocated && ranges[section.name] == nil { ranges[section.name] = section.addressRange }
-        self.init(storage: .arrays(entries: entries, names: names, isSorted: false), sectionNames: sectionNames, sectionRanges: ranges)
+        for section in sections where section.isAllocated && ranges[section.name] == nil {
+            ranges[section.name] = section.addressRange
+        }
+        self.init(
+            storage: .arrays(entries: entries, names: names, isSorted: false), sectionNames: sectionNames,
+            sectionRanges: ranges)
     }
 
     /// The table in address order, duplicates dropped; `self` when already sorted. Nameless entries stay (lookups
@@ -180,15 +197,18 @@ package struct SymbolTable: Sendable {
             }
             groupStart = groupEnd
         }
-        return SymbolTable(storage: .arrays(entries: unique, names: names, isSorted: true), sectionNames: sectionNames,
-                           sectionRanges: sectionRanges)
+        return SymbolTable(
+            storage: .arrays(entries: unique, names: names, isSorted: true), sectionNames: sectionNames,
+            sectionRanges: sectionRanges)
     }
 
     /// `entries` by address, equal addresses in their given order. When the addresses span less than 4 GiB
     /// (any real image), one sort of 64-bit keys (offset from the lowest address, then position) does it.
     private static func sortedByAddress(_ entries: [Entry]) -> [Entry] {
-        guard let lowest = entries.lazy.map(\.address.rawValue).min(), let highest = entries.lazy.map(\.address.rawValue).max(),
-              highest - lowest <= UInt64(UInt32.max), entries.count <= Int(UInt32.max) else {
+        guard let lowest = entries.lazy.map(\.address.rawValue).min(),
+            let highest = entries.lazy.map(\.address.rawValue).max(),
+            highest - lowest <= UInt64(UInt32.max), entries.count <= Int(UInt32.max)
+        else {
             var sorted = entries
             sorted.sort { $0.address < $1.address }
             return sorted
@@ -222,7 +242,11 @@ package struct SymbolTable: Sendable {
         var kept = [Bool](repeating: false, count: preferred.count)
         var runStart: Int?
         for position in byName {
-            if let start = runStart, compare(names, preferred[start].element.name, preferred[position].element.name) == 0 { continue }
+            if let start = runStart,
+                compare(names, preferred[start].element.name, preferred[position].element.name) == 0
+            {
+                continue
+            }
             kept[position] = true
             runStart = position
         }
@@ -255,7 +279,9 @@ package struct SymbolTable: Sendable {
     /// The symbol that covers `address`, as ``symbol(containing:)`` finds it, without making its strings.
     package func match(containing address: FileAddress) -> Match? {
         if case .arrays(let entries, let names, false) = storage {
-            guard let (groupAddress, group) = Self.fileOrderGroup(before: address, in: entries, names: names) else { return nil }
+            guard let (groupAddress, group) = Self.fileOrderGroup(before: address, in: entries, names: names) else {
+                return nil
+            }
             return match(containing: address, in: group, at: groupAddress)
         }
         guard let (groupAddress, group) = sortedGroup(before: address) else { return nil }
@@ -272,19 +298,27 @@ package struct SymbolTable: Sendable {
     }
 
     /// Of the symbols at `groupAddress` (in ``ordered(group:_:)``), the one that covers `address`.
-    private func match(containing address: FileAddress, in group: some Sequence<Entry>, at groupAddress: FileAddress) -> Match? {
+    private func match(containing address: FileAddress, in group: some Sequence<Entry>, at groupAddress: FileAddress)
+        -> Match?
+    {
         let offset = address.rawValue - groupAddress.rawValue
         if let sized = group.first(where: { $0.size > offset }) { return Match(entry: sized, offset: offset) }
-        if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) { return Match(entry: unsized, offset: offset) }
+        if let unsized = group.first(where: { $0.size == 0 && isInOwnSection(address, $0) }) {
+            return Match(entry: unsized, offset: offset)
+        }
         return nil
     }
 
     /// Every named symbol that starts where `match`'s does (its aliases), in the order a lookup prefers them.
     package func aliases(of match: Match) -> [Symbol] {
         if case .arrays(let entries, let names, false) = storage {
-            return (Self.fileOrderGroup(before: match.address, in: entries, names: names)?.1 ?? []).map { symbol(for: $0) }
+            return (Self.fileOrderGroup(before: match.address, in: entries, names: names)?.1 ?? []).map {
+                symbol(for: $0)
+            }
         }
-        guard let (groupAddress, group) = sortedGroup(before: match.address), groupAddress == match.address else { return [] }
+        guard let (groupAddress, group) = sortedGroup(before: match.address), groupAddress == match.address else {
+            return []
+        }
         return group.lazy.map(entry).filter(hasName).map { symbol(for: $0) }
     }
 
@@ -301,7 +335,9 @@ package struct SymbolTable: Sendable {
     }
 
     /// In a table in file order: the named symbols at the highest address at or below `address`, in ``ordered(group:_:)``.
-    private static func fileOrderGroup(before address: FileAddress, in entries: [Entry], names: ImmutableBytes) -> (FileAddress, [Entry])? {
+    private static func fileOrderGroup(before address: FileAddress, in entries: [Entry], names: ImmutableBytes) -> (
+        FileAddress, [Entry]
+    )? {
         var best: FileAddress?
         var group: [Entry] = []
         for entry in entries where entry.address <= address && best.map({ entry.address >= $0 }) ?? true {
@@ -330,7 +366,9 @@ package struct SymbolTable: Sendable {
             guard groupAddress <= address else { return nil }
             var groupStart = groupEnd - 1
             while groupStart > 0, self.address(groupStart - 1) == groupAddress { groupStart -= 1 }
-            if (groupStart..<groupEnd).contains(where: { hasName(entry($0)) }) { return (groupAddress, groupStart..<groupEnd) }
+            if (groupStart..<groupEnd).contains(where: { hasName(entry($0)) }) {
+                return (groupAddress, groupStart..<groupEnd)
+            }
             groupEnd = groupStart
         }
         return nil
@@ -366,7 +404,9 @@ package struct SymbolTable: Sendable {
             let entry = entry(index)
             guard bytes.stringEquals(at: base + entry.name, wanted) else { continue }
             if isSorted { return symbol(for: entry) }
-            if let best = found, (best.address, best.size == 0 ? 1 : 0) <= (entry.address, entry.size == 0 ? 1 : 0) { continue }
+            if let best = found, (best.address, best.size == 0 ? 1 : 0) <= (entry.address, entry.size == 0 ? 1 : 0) {
+                continue
+            }
             found = entry
         }
         return found.map(symbol(for:))
@@ -378,9 +418,10 @@ package struct SymbolTable: Sendable {
     }
 
     private func symbol(for entry: Entry) -> Symbol {
-        Symbol(name: string(at: entry.name), address: entry.address, size: entry.size, kind: entry.kind,
-               sectionName: entry.section >= 0 ? sectionNames[Int(entry.section)] : nil,
-               sourceFile: entry.sourceFile >= 0 ? string(at: entry.sourceFile) : nil, isLocal: entry.isLocal)
+        Symbol(
+            name: string(at: entry.name), address: entry.address, size: entry.size, kind: entry.kind,
+            sectionName: entry.section >= 0 ? sectionNames[Int(entry.section)] : nil,
+            sourceFile: entry.sourceFile >= 0 ? string(at: entry.sourceFile) : nil, isLocal: entry.isLocal)
     }
 
     private func string(at offset: Int) -> String {

@@ -17,7 +17,8 @@ package enum DetachedProcess {
         guard posix_spawnattr_init(&attributes) == 0 else { return false }
         defer { posix_spawnattr_destroy(&attributes) }
         for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
         }
         // A session of its own: the terminal's Ctrl-C, meant for the run that started it, does not reach it.
         // glibc's POSIX_SPAWN_SETSID (0x80), which Swift's Glibc module does not import (it is a _GNU_SOURCE name).

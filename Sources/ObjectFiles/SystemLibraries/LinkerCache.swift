@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// The dynamic linker's cache, `/etc/ld.so.cache` as `ldconfig` writes it: which file each library name (soname)
 /// loads on this machine.
 package struct LinkerCache: Sendable {
@@ -33,7 +34,8 @@ package struct LinkerCache: Sendable {
         for entry in 0..<min(count, (bytes.count - start - 48) / 24) {
             let at = start + 48 + entry * 24
             guard let key = word(at + 4), let value = word(at + 8),
-                  let name = string(start + key), let path = string(start + value) else { continue }
+                let name = string(start + key), let path = string(start + value)
+            else { continue }
             paths[name, default: []].append(path)
         }
         return paths

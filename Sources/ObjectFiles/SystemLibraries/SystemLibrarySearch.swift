@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// Where this machine keeps the libraries a crash log names by soname alone (`libc.so.6`, `libswiftCore.so`): the
 /// dynamic linker's search path (`LD_LIBRARY_PATH`, `/etc/ld.so.cache`, the multiarch and default folders), then the
 /// runtime folder of the Swift toolchain on `PATH`. A log from this machine then resolves where its process ran.
@@ -13,8 +14,10 @@ package struct SystemLibrarySearch: Sendable {
         if let libraryPath = FileSystem.environment("LD_LIBRARY_PATH") {
             folders += libraryPath.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
-        let multiarch = ["x86_64-linux-gnu", "aarch64-linux-gnu", "i386-linux-gnu", "arm-linux-gnueabihf",
-                         "riscv64-linux-gnu", "powerpc64le-linux-gnu", "s390x-linux-gnu"]
+        let multiarch = [
+            "x86_64-linux-gnu", "aarch64-linux-gnu", "i386-linux-gnu", "arm-linux-gnueabihf",
+            "riscv64-linux-gnu", "powerpc64le-linux-gnu", "s390x-linux-gnu"
+        ]
         for prefix in ["/lib", "/usr/lib"] { folders += multiarch.map { "\(prefix)/\($0)" } }
         folders += ["/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"]
         if let swiftRuntime = swiftRuntimeFolder() { folders.append(swiftRuntime) }
@@ -33,7 +36,8 @@ package struct SystemLibrarySearch: Sendable {
         var seen = Set<String>()
         var found: [String] = []
         // Only ELF files: `libc.so` in a library folder is often a linker script.
-        for path in cache.paths(of: name) + folders.map({ $0 + "/" + name }) where FileSystem.read(path, offset: 0, count: 4) == [0x7f, 0x45, 0x4c, 0x46] {
+        for path in cache.paths(of: name) + folders.map({ $0 + "/" + name })
+        where FileSystem.read(path, offset: 0, count: 4) == [0x7f, 0x45, 0x4c, 0x46] {
             if seen.insert(FileSystem.realPath(path)).inserted { found.append(path) }
         }
         return found

@@ -39,7 +39,8 @@ public struct BatchResolver: Sendable {
     /// What each address resolves to, in order.
     public func resolve(_ addresses: [FileAddress]) -> [AddressResolution] {
         readAhead(addresses)
-        return shares(count: addresses.count) { [symbolizer] _, range in range.map { symbolizer.resolve(addresses[$0]) } }
-            .flatMap { $0 }
+        return shares(count: addresses.count) { [symbolizer] _, range in range.map { symbolizer.resolve(addresses[$0]) }
+        }
+        .flatMap { $0 }
     }
 }

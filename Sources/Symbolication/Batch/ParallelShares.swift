@@ -5,7 +5,9 @@ import Synchronization
 enum ParallelShares {
     /// Calls `body` once per share with the share's position and its contiguous part of `0..<count` (all of it, on
     /// the calling thread, when there is one share or one input), and returns the results in the shares' order.
-    static func run<Result: Sendable>(count: Int, shares: Int, _ body: @Sendable (Int, Range<Int>) -> Result) -> [Result] {
+    static func run<Result: Sendable>(count: Int, shares: Int, _ body: @Sendable (Int, Range<Int>) -> Result)
+        -> [Result]
+    {
         guard shares > 1, count > 1 else { return [body(0, 0..<count)] }
         let size = (count + shares - 1) / shares
         let ranges = (0..<shares).map { min($0 * size, count)..<min(($0 + 1) * size, count) }

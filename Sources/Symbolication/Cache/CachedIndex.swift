@@ -40,13 +40,16 @@ final class CachedIndex: AddressIndex {
         guard let found = file.unitTable.value(containing: address) else { return nil }
         let position = Int(found)
         let stored: Result<FlatUnit, DWARFError>?
-        if let known = state.withLock({ $0.units[position] }) { stored = known } else {
+        if let known = state.withLock({ $0.units[position] }) {
+            stored = known
+        } else {
             // Checked once (its checksum), by whichever thread comes first; another one meanwhile checks it too.
             let read = file.unit(at: position)
             state.withLock { state in
                 state.units[position] = .some(read)
                 if read == nil, state.damage == nil {
-                    state.damage = "\(file.path): unit \(position) is damaged; read from the DWARF, and the file is rebuilt"
+                    state.damage =
+                        "\(file.path): unit \(position) is damaged; read from the DWARF, and the file is rebuilt"
                 }
             }
             stored = read

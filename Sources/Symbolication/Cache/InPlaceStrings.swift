@@ -18,10 +18,12 @@ struct InPlaceStrings {
     /// The string sections of `debugFile`, mapped as `bytes` (the whole file).
     init(debugFile: ObjectFile, bytes: ImmutableBytes) {
         self.bytes = bytes
-        let names: Set<String> = debugFile.format == .elf
+        let names: Set<String> =
+            debugFile.format == .elf
             ? [".debug_str", ".debug_line_str", ".strtab"] : ["__DWARF,__debug_str", "__DWARF,__debug_line_str"]
         let sliceStart = debugFile.slice?.offset ?? 0
-        for section in debugFile.sections where names.contains(section.name) && section.occupiesFile && !section.isCompressed {
+        for section in debugFile.sections
+        where names.contains(section.name) && section.occupiesFile && !section.isCompressed {
             let (start, overflow) = sliceStart.addingReportingOverflow(section.fileOffset)
             guard !overflow, start < UInt64(bytes.count) else { continue }
             let end = Int(min(start + min(section.size, UInt64(bytes.count) - start), UInt64(bytes.count)))

@@ -10,7 +10,8 @@ extension IndexCache {
     /// Makes the directory when it is missing; why it cannot be used otherwise (its home missing, not writable).
     package func prepare() -> String? {
         if FileSystem.isDirectory(directory) {
-            return FileSystem.isWritableDirectory(directory) ? nil : "\(directory): not writable; the index cache is off"
+            return FileSystem.isWritableDirectory(directory)
+                ? nil : "\(directory): not writable; the index cache is off"
         }
         if let requiredParent, !FileSystem.isDirectory(requiredParent) {
             return "\(requiredParent) does not exist; the index cache (\(directory)) is off"
@@ -26,25 +27,30 @@ extension IndexCache {
         FileSystem.entries(of: directory).compactMap { entry -> String? in
             guard let marker = entry.name.firstRange(of: Self.fileExtension + ".tmp-") else { return nil }
             let pid = Int32(entry.name[marker.upperBound...].prefix { $0.isNumber }) ?? 0
-            return pid > 0 && DetachedProcess.isRunning(pid) && pid != DetachedProcess.currentID ? nil : directory + "/" + entry.name
+            return pid > 0 && DetachedProcess.isRunning(pid) && pid != DetachedProcess.currentID
+                ? nil : directory + "/" + entry.name
         }
     }
 
     /// Removes this process's own temporary files (when it is interrupted while writing).
     package func removeOwnTemporaryFiles() {
         let own = Self.fileExtension + ".tmp-\(DetachedProcess.currentID)-"
-        for entry in FileSystem.entries(of: directory) where entry.name.contains(own) { FileSystem.remove(directory + "/" + entry.name) }
+        for entry in FileSystem.entries(of: directory) where entry.name.contains(own) {
+            FileSystem.remove(directory + "/" + entry.name)
+        }
     }
 
     /// Removes the least recently used files until the rest fit within ``limit``; never `keeping`.
     /// - Returns: the paths removed.
     @discardableResult
     package func evict(keeping: Set<String> = []) -> [String] {
-        var files = FileSystem.entries(of: directory).filter { !$0.isDirectory && $0.name.hasSuffix(Self.fileExtension) }
-            .compactMap { entry -> (path: String, size: UInt64, used: Int64)? in
-                let path = directory + "/" + entry.name
-                return FileSystem.status(path).map { (path, $0.size, $0.modified) }
-            }
+        var files = FileSystem.entries(of: directory).filter {
+            !$0.isDirectory && $0.name.hasSuffix(Self.fileExtension)
+        }
+        .compactMap { entry -> (path: String, size: UInt64, used: Int64)? in
+            let path = directory + "/" + entry.name
+            return FileSystem.status(path).map { (path, $0.size, $0.modified) }
+        }
         var total = files.reduce(0) { $0 + $1.size }
         guard total > limit else { return [] }
         files.sort { $0.used < $1.used }
@@ -74,7 +80,9 @@ extension IndexCache {
             }
             if let reason, FileSystem.remove(entry.path) { removed.append((entry.path, reason)) }
         }
-        for path in staleTemporaryFiles() where FileSystem.remove(path) { removed.append((path, "left by an interrupted writer")) }
+        for path in staleTemporaryFiles() where FileSystem.remove(path) {
+            removed.append((path, "left by an interrupted writer"))
+        }
         return removed
     }
 }

@@ -1,4 +1,4 @@
-public import ObjectFiles
+import ObjectFiles
 import PostmortemCore
 
 /// The directory of index-cache files, one per image and debug file.
@@ -29,7 +29,9 @@ public struct IndexCache: Hashable, Sendable {
     /// sets the limit.
     public static func standard() -> IndexCache? {
         let limit = FileSystem.environment("POSTMORTEM_CACHE_LIMIT").flatMap(parseSize) ?? defaultLimit
-        if let directory = FileSystem.environment("POSTMORTEM_CACHE_DIR") { return IndexCache(directory: directory, limit: limit) }
+        if let directory = FileSystem.environment("POSTMORTEM_CACHE_DIR") {
+            return IndexCache(directory: directory, limit: limit)
+        }
         if let base = FileSystem.environment("XDG_CACHE_HOME") {
             return IndexCache(directory: base + "/postmortem", requiredParent: base, limit: limit)
         }
@@ -61,7 +63,8 @@ public struct IndexCache: Hashable, Sendable {
     /// copies of one build in several places each keep their own file.
     package func path(for image: ObjectFile, debugFile: ObjectFile) -> String {
         let identity = image.uuid.map { "uuid-\($0)" } ?? image.buildID.map { "buildid-\($0.hex)" } ?? "image"
-        let place = ImmutableBytes.checksum(Array("\(FileSystem.realPath(debugFile.path))\u{0}\(debugFile.architecture.name)".utf8))
+        let place = ImmutableBytes.checksum(
+            Array("\(FileSystem.realPath(debugFile.path))\u{0}\(debugFile.architecture.name)".utf8))
         return directory + "/" + identity + "-" + String(place, radix: 16) + Self.fileExtension
     }
 
@@ -109,7 +112,8 @@ public struct IndexCache: Hashable, Sendable {
     public func clear() -> (removed: Int, failed: [String]) {
         var removed = 0
         var failed: [String] = []
-        for entry in FileSystem.entries(of: directory) where !entry.isDirectory && entry.name.contains(Self.fileExtension) {
+        for entry in FileSystem.entries(of: directory)
+        where !entry.isDirectory && entry.name.contains(Self.fileExtension) {
             let path = directory + "/" + entry.name
             if FileSystem.remove(path) { removed += 1 } else { failed.append(path) }
         }

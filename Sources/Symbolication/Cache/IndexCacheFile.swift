@@ -1,7 +1,7 @@
 import DWARF
 import ObjectFiles
-import Synchronization
 import PostmortemCore
+import Synchronization
 
 /// One index-cache file: everything a lookup in one image needs, so that a later run resolves
 /// addresses with no DWARF and no symbol-table work at all. The layout is in `FORMAT.md` beside this file.
@@ -31,7 +31,8 @@ final class IndexCacheFile: Sendable {
     /// every conformance record in the binary (about 100,000 instructions, a tenth of a lookup with a warm cache).
     private struct SectionTable {
         /// Indexed by raw value, which runs from 1 to the number of kinds.
-        private var entries: [(range: Range<Int>, checksum: UInt64)?] = Array(repeating: nil, count: SectionKind.allCases.count + 1)
+        private var entries: [(range: Range<Int>, checksum: UInt64)?] = Array(
+            repeating: nil, count: SectionKind.allCases.count + 1)
 
         subscript(kind: SectionKind) -> (range: Range<Int>, checksum: UInt64)? {
             get { entries[Int(kind.rawValue)] }
@@ -73,7 +74,8 @@ final class IndexCacheFile: Sendable {
         func matches(supplementary: ObjectFile?) -> Bool {
             guard let supplementary else { return supplementaryFilePath == nil }
             let status = FileSystem.status(supplementary.path)
-            return supplementaryFilePath == FileSystem.realPath(supplementary.path) && status?.size == supplementaryFileSize
+            return supplementaryFilePath == FileSystem.realPath(supplementary.path)
+                && status?.size == supplementaryFileSize
                 && status?.modified == supplementaryFileModified
         }
     }
@@ -100,20 +102,25 @@ final class IndexCacheFile: Sendable {
     init(path: String, mapsDebugFile: Bool = true, verifyingChecksums: Bool = true) throws(IndexCacheError) {
         verifiesChecksums = verifyingChecksums
         self.path = path
-        do { bytes = try ImmutableBytes(mapping: path) } catch { throw IndexCacheError(path: path, reason: error.detail) }
+        do { bytes = try ImmutableBytes(mapping: path) } catch {
+            throw IndexCacheError(path: path, reason: error.detail)
+        }
         guard bytes.count >= Self.headerSize, bytes.bytes(0..<8) == Self.magic else {
             throw IndexCacheError(path: path, reason: "not an index-cache file")
         }
         let version = bytes.u32(at: 8)
         guard version == Self.version else {
-            throw IndexCacheError(path: path, reason: "format version \(version), this postmortem reads version \(Self.version)")
+            throw IndexCacheError(
+                path: path, reason: "format version \(version), this postmortem reads version \(Self.version)")
         }
         let sectionCount = Int(bytes.u32(at: 12))
         guard bytes.u64(at: 16) == UInt64(bytes.count) else {
             throw IndexCacheError(path: path, reason: "truncated: \(bytes.count) bytes of \(bytes.u64(at: 16))")
         }
         let tableEnd = Self.headerSize + sectionCount * Self.sectionEntrySize
-        guard sectionCount <= 64, tableEnd <= bytes.count, !verifyingChecksums || bytes.checksum(Self.headerSize..<tableEnd) == bytes.u64(at: 24) else {
+        guard sectionCount <= 64, tableEnd <= bytes.count,
+            !verifyingChecksums || bytes.checksum(Self.headerSize..<tableEnd) == bytes.u64(at: 24)
+        else {
             throw IndexCacheError(path: path, reason: "damaged section table")
         }
         var sections = SectionTable()
@@ -121,11 +128,13 @@ final class IndexCacheFile: Sendable {
             let entry = Self.headerSize + index * Self.sectionEntrySize
             let offset = bytes.u64(at: entry + 8), length = bytes.u64(at: entry + 16)
             guard let kind = SectionKind(rawValue: bytes.u32(at: entry)), offset <= UInt64(bytes.count),
-                  length <= UInt64(bytes.count) - offset else { throw IndexCacheError(path: path, reason: "damaged section table") }
+                length <= UInt64(bytes.count) - offset
+            else { throw IndexCacheError(path: path, reason: "damaged section table") }
             sections[kind] = (Int(offset)..<Int(offset + length), bytes.u64(at: entry + 24))
         }
         for kind in [SectionKind.metadata, .unitTable, .unitDirectory] {
-            guard let section = sections[kind], !verifyingChecksums || bytes.checksum(section.range) == section.checksum else {
+            guard let section = sections[kind], !verifyingChecksums || bytes.checksum(section.range) == section.checksum
+            else {
                 throw IndexCacheError(path: path, reason: "damaged or missing section \(kind)")
             }
         }
@@ -143,13 +152,17 @@ final class IndexCacheFile: Sendable {
 
     /// The cache file at `path` when it is sound and was built from `debugFile` as it is now, else why
     /// not; `nil` when there is simply no file yet.
-    static func open(_ path: String, for debugFile: ObjectFile, supplementary: ObjectFile?) -> Result<IndexCacheFile, IndexCacheError>? {
+    static func open(_ path: String, for debugFile: ObjectFile, supplementary: ObjectFile?) -> Result<
+        IndexCacheFile, IndexCacheError
+    >? {
         guard FileSystem.exists(path) else { return nil }
         let file: IndexCacheFile
         do { file = try IndexCacheFile(path: path) } catch { return .failure(error) }
         let status = FileSystem.status(debugFile.path)
-        guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path), status?.size == file.metadata.debugFileSize,
-              status?.modified == file.metadata.debugFileModified else {
+        guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path),
+            status?.size == file.metadata.debugFileSize,
+            status?.modified == file.metadata.debugFileModified
+        else {
             return .failure(IndexCacheError(path: path, reason: "stale: its debug file changed"))
         }
         guard file.metadata.matches(supplementary: supplementary) else {
@@ -164,7 +177,8 @@ final class IndexCacheFile: Sendable {
 
     /// A symbol table stored in the file, checked against its checksum; `nil` when it is damaged.
     func symbolTable(_ kind: SectionKind) -> SymbolTable? {
-        guard let section = sections[kind], !verifiesChecksums || bytes.checksum(section.range) == section.checksum else { return nil }
+        guard let section = sections[kind], !verifiesChecksums || bytes.checksum(section.range) == section.checksum
+        else { return nil }
         return SymbolTable(mapping: bytes, in: section.range, names: debugFileBytes)
     }
 
@@ -172,10 +186,13 @@ final class IndexCacheFile: Sendable {
     /// kept it from being read when the file was built; or `nil` when its bytes are damaged.
     func unit(at position: Int) -> Result<FlatUnit, DWARFError>? {
         guard let directory = sections[.unitDirectory]?.range, let data = sections[.unitData]?.range,
-              position >= 0, position < unitCount else { return nil }
+            position >= 0, position < unitCount
+        else { return nil }
         let entry = directory.lowerBound + position * Self.unitEntrySize
         let offset = bytes.u64(at: entry), length = bytes.u64(at: entry + 8)
-        guard offset >= UInt64(data.lowerBound), offset <= UInt64(data.upperBound), length <= UInt64(data.upperBound) - offset else { return nil }
+        guard offset >= UInt64(data.lowerBound), offset <= UInt64(data.upperBound),
+            length <= UInt64(data.upperBound) - offset
+        else { return nil }
         let range = Int(offset)..<Int(offset + length)
         if verifiesChecksums, !checkedUnits.withLock({ $0[position] }) {
             guard bytes.checksum(range) == bytes.u64(at: entry + 16) else { return nil }
@@ -232,13 +249,15 @@ final class IndexCacheFile: Sendable {
     /// Writes a cache file holding `contents` to `path`, atomically. `unit` gives each unit in position
     /// order (its packed bytes with names complete, or the error that kept it from being read) and is
     /// called once per unit, so that only one unit is in memory at a time.
-    static func write(_ contents: Contents, unit: (Int) -> Result<[UInt8], DWARFError>, to path: String) throws(FileSystem.Failure) {
+    static func write(_ contents: Contents, unit: (Int) -> Result<[UInt8], DWARFError>, to path: String)
+        throws(FileSystem.Failure)
+    {
         var table = ByteWriter()
         _ = FlatRangeTable.write(contents.unitRanges, to: &table)
         let fixed: [(SectionKind, [UInt8])] = [
             (.metadata, encodeMetadata(contents.metadata)),
             (.imageSymbols, contents.imageSymbols.encoded(namesInPlace: contents.imageIsDebugFile)),
-            (.debugFileSymbols, contents.debugFileSymbols.encoded(namesInPlace: true)), (.unitTable, table.bytes),
+            (.debugFileSymbols, contents.debugFileSymbols.encoded(namesInPlace: true)), (.unitTable, table.bytes)
         ]
         let sectionCount = SectionKind.allCases.count
         let file = try FileSystem.AtomicFile(path: path)
@@ -264,10 +283,11 @@ final class IndexCacheFile: Sendable {
         let dataOffset = file.count
         var directory = ByteWriter()
         for position in 0..<contents.unitCount {
-            let (bytes, status): ([UInt8], UInt32) = switch unit(position) {
-            case .success(let bytes): (bytes, 0)
-            case .failure(let error): (Array(error.detail.utf8), 1)
-            }
+            let (bytes, status): ([UInt8], UInt32) =
+                switch unit(position) {
+                case .success(let bytes): (bytes, 0)
+                case .failure(let error): (Array(error.detail.utf8), 1)
+                }
             directory.u64(UInt64(file.count))
             directory.u64(UInt64(bytes.count))
             directory.u64(ImmutableBytes.checksum(bytes))
@@ -276,7 +296,9 @@ final class IndexCacheFile: Sendable {
             try appendAligned(bytes)
         }
         try file.overwrite(at: directoryOffset, with: directory.bytes)
-        addSection(.unitDirectory, offset: directoryOffset, length: directory.count, checksum: ImmutableBytes.checksum(directory.bytes))
+        addSection(
+            .unitDirectory, offset: directoryOffset, length: directory.count,
+            checksum: ImmutableBytes.checksum(directory.bytes))
         addSection(.unitData, offset: dataOffset, length: file.count - dataOffset, checksum: 0)
 
         var header = ByteWriter()
@@ -295,11 +317,16 @@ final class IndexCacheFile: Sendable {
     private static func encodeMetadata(_ metadata: Metadata) -> [UInt8] {
         var lines = ["image=\(metadata.imagePath)"]
         if let debugFile = metadata.debugFilePath {
-            lines += ["debugFile=\(debugFile)", "debugFileSize=\(metadata.debugFileSize)", "debugFileModified=\(metadata.debugFileModified)"]
+            lines += [
+                "debugFile=\(debugFile)", "debugFileSize=\(metadata.debugFileSize)",
+                "debugFileModified=\(metadata.debugFileModified)"
+            ]
         }
         if let supplementary = metadata.supplementaryFilePath {
-            lines += ["supplementaryFile=\(supplementary)", "supplementaryFileSize=\(metadata.supplementaryFileSize)",
-                      "supplementaryFileModified=\(metadata.supplementaryFileModified)"]
+            lines += [
+                "supplementaryFile=\(supplementary)", "supplementaryFileSize=\(metadata.supplementaryFileSize)",
+                "supplementaryFileModified=\(metadata.supplementaryFileModified)"
+            ]
         }
         return Array(lines.joined(separator: "\n").utf8)
     }

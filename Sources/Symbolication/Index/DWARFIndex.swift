@@ -64,13 +64,19 @@ final class DWARFIndex: AddressIndex {
         return try readUnit(atPosition: position, for: nil, completingNamesAt: nil)
     }
 
-    private func readResult(atPosition position: Int, for targets: AddressTargets?, completingNamesAt named: AddressTargets?) -> Result<FlatUnit, DWARFError> {
-        do throws(DWARFError) { return .success(try readUnit(atPosition: position, for: targets, completingNamesAt: named)) } catch { return .failure(error) }
+    private func readResult(
+        atPosition position: Int, for targets: AddressTargets?, completingNamesAt named: AddressTargets?
+    ) -> Result<FlatUnit, DWARFError> {
+        do throws(DWARFError) {
+            return .success(try readUnit(atPosition: position, for: targets, completingNamesAt: named))
+        } catch { return .failure(error) }
     }
 
     /// Reads and packs the unit at `position`: whole, or only what lookups of `targets` need. The records that hold
     /// any of `named` get their names completed, so that lookups of those addresses follow no name reference.
-    private func readUnit(atPosition position: Int, for targets: AddressTargets?, completingNamesAt named: AddressTargets?) throws(DWARFError) -> FlatUnit {
+    private func readUnit(
+        atPosition position: Int, for targets: AddressTargets?, completingNamesAt named: AddressTargets?
+    ) throws(DWARFError) -> FlatUnit {
         var contents: UnitContents
         if let targets {
             contents = try file.contents(of: units[position], holdingAnyOf: targets)
@@ -78,8 +84,10 @@ final class DWARFIndex: AddressIndex {
             contents = try file.contents(of: units[position])
         }
         if let named {
-            for index in contents.functions.indices where contents.functions[index].nameOrigin != nil
-                && contents.functions[index].ranges.contains(where: named.anyIn) {
+            for index in contents.functions.indices
+            where contents.functions[index].nameOrigin != nil
+                && contents.functions[index].ranges.contains(where: named.anyIn)
+            {
                 contents.functions[index] = file.completingNames(contents.functions[index])
             }
         }
@@ -128,14 +136,20 @@ final class DWARFIndex: AddressIndex {
     func lookup(_ address: FileAddress, naming: RecordNaming) throws(DWARFError) -> IndexHit? {
         guard let position = unitPosition(at: address) else { return nil }
         if loaded.reading(at: position, covering: address) == nil,
-           targetedLookupsLeft.wrappingSubtract(1, ordering: .relaxed).newValue >= 0 {
+            targetedLookupsLeft.wrappingSubtract(1, ordering: .relaxed).newValue >= 0
+        {
             if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) {
                 // A unit read for one address only: its record positions are its own, so nothing is remembered.
-                return IndexHit(chain: unit.functionChain(at: address).map { IndexRecord(file.completingNames($0), naming: naming) },
-                                row: unit.row(containing: address))
+                return IndexHit(
+                    chain: unit.functionChain(at: address).map {
+                        IndexRecord(file.completingNames($0), naming: naming)
+                    },
+                    row: unit.row(containing: address))
             }
         }
-        let reading = loaded.unit(at: position, for: address) { readResult(atPosition: position, for: nil, completingNamesAt: nil) }
+        let reading = loaded.unit(at: position, for: address) {
+            readResult(atPosition: position, for: nil, completingNamesAt: nil)
+        }
         let unit = try reading.result.get()
         var hit = records.chain(unit: reading.serial, indices: unit.functionChainIndices(at: address)) {
             IndexRecord(file.completingNames(unit.record($0)), naming: naming)

@@ -176,7 +176,9 @@ final class FlatUnit: Sendable {
         let files = contents.lineTable.files.map { strings.offset(of: $0) }
 
         var writer = ByteWriter()
-        writer.reserve(headerSize + top.count + records.count + sequenceTable.count + rows.count + files.count * 4 + strings.bytes.count)
+        writer.reserve(
+            headerSize + top.count + records.count + sequenceTable.count + rows.count + files.count * 4
+                + strings.bytes.count)
         writer.u64(base)
         for count in [top.count, records.count, sequenceTable.count, rows.count, files.count, strings.bytes.count] {
             writer.u32(UInt32(count))
@@ -250,8 +252,9 @@ final class FlatUnit: Sendable {
         let length: UInt64
         (length, position) = bytes.uleb(at: position)
         let clamp = { (value: UInt64) in Int(truncatingIfNeeded: min(value, UInt64(Int32.max))) }
-        return RecordHeader(flags: flags, depth: clamp(depth), descendants: clamp(descendants), ranges: position,
-                            end: position + clamp(length))
+        return RecordHeader(
+            flags: flags, depth: clamp(depth), descendants: clamp(descendants), ranges: position,
+            end: position + clamp(length))
     }
 
     /// Calls `body` with the start and size of each range of the record whose ranges start at `position` (their
@@ -332,7 +335,9 @@ final class FlatUnit: Sendable {
         sequences.firstEntry(containing: address) { row(inSequence: $0, containing: address.rawValue) }
     }
 
-    private func row(inSequence entry: Int, containing target: UInt64) -> (row: LineRow, file: String?, end: FileAddress)? {
+    private func row(inSequence entry: Int, containing target: UInt64) -> (
+        row: LineRow, file: String?, end: FileAddress
+    )? {
         let (sequenceStart, sequenceEnd) = sequences.range(entry)
         let rowsEnd = start + layout.files
         // Bytes from a damaged file may say anything: no arithmetic here may trap.
@@ -377,8 +382,9 @@ final class FlatUnit: Sendable {
         (column, position) = bytes.uleb(at: position)
         address = address &+ delta
         line = line &+ (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
-        return LineRow(address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
-                       line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column))
+        return LineRow(
+            address: FileAddress(address), file: UInt32(truncatingIfNeeded: file),
+            line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column))
     }
 
     /// Where a sequence's rows are: their count, and their blocks (one, without an index, for up to
@@ -394,7 +400,9 @@ final class FlatUnit: Sendable {
         let hasIndex: Bool
 
         func blockOffset(_ block: Int) -> UInt64 { hasIndex ? UInt64(unit.bytes.u32(at: index + block * 8)) : 0 }
-        func blockStart(_ block: Int) -> Int { hasIndex ? index + blocks * 8 + Int(unit.bytes.u32(at: index + block * 8 + 4)) : index }
+        func blockStart(_ block: Int) -> Int {
+            hasIndex ? index + blocks * 8 + Int(unit.bytes.u32(at: index + block * 8 + 4)) : index
+        }
         func rowCount(inBlock block: Int) -> UInt64 {
             let first = UInt64(block) * UInt64(FlatUnit.rowsPerBlock)
             return min(UInt64(FlatUnit.rowsPerBlock), count > first ? count - first : 0)
@@ -405,7 +413,8 @@ final class FlatUnit: Sendable {
         let rowsEnd = start + layout.files
         let (count, position) = bytes.uleb(at: start + layout.rows + Int(sequences.value(entry)))
         guard count > UInt64(Self.rowsPerBlock) else {
-            return RowsHeader(unit: self, count: count, index: position, blocks: position < rowsEnd ? 1 : 0, hasIndex: false)
+            return RowsHeader(
+                unit: self, count: count, index: position, blocks: position < rowsEnd ? 1 : 0, hasIndex: false)
         }
         let (blockCount, index) = bytes.uleb(at: position)
         let blocks = Int(min(blockCount, UInt64(max(0, rowsEnd - index) / 8)))
@@ -429,7 +438,8 @@ final class FlatUnit: Sendable {
     }
 
     private func path(ofFile index: UInt32) -> String? {
-        Int(index) < layout.fileCount ? string(reference: UInt64(bytes.u32(at: start + layout.files + Int(index) * 4)) << 1) : nil
+        Int(index) < layout.fileCount
+            ? string(reference: UInt64(bytes.u32(at: start + layout.files + Int(index) * 4)) << 1) : nil
     }
 
     // MARK: Records
@@ -467,7 +477,8 @@ final class FlatUnit: Sendable {
         let declarationLine = number()
         let depth = header.depth
         let record = FunctionRecord(
-            name: name.flatMap(string(reference:)), linkageName: linkageName.flatMap(string(reference:)), ranges: ranges,
+            name: name.flatMap(string(reference:)), linkageName: linkageName.flatMap(string(reference:)),
+            ranges: ranges,
             parent: nil, depth: depth, isInlined: isInlined, callFile: callFile.flatMap(string(reference:)),
             callLine: callLine, callColumn: callColumn, declarationLine: declarationLine, nameOrigin: nameOrigin)
         let shown = record.linkageName != nil ? linkageName : name
@@ -509,7 +520,8 @@ final class FlatUnit: Sendable {
         var sequenceList: [LineSequence] = []
         for entry in 0..<sequences.count {
             let (sequenceStart, sequenceEnd) = sequences.range(entry)
-            sequenceList.append(LineSequence(rows: rows(inSequence: entry, from: sequenceStart), endAddress: FileAddress(sequenceEnd)))
+            sequenceList.append(
+                LineSequence(rows: rows(inSequence: entry, from: sequenceStart), endAddress: FileAddress(sequenceEnd)))
         }
         let files = (0..<layout.fileCount).map { path(ofFile: UInt32($0)) ?? "" }
         return UnitContents(functions: functions, lineTable: LineTable(sequences: sequenceList, files: files))

@@ -1,8 +1,8 @@
 import DWARF
 import Dispatch
 import ObjectFiles
-import Synchronization
 import PostmortemCore
+import Synchronization
 
 /// The units of one debug file read so far, shared by the threads that look up in it: a unit is read by the first
 /// thread that needs it, and a thread that needs it meanwhile waits for that read instead of repeating it. A unit that failed
@@ -88,7 +88,9 @@ final class UnitStore: Sendable {
     /// Reads the unit at `position` ahead of lookups, for `targets` (`nil`: whole), unless it has been read for them
     /// (or whole) or another thread is reading it. A unit read before for other addresses is read again for those and
     /// these, up to ``partialReadingsPerUnit`` times, then whole. `read` gets what to read the unit for.
-    func readUnlessCovered(at position: Int, for targets: AddressTargets?, read: (AddressTargets?) -> Result<FlatUnit, DWARFError>) {
+    func readUnlessCovered(
+        at position: Int, for targets: AddressTargets?, read: (AddressTargets?) -> Result<FlatUnit, DWARFError>
+    ) {
         let claimed = state.withLock { state -> (wanted: AddressTargets?, partialReadings: Int)? in
             var wanted = targets
             var partialReadings = targets == nil ? 0 : 1
@@ -111,7 +113,8 @@ final class UnitStore: Sendable {
             return (wanted, partialReadings)
         }
         if let claimed {
-            _ = store(read(claimed.wanted), targets: claimed.wanted, partialReadings: claimed.partialReadings, at: position)
+            _ = store(
+                read(claimed.wanted), targets: claimed.wanted, partialReadings: claimed.partialReadings, at: position)
         }
     }
 
@@ -122,10 +125,13 @@ final class UnitStore: Sendable {
         return group
     }
 
-    private func store(_ result: Result<FlatUnit, DWARFError>, targets: AddressTargets?, partialReadings: Int, at position: Int) -> Reading {
+    private func store(
+        _ result: Result<FlatUnit, DWARFError>, targets: AddressTargets?, partialReadings: Int, at position: Int
+    ) -> Reading {
         let (reading, claim) = state.withLock { state -> (Reading, DispatchGroup?) in
             state.readings += 1
-            let reading = Reading(result: result, targets: targets, partialReadings: partialReadings, serial: state.readings)
+            let reading = Reading(
+                result: result, targets: targets, partialReadings: partialReadings, serial: state.readings)
             var claim: DispatchGroup?
             if case .reading(let group)? = state.slots[position] { claim = group }
             state.slots[position] = .read(reading)

@@ -17,8 +17,10 @@ public struct AddressResolution: Hashable, Sendable {
     public var unresolvedReason: UnresolvedReason?
 
     /// A resolution of `address`: `frames` innermost first, the covering symbol, and why nothing covers it when nothing does.
-    public init(address: FileAddress, frames: [SymbolicatedFrame], symbol: String?, symbolOffset: UInt64?,
-                functionStart: FileAddress?, unresolvedReason: UnresolvedReason?) {
+    public init(
+        address: FileAddress, frames: [SymbolicatedFrame], symbol: String?, symbolOffset: UInt64?,
+        functionStart: FileAddress?, unresolvedReason: UnresolvedReason?
+    ) {
         self.address = address
         self.frames = frames
         self.symbol = symbol

@@ -1,5 +1,5 @@
-public import ObjectFiles
 public import DWARF
+public import ObjectFiles
 public import PostmortemCore
 
 /// Why an image could not be prepared for symbolication.

@@ -1,6 +1,6 @@
-import ObjectFiles
 import DWARF
-public import PostmortemCore
+import ObjectFiles
+import PostmortemCore
 
 /// Renders gdb's answers to `info symbol ADDR` and `info line *ADDR` for one object file.
 package struct DebuggerRenderer {
@@ -21,7 +21,8 @@ package struct DebuggerRenderer {
     /// debug information is a separate file, or MiniDebugInfo; so does this.
     package func infoSymbol(_ address: FileAddress, input: String) -> String {
         guard let hit = symbolizer.gdbSymbol(containing: address),
-              let section = symbolizer.section(containing: address) else { return "No symbol matches \(input)." }
+            let section = symbolizer.section(containing: address)
+        else { return "No symbol matches \(input)." }
         let name = symbolizer.displayName(hit.symbol.name)
         let offset = hit.offset == 0 ? "" : " + \(hit.offset)"
         return "\(name)\(offset) in section \(section.name)\(objectFileSuffix)"
@@ -31,10 +32,12 @@ package struct DebuggerRenderer {
     private var objectFileSuffix: String {
         let image = symbolizer.image
         let separate = symbolizer.debugFile.map { $0.path != image.path } ?? false
-        let miniDebugInfo = symbolizer.debugFile == nil && image.sections.contains { $0.name == ".gnu_debugdata" && $0.occupiesFile }
+        let miniDebugInfo =
+            symbolizer.debugFile == nil && image.sections.contains { $0.name == ".gnu_debugdata" && $0.occupiesFile }
         // gdb's answers are matched for ELF files; of a Mach-O image and its dSYM, gdb reads neither here.
         guard image.format == .elf, separate || miniDebugInfo else { return "" }
-        let path = image.path.hasPrefix("/") ? image.path : FilePath.join(FileSystem.currentDirectory ?? "/", image.path)
+        let path =
+            image.path.hasPrefix("/") ? image.path : FilePath.join(FileSystem.currentDirectory ?? "/", image.path)
         return " of \(path)"
     }
 
@@ -47,9 +50,11 @@ package struct DebuggerRenderer {
             return "No line number information available for address \(address)\(symbolSuffix(address))"
         }
         if answer.start == end {
-            return "Line \(answer.line) of \"\(answer.file)\" is at address \(answer.start)\(symbolSuffix(answer.start)) but contains no code."
+            return
+                "Line \(answer.line) of \"\(answer.file)\" is at address \(answer.start)\(symbolSuffix(answer.start)) but contains no code."
         }
-        return "Line \(answer.line) of \"\(answer.file)\" starts at address \(answer.start)\(symbolSuffix(answer.start))"
+        return
+            "Line \(answer.line) of \"\(answer.file)\" starts at address \(answer.start)\(symbolSuffix(answer.start))"
             + " and ends at \(end)\(symbolSuffix(end))."
     }
 

@@ -1,6 +1,6 @@
 import CrashLogs
+import ObjectFiles
 import PostmortemCore
-public import ObjectFiles
 
 /// Renders what `postmortem images` tells of a binary or debug file: its identity and its debug file.
 package struct ImageInfoRenderer: Sendable {
@@ -18,7 +18,9 @@ package struct ImageInfoRenderer: Sendable {
         parts.append("DWARF: \(image.hasDWARF ? "yes" : "no")")
         if let lookup { parts.append("debug file: \(lookup.debugFile.map(Self.describe) ?? "none found")") }
         if let link = image.debugLink { parts.append("debug link: \(link.fileName)") }
-        if let supplementary { parts.append("dwz common file: \(supplementary.debugFile.map(Self.describe) ?? "none found")") }
+        if let supplementary {
+            parts.append("dwz common file: \(supplementary.debugFile.map(Self.describe) ?? "none found")")
+        }
         if Self.hasMiniDebugInfo(image) { parts.append("MiniDebugInfo: yes") }
         return "\(image.path)\(image.slice == nil ? "" : " [\(image.architecture)]"): " + parts.joined(separator: ", ")
     }
@@ -36,11 +38,15 @@ package struct ImageInfoRenderer: Sendable {
             ("imageBase", JSONText.quote(image.imageBase.description)),
             ("hasDWARF", image.hasDWARF ? "true" : "false"),
             ("debugFile", JSONText.string(lookup?.debugFile.map(Self.describe))),
-            ("rejectedDebugFiles", JSONText.array((lookup?.rejections ?? []).map {
-                JSONText.object([("path", JSONText.quote($0.path)), ("reason", JSONText.quote($0.reason))])
-            })),
+            (
+                "rejectedDebugFiles",
+                JSONText.array(
+                    (lookup?.rejections ?? []).map {
+                        JSONText.object([("path", JSONText.quote($0.path)), ("reason", JSONText.quote($0.reason))])
+                    })
+            ),
             ("dwzCommonFile", JSONText.string(supplementary?.debugFile.map(Self.describe))),
-            ("miniDebugInfo", Self.hasMiniDebugInfo(image) ? "true" : "false"),
+            ("miniDebugInfo", Self.hasMiniDebugInfo(image) ? "true" : "false")
         ])
     }
 

@@ -66,7 +66,9 @@ public struct ResolutionRenderer: Sendable {
         appendLine(for: merged, resolution: resolution, input: input, to: &bytes)
     }
 
-    private func appendLine(for frame: SymbolicatedFrame, resolution: AddressResolution, input: String, to bytes: inout [UInt8]) {
+    private func appendLine(
+        for frame: SymbolicatedFrame, resolution: AddressResolution, input: String, to bytes: inout [UInt8]
+    ) {
         if let colors, frame.function != nil { bytes += colors.function.utf8 }
         bytes += (frame.function ?? input).utf8
         if let colors, frame.function != nil { bytes += colors.reset.utf8 }
@@ -107,7 +109,7 @@ public struct ResolutionRenderer: Sendable {
 
     /// Appends the path as printed: whole with `-fullPath`, else its last component.
     private func appendDisplayPath(_ path: String, to bytes: inout [UInt8]) {
-        var path = path  // `withUTF8` may make a string's bytes contiguous first, which no Swift-made string needs
+        var path = path // `withUTF8` may make a string's bytes contiguous first, which no Swift-made string needs
         path.withUTF8 { utf8 in
             let start = style.showsFullPaths ? 0 : (utf8.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)
             bytes += UnsafeBufferPointer(rebasing: utf8[start...])
@@ -116,19 +118,29 @@ public struct ResolutionRenderer: Sendable {
 
     /// One line of JSON: `{"address", "object", "frames": [...], "symbol", "symbolOffset"}`, frames innermost first.
     /// `fileAddress` appears when the address was given as a runtime address; `unresolvedReason` when nothing covers it.
-    public func json(_ resolution: AddressResolution, input: String, object: String, runtimeAddress: UInt64?) -> String {
-        var members: [(String, String)] = [("address", JSONText.quote(runtimeAddress.map { "0x" + String($0, radix: 16) } ?? resolution.address.description))]
+    public func json(_ resolution: AddressResolution, input: String, object: String, runtimeAddress: UInt64?) -> String
+    {
+        var members: [(String, String)] = [
+            (
+                "address",
+                JSONText.quote(runtimeAddress.map { "0x" + String($0, radix: 16) } ?? resolution.address.description)
+            )
+        ]
         if runtimeAddress != nil { members.append(("fileAddress", JSONText.quote(resolution.address.description))) }
         members.append(("object", JSONText.quote(object)))
         members.append(("frames", JSONText.array(resolution.frames.map(ReportJSONRenderer.json(symbol:)))))
         members.append(("symbol", JSONText.string(resolution.symbol)))
         members.append(("symbolOffset", JSONText.number(resolution.symbolOffset)))
-        if let reason = resolution.unresolvedReason { members.append(("unresolvedReason", JSONText.quote(reason.description))) }
+        if let reason = resolution.unresolvedReason {
+            members.append(("unresolvedReason", JSONText.quote(reason.description)))
+        }
         return JSONText.object(members)
     }
 
     /// One line of JSON for input that is not an address, so every input line gets an answer.
     public func json(invalidInput input: String, object: String, error: String) -> String {
-        JSONText.object([("input", JSONText.quote(input)), ("object", JSONText.quote(object)), ("error", JSONText.quote(error))])
+        JSONText.object([
+            ("input", JSONText.quote(input)), ("object", JSONText.quote(object)), ("error", JSONText.quote(error))
+        ])
     }
 }

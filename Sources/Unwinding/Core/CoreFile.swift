@@ -31,7 +31,8 @@ package struct CoreFile: Sendable {
     package static func isCore(prefix: some Collection<UInt8>) -> Bool {
         let bytes = Array(prefix.prefix(18))
         guard bytes.count >= 18, bytes[0..<4].elementsEqual([0x7f, 0x45, 0x4c, 0x46]) else { return false }
-        let type = bytes[5] == 2 ? UInt16(bytes[16]) << 8 | UInt16(bytes[17]) : UInt16(bytes[17]) << 8 | UInt16(bytes[16])
+        let type =
+            bytes[5] == 2 ? UInt16(bytes[16]) << 8 | UInt16(bytes[17]) : UInt16(bytes[17]) << 8 | UInt16(bytes[16])
         return type == coreType
     }
 
@@ -46,14 +47,20 @@ package struct CoreFile: Sendable {
     package init(bytes: ImmutableBytes, path: String) throws(DumpFileError) {
         self.path = path
         let reader = bytes.reader
-        guard let magic = reader.u32(at: 0), magic == 0x464c_457f else { throw DumpFileError(path: path, "not an ELF file") }
-        guard reader.u8(at: 4) == 2, reader.u8(at: 5) == 1 else {
-            throw DumpFileError(path: path, "a 32-bit or big-endian ELF file: only 64-bit little-endian cores are read so far")
+        guard let magic = reader.u32(at: 0), magic == 0x464c_457f else {
+            throw DumpFileError(path: path, "not an ELF file")
         }
-        guard reader.u16(at: 16) == Self.coreType else { throw DumpFileError(path: path, "an ELF file, but not a core file") }
+        guard reader.u8(at: 4) == 2, reader.u8(at: 5) == 1 else {
+            throw DumpFileError(
+                path: path, "a 32-bit or big-endian ELF file: only 64-bit little-endian cores are read so far")
+        }
+        guard reader.u16(at: 16) == Self.coreType else {
+            throw DumpFileError(path: path, "an ELF file, but not a core file")
+        }
         let machine = reader.u16(at: 18) ?? 0
         guard let architecture = UnwindArchitecture(elfMachine: machine) else {
-            throw DumpFileError(path: path, "a core of machine \(machine): only x86-64 and AArch64 cores are read so far")
+            throw DumpFileError(
+                path: path, "a core of machine \(machine): only x86-64 and AArch64 cores are read so far")
         }
         self.architecture = architecture
         let headers = try Self.programHeaders(reader, path: path)
@@ -64,15 +71,19 @@ package struct CoreFile: Sendable {
         let claimedEnd = headers.map { $0.fileOffset &+ $0.fileSize }.max() ?? 0
         for header in headers {
             switch header.type {
-            case 1:  // PT_LOAD
-                let available = header.fileOffset < UInt64(bytes.count) ? min(header.fileSize, UInt64(bytes.count) - header.fileOffset) : 0
+            case 1: // PT_LOAD
+                let available =
+                    header.fileOffset < UInt64(bytes.count)
+                    ? min(header.fileSize, UInt64(bytes.count) - header.fileOffset) : 0
                 if available < header.fileSize {
                     cutSegments += 1
                     missingBytes &+= header.fileSize - available
                 }
-                segments.append(CoreMemory.Segment(address: header.address, size: header.memorySize, fileOffset: header.fileOffset,
-                                                   fileSize: available, isExecutable: header.flags & 1 != 0))
-            case 4:  // PT_NOTE
+                segments.append(
+                    CoreMemory.Segment(
+                        address: header.address, size: header.memorySize, fileOffset: header.fileOffset,
+                        fileSize: available, isExecutable: header.flags & 1 != 0))
+            case 4: // PT_NOTE
                 let (read, problem) = CoreNote.notes(in: reader, offset: header.fileOffset, size: header.fileSize)
                 notes += read
                 if let problem { warnings.append(problem) }
@@ -81,8 +92,9 @@ package struct CoreFile: Sendable {
             }
         }
         if cutSegments > 0 {
-            warnings.append("the core was truncated (\(bytes.count) bytes): \(cutSegments) of its memory segments are cut short, "
-                            + "\(missingBytes) bytes missing; stacks in them cannot be walked")
+            warnings.append(
+                "the core was truncated (\(bytes.count) bytes): \(cutSegments) of its memory segments are cut short, "
+                    + "\(missingBytes) bytes missing; stacks in them cannot be walked")
         }
         memory = CoreMemory(bytes: bytes, segments: segments)
         var threads: [CoreThread] = []
@@ -96,13 +108,16 @@ package struct CoreFile: Sendable {
                 if let thread = CoreThread(prstatus: note.descriptor, architecture: architecture) {
                     threads.append(thread)
                 } else {
-                    warnings.append("a thread's registers (NT_PRSTATUS of \(note.descriptor.count) bytes) could not be read")
+                    warnings.append(
+                        "a thread's registers (NT_PRSTATUS of \(note.descriptor.count) bytes) could not be read")
                 }
             case ("CORE", CoreNote.siginfo):
                 // One per thread; the first is the crashing thread's.
                 if signal == nil { signal = CoreSignal(siginfo: note.descriptor) }
             case ("CORE", CoreNote.file):
-                if let read = CoreMapping.mappings(fileNote: note.descriptor) { mappings = read } else {
+                if let read = CoreMapping.mappings(fileNote: note.descriptor) {
+                    mappings = read
+                } else {
                     warnings.append("the list of mapped files (NT_FILE) could not be read")
                 }
             case ("CORE", CoreNote.prpsinfo):
@@ -123,8 +138,10 @@ package struct CoreFile: Sendable {
             signal = CoreSignal(number: first.signal, code: nil, faultAddress: nil)
         }
         if threads.isEmpty {
-            throw DumpFileError(path: path, "holds no thread's registers (NT_PRSTATUS)"
-                                + (claimedEnd > UInt64(bytes.count) ? ": the core was truncated" : ""))
+            throw DumpFileError(
+                path: path,
+                "holds no thread's registers (NT_PRSTATUS)"
+                    + (claimedEnd > UInt64(bytes.count) ? ": the core was truncated" : ""))
         }
         self.threads = threads
         self.mappings = mappings.sorted { $0.start < $1.start }
@@ -154,24 +171,33 @@ package struct CoreFile: Sendable {
     }
 
     private static func programHeaders(_ reader: ByteReader, path: String) throws(DumpFileError) -> [ProgramHeader] {
-        guard let offset = reader.u64(at: 32), let entrySize = reader.u16(at: 54), var count = reader.u16(at: 56).map(Int.init) else {
+        guard let offset = reader.u64(at: 32), let entrySize = reader.u16(at: 54),
+            var count = reader.u16(at: 56).map(Int.init)
+        else {
             throw DumpFileError(path: path, "the ELF header is cut short")
         }
         // More than 65,534 segments: the count is in the first section header's sh_info (PN_XNUM).
         if count == 0xffff, let sections = reader.u64(at: 40), sections < UInt64(reader.bytes.count),
-           let real = reader.u32(at: Int(sections) + 44) {
+            let real = reader.u32(at: Int(sections) + 44)
+        {
             count = Int(real)
         }
         guard entrySize >= 56, offset < UInt64(reader.bytes.count),
-              UInt64(count) * UInt64(entrySize) <= UInt64(reader.bytes.count) - offset else {
-            throw DumpFileError(path: path, "the program headers (\(count) of \(entrySize) bytes at \(offset)) lie outside the file")
+            UInt64(count) * UInt64(entrySize) <= UInt64(reader.bytes.count) - offset
+        else {
+            throw DumpFileError(
+                path: path, "the program headers (\(count) of \(entrySize) bytes at \(offset)) lie outside the file")
         }
         return (0..<count).compactMap { index in
             let base = Int(offset) + index * Int(entrySize)
-            guard let type = reader.u32(at: base), let flags = reader.u32(at: base + 4), let fileOffset = reader.u64(at: base + 8),
-                  let address = reader.u64(at: base + 16), let fileSize = reader.u64(at: base + 32),
-                  let memorySize = reader.u64(at: base + 40) else { return nil }
-            return ProgramHeader(type: type, flags: flags, fileOffset: fileOffset, address: address, fileSize: fileSize, memorySize: memorySize)
+            guard let type = reader.u32(at: base), let flags = reader.u32(at: base + 4),
+                let fileOffset = reader.u64(at: base + 8),
+                let address = reader.u64(at: base + 16), let fileSize = reader.u64(at: base + 32),
+                let memorySize = reader.u64(at: base + 40)
+            else { return nil }
+            return ProgramHeader(
+                type: type, flags: flags, fileOffset: fileOffset, address: address, fileSize: fileSize,
+                memorySize: memorySize)
         }
     }
 }

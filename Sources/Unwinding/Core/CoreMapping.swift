@@ -15,13 +15,16 @@ package struct CoreMapping: Hashable, Sendable {
         let pageSize = CoreFile.word(bytes, at: 8)
         guard bytes.count >= 16, count <= UInt64(bytes.count - 16) / 24 else { return nil }
         let entries = 16 + Int(count) * 24
-        var names = bytes[entries...].split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var names = bytes[entries...].split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         guard names.count >= Int(count) else { return nil }
         names = Array(names.prefix(Int(count)))
         return (0..<Int(count)).map { index in
             let base = 16 + index * 24
-            return CoreMapping(start: CoreFile.word(bytes, at: base), end: CoreFile.word(bytes, at: base + 8),
-                               fileOffset: CoreFile.word(bytes, at: base + 16) &* pageSize, path: names[index])
+            return CoreMapping(
+                start: CoreFile.word(bytes, at: base), end: CoreFile.word(bytes, at: base + 8),
+                fileOffset: CoreFile.word(bytes, at: base + 16) &* pageSize, path: names[index])
         }
     }
 }

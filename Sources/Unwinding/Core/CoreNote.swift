@@ -22,7 +22,8 @@ struct CoreNote {
         while position + 12 <= end {
             let base = Int(position)
             guard let nameSize = reader.u32(at: base), let descriptorSize = reader.u32(at: base + 4),
-                  let type = reader.u32(at: base + 8) else { break }
+                let type = reader.u32(at: base + 8)
+            else { break }
             // Zero words before a note are padding (qemu-user's cores start their note segment with 8 of them).
             if nameSize == 0, descriptorSize == 0 {
                 position += 8
@@ -32,14 +33,21 @@ struct CoreNote {
             let descriptorStart = nameStart + (UInt64(nameSize) + 3) / 4 * 4
             let next = descriptorStart + (UInt64(descriptorSize) + 3) / 4 * 4
             guard descriptorStart + UInt64(descriptorSize) <= end else {
-                return (notes, "a note of type 0x\(String(type, radix: 16)) claims \(descriptorSize) bytes, past the end of its segment")
+                return (
+                    notes,
+                    "a note of type 0x\(String(type, radix: 16)) claims \(descriptorSize) bytes, past the end of its segment"
+                )
             }
-            let nameBytes = UnsafeRawBufferPointer(rebasing: reader.bytes[Int(nameStart)..<Int(nameStart) + Int(nameSize)])
+            let nameBytes = UnsafeRawBufferPointer(
+                rebasing: reader.bytes[Int(nameStart)..<Int(nameStart) + Int(nameSize)])
             let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
             let descriptor = Array(reader.bytes[Int(descriptorStart)..<Int(descriptorStart) + Int(descriptorSize)])
             notes.append(CoreNote(name: name, type: type, descriptor: descriptor))
             position = next
         }
-        return (notes, size > fileSize || offset + size > fileSize ? "the note segment is cut short: the core was truncated" : nil)
+        return (
+            notes,
+            size > fileSize || offset + size > fileSize ? "the note segment is cut short: the core was truncated" : nil
+        )
     }
 }

@@ -1,6 +1,6 @@
-public import DWARF
-public import ObjectFiles
-public import PostmortemCore
+import DWARF
+import ObjectFiles
+import PostmortemCore
 
 /// Finds the binary of an image a core or dump names, as the symbolicator finds a log's: the file at the path it names,
 /// beside the core, below the `-d` folders (by name and build-id), the system's libraries, then debuginfod; each
@@ -21,8 +21,10 @@ package final class BinaryFinder {
     /// A finder searching `debugPaths`; `executable` is the program's binary when the core's path for it is wrong
     /// (eu-stack's `-e`); `remote` fetches binaries missing here by build-id; `callFramesWithoutBinary` gives the
     /// call-frame information of images whose binaries are not found.
-    package init(debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil,
-                callFramesWithoutBinary: CallFrameRowsLookup? = nil) {
+    package init(
+        debugPaths: [String], executable: String? = nil, remote: RemoteDebugFileSource? = nil,
+        callFramesWithoutBinary: CallFrameRowsLookup? = nil
+    ) {
         locator = BinaryLocator(debugPaths: debugPaths, object: executable)
         self.debugPaths = debugPaths
         debugFiles = DebugFileLocator(search: DebugFileSearch(roots: debugPaths), remote: remote)
@@ -38,18 +40,25 @@ package final class BinaryFinder {
     }
 
     /// The binary of the image `name` mapped from `path`, of `buildID` when the core holds it.
-    package func binary(name: String, path: String, buildID: BuildID?, architecture: UnwindArchitecture,
-                       near directory: String?) -> Result<ObjectFile, Failure> {
-        let (candidates, searched) = locator.candidates(name: name, path: path, identifier: buildID?.hex, logDirectory: directory)
+    package func binary(
+        name: String, path: String, buildID: BuildID?, architecture: UnwindArchitecture,
+        near directory: String?
+    ) -> Result<ObjectFile, Failure> {
+        let (candidates, searched) = locator.candidates(
+            name: name, path: path, identifier: buildID?.hex, logDirectory: directory)
         var rejections: [String] = []
         func check(_ candidate: String, origin: String) -> ObjectFile? {
-            guard let object = try? ObjectFileReader.read(path: candidate, architecture: architecture.objectArchitecture),
-                  object.format == .elf, object.kind != .core else {
+            guard
+                let object = try? ObjectFileReader.read(path: candidate, architecture: architecture.objectArchitecture),
+                object.format == .elf, object.kind != .core
+            else {
                 rejections.append("\(candidate) (\(origin)): not an ELF binary")
                 return nil
             }
             if let buildID, object.buildID != buildID {
-                rejections.append("\(candidate) (\(origin)): build-id \(object.buildID?.hex ?? "(none)") is not the recorded \(buildID.hex)")
+                rejections.append(
+                    "\(candidate) (\(origin)): build-id \(object.buildID?.hex ?? "(none)") is not the recorded \(buildID.hex)"
+                )
                 return nil
             }
             // Without a build-id to check, only the file at the path the core names (or -e) is taken.
@@ -73,11 +82,14 @@ package final class BinaryFinder {
                 rejections.append("asked " + reason)
             }
         }
-        if rejections.isEmpty { return .failure(Failure(description: "not found; looked " + searched.joined(separator: ", "))) }
+        if rejections.isEmpty {
+            return .failure(Failure(description: "not found; looked " + searched.joined(separator: ", ")))
+        }
         return .failure(Failure(description: rejections.joined(separator: "; ")))
     }
 }
 
 /// Finds the call-frame information of an image without its binary, by the image's name, the path it was mapped from
 /// and its build-id; its rows are kept by offsets from where the image was loaded. `nil` when there is none.
-package typealias CallFrameRowsLookup = @Sendable (_ name: String, _ path: String, _ buildID: BuildID) -> (any CallFrameRows)?
+package typealias CallFrameRowsLookup =
+    @Sendable (_ name: String, _ path: String, _ buildID: BuildID) -> (any CallFrameRows)?

@@ -5,8 +5,8 @@ import PostmortemCore
 /// and no code pages): its binary (`-e`, else the path the auxiliary vector's `AT_EXECFN` names, beside the core when
 /// relative) placed by `AT_ENTRY`, the address its entry point ran at.
 enum ExecutableMappings {
-    static let entryType: UInt64 = 9  // AT_ENTRY
-    static let fileNameType: UInt64 = 31  // AT_EXECFN
+    static let entryType: UInt64 = 9 // AT_ENTRY
+    static let fileNameType: UInt64 = 31 // AT_EXECFN
 
     /// The executable found and where it was loaded.
     struct Placed {
@@ -29,7 +29,8 @@ enum ExecutableMappings {
         guard let given = named else { return nil }
         let path = given.hasPrefix("/") ? given : FileSystem.realPath(given)
         guard let object = try? ObjectFileReader.read(path: path, architecture: core.architecture.objectArchitecture),
-              let header = FileSystem.read(path, offset: 0, count: 32), header.count == 32 else { return nil }
+            let header = FileSystem.read(path, offset: 0, count: 32), header.count == 32
+        else { return nil }
         let fileEntry = CoreFile.word(header, at: 24)
         let bias = entry &- fileEntry
         return Placed(object: object, bias: bias, mappings: segmentMappings(of: object, path: path, bias: bias))
@@ -40,8 +41,9 @@ enum ExecutableMappings {
         let page: UInt64 = 4096
         return object.segments.map { segment in
             let start = (bias &+ segment.virtualAddress.rawValue) & ~(page - 1)
-            return CoreMapping(start: start, end: bias &+ segment.virtualAddress.rawValue &+ segment.memorySize,
-                               fileOffset: segment.fileOffset & ~(page - 1), path: path)
+            return CoreMapping(
+                start: start, end: bias &+ segment.virtualAddress.rawValue &+ segment.memorySize,
+                fileOffset: segment.fileOffset & ~(page - 1), path: path)
         }
     }
 

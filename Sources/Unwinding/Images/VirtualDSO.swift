@@ -1,4 +1,4 @@
-public import ObjectFiles
+import ObjectFiles
 import PostmortemCore
 
 /// The kernel's virtual shared object (vDSO: `clock_gettime`, `gettimeofday`, the signal return trampoline on some
@@ -27,7 +27,9 @@ package struct VirtualDSO: Sendable {
     /// The vDSO whose ELF header lies at `address` of `memory`; `nil` when the memory does not hold a whole 64-bit
     /// little-endian ELF image there.
     package init?(memory: any MemoryReader, address: UInt64) {
-        guard let header = memory.read(64, at: address), header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2, header[5] == 1 else {
+        guard let header = memory.read(64, at: address), header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2,
+            header[5] == 1
+        else {
             return nil
         }
         let headersOffset = CoreFile.word(header, at: 32)
@@ -37,12 +39,15 @@ package struct VirtualDSO: Sendable {
         let sectionEntrySize = UInt64(header[58]) | UInt64(header[59]) << 8
         let sectionCount = UInt64(header[60]) | UInt64(header[61]) << 8
         guard entrySize >= 56, count > 0, count < 64, headersOffset < Self.sizeLimit,
-              let headers = memory.read(Int(entrySize * count), at: address &+ headersOffset) else { return nil }
+            let headers = memory.read(Int(entrySize * count), at: address &+ headersOffset)
+        else { return nil }
         // The image is laid out in memory as in its file: its end is the furthest of its segments and section headers.
-        var end = sectionHeadersOffset < Self.sizeLimit && sectionCount < 256 ? sectionHeadersOffset + sectionEntrySize * sectionCount : 0
+        var end =
+            sectionHeadersOffset < Self.sizeLimit && sectionCount < 256
+            ? sectionHeadersOffset + sectionEntrySize * sectionCount : 0
         for index in 0..<Int(count) {
             let base = index * Int(entrySize)
-            guard CoreFile.word32(headers, at: base) == 1 else { continue }  // PT_LOAD
+            guard CoreFile.word32(headers, at: base) == 1 else { continue } // PT_LOAD
             let fileOffset = CoreFile.word(headers, at: base + 8)
             let fileSize = CoreFile.word(headers, at: base + 32)
             guard fileOffset < Self.sizeLimit, fileSize < Self.sizeLimit else { return nil }
@@ -61,16 +66,19 @@ package struct VirtualDSO: Sendable {
     /// The name its dynamic section gives it (`DT_SONAME`, an offset into `.dynstr`).
     static func soname(of object: ObjectFile, in contents: ImmutableBytes) -> String? {
         guard let dynamic = object.sections.first(where: { $0.name == ".dynamic" }),
-              let strings = object.sections.first(where: { $0.name == ".dynstr" }),
-              dynamic.fileOffset + dynamic.size <= UInt64(contents.count), strings.fileOffset + strings.size <= UInt64(contents.count) else {
+            let strings = object.sections.first(where: { $0.name == ".dynstr" }),
+            dynamic.fileOffset + dynamic.size <= UInt64(contents.count),
+            strings.fileOffset + strings.size <= UInt64(contents.count)
+        else {
             return nil
         }
         var offset = dynamic.fileOffset
         while offset + 16 <= dynamic.fileOffset + dynamic.size {
             let tag = contents.u64(at: Int(offset))
             if tag == 0 { break }
-            if tag == 14, case let value = contents.u64(at: Int(offset) + 8), value < strings.size {  // DT_SONAME
-                let name = contents.string(at: Int(strings.fileOffset + value), limit: Int(strings.fileOffset + strings.size))
+            if tag == 14, case let value = contents.u64(at: Int(offset) + 8), value < strings.size { // DT_SONAME
+                let name = contents.string(
+                    at: Int(strings.fileOffset + value), limit: Int(strings.fileOffset + strings.size))
                 return name.isEmpty ? nil : name
             }
             offset += 16

@@ -21,28 +21,40 @@ package struct CrashpadAnnotations: Hashable, Sendable {
     }
 
     /// The stream: version, report UUID, client UUID, simple annotations, module list.
-    static func read(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) -> CrashpadAnnotations? {
+    static func read(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String])
+        -> CrashpadAnnotations?
+    {
         let start = Int(location.rva)
-        guard location.size >= 52, let report = bytes.bytes(at: start + 4, count: 16), let client = bytes.bytes(at: start + 20, count: 16),
-              let simpleLocation = bytes.location(at: start + 36), let modulesLocation = bytes.location(at: start + 44) else {
+        guard location.size >= 52, let report = bytes.bytes(at: start + 4, count: 16),
+            let client = bytes.bytes(at: start + 20, count: 16),
+            let simpleLocation = bytes.location(at: start + 36), let modulesLocation = bytes.location(at: start + 44)
+        else {
             warnings.append("the CrashpadInfo stream (\(location.size) bytes) is too short to read")
             return nil
         }
-        var annotations = CrashpadAnnotations(reportID: uuid(report), clientID: uuid(client),
-                                              simple: dictionary(in: bytes, at: simpleLocation), modules: [:])
+        var annotations = CrashpadAnnotations(
+            reportID: uuid(report), clientID: uuid(client),
+            simple: dictionary(in: bytes, at: simpleLocation), modules: [:])
         if modulesLocation.size >= 4, let count = bytes.u32(Int(modulesLocation.rva)) {
             // Links: the module's index in ModuleList, then the location of its MinidumpModuleCrashpadInfo.
             let fitting = (Int(modulesLocation.size) - 4) / 12
             for index in 0..<min(Int(count), fitting) {
                 let link = Int(modulesLocation.rva) + 4 + index * 12
-                guard let moduleIndex = bytes.u32(link), let info = bytes.location(at: link + 4), info.size >= 28 else { continue }
+                guard let moduleIndex = bytes.u32(link), let info = bytes.location(at: link + 4), info.size >= 28 else {
+                    continue
+                }
                 let base = Int(info.rva)
-                guard let list = bytes.location(at: base + 4), let simple = bytes.location(at: base + 12) else { continue }
+                guard let list = bytes.location(at: base + 4), let simple = bytes.location(at: base + 12) else {
+                    continue
+                }
                 let objects = info.size >= 28 ? bytes.location(at: base + 20) : nil
-                annotations.modules[Int(moduleIndex)] = Module(list: strings(in: bytes, at: list), simple: dictionary(in: bytes, at: simple),
-                                                               objects: objects.map { annotationObjects(in: bytes, at: $0) } ?? [:])
+                annotations.modules[Int(moduleIndex)] = Module(
+                    list: strings(in: bytes, at: list), simple: dictionary(in: bytes, at: simple),
+                    objects: objects.map { annotationObjects(in: bytes, at: $0) } ?? [:])
             }
-            if Int(count) > fitting { warnings.append("the CrashpadInfo stream's module list claims more modules than it holds") }
+            if Int(count) > fitting {
+                warnings.append("the CrashpadInfo stream's module list claims more modules than it holds")
+            }
         }
         return annotations
     }
@@ -50,8 +62,11 @@ package struct CrashpadAnnotations: Hashable, Sendable {
     /// A UUID in its usual text form.
     private static func uuid(_ bytes: [UInt8]) -> String {
         // Crashpad stores the first three fields little-endian, as Windows GUIDs are.
-        let ordered = Array(bytes[0..<4].reversed()) + Array(bytes[4..<6].reversed()) + Array(bytes[6..<8].reversed()) + Array(bytes[8...])
-        let hex = ordered.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let ordered =
+            Array(bytes[0..<4].reversed()) + Array(bytes[4..<6].reversed()) + Array(bytes[6..<8].reversed())
+            + Array(bytes[8...])
+        let hex = ordered.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined()
         let characters = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
     }
@@ -63,7 +78,8 @@ package struct CrashpadAnnotations: Hashable, Sendable {
         for index in 0..<Int(min(count, 1 << 16)) {
             let entry = Int(location.rva) + 4 + index * 8
             guard let key = bytes.u32(entry), let value = bytes.u32(entry + 4),
-                  let keyText = bytes.utf8String(at: key), let valueText = bytes.utf8String(at: value) else { break }
+                let keyText = bytes.utf8String(at: key), let valueText = bytes.utf8String(at: value)
+            else { break }
             entries[keyText] = valueText
         }
         return entries
@@ -84,7 +100,8 @@ package struct CrashpadAnnotations: Hashable, Sendable {
         for index in 0..<Int(min(count, 1 << 16)) {
             let entry = Int(location.rva) + 4 + index * 12
             guard let name = bytes.u32(entry), let type = bytes.u16(entry + 4), let value = bytes.u32(entry + 8),
-                  let nameText = bytes.utf8String(at: name) else { break }
+                let nameText = bytes.utf8String(at: name)
+            else { break }
             if type == 1, let valueText = bytes.utf8String(at: value) { objects[nameText] = valueText }
         }
         return objects

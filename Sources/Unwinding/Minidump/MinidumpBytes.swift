@@ -33,14 +33,16 @@ struct MinidumpBytes: Sendable {
     /// A `MINIDUMP_STRING` (its length in bytes, then UTF-16LE) at `rva`; `nil` when it does not fit in the file.
     func utf16String(at rva: UInt32) -> String? {
         guard let length = u32(Int(rva)), length % 2 == 0, length <= 1 << 20,
-              let units = bytes(at: Int(rva) + 4, count: Int(length)) else { return nil }
+            let units = bytes(at: Int(rva) + 4, count: Int(length))
+        else { return nil }
         let codeUnits = stride(from: 0, to: units.count, by: 2).map { UInt16(units[$0]) | UInt16(units[$0 + 1]) << 8 }
         return String(decoding: codeUnits, as: UTF16.self)
     }
 
     /// Crashpad's `MinidumpUTF8String` (its length, then UTF-8) at `rva`.
     func utf8String(at rva: UInt32) -> String? {
-        guard let length = u32(Int(rva)), length <= 1 << 20, let text = bytes(at: Int(rva) + 4, count: Int(length)) else { return nil }
+        guard let length = u32(Int(rva)), length <= 1 << 20, let text = bytes(at: Int(rva) + 4, count: Int(length))
+        else { return nil }
         return String(decoding: text, as: UTF8.self)
     }
 }

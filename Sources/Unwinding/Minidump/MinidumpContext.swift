@@ -17,17 +17,26 @@ enum MinidumpContext {
     static let arm64OldSize = 8 + 33 * 8 + 4 + 32 * 16 + 8
 
     /// The registers of `bytes`, a context of `architecture`; `nil` with the reason when it is too short.
-    static func registers(_ bytes: [UInt8], architecture: UnwindArchitecture) -> Result<RegisterSet, MinidumpContextFailure> {
+    static func registers(_ bytes: [UInt8], architecture: UnwindArchitecture) -> Result<
+        RegisterSet, MinidumpContextFailure
+    > {
         var registers = RegisterSet(architecture: architecture)
         switch architecture {
         case .x86_64:
             // CONTEXT: six home words, flags, mxcsr, six segment selectors, eflags, six debug registers, then rax at 120.
-            guard bytes.count >= 256 else { return .failure(MinidumpContextFailure(size: bytes.count, architecture: architecture)) }
-            let order: [UInt16] = [0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16]  // rax rcx rdx rbx rsp rbp rsi rdi r8…r15 rip
-            for (slot, register) in order.enumerated() { registers[register] = CoreFile.word(bytes, at: 120 + slot * 8) }
+            guard bytes.count >= 256 else {
+                return .failure(MinidumpContextFailure(size: bytes.count, architecture: architecture))
+            }
+            // rax rcx rdx rbx rsp rbp rsi rdi r8…r15 rip
+            let order: [UInt16] = [0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+            for (slot, register) in order.enumerated() {
+                registers[register] = CoreFile.word(bytes, at: 120 + slot * 8)
+            }
         case .arm64:
             // Flags and cpsr (or 64-bit flags), then x0–x30, sp, pc.
-            guard bytes.count >= 272 else { return .failure(MinidumpContextFailure(size: bytes.count, architecture: architecture)) }
+            guard bytes.count >= 272 else {
+                return .failure(MinidumpContextFailure(size: bytes.count, architecture: architecture))
+            }
             for register in 0...32 { registers[UInt16(register)] = CoreFile.word(bytes, at: 8 + register * 8) }
         }
         return .success(registers)

@@ -57,10 +57,15 @@ package struct MinidumpFile: Sendable {
     package init(bytes storage: ImmutableBytes, path: String) throws(DumpFileError) {
         self.path = path
         let bytes = MinidumpBytes(storage: storage)
-        guard bytes.u32(0) == Self.signature else { throw DumpFileError(path: path, "not a minidump (no MDMP signature)") }
-        guard let count = bytes.u32(8), let directory = bytes.u32(12) else { throw DumpFileError(path: path, "the minidump header is cut short") }
+        guard bytes.u32(0) == Self.signature else {
+            throw DumpFileError(path: path, "not a minidump (no MDMP signature)")
+        }
+        guard let count = bytes.u32(8), let directory = bytes.u32(12) else {
+            throw DumpFileError(path: path, "the minidump header is cut short")
+        }
         guard bytes.holds(UInt64(count) * 12, at: UInt64(directory)) else {
-            throw DumpFileError(path: path, "its stream directory (\(count) streams at \(directory)) lies outside the file")
+            throw DumpFileError(
+                path: path, "its stream directory (\(count) streams at \(directory)) lies outside the file")
         }
         timeStamp = bytes.u32(20) ?? 0
         var warnings: [String] = []
@@ -72,7 +77,9 @@ package struct MinidumpFile: Sendable {
             if type == 0 { continue }
             let name = MinidumpStreamType(rawValue: type)?.name ?? "0x" + String(type, radix: 16)
             guard bytes.holds(UInt64(location.size), at: UInt64(location.rva)) else {
-                warnings.append("the \(name) stream (\(location.size) bytes at \(location.rva)) lies outside the file; it is not read")
+                warnings.append(
+                    "the \(name) stream (\(location.size) bytes at \(location.rva)) lies outside the file; it is not read"
+                )
                 continue
             }
             streams.append((type, location))
@@ -89,17 +96,23 @@ package struct MinidumpFile: Sendable {
             }
             known[type] = stream.location
         }
-        let system = known[.systemInfo].flatMap { MinidumpSystemInfo.read(in: bytes, location: $0, warnings: &warnings) }
+        let system = known[.systemInfo].flatMap {
+            MinidumpSystemInfo.read(in: bytes, location: $0, warnings: &warnings)
+        }
         self.system = system
         let declared = system.map(\.architecture) ?? nil
-        var threads = known[.threadList].map { MinidumpThread.threads(in: bytes, location: $0, architecture: declared, warnings: &warnings) } ?? []
+        var threads =
+            known[.threadList].map {
+                MinidumpThread.threads(in: bytes, location: $0, architecture: declared, warnings: &warnings)
+            } ?? []
         // Without SystemInfo, the contexts' size tells the architecture.
         let architecture = system == nil ? threads.lazy.compactMap(\.registers?.architecture).first : declared
         self.architecture = architecture
         if let names = known[.threadNames].map({ MinidumpThread.names(in: bytes, location: $0, warnings: &warnings) }) {
             for index in threads.indices { threads[index].name = names[threads[index].id] }
         }
-        if let infos = known[.threadInfoList].map({ MinidumpThread.infos(in: bytes, location: $0, warnings: &warnings) }) {
+        if let infos = known[.threadInfoList].map({ MinidumpThread.infos(in: bytes, location: $0, warnings: &warnings) }
+        ) {
             for index in threads.indices {
                 guard let info = infos[threads[index].id] else { continue }
                 threads[index].startAddress = info.startAddress
@@ -107,36 +120,55 @@ package struct MinidumpFile: Sendable {
             }
         }
         modules = known[.moduleList].map { MinidumpModule.modules(in: bytes, location: $0, warnings: &warnings) } ?? []
-        unloadedModules = known[.unloadedModuleList].map { MinidumpModule.unloadedModules(in: bytes, location: $0, warnings: &warnings) } ?? []
-        exception = known[.exception].flatMap { MinidumpException.read(in: bytes, location: $0, architecture: architecture, warnings: &warnings) }
+        unloadedModules =
+            known[.unloadedModuleList].map {
+                MinidumpModule.unloadedModules(in: bytes, location: $0, warnings: &warnings)
+            } ?? []
+        exception = known[.exception].flatMap {
+            MinidumpException.read(in: bytes, location: $0, architecture: architecture, warnings: &warnings)
+        }
         process = known[.miscInfo].flatMap { MinidumpProcessInfo.read(in: bytes, location: $0) }
         var linux = MinidumpLinuxInfo()
-        for type in [MinidumpStreamType.linuxCommandLine, .linuxEnvironment, .linuxProcStatus, .linuxLSBRelease, .linuxCPUInfo,
-                     .linuxMaps, .linuxAuxv, .linuxDSODebug] {
+        for type in [
+            MinidumpStreamType.linuxCommandLine, .linuxEnvironment, .linuxProcStatus, .linuxLSBRelease, .linuxCPUInfo,
+            .linuxMaps, .linuxAuxv, .linuxDSODebug
+        ] {
             if let location = known[type] { linux.read(type, in: bytes, location: location, warnings: &warnings) }
         }
         self.linux = linux
         breakpad = known[.breakpadInfo].flatMap { MinidumpBreakpadInfo.read(in: bytes, location: $0) }
         assertion = known[.assertionInfo].flatMap { MinidumpBreakpadInfo.assertion(in: bytes, location: $0) }
-        crashpad = known[.crashpadInfo].flatMap { CrashpadAnnotations.read(in: bytes, location: $0, warnings: &warnings) }
+        crashpad = known[.crashpadInfo].flatMap {
+            CrashpadAnnotations.read(in: bytes, location: $0, warnings: &warnings)
+        }
         var regions: [MinidumpMemory.Region] = []
-        if let location = known[.memoryList] { regions += MinidumpMemory.memoryList(in: bytes, location: location, warnings: &warnings) }
-        if let location = known[.memory64List] { regions += MinidumpMemory.memory64List(in: bytes, location: location, warnings: &warnings) }
+        if let location = known[.memoryList] {
+            regions += MinidumpMemory.memoryList(in: bytes, location: location, warnings: &warnings)
+        }
+        if let location = known[.memory64List] {
+            regions += MinidumpMemory.memory64List(in: bytes, location: location, warnings: &warnings)
+        }
         // A thread's stack descriptor points at its bytes; most writers list them in MemoryList too.
         regions += threads.map { thread in
-            MinidumpMemory.Region(address: thread.stackStart, size: UInt64(thread.stackLocation.size),
-                                  fileOffset: UInt64(thread.stackLocation.rva), source: .threadList)
+            MinidumpMemory.Region(
+                address: thread.stackStart, size: UInt64(thread.stackLocation.size),
+                fileOffset: UInt64(thread.stackLocation.rva), source: .threadList)
         }
-        let executable = known[.memoryInfoList].map { MinidumpMemory.executableRanges(in: bytes, location: $0, warnings: &warnings) }
+        let executable =
+            known[.memoryInfoList].map { MinidumpMemory.executableRanges(in: bytes, location: $0, warnings: &warnings) }
             ?? linux.executableRanges
         memory = MinidumpMemory(bytes: bytes, regions: regions, executable: executable, warnings: &warnings)
         // The exception's context is the crashing thread's at the fault (the thread list has the handler's view).
-        if let exception, let registers = exception.registers, let index = threads.firstIndex(where: { $0.id == exception.threadID }) {
+        if let exception, let registers = exception.registers,
+            let index = threads.firstIndex(where: { $0.id == exception.threadID })
+        {
             threads[index].registers = registers
             threads[index].problem = nil
         }
         self.threads = threads
-        if threads.isEmpty { warnings.append("the dump holds no thread" + (known[.threadList] == nil ? " (no ThreadList stream)" : "")) }
+        if threads.isEmpty {
+            warnings.append("the dump holds no thread" + (known[.threadList] == nil ? " (no ThreadList stream)" : ""))
+        }
         self.warnings = warnings
     }
 }

@@ -35,7 +35,9 @@ package struct MinidumpLinuxInfo: Hashable, Sendable {
             let fields = line.split(separator: " ", maxSplits: 2)
             guard fields.count >= 2, fields[1].count >= 3, fields[1].dropFirst(2).first == "x" else { return nil }
             let bounds = fields[0].split(separator: "-")
-            guard bounds.count == 2, let start = UInt64(bounds[0], radix: 16), let end = UInt64(bounds[1], radix: 16), start < end else {
+            guard bounds.count == 2, let start = UInt64(bounds[0], radix: 16), let end = UInt64(bounds[1], radix: 16),
+                start < end
+            else {
                 return nil
             }
             return start..<end
@@ -49,7 +51,9 @@ package struct MinidumpLinuxInfo: Hashable, Sendable {
     }
 
     /// Reads one Linux stream of `type` at `location` into this value.
-    mutating func read(_ type: MinidumpStreamType, in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) {
+    mutating func read(
+        _ type: MinidumpStreamType, in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]
+    ) {
         // Text streams are capped: a dump names what it copied, and a damaged size must not make us copy gigabytes.
         guard let raw = bytes.bytes(at: Int(location.rva), count: Int(min(location.size, 1 << 24))) else { return }
         func text() -> String { String(decoding: raw, as: UTF8.self) }
@@ -94,13 +98,16 @@ extension MinidumpLinuxInfo {
         let count = CoreFile.word32(raw, at: 8)
         loaderBase = CoreFile.word(raw, at: 24)
         guard count <= Self.loaderLibraryLimit, bytes.holds(UInt64(count) * 24, at: UInt64(list)) else {
-            warnings.append("the LinuxDsoDebug stream's list (\(count) entries at \(list)) lies outside the file; it is not read")
+            warnings.append(
+                "the LinuxDsoDebug stream's list (\(count) entries at \(list)) lies outside the file; it is not read")
             return
         }
         loaderLibraries = (0..<Int(count)).compactMap { index in
             let entry = Int(list) + index * 24
-            guard let bias = bytes.u64(entry), let name = bytes.u32(entry + 8), let dynamic = bytes.u64(entry + 16) else { return nil }
-            return MinidumpLoaderLibrary(name: name == 0 ? "" : bytes.utf16String(at: name) ?? "", bias: bias, dynamicAddress: dynamic)
+            guard let bias = bytes.u64(entry), let name = bytes.u32(entry + 8), let dynamic = bytes.u64(entry + 16)
+            else { return nil }
+            return MinidumpLoaderLibrary(
+                name: name == 0 ? "" : bytes.utf16String(at: name) ?? "", bias: bias, dynamicAddress: dynamic)
         }
     }
 }
@@ -126,8 +133,9 @@ package struct MinidumpBreakpadInfo: Hashable, Sendable {
     static func read(in bytes: MinidumpBytes, location: MinidumpLocation) -> MinidumpBreakpadInfo? {
         let start = Int(location.rva)
         guard location.size >= 12, let validity = bytes.u32(start) else { return nil }
-        return MinidumpBreakpadInfo(dumpThreadID: validity & 1 != 0 ? bytes.u32(start + 4) : nil,
-                                    requestingThreadID: validity & 2 != 0 ? bytes.u32(start + 8) : nil)
+        return MinidumpBreakpadInfo(
+            dumpThreadID: validity & 1 != 0 ? bytes.u32(start + 4) : nil,
+            requestingThreadID: validity & 2 != 0 ? bytes.u32(start + 8) : nil)
     }
 
     /// The assertion stream's text: `expression` in `function` at `file:line`, from 128-unit UTF-16 fields.
@@ -135,12 +143,15 @@ package struct MinidumpBreakpadInfo: Hashable, Sendable {
         let start = Int(location.rva)
         guard location.size >= 776, let raw = bytes.bytes(at: start, count: 776) else { return nil }
         func field(_ index: Int) -> String {
-            let units = stride(from: index * 256, to: index * 256 + 256, by: 2).map { UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8 }
+            let units = stride(from: index * 256, to: index * 256 + 256, by: 2).map {
+                UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8
+            }
             return String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
         }
         let (expression, function, file) = (field(0), field(1), field(2))
         let line = CoreFile.word32(raw, at: 768)
         guard !(expression.isEmpty && function.isEmpty && file.isEmpty) else { return nil }
-        return "\(expression.isEmpty ? "assertion" : expression) failed in \(function.isEmpty ? "?" : function) at \(file.isEmpty ? "?" : file):\(line)"
+        return
+            "\(expression.isEmpty ? "assertion" : expression) failed in \(function.isEmpty ? "?" : function) at \(file.isEmpty ? "?" : file):\(line)"
     }
 }

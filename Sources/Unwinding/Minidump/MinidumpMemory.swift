@@ -32,19 +32,25 @@ package struct MinidumpMemory: MemoryReader, Sendable {
             }
             if !segments.isEmpty, region.address < lastEnd {
                 // The same bytes listed twice (a thread's stack that MemoryList also holds) are no conflict.
-                if let previous = segments.last, previous.address == region.address, previous.size == region.size { continue }
+                if let previous = segments.last, previous.address == region.address, previous.size == region.size {
+                    continue
+                }
                 overlapping[region.source, default: 0] += 1
                 continue
             }
-            segments.append(CoreMemory.Segment(address: region.address, size: region.size, fileOffset: region.fileOffset,
-                                               fileSize: region.size, isExecutable: false))
+            segments.append(
+                CoreMemory.Segment(
+                    address: region.address, size: region.size, fileOffset: region.fileOffset,
+                    fileSize: region.size, isExecutable: false))
             lastEnd = region.address + region.size
         }
         for (source, count) in outside.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            warnings.append("\(count) memory ranges of the \(source.name) stream lie outside the file; they are not read")
+            warnings.append(
+                "\(count) memory ranges of the \(source.name) stream lie outside the file; they are not read")
         }
         for (source, count) in overlapping.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            warnings.append("\(count) memory ranges of the \(source.name) stream overlap others; only the first of each is read")
+            warnings.append(
+                "\(count) memory ranges of the \(source.name) stream overlap others; only the first of each is read")
         }
         held = CoreMemory(bytes: bytes.storage, segments: segments)
         self.executable = executable?.sorted { $0.lowerBound < $1.lowerBound }
@@ -74,13 +80,15 @@ package struct MinidumpMemory: MemoryReader, Sendable {
         if let problem = list.problem { warnings.append(problem) }
         return list.entryOffsets.compactMap { offset in
             guard let start = bytes.u64(offset), let memory = bytes.location(at: offset + 8) else { return nil }
-            return Region(address: start, size: UInt64(memory.size), fileOffset: UInt64(memory.rva), source: .memoryList)
+            return Region(
+                address: start, size: UInt64(memory.size), fileOffset: UInt64(memory.rva), source: .memoryList)
         }
     }
 
     /// The regions of a Memory64List stream: a 64-bit count, the RVA where the first range's bytes start, then
     /// (start, size) pairs whose bytes follow each other.
-    static func memory64List(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) -> [Region] {
+    static func memory64List(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) -> [Region]
+    {
         let start = Int(location.rva)
         guard location.size >= 16, let count = bytes.u64(start), var fileOffset = bytes.u64(start + 8) else {
             warnings.append("the Memory64List stream (\(location.size) bytes) is too short to hold its header")
@@ -88,7 +96,9 @@ package struct MinidumpMemory: MemoryReader, Sendable {
         }
         let fitting = (UInt64(location.size) - 16) / 16
         if count > fitting {
-            warnings.append("the Memory64List stream claims \(count) ranges, but its \(location.size) bytes hold \(fitting); the rest are not read")
+            warnings.append(
+                "the Memory64List stream claims \(count) ranges, but its \(location.size) bytes hold \(fitting); the rest are not read"
+            )
         }
         var regions: [Region] = []
         for index in 0..<Int(min(count, fitting)) {
@@ -103,12 +113,17 @@ package struct MinidumpMemory: MemoryReader, Sendable {
     }
 
     /// The executable ranges of a MemoryInfoList stream (protection `PAGE_EXECUTE*`).
-    static func executableRanges(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) -> [Range<UInt64>] {
-        let list = MinidumpList(sizedHeader: bytes, location: location, minimumEntrySize: 48, countIs64Bit: true, type: .memoryInfoList)
+    static func executableRanges(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String])
+        -> [Range<UInt64>]
+    {
+        let list = MinidumpList(
+            sizedHeader: bytes, location: location, minimumEntrySize: 48, countIs64Bit: true, type: .memoryInfoList)
         if let problem = list.problem { warnings.append(problem) }
         return list.entryOffsets.compactMap { offset in
-            guard let base = bytes.u64(offset), let size = bytes.u64(offset + 24), let protection = bytes.u32(offset + 36),
-                  protection & 0xf0 != 0, base <= UInt64.max - size else { return nil }
+            guard let base = bytes.u64(offset), let size = bytes.u64(offset + 24),
+                let protection = bytes.u32(offset + 36),
+                protection & 0xf0 != 0, base <= UInt64.max - size
+            else { return nil }
             return base..<base + size
         }
     }

@@ -78,19 +78,25 @@ package struct MinidumpSystemInfo: Hashable, Sendable {
     }
 
     /// The SystemInfo stream (56 bytes and more).
-    static func read(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String]) -> MinidumpSystemInfo? {
+    static func read(in bytes: MinidumpBytes, location: MinidumpLocation, warnings: inout [String])
+        -> MinidumpSystemInfo?
+    {
         let start = Int(location.rva)
         guard location.size >= 32, let architecture = bytes.u16(start), let level = bytes.u16(start + 2),
-              let revision = bytes.u16(start + 4), let count = bytes.u32(start + 6).map({ UInt8(truncatingIfNeeded: $0) }),
-              let major = bytes.u32(start + 8), let minor = bytes.u32(start + 12), let build = bytes.u32(start + 16),
-              let platform = bytes.u32(start + 20), let versionRVA = bytes.u32(start + 24) else {
+            let revision = bytes.u16(start + 4),
+            let count = bytes.u32(start + 6).map({ UInt8(truncatingIfNeeded: $0) }),
+            let major = bytes.u32(start + 8), let minor = bytes.u32(start + 12), let build = bytes.u32(start + 16),
+            let platform = bytes.u32(start + 20), let versionRVA = bytes.u32(start + 24)
+        else {
             warnings.append("the SystemInfo stream (\(location.size) bytes) is too short; the machine is not known")
             return nil
         }
         let text = versionRVA == 0 ? nil : bytes.utf16String(at: versionRVA)
-        return MinidumpSystemInfo(processorArchitecture: architecture, platformID: platform, processorCount: count,
-                                  processorLevel: level, processorRevision: revision, version: Version(major: major, minor: minor, build: build),
-                                  versionText: text?.isEmpty == true ? nil : text)
+        return MinidumpSystemInfo(
+            processorArchitecture: architecture, platformID: platform, processorCount: count,
+            processorLevel: level, processorRevision: revision,
+            version: Version(major: major, minor: minor, build: build),
+            versionText: text?.isEmpty == true ? nil : text)
     }
 }
 
@@ -104,7 +110,8 @@ package struct MinidumpProcessInfo: Hashable, Sendable {
     static func read(in bytes: MinidumpBytes, location: MinidumpLocation) -> MinidumpProcessInfo? {
         let start = Int(location.rva)
         guard location.size >= 24, let flags = bytes.u32(start + 4) else { return nil }
-        return MinidumpProcessInfo(processID: flags & 1 != 0 ? bytes.u32(start + 8) : nil,
-                                   createTime: flags & 2 != 0 ? bytes.u32(start + 12) : nil)
+        return MinidumpProcessInfo(
+            processID: flags & 1 != 0 ? bytes.u32(start + 8) : nil,
+            createTime: flags & 2 != 0 ? bytes.u32(start + 12) : nil)
     }
 }

@@ -34,9 +34,11 @@ final class ProcessAttachment {
                 seen.insert(id)
                 guard postmortem_trace_seize(id) == 0 else {
                     let failure = errno
-                    if failure == ESRCH { continue }  // the thread ended meanwhile
+                    if failure == ESRCH { continue } // the thread ended meanwhile
                     detach()
-                    throw failure == EPERM ? ProcessStackError.notPermitted(processID) : ProcessStackError.system(processID, "PTRACE_SEIZE", failure)
+                    throw failure == EPERM
+                        ? ProcessStackError.notPermitted(processID)
+                        : ProcessStackError.system(processID, "PTRACE_SEIZE", failure)
                 }
                 var pending: Int32 = 0
                 guard postmortem_trace_interrupt(id) == 0, postmortem_trace_wait_stop(id, &pending) == 0 else {
@@ -51,7 +53,9 @@ final class ProcessAttachment {
                         if let register { registers[register] = words[slot] }
                     }
                 }
-                threads.append(StoppedThread(id: id, name: Self.threadName(processID, id), registers: registers, pendingSignal: pending))
+                threads.append(
+                    StoppedThread(
+                        id: id, name: Self.threadName(processID, id), registers: registers, pendingSignal: pending))
             }
         }
     }
@@ -79,7 +83,9 @@ final class ProcessAttachment {
     }
 
     static func threadName(_ processID: Int32, _ threadID: Int32) -> String? {
-        guard let bytes = try? FileSystem.read("/proc/\(processID)/task/\(threadID)/comm", maximumSize: 64) else { return nil }
+        guard let bytes = try? FileSystem.read("/proc/\(processID)/task/\(threadID)/comm", maximumSize: 64) else {
+            return nil
+        }
         let name = String(decoding: bytes, as: UTF8.self)
         return name.hasSuffix("\n") ? String(name.dropLast()) : name
     }

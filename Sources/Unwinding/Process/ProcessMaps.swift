@@ -17,11 +17,13 @@ struct ProcessMapping: Hashable, Sendable {
             guard fields.count >= 5 else { return nil }
             let bounds = fields[0].split(separator: "-")
             guard bounds.count == 2, let start = UInt64(bounds[0], radix: 16), let end = UInt64(bounds[1], radix: 16),
-                  let offset = UInt64(fields[2], radix: 16) else { return nil }
+                let offset = UInt64(fields[2], radix: 16)
+            else { return nil }
             let permissions = Array(fields[1].utf8)
             let path = fields.count == 6 ? String(fields[5].drop { $0 == " " }) : ""
-            return ProcessMapping(start: start, end: end, isExecutable: permissions.count > 2 && permissions[2] == UInt8(ascii: "x"),
-                                  isReadable: permissions.first == UInt8(ascii: "r"), fileOffset: offset, path: path)
+            return ProcessMapping(
+                start: start, end: end, isExecutable: permissions.count > 2 && permissions[2] == UInt8(ascii: "x"),
+                isReadable: permissions.first == UInt8(ascii: "r"), fileOffset: offset, path: path)
         }
     }
 

@@ -1,4 +1,4 @@
-public import CrashLogs
+import CrashLogs
 import Glibc
 import ObjectFiles
 import PostmortemCore
@@ -19,17 +19,20 @@ package struct ProcessStacks {
 
     /// Reads and walks process `processID`, at most `frameLimit` frames a thread.
     /// - Throws: ``ProcessStackError`` when there is no such process or it may not be traced.
-    package init(processID: Int32, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(ProcessStackError) {
+    package init(processID: Int32, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit)
+        throws(ProcessStackError)
+    {
         #if arch(arm64)
-        let architecture = UnwindArchitecture.arm64
+            let architecture = UnwindArchitecture.arm64
         #else
-        let architecture = UnwindArchitecture.x86_64
+            let architecture = UnwindArchitecture.x86_64
         #endif
         guard let maps = try? FileSystem.read("/proc/\(processID)/maps") else { throw .noProcess(processID) }
         let mappings = ProcessMapping.parse(String(decoding: maps, as: UTF8.self))
         let memory = ProcessMemory(processID: processID, mappings: mappings)
-        let images = MappedImages(mappings: mappings.map(\.fileMapping), memory: memory, architecture: architecture, finder: finder,
-                                  near: nil, virtualDSOAddress: mappings.first { $0.path == VirtualDSO.path }?.start)
+        let images = MappedImages(
+            mappings: mappings.map(\.fileMapping), memory: memory, architecture: architecture, finder: finder,
+            near: nil, virtualDSOAddress: mappings.first { $0.path == VirtualDSO.path }?.start)
         // The images' call-frame information is read before the threads stop, so that they stop for the walk alone.
         for image in images.images { _ = images.callFrames(at: image.loadAddress) }
         let attachment = try ProcessAttachment(processID: processID, architecture: architecture)
@@ -48,16 +51,21 @@ package struct ProcessStacks {
         let crashImages = images.crashImages(architecture: nil)
         let written = threads.map { thread in
             let frames = images.writtenFrames(of: thread.stack)
-            var written = ELFCoreReportWriter.Thread(id: Int(thread.id), name: thread.name, crashed: false, frames: frames,
-                                                     stopReason: thread.stack.stopReason)
+            var written = ELFCoreReportWriter.Thread(
+                id: Int(thread.id), name: thread.name, crashed: false, frames: frames,
+                stopReason: thread.stack.stopReason)
             written.registers = thread.stack.frames.first?.registers.named ?? []
             return written
         }
         let name = threads.first?.name.map { " (\($0))" } ?? ""
         let tenths = stoppedNanoseconds / 100_000
         let stopped = "\(tenths / 10).\(tenths % 10)"
-        let header = [ELFCoreReportWriter.processHeaderStart + "\(processID)\(name): \(commandLine)",
-                      "Stopped for \(stopped) ms"]
-        return ELFCoreReportWriter(format: .process, header: header, exception: nil, threads: written, images: crashImages).report()
+        let header = [
+            ELFCoreReportWriter.processHeaderStart + "\(processID)\(name): \(commandLine)",
+            "Stopped for \(stopped) ms"
+        ]
+        return ELFCoreReportWriter(
+            format: .process, header: header, exception: nil, threads: written, images: crashImages
+        ).report()
     }
 }

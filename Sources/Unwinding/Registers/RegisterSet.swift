@@ -1,4 +1,4 @@
-public import CrashLogs
+import CrashLogs
 
 /// The general registers of one frame, by DWARF register number; a register whose value is lost (a caller-saved
 /// register after a call) is `nil`.

@@ -100,7 +100,10 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     package func name(of register: UInt16) -> String {
         switch self {
         case .x86_64:
-            let names = ["rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip"]
+            let names = [
+                "rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14",
+                "r15", "rip"
+            ]
             return Int(register) < names.count ? names[Int(register)] : "r\(register)"
         case .arm64:
             switch register {

@@ -1,5 +1,5 @@
-public import CrashLogs
-public import ObjectFiles
+import CrashLogs
+import ObjectFiles
 import PostmortemCore
 
 /// A core file unwound: every thread's stack walked with call-frame information, written as a report that the
@@ -14,13 +14,17 @@ package struct CoreUnwinding {
 
     /// Reads the core at `path`, finds its binaries with `finder` and walks every thread, at most `frameLimit` frames each.
     /// - Throws: ``DumpFileError`` when the file is not a core this reader knows.
-    package init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit) throws(DumpFileError) {
+    package init(path: String, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit)
+        throws(DumpFileError)
+    {
         self.init(core: try CoreFile(path: path), finder: finder, frameLimit: frameLimit)
     }
 
     /// Finds the binaries of `core` with `finder` and walks every thread, at most `frameLimit` frames each, scanning the
     /// stack where CFI and frame pointers fail when `scansStack`.
-    package init(core: CoreFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit, scansStack: Bool = false) {
+    package init(
+        core: CoreFile, finder: BinaryFinder, frameLimit: Int = StackWalker.defaultFrameLimit, scansStack: Bool = false
+    ) {
         let images = MappedImages(core: core, finder: finder)
         var walker = StackWalker(memory: core.memory, callFrames: images, frameLimit: frameLimit)
         walker.scansStack = scansStack
@@ -36,8 +40,9 @@ package struct CoreUnwinding {
             let (thread, stack) = pair
             let frames = images.writtenFrames(of: stack)
             // The kernel writes the thread that took the signal first.
-            var written = ELFCoreReportWriter.Thread(id: Int(thread.id), crashed: number == 0 && core.signal != nil, frames: frames,
-                                                     stopReason: stack.stopReason)
+            var written = ELFCoreReportWriter.Thread(
+                id: Int(thread.id), crashed: number == 0 && core.signal != nil, frames: frames,
+                stopReason: stack.stopReason)
             written.registers = thread.registers.named
             return written
         }
@@ -49,13 +54,18 @@ package struct CoreUnwinding {
     var exception: CrashReport.Exception? {
         guard let signal = core.signal else { return nil }
         var message = signal.codeDescription ?? ""
-        if let address = signal.faultAddress { message += (message.isEmpty ? "" : ", ") + "fault address 0x" + String(address, radix: 16) }
+        if let address = signal.faultAddress {
+            message += (message.isEmpty ? "" : ", ") + "fault address 0x" + String(address, radix: 16)
+        }
         return CrashReport.Exception(type: signal.name, message: message.isEmpty ? nil : message)
     }
 
     /// `Core dump of mt (pid 7461): ./mt --flag` and the signal's line.
     var header: [String] {
-        let name = core.process?.name ?? images.images.first { $0.binary?.kind == .executable || $0.name == core.process?.name }?.name ?? "a process"
+        let name =
+            core.process?.name ?? images.images.first {
+                $0.binary?.kind == .executable || $0.name == core.process?.name
+            }?.name ?? "a process"
         var first = ELFCoreReportWriter.headerStart + name
         if let pid = core.process?.processID ?? core.threads.first?.id { first += " (pid \(pid))" }
         if let arguments = core.process?.arguments, !arguments.isEmpty { first += ": " + arguments }

@@ -1,4 +1,4 @@
-public import CrashLogs
+import CrashLogs
 import ObjectFiles
 import PostmortemCore
 
@@ -29,7 +29,9 @@ package struct StackwalkJSONRenderer {
             let frames = threadsByID[Int(thread.id)]?.frames ?? []
             return JSONText.object(threadMembers(thread, frames: frames))
         }
-        let crashingIndex = dump.exception.flatMap { exception in dump.threads.firstIndex { $0.id == exception.threadID } }
+        let crashingIndex = dump.exception.flatMap { exception in
+            dump.threads.firstIndex { $0.id == exception.threadID }
+        }
         var members: [(String, String)] = [
             ("status", JSONText.quote("OK")),
             ("crash_info", crashInfo(crashingIndex: crashingIndex)),
@@ -39,12 +41,16 @@ package struct StackwalkJSONRenderer {
             ("modules", JSONText.array(dump.modules.map(module))),
             ("unloaded_modules", JSONText.array(dump.unloadedModules.map(unloadedModule))),
             ("thread_count", "\(dump.threads.count)"),
-            ("threads", JSONText.array(threads)),
+            ("threads", JSONText.array(threads))
         ]
         if let crashingIndex {
             let thread = dump.threads[crashingIndex]
             let frames = threadsByID[Int(thread.id)]?.frames ?? []
-            members.append(("crashing_thread", JSONText.object([("threads_index", "\(crashingIndex)")] + threadMembers(thread, frames: frames))))
+            members.append(
+                (
+                    "crashing_thread",
+                    JSONText.object([("threads_index", "\(crashingIndex)")] + threadMembers(thread, frames: frames))
+                ))
         } else {
             members.append(("crashing_thread", "null"))
         }
@@ -53,30 +59,38 @@ package struct StackwalkJSONRenderer {
 
     private func crashInfo(crashingIndex: Int?) -> String {
         guard let exception = dump.exception else {
-            return JSONText.object([("type", "null"), ("address", "null"), ("crashing_thread", "null"), ("assertion", JSONText.string(dump.assertion))])
+            return JSONText.object([
+                ("type", "null"), ("address", "null"), ("crashing_thread", "null"),
+                ("assertion", JSONText.string(dump.assertion))
+            ])
         }
         return JSONText.object([
             ("type", JSONText.quote(exception.reason(platform: dump.system?.platform))),
             ("address", JSONText.quote(Self.hex(exception.address))),
             ("crashing_thread", JSONText.number(crashingIndex)),
-            ("assertion", JSONText.string(dump.assertion)),
+            ("assertion", JSONText.string(dump.assertion))
         ])
     }
 
     private var systemInfo: String {
         guard let system = dump.system else { return "null" }
-        let version = "\(system.version.major).\(system.version.minor).\(system.version.build)" + (system.versionText.map { " " + $0 } ?? "")
+        let version =
+            "\(system.version.major).\(system.version.minor).\(system.version.build)"
+            + (system.versionText.map { " " + $0 } ?? "")
         return JSONText.object([
             ("os", JSONText.string(system.platform?.rawValue)),
             ("os_ver", JSONText.quote(version)),
             ("cpu_arch", JSONText.quote(system.cpuName)),
-            ("cpu_count", "\(system.processorCount)"),
+            ("cpu_count", "\(system.processorCount)")
         ])
     }
 
     private func threadMembers(_ thread: MinidumpThread, frames: [CrashFrame]) -> [(String, String)] {
-        [("thread_id", "\(thread.id)"), ("thread_name", JSONText.string(thread.name)), ("frame_count", "\(frames.count)"),
-         ("frames", JSONText.array(frames.enumerated().map { frame($0.element, number: $0.offset) }))]
+        [
+            ("thread_id", "\(thread.id)"), ("thread_name", JSONText.string(thread.name)),
+            ("frame_count", "\(frames.count)"),
+            ("frames", JSONText.array(frames.enumerated().map { frame($0.element, number: $0.offset) }))
+        ]
     }
 
     private func frame(_ frame: CrashFrame, number: Int) -> String {
@@ -88,23 +102,31 @@ package struct StackwalkJSONRenderer {
         let instruction = frame.address.map { isReturnAddress ? $0 &- callSize : $0 }
         let outer = frame.symbols.last { !$0.isInlined } ?? frame.symbols.last
         let inlines = frame.symbols.filter(\.isInlined).map { symbol in
-            JSONText.object([("function", JSONText.string(symbol.function)), ("file", JSONText.string(symbol.file)),
-                             ("line", symbol.file == nil ? "null" : "\(symbol.line)")])
+            JSONText.object([
+                ("function", JSONText.string(symbol.function)), ("file", JSONText.string(symbol.file)),
+                ("line", symbol.file == nil ? "null" : "\(symbol.line)")
+            ])
         }
         let hasSymbols = module.flatMap(\.loadAddress).map { modulesWithSymbols.contains($0) } ?? false
         return JSONText.object([
             ("frame", "\(number)"),
             ("module", JSONText.string(module?.name)),
-            ("module_offset", JSONText.string(instruction.flatMap { address in module?.loadAddress.map { Self.hex(address &- $0) } })),
+            (
+                "module_offset",
+                JSONText.string(instruction.flatMap { address in module?.loadAddress.map { Self.hex(address &- $0) } })
+            ),
             ("offset", JSONText.string(instruction.map(Self.hex))),
             ("function", JSONText.string(outer?.function)),
-            ("function_offset", JSONText.string(frame.functionOffset.map { Self.hex(isReturnAddress ? $0 &- callSize : $0) })),
+            (
+                "function_offset",
+                JSONText.string(frame.functionOffset.map { Self.hex(isReturnAddress ? $0 &- callSize : $0) })
+            ),
             ("file", JSONText.string(outer?.file)),
             // A line record of 0 (compiler-made code, a thunk) is kept as minidump-stackwalk keeps it.
             ("line", outer.flatMap { $0.file == nil ? nil : "\($0.line)" } ?? "null"),
             ("inlines", inlines.isEmpty ? "null" : JSONText.array(inlines)),
             ("trust", JSONText.quote(Self.trust(frame.trust))),
-            ("missing_symbols", module == nil ? "false" : (hasSymbols ? "false" : "true")),
+            ("missing_symbols", module == nil ? "false" : (hasSymbols ? "false" : "true"))
         ])
     }
 
@@ -120,7 +142,7 @@ package struct StackwalkJSONRenderer {
             ("loaded_symbols", loaded ? "true" : "false"),
             ("missing_symbols", loaded ? "false" : "true"),
             ("corrupt_symbols", "false"),
-            ("symbol_url", "null"),
+            ("symbol_url", "null")
         ])
     }
 
@@ -128,7 +150,7 @@ package struct StackwalkJSONRenderer {
         JSONText.object([
             ("base_addr", JSONText.quote(Self.hex(module.baseAddress))),
             ("end_addr", JSONText.quote(Self.hex(module.baseAddress &+ module.size))),
-            ("filename", JSONText.quote(module.name)),
+            ("filename", JSONText.quote(module.name))
         ])
     }
 

@@ -1,4 +1,4 @@
-public import DWARF
+import DWARF
 
 /// Where an unwinder finds the call-frame information of the code at an address: the images of a core, a dump or a
 /// process, with the binaries found for them.

@@ -13,13 +13,18 @@ enum CallInstructions {
                 let opcode = 8 - length
                 guard before[opcode] == 0xff else { continue }
                 let modrm = before[opcode + 1]
-                if (modrm >> 3) & 7 == 2, indirectCallLength(modrm: modrm, sib: opcode + 2 < 8 ? before[opcode + 2] : 0) == length { return true }
+                if (modrm >> 3) & 7 == 2,
+                    indirectCallLength(modrm: modrm, sib: opcode + 2 < 8 ? before[opcode + 2] : 0) == length
+                {
+                    return true
+                }
             }
             return false
         case .arm64:
             let word = UInt32(before[4]) | UInt32(before[5]) << 8 | UInt32(before[6]) << 16 | UInt32(before[7]) << 24
             // BL imm26; BLR Xn; BLRAA, BLRAB, BLRAAZ, BLRABZ (pointer authentication).
-            return word & 0xfc00_0000 == 0x9400_0000 || word & 0xffff_fc1f == 0xd63f_0000 || word & 0xfeff_f800 == 0xd63f_0800
+            return word & 0xfc00_0000 == 0x9400_0000 || word & 0xffff_fc1f == 0xd63f_0000
+                || word & 0xfeff_f800 == 0xd63f_0800
         }
     }
 

@@ -1,5 +1,5 @@
-public import DWARF
-public import PostmortemCore
+import DWARF
+import PostmortemCore
 
 /// Walks one thread's stack from the registers of its innermost frame: call-frame information (`.eh_frame`, then
 /// `.debug_frame`) of the image at each address, and where no CFI covers it, the frame-pointer chain, checked; for the
@@ -44,19 +44,24 @@ package struct StackWalker: Sendable {
             guard frames.count < frameLimit else {
                 return UnwoundStack(frames: frames, stopReason: "cut at \(frameLimit) frames (the frame limit)")
             }
-            let frame = UnwoundFrame(address: programCounter, isReturnAddress: isReturnAddress, trust: trust, registers: current)
+            let frame = UnwoundFrame(
+                address: programCounter, isReturnAddress: isReturnAddress, trust: trust, registers: current)
             frames.append(frame)
             // Above a Swift async function's resume part, the logical stack is its task's chain of async contexts.
             // A dump that did not save the heap (Crashpad keeps stacks) has no context to follow: the walk goes on by
             // the machine stack, to the executor that ran the task.
             if frames.count > 1, callFrames.isSwiftAsyncResume(frame.lookupAddress),
-               let stack = asyncFrames(after: frames, framePointer: current[current.architecture.framePointer]) {
+                let stack = asyncFrames(after: frames, framePointer: current[current.architecture.framePointer])
+            {
                 return stack
             }
             let step: Step
             switch callerByCallFrames(of: frame) {
             case .caller(let caller, let isSignalFrame):
-                step = checked(caller, of: current, signalFrame: isSignalFrame).map { .caller($0, isSignalFrame: isSignalFrame) }
+                step =
+                    checked(caller, of: current, signalFrame: isSignalFrame).map {
+                        .caller($0, isSignalFrame: isSignalFrame)
+                    }
                     ?? .stopped("the CFI gives a caller whose stack lies below this frame's")
                 trust = .cfi
                 // A signal trampoline is entered by the kernel, not called: its address is its own first instruction
@@ -70,18 +75,27 @@ package struct StackWalker: Sendable {
                 // then (x86-64's [sp]) is read as gdb reads a frameless function, before the frame pointer, which is
                 // its caller's and would skip the caller.
                 if !frame.isReturnAddress, let caller = callerOfFramelessFunction(current),
-                   let caller = checked(caller, of: current, signalFrame: false) {
+                    let caller = checked(caller, of: current, signalFrame: false)
+                {
                     step = .caller(caller, isSignalFrame: false)
                     trust = .scan
-                } else if let caller = callerByFramePointer(of: current), let caller = checked(caller, of: current, signalFrame: false) {
+                } else if let caller = callerByFramePointer(of: current),
+                    let caller = checked(caller, of: current, signalFrame: false)
+                {
                     step = .caller(caller, isSignalFrame: false)
                     trust = .framePointer
-                } else if scansStack, let caller = callerByScanning(from: current, words: frames.count == 1 ? Self.contextScanWords : Self.scanWords) {
+                } else if scansStack,
+                    let caller = callerByScanning(
+                        from: current, words: frames.count == 1 ? Self.contextScanWords : Self.scanWords)
+                {
                     step = .caller(caller, isSignalFrame: false)
                     trust = .scan
                 } else {
-                    step = .stopped(reason + (scansStack ? ", no frame pointer leads on, and scanning found no return address"
-                                                          : ", and no frame pointer leads on"))
+                    step = .stopped(
+                        reason
+                            + (scansStack
+                                ? ", no frame pointer leads on, and scanning found no return address"
+                                : ", and no frame pointer leads on"))
                 }
             }
             switch step {
@@ -104,20 +118,26 @@ package struct StackWalker: Sendable {
         var frames = frames
         let architecture = frames[0].registers.architecture
         guard let framePointer, framePointer >= 8, var context = memory.word(at: framePointer - 8),
-              memory.word(at: context) != nil else { return nil }
+            memory.word(at: context) != nil
+        else { return nil }
         var seen = Set<UInt64>()
         while context != 0 {
             guard frames.count < frameLimit else {
                 return UnwoundStack(frames: frames, stopReason: "cut at \(frameLimit) frames (the frame limit)")
             }
-            guard seen.insert(context).inserted else { return UnwoundStack(frames: frames, stopReason: "the async contexts form a loop") }
+            guard seen.insert(context).inserted else {
+                return UnwoundStack(frames: frames, stopReason: "the async contexts form a loop")
+            }
             guard let parent = memory.word(at: context), let resume = memory.word(at: context &+ 8) else {
-                return UnwoundStack(frames: frames, stopReason: "the async context at 0x\(String(context, radix: 16)) is not in memory")
+                return UnwoundStack(
+                    frames: frames, stopReason: "the async context at 0x\(String(context, radix: 16)) is not in memory")
             }
             let address = architecture.strippingAuthentication(resume)
             if address == 0 { break }
-            frames.append(UnwoundFrame(address: address, isReturnAddress: false, trust: .asyncContext,
-                                       registers: RegisterSet(architecture: architecture)))
+            frames.append(
+                UnwoundFrame(
+                    address: address, isReturnAddress: false, trust: .asyncContext,
+                    registers: RegisterSet(architecture: architecture)))
             context = parent
         }
         return UnwoundStack(frames: frames, stopReason: nil)
@@ -151,7 +171,9 @@ package struct StackWalker: Sendable {
         let row: CallFrameRow
         do {
             guard let found = try table.row(at: FileAddress(lookup &- bias)) else {
-                return .stopped("no call-frame information covers 0x\(String(lookup, radix: 16)) in \(FilePath.fileName(of: table.path))")
+                return .stopped(
+                    "no call-frame information covers 0x\(String(lookup, radix: 16)) in \(FilePath.fileName(of: table.path))"
+                )
             }
             row = found
         } catch {
@@ -168,7 +190,9 @@ package struct StackWalker: Sendable {
         switch row.canonicalFrameAddress {
         case .register(let register, let offset):
             guard let base = registers[register] else {
-                return .stopped("the CFA is \(architecture.name(of: register))\(offset >= 0 ? "+" : "")\(offset), and \(architecture.name(of: register)) is unknown")
+                return .stopped(
+                    "the CFA is \(architecture.name(of: register))\(offset >= 0 ? "+" : "")\(offset), and \(architecture.name(of: register)) is unknown"
+                )
             }
             cfa = base &+ UInt64(bitPattern: offset)
         case .expression(let bytes):
@@ -178,7 +202,9 @@ package struct StackWalker: Sendable {
         }
         var caller = RegisterSet(architecture: architecture)
         var registerNumbers = (0..<UInt16(architecture.registerCount)).map { $0 }
-        if Int(row.returnAddressRegister) >= architecture.registerCount { registerNumbers.append(row.returnAddressRegister) }
+        if Int(row.returnAddressRegister) >= architecture.registerCount {
+            registerNumbers.append(row.returnAddressRegister)
+        }
         var returnAddress: UInt64?
         for register in registerNumbers {
             let value: UInt64?
@@ -199,7 +225,9 @@ package struct StackWalker: Sendable {
         }
         guard let returnAddress else {
             if case .savedAt(let offset) = row.rule(of: row.returnAddressRegister) {
-                return .stopped("the return address is saved at 0x\(String(cfa &+ UInt64(bitPattern: offset), radix: 16)), which the dump does not hold")
+                return .stopped(
+                    "the return address is saved at 0x\(String(cfa &+ UInt64(bitPattern: offset), radix: 16)), which the dump does not hold"
+                )
             }
             return .stopped("the return address could not be worked out from the CFI")
         }
@@ -216,8 +244,9 @@ package struct StackWalker: Sendable {
     func callerOfFramelessFunction(_ registers: RegisterSet) -> RegisterSet? {
         let architecture = registers.architecture
         guard architecture.linkRegister == nil, let sp = registers.stackPointer,
-              let address = memory.word(at: sp), address > 0x1000,
-              callFrames.isCode(address), callFrames.followsCall(address) else { return nil }
+            let address = memory.word(at: sp), address > 0x1000,
+            callFrames.isCode(address), callFrames.followsCall(address)
+        else { return nil }
         var caller = RegisterSet(architecture: architecture)
         for register in architecture.calleeSaved { caller[register] = registers[register] }
         caller.stackPointer = sp &+ architecture.wordSize
@@ -234,7 +263,8 @@ package struct StackWalker: Sendable {
         for slot in 0..<UInt64(words) {
             let address = sp &+ slot * architecture.wordSize
             guard let value = memory.word(at: address).map(architecture.strippingAuthentication), value > 0x1000,
-                  callFrames.isCode(value), callFrames.followsCall(value) else { continue }
+                callFrames.isCode(value), callFrames.followsCall(value)
+            else { continue }
             var caller = RegisterSet(architecture: architecture)
             caller[architecture.framePointer] = registers[architecture.framePointer]
             caller.stackPointer = address &+ architecture.wordSize
@@ -248,11 +278,15 @@ package struct StackWalker: Sendable {
     /// address), when the frame pointer lies in the stack above the stack pointer and the return address in code.
     func callerByFramePointer(of registers: RegisterSet) -> RegisterSet? {
         let architecture = registers.architecture
-        guard let framePointer = registers[architecture.framePointer], framePointer % 8 == 0, framePointer != 0 else { return nil }
+        guard let framePointer = registers[architecture.framePointer], framePointer % 8 == 0, framePointer != 0 else {
+            return nil
+        }
         if let sp = registers.stackPointer, framePointer < sp { return nil }
         guard let savedFramePointer = memory.word(at: framePointer),
-              let returnAddress = memory.word(at: framePointer &+ architecture.wordSize).map(architecture.strippingAuthentication),
-              returnAddress != 0, callFrames.isCode(returnAddress) else { return nil }
+            let returnAddress = memory.word(at: framePointer &+ architecture.wordSize).map(
+                architecture.strippingAuthentication),
+            returnAddress != 0, callFrames.isCode(returnAddress)
+        else { return nil }
         var caller = RegisterSet(architecture: architecture)
         caller[architecture.framePointer] = savedFramePointer
         caller.stackPointer = framePointer &+ 2 * architecture.wordSize

@@ -1,4 +1,4 @@
-public import PostmortemCore
+import PostmortemCore
 
 /// One frame an unwinder found.
 package struct UnwoundFrame: Hashable, Sendable {

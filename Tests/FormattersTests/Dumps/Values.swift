@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (A fixture: Dumps/generate.sh runs it, and the dumps it wrote are committed; left as it was written.)
 // Writes each value the ways Swift and Foundation print it, one file per value and kind, into the directory given
 // as the first argument (generate.sh runs it):
 //   NAME.print.txt          print(value)

@@ -1,24 +1,33 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The tests' threaded C crash (its library linked in, statically) cross-built for AArch64 with gcc-aarch64-linux-gnu
 /// and run under qemu-user, and the core qemu writes of it (no list of mapped files, no code).
 enum AArch64Crash {
     /// The folder holding `threads` and its core, and the core's path.
     static func threadsCore() throws -> (directory: String, core: String) {
-        let compiler = try #require(Paths.executable(named: "aarch64-linux-gnu-gcc"), "gcc-aarch64-linux-gnu is needed; make test installs it")
+        let compiler = try #require(
+            Paths.executable(named: "aarch64-linux-gnu-gcc"), "gcc-aarch64-linux-gnu is needed; make test installs it")
         let qemu = try #require(Paths.executable(named: "qemu-aarch64"), "qemu-user is needed; make test installs it")
         let programs = try CrashingPrograms.directory.get()
         let scratch = Fixtures.scratchDirectory("aarch64-core")
         let sources = CrashingPrograms.sources
-        let build = try Command.run(compiler, ["-O2", "-g", "-fomit-frame-pointer", "-static", "-pthread", "-o", "threads",
-                                               "\(sources)/threads.c", "\(sources)/chain.c"], currentDirectory: URL(fileURLWithPath: scratch))
+        let build = try Command.run(
+            compiler,
+            [
+                "-O2", "-g", "-fomit-frame-pointer", "-static", "-pthread", "-o", "threads",
+                "\(sources)/threads.c", "\(sources)/chain.c"
+            ], currentDirectory: URL(fileURLWithPath: scratch))
         try #require(build.status == 0, "\(build.standardError)")
-        _ = try Command.run("/bin/sh", ["-c", "ulimit -c unlimited; exec '\(programs)/with-default-signals' '\(qemu)' ./threads"],
-                            currentDirectory: URL(fileURLWithPath: scratch))
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch).first { $0.hasPrefix("qemu_") && $0.hasSuffix(".core") },
-                                "qemu wrote no core")
+        _ = try Command.run(
+            "/bin/sh", ["-c", "ulimit -c unlimited; exec '\(programs)/with-default-signals' '\(qemu)' ./threads"],
+            currentDirectory: URL(fileURLWithPath: scratch))
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: scratch).first {
+                $0.hasPrefix("qemu_") && $0.hasSuffix(".core")
+            },
+            "qemu wrote no core")
         // qemu ends by raising the signal itself: the kernel's core of qemu, when this machine writes one, is not wanted.
         try? FileManager.default.removeItem(atPath: scratch + "/core")
         return (scratch, scratch + "/" + name)
@@ -31,21 +40,32 @@ enum AArch64Crash {
     /// from ``sysroot``), run under qemu-user: the folder, the core qemu writes of it (no list of mapped files: the
     /// libraries are known only from the dynamic linker's list in memory), and the program's path.
     static func dynamicThreadsCore() throws -> (directory: String, core: String) {
-        let compiler = try #require(Paths.executable(named: "aarch64-linux-gnu-gcc"), "gcc-aarch64-linux-gnu is needed; make test installs it")
+        let compiler = try #require(
+            Paths.executable(named: "aarch64-linux-gnu-gcc"), "gcc-aarch64-linux-gnu is needed; make test installs it")
         let qemu = try #require(Paths.executable(named: "qemu-aarch64"), "qemu-user is needed; make test installs it")
         let programs = try CrashingPrograms.directory.get()
         let scratch = Fixtures.scratchDirectory("aarch64-dynamic-core")
         let sources = CrashingPrograms.sources
-        for command in [["-O2", "-g", "-fomit-frame-pointer", "-fPIC", "-shared", "-o", "libchain.so", "\(sources)/chain.c"],
-                        ["-O2", "-g", "-fomit-frame-pointer", "-pthread", "-o", "threads", "\(sources)/threads.c", "-L.", "-lchain",
-                         "-Wl,-rpath,$ORIGIN"]] {
+        for command in [
+            ["-O2", "-g", "-fomit-frame-pointer", "-fPIC", "-shared", "-o", "libchain.so", "\(sources)/chain.c"],
+            [
+                "-O2", "-g", "-fomit-frame-pointer", "-pthread", "-o", "threads", "\(sources)/threads.c", "-L.",
+                "-lchain",
+                "-Wl,-rpath,$ORIGIN"
+            ]
+        ] {
             let build = try Command.run(compiler, command, currentDirectory: URL(fileURLWithPath: scratch))
             try #require(build.status == 0, "\(build.standardError)")
         }
-        _ = try Command.run("/bin/sh", ["-c", "ulimit -c unlimited; exec '\(programs)/with-default-signals' '\(qemu)' -L \(sysroot) ./threads"],
-                            currentDirectory: URL(fileURLWithPath: scratch))
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch).first { $0.hasPrefix("qemu_") && $0.hasSuffix(".core") },
-                                "qemu wrote no core")
+        _ = try Command.run(
+            "/bin/sh",
+            ["-c", "ulimit -c unlimited; exec '\(programs)/with-default-signals' '\(qemu)' -L \(sysroot) ./threads"],
+            currentDirectory: URL(fileURLWithPath: scratch))
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: scratch).first {
+                $0.hasPrefix("qemu_") && $0.hasSuffix(".core")
+            },
+            "qemu wrote no core")
         try? FileManager.default.removeItem(atPath: scratch + "/core")
         return (scratch, scratch + "/" + name)
     }
@@ -54,7 +74,8 @@ enum AArch64Crash {
     /// its crash: gdb reads a core without mapped files no further than the program's entry, but it follows a live
     /// process's dynamic linker list (qemu-user places every run at the same addresses).
     static func gdbAtCrash(of program: String, in directory: String) throws -> CommandResult {
-        let gdb = try #require(Paths.executable(named: "gdb-multiarch"), "gdb-multiarch is needed; make test installs it")
+        let gdb = try #require(
+            Paths.executable(named: "gdb-multiarch"), "gdb-multiarch is needed; make test installs it")
         let qemu = try #require(Paths.executable(named: "qemu-aarch64"), "qemu-user is needed; make test installs it")
         var last: CommandResult?
         // A port another program holds: qemu exits and gdb finds nothing to connect to; another port is tried.

@@ -36,8 +36,9 @@ enum ChainParser {
     /// One frame of a `symbolicate --json` report: its `symbols`, by linkage name.
     static func reportFrame(_ frame: [String: Any]) -> [ComparableFrame] {
         (frame["symbols"] as? [[String: Any]] ?? []).map {
-            ComparableFrame(function: $0["linkageName"] as? String, file: $0["file"] as? String,
-                            line: $0["line"] as? Int ?? 0, column: $0["column"] as? Int ?? 0)
+            ComparableFrame(
+                function: $0["linkageName"] as? String, file: $0["file"] as? String,
+                line: $0["line"] as? Int ?? 0, column: $0["column"] as? Int ?? 0)
         }
     }
 

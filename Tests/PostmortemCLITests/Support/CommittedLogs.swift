@@ -13,8 +13,9 @@ enum CommittedLogs {
             let files = FileManager.default.enumerator(atPath: root + "/" + top)?.compactMap { $0 as? String } ?? []
             for file in files.sorted() where [".txt", ".crash", ".ips", ".json"].contains(where: file.hasSuffix) {
                 copied += 1
-                try FileManager.default.copyItem(atPath: root + "/" + top + "/" + file,
-                                                 toPath: folder + "/" + String(format: "%03d-", copied) + (file as NSString).lastPathComponent)
+                try FileManager.default.copyItem(
+                    atPath: root + "/" + top + "/" + file,
+                    toPath: folder + "/" + String(format: "%03d-", copied) + (file as NSString).lastPathComponent)
             }
         }
         return (folder, copied)

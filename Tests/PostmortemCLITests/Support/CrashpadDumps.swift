@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Minidumps of the crashing programs, written by Crashpad's own handler as an app with a Crashpad client has them
 /// written: `libcrashpad-on-crash.so` is preloaded, and at the fatal signal starts `crashpad_handler
@@ -13,13 +13,17 @@ enum CrashpadDumps {
     /// The oracle `name` (`crashpad_handler`, `minidump-stackwalk`, `dump_syms`), or a failure saying how to get it.
     static func oracle(_ name: String) throws -> String {
         let path = oracles + "/" + name
-        try #require(FileManager.default.isExecutableFile(atPath: path), "\(name) is needed at \(path); Tests/install-oracles.sh installs it")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: path),
+            "\(name) is needed at \(path); Tests/install-oracles.sh installs it")
         return path
     }
 
     /// The minidump Crashpad writes of `crash`, the program in `directory` (the preloaded library in `preloadFrom`, the
     /// crashing programs' folder unless given).
-    static func dump(of crash: CrashingPrograms.Crash, in directory: String, preloadFrom: String? = nil) throws -> String {
+    static func dump(of crash: CrashingPrograms.Crash, in directory: String, preloadFrom: String? = nil) throws
+        -> String
+    {
         let database = Fixtures.scratchDirectory("crashpad-database")
         let arguments = crash.arguments.map { "'\($0)'" }.joined(separator: " ")
         var environment = CrashingPrograms.environment
@@ -27,8 +31,9 @@ enum CrashpadDumps {
         environment["CRASHPAD_HANDLER"] = try oracle("crashpad_handler")
         environment["CRASHPAD_DATABASE"] = database
         let signals = (preloadFrom ?? directory) + "/with-default-signals"
-        _ = try Command.run("/bin/sh", ["-c", "ulimit -c 0; exec '\(signals)' '\(directory)/\(crash.program)' \(arguments)"],
-                            currentDirectory: URL(fileURLWithPath: database), environment: environment)
+        _ = try Command.run(
+            "/bin/sh", ["-c", "ulimit -c 0; exec '\(signals)' '\(directory)/\(crash.program)' \(arguments)"],
+            currentDirectory: URL(fileURLWithPath: database), environment: environment)
         let pending = database + "/pending"
         let written = (try? FileManager.default.contentsOfDirectory(atPath: pending))?.first { $0.hasSuffix(".dmp") }
         return pending + "/" + (try #require(written, "Crashpad wrote no minidump of \(crash)"))
@@ -42,7 +47,8 @@ enum CrashpadDumps {
             let directory = try CrashingPrograms.directory.get()
             var binaries = ["threads", "libchain.so", "terminate", "crashes"].map { directory + "/" + $0 }
             for program in ["threads", "terminate", "crashes"] {
-                let loaded = try Command.run("/usr/bin/ldd", [directory + "/" + program]).outputLines.compactMap { line -> String? in
+                let loaded = try Command.run("/usr/bin/ldd", [directory + "/" + program]).outputLines.compactMap {
+                    line -> String? in
                     guard let arrow = line.range(of: "=> /") else { return nil }
                     return String(line[line.index(before: arrow.upperBound)...].prefix { $0 != " " })
                 }
@@ -65,11 +71,13 @@ enum CrashpadDumps {
         for binary in binaries {
             let result = try Command.run(dumpSyms, ["--inlines", binary])
             try #require(result.status == 0, "dump_syms \(binary): \(result.standardError)")
-            let module = try #require(result.standardOutput.prefix { $0 != "\n" }.split(separator: " ").map(String.init) as [String]?)
+            let module = try #require(
+                result.standardOutput.prefix { $0 != "\n" }.split(separator: " ").map(String.init) as [String]?)
             try #require(module.count >= 5 && module[0] == "MODULE", "dump_syms wrote no MODULE line for \(binary)")
             let folder = store + "/" + module[4] + "/" + module[3]
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try result.standardOutput.write(toFile: folder + "/" + module[4] + ".sym", atomically: true, encoding: .utf8)
+            try result.standardOutput.write(
+                toFile: folder + "/" + module[4] + ".sym", atomically: true, encoding: .utf8)
         }
         return store
     }

@@ -40,22 +40,33 @@ enum DistributionBuilds {
         let commands: [[String]] = [
             ["mkdir", "-p", "original", "dwz", "root" + (commonFileLink as NSString).deletingLastPathComponent],
             ["gcc"] + common + ["-fPIC", "-shared", "-o", "original/libshared.so", "\(sources)/lib.c"],
-            ["gcc"] + common + ["-o", "original/one", "\(sources)/one.c", "-Loriginal", "-lshared", "-Wl,-rpath,$ORIGIN"],
-            ["gcc"] + common + ["-o", "original/two", "\(sources)/two.c", "-Loriginal", "-lshared", "-Wl,-rpath,$ORIGIN"],
+            ["gcc"] + common + [
+                "-o", "original/one", "\(sources)/one.c", "-Loriginal", "-lshared", "-Wl,-rpath,$ORIGIN"
+            ],
+            ["gcc"] + common + [
+                "-o", "original/two", "\(sources)/two.c", "-Loriginal", "-lshared", "-Wl,-rpath,$ORIGIN"
+            ],
             // C++ too (linkage names, templates): the inventory fixture, twice, so that dwz has something to share.
-            ["g++", "-g", dwarf, "-O2", "-fdebug-prefix-map=\(Fixtures.sources.path)=.", "-o", "original/inventory",
-             "\(Fixtures.sources.path)/inventory.cpp"],
+            [
+                "g++", "-g", dwarf, "-O2", "-fdebug-prefix-map=\(Fixtures.sources.path)=.", "-o", "original/inventory",
+                "\(Fixtures.sources.path)/inventory.cpp"
+            ],
             ["cp", "original/inventory", "original/inventory-copy"],
-            ["cp", "original/one", "original/two", "original/libshared.so", "original/inventory", "original/inventory-copy", "dwz/"],
-            ["dwz"] + (five ? ["-5"] : []) + ["-m", "dwz/common.debug", "-M", commonFileLink, "dwz/one", "dwz/two", "dwz/libshared.so",
-                                               "dwz/inventory", "dwz/inventory-copy"],
+            [
+                "cp", "original/one", "original/two", "original/libshared.so", "original/inventory",
+                "original/inventory-copy", "dwz/"
+            ],
+            ["dwz"] + (five ? ["-5"] : []) + [
+                "-m", "dwz/common.debug", "-M", commonFileLink, "dwz/one", "dwz/two", "dwz/libshared.so",
+                "dwz/inventory", "dwz/inventory-copy"
+            ],
             ["cp", "dwz/common.debug", "root" + commonFileLink],
             // One program of two units that share the header, through dwz alone: what they share goes to partial
             // units of the file itself, which its units import.
             ["gcc"] + common + ["-o", "original/combined", "\(sources)/one.c", "\(sources)/lib.c"],
             ["mkdir", "alone"],
             ["cp", "original/combined", "alone/"],
-            ["dwz"] + (five ? ["-5"] : []) + ["alone/combined"],
+            ["dwz"] + (five ? ["-5"] : []) + ["alone/combined"]
         ]
         if let failure = run(commands, in: directory) { return .failure(failure) }
         return .success(DwzBuild(directory: directory))
@@ -90,9 +101,12 @@ enum DistributionBuilds {
         let directory = Fixtures.scratchDirectory("zstd-sections")
         let source = Fixtures.sources.appendingPathComponent("sensors.c").path
         let commands: [[String]] = [
-            ["gcc", "-g", "-gdwarf-5", "-O2", "-fdebug-prefix-map=\(Fixtures.sources.path)=.", "-o", "plain", source, "-ldl"],
+            [
+                "gcc", "-g", "-gdwarf-5", "-O2", "-fdebug-prefix-map=\(Fixtures.sources.path)=.", "-o", "plain", source,
+                "-ldl"
+            ],
             ["objcopy", "--compress-debug-sections=zstd", "plain", "zstd"],
-            ["objcopy", "--compress-debug-sections=zlib", "plain", "zlib"],
+            ["objcopy", "--compress-debug-sections=zlib", "plain", "zlib"]
         ]
         if let failure = run(commands, in: directory) { return .failure(failure) }
         return .success(directory)
@@ -100,7 +114,10 @@ enum DistributionBuilds {
 
     private static func run(_ commands: [[String]], in directory: String) -> Failure? {
         for command in commands {
-            guard let result = try? Command.run("/usr/bin/env", command, currentDirectory: URL(fileURLWithPath: directory)) else {
+            guard
+                let result = try? Command.run(
+                    "/usr/bin/env", command, currentDirectory: URL(fileURLWithPath: directory))
+            else {
                 return Failure(description: "could not run: \(command.joined(separator: " "))")
             }
             guard result.status == 0 else {

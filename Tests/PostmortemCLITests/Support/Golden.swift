@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Golden files for CLI output: the command, its standard output, standard error and exit status.
 /// `UPDATE_GOLDEN=1 swift test` rewrites them from the current output (see ``GoldenFile``).
@@ -28,11 +28,14 @@ enum Golden {
     /// Runs `postmortem arguments` and compares the transcript with `Golden/name.txt`.
     /// - Parameter hostIndependent: what is taken out of the output before it is compared (what this machine's own
     ///   libraries made of it, say).
-    static func check(_ name: String, _ arguments: [String], input: String? = nil,
-                      hostIndependent: (CommandResult) -> CommandResult = { $0 },
-                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check(
+        _ name: String, _ arguments: [String], input: String? = nil,
+        hostIndependent: (CommandResult) -> CommandResult = { $0 },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let result = hostIndependent(try Command.postmortem(arguments, input: input))
         let actual = transcript(arguments: arguments, input: input, result: result)
-        GoldenFile.check(actual, against: Paths.golden.appendingPathComponent(name + ".txt"), sourceLocation: sourceLocation)
+        GoldenFile.check(
+            actual, against: Paths.golden.appendingPathComponent(name + ".txt"), sourceLocation: sourceLocation)
     }
 }

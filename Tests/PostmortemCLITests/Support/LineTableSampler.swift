@@ -38,7 +38,9 @@ enum LineTableSampler {
 
     /// `count` addresses: a row chosen at random, then an address chosen at random inside it.
     /// Rows in discarded code (sequences starting at address 0) are skipped.
-    static func sample(_ count: Int, from path: String, dwarfdumpArguments: [String] = [], seed: UInt64) throws -> [UInt64] {
+    static func sample(_ count: Int, from path: String, dwarfdumpArguments: [String] = [], seed: UInt64) throws
+        -> [UInt64]
+    {
         let spans = try rowSpans(of: path, dwarfdumpArguments: dwarfdumpArguments)
         guard !spans.isEmpty else { throw SamplerError.failed("no line table rows in \(path)") }
         var generator = SeededGenerator(seed: seed)

@@ -10,9 +10,12 @@ enum LogOffsets {
     static func offsets(in log: String, binary: String) throws -> [UInt64] {
         let lines = log.split(separator: "\n", omittingEmptySubsequences: false)
         // A sanitizer's `(path/readings+0x1325)`, glibc's `./sensors(+0x12c1)[…]`.
-        let moduleOffset = try Regex<(Substring, Substring)>("[(/ .]" + NSRegularExpression.escapedPattern(for: binary) + "\\(?\\+0x([0-9a-f]+)\\)")
+        let moduleOffset = try Regex<(Substring, Substring)>(
+            "[(/ .]" + NSRegularExpression.escapedPattern(for: binary) + "\\(?\\+0x([0-9a-f]+)\\)")
         // Frame lines only: a sanitizer's `    #N 0x…`, glibc's line that starts with the module's path (not a SUMMARY).
-        let frameLines = lines.filter { $0.drop { $0 == " " }.hasPrefix("#") || $0.hasPrefix("./") || $0.hasPrefix("/") }
+        let frameLines = lines.filter {
+            $0.drop { $0 == " " }.hasPrefix("#") || $0.hasPrefix("./") || $0.hasPrefix("/")
+        }
         let direct = frameLines.compactMap { line in line.firstMatch(of: moduleOffset).flatMap { hex($0.1) } }
         if !direct.isEmpty { return direct }
         // The Swift runtime's older trace: `4    inventory    0x… <unavailable> + 8754`, the offset in decimal.
@@ -30,10 +33,12 @@ enum LogOffsets {
 
     private static func imageRange(in log: String, lines: [Substring], binary: String) throws -> Range<UInt64>? {
         if let start = log.range(of: "{ \"timestamp\"")?.lowerBound,
-           let document = try JSONSerialization.jsonObject(with: Data(log[start...].utf8)) as? [String: Any] {
+            let document = try JSONSerialization.jsonObject(with: Data(log[start...].utf8)) as? [String: Any]
+        {
             let image = (document["images"] as? [[String: Any]])?.first { $0["name"] as? String == binary }
             guard let base = (image?["baseAddress"] as? String).flatMap({ hex(Substring($0)) }),
-                  let end = (image?["endOfText"] as? String).flatMap({ hex(Substring($0)) }) else { return nil }
+                let end = (image?["endOfText"] as? String).flatMap({ hex(Substring($0)) })
+            else { return nil }
             return base..<end
         }
         var low: UInt64?, high: UInt64?
@@ -45,7 +50,9 @@ enum LogOffsets {
                 if bounds.count == 2, let start = hex(bounds[0]), let end = hex(bounds[1]) { return start..<end }
             }
             // gdb's mappings: start, end, size, offset, permissions, file.
-            if fields.count == 6, fields[5].hasSuffix("/" + binary), let start = hex(fields[0]), let end = hex(fields[1]) {
+            if fields.count == 6, fields[5].hasSuffix("/" + binary), let start = hex(fields[0]),
+                let end = hex(fields[1])
+            {
                 low = min(low ?? start, start)
                 high = max(high ?? end, end)
             }
@@ -56,9 +63,12 @@ enum LogOffsets {
     /// Every frame address the log prints: JSON frames' `address`, the backtracer's `N [ra] 0x…`, gdb's `#N  0x… in`.
     private static func runtimeAddresses(in log: String, lines: [Substring]) -> [UInt64] {
         if let start = log.range(of: "{ \"timestamp\"")?.lowerBound,
-           let document = try? JSONSerialization.jsonObject(with: Data(log[start...].utf8)) as? [String: Any] {
-            return ((document["threads"] as? [[String: Any]]) ?? []).flatMap { ($0["frames"] as? [[String: Any]]) ?? [] }
-                .compactMap { ($0["address"] as? String).flatMap { hex(Substring($0)) } }
+            let document = try? JSONSerialization.jsonObject(with: Data(log[start...].utf8)) as? [String: Any]
+        {
+            return ((document["threads"] as? [[String: Any]]) ?? []).flatMap {
+                ($0["frames"] as? [[String: Any]]) ?? []
+            }
+            .compactMap { ($0["address"] as? String).flatMap { hex(Substring($0)) } }
         }
         return lines.compactMap { line -> UInt64? in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -10,8 +10,13 @@ final class DebuginfodServer {
     /// Starts `debuginfod -F` over `directory` and waits until it serves `readyBuildID`'s debug information.
     /// - Parameter bindMount: a folder the server alone sees at another path (through a mount namespace of its own,
     ///   which needs root): sources it serves that the client cannot read.
-    init(serving directory: String, readyBuildID: String, scratch: String, bindMount: (from: String, to: String)? = nil) throws {
-        guard let executable = ["/usr/bin/debuginfod", "/usr/sbin/debuginfod"].first(where: FileManager.default.isExecutableFile) else {
+    init(serving directory: String, readyBuildID: String, scratch: String, bindMount: (from: String, to: String)? = nil)
+        throws
+    {
+        guard
+            let executable = ["/usr/bin/debuginfod", "/usr/sbin/debuginfod"].first(
+                where: FileManager.default.isExecutableFile)
+        else {
             throw Failure("Debian's debuginfod is needed (make setup-test installs it: apt-get install debuginfod)")
         }
         // The port is free when picked, and another program may take it before the server binds it (debuginfod
@@ -20,11 +25,17 @@ final class DebuginfodServer {
             let port = try LoopbackPort.free()
             let process = Process()
             // -F: ELF files below the folder; -t 0 and -g 0: no rescans or grooming while the test runs.
-            let arguments = ["-F", "-p", String(port), "-d", scratch + "/debuginfod-\(port).sqlite", "-t", "0", "-g", "0", directory]
+            let arguments = [
+                "-F", "-p", String(port), "-d", scratch + "/debuginfod-\(port).sqlite", "-t", "0", "-g", "0", directory
+            ]
             if let bindMount {
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-                process.arguments = ["--mount", "--propagation", "private", "sh", "-c", #"mount --bind "$0" "$1" && shift && exec "$@""#,
-                                     bindMount.from, bindMount.to, executable] + arguments
+                process.arguments =
+                    [
+                        "--mount", "--propagation", "private", "sh", "-c",
+                        #"mount --bind "$0" "$1" && shift && exec "$@""#,
+                        bindMount.from, bindMount.to, executable
+                    ] + arguments
             } else {
                 process.executableURL = URL(fileURLWithPath: executable)
                 process.arguments = arguments
@@ -36,9 +47,12 @@ final class DebuginfodServer {
             // Ready once the scan has indexed the folder: debuginfod-find (same package) gets a file from it.
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline, process.isRunning {
-                let found = try Command.run("/usr/bin/debuginfod-find", ["debuginfo", readyBuildID],
-                                            environment: ["DEBUGINFOD_URLS": url, "DEBUGINFOD_CACHE_PATH": scratch + "/ready-cache",
-                                                          "DEBUGINFOD_TIMEOUT": "2"])
+                let found = try Command.run(
+                    "/usr/bin/debuginfod-find", ["debuginfo", readyBuildID],
+                    environment: [
+                        "DEBUGINFOD_URLS": url, "DEBUGINFOD_CACHE_PATH": scratch + "/ready-cache",
+                        "DEBUGINFOD_TIMEOUT": "2"
+                    ])
                 try? FileManager.default.removeItem(atPath: scratch + "/ready-cache")
                 if found.status == 0 {
                     (self.url, self.process) = (url, process)
@@ -103,7 +117,11 @@ private final class HeldConnections: @unchecked Sendable {
     private var descriptors: [Int32] = []
     func add(_ descriptor: Int32) { lock.withLock { descriptors.append(descriptor) } }
     var count: Int { lock.withLock { descriptors.count } }
-    func closeAll() { lock.withLock { descriptors.forEach { close($0) }; descriptors = [] } }
+    func closeAll() {
+        lock.withLock {
+            descriptors.forEach { close($0) }; descriptors = []
+        }
+    }
 }
 
 /// A loopback HTTP server that answers every request with 200 and the same file, whatever build-id was asked: a
@@ -133,7 +151,9 @@ final class OneFileServer: @unchecked Sendable {
             var received = 0
             // Up to the end of the request's head.
             while received < request.count {
-                let count = request.withUnsafeMutableBytes { read(connection, $0.baseAddress! + received, $0.count - received) }
+                let count = request.withUnsafeMutableBytes {
+                    read(connection, $0.baseAddress! + received, $0.count - received)
+                }
                 if count <= 0 { break }
                 received += count
                 if String(decoding: request[..<received], as: UTF8.self).contains("\r\n\r\n") { break }
@@ -144,7 +164,8 @@ final class OneFileServer: @unchecked Sendable {
                     var offset = 0
                     while offset < bytes.count {
                         // send with MSG_NOSIGNAL: a client that hangs up early (a file over its size limit) must not SIGPIPE the tests.
-                        let written = send(connection, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                        let written = send(
+                            connection, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
                         if written <= 0 { break }
                         offset += written
                     }
@@ -169,8 +190,10 @@ enum LoopbackPort {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && listen(descriptor, 64) == 0
-                && getsockname(descriptor, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && listen(descriptor, 64) == 0
+                    && getsockname(descriptor, $0, &length) == 0
+            }
         }
         guard bound else {
             close(descriptor)

@@ -30,7 +30,10 @@ enum Paths {
     /// toolchain's, else the one on `PATH`.
     static let llvmSymbolizer: String? = {
         if let path = ProcessInfo.processInfo.environment["LLVM_SYMBOLIZER"], !path.isEmpty,
-           FileManager.default.isExecutableFile(atPath: path) { return path }
+            FileManager.default.isExecutableFile(atPath: path)
+        {
+            return path
+        }
         if let swiftc = executable(named: "swiftc") {
             let sibling = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().deletingLastPathComponent()
                 .appendingPathComponent("llvm-symbolizer").path
@@ -68,8 +71,10 @@ extension Command {
 
     /// Runs `postmortem` with `arguments` from the package root, with the tests' index cache (or `cacheDirectory`),
     /// written before each run ends (``foregroundCacheWrites``) unless `backgroundCacheWrites`.
-    static func postmortem(_ arguments: [String], input: String? = nil, cacheDirectory: String? = nil,
-                           backgroundCacheWrites: Bool = false) throws -> CommandResult {
+    static func postmortem(
+        _ arguments: [String], input: String? = nil, cacheDirectory: String? = nil,
+        backgroundCacheWrites: Bool = false
+    ) throws -> CommandResult {
         var environment = ["POSTMORTEM_CACHE_DIR": cacheDirectory ?? indexCacheDirectory]
         if !backgroundCacheWrites { environment.merge(foregroundCacheWrites) { $1 } }
         return try run(Paths.postmortem, arguments, input: input, environment: environment)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The sample crash logs (`SampleCrashes/*`), each rewritten by a test (given a logger's prefix, wrapped in JSON
 /// objects, …) and symbolicated in one run with all the others: a run per question, not a run per log, since the
@@ -22,7 +22,9 @@ struct SampleLogBatch {
             let directory = root.appendingPathComponent(folder)
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
             where name.hasSuffix(".txt") || name.hasSuffix(".crash") || name.hasSuffix(".json") || name == "App.ips" {
-                guard let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) else { continue }
+                guard let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) else {
+                    continue
+                }
                 logs.append(Log(folder: "SampleCrashes/" + folder, name: name, text: text))
             }
         }
@@ -30,7 +32,8 @@ struct SampleLogBatch {
     }()
 
     /// The options every run of a batch shares: no cache, and every sample's folder as a `-d` root.
-    static let symbolicate: [String] = ["symbolicate", "--no-cache"]
+    static let symbolicate: [String] =
+        ["symbolicate", "--no-cache"]
         + Array(Set(logs.map(\.folder))).sorted().flatMap { ["-d", $0] }
 
     /// The files written, in the order of `logs`.
@@ -87,9 +90,13 @@ struct SampleLogBatch {
 
     /// Where two runs' JSON reports first differ: the report's line and the first characters that differ.
     static func firstDifference(_ left: String, _ right: String) -> String {
-        let a = left.split(separator: "\n", omittingEmptySubsequences: false), b = right.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let index = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) else { return "\(a.count) against \(b.count) lines" }
+        let a = left.split(separator: "\n", omittingEmptySubsequences: false),
+            b = right.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let index = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) else {
+            return "\(a.count) against \(b.count) lines"
+        }
         let shared = zip(a[index], b[index]).prefix { $0 == $1 }.count
-        return "report line \(index + 1): …\(a[index].dropFirst(max(0, shared - 40)).prefix(120)) against …\(b[index].dropFirst(max(0, shared - 40)).prefix(120))"
+        return
+            "report line \(index + 1): …\(a[index].dropFirst(max(0, shared - 40)).prefix(120)) against …\(b[index].dropFirst(max(0, shared - 40)).prefix(120))"
     }
 }

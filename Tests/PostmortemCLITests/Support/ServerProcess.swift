@@ -39,7 +39,8 @@ final class ServerProcess: @unchecked Sendable {
             firstLine.signal()
         }
         guard firstLine.wait(timeout: .now() + 60) == .success, let text = line.text,
-              let range = text.range(of: "http://") else {
+            let range = text.range(of: "http://")
+        else {
             kill(process.processIdentifier, SIGKILL)
             throw Failure("postmortem serve did not say where it listens within 60 s; its log: \(Self.read(logPath))")
         }
@@ -84,12 +85,19 @@ struct HTTPAnswer {
 enum HTTP {
     /// Sends `body` (a file's contents, or text) with `method` to `url`; `extra` goes to curl as it is (headers, rate
     /// limits).
-    static func send(_ method: String, _ url: String, body: String? = nil, bodyFile: String? = nil, extra: [String] = [],
-                     timeout: Int = 120) throws -> HTTPAnswer {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("postmortem-http-\(UUID().uuidString)").path
+    static func send(
+        _ method: String, _ url: String, body: String? = nil, bodyFile: String? = nil, extra: [String] = [],
+        timeout: Int = 120
+    ) throws -> HTTPAnswer {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "postmortem-http-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var arguments = ["-s", "-S", "-X", method, "-o", scratch + ".body", "-w", "%{http_code} %{time_total} %{content_type}",
-                         "--max-time", String(timeout)] + extra
+        var arguments =
+            [
+                "-s", "-S", "-X", method, "-o", scratch + ".body", "-w", "%{http_code} %{time_total} %{content_type}",
+                "--max-time", String(timeout)
+            ] + extra
         defer { try? FileManager.default.removeItem(atPath: scratch + ".body") }
         if let body {
             try Data(body.utf8).write(to: URL(fileURLWithPath: scratch + ".request"))
@@ -104,8 +112,9 @@ enum HTTP {
             throw Failure("curl \(method) \(url) failed (\(result.status)): \(result.standardError)")
         }
         let answer = (try? String(contentsOfFile: scratch + ".body", encoding: .utf8)) ?? ""
-        return HTTPAnswer(status: status, body: answer, contentType: written.count > 2 ? String(written[2]) : "",
-                          seconds: written.count > 1 ? Double(written[1]) ?? 0 : 0)
+        return HTTPAnswer(
+            status: status, body: answer, contentType: written.count > 2 ? String(written[2]) : "",
+            seconds: written.count > 1 ? Double(written[1]) ?? 0 : 0)
     }
 }
 
@@ -114,14 +123,17 @@ enum DebugIDs {
     static func elf(_ path: String) throws -> String {
         let notes = try Fixtures.run("readelf", ["-n", path])
         guard let line = notes.split(separator: "\n").first(where: { $0.contains("Build ID:") }),
-              let hex = line.split(separator: " ").last else { throw Failure("\(path) has no build-id") }
+            let hex = line.split(separator: " ").last
+        else { throw Failure("\(path) has no build-id") }
         var bytes: [UInt8] = stride(from: 0, to: hex.count, by: 2).map { offset in
             let start = hex.index(hex.startIndex, offsetBy: offset)
             return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
         }
         bytes = Array(bytes.prefix(16)) + Array(repeating: 0, count: max(0, 16 - bytes.count))
         // A GUID's first three fields are little-endian.
-        let guid = Array(bytes[0..<4].reversed()) + Array(bytes[4..<6].reversed()) + Array(bytes[6..<8].reversed()) + Array(bytes[8...])
+        let guid =
+            Array(bytes[0..<4].reversed()) + Array(bytes[4..<6].reversed()) + Array(bytes[6..<8].reversed())
+            + Array(bytes[8...])
         return guid.map { String(format: "%02X", $0) }.joined() + "0"
     }
 }

@@ -13,8 +13,10 @@ struct SymbolFileRecords {
     /// joined to its `.` compilation directory as they are: `././main.c`).
     init(text: String, workingDirectory: String? = nil, droppingDotComponents: Bool = false) {
         func relative(_ written: String) -> String {
-            let path = droppingDotComponents
-                ? written.split(separator: "/", omittingEmptySubsequences: false).filter { $0 != "." }.joined(separator: "/") : written
+            let path =
+                droppingDotComponents
+                ? written.split(separator: "/", omittingEmptySubsequences: false).filter { $0 != "." }.joined(
+                    separator: "/") : written
             guard let workingDirectory else { return path }
             if path == workingDirectory { return "." }
             return path.hasPrefix(workingDirectory + "/") ? String(path.dropFirst(workingDirectory.count + 1)) : path
@@ -47,8 +49,14 @@ struct SymbolFileRecords {
                 add("PUBLIC address", fields[1])
             case "INLINE":
                 guard fields.count >= 7, let function else { continue }
-                add("INLINE", "\(function) depth \(fields[1]) line \(fields[2]) file \(files[fields[3]] ?? "?") ranges \(fields[5...].joined(separator: " "))")
-                add("INLINE origin", "\(function) depth \(fields[1]) ranges \(fields[5...].joined(separator: " ")) \(origins[fields[4]] ?? "?")")
+                add(
+                    "INLINE",
+                    "\(function) depth \(fields[1]) line \(fields[2]) file \(files[fields[3]] ?? "?") ranges \(fields[5...].joined(separator: " "))"
+                )
+                add(
+                    "INLINE origin",
+                    "\(function) depth \(fields[1]) ranges \(fields[5...].joined(separator: " ")) \(origins[fields[4]] ?? "?")"
+                )
             case "STACK":
                 guard fields.count >= 4, fields[1] == "CFI" else { continue }
                 if fields[2] == "INIT" {
@@ -67,10 +75,15 @@ struct SymbolFileRecords {
 
     /// The share of `kind`'s records in either file that both hold (1 when neither has any), and a few records only
     /// one holds.
-    func agreement(with other: SymbolFileRecords, on kind: String) -> (share: Double, onlyHere: [String], onlyThere: [String]) {
+    func agreement(with other: SymbolFileRecords, on kind: String) -> (
+        share: Double, onlyHere: [String], onlyThere: [String]
+    ) {
         let mine = records[kind] ?? [], theirs = other.records[kind] ?? []
         let union = mine.union(theirs).count
         let share = union == 0 ? 1 : Double(mine.intersection(theirs).count) / Double(union)
-        return (share, Array(mine.subtracting(theirs).sorted().prefix(5)), Array(theirs.subtracting(mine).sorted().prefix(5)))
+        return (
+            share, Array(mine.subtracting(theirs).sorted().prefix(5)),
+            Array(theirs.subtracting(mine).sorted().prefix(5))
+        )
     }
 }

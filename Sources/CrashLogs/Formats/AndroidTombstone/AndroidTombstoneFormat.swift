@@ -5,7 +5,9 @@ enum AndroidTombstoneFormat: CrashLogFormatReader {
 
     static func recognizes(_ lines: [LogLine]) -> Bool { AndroidTombstoneParser.recognizes(lines) }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         AndroidTombstoneParser.parse(lines)
     }
 

@@ -70,9 +70,12 @@ struct AndroidTombstoneParser {
                 stacks.close(into: &report)
                 threadName = String(text[range.lowerBound...]).trimmingWhitespace
             }
-            if report.exception == nil, let range = text.range(of: "signal "), text.includes("fault addr") || text.includes("code ") {
+            if report.exception == nil, let range = text.range(of: "signal "),
+                text.includes("fault addr") || text.includes("code ")
+            {
                 let detail = String(text[range.lowerBound...]).trimmingWhitespace
-                report.exception = CrashReport.Exception(type: detail.split(separator: ",").first.map(String.init), message: detail)
+                report.exception = CrashReport.Exception(
+                    type: detail.split(separator: ",").first.map(String.init), message: detail)
             }
             if let range = text.range(of: "Abort message: ") {
                 let message = String(text[range.upperBound...]).trimmingWhitespace
@@ -91,15 +94,23 @@ struct AndroidTombstoneParser {
             if parsed.index == 0 { stacks.close(into: &report) }
             if stacks.current.isEmpty { stacks.noteText(threadName ?? "backtrace") }
             // An APK path names its library after `!`: `base.apk!libfoo.so`.
-            let name = parsed.path.split(separator: "!").last.map { GlibcBacktraceParser.fileName(String($0)) } ?? parsed.path
-            let image = report.imageIndex(named: name.split(separator: " ").first.map(String.init) ?? name, path: parsed.path)
+            let name =
+                parsed.path.split(separator: "!").last.map { GlibcBacktraceParser.fileName(String($0)) } ?? parsed.path
+            let image = report.imageIndex(
+                named: name.split(separator: " ").first.map(String.init) ?? name, path: parsed.path)
             if let buildID = parsed.buildID { report.images[image].identifier = buildID }
             // libunwindstack prints every frame but the first already moved back into the call.
-            stacks.append(CrashFrame(index: parsed.index, address: nil, addressKind: parsed.index == 0 ? .programCounter : .adjustedReturnAddress,
-                                     image: image, imageOffset: parsed.relativePC, symbolInLog: parsed.function,
-                                     symbolOffsetInLog: parsed.functionOffset, lineNumber: number,
-                                     lineStyle: .androidTombstone(headLength: text.range(of: parsed.path).map { FrameLineStyle.length(of: text, upTo: $0.upperBound) },
-                                                                  buildID: parsed.buildID)))
+            stacks.append(
+                CrashFrame(
+                    index: parsed.index, address: nil,
+                    addressKind: parsed.index == 0 ? .programCounter : .adjustedReturnAddress,
+                    image: image, imageOffset: parsed.relativePC, symbolInLog: parsed.function,
+                    symbolOffsetInLog: parsed.functionOffset, lineNumber: number,
+                    lineStyle: .androidTombstone(
+                        headLength: text.range(of: parsed.path).map {
+                            FrameLineStyle.length(of: text, upTo: $0.upperBound)
+                        },
+                        buildID: parsed.buildID)))
         }
         stacks.close(into: &report)
         return report
@@ -111,8 +122,9 @@ extension SanitizerParser.FrameLine {
     /// the line gives, already named and placed by the symbolizer that printed it.
     func frame(lineNumber: Int, report: inout CrashReport) -> CrashFrame {
         let image = module.map { report.imageIndex(named: GlibcBacktraceParser.fileName($0), path: $0) }
-        var frame = CrashFrame(index: index, address: pc, addressKind: index == 0 ? .programCounter : .adjustedReturnAddress,
-                               image: image, imageOffset: image == nil ? nil : offset, symbolInLog: function, lineNumber: lineNumber)
+        var frame = CrashFrame(
+            index: index, address: pc, addressKind: index == 0 ? .programCounter : .adjustedReturnAddress,
+            image: image, imageOffset: image == nil ? nil : offset, symbolInLog: function, lineNumber: lineNumber)
         frame.isSymbolicatedInLog = module == nil && function != nil
         return frame
     }

@@ -35,11 +35,14 @@ enum LogcatWriters {
         var fields = text.utf8.split(separator: 0x20, maxSplits: 5, omittingEmptySubsequences: true).prefix(5)
         guard fields.count == 5 else { return nil }
         let date = fields.removeFirst(), time = fields.removeFirst()
-        guard date.count == 5 || date.count == 10, date.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }),
-              time.count >= 8, time.dropFirst(2).first == UInt8(ascii: ":"),
-              time.allSatisfy({ $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) }) else { return nil }
+        guard date.count == 5 || date.count == 10,
+            date.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }),
+            time.count >= 8, time.dropFirst(2).first == UInt8(ascii: ":"),
+            time.allSatisfy({ $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) })
+        else { return nil }
         let pid = fields.removeFirst(), tid = fields.removeFirst(), level = fields.removeFirst()
-        guard tid.allSatisfy({ (0x30...0x39).contains($0) }), level.count == 1, "VDIWEFA".utf8.contains(level.first!) else { return nil }
+        guard tid.allSatisfy({ (0x30...0x39).contains($0) }), level.count == 1, "VDIWEFA".utf8.contains(level.first!)
+        else { return nil }
         return Int(String(decoding: pid, as: UTF8.self))
     }
 
@@ -47,18 +50,24 @@ enum LogcatWriters {
     static func brief(_ text: String) -> Int? {
         let utf8 = text.utf8
         guard utf8.count > 6, "VDIWEFA".utf8.contains(utf8.first!), utf8.dropFirst().first == UInt8(ascii: "/"),
-              let open = utf8.firstIndex(of: UInt8(ascii: "(")), let close = utf8[open...].firstIndex(of: UInt8(ascii: ")")),
-              utf8[close...].starts(with: "): ".utf8) else { return nil }
+            let open = utf8.firstIndex(of: UInt8(ascii: "(")),
+            let close = utf8[open...].firstIndex(of: UInt8(ascii: ")")),
+            utf8[close...].starts(with: "): ".utf8)
+        else { return nil }
         return Int(String(decoding: utf8[utf8.index(after: open)..<close], as: UTF8.self).trimmingWhitespace)
     }
 
     /// The writer of the tombstone in `lines`: the writer of its `*** *** ***` banner, else of its first
     /// `pid: N, tid: M` header; nil when the lines name no writers.
     static func tombstoneWriter(_ lines: [LogLine], writers: [Int?]) -> Int? {
-        if let banner = lines.indices.first(where: { writers[$0] != nil && lines[$0].text.hasPrefix("*** *** *** *** ***") }) {
+        if let banner = lines.indices.first(where: {
+            writers[$0] != nil && lines[$0].text.hasPrefix("*** *** *** *** ***")
+        }) {
             return writers[banner]
         }
-        return lines.indices.first { writers[$0] != nil && lines[$0].text.includes("pid: ") && lines[$0].text.includes(", tid: ") }
-            .flatMap { writers[$0] }
+        return lines.indices.first {
+            writers[$0] != nil && lines[$0].text.includes("pid: ") && lines[$0].text.includes(", tid: ")
+        }
+        .flatMap { writers[$0] }
     }
 }

@@ -1,3 +1,5 @@
+import PostmortemCore
+
 extension ReportTextRenderer {
     /// The tombstone's own line, with `(function+offset)` filled in and the source position after it;
     /// inlined frames as extra lines with the same number, marked `(inlined)`.

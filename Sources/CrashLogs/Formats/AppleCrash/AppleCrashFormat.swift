@@ -9,7 +9,9 @@ enum AppleCrashFormat: CrashLogFormatReader {
 
     static func recognizes(_ lines: [LogLine]) -> Bool { AppleCrashParser.recognizes(lines) }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         AppleCrashParser.parse(lines)
     }
 
@@ -17,6 +19,7 @@ enum AppleCrashFormat: CrashLogFormatReader {
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
         let text = lines[number].text
         if text.hasPrefix("Incident Identifier:") { return true }
-        return text.hasPrefix("Process:") && !lines[max(0, number - 12)..<number].contains { $0.text.hasPrefix("Incident Identifier:") }
+        return text.hasPrefix("Process:")
+            && !lines[max(0, number - 12)..<number].contains { $0.text.hasPrefix("Incident Identifier:") }
     }
 }

@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// Parses Apple's text crash reports (`.crash`): the header, `Thread N …:` stacks, `Last Exception Backtrace:`
 /// and `Application Specific Backtrace N:` stacks, and `Binary Images:` with load addresses and UUIDs.
 /// Lines before the report (console noise, an `.ips` header line) and after it are kept as they are.
@@ -11,7 +12,9 @@ struct AppleCrashParser {
         var tailStart: String.Index
 
         /// How the line `text` it was read from is written.
-        func style(in text: String) -> FrameLineStyle { .darwin(headLength: FrameLineStyle.length(of: text, upTo: tailStart)) }
+        func style(in text: String) -> FrameLineStyle {
+            .darwin(headLength: FrameLineStyle.length(of: text, upTo: tailStart))
+        }
         /// `0xBASE + N` (unsymbolicated): the image's load address and the decimal offset.
         var base: UInt64?
         var offset: UInt64?
@@ -24,7 +27,8 @@ struct AppleCrashParser {
         let utf8 = line.utf8
         let end = utf8.endIndex
         guard let (index, digitsEnd) = Substring(line).droppingLeadingSpaces.leadingDecimal(),
-              digitsEnd < end, utf8[digitsEnd].isBlank else { return nil }
+            digitsEnd < end, utf8[digitsEnd].isBlank
+        else { return nil }
         var cursor = digitsEnd
         // The image name may hold spaces; the address is the first `0x…` word after it.
         var imageStart: String.Index?
@@ -53,7 +57,8 @@ struct AppleCrashParser {
         let text = tail.trimmingBlanks
         guard let plus = text.range(of: " + ") else { return }
         let head = text[..<plus.lowerBound]
-        frame.offset = UInt64(Substring(text.utf8[plus.upperBound...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }))
+        frame.offset = UInt64(
+            Substring(text.utf8[plus.upperBound...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }))
         if let base = HexNumber.parse(head) {
             frame.base = base
         } else if !head.isEmpty {
@@ -66,18 +71,21 @@ struct AppleCrashParser {
     static func image(in line: String) -> CrashImage? {
         let text = Substring(line).trimmingBlanks
         guard text.utf8.starts(with: "0x".utf8),
-              let dash = text.range(of: " - ") ?? text.range(of: "-"),
-              let start = HexNumber.parse(utf8: Substring(text.utf8[..<dash.lowerBound]).trimmingBlanks.utf8) else { return nil }
+            let dash = text.range(of: " - ") ?? text.range(of: "-"),
+            let start = HexNumber.parse(utf8: Substring(text.utf8[..<dash.lowerBound]).trimmingBlanks.utf8)
+        else { return nil }
         let rest = Substring(text.utf8[dash.upperBound...]).trimmingBlanks
         let endText = rest.utf8.prefix { $0 != UInt8(ascii: " ") }
         guard let end = HexNumber.parse(utf8: endText), let open = rest.utf8.firstIndex(of: UInt8(ascii: "<")),
-              let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">"))
+        else { return nil }
         var description = Substring(rest.utf8[endText.endIndex..<open]).trimmingBlanks
         if description.utf8.first == UInt8(ascii: "+") { description = description.dropFirst().trimmingBlanks }
         var architecture: String?
         // Drop `(version)` and take the architecture word, when there is one.
         if let paren = description.utf8.firstIndex(of: UInt8(ascii: "(")) {
-            let inside = Substring(description.utf8[description.utf8.index(after: paren)...].prefix { $0 != UInt8(ascii: ")") })
+            let inside = Substring(
+                description.utf8[description.utf8.index(after: paren)...].prefix { $0 != UInt8(ascii: ")") })
             if Self.architectures.contains(inside) { architecture = String(inside) }
             description = Substring(description.utf8[..<paren]).trimmingBlanks
         }
@@ -91,9 +99,12 @@ struct AppleCrashParser {
         var name = words.joined(separator: " ")
         // macOS 10 reports name a bundle's image by its identifier (`com.apple.CoreFoundation`): the binary, which the
         // frames name and which is looked for on disk, is the path's last part.
-        if case let file = FilePath.fileName(of: path), !file.isEmpty, name != file, Self.isBundleIdentifier(name) { name = String(file) }
-        return CrashImage(name: name, path: path.isEmpty ? nil : path, identifier: uuid,
-                          architecture: architecture, loadAddress: start, endAddress: end)
+        if case let file = FilePath.fileName(of: path), !file.isEmpty, name != file, Self.isBundleIdentifier(name) {
+            name = String(file)
+        }
+        return CrashImage(
+            name: name, path: path.isEmpty ? nil : path, identifier: uuid,
+            architecture: architecture, loadAddress: start, endAddress: end)
     }
 
     /// `com.apple.CoreFoundation`: reverse-DNS, at least three dot-separated parts, no blanks.
@@ -103,7 +114,9 @@ struct AppleCrashParser {
             && parts[0].allSatisfy { $0.isLetter } && parts[0].lowercased() == parts[0]
     }
 
-    private static let architectures: Set<Substring> = ["arm64", "arm64e", "x86_64", "x86_64h", "i386", "armv7", "armv7s", "armv7k", "arm64_32"]
+    private static let architectures: Set<Substring> = [
+        "arm64", "arm64e", "x86_64", "x86_64h", "i386", "armv7", "armv7s", "armv7k", "arm64_32"
+    ]
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var threads = false, images = false
@@ -122,10 +135,16 @@ struct AppleCrashParser {
         for line in lines {
             if line.text.hasPrefix("Binary Images:") { inImages = true; continue }
             guard inImages else { continue }
-            if let image = image(in: line.text) { report.images.append(image) } else if !line.text.trimmingWhitespace.isEmpty { inImages = false }
+            if let image = image(in: line.text) {
+                report.images.append(image)
+            } else if !line.text.trimmingWhitespace.isEmpty {
+                inImages = false
+            }
         }
         var imageNamed: [String: Int] = [:]
-        for (index, image) in report.images.enumerated() where imageNamed[image.name] == nil { imageNamed[image.name] = index }
+        for (index, image) in report.images.enumerated() where imageNamed[image.name] == nil {
+            imageNamed[image.name] = index
+        }
         var exceptionType: String?
         var messages: [String] = []
         var threadNames: [Int: String] = [:]
@@ -138,13 +157,19 @@ struct AppleCrashParser {
         for (number, line) in lines.enumerated() {
             let text = line.text
             if text.hasPrefix("Binary Images:") { close(); break }
-            if text.hasPrefix("Exception Type:") { exceptionType = String(text.dropFirst("Exception Type:".count)).trimmingWhitespace }
+            if text.hasPrefix("Exception Type:") {
+                exceptionType = String(text.dropFirst("Exception Type:".count)).trimmingWhitespace
+            }
             if text.hasPrefix("Termination Reason:") || text.hasPrefix("Exception Codes:") {
                 messages.append(text.trimmingWhitespace)
             }
             if text.hasPrefix("Application Specific Information:") { inApplicationInformation = true; continue }
             if inApplicationInformation {
-                if text.trimmingWhitespace.isEmpty { inApplicationInformation = false } else { messages.append(text.trimmingWhitespace) }
+                if text.trimmingWhitespace.isEmpty {
+                    inApplicationInformation = false
+                } else {
+                    messages.append(text.trimmingWhitespace)
+                }
                 continue
             }
             if let header = threadHeader(text) {
@@ -165,16 +190,19 @@ struct AppleCrashParser {
                 if text.trimmingWhitespace.isEmpty || text.hasPrefix("Thread ") { close() }
                 continue
             }
-            let image = imageNamed[parsed.image]
+            let image =
+                imageNamed[parsed.image]
                 ?? report.images.firstIndex { image in
                     guard let start = image.loadAddress, let end = image.endAddress else { return false }
                     return parsed.address >= start && parsed.address <= end
                 }
             // Apple's rule: frame 0 is where the thread was; every other frame is a return address.
             let kind: AddressKind = parsed.index == 0 ? .programCounter : .returnAddress
-            var frame = CrashFrame(index: parsed.index, address: parsed.address, addressKind: kind, image: image,
-                                   imageOffset: nil, symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset,
-                                   lineNumber: number, lineStyle: parsed.style(in: text))
+            var frame = CrashFrame(
+                index: parsed.index, address: parsed.address, addressKind: kind, image: image,
+                imageOffset: nil, symbolInLog: parsed.symbol,
+                symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset,
+                lineNumber: number, lineStyle: parsed.style(in: text))
             if let image, let start = report.images[image].loadAddress, parsed.address >= start {
                 frame.imageOffset = parsed.address - start
             } else if parsed.base != nil, let offset = parsed.offset {
@@ -185,10 +213,12 @@ struct AppleCrashParser {
         }
         close()
         if exceptionType != nil || !messages.isEmpty {
-            report.exception = CrashReport.Exception(type: exceptionType, message: messages.isEmpty ? nil : messages.joined(separator: "\n"))
+            report.exception = CrashReport.Exception(
+                type: exceptionType, message: messages.isEmpty ? nil : messages.joined(separator: "\n"))
         }
         if !lines.contains(where: { $0.text.hasPrefix("Binary Images:") }) {
-            report.warnings.append("the report has no Binary Images section; frames resolve only when their image can be found by name")
+            report.warnings.append(
+                "the report has no Binary Images section; frames resolve only when their image can be found by name")
         }
         return report
     }
@@ -202,7 +232,9 @@ struct AppleCrashParser {
     /// `Thread 0 name:  Dispatch queue: …`, `Thread 0 Crashed:`, `Thread 0 Crashed:: Dispatch queue: …`,
     /// `Thread 1:: com.apple.uikit.eventfetch-thread`, `Last Exception Backtrace:`, `Application Specific Backtrace 1:`.
     private static func threadHeader(_ text: String) -> ThreadHeader? {
-        if text.hasPrefix("Last Exception Backtrace:") || (text.hasPrefix("Application Specific Backtrace") && text.hasSuffix(":")) {
+        if text.hasPrefix("Last Exception Backtrace:")
+            || (text.hasPrefix("Application Specific Backtrace") && text.hasSuffix(":"))
+        {
             return .exceptionBacktrace(String(text.dropLast()))
         }
         guard text.hasPrefix("Thread ") else { return nil }

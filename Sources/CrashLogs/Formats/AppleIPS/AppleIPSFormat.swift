@@ -10,7 +10,9 @@ enum AppleIPSFormat: CrashLogFormatReader {
 
     static func recognizes(_ lines: [LogLine]) -> Bool { AppleIPSParser.recognizes(lines) }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         try AppleIPSParser.parse(lines, bytes: bytes, source: source)
     }
 }

@@ -21,7 +21,8 @@ extension ReportTextRenderer {
     func breakpadRows(_ frame: CrashFrame, thread: Int, frameNumber: Int, module: String) -> [String] {
         frame.symbols.map { symbol in
             let offset = symbol.isInlined ? "" : frame.functionOffset.map { "0x" + String($0, radix: 16) } ?? ""
-            return "\(thread)|\(frameNumber)|\(module)|\(symbol.function ?? "")|\(symbol.file ?? "")|\(symbol.line > 0 ? String(symbol.line) : "")|\(offset)"
+            return
+                "\(thread)|\(frameNumber)|\(module)|\(symbol.function ?? "")|\(symbol.file ?? "")|\(symbol.line > 0 ? String(symbol.line) : "")|\(offset)"
         }
     }
 }

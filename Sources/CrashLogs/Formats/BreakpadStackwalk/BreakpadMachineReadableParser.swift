@@ -3,7 +3,8 @@
 /// where the offset is from the source line, the function, the module or zero, whichever is most precise.
 struct BreakpadMachineReadableParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
-        lines.contains { $0.text.hasPrefix("OS|") } && lines.contains { $0.text.hasPrefix("Module|") || $0.text.hasPrefix("Crash|") }
+        lines.contains { $0.text.hasPrefix("OS|") }
+            && lines.contains { $0.text.hasPrefix("Module|") || $0.text.hasPrefix("Crash|") }
     }
 
     struct Row {
@@ -19,8 +20,9 @@ struct BreakpadMachineReadableParser {
     static func row(in line: String) -> Row? {
         let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 7, let thread = Int(fields[0]), let frame = Int(fields[1]) else { return nil }
-        return Row(thread: thread, frame: frame, module: fields[2], function: fields[3], file: fields[4], line: fields[5],
-                   offset: HexNumber.parse(fields[6]))
+        return Row(
+            thread: thread, frame: frame, module: fields[2], function: fields[3], file: fields[4], line: fields[5],
+            offset: HexNumber.parse(fields[6]))
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {
@@ -30,8 +32,10 @@ struct BreakpadMachineReadableParser {
             let fields = line.text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             if fields.first == "Module", fields.count >= 7 {
                 // Breakpad's debug id (a GUID plus an age) is not the build-id it was made from: it is not kept.
-                report.images.append(CrashImage(name: fields[1], path: nil, loadAddress: HexNumber.parse(fields[5]),
-                                                endAddress: HexNumber.parse(fields[6])))
+                report.images.append(
+                    CrashImage(
+                        name: fields[1], path: nil, loadAddress: HexNumber.parse(fields[5]),
+                        endAddress: HexNumber.parse(fields[6])))
             } else if fields.first == "Crash", fields.count >= 4 {
                 if !fields[1].isEmpty { report.exception = CrashReport.Exception(type: fields[1], message: nil) }
                 crashedThread = Int(fields[3])
@@ -42,16 +46,19 @@ struct BreakpadMachineReadableParser {
             guard let row = row(in: line.text) else { continue }
             let image = row.module.isEmpty ? nil : report.images.firstIndex { $0.name == row.module }
             let moduleOnly = row.function.isEmpty && !row.module.isEmpty
-            var frame = CrashFrame(index: row.frame, address: row.module.isEmpty ? row.offset : nil,
-                                   addressKind: row.frame == 0 ? .programCounter : .returnAddress, image: image,
-                                   imageOffset: moduleOnly ? row.offset : nil, symbolInLog: row.function.isEmpty ? nil : row.function,
-                                   symbolOffsetInLog: row.file.isEmpty && !row.function.isEmpty ? row.offset : nil, lineNumber: number,
-                                   lineStyle: .breakpadMachineReadable(thread: row.thread, frame: row.frame, module: row.module))
+            var frame = CrashFrame(
+                index: row.frame, address: row.module.isEmpty ? row.offset : nil,
+                addressKind: row.frame == 0 ? .programCounter : .returnAddress, image: image,
+                imageOffset: moduleOnly ? row.offset : nil, symbolInLog: row.function.isEmpty ? nil : row.function,
+                symbolOffsetInLog: row.file.isEmpty && !row.function.isEmpty ? row.offset : nil, lineNumber: number,
+                lineStyle: .breakpadMachineReadable(thread: row.thread, frame: row.frame, module: row.module))
             frame.isSymbolicatedInLog = !row.file.isEmpty
             threads[row.thread, default: []].append(frame)
         }
         for index in threads.keys.sorted() {
-            report.threads.append(CrashThread(index: index, name: "Thread \(index)", crashed: index == crashedThread, frames: threads[index]!))
+            report.threads.append(
+                CrashThread(
+                    index: index, name: "Thread \(index)", crashed: index == crashedThread, frames: threads[index]!))
         }
         return report
     }

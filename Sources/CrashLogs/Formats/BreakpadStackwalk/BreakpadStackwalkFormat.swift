@@ -7,8 +7,11 @@ enum BreakpadStackwalkFormat: CrashLogFormatReader {
         BreakpadStackwalkParser.recognizes(lines) || BreakpadMachineReadableParser.recognizes(lines)
     }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
-        BreakpadMachineReadableParser.recognizes(lines) ? BreakpadMachineReadableParser.parse(lines) : BreakpadStackwalkParser.parse(lines)
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
+        BreakpadMachineReadableParser.recognizes(lines)
+            ? BreakpadMachineReadableParser.parse(lines) : BreakpadStackwalkParser.parse(lines)
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {

@@ -17,7 +17,9 @@ struct BreakpadStackwalkParser {
         guard let index = Int(digits), text.dropFirst(digits.count).hasPrefix("  ") else { return nil }
         let rest = String(text.dropFirst(digits.count)).trimmingWhitespace
         // `0xf00800`, possibly followed by rust-minidump's `(unloaded many.dll@0x460)` notes.
-        if let address = HexNumber.parse(rest.prefix { $0 != " " }) { return FrameLine(index: index, address: address, hasLocation: false) }
+        if let address = HexNumber.parse(rest.prefix { $0 != " " }) {
+            return FrameLine(index: index, address: address, hasLocation: false)
+        }
         if let plus = rest.range(of: " + 0x"), !rest.includes("!") {
             guard let offset = HexNumber.parse("0x" + rest[plus.upperBound...]) else { return nil }
             return FrameLine(index: index, module: String(rest[..<plus.lowerBound]), offset: offset, hasLocation: false)
@@ -29,7 +31,8 @@ struct BreakpadStackwalkParser {
         let hasLocation = function.hasSuffix("]") && function.includes(" [")
         if hasLocation, let open = function.lastRange(of: " [") { function = String(function[..<open.lowerBound]) }
         var offset: UInt64?
-        if let plus = function.lastRange(of: " + 0x"), let value = HexNumber.parse("0x" + function[plus.upperBound...]) {
+        if let plus = function.lastRange(of: " + 0x"), let value = HexNumber.parse("0x" + function[plus.upperBound...])
+        {
             offset = value
             function = String(function[..<plus.lowerBound])
         }
@@ -49,7 +52,9 @@ struct BreakpadStackwalkParser {
     /// `0x555f608000 - 0x555f6c7fff  breakpad_unittests  ???  (main)`.
     static func module(in line: String) -> CrashImage? {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count >= 4, fields[1] == "-", let start = HexNumber.parse(fields[0]), let end = HexNumber.parse(fields[2]) else { return nil }
+        guard fields.count >= 4, fields[1] == "-", let start = HexNumber.parse(fields[0]),
+            let end = HexNumber.parse(fields[2])
+        else { return nil }
         return CrashImage(name: String(fields[3]), path: nil, loadAddress: start, endAddress: end)
     }
 
@@ -59,7 +64,11 @@ struct BreakpadStackwalkParser {
         for line in lines {
             if line.text.hasPrefix("Loaded modules:") { inModules = true; continue }
             if inModules {
-                if let module = module(in: line.text) { report.images.append(module) } else if line.text.trimmingWhitespace.isEmpty { inModules = false }
+                if let module = module(in: line.text) {
+                    report.images.append(module)
+                } else if line.text.trimmingWhitespace.isEmpty {
+                    inModules = false
+                }
             }
         }
         var threads = ThreadBuilder()
@@ -78,21 +87,28 @@ struct BreakpadStackwalkParser {
             }
             if text.hasPrefix("Thread "), !text.hasPrefix("Thread state") {
                 let digits = text.dropFirst("Thread ".count).prefix { $0.isASCIIDigit }
-                threads.begin(CrashThread(index: Int(digits) ?? report.threads.count, name: text, crashed: text.includes("(crashed)"), frames: []), into: &report)
+                threads.begin(
+                    CrashThread(
+                        index: Int(digits) ?? report.threads.count, name: text, crashed: text.includes("(crashed)"),
+                        frames: []), into: &report)
                 continue
             }
             if text.hasPrefix("Loaded modules:") { threads.close(into: &report); break }
             guard threads.isOpen, let parsed = frame(in: text) else { continue }
-            let image = parsed.module.flatMap { module in report.images.firstIndex { $0.name == module } }
+            let image =
+                parsed.module.flatMap { module in report.images.firstIndex { $0.name == module } }
                 ?? parsed.address.flatMap { address in
                     report.images.firstIndex { ($0.loadAddress ?? .max) <= address && address <= ($0.endAddress ?? 0) }
                 }
-            var frame = CrashFrame(index: parsed.index, address: parsed.address,
-                                   addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
-                                   imageOffset: parsed.function == nil ? parsed.offset : nil, symbolInLog: parsed.function,
-                                   symbolOffsetInLog: parsed.function == nil ? nil : parsed.offset, lineNumber: number,
-                                   lineStyle: .breakpad(indentation: text.utf8.prefix { $0 == UInt8(ascii: " ") }.count))
-            if frame.imageOffset == nil, let address = parsed.address, let image, let base = report.images[image].loadAddress, address >= base {
+            var frame = CrashFrame(
+                index: parsed.index, address: parsed.address,
+                addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
+                imageOffset: parsed.function == nil ? parsed.offset : nil, symbolInLog: parsed.function,
+                symbolOffsetInLog: parsed.function == nil ? nil : parsed.offset, lineNumber: number,
+                lineStyle: .breakpad(indentation: text.utf8.prefix { $0 == UInt8(ascii: " ") }.count))
+            if frame.imageOffset == nil, let address = parsed.address, let image,
+                let base = report.images[image].loadAddress, address >= base
+            {
                 frame.imageOffset = address - base
             }
             frame.isSymbolicatedInLog = parsed.hasLocation || foundByInlining.contains(number)

@@ -13,7 +13,9 @@ extension WalkedStacksFormat {
         lines.contains { $0.text.hasPrefix(headerStart) } && lines.contains { $0.text == ELFCoreParser.imagesHeading }
     }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         ELFCoreParser.parse(lines, format: format)
     }
 

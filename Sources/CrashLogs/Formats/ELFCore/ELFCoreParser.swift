@@ -29,9 +29,13 @@ enum ELFCoreParser {
                 exception = CrashReport.Exception(type: type, message: rest.isEmpty ? nil : String(rest))
             } else if text.hasPrefix(ELFCoreReportWriter.crashReasonStart) {
                 // `Crash reason: SIGSEGV / SEGV_MAPERR`, `Crash reason: EXCEPTION_ACCESS_VIOLATION_READ`.
-                let parts = text.dropFirst(ELFCoreReportWriter.crashReasonStart.count).split(separator: " / ", maxSplits: 1)
-                exception = CrashReport.Exception(type: parts.first.map(String.init), message: parts.count > 1 ? String(parts[1]) : nil)
-            } else if text.hasPrefix("Thread "), text.hasSuffix(":"), let id = Int(text.dropFirst("Thread ".count).prefix { $0.isNumber }) {
+                let parts = text.dropFirst(ELFCoreReportWriter.crashReasonStart.count).split(
+                    separator: " / ", maxSplits: 1)
+                exception = CrashReport.Exception(
+                    type: parts.first.map(String.init), message: parts.count > 1 ? String(parts[1]) : nil)
+            } else if text.hasPrefix("Thread "), text.hasSuffix(":"),
+                let id = Int(text.dropFirst("Thread ".count).prefix { $0.isNumber })
+            {
                 // `Thread 7461:`, `Thread 7461 crashed:`, `Thread 7463 "worker":`.
                 var name = "Thread \(id)"
                 if let open = text.firstIndex(of: "\""), let close = text.lastIndex(of: "\""), open < close {
@@ -49,7 +53,9 @@ enum ELFCoreParser {
         // Frames name their image by name; the table gives each its index.
         for threadIndex in threads.indices {
             for frameIndex in threads[threadIndex].frames.indices {
-                guard case .unwound(_, let module, _) = threads[threadIndex].frames[frameIndex].lineStyle else { continue }
+                guard case .unwound(_, let module, _) = threads[threadIndex].frames[frameIndex].lineStyle else {
+                    continue
+                }
                 threads[threadIndex].frames[frameIndex].image = images.firstIndex { $0.name == module }
             }
         }
@@ -68,11 +74,15 @@ enum ELFCoreParser {
         guard headLength <= utf8.count else { return nil }
         let rest = String(decoding: utf8[headLength...], as: UTF8.self)
         var trust: FrameTrust?
-        if rest.hasSuffix("]"), let open = rest.lastIndex(of: "[") { trust = FrameTrust(rawValue: String(rest[rest.index(after: open)..<rest.index(before: rest.endIndex)])) }
+        if rest.hasSuffix("]"), let open = rest.lastIndex(of: "[") {
+            trust = FrameTrust(rawValue: String(rest[rest.index(after: open)..<rest.index(before: rest.endIndex)]))
+        }
         // The module and offset: the whole rest before the mark when unresolved, the parenthesised pair when resolved.
         var place = rest
         var isSymbolicated = false
-        if let open = rest.range(of: " ("), let close = rest[open.upperBound...].firstIndex(of: ")"), rest[open.upperBound..<close].contains(" + 0x") {
+        if let open = rest.range(of: " ("), let close = rest[open.upperBound...].firstIndex(of: ")"),
+            rest[open.upperBound..<close].contains(" + 0x")
+        {
             place = String(rest[open.upperBound..<close])
             isSymbolicated = true
         } else if trust != nil, let mark = rest.lastIndex(of: "[") {
@@ -82,9 +92,10 @@ enum ELFCoreParser {
         let module = parts.count == 2 ? String(parts[0]) : place
         let offset = parts.count == 2 ? UInt64(parts[1], radix: 16) : nil
         let isReturnAddress = number > 0 && trust != .context
-        var frame = CrashFrame(index: number, address: address, addressKind: isReturnAddress ? .returnAddress : .programCounter,
-                               image: nil, imageOffset: offset, lineNumber: lineNumber,
-                               lineStyle: .unwound(headLength: headLength, module: module, offset: offset ?? 0))
+        var frame = CrashFrame(
+            index: number, address: address, addressKind: isReturnAddress ? .returnAddress : .programCounter,
+            image: nil, imageOffset: offset, lineNumber: lineNumber,
+            lineStyle: .unwound(headLength: headLength, module: module, offset: offset ?? 0))
         frame.trust = trust
         if isSymbolicated {
             frame.isSymbolicatedInLog = true
@@ -99,8 +110,10 @@ enum ELFCoreParser {
         guard fields.count == 4 else { return nil }
         let bounds = fields[0].split(separator: "-")
         guard bounds.count == 2, bounds[0].hasPrefix("0x"), bounds[1].hasPrefix("0x"),
-              let start = UInt64(bounds[0].dropFirst(2), radix: 16), let end = UInt64(bounds[1].dropFirst(2), radix: 16) else { return nil }
-        return CrashImage(name: String(fields[1]), path: fields[3] == "-" ? nil : String(fields[3]),
-                          identifier: fields[2] == "-" ? nil : String(fields[2]), loadAddress: start, endAddress: end)
+            let start = UInt64(bounds[0].dropFirst(2), radix: 16), let end = UInt64(bounds[1].dropFirst(2), radix: 16)
+        else { return nil }
+        return CrashImage(
+            name: String(fields[1]), path: fields[3] == "-" ? nil : String(fields[3]),
+            identifier: fields[2] == "-" ? nil : String(fields[2]), loadAddress: start, endAddress: end)
     }
 }

@@ -1,4 +1,4 @@
-public import PostmortemCore
+import PostmortemCore
 
 /// Writes the report of a stack walk (an ELF core's threads, unwound by Postmortem) as text in the `elf-core` layout,
 /// and gives it as a ``CrashReport`` whose frames know their lines, so that symbolication and the renderers treat it
@@ -97,8 +97,10 @@ package struct ELFCoreReportWriter {
     package var footer: [String]
 
     /// A writer of a report of `threads` over `images`.
-    package init(format: CrashLogFormat = .elfCore, header: [String], exception: CrashReport.Exception?, threads: [Thread],
-                images: [CrashImage], footer: [String] = []) {
+    package init(
+        format: CrashLogFormat = .elfCore, header: [String], exception: CrashReport.Exception?, threads: [Thread],
+        images: [CrashImage], footer: [String] = []
+    ) {
         self.format = format
         self.header = header
         self.exception = exception
@@ -136,13 +138,17 @@ package struct ELFCoreReportWriter {
                 line += " [".utf8
                 line += frame.trust.rawValue.utf8
                 line += "]\n".utf8
-                var crashFrame = CrashFrame(index: number, address: frame.address,
-                                            addressKind: frame.isReturnAddress ? .returnAddress : .programCounter,
-                                            image: frame.image, imageOffset: frame.imageOffset, lineNumber: lines.count,
-                                            lineStyle: .unwound(headLength: headLength, module: module, offset: frame.imageOffset ?? 0))
+                var crashFrame = CrashFrame(
+                    index: number, address: frame.address,
+                    addressKind: frame.isReturnAddress ? .returnAddress : .programCounter,
+                    image: frame.image, imageOffset: frame.imageOffset, lineNumber: lines.count,
+                    lineStyle: .unwound(headLength: headLength, module: module, offset: frame.imageOffset ?? 0))
                 crashFrame.trust = frame.trust
                 if let (name, offset) = frame.symbol {
-                    crashFrame.symbols = [SymbolicatedFrame(function: name, linkageName: name, file: nil, line: 0, column: 0, isInlined: false)]
+                    crashFrame.symbols = [
+                        SymbolicatedFrame(
+                            function: name, linkageName: name, file: nil, line: 0, column: 0, isInlined: false)
+                    ]
                     crashFrame.functionOffset = offset
                     crashFrame.isSymbolicatedInLog = true
                     crashFrame.lookupAddress = frame.imageOffset.map { frame.isReturnAddress ? $0 &- 1 : $0 }
@@ -151,7 +157,8 @@ package struct ELFCoreReportWriter {
                 lines.append(LogLine(bytes: line))
             }
             if let reason = thread.stopReason { add("    the walk stopped: \(reason)") }
-            var crashThread = CrashThread(index: thread.id, name: thread.name ?? "Thread \(thread.id)", crashed: thread.crashed, frames: frames)
+            var crashThread = CrashThread(
+                index: thread.id, name: thread.name ?? "Thread \(thread.id)", crashed: thread.crashed, frames: frames)
             crashThread.stopReason = thread.stopReason
             crashThread.registers = thread.registers
             crashThreads.append(crashThread)
@@ -163,8 +170,9 @@ package struct ELFCoreReportWriter {
             add(range + " " + image.name + " " + (image.identifier ?? "-") + " " + (image.path ?? "-"))
         }
         footer.forEach(add)
-        return CrashReport(format: format, exception: exception, threads: crashThreads, images: images, lines: lines,
-                           warnings: warnings)
+        return CrashReport(
+            format: format, exception: exception, threads: crashThreads, images: images, lines: lines,
+            warnings: warnings)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -13,11 +13,14 @@ struct GDBBacktraceParser {
     static func frame(in line: String) -> FrameLine? {
         guard line.utf8.first == UInt8(ascii: "#") else { return nil }
         var text = Substring(line.utf8.dropFirst())
-        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else { return nil }
+        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else {
+            return nil
+        }
         text = Substring(text.utf8[digitsEnd...]).droppingLeadingSpaces
         var address: UInt64?
         if text.utf8.starts(with: "0x".utf8), let space = text.utf8.firstIndex(of: UInt8(ascii: " ")),
-           text.utf8[space...].starts(with: " in ".utf8) {
+            text.utf8[space...].starts(with: " in ".utf8)
+        {
             address = HexNumber.parse(utf8: text.utf8[..<space])
             guard address != nil else { return nil }
             text = Substring(text.utf8[text.utf8.index(space, offsetBy: 4)...])
@@ -27,10 +30,13 @@ struct GDBBacktraceParser {
         let hasLocation = text.includes(" at ")
         // gdb's line for a signal trampoline: what follows it is the interrupted instruction.
         let signalLine = "<signal handler called>"
-        let name = text.hasPrefix(signalLine) ? Substring(signalLine)
+        let name =
+            text.hasPrefix(signalLine)
+            ? Substring(signalLine)
             : Substring(text.utf8.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "(") })
-        return FrameLine(index: index, address: address, function: name == "??" || name.isEmpty ? nil : String(name),
-                         library: library, hasLocation: hasLocation)
+        return FrameLine(
+            index: index, address: address, function: name == "??" || name.isEmpty ? nil : String(name),
+            library: library, hasLocation: hasLocation)
     }
 
     /// Two frames, or one in gdb's own output (its prompt, or the signal that stopped the program): a core file
@@ -40,7 +46,9 @@ struct GDBBacktraceParser {
         var isSession = false
         for line in lines {
             let text = line.text
-            if text.hasPrefix("(gdb) ") || text.hasPrefix("Program received signal ") || text.hasPrefix("Program terminated with signal ") {
+            if text.hasPrefix("(gdb) ") || text.hasPrefix("Program received signal ")
+                || text.hasPrefix("Program terminated with signal ")
+            {
                 isSession = true
             }
             guard text.hasPrefix("#"), let parsed = frame(in: text) else { continue }
@@ -55,7 +63,8 @@ struct GDBBacktraceParser {
         guard line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "0") else { return nil }
         let fields = line.spaceSeparatedFields
         guard fields.count >= 5, let start = HexNumber.parse(fields[0]), let end = HexNumber.parse(fields[1]),
-              let offset = HexNumber.parse(fields[3]), let path = fields.last, path.utf8.first == UInt8(ascii: "/") else { return nil }
+            let offset = HexNumber.parse(fields[3]), let path = fields.last, path.utf8.first == UInt8(ascii: "/")
+        else { return nil }
         return (start, end, offset, String(path))
     }
 
@@ -64,7 +73,9 @@ struct GDBBacktraceParser {
         for line in lines {
             guard let map = mapping(in: line.text) else { continue }
             let index = report.imageIndex(named: GlibcBacktraceParser.fileName(map.path), path: map.path)
-            if map.offset == 0, report.images[index].loadAddress.map({ map.start < $0 }) ?? true { report.images[index].loadAddress = map.start }
+            if map.offset == 0, report.images[index].loadAddress.map({ map.start < $0 }) ?? true {
+                report.images[index].loadAddress = map.start
+            }
             report.images[index].endAddress = max(report.images[index].endAddress ?? 0, map.end)
         }
         var threads = ThreadBuilder()
@@ -72,8 +83,11 @@ struct GDBBacktraceParser {
         for (number, line) in lines.enumerated() {
             let text = line.text
             if currentThread == nil, let thread = Self.currentThread(in: text) { currentThread = thread }
-            if report.exception == nil, let range = text.range(of: "Program received signal ") ?? text.range(of: "Program terminated with signal ")
-                ?? text.range(of: " received signal ") {
+            if report.exception == nil,
+                let range = text.range(of: "Program received signal ") ?? text.range(
+                    of: "Program terminated with signal ")
+                    ?? text.range(of: " received signal ")
+            {
                 var signal = String(text[range.upperBound...])
                 if signal.hasSuffix(".") { signal.removeLast() }
                 let parts = signal.split(separator: ",", maxSplits: 1).map { String($0).trimmingWhitespace }
@@ -81,13 +95,18 @@ struct GDBBacktraceParser {
             }
             if text.hasPrefix("Thread "), text.hasSuffix(":") {
                 let digits = text.dropFirst("Thread ".count).prefix { $0.isASCIIDigit }
-                threads.begin(CrashThread(index: Int(digits) ?? report.threads.count, name: String(text.dropLast()), crashed: report.threads.isEmpty, frames: []), into: &report)
+                threads.begin(
+                    CrashThread(
+                        index: Int(digits) ?? report.threads.count, name: String(text.dropLast()),
+                        crashed: report.threads.isEmpty, frames: []), into: &report)
                 continue
             }
             guard let parsed = frame(in: text) else { continue }
             // A `#0` starts a stack, unless it is the first frame under a `Thread N (…):` header (a warning between them).
             if !threads.isOpen || (parsed.index == 0 && !(threads.current?.frames.isEmpty ?? false)) {
-                threads.begin(CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []), into: &report)
+                threads.begin(
+                    CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []),
+                    into: &report)
             }
             var image = parsed.address.flatMap { address in
                 report.images.firstIndex { image in
@@ -104,9 +123,10 @@ struct GDBBacktraceParser {
             if image == nil, let library {
                 image = report.imageIndex(named: GlibcBacktraceParser.fileName(library), path: library)
             }
-            var frame = CrashFrame(index: parsed.index, address: parsed.address,
-                                   addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
-                                   imageOffset: nil, symbolInLog: parsed.function, lineNumber: number, lineStyle: .gdb)
+            var frame = CrashFrame(
+                index: parsed.index, address: parsed.address,
+                addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
+                imageOffset: nil, symbolInLog: parsed.function, lineNumber: number, lineStyle: .gdb)
             frame.isSymbolicatedInLog = parsed.hasLocation
             frame.sourceInLog = Self.location(in: text)
             threads.append(frame)
@@ -140,9 +160,13 @@ struct GDBBacktraceParser {
     private static func dropStopFrame(from report: inout CrashReport) -> Int? {
         guard let first = report.threads.first, first.name == nil, first.frames.count == 1 else { return nil }
         let stopLine = report.lines[first.frames[0].lineNumber].text.trimmingWhitespace
-        guard let repeated = report.threads.indices.dropFirst().first(where: { index in
-            report.threads[index].frames.first.map { report.lines[$0.lineNumber].text.trimmingWhitespace == stopLine } ?? false
-        }) else { return nil }
+        guard
+            let repeated = report.threads.indices.dropFirst().first(where: { index in
+                report.threads[index].frames.first.map {
+                    report.lines[$0.lineNumber].text.trimmingWhitespace == stopLine
+                } ?? false
+            })
+        else { return nil }
         report.threads.removeFirst()
         return repeated - 1
     }
@@ -151,7 +175,9 @@ struct GDBBacktraceParser {
     /// the frame the program stopped in, else the first.
     private static func markCrashedThread(in report: inout CrashReport, current: Int?, stoppedIn: Int?) {
         guard !report.threads.isEmpty else { return }
-        let crashed = current.flatMap { number in report.threads.firstIndex { $0.name != nil && $0.index == number } } ?? stoppedIn ?? 0
+        let crashed =
+            current.flatMap { number in report.threads.firstIndex { $0.name != nil && $0.index == number } }
+            ?? stoppedIn ?? 0
         for index in report.threads.indices { report.threads[index].crashed = index == crashed }
     }
 }

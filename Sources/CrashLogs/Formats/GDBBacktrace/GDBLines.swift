@@ -1,3 +1,5 @@
+import PostmortemCore
+
 extension ReportTextRenderer {
     /// gdb's style: `#4  0x00005555555553ba in sample_at () at ./sensors.c:35`, inlined frames printed
     /// without an address as gdb prints them, under the frame's own number (frames gdb already named
@@ -11,7 +13,8 @@ extension ReportTextRenderer {
             let name = symbol.function ?? "??"
             var location = ""
             if let file = symbol.file, symbol.line > 0 { location = " at \(file):\(symbol.line)" }
-            return symbol.isInlined ? "\(number)\(padding)\(name) ()\(location)" : "\(number)\(padding)\(address) in \(name) ()\(location)"
+            return symbol.isInlined
+                ? "\(number)\(padding)\(name) ()\(location)" : "\(number)\(padding)\(address) in \(name) ()\(location)"
         }
     }
 }

@@ -8,7 +8,9 @@ enum GlibcBacktraceFormat: CrashLogFormatReader {
 
     static func recognizes(_ lines: [LogLine]) -> Bool { GlibcBacktraceParser.recognizes(lines) }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         GlibcBacktraceParser.parse(lines)
     }
 

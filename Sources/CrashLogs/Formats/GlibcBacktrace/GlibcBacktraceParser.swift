@@ -19,15 +19,19 @@ struct GlibcBacktraceParser {
         guard end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "]") else { return nil }
         let close = utf8.index(before: end)
         guard let open = utf8[..<close].lastIndex(of: UInt8(ascii: "[")),
-              let address = HexNumber.parse(utf8: utf8[utf8.index(after: open)..<close]) else { return nil }
+            let address = HexNumber.parse(utf8: utf8[utf8.index(after: open)..<close])
+        else { return nil }
         var prefixEnd = open, prefixStart = utf8.startIndex
-        while prefixEnd > prefixStart, utf8[utf8.index(before: prefixEnd)] == UInt8(ascii: " ") { utf8.formIndex(before: &prefixEnd) }
+        while prefixEnd > prefixStart, utf8[utf8.index(before: prefixEnd)] == UInt8(ascii: " ") {
+            utf8.formIndex(before: &prefixEnd)
+        }
         while prefixStart < prefixEnd, utf8[prefixStart].isBlank { utf8.formIndex(after: &prefixStart) }
         let prefix = utf8[prefixStart..<prefixEnd]
         if prefix.isEmpty { return FrameLine(module: nil, symbol: nil, offset: nil, address: address) }
         guard prefix.last == UInt8(ascii: ")") else {
             // `prog[0x4aee95]`: a module without dladdr information; no spaces in a path we take apart.
-            return prefix.contains(UInt8(ascii: " ")) ? nil : FrameLine(module: String(Substring(prefix)), symbol: nil, offset: nil, address: address)
+            return prefix.contains(UInt8(ascii: " "))
+                ? nil : FrameLine(module: String(Substring(prefix)), symbol: nil, offset: nil, address: address)
         }
         guard let firstParen = prefix.firstIndex(of: UInt8(ascii: "(")) else { return nil }
         let module = String(Substring(utf8[prefixStart..<firstParen]))
@@ -35,11 +39,13 @@ struct GlibcBacktraceParser {
         if inner.isEmpty { return FrameLine(module: module, symbol: nil, offset: nil, address: address) }
         // Anchor on the last `+0x` (or `-0x`): demangled symbols may hold parentheses and commas.
         guard let sign = inner.lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
-              let offset = HexNumber.parse(utf8: inner[utf8.index(after: sign)...]) else { return nil }
-        if utf8[sign] == UInt8(ascii: "-") { return nil }  // a negative offset names no place in the symbol
+            let offset = HexNumber.parse(utf8: inner[utf8.index(after: sign)...])
+        else { return nil }
+        if utf8[sign] == UInt8(ascii: "-") { return nil } // a negative offset names no place in the symbol
         let symbol = inner[..<sign]
-        return FrameLine(module: module.isEmpty ? nil : module, symbol: symbol.isEmpty ? nil : String(Substring(symbol)),
-                         offset: offset, address: address)
+        return FrameLine(
+            module: module.isEmpty ? nil : module, symbol: symbol.isEmpty ? nil : String(Substring(symbol)),
+            offset: offset, address: address)
     }
 
     /// True when the log has a frame line with a module, several bare `[0x…]` lines, or several lines of Darwin's
@@ -91,9 +97,12 @@ struct GlibcBacktraceParser {
         for (number, line) in lines.enumerated() {
             if !claimed.contains(number), let darwin = darwinFrame(in: line.text) {
                 let image = report.imageIndex(named: darwin.image, path: nil)
-                stacks.append(CrashFrame(index: darwin.index, address: darwin.address, addressKind: darwin.index == 0 ? .programCounter : .returnAddress,
-                                         image: image, imageOffset: nil, symbolInLog: darwin.symbol, symbolOffsetInLog: darwin.offset,
-                                         lineNumber: number, lineStyle: darwin.style(in: line.text)))
+                stacks.append(
+                    CrashFrame(
+                        index: darwin.index, address: darwin.address,
+                        addressKind: darwin.index == 0 ? .programCounter : .returnAddress,
+                        image: image, imageOffset: nil, symbolInLog: darwin.symbol, symbolOffsetInLog: darwin.offset,
+                        lineNumber: number, lineStyle: darwin.style(in: line.text)))
                 continue
             }
             guard !claimed.contains(number), let parsed = frame(in: line.text) else {
@@ -106,17 +115,21 @@ struct GlibcBacktraceParser {
             }
             // A frame after a signal trampoline is the interrupted instruction, not a return address.
             let afterTrampoline = stacks.current.last.flatMap { $0.symbolInLog }.map(Self.isSignalTrampoline) ?? false
-            stacks.append(CrashFrame(
-                index: stacks.current.count, address: parsed.address, addressKind: afterTrampoline ? .programCounter : .returnAddress,
-                image: image, imageOffset: parsed.symbol == nil ? parsed.offset : nil,
-                symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset, lineNumber: number,
-                lineStyle: .glibc))
+            stacks.append(
+                CrashFrame(
+                    index: stacks.current.count, address: parsed.address,
+                    addressKind: afterTrampoline ? .programCounter : .returnAddress,
+                    image: image, imageOffset: parsed.symbol == nil ? parsed.offset : nil,
+                    symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset,
+                    lineNumber: number,
+                    lineStyle: .glibc))
         }
         stacks.close(into: &report)
     }
 
     static func isSignalTrampoline(_ symbol: String) -> Bool {
-        symbol == "__restore_rt" || symbol == "__kernel_rt_sigreturn" || symbol == "__kernel_sigreturn" || symbol == "_sigtramp"
+        symbol == "__restore_rt" || symbol == "__kernel_rt_sigreturn" || symbol == "__kernel_sigreturn"
+            || symbol == "_sigtramp"
     }
 
     static func fileName(_ path: String) -> String {

@@ -5,7 +5,9 @@ enum LLDBBacktraceFormat: CrashLogFormatReader {
 
     static func recognizes(_ lines: [LogLine]) -> Bool { LLDBBacktraceParser.recognizes(lines) }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         LLDBBacktraceParser.parse(lines)
     }
 }

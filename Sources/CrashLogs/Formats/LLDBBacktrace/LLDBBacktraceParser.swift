@@ -24,8 +24,9 @@ struct LLDBBacktraceParser {
         let addressText = text.prefix { $0 != " " }
         guard let address = HexNumber.parse(addressText) else { return nil }
         text = text.dropFirst(addressText.count).drop { $0 == " " }
-        var frame = FrameLine(index: index, address: address, module: nil, function: nil, offset: nil, hasLocation: false,
-                              moduleStart: text.isEmpty ? nil : text.startIndex)
+        var frame = FrameLine(
+            index: index, address: address, module: nil, function: nil, offset: nil, hasLocation: false,
+            moduleStart: text.isEmpty ? nil : text.startIndex)
         guard !text.isEmpty else { return frame }
         let rest = String(text)
         guard let tick = rest.firstIndex(of: "`") else {
@@ -34,7 +35,9 @@ struct LLDBBacktraceParser {
         }
         frame.module = String(rest[..<tick])
         var function = String(rest[rest.index(after: tick)...])
-        for suffix in [" [opt]", " [inlined]", " [artificial]"] where function.hasSuffix(suffix) { function.removeLast(suffix.count) }
+        for suffix in [" [opt]", " [inlined]", " [artificial]"] where function.hasSuffix(suffix) {
+            function.removeLast(suffix.count)
+        }
         if let at = function.lastRange(of: " at ") {
             frame.hasLocation = true
             function = String(function[..<at.lowerBound])
@@ -69,7 +72,8 @@ struct LLDBBacktraceParser {
         let fields = text[text.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count >= 3, let load = HexNumber.parse(fields[1]) else { return nil }
         let path = fields[2...].joined(separator: " ")
-        return CrashImage(name: GlibcBacktraceParser.fileName(path), path: path, identifier: String(fields[0]), loadAddress: load)
+        return CrashImage(
+            name: GlibcBacktraceParser.fileName(path), path: path, identifier: String(fields[0]), loadAddress: load)
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {
@@ -81,7 +85,10 @@ struct LLDBBacktraceParser {
             let header = text.trimmingPrefixWhitespaceAndStar
             if header.hasPrefix("thread #") {
                 let digits = header.dropFirst("thread #".count).prefix { $0.isASCIIDigit }
-                threads.begin(CrashThread(index: Int(digits) ?? report.threads.count, name: header, crashed: text.startsWithCurrentMark, frames: []), into: &report)
+                threads.begin(
+                    CrashThread(
+                        index: Int(digits) ?? report.threads.count, name: header, crashed: text.startsWithCurrentMark,
+                        frames: []), into: &report)
                 if report.exception == nil, let reason = header.range(of: "stop reason = ") {
                     report.exception = CrashReport.Exception(type: String(header[reason.upperBound...]), message: nil)
                 }
@@ -89,15 +96,19 @@ struct LLDBBacktraceParser {
             }
             guard let parsed = frame(in: text) else { continue }
             if !threads.isOpen {
-                threads.begin(CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []), into: &report)
+                threads.begin(
+                    CrashThread(index: report.threads.count, name: nil, crashed: report.threads.isEmpty, frames: []),
+                    into: &report)
             }
             let image = parsed.module.map { module in
                 report.images.firstIndex { $0.name == module } ?? report.imageIndex(named: module, path: nil)
             }
-            var frame = CrashFrame(index: parsed.index, address: parsed.address,
-                                   addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image, imageOffset: nil,
-                                   symbolInLog: parsed.function, symbolOffsetInLog: parsed.offset, lineNumber: number,
-                                   lineStyle: parsed.moduleStart.map { .lldb(headLength: FrameLineStyle.length(of: text, upTo: $0)) } ?? .glibc)
+            var frame = CrashFrame(
+                index: parsed.index, address: parsed.address,
+                addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image, imageOffset: nil,
+                symbolInLog: parsed.function, symbolOffsetInLog: parsed.offset, lineNumber: number,
+                lineStyle: parsed.moduleStart.map { .lldb(headLength: FrameLineStyle.length(of: text, upTo: $0)) }
+                    ?? .glibc)
             frame.isSymbolicatedInLog = parsed.hasLocation
             threads.append(frame)
         }

@@ -1,12 +1,16 @@
 /// Uncaught Objective-C exceptions: the reason and its call stack, as symbols (`callStackSymbols`) or bare addresses.
 enum NSExceptionFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.nsException
-    static let markers = ["uncaught exception", "throw call stack", "Call stack at first throw", "Fatal Exception: ",
-                          "Application Specific Backtrace", "Application received signal "]
+    static let markers = [
+        "uncaught exception", "throw call stack", "Call stack at first throw", "Fatal Exception: ",
+        "Application Specific Backtrace", "Application received signal "
+    ]
 
     static func recognizes(_ lines: [LogLine]) -> Bool { NSExceptionParser.recognizes(lines) }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         NSExceptionParser.parse(lines)
     }
 

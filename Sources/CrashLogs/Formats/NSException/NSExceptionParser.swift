@@ -42,19 +42,23 @@ struct NSExceptionParser {
                     frames.append(frame(parsed, line: number, style: parsed.style(in: text), in: &report))
                     continue
                 }
-                report.threads.append(CrashThread(index: report.threads.count, name: name, crashed: report.threads.isEmpty, frames: frames))
+                report.threads.append(
+                    CrashThread(
+                        index: report.threads.count, name: name, crashed: report.threads.isEmpty, frames: frames))
                 frames = []
                 block = nil
             }
             if let name = blockHeader(text) {
                 if report.exception == nil, text.hasPrefix("Fatal Exception: ") {
-                    report.exception = CrashReport.Exception(type: String(text.dropFirst("Fatal Exception: ".count)), message: nil)
+                    report.exception = CrashReport.Exception(
+                        type: String(text.dropFirst("Fatal Exception: ".count)), message: nil)
                 }
                 block = name
                 continue
             }
             if text.hasPrefix("Application received signal ") {
-                report.exception = CrashReport.Exception(type: String(text.dropFirst("Application received signal ".count)), message: nil)
+                report.exception = CrashReport.Exception(
+                    type: String(text.dropFirst("Application received signal ".count)), message: nil)
                 expectList = true
                 skipReasonLine = true
                 listName = "Call stack at the signal"
@@ -67,7 +71,9 @@ struct NSExceptionParser {
                 continue
             }
             if trailer.read(text) { continue }
-            if text.includes("First throw call stack") || text.includes("Call stack at first throw") || text.hasSuffix("Stack: (") {
+            if text.includes("First throw call stack") || text.includes("Call stack at first throw")
+                || text.hasSuffix("Stack: (")
+            {
                 expectList = true
                 listIsDecimal = text.hasSuffix("Stack: (")
                 inList = listIsDecimal
@@ -86,36 +92,48 @@ struct NSExceptionParser {
                 frames.append(frame(parsed, line: number, style: .darwin(headLength: head), in: &report))
                 continue
             }
-            for word in trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" || $0 == "," }) {
+            for word in trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" || $0 == "," }
+            ) {
                 let address = listIsDecimal ? UInt64(word) : HexNumber.parse(word)
                 guard let address else { continue }
-                frames.append(CrashFrame(index: frames.count, address: address, addressKind: .returnAddress, image: nil,
-                                         imageOffset: nil, lineNumber: number, lineStyle: .addressList))
+                frames.append(
+                    CrashFrame(
+                        index: frames.count, address: address, addressKind: .returnAddress, image: nil,
+                        imageOffset: nil, lineNumber: number, lineStyle: .addressList))
             }
             if trimmed.hasSuffix(")") {
                 inList = false
                 expectList = false
                 if !frames.isEmpty {
-                    report.threads.append(CrashThread(index: report.threads.count, name: listName, crashed: report.threads.isEmpty, frames: frames))
+                    report.threads.append(
+                        CrashThread(
+                            index: report.threads.count, name: listName, crashed: report.threads.isEmpty, frames: frames
+                        ))
                 }
                 frames = []
             }
         }
         if let name = block {
-            report.threads.append(CrashThread(index: report.threads.count, name: name, crashed: report.threads.isEmpty, frames: frames))
+            report.threads.append(
+                CrashThread(index: report.threads.count, name: name, crashed: report.threads.isEmpty, frames: frames))
         } else if !frames.isEmpty {
             report.warnings.append("the call stack list is not closed; the log may be cut short")
-            report.threads.append(CrashThread(index: report.threads.count, name: listName, crashed: report.threads.isEmpty, frames: frames))
+            report.threads.append(
+                CrashThread(
+                    index: report.threads.count, name: listName, crashed: report.threads.isEmpty, frames: frames))
         }
         trailer.apply(to: &report)
         return report
     }
 
-    private static func frame(_ parsed: AppleCrashParser.FrameLine, line number: Int, style: FrameLineStyle, in report: inout CrashReport) -> CrashFrame {
+    private static func frame(
+        _ parsed: AppleCrashParser.FrameLine, line number: Int, style: FrameLineStyle, in report: inout CrashReport
+    ) -> CrashFrame {
         let image = report.imageIndex(named: parsed.image, path: nil)
-        return CrashFrame(index: parsed.index, address: parsed.address, addressKind: .returnAddress, image: image,
-                          imageOffset: nil, symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.offset, lineNumber: number,
-                          lineStyle: style)
+        return CrashFrame(
+            index: parsed.index, address: parsed.address, addressKind: .returnAddress, image: image,
+            imageOffset: nil, symbolInLog: parsed.symbol, symbolOffsetInLog: parsed.offset, lineNumber: number,
+            lineStyle: style)
     }
 
     /// The lines a signal handler writes after its stack to place the app's image: `Binary Image: DemoApp`,

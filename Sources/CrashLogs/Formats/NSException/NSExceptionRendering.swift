@@ -21,7 +21,9 @@ extension ReportTextRenderer {
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             if let frame = symbolLines[number], case .darwin(let headLength) = frame.lineStyle {
-                line.appendRewritten(appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report), to: &output)
+                line.appendRewritten(
+                    appleLines(frame, prefix: Self.head(of: line.text, length: headLength), report: report), to: &output
+                )
                 continue
             }
             guard let frames = listFrames[number], !frames.isEmpty else {
@@ -29,7 +31,9 @@ extension ReportTextRenderer {
                 continue
             }
             // The address list as it was, then a line for each address that resolved.
-            var texts = [colors?.untouchedLine(line.text, isUnresolvedFrame: unresolvedLines.contains(number)) ?? line.text]
+            var texts = [
+                colors?.untouchedLine(line.text, isUnresolvedFrame: unresolvedLines.contains(number)) ?? line.text
+            ]
             for frame in frames {
                 let address = "0x" + String(frame.address ?? 0, radix: 16)
                 for symbol in frame.symbols {

@@ -9,10 +9,14 @@ enum SanitizerFormat: CrashLogFormatReader {
 
     static func recognizes(_ lines: [LogLine]) -> Bool { SanitizerParser.recognizes(lines) }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         // A sanitizer report may follow a program's own trace: a Swift runtime's or glibc's.
         var report = SanitizerParser.parse(lines)
-        if swiftTraceMarker.markers(in: bytes).contains("Current stack trace:") { SwiftFatalParser.appendStacks(to: &report) }
+        if swiftTraceMarker.markers(in: bytes).contains("Current stack trace:") {
+            SwiftFatalParser.appendStacks(to: &report)
+        }
         GlibcBacktraceParser.appendStacks(to: &report)
         // A program's own trace, then the sanitizer's report of the abort it ended in: the log is the program's.
         if detected, let first = firstTraceBeforeSanitizer(lines) { report.format = first }
@@ -21,7 +25,8 @@ enum SanitizerFormat: CrashLogFormatReader {
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
         let text = lines[number].text
-        return text.hasPrefix("==") && (text.includes("==ERROR: ") && text.includes("Sanitizer")) || text.hasPrefix("WARNING: ThreadSanitizer:")
+        return text.hasPrefix("==") && (text.includes("==ERROR: ") && text.includes("Sanitizer"))
+            || text.hasPrefix("WARNING: ThreadSanitizer:")
     }
 
     /// The format of a program's own trace (a Swift runtime's, glibc's) when it comes before the first frame of a

@@ -1,3 +1,5 @@
+import PostmortemCore
+
 extension ReportTextRenderer {
     /// `    #3 0x55d… in check_index /src/sensors.c:30:9`, one numbered line per inlined frame, as the
     /// sanitizers print with `symbolize=1`; without a file, the module and offset follow as they do there.
@@ -25,14 +27,17 @@ extension ReportTextRenderer {
     /// `nil` for a line that is no such summary, or whose frame stayed unresolved.
     func sanitizerSummary(_ text: String, report: CrashReport) -> String? {
         guard text.trimmingWhitespace.hasPrefix("SUMMARY: "), let open = text.lastIndex(of: "("),
-              let close = text.lastIndex(of: ")"), open < close, let plus = text[open..<close].lastIndex(of: "+"),
-              let offset = HexNumber.parse(String(text[text.index(after: plus)..<close])) else { return nil }
+            let close = text.lastIndex(of: ")"), open < close, let plus = text[open..<close].lastIndex(of: "+"),
+            let offset = HexNumber.parse(String(text[text.index(after: plus)..<close]))
+        else { return nil }
         let path = String(text[text.index(after: open)..<plus])
         let frame = report.threads.lazy.flatMap(\.frames).first { frame in
-            frame.imageOffset == offset && !frame.symbols.isEmpty && frame.image.map { report.images[$0].path == path } ?? false
+            frame.imageOffset == offset && !frame.symbols.isEmpty
+                && frame.image.map { report.images[$0].path == path } ?? false
         }
         guard let symbol = frame?.symbols.first, let function = symbol.function else { return nil }
-        let place = symbol.file == nil || symbol.line == 0 ? String(text[open...close]) : Self.location(symbol, prefix: "")
+        let place =
+            symbol.file == nil || symbol.line == 0 ? String(text[open...close]) : Self.location(symbol, prefix: "")
         var head = String(text[..<open])
         while head.last == " " { head.removeLast() }
         // Unsymbolized, the sanitizer leaves a blank where ` in FUNCTION` goes.

@@ -33,13 +33,14 @@ struct SanitizerParser {
                 digits += 1
             }
             guard digits > 0 else { return nil }
-            if index < count, bytes[index] == UInt8(ascii: ".") {  // Fuchsia's #1.1 inline sub-frames
+            if index < count, bytes[index] == UInt8(ascii: ".") { // Fuchsia's #1.1 inline sub-frames
                 index += 1
                 while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
             }
             guard index < count, bytes[index].isBlank else { return nil }
             while index < count, bytes[index].isBlank { index += 1 }
-            guard index + 2 < count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x") else {
+            guard index + 2 < count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x")
+            else {
                 return threadSanitizerFrame(number: number, bytes[index...])
             }
             index += 2
@@ -61,21 +62,30 @@ struct SanitizerParser {
                 guard range.count >= needle.count else { return nil }
                 var start = range.upperBound - needle.count
                 while start >= range.lowerBound {
-                    if bytes[start] == needle[0], (0..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return start }
+                    if bytes[start] == needle[0], (0..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) {
+                        return start
+                    }
                     start -= 1
                 }
                 return nil
             }
-            if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"), let build = lastIndex(of: Array("(BuildId: ".utf8), in: lower..<upper) {
+            if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
+                let build = lastIndex(of: Array("(BuildId: ".utf8), in: lower..<upper)
+            {
                 frame.buildID = text(build + 10..<upper - 1)
                 upper = build
                 while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
             }
-            if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"), let open = lastIndex(of: [UInt8(ascii: "(")], in: lower..<upper - 1),
-               let plus = lastIndex(of: [UInt8(ascii: "+")], in: open + 1..<upper - 1), let offset = HexNumber.parse(text(plus + 1..<upper - 1)) {
+            if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
+                let open = lastIndex(of: [UInt8(ascii: "(")], in: lower..<upper - 1),
+                let plus = lastIndex(of: [UInt8(ascii: "+")], in: open + 1..<upper - 1),
+                let offset = HexNumber.parse(text(plus + 1..<upper - 1))
+            {
                 var moduleEnd = plus
                 // macOS writes `(/path/lib.dylib:x86_64+0x…)`.
-                if let colon = lastIndex(of: [UInt8(ascii: ":")], in: open + 1..<plus), lastIndex(of: [UInt8(ascii: "/")], in: colon..<plus) == nil {
+                if let colon = lastIndex(of: [UInt8(ascii: ":")], in: open + 1..<plus),
+                    lastIndex(of: [UInt8(ascii: "/")], in: colon..<plus) == nil
+                {
                     moduleEnd = colon
                 }
                 frame.module = text(open + 1..<moduleEnd)
@@ -83,13 +93,16 @@ struct SanitizerParser {
                 upper = open
                 while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
             }
-            if upper - lower > 3, bytes[lower] == UInt8(ascii: "i"), bytes[lower + 1] == UInt8(ascii: "n"), bytes[lower + 2] == 0x20 {
+            if upper - lower > 3, bytes[lower] == UInt8(ascii: "i"), bytes[lower + 1] == UInt8(ascii: "n"),
+                bytes[lower + 2] == 0x20
+            {
                 var functionStart = lower + 3
                 while functionStart < upper, bytes[functionStart].isBlank { functionStart += 1 }
                 var functionEnd = upper
                 // `in func file:line:col`: the location is the last word when it has a `:line`.
                 if frame.module == nil, let space = lastIndex(of: [0x20], in: functionStart..<upper),
-                   lastIndex(of: [UInt8(ascii: ":")], in: space..<upper) != nil {
+                    lastIndex(of: [UInt8(ascii: ":")], in: space..<upper) != nil
+                {
                     functionEnd = space
                     frame.location = SourceInLog(parsing: text(space + 1..<upper))
                 }
@@ -104,8 +117,9 @@ struct SanitizerParser {
         var text = Substring(String(decoding: rest, as: UTF8.self))
         while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
         guard text.hasSuffix(")"), let open = text.lastIndex(of: "("), let plus = text[open...].lastIndex(of: "+"),
-              let offset = HexNumber.parse(String(text[text.index(after: plus)..<text.index(before: text.endIndex)])),
-              plus > text.index(after: open) else { return nil }
+            let offset = HexNumber.parse(String(text[text.index(after: plus)..<text.index(before: text.endIndex)])),
+            plus > text.index(after: open)
+        else { return nil }
         let module = String(text[text.index(after: open)..<plus])
         let words = text[..<open].split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count == 2 else { return nil }
@@ -147,7 +161,9 @@ struct SanitizerParser {
                 continue
             }
             // Numbering that starts again begins a new stack.
-            if parsed.index == 0 || (stacks.current.last.map { parsed.index < $0.index } ?? false) { stacks.close(into: &report) }
+            if parsed.index == 0 || (stacks.current.last.map { parsed.index < $0.index } ?? false) {
+                stacks.close(into: &report)
+            }
             let image = parsed.module.map { module -> Int in
                 let index = report.imageIndex(named: GlibcBacktraceParser.fileName(module), path: module)
                 if let buildID = parsed.buildID { report.images[index].identifier = buildID }
@@ -156,9 +172,10 @@ struct SanitizerParser {
             // The sanitizers print every frame's pc already moved back by one (the crashing frame too:
             // `pc 0x…326` in the header is `#0 0x…325`) and symbolize what they print: look it up as is.
             let kind = AddressKind.adjustedReturnAddress
-            var frame = CrashFrame(index: parsed.index, address: parsed.pc, addressKind: kind, image: image,
-                                   imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
-                                   lineStyle: .sanitizer(indentation: FrameLineStyle.indentation(of: line.text)))
+            var frame = CrashFrame(
+                index: parsed.index, address: parsed.pc, addressKind: kind, image: image,
+                imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
+                lineStyle: .sanitizer(indentation: FrameLineStyle.indentation(of: line.text)))
             frame.sourceInLog = parsed.location
             stacks.append(frame)
         }
@@ -174,14 +191,17 @@ struct SanitizerParser {
     /// `SUMMARY: ThreadSanitizer: data race /src/a.c:3 in f` → `data race`. `nil` for a summary that names no kind
     /// (LeakSanitizer's `40 byte(s) leaked in 1 allocation(s).`): the first line's words stand then.
     static func summaryKind(in line: String) -> String? {
-        guard let summary = line.range(of: "SUMMARY: "), let tool = line[summary.upperBound...].range(of: "Sanitizer: ") else { return nil }
+        guard let summary = line.range(of: "SUMMARY: "), let tool = line[summary.upperBound...].range(of: "Sanitizer: ")
+        else { return nil }
         var words: [Substring] = []
         // One word (`heap-use-after-free`, `SEGV`), but ThreadSanitizer's kinds run to several (`data race`, `thread
         // leak`) before their place.
         let manyWords = line[summary.upperBound..<tool.lowerBound].hasSuffix("Thread")
         for word in line[tool.upperBound...].split(separator: " ") {
             // The kind ends where the place begins: a path, `file:line`, `in function`, `(module+0x…)`, `function(…)`.
-            if word.first == "/" || word.contains("(") || word == "in" || word.contains(":") || word.first == "<" { break }
+            if word.first == "/" || word.contains("(") || word == "in" || word.contains(":") || word.first == "<" {
+                break
+            }
             words.append(word)
             if !manyWords { break }
         }
@@ -194,7 +214,9 @@ struct SanitizerParser {
         for marker in ["ERROR: ", "WARNING: "] {
             guard let range = line.range(of: marker), line[range.upperBound...].includes("Sanitizer") else { continue }
             let message = String(line[range.upperBound...])
-            let afterTool = message.split(separator: ":", maxSplits: 1).dropFirst().first.map { String($0).trimmingWhitespace }
+            let afterTool = message.split(separator: ":", maxSplits: 1).dropFirst().first.map {
+                String($0).trimmingWhitespace
+            }
             // The words before what they concern: `heap-use-after-free` of `… on address 0x…`, `data race` of
             // `data race (pid=4242)`, `detected memory leaks` whole.
             var words: [Substring] = []

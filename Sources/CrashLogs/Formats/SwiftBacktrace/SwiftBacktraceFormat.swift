@@ -5,7 +5,9 @@ enum SwiftBacktraceFormat: CrashLogFormatReader {
 
     static func recognizes(_ lines: [LogLine]) -> Bool { SwiftBacktraceParser.recognizes(lines) }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         if let line = SwiftBacktraceJSONParser.reportLine(in: lines) {
             return try SwiftBacktraceJSONParser.parse(lines, bytes: bytes, reportLine: line, source: source)
         }
@@ -22,7 +24,9 @@ enum SwiftBacktraceFormat: CrashLogFormatReader {
             var first = start
             while first > 0 {
                 let previous = lines[first - 1].text
-                guard previous.trimmingWhitespace.isEmpty || previous.hasPrefix("*** Signal ") || SwiftFatalParser.isRuntimeFailure(previous)
+                guard
+                    previous.trimmingWhitespace.isEmpty || previous.hasPrefix("*** Signal ")
+                        || SwiftFatalParser.isRuntimeFailure(previous)
                 else { break }
                 first -= 1
             }

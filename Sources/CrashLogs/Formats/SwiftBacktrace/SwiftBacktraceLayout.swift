@@ -1,4 +1,5 @@
 import PostmortemCore
+
 /// The Swift runtime backtracer's symbolicated layout, for printing its reports back as it prints them: every frame of
 /// a thread numbered in turn, inlined ones included; a right-aligned number column (at least three wide); a tag column
 /// (`[ra]`, `[async]`, `[inlined]`, `[thunk]`, `[system]`) as wide as the thread's widest; `...` for an elision; a
@@ -16,8 +17,10 @@ struct SwiftBacktraceLayout {
         var framesByLine: [Int: CrashFrame] = [:]
         for thread in report.threads { for frame in thread.frames { framesByLine[frame.lineNumber] = frame } }
         var result: [Int: [String]] = [:]
-        for thread in report.threads where thread.frames.contains(where: { !$0.symbols.isEmpty && !$0.isSymbolicatedInLog }) {
-            guard let first = thread.frames.map(\.lineNumber).min(), let last = thread.frames.map(\.lineNumber).max() else { continue }
+        for thread in report.threads
+        where thread.frames.contains(where: { !$0.symbols.isEmpty && !$0.isSymbolicatedInLog }) {
+            guard let first = thread.frames.map(\.lineNumber).min(), let last = thread.frames.map(\.lineNumber).max()
+            else { continue }
             var rows: [(line: Int, rows: [Row])] = []
             var added = 0
             for number in first...min(last + 1, report.lines.count - 1) {
@@ -31,21 +34,37 @@ struct SwiftBacktraceLayout {
                     // What the address says of itself stays; what the symbol says is worked out again.
                     parsed.tags.removeAll { $0 == "thunk" || $0 == "system" }
                 }
-                let address = "0x" + String(repeating: "0", count: max(0, 16 - String(parsed.address, radix: 16).count)) + String(parsed.address, radix: 16)
+                let address =
+                    "0x" + String(repeating: "0", count: max(0, 16 - String(parsed.address, radix: 16).count))
+                    + String(parsed.address, radix: 16)
                 guard let frame, !frame.symbols.isEmpty else {
-                    rows.append((number, [.frame(number: parsed.index + added, tags: parsed.tags.map { "[\($0)]" },
-                                                 text: parsed.rest.isEmpty ? address : address + " " + parsed.rest)]))
+                    rows.append(
+                        (
+                            number,
+                            [
+                                .frame(
+                                    number: parsed.index + added, tags: parsed.tags.map { "[\($0)]" },
+                                    text: parsed.rest.isEmpty ? address : address + " " + parsed.rest)
+                            ]
+                        ))
                     continue
                 }
                 let image = frame.image.map { report.images[$0].name }
                 let symbolRows = frame.symbols.enumerated().map { position, symbol -> Row in
                     var tags = symbol.isInlined ? ["[inlined]"] : parsed.tags.map { "[\($0)]" }
-                    if symbol.isThunk { tags.append("[thunk]") } else if isSystem(symbol, image: image) { tags.append("[system]") }
+                    if symbol.isThunk {
+                        tags.append("[thunk]")
+                    } else if isSystem(symbol, image: image) {
+                        tags.append("[system]")
+                    }
                     // The runtime gives an async resume point, like an inlined frame, no offset.
-                    let offset = symbol.isInlined || parsed.tags.contains("async") ? "" : offset(of: frame).map { " + \($0)" } ?? ""
+                    let offset =
+                        symbol.isInlined || parsed.tags.contains("async")
+                        ? "" : offset(of: frame).map { " + \($0)" } ?? ""
                     let place = image.map { " in \($0)" } ?? ""
-                    return .frame(number: parsed.index + added + position, tags: tags,
-                                  text: "\(address) \(symbol.function ?? "<unknown>")\(offset)\(place)\(location(symbol))")
+                    return .frame(
+                        number: parsed.index + added + position, tags: tags,
+                        text: "\(address) \(symbol.function ?? "<unknown>")\(offset)\(place)\(location(symbol))")
                 }
                 added += frame.symbols.count - 1
                 rows.append((number, symbolRows))
@@ -89,8 +108,12 @@ struct SwiftBacktraceLayout {
     /// its own (compiler-generated), thunks aside.
     static func isSystem(_ symbol: SymbolicatedFrame, image: String?) -> Bool {
         let name = symbol.linkageName ?? ""
-        if name.hasSuffix("5$mainyyFZ") || name.hasSuffix("5$mainyyYaFZTQ0_") || name.hasSuffix("async_MainTQ0_") { return true }
-        if name.hasSuffix("_ZL23completeTaskWithClosurePN5swift12AsyncContextEPNS_10SwiftErrorE"), image?.hasPrefix("libswift_Concurrency.") == true {
+        if name.hasSuffix("5$mainyyFZ") || name.hasSuffix("5$mainyyYaFZTQ0_") || name.hasSuffix("async_MainTQ0_") {
+            return true
+        }
+        if name.hasSuffix("_ZL23completeTaskWithClosurePN5swift12AsyncContextEPNS_10SwiftErrorE"),
+            image?.hasPrefix("libswift_Concurrency.") == true
+        {
             return true
         }
         guard let file = symbol.file, !symbol.isThunk else { return false }

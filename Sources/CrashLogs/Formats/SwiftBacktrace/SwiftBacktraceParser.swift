@@ -12,7 +12,9 @@ struct SwiftBacktraceParser {
 
     static func frame(in line: String) -> FrameLine? {
         var text = Substring(line).droppingLeadingSpaces
-        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else { return nil }
+        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else {
+            return nil
+        }
         text = Substring(text.utf8[digitsEnd...]).droppingLeadingSpaces
         var tags: [String] = []
         while text.utf8.first == UInt8(ascii: "["), let close = text.utf8.firstIndex(of: UInt8(ascii: "]")) {
@@ -21,20 +23,31 @@ struct SwiftBacktraceParser {
         }
         let addressEnd = text.utf8.firstIndex(of: UInt8(ascii: " ")) ?? text.utf8.endIndex
         guard let address = HexNumber.parse(utf8: text.utf8[..<addressEnd]) else { return nil }
-        return FrameLine(index: index, tags: tags, address: address, rest: String(Substring(text.utf8[addressEnd...]).trimmingBlanks))
+        return FrameLine(
+            index: index, tags: tags, address: address, rest: String(Substring(text.utf8[addressEnd...]).trimmingBlanks)
+        )
     }
 
     /// A frame of the backtracer's friendly style (`preset=friendly`, and the interactive one): `0 level(n:) + 308 in
     /// crashAsync at /path/crashAsync.swift:6:17`, or without `+ N`; no address.
     static func friendlyFrame(in text: String) -> (index: Int, function: String, image: String)? {
-        guard let (index, digitsEnd) = Substring(text).leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else { return nil }
+        guard let (index, digitsEnd) = Substring(text).leadingDecimal(),
+            text.utf8[digitsEnd...].first == UInt8(ascii: " ")
+        else { return nil }
         var rest = Substring(text.utf8[digitsEnd...]).droppingLeadingSpaces
-        while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { rest = Substring(rest[rest.index(after: close)...]).droppingLeadingSpaces }
-        guard !rest.hasPrefix("0x"), let at = rest.lastRange(of: " at "), let inImage = rest[..<at.lowerBound].lastRange(of: " in ") else { return nil }
+        while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            rest = Substring(rest[rest.index(after: close)...]).droppingLeadingSpaces
+        }
+        guard !rest.hasPrefix("0x"), let at = rest.lastRange(of: " at "),
+            let inImage = rest[..<at.lowerBound].lastRange(of: " in ")
+        else { return nil }
         let place = rest[at.upperBound...]
-        guard let colon = place.lastIndex(of: ":"), place[place.index(after: colon)...].allSatisfy(\.isASCIIDigit) else { return nil }
+        guard let colon = place.lastIndex(of: ":"), place[place.index(after: colon)...].allSatisfy(\.isASCIIDigit)
+        else { return nil }
         var function = rest[..<inImage.lowerBound]
-        if let plus = function.lastRange(of: " + "), function[plus.upperBound...].allSatisfy(\.isASCIIDigit) { function = function[..<plus.lowerBound] }
+        if let plus = function.lastRange(of: " + "), function[plus.upperBound...].allSatisfy(\.isASCIIDigit) {
+            function = function[..<plus.lowerBound]
+        }
         let image = rest[inImage.upperBound..<at.lowerBound]
         guard !function.isEmpty, !image.isEmpty, !image.contains(" ") else { return nil }
         return (index, String(function), String(image))
@@ -47,18 +60,24 @@ struct SwiftBacktraceParser {
         let fields = line.spaceSeparatedFields
         // `0xBASE–0xEND BUILDID name path`, or `<no build ID>` in place of the build ID; the crash report writes an
         // en dash between the addresses, the runtime's image map a hyphen.
-        let bounds = fields[0].contains("\u{2013}") ? fields[0].split(separator: "\u{2013}") : fields[0].split(separator: "-")
-        guard bounds.count == 2, let start = HexNumber.parse(bounds[0]), let end = HexNumber.parse(bounds[1]) else { return nil }
+        let bounds =
+            fields[0].contains("\u{2013}") ? fields[0].split(separator: "\u{2013}") : fields[0].split(separator: "-")
+        guard bounds.count == 2, let start = HexNumber.parse(bounds[0]), let end = HexNumber.parse(bounds[1]) else {
+            return nil
+        }
         let hasNoBuildID = fields.count >= 4 && fields[1] == "<no" && fields[2] == "build" && fields[3] == "ID>"
         let nameIndex = hasNoBuildID ? 4 : 2
         guard fields.count > nameIndex else { return nil }
         let identifier = hasNoBuildID ? nil : String(fields[1])
         let path = fields.count > nameIndex + 1 ? fields[(nameIndex + 1)...].joined(separator: " ") : nil
-        return CrashImage(name: String(fields[nameIndex]), path: path, identifier: identifier, loadAddress: start, endAddress: end)
+        return CrashImage(
+            name: String(fields[nameIndex]), path: path, identifier: identifier, loadAddress: start, endAddress: end)
     }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
-        lines.contains { $0.text.includes("*** Program crashed: ") || $0.text.includes("Program crashed: ") && $0.text.hasPrefix("💣") }
+        lines.contains {
+            $0.text.includes("*** Program crashed: ") || $0.text.includes("Program crashed: ") && $0.text.hasPrefix("💣")
+        }
             || SwiftBacktraceJSONParser.reportLine(in: lines) != nil
     }
 
@@ -83,7 +102,9 @@ struct SwiftBacktraceParser {
             let text = line.text.trimmingWhitespace
             if text.hasPrefix("Images") || text.hasPrefix("Registers:") { close(); inImages = true }
             if inImages { continue }
-            if let range = text.range(of: "Fatal error: ") { fatalMessage = fatalMessage ?? String(text[range.upperBound...]) }
+            if let range = text.range(of: "Fatal error: ") {
+                fatalMessage = fatalMessage ?? String(text[range.upperBound...])
+            }
             if let range = text.range(of: "Program crashed: ") {
                 var reason = String(text[range.upperBound...])
                 if reason.hasSuffix(" ***") { reason = String(reason.dropLast(4)) }
@@ -104,8 +125,9 @@ struct SwiftBacktraceParser {
             if thread != nil, frame(in: line.text) == nil, let friendly = friendlyFrame(in: text) {
                 // The interactive backtracer's friendly frames: named and placed already, without addresses.
                 let image = report.imageIndex(named: friendly.image, path: nil)
-                var frame = CrashFrame(index: friendly.index, address: nil, addressKind: .returnAddress, image: image,
-                                       imageOffset: nil, symbolInLog: friendly.function, lineNumber: number, lineStyle: .swiftBacktrace)
+                var frame = CrashFrame(
+                    index: friendly.index, address: nil, addressKind: .returnAddress, image: image,
+                    imageOffset: nil, symbolInLog: friendly.function, lineNumber: number, lineStyle: .swiftBacktrace)
                 frame.isSymbolicatedInLog = true
                 thread?.frames.append(frame)
                 continue
@@ -118,8 +140,10 @@ struct SwiftBacktraceParser {
                 guard let start = image.loadAddress, let end = image.endAddress else { return false }
                 return parsed.address >= start && parsed.address < end
             }
-            thread?.frames.append(CrashFrame(index: parsed.index, address: parsed.address, addressKind: kind, image: image,
-                                             imageOffset: nil, lineNumber: number, lineStyle: .swiftBacktrace))
+            thread?.frames.append(
+                CrashFrame(
+                    index: parsed.index, address: parsed.address, addressKind: kind, image: image,
+                    imageOffset: nil, lineNumber: number, lineStyle: .swiftBacktrace))
         }
         close()
         if crashReason != nil || fatalMessage != nil {

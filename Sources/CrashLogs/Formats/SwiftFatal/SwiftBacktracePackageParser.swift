@@ -55,9 +55,10 @@ struct SwiftBacktracePackageParser {
             previousAddress = parsed.address
             // libbacktrace gives each caller's return address less one already (and the instruction a signal
             // interrupted as it is): every address is looked up as printed.
-            var frame = CrashFrame(index: stacks.current.count, address: parsed.address,
-                                   addressKind: stacks.current.isEmpty ? .programCounter : .adjustedReturnAddress,
-                                   image: nil, imageOffset: nil, symbolInLog: parsed.function, lineNumber: number, lineStyle: .glibc)
+            var frame = CrashFrame(
+                index: stacks.current.count, address: parsed.address,
+                addressKind: stacks.current.isEmpty ? .programCounter : .adjustedReturnAddress,
+                image: nil, imageOffset: nil, symbolInLog: parsed.function, lineNumber: number, lineStyle: .glibc)
             frame.isSymbolicatedInLog = parsed.hasLocation
             stacks.append(frame)
         }

@@ -2,7 +2,9 @@
 /// of the swift-backtrace package; systemd-coredump's and glibc's traces of the same crash may follow.
 enum SwiftFatalFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.swiftFatal
-    static let markers = ["Current stack trace:", "Received signal ", "Fatal error: ", "Assertion failed: ", "Precondition failed: "]
+    static let markers = [
+        "Current stack trace:", "Received signal ", "Fatal error: ", "Assertion failed: ", "Precondition failed: "
+    ]
 
     /// The stacks of the crash a `Fatal error` line states: glibc's, a sanitizer's, systemd-coredump's.
     static let continuedBy: Set<CrashLogFormat> = [.glibcBacktrace, .sanitizer, .systemdCoredump]
@@ -11,7 +13,9 @@ enum SwiftFatalFormat: CrashLogFormatReader {
         SwiftFatalParser.recognizes(lines) || SwiftBacktracePackageParser.recognizes(lines)
     }
 
-    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError) -> CrashReport {
+    static func read(_ lines: [LogLine], bytes: [UInt8], source: String, detected: Bool) throws(CrashLogError)
+        -> CrashReport
+    {
         var report = SwiftFatalParser.parse(lines)
         SwiftBacktracePackageParser.appendStacks(to: &report)
         // A Swift runtime's failure, then the trace systemd-coredump logged of the same crash.
@@ -23,6 +27,7 @@ enum SwiftFatalFormat: CrashLogFormatReader {
     /// A failure line right before its own trace header is one report with it.
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
         let text = lines[number].text
-        return SwiftFatalParser.isRuntimeFailure(text) || (text.hasPrefix(SwiftBacktracePackageParser.marker) && text.hasSuffix("Backtrace:"))
+        return SwiftFatalParser.isRuntimeFailure(text)
+            || (text.hasPrefix(SwiftBacktracePackageParser.marker) && text.hasSuffix("Backtrace:"))
     }
 }

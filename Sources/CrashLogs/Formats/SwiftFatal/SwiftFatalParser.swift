@@ -17,8 +17,10 @@ struct SwiftFatalParser {
             let before = text[..<range.lowerBound]
             // `path:LINE: ` just before the kind.
             if before.hasSuffix(": "), let colon = before.dropLast(2).lastIndex(of: ":"),
-               !before[before.index(after: colon)..<before.index(before.endIndex, offsetBy: -2)].isEmpty,
-               before[before.index(after: colon)..<before.index(before.endIndex, offsetBy: -2)].allSatisfy(\.isASCIIDigit) {
+                !before[before.index(after: colon)..<before.index(before.endIndex, offsetBy: -2)].isEmpty,
+                before[before.index(after: colon)..<before.index(before.endIndex, offsetBy: -2)].allSatisfy(
+                    \.isASCIIDigit)
+            {
                 return true
             }
         }
@@ -41,7 +43,8 @@ struct SwiftFatalParser {
             for marker in failureKinds + ["Unexpectedly found nil"] {
                 guard report.exception == nil, let range = text.range(of: marker) else { continue }
                 let kind = String(marker.prefix { $0 != ":" })
-                report.exception = CrashReport.Exception(type: kind.trimmingWhitespace, message: String(text[range.lowerBound...]))
+                report.exception = CrashReport.Exception(
+                    type: kind.trimmingWhitespace, message: String(text[range.lowerBound...]))
             }
             if text.hasPrefix("Current stack trace:") {
                 stacks.close(into: &report)
@@ -59,11 +62,14 @@ struct SwiftFatalParser {
             // `0x… symbol + N` gives the symbol's address and the offset into it; `0x… <unavailable> + N`, the
             // frame's own address and its offset from the image's base.
             let address = unavailable ? parsed.address : parsed.address &+ (parsed.offset ?? 0)
-            stacks.append(CrashFrame(
-                index: parsed.index, address: address, addressKind: parsed.index == 0 ? .programCounter : .returnAddress,
-                image: image, imageOffset: unavailable ? parsed.offset : nil,
-                symbolInLog: unavailable ? nil : parsed.symbol, symbolOffsetInLog: unavailable ? nil : parsed.offset, lineNumber: number,
-                lineStyle: parsed.style(in: text)))
+            stacks.append(
+                CrashFrame(
+                    index: parsed.index, address: address,
+                    addressKind: parsed.index == 0 ? .programCounter : .returnAddress,
+                    image: image, imageOffset: unavailable ? parsed.offset : nil,
+                    symbolInLog: unavailable ? nil : parsed.symbol,
+                    symbolOffsetInLog: unavailable ? nil : parsed.offset, lineNumber: number,
+                    lineStyle: parsed.style(in: text)))
         }
         stacks.close(into: &report)
     }

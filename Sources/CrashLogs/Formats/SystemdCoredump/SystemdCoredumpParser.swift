@@ -22,17 +22,21 @@ struct SystemdCoredumpParser {
         let afterHash = Substring(text.utf8.dropFirst())
         guard let (index, digitsEnd) = afterHash.leadingDecimal() else { return nil }
         let rest = Substring(afterHash[digitsEnd...]).droppingLeadingSpaces
-        guard rest.hasPrefix("0x"), let space = rest.firstIndex(of: " "), let address = HexNumber.parse(rest[..<space]) else { return nil }
+        guard rest.hasPrefix("0x"), let space = rest.firstIndex(of: " "), let address = HexNumber.parse(rest[..<space])
+        else { return nil }
         let tail = rest[rest.index(after: space)...]
         // `name (module + 0xoff)`: the name may hold parentheses and spaces (C++), the module part is last.
         guard tail.hasSuffix(")"), let open = tail.lastRange(of: " (") else { return nil }
         let inside = tail[open.upperBound..<tail.index(before: tail.endIndex)]
-        guard let plus = inside.lastRange(of: " + "), let offset = HexNumber.parse(inside[plus.upperBound...]) else { return nil }
+        guard let plus = inside.lastRange(of: " + "), let offset = HexNumber.parse(inside[plus.upperBound...]) else {
+            return nil
+        }
         let module = String(inside[..<plus.lowerBound])
         let name = String(tail[..<open.lowerBound])
         guard !module.isEmpty, !module.contains(" ") else { return nil }
-        return FrameLine(index: index, address: address, function: name == "n/a" || name.isEmpty ? nil : name, module: module,
-                         offset: offset, nameStart: tail.startIndex)
+        return FrameLine(
+            index: index, address: address, function: name == "n/a" || name.isEmpty ? nil : name, module: module,
+            offset: offset, nameStart: tail.startIndex)
     }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
@@ -50,7 +54,8 @@ struct SystemdCoredumpParser {
     static func module(in line: String) -> (name: String, buildID: String)? {
         let text = line.trimmingWhitespace
         guard let start = text.range(of: "odule "), text.hasPrefix("Module ") || text.hasPrefix("Found module "),
-              let id = text.range(of: "build-id") else { return nil }
+            let id = text.range(of: "build-id")
+        else { return nil }
         let name = text[start.upperBound...].prefix { $0 != " " && $0 != "," }
         let hex = text[id.upperBound...].drop { $0 == ":" || $0 == " " || $0 == "=" }.prefix { $0.isHexDigit }
         guard !name.isEmpty, hex.count >= 16 else { return nil }
@@ -76,29 +81,36 @@ struct SystemdCoredumpParser {
             let text = line.text.trimmingWhitespace
             if text.hasPrefix("Process "), text.hasSuffix(" dumped core.") {
                 let message = report.exception?.message.map { $0 + "\n" + text } ?? text
-                report.exception = CrashReport.Exception(type: report.exception?.type ?? "dumped core", message: message)
+                report.exception = CrashReport.Exception(
+                    type: report.exception?.type ?? "dumped core", message: message)
                 continue
             }
             if text.hasPrefix("Signal: ") {
-                report.exception = CrashReport.Exception(type: String(text.dropFirst("Signal: ".count)), message: report.exception?.message)
+                report.exception = CrashReport.Exception(
+                    type: String(text.dropFirst("Signal: ".count)), message: report.exception?.message)
                 continue
             }
             if text.hasPrefix(threadMarker) {
                 let thread = text.dropFirst(threadMarker.count).prefix { $0.isASCIIDigit }
-                threads.begin(CrashThread(index: Int(thread) ?? report.threads.count, name: String(text.dropLast(text.hasSuffix(":") ? 1 : 0)),
-                                          crashed: report.threads.isEmpty && !threads.isOpen, frames: []), into: &report)
+                threads.begin(
+                    CrashThread(
+                        index: Int(thread) ?? report.threads.count,
+                        name: String(text.dropLast(text.hasSuffix(":") ? 1 : 0)),
+                        crashed: report.threads.isEmpty && !threads.isOpen, frames: []), into: &report)
                 continue
             }
             guard threads.isOpen, let parsed = frame(in: text) else { continue }
             let known = buildIDs[parsed.module]
             let image = report.imageIndex(named: parsed.module, path: known?.path)
             if let id = known?.id { report.images[image].identifier = id }
-            threads.append(CrashFrame(index: parsed.index, address: parsed.address,
-                                      addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
-                                      imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
-                                      lineStyle: .systemdCoredump(
-                                          headLength: FrameLineStyle.length(of: line.text, upTo: parsed.nameStart, ofTrimmed: text),
-                                          module: parsed.module, offset: parsed.offset)))
+            threads.append(
+                CrashFrame(
+                    index: parsed.index, address: parsed.address,
+                    addressKind: parsed.index == 0 ? .programCounter : .returnAddress, image: image,
+                    imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
+                    lineStyle: .systemdCoredump(
+                        headLength: FrameLineStyle.length(of: line.text, upTo: parsed.nameStart, ofTrimmed: text),
+                        module: parsed.module, offset: parsed.offset)))
         }
         threads.close(into: &report)
     }

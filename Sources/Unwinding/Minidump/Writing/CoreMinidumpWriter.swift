@@ -31,7 +31,8 @@ package struct CoreMinidumpWriter {
     package func minidump(timeStamp: UInt32 = 0) -> [UInt8] {
         let hasException = core.signal != nil
         let commandLine = core.process.map { $0.arguments.split(separator: " ").map(String.init) } ?? []
-        let streamCount = 5 + (hasException ? 1 : 0) + (commandLine.isEmpty ? 0 : 1) + (core.auxiliaryVector.isEmpty ? 0 : 1)
+        let streamCount =
+            5 + (hasException ? 1 : 0) + (commandLine.isEmpty ? 0 : 1) + (core.auxiliaryVector.isEmpty ? 0 : 1)
         var builder = MinidumpBuilder(streamCount: streamCount)
 
         // Contexts and stacks first, so that the thread list and the exception can point at them.
@@ -67,18 +68,18 @@ package struct CoreMinidumpWriter {
 
         builder.stream(.systemInfo) { out in
             out.u16(core.architecture == .x86_64 ? 9 : 12)
-            out.u16(0)  // processor level
-            out.u16(0)  // processor revision
-            out.raw([1, 0])  // processors (not in a core), product type
-            out.u32(0); out.u32(0); out.u32(0)  // OS version
+            out.u16(0) // processor level
+            out.u16(0) // processor revision
+            out.raw([1, 0]) // processors (not in a core), product type
+            out.u32(0); out.u32(0); out.u32(0) // OS version
             out.u32(Self.linuxPlatform)
             out.u32(versionText)
-            out.u16(0); out.u16(0)  // suite mask, reserved
-            out.zeros(24)  // CPU information
+            out.u16(0); out.u16(0) // suite mask, reserved
+            out.zeros(24) // CPU information
         }
         builder.stream(.miscInfo) { out in
             out.u32(24)
-            out.u32(core.process == nil ? 0 : 1)  // MINIDUMP_MISC1_PROCESS_ID
+            out.u32(core.process == nil ? 0 : 1) // MINIDUMP_MISC1_PROCESS_ID
             out.u32(UInt32(bitPattern: core.process?.processID ?? 0))
             out.zeros(12)
         }
@@ -86,8 +87,8 @@ package struct CoreMinidumpWriter {
             out.u32(UInt32(core.threads.count))
             for (index, thread) in core.threads.enumerated() {
                 out.u32(UInt32(bitPattern: thread.id))
-                out.zeros(12)  // suspend count, priority class, priority
-                out.u64(0)  // TEB
+                out.zeros(12) // suspend count, priority class, priority
+                out.u64(0) // TEB
                 out.u64(stacks[index].start)
                 out.u32(stacks[index].location.size)
                 out.u32(stacks[index].location.rva)
@@ -101,9 +102,9 @@ package struct CoreMinidumpWriter {
                 out.u32(0)
                 out.u32(UInt32(bitPattern: signal.number))
                 out.u32(UInt32(bitPattern: signal.code ?? 0))
-                out.u64(0)  // nested record
+                out.u64(0) // nested record
                 out.u64(signal.faultAddress ?? 0)
-                out.u32(0); out.u32(0)  // parameter count, alignment
+                out.u32(0); out.u32(0) // parameter count, alignment
                 out.zeros(15 * 8)
                 out.u32(contexts[0].size)
                 out.u32(contexts[0].rva)
@@ -114,12 +115,12 @@ package struct CoreMinidumpWriter {
             for (index, image) in images.images.enumerated() {
                 out.u64(image.loadAddress)
                 out.u32(UInt32(clamping: image.endAddress &- image.loadAddress))
-                out.u32(0); out.u32(0)  // checksum, time stamp
+                out.u32(0); out.u32(0) // checksum, time stamp
                 out.u32(names[index])
-                out.zeros(52)  // version information
+                out.zeros(52) // version information
                 out.u32(codeViews[index].size)
                 out.u32(codeViews[index].rva)
-                out.zeros(8 + 16)  // misc record, reserved
+                out.zeros(8 + 16) // misc record, reserved
             }
         }
         builder.stream(.memoryList) { out in
@@ -158,13 +159,18 @@ package struct CoreMinidumpWriter {
             for stack in stacks {
                 pieces = pieces.flatMap { piece -> [Range<UInt64>] in
                     guard piece.overlaps(stack) else { return [piece] }
-                    return [piece.lowerBound..<max(piece.lowerBound, stack.lowerBound), min(piece.upperBound, stack.upperBound)..<piece.upperBound]
-                        .filter { !$0.isEmpty }
+                    return [
+                        piece.lowerBound..<max(piece.lowerBound, stack.lowerBound),
+                        min(piece.upperBound, stack.upperBound)..<piece.upperBound
+                    ]
+                    .filter { !$0.isEmpty }
                 }
             }
             return pieces
         }
-        return blocks.compactMap { block in core.memory.read(Int(block.count), at: block.lowerBound).map { (block.lowerBound, $0) } }
+        return blocks.compactMap { block in
+            core.memory.read(Int(block.count), at: block.lowerBound).map { (block.lowerBound, $0) }
+        }
     }
 
     /// The stack memory kept of `thread`: from a little below its stack pointer (x86-64's red zone, which a leaf
@@ -172,8 +178,9 @@ package struct CoreMinidumpWriter {
     /// overflowed has its stack pointer in the guard gap below its stack: the stack is the segment just above it.
     private func stack(of thread: CoreThread) -> (start: UInt64, bytes: [UInt8]) {
         guard let pointer = thread.registers.stackPointer,
-              let segment = core.memory.segment(containing: pointer)
-                ?? core.memory.segments.first(where: { $0.address > pointer && $0.address - pointer <= 1 << 16 }) else { return (0, []) }
+            let segment = core.memory.segment(containing: pointer)
+                ?? core.memory.segments.first(where: { $0.address > pointer && $0.address - pointer <= 1 << 16 })
+        else { return (0, []) }
         let redZone: UInt64 = core.architecture == .x86_64 ? 128 : 0
         let start = max(segment.address, pointer &- redZone)
         let held = segment.address &+ segment.fileSize
@@ -190,7 +197,9 @@ package struct CoreMinidumpWriter {
             out.patch32(Self.contextFlags(.x86_64), at: UInt32(start + 48))
             // rax rcx rdx rbx rsp rbp rsi rdi r8…r15 rip, from offset 120, by DWARF number.
             let order: [UInt16] = [0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16]
-            for (slot, register) in order.enumerated() { out.patch64(registers[register] ?? 0, at: start + 120 + slot * 8) }
+            for (slot, register) in order.enumerated() {
+                out.patch64(registers[register] ?? 0, at: start + 120 + slot * 8)
+            }
         case .arm64:
             out.zeros(MinidumpContext.arm64Size)
             out.patch32(Self.contextFlags(.arm64), at: UInt32(start))

@@ -59,12 +59,12 @@ struct MinidumpBuilder {
         var file = self
         var head = MinidumpBuilder(header: ())
         head.u32(MinidumpFile.signature)
-        head.u32(0xa793)  // MINIDUMP_VERSION
+        head.u32(0xa793) // MINIDUMP_VERSION
         head.u32(UInt32(directory.count))
         head.u32(32)
-        head.u32(0)  // no checksum
+        head.u32(0) // no checksum
         head.u32(timeStamp)
-        head.u64(0)  // flags
+        head.u64(0) // flags
         for entry in directory {
             head.u32(entry.type)
             head.u32(entry.location.size)

@@ -32,7 +32,8 @@ final class RecordingMemory: MemoryReader {
     /// What was read, as blocks of `block` bytes (a power of two) around each read, merged, by address.
     func readBlocks(block: UInt64 = 64) -> [Range<UInt64>] {
         let ranges = reads.withLock { $0 }.map { range in
-            (range.lowerBound & ~(block - 1))..<min(UInt64.max & ~(block - 1), (range.upperBound + block - 1) & ~(block - 1))
+            (range.lowerBound & ~(block - 1))..<min(
+                UInt64.max & ~(block - 1), (range.upperBound + block - 1) & ~(block - 1))
         }.sorted { $0.lowerBound < $1.lowerBound }
         var merged: [Range<UInt64>] = []
         for range in ranges {
