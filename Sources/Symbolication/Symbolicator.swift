@@ -357,7 +357,7 @@ public final class Symbolicator {
             foundCandidates[key]
             ?? {
                 let found = locator.candidates(
-                    name: image.name, path: image.path, identifier: image.identifier, logDirectory: logDirectory)
+                    name: image.name, path: image.path, identity: image.identity, logDirectory: logDirectory)
                 foundCandidates[key] = found
                 return found
             }()
@@ -374,12 +374,12 @@ public final class Symbolicator {
             symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification
         )? {
             let location: Location
-            if let identifier = image.identifier.map(BinaryLocator.normalized) {
+            if let identity = image.identity {
                 guard let slices = slices(of: candidate.path), !slices.isEmpty else {
                     reject(candidate, .notAnObjectFile)
                     return nil
                 }
-                guard let match = slices.first(where: { $0.identifier.map(BinaryLocator.normalized) == identifier })
+                guard let match = slices.first(where: { $0.identity.map(identity.isSameBuild) ?? false })
                 else {
                     reject(
                         candidate, .otherBuild(found: slices.compactMap(\.identifier), wanted: image.identifier ?? ""))
@@ -424,7 +424,7 @@ public final class Symbolicator {
         }
         // Not on this machine: the binary of the log's build-id from debuginfod, when the log is of an ELF system.
         var remotely: String?
-        if let remote = options.remoteDebugFiles, let buildID = Self.elfBuildID(of: image, format: format) {
+        if let remote = options.remoteDebugFiles, let buildID = image.identity?.buildID {
             switch remote.source.fetch(.executable, of: buildID) {
             case .fetched(let path, let origin):
                 if let used = use(BinaryLocator.Candidate(path: path, origin: "from \(origin)")) {
@@ -440,15 +440,6 @@ public final class Symbolicator {
         }
         return .failure(
             Failure(reason: .noBinary(image: image.name, path: image.path, searched: searched, remotely: remotely)))
-    }
-
-    /// The ELF build-id a log gives for `image`; `nil` for a Mach-O UUID (Apple's formats, or written with dashes),
-    /// which no debuginfod server serves.
-    private static func elfBuildID(of image: CrashImage, format: CrashLogFormat) -> BuildID? {
-        guard ![.appleCrash, .appleIPS, .nsException].contains(format), let identifier = image.identifier,
-            !identifier.contains("-")
-        else { return nil }
-        return BuildID(hex: BinaryLocator.normalized(identifier))
     }
 
     /// The images in the file at `path` (each slice of a universal file), read once per run; `nil` when it is not an

@@ -96,7 +96,7 @@ struct LogSigning {
         outcome.crashes.append(
             Crash(
                 signature: maker.signature(of: report), format: report.format,
-                time: LogTimestamp.find(in: report) ?? modified, exception: report.exception?.type,
+                time: report.time ?? modified, exception: report.exception?.type,
                 unresolved: unresolved))
     }
 }

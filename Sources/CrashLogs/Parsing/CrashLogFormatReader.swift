@@ -24,6 +24,31 @@ protocol CrashLogFormatReader: SendableMetatype {
     /// reads their stacks as its own): a glibc trace after a glibc trace (another thread), a sanitizer's report after a
     /// program's own trace.
     static var continuedBy: Set<CrashLogFormat> { get }
+    /// Whether a large log of the format reads the same in pieces of whole lines as whole, stack by stack: each of
+    /// its frames names its image and its place in it (glibc's `module(+0x…)`, a sanitizer's `(module+0x…)`), where
+    /// other formats need the whole log at once (a JSON document, an image table after the frames).
+    static var readsInPieces: Bool { get }
+    /// Whether its logs give their images in a table anywhere in the log, often after the frames (a debugger's `info
+    /// proc mappings`, `image list`): every piece is then read once for it before the frames are.
+    static var needsTheWholeImageTable: Bool { get }
+    /// The fields whose value is when the crash happened (`Date/Time:`, a JSON `"timestamp"`), in the order they are
+    /// looked for.
+    static var timeFields: [String] { get }
+    /// The report printed back whole, where its format is not rewritten line by line (an exception's call stack whose
+    /// resolved addresses get lines of their own); `nil`: each frame line rewritten by its ``FrameLineStyle``.
+    static func renderedWhole(_ report: CrashReport, by renderer: ReportTextRenderer) -> [UInt8]?
+    /// Lines the format lays out a thread at a time (their columns follow the widest frame), by line number; each
+    /// replaces its line. Others are rewritten one by one.
+    static func laidOutLines(of report: CrashReport) -> [Int: [String]]
+    /// A line that is no frame, rewritten with what symbolication found (a sanitizer's `SUMMARY:` line); `nil` keeps it.
+    static func rewrittenLine(_ text: String, of report: CrashReport, by renderer: ReportTextRenderer) -> String?
+    /// The objects a resolved frame's object of a JSON report becomes, one a symbol of its inline chain: `kept` is the
+    /// frame object's members other than the symbol fields, `members` all of them. Xcode's style unless the format
+    /// writes its own (``XcodeJSONFrames``).
+    static func symbolicatedJSONObjects(
+        _ frame: CrashFrame, kept: [(key: String, value: JSONNode)], members: [(key: String, value: JSONNode)],
+        bytes: [UInt8], report: CrashReport
+    ) -> [String]
 }
 
 extension CrashLogFormatReader {
@@ -38,4 +63,25 @@ extension CrashLogFormatReader {
     static var embeddedFormats: Set<CrashLogFormat> { [] }
 
     static var continuedBy: Set<CrashLogFormat> { [] }
+
+    static var readsInPieces: Bool { false }
+
+    static var needsTheWholeImageTable: Bool { false }
+
+    static var timeFields: [String] { [] }
+
+    static func renderedWhole(_ report: CrashReport, by renderer: ReportTextRenderer) -> [UInt8]? { nil }
+
+    static func laidOutLines(of report: CrashReport) -> [Int: [String]] { [:] }
+
+    static func rewrittenLine(_ text: String, of report: CrashReport, by renderer: ReportTextRenderer) -> String? {
+        nil
+    }
+
+    static func symbolicatedJSONObjects(
+        _ frame: CrashFrame, kept: [(key: String, value: JSONNode)], members: [(key: String, value: JSONNode)],
+        bytes: [UInt8], report: CrashReport
+    ) -> [String] {
+        XcodeJSONFrames.objects(frame, kept: kept, bytes: bytes)
+    }
 }

@@ -1,7 +1,5 @@
-/// The pieces a large log is read in: runs of whole lines of about `pieceSize` bytes each. A log of a format whose
-/// frames each name their image and their place in it (glibc's `module(+0x…)`, a sanitizer's `(module+0x…)`,
-/// systemd-coredump's `(module + 0x…)`, a tombstone's, a Swift runtime's) reads the same in pieces as whole, stack by
-/// stack; other formats need all of the log at once (a JSON document, a debugger's image table after its frames).
+/// The pieces a large log is read in: runs of whole lines of about `pieceSize` bytes each, for the formats that read
+/// the same in pieces as whole (``CrashLogFormatReader/readsInPieces``).
 enum LogPieces {
     static func split(_ bytes: [UInt8], pieceSize: Int) -> [Range<Int>] {
         guard bytes.count > pieceSize else { return [0..<bytes.count] }
@@ -21,17 +19,10 @@ enum LogPieces {
     static let headLength = 4_096
 
     static func readsInPieces(_ format: CrashLogFormat?) -> Bool {
-        switch format {
-        case .glibcBacktrace, .sanitizer, .systemdCoredump, .androidTombstone, .swiftFatal, .gdbBacktrace,
-            .lldbBacktrace:
-            true
-        default: false
-        }
+        format.map { CrashLogParser.reader(of: $0).readsInPieces } ?? false
     }
 
-    /// A debugger's log gives its images in a table (`info proc mappings`, `image list`) anywhere in the log, often
-    /// after the frames: every piece is read once for it before the frames are.
     static func needsTheWholeImageTable(_ format: CrashLogFormat?) -> Bool {
-        format == .gdbBacktrace || format == .lldbBacktrace
+        format.map { CrashLogParser.reader(of: $0).needsTheWholeImageTable } ?? false
     }
 }

@@ -16,7 +16,8 @@ public struct ReportTextRenderer: Sendable {
         if report.threads.contains(where: { $0.frames.contains { $0.byteRange != nil } }) {
             return Self.prefixed(renderJSONFrames(report), like: report.lines)
         }
-        if report.format == .nsException { return renderNSException(report) }
+        let reader = CrashLogParser.reader(of: report.format)
+        if let whole = reader.renderedWhole(report, by: self) { return whole }
         var framesByLine: [Int: CrashFrame] = [:]
         // (Sized once: a walked overflow has a thousand frames, each a large value to move on every growth.)
         framesByLine.reserveCapacity(report.threads.reduce(0) { $0 + $1.frames.count })
@@ -38,12 +39,11 @@ public struct ReportTextRenderer: Sendable {
                 added += frame.symbols.count - 1
             }
         }
-        // The Swift backtracer's threads are laid out as a whole (their columns follow their widest frame).
-        let swiftLayout = report.format == .swiftBacktrace ? SwiftBacktraceLayout.lines(of: report) : [:]
+        let layout = reader.laidOutLines(of: report)
         let unresolvedLines = unresolvedFrameLines(of: report)
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
-            if var rendered = swiftLayout[number] {
+            if var rendered = layout[number] {
                 if let colors, let frame = framesByLine[number] { rendered = colors.frameLines(rendered, frame: frame) }
                 if let frame = framesByLine[number], rendered.count == frame.symbols.count {
                     // A line per frame of the inline chain: each its own source (the crashing frames', at the fault, too).
@@ -55,10 +55,8 @@ public struct ReportTextRenderer: Sendable {
                 continue
             }
             guard let frame = framesByLine[number] else {
-                if report.format == .sanitizer || report.format == .glibcBacktrace,
-                    let summary = sanitizerSummary(line.text, report: report)
-                {
-                    line.appendRewritten([summary], to: &output)
+                if let rewritten = reader.rewrittenLine(line.text, of: report, by: self) {
+                    line.appendRewritten([rewritten], to: &output)
                     continue
                 }
                 if let numbers = renumberedLines[number],
@@ -182,9 +180,9 @@ public struct ReportTextRenderer: Sendable {
         return output
     }
 
-    /// A JSON report (an `.ips` body, the Swift backtracer's JSON): each resolved frame object rewritten in place, as Xcode writes a symbolicated one
-    /// (`symbol`, `symbolLocation`, `sourceFile`, `sourceLine`; inlined frames as extra objects with
-    /// `"inline":true` before it). Every other byte stays as it was.
+    /// A JSON report (an `.ips` body, the Swift backtracer's JSON): each resolved frame object rewritten in place, in
+    /// its format's style (``CrashLogFormatReader/symbolicatedJSONObjects(_:kept:members:bytes:report:)``). Every other
+    /// byte stays as it was.
     private func renderJSONFrames(_ report: CrashReport) -> [UInt8] {
         let bytes = LogLine.joinedBytes(report.lines)
         let frames = report.threads.flatMap(\.frames).filter { $0.byteRange != nil && !$0.symbols.isEmpty }
@@ -196,56 +194,9 @@ public struct ReportTextRenderer: Sendable {
                 let original = try? JSONParser.parse(bytes, range: range), case .object(let members) = original.value
             else { continue }
             output += bytes[cursor..<range.lowerBound]
-            let separator = report.format == .swiftBacktrace ? ": " : ":"
-            let kept = members.filter {
-                ![
-                    "symbol", "symbolLocation", "sourceFile", "sourceLine", "sourceColumn", "inline",
-                    "offset", "image", "sourceLocation", "inlined", "description"
-                ].contains($0.key)
-            }
-            .map { JSONText.quote($0.key) + separator + String(decoding: bytes[$0.value.span], as: UTF8.self) }
-            let objects = frame.symbols.map { symbol -> String in
-                var fields = kept
-                if report.format == .swiftBacktrace {
-                    // As the backtracer writes its own symbolicated JSON: the mangled name in `symbol`, the readable one
-                    // with its offset in `description`, the offset from the call for a return address.
-                    let image = frame.image.map { report.images[$0].name }
-                    if symbol.isInlined { fields.append("\"inlined\": true") }
-                    if symbol.isThunk {
-                        fields.append("\"thunk\": true")
-                    } else if SwiftBacktraceLayout.isSystem(symbol, image: image) {
-                        fields.append("\"system\": true")
-                    }
-                    fields.append("\"symbol\": " + JSONText.quote(symbol.linkageName ?? symbol.function ?? "<unknown>"))
-                    let offset = symbol.isInlined ? 0 : SwiftBacktraceLayout.offset(of: frame) ?? 0
-                    fields.append("\"offset\": \(offset)")
-                    let name = symbol.function ?? symbol.linkageName ?? "<unknown>"
-                    // An async resume point's description, like an inlined frame's, has no offset.
-                    let isResumePoint = members.contains {
-                        $0.key == "kind" && $0.value.value == .string("asyncResumePoint")
-                    }
-                    fields.append(
-                        "\"description\": "
-                            + JSONText.quote(symbol.isInlined || isResumePoint ? name : "\(name) + \(offset)"))
-                    if let image { fields.append("\"image\": " + JSONText.quote(image)) }
-                    if let file = SwiftBacktraceLayout.sourceFile(of: symbol) {
-                        fields.append(
-                            "\"sourceLocation\": { \"file\": \(JSONText.quote(file)), \"line\": \(symbol.line), \"column\": \(symbol.column) }"
-                        )
-                    }
-                    return "{ " + fields.joined(separator: ", ") + " }"
-                }
-                fields.append("\"symbol\":" + JSONText.quote(symbol.function ?? "???"))
-                if !symbol.isInlined, let offset = frame.functionOffset {
-                    fields.append("\"symbolLocation\":\(offset)")
-                }
-                if let file = symbol.file {
-                    fields.append("\"sourceFile\":" + JSONText.quote(FilePath.fileName(of: file)))
-                    fields.append("\"sourceLine\":\(symbol.line)")
-                }
-                if symbol.isInlined { fields.append("\"inline\":true") }
-                return "{" + fields.joined(separator: ",") + "}"
-            }
+            let kept = members.filter { !XcodeJSONFrames.symbolFields.contains($0.key) }
+            let objects = CrashLogParser.reader(of: report.format).symbolicatedJSONObjects(
+                frame, kept: kept, members: members, bytes: bytes, report: report)
             output += Array(objects.joined(separator: ",").utf8)
             cursor = range.upperBound
         }

@@ -34,12 +34,12 @@ package final class BinaryLocator {
     }
 
     /// The existing files that may be the binary of the image a log calls `name` (at `path`, of build-id or UUID
-    /// `identifier`, when the log says), each once, in the order to try them; and where they were looked for, in
+    /// `identity`, when the log says), each once, in the order to try them; and where they were looked for, in
     /// words (for the reason a frame stays unresolved when none fits).
     /// - Parameter logDirectory: the log's folder; `nil` for standard input, whose relative paths are taken from the
     ///   current directory.
     package func candidates(
-        name: String, path imagePath: String?, identifier: String?,
+        name: String, path imagePath: String?, identity: ImageIdentifier?,
         logDirectory: String?
     ) -> (candidates: [Candidate], searched: [String]) {
         var found: [Candidate] = []
@@ -65,7 +65,7 @@ package final class BinaryLocator {
         for relative in besideNames { consider(Self.join(besideLog, relative), "beside the log") }
         searched.append(logDirectory.map { "beside the log (\($0))" } ?? "in the current directory")
         let debugNames = Set([name, name + ".debug"] + DSYMBundle.bundleNames(for: name))
-        let relativeBuildID = identifier.flatMap { BuildID(hex: Self.normalized($0)) }?.debugFileRelativePath
+        let relativeBuildID = identity?.buildID?.debugFileRelativePath
         for root in debugPaths {
             if let relativeBuildID {
                 consider(Self.join(root, relativeBuildID), "by build-id below \(root)")
@@ -80,7 +80,7 @@ package final class BinaryLocator {
     }
 
     /// The system's libraries that may be the binary of the image `name` (at `path`), other than those of `tried`
-    /// (what ``candidates(name:path:identifier:logDirectory:)`` gave): to try when none of those fits. Apart because
+    /// (what ``candidates(name:path:identity:logDirectory:)`` gave): to try when none of those fits. Apart because
     /// finding them reads the dynamic linker's cache and lists its folders, which the common case (the library at
     /// the path the log names) never needs.
     package func systemLibraryCandidates(name: String, path imagePath: String?, excluding tried: [Candidate])
@@ -137,11 +137,6 @@ package final class BinaryLocator {
     /// laid out like this one (an Android `/system/lib64` or a path of the log's own making did not).
     private static func isSystemLibraryPath(_ path: String) -> Bool {
         ["/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/"].contains { path.hasPrefix($0) }
-    }
-
-    /// A build-id or UUID as compared: lower-case hex without dashes.
-    package static func normalized(_ identifier: String) -> String {
-        String(identifier.lowercased().filter { $0 != "-" })
     }
 
     /// A log's relative name (`./tally`) joined to a folder, without its `./`.

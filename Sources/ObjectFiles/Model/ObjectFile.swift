@@ -112,6 +112,9 @@ public struct ObjectFile: Hashable, Sendable {
     /// The build-id (ELF) or UUID (Mach-O) that names this build, as text.
     public var identifier: String? { uuid?.description ?? buildID?.hex }
 
+    /// The build-id (ELF) or UUID (Mach-O) that names this build.
+    public var identity: ImageIdentifier? { uuid.map(ImageIdentifier.uuid) ?? buildID.map(ImageIdentifier.buildID) }
+
     /// The section named `name`.
     package func section(named name: String) -> Section? {
         sections.first { $0.name == name }

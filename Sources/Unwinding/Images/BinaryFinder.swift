@@ -45,7 +45,7 @@ package final class BinaryFinder {
         near directory: String?
     ) -> Result<ObjectFile, Failure> {
         let (candidates, searched) = locator.candidates(
-            name: name, path: path, identifier: buildID?.hex, logDirectory: directory)
+            name: name, path: path, identity: buildID.map(ImageIdentifier.buildID), logDirectory: directory)
         var rejections: [String] = []
         func check(_ candidate: String, origin: String) -> ObjectFile? {
             guard

@@ -1,6 +1,8 @@
 /// Android tombstones, as debuggerd writes them and as logcat shows them.
 enum AndroidTombstoneFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.androidTombstone
+    static let readsInPieces = true
+    static let timeFields = ["Timestamp:"]
     static let markers = [" pc ", "Build fingerprint:"]
 
     static func recognizes(_ lines: [LogLine]) -> Bool { AndroidTombstoneParser.recognizes(lines) }

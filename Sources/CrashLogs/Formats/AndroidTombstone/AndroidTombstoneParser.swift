@@ -98,7 +98,7 @@ struct AndroidTombstoneParser {
                 parsed.path.split(separator: "!").last.map { GlibcBacktraceParser.fileName(String($0)) } ?? parsed.path
             let image = report.imageIndex(
                 named: name.split(separator: " ").first.map(String.init) ?? name, path: parsed.path)
-            if let buildID = parsed.buildID { report.images[image].identifier = buildID }
+            if let buildID = parsed.buildID { report.images[image].identify(as: buildID) }
             // libunwindstack prints every frame but the first already moved back into the call.
             stacks.append(
                 CrashFrame(

@@ -1,6 +1,7 @@
 /// Apple's text crash reports (`.crash`), symbolicated or not.
 enum AppleCrashFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.appleCrash
+    static let timeFields = ["Date/Time:"]
     static let markers = ["Thread ", "Exception Type:", "Incident Identifier:"]
 
     /// Its Application Specific Information quotes an uncaught exception's `Terminating app …` line and a Swift

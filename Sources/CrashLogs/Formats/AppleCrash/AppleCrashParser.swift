@@ -103,7 +103,7 @@ struct AppleCrashParser {
             name = String(file)
         }
         return CrashImage(
-            name: name, path: path.isEmpty ? nil : path, identifier: uuid,
+            name: name, path: path.isEmpty ? nil : path, identifier: uuid, identifierKind: .uuid,
             architecture: architecture, loadAddress: start, endAddress: end)
     }
 

@@ -1,6 +1,7 @@
 /// Apple's JSON crash reports (`.ips`): one line of JSON metadata, then the report's JSON body.
 enum AppleIPSFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.appleIPS
+    static let timeFields = ["\"timestamp\"", "\"captureTime\""]
     /// None: an `.ips` says what it is on its first line, read before the rest of a large log is searched.
     static let markers: [String] = []
 

@@ -99,7 +99,8 @@ struct AppleIPSParser {
                 CrashImage(
                     name: image["name"]?.string ?? image["path"]?.string.map(FilePath.fileName(of:))
                         ?? "image \(index)",
-                    path: image["path"]?.string, identifier: image["uuid"]?.string, architecture: image["arch"]?.string,
+                    path: image["path"]?.string, identifier: image["uuid"]?.string, identifierKind: .uuid,
+                    architecture: image["arch"]?.string,
                     loadAddress: base, endAddress: base.flatMap { base in size.map { base &+ $0 } }))
         }
         let lineStarts = lines.reduce(into: [0]) { $0.append($0.last! + $1.byteCount) }

@@ -1,6 +1,8 @@
 /// gdb's `bt` (and `thread apply all bt`), with the lines before it that say why the program stopped.
 enum GDBBacktraceFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.gdbBacktrace
+    static let readsInPieces = true
+    static let needsTheWholeImageTable = true
     static let markers = ["#"]
 
     static func recognizes(_ lines: [LogLine]) -> Bool { GDBBacktraceParser.recognizes(lines) }

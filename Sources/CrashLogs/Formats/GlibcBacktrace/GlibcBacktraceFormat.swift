@@ -1,6 +1,7 @@
 /// glibc's `backtrace_symbols` (and Darwin's), as programs print them from a signal handler.
 enum GlibcBacktraceFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.glibcBacktrace
+    static let readsInPieces = true
     static let markers = ["[0x", " 0x"]
 
     /// Another thread's trace; the sanitizer's report of the abort the program's own trace ended in.
@@ -41,5 +42,11 @@ enum GlibcBacktraceFormat: CrashLogFormatReader {
         guard let first = text.utf8.first, !first.isBlank, !"{}[]\"#".utf8.contains(first) else { return false }
         return GlibcBacktraceParser.frame(in: text) == nil && GlibcBacktraceParser.darwinFrame(in: text) == nil
             && !text.hasPrefix("==") && !text.hasPrefix("SUMMARY:")
+    }
+
+    /// A sanitizer's `SUMMARY:` line (a glibc trace may follow or precede a sanitizer's report) symbolized as the
+    /// sanitizer prints it.
+    static func rewrittenLine(_ text: String, of report: CrashReport, by renderer: ReportTextRenderer) -> String? {
+        renderer.sanitizerSummary(text, report: report)
     }
 }

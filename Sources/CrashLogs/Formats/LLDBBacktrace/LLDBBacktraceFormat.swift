@@ -1,6 +1,8 @@
 /// lldb's `bt` (and `bt all`).
 enum LLDBBacktraceFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.lldbBacktrace
+    static let readsInPieces = true
+    static let needsTheWholeImageTable = true
     static let markers = ["frame #"]
 
     static func recognizes(_ lines: [LogLine]) -> Bool { LLDBBacktraceParser.recognizes(lines) }

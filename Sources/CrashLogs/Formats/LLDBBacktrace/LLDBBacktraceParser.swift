@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Parses lldb's `bt` and `thread backtrace all`: `* thread #1, queue = '…', stop reason = …` headers and
 /// `frame #N: 0xPC module`func + off at file:line:col` frames, with the load addresses and UUIDs of an
 /// `image list` table when the log has one.
@@ -73,7 +75,8 @@ struct LLDBBacktraceParser {
         guard fields.count >= 3, let load = HexNumber.parse(fields[1]) else { return nil }
         let path = fields[2...].joined(separator: " ")
         return CrashImage(
-            name: GlibcBacktraceParser.fileName(path), path: path, identifier: String(fields[0]), loadAddress: load)
+            name: GlibcBacktraceParser.fileName(path), path: path, identifier: String(fields[0]),
+            identifierKind: .fromText, loadAddress: load)
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {

@@ -17,4 +17,9 @@ enum NSExceptionFormat: CrashLogFormatReader {
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
         lines[number].text.includes("Terminating app due to uncaught exception")
     }
+
+    /// Printed back whole: its address lists get lines of their own after them.
+    static func renderedWhole(_ report: CrashReport, by renderer: ReportTextRenderer) -> [UInt8]? {
+        renderer.renderNSException(report)
+    }
 }

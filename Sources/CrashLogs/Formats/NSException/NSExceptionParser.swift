@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Parses uncaught Objective-C exception logs: `*** Terminating app due to uncaught exception 'Name', reason: '…'`
 /// and the `*** First throw call stack:` that follows, as a parenthesised list of return addresses
 /// (`(0x18278ae38 0x181deff80 …)`, on one line or several; the old `Stack: (` list in decimal) or as
@@ -167,7 +169,7 @@ struct NSExceptionParser {
             guard let name else { return }
             let index = report.imageIndex(named: name, path: nil)
             report.images[index].loadAddress = loadAddress ?? report.images[index].loadAddress
-            report.images[index].identifier = uuid ?? report.images[index].identifier
+            if let uuid { report.images[index].identify(as: uuid, kind: .uuid) }
             report.images[index].architecture = architecture ?? report.images[index].architecture
         }
     }

@@ -1,6 +1,7 @@
 /// Reports of AddressSanitizer and its kin (LSan, TSan, MSan, UBSan, HWASan), after the program's own trace if any.
 enum SanitizerFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.sanitizer
+    static let readsInPieces = true
     static let markers = ["Sanitizer", ": runtime error: "]
     private static let swiftTraceMarker = MarkerScan(markers: ["Current stack trace:"])
 
@@ -38,5 +39,11 @@ enum SanitizerFormat: CrashLogFormatReader {
             if GlibcBacktraceParser.frame(in: line.text)?.module != nil { return .glibcBacktrace }
         }
         return nil
+    }
+
+    /// A sanitizer's `SUMMARY:` line (a glibc trace may follow or precede a sanitizer's report) symbolized as the
+    /// sanitizer prints it.
+    static func rewrittenLine(_ text: String, of report: CrashReport, by renderer: ReportTextRenderer) -> String? {
+        renderer.sanitizerSummary(text, report: report)
     }
 }

@@ -166,7 +166,7 @@ struct SanitizerParser {
             }
             let image = parsed.module.map { module -> Int in
                 let index = report.imageIndex(named: GlibcBacktraceParser.fileName(module), path: module)
-                if let buildID = parsed.buildID { report.images[index].identifier = buildID }
+                if let buildID = parsed.buildID { report.images[index].identify(as: buildID) }
                 return index
             }
             // The sanitizers print every frame's pc already moved back by one (the crashing frame too:

@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Parses the Swift backtracer's JSON crash report (`SWIFT_BACKTRACE=format=json`, Swift 6.2+): one JSON
 /// object with `"kind": "crashReport"`, `threads[].frames[]` (`kind` and `address`) and `images[]` with
 /// `buildId` and `baseAddress`. Text the program printed before it is kept.
@@ -28,7 +30,7 @@ struct SwiftBacktraceJSONParser {
             report.images.append(
                 CrashImage(
                     name: image["name"]?.string ?? "?", path: image["path"]?.string,
-                    identifier: image["buildId"]?.string,
+                    identifier: image["buildId"]?.string, identifierKind: .fromText,
                     loadAddress: base, endAddress: image["endOfText"]?.string.flatMap { HexNumber.parse($0) }))
         }
         for (index, thread) in (body["threads"]?.array ?? []).enumerated() {

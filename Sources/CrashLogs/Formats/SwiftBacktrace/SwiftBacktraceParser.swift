@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Parses the Swift runtime backtracer's text output (Swift 5.9+): `Thread N "name" crashed:` blocks of
 /// `N [ra] 0x… symbol + off in image at file:line:col` frames (or bare addresses with `symbolicate=off`),
 /// `...` elisions, and the `Images:` list that gives each image's load address and build ID.
@@ -71,7 +73,8 @@ struct SwiftBacktraceParser {
         let identifier = hasNoBuildID ? nil : String(fields[1])
         let path = fields.count > nameIndex + 1 ? fields[(nameIndex + 1)...].joined(separator: " ") : nil
         return CrashImage(
-            name: String(fields[nameIndex]), path: path, identifier: identifier, loadAddress: start, endAddress: end)
+            name: String(fields[nameIndex]), path: path, identifier: identifier, identifierKind: .fromText,
+            loadAddress: start, endAddress: end)
     }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {

@@ -2,6 +2,7 @@
 /// of the swift-backtrace package; systemd-coredump's and glibc's traces of the same crash may follow.
 enum SwiftFatalFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.swiftFatal
+    static let readsInPieces = true
     static let markers = [
         "Current stack trace:", "Received signal ", "Fatal error: ", "Assertion failed: ", "Precondition failed: "
     ]

@@ -1,6 +1,8 @@
 /// systemd-coredump's journal entry (`coredumpctl info`): the process, the signal, a stack per thread.
 enum SystemdCoredumpFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.systemdCoredump
+    static let readsInPieces = true
+    static let timeFields = ["Timestamp:"]
     static let markers = ["Stack trace of thread "]
 
     static func recognizes(_ lines: [LogLine]) -> Bool { SystemdCoredumpParser.recognizes(lines) }

@@ -102,7 +102,7 @@ struct SystemdCoredumpParser {
             guard threads.isOpen, let parsed = frame(in: text) else { continue }
             let known = buildIDs[parsed.module]
             let image = report.imageIndex(named: parsed.module, path: known?.path)
-            if let id = known?.id { report.images[image].identifier = id }
+            if let id = known?.id { report.images[image].identify(as: id) }
             threads.append(
                 CrashFrame(
                     index: parsed.index, address: parsed.address,

@@ -1,12 +1,11 @@
-import CrashLogs
 import Foundation
 import Testing
 
-@testable import Grouping
+@testable import CrashLogs
 
 /// Times as logs write them, against Foundation's own reading of the same text.
 @Suite("Timestamps in logs")
-struct LogTimestampTests {
+struct CrashTimeTests {
     /// Foundation's answer for `text` written as `format`: the oracle.
     static func foundation(_ text: String, _ format: String) -> Int64? {
         let formatter = DateFormatter()
@@ -24,35 +23,39 @@ struct LogTimestampTests {
     ])
     func readsAsFoundationDoes(_ text: String, _ format: String) throws {
         let expected = try #require(Self.foundation(text, format))
-        #expect(LogTimestamp.parse(Substring(text)) == expected)
+        #expect(CrashTime.parse(Substring(text)) == expected)
     }
 
     @Test("ISO 8601 printing is the inverse of reading, across eras, leap days and the epoch")
     func printsWhatItReads() {
         for seconds: Int64 in [0, 951_782_400, 1_709_251_199, 4_102_444_800, -86_400, 1_764_100_000] {
-            let text = LogTimestamp.iso8601(seconds)
-            #expect(LogTimestamp.parse(Substring(text)) == seconds, "\(seconds) → \(text)")
+            let text = CrashTime.iso8601(seconds)
+            #expect(CrashTime.parse(Substring(text)) == seconds, "\(seconds) → \(text)")
         }
     }
 
     @Test("Found in the fields each format gives it, and in a logger's prefix")
     func foundInReports() throws {
-        let logs = [
-            "Process: App [1]\nDate/Time:             2022-10-07 11:31:52.6211 -0700\n",
-            "{\"app_name\":\"App\",\"timestamp\":\"2022-10-07 11:31:52.00 -0700\"}\n",
-            "Build fingerprint: 'x'\nTimestamp: 2022-10-07 11:31:52.123456789-0700\n"
+        let logs: [(CrashLogFormat, String)] = [
+            (.appleCrash, "Process: App [1]\nDate/Time:             2022-10-07 11:31:52.6211 -0700\n"),
+            (.appleIPS, "{\"app_name\":\"App\",\"timestamp\":\"2022-10-07 11:31:52.00 -0700\"}\n"),
+            (.androidTombstone, "Build fingerprint: 'x'\nTimestamp: 2022-10-07 11:31:52.123456789-0700\n")
         ]
-        for log in logs {
+        for (format, log) in logs {
             let report = CrashReport(
-                format: .glibcBacktrace, exception: nil, threads: [], images: [], lines: LogLine.split(Array(log.utf8)))
-            #expect(LogTimestamp.find(in: report) == 1_665_167_512, "\(log)")
+                format: format, exception: nil, threads: [], images: [], lines: LogLine.split(Array(log.utf8)))
+            #expect(report.time == 1_665_167_512, "\(log)")
+            // Each field is its format's: a glibc trace's text that happens to say `Date/Time:` gives no time.
+            let other = CrashReport(
+                format: .glibcBacktrace, exception: nil, threads: [], images: [], lines: report.lines)
+            #expect(other.time == nil, "\(log)")
         }
         // A logger's prefix (docker, kubectl --timestamps), taken off the lines by the parser.
         let trace =
             "tally: caught signal 11 (Segmentation fault)\nBacktrace:\n./tally(+0x11ef)[0x5608588881ef]\n./tally(+0x1249)[0x560858888249]\n"
         let prefixed = trace.split(separator: "\n").map { "2022-10-07T18:31:52.000000000Z " + $0 + "\n" }.joined()
         let parsed = try CrashLogParser.parseAll(Array(prefixed.utf8), source: "prefixed")
-        #expect(parsed.first.flatMap(LogTimestamp.find(in:)) == 1_665_167_512)
+        #expect(parsed.first?.time == 1_665_167_512)
         // The objects a JSON-lines logger wrote the lines as: docker's, a shipper's, journald's.
         for object in [
             #"{"log":"LINE\n","stream":"stderr","time":"2022-10-07T18:31:52.5Z"}"#,
@@ -64,11 +67,11 @@ struct LogTimestampTests {
             }.joined()
             let parsed = try CrashLogParser.parseAll(Array(lines.utf8), source: "json")
             #expect(parsed.first?.lines.first?.envelope != nil, "\(object)")
-            #expect(parsed.first.flatMap(LogTimestamp.find(in:)) == 1_665_167_512, "\(object)")
+            #expect(parsed.first?.time == 1_665_167_512, "\(object)")
         }
         let none = CrashReport(
             format: .glibcBacktrace, exception: nil, threads: [], images: [],
             lines: LogLine.split(Array("Uptime: 12:00:01\nno date here 2022-13-07 11:31:52\n".utf8)))
-        #expect(LogTimestamp.find(in: none) == nil)
+        #expect(none.time == nil)
     }
 }

@@ -1,29 +1,11 @@
-import CrashLogs
+import PostmortemCore
 
-/// When a crash happened, as its log says: the first timestamp a known field gives (Apple's `Date/Time:`, `.ips`'
-/// `timestamp`/`captureTime`, the Swift backtracer's JSON `timestamp`, a tombstone's `Timestamp:`), or the
-/// timestamp a logger put before the report's lines (docker, kubectl `--timestamps`) or in the JSON object it wrote each
-/// line as (docker's `"time"`, a shipper's `"@timestamp"`, journald's `"__REALTIME_TIMESTAMP"`).
-package enum LogTimestamp {
-    /// Seconds since 1970 (UTC), or nil when the log gives no time with a date.
-    package static func find(in report: CrashReport) -> Int64? {
-        let keys = ["Date/Time:", "\"timestamp\"", "\"captureTime\"", "Timestamp:", "Crashed at", "time:"]
-        for line in report.lines.prefix(400) {
-            if let envelope = line.envelope, let seconds = find(inObject: envelope.head + envelope.tail) {
-                return seconds
-            }
-            if !line.prefix.isEmpty, let seconds = parse(Substring(line.prefix)) { return seconds }
-            for key in keys {
-                guard let range = line.text.firstByteRange(of: key) else { continue }
-                if let seconds = parse(line.text[range.upperBound...].drop { " \t:\"".contains($0) }) { return seconds }
-            }
-        }
-        return nil
-    }
-
+/// Times as crash logs and the loggers around them write them, read as seconds since 1970 (UTC), and written back in
+/// ISO 8601.
+package enum CrashTime {
     /// The time in a logger's JSON object (less its message): a date in `"time"`, `"@timestamp"` or `"timestamp"`, or
     /// journald's microseconds since 1970 in `"__REALTIME_TIMESTAMP"`.
-    static func find(inObject object: String) -> Int64? {
+    package static func find(inObject object: String) -> Int64? {
         for key in ["\"time\"", "\"@timestamp\"", "\"timestamp\""] {
             guard let range = object.firstByteRange(of: key) else { continue }
             if let seconds = parse(object[range.upperBound...].drop { " \t:\"".contains($0) }) { return seconds }
@@ -37,7 +19,7 @@ package enum LogTimestamp {
 
     /// `2022-10-07 11:31:52.6211 -0700`, `2026-11-25T20:24:14.785647Z`, `2024-03-12 10:21:33.123456789+0100`: the
     /// first such time at the start of `text` (blanks and a quote skipped), as seconds since 1970 (UTC).
-    static func parse(_ text: Substring) -> Int64? {
+    package static func parse(_ text: Substring) -> Int64? {
         let bytes = Array(text.utf8.drop { $0 == 32 || $0 == 34 || $0 == 91 }.prefix(40))
         func number(_ start: Int, _ count: Int) -> Int64? {
             guard start + count <= bytes.count else { return nil }
@@ -72,7 +54,7 @@ package enum LogTimestamp {
     }
 
     /// Days from 1970-01-01 to the date, in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400
