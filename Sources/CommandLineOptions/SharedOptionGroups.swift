@@ -54,3 +54,32 @@ package struct DemangleOption: ParsableArguments {
     /// Demangling, for ArgumentParser to fill in.
     package init() {}
 }
+
+/// `--symbols`: Breakpad symbol stores that answer for images whose binary is not found (`serve` has its own: it serves
+/// them).
+package struct SymbolStoreOption: ParsableArguments {
+    /// The help every command shows for `--symbols`.
+    package static let help =
+        "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated."
+
+    /// The stores, in the order given.
+    @Option(name: CommandOption.symbols.names, help: ArgumentHelp(stringLiteral: help), completion: .directory)
+    package var symbolStores: [String] = []
+
+    /// None given, for ArgumentParser to fill in.
+    package init() {}
+}
+
+/// `--verbose`: each image without debug information named on a line of its own.
+package struct VerboseOption: ParsableArguments {
+    /// The help every command shows for `--verbose`.
+    package static let help =
+        "Name each image that has no debug information on a line of its own (they are named together in one line otherwise)."
+
+    /// Whether images are named one by one.
+    @Flag(name: CommandOption.verbose.names, help: ArgumentHelp(stringLiteral: help))
+    package var verbose = false
+
+    /// Together, for ArgumentParser to fill in.
+    package init() {}
+}

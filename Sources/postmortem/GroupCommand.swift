@@ -21,12 +21,7 @@ struct GroupCommand: ParsableCommand {
 
     @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(
-        name: CommandOption.symbols.names,
-        help:
-            "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
-        completion: .directory)
-    var symbolStores: [String] = []
+    @OptionGroup var symbolStoreOption: SymbolStoreOption
 
     @Flag(name: CommandOption.json.names, help: "Print the groups as one JSON document.")
     var json = false
@@ -56,12 +51,7 @@ struct GroupCommand: ParsableCommand {
 
     @OptionGroup var offlineOption: OfflineOption
 
-    @Flag(
-        name: CommandOption.verbose.names,
-        help:
-            "Name each image that has no debug information on a line of its own (they are named together in one line otherwise)."
-    )
-    var verbose = false
+    @OptionGroup var verboseOption: VerboseOption
 
     @Option(
         name: CommandOption.jobs.names,
@@ -87,13 +77,15 @@ struct GroupCommand: ParsableCommand {
         let signatureRules = try signatureRules()
         let knownSignatures = try baseline.map(Self.readBaseline)
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline)
-        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
+        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verboseOption.verbose)
         var options = SymbolicationOptions(
             debugPaths: debugPathOption.debugPaths, object: nil, objectLoadAddress: nil, objectArchitecture: nil,
             demangle: true,
             swiftNames: .simplified, indexCache: indexCacheOption.noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote)
-        let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
+        let symbolStore =
+            symbolStoreOption.symbolStores.isEmpty
+            ? nil : SymbolStoreLookup(directories: symbolStoreOption.symbolStores) { Output.error($0) }
         options.moduleSymbols = symbolStore?.lookup
         let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let settings = LogSigning.Settings(

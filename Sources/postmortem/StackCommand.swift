@@ -26,12 +26,7 @@ struct StackCommand: ParsableCommand {
 
     @OptionGroup var offlineOption: OfflineOption
 
-    @Flag(
-        name: CommandOption.verbose.names,
-        help:
-            "Name each image that has no debug information on a line of its own (they are named together in one line otherwise)."
-    )
-    var verbose = false
+    @OptionGroup var verboseOption: VerboseOption
 
     @OptionGroup var presentation: PresentationOptions
 
@@ -40,7 +35,7 @@ struct StackCommand: ParsableCommand {
 
     func run() throws {
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline)
-        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verbose)
+        let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verboseOption.verbose)
         let symbolicator = Symbolicator(
             diagnostics: diagnostics.sink,
             options: SymbolicationOptions(

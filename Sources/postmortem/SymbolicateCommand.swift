@@ -16,12 +16,7 @@ struct SymbolicateCommand: ParsableCommand {
 
     @OptionGroup var debugPathOption: DebugPathOption
 
-    @Option(
-        name: CommandOption.symbols.names,
-        help:
-            "A Breakpad symbol store (NAME/DEBUGID/NAME.sym) answering for images whose binary is not found; may be repeated.",
-        completion: .directory)
-    var symbolStores: [String] = []
+    @OptionGroup var symbolStoreOption: SymbolStoreOption
 
     @Option(name: CommandOption.object.names, help: "The binary for frames that name no image.", completion: .file())
     var object: String?
@@ -89,12 +84,7 @@ struct SymbolicateCommand: ParsableCommand {
             "Exit with status 2 when a frame that has an address stays unresolved (for CI); the reasons are on stderr.")
     var strict = false
 
-    @Flag(
-        name: CommandOption.verbose.names,
-        help:
-            "Name each image that has no debug information on a line of its own (they are named together in one line otherwise)."
-    )
-    var verbose = false
+    @OptionGroup var verboseOption: VerboseOption
 
     @Option(
         name: CommandOption.jobs.names,
@@ -107,13 +97,13 @@ struct SymbolicateCommand: ParsableCommand {
     /// The request these options make.
     var request: SymbolicateRequest {
         SymbolicateRequest(
-            debugPaths: debugPathOption.debugPaths, symbolStores: symbolStores, object: object,
+            debugPaths: debugPathOption.debugPaths, symbolStores: symbolStoreOption.symbolStores, object: object,
             loadAddress: loadAddress, arch: arch,
             executable: executable, maxFrames: maxFrames, scan: scan, json: json, stackwalkJSON: stackwalkJSON,
             output: output, parseOnly: parseOnly, noCache: indexCacheOption.noCache, offline: offlineOption.offline,
             noDemangle: demangleOption.noDemangle,
             sourceContext: presentation.sourceContext, sourceMaps: presentation.sourceMaps, color: presentation.color,
-            fullNames: fullNames, strict: strict, verbose: verbose, jobs: jobs, logs: logs)
+            fullNames: fullNames, strict: strict, verbose: verboseOption.verbose, jobs: jobs, logs: logs)
     }
 
     func run() throws {
