@@ -1,32 +1,32 @@
 /// Bounds-checked reads of bytes in place: integers of either byte order, LEB128 numbers and C strings. Every read
 /// that would pass the end gives `nil`: bytes from a file (a Mach-O header, a line program, an index-cache file) may
 /// say anything, and must never trap. The one reader of binary data in the package; ``ByteCursor`` reads in sequence.
-package struct ByteReader {
+public struct ByteReader {
     /// The bytes read, valid as long as their owner keeps them.
-    package let bytes: UnsafeRawBufferPointer
+    public let bytes: UnsafeRawBufferPointer
     /// Whether integers are stored most significant byte first.
-    package let isBigEndian: Bool
+    public let isBigEndian: Bool
 
     /// A reader of `bytes`, whose integers are big-endian when `isBigEndian`.
-    @inlinable package init(bytes: UnsafeRawBufferPointer, isBigEndian: Bool = false) {
+    @inlinable public init(bytes: UnsafeRawBufferPointer, isBigEndian: Bool = false) {
         self.bytes = bytes
         self.isBigEndian = isBigEndian
     }
 
     /// The byte at `offset`.
-    @inlinable package func u8(at offset: Int) -> UInt8? {
+    @inlinable public func u8(at offset: Int) -> UInt8? {
         offset >= 0 && offset < bytes.count ? bytes[offset] : nil
     }
 
     /// The 16-bit integer at `offset`.
-    @inlinable package func u16(at offset: Int) -> UInt16? { integer(at: offset) }
+    @inlinable public func u16(at offset: Int) -> UInt16? { integer(at: offset) }
     /// The 32-bit integer at `offset`.
-    @inlinable package func u32(at offset: Int) -> UInt32? { integer(at: offset) }
+    @inlinable public func u32(at offset: Int) -> UInt32? { integer(at: offset) }
     /// The 64-bit integer at `offset`.
-    @inlinable package func u64(at offset: Int) -> UInt64? { integer(at: offset) }
+    @inlinable public func u64(at offset: Int) -> UInt64? { integer(at: offset) }
 
     /// The integer of `size` bytes (at most 8) at `offset`.
-    @inlinable package func unsigned(at offset: Int, size: Int) -> UInt64? {
+    @inlinable public func unsigned(at offset: Int, size: Int) -> UInt64? {
         switch size {
         case 1: return u8(at: offset).map(UInt64.init)
         case 2: return u16(at: offset).map(UInt64.init)
@@ -51,7 +51,7 @@ package struct ByteReader {
 
     /// The unsigned LEB128 number at `offset` and the offset after it; `nil` when the bytes end inside it. A number
     /// longer than ten bytes keeps its low 64 bits.
-    @inlinable package func uleb(at offset: Int) -> (value: UInt64, next: Int)? {
+    @inlinable public func uleb(at offset: Int) -> (value: UInt64, next: Int)? {
         // Most numbers of the compact indexes and line programs fit in one byte.
         guard offset >= 0, offset < bytes.count else { return nil }
         let first = bytes[offset]
@@ -70,7 +70,7 @@ package struct ByteReader {
     }
 
     /// The signed LEB128 number at `offset` and the offset after it; `nil` when the bytes end inside it.
-    @inlinable package func sleb(at offset: Int) -> (value: Int64, next: Int)? {
+    @inlinable public func sleb(at offset: Int) -> (value: Int64, next: Int)? {
         var value: Int64 = 0
         var shift: Int64 = 0
         var position = offset
@@ -88,7 +88,7 @@ package struct ByteReader {
 
     /// The NUL-terminated string at `offset`, of at most `limit` bytes before the NUL (a string cut by the end of
     /// the bytes or by `limit` ends there); `nil` when `offset` is past the end.
-    package func string(at offset: Int, limit: Int = 4096) -> String? {
+    public func string(at offset: Int, limit: Int = 4096) -> String? {
         guard offset >= 0, offset < bytes.count else { return nil }
         let end = min(bytes.count, offset + limit)
         var stop = offset
@@ -97,7 +97,7 @@ package struct ByteReader {
     }
 
     /// The NUL-terminated string at `offset` and the offset after its NUL; `nil` when no NUL comes before the end.
-    package func cString(at offset: Int) -> (value: String, next: Int)? {
+    public func cString(at offset: Int) -> (value: String, next: Int)? {
         guard offset >= 0, offset < bytes.count else { return nil }
         var end = offset
         while end < bytes.count, bytes[end] != 0 { end += 1 }
@@ -106,7 +106,7 @@ package struct ByteReader {
     }
 
     /// A fixed-size name field (`segname`, `sectname`): up to `length` bytes, NUL-padded.
-    package func fixedString(at offset: Int, length: Int) -> String? {
+    public func fixedString(at offset: Int, length: Int) -> String? {
         guard offset >= 0, length >= 0, offset <= bytes.count - length else { return nil }
         var stop = offset
         while stop < offset + length, bytes[stop] != 0 { stop += 1 }
@@ -116,64 +116,64 @@ package struct ByteReader {
 
 /// A ``ByteReader`` read in sequence (a DWARF line-program header, say): each read moves past what it read, and a
 /// read that would pass the end gives `nil` and moves nothing.
-package struct ByteCursor {
+public struct ByteCursor {
     /// What is read.
-    package let reader: ByteReader
+    public let reader: ByteReader
     /// Where the next read starts.
-    package var position: Int
+    public var position: Int
 
     /// A cursor at `position` in little-endian `bytes`.
-    @inlinable package init(_ bytes: UnsafeRawBufferPointer, at position: Int) {
+    @inlinable public init(_ bytes: UnsafeRawBufferPointer, at position: Int) {
         reader = ByteReader(bytes: bytes)
         self.position = position
     }
 
     /// A cursor at `position` of what `reader` reads, in its byte order.
-    @inlinable package init(_ reader: ByteReader, at position: Int) {
+    @inlinable public init(_ reader: ByteReader, at position: Int) {
         self.reader = reader
         self.position = position
     }
 
     /// The bytes read.
-    @inlinable package var bytes: UnsafeRawBufferPointer { reader.bytes }
+    @inlinable public var bytes: UnsafeRawBufferPointer { reader.bytes }
 
     /// The next byte.
-    @inlinable package mutating func byte() -> UInt8? {
+    @inlinable public mutating func byte() -> UInt8? {
         guard let value = reader.u8(at: position) else { return nil }
         position += 1
         return value
     }
 
     /// The next integer of `size` bytes (at most 8).
-    @inlinable package mutating func unsigned(_ size: Int) -> UInt64? {
+    @inlinable public mutating func unsigned(_ size: Int) -> UInt64? {
         guard let value = reader.unsigned(at: position, size: size) else { return nil }
         position += size
         return value
     }
 
     /// The next unsigned LEB128 number.
-    @inlinable package mutating func uleb() -> UInt64? {
+    @inlinable public mutating func uleb() -> UInt64? {
         guard let (value, next) = reader.uleb(at: position) else { return nil }
         position = next
         return value
     }
 
     /// The next signed LEB128 number.
-    @inlinable package mutating func sleb() -> Int64? {
+    @inlinable public mutating func sleb() -> Int64? {
         guard let (value, next) = reader.sleb(at: position) else { return nil }
         position = next
         return value
     }
 
     /// Moves past `count` bytes; false (not moving) when fewer are left.
-    @inlinable package mutating func skip(_ count: Int) -> Bool {
+    @inlinable public mutating func skip(_ count: Int) -> Bool {
         guard count >= 0, position >= 0, position <= bytes.count - count else { return false }
         position += count
         return true
     }
 
     /// The next NUL-terminated string; `nil` when no NUL comes before the end.
-    package mutating func cString() -> String? {
+    public mutating func cString() -> String? {
         guard let (value, next) = reader.cString(at: position) else { return nil }
         position = next
         return value
