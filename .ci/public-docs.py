@@ -25,7 +25,7 @@ MODULES = ["PostmortemCore", "ObjectFiles", "DWARF", "Debuginfod", "CrashLogs", 
 
 DECLARATION = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:(?:final|static|class|override|mutating|nonisolated|indirect|"
-    r"convenience|required|lazy|weak|unowned)\s+)*(func|init|var|let|struct|class|enum|protocol|typealias|case|subscript|"
+    r"convenience|required|lazy|weak|unowned|(?:private|fileprivate|internal|package)\(set\))\s+)*(func|init|var|let|struct|class|enum|protocol|typealias|case|subscript|"
     r"actor|extension)\b")
 
 

@@ -6,11 +6,12 @@ public struct CrashImage: Hashable, Sendable {
     public var name: String
     /// The path the log gives, as written (may be relative, or from another machine).
     public var path: String?
-    /// The build-id (ELF) or UUID (Mach-O) the log gives, as written.
-    public var identifier: String?
+    /// The build-id (ELF) or UUID (Mach-O) the log gives, as written. Set with ``identity`` only (``identify(as:kind:)``),
+    /// so the two never disagree.
+    public private(set) var identifier: String?
     /// ``identifier`` read as its format writes it (a build-id or a UUID); `nil` when the log gives none, or gives
     /// something that is neither.
-    public var identity: ImageIdentifier?
+    public private(set) var identity: ImageIdentifier?
     /// The architecture the log names for the image (`arm64`, `x86_64`), as written.
     public var architecture: String?
     /// Where the log says the image was loaded: its first address in the process.
@@ -41,5 +42,12 @@ public struct CrashImage: Hashable, Sendable {
     package mutating func identify(as text: String, kind: ImageIdentifier.Kind = .buildID) {
         identifier = text
         identity = ImageIdentifier(text, kind: kind)
+    }
+
+    /// Takes `other`'s identifier, as written and as read, when this image has none.
+    package mutating func adoptIdentifier(of other: CrashImage) {
+        guard identifier == nil else { return }
+        identifier = other.identifier
+        identity = other.identity
     }
 }

@@ -11,10 +11,7 @@ extension CrashReport {
             if let known = images.firstIndex(where: { $0.name == image.name && $0.path == image.path }) {
                 imageIndex[index] = known
                 if images[known].loadAddress == nil { images[known].loadAddress = image.loadAddress }
-                if images[known].identifier == nil {
-                    images[known].identifier = image.identifier
-                    images[known].identity = image.identity
-                }
+                images[known].adoptIdentifier(of: image)
             } else {
                 imageIndex[index] = images.count
                 images.append(image)

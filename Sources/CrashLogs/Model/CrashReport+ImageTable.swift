@@ -9,10 +9,7 @@ extension CrashReport {
                 $0.name == image.name && ($0.path == nil || image.path == nil || $0.path == image.path)
             }) {
                 images[index].path = images[index].path ?? image.path
-                if images[index].identifier == nil {
-                    images[index].identifier = image.identifier
-                    images[index].identity = image.identity
-                }
+                images[index].adoptIdentifier(of: image)
                 images[index].architecture = images[index].architecture ?? image.architecture
                 images[index].loadAddress = images[index].loadAddress ?? image.loadAddress
                 images[index].endAddress = images[index].endAddress ?? image.endAddress
