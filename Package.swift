@@ -64,8 +64,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio")
             ]
         ),
-        .target(name: "CrashLogs", dependencies: ["PostmortemCore"]),
-        .target(name: "Formatters", dependencies: ["PostmortemCore"]),
+        // What carried a log's lines (JSON-lines objects, a logger's prefix on each line), taken off and put back,
+        // and the times loggers write: one framing layer for crash logs, dumped values and grouping.
+        .target(name: "LogFraming", dependencies: ["PostmortemCore"]),
+        .target(name: "CrashLogs", dependencies: ["PostmortemCore", "LogFraming"]),
+        .target(name: "Formatters", dependencies: ["PostmortemCore", "LogFraming"]),
         .target(
             name: "Symbolication",
             dependencies: ["PostmortemCore", "DWARF", "ObjectFiles", "CrashLogs", "CDemangle"],
@@ -79,7 +82,7 @@ let package = Package(
         .target(
             name: "BreakpadSymbols",
             dependencies: ["PostmortemCore", "ObjectFiles", "DWARF", "CrashLogs", "Symbolication"]),
-        .target(name: "Grouping", dependencies: ["PostmortemCore", "CrashLogs", "Symbolication"]),
+        .target(name: "Grouping", dependencies: ["PostmortemCore", "LogFraming", "CrashLogs", "Symbolication"]),
         // What a symbolication server does, without HTTP: modules by Breakpad debug id, a pool of opened images shared
         // by requests, Symbolication API v5 and posted crash logs.
         .target(
@@ -149,7 +152,10 @@ let package = Package(
             name: "FormattersTests", dependencies: ["Formatters", "TestSupport"],
             exclude: ["Dumps", "FormatterFiles", "Goldens"]),
         .testTarget(
-            name: "CrashLogsTests", dependencies: ["CrashLogs", "PostmortemCore", "TestSupport"], exclude: ["Corpus"]),
+            name: "CrashLogsTests", dependencies: ["CrashLogs", "LogFraming", "PostmortemCore", "TestSupport"],
+            exclude: ["Corpus"]),
+        .testTarget(
+            name: "LogFramingTests", dependencies: ["LogFraming", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(
@@ -174,7 +180,7 @@ let package = Package(
 let cTargets: Set<String> = [
     "CLibDwarf", "CLibElf", "CMalloc", "CCompression", "CDemangle", "CProcessTrace", "CFuzzDriver"
 ]
-let memorySafeModules: Set<String> = ["CommandLineOptions", "CrashLogs", "Debuginfod", "Formatters"]
+let memorySafeModules: Set<String> = ["CommandLineOptions", "CrashLogs", "Debuginfod", "Formatters", "LogFraming"]
 for target in package.targets where !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

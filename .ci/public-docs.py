@@ -20,7 +20,7 @@ import sys
 
 # Every Swift library module (the executables and the C shims aside): the library products, what their API hands
 # out, and what the CLI and the server share (those have no public declaration; a stray one is listed).
-MODULES = ["PostmortemCore", "ObjectFiles", "DWARF", "Debuginfod", "CrashLogs", "Symbolication", "Formatters", "Grouping",
+MODULES = ["PostmortemCore", "ObjectFiles", "DWARF", "Debuginfod", "LogFraming", "CrashLogs", "Symbolication", "Formatters", "Grouping",
            "SymbolicationService", "CommandLineOptions", "Unwinding", "BreakpadSymbols"]
 
 DECLARATION = re.compile(

@@ -1,4 +1,5 @@
 import CrashLogs
+import PostmortemCore
 
 /// The signatures of a previous `postmortem group --json` output: what `--baseline` compares against.
 package enum GroupBaseline {

@@ -1,4 +1,5 @@
 import CrashLogs
+import LogFraming
 import PostmortemCore
 
 /// The groups as text (for people) and JSON (for scripts and `--baseline`).
@@ -12,8 +13,8 @@ package enum GroupRendering {
                 ("logs", JSONText.array(group.logs.map(JSONText.quote))),
                 ("frames", JSONText.array(group.frames.map(frameJSON))),
                 ("exception", JSONText.string(group.exception)),
-                ("firstSeen", JSONText.string(group.firstSeen.map(CrashTime.iso8601))),
-                ("lastSeen", JSONText.string(group.lastSeen.map(CrashTime.iso8601)))
+                ("firstSeen", JSONText.string(group.firstSeen.map(LogTime.iso8601))),
+                ("lastSeen", JSONText.string(group.lastSeen.map(LogTime.iso8601)))
             ])
         }
         return "{\"groups\": [\n" + items.map { "  " + $0 }.joined(separator: ",\n") + (items.isEmpty ? "" : "\n")
@@ -40,8 +41,8 @@ package enum GroupRendering {
             if let first = group.firstSeen, let last = group.lastSeen {
                 out +=
                     first == last
-                    ? "   seen      \(CrashTime.iso8601(first))\n"
-                    : "   seen      \(CrashTime.iso8601(first)) … \(CrashTime.iso8601(last))\n"
+                    ? "   seen      \(LogTime.iso8601(first))\n"
+                    : "   seen      \(LogTime.iso8601(first)) … \(LogTime.iso8601(last))\n"
             }
             if let exception = group.exception { out += "   exception \(exception)\n" }
             let more = group.logs.count > 1 ? " (and \(group.logs.count - 1) more)" : ""

@@ -1,5 +1,6 @@
 import CrashLogs
 import Foundation
+import LogFraming
 import TestSupport
 import Testing
 

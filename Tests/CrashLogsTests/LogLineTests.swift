@@ -1,4 +1,5 @@
 import CrashLogs
+import LogFraming
 import Testing
 
 /// Lines keep their text only and give their bytes back from it: every byte must come back as read.

@@ -1,4 +1,5 @@
 import Foundation
+import LogFraming
 import TestSupport
 import Testing
 

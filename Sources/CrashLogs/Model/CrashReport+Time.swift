@@ -1,3 +1,5 @@
+import LogFraming
+
 extension CrashReport {
     /// When the crash happened, as the log says, in seconds since 1970 (UTC): the first time given by a field its
     /// format names (``CrashLogFormatReader/timeFields``: Apple's `Date/Time:`, an `.ips`' `timestamp`, a tombstone's
@@ -7,13 +9,10 @@ extension CrashReport {
     package var time: Int64? {
         let fields = CrashLogParser.reader(of: format).timeFields
         for line in lines.prefix(400) {
-            if let envelope = line.envelope, let seconds = CrashTime.find(inObject: envelope.head + envelope.tail) {
-                return seconds
-            }
-            if !line.prefix.isEmpty, let seconds = CrashTime.parse(Substring(line.prefix)) { return seconds }
+            if let seconds = line.framingTime { return seconds }
             for field in fields {
                 guard let range = line.text.firstByteRange(of: field) else { continue }
-                if let seconds = CrashTime.parse(line.text[range.upperBound...].drop { " \t:\"".contains($0) }) {
+                if let seconds = LogTime.parse(line.text[range.upperBound...].drop { " \t:\"".contains($0) }) {
                     return seconds
                 }
             }

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// A parsed crash log: its stacks and images, and its text, so it can be printed back with symbols in place.
 public struct CrashReport: Sendable {
     /// What went wrong, as the log says it.

@@ -1,3 +1,6 @@
+import LogFraming
+import PostmortemCore
+
 /// One crash-log format: how a log of it is told apart from the others, read, and split into reports. Each format lives
 /// in `Formats/<Format>/`, with its parsers and what writes its frame lines; ``CrashLogParser/readers`` lists the
 /// readers in the order they are tried.

@@ -1,3 +1,4 @@
+import LogFraming
 public import PostmortemCore
 
 /// Why a log could not be parsed.
@@ -89,21 +90,12 @@ public enum CrashLogParser {
         }
     }
 
-    /// The lines of the log in `bytes` as its parsers read them, and their bytes: JSON lines opened to the messages
-    /// they carry (``JSONLogLines``), then a logger's prefix moved out of each line (``LinePrefixes``), each only when
-    /// the log parses at least as well for it.
+    /// The lines of the log in `bytes` as its parsers read them, and their bytes: unwrapped from what carried them
+    /// (JSON lines, a logger's prefix) as ``LogFraming`` decides, judged by how many frames the log parses to.
     static func unwrapped(_ bytes: [UInt8], format: CrashLogFormat?) -> (lines: [LogLine], bytes: [UInt8]) {
-        var lines = LogLine.split(bytes)
-        var content = bytes
-        if let opened = openedJSONLines(lines, format: format) {
-            lines = opened
-            content = LogLine.joinedBytes(opened)
-        }
-        if let stripped = withoutLinePrefixes(lines, format: format) {
-            lines = stripped
-            content = LogLine.joinedBytes(stripped)
-        }
-        return (lines, content)
+        let lines = LogLine.split(bytes)
+        let (unwrapped, framing) = LogFraming.unwrap(lines) { frameCount($0, format: format) }
+        return framing.isNone ? (lines, bytes) : (unwrapped, LogLine.joinedBytes(unwrapped))
     }
 
     /// Every report in the log in `bytes`: one for most logs, one per crash for a log that holds several, of one
@@ -124,42 +116,11 @@ public enum CrashLogParser {
         return SeveralReports.read(lines, starts: starts, whole: whole, source: source, format: format) ?? [whole]
     }
 
-    /// `lines` opened to the messages they carry when they are JSON lines (``JSONLogLines``) and the messages hold as
-    /// many frames as the objects or more (a parser may find frames in the objects' text too, with the rest of the
-    /// object glued to them); `nil` otherwise.
-    static func openedJSONLines(_ lines: [LogLine], format: CrashLogFormat?) -> [LogLine]? {
-        guard let opened = JSONLogLines.opened(lines) else { return nil }
-        let sample = LinePrefixes.sampleSize
-        return frameCount(Array(opened.prefix(sample)), format: format)
-            >= frameCount(Array(lines.prefix(sample)), format: format) ? opened : nil
-    }
-
     /// How many frames `lines` parse to (0 for lines of no known format).
     static func frameCount(_ lines: [LogLine], format: CrashLogFormat?) -> Int {
         guard let report = try? parse(lines: lines, bytes: LogLine.joinedBytes(lines), source: "", format: format)
         else { return 0 }
         return report.threads.reduce(0) { $0 + $1.frames.count }
-    }
-
-    /// `lines` with the prefix a logger put before each of them moved out of their text (``LinePrefixes``), when
-    /// they have one and the log parses at least as well without it: as many frames or more, and either more frames or
-    /// a prefix on nine lines in ten (a prefix glued to paths still lets frames be read, but not resolved). `nil`
-    /// when they have none.
-    static func withoutLinePrefixes(_ lines: [LogLine], format: CrashLogFormat?) -> [LogLine]? {
-        let sample = lines.prefix(LinePrefixes.sampleSize)
-        let candidates = LinePrefixes.candidates(in: sample)
-        guard !candidates.isEmpty else { return nil }
-        let framesAsIs = frameCount(Array(sample), format: format)
-        // Longest first: the shortest that passes could be part of a longer prefix (a timestamp before a host).
-        for shape in candidates.prefix(6) {
-            let stripped = LinePrefixes.strip(shape, from: Array(sample))
-            let frames = frameCount(stripped, format: format)
-            guard frames > 0, frames >= framesAsIs else { continue }
-            if frames > framesAsIs || LinePrefixes.coverage(of: shape, in: sample) >= 0.9 {
-                return LinePrefixes.strip(shape, from: lines)
-            }
-        }
-        return nil
     }
 
     static func parse(

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// A log that holds several reports, of one format or of several (a program's glibc trace and then a Swift runtime's
 /// report; an ASan report and then another process's trace; two runs pasted one after the other): where each starts,
 /// and each read on its own, with its own images, so that one process's load addresses never place another's frames.

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Prints a report in its own format with symbols in place. Lines that are not frames, and frames

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 #if canImport(FoundationEssentials)
@@ -58,7 +59,32 @@ public enum DumpReader {
                 return DumpReading(node: node, format: .plist, isComplete: !budget.isExhausted)
             } catch { throw Failure(description: error.description) }
         }
-        return try read(String(decoding: bytes, as: UTF8.self), format: format, maximumValues: maximumValues)
+        return try read(unframedText(bytes, format: format), format: format, maximumValues: maximumValues)
+    }
+
+    /// The text of `bytes` as the values were logged: out of the JSON lines or from behind the logger's prefix on every
+    /// line that carried them (``LogFraming``: `docker logs`' objects, `kubectl logs --prefix`, `--timestamps`), when the
+    /// text reads as a value with parts so and no worse than as it came. Most dumps have no framing and cost a look at
+    /// their first lines.
+    static func unframedText(_ bytes: [UInt8], format: DumpFormat?) -> String {
+        let sample = LogLine.split(bytes, maximumLines: LinePrefixes.sampleSize)
+        let framing = LogFraming.of(sample) { linesReadAsValuesWithParts($0, format: format) }
+        guard !framing.isNone else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: LogLine.joinedBytes(framing.unwrap(LogLine.split(bytes))), as: UTF8.self)
+    }
+
+    /// How many of `lines` read as values with parts (a structure, a collection, an enum case…): a string or a number
+    /// alone is what any logged line reads as, and a framing that only leaves such values is not the dump's.
+    private static func linesReadAsValuesWithParts(_ lines: [LogLine], format: DumpFormat?) -> Int {
+        let text = String(decoding: LogLine.joinedBytes(lines), as: UTF8.self)
+        guard let readings = try? readAllCountingLines(text: text, format: format) else { return 0 }
+        return readings.reduce(0) { total, read in
+            switch read.reading.node.kind {
+            case .structure, .class, .enumeration, .tuple, .optional, .collection, .dictionary, .set:
+                total + read.lines
+            case .scalar, .string, .null, .reference, .truncated, .raw: total
+            }
+        }
     }
 
     /// Every value in a dump that holds several (two `dump()` outputs one after the other, logged values one a line):
@@ -68,37 +94,54 @@ public enum DumpReader {
         if format == nil || format == .plist, BinaryPropertyListParser.recognizes(bytes) {
             return [try read(bytes: bytes, format: format)]
         }
-        let text = String(decoding: bytes, as: UTF8.self)
+        return try readAll(text: unframedText(bytes, format: format), format: format)
+    }
+
+    /// Every value in `text` (``readAll(bytes:format:)`` once the framing is off).
+    static func readAll(text: String, format: DumpFormat?) throws(Failure) -> [DumpReading] {
+        try readAllCountingLines(text: text, format: format).map(\.reading)
+    }
+
+    /// Every value in `text`, each with how many non-blank lines it was read from.
+    static func readAllCountingLines(text: String, format: DumpFormat?) throws(Failure) -> [(
+        reading: DumpReading, lines: Int
+    )] {
         let body = stripPrefixes(text)
         let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
         var budget = ValueBudget(ValueBudget.standard)
         let chosen = format ?? detect(body, budget: &budget).format
-        var pieces: [String] = []
+        var pieces: [[Substring]] = []
         switch chosen {
         case .dump, .po:
             // A value at the left margin starts a new dump (its children are indented).
             var current: [Substring] = []
             for line in lines {
                 if !current.isEmpty, line.hasPrefix("▿ ") || line.hasPrefix("- ") || line.hasPrefix("▹ ") {
-                    pieces.append(current.joined(separator: "\n"))
+                    pieces.append(current)
                     current = []
                 }
                 current.append(line)
             }
-            pieces.append(current.joined(separator: "\n"))
+            pieces.append(current)
         case .swiftPrint, .json:
             let values = lines.filter { !$0.allSatisfy(\.isWhitespace) }
             if values.count > 1, values.allSatisfy({ !$0.hasPrefix(" ") && !$0.hasPrefix("\t") }) {
-                let readings = values.compactMap { try? read(String($0), format: chosen) }
-                if readings.count == values.count, readings.allSatisfy({ $0.node.kind != .raw }) { return readings }
+                // Each line in its own format (JSON lines of objects, `print` lines of values), unless one is given.
+                let readings = values.compactMap { try? read(String($0), format: format) }
+                if readings.count == values.count, readings.allSatisfy({ $0.node.kind != .raw }) {
+                    return readings.map { ($0, 1) }
+                }
             }
-            pieces = [body]
+            pieces = [lines]
         default:
-            pieces = [body]
+            pieces = [lines]
         }
-        if pieces.count == 1 { return [try read(text, format: format)] }
-        var readings: [DumpReading] = []
-        for piece in pieces where !piece.allSatisfy(\.isWhitespace) { readings.append(try read(piece, format: chosen)) }
+        func nonBlank(_ lines: [Substring]) -> Int { lines.count { !$0.allSatisfy(\.isWhitespace) } }
+        if pieces.count == 1 { return [(try read(text, format: format), nonBlank(lines))] }
+        var readings: [(reading: DumpReading, lines: Int)] = []
+        for piece in pieces where nonBlank(piece) > 0 {
+            readings.append((try read(piece.joined(separator: "\n"), format: chosen), nonBlank(piece)))
+        }
         return readings
     }
 
@@ -160,7 +203,8 @@ public enum DumpReader {
 
     /// Drops what loggers and debuggers put before a dump: `(lldb) po x` lines, `Printing description of x:`,
     /// NSLog/os_log prefixes (`2024-05-01 10:00:00.123 App[42:7] `), other loggers' (``LoggerPrefix``: swift-log's,
-    /// a timestamp and a level, syslog's), and the name a value was logged under (`user = `).
+    /// a timestamp and a level, syslog's), and the name a value was logged under (`user = `). Known prefixes are
+    /// found line by line: a value of several lines is logged with one on its first line only.
     static func stripPrefixes(_ text: String) -> String {
         var result = ""
         var copiedUpTo = text.startIndex
@@ -179,10 +223,10 @@ public enum DumpReader {
                 if line.hasPrefix("(lldb) ") || line.hasPrefix("Printing description of ") {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = next
-                } else if let length = LogPrefix.length(in: line) {
+                } else if let length = NSLogPrefix.length(in: line) {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = line.index(line.startIndex, offsetBy: length)
-                } else if let length = LoggerPrefix.length(in: line) {
+                } else if let length = loggedValueStart(in: line) {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = line.utf8.index(line.startIndex, offsetBy: length)
                 }
@@ -192,5 +236,35 @@ public enum DumpReader {
         if copiedUpTo == text.startIndex { return text }
         result += text[copiedUpTo...]
         return result
+    }
+
+    /// Where the value starts on `line` after a logger's prefix (``LoggerPrefix``) and the name it was logged under
+    /// (`user = `, `user: `), in UTF-8 bytes; nil when the line has neither, or nothing after its name.
+    static func loggedValueStart(in line: Substring) -> Int? {
+        let prefix = LoggerPrefix.length(in: line) ?? 0
+        let bytes = Array(line.utf8)
+        let start = assignmentEnd(bytes, from: prefix) ?? prefix
+        return start > 0 && (prefix > 0 || start < bytes.count) ? start : nil
+    }
+
+    /// The end of `name = ` or `name: ` (a Swift identifier, dotted) at `start` of `bytes`, before a value that follows
+    /// on the same line.
+    private static func assignmentEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A }
+        var index = start
+        guard index < bytes.count, isLetter(bytes[index]) || bytes[index] == UInt8(ascii: "_") else { return nil }
+        while index < bytes.count,
+            isLetter(bytes[index]) || TextCursor.isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "_")
+                || bytes[index] == UInt8(ascii: ".")
+        {
+            index += 1
+        }
+        if index + 2 < bytes.count, bytes[index] == 0x20, bytes[index + 1] == UInt8(ascii: "="),
+            bytes[index + 2] == 0x20
+        {
+            return index + 3
+        }
+        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == 0x20 { return index + 2 }
+        return nil
     }
 }

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Android tombstones, as debuggerd writes them and as logcat shows them.
 enum AndroidTombstoneFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.androidTombstone

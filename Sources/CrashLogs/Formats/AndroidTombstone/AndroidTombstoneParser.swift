@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses Android native crash tombstones (debuggerd, also inside logcat and xCrash reports):
 /// `#00 pc 00000000000588e0  /system/lib64/libc.so (tgkill+8) (BuildId: …)`, where the pc is relative
 /// to the library's load bias, each thread's `pid: …, tid: …, name: …` header, and the signal line.

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Which process wrote each line of a logcat capture, so that a tombstone interleaved with other processes' lines is
 /// read from its writer's lines alone (debuggerd's `DEBUG` lines; another process may be logging a stack of its own).
 ///

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Apple's text crash reports (`.crash`), symbolicated or not.
 enum AppleCrashFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.appleCrash

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Parses Apple's text crash reports (`.crash`): the header, `Thread N …:` stacks, `Last Exception Backtrace:`

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Apple's JSON crash reports (`.ips`): one line of JSON metadata, then the report's JSON body.
 enum AppleIPSFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.appleIPS

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Parses Apple's `.ips` reports: a one-line JSON header with `bug_type`, then for bug type 309 a JSON

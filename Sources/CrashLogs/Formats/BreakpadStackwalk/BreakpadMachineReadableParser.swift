@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses `minidump_stackwalk -m` output: `OS|…`, `Crash|reason|address|thread`, `Module|name|version|
 /// debug_file|debug_id|base|end|main` rows, then `thread|frame|module|function|file|line|offset` rows,
 /// where the offset is from the source line, the function, the module or zero, whichever is most precise.

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// minidump-stackwalk's output: its text, or its machine-readable rows (`--machine-readable`).
 enum BreakpadStackwalkFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.breakpadStackwalk

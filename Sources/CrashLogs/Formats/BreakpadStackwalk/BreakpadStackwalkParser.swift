@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses the human output of breakpad's `minidump_stackwalk` and rust-minidump's `minidump-stackwalk`:
 /// `Thread N (crashed)` blocks of ` 0  module!func [file : line + 0xc]`, ` 3  module + 0x1234` or
 /// ` 4  0x7ffe…` frames (register and `Found by:` lines below each), and `Loaded modules:` with base addresses.

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// A report of stacks Postmortem walked itself, in the layout ``ELFCoreReportWriter`` writes, told apart by its first
 /// line's start; read back as a log, so that one saved from a machine without the binaries (`--parse-only`) is
 /// symbolicated later like any log.

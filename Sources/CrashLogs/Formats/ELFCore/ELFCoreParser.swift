@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Reads the `elf-core` layout ``ELFCoreReportWriter`` writes.

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Writes the report of a stack walk (an ELF core's threads, unwound by Postmortem) as text in the `elf-core` layout,

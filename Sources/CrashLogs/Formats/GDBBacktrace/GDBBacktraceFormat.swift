@@ -1,3 +1,5 @@
+import LogFraming
+
 /// gdb's `bt` (and `thread apply all bt`), with the lines before it that say why the program stopped.
 enum GDBBacktraceFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.gdbBacktrace

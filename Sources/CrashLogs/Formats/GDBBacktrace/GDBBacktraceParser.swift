@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses gdb's `bt` (and `thread apply all bt`): `#N  0xADDR in func (args) at file:line` or
 /// `… from /lib/x.so`, `Thread N (…):` headers, and the `info proc mappings` table when the log has
 /// one, which gives every image's load address.

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// glibc's `backtrace_symbols` (and Darwin's), as programs print them from a signal handler.
 enum GlibcBacktraceFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.glibcBacktrace

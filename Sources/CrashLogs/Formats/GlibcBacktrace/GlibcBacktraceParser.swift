@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses glibc `backtrace_symbols` output: `path(sym+0xoff) [0xaddr]`, `path(+0xoff) [0xaddr]`,
 /// `path [0xaddr]` and bare `[0xaddr]`, with or without the space before `[`. Runs of frame lines
 /// are stacks; other lines are kept as they are.

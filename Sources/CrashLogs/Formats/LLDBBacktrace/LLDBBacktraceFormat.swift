@@ -1,3 +1,5 @@
+import LogFraming
+
 /// lldb's `bt` (and `bt all`).
 enum LLDBBacktraceFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.lldbBacktrace

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Parses lldb's `bt` and `thread backtrace all`: `* thread #1, queue = '…', stop reason = …` headers and

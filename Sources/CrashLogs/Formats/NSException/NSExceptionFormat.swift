@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Uncaught Objective-C exceptions: the reason and its call stack, as symbols (`callStackSymbols`) or bare addresses.
 enum NSExceptionFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.nsException

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Parses uncaught Objective-C exception logs: `*** Terminating app due to uncaught exception 'Name', reason: '…'`

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 extension ReportTextRenderer {

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Reports of AddressSanitizer and its kin (LSan, TSan, MSan, UBSan, HWASan), after the program's own trace if any.
 enum SanitizerFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.sanitizer

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses sanitizer reports (ASan, LSan, TSan, MSan, UBSan, HWASan): every stack is a thread titled by
 /// the line before it ("freed by thread T0 here:"); frames are `#N 0xPC in func (module+0xoff)`,
 /// `#N 0xPC in func file:line:col` or `#N 0xPC (module+0xoff) (BuildId: …)`, and ThreadSanitizer's, which give no pc:

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// The Swift runtime's backtracer (`SWIFT_BACKTRACE`): its text report, or its JSON one.

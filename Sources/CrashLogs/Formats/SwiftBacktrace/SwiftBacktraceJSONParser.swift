@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Parses the Swift backtracer's JSON crash report (`SWIFT_BACKTRACE=format=json`, Swift 6.2+): one JSON

@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// The Swift runtime backtracer's symbolicated layout, for printing its reports back as it prints them: every frame of

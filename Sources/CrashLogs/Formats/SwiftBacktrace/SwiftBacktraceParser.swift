@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Parses the Swift runtime backtracer's text output (Swift 5.9+): `Thread N "name" crashed:` blocks of

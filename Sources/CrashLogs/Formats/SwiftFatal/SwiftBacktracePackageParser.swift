@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses what the swift-backtrace package (used by Swift servers before the runtime had a backtracer) prints on a
 /// fatal signal: `Received signal 4. Backtrace:`, then one line per frame, `0x55c5…, function at /path/File.swift:66`
 /// where it could name it (an inlined function and its caller on two lines with one address), `0x… at file:line` where

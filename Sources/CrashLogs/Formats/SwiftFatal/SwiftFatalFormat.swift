@@ -1,3 +1,5 @@
+import LogFraming
+
 /// A Swift runtime's failure (`Fatal error: …`) with its `Current stack trace:`, or a `Received signal N. Backtrace:`
 /// of the swift-backtrace package; systemd-coredump's and glibc's traces of the same crash may follow.
 enum SwiftFatalFormat: CrashLogFormatReader {

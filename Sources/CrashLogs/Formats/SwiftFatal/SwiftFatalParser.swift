@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses Swift's older runtime traces (Linux, Swift 5.x): `Fatal error: …` or `Assertion failed: …`, then
 /// `Current stack trace:` and `N    image    0xaddr symbol + off` frames, where the address is the symbol's, and
 /// `<unavailable> + N` frames, where it is the frame's own and N its offset from the image's base.

@@ -1,3 +1,5 @@
+import LogFraming
+
 /// systemd-coredump's journal entry (`coredumpctl info`): the process, the signal, a stack per thread.
 enum SystemdCoredumpFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.systemdCoredump

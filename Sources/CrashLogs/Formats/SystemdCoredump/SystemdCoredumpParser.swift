@@ -1,3 +1,5 @@
+import LogFraming
+
 /// Parses the crash report systemd-coredump leaves in the journal (and `coredumpctl info` prints): `Process 1234 (app) of
 /// user 1000 dumped core.`, the modules with their build-ids (`Module libc.so.6 with build-id 8e7a…`), then
 /// `Stack trace of thread 1234:` and frames `#0  0x00007f…  function (libfoo.so + 0x1234)`, `n/a` where it named none.

@@ -1,20 +1,17 @@
-/// What loggers put before a logged value, besides NSLog's (``LogPrefix``): swift-log's default
+/// What loggers put before a logged line, besides NSLog's (``NSLogPrefix``): swift-log's default
 /// `2026-11-25T10:00:01+0000 info label : [meta] `, an ISO-8601 timestamp with a level (`2026-11-25 10:00:01.123 [ERROR] `,
-/// `2026-11-25T10:00:01Z error `), syslog's `Nov 25 10:00:01 host app[123]: `; then the name a value was logged under
-/// (`user = `, `user: `). Matched by hand, byte by byte, like ``LogPrefix``.
-enum LoggerPrefix {
+/// `2026-11-25T10:00:01Z error `), syslog's `Nov 25 10:00:01 host app[123]: `. Matched by hand, byte by byte, like
+/// ``NSLogPrefix``. Unlike ``LinePrefixes``, a known prefix is found on a line of its own: a logged value of several
+/// lines has it on its first line only.
+package enum LoggerPrefix {
     static let levels: Set<String> = [
         "trace", "debug", "info", "notice", "warning", "warn", "error", "critical", "fatal", "default"
     ]
 
-    /// The length in UTF-8 bytes of the prefix and assignment before the value on `line`, or nil when it has neither a
-    /// logger's prefix nor an assignment.
-    static func length(in line: Substring) -> Int? {
+    /// The length in UTF-8 bytes of the logger's prefix on `line`, or nil when it has none.
+    package static func length(in line: Substring) -> Int? {
         let bytes = Array(line.utf8)
-        var index = timestampPrefix(bytes) ?? syslogPrefix(bytes) ?? 0
-        let prefixed = index > 0
-        if let assignment = assignment(bytes, from: index) { index = assignment }
-        return index > 0 && (prefixed || index < bytes.count) ? index : nil
+        return timestampPrefix(bytes) ?? syslogPrefix(bytes)
     }
 
     /// `2026-11-25T10:00:01[.fff][Z|±hhmm|±hh:mm] `, then a level (bare or in brackets), then swift-log's `label : ` and
@@ -79,29 +76,9 @@ enum LoggerPrefix {
         index += 1
         let tagStart = index
         while index < bytes.count, bytes[index] != 0x20, bytes[index] != UInt8(ascii: ":") { index += 1 }
-        if index < bytes.count, bytes[index - 1] == UInt8(ascii: "]") || bytes[index] == UInt8(ascii: ":") {}
         guard index > tagStart, index + 1 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == 0x20
         else { return nil }
         return index + 2
-    }
-
-    /// `name = ` or `name: ` (a Swift identifier, dotted) before a value that follows on the same line.
-    private static func assignment(_ bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        guard index < bytes.count, isLetter(bytes[index]) || bytes[index] == UInt8(ascii: "_") else { return nil }
-        while index < bytes.count,
-            isLetter(bytes[index]) || isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "_")
-                || bytes[index] == UInt8(ascii: ".")
-        {
-            index += 1
-        }
-        if index + 2 < bytes.count, bytes[index] == 0x20, bytes[index + 1] == UInt8(ascii: "="),
-            bytes[index + 2] == 0x20
-        {
-            return index + 3
-        }
-        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == 0x20 { return index + 2 }
-        return nil
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

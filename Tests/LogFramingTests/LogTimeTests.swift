@@ -1,11 +1,12 @@
+import CrashLogs
 import Foundation
 import Testing
 
-@testable import CrashLogs
+@testable import LogFraming
 
 /// Times as logs write them, against Foundation's own reading of the same text.
 @Suite("Timestamps in logs")
-struct CrashTimeTests {
+struct LogTimeTests {
     /// Foundation's answer for `text` written as `format`: the oracle.
     static func foundation(_ text: String, _ format: String) -> Int64? {
         let formatter = DateFormatter()
@@ -23,14 +24,14 @@ struct CrashTimeTests {
     ])
     func readsAsFoundationDoes(_ text: String, _ format: String) throws {
         let expected = try #require(Self.foundation(text, format))
-        #expect(CrashTime.parse(Substring(text)) == expected)
+        #expect(LogTime.parse(Substring(text)) == expected)
     }
 
     @Test("ISO 8601 printing is the inverse of reading, across eras, leap days and the epoch")
     func printsWhatItReads() {
         for seconds: Int64 in [0, 951_782_400, 1_709_251_199, 4_102_444_800, -86_400, 1_764_100_000] {
-            let text = CrashTime.iso8601(seconds)
-            #expect(CrashTime.parse(Substring(text)) == seconds, "\(seconds) → \(text)")
+            let text = LogTime.iso8601(seconds)
+            #expect(LogTime.parse(Substring(text)) == seconds, "\(seconds) → \(text)")
         }
     }
 

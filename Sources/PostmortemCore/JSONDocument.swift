@@ -33,14 +33,14 @@ package struct JSONNode: Equatable {
 
     package var array: [JSONNode]? { if case .array(let items) = value { items } else { nil } }
     package var string: String? { if case .string(let text) = value { text } else { nil } }
-    var unsigned: UInt64? {
+    package var unsigned: UInt64? {
         switch value {
         case .number(let text): UInt64(text) ?? Double(text).flatMap { $0 >= 0 && $0 < 1.8e19 ? UInt64($0) : nil }
         case .string(let text): UInt64(text)
         default: nil
         }
     }
-    var bool: Bool? {
+    package var bool: Bool? {
         switch value {
         case .bool(let flag): flag
         case .number(let text): text != "0"
@@ -63,7 +63,7 @@ package struct JSONParser {
     private var position: Int
     private let end: Int
 
-    init(bytes: [UInt8], range: Range<Int>) {
+    package init(bytes: [UInt8], range: Range<Int>) {
         self.bytes = bytes
         position = range.lowerBound
         end = range.upperBound
@@ -240,7 +240,13 @@ package struct JSONParser {
         guard position + 4 <= end else { throw Failure(offset: position, reason: "bad \\u escape") }
         var code: UInt32 = 0
         for byte in bytes[position..<position + 4] {
-            guard let digit = HexNumber.digit(byte) else { throw Failure(offset: position, reason: "bad \\u escape") }
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Failure(offset: position, reason: "bad \\u escape")
+            }
             code = code << 4 | UInt32(digit)
         }
         position += 4

@@ -1,9 +1,9 @@
 /// The prefix NSLog and os_log put before a message: `2024-05-01 10:00:00.123 App[42:7] ` (date, `T` or space,
 /// time with optional fraction and zone, process name, `[pid]` or `[pid:thread]`, a space). Matched by hand, byte
 /// by byte: it runs on every line of inputs of any size.
-enum LogPrefix {
+package enum NSLogPrefix {
     /// The prefix's length in characters (all ASCII up to the process name), or nil when the line has none.
-    static func length(in line: Substring) -> Int? {
+    package static func length(in line: Substring) -> Int? {
         let bytes = line.utf8
         guard let first = bytes.first, (0x30...0x39).contains(first) else { return nil }
         var index = bytes.startIndex

@@ -1,18 +1,31 @@
 import PostmortemCore
 
-/// Times as crash logs and the loggers around them write them, read as seconds since 1970 (UTC), and written back in
+/// Times as logs and the loggers around them write them, read as seconds since 1970 (UTC), and written back in
 /// ISO 8601.
-package enum CrashTime {
+package enum LogTime {
     /// The time in a logger's JSON object (less its message): a date in `"time"`, `"@timestamp"` or `"timestamp"`, or
     /// journald's microseconds since 1970 in `"__REALTIME_TIMESTAMP"`.
     package static func find(inObject object: String) -> Int64? {
         for key in ["\"time\"", "\"@timestamp\"", "\"timestamp\""] {
-            guard let range = object.firstByteRange(of: key) else { continue }
+            guard let range = firstRange(of: key, in: object) else { continue }
             if let seconds = parse(object[range.upperBound...].drop { " \t:\"".contains($0) }) { return seconds }
         }
-        if let range = object.firstByteRange(of: "\"__REALTIME_TIMESTAMP\"") {
+        if let range = firstRange(of: "\"__REALTIME_TIMESTAMP\"", in: object) {
             let digits = object[range.upperBound...].drop { " \t:\"".contains($0) }.prefix { $0.isASCII && $0.isNumber }
             if let microseconds = Int64(digits) { return microseconds / 1_000_000 }
+        }
+        return nil
+    }
+
+    /// The first occurrence of `needle` (ASCII) in `text`, over its UTF-8 bytes.
+    private static func firstRange(of needle: String, in text: String) -> Range<String.Index>? {
+        let pattern = Array(needle.utf8), utf8 = text.utf8
+        guard let first = pattern.first else { return nil }
+        var start = utf8.startIndex
+        while let found = utf8[start...].firstIndex(of: first) {
+            guard let end = utf8.index(found, offsetBy: pattern.count, limitedBy: utf8.endIndex) else { return nil }
+            if utf8[found..<end].elementsEqual(pattern) { return found..<end }
+            start = utf8.index(after: found)
         }
         return nil
     }
@@ -80,5 +93,14 @@ package enum CrashTime {
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return
             "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+    }
+}
+
+extension LogLine {
+    /// The time the line's framing gives: a date in the JSON object the line came in (``LogTime/find(inObject:)``), or
+    /// one its logger's prefix starts with; `nil` when it gives none.
+    package var framingTime: Int64? {
+        if let envelope, let seconds = LogTime.find(inObject: envelope.head + envelope.tail) { return seconds }
+        return prefix.isEmpty ? nil : LogTime.parse(Substring(prefix))
     }
 }

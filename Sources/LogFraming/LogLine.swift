@@ -163,15 +163,15 @@ public struct LogLine: Hashable, Sendable {
         terminator == .carriageReturn ? [] : terminator.bytes
     }
 
-    /// Splits `bytes` into lines, keeping every byte.
-    package static func split(_ bytes: [UInt8]) -> [LogLine] {
+    /// Splits `bytes` into lines, keeping every byte; at most `maximumLines` lines, the first ones, when given.
+    package static func split(_ bytes: [UInt8], maximumLines: Int = .max) -> [LogLine] {
         var lines: [LogLine] = []
         var start = 0
-        while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        while lines.count < maximumLines, let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             lines.append(LogLine(bytes[start...newline]))
             start = newline + 1
         }
-        if start < bytes.count { lines.append(LogLine(bytes[start...])) }
+        if start < bytes.count, lines.count < maximumLines { lines.append(LogLine(bytes[start...])) }
         return lines
     }
 }

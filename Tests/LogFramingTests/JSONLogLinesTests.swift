@@ -1,8 +1,9 @@
+import CrashLogs
 import Foundation
 import TestSupport
 import Testing
 
-@testable import CrashLogs
+@testable import LogFraming
 
 /// Lines of a JSON-lines log opened to the messages they carry, and put back as they were.
 @Suite("JSON lines")

@@ -1,18 +1,20 @@
+import PostmortemCore
+
 /// Finds a log written as JSON lines — one object a line, each line of output in one of its string fields, as docker's
 /// json-file driver (`"log"`), `journalctl -o json` (`"MESSAGE"`) and log shippers' exports (`"message"`, `"msg"`)
 /// write them — and opens each such line to the message it carries (``LogLine/envelope``), so that the log parses as
 /// the log it carries and prints back as the objects it came in.
-enum JSONLogLines {
+package enum JSONLogLines {
     /// The fields loggers put a line of output in, in the order one is chosen when a log's objects have several.
-    static let messageKeys = ["log", "MESSAGE", "message", "msg", "textPayload", "@message", "body", "line"]
+    package static let messageKeys = ["log", "MESSAGE", "message", "msg", "textPayload", "@message", "body", "line"]
 
-    /// `lines` with every object that holds the log's message field opened to it (a message of several lines to a line
-    /// for each); `nil` when fewer than ``LinePrefixes/minimumCoverage`` of the non-empty lines (of the first
-    /// ``LinePrefixes/sampleSize``) are objects with such a field. A line that is no such object stays as it was.
-    static func opened(_ lines: [LogLine]) -> [LogLine]? {
+    /// The field of the log's objects that holds its messages: the first of ``messageKeys`` that at least
+    /// ``LinePrefixes/minimumCoverage`` of the non-empty lines of `sample` hold as a string; `nil` when fewer of them are
+    /// objects with such a field.
+    package static func messageKey(in sample: ArraySlice<LogLine>) -> String? {
         // Most logs are not JSON lines: a look at first bytes rules them out before any parsing (and any copy).
         var nonEmpty = 0, objects = 0
-        for line in lines.prefix(LinePrefixes.sampleSize) {
+        for line in sample {
             guard let first = line.text.utf8.first else { continue }
             nonEmpty += 1
             if first == UInt8(ascii: "{") { objects += 1 }
@@ -20,15 +22,26 @@ enum JSONLogLines {
         let needed = Int((Double(nonEmpty) * LinePrefixes.minimumCoverage).rounded(.up))
         guard nonEmpty > 0, objects >= needed else { return nil }
         var counts = [Int](repeating: 0, count: messageKeys.count)
-        for line in lines.prefix(LinePrefixes.sampleSize) {
+        for line in sample {
             guard let (_, members) = object(of: line) else { continue }
             for (index, key) in messageKeys.enumerated()
             where members.contains(where: { $0.key == key && $0.value.string != nil }) {
                 counts[index] += 1
             }
         }
-        guard let chosen = counts.indices.first(where: { counts[$0] >= needed }) else { return nil }
-        return lines.flatMap { open($0, key: messageKeys[chosen]) ?? [$0] }
+        return counts.indices.first(where: { counts[$0] >= needed }).map { messageKeys[$0] }
+    }
+
+    /// `lines` with every object that holds the field `key` opened to it (a message of several lines to a line for
+    /// each). A line that is no such object stays as it was.
+    package static func opened<Lines: Collection<LogLine>>(_ lines: Lines, key: String) -> [LogLine] {
+        lines.flatMap { open($0, key: key) ?? [$0] }
+    }
+
+    /// `lines` opened to their messages (``messageKey(in:)`` of the first ``LinePrefixes/sampleSize``, then
+    /// ``opened(_:key:)``); `nil` when they are no JSON lines.
+    package static func opened(_ lines: [LogLine]) -> [LogLine]? {
+        messageKey(in: lines.prefix(LinePrefixes.sampleSize)).map { opened(lines, key: $0) }
     }
 
     /// The bytes of `line` and the members of the object it is, or `nil` when it is none.
@@ -43,7 +56,7 @@ enum JSONLogLines {
     /// `line` opened to the string of its field `key`, less the line ending a logger keeps at the end of it (docker's
     /// `\n`): one line for each line of the message. `nil` when it has no such field, or when its line breaks are not
     /// all written `\n` (the parts' bytes could not be told apart).
-    static func open(_ line: LogLine, key: String) -> [LogLine]? {
+    package static func open(_ line: LogLine, key: String) -> [LogLine]? {
         guard let (bytes, members) = object(of: line),
             let field = members.first(where: { $0.key == key })?.value, var message = field.string
         else { return nil }

@@ -5,10 +5,10 @@
 ///
 /// A shape found this way may also be the log's own (the `#0  ` of every gdb frame line), so a caller keeps a prefix
 /// only when the log parses at least as well without it (see ``CrashLogParser``).
-struct LinePrefixes {
+package struct LinePrefixes {
     /// A prefix's shape: one class per token (`9` a run of digits, `a` of ASCII letters, ` ` of blanks, `u` a non-ASCII
     /// byte, any other byte itself).
-    typealias Shape = [UInt8]
+    package typealias Shape = [UInt8]
 
     /// At most this many tokens make a prefix (a timestamp, a host, a process and a level take about 25).
     static let maximumTokens = 40
@@ -17,9 +17,9 @@ struct LinePrefixes {
     /// At most this many lines, spread over the log, are read to find the shapes a prefix may have.
     static let spreadSize = 48
     /// At most this many lines are read to find a prefix.
-    static let sampleSize = 4_000
+    package static let sampleSize = 4_000
     /// The share of the non-empty lines a prefix must start.
-    static let minimumCoverage = 0.6
+    package static let minimumCoverage = 0.6
 
     /// The classes of the first tokens of `text` and where each ends (in UTF-8 bytes).
     static func tokens(of text: String, limit: Int = maximumTokens) -> [(kind: UInt8, end: Int)] {
@@ -58,12 +58,13 @@ struct LinePrefixes {
 
     /// The shapes that start at least ``minimumCoverage`` of the non-empty lines of `lines`, longest first: each starts
     /// with something other than a blank and ends in one.
-    static func candidates(in lines: ArraySlice<LogLine>) -> [Shape] {
+    package static func candidates(in lines: ArraySlice<LogLine>) -> [Shape] {
         // Shapes are counted on a spread of lines (a prefix on most lines is on most of them too), then each kept
         // shape's coverage of all lines is checked: counting every shape of every line costs most of a clean log's
         // parse.
         let nonEmptyLines = lines.prefix(sampleSize).indices.filter { !lines[$0].text.isEmpty }
-        guard !nonEmptyLines.isEmpty else { return [] }
+        // On one line, any start is a "prefix" (a dump's `- 0 elements`): a logger's shows on several.
+        guard nonEmptyLines.count >= 2 else { return [] }
         let step = max(1, nonEmptyLines.count / spreadSize)
         let spread = stride(from: 0, to: nonEmptyLines.count, by: step).prefix(spreadSize).map {
             lines[nonEmptyLines[$0]]
@@ -102,13 +103,13 @@ struct LinePrefixes {
     }
 
     /// How many bytes of `text` a prefix of `shape` takes, or `nil` when `text` does not start with one.
-    static func prefixLength(of text: String, shape: Shape) -> Int? {
+    package static func prefixLength(of text: String, shape: Shape) -> Int? {
         prefix(of: text, shape: shape)?.length
     }
 
     /// The bytes of `text` a prefix of `shape` takes, and how many blanks end it; `nil` when `text` does not start
     /// with one.
-    static func prefix(of text: String, shape: Shape) -> (length: Int, trailingBlanks: Int)? {
+    package static func prefix(of text: String, shape: Shape) -> (length: Int, trailingBlanks: Int)? {
         // Token by token against the shape, without building the tokens (this runs on every line of a log).
         guard let last = shape.last else { return nil }
         var matched = 0, position = 0, tokenStart = 0
@@ -133,7 +134,7 @@ struct LinePrefixes {
     /// `lines` with every prefix of `shape` moved out of their text (``LogLine/prefix``). The blanks that end a prefix
     /// are the logger's only as far as every line has them: more are the line's own indentation (`  0 [ra] 0x…` after
     /// `app[42]: `), and stay.
-    static func strip(_ shape: Shape, from lines: [LogLine]) -> [LogLine] {
+    package static func strip(_ shape: Shape, from lines: [LogLine]) -> [LogLine] {
         let found = lines.map { prefix(of: $0.text, shape: shape) }
         // Lines with nothing after the prefix say nothing of the blanks the logger writes.
         let fewest =
@@ -149,7 +150,7 @@ struct LinePrefixes {
     }
 
     /// The share of the non-empty lines of `lines` that start with `shape`.
-    static func coverage(of shape: Shape, in lines: ArraySlice<LogLine>) -> Double {
+    package static func coverage(of shape: Shape, in lines: ArraySlice<LogLine>) -> Double {
         var nonEmpty = 0, covered = 0
         for line in lines where !line.text.isEmpty {
             nonEmpty += 1

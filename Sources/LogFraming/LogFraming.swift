@@ -1,0 +1,79 @@
+/// What carried a log's lines, as found on a sample of them: JSON-lines objects (``JSONLogLines``) and a logger's prefix
+/// on most lines (``LinePrefixes``). The one place that decides how a log is unwrapped, for crash logs, dumped values
+/// and grouping alike; each reader says how well it reads a set of lines, and a framing is kept only when the reader
+/// reads the log at least as well through it.
+package struct LogFraming: Hashable, Sendable {
+    /// The field of the log's JSON objects that holds each line, when the log is JSON lines.
+    package var jsonMessageKey: String?
+    /// The shape of the prefix a logger put before most lines (once JSON lines are opened), when one was found.
+    package var linePrefix: LinePrefixes.Shape?
+
+    /// No framing: the lines as read.
+    package static let none = LogFraming()
+
+    /// Whether the log came with no framing.
+    package var isNone: Bool { jsonMessageKey == nil && linePrefix == nil }
+
+    /// The framing of the log that starts with `sample` (its first ``LinePrefixes/sampleSize`` lines suffice), as a
+    /// reader whose `reading` tells how much it makes of a set of lines (a crash log's frames, the lines a dumped value
+    /// covers; 0 for nothing) reads it best.
+    ///
+    /// The cost is the reason for the order. Most logs are neither JSON lines nor prefixed, and pay a look at the first
+    /// byte of each sampled line and at the first two tokens of a spread of 48 lines: no reading. A log that may be
+    /// framed is read by `reading` once as it is, once opened (JSON lines), and once per prefix shape tried (at most 6,
+    /// longest first: the shortest that passes could be part of a longer prefix, a timestamp before a host), each on
+    /// the sample only: at most 8 readings of at most ``LinePrefixes/sampleSize`` lines, whatever the log's size.
+    ///
+    /// JSON lines are opened when the messages read as well as the objects or better (a reader may find something in
+    /// an object's text too, with the rest of the object glued to it). A prefix is taken off when the lines without it
+    /// read as well or better, and read to something, and either better or with the prefix on nine lines in ten (a
+    /// prefix glued to a path still lets a frame be read, but not resolved).
+    package static func of<Sample: Collection<LogLine>>(_ sample: Sample, reading: ([LogLine]) -> Int) -> LogFraming {
+        var framing = LogFraming()
+        var lines = Array(sample.prefix(LinePrefixes.sampleSize))
+        var asRead: Int?
+        func readingAsRead() -> Int {
+            if let asRead { return asRead }
+            let value = reading(lines)
+            asRead = value
+            return value
+        }
+        if let key = JSONLogLines.messageKey(in: lines[...]) {
+            let opened = JSONLogLines.opened(lines, key: key).prefix(LinePrefixes.sampleSize)
+            let openedReading = reading(Array(opened))
+            if openedReading >= readingAsRead() {
+                framing.jsonMessageKey = key
+                lines = Array(opened)
+                asRead = openedReading
+            }
+        }
+        let candidates = LinePrefixes.candidates(in: lines[...])
+        for shape in candidates.prefix(6) {
+            let stripped = reading(LinePrefixes.strip(shape, from: lines))
+            guard stripped > 0, stripped >= readingAsRead() else { continue }
+            if stripped > readingAsRead() || LinePrefixes.coverage(of: shape, in: lines[...]) >= 0.9 {
+                framing.linePrefix = shape
+                break
+            }
+        }
+        return framing
+    }
+
+    /// `lines` unwrapped as this framing says: JSON lines opened to their messages, then the prefix moved out of each
+    /// line's text (``LogLine/prefix``). Lines that are no such object, or have no such prefix, stay as they are.
+    package func unwrap(_ lines: [LogLine]) -> [LogLine] {
+        var unwrapped = lines
+        if let jsonMessageKey { unwrapped = JSONLogLines.opened(unwrapped, key: jsonMessageKey) }
+        if let linePrefix { unwrapped = LinePrefixes.strip(linePrefix, from: unwrapped) }
+        return unwrapped
+    }
+
+    /// `lines` unwrapped as a reader whose `reading` tells how much it makes of a set of lines reads them best
+    /// (``of(_:reading:)``, then ``unwrap(_:)``), with the framing found.
+    package static func unwrap(_ lines: [LogLine], reading: ([LogLine]) -> Int) -> (
+        lines: [LogLine], framing: LogFraming
+    ) {
+        let framing = of(lines, reading: reading)
+        return (framing.isNone ? lines : framing.unwrap(lines), framing)
+    }
+}
