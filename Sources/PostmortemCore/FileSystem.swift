@@ -136,6 +136,19 @@ package enum FileSystem {
         return (UInt64(status.st_size), Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
     }
 
+    /// What tells the file at `path` from any other and from itself before a change: its device and inode, size,
+    /// modification time, and status-change time (nanoseconds since 1970), which no copy that keeps times (`cp -p`,
+    /// an archive) and no rewrite can set back. `nil` when it does not exist.
+    package static func fingerprint(_ path: String) -> [Int64]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return [
+            Int64(bitPattern: UInt64(status.st_dev)), Int64(bitPattern: UInt64(status.st_ino)), Int64(status.st_size),
+            Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
+            Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
+        ]
+    }
+
     /// The permission bits of the file at `path` (`0o400`, say), or `nil` when it does not exist.
     package static func permissions(of path: String) -> UInt32? {
         var status = stat()

@@ -20,17 +20,23 @@ extension ImageSymbolizer {
         let cachedFile = debugFile ?? image
         // One thread writes the file; another one asking meanwhile finds nothing left to do.
         guard needsCacheFile.exchange(false, ordering: .relaxed) || cached?.damage != nil else { return }
-        // Another process sharing the folder (a second server, a run beside this one) may have written a sound file
-        // since this image was opened: the first complete file stays, and the work is not done twice.
+        guard let contentKey = cache.contentKey(for: image, debugFile: cachedFile, computing: true) else {
+            diagnostics.report(subject: cachedFile.path, "index cache not written: the file cannot be read")
+            return
+        }
+        let path = cache.path(for: image, contentKey: contentKey)
+        // Another process sharing the folder (a second server, a run beside this one, a run on a copy of the build)
+        // may have written a sound file since this image was opened: the first complete file stays, and the work is
+        // not done twice.
         if cached == nil,
             case .success? = IndexCacheFile.open(
-                cache.path(for: image, debugFile: cachedFile), for: cachedFile,
-                supplementary: supplementaryFile)
+                path, for: cachedFile, supplementary: supplementaryFile, contentKey: contentKey)
         {
             return
         }
         if let damage = cached?.damage { diagnostics.report(subject: nil, damage) }
-        let metadata = IndexCacheFile.Metadata(image: image, debugFile: cachedFile, supplementary: supplementaryFile)
+        let metadata = IndexCacheFile.Metadata(
+            image: image, debugFile: cachedFile, supplementary: supplementaryFile, contentKey: contentKey)
         let unitRanges: [(AddressRange, UInt32)]
         do throws(DWARFError) { unitRanges = try index?.unitRanges() ?? [] } catch {
             diagnostics.report(subject: nil, "index cache not written: \(error.description)")
@@ -59,9 +65,19 @@ extension ImageSymbolizer {
                         unit.functions = unit.functions.map(index.file.completingNames)
                         return .success(FlatUnit.encode(unit, inPlace: inPlace))
                     } catch { return .failure(error) }
-                }, to: cache.path(for: image, debugFile: cachedFile))
+                }, to: path)
         } catch {
             diagnostics.report(subject: nil, "index cache not written: \(error.description)")
+        }
+    }
+
+    /// The path of the image's index-cache file (its content digested when no place record knows it); `nil` with no
+    /// cache, or when the files cannot be read.
+    package func indexCachePath() -> String? {
+        guard let cache = options.indexCache else { return nil }
+        let cachedFile = debugFile ?? image
+        return cache.contentKey(for: image, debugFile: cachedFile, computing: true).map {
+            cache.path(for: image, contentKey: $0)
         }
     }
 

@@ -110,10 +110,15 @@ public final class ImageSymbolizer: Sendable {
         // The cache answers for the debug file found just now, never for one found in another context. An image with
         // no debug information at all has a file of its symbols alone (a large symbol table, libswiftCore's say, takes
         // longer to read from the binary than the lookups take).
-        if let cache = options.indexCache {
+        // Its file is the one of the content found: any copy of the build, at any path, shares it.
+        if let cache = options.indexCache,
+            let contentKey = cache.contentKey(
+                for: image, debugFile: debugFile ?? image, computing: false)
+        {
             let cachedFile = debugFile ?? image
             switch IndexCacheFile.open(
-                cache.path(for: image, debugFile: cachedFile), for: cachedFile, supplementary: supplementaryFile)
+                cache.path(for: image, contentKey: contentKey), for: cachedFile, supplementary: supplementaryFile,
+                contentKey: contentKey)
             {
             case nil:
                 break

@@ -139,10 +139,12 @@ struct CacheBuildCommand: ParsableCommand {
                 symbolizer.openingDiagnostics.forEach(diagnostics.say)
                 let needed = symbolizer.needsIndexCacheFile
                 symbolizer.writeIndexCache()
-                let path = cache.path(for: symbolizer.image, debugFile: symbolizer.debugFile ?? symbolizer.image)
-                written.insert(path)
+                let path = symbolizer.indexCachePath()
+                if let path { written.insert(path) }
                 if !quiet {
-                    Output.line("\(binary): \(needed ? "written" : "up to date") (\(FilePath.fileName(of: path)))")
+                    Output.line(
+                        "\(binary): \(needed ? "written" : "up to date") (\(path.map(FilePath.fileName(of:)) ?? "none"))"
+                    )
                 }
             } catch {
                 if !quiet { Output.error(error.description) }

@@ -26,7 +26,7 @@ enum IndexCacheWriting {
         if writesInRun {
             Interruption.onInterruption { cache.removeOwnTemporaryFiles() }
             pending.forEach(writeNow)
-            cache.evict(keeping: Set(pending.map { cache.path(for: $0.image, debugFile: $0.debugFile ?? $0.image) }))
+            cache.evict(keeping: Set(pending.compactMap { $0.indexCachePath() }))
             return
         }
         // A writer at work already: this run's images wait for a later run.

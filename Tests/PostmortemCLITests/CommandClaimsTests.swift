@@ -37,7 +37,8 @@ struct CommandClaimsTests {
             "each file with the binary it indexes\n\(info.standardOutput)")
         let clear = try Command.run(Paths.postmortem, ["cache", "clear"], environment: environment)
         #expect(clear.status == 0)
-        #expect(clear.standardOutput == "\(cache): removed 1 file\n")
+        // The index file and the record of where its binary was found.
+        #expect(clear.standardOutput == "\(cache): removed 2 files\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".pmindex") }.isEmpty)
         let after = try Command.run(Paths.postmortem, ["cache", "info"], environment: environment)
         #expect(after.outputLines.first?.hasPrefix("\(cache): 0 index files") == true, "\(after.standardOutput)")

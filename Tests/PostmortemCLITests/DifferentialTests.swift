@@ -92,8 +92,12 @@ struct DifferentialTests {
         #expect(ours.status == 0, "postmortem failed: \(ours.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty, "--no-cache wrote to the cache")
         let writing = try Command.postmortem(arguments, input: input, cacheDirectory: cache)
-        let files = try FileManager.default.contentsOfDirectory(atPath: cache)
-        #expect(files.count == 1 && files.allSatisfy { $0.hasSuffix(".pmindex") }, "the first run wrote \(files)")
+        // The index file, and the record of the content found at the binary's path.
+        let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: cache)
+        let files = cacheFiles.filter { $0.hasSuffix(".pmindex") }
+        #expect(
+            files.count == 1 && cacheFiles.count == 2 && cacheFiles.contains { $0.hasSuffix(".pmplace") },
+            "the first run wrote \(cacheFiles)")
         // A rewrite renames a new file over the old (a new inode); a read only marks the file used (its time).
         let written = try files.first.map {
             try FileManager.default.attributesOfItem(atPath: cache + "/" + $0)[.systemFileNumber] as? Int

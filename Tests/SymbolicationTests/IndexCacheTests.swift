@@ -101,11 +101,12 @@ struct IndexCacheTests {
         let cache = IndexCache(directory: Fixtures.scratchDirectory("cache-size"))
         try ImageSymbolizer(path: path, options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
         let image = try ObjectFileReader.read(path: path)
-        let file = cache.path(for: image, debugFile: image)
+        let key = try #require(cache.contentKey(for: image, debugFile: image, computing: false))
+        let file = cache.path(for: image, contentKey: key)
         let size = try #require(FileSystem.status(file)?.size)
         let dwarf = image.sections.filter { $0.name.hasPrefix(".debug_") }.reduce(UInt64(0)) { $0 + $1.size }
         #expect(dwarf > 0 && size * 2 <= dwarf, "\(size) bytes of index for \(dwarf) bytes of DWARF")
-        #expect(try IndexCacheFile.open(file, for: image, supplementary: nil)?.get() != nil)
+        #expect(try IndexCacheFile.open(file, for: image, supplementary: nil, contentKey: key)?.get() != nil)
     }
 
     /// Builds a cache file for inventory-gcc and returns its path and the answers it must keep giving.
@@ -117,7 +118,7 @@ struct IndexCacheTests {
         let addresses = try Self.addresses(in: path)
         let expected = try addresses.map(ImageSymbolizer(path: path).resolve)
         try ImageSymbolizer(path: path, options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
-        let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory)
+        let files = try Self.indexFiles(in: cache)
         try #require(files.count == 1)
         return (cache, cache.directory + "/" + files[0], addresses, expected)
     }
@@ -178,6 +179,13 @@ struct IndexCacheTests {
             after: { bytes in bytes = Array(repeating: 0x41, count: 100) }, reported: "not an index-cache file")
     }
 
+    /// The index files in `cache`'s directory (not the place records beside them).
+    static func indexFiles(in cache: IndexCache) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter {
+            $0.hasSuffix(IndexCache.fileExtension)
+        }
+    }
+
     @Test func changedDebugFileMakesTheCacheStale() throws {
         let scratch = Fixtures.scratchDirectory("stale")
         let binary = scratch + "/sensors-stripped", debugFile = scratch + "/sensors-stripped.debug"
@@ -187,14 +195,21 @@ struct IndexCacheTests {
         try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache)).writeIndexCache()
         #expect(try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache)).indexCacheFile != nil)
 
+        // A file touched, not changed, is the same content: its index still answers.
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: debugFile)
-        let log = DiagnosticLog()
-        let stale = try ImageSymbolizer(
-            path: binary, options: SymbolizerOptions(indexCache: cache), diagnostics: log.sink)
+        #expect(try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache)).indexCacheFile != nil)
+        // A changed one is other content (bytes after the last section: DWARF, symbols and sections unchanged).
+        let handle = try #require(FileHandle(forWritingAtPath: debugFile))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0x2A]))
+        try handle.close()
+        let stale = try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache))
         #expect(stale.indexCacheFile == nil)
-        #expect(stale.notes(with: log).contains { $0.contains("stale") }, "notes: \(stale.notes(with: log))")
+        #expect(stale.needsIndexCacheFile)
         #expect(stale.resolve(FileAddress(0x12e8)).frames.map(\.function) == ["clamp", "scale", "adjust", "sample_at"])
+        stale.writeIndexCache()
+        #expect(try Self.indexFiles(in: cache).count == 2, "a file for each content")
     }
 
     /// An image with no debug information gets a file of its symbols alone: the next symbolizer reads them from it
@@ -211,7 +226,7 @@ struct IndexCacheTests {
             path: binary, options: SymbolizerOptions(debugFileSearch: search, indexCache: cache))
         #expect(first.indexCacheFile == nil && first.debugFile == nil)
         first.writeIndexCache()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1)
+        #expect(try Self.indexFiles(in: cache).count == 1)
 
         let cached = try ImageSymbolizer(
             path: binary, options: SymbolizerOptions(debugFileSearch: search, indexCache: cache))
@@ -225,9 +240,7 @@ struct IndexCacheTests {
         }
         #expect(named > 100, "the sweep crosses the binary's functions")
         cached.writeIndexCache()
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1,
-            "a sound file is not written again")
+        #expect(try Self.indexFiles(in: cache).count == 1, "a sound file is not written again")
     }
 
     @Test func unwritableDirectoryIsANoteNotAFailure() throws {
@@ -250,8 +263,10 @@ struct IndexCacheTests {
         let (cache, _, _, _) = try builtCache()
         #expect(cache.entries().count == 1)
         #expect(cache.entries().first?.image == Fixtures.path("inventory-gcc"))
-        #expect(cache.clear().removed == 1)
+        // The index file and the place record of the binary it was built for.
+        #expect(cache.clear().removed == 2)
         #expect(cache.entries().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).isEmpty)
     }
 }
 

@@ -131,6 +131,54 @@ package final class ImmutableBytes: @unchecked Sendable {
         return Self.checksum(UnsafeRawBufferPointer(rebasing: base[clamped]))
     }
 
+    /// A 64-bit digest of all the bytes, to tell files apart by their content (the index cache's key): the rounds
+    /// and merge of xxHash64, whose rotations carry every input bit to every output bit (``checksum(_:)``'s lanes only
+    /// carry them upwards, enough to detect damage, not to name content). Not cryptographic.
+    /// - Complexity: O(count), four independent lanes of 8-byte words.
+    package func contentDigest() -> UInt64 {
+        let prime1: UInt64 = 0x9E37_79B1_85EB_CA87, prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+        let prime3: UInt64 = 0x1656_67B1_9E37_79F9, prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
+        let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
+        func rotated(_ value: UInt64, _ bits: UInt64) -> UInt64 { value << bits | value >> (64 - bits) }
+        func round(_ accumulator: UInt64, _ input: UInt64) -> UInt64 {
+            rotated(accumulator &+ input &* prime2, 31) &* prime1
+        }
+        let bytes = base, count = bytes.count
+        var offset = 0
+        var hash: UInt64
+        if count >= 32 {
+            var lanes: (UInt64, UInt64, UInt64, UInt64) = (prime1 &+ prime2, prime2, 0, 0 &- prime1)
+            while offset + 32 <= count {
+                lanes.0 = round(lanes.0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lanes.1 = round(lanes.1, bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lanes.2 = round(lanes.2, bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lanes.3 = round(lanes.3, bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                offset += 32
+            }
+            hash = rotated(lanes.0, 1) &+ rotated(lanes.1, 7) &+ rotated(lanes.2, 12) &+ rotated(lanes.3, 18)
+            for lane in [lanes.0, lanes.1, lanes.2, lanes.3] { hash = (hash ^ round(0, lane)) &* prime1 &+ prime4 }
+        } else {
+            hash = prime5
+        }
+        hash &+= UInt64(count)
+        while offset + 8 <= count {
+            hash =
+                rotated(hash ^ round(0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)), 27)
+                &* prime1 &+ prime4
+            offset += 8
+        }
+        while offset < count {
+            hash = rotated(hash ^ UInt64(bytes[offset]) &* prime5, 11) &* prime1
+            offset += 1
+        }
+        hash ^= hash >> 33
+        hash = hash &* prime2
+        hash ^= hash >> 29
+        hash = hash &* prime3
+        hash ^= hash >> 32
+        return hash
+    }
+
     /// The checksum of ``checksum(_:)`` over `bytes`.
     package static func checksum(_ bytes: [UInt8]) -> UInt64 {
         bytes.withUnsafeBytes { checksum($0) }

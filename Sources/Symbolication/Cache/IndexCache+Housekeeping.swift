@@ -25,7 +25,10 @@ extension IndexCache {
     /// The temporary files of writers that are no longer running (interrupted by a crash or `kill -9`).
     package func staleTemporaryFiles() -> [String] {
         FileSystem.entries(of: directory).compactMap { entry -> String? in
-            guard let marker = entry.name.firstRange(of: Self.fileExtension + ".tmp-") else { return nil }
+            guard
+                let marker = entry.name.firstRange(of: Self.fileExtension + ".tmp-")
+                    ?? entry.name.firstRange(of: Self.placeExtension + ".tmp-")
+            else { return nil }
             let pid = Int32(entry.name[marker.upperBound...].prefix { $0.isNumber }) ?? 0
             return pid > 0 && DetachedProcess.isRunning(pid) && pid != DetachedProcess.currentID
                 ? nil : directory + "/" + entry.name
@@ -34,8 +37,9 @@ extension IndexCache {
 
     /// Removes this process's own temporary files (when it is interrupted while writing).
     package func removeOwnTemporaryFiles() {
-        let own = Self.fileExtension + ".tmp-\(DetachedProcess.currentID)-"
-        for entry in FileSystem.entries(of: directory) where entry.name.contains(own) {
+        let own = ".tmp-\(DetachedProcess.currentID)-"
+        for entry in FileSystem.entries(of: directory)
+        where entry.name.contains(Self.fileExtension + own) || entry.name.contains(Self.placeExtension + own) {
             FileSystem.remove(directory + "/" + entry.name)
         }
     }
@@ -64,17 +68,30 @@ extension IndexCache {
         return removed
     }
 
-    /// Removes files no lookup can use: unreadable ones, those of binaries that no longer exist, and stale
-    /// temporary files.
+    /// Removes files no lookup can use: unreadable ones, those of binaries that no longer exist anywhere a place
+    /// record saw a copy of them, place records of files that are gone, and stale temporary files.
     /// - Returns: each file removed and why.
     public func prune() -> [(path: String, reason: String)] {
         var removed: [(String, String)] = []
+        // The content keys some place record still finds a copy for.
+        var keysInUse: Set<String> = []
+        for entry in FileSystem.entries(of: directory) where entry.name.hasSuffix(Self.placeExtension) {
+            let path = directory + "/" + entry.name
+            guard let record = PlaceRecord.read(path), FileSystem.exists(record.imagePath),
+                FileSystem.exists(record.debugFilePath)
+            else {
+                if FileSystem.remove(path) { removed.append((path, "its binary or debug file no longer exists")) }
+                continue
+            }
+            keysInUse.insert(Self.hex(record.contentKey))
+        }
         for entry in entries() {
             let reason: String?
+            let key = entry.path.dropLast(Self.fileExtension.count).suffix(16)
             if let problem = entry.problem {
                 reason = problem
-            } else if let image = entry.image, !FileSystem.exists(image) {
-                reason = "\(image) no longer exists"
+            } else if let image = entry.image, !FileSystem.exists(image), !keysInUse.contains(String(key)) {
+                reason = "\(image) no longer exists, nor any copy of it the cache knows"
             } else {
                 reason = nil
             }

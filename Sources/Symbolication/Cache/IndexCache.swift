@@ -58,14 +58,25 @@ public struct IndexCache: Hashable, Sendable {
         return value << shift
     }
 
-    /// The cache file of `image` read through `debugFile` (the image itself when it has its DWARF): named by
-    /// the image's build-id or UUID for people, and by the debug file's real path and architecture, so that
-    /// copies of one build in several places each keep their own file.
-    package func path(for image: ObjectFile, debugFile: ObjectFile) -> String {
-        let identity = image.uuid.map { "uuid-\($0)" } ?? image.buildID.map { "buildid-\($0.hex)" } ?? "image"
-        let place = ImmutableBytes.checksum(
-            Array("\(FileSystem.realPath(debugFile.path))\u{0}\(debugFile.architecture.name)".utf8))
-        return directory + "/" + identity + "-" + String(place, radix: 16) + Self.fileExtension
+    /// The name every place record ends with (``IndexCache/placePath(for:debugFile:)``).
+    package static let placeExtension = ".pmplace"
+
+    /// The cache file of `image` whose debug file (the image itself when it has its DWARF) and image have the content
+    /// `contentKey` names (``contentKey(for:debugFile:computing:)``): named by the image's build-id or UUID for people,
+    /// and by content, so that copies of one build anywhere share one file and two builds that share a build-id do not.
+    package func path(for image: ObjectFile, contentKey: UInt64) -> String {
+        directory + "/" + Self.identityName(of: image) + "-" + Self.hex(contentKey) + Self.fileExtension
+    }
+
+    /// `uuid-<UUID>`, `buildid-<hex>` or `image`: what starts the names of an image's files.
+    static func identityName(of image: ObjectFile) -> String {
+        image.uuid.map { "uuid-\($0)" } ?? image.buildID.map { "buildid-\($0.hex)" } ?? "image"
+    }
+
+    /// Sixteen hex digits.
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// One file in the cache, as `postmortem cache info` lists it.
@@ -107,13 +118,15 @@ public struct IndexCache: Hashable, Sendable {
         }
     }
 
-    /// Removes every cache file (and leftover temporary file) in the directory.
+    /// Removes every cache file and place record (and leftover temporary file) in the directory.
     /// - Returns: how many files were removed, and the paths that could not be.
     public func clear() -> (removed: Int, failed: [String]) {
         var removed = 0
         var failed: [String] = []
         for entry in FileSystem.entries(of: directory)
-        where !entry.isDirectory && entry.name.contains(Self.fileExtension) {
+        where !entry.isDirectory
+            && (entry.name.contains(Self.fileExtension) || entry.name.contains(Self.placeExtension))
+        {
             let path = directory + "/" + entry.name
             if FileSystem.remove(path) { removed += 1 } else { failed.append(path) }
         }

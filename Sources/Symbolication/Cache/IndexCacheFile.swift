@@ -10,7 +10,7 @@ import Synchronization
 /// symbol tables and units are checked by their own checksums the first time they are used.
 final class IndexCacheFile: Sendable {
     /// The format version this code writes and reads; a file of any other version is rebuilt.
-    static let version: UInt32 = 7
+    static let version: UInt32 = 8
     static let magic: [UInt8] = Array("PMINDEX\0".utf8)
     static let headerSize = 32
     static let sectionEntrySize = 32
@@ -48,6 +48,9 @@ final class IndexCacheFile: Sendable {
         var debugFilePath: String?
         var debugFileSize: UInt64 = 0
         var debugFileModified: Int64 = 0
+        /// The key of the debug file's and image's content (``IndexCache/contentKey(for:debugFile:computing:)``): the
+        /// file answers for any copy of them, wherever it is.
+        var contentKey: UInt64 = 0
         /// The same of the dwz common file the names were completed from, if any: a file built without it (or
         /// with another) has other names.
         var supplementaryFilePath: String?
@@ -56,7 +59,8 @@ final class IndexCacheFile: Sendable {
 
         init() {}
 
-        init(image: ObjectFile, debugFile: ObjectFile, supplementary: ObjectFile?) {
+        init(image: ObjectFile, debugFile: ObjectFile, supplementary: ObjectFile?, contentKey: UInt64) {
+            self.contentKey = contentKey
             imagePath = FileSystem.realPath(image.path)
             debugFilePath = FileSystem.realPath(debugFile.path)
             let status = FileSystem.status(debugFile.path)
@@ -96,10 +100,13 @@ final class IndexCacheFile: Sendable {
     /// unit both read is checked once (checking reads all of its bytes).
     private let checkedUnits: Mutex<[Bool]>
 
-    /// Opens and checks the cache file at `path`; names stored in place are read from the debug file its metadata
-    /// names, mapped when `mapsDebugFile` (else they read as missing).
+    /// Opens and checks the cache file at `path`; names stored in place are read from `debugFilePath` (a copy of the
+    /// debug file the file was built from), else from the one its metadata names, mapped when `mapsDebugFile` (else
+    /// they read as missing).
     /// - Throws: a one-line reason when the file is missing, of another version, truncated or damaged.
-    init(path: String, mapsDebugFile: Bool = true, verifyingChecksums: Bool = true) throws(IndexCacheError) {
+    init(path: String, debugFilePath: String? = nil, mapsDebugFile: Bool = true, verifyingChecksums: Bool = true)
+        throws(IndexCacheError)
+    {
         verifiesChecksums = verifyingChecksums
         self.path = path
         do { bytes = try ImmutableBytes(mapping: path) } catch {
@@ -143,27 +150,26 @@ final class IndexCacheFile: Sendable {
             throw IndexCacheError(path: path, reason: "damaged metadata")
         }
         self.metadata = metadata
-        debugFileBytes = mapsDebugFile ? metadata.debugFilePath.flatMap { try? ImmutableBytes(mapping: $0) } : nil
+        debugFileBytes =
+            mapsDebugFile ? (debugFilePath ?? metadata.debugFilePath).flatMap { try? ImmutableBytes(mapping: $0) } : nil
         let table = sections[.unitTable]!.range
         unitTable = FlatRangeTable(bytes: bytes, at: table.lowerBound, limit: table.upperBound)
         unitCount = sections[.unitDirectory]!.range.count / Self.unitEntrySize
         checkedUnits = Mutex(Array(repeating: false, count: unitCount))
     }
 
-    /// The cache file at `path` when it is sound and was built from `debugFile` as it is now, else why
-    /// not; `nil` when there is simply no file yet.
-    static func open(_ path: String, for debugFile: ObjectFile, supplementary: ObjectFile?) -> Result<
-        IndexCacheFile, IndexCacheError
-    >? {
+    /// The cache file at `path` when it is sound and was built from a debug file (and image) of the content
+    /// `contentKey` names, as `debugFile` is, else why not; `nil` when there is simply no file yet.
+    static func open(_ path: String, for debugFile: ObjectFile, supplementary: ObjectFile?, contentKey: UInt64)
+        -> Result<IndexCacheFile, IndexCacheError>?
+    {
         guard FileSystem.exists(path) else { return nil }
         let file: IndexCacheFile
-        do { file = try IndexCacheFile(path: path) } catch { return .failure(error) }
-        let status = FileSystem.status(debugFile.path)
-        guard file.metadata.debugFilePath == FileSystem.realPath(debugFile.path),
-            status?.size == file.metadata.debugFileSize,
-            status?.modified == file.metadata.debugFileModified
+        do { file = try IndexCacheFile(path: path, debugFilePath: debugFile.path) } catch { return .failure(error) }
+        guard file.metadata.contentKey == contentKey,
+            FileSystem.status(debugFile.path)?.size == file.metadata.debugFileSize
         else {
-            return .failure(IndexCacheError(path: path, reason: "stale: its debug file changed"))
+            return .failure(IndexCacheError(path: path, reason: "built from other content than its name says"))
         }
         guard file.metadata.matches(supplementary: supplementary) else {
             return .failure(IndexCacheError(path: path, reason: "stale: its dwz common file changed"))
@@ -319,7 +325,7 @@ final class IndexCacheFile: Sendable {
         if let debugFile = metadata.debugFilePath {
             lines += [
                 "debugFile=\(debugFile)", "debugFileSize=\(metadata.debugFileSize)",
-                "debugFileModified=\(metadata.debugFileModified)"
+                "debugFileModified=\(metadata.debugFileModified)", "content=\(IndexCache.hex(metadata.contentKey))"
             ]
         }
         if let supplementary = metadata.supplementaryFilePath {
@@ -341,6 +347,7 @@ final class IndexCacheFile: Sendable {
             case "debugFile": metadata.debugFilePath = value
             case "debugFileSize": metadata.debugFileSize = UInt64(value) ?? 0
             case "debugFileModified": metadata.debugFileModified = Int64(value) ?? 0
+            case "content": metadata.contentKey = UInt64(value, radix: 16) ?? 0
             case "supplementaryFile": metadata.supplementaryFilePath = value
             case "supplementaryFileSize": metadata.supplementaryFileSize = UInt64(value) ?? 0
             case "supplementaryFileModified": metadata.supplementaryFileModified = Int64(value) ?? 0
