@@ -94,6 +94,15 @@ package final class ImmutableBytes: @unchecked Sendable {
         reader.uleb(at: offset) ?? (0, max(base.count, offset + 1))
     }
 
+    /// The bytes of the NUL-terminated string at `offset` (without its NUL); empty when `offset` is outside the bytes.
+    package func stringRange(at offset: Int) -> Range<Int> {
+        guard offset >= 0, offset < base.count else { return 0..<0 }
+        let stop =
+            memchr(base.baseAddress! + offset, 0, base.count - offset).map { UnsafeRawPointer($0) - base.baseAddress! }
+            ?? base.count
+        return offset..<stop
+    }
+
     /// The NUL-terminated UTF-8 string at `offset`, ending at `limit` at the latest.
     package func string(at offset: Int, limit: Int? = nil) -> String {
         let end = min(limit ?? base.count, base.count)

@@ -227,7 +227,8 @@ package struct SymbolTable: Sendable {
             lhs.element.size != rhs.element.size ? lhs.element.size > rhs.element.size : lhs.offset > rhs.offset
         }
         // Each name once, its preferred entry kept. A few aliases are compared pairwise; a large group (thousands of
-        // labels at one address, in some Swift binaries) by name order, not in the square of its size.
+        // labels at one address, in some Swift binaries, whose mangled names share long prefixes) by a hash of each
+        // name, names compared only when their hashes are equal: neither in the square of its size nor sorted.
         guard preferred.count > 16 else {
             var unique: [Entry] = []
             for (_, entry) in preferred where !unique.contains(where: { compare(names, $0.name, entry.name) == 0 }) {
@@ -235,22 +236,18 @@ package struct SymbolTable: Sendable {
             }
             return unique
         }
-        let byName = preferred.indices.sorted { lhs, rhs in
-            let order = compare(names, preferred[lhs].element.name, preferred[rhs].element.name)
-            return order != 0 ? order < 0 : lhs < rhs
-        }
-        var kept = [Bool](repeating: false, count: preferred.count)
-        var runStart: Int?
-        for position in byName {
-            if let start = runStart,
-                compare(names, preferred[start].element.name, preferred[position].element.name) == 0
-            {
+        var unique: [Entry] = []
+        var byHash: [UInt64: [Int]] = [:]
+        byHash.reserveCapacity(preferred.count)
+        for (_, entry) in preferred {
+            let hash = names.checksum(names.stringRange(at: entry.name))
+            if let same = byHash[hash], same.contains(where: { compare(names, unique[$0].name, entry.name) == 0 }) {
                 continue
             }
-            kept[position] = true
-            runStart = position
+            byHash[hash, default: []].append(unique.count)
+            unique.append(entry)
         }
-        return preferred.indices.filter { kept[$0] }.map { preferred[$0].element }
+        return unique
     }
 
     /// A table over storage whose entries are already sorted and unique (the bytes of ``encoded()``).
