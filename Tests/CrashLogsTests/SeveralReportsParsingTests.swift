@@ -73,6 +73,47 @@ struct SeveralReportsParsingTests {
         }
     }
 
+    @Test("Sanitizer reports one after the other are each the report it is alone, read once")
+    func aSeriesOfSanitizerReports() throws {
+        // Reports of the sanitizers that begin with their first line (others begin with a program's output, which a
+        // series reads with the report before it).
+        let paths = [
+            "SampleCrashes/linux-c-asan/asan.txt", "SampleCrashes/linux-groups/null-asan.txt",
+            "Tests/CrashLogsTests/Corpus/sanitizer/asan-android-arm32-heap-use-after-free-blank-lines.txt",
+            "Tests/CrashLogsTests/Corpus/sanitizer/asan-linux-x86_64-heap-use-after-free-chrome-3-stacks.txt",
+            "Tests/CrashLogsTests/Corpus/sanitizer/hwasan-arm64-tag-mismatch-short.txt",
+            "Tests/CrashLogsTests/Corpus/sanitizer/msan-linux-use-of-uninitialized-value-with-origins.txt"
+        ]
+        var alone: [CrashReport] = []
+        var bytes: [UInt8] = []
+        for path in paths {
+            var log = try Self.log(path)
+            // From its report's first line (the MSan log begins with a browser's output).
+            let text = String(decoding: log, as: UTF8.self)
+            if let start = text.range(of: "==18306== WARNING") {
+                log = Array(text[start.lowerBound...].utf8)
+            }
+            let reports = try CrashLogParser.parseAll(log, source: path)
+            try #require(reports.count == 1 && reports[0].format == .sanitizer && reports[0].frameCount > 0, "\(path)")
+            alone.append(reports[0])
+            bytes += log
+            if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+        }
+        // Three rounds: the same reports again and again, as the log of a fuzzer's many runs holds them.
+        let series = try CrashLogParser.parseAll(bytes + bytes + bytes, source: "series")
+        #expect(series.count == alone.count * 3, "\(series.map { $0.lines.first?.text ?? "" })")
+        for (index, report) in series.enumerated() {
+            let expected = alone[index % alone.count]
+            #expect(report.format == expected.format, "report \(index)")
+            #expect(report.exception == expected.exception, "report \(index)")
+            #expect(
+                report.threads.map { $0.frames.map(\.address) } == expected.threads.map { $0.frames.map(\.address) },
+                "report \(index)")
+        }
+        // Every line kept, in order (a separator line before a report's first line goes with the report before it).
+        #expect(series.flatMap(\.lines).map(\.text) == LogLine.split(bytes + bytes + bytes).map(\.text))
+    }
+
     @Test("An Apple report with text above it and an uncaught exception's line inside stays one report")
     func aHeaderIsNotCutOffItsStack() throws {
         let path = "SampleCrashes/apple-objc-arm64/App.crash"

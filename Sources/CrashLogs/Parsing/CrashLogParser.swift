@@ -108,8 +108,19 @@ public enum CrashLogParser {
         try refuseBinary(bytes, source: source)
         let (lines, content) = unwrapped(bytes, format: format)
         let markers = formatMarkers.markers(in: content)
-        let whole = try parse(lines: lines, bytes: content, source: source, format: format, markers: markers)
-        let starts = SeveralReports.worthCutting(SeveralReports.starts(in: lines, markers: markers), whole: whole)
+        let detected = format ?? detectFormat(lines, bytes: content, markers: markers)
+        let allStarts = SeveralReports.starts(in: lines, markers: markers)
+        if let detected, SeveralReports.isPlainSeries(allStarts, of: detected),
+            let reports = SeveralReports.read(lines, starts: allStarts, whole: nil, source: source, format: format)
+        {
+            return reports
+        }
+        guard let detected else {
+            // No format: the one error every reader gives.
+            return [try parse(lines: lines, bytes: content, source: source, format: nil, markers: markers)]
+        }
+        let whole = try reader(of: detected).read(lines, bytes: content, source: source, detected: format == nil)
+        let starts = SeveralReports.worthCutting(allStarts, whole: whole)
         // One report's start below a preamble (a sanitizer's `DEADLYSIGNAL` line, a glibc trace's heading): one report.
         if starts.count <= 1, starts.first.map({ $0.format == whole.format }) ?? true { return [whole] }
         if SeveralReports.isOneProcess(whole, starts: starts) { return [whole] }

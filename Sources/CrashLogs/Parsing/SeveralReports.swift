@@ -64,6 +64,16 @@ enum SeveralReports {
         return starts.filter { $0.line == 0 || $0.line > lastFrameLine || !embedded.contains($0.format) }
     }
 
+    /// Whether `starts` cut a log of `format` into reports of that format only (lines before the first, a preamble or
+    /// the end of a report a piece of a large log begins in, read as they would be), of a format that neither holds
+    /// other formats inside its reports nor reads the next report as more of its own: the pieces are the reports, and
+    /// the log is not read whole first (a log of thousands of sanitizer reports was read twice).
+    static func isPlainSeries(_ starts: [Start], of format: CrashLogFormat) -> Bool {
+        let reader = CrashLogParser.reader(of: format)
+        return starts.count >= 2 && starts.allSatisfy { $0.format == format } && reader.embeddedFormats.isEmpty
+            && !reader.continuedBy.contains(format)
+    }
+
     /// Whether `whole` is one process's report for all `starts` say: every start below the first line is a glibc
     /// trace's, which `whole`'s format reads as its own (``CrashLogFormatReader/continuedBy``: another thread), and no
     /// image lies at two addresses in it. Spares a log of thousands of one process's traces reading each again.
@@ -75,6 +85,7 @@ enum SeveralReports {
 
     /// The reports of `lines`, cut at `starts`; `nil` when the log is one report after all (no cut leaves a report on
     /// both sides of it and the pieces read no more frames than `whole`, or cutting would lose frames `whole` read).
+    /// Without `whole` (``isPlainSeries(_:of:)``: nothing to compare the pieces with), `nil` when they join into one.
     ///
     /// A stretch with no stack and no crash of its own (a header, text between two reports) is read with the report
     /// after it, or else with the one before it; what neither reads stays as text of its own, said in a warning. A
@@ -82,7 +93,7 @@ enum SeveralReports {
     /// sanitizer's report of the abort a program's own trace ended in) is read with it: the two are one process when
     /// no image they share lies at two load addresses.
     static func read(
-        _ lines: [LogLine], starts: [Start], whole: CrashReport, source: String,
+        _ lines: [LogLine], starts: [Start], whole: CrashReport?, source: String,
         format forced: CrashLogFormat?
     ) -> [CrashReport]? {
         let cuts = starts.filter { $0.line > 0 && $0.line < lines.count }
@@ -144,6 +155,7 @@ enum SeveralReports {
         }
         // One report after all is still better read in pieces when the whole log was taken for a format whose frames it lacks.
         let frames = joined.reduce(0) { $0 + $1.report.frameCount }
+        guard let whole else { return joined.count > 1 ? joined.map(\.report) : nil }
         guard frames >= whole.frameCount, joined.count > 1 || frames > whole.frameCount else { return nil }
         return joined.map(\.report)
     }

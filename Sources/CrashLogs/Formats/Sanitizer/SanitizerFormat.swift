@@ -26,10 +26,16 @@ enum SanitizerFormat: CrashLogFormatReader {
         return report
     }
 
+    /// A report's first line: `==PID==ERROR: AddressSanitizer: …` (and LSan's, HWASan's), MSan's
+    /// `==PID== WARNING: MemorySanitizer: …`, TSan's `WARNING: ThreadSanitizer: …`, UBSan's
+    /// `file:line:column: runtime error: …`.
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
         let text = lines[number].text
-        return text.hasPrefix("==") && (text.includes("==ERROR: ") && text.includes("Sanitizer"))
-            || text.hasPrefix("WARNING: ThreadSanitizer:")
+        if text.hasPrefix("==") {
+            return (text.includes("==ERROR: ") || text.includes("== WARNING: ") || text.includes("==WARNING: "))
+                && text.includes("Sanitizer")
+        }
+        return text.hasPrefix("WARNING: ThreadSanitizer:") || !text.hasPrefix(" ") && text.includes(": runtime error: ")
     }
 
     /// The format of a program's own trace (a Swift runtime's, glibc's) when it comes before the first frame of a
