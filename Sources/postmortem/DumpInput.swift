@@ -51,10 +51,10 @@ struct DumpInput: Sendable {
         return unwound(try CoreFile(bytes: ImmutableBytes(bytes), path: name))
     }
 
-    /// What a log source holds: a dump, unwound, or a log's bytes.
+    /// What a log source holds: a dump, unwound, or a log (a large file is read a piece at a time, not here).
     enum Contents {
         case dump(Unwound)
-        case log([UInt8])
+        case log(LogInput)
     }
 
     /// Why a source could not be read, in the line stderr gets.
@@ -79,8 +79,16 @@ struct DumpInput: Sendable {
                 return .failure(ReadFailure(line: "\(error)"))
             }
         }
-        if let read { return .success(.log(read)) }
-        do { return .success(.log(try source.read())) } catch { return .failure(ReadFailure(line: error.description)) }
+        if let read { return .success(.log(.bytes(read))) }
+        // A large file is read a piece at a time by the reader: memory follows the piece, not the file.
+        if let path = source.path, let size = FileSystem.status(path)?.size, size > UInt64(2 * LogReports.pieceSize),
+            size <= UInt64(LogSource.maximumSize), FileSystem.isRegularFile(path)
+        {
+            return .success(.log(.file(path: path, size: Int(size))))
+        }
+        do { return .success(.log(.bytes(try source.read()))) } catch {
+            return .failure(ReadFailure(line: error.description))
+        }
     }
 
     private var finder: BinaryFinder {

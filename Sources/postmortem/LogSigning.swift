@@ -58,7 +58,7 @@ struct LogSigning {
         var outcome = Outcome()
         // The file's time, for crashes whose log states none: read once, however many crashes the log holds.
         let modified = source.path.flatMap { FileSystem.status($0)?.modified }.map { $0 / 1_000_000_000 }
-        let bytes: [UInt8]
+        let input: LogInput
         switch dumps.contents(of: source) {
         case .failure(let failure):
             outcome.said.error(failure.line)
@@ -68,10 +68,10 @@ struct LogSigning {
             outcome.read = true
             return outcome
         case .success(.log(let read)):
-            bytes = read
+            input = read
         }
         do {
-            try LogReports.forEach(in: bytes, source: source.name) { parsed, continuing in
+            try LogReports.forEach(in: input, source: source.name) { parsed, continuing in
                 sign(parsed, of: source, modified: modified, continuing: continuing, into: &outcome)
             }
         } catch {

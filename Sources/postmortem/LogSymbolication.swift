@@ -33,7 +33,7 @@ struct LogSymbolication {
     /// and empty the outcome's pieces (when the log's turn has come), so that a huge log is not held whole.
     func outcome(of source: LogSource, written: (inout LogOutcome) -> Void = { _ in }) -> LogOutcome {
         var outcome = LogOutcome()
-        let bytes: [UInt8]
+        let input: LogInput
         switch settings.dumps.contents(of: source) {
         case .failure(let failure):
             outcome.error(failure.line)
@@ -50,7 +50,7 @@ struct LogSymbolication {
             outcome.produced = true
             return outcome
         case .success(.log(let read)):
-            bytes = read
+            input = read
         }
         if settings.stackwalkJSON {
             outcome.error("\(source.name): --stackwalk-json writes minidumps' reports; this is no minidump")
@@ -58,7 +58,7 @@ struct LogSymbolication {
         }
         if settings.headsEachLog, !settings.json { outcome.write(Array("==> \(source.name) <==\n".utf8)) }
         do {
-            try LogReports.forEach(in: bytes, source: source.name) { report, continuing in
+            try LogReports.forEach(in: input, source: source.name) { report, continuing in
                 emit(report, from: source, into: &outcome, continuing: continuing)
                 written(&outcome)
             }

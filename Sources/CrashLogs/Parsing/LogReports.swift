@@ -14,11 +14,22 @@ package enum LogReports {
     package static func forEach(in bytes: [UInt8], source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
         throws(CrashLogError)
     {
-        try CrashLogParser.refuseBinary(bytes, source: source)
-        let pieces = LogPieces.split(bytes, pieceSize: pieceSize)
+        try forEach(in: .bytes(bytes), source: source, body)
+    }
+
+    /// Calls `body` with each report of `input` in order (a file is read a piece at a time, never whole, when its
+    /// format reads the same in pieces), and whether it continues a report the previous piece began; throws the first
+    /// parse error, after the reports before it.
+    /// - Parameter source: the log's name, as reports and errors give it.
+    package static func forEach(in input: LogInput, source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
+        throws(CrashLogError)
+    {
+        let pieces = input.pieces(pieceSize: pieceSize)
         // The first piece, read once: it decides whether the rest is read in pieces too.
+        let firstBytes = input.read(pieces[0])
+        try CrashLogParser.refuseBinary(firstBytes, source: source)
         var firstReports: [CrashReport]?
-        if pieces.count > 1, let first = try? CrashLogParser.parseAll(Array(bytes[pieces[0]]), source: source),
+        if pieces.count > 1, let first = try? CrashLogParser.parseAll(firstBytes, source: source),
             LogPieces.readsInPieces(first.first?.format)
         {
             firstReports = first
@@ -29,20 +40,75 @@ package enum LogReports {
             // One piece at a time, keeping only the images.
             imageTable = CrashReport.mergedImageTable(
                 pieces.map { piece in
-                    ((try? CrashLogParser.parseAll(Array(bytes[piece]), source: source, format: format)) ?? []).flatMap(
+                    ((try? CrashLogParser.parseAll(input.read(piece), source: source, format: format)) ?? []).flatMap(
                         \.images)
                 })
         }
-        for (number, piece) in (format == nil ? [0..<bytes.count] : pieces).enumerated() {
+        for (number, piece) in (format == nil ? [0..<input.count] : pieces).enumerated() {
+            let bytes = number == 0 && piece == pieces[0] ? firstBytes : input.read(piece)
             var reports =
                 try number == 0 && firstReports != nil
                 ? firstReports!
-                : CrashLogParser.parseAll(Array(bytes[piece]), source: source, format: format)
+                : CrashLogParser.parseAll(bytes, source: source, format: format)
             if !imageTable.isEmpty { for index in reports.indices { reports[index].adoptImages(imageTable) } }
             // A piece that begins with a report's first line continues nothing (the process before it may be another).
-            let continues =
-                number > 0 && !SeveralReports.beginsAReport(Array(bytes[piece].prefix(LogPieces.headLength)))
+            let continues = number > 0 && !SeveralReports.beginsAReport(Array(bytes.prefix(LogPieces.headLength)))
             for (index, report) in reports.enumerated() { body(report, continues && index == 0) }
+        }
+    }
+}
+
+/// A log's bytes: in memory, or a file read a piece at a time, so that a log of hundreds of megabytes is never held
+/// whole (see ``LogReports``).
+package enum LogInput: Sendable {
+    case bytes([UInt8])
+    /// A regular file of `size` bytes.
+    case file(path: String, size: Int)
+
+    /// How many bytes the log has.
+    package var count: Int {
+        switch self {
+        case .bytes(let bytes): bytes.count
+        case .file(_, let size): size
+        }
+    }
+
+    /// The bytes in `range` (fewer when a file was cut short since).
+    package func read(_ range: Range<Int>) -> [UInt8] {
+        switch self {
+        case .bytes(let bytes): Array(bytes[range.clamped(to: 0..<bytes.count)])
+        case .file(let path, _):
+            range.isEmpty ? [] : FileSystem.read(path, offset: UInt64(range.lowerBound), count: range.count) ?? []
+        }
+    }
+
+    /// Runs of whole lines of about `pieceSize` bytes each, as ``LogPieces/split(_:pieceSize:)`` cuts bytes.
+    func pieces(pieceSize: Int) -> [Range<Int>] {
+        switch self {
+        case .bytes(let bytes): return LogPieces.split(bytes, pieceSize: pieceSize)
+        case .file:
+            guard count > pieceSize else { return [0..<count] }
+            var pieces: [Range<Int>] = []
+            var start = 0
+            while start < count {
+                var end = min(start + pieceSize, count)
+                // To the end of the line the piece stops in, read a window at a time.
+                while end < count {
+                    let window = read((end - 1)..<min(end - 1 + 65_536, count))
+                    if let newline = window.firstIndex(of: UInt8(ascii: "\n")) {
+                        end = end - 1 + newline + 1
+                        break
+                    }
+                    guard !window.isEmpty else {
+                        end = count
+                        break
+                    }
+                    end = min(end - 1 + window.count + 1, count)
+                }
+                pieces.append(start..<end)
+                start = end
+            }
+            return pieces
         }
     }
 }
