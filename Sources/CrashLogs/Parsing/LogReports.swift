@@ -1,4 +1,6 @@
+import Dispatch
 import PostmortemCore
+import Synchronization
 
 /// The reports of one log, parsed a piece at a time when the log is large and its format allows it (see
 /// ``LogPieces``), so that memory follows the piece, not the log. Shared by `symbolicate`, `group` and the server.
@@ -44,17 +46,72 @@ package enum LogReports {
                         \.images)
                 })
         }
-        for (number, piece) in (format == nil ? [0..<input.count] : pieces).enumerated() {
+        let list = format == nil ? [0..<input.count] : pieces
+        let (readFirst, images) = (firstReports, imageTable)
+        // Each piece's reports, and whether the first continues a report the piece before began.
+        let parse: @Sendable (Int) -> Result<(reports: [CrashReport], continues: Bool), CrashLogError> = { number in
+            let piece = list[number]
             let bytes = number == 0 && piece == pieces[0] ? firstBytes : input.read(piece)
-            var reports =
-                try number == 0 && firstReports != nil
-                ? firstReports!
-                : CrashLogParser.parseAll(bytes, source: source, format: format)
-            if !imageTable.isEmpty { for index in reports.indices { reports[index].adoptImages(imageTable) } }
-            // A piece that begins with a report's first line continues nothing (the process before it may be another).
-            let continues = number > 0 && !SeveralReports.beginsAReport(Array(bytes.prefix(LogPieces.headLength)))
+            do throws(CrashLogError) {
+                var reports =
+                    try number == 0 && readFirst != nil
+                    ? readFirst!
+                    : CrashLogParser.parseAll(bytes, source: source, format: format)
+                if !images.isEmpty { for index in reports.indices { reports[index].adoptImages(images) } }
+                // A piece that begins with a report's first line continues nothing (the process before it may be
+                // another).
+                let continues = number > 0 && !SeveralReports.beginsAReport(Array(bytes.prefix(LogPieces.headLength)))
+                return .success((reports, continues))
+            } catch { return .failure(error) }
+        }
+        // A file's pieces are parsed a piece ahead on another thread while this one hands the reports on (answering
+        // and printing them take as long as parsing).
+        let ahead = list.count > 2 && input.isFile ? PiecesAhead(count: list.count, parse: parse) : nil
+        defer { ahead?.cancel() }
+        for number in list.indices {
+            let (reports, continues) = try (ahead?.take(number) ?? parse(number)).get()
             for (index, report) in reports.enumerated() { body(report, continues && index == 0) }
         }
+    }
+}
+
+/// Pieces of a log parsed in order on another thread, at most two ahead of the one taken.
+private final class PiecesAhead: Sendable {
+    typealias Parsed = Result<(reports: [CrashReport], continues: Bool), CrashLogError>
+    private let results: Mutex<[Parsed?]>
+    private let parsed: [DispatchSemaphore]
+    private let room = DispatchSemaphore(value: 2)
+    private let cancelled = Atomic(false)
+
+    init(count: Int, parse: @escaping @Sendable (Int) -> Parsed) {
+        results = Mutex(Array(repeating: nil, count: count))
+        parsed = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+        DispatchQueue.global().async { [self] in
+            for number in 0..<count {
+                room.wait()
+                guard !cancelled.load(ordering: .relaxed) else { return }
+                let result = parse(number)
+                results.withLock { $0[number] = result }
+                parsed[number].signal()
+            }
+        }
+    }
+
+    /// The pieces at `number`, waiting for it; makes room for the next.
+    func take(_ number: Int) -> Parsed {
+        parsed[number].wait()
+        defer { room.signal() }
+        return results.withLock { results in
+            defer { results[number] = nil }
+            return results[number]!
+        }
+    }
+
+    /// Stops the parsing (the reader stopped taking pieces: an error, or the last was taken).
+    func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        room.signal()
+        room.signal()
     }
 }
 
@@ -64,6 +121,11 @@ package enum LogInput: Sendable {
     case bytes([UInt8])
     /// A regular file of `size` bytes.
     case file(path: String, size: Int)
+
+    /// Whether the log is a file read a piece at a time.
+    var isFile: Bool {
+        if case .file = self { true } else { false }
+    }
 
     /// How many bytes the log has.
     package var count: Int {
