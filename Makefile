@@ -174,6 +174,7 @@ bench-logs: setup
 	$(BUILD_RELEASE)
 	Benchmarks/crashlogs.sh 1000
 	Benchmarks/manylogs.sh 5000
+	Benchmarks/biglog.sh 200
 	Benchmarks/group.sh 100000
 
 # The whole suite under AddressSanitizer and LeakSanitizer, in its own build folder (XCTest's own leaks suppressed).
