@@ -106,6 +106,14 @@ public enum CrashLogParser {
         -> [CrashReport]
     {
         try refuseBinary(bytes, source: source)
+        return try parseAll(text: bytes, source: source, format: format)
+    }
+
+    /// ``parseAll(_:source:format:)`` of bytes known to be a log's (a later piece of a large one, whose first piece
+    /// was found text): control bytes in them are lines of the log, not a reason to refuse it.
+    static func parseAll(text bytes: [UInt8], source: String, format: CrashLogFormat?) throws(CrashLogError)
+        -> [CrashReport]
+    {
         let (lines, content) = unwrapped(bytes, format: format)
         let markers = formatMarkers.markers(in: content)
         let detected = format ?? detectFormat(lines, bytes: content, markers: markers)

@@ -1,4 +1,5 @@
 import Dispatch
+import LogFraming
 import PostmortemCore
 import Synchronization
 
@@ -26,7 +27,7 @@ package enum LogReports {
     package static func forEach(in input: LogInput, source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
         throws(CrashLogError)
     {
-        let pieces = input.pieces(pieceSize: pieceSize)
+        let pieces = cutAtReportStarts(input.pieces(pieceSize: pieceSize), of: input)
         // The first piece, read once: it decides whether the rest is read in pieces too.
         let firstBytes = input.read(pieces[0])
         try CrashLogParser.refuseBinary(firstBytes, source: source)
@@ -56,7 +57,7 @@ package enum LogReports {
                 var reports =
                     try number == 0 && readFirst != nil
                     ? readFirst!
-                    : CrashLogParser.parseAll(bytes, source: source, format: format)
+                    : CrashLogParser.parseAll(text: bytes, source: source, format: format)
                 if !images.isEmpty { for index in reports.indices { reports[index].adoptImages(images) } }
                 // A piece that begins with a report's first line continues nothing (the process before it may be
                 // another).
@@ -75,17 +76,48 @@ package enum LogReports {
     }
 }
 
+extension LogReports {
+    /// How far past a piece's end a report's first line is looked for.
+    static let reportStartSearch = 1 << 20
+
+    /// `pieces` with each boundary moved forward to the first line of a report in the megabyte after it (a boundary
+    /// with none stays where it is), so that no report is cut in two: its frames renumbered in one piece, its
+    /// `SUMMARY:` line in the other, away from the frames it names.
+    static func cutAtReportStarts(_ pieces: [Range<Int>], of input: LogInput) -> [Range<Int>] {
+        guard pieces.count > 1 else { return pieces }
+        var bounds = [0]
+        for piece in pieces.dropFirst() where piece.lowerBound > bounds[bounds.count - 1] {
+            let start = piece.lowerBound
+            let window = input.read(start..<min(start + reportStartSearch, input.count))
+            let lines = LogLine.split(window)
+            let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: window))
+            // A glibc frame first is as likely the middle of a trace (``SeveralReports/beginsAReport(_:)``).
+            var bound = start
+            if let first = starts.first(where: { $0.line > 0 || $0.format != .glibcBacktrace }) {
+                bound += lines[..<first.line].reduce(0) { $0 + $1.byteCount }
+            }
+            if bound > bounds[bounds.count - 1], bound < input.count { bounds.append(bound) }
+        }
+        bounds.append(input.count)
+        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
+    }
+}
+
 /// Pieces of a log parsed in order on another thread, at most two ahead of the one taken.
 private final class PiecesAhead: Sendable {
     typealias Parsed = Result<(reports: [CrashReport], continues: Bool), CrashLogError>
     private let results: Mutex<[Parsed?]>
     private let parsed: [DispatchSemaphore]
-    private let room = DispatchSemaphore(value: 2)
+    /// Made with no room and given two: a semaphore freed below the value it was made with (a reader that stops
+    /// early leaves it so) stops the process.
+    private let room = DispatchSemaphore(value: 0)
     private let cancelled = Atomic(false)
 
     init(count: Int, parse: @escaping @Sendable (Int) -> Parsed) {
         results = Mutex(Array(repeating: nil, count: count))
         parsed = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+        room.signal()
+        room.signal()
         DispatchQueue.global().async { [self] in
             for number in 0..<count {
                 room.wait()
