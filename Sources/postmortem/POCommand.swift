@@ -57,18 +57,19 @@ struct POCommand: ParsableCommand {
                 Output.error("\(error.description); its formatters are not used")
             }
         }
-        // Several values (two dump() outputs, a value a line) print one after the other: in JSON, one document a line.
-        for reading in readings { try show(reading, style: style, registry: registry) }
-    }
-
-    private func show(_ reading: DumpReading, style: DescriptionStyle, registry: FormatterRegistry) throws {
         // Raw text alone means nothing read as a dump: a script must be able to tell that from a value.
-        if reading.node.kind == .raw {
+        if readings.allSatisfy({ $0.node.kind == .raw }) {
             Output.error(
                 "\(file): nothing in it reads as a dump (Swift print or dump(), lldb po or p, an NSDictionary or CF "
                     + "description, JSON or a plist)")
             throw ExitCode.failure
         }
+        // Several values (two dump() outputs, a value a line) print one after the other: in JSON, one document a line.
+        // Lines between them that are no value stay as text, in their place.
+        for reading in readings { show(reading, style: style, registry: registry) }
+    }
+
+    private func show(_ reading: DumpReading, style: DescriptionStyle, registry: FormatterRegistry) {
         if !reading.isComplete {
             Output.error(
                 "\(file): more than \(ValueBudget.standard) values; the first \(ValueBudget.standard) are shown, the rest is left out (… or null)"

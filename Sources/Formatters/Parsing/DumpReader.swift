@@ -109,14 +109,26 @@ public enum DumpReader {
         let body = stripPrefixes(text)
         let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
         var budget = ValueBudget(ValueBudget.standard)
-        let chosen = format ?? detect(body, budget: &budget).format
+        var chosen = format ?? detect(body, budget: &budget).format
+        // A dump followed by other lines (a `print` value, text) is no dump as a whole, but begins as one: it is read
+        // value by value as dumps are.
+        if format == nil, chosen != .dump, chosen != .po,
+            let first = lines.first(where: { !$0.allSatisfy(\.isWhitespace) }),
+            first.hasPrefix("▿ ") || first.hasPrefix("- ") || first.hasPrefix("▹ ")
+        {
+            let value = lines.prefix { $0 == first || $0.isEmpty || $0.first == " " || $0.first == "\t" }
+            let text = value.joined(separator: "\n")
+            if DumpParser.recognizes(text) { chosen = DumpParser.looksLikePO(text) ? .po : .dump }
+        }
         var pieces: [[Substring]] = []
         switch chosen {
         case .dump, .po:
-            // A value at the left margin starts a new dump (its children are indented).
+            // A value at the left margin starts a new dump (its children are indented); so does any other line at the
+            // left margin (a `print` value, a line of text after the dump), read in a format of its own.
             var current: [Substring] = []
             for line in lines {
-                if !current.isEmpty, line.hasPrefix("▿ ") || line.hasPrefix("- ") || line.hasPrefix("▹ ") {
+                let atMargin = !line.isEmpty && line.first != " " && line.first != "\t"
+                if !current.isEmpty, atMargin {
                     pieces.append(current)
                     current = []
                 }
@@ -140,7 +152,11 @@ public enum DumpReader {
         if pieces.count == 1 { return [(try read(text, format: format), nonBlank(lines))] }
         var readings: [(reading: DumpReading, lines: Int)] = []
         for piece in pieces where nonBlank(piece) > 0 {
-            readings.append((try read(piece.joined(separator: "\n"), format: chosen), nonBlank(piece)))
+            // A dump's value in the dump's format; another line in its own, unless one is given.
+            let isDumpValue =
+                piece.first.map { $0.hasPrefix("▿ ") || $0.hasPrefix("- ") || $0.hasPrefix("▹ ") } ?? false
+            let text = piece.joined(separator: "\n")
+            readings.append((try read(text, format: format ?? (isDumpValue ? chosen : nil)), nonBlank(piece)))
         }
         return readings
     }
