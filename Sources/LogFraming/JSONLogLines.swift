@@ -7,6 +7,8 @@ import PostmortemCore
 package enum JSONLogLines {
     /// The fields loggers put a line of output in, in the order one is chosen when a log's objects have several.
     package static let messageKeys = ["log", "MESSAGE", "message", "msg", "textPayload", "@message", "body", "line"]
+    /// The longest line read as a logger's object (docker splits output at 16 KiB, journald keeps 48 KiB a message).
+    static let maximumObjectLength = 1 << 20
 
     /// The field of the log's objects that holds its messages: the first of ``messageKeys`` that at least
     /// ``LinePrefixes/minimumCoverage`` of the non-empty lines of `sample` hold as a string; `nil` when fewer of them are
@@ -17,12 +19,14 @@ package enum JSONLogLines {
         for line in sample {
             guard let first = line.text.utf8.first else { continue }
             nonEmpty += 1
-            if first == UInt8(ascii: "{") { objects += 1 }
+            // A logger's object is a line of output and a few fields; a longer one is a document of its own (a JSON
+            // value given to `po`), never parsed here.
+            if first == UInt8(ascii: "{"), line.text.utf8.count <= maximumObjectLength { objects += 1 }
         }
         let needed = Int((Double(nonEmpty) * LinePrefixes.minimumCoverage).rounded(.up))
         guard nonEmpty > 0, objects >= needed else { return nil }
         var counts = [Int](repeating: 0, count: messageKeys.count)
-        for line in sample {
+        for line in sample where line.text.utf8.count <= maximumObjectLength {
             guard let (_, members) = object(of: line) else { continue }
             for (index, key) in messageKeys.enumerated()
             where members.contains(where: { $0.key == key && $0.value.string != nil }) {

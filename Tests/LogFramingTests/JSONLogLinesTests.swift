@@ -82,6 +82,13 @@ struct JSONLogLinesTests {
         #expect(JSONLogLines.opened((0..<10).map { line(#"{"frame":"\#($0)"}"#) }) == nil)
     }
 
+    @Test func aLineLongerThanALoggerWritesIsADocumentNotAnObjectOfTheLog() throws {
+        // A JSON document of its own on one line (given to `po`, say) is never parsed to look for a logger's field.
+        let long = String(repeating: "x", count: JSONLogLines.maximumObjectLength)
+        #expect(JSONLogLines.messageKey(in: [line(#"{"log":"\#(long)"}"#)]) == nil)
+        #expect(JSONLogLines.messageKey(in: [line(#"{"log":"short"}"#)]) == "log")
+    }
+
     /// The message fields docs/USING.md names, read from its text: each one's objects read as the log inside them.
     static let documentedKeys: [String] = {
         let text =
