@@ -176,33 +176,25 @@ package enum LogInput: Sendable {
         }
     }
 
-    /// Runs of whole lines of about `pieceSize` bytes each, as ``LogPieces/split(_:pieceSize:)`` cuts bytes.
+    /// Runs of whole lines of about `pieceSize` bytes each: a piece ends at the end of the line its size reaches into,
+    /// found a window at a time (a file is never read whole for it).
     func pieces(pieceSize: Int) -> [Range<Int>] {
-        switch self {
-        case .bytes(let bytes): return LogPieces.split(bytes, pieceSize: pieceSize)
-        case .file:
-            guard count > pieceSize else { return [0..<count] }
-            var pieces: [Range<Int>] = []
-            var start = 0
-            while start < count {
-                var end = min(start + pieceSize, count)
-                // To the end of the line the piece stops in, read a window at a time.
-                while end < count {
-                    let window = read((end - 1)..<min(end - 1 + 65_536, count))
-                    if let newline = window.firstIndex(of: UInt8(ascii: "\n")) {
-                        end = end - 1 + newline + 1
-                        break
-                    }
-                    guard !window.isEmpty else {
-                        end = count
-                        break
-                    }
-                    end = min(end - 1 + window.count + 1, count)
+        guard count > pieceSize else { return [0..<count] }
+        var pieces: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            var end = min(start + pieceSize, count)
+            while end < count {
+                let window = read((end - 1)..<min(end - 1 + 65_536, count))
+                if let newline = window.firstIndex(of: UInt8(ascii: "\n")) {
+                    end += newline
+                    break
                 }
-                pieces.append(start..<end)
-                start = end
+                end = window.isEmpty ? count : min(end + window.count, count)
             }
-            return pieces
+            pieces.append(start..<end)
+            start = end
         }
+        return pieces
     }
 }

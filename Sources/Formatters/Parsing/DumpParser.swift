@@ -25,13 +25,18 @@ public enum DumpParser {
         var isTruncation = false
     }
 
+    /// Whether `line` (its indentation off) begins a value of `dump()` or lldb's `po`: `▿ `, `- ` or `▹ `.
+    static func startsValue(_ line: Substring) -> Bool {
+        line.hasPrefix("▿ ") || line.hasPrefix("- ") || line.hasPrefix("▹ ")
+    }
+
     /// True when the text looks like `dump()` output: its lines start with the markers.
     public static func recognizes(_ text: String) -> Bool {
         let lines = text.leadingLines(20).filter { !$0.isEmpty }
         return !lines.isEmpty
             && lines.allSatisfy { line in
                 let trimmed = line.drop { $0 == " " }
-                return trimmed.hasPrefix("▿ ") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("▹ ") || trimmed.isEmpty
+                return startsValue(trimmed) || trimmed.isEmpty
             } && lines.contains { $0.drop { $0 == " " }.hasPrefix("▿") || $0.drop { $0 == " " }.hasPrefix("-") }
     }
 

@@ -113,8 +113,7 @@ public enum DumpReader {
         // A dump followed by other lines (a `print` value, text) is no dump as a whole, but begins as one: it is read
         // value by value as dumps are.
         if format == nil, chosen != .dump, chosen != .po,
-            let first = lines.first(where: { !$0.allSatisfy(\.isWhitespace) }),
-            first.hasPrefix("▿ ") || first.hasPrefix("- ") || first.hasPrefix("▹ ")
+            let first = lines.first(where: { !$0.allSatisfy(\.isWhitespace) }), DumpParser.startsValue(first)
         {
             let value = lines.prefix { $0 == first || $0.isEmpty || $0.first == " " || $0.first == "\t" }
             let text = value.joined(separator: "\n")
@@ -153,8 +152,7 @@ public enum DumpReader {
         var readings: [(reading: DumpReading, lines: Int)] = []
         for piece in pieces where nonBlank(piece) > 0 {
             // A dump's value in the dump's format; another line in its own, unless one is given.
-            let isDumpValue =
-                piece.first.map { $0.hasPrefix("▿ ") || $0.hasPrefix("- ") || $0.hasPrefix("▹ ") } ?? false
+            let isDumpValue = piece.first.map(DumpParser.startsValue) ?? false
             let text = piece.joined(separator: "\n")
             readings.append((try read(text, format: format ?? (isDumpValue ? chosen : nil)), nonBlank(piece)))
         }
