@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "DWARFTests", dependencies: ["DWARF", "ObjectFiles", "TestSupport"]),
         .testTarget(
             name: "FormattersTests", dependencies: ["Formatters", "TestSupport"],
-            exclude: ["Dumps", "FormatterFiles", "Goldens"]),
+            exclude: ["Dumps", "FormatterFiles", "Goldens", "LoggedValues"]),
         .testTarget(
             name: "CrashLogsTests", dependencies: ["CrashLogs", "LogFraming", "PostmortemCore", "TestSupport"],
             exclude: ["Corpus"]),

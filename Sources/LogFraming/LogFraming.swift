@@ -47,13 +47,15 @@ package struct LogFraming: Hashable, Sendable {
                 asRead = openedReading
             }
         }
-        let candidates = LinePrefixes.candidates(in: lines[...])
-        for shape in candidates.prefix(6) {
+        // The shape that reads best wins (the first of equals): a shorter one may read a little (a prefix's spaces
+        // left on the lines that lack them) where the whole prefix reads everything.
+        var best = 0
+        for shape in LinePrefixes.candidates(in: lines[...]).prefix(6) {
             let stripped = reading(LinePrefixes.strip(shape, from: lines))
-            guard stripped > 0, stripped >= readingAsRead() else { continue }
+            guard stripped > best, stripped >= readingAsRead() else { continue }
             if stripped > readingAsRead() || LinePrefixes.coverage(of: shape, in: lines[...]) >= 0.9 {
                 framing.linePrefix = shape
-                break
+                best = stripped
             }
         }
         return framing

@@ -2,7 +2,7 @@
 /// time with optional fraction and zone, process name, `[pid]` or `[pid:thread]`, a space). Matched by hand, byte
 /// by byte: it runs on every line of inputs of any size.
 package enum NSLogPrefix {
-    /// The prefix's length in characters (all ASCII up to the process name), or nil when the line has none.
+    /// The prefix's length in UTF-8 bytes, or nil when the line has none.
     package static func length(in line: Substring) -> Int? {
         let bytes = line.utf8
         guard let first = bytes.first, (0x30...0x39).contains(first) else { return nil }
@@ -38,6 +38,6 @@ package enum NSLogPrefix {
             }
         }
         guard byte("]"), byte(" ") else { return nil }
-        return line[line.startIndex..<index].count
+        return bytes.distance(from: bytes.startIndex, to: index)
     }
 }

@@ -18,7 +18,9 @@ struct POCommand: ParsableCommand {
     @Option(name: .customLong("from"), help: "The dump's format (detected when not given).")
     var from: DumpFormat?
 
-    @Option(name: .customLong("style"), help: "How the value is shown: an indented tree, one line, or JSON.")
+    @Option(
+        name: .customLong("style"),
+        help: "How the value is shown: an indented tree, one line, or JSON as JSONEncoder writes it.")
     var style: DescriptionStyle = .tree
 
     @Option(name: .customLong("max-depth"), help: "Levels expanded below the top.")

@@ -75,3 +75,35 @@ extension ValueNode {
         return referenced
     }
 }
+
+extension ValueNode {
+    /// Whether this is a value with parts (a structure, a collection, an enum case…), not a leaf: a string or a
+    /// number alone is what any line of text reads as.
+    var hasParts: Bool {
+        switch kind {
+        case .structure, .class, .enumeration, .tuple, .optional, .collection, .dictionary, .set: true
+        case .scalar, .string, .null, .reference, .truncated, .raw: false
+        }
+    }
+
+    /// Whether this is a value alone on a line of its own that no line of words reads as: a quoted string, a number,
+    /// `true`, `false`, `nil`. (A word reads as an enum case or a scalar: `starting` is text, not a value.)
+    var isLeafValue: Bool {
+        switch kind {
+        case .string, .null: true
+        case .scalar:
+            value == "true" || value == "false" || value.map(PlainJSONRenderer.isJSONNumber) == true
+        default: false
+        }
+    }
+
+    /// Whether any value in this tree is text that could not be understood.
+    var containsRaw: Bool {
+        var pending = [self]
+        while let node = pending.popLast() {
+            if node.kind == .raw { return true }
+            pending += node.children
+        }
+        return false
+    }
+}

@@ -193,16 +193,25 @@ public enum DumpParser {
                 })
         } else if !Self.isTypeName(summary) && !Self.isCasePath(summary) {
             // A value with its own description (`CustomStringConvertible`): `dump()` prints the description, then the
-            // storage behind it (a URL's `_url`, a date's seconds). The description is the value, as `po` shows it.
-            result = ValueNode(kind: .scalar, value: summary)
+            // storage behind it (a URL's `_url`, a date's seconds). The description is the value, as `po` shows it; a
+            // date keeps its seconds too, the number `JSONEncoder` writes for it.
+            if children.count == 1, children[0].label == "timeIntervalSinceReferenceDate",
+                let seconds = children[0].value
+            {
+                result = ValueNode(kind: .scalar, typeName: "Foundation.Date", value: seconds, summary: summary)
+            } else {
+                result = ValueNode(kind: .scalar, value: summary)
+            }
         } else {
             // A structure, class or enum case: `Fixture.Person`, or `Fixture.Shape.circle` with its payload below.
             let lastPart = summary.split(separator: ".").last.map(String.init) ?? summary
             if lastPart.first?.isLowercase == true, !summary.contains(" ") {
-                // The payload is one child named after the case: `▿ circle: (1 element)` holding `- radius: 2.0`.
-                let payload =
-                    children.count == 1 && children[0].label == lastPart && children[0].kind == .tuple
-                    ? children[0].children : children
+                // The payload is one child named after the case: `▿ circle: (1 element)` holding `- radius: 2.0`, or
+                // the case's one unlabelled value itself (`- point: 1` under `▿ Fixture.Signal.point`).
+                var payload = children
+                if children.count == 1, children[0].label == lastPart {
+                    if children[0].kind == .tuple { payload = children[0].children } else { payload[0].label = nil }
+                }
                 result = ValueNode(
                     kind: .enumeration, typeName: summary.split(separator: ".").dropLast().joined(separator: "."),
                     value: lastPart, children: payload)

@@ -78,13 +78,7 @@ public enum DumpReader {
     private static func linesReadAsValuesWithParts(_ lines: [LogLine], format: DumpFormat?) -> Int {
         let text = String(decoding: LogLine.joinedBytes(lines), as: UTF8.self)
         guard let readings = try? readAllCountingLines(text: text, format: format) else { return 0 }
-        return readings.reduce(0) { total, read in
-            switch read.reading.node.kind {
-            case .structure, .class, .enumeration, .tuple, .optional, .collection, .dictionary, .set:
-                total + read.lines
-            case .scalar, .string, .null, .reference, .truncated, .raw: total
-            }
-        }
+        return readings.reduce(0) { total, read in read.reading.node.hasParts ? total + read.lines : total }
     }
 
     /// Every value in a dump that holds several (two `dump()` outputs one after the other, logged values one a line):
@@ -135,28 +129,88 @@ public enum DumpReader {
             }
             pieces.append(current)
         case .swiftPrint, .json:
-            let values = lines.filter { !$0.allSatisfy(\.isWhitespace) }
-            if values.count > 1, values.allSatisfy({ !$0.hasPrefix(" ") && !$0.hasPrefix("\t") }) {
-                // Each line in its own format (JSON lines of objects, `print` lines of values), unless one is given.
-                let readings = values.compactMap { try? read(String($0), format: format) }
-                if readings.count == values.count, readings.allSatisfy({ $0.node.kind != .raw }) {
-                    return readings.map { ($0, 1) }
+            // Values one after the other (logged a line each, or over several lines as NSLog writes a dictionary), with
+            // lines of words between them: each value in its own format, unless one is given, and each line of words
+            // as text. When no piece is a value with parts, the text is one value, read whole.
+            let readings = balancedPieces(lines).map { piece -> (reading: DumpReading, lines: Int) in
+                let text = piece.joined(separator: "\n")
+                let lineCount = piece.count { !$0.allSatisfy(\.isWhitespace) }
+                if let reading = try? read(text, format: format), reading.node.hasParts || reading.node.isLeafValue {
+                    return (reading, lineCount)
                 }
+                return (
+                    DumpReading(node: ValueNode(kind: .raw, value: text), format: chosen, isComplete: true), lineCount
+                )
             }
+            if readings.count > 1, readings.contains(where: { $0.reading.node.hasParts }) { return readings }
             pieces = [lines]
-        default:
+        case .plist, .lldb, .cfDescription, .openStep:
             pieces = [lines]
         }
         func nonBlank(_ lines: [Substring]) -> Int { lines.count { !$0.allSatisfy(\.isWhitespace) } }
-        if pieces.count == 1 { return [(try read(text, format: format), nonBlank(lines))] }
+        pieces.removeAll { nonBlank($0) == 0 }
+        if pieces.count <= 1 { return [(try read(text, format: format), nonBlank(lines))] }
         var readings: [(reading: DumpReading, lines: Int)] = []
-        for piece in pieces where nonBlank(piece) > 0 {
-            // A dump's value in the dump's format; another line in its own, unless one is given.
+        for piece in pieces {
+            // A dump's value in the dump's format; another line in its own, unless one is given. A piece that does not
+            // read in the format given is text among the values, kept as it is.
             let isDumpValue = piece.first.map(DumpParser.startsValue) ?? false
             let text = piece.joined(separator: "\n")
             readings.append((try read(text, format: format ?? (isDumpValue ? chosen : nil)), nonBlank(piece)))
         }
         return readings
+    }
+
+    /// `lines` cut where each value of a text of values ends: a piece ends at the end of a line where every bracket
+    /// opened since the piece began is closed (brackets inside quoted strings do not count). Blank lines between
+    /// values go with the piece before. When the last piece's brackets never close, its lines are pieces of their
+    /// own: a stray bracket in a line of text does not swallow the values after it.
+    static func balancedPieces(_ lines: [Substring]) -> [[Substring]] {
+        var pieces: [[Substring]] = []
+        var current: [Substring] = []
+        var depth = 0
+        // A value of one line (a large one among them) is one piece: no need to count its brackets.
+        if lines.count(where: { !$0.allSatisfy(\.isWhitespace) }) <= 1 { return [lines] }
+        for line in lines {
+            if current.isEmpty, line.allSatisfy(\.isWhitespace), !pieces.isEmpty {
+                pieces[pieces.count - 1].append(line)
+                continue
+            }
+            current.append(line)
+            depth = max(0, depth + bracketBalance(line))
+            if depth == 0 {
+                pieces.append(current)
+                current = []
+            }
+        }
+        pieces += current.filter { !$0.allSatisfy(\.isWhitespace) }.map { [$0] }
+        return pieces
+    }
+
+    /// Brackets opened less brackets closed on `line`, outside `"…"` strings.
+    private static func bracketBalance(_ line: Substring) -> Int {
+        var balance = 0
+        var inString = false
+        var escaped = false
+        for byte in line.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): balance += 1
+            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): balance -= 1
+            default: break
+            }
+        }
+        return balance
     }
 
     /// The value `text` holds, read as `format` (else the format it looks like), building at most `maximumValues` values.
@@ -237,9 +291,6 @@ public enum DumpReader {
                 if line.hasPrefix("(lldb) ") || line.hasPrefix("Printing description of ") {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = next
-                } else if let length = NSLogPrefix.length(in: line) {
-                    result += text[copiedUpTo..<lineStart]
-                    copiedUpTo = line.index(line.startIndex, offsetBy: length)
                 } else if let length = loggedValueStart(in: line) {
                     result += text[copiedUpTo..<lineStart]
                     copiedUpTo = line.utf8.index(line.startIndex, offsetBy: length)
@@ -252,13 +303,81 @@ public enum DumpReader {
         return result
     }
 
-    /// Where the value starts on `line` after a logger's prefix (``LoggerPrefix``) and the name it was logged under
-    /// (`user = `, `user: `), in UTF-8 bytes; nil when the line has neither, or nothing after its name.
+    /// Where the value starts on `line` after a logger's prefix (``NSLogPrefix``, ``LoggerPrefix``) and what was
+    /// logged before the value: the name it was logged under (`user = `, `user: `) or a message's words
+    /// (`profile loaded: Profile(…)`, ``valueAfterMessage(_:from:)``), in UTF-8 bytes; nil when the line has none
+    /// of these, or nothing after its name.
     static func loggedValueStart(in line: Substring) -> Int? {
-        let prefix = LoggerPrefix.length(in: line) ?? 0
+        let prefix = NSLogPrefix.length(in: line) ?? LoggerPrefix.length(in: line) ?? 0
         let bytes = Array(line.utf8)
-        let start = assignmentEnd(bytes, from: prefix) ?? prefix
+        let start = assignmentEnd(bytes, from: prefix) ?? valueAfterMessage(bytes, from: prefix) ?? prefix
         return start > 0 && (prefix > 0 || start < bytes.count) ? start : nil
+    }
+
+    /// Where a value starts after a message's words on a logged line (`profile loaded: Profile(name: "Ada")`,
+    /// `Loaded profiles: [...]`, `account => Account(...)`): after a space, at a bracket or a type's name and its `(`,
+    /// with no quote or bracket in the words before it, when the rest of the line reads whole as a value with parts
+    /// and ends with its closing bracket, or is an opening bracket alone (a value of several lines, as NSLog writes
+    /// an `NSDictionary`). A bracket in the words (`retrying (3 of 5)`) or a value that does not read leaves the line
+    /// as it is: text, not a value.
+    static func valueAfterMessage(_ bytes: [UInt8], from start: Int) -> Int? {
+        // A message begins with a word: a line of a dump (`  ▿ next: Optional(…)`) does not.
+        guard start < bytes.count, bytes[start] | 0x20 >= 0x61, bytes[start] | 0x20 <= 0x7A else { return nil }
+        var index = start
+        while index + 1 < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "<"),
+                0xE2: // and the first byte of `dump()`'s markers, `▿` and `▹` (of `…`, `→` too: no value follows those)
+                return nil
+            case 0x20 where index > start:
+                if let closer = openedValue(bytes, at: index + 1) {
+                    let rest = bytes[(index + 1)...]
+                    var last = bytes.count - 1
+                    while last > index, bytes[last] == 0x20 || bytes[last] == 0x09 || bytes[last] == 0x0D { last -= 1 }
+                    if last == index + 1 { return index + 1 } // an opening bracket alone: the value goes on below
+                    // A tuple after words is prose's parenthesis as often as a value: `(` opens one of several lines only.
+                    guard bytes[last] == closer, bytes[index + 1] != UInt8(ascii: "("),
+                        let reading = try? read(String(decoding: rest, as: UTF8.self)),
+                        reading.node.hasParts, !reading.node.containsRaw
+                    else { return nil }
+                    return index + 1
+                }
+            default: break
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The closing bracket of the value that starts at `start` in `bytes` (`[`, `{`, `(`, a type's name and `(`, as
+    /// `Profile(`, `Module.Type<Int>(`), or nil when none starts there.
+    private static func openedValue(_ bytes: [UInt8], at start: Int) -> UInt8? {
+        guard start < bytes.count else { return nil }
+        switch bytes[start] {
+        case UInt8(ascii: "["): return UInt8(ascii: "]")
+        case UInt8(ascii: "{"): return UInt8(ascii: "}")
+        case UInt8(ascii: "("): return UInt8(ascii: ")")
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            var index = start
+            var angles = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "(") { return angles == 0 ? UInt8(ascii: ")") : nil }
+                if byte == UInt8(ascii: "<") {
+                    angles += 1
+                } else if byte == UInt8(ascii: ">") {
+                    angles -= 1
+                } else if !(byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) && !TextCursor.isDigit(byte)
+                    && byte != UInt8(ascii: "_") && byte != UInt8(ascii: ".")
+                    && !(angles > 0 && (byte == UInt8(ascii: ",") || byte == 0x20))
+                {
+                    return nil
+                }
+                index += 1
+            }
+            return nil
+        default: return nil
+        }
     }
 
     /// The end of `name = ` or `name: ` (a Swift identifier, dotted) at `start` of `bytes`, before a value that follows

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials // not all of Foundation: its ICU data and start-up cost stay out of the CLI
+#else
+    import Foundation
+#endif
+
 /// Turns live Swift values into ``ValueNode`` trees, as lldb's `po` sees them: the registry first, then
 /// `CustomDebugStringConvertible` / `CustomStringConvertible` as the summary, then `Mirror` for the
 /// children (superclass fields included). Dictionaries and sets come out sorted; class instances seen
@@ -33,7 +39,9 @@ public struct ValueReflector {
         let mirror = Mirror(reflecting: value)
 
         if let summary = BuiltinFormatters.liveSummaries[metatype]?(value) {
-            var leaf = ValueNode(kind: .scalar, typeName: typeName, label: label, value: summary, summary: summary)
+            // A date's value is the number `JSONEncoder` writes for it; its summary is what people read.
+            let leafValue = (value as? Date).map { "\($0.timeIntervalSinceReferenceDate)" } ?? summary
+            var leaf = ValueNode(kind: .scalar, typeName: typeName, label: label, value: leafValue, summary: summary)
             if let entry = registry.entry(typeName: typeName, metatype: metatype) { leaf = entry.apply(to: leaf) }
             return leaf
         }

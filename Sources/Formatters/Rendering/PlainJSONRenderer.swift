@@ -1,57 +1,161 @@
 import PostmortemCore
 
-/// Plain JSON for scripts: structures and classes become objects of their fields, collections arrays,
-/// dictionaries objects, optionals their value or `null`, enums their case name (or `{"case": payload}`).
-/// Numbers stay numbers, as printed. Keys keep the order the value has (sorted for dictionaries).
+/// Plain JSON for scripts, as `JSONEncoder` writes the value the tree shows (a type's synthesized `Codable`):
+/// structures and classes become objects of their fields, a `nil` field left out; collections arrays; dictionaries
+/// objects, in the order the value has them; optionals their value or `null`; an enum case with a payload
+/// `{"case": {"label": value}}` (`_0`, `_1` for unlabelled values); a `Date` the seconds since 2001 `JSONEncoder`
+/// writes by default. Numbers stay numbers, as printed. A case without a payload is its name, as an enum with `String`
+/// raw values encodes (a dump does not show whether the enum has raw values; one without writes `{"case": {}}`).
 package struct PlainJSONRenderer: Sendable {
     /// A renderer (it keeps no state).
     package init() {}
 
-    /// A class instance that a back-reference points at carries `"$id"`; the reference is `{"$ref": id}`. Items a
-    /// limit left out are counted where they were: `{"$omitted": n}` ends an array, `"$omitted": n` an object.
+    /// A class instance referenced twice is written twice, as `JSONEncoder` writes it; where a cycle leaves no other
+    /// way (an instance inside itself), the reference is `{"$ref": id}` and the instance it points at carries
+    /// `"$id"`. Items a limit left out are counted where they were: `{"$omitted": n}` ends an array, `"$omitted": n`
+    /// an object.
     package func render(_ node: ValueNode) -> String {
-        let referenced = node.referencedIdentities
-        return render(node, referenced: referenced)
+        let (count, instances) = node.instanceIndex
+        let budget = max(ValueBudget.standard, 4 * count)
+        guard !instances.isEmpty else {
+            var walk = Walk(instances: [:], named: [], budget: budget, writes: true)
+            walk.write(node)
+            return walk.output
+        }
+        // The instances a reference points back at are known once the walk has met every reference: a first walk
+        // finds them, writing nothing; the second, making the same choices, names them where they are written.
+        var planning = Walk(instances: instances, named: [], budget: budget, writes: false)
+        planning.write(node)
+        var writing = Walk(instances: instances, named: planning.named, budget: budget, writes: true)
+        writing.write(node)
+        return writing.output
     }
 
-    private func render(_ node: ValueNode, referenced: Set<Int>) -> String {
-        let render = { (child: ValueNode) in self.render(child, referenced: referenced) }
-        let omitted = node.omitted > 0 ? ["{\"$omitted\": \(node.omitted)}"] : []
-        let omittedKey = node.omitted > 0 ? ["\"$omitted\": \(node.omitted)"] : []
-        switch node.kind {
-        case .null: return "null"
-        case .optional: return node.children.first.map(render) ?? "null"
-        case .string, .raw: return JSONText.quote(node.value ?? "")
-        case .scalar:
+    /// One walk of the tree, writing (or only deciding) as it goes.
+    private struct Walk {
+        let instances: [Int: ValueNode]
+        /// Instances that a reference points at: they carry `"$id"`.
+        var named: Set<Int>
+        /// How many values are written before a shared instance is written as a reference instead of again: a graph
+        /// of instances shared many times over would otherwise grow without bound.
+        let budget: Int
+        let writes: Bool
+        var output = ""
+        var written = 0
+        /// The instances being written, outermost first: a reference to one of them is a cycle.
+        var enclosing: Set<Int> = []
+
+        init(instances: [Int: ValueNode], named: Set<Int>, budget: Int, writes: Bool) {
+            self.instances = instances
+            self.named = named
+            self.budget = budget
+            self.writes = writes
+        }
+
+        mutating func emit(_ text: String) { if writes { output += text } }
+        mutating func emitQuoted(_ text: String) { if writes { output += JSONText.quote(text) } }
+
+        mutating func write(_ node: ValueNode) {
+            written += 1
+            switch node.kind {
+            case .null, .truncated: emit("null")
+            case .optional:
+                if let wrapped = node.children.first { write(wrapped) } else { emit("null") }
+            case .string: emitQuoted(node.value ?? "")
+            case .raw, .scalar: writeLeaf(node)
+            case .reference: writeReference(to: node.reference ?? 0)
+            case .collection, .set: writeArray(node.children, omitted: node.omitted)
+            case .dictionary: writeObject(node.children.map { ($0.label ?? "", $0) }, omitted: node.omitted)
+            case .structure, .class:
+                let identity = node.kind == .class ? node.identity : nil
+                if let identity { enclosing.insert(identity) }
+                writeObject(
+                    Self.fields(node.children), omitted: node.omitted,
+                    id: identity.flatMap { named.contains($0) ? $0 : nil })
+                if let identity { enclosing.remove(identity) }
+            case .tuple:
+                if node.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) {
+                    writeArray(node.children, omitted: node.omitted)
+                } else {
+                    writeObject(Self.fields(node.children), omitted: node.omitted)
+                }
+            case .enumeration: writeEnumeration(node)
+            }
+        }
+
+        private mutating func writeLeaf(_ node: ValueNode) {
             let text = node.value ?? ""
-            if text == "true" || text == "false" || Self.isJSONNumber(text) { return text }
-            return JSONText.quote(node.summary ?? text)
-        case .reference: return "{\"$ref\": \(node.reference ?? 0)}"
-        case .truncated: return "null"
-        case .collection, .set: return "[" + (node.children.map(render) + omitted).joined(separator: ", ") + "]"
-        case .dictionary, .structure, .class:
-            let identity =
-                node.kind == .class && node.identity.map(referenced.contains) == true
-                ? ["\"$id\": \(node.identity!)"] : []
-            let fields = node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) }
-            return "{" + (identity + fields + omittedKey).joined(separator: ", ") + "}"
-        case .tuple:
-            if node.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) {
-                return "[" + (node.children.map(render) + omitted).joined(separator: ", ") + "]"
-            }
-            return "{"
-                + (node.children.map { JSONText.quote($0.label ?? "") + ": " + render($0) } + omittedKey).joined(
-                    separator: ", ") + "}"
-        case .enumeration:
-            let name = node.value ?? ""
-            guard !node.children.isEmpty else { return JSONText.quote(name) }
-            let payload: String
-            if node.children.count == 1, node.children[0].label == nil || node.children[0].label!.hasPrefix(".") {
-                payload = render(node.children[0])
+            if node.kind == .scalar, text == "true" || text == "false" || PlainJSONRenderer.isJSONNumber(text) {
+                emit(text)
+            } else if let seconds = DumpedDate.secondsSinceReferenceDate(text) {
+                emit(seconds)
             } else {
-                payload = render(ValueNode(kind: .tuple, children: node.children))
+                emitQuoted(node.kind == .scalar ? node.summary ?? text : text)
             }
-            return "{" + JSONText.quote(name) + ": " + payload + "}"
+        }
+
+        /// An instance met again is written again, unless it encloses the reference (a cycle) or the budget is spent.
+        private mutating func writeReference(to identity: Int) {
+            if !enclosing.contains(identity), written < budget, let instance = instances[identity] {
+                write(instance)
+                return
+            }
+            named.insert(identity)
+            emit("{\"$ref\": \(identity)}")
+        }
+
+        private mutating func writeArray(_ elements: [ValueNode], omitted: Int) {
+            emit("[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { emit(", ") }
+                write(element)
+            }
+            if omitted > 0 { emit(elements.isEmpty ? "{\"$omitted\": \(omitted)}" : ", {\"$omitted\": \(omitted)}") }
+            emit("]")
+        }
+
+        private mutating func writeObject(_ members: [(key: String, value: ValueNode)], omitted: Int, id: Int? = nil) {
+            emit("{")
+            var first = true
+            func separate() { if !first { emit(", ") }; first = false }
+            if let id {
+                separate()
+                emit("\"$id\": \(id)")
+            }
+            for (key, value) in members {
+                separate()
+                emitQuoted(key)
+                emit(": ")
+                write(value)
+            }
+            if omitted > 0 {
+                separate()
+                emit("\"$omitted\": \(omitted)")
+            }
+            emit("}")
+        }
+
+        /// `{"case": {fields}}`.
+        private mutating func writeEnumeration(_ node: ValueNode) {
+            let name = node.value ?? ""
+            guard !node.children.isEmpty else {
+                emitQuoted(name)
+                return
+            }
+            emit("{")
+            emitQuoted(name)
+            emit(": ")
+            writeObject(Self.fields(node.children), omitted: 0)
+            emit("}")
+        }
+
+        /// A type's fields as `Codable` encodes them: a `nil` one left out, an unlabelled value of a case as `_0`, `_1`…
+        static func fields(_ children: [ValueNode]) -> [(key: String, value: ValueNode)] {
+            children.enumerated().compactMap { index, child in
+                if child.isNil { return nil }
+                guard let label = child.label, !label.hasPrefix(".") else { return ("_\(index)", child) }
+                return (label, child)
+            }
         }
     }
 
@@ -75,5 +179,34 @@ package struct PlainJSONRenderer: Sendable {
             previous = byte
         }
         return TextCursor.isDigit(previous)
+    }
+}
+
+extension ValueNode {
+    /// Whether this value is `nil`: what `Codable` leaves out of a type's fields.
+    var isNil: Bool {
+        switch kind {
+        case .null: true
+        case .optional: children.first?.isNil ?? true
+        default: false
+        }
+    }
+
+    /// How many values the tree holds, and every class instance written out in it by its identity (where a reference
+    /// to it can be written again; none when no reference points anywhere).
+    var instanceIndex: (count: Int, instances: [Int: ValueNode]) {
+        var count = 0
+        var instances: [Int: ValueNode] = [:]
+        var hasReferences = false
+        var pending = [self]
+        while let node = pending.popLast() {
+            count += 1
+            if node.kind == .class, let identity = node.identity, instances[identity] == nil {
+                instances[identity] = node
+            }
+            if node.kind == .reference { hasReferences = true }
+            pending += node.children
+        }
+        return (count, hasReferences ? instances : [:])
     }
 }

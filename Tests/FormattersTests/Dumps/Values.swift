@@ -43,6 +43,9 @@ final class Team: Codable { var name: String; var members: [Account]; var lead: 
     init(name: String, members: [Account], lead: Account?) { self.name = name; self.members = members; self.lead = lead } }
 
 struct Link: Codable { var title: String; var url: URL }
+/// Cases with unlabelled values (`_0`, `_1` in JSONEncoder's output) and a nil among labelled ones (left out).
+enum Signal: Codable { case point(Int); case pair(Int, String); case named(x: Int, note: String?) }
+struct Event: Codable { var title: String; var when: Date; var signals: [Signal]; var id: UUID; var note: String? }
 /// A labelled tuple is not Encodable; its expected JSON is this structure's, with the same fields in the same order.
 struct TupleFields: Encodable { var x: Int; var y: String; var z: [Double] }
 /// Two objects that point at each other.
@@ -140,6 +143,10 @@ let samples: [Sample] = [
                         lead: Account(id: 2, owner: ada, balance: 1e6, history: [1]))),
     sample("large-array", Array(0..<100)),
     sample("empty-array", [Int]()),
+    sample("event", Event(title: "launch", when: Date(timeIntervalSinceReferenceDate: 785_757_601), signals: [.point(1), .pair(2, "b"), .named(x: 3, note: nil)],
+                          id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, note: nil), container: false),
+    // One instance in three places: JSONEncoder writes it three times (no cycle asks for a reference).
+    sample("team-shared", { let shared = Account(id: 3, owner: bob, balance: 5, history: [2]); return Team(name: "ops", members: [shared, shared], lead: shared) }()),
     sample("link", Link(title: "docs", url: URL(string: "https://example.com/a/b?c=1&d=%20#top")!), container: false),
     Sample(name: "labeled-tuple", value: (x: 1, y: "two", z: [3.0, 4.5]),
            json: { try JSONEncoder().encode(TupleFields(x: 1, y: "two", z: [3.0, 4.5])) }, plist: nil),
