@@ -101,13 +101,15 @@ public enum DumpReader {
         reading: DumpReading, lines: Int
     )] {
         let body = stripPrefixes(text)
-        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = Self.lines(of: body)
         var budget = ValueBudget(ValueBudget.standard)
-        var chosen = format ?? detect(body, budget: &budget).format
+        // Detecting JSON reads it: that reading is the value when the text is one.
+        let detected = format == nil ? detect(body, budget: &budget) : nil
+        var chosen = format ?? detected!.format
         // A dump followed by other lines (a `print` value, text) is no dump as a whole, but begins as one: it is read
         // value by value as dumps are.
         if format == nil, chosen != .dump, chosen != .po,
-            let first = lines.first(where: { !$0.allSatisfy(\.isWhitespace) }), DumpParser.startsValue(first)
+            let first = lines.first(where: { !isBlank($0) }), DumpParser.startsValue(first)
         {
             let value = lines.prefix { $0 == first || $0.isEmpty || $0.first == " " || $0.first == "\t" }
             let text = value.joined(separator: "\n")
@@ -134,7 +136,7 @@ public enum DumpReader {
             // as text. When no piece is a value with parts, the text is one value, read whole.
             let readings = balancedPieces(lines).map { piece -> (reading: DumpReading, lines: Int) in
                 let text = piece.joined(separator: "\n")
-                let lineCount = piece.count { !$0.allSatisfy(\.isWhitespace) }
+                let lineCount = piece.count { !isBlank($0) }
                 if let reading = try? read(text, format: format), reading.node.hasParts || reading.node.isLeafValue {
                     return (reading, lineCount)
                 }
@@ -147,9 +149,11 @@ public enum DumpReader {
         case .plist, .lldb, .cfDescription, .openStep:
             pieces = [lines]
         }
-        func nonBlank(_ lines: [Substring]) -> Int { lines.count { !$0.allSatisfy(\.isWhitespace) } }
+        func nonBlank(_ lines: [Substring]) -> Int { lines.count { !isBlank($0) } }
         pieces.removeAll { nonBlank($0) == 0 }
-        if pieces.count <= 1 { return [(try read(text, format: format), nonBlank(lines))] }
+        if pieces.count <= 1 {
+            return [(try read(stripped: body, format: format, detected: detected, budget: &budget), nonBlank(lines))]
+        }
         var readings: [(reading: DumpReading, lines: Int)] = []
         for piece in pieces {
             // A dump's value in the dump's format; another line in its own, unless one is given. A piece that does not
@@ -161,6 +165,29 @@ public enum DumpReader {
         return readings
     }
 
+    /// Whether `line` holds only spaces and tabs, looked at byte by byte (a `Character`'s properties cost a table
+    /// look-up each, over every line of a dump of megabytes).
+    static func isBlank(_ line: Substring) -> Bool {
+        line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0B || $0 == 0x0C }
+    }
+
+    /// The lines of `text`, split at `\n` byte by byte (a `String`'s own split walks its characters, a tenth of the
+    /// speed); `\r\n`, one character, ends no line, as in that split.
+    static func lines(of text: String) -> [Substring] {
+        var lines: [Substring] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var cursor = start
+        while let newline = text.firstUTF8Index(of: 0x0A, in: cursor..<utf8.endIndex) {
+            cursor = utf8.index(after: newline)
+            if newline > start, utf8[utf8.index(before: newline)] == 0x0D { continue }
+            lines.append(text[start..<newline])
+            start = cursor
+        }
+        lines.append(text[start...])
+        return lines
+    }
+
     /// `lines` cut where each value of a text of values ends: a piece ends at the end of a line where every bracket
     /// opened since the piece began is closed (brackets inside quoted strings do not count). Blank lines between
     /// values go with the piece before. When the last piece's brackets never close, its lines are pieces of their
@@ -170,9 +197,9 @@ public enum DumpReader {
         var current: [Substring] = []
         var depth = 0
         // A value of one line (a large one among them) is one piece: no need to count its brackets.
-        if lines.count(where: { !$0.allSatisfy(\.isWhitespace) }) <= 1 { return [lines] }
+        if lines.count(where: { !isBlank($0) }) <= 1 { return [lines] }
         for line in lines {
-            if current.isEmpty, line.allSatisfy(\.isWhitespace), !pieces.isEmpty {
+            if current.isEmpty, isBlank(line), !pieces.isEmpty {
                 pieces[pieces.count - 1].append(line)
                 continue
             }
@@ -183,7 +210,7 @@ public enum DumpReader {
                 current = []
             }
         }
-        pieces += current.filter { !$0.allSatisfy(\.isWhitespace) }.map { [$0] }
+        pieces += current.filter { !isBlank($0) }.map { [$0] }
         return pieces
     }
 
@@ -218,13 +245,21 @@ public enum DumpReader {
         _ text: String, format: DumpFormat? = nil,
         maximumValues: Int = ValueBudget.standard
     ) throws(Failure) -> DumpReading {
-        let body = stripPrefixes(text)
         var budget = ValueBudget(maximumValues)
+        return try read(stripped: stripPrefixes(text), format: format, detected: nil, budget: &budget)
+    }
+
+    /// The value `body` holds, its prefixes already stripped, read as `format`, else as `detected` (what ``detect(_:budget:)``
+    /// found, its reading kept), else as the format it looks like.
+    private static func read(
+        stripped body: String, format: DumpFormat?, detected: (format: DumpFormat, node: ValueNode?)?,
+        budget: inout ValueBudget
+    ) throws(Failure) -> DumpReading {
         let chosen: DumpFormat
         if let format {
             chosen = format
         } else {
-            let detected = detect(body, budget: &budget)
+            let detected = detected ?? detect(body, budget: &budget)
             if let node = detected.node {
                 return DumpReading(node: node, format: detected.format, isComplete: !budget.isExhausted)
             }
@@ -279,7 +314,7 @@ public enum DumpReader {
         var lineStart = text.startIndex
         let utf8 = text.utf8
         while lineStart < text.endIndex {
-            let newline = utf8[lineStart...].firstIndex(of: 0x0A)
+            let newline = text.firstUTF8Index(of: 0x0A, in: lineStart..<text.endIndex)
             let lineEnd = newline ?? text.endIndex
             let next = newline.map { utf8.index(after: $0) } ?? text.endIndex
             let line = text[lineStart..<lineEnd]

@@ -139,6 +139,16 @@ package struct JSONValueParser {
 
     private mutating func string() throws(Failure) -> String {
         cursor.position += 1
+        // Most strings have no escape: made from their bytes at once.
+        let start = cursor.position
+        while cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] != UInt8(ascii: "\""),
+            cursor.bytes[cursor.position] != UInt8(ascii: "\\")
+        { cursor.position += 1 }
+        if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "\"") {
+            cursor.position += 1
+            return String(decoding: cursor.bytes[start..<cursor.position - 1], as: UTF8.self)
+        }
+        cursor.position = start
         var scalars = String.UnicodeScalarView()
         var pendingHigh: UInt32?
         while cursor.position < cursor.bytes.count {

@@ -8,12 +8,12 @@ extension String {
         var start = utf8.startIndex
         while lines.count < count, start < utf8.endIndex {
             let limit = utf8.index(start, offsetBy: maximumLength, limitedBy: utf8.endIndex) ?? utf8.endIndex
-            let newline = utf8[start..<limit].firstIndex(of: 0x0A)
+            let newline = firstUTF8Index(of: 0x0A, in: start..<limit)
             let end = newline ?? limit
             lines.append(self[start..<end])
             guard let newline else {
                 // A line longer than the limit: skip to its end.
-                guard let next = utf8[limit...].firstIndex(of: 0x0A) else { break }
+                guard let next = firstUTF8Index(of: 0x0A, in: limit..<utf8.endIndex) else { break }
                 start = utf8.index(after: next)
                 continue
             }
@@ -41,5 +41,17 @@ extension StringProtocol {
             index = utf8.index(after: hit)
         }
         return nil
+    }
+}
+
+extension StringProtocol {
+    /// The index of the first `byte` of the UTF-8 in `range`, searched in the string's contiguous bytes where it has
+    /// them: the UTF-8 view's own search steps through its indices one by one, slow over a line of megabytes.
+    func firstUTF8Index(of byte: UInt8, in range: Range<Index>) -> Index? {
+        let lower = utf8.distance(from: utf8.startIndex, to: range.lowerBound)
+        let upper = utf8.distance(from: utf8.startIndex, to: range.upperBound)
+        let found = utf8.withContiguousStorageIfAvailable { bytes in bytes[lower..<upper].firstIndex(of: byte) }
+        guard let found else { return utf8[range].firstIndex(of: byte) }
+        return found.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 }

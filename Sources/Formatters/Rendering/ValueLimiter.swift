@@ -10,7 +10,9 @@ package struct ValueLimiter: Sendable {
 
     /// `node` cut to the limits: deeper levels and extra items replaced by counts of what was left out.
     package func limit(_ node: ValueNode) -> ValueNode {
-        limit(node, depth: 0)
+        // No limit to apply: the tree as it is, not a copy of it (a dump's tree may hold a million values).
+        if limits.maxDepth == .max, limits.maxItems == .max { return node }
+        return limit(node, depth: 0)
     }
 
     private func limit(_ node: ValueNode, depth: Int) -> ValueNode {
