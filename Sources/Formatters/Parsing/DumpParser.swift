@@ -227,6 +227,12 @@ public enum DumpParser {
     /// `Module.Type` or `Module.Outer.Inner<Swift.Int, Swift.String>`: a dotted path whose last part starts in upper
     /// case (spaces only between generic arguments).
     static func isTypeName(_ text: String) -> Bool {
+        if let ascii = isASCIITypeName(text.utf8) { return ascii }
+        return isTypeNameByCharacters(text)
+    }
+
+    /// ``isTypeName(_:)`` for any text.
+    static func isTypeNameByCharacters(_ text: String) -> Bool {
         guard text.utf8.contains(UInt8(ascii: ".")), text.first?.isLetter == true else { return false }
         let path = text.prefix { $0 != "<" }
         guard path.count == text.count || text.hasSuffix(">"), !path.contains(" ") else { return false }
@@ -234,6 +240,36 @@ public enum DumpParser {
             part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         }
             && path.split(separator: ".").last?.first?.isUppercase == true
+    }
+
+    /// ``isTypeName(_:)`` for ASCII text, byte by byte (a summary is checked on every line of a dump, and a
+    /// `Character`'s properties cost a table look-up each); nil when the text is not all ASCII.
+    private static func isASCIITypeName(_ bytes: String.UTF8View) -> Bool? {
+        func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A }
+        func isWordByte(_ byte: UInt8) -> Bool { isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F }
+        var sawDot = false, inGenerics = false, partStart = true, lastPartUpper = false, endsGenerics = false
+        guard let first = bytes.first else { return false }
+        if first >= 0x80 { return nil }
+        guard isLetter(first) else { return false }
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if inGenerics {
+                endsGenerics = byte == UInt8(ascii: ">")
+                sawDot = sawDot || byte == UInt8(ascii: ".")
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "."):
+                sawDot = true
+                partStart = true
+            case UInt8(ascii: "<"): inGenerics = true
+            default:
+                guard isWordByte(byte) else { return false }
+                if partStart { lastPartUpper = byte >= 0x41 && byte <= 0x5A }
+                partStart = false
+            }
+        }
+        return sawDot && lastPartUpper && (!inGenerics || endsGenerics)
     }
 
     /// `Module.Type.case`: an enum case as `dump()` names it, a dotted path of identifiers ending in lower case.

@@ -72,9 +72,21 @@ public struct FormatterRegistry: Sendable {
     }
 
     /// `node` with its formatter applied, children first (so summaries can use formatted children).
-    public func apply(to node: ValueNode) -> ValueNode {
-        var node = node
-        node.children = node.children.map(apply)
-        return entry(typeName: node.typeName)?.apply(to: node) ?? node
+    public func apply(to node: ValueNode) -> ValueNode { applied(to: node) ?? node }
+
+    /// `node` with the entries applied, or nil when none applies anywhere in it: a tree no entry touches (a JSON
+    /// document, most of a dump) is not copied.
+    private func applied(to node: ValueNode) -> ValueNode? {
+        var children: [ValueNode]?
+        for (index, child) in node.children.enumerated() {
+            guard let changed = applied(to: child) else { continue }
+            if children == nil { children = node.children }
+            children?[index] = changed
+        }
+        let entry = entry(typeName: node.typeName)
+        guard children != nil || entry != nil else { return nil }
+        var result = node
+        if let children { result.children = children }
+        return entry?.apply(to: result) ?? result
     }
 }
