@@ -134,17 +134,23 @@ public enum DumpReader {
             // Values one after the other (logged a line each, or over several lines as NSLog writes a dictionary), with
             // lines of words between them: each value in its own format, unless one is given, and each line of words
             // as text. When no piece is a value with parts, the text is one value, read whole.
-            let readings = balancedPieces(lines).map { piece -> (reading: DumpReading, lines: Int) in
-                let text = piece.joined(separator: "\n")
-                let lineCount = piece.count { !isBlank($0) }
-                if let reading = try? read(text, format: format), reading.node.hasParts || reading.node.isLeafValue {
-                    return (reading, lineCount)
+            let values = balancedPieces(lines)
+            let readings =
+                values.count < 2
+                ? []
+                : values.map { piece -> (reading: DumpReading, lines: Int) in
+                    let text = piece.joined(separator: "\n")
+                    let lineCount = piece.count { !isBlank($0) }
+                    if let reading = try? read(text, format: format), reading.node.hasParts || reading.node.isLeafValue
+                    {
+                        return (reading, lineCount)
+                    }
+                    return (
+                        DumpReading(node: ValueNode(kind: .raw, value: text), format: chosen, isComplete: true),
+                        lineCount
+                    )
                 }
-                return (
-                    DumpReading(node: ValueNode(kind: .raw, value: text), format: chosen, isComplete: true), lineCount
-                )
-            }
-            if readings.count > 1, readings.contains(where: { $0.reading.node.hasParts }) { return readings }
+            if readings.contains(where: { $0.reading.node.hasParts }) { return readings }
             pieces = [lines]
         case .plist, .lldb, .cfDescription, .openStep:
             pieces = [lines]
