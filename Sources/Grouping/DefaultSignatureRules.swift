@@ -41,13 +41,15 @@ extension SignatureRules {
         skip (closure #[0-9]+ in )*swift::.*|completeTaskWithClosure.*|completeTaskAndRelease.*
 
         # Kept in a signature but not counted: where the program was, not which bug (an allocator, a string function,
-        # a retain; the C++ and Swift standard libraries' containers).
+        # a retain; the C++ and Swift standard libraries' containers; the C library's functions that call the program
+        # back, a sort's comparison among them, whose frames are named or not as its debug information was found).
         prefix malloc|calloc|realloc|reallocarray|free|cfree|_int_free|_int_malloc|_int_realloc|tcache_get|unlink_chunk|posix_memalign|aligned_alloc|memalign
         prefix operator new|operator new\\[\\]|operator delete|operator delete\\[\\]
         prefix (__)?(memcpy|memmove|memset|memcmp|memchr|memrchr|strlen|strnlen|strcmp|strncmp|strcasecmp|strcpy|strncpy|stpcpy|strcat|strncat|strchr|strrchr|strstr|strdup|strndup|wcslen|wcscpy|wmemcpy|wmemset)(_[a-z0-9_]+)?
         prefix objc_msgSend|objc_release|objc_retain|objc_autorelease|objc_storeStrong|objc_loadWeakRetained
         prefix swift_retain|swift_release|swift_bridgeObjectRetain|swift_bridgeObjectRelease|swift_unknownObjectRetain|swift_unknownObjectRelease|swift_beginAccess|swift_endAccess|swift_arrayInitWithCopy|swift_allocObject
         prefix std::.*|__gnu_cxx::.*|__cxx11::.*
+        prefix (__GI_)?(msort_with_tmp|_quicksort|qsort|qsort_r|__qsort_r|bsearch|tsearch|tfind|twalk|twalk_r|lsearch|lfind|ftw|nftw|scandir|scandirat|dl_iterate_phdr|__dl_iterate_phdr|pthread_once|__pthread_once_slow)
         prefix [-+]\\[_{1,2}NS[A-Za-z]* .*\\]|__CF[A-Za-z_]*|_CF[A-Za-z_]*|CF[A-Z][A-Za-z]*
         prefix (Array|ContiguousArray|ArraySlice|_ArrayBuffer|_ContiguousArrayBuffer|Dictionary|_NativeDictionary|Set|_NativeSet|String|Substring|Character|Collection|Sequence|BidirectionalCollection|RandomAccessCollection|MutableCollection|RangeReplaceableCollection|IndexingIterator|Optional|Range|ClosedRange|Unsafe[A-Za-z]*Pointer|Int|Int8|Int16|Int32|Int64|UInt|UInt8|UInt16|UInt32|UInt64|Double|Float|Result|KeyPath|_StringGuts|_StringObject|LazySequence|LazyMapSequence|EnumeratedSequence|Zip2Sequence)(<[^>]*>)?\\..*
         """
