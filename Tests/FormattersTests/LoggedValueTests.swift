@@ -30,7 +30,9 @@ struct LoggedValueTests {
         }
         // The other lines are the log's lines of words, kept as text, behind their prefix.
         let lines = String(decoding: log, as: UTF8.self).split(separator: "\n")
-        for text in readings.filter({ $0.node.kind == .raw }).compactMap(\.node.value) {
+        for text in readings.filter({ $0.node.kind == .raw }).compactMap({
+            $0.node.value?.trimmingCharacters(in: .newlines)
+        }) {
             #expect(lines.contains { $0.hasSuffix(text) } && !text.contains("("), "\(name): \(text)")
         }
         #expect(readings.count > values.count)
@@ -64,5 +66,17 @@ struct LoggedValueTests {
         #expect(
             PlainJSONRenderer().render(try DumpReader.read("Stamp(when: 1999-12-31 23:59:59 +0000)").node)
                 == #"{"when": -31622401}"#)
+    }
+}
+
+extension LoggedValueTests {
+    /// Crash logs are no text of values: a stray bracketed line among their lines of words (a pid, an address) does
+    /// not make them one, and `po` still says that nothing in them reads as a dump.
+    @Test(arguments: ["apple-objc-arm64/App.crash", "linux-c-asan/asan.txt", "linux-c-sensors/gdb-bt.txt"])
+    func crashLogsAreNoValues(_ log: String) throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("SampleCrashes/\(log)")
+        let readings = try DumpReader.readAll(bytes: [UInt8](try Data(contentsOf: url)))
+        #expect(readings.allSatisfy { $0.node.kind == .raw }, "\(log): \(readings.map(\.node.kind))")
     }
 }

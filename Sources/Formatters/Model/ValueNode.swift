@@ -81,7 +81,9 @@ extension ValueNode {
     /// number alone is what any line of text reads as.
     var hasParts: Bool {
         switch kind {
-        case .structure, .class, .enumeration, .tuple, .optional, .collection, .dictionary, .set: true
+        case .structure, .class, .tuple, .optional, .collection, .dictionary, .set: true
+        // A case alone (`Fixture.Color.red`) is what a word reads as.
+        case .enumeration: !children.isEmpty || typeName?.isEmpty == false
         case .scalar, .string, .null, .reference, .truncated, .raw: false
         }
     }

@@ -133,7 +133,8 @@ public enum DumpReader {
         case .swiftPrint, .json:
             // Values one after the other (logged a line each, or over several lines as NSLog writes a dictionary), with
             // lines of words between them: each value in its own format, unless one is given, and each line of words
-            // as text. When no piece is a value with parts, the text is one value, read whole.
+            // as text. When no piece is a value with parts, or values hold less than a quarter of the lines, the text is
+            // one value, read whole.
             let values = balancedPieces(lines)
             let readings =
                 values.count < 2
@@ -150,7 +151,10 @@ public enum DumpReader {
                         lineCount
                     )
                 }
-            if readings.contains(where: { $0.reading.node.hasParts }) { return readings }
+            // Values must be a good share of the text: a crash log's stray bracketed line (`[0x7f6b13882bf1]`,
+            // `(number of FDs: 115)`) among hundreds of lines of words does not make it a text of values.
+            let valueLines = readings.reduce(0) { $0 + ($1.reading.node.hasParts ? $1.lines : 0) }
+            if valueLines > 0, valueLines * 4 >= readings.reduce(0, { $0 + $1.lines }) { return readings }
             pieces = [lines]
         case .plist, .lldb, .cfDescription, .openStep:
             pieces = [lines]
@@ -356,8 +360,8 @@ public enum DumpReader {
     }
 
     /// Where a value starts after a message's words on a logged line (`profile loaded: Profile(name: "Ada")`,
-    /// `Loaded profiles: [...]`, `account => Account(...)`): after a space, at a bracket or a type's name and its `(`,
-    /// with no quote or bracket in the words before it, when the rest of the line reads whole as a value with parts
+    /// `Loaded profiles: [...]`, `account => Account(...)`): after a space, at a type's name and its `(`, or at a
+    /// bracket after words that end in `:`, `=`, `=>` or `->`, with no quote or bracket in the words before it, when the rest of the line reads whole as a value with parts
     /// and ends with its closing bracket, or is an opening bracket alone (a value of several lines, as NSLog writes
     /// an `NSDictionary`). A bracket in the words (`retrying (3 of 5)`) or a value that does not read leaves the line
     /// as it is: text, not a value.
@@ -371,7 +375,10 @@ public enum DumpReader {
                 0xE2: // and the first byte of `dump()`'s markers, `▿` and `▹` (of `…`, `→` too: no value follows those)
                 return nil
             case 0x20 where index > start:
-                if let closer = openedValue(bytes, at: index + 1) {
+                if let closer = openedValue(bytes, at: index + 1),
+                    closer == UInt8(ascii: ")") && bytes[index + 1] != UInt8(ascii: "(")
+                        || endsWithSeparator(bytes, at: index)
+                {
                     let rest = bytes[(index + 1)...]
                     var last = bytes.count - 1
                     while last > index, bytes[last] == 0x20 || bytes[last] == 0x09 || bytes[last] == 0x0D { last -= 1 }
@@ -388,6 +395,18 @@ public enum DumpReader {
             index += 1
         }
         return nil
+    }
+
+    /// Whether the words before the space at `space` end as a message that names a value does: `:`, `=`, `=>`, `->`.
+    /// A bracket after other words is the words' own (`launchd [1]`, a process and its pid).
+    private static func endsWithSeparator(_ bytes: [UInt8], at space: Int) -> Bool {
+        guard space > 0 else { return false }
+        switch bytes[space - 1] {
+        case UInt8(ascii: ":"), UInt8(ascii: "="): return true
+        case UInt8(ascii: ">"):
+            return space > 1 && (bytes[space - 2] == UInt8(ascii: "=") || bytes[space - 2] == UInt8(ascii: "-"))
+        default: return false
+        }
     }
 
     /// The closing bracket of the value that starts at `start` in `bytes` (`[`, `{`, `(`, a type's name and `(`, as

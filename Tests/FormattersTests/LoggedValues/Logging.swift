@@ -49,7 +49,7 @@ swiftLog.info("profile loaded: \(ada)", metadata: ["user": "42", "request": "GET
 swiftLog[metadataKey: "session"] = "s-1"
 swiftLog.notice("account: \(account)"); expect(account)
 swiftLog.warning("\(bob)"); expect(bob)
-swiftLog.info("plans \(["free": Plan.free, "pro": .pro])", metadata: ["ids": .array(["1", "2"])]);
+swiftLog.info("plans: \(["free": Plan.free, "pro": .pro])", metadata: ["ids": .array(["1", "2"])]);
 expect(["free": Plan.free, "pro": .pro])
 swiftLog.info("done in 3 ms")
 var unlabelled = Logger(label: "") { label in StreamLogHandler(label: label, stream: FileStream(handle: swiftLogFile)) }
@@ -74,6 +74,7 @@ print("loaded profile \(bob)", to: &printed); expect(bob)
 print("Loaded profiles: \([ada, bob])", to: &printed); expect([ada, bob])
 print("nothing to see here", to: &printed)
 print("account => \(account)", to: &printed); expect(account)
+print("worker [3] started", to: &printed) // words and a bracket: text
 try! printFile.close()
 writeExpected("print")
 
