@@ -1,5 +1,6 @@
 import Formatters
 import Foundation
+import TestSupport
 import Testing
 
 /// Values logged the ways programs log them (LoggedValues/Logging.swift, run by LoggedValues/generate.sh against
@@ -53,19 +54,31 @@ struct LoggedValueTests {
         }
     }
 
+    struct Stamp: Codable { var when: Date }
+
+    /// Dates `print` and `dump()` write, read back as the seconds `JSONEncoder` writes for them: dates spread over three
+    /// centuries from a fixed seed (leap days, before 1970 and 2001 among them); `print` shows whole seconds, `dump()`
+    /// the exact number.
     @Test func aDumpedDateIsItsSecondsAsJSONEncoderWritesThem() throws {
-        let dump = """
-            ▿ Fixture.Stamp
-              ▿ when: 2025-11-25 10:00:01 +0000
-                - timeIntervalSinceReferenceDate: 785757601.25
-            """
-        let node = try DumpReader.read(dump).node
-        #expect(PlainJSONRenderer().render(node) == #"{"when": 785757601.25}"#)
-        #expect(LineRenderer().render(node) == "Stamp(when: 2025-11-25 10:00:01 +0000)")
-        // `print` has whole seconds only; a date before 2001 is negative.
-        #expect(
-            PlainJSONRenderer().render(try DumpReader.read("Stamp(when: 1999-12-31 23:59:59 +0000)").node)
-                == #"{"when": -31622401}"#)
+        var generator = SeededGenerator(seed: 0x5EED)
+        let fixed: [Double] = [0, -1, -31_622_401, 4_107_542_400 - 978_307_200, -3_187_296_000]
+        let spread = (0..<200).map { _ in Double(generator.next() % 6_311_347_200) - 3_155_673_600 }
+        for seconds in fixed + spread {
+            let whole = Stamp(when: Date(timeIntervalSinceReferenceDate: seconds.rounded(.down)))
+            let exact = Stamp(when: Date(timeIntervalSinceReferenceDate: seconds + 0.25))
+            for (stamp, text) in [(whole, String(describing: whole)), (exact, Self.dumped(exact))] {
+                let ours = PlainJSONRenderer().render(try DumpReader.read(text).node)
+                let expected = try JSONSerialization.jsonObject(with: JSONEncoder().encode(stamp)) as? [String: Double]
+                let actual = try JSONSerialization.jsonObject(with: Data(ours.utf8)) as? [String: Double]
+                #expect(actual == expected, "\(text): \(ours)")
+            }
+        }
+    }
+
+    static func dumped<T>(_ value: T) -> String {
+        var text = ""
+        dump(value, to: &text)
+        return text
     }
 }
 

@@ -232,7 +232,7 @@ public enum DumpParser {
     }
 
     /// ``isTypeName(_:)`` for any text.
-    static func isTypeNameByCharacters(_ text: String) -> Bool {
+    private static func isTypeNameByCharacters(_ text: String) -> Bool {
         guard text.utf8.contains(UInt8(ascii: ".")), text.first?.isLetter == true else { return false }
         let path = text.prefix { $0 != "<" }
         guard path.count == text.count || text.hasSuffix(">"), !path.contains(" ") else { return false }

@@ -142,7 +142,9 @@ public enum DumpReader {
                 : values.map { piece -> (reading: DumpReading, lines: Int) in
                     let text = piece.joined(separator: "\n")
                     let lineCount = piece.count { !isBlank($0) }
-                    if let reading = try? read(text, format: format), reading.node.hasParts || reading.node.isLeafValue
+                    var pieceBudget = ValueBudget(ValueBudget.standard)
+                    if let reading = try? read(stripped: text, format: format, detected: nil, budget: &pieceBudget),
+                        reading.node.hasParts || reading.node.isLeafValue
                     {
                         return (reading, lineCount)
                     }
@@ -170,7 +172,10 @@ public enum DumpReader {
             // read in the format given is text among the values, kept as it is.
             let isDumpValue = piece.first.map(DumpParser.startsValue) ?? false
             let text = piece.joined(separator: "\n")
-            readings.append((try read(text, format: format ?? (isDumpValue ? chosen : nil)), nonBlank(piece)))
+            var pieceBudget = ValueBudget(ValueBudget.standard)
+            let reading = try read(
+                stripped: text, format: format ?? (isDumpValue ? chosen : nil), detected: nil, budget: &pieceBudget)
+            readings.append((reading, nonBlank(piece)))
         }
         return readings
     }

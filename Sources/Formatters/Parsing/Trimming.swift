@@ -30,7 +30,7 @@ extension StringProtocol {
         let needle = Array(pattern.utf8)
         guard let first = needle.first else { return nil }
         var index = utf8.startIndex
-        while let hit = utf8[index...].firstIndex(of: first) {
+        while let hit = firstUTF8Index(of: first, in: index..<endIndex) {
             var end = hit
             var matched = 0
             while matched < needle.count, end < utf8.endIndex, utf8[end] == needle[matched] {

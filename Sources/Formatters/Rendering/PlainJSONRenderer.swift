@@ -1,3 +1,4 @@
+import LogFraming
 import PostmortemCore
 
 /// Plain JSON for scripts, as `JSONEncoder` writes the value the tree shows (a type's synthesized `Codable`):
@@ -15,6 +16,8 @@ package struct PlainJSONRenderer: Sendable {
     /// `"$id"`. Items a limit left out are counted where they were: `{"$omitted": n}` ends an array, `"$omitted": n`
     /// an object.
     package func render(_ node: ValueNode) -> String {
+        // Text alone, that nothing read as a value, is the text (a line that looks like a date among them).
+        if node.kind == .raw { return JSONText.quote(node.value ?? "") }
         let (count, instances) = node.instanceIndex
         let budget = max(ValueBudget.standard, 4 * count)
         guard !instances.isEmpty else {
@@ -87,8 +90,8 @@ package struct PlainJSONRenderer: Sendable {
             let text = node.value ?? ""
             if node.kind == .scalar, text == "true" || text == "false" || PlainJSONRenderer.isJSONNumber(text) {
                 emit(text)
-            } else if let seconds = DumpedDate.secondsSinceReferenceDate(text) {
-                emit(seconds)
+            } else if let seconds = PlainJSONRenderer.secondsSinceReferenceDate(printed: text) {
+                emit(String(seconds))
             } else {
                 emitQuoted(node.kind == .scalar ? node.summary ?? text : text)
             }
@@ -158,6 +161,19 @@ package struct PlainJSONRenderer: Sendable {
             }
         }
     }
+
+    /// The seconds since 2001-01-01 that `JSONEncoder` writes for a `Date` that `print` wrote as `text`
+    /// (`2025-11-25 10:00:01 +0000`, whole seconds: the text has no more); nil for any other text.
+    static func secondsSinceReferenceDate(printed text: String) -> Int64? {
+        guard text.utf8.count == 25 else { return nil }
+        let bytes = Array(text.utf8)
+        guard bytes[19] == 0x20, bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-"),
+            let since1970 = LogTime.parse(Substring(text))
+        else { return nil }
+        return since1970 - secondsFrom1970To2001
+    }
+
+    private static let secondsFrom1970To2001: Int64 = 978_307_200
 
     /// A JSON number as RFC 8259 spells it (Swift prints `inf`, `nan`, `1e+20` forms; the first two are not numbers).
     static func isJSONNumber(_ text: String) -> Bool {
