@@ -20,6 +20,8 @@ package struct FrameDecision: Hashable, Sendable {
         case skipped(SignatureRule)
         /// A compiler-made thunk, left out.
         case thunk
+        /// An async function's caller, left out: only some reporters see it.
+        case asyncCaller
         /// Matched a `cut` rule: left out with every frame above it.
         case cut(SignatureRule)
         /// Above a frame that a `cut` or `sentinel` rule matched.

@@ -149,6 +149,29 @@ package enum FunctionNameNormalizer {
         return droppingArgumentList(result)
     }
 
+    /// A C++ name's scope and its own name: `worker::detail::compute` → (`worker::detail`, `compute`); `nil` for a name
+    /// in no scope. `::` inside brackets (`{lambda(std::string)#1}`, `(anonymous namespace)`) is no separator.
+    package static func scope(of name: String) -> (scope: Substring, name: Substring)? {
+        var depth = 0
+        var separator: String.Index?
+        var index = name.startIndex
+        while index < name.endIndex {
+            switch name[index] {
+            case "(", "<", "{", "[": depth += 1
+            case ")", ">", "}", "]": depth = max(0, depth - 1)
+            case ":" where depth == 0 && name[index...].hasPrefix("::"):
+                separator = index
+                index = name.index(index, offsetBy: 2)
+                continue
+            default: break
+            }
+            index = name.index(after: index)
+        }
+        guard let separator, separator > name.startIndex else { return nil }
+        let bare = name[name.index(separator, offsetBy: 2)...]
+        return bare.isEmpty ? nil : (name[..<separator], bare)
+    }
+
     /// `ns::f(int, char const*) const` → `ns::f`; `(anonymous namespace)::g()` → `(anonymous namespace)::g`.
     static func droppingArgumentList(_ name: String) -> String {
         var text = Substring(name)

@@ -107,6 +107,7 @@ package enum GroupRendering {
         case .prefix(let rule): "used, not counted (\(name(rule)))"
         case .skipped(let rule): "skipped (\(name(rule)))"
         case .thunk: "skipped (a thunk)"
+        case .asyncCaller: "skipped (an async caller: a debugger's stack does not show it)"
         case .cut(let rule): "cut with the frames above it (\(name(rule)))"
         case .above(let rule): "above the \(rule.kind.rawValue) frame (\(name(rule)))"
         case .sentinel(let rule): "used, the signature starts here (\(name(rule)))"

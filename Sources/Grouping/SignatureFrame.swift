@@ -21,6 +21,9 @@ package struct SignatureFrame: Hashable, Sendable {
     package var isThunk: Bool
     /// What named the frame: a signature made from other names (another build's binaries, none) may differ.
     package var namedBy: NameSource
+    /// An async function's caller, found through the task's async contexts (the backtracer's `[async]`, our walk's
+    /// `async` frames): on no thread's stack, so a debugger's stack of the same crash lacks it.
+    package var isAsyncCaller = false
 
     /// What named a frame.
     package enum NameSource: String, Hashable, Sendable {
@@ -51,8 +54,11 @@ package struct SignatureFrame: Hashable, Sendable {
         normalize: (String) -> String = FunctionNameNormalizer.normalize
     ) -> [SignatureFrame] {
         var result: [SignatureFrame] = []
+        // Frames the log marks as inlined into the next one, waiting for that frame to give them their depth.
+        var inlinedByLog: [Int] = []
         for frame in stack.frames {
             let image = frame.image.flatMap { report.images.indices.contains($0) ? report.images[$0] : nil }
+            let isAsyncCaller = frame.trust == .asyncContext || frame.markInLog == .asyncCaller
             let named = frame.symbols.compactMap { symbol -> (String, Bool)? in
                 guard let name = symbol.function ?? symbol.linkageName.map(demangler.demangle),
                     !placeholders.contains(name)
@@ -60,6 +66,7 @@ package struct SignatureFrame: Hashable, Sendable {
                 return (name, symbol.isThunk)
             }
             if !named.isEmpty {
+                inlinedByLog = []
                 // An answer with a file or an inlined call came from the debug information; a bare name, from a symbol table.
                 let fromDebugInformation =
                     frame.symbols.count > 1 || frame.symbols.contains { $0.file != nil && $0.line > 0 }
@@ -69,7 +76,8 @@ package struct SignatureFrame: Hashable, Sendable {
                         SignatureFrame(
                             index: frame.index, inlineDepth: named.count - 1 - depth,
                             function: normalize(name), module: image?.name,
-                            moduleOffset: nil, address: nil, isThunk: isThunk, namedBy: source))
+                            moduleOffset: nil, address: nil, isThunk: isThunk, namedBy: source,
+                            isAsyncCaller: isAsyncCaller))
                 }
                 continue
             }
@@ -77,15 +85,52 @@ package struct SignatureFrame: Hashable, Sendable {
             if offset == nil, let address = frame.address, let load = image?.loadAddress, address >= load {
                 offset = address - load
             }
-            let logName = frame.symbolInLog.flatMap { $0.isEmpty || placeholders.contains($0) ? nil : $0 }
+            let logName = frame.symbolInLog.flatMap {
+                $0.isEmpty || placeholders.contains($0) || CrashFrame.isDebuggerMadeName($0) ? nil : $0
+            }
             result.append(
                 SignatureFrame(
                     index: frame.index, inlineDepth: 0,
                     function: logName.map { normalize(demangler.demangle($0)) },
                     module: image?.name, moduleOffset: offset, address: frame.address,
-                    isThunk: logName.map(Demangler.isThunk) ?? false, namedBy: logName == nil ? .nothing : .log))
+                    isThunk: logName.map(Demangler.isThunk) ?? false, namedBy: logName == nil ? .nothing : .log,
+                    isAsyncCaller: isAsyncCaller))
+            // The log's inline chain: the frames it marks inlined, then the one they were inlined into.
+            if frame.markInLog == .inlined, logName != nil {
+                inlinedByLog.append(result.count - 1)
+            } else {
+                for (position, index) in inlinedByLog.enumerated() where logName != nil {
+                    result[index].inlineDepth = inlinedByLog.count - position
+                }
+                inlinedByLog = []
+            }
         }
+        unqualifyInlinedCalls(in: &result)
         return result
+    }
+
+    /// A C++ function with internal linkage (a `static` one, one in an anonymous namespace) has no linkage name in
+    /// GCC's debug information: llvm-symbolizer, sanitizers and this symbolicator name a call inlined from it by its
+    /// bare name (`compute`), gdb by its scope (`worker::compute`). An inlined call whose scope is that of the
+    /// function it was inlined into (or encloses it) is named without the scope, whoever named it; the function it
+    /// was inlined into keeps its scope, and tells the calls apart.
+    static func unqualifyInlinedCalls(in frames: inout [SignatureFrame]) {
+        var outerScope: Substring?
+        // Each chain's outermost function comes after its inlined calls.
+        for index in frames.indices.reversed() {
+            guard let name = frames[index].function else {
+                outerScope = nil
+                continue
+            }
+            guard frames[index].inlineDepth > 0 else {
+                outerScope = FunctionNameNormalizer.scope(of: name)?.scope
+                continue
+            }
+            guard let outer = outerScope, let (scope, bare) = FunctionNameNormalizer.scope(of: name),
+                outer == scope || outer.hasPrefix(scope + "::")
+            else { continue }
+            frames[index].function = String(bare)
+        }
     }
 }
 

@@ -64,6 +64,12 @@ package final class SignatureMaker {
         var used: [SignatureFrame] = []
         var counted = 0
         for (index, frame) in frames.enumerated() where outcomes[index] == nil {
+            // Only the Swift runtime's backtracer and a walk of async contexts see these; a debugger's stack, a
+            // minidump's and a core's walked by another tool do not: counting them would split one crash by its reporter.
+            if frame.isAsyncCaller {
+                outcomes[index] = .asyncCaller
+                continue
+            }
             guard counted < rules.frameCount else {
                 outcomes[index] = .beyondLimit
                 continue

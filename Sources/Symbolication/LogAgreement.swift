@@ -61,7 +61,9 @@ enum LogAgreement {
                 checkedOffsets += 1
                 continue
             }
-            guard let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog, isLinkageName(name) else {
+            guard let name = frame.symbolInLog, let offset = frame.symbolOffsetInLog, isLinkageName(name),
+                !CrashFrame.isDebuggerMadeName(name)
+            else {
                 continue
             }
             guard let symbol = symbolizer.symbol(named: name) else {

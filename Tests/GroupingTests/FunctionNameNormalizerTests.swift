@@ -85,6 +85,22 @@ struct FunctionNameNormalizerTests {
         #expect(FunctionNameNormalizer.normalize(name) == expected)
     }
 
+    @Test(arguments: [
+        ("worker::detail::compute", "worker::detail", "compute"),
+        ("(anonymous namespace)::parse", "(anonymous namespace)", "parse"),
+        (
+            "Worker::run()::{lambda(std::string const&)#1}::operator()",
+            "Worker::run()::{lambda(std::string const&)#1}", "operator()"
+        ),
+        ("std::vector<T>::operator[]", "std::vector<T>", "operator[]"),
+        ("compute", nil, nil),
+        ("::compute", nil, nil)
+    ])
+    func aNamesScope(_ name: String, _ scope: String?, _ bare: String?) {
+        let parts = FunctionNameNormalizer.scope(of: name)
+        #expect(parts.map { String($0.scope) } == scope && parts.map { String($0.name) } == bare)
+    }
+
     @Test("A function and its clone, specialisation or alias normalise alike")
     func clonesMatchTheirFunction() {
         let pairs = [

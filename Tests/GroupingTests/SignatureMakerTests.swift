@@ -116,6 +116,41 @@ struct SignatureMakerTests {
         #expect(try Self.signature(report).text == "-[Model load] | main")
     }
 
+    @Test("An inlined call in its caller's scope is named without it, by the debug information or the log")
+    func inlinedCallsWithoutTheirCallersScope() throws {
+        // From the debug information: a linkage name gives the scope (`worker::helper`), none leaves it out.
+        let resolved = Self.report(["worker::detail::run", "main"])
+        var withChain = resolved
+        withChain.threads[0].frames[0] = Self.frame(
+            0, "worker::detail::run", inlined: ["worker::helper", "util::compute", "compute"])
+        #expect(
+            try Self.signature(withChain, rules: "frames 5").text
+                == "helper | util::compute | compute | worker::detail::run | main")
+        // From the log: gdb's frames it marks inlined, named with their scope.
+        var logged = Self.report([nil, nil, nil])
+        for (index, name) in ["sum_chain", "worker::compute(int)", "worker::run(int)"].enumerated() {
+            logged.threads[0].frames[index].symbolInLog = name
+        }
+        logged.threads[0].frames[1].markInLog = .inlined
+        #expect(try Self.signature(logged).text == "sum_chain | compute | worker::run")
+        let decisions = try Self.signature(logged).decisions
+        #expect(decisions.map(\.frame.inlineDepth) == [0, 1, 0])
+        // Not inlined, a scoped name keeps its scope.
+        logged.threads[0].frames[1].markInLog = nil
+        #expect(try Self.signature(logged).text == "sum_chain | worker::compute | worker::run")
+    }
+
+    @Test("An async function's callers are left out, as a debugger's stack has none")
+    func asyncCallersAreLeftOut() throws {
+        var report = Self.report(["element", "checkedElement", "loadAll", "closure #1 in main", "completeTask"])
+        report.threads[0].frames[2].trust = .asyncContext
+        report.threads[0].frames[3].markInLog = .asyncCaller
+        report.threads[0].frames[4].markInLog = .asyncCaller
+        let signature = try Self.signature(report)
+        #expect(signature.text == "element | checkedElement")
+        #expect(signature.decisions.map(\.outcome).filter { $0 == .asyncCaller }.count == 3)
+    }
+
     @Test("A user's rules come first: skip, prefix, sentinel, cut and the frame count")
     func userRules() throws {
         let report = Self.report(["log_fatal", "handle_request", "parse_record", "load", "serve", "main"])

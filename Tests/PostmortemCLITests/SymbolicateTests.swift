@@ -120,6 +120,29 @@ struct SymbolicateTests {
 
     /// `--source-context`: two lines either side of each frame's line, the line marked, a caret under its column; in
     /// JSON `preContext`, `contextLine` and `postContext` (the sources are found below the log's folder).
+    /// lldb names code no symbol covers `___lldb_unnamed_symbolN`: no symbol table has that name, so it says nothing
+    /// against the binary (it disowned the binary before: "it has no symbol ___lldb_unnamed_symbol12").
+    @Test func lldbsMadeUpNamesDoNotDisownTheBinary() throws {
+        let folder = Fixtures.scratchDirectory("lldb-unnamed")
+        let load: UInt64 = 0x5555_5555_4000
+        let log = """
+            * thread #1, name = 'sensors', stop reason = signal SIGSEGV
+              * frame #0: 0x\(String(load + 0x1290 + 16, radix: 16)) sensors-gcc-dwarf5`sample_at + 16
+                frame #1: 0x\(String(load + 0x10a0 + 40, radix: 16)) sensors-gcc-dwarf5`___lldb_unnamed_symbol12 + 5
+            """
+        try log.write(toFile: folder + "/lldb.txt", atomically: true, encoding: .utf8)
+        let result = try Command.postmortem([
+            "symbolicate", "--json", "--no-cache", "-d", "Tests/Fixtures/bin", folder + "/lldb.txt"
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardError.contains("not used"), "\(result.standardError)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let frames = (report["threads"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]] ?? []
+        let names = frames.map { (($0["symbols"] as? [[String: Any]])?.last?["function"] as? String) ?? "" }
+        #expect(names == ["sample_at", "main"], "\(result.standardOutput)")
+    }
+
     @Test func sourceContextText() throws {
         try checkGolden("symbolicate-swift-source", ["symbolicate", "--source-context", "2", Self.swift])
     }

@@ -48,9 +48,16 @@ public struct CrashFrame: Hashable, Sendable {
     public var unresolvedReason: UnresolvedReason?
     /// How an unwinder found the frame, for stacks Postmortem walked itself (a core's); `nil` for a log's frames.
     public var trust: FrameTrust?
+    /// What the log says the frame is, where it says more than an address and a name: a call inlined into the next
+    /// frame, an async function's caller.
+    public var markInLog: FrameMarkInLog?
     /// The build-id (hex) of the debug information that resolved the frame, when it has one: what its source files
     /// are asked for by (debuginfod's `/buildid/ID/source/PATH`).
     public var resolvedBuildID: String?
+
+    /// Whether `name` is one a debugger made up for code no symbol covers (lldb's `___lldb_unnamed_symbol7808`,
+    /// `___lldb_unnamed_symbol1$$App`): no symbol table has it, and it names nothing another tool would.
+    public static func isDebuggerMadeName(_ name: String) -> Bool { name.hasPrefix("___lldb_unnamed_symbol") }
 
     /// A frame as a parser reads it; what symbolication adds starts empty.
     public init(
@@ -72,6 +79,16 @@ public struct CrashFrame: Hashable, Sendable {
         self.functionOffset = nil
         self.unresolvedReason = nil
     }
+}
+
+/// What a log says a frame is, beyond its address and name.
+public enum FrameMarkInLog: String, Hashable, Sendable {
+    /// A call the compiler inlined into the next frame of the stack: gdb's frame above one printed without an address,
+    /// a sanitizer's frame at the address of the next, lldb's `[inlined]`, the Swift backtracer's `"inlined": true`.
+    case inlined
+    /// An async function's caller, waiting for it to return (the Swift backtracer's `[async]`): on no thread's stack,
+    /// so debuggers and stack walkers that read only the stack do not show it.
+    case asyncCaller
 }
 
 /// A frame's source position as a log names it.

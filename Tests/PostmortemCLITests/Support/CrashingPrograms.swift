@@ -34,6 +34,7 @@ enum CrashingPrograms {
             ["g++", "-O2", "-g", "-o", "terminate", "\(sources)/terminate.cpp"],
             ["gcc", "-O1", "-g", "-o", "handler", "\(sources)/handler.c"],
             ["gcc", "-O1", "-g", "-rdynamic", "-o", "sort", "\(sources)/sort.c"],
+            ["g++", "-O2", "-g", "-rdynamic", "-o", "scoped", "\(sources)/scoped.cpp"],
             ["gcc", "-O1", "-g", "-o", "clock", "\(sources)/clock.c"],
             ["gcc", "-O0", "-g", "-o", "overflow", "\(sources)/overflow.c"],
             ["gcc", "-O2", "-g", "-pthread", "-o", "park", "\(sources)/park.c"],

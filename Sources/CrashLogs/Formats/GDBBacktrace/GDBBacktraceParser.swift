@@ -134,9 +134,25 @@ struct GDBBacktraceParser {
             threads.append(frame)
         }
         threads.close(into: &report)
+        for index in report.threads.indices { markInlinedFrames(in: &report.threads[index]) }
         let stoppedIn = dropStopFrame(from: &report)
         markCrashedThread(in: &report, current: currentThread, stoppedIn: stoppedIn)
         return report
+    }
+
+    /// gdb prints the address of an inline chain on its innermost frame only: a frame after the first printed without
+    /// an address is the function the frame above it was inlined into (gdb's `frame_show_address`). The frame after a
+    /// signal trampoline is no caller (it is the interrupted instruction, printed without an address when that starts
+    /// a line), and neither is the trampoline itself.
+    static func markInlinedFrames(in thread: inout CrashThread) {
+        let signalLine = "<signal handler called>"
+        for index in thread.frames.indices.dropFirst() {
+            let frame = thread.frames[index], above = thread.frames[index - 1]
+            guard frame.address == nil, frame.symbolInLog != nil, frame.symbolInLog != signalLine,
+                above.symbolInLog != nil, above.symbolInLog != signalLine, frame.index == above.index + 1
+            else { continue }
+            thread.frames[index - 1].markInLog = .inlined
+        }
     }
 
     /// The `at FILE:LINE` a frame line ends in, when it has one.

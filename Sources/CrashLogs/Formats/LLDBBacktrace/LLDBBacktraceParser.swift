@@ -12,6 +12,8 @@ struct LLDBBacktraceParser {
         var function: String?
         var offset: UInt64?
         var hasLocation: Bool
+        /// lldb's `outer [inlined] inner(…)`: the frame is a call inlined into the next.
+        var isInlined = false
         /// Where the module name starts (the part symbolication rewrites).
         var moduleStart: String.Index?
     }
@@ -44,6 +46,11 @@ struct LLDBBacktraceParser {
         if let at = function.lastRange(of: " at ") {
             frame.hasLocation = true
             function = String(function[..<at.lowerBound])
+        }
+        // `worker::run(int) [inlined] compute(k=4)`: the frame is `compute`, inlined into the frame after it.
+        if let inlined = function.range(of: " [inlined] ") {
+            frame.isInlined = true
+            function = String(function[inlined.upperBound...])
         }
         if let plus = function.lastRange(of: " + "), let value = UInt64(function[plus.upperBound...]) {
             frame.offset = value
@@ -114,6 +121,7 @@ struct LLDBBacktraceParser {
                 lineStyle: parsed.moduleStart.map { .lldb(headLength: FrameLineStyle.length(of: text, upTo: $0)) }
                     ?? .glibc)
             frame.isSymbolicatedInLog = parsed.hasLocation
+            if parsed.isInlined { frame.markInLog = .inlined }
             threads.append(frame)
         }
         threads.close(into: &report)

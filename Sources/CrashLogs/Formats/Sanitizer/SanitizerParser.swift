@@ -182,11 +182,25 @@ struct SanitizerParser {
             stacks.append(frame)
         }
         stacks.close(into: &report)
+        for index in report.threads.indices { markInlinedFrames(in: &report.threads[index]) }
         // The kind of error as the sanitizer sums it up, which its first line words less tersely.
         if let kind = summary {
             report.exception = CrashReport.Exception(type: kind, message: report.exception?.message)
         }
         return report
+    }
+
+    /// A symbolized report prints each call of an inline chain as a frame of its own, all at the chain's address: a
+    /// frame at the address of the next, in the same module, under another name, was inlined into it (a recursive
+    /// call returning to one place repeats the name as well as the address).
+    static func markInlinedFrames(in thread: inout CrashThread) {
+        for index in thread.frames.indices.dropLast() {
+            let frame = thread.frames[index], below = thread.frames[index + 1]
+            guard let address = frame.address, address == below.address, frame.image == below.image,
+                let name = frame.symbolInLog, let belowName = below.symbolInLog, name != belowName
+            else { continue }
+            thread.frames[index].markInLog = .inlined
+        }
     }
 
     /// `SUMMARY: AddressSanitizer: heap-use-after-free /src/a.c:12:5 in main` → `heap-use-after-free`;

@@ -49,6 +49,11 @@ struct SwiftBacktraceJSONParser {
                     symbolInLog: node["symbol"]?.string, lineNumber: reportLine, lineStyle: .jsonObject)
                 frame.byteRange = node.span
                 frame.isSymbolicatedInLog = node["sourceLocation"] != nil || node["inlined"]?.bool == true
+                if node["inlined"]?.bool == true {
+                    frame.markInLog = .inlined
+                } else if node["kind"]?.string == "asyncResumePoint" {
+                    frame.markInLog = .asyncCaller
+                }
                 frames.append(frame)
             }
             report.threads.append(

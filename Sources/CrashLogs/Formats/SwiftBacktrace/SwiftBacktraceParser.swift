@@ -144,10 +144,11 @@ struct SwiftBacktraceParser {
                 guard let start = image.loadAddress, let end = image.endAddress else { return false }
                 return parsed.address >= start && parsed.address < end
             }
-            thread?.frames.append(
-                CrashFrame(
-                    index: parsed.index, address: parsed.address, addressKind: kind, image: image,
-                    imageOffset: nil, lineNumber: number, lineStyle: .swiftBacktrace))
+            var frame = CrashFrame(
+                index: parsed.index, address: parsed.address, addressKind: kind, image: image,
+                imageOffset: nil, lineNumber: number, lineStyle: .swiftBacktrace)
+            if parsed.tags.contains("async") { frame.markInLog = .asyncCaller }
+            thread?.frames.append(frame)
         }
         close()
         if crashReason != nil || fatalMessage != nil {
