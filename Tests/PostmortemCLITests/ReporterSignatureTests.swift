@@ -5,7 +5,7 @@ import Testing
 /// One crash, reported by tools that see different things of it, signs alike: a call inlined from a function of
 /// internal linkage, which gdb names by its scope and the debug information (as llvm-symbolizer and lldb read it) by
 /// its bare name; a Swift async crash, whose async callers the runtime's backtracer and a core's walk see and a
-/// debugger's stack does not.
+/// debugger's stack, a minidump's walk and minidump-stackwalk's do not.
 @Suite("Signatures whoever reported the crash")
 struct ReporterSignatureTests {
     @Test func anInlinedCallSignsAlikeNamedByItsScopeOrNot() throws {
@@ -55,9 +55,15 @@ struct ReporterSignatureTests {
         #expect(!GDBOnCoreTests.lastStack(bt).contains { $0.contains("loadAll") }, "\(bt)")
         try bt.write(toFile: folder + "/bt.txt", atomically: true, encoding: .utf8)
 
+        // Crashpad's minidump of it, read here and by minidump-stackwalk: machine stacks, as gdb's.
+        let dump = try CrashpadDumps.dump(of: crash, in: directory)
+        let stackwalk = try Command.run(try CrashpadDumps.oracle("minidump-stackwalk"), [dump])
+        #expect(stackwalk.standardOutput.contains("(crashed)"), "\(stackwalk.standardError)")
+        try stackwalk.standardOutput.write(toFile: folder + "/stackwalk.txt", atomically: true, encoding: .utf8)
+
         let groups = try Command.postmortem([
             "group", "--json", "-d", directory, folder + "/report.txt", folder + "/report.json", folder + "/bt.txt",
-            core
+            core, dump, folder + "/stackwalk.txt"
         ])
         #expect(groups.status == 0, "\(groups.standardError)")
         let signatures = try GroupTests.groups(groups).compactMap { $0["signature"] as? String }
