@@ -34,7 +34,8 @@ public struct BuildID: Hashable, Sendable {
         }
     }
 
-    private static func nibble(_ character: UInt8) -> UInt8? {
+    /// The value of one hex digit, in either case.
+    static func nibble(_ character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10

@@ -8,10 +8,21 @@ public struct MachUUID: Hashable, Sendable {
 
     /// Parses `4C4C445B-5555-3144-A18D-535DDD3BDF97`, with or without dashes, in either case.
     public init?(string: String) {
-        guard let parsed = BuildID(hex: String(string.filter { $0 != "-" })), parsed.bytes.count == 16 else {
-            return nil
+        // Over the bytes: crash reports list hundreds of images, each with its UUID.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for character in string.utf8 where character != UInt8(ascii: "-") {
+            guard let value = BuildID.nibble(character), bytes.count < 16 else { return nil }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
         }
-        bytes = parsed.bytes
+        guard bytes.count == 16, high == nil else { return nil }
+        self.bytes = bytes
     }
 }
 

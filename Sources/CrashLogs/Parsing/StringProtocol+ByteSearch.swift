@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Searching and trimming log text over its UTF-8 bytes: no Foundation, no grapheme walking, no copies.
 extension StringProtocol {
     /// The first occurrence of `needle`.
@@ -25,6 +27,7 @@ extension StringProtocol {
 
     /// Where `needle` first (or last) starts in `text`, in bytes.
     private static func byteOffset(of needle: String, in text: Substring, backwards: Bool) -> Int? {
+        if !backwards { return ByteSearch.firstOffset(of: Substring(needle).utf8, in: text.utf8) }
         let haystack = text.utf8.span, pattern = needle.utf8.span
         guard !pattern.isEmpty, pattern.count <= haystack.count else { return nil }
         let first = pattern[0], last = haystack.count - pattern.count

@@ -15,13 +15,21 @@ struct AndroidTombstoneParser {
 
     /// Finds `#NN pc HEX  path …` anywhere in the line (logcat puts its own prefix before it).
     static func frame(in line: String) -> FrameLine? {
-        guard line.includes(" pc "), let hash = line.range(of: "#") else { return nil }
-        var text = line[hash.upperBound...]
-        let digits = text.prefix { $0.isASCIIDigit }
-        guard digits.count >= 2, let index = Int(digits) else { return nil }
-        text = text.dropFirst(digits.count).drop { $0 == " " }
-        guard text.hasPrefix("pc ") else { return nil }
-        text = text.dropFirst(3).drop { $0 == " " }
+        // Over the bytes up to `pc `: every line of a tombstone (maps, registers, memory) is asked, most ruled out by
+        // one vectorised search.
+        let utf8 = line.utf8
+        guard line.includes(" pc "), let hash = line.firstByteRange(of: "#") else { return nil }
+        var cursor = hash.upperBound
+        var index = 0, digits = 0
+        while cursor < utf8.endIndex, utf8[cursor] >= UInt8(ascii: "0"), utf8[cursor] <= UInt8(ascii: "9"), digits < 9 {
+            index = index * 10 + Int(utf8[cursor] - UInt8(ascii: "0"))
+            digits += 1
+            utf8.formIndex(after: &cursor)
+        }
+        guard digits >= 2, cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") else { return nil }
+        while cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") { utf8.formIndex(after: &cursor) }
+        guard Substring(utf8[cursor...]).utf8.starts(with: "pc ".utf8) else { return nil }
+        var text = Substring(utf8[utf8.index(cursor, offsetBy: 3)...]).drop { $0 == " " }
         let pcText = text.prefix { $0.isHexDigit }
         guard pcText.count == 8 || pcText.count == 16, let pc = UInt64(pcText, radix: 16) else { return nil }
         var rest = String(text.dropFirst(pcText.count)).trimmingWhitespace

@@ -90,14 +90,20 @@ struct AppleCrashParser {
             if Self.architectures.contains(inside) { architecture = String(inside) }
             description = Substring(description.utf8[..<paren]).trimmingBlanks
         }
-        var words = description.split(separator: " ")
-        if let last = words.last, Self.architectures.contains(last) {
-            architecture = String(last)
-            words.removeLast()
+        // The last word may be the architecture; the name is the words before it, one space apart. Over the bytes: a
+        // report lists hundreds of images.
+        let lastSpace = description.utf8.lastIndex(of: UInt8(ascii: " "))
+        let lastWord =
+            lastSpace.map { Substring(description.utf8[description.utf8.index(after: $0)...]) } ?? description
+        if Self.architectures.contains(lastWord) {
+            architecture = String(lastWord)
+            description = lastSpace.map { Substring(description.utf8[..<$0]).trimmingBlanks } ?? ""
         }
         let uuid = String(Substring(rest.utf8[rest.utf8.index(after: open)..<close]))
         let path = String(Substring(rest.utf8[rest.utf8.index(after: close)...]).trimmingBlanks)
-        var name = words.joined(separator: " ")
+        var name =
+            description.firstByteRange(of: "  ") == nil
+            ? String(description) : description.split(separator: " ").joined(separator: " ")
         // macOS 10 reports name a bundle's image by its identifier (`com.apple.CoreFoundation`): the binary, which the
         // frames name and which is looked for on disk, is the path's last part.
         if case let file = FilePath.fileName(of: path), !file.isEmpty, name != file, Self.isBundleIdentifier(name) {

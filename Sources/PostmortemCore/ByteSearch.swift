@@ -1,0 +1,42 @@
+import Glibc
+
+/// Where one run of bytes first occurs in another, found with the C library's vectorised `memchr`, for the readers
+/// that look for words in every line of every log and cannot touch memory themselves.
+package enum ByteSearch {
+    /// The offset in `text` where `needle` first starts; `nil` when it does not occur (or `needle` is empty).
+    package static func firstOffset(of needle: Substring.UTF8View, in text: Substring.UTF8View) -> Int? {
+        var answer: Int?
+        var searched = false
+        _ = text.withContiguousStorageIfAvailable { haystack in
+            needle.withContiguousStorageIfAvailable { pattern in
+                answer = offset(of: pattern, in: haystack)
+                searched = true
+            }
+        }
+        if searched { return answer }
+        // Text not stored contiguously (a bridged string): compared byte by byte.
+        let pattern = Array(needle), haystack = Array(text)
+        guard !pattern.isEmpty, pattern.count <= haystack.count else { return nil }
+        return (0...(haystack.count - pattern.count)).first { start in
+            haystack[start..<start + pattern.count].elementsEqual(pattern)
+        }
+    }
+
+    private static func offset(of pattern: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>)
+        -> Int?
+    {
+        guard let start = haystack.baseAddress, let bytes = pattern.baseAddress, pattern.count > 0,
+            pattern.count <= haystack.count
+        else { return nil }
+        // memchr for the first byte, memcmp for the rest (glibc's memmem is not in Swift's view of its headers).
+        let last = haystack.count - pattern.count
+        var position = 0
+        while position <= last {
+            guard let found = memchr(start + position, Int32(bytes.pointee), last - position + 1) else { return nil }
+            let offset = UnsafeRawPointer(found) - UnsafeRawPointer(start)
+            if pattern.count == 1 || memcmp(start + offset + 1, bytes + 1, pattern.count - 1) == 0 { return offset }
+            position = offset + 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,44 @@
+import CrashLogs
+import PostmortemCore
+import TestSupport
+import Testing
+
+/// The byte search every reader's `includes`, `range(of:)` and `firstByteRange(of:)` go through: where `memchr` and `memcmp` find a word,
+/// against a search of the test's own, on texts made of few letters (so words recur, overlap and sit at both ends),
+/// ASCII and not, in strings and in slices of them.
+@Suite("Byte search")
+struct ByteSearchTests {
+    static func naive(_ needle: [UInt8], in text: [UInt8]) -> Int? {
+        guard !needle.isEmpty, needle.count <= text.count else { return nil }
+        return (0...(text.count - needle.count)).first { Array(text[$0..<$0 + needle.count]) == needle }
+    }
+
+    @Test func findsWhatASearchByHandFinds() {
+        var generator = SeededGenerator(seed: 0x5EA2C4)
+        let alphabet: [String] = ["a", "b", " ", "#", "é", "0", "x", "\u{1F600}"]
+        var checked = 0
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }.joined()
+            let needle = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }.joined()
+            // Sliced text too: a substring's bytes do not start at its string's.
+            let dropped = Int.random(in: 0...min(3, text.count), using: &generator)
+            let slice = Substring(text).dropFirst(dropped)
+            let expected = Self.naive(Array(needle.utf8), in: Array(slice.utf8))
+            let found = ByteSearch.firstOffset(of: Substring(needle).utf8, in: slice.utf8)
+            #expect(found == expected, "\(needle) in \(slice)")
+            if let range = slice.firstByteRange(of: needle) {
+                #expect(slice.utf8.distance(from: slice.utf8.startIndex, to: range.lowerBound) == expected)
+            } else {
+                #expect(expected == nil)
+            }
+            checked += expected == nil ? 0 : 1
+        }
+        #expect(checked > 500, "too few texts held their word")
+        #expect(ByteSearch.firstOffset(of: Substring("").utf8, in: Substring("abc").utf8) == nil)
+        #expect(ByteSearch.firstOffset(of: Substring("abcd").utf8, in: Substring("abc").utf8) == nil)
+    }
+}
