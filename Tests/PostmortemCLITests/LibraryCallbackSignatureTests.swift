@@ -11,11 +11,8 @@ struct LibraryCallbackSignatureTests {
     @Test func aSortsFramesDoNotSplitOrMakeTheSignature() throws {
         let directory = try CrashingPrograms.directory.get()
         let folder = Fixtures.scratchDirectory("library-callback")
-        let trace = try Command.run(
-            directory + "/with-default-signals", [directory + "/sort", "trace"],
-            currentDirectory: URL(fileURLWithPath: directory), environment: CrashingPrograms.environment)
-        #expect(trace.standardError.contains("backtrace:"), "\(trace.standardError)")
-        try trace.standardError.write(toFile: folder + "/trace.txt", atomically: true, encoding: .utf8)
+        try CrashingPrograms.glibcTrace(of: "sort", in: directory)
+            .write(toFile: folder + "/trace.txt", atomically: true, encoding: .utf8)
         let crash = CrashingPrograms.Crash(program: "sort")
         let core = try #require(try CrashingPrograms.gdbCore(of: crash, in: directory), "gdb wrote no core")
         let bt = try GDBOnCoreTests.gdb("bt", program: directory + "/sort", core: core)

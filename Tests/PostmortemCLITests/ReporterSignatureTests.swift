@@ -12,11 +12,8 @@ struct ReporterSignatureTests {
         let directory = try CrashingPrograms.directory.get()
         let folder = Fixtures.scratchDirectory("inlined-scope")
         let program = directory + "/scoped"
-        let trace = try Command.run(
-            directory + "/with-default-signals", [program, "trace"], currentDirectory: URL(fileURLWithPath: directory),
-            environment: CrashingPrograms.environment)
-        #expect(trace.standardError.contains("backtrace:"), "\(trace.standardError)")
-        try trace.standardError.write(toFile: folder + "/trace.txt", atomically: true, encoding: .utf8)
+        try CrashingPrograms.glibcTrace(of: "scoped", in: directory)
+            .write(toFile: folder + "/trace.txt", atomically: true, encoding: .utf8)
         let core = try #require(
             try CrashingPrograms.gdbCore(of: CrashingPrograms.Crash(program: "scoped"), in: directory),
             "gdb wrote no core")

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// Programs the core-file tests build from `Tests/Fixtures/Sources/cores` and crash, and the cores they leave: the
 /// kernel's where `core_pattern` writes a file, and gdb's `generate-core-file` always.
@@ -91,6 +92,16 @@ enum CrashingPrograms {
             $0 == "core" || $0.hasPrefix("core.")
         }
         return written.map { folder + "/" + $0 }
+    }
+
+    /// The glibc trace `program` (one built with `glibc-trace.h`) writes of its crash when given an argument: what its
+    /// SIGSEGV handler printed on standard error.
+    static func glibcTrace(of program: String, in directory: String) throws -> String {
+        let run = try Command.run(
+            directory + "/with-default-signals", [directory + "/" + program, "trace"],
+            currentDirectory: URL(fileURLWithPath: directory), environment: environment)
+        #expect(run.standardError.contains("backtrace:"), "\(program): \(run.standardError)")
+        return run.standardError
     }
 
     /// The core gdb writes of `crash` where it stops at the signal (`generate-core-file`).

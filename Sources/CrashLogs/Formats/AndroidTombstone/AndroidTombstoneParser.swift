@@ -18,15 +18,12 @@ struct AndroidTombstoneParser {
         // Over the bytes up to `pc `: every line of a tombstone (maps, registers, memory) is asked, most ruled out by
         // one vectorised search.
         let utf8 = line.utf8
-        guard line.includes(" pc "), let hash = line.firstByteRange(of: "#") else { return nil }
-        var cursor = hash.upperBound
-        var index = 0, digits = 0
-        while cursor < utf8.endIndex, utf8[cursor] >= UInt8(ascii: "0"), utf8[cursor] <= UInt8(ascii: "9"), digits < 9 {
-            index = index * 10 + Int(utf8[cursor] - UInt8(ascii: "0"))
-            digits += 1
-            utf8.formIndex(after: &cursor)
-        }
-        guard digits >= 2, cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") else { return nil }
+        guard line.includes(" pc "), let hash = line.firstByteRange(of: "#"),
+            let (index, digitsEnd) = line[hash.upperBound...].leadingDecimal(),
+            utf8.distance(from: hash.upperBound, to: digitsEnd) >= 2, digitsEnd < utf8.endIndex,
+            utf8[digitsEnd] == UInt8(ascii: " ")
+        else { return nil }
+        var cursor = digitsEnd
         while cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") { utf8.formIndex(after: &cursor) }
         guard Substring(utf8[cursor...]).utf8.starts(with: "pc ".utf8) else { return nil }
         var text = Substring(utf8[utf8.index(cursor, offsetBy: 3)...]).drop { $0 == " " }

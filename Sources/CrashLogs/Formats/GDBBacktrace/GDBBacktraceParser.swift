@@ -12,6 +12,9 @@ struct GDBBacktraceParser {
         var hasLocation: Bool
     }
 
+    /// gdb's line for a signal trampoline: what follows it is the interrupted instruction.
+    static let signalLine = "<signal handler called>"
+
     static func frame(in line: String) -> FrameLine? {
         guard line.utf8.first == UInt8(ascii: "#") else { return nil }
         var text = Substring(line.utf8.dropFirst())
@@ -30,8 +33,6 @@ struct GDBBacktraceParser {
         var library: String?
         if let from = text.lastRange(of: " from ") { library = String(text[from.upperBound...]).trimmingWhitespace }
         let hasLocation = text.includes(" at ")
-        // gdb's line for a signal trampoline: what follows it is the interrupted instruction.
-        let signalLine = "<signal handler called>"
         let name =
             text.hasPrefix(signalLine)
             ? Substring(signalLine)
@@ -145,7 +146,6 @@ struct GDBBacktraceParser {
     /// signal trampoline is no caller (it is the interrupted instruction, printed without an address when that starts
     /// a line), and neither is the trampoline itself.
     static func markInlinedFrames(in thread: inout CrashThread) {
-        let signalLine = "<signal handler called>"
         for index in thread.frames.indices.dropFirst() {
             let frame = thread.frames[index], above = thread.frames[index - 1]
             guard frame.address == nil, frame.symbolInLog != nil, frame.symbolInLog != signalLine,

@@ -1,24 +1,14 @@
 // A crash under a call GCC inlined from a function of internal linkage inside a namespace: its debug information
 // names it `compute` (no linkage name), gdb `worker::compute` (by its scope). With an argument, the SIGSEGV handler
 // writes a glibc trace, as programs do.
-#include <execinfo.h>
-#include <signal.h>
 #include <stdio.h>
-#include <unistd.h>
+
+#include "glibc-trace.h"
 
 struct Node {
     int value;
     Node *next;
 };
-
-static void on_segv(int number) {
-    void *frames[64];
-    int count = backtrace(frames, 64);
-    fprintf(stderr, "Caught signal %d, backtrace:\n", number);
-    backtrace_symbols_fd(frames, count, 2);
-    signal(number, SIG_DFL);
-    raise(number);
-}
 
 __attribute__((noinline)) int sum_chain(const Node *node, int count) {
     int sum = 0;
@@ -39,7 +29,7 @@ __attribute__((noinline)) int run(int count) { return compute(count) + 1; }
 } // namespace worker
 
 int main(int argc, char **argv) {
-    if (argc > 1) signal(SIGSEGV, on_segv);
+    if (argc > 1) signal(SIGSEGV, write_glibc_trace);
     printf("%d\n", worker::run(argc + 3));
     return 0;
 }

@@ -1,19 +1,8 @@
 // A crash inside a sort's comparison: the C library's qsort (its msort_with_tmp, recursively) lies between the
 // comparison and the program's caller. The SIGSEGV handler writes a glibc trace, as programs do; gdb reads its core.
-#include <execinfo.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-static void on_segv(int number) {
-    void *frames[64];
-    int count = backtrace(frames, 64);
-    fprintf(stderr, "Caught signal %d, backtrace:\n", number);
-    backtrace_symbols_fd(frames, count, 2);
-    signal(number, SIG_DFL);
-    raise(number);
-}
+#include "glibc-trace.h"
 
 struct record { int *key; };
 
@@ -27,7 +16,7 @@ __attribute__((noinline)) void sort_records(struct record *records, size_t count
 }
 
 int main(int argc, char **argv) {
-    if (argc > 1) signal(SIGSEGV, on_segv);
+    if (argc > 1) signal(SIGSEGV, write_glibc_trace);
     int value = 1;
     struct record records[6] = {{&value}, {&value}, {&value}, {0}, {&value}, {&value}};
     sort_records(records, 6);
