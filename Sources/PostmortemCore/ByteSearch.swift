@@ -28,13 +28,19 @@ package enum ByteSearch {
         guard let start = haystack.baseAddress, let bytes = pattern.baseAddress, pattern.count > 0,
             pattern.count <= haystack.count
         else { return nil }
-        // memchr for the first byte, memcmp for the rest (glibc's memmem is not in Swift's view of its headers).
+        // memchr for one byte, memcmp for the whole (glibc's memmem is not in Swift's view of its headers). The byte
+        // is the needle's first that is no space: log lines are indented and spaced, and ` pc ` anchored on its
+        // space would stop at every one of them.
+        var anchor = 0
+        while anchor < pattern.count - 1, bytes[anchor] == UInt8(ascii: " ") { anchor += 1 }
         let last = haystack.count - pattern.count
         var position = 0
         while position <= last {
-            guard let found = memchr(start + position, Int32(bytes.pointee), last - position + 1) else { return nil }
-            let offset = UnsafeRawPointer(found) - UnsafeRawPointer(start)
-            if pattern.count == 1 || memcmp(start + offset + 1, bytes + 1, pattern.count - 1) == 0 { return offset }
+            guard let found = memchr(start + position + anchor, Int32(bytes[anchor]), last - position + 1) else {
+                return nil
+            }
+            let offset = UnsafeRawPointer(found) - UnsafeRawPointer(start) - anchor
+            if pattern.count == 1 || memcmp(start + offset, bytes, pattern.count) == 0 { return offset }
             position = offset + 1
         }
         return nil

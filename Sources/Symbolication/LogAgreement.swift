@@ -24,17 +24,18 @@ enum LogAgreement {
         guard object.format == .elf else { return .success(Agreement(bias: nil, evidence: .unchecked)) }
         var namedSymbols = 0, checkedOffsets = 0
         var bias: (value: UInt64, source: String)?
-        func agree(_ value: UInt64, _ source: String) -> Disagreement? {
+        // The sources are said only when one is kept or two disagree: every frame of every report is checked.
+        func agree(_ value: UInt64, _ source: @autoclosure () -> String) -> Disagreement? {
             // The loader maps an ELF image at a page boundary: its load bias is a multiple of the page size.
             if value % pageSize != 0 {
-                return Disagreement(description: "\(source), which is no load bias (not page-aligned)")
+                return Disagreement(description: "\(source()), which is no load bias (not page-aligned)")
             }
             guard let known = bias else {
-                bias = (value, source)
+                bias = (value, source())
                 return nil
             }
             if known.value == value { return nil }
-            return Disagreement(description: "\(source), but \(known.source)")
+            return Disagreement(description: "\(source()), but \(known.source)")
         }
         if object.kind == .executable { bias = (0, "it is not position-independent (loaded where linked)") }
         if let load = image.loadAddress {

@@ -99,8 +99,9 @@ public final class Symbolicator {
     }
 
     /// Whether the last frame of the last report symbolicated was a signal trampoline's: a log read in pieces
-    /// continues its stack in the next piece, whose first frame is then the interrupted instruction.
-    package private(set) var endedAfterTrampoline = false
+    /// continues its stack in the next piece, whose first frame is then the interrupted instruction. Set when the
+    /// report before a continuing one was symbolicated by another symbolicator (another thread's piece).
+    package var endedAfterTrampoline = false
 
     /// Resolves every frame of `report` it can; frames it cannot keep their text and get a reason.
     /// - Parameters:
@@ -139,6 +140,14 @@ public final class Symbolicator {
             openingNoted.insert(ObjectIdentifier(fallback)).inserted
         {
             fallback.openingDiagnostics.forEach(diagnostics.report)
+        }
+        // Each image's build-id as text once a report, not once a frame.
+        var buildIDTexts: [ObjectIdentifier: String?] = [:]
+        func buildIDText(of symbolizer: ImageSymbolizer) -> String? {
+            if let known = buildIDTexts[ObjectIdentifier(symbolizer)] { return known }
+            let text = symbolizer.sourceBuildID?.hex
+            buildIDTexts[ObjectIdentifier(symbolizer)] = text
+            return text
         }
         // The Swift runtime's backtracer says of each frame what its address is; other logs leave it to the reader.
         let marksSignalFrames = report.format != .swiftBacktrace
@@ -190,7 +199,7 @@ public final class Symbolicator {
                 let (resolution, shown) = answer(symbolizer, lookup)
                 frame.lookupAddress = lookup.rawValue
                 frame.symbols = shown
-                frame.resolvedBuildID = symbolizer.sourceBuildID?.hex
+                frame.resolvedBuildID = buildIDText(of: symbolizer)
                 frame.functionOffset = resolution.functionStart.flatMap { start in
                     address >= start ? address.rawValue - start.rawValue : nil
                 }

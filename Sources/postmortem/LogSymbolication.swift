@@ -58,16 +58,43 @@ struct LogSymbolication {
         }
         if settings.headsEachLog, !settings.json { outcome.write(Array("==> \(source.name) <==\n".utf8)) }
         do {
-            try LogReports.forEach(in: input, source: source.name) { report, continuing in
-                emit(report, from: source, into: &outcome, continuing: continuing)
-                written(&outcome)
-            }
+            // A large log's pieces are symbolicated and rendered on other threads, each with a symbolication of its
+            // own (the images are the run's); what each piece printed comes back here in the log's order.
+            let settings = settings
+            try LogReports.forEachPiece(
+                in: input, source: source.name,
+                makeWorker: {
+                    let worker = LogSymbolication(settings: settings)
+                    return { piece, endedAfterTrampoline in
+                        worker.outcome(of: piece, from: source, endedAfterTrampoline)
+                    }
+                },
+                deliver: { made in
+                    outcome.pieces += made.pieces
+                    if made.unresolved { outcome.unresolved = true }
+                    written(&outcome)
+                })
         } catch {
             outcome.error(CommandLineAdvice.line(error))
             return outcome
         }
         outcome.produced = true
         return outcome
+    }
+
+    /// What the reports of one piece of `source` print, and whether its last frame was a signal trampoline's (for the
+    /// next piece, when its first report continues the last of this one). `endedAfterTrampoline` says it of the piece
+    /// before, which another thread may have symbolicated.
+    private func outcome(of piece: ParsedPiece, from source: LogSource, _ endedAfterTrampoline: () -> Bool?) -> (
+        LogOutcome, Bool
+    ) {
+        var outcome = LogOutcome()
+        for (index, report) in piece.reports.enumerated() {
+            let continuing = piece.continues && index == 0
+            if continuing, let ended = endedAfterTrampoline() { symbolicator.endedAfterTrampoline = ended }
+            emit(report, from: source, into: &outcome, continuing: continuing)
+        }
+        return (outcome, symbolicator.endedAfterTrampoline)
     }
 
     /// Symbolicates one report of `source` (unless `--parse-only`) and renders it into `outcome`.

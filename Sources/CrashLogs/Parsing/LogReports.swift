@@ -10,6 +10,8 @@ package enum LogReports {
     /// in many places with it).
     package static let pieceSize =
         FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
+    /// The size of a large log's first piece, which decides alone how the rest is read.
+    static let firstPieceSize = 1 << 20
 
     /// Calls `body` with each report of `bytes` in order, and whether it continues a report the previous piece began;
     /// throws the first parse error, after the reports before it.
@@ -27,7 +29,26 @@ package enum LogReports {
     package static func forEach(in input: LogInput, source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
         throws(CrashLogError)
     {
-        let pieces = cutAtReportStarts(input.pieces(pieceSize: pieceSize), of: input)
+        try forEachPiece(in: input, source: source, makeWorker: { { piece, _ in (piece, ()) } }) { piece in
+            for (index, report) in piece.reports.enumerated() { body(report, piece.continues && index == 0) }
+        }
+    }
+
+    /// Reads `input` as ``forEach(in:source:_:)`` does, a piece at a time, and has each piece's reports made into
+    /// something (symbolicated and printed) by a worker, on other threads when the log is a large file: `deliver`
+    /// gets what each piece was made into, in the log's order, on the calling thread. Each thread makes its own worker
+    /// (`makeWorker`, called on that thread, so its state is never shared); a worker making a piece whose first report
+    /// continues the piece before it can ask for what the worker of that piece carried on from its last report (and
+    /// waits for it). Throws the first parse error, after what the pieces before it were made into.
+    package static func forEachPiece<Made: Sendable, Carried: Sendable>(
+        in input: LogInput, source: String,
+        makeWorker: @escaping @Sendable () -> (ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried),
+        deliver: (Made) -> Void
+    ) throws(CrashLogError) {
+        // The first piece is read alone, before the others (it says how they are read): a small one keeps the other
+        // threads from waiting on it long.
+        let pieces = cutAtReportStarts(
+            input.pieces(pieceSize: pieceSize, firstPieceSize: firstPieceSize), of: input)
         // The first piece, read once: it decides whether the rest is read in pieces too.
         let firstBytes = input.read(pieces[0])
         try CrashLogParser.refuseBinary(firstBytes, source: source)
@@ -50,7 +71,7 @@ package enum LogReports {
         let list = format == nil ? [0..<input.count] : pieces
         let (readFirst, images) = (firstReports, imageTable)
         // Each piece's reports, and whether the first continues a report the piece before began.
-        let parse: @Sendable (Int) -> Result<(reports: [CrashReport], continues: Bool), CrashLogError> = { number in
+        let parse: @Sendable (Int) -> Result<ParsedPiece, CrashLogError> = { number in
             let piece = list[number]
             let bytes = number == 0 && piece == pieces[0] ? firstBytes : input.read(piece)
             do throws(CrashLogError) {
@@ -62,23 +83,38 @@ package enum LogReports {
                 // A piece that begins with a report's first line continues nothing (the process before it may be
                 // another).
                 let continues = number > 0 && !SeveralReports.beginsAReport(Array(bytes.prefix(LogPieces.headLength)))
-                return .success((reports, continues))
+                return .success(ParsedPiece(reports: reports, continues: continues))
             } catch { return .failure(error) }
         }
-        // A file's pieces are parsed a piece ahead on another thread while this one hands the reports on (answering
-        // and printing them take as long as parsing).
-        let ahead = list.count > 2 && input.isFile ? PiecesAhead(count: list.count, parse: parse) : nil
-        defer { ahead?.cancel() }
+        // A file's pieces are parsed and made on other threads while this one hands them on.
+        if list.count > 2, input.isFile {
+            let ahead = PiecesAhead(count: list.count, parse: parse, makeWorker: makeWorker)
+            defer { ahead.cancel() }
+            for number in list.indices { deliver(try ahead.take(number).get()) }
+            return
+        }
+        let work = makeWorker()
+        var carried: Carried?
         for number in list.indices {
-            let (reports, continues) = try (ahead?.take(number) ?? parse(number)).get()
-            for (index, report) in reports.enumerated() { body(report, continues && index == 0) }
+            let (made, carriedOut) = work(try parse(number).get()) { [carried] in carried }
+            carried = carriedOut
+            deliver(made)
         }
     }
 }
 
+/// One piece of a log, parsed: its reports, and whether the first continues the last report of the piece before.
+package struct ParsedPiece: Sendable {
+    /// The piece's reports, in the log's order.
+    package var reports: [CrashReport]
+    /// Whether the first report goes on from the piece before (a report larger than a piece).
+    package var continues: Bool
+}
+
 extension LogReports {
-    /// How far past a piece's end a report's first line is looked for.
-    static let reportStartSearch = 1 << 20
+    /// How far past a piece's end a report's first line is looked for: a short way first (most logs start a report
+    /// every few kilobytes, and each boundary is searched before any piece is parsed), then as far as a megabyte.
+    static let reportStartSearches = [64 << 10, 1 << 20]
 
     /// `pieces` with each boundary moved forward to the first line of a report in the megabyte after it (a boundary
     /// with none stays where it is), so that no report is cut in two: its frames renumbered in one piece, its
@@ -88,62 +124,22 @@ extension LogReports {
         var bounds = [0]
         for piece in pieces.dropFirst() where piece.lowerBound > bounds[bounds.count - 1] {
             let start = piece.lowerBound
-            let window = input.read(start..<min(start + reportStartSearch, input.count))
-            let lines = LogLine.split(window)
-            let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: window))
-            // A glibc frame first is as likely the middle of a trace (``SeveralReports/beginsAReport(_:)``).
             var bound = start
-            if let first = starts.first(where: { $0.line > 0 || $0.format != .glibcBacktrace }) {
-                bound += lines[..<first.line].reduce(0) { $0 + $1.byteCount }
+            for search in reportStartSearches {
+                let window = input.read(start..<min(start + search, input.count))
+                let lines = LogLine.split(window)
+                let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: window))
+                // A glibc frame first is as likely the middle of a trace (``SeveralReports/beginsAReport(_:)``).
+                if let first = starts.first(where: { $0.line > 0 || $0.format != .glibcBacktrace }) {
+                    bound += lines[..<first.line].reduce(0) { $0 + $1.byteCount }
+                    break
+                }
+                if window.count < search { break }
             }
             if bound > bounds[bounds.count - 1], bound < input.count { bounds.append(bound) }
         }
         bounds.append(input.count)
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
-    }
-}
-
-/// Pieces of a log parsed in order on another thread, at most two ahead of the one taken.
-private final class PiecesAhead: Sendable {
-    typealias Parsed = Result<(reports: [CrashReport], continues: Bool), CrashLogError>
-    private let results: Mutex<[Parsed?]>
-    private let parsed: [DispatchSemaphore]
-    /// Made with no room and given two: a semaphore freed below the value it was made with (a reader that stops
-    /// early leaves it so) stops the process.
-    private let room = DispatchSemaphore(value: 0)
-    private let cancelled = Atomic(false)
-
-    init(count: Int, parse: @escaping @Sendable (Int) -> Parsed) {
-        results = Mutex(Array(repeating: nil, count: count))
-        parsed = (0..<count).map { _ in DispatchSemaphore(value: 0) }
-        room.signal()
-        room.signal()
-        DispatchQueue.global().async { [self] in
-            for number in 0..<count {
-                room.wait()
-                guard !cancelled.load(ordering: .relaxed) else { return }
-                let result = parse(number)
-                results.withLock { $0[number] = result }
-                parsed[number].signal()
-            }
-        }
-    }
-
-    /// The pieces at `number`, waiting for it; makes room for the next.
-    func take(_ number: Int) -> Parsed {
-        parsed[number].wait()
-        defer { room.signal() }
-        return results.withLock { results in
-            defer { results[number] = nil }
-            return results[number]!
-        }
-    }
-
-    /// Stops the parsing (the reader stopped taking pieces: an error, or the last was taken).
-    func cancel() {
-        cancelled.store(true, ordering: .relaxed)
-        room.signal()
-        room.signal()
     }
 }
 
@@ -176,14 +172,15 @@ package enum LogInput: Sendable {
         }
     }
 
-    /// Runs of whole lines of about `pieceSize` bytes each: a piece ends at the end of the line its size reaches into,
-    /// found a window at a time (a file is never read whole for it).
-    func pieces(pieceSize: Int) -> [Range<Int>] {
+    /// Runs of whole lines of about `pieceSize` bytes each (the first of `firstPieceSize`, when the log is cut at
+    /// all): a piece ends at the end of the line its size reaches into, found a window at a time (a file is never read
+    /// whole for it).
+    func pieces(pieceSize: Int, firstPieceSize: Int? = nil) -> [Range<Int>] {
         guard count > pieceSize else { return [0..<count] }
         var pieces: [Range<Int>] = []
         var start = 0
         while start < count {
-            var end = min(start + pieceSize, count)
+            var end = min(start + (start == 0 ? min(firstPieceSize ?? pieceSize, pieceSize) : pieceSize), count)
             while end < count {
                 let window = read((end - 1)..<min(end - 1 + 65_536, count))
                 if let newline = window.firstIndex(of: UInt8(ascii: "\n")) {

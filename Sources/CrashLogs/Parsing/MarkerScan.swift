@@ -84,7 +84,11 @@ struct MarkerScan: Sendable {
     /// - Complexity: O(n) in the length of `bytes`, plus a comparison at each byte that is some marker's key.
     func markers(in bytes: [UInt8]) -> Found {
         var found: UInt64 = 0
-        let text = bytes.span, isKey = self.isKey.span, slots = self.slots.span
+        // A key whose markers are all found is a key no more: a log's common punctuation stops costing comparisons
+        // once its markers are seen, and the scan ends when every marker is.
+        var isKey = self.isKey
+        let all = self.candidates.reduce(UInt64(0)) { $0 | 1 << UInt64($1.index) }
+        let text = bytes.span, slots = self.slots.span
         let candidates = self.candidates.span, markerBytes = self.markerBytes.span
         var position = 0
         while position < text.count {
@@ -92,18 +96,26 @@ struct MarkerScan: Sendable {
             if isKey[byte] == 0 { position += 1; continue }
             let slot = slots[byte]
             var next = slot.lowerBound
+            var slotDone = true
             while next < slot.upperBound {
                 let candidate = candidates[next]
                 next += 1
+                let bit: UInt64 = 1 << UInt64(candidate.index)
+                guard found & bit == 0 else { continue }
                 let start = position - candidate.keyOffset
-                guard found & (1 << UInt64(candidate.index)) == 0, start >= 0,
-                    start + candidate.bytes.count <= text.count
-                else { continue }
+                guard start >= 0, start + candidate.bytes.count <= text.count else {
+                    slotDone = false
+                    continue
+                }
                 var matched = 0
                 while matched < candidate.bytes.count,
                     text[start + matched] == markerBytes[candidate.bytes.lowerBound + matched]
                 { matched += 1 }
-                if matched == candidate.bytes.count { found |= 1 << UInt64(candidate.index) }
+                if matched == candidate.bytes.count { found |= bit } else { slotDone = false }
+            }
+            if slotDone {
+                isKey[byte] = 0
+                if found == all { break }
             }
             position += 1
         }

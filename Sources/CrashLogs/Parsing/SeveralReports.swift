@@ -134,7 +134,11 @@ enum SeveralReports {
             let segmentStart = index == 0 ? nil : cuts[index - 1]
             let range = (segmentStart?.line ?? 0)..<end
             let next = index < cuts.count ? cuts[index] : nil
-            if let read = reader.read(range), standsAlone(read, cutAt: segmentStart, before: next) {
+            // In a plain series each piece begins with a start of the log's one format: no other format's start lies
+            // in it, so it is read as that format without detecting it again (for thousands of reports).
+            let expected = whole == nil ? (segmentStart ?? starts.first { $0.line == 0 })?.format : nil
+            if let read = reader.read(range, expecting: expected), standsAlone(read, cutAt: segmentStart, before: next)
+            {
                 guard settle(before: Piece(lines: range, start: segmentStart, report: read)) else { return nil }
             } else {
                 pending = (pending?.lowerBound ?? range.lowerBound)..<end
@@ -173,11 +177,18 @@ enum SeveralReports {
         let source: String
         let forced: CrashLogFormat?
 
-        /// The report of `range`, as its own format (or the one forced), or `nil` when it reads as none.
-        func read(_ range: Range<Int>, as format: CrashLogFormat? = nil) -> CrashReport? {
+        /// The report of `range`, as its own format (or the one forced), or `nil` when it reads as none. With
+        /// `expected`, the format is known without detecting it: read as detected logs of it are.
+        func read(_ range: Range<Int>, as format: CrashLogFormat? = nil, expecting expected: CrashLogFormat? = nil)
+            -> CrashReport?
+        {
             let slice = Array(lines[range])
-            return try? CrashLogParser.parse(
-                lines: slice, bytes: LogLine.joinedBytes(slice), source: source, format: forced ?? format)
+            let bytes = LogLine.joinedBytes(slice)
+            if forced == nil, format == nil, let expected {
+                return try? CrashLogParser.reader(of: expected).read(
+                    slice, bytes: bytes, source: source, detected: true)
+            }
+            return try? CrashLogParser.parse(lines: slice, bytes: bytes, source: source, format: forced ?? format)
         }
 
         /// `piece` grown to `range` (text before or after it), read as a report that keeps every frame and the crash

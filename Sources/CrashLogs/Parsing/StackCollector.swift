@@ -6,13 +6,14 @@ struct StackCollector {
 
     var current: [CrashFrame] { frames }
 
-    /// A line of text that is not a frame: it may title the next stack.
+    /// A line of text that is not a frame: it may title the next stack, without its blanks. (Trimmed only when it
+    /// does: every line of a log that is no frame is noted.)
     mutating func noteText(_ text: String) {
-        if !text.isEmpty { lastText = text }
+        if !Substring(text).trimmingBlanks.isEmpty { lastText = text }
     }
 
     mutating func append(_ frame: CrashFrame) {
-        if frames.isEmpty { title = lastText }
+        if frames.isEmpty { title = lastText?.trimmingWhitespace }
         frames.append(frame)
     }
 

@@ -92,11 +92,25 @@ extension String {
 extension Substring {
     /// The text without leading and trailing spaces and tabs.
     var trimmingBlanks: Substring {
-        let utf8 = self.utf8
-        var start = utf8.startIndex, end = utf8.endIndex
-        while start < end, utf8[start].isBlank { utf8.formIndex(after: &start) }
-        while end > start, utf8[utf8.index(before: end)].isBlank { utf8.formIndex(before: &end) }
-        return Substring(utf8[start..<end])
+        // Over a span, not the view's indices: asked of nearly every line of every log.
+        let utf8 = self.utf8, bytes = utf8.span
+        var start = 0, end = bytes.count
+        while start < end, bytes[start].isBlank { start += 1 }
+        while end > start, bytes[end - 1].isBlank { end -= 1 }
+        if start == 0, end == bytes.count { return self }
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        return Substring(utf8[lower..<utf8.index(lower, offsetBy: end - start)])
+    }
+
+    /// Whether the text begins with the bytes of `prefix` (no characters compared, nothing allocated); with
+    /// `skippingBlanks`, after its leading spaces and tabs.
+    func startsWithBytes(_ prefix: String, skippingBlanks: Bool = false) -> Bool {
+        let bytes = utf8.span, wanted = prefix.utf8.span
+        var start = 0
+        if skippingBlanks { while start < bytes.count, bytes[start].isBlank { start += 1 } }
+        guard bytes.count - start >= wanted.count else { return false }
+        for offset in 0..<wanted.count where bytes[start + offset] != wanted[offset] { return false }
+        return true
     }
 }
 

@@ -213,9 +213,22 @@ public struct ReportTextRenderer: Sendable {
     /// `FILE:LINE[:COLUMN]` after `prefix`; nothing when no line is known: a file alone (line 0, as glibc's
     /// assembly and compiler-made code have) places nothing, and llvm-symbolizer's `FILE:0` reads as a wrong line.
     static func location(_ symbol: SymbolicatedFrame, prefix: String = " ") -> String {
-        guard let file = symbol.file, symbol.line > 0 else { return "" }
-        var text = prefix + file + ":\(symbol.line)"
-        if symbol.column > 0 { text += ":\(symbol.column)" }
+        var text = ""
+        appendLocation(symbol, prefix: prefix, to: &text)
         return text
+    }
+
+    /// Appends ``location(_:prefix:)`` to `text` (a frame's line grows in place: thousands of frames a report).
+    static func appendLocation(_ symbol: SymbolicatedFrame, prefix: String = " ", to text: inout String) {
+        guard let file = symbol.file, symbol.line > 0 else { return }
+        text.reserveCapacity(text.utf8.count + prefix.utf8.count + file.utf8.count + 16)
+        text += prefix
+        text += file
+        text += ":"
+        text += String(symbol.line)
+        if symbol.column > 0 {
+            text += ":"
+            text += String(symbol.column)
+        }
     }
 }

@@ -26,7 +26,7 @@ struct AndroidTombstoneParser {
         var cursor = digitsEnd
         while cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") { utf8.formIndex(after: &cursor) }
         guard Substring(utf8[cursor...]).utf8.starts(with: "pc ".utf8) else { return nil }
-        var text = Substring(utf8[utf8.index(cursor, offsetBy: 3)...]).drop { $0 == " " }
+        let text = Substring(utf8[utf8.index(cursor, offsetBy: 3)...]).drop { $0 == " " }
         let pcText = text.prefix { $0.isHexDigit }
         guard pcText.count == 8 || pcText.count == 16, let pc = UInt64(pcText, radix: 16) else { return nil }
         var rest = String(text.dropFirst(pcText.count)).trimmingWhitespace
@@ -57,7 +57,9 @@ struct AndroidTombstoneParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var frames = 0
         for line in lines {
-            if line.text.hasPrefix("*** *** *** *** ***") || line.text.includes("Build fingerprint:") { return true }
+            if Substring(line.text).startsWithBytes("*** *** *** *** ***") || line.text.includes("Build fingerprint:") {
+                return true
+            }
             if frame(in: line.text) != nil { frames += 1; if frames >= 2 { return true } }
         }
         return false

@@ -94,10 +94,16 @@ struct GlibcBacktraceParser {
             }
         }
         let lines = report.lines
-        let claimed = Set(report.threads.flatMap { $0.frames.map(\.lineNumber) })
+        // By line number, not hashed: asked twice of every line.
+        var claimed = [Bool](repeating: false, count: lines.count)
+        for thread in report.threads {
+            for frame in thread.frames where claimed.indices.contains(frame.lineNumber) {
+                claimed[frame.lineNumber] = true
+            }
+        }
         var stacks = StackCollector()
         for (number, line) in lines.enumerated() {
-            if !claimed.contains(number), let darwin = darwinFrame(in: line.text) {
+            if !claimed[number], let darwin = darwinFrame(in: line.text) {
                 let image = report.imageIndex(named: darwin.image, path: nil)
                 stacks.append(
                     CrashFrame(
@@ -107,9 +113,9 @@ struct GlibcBacktraceParser {
                         lineNumber: number, lineStyle: darwin.style(in: line.text)))
                 continue
             }
-            guard !claimed.contains(number), let parsed = frame(in: line.text) else {
+            guard !claimed[number], let parsed = frame(in: line.text) else {
                 stacks.close(into: &report)
-                stacks.noteText(line.text.trimmingWhitespace)
+                stacks.noteText(line.text)
                 continue
             }
             let image = parsed.module.map { module in

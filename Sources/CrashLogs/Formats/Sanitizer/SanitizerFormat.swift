@@ -30,12 +30,13 @@ enum SanitizerFormat: CrashLogFormatReader {
     /// `==PID== WARNING: MemorySanitizer: …`, TSan's `WARNING: ThreadSanitizer: …`, UBSan's
     /// `file:line:column: runtime error: …`.
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        let text = lines[number].text
-        if text.hasPrefix("==") {
+        let text = lines[number].text, line = Substring(text)
+        if line.startsWithBytes("==") {
             return (text.includes("==ERROR: ") || text.includes("== WARNING: ") || text.includes("==WARNING: "))
                 && text.includes("Sanitizer")
         }
-        return text.hasPrefix("WARNING: ThreadSanitizer:") || !text.hasPrefix(" ") && text.includes(": runtime error: ")
+        return line.startsWithBytes("WARNING: ThreadSanitizer:")
+            || !line.startsWithBytes(" ") && text.includes(": runtime error: ")
     }
 
     /// The format of a program's own trace (a Swift runtime's, glibc's) when it comes before the first frame of a

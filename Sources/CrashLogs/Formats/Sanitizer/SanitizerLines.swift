@@ -16,9 +16,25 @@ extension ReportTextRenderer {
             }
         }
         let address = "0x" + String(pc, radix: 16)
+        // Each line built in place, sized once: interpolation grew it piece by piece, for every frame of every report.
         return frame.symbols.enumerated().map { position, symbol in
-            let place = symbol.file == nil || symbol.line == 0 ? module : Self.location(symbol)
-            return "\(indentation)#\(firstNumber + position) \(address) in \(symbol.function ?? "??")\(place)"
+            let function = symbol.function ?? "??"
+            var line = indentation
+            line.reserveCapacity(
+                indentation.utf8.count + address.utf8.count + function.utf8.count + module.utf8.count
+                    + (symbol.file?.utf8.count ?? 0) + 32)
+            line += "#"
+            line += String(firstNumber + position)
+            line += " "
+            line += address
+            line += " in "
+            line += function
+            if symbol.file == nil || symbol.line == 0 {
+                line += module
+            } else {
+                Self.appendLocation(symbol, to: &line)
+            }
+            return line
         }
     }
 
@@ -26,8 +42,11 @@ extension ReportTextRenderer {
     /// the frame at that module and offset, innermost inlined frame first (`… SEGV /src/prog.c:22:26 in parse_record`);
     /// `nil` for a line that is no such summary, or whose frame stayed unresolved.
     func sanitizerSummary(_ text: String, report: CrashReport) -> String? {
-        guard text.trimmingWhitespace.hasPrefix("SUMMARY: "), let open = text.lastIndex(of: "("),
-            let close = text.lastIndex(of: ")"), open < close, let plus = text[open..<close].lastIndex(of: "+"),
+        // (Asked of every line that is no frame: the test allocates nothing.)
+        guard Substring(text).startsWithBytes("SUMMARY: ", skippingBlanks: true),
+            let open = text.utf8.lastIndex(of: UInt8(ascii: "(")),
+            let close = text.utf8.lastIndex(of: UInt8(ascii: ")")), open < close,
+            let plus = text.utf8[open..<close].lastIndex(of: UInt8(ascii: "+")),
             let offset = HexNumber.parse(String(text[text.index(after: plus)..<close]))
         else { return nil }
         let path = String(text[text.index(after: open)..<plus])

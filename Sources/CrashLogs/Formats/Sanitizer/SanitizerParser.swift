@@ -152,12 +152,12 @@ struct SanitizerParser {
         var summary: String?
         for (number, line) in lines.enumerated() {
             guard let parsed = frame(in: line.text) else {
-                let trimmed = line.text.trimmingWhitespace
+                let trimmed = Substring(line.text).trimmingBlanks
                 if summary == nil { summary = Self.summaryKind(in: trimmed) }
                 // Blank lines may sit between frames (Android); anything else ends the stack.
                 if !trimmed.isEmpty {
                     stacks.close(into: &report)
-                    stacks.noteText(trimmed)
+                    stacks.noteText(line.text)
                     if report.exception == nil, let error = Self.exception(in: trimmed) { report.exception = error }
                 }
                 continue
@@ -206,14 +206,14 @@ struct SanitizerParser {
     /// `SUMMARY: AddressSanitizer: heap-use-after-free /src/a.c:12:5 in main` → `heap-use-after-free`;
     /// `SUMMARY: ThreadSanitizer: data race /src/a.c:3 in f` → `data race`. `nil` for a summary that names no kind
     /// (LeakSanitizer's `40 byte(s) leaked in 1 allocation(s).`): the first line's words stand then.
-    static func summaryKind(in line: String) -> String? {
+    static func summaryKind(in line: Substring) -> String? {
         guard let summary = line.range(of: "SUMMARY: "), let tool = line[summary.upperBound...].range(of: "Sanitizer: ")
         else { return nil }
         var words: [Substring] = []
         // One word (`heap-use-after-free`, `SEGV`), but ThreadSanitizer's kinds run to several (`data race`, `thread
         // leak`) before their place.
         let manyWords = line[summary.upperBound..<tool.lowerBound].hasSuffix("Thread")
-        for word in line[tool.upperBound...].split(separator: " ") {
+        for word in line[tool.upperBound...].spaceSeparatedFields {
             // The kind ends where the place begins: a path, `file:line`, `in function`, `(module+0x…)`, `function(…)`.
             if word.first == "/" || word.contains("(") || word == "in" || word.contains(":") || word.first == "<" {
                 break
@@ -226,21 +226,25 @@ struct SanitizerParser {
     }
 
     /// `==1==ERROR: AddressSanitizer: heap-use-after-free on address …` → type `heap-use-after-free`.
-    static func exception(in line: String) -> CrashReport.Exception? {
+    static func exception(in line: Substring) -> CrashReport.Exception? {
         for marker in ["ERROR: ", "WARNING: "] {
             guard let range = line.range(of: marker), line[range.upperBound...].includes("Sanitizer") else { continue }
-            let message = String(line[range.upperBound...])
-            let afterTool = message.split(separator: ":", maxSplits: 1).dropFirst().first.map {
-                String($0).trimmingWhitespace
-            }
+            let message = line[range.upperBound...]
+            // (Over bytes: the words of a long first line, split by characters, cost more than the rest of the report.)
+            let afterTool = message.firstByteRange(of: ":").map { message[$0.upperBound...] } ?? ""
             // The words before what they concern: `heap-use-after-free` of `… on address 0x…`, `data race` of
             // `data race (pid=4242)`, `detected memory leaks` whole.
             var words: [Substring] = []
-            for word in (afterTool ?? "").split(separator: " ") {
-                if ["on", "at", "in", "of"].contains(word) || word.first == "(" || word.hasPrefix("0x") { break }
+            for word in afterTool.trimmingBlanks.spaceSeparatedFields {
+                if word == "on" || word == "at" || word == "in" || word == "of" || word.first == "("
+                    || word.hasPrefix("0x")
+                {
+                    break
+                }
                 words.append(word)
             }
-            return CrashReport.Exception(type: words.isEmpty ? nil : words.joined(separator: " "), message: message)
+            return CrashReport.Exception(
+                type: words.isEmpty ? nil : words.joined(separator: " "), message: String(message))
         }
         if let range = line.range(of: ": runtime error: ") {
             return CrashReport.Exception(type: "runtime error", message: String(line[range.upperBound...]))
