@@ -59,10 +59,12 @@ struct LogSymbolication {
         if settings.headsEachLog, !settings.json { outcome.write(Array("==> \(source.name) <==\n".utf8)) }
         do {
             // A large log's pieces are symbolicated and rendered on other threads, each with a symbolication of its
-            // own (the images are the run's); what each piece printed comes back here in the log's order.
+            // own (the images are the run's); what each piece printed comes back here in the log's order. Other logs
+            // are this thread's, with its symbolicator and what it learned from the logs before.
             let settings = settings
             try LogReports.forEachPiece(
                 in: input, source: source.name,
+                work: { piece, endedAfterTrampoline in self.outcome(of: piece, from: source, endedAfterTrampoline) },
                 makeWorker: {
                     let worker = LogSymbolication(settings: settings)
                     return { piece, endedAfterTrampoline in

@@ -29,19 +29,24 @@ package enum LogReports {
     package static func forEach(in input: LogInput, source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
         throws(CrashLogError)
     {
-        try forEachPiece(in: input, source: source, makeWorker: { { piece, _ in (piece, ()) } }) { piece in
+        try forEachPiece(
+            in: input, source: source, work: { piece, _ in (piece, ()) },
+            makeWorker: { { piece, _ in (piece, ()) } }
+        ) { piece in
             for (index, report) in piece.reports.enumerated() { body(report, piece.continues && index == 0) }
         }
     }
 
     /// Reads `input` as ``forEach(in:source:_:)`` does, a piece at a time, and has each piece's reports made into
-    /// something (symbolicated and printed) by a worker, on other threads when the log is a large file: `deliver`
-    /// gets what each piece was made into, in the log's order, on the calling thread. Each thread makes its own worker
-    /// (`makeWorker`, called on that thread, so its state is never shared); a worker making a piece whose first report
-    /// continues the piece before it can ask for what the worker of that piece carried on from its last report (and
-    /// waits for it). Throws the first parse error, after what the pieces before it were made into.
+    /// something (symbolicated and printed): by `work` on the calling thread, or, when the log is a file of more than
+    /// two pieces, on other threads, each by a worker of its own (`makeWorker`, called on that thread, so its state is
+    /// never shared). `deliver` gets what each piece was made into, in the log's order, on the calling thread. Making a
+    /// piece whose first report continues the piece before, a worker can ask what the one that made that piece
+    /// carried on from its last report (waiting for it). Throws the first parse error, after what the pieces before
+    /// it were made into.
     package static func forEachPiece<Made: Sendable, Carried: Sendable>(
         in input: LogInput, source: String,
+        work: (ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried),
         makeWorker: @escaping @Sendable () -> (ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried),
         deliver: (Made) -> Void
     ) throws(CrashLogError) {
@@ -93,7 +98,6 @@ package enum LogReports {
             for number in list.indices { deliver(try ahead.take(number).get()) }
             return
         }
-        let work = makeWorker()
         var carried: Carried?
         for number in list.indices {
             let (made, carriedOut) = work(try parse(number).get()) { [carried] in carried }
@@ -134,6 +138,9 @@ extension LogReports {
                     bound += lines[..<first.line].reduce(0) { $0 + $1.byteCount }
                     break
                 }
+                // The last piece with no report starting in it is the end of the report before: read with it (only
+                // the last: a larger tail is a report too large for a piece, read in pieces as any other).
+                if piece.upperBound == input.count, start + window.count >= input.count { bound = input.count }
                 if window.count < search { break }
             }
             if bound > bounds[bounds.count - 1], bound < input.count { bounds.append(bound) }
