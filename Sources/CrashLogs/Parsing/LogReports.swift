@@ -1,7 +1,5 @@
-import Dispatch
 import LogFraming
 import PostmortemCore
-import Synchronization
 
 /// The reports of one log, parsed a piece at a time when the log is large and its format allows it (see
 /// ``LogPieces``), so that memory follows the piece, not the log. Shared by `symbolicate`, `group` and the server.

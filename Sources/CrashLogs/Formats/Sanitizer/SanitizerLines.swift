@@ -5,11 +5,15 @@ extension ReportTextRenderer {
     /// sanitizers print with `symbolize=1`; without a file, the module and offset follow as they do there.
     /// ThreadSanitizer's frames, which give no pc, as it prints them symbolized: `#0 bump /src/race.c:4:5 (race+0x11e0)`.
     func sanitizerLines(_ frame: CrashFrame, firstNumber: Int, report: CrashReport, indentation: String) -> [String] {
-        var module = ""
-        if let image = frame.image, let path = report.images[image].path, let offset = frame.imageOffset {
-            module = " (\(path)+0x\(String(offset, radix: 16)))"
+        // Made only for the lines that print it: most frames have a file and line.
+        func moduleText() -> String {
+            guard let image = frame.image, let path = report.images[image].path, let offset = frame.imageOffset else {
+                return ""
+            }
+            return " (" + path + "+0x" + String(offset, radix: 16) + ")"
         }
         guard let pc = frame.address else {
+            let module = moduleText()
             return frame.symbols.enumerated().map { position, symbol in
                 let place = symbol.file == nil || symbol.line == 0 ? " <null>" : Self.location(symbol)
                 return "\(indentation)#\(firstNumber + position) \(symbol.function ?? "<null>")\(place)\(module)"
@@ -21,8 +25,8 @@ extension ReportTextRenderer {
             let function = symbol.function ?? "??"
             var line = indentation
             line.reserveCapacity(
-                indentation.utf8.count + address.utf8.count + function.utf8.count + module.utf8.count
-                    + (symbol.file?.utf8.count ?? 0) + 32)
+                indentation.utf8.count + address.utf8.count + function.utf8.count + (symbol.file?.utf8.count ?? 64)
+                    + 32)
             line += "#"
             line += String(firstNumber + position)
             line += " "
@@ -30,7 +34,7 @@ extension ReportTextRenderer {
             line += " in "
             line += function
             if symbol.file == nil || symbol.line == 0 {
-                line += module
+                line += moduleText()
             } else {
                 Self.appendLocation(symbol, to: &line)
             }

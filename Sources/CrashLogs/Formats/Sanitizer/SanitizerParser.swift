@@ -215,7 +215,10 @@ struct SanitizerParser {
         let manyWords = line[summary.upperBound..<tool.lowerBound].hasSuffix("Thread")
         for word in line[tool.upperBound...].spaceSeparatedFields {
             // The kind ends where the place begins: a path, `file:line`, `in function`, `(module+0x…)`, `function(…)`.
-            if word.first == "/" || word.contains("(") || word == "in" || word.contains(":") || word.first == "<" {
+            let bytes = word.utf8
+            if bytes.first == UInt8(ascii: "/") || bytes.contains(UInt8(ascii: "(")) || word == "in"
+                || bytes.contains(UInt8(ascii: ":")) || bytes.first == UInt8(ascii: "<")
+            {
                 break
             }
             words.append(word)
