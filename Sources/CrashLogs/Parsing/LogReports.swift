@@ -27,10 +27,9 @@ package enum LogReports {
     package static func forEach(in input: LogInput, source: String, _ body: (CrashReport, _ continuing: Bool) -> Void)
         throws(CrashLogError)
     {
-        try forEachPiece(
-            in: input, source: source, work: { piece, _ in (piece, ()) },
-            makeWorker: { { piece, _ in (piece, ()) } }
-        ) { piece in
+        // The pieces as parsed: only the parsing is done on other threads.
+        let asParsed: @Sendable (ParsedPiece, () -> Void?) -> (ParsedPiece, Void) = { piece, _ in (piece, ()) }
+        try forEachPiece(in: input, source: source, work: asParsed, makeWorker: { asParsed }) { piece in
             for (index, report) in piece.reports.enumerated() { body(report, piece.continues && index == 0) }
         }
     }

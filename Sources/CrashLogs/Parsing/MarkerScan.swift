@@ -29,6 +29,8 @@ struct MarkerScan: Sendable {
     /// For each byte value, the range of `candidates` keyed by it (empty when none is).
     private let slots: [Range<Int>]
     private let candidates: [Candidate]
+    /// Every marker's bit: a scan that has found them all is done.
+    private let everyMarker: UInt64
 
     init(markers: [String]) {
         precondition(markers.count <= 64, "a MarkerScan holds at most 64 markers")
@@ -60,6 +62,7 @@ struct MarkerScan: Sendable {
         self.slots = slots
         self.isKey = slots.map { $0.isEmpty ? 0 : 1 }
         self.candidates = keyed.map(\.candidate)
+        self.everyMarker = keyed.reduce(0) { $0 | 1 << UInt64($1.candidate.index) }
     }
 
     /// How often a byte turns up in log text, roughly: the lower, the better a key.
@@ -87,7 +90,6 @@ struct MarkerScan: Sendable {
         // A key whose markers are all found is a key no more: a log's common punctuation stops costing comparisons
         // once its markers are seen, and the scan ends when every marker is.
         var isKey = self.isKey
-        let all = self.candidates.reduce(UInt64(0)) { $0 | 1 << UInt64($1.index) }
         let text = bytes.span, slots = self.slots.span
         let candidates = self.candidates.span, markerBytes = self.markerBytes.span
         var position = 0
@@ -115,7 +117,7 @@ struct MarkerScan: Sendable {
             }
             if slotDone {
                 isKey[byte] = 0
-                if found == all { break }
+                if found == everyMarker { break }
             }
             position += 1
         }
