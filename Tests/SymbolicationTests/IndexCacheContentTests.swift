@@ -55,6 +55,9 @@ struct IndexCacheContentTests {
         // The other build put in its place, with the same modification time: its content has no file yet.
         try FileManager.default.removeItem(atPath: binary)
         try Self.copy(second, to: binary)
+        // The fixtures are built one after the other, so their own times may differ: the first's is given.
+        let touched = try Command.run("/usr/bin/touch", ["-r", first, binary])
+        try #require(touched.status == 0, "\(touched.standardError)")
         try #require(FileSystem.status(binary)?.modified == FileSystem.status(first)?.modified)
         let replaced = try ImageSymbolizer(path: binary, options: SymbolizerOptions(indexCache: cache))
         #expect(replaced.indexCacheFile == nil)
