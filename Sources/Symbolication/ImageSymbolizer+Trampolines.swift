@@ -15,12 +15,8 @@ struct RepeatedAnswers: Sendable {
 extension ImageSymbolizer {
     /// True when the code at `address` is a signal trampoline's (see ``SignalTrampoline``), read from the image.
     package func isSignalTrampoline(at address: FileAddress) -> Bool {
-        let (known, mapped) = answers.withLock { answers in
-            if answers.mappedImage == nil { answers.mappedImage = .some(try? ImmutableBytes(mapping: image.path)) }
-            return (answers.trampolines[address.rawValue], answers.mappedImage ?? nil)
-        }
-        if let known { return known }
-        guard let mapped,
+        if let known = answers.withLock({ $0.trampolines[address.rawValue] }) { return known }
+        guard let mapped = mappedImage(),
             let bytes = ObjectFileReader.loadedBytes(
                 at: address, count: SignalTrampoline.longestSequence, in: image, mapped: mapped)
         else {
@@ -29,5 +25,13 @@ extension ImageSymbolizer {
         let answer = SignalTrampoline.isTrampolineCode(bytes, architecture: image.architecture)
         answers.withLock { $0.trampolines[address.rawValue] = answer }
         return answer
+    }
+
+    /// The image's bytes, mapped the first time its code is read; `nil` when they cannot be.
+    func mappedImage() -> ImmutableBytes? {
+        answers.withLock { answers in
+            if answers.mappedImage == nil { answers.mappedImage = .some(try? ImmutableBytes(mapping: image.path)) }
+            return answers.mappedImage ?? nil
+        }
     }
 }

@@ -112,9 +112,16 @@ public final class Symbolicator {
         var imageSymbolFiles: [Int: any ModuleSymbols] = [:]
         var imageProblems: [Int: UnresolvedReason] = [:]
         var framesOfImage: [Int: [CrashFrame]] = [:]
-        for thread in report.threads {
-            for frame in thread.frames {
-                if let image = frame.image { framesOfImage[image, default: []].append(frame) }
+        for (threadIndex, thread) in report.threads.enumerated() {
+            for frameIndex in thread.frames.indices {
+                guard let image = thread.frames[frameIndex].image else { continue }
+                var frame = thread.frames[frameIndex]
+                if frame.addressKind == .returnAddress,
+                    Self.mayBeInterrupted(frameIndex, of: thread, firstContinues: continuing && threadIndex == 0)
+                {
+                    frame.addressKind = .programCounter
+                }
+                framesOfImage[image, default: []].append(frame)
             }
         }
         for index in report.images.indices {
@@ -212,6 +219,16 @@ public final class Symbolicator {
             }
             endedAfterTrampoline = afterTrampoline
         }
+    }
+
+    /// Whether frame `index` of `thread`, which the log gives as a return address, may be the instruction a signal
+    /// interrupted: after a trampoline it is. Which frame of another image is a trampoline is known only once that
+    /// image is found, so one after an unnamed frame of another image may be (after one of its own image, the binary
+    /// tells: ``LogAgreement``).
+    private static func mayBeInterrupted(_ index: Int, of thread: CrashThread, firstContinues: Bool) -> Bool {
+        guard index > 0 else { return firstContinues }
+        if let name = thread.frames[index - 1].symbolInLog { return SignalTrampoline.isTrampoline(named: name) }
+        return thread.frames[index - 1].image != thread.frames[index].image
     }
 
     /// Fills `frame` of `image` from a symbol file: its offset from where the image was loaded is looked up (a return
@@ -413,7 +430,11 @@ public final class Symbolicator {
                 reject(candidate, .unreadable)
                 return nil
             }
-            switch LogAgreement.check(symbolizer, image: image, frames: frames) {
+            // glibc's `backtrace` walks the machine stack with its call-frame information: a return address there
+            // follows a call. Where the binary was named with -o, the user vouches for it.
+            let checksCalls = format == .glibcBacktrace && candidate.path != options.object
+            switch LogAgreement.check(symbolizer, image: image, frames: frames, returnAddressesFollowCalls: checksCalls)
+            {
             case .success(let agreement):
                 // What opening it found (no debug information, say) is said once the binary is used, not for every candidate.
                 if openingNoted.insert(ObjectIdentifier(symbolizer)).inserted {

@@ -34,4 +34,35 @@ struct ImageIdentificationTests {
         #expect(
             try Self.identifications("SampleCrashes/linux-c-sensors/crash.txt", ["--parse-only"])["sensors"] == "null")
     }
+
+    /// Offsets alone vouch for a binary only where its code calls at the log's return addresses: another program whose
+    /// code covers every offset of the log, at one page-aligned load bias, is not used, and the frames stay as written.
+    @Test(arguments: ["inventory-gcc", "inventory-clang"])
+    func anotherProgramWhoseCodeCoversTheOffsetsIsNotUsed(_ other: String) throws {
+        let scratch = try BadInputTests.Scratch()
+        let log = scratch.path("crash.txt")
+        try FileManager.default.copyItem(
+            atPath: Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/crash.txt").path,
+            toPath: log)
+        try FileManager.default.copyItem(atPath: Paths.fixture(other), toPath: scratch.path("sensors"))
+        let run = try Command.postmortem(["symbolicate", "--no-cache", log])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(
+            run.errorLines.contains {
+                $0.contains("not used for the log's sensors:") && $0.contains("follow no call instruction")
+            }, "\(run.standardError)")
+        let written = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        for line in written where line.hasPrefix("./sensors(") {
+            #expect(run.outputLines.contains(line), "\(line) is printed back as written")
+        }
+        #expect(try Self.identifications(log)["sensors"] == "null")
+        // Given with -o, it is the user's word: used.
+        #expect(try Self.identifications(log, ["-o", scratch.path("sensors")])["sensors"] == "offsets")
+        // The program that crashed, in its place, is used: every return address of it follows a call.
+        try FileManager.default.removeItem(atPath: scratch.path("sensors"))
+        try FileManager.default.copyItem(
+            atPath: Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-c-sensors/sensors").path,
+            toPath: scratch.path("sensors"))
+        #expect(try Self.identifications(log)["sensors"] == "offsets")
+    }
 }

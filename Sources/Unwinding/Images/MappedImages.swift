@@ -262,23 +262,25 @@ package final class MappedImages: CallFrameSource {
         guard let index = imageIndex(containing: address), let binary = images[index].binary, binary.format == .elf
         else { return false }
         let fileAddress = address &- images[index].bias
-        guard fileAddress >= 8,
+        let count = CallInstructions.bytesRead
+        guard fileAddress >= UInt64(count),
             let segment = binary.segments.first(where: { segment in
-                segment.isExecutable && fileAddress - 8 >= segment.virtualAddress.rawValue
+                segment.isExecutable && fileAddress - UInt64(count) >= segment.virtualAddress.rawValue
                     && fileAddress <= segment.virtualAddress.rawValue + segment.fileSize
             })
         else { return false }
         let offset =
-            (binary.slice?.offset ?? 0) + segment.fileOffset + (fileAddress - 8 - segment.virtualAddress.rawValue)
+            (binary.slice?.offset ?? 0) + segment.fileOffset
+            + (fileAddress - UInt64(count) - segment.virtualAddress.rawValue)
         let before =
             if images[index].path == VirtualDSO.path, let virtualDSO {
-                offset + 8 <= UInt64(virtualDSO.contents.count)
-                    ? virtualDSO.contents.bytes(Int(offset)..<Int(offset) + 8) : nil
+                offset + UInt64(count) <= UInt64(virtualDSO.contents.count)
+                    ? virtualDSO.contents.bytes(Int(offset)..<Int(offset) + count) : nil
             } else {
-                FileSystem.read(binary.path, offset: offset, count: 8)
+                FileSystem.read(binary.path, offset: offset, count: count)
             }
         guard let before else { return false }
-        return CallInstructions.endsWithCall(before, architecture: architecture)
+        return CallInstructions.endsWithCall(before, architecture: architecture.objectArchitecture) ?? false
     }
 
     /// Whether `address` is in executable memory (the core's segment flags), or in an image when that is not known.
