@@ -64,7 +64,7 @@ struct LogSigning {
             outcome.said.error(failure.line)
             return outcome
         case .success(.dump(let unwound)):
-            sign(unwound.report, of: source, modified: modified, continuing: false, into: &outcome)
+            sign(unwound.report, of: source, modified: modified, into: &outcome)
             outcome.read = true
             return outcome
         case .success(.log(let read)):
@@ -72,7 +72,10 @@ struct LogSigning {
         }
         do {
             try LogReports.forEach(in: input, source: source.name) { parsed, continuing in
-                sign(parsed, of: source, modified: modified, continuing: continuing, into: &outcome)
+                // A report larger than a piece goes on in the next: one crash, signed by its first piece (where its
+                // crashing stack starts).
+                guard !continuing else { return }
+                sign(parsed, of: source, modified: modified, into: &outcome)
             }
         } catch {
             if !(quietWhenNoLog && error.isUnknownFormat) { outcome.said.error(CommandLineAdvice.line(error)) }
@@ -83,12 +86,12 @@ struct LogSigning {
     }
 
     private func sign(
-        _ parsed: CrashReport, of source: LogSource, modified: Int64?, continuing: Bool, into outcome: inout Outcome
+        _ parsed: CrashReport, of source: LogSource, modified: Int64?, into outcome: inout Outcome
     ) {
         var report = parsed
         // Only the crashing stack makes the signature: the other threads are not looked up.
         if let stack = CrashingStack.of(report) { report.threads = [stack] }
-        symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
+        symbolicator.symbolicate(&report, logDirectory: source.directory)
         outcome.said.take(diagnostics)
         let unresolved = symbolicator.unresolvedImages(of: report).map {
             UnresolvedKey(image: $0.name, reason: CommandLineAdvice.line($0.reason))

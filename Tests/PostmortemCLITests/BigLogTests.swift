@@ -33,7 +33,7 @@ struct BigLogTests {
         let scratch = try BadInputTests.Scratch()
         let text = try String(contentsOfFile: Paths.packageRoot.path + "/" + Self.report, encoding: .utf8)
         var bytes = Array(String(repeating: text, count: 200).utf8)
-        // Lines of control bytes, more than the megabyte a piece's end looks ahead for a report: a piece begins in them.
+        // Lines of control bytes, more than a piece's end looks ahead for a report (eight pieces): a piece begins in them.
         let control = [UInt8](repeating: 1, count: 99) + [UInt8(ascii: "\n")]
         for _ in 0..<15_000 { bytes += control }
         bytes += Array(String(repeating: text, count: 200).utf8)
@@ -45,5 +45,37 @@ struct BigLogTests {
         #expect(result.standardOutput.components(separatedBy: " in value_at ").count == 401, "every report")
         let output = Array(result.standardOutput.utf8)
         #expect(output.count(where: { $0 == 1 }) == 15_000 * 99, "every control byte printed back")
+    }
+
+    /// A report larger than a piece, up to eight of them, is one report: one object of `--json`, one crash of `group`.
+    /// A larger one is read a piece at a time, each piece an object of `--json`, and is still one crash of `group`.
+    @Test(arguments: [(20_000, 1), (100_000, 4)])
+    func aReportLargerThanAPieceIsOneCrash(_ size: Int, _ leastObjects: Int) throws {
+        let scratch = try BadInputTests.Scratch()
+        let sample = "SampleCrashes/linux-c-signal"
+        let lines = try String(contentsOfFile: Paths.packageRoot.path + "/\(sample)/segv-pie.txt", encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let header = lines.filter { !$0.contains("[0x") }, frames = lines.filter { $0.contains("[0x") }
+        try #require(!header.isEmpty && frames.count > 3)
+        // The crash's trace with its innermost frames over and over: one deep stack.
+        var log = header + [frames[0]]
+        while log.joined(separator: "\n").utf8.count < size { log += frames[1...2] }
+        log += frames[3...]
+        try (log.joined(separator: "\n") + "\n").write(
+            toFile: scratch.path("deep.txt"), atomically: true, encoding: .utf8)
+        let small = ["POSTMORTEM_PIECE_SIZE": "4096"]
+        let objects = try Command.run(
+            Paths.postmortem, ["symbolicate", "--no-cache", "--json", "-d", sample, scratch.path("deep.txt")],
+            environment: small)
+        #expect(objects.status == 0, "\(objects.standardError)")
+        let count = objects.outputLines.count
+        #expect(leastObjects == 1 ? count == 1 : count >= leastObjects, "\(count) objects")
+        let grouped = try Command.run(
+            Paths.postmortem, ["group", "--no-cache", "--json", "-d", sample, scratch.path("deep.txt")],
+            environment: small)
+        #expect(grouped.status == 0, "\(grouped.standardError)")
+        let answer = try JSONSerialization.jsonObject(with: Data(grouped.standardOutput.utf8)) as? [String: Any]
+        let groups = try #require(answer?["groups"] as? [[String: Any]], "\(grouped.standardOutput)")
+        #expect(groups.map { $0["count"] as? Int ?? 0 }.reduce(0, +) == 1, "\(groups)")
     }
 }

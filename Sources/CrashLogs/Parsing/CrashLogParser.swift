@@ -78,7 +78,7 @@ public enum CrashLogParser {
         -> CrashReport
     {
         try refuseBinary(bytes, source: source)
-        let (lines, content) = unwrapped(bytes, format: format)
+        let (lines, content, _) = unwrapped(bytes, format: format)
         return try parse(lines: lines, bytes: content, source: source, format: format)
     }
 
@@ -92,10 +92,19 @@ public enum CrashLogParser {
 
     /// The lines of the log in `bytes` as its parsers read them, and their bytes: unwrapped from what carried them
     /// (JSON lines, a logger's prefix) as ``LogFraming`` decides, judged by how many frames the log parses to.
-    static func unwrapped(_ bytes: [UInt8], format: CrashLogFormat?) -> (lines: [LogLine], bytes: [UInt8]) {
+    /// - Parameter known: the framing to unwrap with (a later piece of a large log is read as its first piece was);
+    ///   found on the lines when `nil`.
+    static func unwrapped(_ bytes: [UInt8], format: CrashLogFormat?, framing known: LogFraming? = nil) -> (
+        lines: [LogLine], bytes: [UInt8], framing: LogFraming
+    ) {
         let lines = LogLine.split(bytes)
-        let (unwrapped, framing) = LogFraming.unwrap(lines) { frameCount($0, format: format) }
-        return framing.isNone ? (lines, bytes) : (unwrapped, LogLine.joinedBytes(unwrapped))
+        let framing = known ?? LogFraming.of(lines) { frameCount($0, format: format) }
+        return framing.isNone
+            ? (lines, bytes, framing)
+            : {
+                let unwrapped = framing.unwrap(lines)
+                return (unwrapped, LogLine.joinedBytes(unwrapped), framing)
+            }()
     }
 
     /// Every report in the log in `bytes`: one for most logs, one per crash for a log that holds several, of one
@@ -114,7 +123,22 @@ public enum CrashLogParser {
     static func parseAll(text bytes: [UInt8], source: String, format: CrashLogFormat?) throws(CrashLogError)
         -> [CrashReport]
     {
-        let (lines, content) = unwrapped(bytes, format: format)
+        try parseAll(text: bytes, source: source, format: format, framing: nil).reports
+    }
+
+    /// ``parseAll(text:source:format:)`` unwrapped with `framing` (found on the lines when `nil`: a log's first piece
+    /// finds it, the later pieces are read with it, as a log read whole is), and the framing used.
+    static func parseAll(text bytes: [UInt8], source: String, format: CrashLogFormat?, framing: LogFraming?)
+        throws(CrashLogError) -> (reports: [CrashReport], framing: LogFraming)
+    {
+        let (lines, content, framing) = unwrapped(bytes, format: format, framing: framing)
+        return (try parseAll(lines: lines, content: content, source: source, format: format), framing)
+    }
+
+    /// The reports of a log's lines, once unwrapped, and their bytes.
+    private static func parseAll(lines: [LogLine], content: [UInt8], source: String, format: CrashLogFormat?)
+        throws(CrashLogError) -> [CrashReport]
+    {
         let markers = formatMarkers.markers(in: content)
         let detected = format ?? detectFormat(lines, bytes: content, markers: markers)
         let allStarts = SeveralReports.starts(in: lines, markers: markers)

@@ -4,10 +4,11 @@ import PostmortemCore
 /// The reports of one log, parsed a piece at a time when the log is large and its format allows it (see
 /// ``LogPieces``), so that memory follows the piece, not the log. Shared by `symbolicate`, `group` and the server.
 package enum LogReports {
-    /// The size of the pieces a large log is read in; `POSTMORTEM_PIECE_SIZE` changes it (the tests cut small logs
-    /// in many places with it).
+    /// The size of the pieces a large log is read in, a megabyte: what a piece parses to is held until it is
+    /// printed, three pieces at a time, and a megabyte of short traces is some twenty of reports. `POSTMORTEM_PIECE_SIZE`
+    /// changes it (the tests cut small logs in many places with it).
     package static let pieceSize =
-        FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 8 << 20
+        FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 1 << 20
     /// The size of a large log's first piece, which decides alone how the rest is read.
     static let firstPieceSize = 1 << 20
 
@@ -55,10 +56,13 @@ package enum LogReports {
         let firstBytes = input.read(pieces[0])
         try CrashLogParser.refuseBinary(firstBytes, source: source)
         var firstReports: [CrashReport]?
-        if pieces.count > 1, let first = try? CrashLogParser.parseAll(firstBytes, source: source),
-            LogPieces.readsInPieces(first.first?.format)
+        // Every piece is unwrapped as the first: a log read whole is, by what its first lines show.
+        var framing: LogFraming?
+        if pieces.count > 1,
+            let first = try? CrashLogParser.parseAll(text: firstBytes, source: source, format: nil, framing: nil),
+            LogPieces.readsInPieces(first.reports.first?.format)
         {
-            firstReports = first
+            (firstReports, framing) = (first.reports, first.framing)
         }
         let format = firstReports?.first?.format
         var imageTable: [CrashImage] = []
@@ -66,12 +70,13 @@ package enum LogReports {
             // One piece at a time, keeping only the images.
             imageTable = CrashReport.mergedImageTable(
                 pieces.map { piece in
-                    ((try? CrashLogParser.parseAll(input.read(piece), source: source, format: format)) ?? []).flatMap(
-                        \.images)
+                    let parsed = try? CrashLogParser.parseAll(
+                        text: input.read(piece), source: source, format: format, framing: framing)
+                    return (parsed?.reports ?? []).flatMap(\.images)
                 })
         }
         let list = format == nil ? [0..<input.count] : pieces
-        let (readFirst, images) = (firstReports, imageTable)
+        let (readFirst, images, firstFraming) = (firstReports, imageTable, framing)
         // Each piece's reports, and whether the first continues a report the piece before began.
         let parse: @Sendable (Int) -> Result<ParsedPiece, CrashLogError> = { number in
             let piece = list[number]
@@ -80,7 +85,8 @@ package enum LogReports {
                 var reports =
                     try number == 0 && readFirst != nil
                     ? readFirst!
-                    : CrashLogParser.parseAll(text: bytes, source: source, format: format)
+                    : CrashLogParser.parseAll(text: bytes, source: source, format: format, framing: firstFraming)
+                        .reports
                 if !images.isEmpty { for index in reports.indices { reports[index].adoptImages(images) } }
                 // A piece that begins with a report's first line continues nothing (the process before it may be
                 // another).
@@ -114,36 +120,73 @@ package struct ParsedPiece: Sendable {
 
 extension LogReports {
     /// How far past a piece's end a report's first line is looked for: a short way first (most logs start a report
-    /// every few kilobytes, and each boundary is searched before any piece is parsed), then as far as a megabyte.
-    static let reportStartSearches = [64 << 10, 1 << 20]
+    /// every few kilobytes, and each boundary is searched before any piece is parsed), then farther, as far as a
+    /// report is kept whole (one larger is read in pieces, its later ones continuing it).
+    static let reportStartSearches = [max(pieceSize / 64, 1), pieceSize, largestWholeReport]
 
-    /// `pieces` with each boundary moved forward to the first line of a report in the megabyte after it (a boundary
-    /// with none stays where it is), so that no report is cut in two: its frames renumbered in one piece, its
-    /// `SUMMARY:` line in the other, away from the frames it names.
+    /// The size up to which a report is never cut, eight pieces: pieces are small (memory follows a piece's reports),
+    /// and a report of a few megabytes (a deep recursion, a debugger's every thread) is still one report, in `--json`
+    /// and `group`.
+    static let largestWholeReport = 8 * pieceSize
+
+    /// `pieces` with each boundary moved forward to the first line of a report after it, looked for as far as
+    /// ``largestWholeReport``, so that no report is cut in two: its frames renumbered in one piece, its `SUMMARY:` line
+    /// in the other, away from the frames it names. A report larger than that is cut where the pieces end (its later
+    /// pieces continue it); the rest of a log that begins no report within that reach ends the report before, and is
+    /// read with it.
     static func cutAtReportStarts(_ pieces: [Range<Int>], of input: LogInput) -> [Range<Int>] {
         guard pieces.count > 1 else { return pieces }
         var bounds = [0]
+        // How far the last search found no report start: a boundary before it is inside a report too large to keep.
+        var noStartBefore = 0
+        // Whether the last piece ended inside such a report (not where one begins).
+        var insideALargeReport = false
         for piece in pieces.dropFirst() where piece.lowerBound > bounds[bounds.count - 1] {
             let start = piece.lowerBound
-            var bound = start
-            for search in reportStartSearches {
-                let window = input.read(start..<min(start + search, input.count))
-                let lines = LogLine.split(window)
-                let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: window))
-                // A glibc frame first is as likely the middle of a trace (``SeveralReports/beginsAReport(_:)``).
-                if let first = starts.first(where: { $0.line > 0 || $0.format != .glibcBacktrace }) {
-                    bound += lines[..<first.line].reduce(0) { $0 + $1.byteCount }
-                    break
-                }
-                // The last piece with no report starting in it is the end of the report before: read with it (only
-                // the last: a larger tail is a report too large for a piece, read in pieces as any other).
-                if piece.upperBound == input.count, start + window.count >= input.count { bound = input.count }
-                if window.count < search { break }
+            if start < noStartBefore {
+                bounds.append(start)
+                continue
             }
-            if bound > bounds[bounds.count - 1], bound < input.count { bounds.append(bound) }
+            switch nextReportStart(from: start, in: input) {
+            case .found(let bound):
+                bounds.append(bound)
+                insideALargeReport = false
+            case .none(let searchedUpTo):
+                if searchedUpTo >= input.count, !insideALargeReport { return finished(bounds, input.count) }
+                bounds.append(start)
+                insideALargeReport = true
+                noStartBefore = searchedUpTo
+            }
         }
-        bounds.append(input.count)
-        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
+        return finished(bounds, input.count)
+    }
+
+    /// The pieces between `bounds` and `end`.
+    private static func finished(_ bounds: [Int], _ end: Int) -> [Range<Int>] {
+        zip(bounds, bounds.dropFirst() + [end]).map { $0..<$1 }
+    }
+
+    /// Where the first report that begins at or after `start` begins, looked for as far as ``largestWholeReport``.
+    private enum ReportStart {
+        case found(Int)
+        /// None from `start` up to this offset.
+        case none(searchedUpTo: Int)
+    }
+
+    private static func nextReportStart(from start: Int, in input: LogInput) -> ReportStart {
+        var searchedUpTo = start
+        for search in reportStartSearches {
+            let window = input.read(start..<min(start + search, input.count))
+            let lines = LogLine.split(window)
+            let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: window))
+            // A glibc frame first is as likely the middle of a trace (``SeveralReports/beginsAReport(_:)``).
+            if let first = starts.first(where: { $0.line > 0 || $0.format != .glibcBacktrace }) {
+                return .found(start + lines[..<first.line].reduce(0) { $0 + $1.byteCount })
+            }
+            searchedUpTo = start + window.count
+            if window.count < search { break }
+        }
+        return .none(searchedUpTo: searchedUpTo)
     }
 }
 
