@@ -23,7 +23,7 @@ struct LogPieceCuttingTests {
             let input = LogInput.bytes(log)
             for pieceSize in [4_096, 5_000, 7_777] {
                 let raw = input.pieces(pieceSize: pieceSize, firstPieceSize: pieceSize / 2)
-                let pieces = LogReports.cutAtReportStarts(raw, of: input)
+                let pieces = LogReports.cutAtReportStarts(raw, of: input).pieces
                 #expect(pieces.first?.lowerBound == 0 && pieces.last?.upperBound == log.count)
                 #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "no gap")
                 for piece in pieces.dropFirst() {

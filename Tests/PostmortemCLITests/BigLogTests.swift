@@ -78,4 +78,31 @@ struct BigLogTests {
         let groups = try #require(answer?["groups"] as? [[String: Any]], "\(grouped.standardOutput)")
         #expect(groups.map { $0["count"] as? Int ?? 0 }.reduce(0, +) == 1, "\(groups)")
     }
+
+    /// Every crash of a log of many, read in pieces, is counted once by `group`, as when the log is read whole: a
+    /// piece that begins with a report's frames (a glibc trace's heading left in the piece before) begins a crash, not
+    /// the one before's continuation.
+    @Test(arguments: ["SampleCrashes/linux-c-signal/segv-pie.txt", "SampleCrashes/linux-c-asan/asan.txt"])
+    func groupCountsEveryCrashOfALogReadInPieces(_ sample: String) throws {
+        let scratch = try BadInputTests.Scratch()
+        let text = try String(contentsOfFile: Paths.packageRoot.path + "/" + sample, encoding: .utf8)
+        let count = 300
+        // Each run of the program at load addresses of its own, as ASLR gives (a glibc trace printed twice at the same
+        // addresses is one process's).
+        let runs = (0..<count).map { run in
+            text.replacing(/\[0x([0-9a-f]+)\]/) { match in
+                "[0x" + String((UInt64(match.output.1, radix: 16) ?? 0) + UInt64(run) << 12, radix: 16) + "]"
+            }
+        }
+        try runs.joined().write(toFile: scratch.path("many.txt"), atomically: true, encoding: .utf8)
+        try #require(text.utf8.count * count > 20 * 4096)
+        let folder = (sample as NSString).deletingLastPathComponent
+        let grouped = try Command.run(
+            Paths.postmortem, ["group", "--no-cache", "--json", "-d", folder, scratch.path("many.txt")],
+            environment: ["POSTMORTEM_PIECE_SIZE": "4096"])
+        #expect(grouped.status == 0, "\(grouped.standardError)")
+        let answer = try JSONSerialization.jsonObject(with: Data(grouped.standardOutput.utf8)) as? [String: Any]
+        let groups = try #require(answer?["groups"] as? [[String: Any]], "\(grouped.standardOutput)")
+        #expect(groups.map { $0["count"] as? Int ?? 0 }.reduce(0, +) == count, "\(groups)")
+    }
 }

@@ -50,8 +50,8 @@ package enum LogReports {
     ) throws(CrashLogError) {
         // The first piece is read alone, before the others (it says how they are read): a small one keeps the other
         // threads from waiting on it long.
-        let pieces = cutAtReportStarts(
-            input.pieces(pieceSize: pieceSize, firstPieceSize: firstPieceSize), of: input)
+        let cut = cutAtReportStarts(input.pieces(pieceSize: pieceSize, firstPieceSize: firstPieceSize), of: input)
+        let pieces = cut.pieces
         // The first piece, read once: it decides whether the rest is read in pieces too.
         let firstBytes = input.read(pieces[0])
         try CrashLogParser.refuseBinary(firstBytes, source: source)
@@ -90,7 +90,7 @@ package enum LogReports {
                 if !images.isEmpty { for index in reports.indices { reports[index].adoptImages(images) } }
                 // A piece that begins with a report's first line continues nothing (the process before it may be
                 // another).
-                let continues = number > 0 && !SeveralReports.beginsAReport(Array(bytes.prefix(LogPieces.headLength)))
+                let continues = number > 0 && cut.continuing.contains(piece.lowerBound)
                 return .success(ParsedPiece(reports: reports, continues: continues))
             } catch { return .failure(error) }
         }
@@ -134,17 +134,19 @@ extension LogReports {
     /// in the other, away from the frames it names. A report larger than that is cut where the pieces end (its later
     /// pieces continue it); the rest of a log that begins no report within that reach ends the report before, and is
     /// read with it.
-    static func cutAtReportStarts(_ pieces: [Range<Int>], of input: LogInput) -> [Range<Int>] {
-        guard pieces.count > 1 else { return pieces }
+    static func cutAtReportStarts(_ pieces: [Range<Int>], of input: LogInput) -> CutLog {
+        guard pieces.count > 1 else { return CutLog(pieces: pieces, continuing: []) }
         var bounds = [0]
         // How far the last search found no report start: a boundary before it is inside a report too large to keep.
         var noStartBefore = 0
-        // Whether the last piece ended inside such a report (not where one begins).
+        // The bounds inside such a report (not where one begins).
+        var continuing: Set<Int> = []
         var insideALargeReport = false
         for piece in pieces.dropFirst() where piece.lowerBound > bounds[bounds.count - 1] {
             let start = piece.lowerBound
             if start < noStartBefore {
                 bounds.append(start)
+                continuing.insert(start)
                 continue
             }
             switch nextReportStart(from: start, in: input) {
@@ -152,13 +154,23 @@ extension LogReports {
                 bounds.append(bound)
                 insideALargeReport = false
             case .none(let searchedUpTo):
-                if searchedUpTo >= input.count, !insideALargeReport { return finished(bounds, input.count) }
+                if searchedUpTo >= input.count, !insideALargeReport {
+                    return CutLog(pieces: finished(bounds, input.count), continuing: continuing)
+                }
                 bounds.append(start)
+                continuing.insert(start)
                 insideALargeReport = true
                 noStartBefore = searchedUpTo
             }
         }
-        return finished(bounds, input.count)
+        return CutLog(pieces: finished(bounds, input.count), continuing: continuing)
+    }
+
+    /// A log cut into pieces, and where a piece goes on with the report the piece before began.
+    struct CutLog {
+        var pieces: [Range<Int>]
+        /// The first offsets of the pieces that begin inside a report (too large to keep whole), not where one begins.
+        var continuing: Set<Int>
     }
 
     /// The pieces between `bounds` and `end`.
@@ -179,7 +191,7 @@ extension LogReports {
             let window = input.read(start..<min(start + search, input.count))
             let lines = LogLine.split(window)
             let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: window))
-            // A glibc frame first is as likely the middle of a trace (``SeveralReports/beginsAReport(_:)``).
+            // A glibc frame first is as likely the middle of a trace as its start.
             if let first = starts.first(where: { $0.line > 0 || $0.format != .glibcBacktrace }) {
                 return .found(start + lines[..<first.line].reduce(0) { $0 + $1.byteCount })
             }

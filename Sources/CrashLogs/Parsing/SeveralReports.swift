@@ -44,15 +44,6 @@ enum SeveralReports {
             }
     }
 
-    /// Whether `head` (the first bytes of a piece of a large log) begins with a report's own first line: a header,
-    /// not a glibc frame, which may as well be the middle of a trace.
-    static func beginsAReport(_ head: [UInt8]) -> Bool {
-        let lines = LogLine.split(head)
-        return starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: head)).contains {
-            $0.line == 0 && $0.format != .glibcBacktrace
-        }
-    }
-
     /// `starts` less those that cannot begin a second report, which spares reading the log again in pieces: a start
     /// of a format `whole`'s format holds inside its reports (``CrashLogFormatReader/embeddedFormats``), above its last
     /// frame (an Apple report's `Terminating app due to uncaught exception` in its header).
