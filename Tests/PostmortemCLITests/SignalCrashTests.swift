@@ -231,7 +231,7 @@ struct SignalCrashTests {
 
     /// A log too large to hold at once (the PIE crash's frames, over and over) is read in pieces and reads as it does
     /// whole: every block of frames comes out as the one block does, the frame after the trampoline too, wherever the
-    /// pieces fall (the default 8 MB pieces over 17 MB, and small pieces over 60 KB that cut it at every line). Each
+    /// pieces fall (the default 1 MiB pieces over 17 MB, and small pieces over 60 KB that cut it at every line). Each
     /// piece is written as it is done: with 64 KB pieces over 17 MB, the peak RSS stays well below the output's size
     /// on top of the input's (holding the 33 MB of output until the end took 45 MB more than the process's base).
     @Test(

@@ -5,8 +5,8 @@ import PostmortemCore
 /// ``LogPieces``), so that memory follows the piece, not the log. Shared by `symbolicate`, `group` and the server.
 package enum LogReports {
     /// The size of the pieces a large log is read in, a megabyte: what a piece parses to is held until it is
-    /// printed, three pieces at a time, and a megabyte of short traces is some twenty of reports. `POSTMORTEM_PIECE_SIZE`
-    /// changes it (the tests cut small logs in many places with it).
+    /// printed, three pieces at a time, and a megabyte of short traces parses to some twenty megabytes of reports.
+    /// `POSTMORTEM_PIECE_SIZE` changes it (the tests cut small logs in many places with it).
     package static let pieceSize =
         FileSystem.environment("POSTMORTEM_PIECE_SIZE").flatMap { Int($0) }.map { max($0, 1) } ?? 1 << 20
     /// The size of a large log's first piece, which decides alone how the rest is read.
@@ -88,8 +88,8 @@ package enum LogReports {
                     : CrashLogParser.parseAll(text: bytes, source: source, format: format, framing: firstFraming)
                         .reports
                 if !images.isEmpty { for index in reports.indices { reports[index].adoptImages(images) } }
-                // A piece that begins with a report's first line continues nothing (the process before it may be
-                // another).
+                // Only where the cut fell inside a report too large to keep whole does a piece go on with the one
+                // before (one that begins with frames may be a new process's: a glibc trace's heading is left before).
                 let continues = number > 0 && cut.continuing.contains(piece.lowerBound)
                 return .success(ParsedPiece(reports: reports, continues: continues))
             } catch { return .failure(error) }

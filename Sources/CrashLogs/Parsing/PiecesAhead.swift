@@ -8,7 +8,8 @@ final class PiecesAhead<Made: Sendable, Carried: Sendable>: Sendable {
     typealias Work = (ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried)
     /// Threads working on pieces.
     static var threads: Int { 2 }
-    /// Pieces in work or waiting that were not taken yet: memory follows it (a piece is 8 MiB of text).
+    /// Pieces in work or waiting that were not taken yet: memory follows it (a piece is a megabyte of text, more when
+    /// a report runs past it).
     static var ahead: Int { 2 }
     private let results: Mutex<[Result<Made, CrashLogError>?]>
     private let finished: [DispatchSemaphore]
