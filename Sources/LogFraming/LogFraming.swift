@@ -70,6 +70,21 @@ package struct LogFraming: Hashable, Sendable {
         return unwrapped
     }
 
+    /// ``unwrap(_:)`` of `lines`, with the index in `lines` of the line each unwrapped line came from (a JSON object
+    /// whose message holds several lines gives several).
+    package func unwrapWithOrigins(_ lines: [LogLine]) -> (lines: [LogLine], origins: [Int]) {
+        var unwrapped: [LogLine] = [], origins: [Int] = []
+        unwrapped.reserveCapacity(lines.count)
+        origins.reserveCapacity(lines.count)
+        for (index, line) in lines.enumerated() {
+            let opened = jsonMessageKey.flatMap { JSONLogLines.open(line, key: $0) } ?? [line]
+            unwrapped += opened
+            origins += repeatElement(index, count: opened.count)
+        }
+        if let linePrefix { unwrapped = LinePrefixes.strip(linePrefix, from: unwrapped) }
+        return (unwrapped, origins)
+    }
+
     /// `lines` unwrapped as a reader whose `reading` tells how much it makes of a set of lines reads them best
     /// (``of(_:reading:)``, then ``unwrap(_:)``), with the framing found.
     package static func unwrap(_ lines: [LogLine], reading: ([LogLine]) -> Int) -> (

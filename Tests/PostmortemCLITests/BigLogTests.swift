@@ -105,4 +105,32 @@ struct BigLogTests {
         let groups = try #require(answer?["groups"] as? [[String: Any]], "\(grouped.standardOutput)")
         #expect(groups.map { $0["count"] as? Int ?? 0 }.reduce(0, +) == count, "\(groups)")
     }
+
+    /// A log carried as JSON lines (docker's) or behind a logger's prefix is cut where its reports begin in the
+    /// messages, not in the middle of one: read in pieces, it reads as it does whole (no report cut in two, its
+    /// `SUMMARY:` left unresolved in the next piece).
+    @Test(arguments: ["json", "prefix"])
+    func aFramedLogIsCutWhereItsReportsBegin(_ framing: String) throws {
+        let scratch = try BadInputTests.Scratch()
+        let text = try String(contentsOfFile: Paths.packageRoot.path + "/" + Self.report, encoding: .utf8)
+        var log = ""
+        for run in 0..<150 {
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                let time = "2026-12-02T10:00:00.\(String(format: "%06d", run))Z"
+                if framing == "json" {
+                    let message = String(decoding: try JSONEncoder().encode(String(line) + "\n"), as: UTF8.self)
+                    log += "{\"log\":\(message),\"stream\":\"stderr\",\"time\":\"\(time)\"}\n"
+                } else {
+                    log += "\(time) stderr F \(line)\n"
+                }
+            }
+        }
+        try log.write(toFile: scratch.path("framed.log"), atomically: true, encoding: .utf8)
+        let arguments = Self.arguments + [scratch.path("framed.log")]
+        let whole = try Command.run(Paths.postmortem, arguments, environment: ["POSTMORTEM_PIECE_SIZE": "100000000"])
+        let pieces = try Command.run(Paths.postmortem, arguments, environment: ["POSTMORTEM_PIECE_SIZE": "8192"])
+        #expect(whole.status == 0 && pieces.status == 0, "\(whole.standardError)\n\(pieces.standardError)")
+        #expect(whole.standardOutput.components(separatedBy: ".c:9:21 in value_at").count == 151, "every SUMMARY read")
+        #expect(pieces.standardOutput == whole.standardOutput)
+    }
 }

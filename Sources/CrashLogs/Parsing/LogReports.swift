@@ -50,19 +50,22 @@ package enum LogReports {
     ) throws(CrashLogError) {
         // The first piece is read alone, before the others (it says how they are read): a small one keeps the other
         // threads from waiting on it long.
-        let cut = cutAtReportStarts(input.pieces(pieceSize: pieceSize, firstPieceSize: firstPieceSize), of: input)
+        let uncut = input.pieces(pieceSize: pieceSize, firstPieceSize: firstPieceSize)
+        let head = input.read(uncut[0])
+        try CrashLogParser.refuseBinary(head, source: source)
+        // Every piece is unwrapped as the first: a log read whole is, by what its first lines show. Reports are looked
+        // for unwrapped too (a JSON-lines log's report starts are in its messages).
+        let framing = uncut.count > 1 ? CrashLogParser.unwrapped(head, format: nil).framing : nil
+        let cut = cutAtReportStarts(uncut, of: input, framing: framing)
         let pieces = cut.pieces
         // The first piece, read once: it decides whether the rest is read in pieces too.
-        let firstBytes = input.read(pieces[0])
-        try CrashLogParser.refuseBinary(firstBytes, source: source)
+        let firstBytes = pieces[0] == uncut[0] ? head : input.read(pieces[0])
         var firstReports: [CrashReport]?
-        // Every piece is unwrapped as the first: a log read whole is, by what its first lines show.
-        var framing: LogFraming?
         if pieces.count > 1,
-            let first = try? CrashLogParser.parseAll(text: firstBytes, source: source, format: nil, framing: nil),
+            let first = try? CrashLogParser.parseAll(text: firstBytes, source: source, format: nil, framing: framing),
             LogPieces.readsInPieces(first.reports.first?.format)
         {
-            (firstReports, framing) = (first.reports, first.framing)
+            firstReports = first.reports
         }
         let format = firstReports?.first?.format
         var imageTable: [CrashImage] = []
@@ -134,7 +137,9 @@ extension LogReports {
     /// in the other, away from the frames it names. A report larger than that is cut where the pieces end (its later
     /// pieces continue it); the rest of a log that begins no report within that reach ends the report before, and is
     /// read with it.
-    static func cutAtReportStarts(_ pieces: [Range<Int>], of input: LogInput) -> CutLog {
+    /// - Parameter framing: what carried the log's lines (JSON lines, a prefix), taken off before reports are looked
+    ///   for; `nil` or none for a log as read.
+    static func cutAtReportStarts(_ pieces: [Range<Int>], of input: LogInput, framing: LogFraming? = nil) -> CutLog {
         guard pieces.count > 1 else { return CutLog(pieces: pieces, continuing: []) }
         var bounds = [0]
         // How far the last search found no report start: a boundary before it is inside a report too large to keep.
@@ -149,7 +154,7 @@ extension LogReports {
                 continuing.insert(start)
                 continue
             }
-            switch nextReportStart(from: start, in: input) {
+            switch nextReportStart(from: start, in: input, framing: framing?.isNone == false ? framing : nil) {
             case .found(let bound):
                 bounds.append(bound)
                 insideALargeReport = false
@@ -185,15 +190,26 @@ extension LogReports {
         case none(searchedUpTo: Int)
     }
 
-    private static func nextReportStart(from start: Int, in input: LogInput) -> ReportStart {
+    private static func nextReportStart(from start: Int, in input: LogInput, framing: LogFraming?) -> ReportStart {
         var searchedUpTo = start
         for search in reportStartSearches {
             let window = input.read(start..<min(start + search, input.count))
-            let lines = LogLine.split(window)
-            let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: window))
+            let rawLines = LogLine.split(window)
+            // The lines as parsed, and for each the line of the window it came from.
+            let (lines, origins, bytes): ([LogLine], [Int]?, [UInt8]) =
+                if let framing {
+                    {
+                        let unwrapped = framing.unwrapWithOrigins(rawLines)
+                        return (unwrapped.lines, unwrapped.origins, LogLine.joinedBytes(unwrapped.lines))
+                    }()
+                } else {
+                    (rawLines, nil, window)
+                }
+            let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: bytes))
             // A glibc frame first is as likely the middle of a trace as its start.
             if let first = starts.first(where: { $0.line > 0 || $0.format != .glibcBacktrace }) {
-                return .found(start + lines[..<first.line].reduce(0) { $0 + $1.byteCount })
+                let rawLine = origins?[first.line] ?? first.line
+                return .found(start + rawLines[..<rawLine].reduce(0) { $0 + $1.byteCount })
             }
             searchedUpTo = start + window.count
             if window.count < search { break }
