@@ -84,13 +84,4 @@ package struct LogFraming: Hashable, Sendable {
         if let linePrefix { unwrapped = LinePrefixes.strip(linePrefix, from: unwrapped) }
         return (unwrapped, origins)
     }
-
-    /// `lines` unwrapped as a reader whose `reading` tells how much it makes of a set of lines reads them best
-    /// (``of(_:reading:)``, then ``unwrap(_:)``), with the framing found.
-    package static func unwrap(_ lines: [LogLine], reading: ([LogLine]) -> Int) -> (
-        lines: [LogLine], framing: LogFraming
-    ) {
-        let framing = of(lines, reading: reading)
-        return (framing.isNone ? lines : framing.unwrap(lines), framing)
-    }
 }
