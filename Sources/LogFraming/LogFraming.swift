@@ -64,10 +64,7 @@ package struct LogFraming: Hashable, Sendable {
     /// `lines` unwrapped as this framing says: JSON lines opened to their messages, then the prefix moved out of each
     /// line's text (``LogLine/prefix``). Lines that are no such object, or have no such prefix, stay as they are.
     package func unwrap(_ lines: [LogLine]) -> [LogLine] {
-        var unwrapped = lines
-        if let jsonMessageKey { unwrapped = JSONLogLines.opened(unwrapped, key: jsonMessageKey) }
-        if let linePrefix { unwrapped = LinePrefixes.strip(linePrefix, from: unwrapped) }
-        return unwrapped
+        unwrapWithOrigins(lines).lines
     }
 
     /// ``unwrap(_:)`` of `lines`, with the index in `lines` of the line each unwrapped line came from (a JSON object

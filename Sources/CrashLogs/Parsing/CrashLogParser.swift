@@ -98,13 +98,23 @@ public enum CrashLogParser {
         lines: [LogLine], bytes: [UInt8], framing: LogFraming
     ) {
         let lines = LogLine.split(bytes)
-        let framing = known ?? LogFraming.of(lines) { frameCount($0, format: format) }
+        let framing = known ?? framing(ofLines: lines, format: format)
         return framing.isNone
             ? (lines, bytes, framing)
             : {
                 let unwrapped = framing.unwrap(lines)
                 return (unwrapped, LogLine.joinedBytes(unwrapped), framing)
             }()
+    }
+
+    /// What carried the lines of the log that starts with `bytes` (JSON lines, a logger's prefix), judged by how many
+    /// frames the log parses to; only the first lines, the sample ``LogFraming`` judges by, are split.
+    static func framing(of bytes: [UInt8], format: CrashLogFormat?) -> LogFraming {
+        framing(ofLines: LogLine.split(bytes, maximumLines: LinePrefixes.sampleSize), format: format)
+    }
+
+    private static func framing(ofLines lines: [LogLine], format: CrashLogFormat?) -> LogFraming {
+        LogFraming.of(lines) { frameCount($0, format: format) }
     }
 
     /// Every report in the log in `bytes`: one for most logs, one per crash for a log that holds several, of one

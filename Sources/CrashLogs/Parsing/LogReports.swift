@@ -55,7 +55,7 @@ package enum LogReports {
         try CrashLogParser.refuseBinary(head, source: source)
         // Every piece is unwrapped as the first: a log read whole is, by what its first lines show. Reports are looked
         // for unwrapped too (a JSON-lines log's report starts are in its messages).
-        let framing = uncut.count > 1 ? CrashLogParser.unwrapped(head, format: nil).framing : nil
+        let framing = uncut.count > 1 ? CrashLogParser.framing(of: head, format: nil) : nil
         let cut = cutAtReportStarts(uncut, of: input, framing: framing)
         let pieces = cut.pieces
         // The first piece, read once: it decides whether the rest is read in pieces too.
@@ -146,7 +146,6 @@ extension LogReports {
         var noStartBefore = 0
         // The bounds inside such a report (not where one begins).
         var continuing: Set<Int> = []
-        var insideALargeReport = false
         for piece in pieces.dropFirst() where piece.lowerBound > bounds[bounds.count - 1] {
             let start = piece.lowerBound
             if start < noStartBefore {
@@ -157,14 +156,14 @@ extension LogReports {
             switch nextReportStart(from: start, in: input, framing: framing?.isNone == false ? framing : nil) {
             case .found(let bound):
                 bounds.append(bound)
-                insideALargeReport = false
             case .none(let searchedUpTo):
-                if searchedUpTo >= input.count, !insideALargeReport {
+                // The rest ends the report the last piece began in, unless that piece began inside it: then it is
+                // too large to keep whole already.
+                if searchedUpTo >= input.count, !continuing.contains(bounds[bounds.count - 1]) {
                     return CutLog(pieces: finished(bounds, input.count), continuing: continuing)
                 }
                 bounds.append(start)
                 continuing.insert(start)
-                insideALargeReport = true
                 noStartBefore = searchedUpTo
             }
         }
