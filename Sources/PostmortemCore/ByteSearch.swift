@@ -22,6 +22,12 @@ package enum ByteSearch {
         }
     }
 
+    /// Whether `needle` occurs in `bytes`.
+    package static func contains(_ needle: String, in bytes: [UInt8]) -> Bool {
+        var pattern = needle
+        return pattern.withUTF8 { pattern in bytes.withUnsafeBufferPointer { offset(of: pattern, in: $0) != nil } }
+    }
+
     private static func offset(of pattern: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>)
         -> Int?
     {

@@ -30,6 +30,7 @@ struct ByteSearchTests {
             let expected = Self.naive(Array(needle.utf8), in: Array(slice.utf8))
             let found = ByteSearch.firstOffset(of: Substring(needle).utf8, in: slice.utf8)
             #expect(found == expected, "\(needle) in \(slice)")
+            #expect(ByteSearch.contains(needle, in: Array(slice.utf8)) == (expected != nil), "\(needle) in \(slice)")
             if let range = slice.firstByteRange(of: needle) {
                 #expect(slice.utf8.distance(from: slice.utf8.startIndex, to: range.lowerBound) == expected)
             } else {
@@ -40,5 +41,6 @@ struct ByteSearchTests {
         #expect(checked > 500, "too few texts held their word")
         #expect(ByteSearch.firstOffset(of: Substring("").utf8, in: Substring("abc").utf8) == nil)
         #expect(ByteSearch.firstOffset(of: Substring("abcd").utf8, in: Substring("abc").utf8) == nil)
+        #expect(!ByteSearch.contains("", in: Array("abc".utf8)))
     }
 }

@@ -153,7 +153,8 @@ public enum CrashLogParser {
         let detected = format ?? detectFormat(lines, bytes: content, markers: markers)
         let allStarts = SeveralReports.starts(in: lines, markers: markers)
         if let detected, SeveralReports.isPlainSeries(allStarts, of: detected),
-            let reports = SeveralReports.read(lines, starts: allStarts, whole: nil, source: source, format: format)
+            let reports = SeveralReports.read(
+                lines, content: content, starts: allStarts, whole: nil, source: source, format: format)
         {
             return reports
         }
@@ -166,7 +167,8 @@ public enum CrashLogParser {
         // One report's start below a preamble (a sanitizer's `DEADLYSIGNAL` line, a glibc trace's heading): one report.
         if starts.count <= 1, starts.first.map({ $0.format == whole.format }) ?? true { return [whole] }
         if SeveralReports.isOneProcess(whole, starts: starts) { return [whole] }
-        return SeveralReports.read(lines, starts: starts, whole: whole, source: source, format: format) ?? [whole]
+        return SeveralReports.read(
+            lines, content: content, starts: starts, whole: whole, source: source, format: format) ?? [whole]
     }
 
     /// How many frames `lines` parse to (0 for lines of no known format).

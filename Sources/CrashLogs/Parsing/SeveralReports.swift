@@ -83,13 +83,15 @@ enum SeveralReports {
     /// trace that continues the report before it in the same process (glibc's stack of another thread, the
     /// sanitizer's report of the abort a program's own trace ended in) is read with it: the two are one process when
     /// no image they share lies at two load addresses.
+    /// - Parameter content: the bytes of `lines` one after the other (``LogLine/joinedBytes(_:)``), which each piece's
+    ///   reader is given its part of.
     static func read(
-        _ lines: [LogLine], starts: [Start], whole: CrashReport?, source: String,
+        _ lines: [LogLine], content: [UInt8], starts: [Start], whole: CrashReport?, source: String,
         format forced: CrashLogFormat?
     ) -> [CrashReport]? {
         let cuts = starts.filter { $0.line > 0 && $0.line < lines.count }
         guard !cuts.isEmpty else { return nil }
-        let reader = PieceReader(lines: lines, source: source, forced: forced)
+        let reader = PieceReader(lines: lines, content: content, source: source, forced: forced)
         var pieces: [Piece] = []
         // Lines with no report of their own yet, and the start the first of them was cut at.
         var pending: Range<Int>?
@@ -165,8 +167,31 @@ enum SeveralReports {
     /// Reads runs of a log's lines as reports.
     private struct PieceReader {
         let lines: [LogLine]
+        let content: [UInt8]
         let source: String
         let forced: CrashLogFormat?
+        /// Where each line's bytes start in `content`, and where the last ends; empty when `content` is not the lines'
+        /// bytes (then each piece's are joined from its lines).
+        let lineStarts: [Int]
+
+        init(lines: [LogLine], content: [UInt8], source: String, forced: CrashLogFormat?) {
+            self.lines = lines
+            self.content = content
+            self.source = source
+            self.forced = forced
+            var lineStarts = [0]
+            lineStarts.reserveCapacity(lines.count + 1)
+            for line in lines { lineStarts.append(lineStarts[lineStarts.count - 1] + line.byteCount) }
+            self.lineStarts = lineStarts.last == content.count ? lineStarts : []
+            assert(self.lineStarts.isEmpty || LogLine.joinedBytes(lines) == content, "content is not the lines' bytes")
+        }
+
+        /// The bytes of the lines in `range`: a copy of their part of `content` (joining thousands of reports' lines
+        /// again, line by line, cost as much as reading them).
+        private func bytes(of range: Range<Int>) -> [UInt8] {
+            guard !lineStarts.isEmpty else { return LogLine.joinedBytes(lines[range]) }
+            return Array(content[lineStarts[range.lowerBound]..<lineStarts[range.upperBound]])
+        }
 
         /// The report of `range`, as its own format (or the one forced), or `nil` when it reads as none. With
         /// `expected`, the format is known without detecting it: read as detected logs of it are.
@@ -174,7 +199,7 @@ enum SeveralReports {
             -> CrashReport?
         {
             let slice = Array(lines[range])
-            let bytes = LogLine.joinedBytes(slice)
+            let bytes = bytes(of: range)
             if forced == nil, format == nil, let expected {
                 return try? CrashLogParser.reader(of: expected).read(
                     slice, bytes: bytes, source: source, detected: true)

@@ -82,6 +82,15 @@ extension Substring {
 }
 
 extension String {
+    /// Whether the string begins with the bytes of `prefix`: ``Substring/startsWithBytes(_:skippingBlanks:)``
+    /// without a substring, for the checks asked of every line of a log (`hasPrefix` compares characters).
+    func startsWithBytes(_ prefix: String) -> Bool {
+        let bytes = utf8.span, wanted = prefix.utf8.span
+        guard bytes.count >= wanted.count else { return false }
+        for offset in 0..<wanted.count where bytes[offset] != wanted[offset] { return false }
+        return true
+    }
+
     /// The string without leading and trailing spaces and tabs.
     var trimmingWhitespace: String {
         let trimmed = Substring(self).trimmingBlanks
@@ -100,6 +109,28 @@ extension Substring {
         if start == 0, end == bytes.count { return self }
         let lower = utf8.index(utf8.startIndex, offsetBy: start)
         return Substring(utf8[lower..<utf8.index(lower, offsetBy: end - start)])
+    }
+
+    /// Whether the text, after its leading spaces, starts with a decimal number and a blank: the numbered field that
+    /// opens a frame line of Apple's reports and of Darwin's `backtrace_symbols`. Over a span: asked of every line
+    /// a glibc trace's reader does not claim, the shadow-byte dumps of sanitizer reports among them.
+    var startsWithNumberedField: Bool {
+        let bytes = utf8.span
+        var cursor = 0
+        while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
+        let digits = cursor
+        while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
+            cursor += 1
+        }
+        return cursor > digits && cursor < bytes.count && bytes[cursor].isBlank
+    }
+
+    /// Whether the last byte of the text that is no blank is `byte`.
+    func endsWithByte(_ byte: UInt8) -> Bool {
+        let bytes = utf8.span
+        var end = bytes.count
+        while end > 0, bytes[end - 1].isBlank { end -= 1 }
+        return end > 0 && bytes[end - 1] == byte
     }
 
     /// Whether the text begins with the bytes of `prefix` (no characters compared, nothing allocated); with

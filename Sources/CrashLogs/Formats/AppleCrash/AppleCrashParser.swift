@@ -25,6 +25,8 @@ struct AppleCrashParser {
 
     /// `12  UIKitCore    \t   0x183442f24 -[UIView(Hierarchy) _setBackgroundColor:] + 564`, `42  Demo  0x100f4c4b4 0x100e88000 + 804020`.
     static func frame(in line: String) -> FrameLine? {
+        // Cheap test first: other formats' readers ask this of lines that are no frame.
+        guard Substring(line).startsWithNumberedField else { return nil }
         let utf8 = line.utf8
         let end = utf8.endIndex
         guard let (index, digitsEnd) = Substring(line).droppingLeadingSpaces.leadingDecimal(),

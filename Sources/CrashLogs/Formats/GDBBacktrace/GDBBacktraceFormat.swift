@@ -17,6 +17,7 @@ enum GDBBacktraceFormat: CrashLogFormatReader {
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
         let text = lines[number].text
-        return text.hasPrefix("Program received signal ") || text.hasPrefix("Program terminated with signal ")
+        return text.startsWithBytes("Program received signal ")
+            || text.startsWithBytes("Program terminated with signal ")
     }
 }

@@ -14,8 +14,9 @@ struct GlibcBacktraceParser {
 
     /// Takes a line apart, or returns `nil` when it is not a frame line.
     static func frame(in line: String) -> FrameLine? {
-        let utf8 = line.utf8
         // Cheap test first (this runs on every line of other formats' logs too): a frame line ends in `]`.
+        guard Substring(line).endsWithByte(UInt8(ascii: "]")) else { return nil }
+        let utf8 = line.utf8
         var end = utf8.endIndex
         while end > utf8.startIndex, utf8[utf8.index(before: end)].isBlank { utf8.formIndex(before: &end) }
         guard end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "]") else { return nil }

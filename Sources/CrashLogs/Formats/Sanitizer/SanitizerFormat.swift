@@ -1,11 +1,11 @@
 import LogFraming
+import PostmortemCore
 
 /// Reports of AddressSanitizer and its kin (LSan, TSan, MSan, UBSan, HWASan), after the program's own trace if any.
 enum SanitizerFormat: CrashLogFormatReader {
     static let format = CrashLogFormat.sanitizer
     static let readsInPieces = true
     static let markers = ["Sanitizer", ": runtime error: "]
-    private static let swiftTraceMarker = MarkerScan(markers: ["Current stack trace:"])
 
     /// A program's own glibc trace of the same process, which the sanitizer's reader reads too.
     static let continuedBy: Set<CrashLogFormat> = [.glibcBacktrace]
@@ -17,7 +17,7 @@ enum SanitizerFormat: CrashLogFormatReader {
     {
         // A sanitizer report may follow a program's own trace: a Swift runtime's or glibc's.
         var report = SanitizerParser.parse(lines)
-        if swiftTraceMarker.markers(in: bytes).contains("Current stack trace:") {
+        if ByteSearch.contains("Current stack trace:", in: bytes) {
             SwiftFatalParser.appendStacks(to: &report)
         }
         GlibcBacktraceParser.appendStacks(to: &report)
@@ -30,7 +30,10 @@ enum SanitizerFormat: CrashLogFormatReader {
     /// `==PID== WARNING: MemorySanitizer: …`, TSan's `WARNING: ThreadSanitizer: …`, UBSan's
     /// `file:line:column: runtime error: …`.
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        let text = lines[number].text, line = Substring(text)
+        let text = lines[number].text
+        // Cheap test first: no start is indented, and most lines of a report are (its frames, its shadow bytes).
+        guard let first = text.utf8.first, first != UInt8(ascii: " ") else { return false }
+        let line = Substring(text)
         if line.startsWithBytes("==") {
             return (text.includes("==ERROR: ") || text.includes("== WARNING: ") || text.includes("==WARNING: "))
                 && text.includes("Sanitizer")
