@@ -105,7 +105,7 @@ public struct LogLine: Hashable, Sendable {
     /// that came in a JSON object of its own gives each text a copy of the object; a part of a message of several
     /// lines keeps them inside its object, one part after another.
     package func appendRewritten(_ texts: [String], to output: inout [UInt8]) {
-        let between = ending.isEmpty ? [UInt8(ascii: "\n")] : ending
+        let between = separator
         for (index, text) in texts.enumerated() {
             let isLast = index == texts.count - 1
             guard let envelope else {
@@ -156,6 +156,13 @@ public struct LogLine: Hashable, Sendable {
         bytes.reserveCapacity(lines.underestimatedCount * 64)
         for line in lines { line.append(to: &bytes) }
         return bytes
+    }
+
+    /// What ends each of several lines written in this line's place but the last: its ending, or a line feed when it
+    /// has none.
+    package var separator: [UInt8] {
+        let ending = ending
+        return ending.isEmpty ? [UInt8(ascii: "\n")] : ending
     }
 
     /// The line ending the line carries (empty for a last line without one).

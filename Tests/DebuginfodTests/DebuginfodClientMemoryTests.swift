@@ -6,14 +6,17 @@ import Testing
 
 /// A client that outlives a run (a server's) gives a failed debuginfod server up for a while, not for ever.
 @Suite("debuginfod client memory")
-struct DebuginfodClientMemoryTests {
+final class DebuginfodClientMemoryTests {
     /// A loopback port nothing listens on: connections to it are refused at once.
     private static let refusingServer = "http://127.0.0.1:9"
+    /// The client's cache, which the test's end removes.
+    private let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "debuginfod-memory-\(UUID().uuidString)"
+    ).path
+
+    deinit { try? FileManager.default.removeItem(atPath: cache) }
 
     private func client(forgettingAfter memory: Duration?) throws -> DebuginfodClient {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "debuginfod-memory-\(UUID().uuidString)"
-        ).path
         let settings = try #require(
             DebuginfodSettings(environment: [
                 "DEBUGINFOD_URLS": Self.refusingServer, "DEBUGINFOD_CACHE_PATH": cache, "DEBUGINFOD_TIMEOUT": "2"

@@ -100,9 +100,17 @@ public struct ReportTextRenderer: Sendable {
             case .gdb:
                 rendered = gdbLines(frame)
             case .sanitizer(let indentation):
-                rendered = sanitizerLines(
-                    frame, firstNumber: numbersByLine[number] ?? frame.index, report: report,
-                    indentation: Self.head(of: line.text, length: indentation))
+                let head = Self.head(of: line.text, length: indentation)
+                let firstNumber = numbersByLine[number] ?? frame.index
+                // Plain lines straight into the output: thousands of reports of a fuzzer's log, a string per line no more.
+                if colors == nil, frame.symbols.first?.source == nil, var sink = FrameLineBytes(replacing: line) {
+                    swap(&sink.bytes, &output)
+                    writeSanitizerLines(frame, firstNumber: firstNumber, report: report, indentation: head, to: &sink)
+                    sink.finish()
+                    swap(&sink.bytes, &output)
+                    continue
+                }
+                rendered = sanitizerLines(frame, firstNumber: firstNumber, report: report, indentation: head)
             case .glibc, .addressList, .jsonObject:
                 rendered = glibcLines(frame, report: report)
             }
@@ -213,22 +221,24 @@ public struct ReportTextRenderer: Sendable {
     /// `FILE:LINE[:COLUMN]` after `prefix`; nothing when no line is known: a file alone (line 0, as glibc's
     /// assembly and compiler-made code have) places nothing, and llvm-symbolizer's `FILE:0` reads as a wrong line.
     static func location(_ symbol: SymbolicatedFrame, prefix: String = " ") -> String {
-        var text = ""
-        appendLocation(symbol, prefix: prefix, to: &text)
-        return text
+        var text = FrameLineStrings()
+        text.startLine()
+        writeLocation(symbol, prefix: prefix, to: &text)
+        return text.lines[0]
     }
 
-    /// Appends ``location(_:prefix:)`` to `text` (a frame's line grows in place: thousands of frames a report).
-    static func appendLocation(_ symbol: SymbolicatedFrame, prefix: String = " ", to text: inout String) {
+    /// Writes ``location(_:prefix:)`` to `sink`'s current line.
+    static func writeLocation<Sink: FrameLineSink>(
+        _ symbol: SymbolicatedFrame, prefix: String = " ", to sink: inout Sink
+    ) {
         guard let file = symbol.file, symbol.line > 0 else { return }
-        text.reserveCapacity(text.utf8.count + prefix.utf8.count + file.utf8.count + 16)
-        text += prefix
-        text += file
-        text += ":"
-        text += String(symbol.line)
+        sink.write(prefix)
+        sink.write(file)
+        sink.write(":")
+        sink.write(decimal: symbol.line)
         if symbol.column > 0 {
-            text += ":"
-            text += String(symbol.column)
+            sink.write(":")
+            sink.write(decimal: symbol.column)
         }
     }
 }

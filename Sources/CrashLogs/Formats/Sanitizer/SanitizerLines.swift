@@ -5,40 +5,46 @@ extension ReportTextRenderer {
     /// sanitizers print with `symbolize=1`; without a file, the module and offset follow as they do there.
     /// ThreadSanitizer's frames, which give no pc, as it prints them symbolized: `#0 bump /src/race.c:4:5 (race+0x11e0)`.
     func sanitizerLines(_ frame: CrashFrame, firstNumber: Int, report: CrashReport, indentation: String) -> [String] {
-        // Made only for the lines that print it: most frames have a file and line.
-        func moduleText() -> String {
-            guard let image = frame.image, let path = report.images[image].path, let offset = frame.imageOffset else {
-                return ""
-            }
-            return " (" + path + "+0x" + String(offset, radix: 16) + ")"
+        var lines = FrameLineStrings()
+        writeSanitizerLines(frame, firstNumber: firstNumber, report: report, indentation: indentation, to: &lines)
+        return lines.lines
+    }
+
+    /// ``sanitizerLines(_:firstNumber:report:indentation:)`` written to `sink`.
+    func writeSanitizerLines<Sink: FrameLineSink>(
+        _ frame: CrashFrame, firstNumber: Int, report: CrashReport, indentation: String, to sink: inout Sink
+    ) {
+        // ` (module+0xoffset)`, where the frame's image has a path and the frame an offset.
+        let module: (path: String, offset: UInt64)? = frame.image.flatMap { image in
+            guard let path = report.images[image].path, let offset = frame.imageOffset else { return nil }
+            return (path, offset)
         }
-        guard let pc = frame.address else {
-            let module = moduleText()
-            return frame.symbols.enumerated().map { position, symbol in
-                let place = symbol.file == nil || symbol.line == 0 ? " <null>" : Self.location(symbol)
-                return "\(indentation)#\(firstNumber + position) \(symbol.function ?? "<null>")\(place)\(module)"
-            }
+        func writeModule() {
+            guard let module else { return }
+            sink.write(" (")
+            sink.write(module.path)
+            sink.write("+0x")
+            sink.write(hexadecimal: module.offset)
+            sink.write(")")
         }
-        let address = "0x" + String(pc, radix: 16)
-        // Each line built in place, sized once: interpolation grew it piece by piece, for every frame of every report.
-        return frame.symbols.enumerated().map { position, symbol in
-            let function = symbol.function ?? "??"
-            var line = indentation
-            line.reserveCapacity(
-                indentation.utf8.count + address.utf8.count + function.utf8.count + (symbol.file?.utf8.count ?? 64)
-                    + 32)
-            line += "#"
-            line += String(firstNumber + position)
-            line += " "
-            line += address
-            line += " in "
-            line += function
-            if symbol.file == nil || symbol.line == 0 {
-                line += moduleText()
-            } else {
-                Self.appendLocation(symbol, to: &line)
+        for (position, symbol) in frame.symbols.enumerated() {
+            sink.startLine()
+            sink.write(indentation)
+            sink.write("#")
+            sink.write(decimal: firstNumber + position)
+            sink.write(" ")
+            let hasPlace = symbol.file != nil && symbol.line != 0
+            guard let pc = frame.address else {
+                sink.write(symbol.function ?? "<null>")
+                if hasPlace { Self.writeLocation(symbol, to: &sink) } else { sink.write(" <null>") }
+                writeModule()
+                continue
             }
-            return line
+            sink.write("0x")
+            sink.write(hexadecimal: pc)
+            sink.write(" in ")
+            sink.write(symbol.function ?? "??")
+            if hasPlace { Self.writeLocation(symbol, to: &sink) } else { writeModule() }
         }
     }
 
