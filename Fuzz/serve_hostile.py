@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -138,6 +139,7 @@ def main():
         pass
     server.terminate()
     ended = server.wait(timeout=15)
+    shutil.rmtree(cache, ignore_errors=True)
     print(f"{args.count} hostile requests: answers {dict(sorted(statuses.items(), key=lambda item: str(item[0])))}; "
           f"server {'alive' if alive else 'NOT answering'} afterwards, exit status {ended} on SIGTERM; {findings} findings")
     sys.exit(1 if findings or not alive or ended != 0 else 0)

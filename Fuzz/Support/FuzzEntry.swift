@@ -21,6 +21,7 @@ public enum FuzzEntry {
             exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzer))
         #else
             replay(body)
+            for suffix in scratchSuffixes { _ = FileSystem.remove(scratchPath(suffix: suffix)) }
             exit(0)
         #endif
     }
@@ -53,9 +54,16 @@ public enum FuzzEntry {
     }
 
     /// `bytes` written to this process's scratch file, whose path is returned; for readers that open paths.
+    /// - Parameter suffix: one of ``scratchSuffixes`` (a replay removes those files when it ends).
     public static func scratchFile(_ bytes: [UInt8], suffix: String = "") -> String {
-        let path = "/tmp/postmortem-fuzz-\(getpid())\(suffix)"
+        precondition(scratchSuffixes.contains(suffix), "a scratch file's suffix must be one of scratchSuffixes")
+        let path = scratchPath(suffix: suffix)
         if let file = try? FileSystem.Writer(path: path) { file.write(bytes) }
         return path
     }
+
+    /// The suffixes of the scratch files the targets use: an object file's (none) and an index file's.
+    public static let scratchSuffixes = ["", ".pmindex"]
+
+    private static func scratchPath(suffix: String) -> String { "/tmp/postmortem-fuzz-\(getpid())\(suffix)" }
 }
