@@ -28,6 +28,26 @@ package enum ByteSearch {
         return pattern.withUTF8 { pattern in bytes.withUnsafeBufferPointer { offset(of: pattern, in: $0) != nil } }
     }
 
+    /// How often a byte turns up in log text, roughly: the lower, the rarer (a better byte to search for first).
+    package static func commonness(_ byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: " "): 9
+        case UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"),
+            UInt8(ascii: "n"), UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "h"), UInt8(ascii: "l"):
+            8
+        case UInt8(ascii: "x"), UInt8(ascii: "q"), UInt8(ascii: "z"), UInt8(ascii: "j"), UInt8(ascii: "k"),
+            UInt8(ascii: "v"):
+            4
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): 6
+        // Rules and separators (`=====`, `-----`, `#0`) come in runs.
+        case UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "#"):
+            5
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): 3
+        default: 1
+        }
+    }
+
     private static func offset(of pattern: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>)
         -> Int?
     {
@@ -35,10 +55,12 @@ package enum ByteSearch {
             pattern.count <= haystack.count
         else { return nil }
         // memchr for one byte, memcmp for the whole (glibc's memmem is not in Swift's view of its headers). The byte
-        // is the needle's first that is no space: log lines are indented and spaced, and ` pc ` anchored on its
-        // space would stop at every one of them.
+        // is the needle's rarest in log text (``commonness(_:)``): lines are indented and spaced, and a sanitizer's
+        // `==ERROR: ` anchored on `=` stopped at every byte of its `=====` rule.
         var anchor = 0
-        while anchor < pattern.count - 1, bytes[anchor] == UInt8(ascii: " ") { anchor += 1 }
+        for offset in 1..<pattern.count where commonness(bytes[offset]) < commonness(bytes[anchor]) {
+            anchor = offset
+        }
         let last = haystack.count - pattern.count
         var position = 0
         while position <= last {

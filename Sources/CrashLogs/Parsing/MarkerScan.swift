@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// Finds which of a fixed set of markers (at most 64) occur in a log, in one pass over its bytes. Each marker is
 /// keyed by its rarest byte (punctuation or an upper-case letter where it has one, never a space), so most bytes
 /// of a log cost one table lookup and only the few that are some marker's key are compared with the markers
@@ -38,7 +40,10 @@ struct MarkerScan: Sendable {
         var keyed: [(key: UInt8, candidate: Candidate)] = []
         for (index, marker) in markers.enumerated() {
             let bytes = Array(marker.utf8)
-            guard let keyOffset = bytes.indices.min(by: { Self.commonness(bytes[$0]) < Self.commonness(bytes[$1]) })
+            guard
+                let keyOffset = bytes.indices.min(by: {
+                    ByteSearch.commonness(bytes[$0]) < ByteSearch.commonness(bytes[$1])
+                })
             else { continue }
             keyed.append(
                 (
@@ -63,24 +68,6 @@ struct MarkerScan: Sendable {
         self.isKey = slots.map { $0.isEmpty ? 0 : 1 }
         self.candidates = keyed.map(\.candidate)
         self.everyMarker = keyed.reduce(0) { $0 | 1 << UInt64($1.candidate.index) }
-    }
-
-    /// How often a byte turns up in log text, roughly: the lower, the better a key.
-    private static func commonness(_ byte: UInt8) -> Int {
-        switch byte {
-        case UInt8(ascii: " "): 9
-        case UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"),
-            UInt8(ascii: "n"),
-            UInt8(ascii: "s"), UInt8(ascii: "r"), UInt8(ascii: "h"), UInt8(ascii: "l"):
-            8
-        case UInt8(ascii: "x"), UInt8(ascii: "q"), UInt8(ascii: "z"), UInt8(ascii: "j"), UInt8(ascii: "k"),
-            UInt8(ascii: "v"):
-            4
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): 6
-        case UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "("), UInt8(ascii: ")"): 5
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): 3
-        default: 1
-        }
     }
 
     /// The markers that occur in `bytes`.

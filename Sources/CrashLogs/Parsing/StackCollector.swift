@@ -9,7 +9,7 @@ struct StackCollector {
     /// A line of text that is not a frame: it may title the next stack, without its blanks. (Trimmed only when it
     /// does: every line of a log that is no frame is noted.)
     mutating func noteText(_ text: String) {
-        if !Substring(text).trimmingBlanks.isEmpty { lastText = text }
+        if !text.isBlankLine { lastText = text }
     }
 
     mutating func append(_ frame: CrashFrame) {

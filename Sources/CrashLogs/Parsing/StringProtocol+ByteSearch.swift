@@ -44,19 +44,11 @@ extension StringProtocol {
     }
 
     /// The words of the text between runs of spaces (`split(separator: " ")`, over bytes).
-    var spaceSeparatedFields: [Substring] {
-        let text = Substring(self), utf8 = text.utf8
-        var fields: [Substring] = []
-        var cursor = utf8.startIndex
-        while cursor < utf8.endIndex {
-            guard utf8[cursor] != UInt8(ascii: " ") else { utf8.formIndex(after: &cursor); continue }
-            var end = cursor
-            while end < utf8.endIndex, utf8[end] != UInt8(ascii: " ") { utf8.formIndex(after: &end) }
-            fields.append(Substring(utf8[cursor..<end]))
-            cursor = end
-        }
-        return fields
-    }
+    var spaceSeparatedFields: [Substring] { Array(SpaceSeparatedFields(Substring(self))) }
+
+    /// ``spaceSeparatedFields`` one at a time, for a reader that stops at a word (the rest of a long line is never
+    /// split).
+    var lazySpaceSeparatedFields: SpaceSeparatedFields { SpaceSeparatedFields(Substring(self)) }
 
     /// The decimal number the text starts with, and where its digits end; `nil` without digits or past 18 of them.
     func leadingDecimal() -> (value: Int, end: Index)? {
@@ -69,6 +61,27 @@ extension StringProtocol {
             utf8.formIndex(after: &cursor)
         }
         return digits > 0 ? (value, cursor) : nil
+    }
+}
+
+/// The words of a text between runs of spaces, found as they are asked for.
+struct SpaceSeparatedFields: Sequence, IteratorProtocol {
+    private let text: Substring
+    private var cursor: Substring.Index
+
+    init(_ text: Substring) {
+        self.text = text
+        cursor = text.startIndex
+    }
+
+    mutating func next() -> Substring? {
+        let utf8 = text.utf8
+        while cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") { utf8.formIndex(after: &cursor) }
+        guard cursor < utf8.endIndex else { return nil }
+        var end = cursor
+        while end < utf8.endIndex, utf8[end] != UInt8(ascii: " ") { utf8.formIndex(after: &end) }
+        defer { cursor = end }
+        return Substring(utf8[cursor..<end])
     }
 }
 
@@ -88,6 +101,13 @@ extension String {
         let bytes = utf8.span, wanted = prefix.utf8.span
         guard bytes.count >= wanted.count else { return false }
         for offset in 0..<wanted.count where bytes[offset] != wanted[offset] { return false }
+        return true
+    }
+
+    /// Whether the string holds nothing but spaces and tabs, or nothing (asked of every line a stack's reader passes).
+    var isBlankLine: Bool {
+        let bytes = utf8.span
+        for offset in 0..<bytes.count where !bytes[offset].isBlank { return false }
         return true
     }
 

@@ -17,6 +17,9 @@ struct SanitizerParser {
         var location: SourceInLog?
     }
 
+    /// What opens the build-id after a frame's module: `(BuildId: `.
+    private static let buildIDOpening = Array("(BuildId: ".utf8)
+
     /// Takes a frame line apart over its UTF-8 bytes (this runs on every line of large reports).
     static func frame(in line: String) -> FrameLine? {
         // Cheap test first: a frame line starts with `#` after blanks.
@@ -71,22 +74,25 @@ struct SanitizerParser {
                 }
                 return nil
             }
+            func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+                bytes[range].lastIndex(of: byte)
+            }
             if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
-                let build = lastIndex(of: Array("(BuildId: ".utf8), in: lower..<upper)
+                let build = lastIndex(of: buildIDOpening, in: lower..<upper)
             {
                 frame.buildID = text(build + 10..<upper - 1)
                 upper = build
                 while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
             }
             if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
-                let open = lastIndex(of: [UInt8(ascii: "(")], in: lower..<upper - 1),
-                let plus = lastIndex(of: [UInt8(ascii: "+")], in: open + 1..<upper - 1),
+                let open = lastIndex(of: UInt8(ascii: "("), in: lower..<upper - 1),
+                let plus = lastIndex(of: UInt8(ascii: "+"), in: open + 1..<upper - 1),
                 let offset = HexNumber.parse(text(plus + 1..<upper - 1))
             {
                 var moduleEnd = plus
                 // macOS writes `(/path/lib.dylib:x86_64+0x…)`.
-                if let colon = lastIndex(of: [UInt8(ascii: ":")], in: open + 1..<plus),
-                    lastIndex(of: [UInt8(ascii: "/")], in: colon..<plus) == nil
+                if let colon = lastIndex(of: UInt8(ascii: ":"), in: open + 1..<plus),
+                    lastIndex(of: UInt8(ascii: "/"), in: colon..<plus) == nil
                 {
                     moduleEnd = colon
                 }
@@ -102,8 +108,8 @@ struct SanitizerParser {
                 while functionStart < upper, bytes[functionStart].isBlank { functionStart += 1 }
                 var functionEnd = upper
                 // `in func file:line:col`: the location is the last word when it has a `:line`.
-                if frame.module == nil, let space = lastIndex(of: [0x20], in: functionStart..<upper),
-                    lastIndex(of: [UInt8(ascii: ":")], in: space..<upper) != nil
+                if frame.module == nil, let space = lastIndex(of: UInt8(ascii: " "), in: functionStart..<upper),
+                    lastIndex(of: UInt8(ascii: ":"), in: space..<upper) != nil
                 {
                     functionEnd = space
                     frame.location = SourceInLog(parsing: text(space + 1..<upper))
@@ -238,12 +244,11 @@ struct SanitizerParser {
             // The words before what they concern: `heap-use-after-free` of `… on address 0x…`, `data race` of
             // `data race (pid=4242)`, `detected memory leaks` whole.
             var words: [Substring] = []
-            for word in afterTool.trimmingBlanks.spaceSeparatedFields {
-                if word == "on" || word == "at" || word == "in" || word == "of" || word.first == "("
-                    || word.hasPrefix("0x")
-                {
-                    break
-                }
+            for word in afterTool.trimmingBlanks.lazySpaceSeparatedFields {
+                let bytes = word.utf8
+                let isPreposition =
+                    bytes.count == 2 && ["on", "at", "in", "of"].contains { bytes.elementsEqual($0.utf8) }
+                if isPreposition || bytes.first == UInt8(ascii: "(") || bytes.starts(with: "0x".utf8) { break }
                 words.append(word)
             }
             return CrashReport.Exception(
