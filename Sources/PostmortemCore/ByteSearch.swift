@@ -57,9 +57,13 @@ package enum ByteSearch {
         // memchr for one byte, memcmp for the whole (glibc's memmem is not in Swift's view of its headers). The byte
         // is the needle's rarest in log text (``commonness(_:)``): lines are indented and spaced, and a sanitizer's
         // `==ERROR: ` anchored on `=` stopped at every byte of its `=====` rule.
-        var anchor = 0
-        for offset in 1..<pattern.count where commonness(bytes[offset]) < commonness(bytes[anchor]) {
-            anchor = offset
+        // (Chosen on every search: the first byte as rare as an upper-case letter ends the choice.)
+        var anchor = 0, anchorCommonness = commonness(bytes[0])
+        var offset = 1
+        while anchorCommonness > 3, offset < pattern.count {
+            let candidate = commonness(bytes[offset])
+            if candidate < anchorCommonness { (anchor, anchorCommonness) = (offset, candidate) }
+            offset += 1
         }
         let last = haystack.count - pattern.count
         var position = 0
