@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// One line of a log: its text for parsing, and its bytes exactly as read (line ending included).
 ///
 /// A line keeps its text only, and gives its bytes back from it; the bytes themselves are kept only for a line that
@@ -174,7 +176,10 @@ public struct LogLine: Hashable, Sendable {
     package static func split(_ bytes: [UInt8], maximumLines: Int = .max) -> [LogLine] {
         var lines: [LogLine] = []
         var start = 0
-        while lines.count < maximumLines, let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        // Line ends found by memchr: every byte of every log is looked at here.
+        while lines.count < maximumLines,
+            let newline = ByteSearch.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: start)
+        {
             lines.append(LogLine(bytes[start...newline]))
             start = newline + 1
         }

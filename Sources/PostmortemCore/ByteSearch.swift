@@ -22,6 +22,17 @@ package enum ByteSearch {
         }
     }
 
+    /// The offset of the first `byte` in `bytes` at or after `start`; `nil` when there is none (or `start` is past
+    /// the end).
+    package static func firstOffset(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+        guard start >= 0, start < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), buffer.count - start)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
+
     /// Whether `needle` occurs in `bytes`.
     package static func contains(_ needle: String, in bytes: [UInt8]) -> Bool {
         var pattern = needle

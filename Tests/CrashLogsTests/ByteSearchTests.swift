@@ -43,4 +43,16 @@ struct ByteSearchTests {
         #expect(ByteSearch.firstOffset(of: Substring("abcd").utf8, in: Substring("abc").utf8) == nil)
         #expect(!ByteSearch.contains("", in: Array("abc".utf8)))
     }
+
+    @Test func findsTheFirstByteFromAnOffsetAsFirstIndexDoes() {
+        var generator = SeededGenerator(seed: 0xB17E)
+        for _ in 0..<3_000 {
+            let bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
+                UInt8.random(in: 8...12, using: &generator)
+            }
+            let start = Int.random(in: -2...bytes.count + 2, using: &generator)
+            let expected = start < 0 || start >= bytes.count ? nil : bytes[start...].firstIndex(of: 10)
+            #expect(ByteSearch.firstOffset(of: 10, in: bytes, from: start) == expected, "from \(start) in \(bytes)")
+        }
+    }
 }

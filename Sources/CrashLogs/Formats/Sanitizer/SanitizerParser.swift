@@ -23,7 +23,7 @@ struct SanitizerParser {
     /// Takes a frame line apart over its UTF-8 bytes (this runs on every line of large reports).
     static func frame(in line: String) -> FrameLine? {
         // Cheap test first: a frame line starts with `#` after blanks.
-        guard line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "#") else { return nil }
+        guard Substring(line).startsWithBytes("#", skippingBlanks: true) else { return nil }
         let bytes = Array(line.utf8)
         do {
             var index = 0
