@@ -74,7 +74,13 @@ struct FrameLineSinkTests {
                 bytes.write(decimal: Int(value))
             }
             #expect(String(decoding: bytes.bytes, as: UTF8.self) == sink.lines[0])
-            #expect(sink.lines[0].hasPrefix(String(value, radix: 16)))
+            // Read back, not compared with the standard library's own writing: lower case, no leading zeros.
+            var hexadecimal = FrameLineBytes(replacing: LogLine(bytes: []))!
+            hexadecimal.startLine()
+            hexadecimal.write(hexadecimal: value)
+            let digits = String(decoding: hexadecimal.bytes, as: UTF8.self)
+            #expect(UInt64(digits, radix: 16) == value && digits == digits.lowercased(), "\(digits)")
+            #expect(digits == "0" || !digits.hasPrefix("0"), "\(digits)")
         }
         var negative = FrameLineBytes(replacing: LogLine(bytes: []))!
         negative.startLine()

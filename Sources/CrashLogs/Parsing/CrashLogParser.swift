@@ -99,12 +99,9 @@ public enum CrashLogParser {
     ) {
         let lines = LogLine.split(bytes)
         let framing = known ?? framing(ofLines: lines, format: format)
-        return framing.isNone
-            ? (lines, bytes, framing)
-            : {
-                let unwrapped = framing.unwrap(lines)
-                return (unwrapped, LogLine.joinedBytes(unwrapped), framing)
-            }()
+        if framing.isNone { return (lines, bytes, framing) }
+        let unwrapped = framing.unwrap(lines)
+        return (unwrapped, LogLine.joinedBytes(unwrapped), framing)
     }
 
     /// What carried the lines of the log that starts with `bytes` (JSON lines, a logger's prefix), judged by how many

@@ -195,15 +195,11 @@ extension LogReports {
             let window = input.read(start..<min(start + search, input.count))
             let rawLines = LogLine.split(window)
             // The lines as parsed, and for each the line of the window it came from.
-            let (lines, origins, bytes): ([LogLine], [Int]?, [UInt8]) =
-                if let framing {
-                    {
-                        let unwrapped = framing.unwrapWithOrigins(rawLines)
-                        return (unwrapped.lines, unwrapped.origins, LogLine.joinedBytes(unwrapped.lines))
-                    }()
-                } else {
-                    (rawLines, nil, window)
-                }
+            var lines = rawLines, origins: [Int]?, bytes = window
+            if let framing {
+                (lines, origins) = framing.unwrapWithOrigins(rawLines)
+                bytes = LogLine.joinedBytes(lines)
+            }
             let starts = SeveralReports.starts(in: lines, markers: CrashLogParser.formatMarkers.markers(in: bytes))
             // A glibc frame first is as likely the middle of a trace as its start.
             if let first = starts.first(where: { $0.line > 0 || $0.format != .glibcBacktrace }) {

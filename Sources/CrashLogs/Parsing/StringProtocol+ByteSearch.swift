@@ -97,12 +97,7 @@ extension Substring {
 extension String {
     /// Whether the string begins with the bytes of `prefix`: ``Substring/startsWithBytes(_:skippingBlanks:)``
     /// without a substring, for the checks asked of every line of a log (`hasPrefix` compares characters).
-    func startsWithBytes(_ prefix: String) -> Bool {
-        let bytes = utf8.span, wanted = prefix.utf8.span
-        guard bytes.count >= wanted.count else { return false }
-        for offset in 0..<wanted.count where bytes[offset] != wanted[offset] { return false }
-        return true
-    }
+    func startsWithBytes(_ prefix: String) -> Bool { Substring(self).startsWithBytes(prefix) }
 
     /// Whether the string holds nothing but spaces and tabs, or nothing (asked of every line a stack's reader passes).
     var isBlankLine: Bool {

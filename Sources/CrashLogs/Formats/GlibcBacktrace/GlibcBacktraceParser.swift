@@ -17,10 +17,8 @@ struct GlibcBacktraceParser {
         // Cheap test first (this runs on every line of other formats' logs too): a frame line ends in `]`.
         guard Substring(line).endsWithByte(UInt8(ascii: "]")) else { return nil }
         let utf8 = line.utf8
-        var end = utf8.endIndex
-        while end > utf8.startIndex, utf8[utf8.index(before: end)].isBlank { utf8.formIndex(before: &end) }
-        guard end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "]") else { return nil }
-        let close = utf8.index(before: end)
+        // The last `]`: only blanks follow it.
+        guard let close = utf8.lastIndex(of: UInt8(ascii: "]")) else { return nil }
         guard let open = utf8[..<close].lastIndex(of: UInt8(ascii: "[")),
             let address = HexNumber.parse(utf8: utf8[utf8.index(after: open)..<close])
         else { return nil }
