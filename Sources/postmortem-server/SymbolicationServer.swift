@@ -74,7 +74,9 @@ struct SymbolicationServer: Sendable {
         let storeLookup =
             options.symbolStores.isEmpty
             ? nil
-            : SymbolStoreLookup(directories: options.symbolStores) { [logger] in logger.warning("\($0)") }
+            : SymbolStoreLookup(directories: options.symbolStores, cache: indexCache, writingAtOnce: true) {
+                [logger] in logger.warning("\($0)")
+            }
         symbolicationOptions.moduleSymbols = storeLookup?.lookup
         if let storeLookup {
             symbolFiles = { name, id in storeLookup.symbols(debugName: name, debugID: id) }

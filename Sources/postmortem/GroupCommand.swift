@@ -85,7 +85,10 @@ struct GroupCommand: ParsableCommand {
             remoteDebugFiles: remote)
         let symbolStore =
             symbolStoreOption.symbolStores.isEmpty
-            ? nil : SymbolStoreLookup(directories: symbolStoreOption.symbolStores) { Output.error($0) }
+            ? nil
+            : SymbolStoreLookup(directories: symbolStoreOption.symbolStores, cache: options.indexCache) {
+                Output.error($0)
+            }
         options.moduleSymbols = symbolStore?.lookup
         let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let settings = LogSigning.Settings(
@@ -104,6 +107,7 @@ struct GroupCommand: ParsableCommand {
             ) {
                 $0.writeIndexCache()
             }
+            SymbolStoreLookup.finish(symbolStore)
         }
 
         if let explain {

@@ -16,7 +16,8 @@ struct SymbolFileResolveRequest {
     func run() throws -> Never {
         let selection = request.selection
         let index: SymbolFileIndex
-        do { index = try SymbolFileIndex(path: selection.object) } catch {
+        let cache = selection.noCache ? nil : IndexCache.standard()
+        do { index = try SymbolFileIndex.open(path: selection.object, cache: cache) } catch {
             Output.error(error.description)
             throw ExitCode.failure
         }
@@ -59,8 +60,10 @@ struct SymbolFileResolveRequest {
             }
             Output.bytes(bytes[...])
         }
-        if rejected > 0, rejected == inputs { throw ExitCode.failure }
         Output.flush()
+        // The tables just parsed, copied out once the answers are out: a later run maps them instead.
+        if let cache, let problem = index.writeIndexFile(to: cache) { Output.error(problem) }
+        if rejected > 0, rejected == inputs { throw ExitCode.failure }
         ProcessEnd.exitWithoutTeardown(keeping: index)
     }
 }

@@ -51,7 +51,9 @@ struct SymbolicateRequest: Equatable {
             swiftNames: fullNames ? .full : .simplified,
             indexCache: noCache ? nil : IndexCache.standard(),
             remoteDebugFiles: remote)
-        let symbolStore = symbolStores.isEmpty ? nil : SymbolStoreLookup(directories: symbolStores) { Output.error($0) }
+        let symbolStore =
+            symbolStores.isEmpty
+            ? nil : SymbolStoreLookup(directories: symbolStores, cache: options.indexCache) { Output.error($0) }
         options.moduleSymbols = symbolStore?.lookup
         let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)?
@@ -101,6 +103,7 @@ struct SymbolicateRequest: Equatable {
         ) {
             $0.writeIndexCache()
         }
+        SymbolStoreLookup.finish(symbolStore)
         if produced == 0 { throw ExitCode.failure }
         if strict, unresolved {
             Output.flush()

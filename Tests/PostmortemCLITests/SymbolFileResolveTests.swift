@@ -167,6 +167,34 @@ struct SymbolFileResolveTests {
         }
     }
 
+    /// `resolve -o FILE.sym` keeps the symbol file's index in the index cache: `--no-cache` writes nothing, the first
+    /// run writes it (`cache info` lists it with the symbol file's path), and later runs answer as the parse did.
+    @Test func aSymbolFilesIndexIsKeptInTheIndexCache() throws {
+        let scratch = Fixtures.scratchDirectory("sym-index-cache")
+        let cache = scratch + "/cache"
+        let sym = scratch + "/inventory-gcc.sym"
+        let written = try Command.run(Paths.postmortem, ["dump-syms", "-o", sym, Paths.fixture("inventory-gcc")])
+        try #require(written.status == 0, "\(written.standardError)")
+        let addresses = Self.lineAddresses(try String(contentsOfFile: sym, encoding: .utf8))
+        func resolve(_ options: [String]) throws -> String {
+            let result = try Command.run(
+                Paths.postmortem, ["resolve", "-i"] + options + ["-o", sym] + addresses,
+                environment: ["POSTMORTEM_CACHE_DIR": cache])
+            try #require(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
+            return result.standardOutput
+        }
+        let parsed = try resolve(["--no-cache"])
+        #expect(!FileManager.default.fileExists(atPath: cache))
+        #expect(try resolve([]) == parsed)
+        let info = try Command.run(Paths.postmortem, ["cache", "info"], environment: ["POSTMORTEM_CACHE_DIR": cache])
+        let realSym = URL(fileURLWithPath: sym).resolvingSymlinksInPath().path
+        #expect(
+            info.standardOutput.split(separator: "\n").contains { $0.contains("symfile-") && $0.hasSuffix(realSym) },
+            "\(info.standardOutput)")
+        #expect(try resolve([]) == parsed)
+        #expect(parsed.split(separator: "\n").count >= addresses.count)
+    }
+
     /// A file that is not a symbol file past its MODULE line, or is damaged, is read as far as it goes, each bad line
     /// named once on stderr.
     @Test func damagedLinesAreNamedAndSkipped() throws {

@@ -42,7 +42,7 @@ extension SymbolFileIndex {
         var rules: [String: [Substring]] = [:]
         BreakpadRuleText.read(string(function.rules), into: &rules)
         var start = function.address
-        for delta in callFrameDeltas[function.deltas] where delta.address <= offset {
+        for delta in callFrameDeltas[callFrameDeltas.clamped(function.deltas)] where delta.address <= offset {
             BreakpadRuleText.read(string(delta.rules), into: &rules)
             start = max(start, delta.address)
         }

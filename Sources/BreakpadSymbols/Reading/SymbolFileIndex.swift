@@ -13,17 +13,22 @@ package final class SymbolFileIndex: Sendable {
     /// Lines that could not be read, each with its number and what is wrong (at most ``maximumProblems``).
     package let problems: [String]
 
-    private let bytes: ImmutableBytes
-    private let files: [Range<Int>?]
-    private let origins: [Range<Int>?]
-    private let functions: [Function]
-    private let lines: [Line]
-    private let inlines: [Inline]
-    private let inlineRanges: [BreakpadRange]
-    private let publics: [Public]
+    /// The symbol file's bytes.
+    let bytes: ImmutableBytes
+    /// The tables the records below are read from.
+    let tables: SymbolFileTables
+    private let files: StoredRecords<TextRecord>
+    private let origins: StoredRecords<TextRecord>
+    private let functions: StoredRecords<Function>
+    private let lines: StoredRecords<Line>
+    private let inlines: StoredRecords<Inline>
+    private let inlineRanges: StoredRecords<BreakpadRange>
+    private let publics: StoredRecords<Public>
     /// `STACK CFI INIT` records by address, each with its `STACK CFI` records in ``callFrameDeltas``.
-    let callFrameInits: [CallFrameInit]
-    let callFrameDeltas: [CallFrameDelta]
+    let callFrameInits: StoredRecords<CallFrameInit>
+    let callFrameDeltas: StoredRecords<CallFrameDelta>
+    /// Whether the tables were read from the index cache (not parsed in this run).
+    package let isFromIndexCache: Bool
 
     /// The most problems kept (a file damaged throughout would otherwise list every line).
     package static let maximumProblems = 20
@@ -80,37 +85,54 @@ package final class SymbolFileIndex: Sendable {
     /// Reads the symbol file at `path`.
     /// - Throws: ``SymbolFileError`` when the file cannot be read or does not start with a `MODULE` line.
     package convenience init(path: String) throws(SymbolFileError) {
-        let mapped: ImmutableBytes
-        do { mapped = try ImmutableBytes(mapping: path) } catch {
+        try self.init(bytes: Self.mapped(path), path: path)
+    }
+
+    /// The symbol file's bytes, mapped.
+    static func mapped(_ path: String) throws(SymbolFileError) -> ImmutableBytes {
+        do { return try ImmutableBytes(mapping: path) } catch {
             throw SymbolFileError(path: path, detail: error.detail)
         }
-        try self.init(bytes: mapped, path: path)
     }
 
     /// Reads a symbol file's `bytes` (`path` names it in errors and answers).
     /// - Throws: ``SymbolFileError`` when the bytes do not start with a `MODULE` line.
-    package init(bytes mapped: ImmutableBytes, path: String) throws(SymbolFileError) {
+    package convenience init(bytes mapped: ImmutableBytes, path: String) throws(SymbolFileError) {
         var parser = SymbolFileParser(mapped)
+        let module = try Self.moduleLine(&parser, path: path)
+        parser.parseRecords()
+        self.init(module: module, bytes: mapped, path: path, tables: SymbolFileTables(&parser), fromIndexCache: false)
+    }
+
+    /// The `MODULE` line `parser` reads first.
+    static func moduleLine(_ parser: inout SymbolFileParser, path: String) throws(SymbolFileError) -> BreakpadModuleLine
+    {
         guard let module = parser.moduleLine() else {
             throw SymbolFileError(
                 path: path, detail: "is not a Breakpad symbol file (its first line is not MODULE OS ARCH DEBUGID NAME)")
         }
-        parser.parseRecords()
-        self.path = path
+        return module
+    }
+
+    /// The index of the symbol file `bytes` at `path` whose records are in `tables`.
+    init(
+        module: BreakpadModuleLine, bytes: ImmutableBytes, path: String, tables: SymbolFileTables, fromIndexCache: Bool
+    ) {
         self.module = module
-        bytes = mapped
-        files = parser.files
-        origins = parser.origins
-        // Records are written by address; a file that is not is sorted here, its lines and inlines keeping their runs.
-        functions = parser.functions.sorted { $0.address < $1.address }
-        lines = parser.lines
-        inlines = parser.inlines
-        inlineRanges = parser.inlineRanges
-        publics = parser.publics.sorted { $0.address < $1.address }
-        // dump_syms lists `.debug_frame`'s functions, then `.eh_frame`'s: sorted here, each keeping its changes.
-        callFrameInits = parser.callFrameInits.sorted { $0.address < $1.address }
-        callFrameDeltas = parser.callFrameDeltas
-        problems = parser.problems
+        self.path = path
+        self.bytes = bytes
+        self.tables = tables
+        isFromIndexCache = fromIndexCache
+        files = tables.records(.files)
+        origins = tables.records(.origins)
+        functions = tables.records(.functions)
+        lines = tables.records(.lines)
+        inlines = tables.records(.inlines)
+        inlineRanges = tables.records(.inlineRanges)
+        publics = tables.records(.publics)
+        callFrameInits = tables.records(.callFrameInits)
+        callFrameDeltas = tables.records(.callFrameDeltas)
+        problems = tables.problems
     }
 
     /// What the file says about `address` (an offset from the module's base): the inline chain, innermost first (its
@@ -178,8 +200,9 @@ package final class SymbolFileIndex: Sendable {
     }
 
     private func line(in function: Function, at address: UInt64) -> Line? {
-        let end = lines[function.lines].end(ofKeysAtMost: address, \.address)
-        guard end > function.lines.lowerBound else { return nil }
+        let run = lines.clamped(function.lines)
+        let end = lines[run].end(ofKeysAtMost: address, \.address)
+        guard end > run.lowerBound else { return nil }
         let candidate = lines[end - 1]
         return address - candidate.address < max(candidate.size, 1) ? candidate : nil
     }
@@ -187,10 +210,12 @@ package final class SymbolFileIndex: Sendable {
     /// The inlined calls covering `address`, outermost first (one per depth).
     private func inlineChain(of function: Function, at address: UInt64) -> [Inline] {
         var chain: [Inline] = []
-        for index in function.inlines {
+        for index in inlines.clamped(function.inlines) {
             let inline = inlines[index]
             guard
-                inlineRanges[inline.ranges].contains(where: { address >= $0.address && address - $0.address < $0.size })
+                inlineRanges[inlineRanges.clamped(inline.ranges)].contains(where: {
+                    address >= $0.address && address - $0.address < $0.size
+                })
             else { continue }
             chain.append(inline)
         }
@@ -206,10 +231,10 @@ package final class SymbolFileIndex: Sendable {
     }
 
     private func file(_ number: UInt32) -> String? {
-        Int(number) < files.count ? files[Int(number)].map(string) : nil
+        Int(number) < files.count ? files[Int(number)].text.map(string) : nil
     }
 
     private func origin(_ number: UInt32) -> String? {
-        Int(number) < origins.count ? origins[Int(number)].map(string) : nil
+        Int(number) < origins.count ? origins[Int(number)].text.map(string) : nil
     }
 }

@@ -12,13 +12,33 @@ extension SymbolFileIndex: ModuleSymbols {}
 package final class SymbolStoreLookup: Sendable {
     /// The stores, searched in order.
     package let directories: [String]
+    /// Where the files' indexes are kept between runs; `nil` when every run parses them.
+    package let cache: IndexCache?
+    /// Whether a file's index is written to ``cache`` as soon as it is parsed (a server, which runs on), rather than
+    /// by ``writeIndexFiles()`` at the end of a run.
+    private let writesIndexFilesAtOnce: Bool
     private let opened = Mutex<[String: SymbolFileIndex?]>([:])
     private let problems: @Sendable (String) -> Void
 
-    /// A lookup in `directories`, saying through `problems` what is wrong with a file found there.
-    package init(directories: [String], problems: @escaping @Sendable (String) -> Void) {
+    /// A lookup in `directories`, saying through `problems` what is wrong with a file found there; the files' indexes
+    /// read from `cache` when it holds them, and written to it as soon as a file is parsed when `writingAtOnce`.
+    package init(
+        directories: [String], cache: IndexCache? = nil, writingAtOnce: Bool = false,
+        problems: @escaping @Sendable (String) -> Void
+    ) {
         self.directories = directories
+        self.cache = cache
+        writesIndexFilesAtOnce = writingAtOnce
         self.problems = problems
+    }
+
+    /// Writes the index files of the symbol files this lookup parsed (none were in the cache), once its answers are
+    /// out.
+    /// - Returns: what could not be written, a line each.
+    package func writeIndexFiles() -> [String] {
+        guard let cache else { return [] }
+        let parsed = opened.withLock { $0.values.compactMap { $0 }.filter { !$0.isFromIndexCache } }
+        return parsed.sorted { $0.path < $1.path }.compactMap { $0.writeIndexFile(to: cache) }
     }
 
     /// The lookup as the symbolicator takes it.
@@ -54,11 +74,14 @@ package final class SymbolStoreLookup: Sendable {
                 if let known = opened.withLock({ $0[path] }) { if let known { return known } else { continue } }
                 guard FileSystem.isRegularFile(path) else { continue }
                 let index: SymbolFileIndex?
-                do { index = try SymbolFileIndex(path: path) } catch {
+                do { index = try SymbolFileIndex.open(path: path, cache: cache) } catch {
                     problems(error.description)
                     index = nil
                 }
                 index?.problems.forEach { problems("\(path): \($0)") }
+                if writesIndexFilesAtOnce, let cache, let problem = index?.writeIndexFile(to: cache) {
+                    problems(problem)
+                }
                 opened.withLock { $0[path] = index }
                 if let index { return index }
             }

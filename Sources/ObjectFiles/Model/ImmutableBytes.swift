@@ -25,6 +25,17 @@ package final class ImmutableBytes: @unchecked Sendable {
         owner = nil
     }
 
+    /// `count` bytes written once by `filling`, which must write every byte: tables built to be read as a file of
+    /// them is, with no copy. Pages the allocator takes from the system are resident only once written.
+    package init(count: Int, filling: (UnsafeMutableRawBufferPointer) -> Void) {
+        path = "(memory)"
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        filling(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
+        base = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count])
+        isMapped = false
+        owner = nil
+    }
+
     /// The bytes of `range` of `owner`, read in place (no copy): a file inside another, such as a minidump inside a
     /// multipart upload. `range` is clamped to `owner`'s bytes.
     package init(_ range: Range<Int>, of owner: ImmutableBytes) {

@@ -14,15 +14,31 @@ extension IndexCache {
         // Each path resolved and looked at once: this runs before every warm lookup.
         let imagePath = FileSystem.realPath(image.path)
         let debugFilePath = debugFile.path == image.path ? imagePath : FileSystem.realPath(debugFile.path)
-        let place = PlaceRecord(imagePath: imagePath, debugFilePath: debugFilePath)
-        let recordPath = placePath(
-            for: image, realPaths: (imagePath, debugFilePath), architecture: debugFile.architecture)
+        return contentKey(
+            identity: Self.identityName(of: image), realPaths: (imagePath, debugFilePath),
+            variant: debugFile.architecture.name, computing: computing
+        ) { Self.computedContentKey(image: image, debugFile: debugFile) }
+    }
+
+    /// The key of the content of the file at `path` (a Breakpad symbol file), whose index files' names start with
+    /// `identity`: from its place record when it is current; else, when `computing` or when the cache holds an index
+    /// file named by `identity`, by `digest` (and the record written). `nil` when it is not computed.
+    package func contentKey(ofFile path: String, identity: String, computing: Bool, digest: () -> UInt64?) -> UInt64? {
+        let realPath = FileSystem.realPath(path)
+        return contentKey(
+            identity: identity, realPaths: (realPath, realPath), variant: "", computing: computing, digest: digest)
+    }
+
+    private func contentKey(
+        identity: String, realPaths: (image: String, debugFile: String), variant: String, computing: Bool,
+        digest: () -> UInt64?
+    ) -> UInt64? {
+        let place = PlaceRecord(imagePath: realPaths.image, debugFilePath: realPaths.debugFile)
+        let recordPath = placePath(identity: identity, realPaths: realPaths, variant: variant)
         if let place, let recorded = PlaceRecord.read(recordPath), recorded.sameFiles(as: place) {
             return recorded.contentKey
         }
-        guard computing || holdsIndexFile(of: image), var place,
-            let key = Self.computedContentKey(image: image, debugFile: debugFile)
-        else { return nil }
+        guard computing || holdsIndexFile(identity: identity), var place, let key = digest() else { return nil }
         place.contentKey = key
         // A record that cannot be written costs the next run a digest, nothing else. Computed, the key is for an index
         // file about to be written, whose directory is made anyway.
@@ -35,21 +51,20 @@ extension IndexCache {
     /// paths and the architecture, so that each place a build is found at has its own.
     func placePath(for image: ObjectFile, debugFile: ObjectFile) -> String {
         placePath(
-            for: image, realPaths: (FileSystem.realPath(image.path), FileSystem.realPath(debugFile.path)),
-            architecture: debugFile.architecture)
+            identity: Self.identityName(of: image),
+            realPaths: (FileSystem.realPath(image.path), FileSystem.realPath(debugFile.path)),
+            variant: debugFile.architecture.name)
     }
 
-    private func placePath(
-        for image: ObjectFile, realPaths: (image: String, debugFile: String), architecture: Architecture
-    ) -> String {
-        let place = ImmutableBytes.checksum(
-            Array("\(realPaths.image)\u{0}\(realPaths.debugFile)\u{0}\(architecture.name)".utf8))
-        return directory + "/" + Self.identityName(of: image) + "-" + Self.hex(place) + Self.placeExtension
+    /// The place record of the files at `realPaths` read as `variant` (an architecture), named by `identity`.
+    private func placePath(identity: String, realPaths: (image: String, debugFile: String), variant: String) -> String {
+        let place = ImmutableBytes.checksum(Array("\(realPaths.image)\u{0}\(realPaths.debugFile)\u{0}\(variant)".utf8))
+        return directory + "/" + identity + "-" + Self.hex(place) + Self.placeExtension
     }
 
-    /// Whether an index file of `image`'s build (by its name) is in the cache.
-    private func holdsIndexFile(of image: ObjectFile) -> Bool {
-        let start = Self.identityName(of: image) + "-"
+    /// Whether an index file whose name starts with `identity` is in the cache.
+    private func holdsIndexFile(identity: String) -> Bool {
+        let start = identity + "-"
         return FileSystem.entries(of: directory).contains {
             $0.isRegularFile && $0.name.hasPrefix(start) && $0.name.hasSuffix(Self.fileExtension)
         }

@@ -68,6 +68,12 @@ public struct IndexCache: Hashable, Sendable {
         directory + "/" + Self.identityName(of: image) + "-" + Self.hex(contentKey) + Self.fileExtension
     }
 
+    /// The index file of the file whose index files are named by `identity` (`symfile-<DEBUGID>` for a Breakpad symbol
+    /// file) and whose content `contentKey` names (``contentKey(ofFile:identity:computing:digest:)``).
+    package func path(identity: String, contentKey: UInt64) -> String {
+        directory + "/" + identity + "-" + Self.hex(contentKey) + Self.fileExtension
+    }
+
     /// `uuid-<UUID>`, `buildid-<hex>` or `image`: what starts the names of an image's files.
     static func identityName(of image: ObjectFile) -> String {
         image.uuid.map { "uuid-\($0)" } ?? image.buildID.map { "buildid-\($0.hex)" } ?? "image"
@@ -97,6 +103,14 @@ public struct IndexCache: Hashable, Sendable {
             .map(\.name).sorted().map { name in
                 let path = directory + "/" + name
                 let size = FileSystem.status(path)?.size ?? 0
+                if TableFile.isTableFile(path) {
+                    do throws(IndexCacheError) {
+                        let metadata = try TableFile.metadata(path: path)
+                        return Entry(path: path, size: size, image: metadata.sourcePath, problem: nil)
+                    } catch {
+                        return Entry(path: path, size: size, image: nil, problem: error.reason)
+                    }
+                }
                 do throws(IndexCacheError) {
                     let file = try IndexCacheFile(path: path, mapsDebugFile: false)
                     return Entry(path: path, size: size, image: file.metadata.imagePath, problem: nil)
@@ -112,6 +126,10 @@ public struct IndexCache: Hashable, Sendable {
     ///   on damaged files; lookups never do this).
     package static func check(file path: String, ignoringChecksums: Bool = false) -> [String] {
         do throws(IndexCacheError) {
+            if TableFile.isTableFile(path) {
+                _ = try TableFile(path: path)
+                return []
+            }
             return try IndexCacheFile(path: path, verifyingChecksums: !ignoringChecksums).exercise()
         } catch {
             return [error.description]

@@ -359,8 +359,12 @@ final class IndexCacheFile: Sendable {
 }
 
 /// Why a cache file was not used: its path and the reason, in one line.
-struct IndexCacheError: Error, CustomStringConvertible {
-    var path: String
-    var reason: String
-    var description: String { "\(path): \(reason)" }
+/// Why an index-cache file cannot be used (a file to rebuild).
+package struct IndexCacheError: Error, CustomStringConvertible {
+    /// The file.
+    package var path: String
+    /// What is wrong with it.
+    package var reason: String
+    /// The path and the reason, in one line.
+    package var description: String { "\(path): \(reason)" }
 }
