@@ -72,18 +72,28 @@ package enum CallFrameListing {
     package static func forEachDescription(of object: ObjectFile, _ body: (Description) -> Void) throws(DWARFError)
         -> [String]
     {
+        try forEachDescription(of: object, scanning: true, body)
+    }
+
+    /// ``forEachDescription(of:_:)``, the instructions decoded by libdwarf alone when not `scanning` (what tests hold
+    /// ``FrameInstructionScan`` to).
+    static func forEachDescription(of object: ObjectFile, scanning: Bool, _ body: (Description) -> Void)
+        throws(DWARFError) -> [String]
+    {
         let access: SectionAccess
         do { access = try SectionAccess(object: object, purpose: .callFrames) } catch  where error.code == .noDebugInfo
         {
             return []
         }
         let handle = try DebugHandle(access: access, path: object.path)
-        return handle.run { Self.read(handle, body) }
+        let byteOrder: Bool? = scanning ? object.isBigEndian : nil
+        return handle.run { Self.read(handle, isBigEndian: byteOrder, body) }
     }
 
     private static let tableSize: Dwarf_Half = 128
 
-    private static func read(_ handle: DebugHandle, _ body: (Description) -> Void) -> [String] {
+    /// - Parameter isBigEndian: the byte order instructions are scanned in; `nil` to leave decoding to libdwarf.
+    private static func read(_ handle: DebugHandle, isBigEndian: Bool?, _ body: (Description) -> Void) -> [String] {
         let debug = handle.debug
         // Rules start undefined here (not same-value, as the unwinder's table has them): a register the CFI never names
         // is left out of a row, and one it names "same value" is written as such.
@@ -128,7 +138,9 @@ package enum CallFrameListing {
             var entries = [Dwarf_Regtable_Entry3](repeating: Dwarf_Regtable_Entry3(), count: Int(tableSize))
             for (_, fde) in ordered {
                 do throws(DWARFError) {
-                    if let description = try describe(fde, section: section, entries: &entries, handle: handle) {
+                    if let description = try describe(
+                        fde, section: section, entries: &entries, handle: handle, isBigEndian: isBigEndian)
+                    {
                         body(description)
                     }
                 } catch {
@@ -141,7 +153,7 @@ package enum CallFrameListing {
 
     private static func describe(
         _ fde: Dwarf_Fde, section: String, entries: inout [Dwarf_Regtable_Entry3],
-        handle: DebugHandle
+        handle: DebugHandle, isBigEndian: Bool?
     ) throws(DWARFError) -> Description? {
         var error: Dwarf_Error?
         var (low, length) = (Dwarf_Addr(0), Dwarf_Unsigned(0))
@@ -176,14 +188,14 @@ package enum CallFrameListing {
         var order: [UInt16] = []
         _ = operations(
             in: instructions, length: instructionsLength, of: cie, handle: handle, registers: &order, start: low,
-            codeAlignment: codeAlignment)
+            codeAlignment: codeAlignment, isBigEndian: isBigEndian)
         var fdeInstructions: Dwarf_Ptr?
         var fdeInstructionsLength: Dwarf_Unsigned = 0
         var rowStarts: [Dwarf_Addr]?
         if dwarf_get_fde_instr_bytes(fde, &fdeInstructions, &fdeInstructionsLength, &error) == DW_DLV_OK {
             rowStarts = operations(
                 in: fdeInstructions, length: fdeInstructionsLength, of: cie, handle: handle, registers: &order,
-                start: low, codeAlignment: codeAlignment)
+                start: low, codeAlignment: codeAlignment, isBigEndian: isBigEndian)
         } else {
             handle.discard(error)
         }
@@ -214,15 +226,26 @@ package enum CallFrameListing {
             returnAddressRegister: UInt16(returnAddressRegister), rows: rows, rules: rules, registerOrder: order)
     }
 
-    /// Reads `instructions` (libdwarf expands them): appends to `registers` each register they give a rule to that it
-    /// lacks, in instruction order, and returns where rows start (`start`, then each address an advance moves to);
-    /// `nil` when the instructions cannot be read.
+    /// Reads `instructions` (``FrameInstructionScan``, else libdwarf's expansion): appends to `registers` each
+    /// register they give a rule to that it lacks, in instruction order, and returns where rows start (`start`, then
+    /// each address an advance moves to); `nil` when the instructions cannot be read.
     private static func operations(
         in instructions: Dwarf_Ptr?, length: Dwarf_Unsigned, of cie: Dwarf_Cie, handle: DebugHandle,
-        registers: inout [UInt16], start: Dwarf_Addr, codeAlignment: Dwarf_Unsigned
+        registers: inout [UInt16], start: Dwarf_Addr, codeAlignment: Dwarf_Unsigned, isBigEndian: Bool?
     ) -> [Dwarf_Addr]? {
         var starts: [Dwarf_Addr] = [start]
         guard let instructions, length > 0 else { return starts }
+        // Decoded here; libdwarf expands what this does not read (and says why it cannot, if it cannot either).
+        var scanned = registers
+        let bytes = UnsafeRawBufferPointer(start: instructions, count: Int(clamping: length))
+        if let isBigEndian,
+            let found = FrameInstructionScan.scan(
+                ByteReader(bytes: bytes, isBigEndian: isBigEndian), start: start, codeAlignment: codeAlignment,
+                registers: &scanned)
+        {
+            registers = scanned
+            return found
+        }
         var operations: UnsafeMutablePointer<Dwarf_Frame_Op>?
         var count: Dwarf_Signed = 0
         var error: Dwarf_Error?
