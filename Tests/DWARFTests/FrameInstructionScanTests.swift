@@ -6,11 +6,12 @@ import Testing
 
 @testable import DWARF
 
-/// The listing's own decoding of call-frame instructions (``FrameInstructionScan``: which registers get rules, where
-/// rows start) gives every function the same description as libdwarf's expansion of the same instructions: GCC,
+/// The listing's own reading of call-frame instructions (``FrameInstructionScan``: which registers get rules, where
+/// rows start; ``FrameRowInterpreter``: every row's rules in one run) gives every function the same description as
+/// libdwarf's expansion and row-by-row evaluation of the same instructions: GCC,
 /// Clang and Swift fixtures, and the system's C libraries where they are installed (x86-64, and the AArch64 cross
 /// library the core tests use: thousands of functions, hand-written assembly among them).
-@Suite("Frame instruction scan")
+@Suite("Frame instructions read without libdwarf")
 struct FrameInstructionScanTests {
     static let fixtures = [
         "inventory-gcc", "inventory-clang", "sensors-gcc-dwarf2", "sensors-clang-dwarf5", "shapes-swift-O",

@@ -3,8 +3,9 @@ import ObjectFiles
 import PostmortemCore
 
 /// Every function (FDE) of an image's call-frame information with all its rows, as a Breakpad symbol file's
-/// `STACK CFI` records list them; read with libdwarf's frame API, one function at a time (a large program has a
-/// hundred thousand).
+/// `STACK CFI` records list them, one function at a time (a large program has a hundred thousand): libdwarf's frame
+/// API lists the functions and their CIEs; their rows come from one run of the instructions
+/// (``FrameRowInterpreter``, which mirrors libdwarf's rules), or from libdwarf row by row where that does not apply.
 package enum CallFrameListing {
     /// One function's rows.
     package struct Description: Sendable {
@@ -201,7 +202,21 @@ package enum CallFrameListing {
         }
         var rows: [Row] = []
         var rules: [RegisterRule] = []
-        if let rowStarts {
+        if rowStarts != nil, let isBigEndian, let fdeInstructions,
+            let run = FrameRowInterpreter(
+                listedRegisters: UInt64(tableSize), undefinedValue: UInt64(DW_FRAME_UNDEFINED_VAL),
+                sameValue: UInt64(DW_FRAME_SAME_VAL), cfaColumn: UInt64(DW_FRAME_CFA_COL3)
+            ).rows(
+                cie: UnsafeRawBufferPointer(
+                    start: instructions, count: instructions == nil ? 0 : Int(clamping: instructionsLength)),
+                fde: UnsafeRawBufferPointer(start: fdeInstructions, count: Int(clamping: fdeInstructionsLength)),
+                isBigEndian: isBigEndian, augmentation: augmentation.map { String(cString: $0) } ?? "",
+                codeAlignment: codeAlignment, dataAlignment: Int64(dataAlignment), start: low, end: end,
+                registers: order)
+        {
+            // Every row in one run of the instructions (libdwarf runs them again for each row).
+            (rows, rules) = run
+        } else if let rowStarts {
             // One evaluation per row, at the addresses the instructions advance to.
             for start in rowStarts where start < end {
                 let (row, _) = try self.row(
