@@ -5,9 +5,9 @@ import Synchronization
 struct DisplayNames {
     private let shown: [String: String]
 
-    /// Demangles each of `stored` (``BreakpadNames/displayName(_:)``).
-    init(_ stored: Set<String>) {
-        let names = Array(stored)
+    /// Demangles each of `stored` (``BreakpadNames/displayName(_:)``) that `known` does not already show.
+    init(_ stored: Set<String>, known: [String: String] = [:]) {
+        let names = known.isEmpty ? Array(stored) : stored.filter { known[$0] == nil }
         let shares = 2
         let results = Mutex<[[String]]>(Array(repeating: [], count: shares))
         DispatchQueue.concurrentPerform(iterations: shares) { share in
@@ -15,8 +15,8 @@ struct DisplayNames {
             let part = stride(from: share, to: names.count, by: shares).map { namer.displayName(names[$0]) }
             results.withLock { $0[share] = part }
         }
-        var shown: [String: String] = [:]
-        shown.reserveCapacity(names.count)
+        var shown = known
+        shown.reserveCapacity(known.count + names.count)
         results.withLock { parts in
             for (share, part) in parts.enumerated() {
                 for (offset, text) in part.enumerated() { shown[names[share + offset * shares]] = text }

@@ -101,10 +101,23 @@ package struct SymbolFileBuilder: Sendable {
         } catch {
             throw SymbolFileError(path: binary.path, detail: error.description)
         }
-        // The call-frame information is read on a second thread (its own libdwarf session) while the functions are built.
-        let cfiResult = PendingResult<(text: [UInt8], problems: [String])>()
+        // The call-frame information is read on a second thread (its own libdwarf session) while the functions are
+        // built; then, until the builder needs the names, that thread demangles the symbol table's (most functions'
+        // names are among them), so that demangling overlaps the DWARF walk instead of following it.
+        let cfiResult = PendingResult<(text: [UInt8], problems: [String], names: [String: String])>()
+        let namesWanted = StopSignal()
         let builder = self
-        DispatchQueue.global().async { cfiResult.set(builder.stackCFI(base: base)) }
+        let symbolTableNames = Array(Set(binarySymbols.functions.map(\.name)))
+        DispatchQueue.global().async {
+            let cfi = builder.stackCFI(base: base)
+            let namer = BreakpadNames()
+            var names: [String: String] = [:]
+            for name in symbolTableNames {
+                if namesWanted.isSignalled { break }
+                names[name] = namer.displayName(name)
+            }
+            cfiResult.set((cfi.text, cfi.problems, names))
+        }
         var symbols = binarySymbols.functions
         if let debugFile, debugFile.path != binary.path {
             do throws(ObjectFileError) {
@@ -173,10 +186,11 @@ package struct SymbolFileBuilder: Sendable {
                     name: "<\(section.name) ELF section in \(fileName)>"))
         }
 
-        // Names are demangled last, each distinct one once, on both cores (the call-frame thread has finished by then
-        // in most files).
+        // The rest of the names are demangled last, each distinct one once, on both cores.
         var records = map.sorted
-        let shown = DisplayNames(Set(records.map(\.name)).union(numbering.origins))
+        namesWanted.signal()
+        let cfi = cfiResult.wait()
+        let shown = DisplayNames(Set(records.map(\.name)).union(numbering.origins), known: cfi.names)
         for index in records.indices { records[index].name = shown[records[index].name] }
         let origins = numbering.origins.map { name in
             // Control characters would break the line; a name of nothing but spaces is shown as omitted (as dump_syms does).
@@ -186,7 +200,6 @@ package struct SymbolFileBuilder: Sendable {
             }
             return text.utf8.allSatisfy { $0 == UInt8(ascii: " ") } ? "<name omitted>" : text
         }
-        let cfi = cfiResult.wait()
         let module = BreakpadModuleLine(
             operatingSystem: isMachO ? "Mac" : "Linux",
             architecture: BreakpadRegisterNames.moduleArchitecture(binary.architecture),
@@ -277,6 +290,15 @@ package struct SymbolFileBuilder: Sendable {
         outer.lines = tree.lines.filter { $0.position.line != 0 }
         return outer
     }
+}
+
+/// A flag one thread raises and another polls.
+private final class StopSignal: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    var isSignalled: Bool { raised.load(ordering: .relaxed) }
+
+    func signal() { raised.store(true, ordering: .relaxed) }
 }
 
 /// A value another thread sets once, waited for.
