@@ -82,12 +82,6 @@ package final class SymbolFileIndex: Sendable {
         FileSystem.read(path, offset: 0, count: 7) == Array("MODULE ".utf8)
     }
 
-    /// Reads the symbol file at `path`.
-    /// - Throws: ``SymbolFileError`` when the file cannot be read or does not start with a `MODULE` line.
-    package convenience init(path: String) throws(SymbolFileError) {
-        try self.init(bytes: Self.mapped(path), path: path)
-    }
-
     /// The symbol file's bytes, mapped.
     static func mapped(_ path: String) throws(SymbolFileError) -> ImmutableBytes {
         do { return try ImmutableBytes(mapping: path) } catch {

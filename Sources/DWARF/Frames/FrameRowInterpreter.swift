@@ -146,6 +146,10 @@ struct FrameRowInterpreter {
             return true
         }
         func factored(_ value: UInt64) -> UInt64 { value &* context.dataAlignment }
+        /// A CFA offset: as written (unsigned), or signed and factored by the data alignment (the `_sf` forms).
+        func cfaOffset(signed: Bool) -> UInt64? {
+            signed ? cursor.sleb().map { factored(UInt64(bitPattern: $0)) } : cursor.uleb()
+        }
         func restore(_ register: UInt64) -> Bool {
             guard let initial, valid(register) else { return false }
             state.set(register, initial.record(of: register, initial: Record(register: context.undefinedValue)))
@@ -199,28 +203,14 @@ struct FrameRowInterpreter {
                 guard let saved = stack.popLast() else { return false }
                 state = saved
             case 0x0C, 0x12: // def_cfa, def_cfa_sf
-                guard let register = cursor.uleb(), valid(register) else { return false }
-                let offset: UInt64
-                if opcode == 0x0C {
-                    guard let n = cursor.uleb() else { return false }
-                    offset = n
-                } else {
-                    guard let n = cursor.sleb() else { return false }
-                    offset = factored(UInt64(bitPattern: n))
-                }
+                guard let register = cursor.uleb(), valid(register), let offset = cfaOffset(signed: opcode == 0x12)
+                else { return false }
                 state.cfa = Record(isOffset: true, register: register, offsetOrLength: offset)
             case 0x0D: // def_cfa_register
                 guard let register = cursor.uleb(), valid(register) else { return false }
                 state.cfa.register = register
             case 0x0E, 0x13: // def_cfa_offset, def_cfa_offset_sf
-                let offset: UInt64
-                if opcode == 0x0E {
-                    guard let n = cursor.uleb() else { return false }
-                    offset = n
-                } else {
-                    guard let n = cursor.sleb() else { return false }
-                    offset = factored(UInt64(bitPattern: n))
-                }
+                guard let offset = cfaOffset(signed: opcode == 0x13) else { return false }
                 state.cfa.isOffset = true
                 state.cfa.valueType = 0
                 state.cfa.offsetOrLength = offset
