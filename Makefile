@@ -22,7 +22,11 @@ LINK_ORDER_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -Xfrontend -Xswiftc -function-se
 # .a files come with Debian's -dev packages). glibc's warning that getpwnam and dlopen need its shared libraries at run
 # time is about calls in FoundationEssentials and the Swift runtime that no path of postmortem makes.
 STATIC_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -static-executable -Xlinker -lz -Xlinker -llzma -Xlinker -lzstd)
-RELEASE_FLAGS := -c release --static-swift-stdlib $(STATIC_FLAGS) $(RELR_FLAGS) $(LINK_ORDER_FLAGS)
+# Generic types are instantiated through direct metadata calls, not by mangled name: a name has the runtime look up
+# each generic requirement's conformance by scanning every conformance record of the binary, which was a sixth of a
+# small run (docs/PERFORMANCE.md, "Minidumps").
+METADATA_FLAGS := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+RELEASE_FLAGS := -c release --static-swift-stdlib $(STATIC_FLAGS) $(RELR_FLAGS) $(LINK_ORDER_FLAGS) $(METADATA_FLAGS)
 # postmortem, and the server `postmortem serve` hands over to, installed beside it (a program of its own, so that its
 # HTTP libraries cost the command line nothing).
 BUILD_RELEASE := swift build $(RELEASE_FLAGS) --product postmortem && swift build $(RELEASE_FLAGS) --product postmortem-server

@@ -205,7 +205,8 @@ package enum CallFrameListing {
         if rowStarts != nil, let isBigEndian, let fdeInstructions,
             let run = FrameRowInterpreter(
                 listedRegisters: UInt64(tableSize), undefinedValue: UInt64(DW_FRAME_UNDEFINED_VAL),
-                sameValue: UInt64(DW_FRAME_SAME_VAL), cfaColumn: UInt64(DW_FRAME_CFA_COL3)
+                sameValue: UInt64(DW_FRAME_SAME_VAL), cfaColumn: UInt64(DW_FRAME_CFA_COL3),
+                initialValue: UInt64(DW_FRAME_UNDEFINED_VAL)
             ).rows(
                 cie: UnsafeRawBufferPointer(
                     start: instructions, count: instructions == nil ? 0 : Int(clamping: instructionsLength)),

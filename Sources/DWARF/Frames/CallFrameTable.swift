@@ -3,47 +3,120 @@ import ObjectFiles
 import PostmortemCore
 import Synchronization
 
-/// The call-frame information of one image, `.eh_frame` first and then `.debug_frame`, read with libdwarf's frame
-/// API: what an unwinder asks at each address to find the caller's registers. A stripped binary has it too (its
-/// `.eh_frame` is loaded, so never stripped).
+/// The call-frame information of one image, `.eh_frame` first and then `.debug_frame`: what an unwinder asks at each
+/// address to find the caller's registers. A stripped binary has it too (its `.eh_frame` is loaded, so never
+/// stripped).
 ///
-/// One libdwarf session per table (libdwarf's frame API is the one part of libdwarf lookups use); lookups from
-/// several threads take turns on it.
+/// `.eh_frame` is searched through `.eh_frame_hdr` where the file has one (``EHFrameHeaderIndex``: one function's
+/// entry read per address); libdwarf's frame API answers the rest (`.debug_frame`, files without the header, entries
+/// the index does not read), in one session opened the first time it is needed. Lookups from several threads take
+/// turns.
 package final class CallFrameTable: Sendable {
     /// The file the rows come from.
     package let path: String
-    private let handle: DebugHandle
-    private let lists: Mutex<FrameLists>
+    private let index: EHFrameHeaderIndex?
+    /// Whether the file has a `.debug_frame` (libdwarf's to read) besides what the index covers.
+    private let hasDebugFrame: Bool
+    private let opener: @Sendable () throws(DWARFError) -> Session
+    private let state: Mutex<State>
+
+    /// Register table columns: more than any register an ABI's CFI names (AArch64's vector registers are 64–95), fewer
+    /// than libdwarf's special column numbers (1034 and up).
+    static let tableSize = 128
+
+    /// A libdwarf session and its FDE lists.
+    private struct Session: @unchecked Sendable {
+        var handle: DebugHandle
+        var lists: FrameLists
+    }
+
+    private struct State: @unchecked Sendable {
+        /// Rows already worked out, by address (`nil`: no FDE covers it); emptied when it holds ``rowLimit``.
+        var rows: [UInt64: CallFrameRow?] = [:]
+        var session: Result<Session, DWARFError>?
+    }
+
+    private static let rowLimit = 4_096
 
     /// Reads the frame sections of `object`.
     /// - Throws: ``DWARFError`` with ``DWARFError/Code/noDebugInfo`` when the file has neither `.eh_frame` nor
     ///   `.debug_frame`, or when neither lists a function; another code when libdwarf cannot read them.
-    /// - Parameter contents: the file's bytes when they are held in memory (an image read from a process: the vDSO);
-    ///   `nil`: the file at `object.path` is read.
-    package init(object: ObjectFile, contents: ImmutableBytes? = nil) throws(DWARFError) {
-        let access = try SectionAccess(object: object, purpose: .callFrames, contents: contents)
-        let handle = try DebugHandle(access: access, path: object.path)
-        let lists = try handle.run { () throws(DWARFError) -> FrameLists in try FrameLists(handle) }
-        guard !lists.isEmpty else {
-            throw DWARFError(.noDebugInfo, path: object.path, detail: "no call-frame information")
+    /// - Parameters:
+    ///   - contents: the file's bytes when they are held in memory (an image read from a process: the vDSO); `nil`:
+    ///     the file at `object.path` is read.
+    ///   - searchesHeader: whether `.eh_frame_hdr` is searched (what tests hold the index to: libdwarf alone when false).
+    package init(object: ObjectFile, contents: ImmutableBytes? = nil, searchesHeader: Bool = true) throws(DWARFError) {
+        let file: ImmutableBytes
+        if let contents {
+            file = contents
+        } else {
+            do { file = try ImmutableBytes(mapping: object.path) } catch {
+                throw DWARFError(.cannotOpen, path: object.path, detail: error.detail)
+            }
         }
         path = object.path
-        self.handle = handle
-        self.lists = Mutex(lists)
+        index =
+            !searchesHeader
+            ? nil
+            : EHFrameHeaderIndex(
+                object: object, file: file,
+                interpreter: FrameRowInterpreter(
+                    listedRegisters: UInt64(Self.tableSize), undefinedValue: UInt64(DW_FRAME_UNDEFINED_VAL),
+                    sameValue: UInt64(DW_FRAME_SAME_VAL), cfaColumn: UInt64(DW_FRAME_CFA_COL3),
+                    initialValue: UInt64(DW_FRAME_SAME_VAL)))
+        let frameSections = [object.dwarfSectionName("frame"), ".zdebug_frame"]
+        hasDebugFrame = object.sections.contains { frameSections.contains($0.name) && $0.occupiesFile && $0.size > 0 }
+        opener = { () throws(DWARFError) -> Session in
+            let access = try SectionAccess(object: object, purpose: .callFrames, contents: file)
+            let handle = try DebugHandle(access: access, path: object.path)
+            let lists = try handle.run { () throws(DWARFError) -> FrameLists in try FrameLists(handle) }
+            guard !lists.isEmpty else {
+                throw DWARFError(.noDebugInfo, path: object.path, detail: "no call-frame information")
+            }
+            return Session(handle: handle, lists: lists)
+        }
+        var state = State()
+        if index == nil {
+            // Without the index libdwarf answers everything: a file it cannot read fails here, as it always did.
+            state.session = .success(try opener())
+        }
+        self.state = Mutex(state)
     }
 
     /// The row that holds at `address`: from the first section with a function (FDE) covering it; `nil` when none does.
     /// - Throws: ``DWARFError`` when the function's instructions cannot be read.
     package func row(at address: FileAddress) throws(DWARFError) -> CallFrameRow? {
-        try handle.run { () throws(DWARFError) -> CallFrameRow? in
-            try lists.withLock { lists throws(DWARFError) -> CallFrameRow? in
-                // A recursion walks the same few addresses hundreds of times: each row is worked out once.
-                if let known = lists.rows[address.rawValue] { return known }
-                let row = try lists.row(at: address, handle: handle)
-                if lists.rows.count >= FrameLists.rowLimit { lists.rows.removeAll(keepingCapacity: true) }
-                lists.rows[address.rawValue] = .some(row)
-                return row
+        try state.withLock { state throws(DWARFError) -> CallFrameRow? in
+            // A recursion walks the same few addresses hundreds of times: each row is worked out once.
+            if let known = state.rows[address.rawValue] { return known }
+            let row = try row(at: address, state: &state)
+            if state.rows.count >= Self.rowLimit { state.rows.removeAll(keepingCapacity: true) }
+            state.rows[address.rawValue] = .some(row)
+            return row
+        }
+    }
+
+    private func row(at address: FileAddress, state: inout State) throws(DWARFError) -> CallFrameRow? {
+        switch index?.row(at: address.rawValue) {
+        case .row(let row): return row
+        case .noFunction where !hasDebugFrame: return nil
+        case .noFunction, .unread, nil: break
+        }
+        let session: Session
+        switch state.session {
+        case .success(let opened): session = opened
+        case .failure(let error): throw error
+        case nil:
+            do throws(DWARFError) {
+                session = try opener()
+                state.session = .success(session)
+            } catch {
+                state.session = .failure(error)
+                throw error
             }
+        }
+        return try session.handle.run { () throws(DWARFError) -> CallFrameRow? in
+            try session.lists.row(at: address, handle: session.handle)
         }
     }
 }
@@ -58,16 +131,11 @@ private final class FrameLists {
         var fdeCount: Dwarf_Signed
     }
 
-    /// Register table columns: more than any register an ABI's CFI names (AArch64's vector registers are 64–95), fewer
-    /// than libdwarf's special column numbers (1034 and up).
-    static let tableSize: Dwarf_Half = 128
+    static let tableSize = Dwarf_Half(CallFrameTable.tableSize)
 
     private let handle: DebugHandle
     private var debug: Dwarf_Debug { handle.debug }
     private var lists: [List] = []
-    /// Rows already worked out, by address (`nil`: no FDE covers it); emptied when it holds ``rowLimit``.
-    var rows: [UInt64: CallFrameRow?] = [:]
-    static let rowLimit = 4_096
 
     var isEmpty: Bool { lists.allSatisfy { $0.fdeCount == 0 } }
 

@@ -8,7 +8,7 @@ import PostmortemCore
 /// beyond libdwarf's table, an advance in a CIE) gives `nil`, and the caller asks libdwarf row by row.
 struct FrameRowInterpreter {
     /// A register's rule as libdwarf records it (`struct Dwarf_Reg_Rule_s`).
-    private struct Record: Equatable {
+    struct Record: Equatable {
         var isOffset = false
         /// `DW_EXPR_OFFSET` 0, `DW_EXPR_VAL_OFFSET` 1, `DW_EXPR_EXPRESSION` 2, `DW_EXPR_VAL_EXPRESSION` 3.
         var valueType: UInt8 = 0
@@ -25,6 +25,8 @@ struct FrameRowInterpreter {
     let undefinedValue: UInt64
     let sameValue: UInt64
     let cfaColumn: UInt64
+    /// The rule registers (and the CFA) start with before any instruction (`dwarf_set_frame_rule_initial_value`).
+    let initialValue: UInt64
 
     /// The rows of a function: `cie` and `fde` are the instruction bytes (their addresses are what expression rules
     /// point at), `registers` the listing's register order. `nil` when the instructions hold anything not mirrored.
@@ -33,15 +35,8 @@ struct FrameRowInterpreter {
         codeAlignment: UInt64, dataAlignment: Int64, start: UInt64, end: UInt64, registers: [UInt16]
     ) -> (rows: [CallFrameListing.Row], rules: [CallFrameListing.RegisterRule])? {
         guard augmentation.isEmpty || augmentation.hasPrefix("z") || augmentation == "eh" else { return nil }
-        var state = State(cfa: Record(register: undefinedValue), rules: [])
-        let context = Context(
-            codeAlignment: codeAlignment, dataAlignment: UInt64(bitPattern: dataAlignment), cfaColumn: cfaColumn,
-            undefinedValue: undefinedValue, sameValue: sameValue)
-        // The CIE's instructions run once into the initial rules (an advance there has no row to belong to).
-        guard run(cie, isBigEndian: isBigEndian, context: context, initial: nil, state: &state, start: 0, advanced: nil)
-        else {
-            return nil
-        }
+        let context = context(codeAlignment: codeAlignment, dataAlignment: dataAlignment)
+        guard var state = initialState(cie, isBigEndian: isBigEndian, context: context) else { return nil }
         let initial = state
         var location = start
         var emitted: [(start: UInt64, state: State)] = []
@@ -49,9 +44,10 @@ struct FrameRowInterpreter {
             fde, isBigEndian: isBigEndian, context: context, initial: initial, state: &state, start: start
         ) { target, current in
             // An advance that moves on closes the row so far.
-            guard target > location else { return }
+            guard target > location else { return true }
             emitted.append((location, current))
             location = target
+            return true
         }
         guard finished else { return nil }
         emitted.append((location, state))
@@ -62,7 +58,7 @@ struct FrameRowInterpreter {
             guard let cfa = Self.cfaRule(rowState.cfa) else { return nil }
             let first = rules.count
             for register in listed {
-                let record = rowState.record(of: UInt64(register), initial: Record(register: undefinedValue))
+                let record = rowState.record(of: UInt64(register), initial: Record(register: initialValue))
                 guard let rule = rule(record, column: register) else { return nil }
                 if let rule { rules.append(CallFrameListing.RegisterRule(register: register, rule: rule)) }
             }
@@ -71,6 +67,48 @@ struct FrameRowInterpreter {
                     start: FileAddress(rowStart), canonicalFrameAddress: cfa, rules: first..<rules.count))
         }
         return (rows, rules)
+    }
+
+    /// The rules in effect at `address` of a function starting at `start`, and where their row starts: the CIE's
+    /// instructions, then the FDE's up to the last advance that does not pass `address` (libdwarf's search for one
+    /// address, `search_pc`). `nil` when the instructions hold anything not mirrored before that point.
+    func state(
+        at address: UInt64, cie: UnsafeRawBufferPointer, fde: UnsafeRawBufferPointer, isBigEndian: Bool,
+        codeAlignment: UInt64, dataAlignment: Int64, start: UInt64
+    ) -> (rowStart: UInt64, state: State)? {
+        let context = context(codeAlignment: codeAlignment, dataAlignment: dataAlignment)
+        guard var state = initialState(cie, isBigEndian: isBigEndian, context: context) else { return nil }
+        var location = start
+        var found: State?
+        let finished = run(
+            fde, isBigEndian: isBigEndian, context: context, initial: state, state: &state, start: start
+        ) { target, current in
+            // The row holding at `address` ends where an advance passes it: the instructions after it are not run.
+            guard target > address else {
+                location = target
+                return true
+            }
+            found = current
+            return false
+        }
+        guard finished else { return nil }
+        return (location, found ?? state)
+    }
+
+    private func context(codeAlignment: UInt64, dataAlignment: Int64) -> Context {
+        Context(
+            codeAlignment: codeAlignment, dataAlignment: UInt64(bitPattern: dataAlignment), cfaColumn: cfaColumn,
+            undefinedValue: undefinedValue, sameValue: sameValue, initialValue: initialValue)
+    }
+
+    /// The CIE's instructions run once into the initial rules (an advance there has no row to belong to).
+    private func initialState(_ cie: UnsafeRawBufferPointer, isBigEndian: Bool, context: Context) -> State? {
+        var state = State(cfa: Record(register: initialValue), rules: [])
+        guard run(cie, isBigEndian: isBigEndian, context: context, initial: nil, state: &state, start: 0, advanced: nil)
+        else {
+            return nil
+        }
+        return state
     }
 
     /// The CFA's rule as ``CallFrameListing`` reads libdwarf's; `nil` for a kind it refuses.
@@ -101,7 +139,7 @@ struct FrameRowInterpreter {
     }
 
     /// The rules at one point: the CFA's, and those of registers whose rule is not the initial value.
-    private struct State {
+    struct State {
         var cfa: Record
         var rules: [(register: UInt64, record: Record)]
 
@@ -124,25 +162,27 @@ struct FrameRowInterpreter {
         var cfaColumn: UInt64
         var undefinedValue: UInt64
         var sameValue: UInt64
+        var initialValue: UInt64
     }
 
     /// Runs `instructions` on `state` from the address `start`; `advanced` hears each advance's target and the rules
-    /// before it (CIE
-    /// instructions have none to hear: `nil`, and an advance there is not mirrored). `false` when an instruction is
-    /// not mirrored. `initial` is the CIE's state (for restores), `nil` in the CIE.
+    /// before it, and answers whether to go on (CIE instructions have none to hear: `nil`, and an advance there is not
+    /// mirrored). `false` when an instruction is not mirrored. `initial` is the CIE's state (for restores), `nil` in
+    /// the CIE.
     private func run(
         _ instructions: UnsafeRawBufferPointer, isBigEndian: Bool, context: Context, initial: State?,
-        state: inout State, start: UInt64, advanced: ((UInt64, State) -> Void)?
+        state: inout State, start: UInt64, advanced: ((UInt64, State) -> Bool)?
     ) -> Bool {
         var cursor = ByteCursor(ByteReader(bytes: instructions, isBigEndian: isBigEndian), at: 0)
         var location = start
         var stack: [State] = []
+        var stopped = false
         let base = UInt(bitPattern: instructions.baseAddress)
         func valid(_ register: UInt64) -> Bool { register < Self.libdwarfTableSize }
         func advance(_ delta: UInt64) -> Bool {
             guard let advanced else { return false }
             location &+= delta &* context.codeAlignment
-            advanced(location, state)
+            stopped = !advanced(location, state)
             return true
         }
         func factored(_ value: UInt64) -> UInt64 { value &* context.dataAlignment }
@@ -152,7 +192,7 @@ struct FrameRowInterpreter {
         }
         func restore(_ register: UInt64) -> Bool {
             guard let initial, valid(register) else { return false }
-            state.set(register, initial.record(of: register, initial: Record(register: context.undefinedValue)))
+            state.set(register, initial.record(of: register, initial: Record(register: context.initialValue)))
             return true
         }
         func block() -> (pointer: UInt, length: UInt64)? {
@@ -161,7 +201,7 @@ struct FrameRowInterpreter {
             cursor.position += Int(length)
             return (pointer, length)
         }
-        while cursor.position < instructions.count {
+        while !stopped, cursor.position < instructions.count {
             guard let opcode = cursor.byte() else { return false }
             let low = UInt64(opcode & 0x3F)
             switch opcode >> 6 {
@@ -224,7 +264,7 @@ struct FrameRowInterpreter {
                 guard let register = cursor.uleb(), valid(register), let (pointer, length) = block() else {
                     return false
                 }
-                var record = state.record(of: register, initial: Record(register: context.undefinedValue))
+                var record = state.record(of: register, initial: Record(register: context.initialValue))
                 record.isOffset = false
                 record.valueType = opcode == 0x10 ? 2 : 3
                 record.offsetOrLength = length

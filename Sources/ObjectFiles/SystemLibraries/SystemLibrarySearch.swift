@@ -12,7 +12,7 @@ package struct SystemLibrarySearch: Sendable {
     package static func standard() -> SystemLibrarySearch {
         var folders: [String] = []
         if let libraryPath = FileSystem.environment("LD_LIBRARY_PATH") {
-            folders += libraryPath.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+            folders += libraryPath.utf8.split(separator: UInt8(ascii: ":")).map { String(decoding: $0, as: UTF8.self) }
         }
         let multiarch = [
             "x86_64-linux-gnu", "aarch64-linux-gnu", "i386-linux-gnu", "arm-linux-gnueabihf",
@@ -46,7 +46,7 @@ package struct SystemLibrarySearch: Sendable {
     /// `usr/lib/swift/linux` of the toolchain whose `swift` (or `swiftc`) is first on `PATH`.
     static func swiftRuntimeFolder() -> String? {
         guard let path = FileSystem.environment("PATH") else { return nil }
-        for folder in path.split(separator: ":") {
+        for folder in path.utf8.split(separator: UInt8(ascii: ":")).map({ String(decoding: $0, as: UTF8.self) }) {
             for tool in ["swift", "swiftc"] where FileSystem.isRegularFile("\(folder)/\(tool)") {
                 let real = FileSystem.realPath("\(folder)/\(tool)")
                 guard let slash = real.lastIndex(of: "/") else { continue }

@@ -128,19 +128,18 @@ struct PlaceRecord: Hashable {
         guard let bytes = try? FileSystem.read(path, maximumSize: 1 << 16) else { return nil }
         var record = PlaceRecord()
         var found = 0
-        func numbers(_ text: String) -> [Int64] { text.split(separator: " ").compactMap { Int64($0) } }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let value = String(line[line.index(after: equals)...])
+        KeyValueLines.forEach(in: bytes) { key, value in
+            guard let value else { return true }
             found += 1
-            switch line[..<equals] {
+            switch key {
             case "image": record.imagePath = value
-            case "imageFingerprint": record.imageFingerprint = numbers(value)
+            case "imageFingerprint": record.imageFingerprint = KeyValueLines.numbers(value)
             case "debugFile": record.debugFilePath = value
-            case "debugFileFingerprint": record.debugFileFingerprint = numbers(value)
+            case "debugFileFingerprint": record.debugFileFingerprint = KeyValueLines.numbers(value)
             case "content": record.contentKey = UInt64(value, radix: 16) ?? 0
             default: found -= 1
             }
+            return true
         }
         return found == 5 ? record : nil
     }

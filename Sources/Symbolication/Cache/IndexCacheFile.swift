@@ -339,10 +339,13 @@ final class IndexCacheFile: Sendable {
 
     private static func readMetadata(_ bytes: ImmutableBytes, _ range: Range<Int>) -> Metadata? {
         var metadata = Metadata()
-        for line in String(decoding: bytes.bytes(range), as: UTF8.self).split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { return nil }
-            let value = String(line[line.index(after: equals)...])
-            switch line[..<equals] {
+        var isWellFormed = true
+        KeyValueLines.forEach(in: bytes.bytes(range)) { key, value in
+            guard let value else {
+                isWellFormed = false
+                return false
+            }
+            switch key {
             case "image": metadata.imagePath = value
             case "debugFile": metadata.debugFilePath = value
             case "debugFileSize": metadata.debugFileSize = UInt64(value) ?? 0
@@ -353,8 +356,9 @@ final class IndexCacheFile: Sendable {
             case "supplementaryFileModified": metadata.supplementaryFileModified = Int64(value) ?? 0
             default: break
             }
+            return true
         }
-        return metadata
+        return isWellFormed ? metadata : nil
     }
 }
 
