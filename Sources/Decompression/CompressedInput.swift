@@ -21,8 +21,8 @@ package enum CompressedInput {
     }
 
     /// The compression `bytes` start with; `nil` for anything else.
-    package static func format(of bytes: some Collection<UInt8>) -> Format? {
-        let head = Array(bytes.prefix(6))
+    package static func format(of bytes: [UInt8]) -> Format? {
+        let head = bytes.prefix(6)
         if head.starts(with: [0x1f, 0x8b]) { return .gzip }
         if head.starts(with: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return .xz }
         if head.starts(with: [0x28, 0xb5, 0x2f, 0xfd]) { return .zstd }

@@ -88,4 +88,21 @@ struct MinidumpStreamTests {
         #expect(dump.threads.map(\.startAddress) == [0x5555_0000_1000, nil])
         #expect(dump.warnings.contains { $0.contains("ThreadInfoList") && $0.contains("1000000") }, "\(dump.warnings)")
     }
+
+    /// `MINIDUMP_STRING`s (module paths, CSD versions) decode as the standard library decodes UTF-16: ASCII, two- and
+    /// three-byte characters, a pair of surrogates, and lone surrogates (each replaced by U+FFFD).
+    @Test func minidumpStringsDecodeAsTheStandardLibraryDecodesUTF16() {
+        let texts: [[UInt16]] = [
+            Array("/usr/lib/libc.so.6".utf16), Array("/home/zoë/Ünïcode/日本語.so".utf16),
+            Array("emoji 🧯 in a path".utf16), [0x61, 0xD800, 0x62], [0xDC00], [0x61, 0xD83E], [0xD83E, 0xD83E, 0xDDEF],
+            []
+        ]
+        for units in texts {
+            var bytes: [UInt8] = [0, 0, 0, 0]
+            withUnsafeBytes(of: UInt32(units.count * 2).littleEndian) { bytes += $0 }
+            for unit in units { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+            let decoded = MinidumpBytes(storage: ImmutableBytes(bytes)).utf16String(at: 4)
+            #expect(decoded == String(decoding: units, as: UTF16.self), "\(units)")
+        }
+    }
 }

@@ -90,8 +90,13 @@ package struct MinidumpUnwinding {
     /// What went wrong, for the report's `exception`: the reason's words (`SIGSEGV`, `SEGV_MAPERR`).
     var exception: CrashReport.Exception? {
         guard let reason = reason else { return nil }
-        let parts = reason.split(separator: " / ", maxSplits: 1).map(String.init)
-        return CrashReport.Exception(type: parts.first, message: parts.count > 1 ? parts[1] : nil)
+        // The separator is found with `firstRange(of:)` over bytes: the string-processing `split` instantiates its
+        // generic types at run time, a noticeable part of a small dump's run.
+        guard let separator = reason.utf8.firstRange(of: " / ".utf8) else {
+            return CrashReport.Exception(type: reason, message: nil)
+        }
+        return CrashReport.Exception(
+            type: String(reason[..<separator.lowerBound]), message: String(reason[separator.upperBound...]))
     }
 
     /// The crash's reason as minidump-stackwalk words it.
