@@ -49,7 +49,10 @@ struct FrameLineBytes: FrameLineSink {
         bytes += prefix.utf8
     }
 
-    mutating func write(_ text: String) { bytes += text.utf8 }
+    mutating func write(_ text: String) {
+        // A native string's bytes are copied at once; `+= text.utf8` goes byte by byte.
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes += text.utf8 }
+    }
 
     mutating func write(decimal value: Int) {
         guard value >= 0 else { return write(String(value)) }

@@ -95,8 +95,16 @@ public struct ReportTextRenderer: Sendable {
                 rendered = coredumpLines(
                     frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
             case .unwound(let headLength, let module, let offset):
-                rendered = unwoundLines(
-                    frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
+                let head = Self.head(of: line.text, length: headLength)
+                // Plain lines straight into the output: a stack overflow's walk has a thousand frames.
+                if colors == nil, frame.symbols.first?.source == nil, var sink = FrameLineBytes(replacing: line) {
+                    swap(&sink.bytes, &output)
+                    writeUnwoundLines(frame, head: head, module: module, offset: offset, to: &sink)
+                    sink.finish()
+                    swap(&sink.bytes, &output)
+                    continue
+                }
+                rendered = unwoundLines(frame, head: head, module: module, offset: offset)
             case .gdb:
                 rendered = gdbLines(frame)
             case .sanitizer(let indentation):

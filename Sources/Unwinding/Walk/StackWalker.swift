@@ -200,15 +200,14 @@ package struct StackWalker: Sendable {
                 return .stopped("the CFA's expression gave no value (\(error))")
             }
         }
-        var caller = RegisterSet(architecture: architecture)
-        var registerNumbers = (0..<UInt16(architecture.registerCount)).map { $0 }
-        if Int(row.returnAddressRegister) >= architecture.registerCount {
-            registerNumbers.append(row.returnAddressRegister)
-        }
-        var returnAddress: UInt64?
-        for register in registerNumbers {
+        // Every register the row gives no rule keeps its value (same-value); the others are worked out from this
+        // frame's registers, so the order the rules are taken in does not matter.
+        var caller = registers
+        var returnAddress = registers[row.returnAddressRegister]
+        for (register, rule) in row.rules
+        where Int(register) < architecture.registerCount || register == row.returnAddressRegister {
             let value: UInt64?
-            switch row.rule(of: register) {
+            switch rule {
             case .sameValue: value = registers[register]
             case .undefined: value = nil
             case .savedAt(let offset): value = memory.word(at: cfa &+ UInt64(bitPattern: offset))
