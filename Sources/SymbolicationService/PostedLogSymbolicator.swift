@@ -37,7 +37,7 @@ package struct PostedLogSymbolicator: Sendable {
     package func answer(_ body: [UInt8], style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
         let body = try Self.decompressed(body)
         let symbolicator = Symbolicator(diagnostics: diagnostics, options: options)
-        if CoreFile.isCore(prefix: body.prefix(18)) || MinidumpFile.isMinidump(prefix: body.prefix(4)) {
+        if CoreFile.isCore(prefix: Array(body.prefix(18))) || MinidumpFile.isMinidump(prefix: Array(body.prefix(4))) {
             return try answer(dump: body, style: style, symbolicator: symbolicator)
         }
         var answer: [UInt8] = []
@@ -79,7 +79,7 @@ package struct PostedLogSymbolicator: Sendable {
             callFramesWithoutBinary: callFramesWithoutBinary)
         var report: CrashReport
         do {
-            if MinidumpFile.isMinidump(prefix: body.prefix(4)) {
+            if MinidumpFile.isMinidump(prefix: Array(body.prefix(4))) {
                 report =
                     MinidumpUnwinding(
                         dump: try MinidumpFile(bytes: ImmutableBytes(body), path: "request"), finder: finder

@@ -20,7 +20,7 @@ struct DumpInput: Sendable {
     static let prefixLength = 18
 
     /// Whether `prefix` (a file's first bytes) starts an ELF core or a minidump.
-    static func isDump(prefix: some Collection<UInt8>) -> Bool {
+    static func isDump(prefix: [UInt8]) -> Bool {
         CoreFile.isCore(prefix: prefix) || MinidumpFile.isMinidump(prefix: prefix)
     }
 
@@ -70,7 +70,7 @@ struct DumpInput: Sendable {
             do { read = try source.read() } catch { return .failure(ReadFailure(line: error.description)) }
         }
         let isDump =
-            read.map { Self.isDump(prefix: $0.prefix(Self.prefixLength)) } ?? source.path.map(Self.isDump) ?? false
+            read.map { Self.isDump(prefix: Array($0.prefix(Self.prefixLength))) } ?? source.path.map(Self.isDump) ?? false
         if isDump {
             do {
                 if let read { return .success(.dump(try report(of: read, name: source.name))) }

@@ -84,14 +84,29 @@ package final class BinaryLocator {
     /// finding them reads the dynamic linker's cache and lists its folders, which the common case (the library at
     /// the path the log names) never needs.
     package func systemLibraryCandidates(name: String, path imagePath: String?, excluding tried: [Candidate])
-        -> [Candidate]
+        -> SystemLibraryCandidates
     {
-        guard Self.searchesSystemLibraries(name: name, path: imagePath) else { return [] }
+        guard Self.searchesSystemLibraries(name: name, path: imagePath) else {
+            return SystemLibraryCandidates(paths: nil, seen: [])
+        }
         if systemSearch == nil { systemSearch = SystemLibrarySearch.standard() }
-        var seen = Set(tried.map { FileSystem.realPath($0.path) })
-        return (systemSearch?.candidates(named: name) ?? []).compactMap { path in
-            guard FileSystem.isRegularFile(path), seen.insert(FileSystem.realPath(path)).inserted else { return nil }
-            return Candidate(path: path, origin: "in the system's libraries")
+        return SystemLibraryCandidates(
+            paths: systemSearch?.candidates(named: name), seen: Set(tried.map { FileSystem.realPath($0.path) }))
+    }
+
+    /// The system's libraries of ``systemLibraryCandidates(name:path:excluding:)``, each found when the one before was
+    /// not taken.
+    package struct SystemLibraryCandidates: Sequence, IteratorProtocol {
+        var paths: SystemLibrarySearch.Candidates?
+        var seen: Set<String>
+
+        /// The next library, or `nil` after the last.
+        package mutating func next() -> Candidate? {
+            while let path = paths?.next() {
+                guard FileSystem.isRegularFile(path), seen.insert(FileSystem.realPath(path)).inserted else { continue }
+                return Candidate(path: path, origin: "in the system's libraries")
+            }
+            return nil
         }
     }
 

@@ -4,9 +4,11 @@ import PostmortemCore
 /// dynamic linker's search path (`LD_LIBRARY_PATH`, `/etc/ld.so.cache`, the multiarch and default folders), then the
 /// runtime folder of the Swift toolchain on `PATH`. A log from this machine then resolves where its process ran.
 package struct SystemLibrarySearch: Sendable {
-    /// Folders searched by file name, in order, after the linker cache.
+    /// Folders searched by file name, in order, after the linker cache (a folder that is not there holds nothing).
     package var folders: [String]
     private var cache: LinkerCache
+    /// Whether the runtime folder of the Swift toolchain on `PATH` is searched last (found when the search gets there).
+    private var searchesSwiftRuntime: Bool
 
     /// The search of this machine, from its environment.
     package static func standard() -> SystemLibrarySearch {
@@ -20,27 +22,55 @@ package struct SystemLibrarySearch: Sendable {
         ]
         for prefix in ["/lib", "/usr/lib"] { folders += multiarch.map { "\(prefix)/\($0)" } }
         folders += ["/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"]
-        if let swiftRuntime = swiftRuntimeFolder() { folders.append(swiftRuntime) }
-        return SystemLibrarySearch(folders: folders.filter(FileSystem.isDirectory), cache: LinkerCache())
+        return SystemLibrarySearch(folders: folders, cache: LinkerCache(), searchesSwiftRuntime: true)
     }
 
     /// A search of `folders` and of the dynamic linker's `cache`.
     package init(folders: [String], cache: LinkerCache) {
-        self.folders = folders
-        self.cache = cache
+        self.init(folders: folders, cache: cache, searchesSwiftRuntime: false)
     }
 
-    /// The files named `name` on this machine, in the order the dynamic linker would look (each once).
-    package func candidates(named name: String) -> [String] {
-        guard !name.isEmpty, !name.contains("/") else { return [] }
-        var seen = Set<String>()
-        var found: [String] = []
-        // Only ELF files: `libc.so` in a library folder is often a linker script.
-        for path in cache.paths(of: name) + folders.map({ $0 + "/" + name })
-        where FileSystem.read(path, offset: 0, count: 4) == [0x7f, 0x45, 0x4c, 0x46] {
-            if seen.insert(FileSystem.realPath(path)).inserted { found.append(path) }
+    private init(folders: [String], cache: LinkerCache, searchesSwiftRuntime: Bool) {
+        self.folders = folders
+        self.cache = cache
+        self.searchesSwiftRuntime = searchesSwiftRuntime
+    }
+
+    /// The files named `name` on this machine, in the order the dynamic linker would look (each once), each looked at
+    /// only when the one before was not taken: the first usually is.
+    package func candidates(named name: String) -> Candidates {
+        guard !name.isEmpty, !name.contains("/") else {
+            return Candidates(name: name, pending: [], searchesSwiftRuntime: false)
         }
-        return found
+        return Candidates(
+            name: name, pending: cache.paths(of: name) + folders.map { $0 + "/" + name },
+            searchesSwiftRuntime: searchesSwiftRuntime)
+    }
+
+    /// The files of a search, found one at a time.
+    package struct Candidates: Sequence, IteratorProtocol {
+        let name: String
+        var pending: [String]
+        var searchesSwiftRuntime: Bool
+        var seen = Set<String>()
+
+        /// The next file, or `nil` after the last.
+        package mutating func next() -> String? {
+            while true {
+                if pending.isEmpty {
+                    guard searchesSwiftRuntime else { return nil }
+                    searchesSwiftRuntime = false
+                    guard let folder = SystemLibrarySearch.swiftRuntimeFolder() else { return nil }
+                    pending = [folder + "/" + name]
+                }
+                let path = pending.removeFirst()
+                // Only ELF files: `libc.so` in a library folder is often a linker script.
+                guard FileSystem.read(path, offset: 0, count: 4) == [0x7f, 0x45, 0x4c, 0x46],
+                    seen.insert(FileSystem.realPath(path)).inserted
+                else { continue }
+                return path
+            }
+        }
     }
 
     /// `usr/lib/swift/linux` of the toolchain whose `swift` (or `swiftc`) is first on `PATH`.

@@ -28,8 +28,7 @@ package struct CoreFile: Sendable {
     static let coreType: UInt16 = 4
 
     /// Whether `prefix` (a file's first bytes, at least 18) starts an ELF core file.
-    package static func isCore(prefix: some Collection<UInt8>) -> Bool {
-        let bytes = Array(prefix.prefix(18))
+    package static func isCore(prefix bytes: [UInt8]) -> Bool {
         guard bytes.count >= 18, bytes[0..<4].elementsEqual([0x7f, 0x45, 0x4c, 0x46]) else { return false }
         let type =
             bytes[5] == 2 ? UInt16(bytes[16]) << 8 | UInt16(bytes[17]) : UInt16(bytes[17]) << 8 | UInt16(bytes[16])

@@ -43,8 +43,9 @@ package struct MinidumpFile: Sendable {
     static let signature: UInt32 = 0x504d_444d
 
     /// Whether `prefix` (a file's first 4 bytes or more) starts a minidump.
-    package static func isMinidump(prefix: some Collection<UInt8>) -> Bool {
-        Array(prefix.prefix(4)) == [0x4d, 0x44, 0x4d, 0x50]
+    package static func isMinidump(prefix: [UInt8]) -> Bool {
+        // Over an array, not any collection: generic code left unspecialized instantiates its types at run time.
+        prefix.count >= 4 && prefix[0] == 0x4d && prefix[1] == 0x44 && prefix[2] == 0x4d && prefix[3] == 0x50
     }
 
     /// Reads the minidump at `path`.
