@@ -170,7 +170,7 @@ struct MinidumpTests {
         #expect(
             ourThreads.compactMap { $0["index"] as? Int }.sorted()
                 == theirThreads.compactMap { $0["thread_id"] as? Int }.sorted())
-        let walked = (theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String == "amd64"
+        let walked = ["amd64", "x86"].contains((theirs["system_info"] as? [String: Any])?["cpu_arch"] as? String)
         for their in theirThreads where walked {
             let ourFrames =
                 ourThreads.first { $0["index"] as? Int == their["thread_id"] as? Int }?["frames"] as? [[String: Any]]
@@ -193,6 +193,37 @@ struct MinidumpTests {
                 #expect(image?["id"] as? String == module["code_id"] as? String, "\(module["filename"] ?? "?")")
             }
         }
+    }
+
+    /// A 32-bit x86 dump (Windows, Breakpad's writer; its modules' binaries are not here): `--stackwalk-json` gives
+    /// the crash address Windows records for an access violation (the address written, not the instruction's), and
+    /// every frame of the crashing thread as minidump-stackwalk walks it (the context, then frame pointers: ebp
+    /// chains), offsets and module offsets in 8 digits, as it writes a 32-bit process's.
+    @Test func aThirtyTwoBitWindowsDumpIsWalkedAsMinidumpStackwalkWalksIt() throws {
+        let dump = Self.foreignDump("test")
+        let theirs = try CrashpadDumps.stackwalk(dump, symbols: Fixtures.scratchDirectory("no-symbols"))
+        let result = try Command.run(
+            Paths.postmortem, ["symbolicate", "--stackwalk-json", "--offline", "--no-cache", dump])
+        let ours = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+            "\(result.standardError)")
+        let ourCrash = ours["crash_info"] as? [String: Any]
+        let theirCrash = theirs["crash_info"] as? [String: Any]
+        #expect(ourCrash?["address"] as? String == theirCrash?["address"] as? String)
+        #expect(ourCrash?["type"] as? String == theirCrash?["type"] as? String)
+        func frames(_ document: [String: Any]) -> [[String?]] {
+            let thread = document["crashing_thread"] as? [String: Any]
+            return (thread?["frames"] as? [[String: Any]] ?? []).map { frame in
+                ["offset", "module_offset", "trust", "module"].map { frame[$0] as? String }
+            }
+        }
+        let theirFrames = frames(theirs)
+        try #require(theirFrames.count >= 3, "minidump-stackwalk walked \(theirFrames.count) frames")
+        #expect(frames(ours) == theirFrames)
+        let bases = { (document: [String: Any]) in
+            Set((document["modules"] as? [[String: Any]] ?? []).compactMap { $0["base_addr"] as? String })
+        }
+        #expect(bases(ours) == bases(theirs))
     }
 
     /// Damaged dumps: each stream that does not fit is named in one line, what can be read is read, and nothing crashes.

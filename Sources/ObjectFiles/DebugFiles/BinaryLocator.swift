@@ -113,7 +113,9 @@ package final class BinaryLocator {
     /// Whether an image `name` at `path` may be one of this machine's libraries: an ELF library named by a relative
     /// path, by a system folder's path, or by none.
     private static func searchesSystemLibraries(name: String, path imagePath: String?) -> Bool {
-        isELFName(name) && (imagePath.map { !$0.hasPrefix("/") || isSystemLibraryPath($0) } ?? true)
+        // The vDSO is the kernel's, mapped into every process: never a file of a library folder.
+        guard !name.hasPrefix("linux-vdso"), !name.hasPrefix("linux-gate") else { return false }
+        return isELFName(name) && (imagePath.map { !$0.hasPrefix("/") || isSystemLibraryPath($0) } ?? true)
     }
 
     /// Files and `.dSYM` bundles below `root` whose name is one of `names`, nearest first.

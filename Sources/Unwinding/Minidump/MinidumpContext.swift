@@ -1,17 +1,20 @@
 /// A thread's registers as a minidump stores them: the CPU context of Microsoft's layout for x86-64 (`CONTEXT`,
-/// 1,232 bytes) and of Breakpad's and Crashpad's for ARM64 (`MDRawContextARM64`, and its older form, which keeps the
-/// integer registers at the same offsets).
+/// 1,232 bytes) and x86 (`CONTEXT` of 32-bit Windows, Breakpad's `MDRawContextX86`, 716 bytes), and of Breakpad's and
+/// Crashpad's for ARM64 (`MDRawContextARM64`, and its older form, which keeps the integer registers at the same
+/// offsets).
 enum MinidumpContext {
     /// The architecture a context of `size` bytes is for, when the system-info stream does not say.
     static func architecture(contextSize size: Int) -> UnwindArchitecture? {
         switch size {
         case amd64Size: .x86_64
         case arm64Size, arm64OldSize: .arm64
+        case x86Size: .x86
         default: nil
         }
     }
 
     static let amd64Size = 1232
+    static let x86Size = 716
     static let arm64Size = 912
     /// `MDRawContextARM64_Old`: 64-bit flags, 33 integer registers, cpsr, then the floating-point area.
     static let arm64OldSize = 8 + 33 * 8 + 4 + 32 * 16 + 8
@@ -32,6 +35,17 @@ enum MinidumpContext {
             for (slot, register) in order.enumerated() {
                 registers[register] = CoreFile.word(bytes, at: 120 + slot * 8)
             }
+        case .x86:
+            // Flags, six debug registers, the 112-byte floating-point save area, four segment selectors, then edi esi
+            // ebx edx ecx eax ebp eip at 156, cs and eflags, esp at 196.
+            guard bytes.count >= 200 else {
+                return .failure(MinidumpContextFailure(size: bytes.count, architecture: architecture))
+            }
+            let order: [UInt16] = [7, 6, 3, 2, 1, 0, 5, 8]
+            for (slot, register) in order.enumerated() {
+                registers[register] = UInt64(CoreFile.word32(bytes, at: 156 + slot * 4))
+            }
+            registers[4] = UInt64(CoreFile.word32(bytes, at: 196))
         case .arm64:
             // Flags and cpsr (or 64-bit flags), then x0–x30, sp, pc.
             guard bytes.count >= 272 else {

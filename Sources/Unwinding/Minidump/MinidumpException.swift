@@ -23,6 +23,15 @@ package struct MinidumpException: Hashable, Sendable {
             faultAddress: CoreSignal.faultSignals.contains(number) && code > 0 ? address : nil)
     }
 
+    /// The address the crash is about, as minidump-stackwalk reports it: for a Windows access violation or in-page
+    /// error, the address accessed (the second parameter), not the instruction's; else ``address``.
+    package func crashAddress(platform: MinidumpSystemInfo.Platform?) -> UInt64 {
+        if platform == .windows, code == 0xC000_0005 || code == 0xC000_0006, parameters.count >= 2 {
+            return parameters[1]
+        }
+        return address
+    }
+
     /// The reason as minidump-stackwalk words it: `SIGSEGV / SEGV_MAPERR` on Linux, `EXC_BAD_ACCESS /
     /// KERN_INVALID_ADDRESS` on macOS, `EXCEPTION_ACCESS_VIOLATION_READ` on Windows.
     package func reason(platform: MinidumpSystemInfo.Platform?) -> String {

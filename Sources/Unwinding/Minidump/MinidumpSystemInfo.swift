@@ -59,6 +59,7 @@ package struct MinidumpSystemInfo: Hashable, Sendable {
         switch processorArchitecture {
         case 9: .x86_64
         case 12, 0x8003: .arm64
+        case 0: .x86
         default: nil
         }
     }

@@ -4,6 +4,9 @@ import ObjectFiles
 package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     case x86_64
     case arm64
+    /// 32-bit x86, as minidumps of Windows and older Linux programs hold it (its cores are not read: their registers
+    /// are stored in 4-byte slots).
+    case x86
 
     /// The architecture of ELF `e_machine` (62: x86-64, 183: AArch64); `nil` for others.
     package init?(elfMachine machine: UInt16) {
@@ -19,6 +22,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .x86_64: .x86_64
         case .arm64: .arm64
+        case .x86: .i386
         }
     }
 
@@ -27,6 +31,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .x86_64: 17
         case .arm64: 33
+        case .x86: 9
         }
     }
 
@@ -35,6 +40,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .x86_64: 16
         case .arm64: 32
+        case .x86: 8
         }
     }
 
@@ -43,6 +49,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .x86_64: 7
         case .arm64: 31
+        case .x86: 4
         }
     }
 
@@ -51,6 +58,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .x86_64: 6
         case .arm64: 29
+        case .x86: 5
         }
     }
 
@@ -58,7 +66,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     /// the call pushes it.
     package var linkRegister: UInt16? {
         switch self {
-        case .x86_64: nil
+        case .x86_64, .x86: nil
         case .arm64: 30
         }
     }
@@ -69,17 +77,18 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .x86_64: [3, 6, 12, 13, 14, 15]
         case .arm64: Array(19...29)
+        case .x86: [3, 5, 6, 7]
         }
     }
 
     /// The size of a return address on the stack.
-    var wordSize: UInt64 { 8 }
+    var wordSize: UInt64 { self == .x86 ? 4 : 8 }
 
     /// Return addresses with the bits pointer authentication signs them with cleared (AArch64 keeps 48 address bits
     /// in user space); unchanged on x86-64.
     func strippingAuthentication(_ address: UInt64) -> UInt64 {
         switch self {
-        case .x86_64: address
+        case .x86_64, .x86: address
         case .arm64: address & 0x0000_ffff_ffff_ffff
         }
     }
@@ -93,6 +102,8 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
             [15, 14, 13, 12, 6, 3, 11, 10, 9, 8, 0, 2, 1, 4, 5, nil, 16, nil, nil, 7, nil, nil, nil, nil, nil, nil, nil]
         case .arm64:
             (0...32).map { UInt16($0) } + [nil]
+        case .x86:
+            []
         }
     }
 
@@ -104,6 +115,9 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
                 "rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14",
                 "r15", "rip"
             ]
+            return Int(register) < names.count ? names[Int(register)] : "r\(register)"
+        case .x86:
+            let names = ["eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip"]
             return Int(register) < names.count ? names[Int(register)] : "r\(register)"
         case .arm64:
             switch register {

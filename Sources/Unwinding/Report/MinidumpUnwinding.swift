@@ -36,7 +36,9 @@ package struct MinidumpUnwinding {
         let images = MappedImages(
             modules: dump.modules, memory: dump.memory, architecture: architecture, finder: finder,
             near: FilePath.directory(of: dump.path))
-        var walker = StackWalker(memory: dump.memory, callFrames: images, frameLimit: frameLimit)
+        let memory: any MemoryReader =
+            architecture.wordSize == 4 ? ThirtyTwoBitMemory(memory: dump.memory) : dump.memory
+        var walker = StackWalker(memory: memory, callFrames: images, frameLimit: frameLimit)
         walker.scansStack = scansStack
         self.images = images
         // The thread that wrote the dump (an in-process handler's) was running while it wrote: its stack is not walked,
@@ -121,10 +123,12 @@ package struct MinidumpUnwinding {
         }
         if let exception = dump.exception, let reason {
             lines.append(ELFCoreReportWriter.crashReasonStart + reason)
-            var address = "Crash address: 0x" + String(exception.address, radix: 16)
-            // A fault just above zero is a field read through a null pointer.
-            if exception.signal.faultAddress != nil, exception.address > 0, exception.address < 4096 {
-                address += " (null pointer + 0x" + String(exception.address, radix: 16) + ")"
+            let crashAddress = exception.crashAddress(platform: dump.system?.platform)
+            var address = "Crash address: 0x" + String(crashAddress, radix: 16)
+            // A fault just above zero is a field read (or written) through a null pointer.
+            let isAccessFault = exception.signal.faultAddress != nil || crashAddress != exception.address
+            if isAccessFault, crashAddress > 0, crashAddress < 4096 {
+                address += " (null pointer + 0x" + String(crashAddress, radix: 16) + ")"
             }
             lines.append(address)
         }

@@ -66,7 +66,7 @@ package struct StackwalkJSONRenderer {
         }
         return JSONText.object([
             ("type", JSONText.quote(exception.reason(platform: dump.system?.platform))),
-            ("address", JSONText.quote(Self.hex(exception.address))),
+            ("address", JSONText.quote(hex(exception.crashAddress(platform: dump.system?.platform)))),
             ("crashing_thread", JSONText.number(crashingIndex)),
             ("assertion", JSONText.string(dump.assertion))
         ])
@@ -113,13 +113,13 @@ package struct StackwalkJSONRenderer {
             ("module", JSONText.string(module?.name)),
             (
                 "module_offset",
-                JSONText.string(instruction.flatMap { address in module?.loadAddress.map { Self.hex(address &- $0) } })
+                JSONText.string(instruction.flatMap { address in module?.loadAddress.map { hex(address &- $0) } })
             ),
-            ("offset", JSONText.string(instruction.map(Self.hex))),
+            ("offset", JSONText.string(instruction.map(hex))),
             ("function", JSONText.string(outer?.function)),
             (
                 "function_offset",
-                JSONText.string(frame.functionOffset.map { Self.hex(isReturnAddress ? $0 &- callSize : $0) })
+                JSONText.string(frame.functionOffset.map { hex(isReturnAddress ? $0 &- callSize : $0) })
             ),
             ("file", JSONText.string(outer?.file)),
             // A line record of 0 (compiler-made code, a thunk) is kept as minidump-stackwalk keeps it.
@@ -133,8 +133,8 @@ package struct StackwalkJSONRenderer {
     private func module(_ module: MinidumpModule) -> String {
         let loaded = modulesWithSymbols.contains(module.baseAddress)
         return JSONText.object([
-            ("base_addr", JSONText.quote(Self.hex(module.baseAddress))),
-            ("end_addr", JSONText.quote(Self.hex(module.baseAddress &+ module.size))),
+            ("base_addr", JSONText.quote(hex(module.baseAddress))),
+            ("end_addr", JSONText.quote(hex(module.baseAddress &+ module.size))),
             ("filename", JSONText.quote(module.name)),
             ("code_id", JSONText.string(module.codeID)),
             ("debug_file", JSONText.quote(module.debugFileName)),
@@ -148,8 +148,8 @@ package struct StackwalkJSONRenderer {
 
     private func unloadedModule(_ module: MinidumpModule) -> String {
         JSONText.object([
-            ("base_addr", JSONText.quote(Self.hex(module.baseAddress))),
-            ("end_addr", JSONText.quote(Self.hex(module.baseAddress &+ module.size))),
+            ("base_addr", JSONText.quote(hex(module.baseAddress))),
+            ("end_addr", JSONText.quote(hex(module.baseAddress &+ module.size))),
             ("filename", JSONText.quote(module.name))
         ])
     }
@@ -166,9 +166,11 @@ package struct StackwalkJSONRenderer {
         }
     }
 
-    /// `0x` and 16 hex digits, as minidump-stackwalk writes addresses.
-    static func hex(_ value: UInt64) -> String {
+    /// `0x` and 16 hex digits (8 for a 32-bit process), as minidump-stackwalk writes addresses.
+    func hex(_ value: UInt64) -> String {
+        // A 32-bit process's addresses take 8 digits, as minidump-stackwalk writes them.
+        let width = dump.architecture?.wordSize == 4 ? 8 : 16
         let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+        return "0x" + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
