@@ -70,7 +70,8 @@ struct DumpInput: Sendable {
             do { read = try source.read() } catch { return .failure(ReadFailure(line: error.description)) }
         }
         let isDump =
-            read.map { Self.isDump(prefix: Array($0.prefix(Self.prefixLength))) } ?? source.path.map(Self.isDump) ?? false
+            read.map { Self.isDump(prefix: Array($0.prefix(Self.prefixLength))) } ?? source.path.map(Self.isDump)
+            ?? false
         if isDump {
             do {
                 if let read { return .success(.dump(try report(of: read, name: source.name))) }

@@ -13,10 +13,7 @@ import Testing
 /// DWARF expressions in PLT rows).
 @Suite("Call frames through .eh_frame_hdr")
 struct EHFrameHeaderIndexTests {
-    static let fixtures = [
-        "inventory-gcc", "inventory-clang", "sensors-gcc-dwarf2", "sensors-clang-dwarf5", "shapes-swift-O",
-        "shapes-swift-Onone", "libgeometry.so"
-    ]
+    static let fixtures = FrameInstructionScanTests.fixtures
     static let systemLibraries = [
         "/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
         "/usr/aarch64-linux-gnu/lib/libc.so.6"

@@ -96,12 +96,13 @@ public struct ReportTextRenderer: Sendable {
                     frame, head: Self.head(of: line.text, length: headLength), module: module, offset: offset)
             case .unwound(let headLength, let module, let offset):
                 let head = Self.head(of: line.text, length: headLength)
-                // Plain lines straight into the output: a stack overflow's walk has a thousand frames.
-                if colors == nil, frame.symbols.first?.source == nil, var sink = FrameLineBytes(replacing: line) {
-                    swap(&sink.bytes, &output)
-                    writeUnwoundLines(frame, head: head, module: module, offset: offset, to: &sink)
-                    sink.finish()
-                    swap(&sink.bytes, &output)
+                // A stack overflow's walk has a thousand frames.
+                if writesInPlace(
+                    frame, replacing: line, to: &output,
+                    { sink in
+                        writeUnwoundLines(frame, head: head, module: module, offset: offset, to: &sink)
+                    })
+                {
                     continue
                 }
                 rendered = unwoundLines(frame, head: head, module: module, offset: offset)
@@ -110,12 +111,14 @@ public struct ReportTextRenderer: Sendable {
             case .sanitizer(let indentation):
                 let head = Self.head(of: line.text, length: indentation)
                 let firstNumber = numbersByLine[number] ?? frame.index
-                // Plain lines straight into the output: thousands of reports of a fuzzer's log, a string per line no more.
-                if colors == nil, frame.symbols.first?.source == nil, var sink = FrameLineBytes(replacing: line) {
-                    swap(&sink.bytes, &output)
-                    writeSanitizerLines(frame, firstNumber: firstNumber, report: report, indentation: head, to: &sink)
-                    sink.finish()
-                    swap(&sink.bytes, &output)
+                // Thousands of reports of a fuzzer's log: a string per line no more.
+                if writesInPlace(
+                    frame, replacing: line, to: &output,
+                    { sink in
+                        writeSanitizerLines(
+                            frame, firstNumber: firstNumber, report: report, indentation: head, to: &sink)
+                    })
+                {
                     continue
                 }
                 rendered = sanitizerLines(frame, firstNumber: firstNumber, report: report, indentation: head)
@@ -127,6 +130,21 @@ public struct ReportTextRenderer: Sendable {
             line.appendRewritten(rendered + excerpt, to: &output)
         }
         return output
+    }
+
+    /// Writes `frame`'s plain lines with `write` straight into `output` in `line`'s place, when they are plain (no
+    /// colours, no source excerpt) and the line came in no JSON object; `false` when they are not, and nothing is written.
+    private func writesInPlace(
+        _ frame: CrashFrame, replacing line: LogLine, to output: inout [UInt8], _ write: (inout FrameLineBytes) -> Void
+    ) -> Bool {
+        guard colors == nil, frame.symbols.first?.source == nil, var sink = FrameLineBytes(replacing: line) else {
+            return false
+        }
+        swap(&sink.bytes, &output)
+        write(&sink)
+        sink.finish()
+        swap(&sink.bytes, &output)
+        return true
     }
 
     /// `text` with its frame number `#from` (the first `#` of the line) written `#to`; `nil` when it has none.
