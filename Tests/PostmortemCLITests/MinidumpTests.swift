@@ -226,6 +226,90 @@ struct MinidumpTests {
         #expect(bases(ours) == bases(theirs))
     }
 
+    /// A 32-bit ARM dump (`MDRawContextARM`: r0–r15 after the flags; written here, as no dump of one is at hand):
+    /// the crashing thread's registers equal lldb-14's reading of the same dump, register for register, its first
+    /// frame is the program counter (trust `context`), and the walk says why it stops (no module holds the address;
+    /// frame pointers are not followed on 32-bit ARM).
+    @Test func aThirtyTwoBitARMContextReadsAsLLDBReadsIt() throws {
+        let lldb = try #require(Paths.executable(named: "lldb-14"), "lldb-14 is needed; make test installs it")
+        let registers: [UInt32] =
+            (0..<13).map { 0x1000_0000 &+ UInt32($0) &* 0x0101_0123 } + [
+                0x7ff0_f000, 0x0001_0555, 0x0001_0444
+            ]
+        let dump = Fixtures.scratchDirectory("arm-minidump") + "/arm.dmp"
+        try Data(Self.armDump(threadID: 4242, registers: registers)).write(to: URL(fileURLWithPath: dump))
+
+        let result = try Command.run(Paths.postmortem, ["symbolicate", "--json", "--offline", "--no-cache", dump])
+        let ours = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+            "\(result.standardError)")
+        let thread = try #require((ours["threads"] as? [[String: Any]])?.first)
+        let ourNames = (0..<13).map { $0 == 11 ? "fp" : $0 == 12 ? "ip" : "r\($0)" } + ["sp", "lr", "pc"]
+        let ourValues = ourNames.map { (thread["registers"] as? [String: String])?[$0] }
+
+        let theirs = try Command.run(lldb, ["-b", "-o", "target create --core \(dump)", "-o", "register read"])
+        // "        r0 = 0x10000000", r11 as fp, then sp lr pc, in that order, then cpsr.
+        let lldbNames = (0..<11).map { "r\($0)" } + ["fp", "r12", "sp", "lr", "pc"]
+        var lldbValues: [String: String] = [:]
+        for line in theirs.standardOutput.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 3, fields[1] == "=", lldbNames.contains(String(fields[0])),
+                let value = UInt64(fields[2].dropFirst(2), radix: 16)
+            {
+                lldbValues[String(fields[0])] = "0x" + String(value, radix: 16)
+            }
+        }
+        try #require(lldbValues.count == 16, "lldb-14 read: \(theirs.standardOutput) \(theirs.standardError)")
+        #expect(ourValues == lldbNames.map { lldbValues[$0] })
+        let frames = thread["frames"] as? [[String: Any]] ?? []
+        #expect(frames.count == 1)
+        #expect(frames.first?["address"] as? String == lldbValues["pc"])
+        #expect(frames.first?["trust"] as? String == "context")
+        #expect((thread["stopReason"] as? String)?.contains("not followed on 32-bit ARM") == true)
+    }
+
+    /// A Linux minidump of one 32-bit ARM thread that took a SIGSEGV: system information, the thread list (its
+    /// context and 64 bytes of stack), the exception and an empty module list.
+    static func armDump(threadID: UInt32, registers: [UInt32]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        let directory = 32, streams = 4
+        var offset = directory + streams * 12
+        let systemInfo = offset
+        offset += 56
+        let context = offset
+        offset += 368
+        let stack = offset
+        offset += 64
+        let threadList = offset
+        offset += 4 + 48
+        let exception = offset
+        offset += 168
+        let moduleList = offset
+        u32(0x504d_444d); u32(0xa793); u32(UInt32(streams)); u32(UInt32(directory)); u32(0); u32(0); u64(0)
+        for (type, size, rva) in [(7, 56, systemInfo), (3, 52, threadList), (6, 168, exception), (4, 4, moduleList)] {
+            u32(UInt32(type)); u32(UInt32(size)); u32(UInt32(rva))
+        }
+        // MINIDUMP_SYSTEM_INFO: ARM (5), Linux (0x8201).
+        u16(5); u16(7); u16(0); bytes += [1, 1]; u32(5); u32(10); u32(0); u32(0x8201); u32(0); u16(0); u16(0)
+        bytes += [UInt8](repeating: 0, count: 24)
+        u32(0x4000_0002)
+        registers.forEach(u32)
+        u32(0x6000_0010)
+        bytes += [UInt8](repeating: 0, count: 296)
+        bytes += (0..<64).map { UInt8($0) }
+        u32(1); u32(threadID); u32(0); u32(0); u32(0); u64(0)
+        u64(UInt64(registers[13])); u32(64); u32(UInt32(stack)); u32(368); u32(UInt32(context))
+        // The exception: SIGSEGV (11), SEGV_MAPERR (1), at the program counter; the same context.
+        u32(threadID); u32(0); u32(11); u32(1); u64(0); u64(UInt64(registers[15])); u32(0); u32(0)
+        bytes += [UInt8](repeating: 0, count: 15 * 8)
+        u32(368); u32(UInt32(context))
+        u32(0)
+        return bytes
+    }
+
     /// Damaged dumps: each stream that does not fit is named in one line, what can be read is read, and nothing crashes.
     @Test(arguments: ["invalid-range", "invalid-record-count"])
     func damagedDumpsSayWhatIsWrong(_ name: String) throws {

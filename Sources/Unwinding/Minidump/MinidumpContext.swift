@@ -1,7 +1,7 @@
 /// A thread's registers as a minidump stores them: the CPU context of Microsoft's layout for x86-64 (`CONTEXT`,
 /// 1,232 bytes) and x86 (`CONTEXT` of 32-bit Windows, Breakpad's `MDRawContextX86`, 716 bytes), and of Breakpad's and
 /// Crashpad's for ARM64 (`MDRawContextARM64`, and its older form, which keeps the integer registers at the same
-/// offsets).
+/// offsets) and 32-bit ARM (`MDRawContextARM`, 368 bytes).
 enum MinidumpContext {
     /// The architecture a context of `size` bytes is for, when the system-info stream does not say.
     static func architecture(contextSize size: Int) -> UnwindArchitecture? {
@@ -9,12 +9,15 @@ enum MinidumpContext {
         case amd64Size: .x86_64
         case arm64Size, arm64OldSize: .arm64
         case x86Size: .x86
+        case armSize: .arm
         default: nil
         }
     }
 
     static let amd64Size = 1232
     static let x86Size = 716
+    /// `MDRawContextARM`: flags, r0–r15, cpsr, then the floating-point area (fpscr, 32 double registers, 8 words).
+    static let armSize = 4 + 16 * 4 + 4 + 8 + 32 * 8 + 8 * 4
     static let arm64Size = 912
     /// `MDRawContextARM64_Old`: 64-bit flags, 33 integer registers, cpsr, then the floating-point area.
     static let arm64OldSize = 8 + 33 * 8 + 4 + 32 * 16 + 8
@@ -46,6 +49,14 @@ enum MinidumpContext {
                 registers[register] = UInt64(CoreFile.word32(bytes, at: 156 + slot * 4))
             }
             registers[4] = UInt64(CoreFile.word32(bytes, at: 196))
+        case .arm:
+            // Flags, then r0–r15 (r13 sp, r14 lr, r15 pc).
+            guard bytes.count >= 68 else {
+                return .failure(MinidumpContextFailure(size: bytes.count, architecture: architecture))
+            }
+            for register in 0...15 {
+                registers[UInt16(register)] = UInt64(CoreFile.word32(bytes, at: 4 + register * 4))
+            }
         case .arm64:
             // Flags and cpsr (or 64-bit flags), then x0–x30, sp, pc.
             guard bytes.count >= 272 else {

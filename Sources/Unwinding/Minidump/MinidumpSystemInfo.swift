@@ -60,6 +60,7 @@ package struct MinidumpSystemInfo: Hashable, Sendable {
         case 9: .x86_64
         case 12, 0x8003: .arm64
         case 0: .x86
+        case 5: .arm
         default: nil
         }
     }

@@ -7,6 +7,9 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
     /// 32-bit x86, as minidumps of Windows and older Linux programs hold it (its cores are not read: their registers
     /// are stored in 4-byte slots).
     case x86
+    /// 32-bit ARM (AArch32), as minidumps of Android and embedded Linux programs hold it; walked by call-frame
+    /// information only (see ``walksFramePointers``); its cores are not read either.
+    case arm
 
     /// The architecture of ELF `e_machine` (62: x86-64, 183: AArch64); `nil` for others.
     package init?(elfMachine machine: UInt16) {
@@ -23,6 +26,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         case .x86_64: .x86_64
         case .arm64: .arm64
         case .x86: .i386
+        case .arm: .arm
         }
     }
 
@@ -32,6 +36,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         case .x86_64: 17
         case .arm64: 33
         case .x86: 9
+        case .arm: 16
         }
     }
 
@@ -41,6 +46,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         case .x86_64: 16
         case .arm64: 32
         case .x86: 8
+        case .arm: 15
         }
     }
 
@@ -50,6 +56,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         case .x86_64: 7
         case .arm64: 31
         case .x86: 4
+        case .arm: 13
         }
     }
 
@@ -59,6 +66,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         case .x86_64: 6
         case .arm64: 29
         case .x86: 5
+        case .arm: 11
         }
     }
 
@@ -68,6 +76,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .x86_64, .x86: nil
         case .arm64: 30
+        case .arm: 14
         }
     }
 
@@ -78,17 +87,23 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         case .x86_64: [3, 6, 12, 13, 14, 15]
         case .arm64: Array(19...29)
         case .x86: [3, 5, 6, 7]
+        case .arm: Array(4...11)
         }
     }
 
     /// The size of a return address on the stack.
-    var wordSize: UInt64 { self == .x86 ? 4 : 8 }
+    var wordSize: UInt64 { self == .x86 || self == .arm ? 4 : 8 }
+
+    /// Whether a frame-pointer chain is followed where call-frame information fails: not on 32-bit ARM, whose
+    /// compilers keep the frame pointer in r11 (ARM code) or r7 (Thumb) and lay the frame record out differently
+    /// (GCC's saved link register at the frame pointer, Clang's saved frame pointer there).
+    var walksFramePointers: Bool { self != .arm }
 
     /// Return addresses with the bits pointer authentication signs them with cleared (AArch64 keeps 48 address bits
     /// in user space); unchanged on x86-64.
     func strippingAuthentication(_ address: UInt64) -> UInt64 {
         switch self {
-        case .x86_64, .x86: address
+        case .x86_64, .x86, .arm: address
         case .arm64: address & 0x0000_ffff_ffff_ffff
         }
     }
@@ -102,7 +117,7 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
             [15, 14, 13, 12, 6, 3, 11, 10, 9, 8, 0, 2, 1, 4, 5, nil, 16, nil, nil, 7, nil, nil, nil, nil, nil, nil, nil]
         case .arm64:
             (0...32).map { UInt16($0) } + [nil]
-        case .x86:
+        case .x86, .arm:
             []
         }
     }
@@ -119,6 +134,10 @@ package enum UnwindArchitecture: String, Hashable, Sendable, CaseIterable {
         case .x86:
             let names = ["eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip"]
             return Int(register) < names.count ? names[Int(register)] : "r\(register)"
+        case .arm:
+            // As minidump-stackwalk names them (r11 the frame pointer, r12 the intra-procedure scratch register).
+            let names = [11: "fp", 12: "ip", 13: "sp", 14: "lr", 15: "pc"]
+            return names[Int(register)] ?? "r\(register)"
         case .arm64:
             switch register {
             case 29: return "x29"

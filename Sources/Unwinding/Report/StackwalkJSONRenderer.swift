@@ -96,9 +96,14 @@ package struct StackwalkJSONRenderer {
     private func frame(_ frame: CrashFrame, number: Int) -> String {
         let module = frame.image.flatMap { report.images.indices.contains($0) ? report.images[$0] : nil }
         let isReturnAddress = frame.addressKind == .returnAddress
-        // The call before a return address: 1 byte back on x86-64, one 4-byte instruction on ARM64, as
-        // minidump-stackwalk counts.
-        let callSize: UInt64 = dump.architecture == .arm64 ? 4 : 1
+        // The call before a return address: 1 byte back on x86, one 4-byte instruction on ARM64, 2 bytes (a Thumb
+        // instruction) on 32-bit ARM, as Breakpad's stackwalkers count.
+        let callSize: UInt64 =
+            switch dump.architecture {
+            case .arm64: 4
+            case .arm: 2
+            default: 1
+            }
         let instruction = frame.address.map { isReturnAddress ? $0 &- callSize : $0 }
         let outer = frame.symbols.last { !$0.isInlined } ?? frame.symbols.last
         let inlines = frame.symbols.filter(\.isInlined).map { symbol in

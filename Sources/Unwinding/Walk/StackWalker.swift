@@ -91,11 +91,14 @@ package struct StackWalker: Sendable {
                     step = .caller(caller, isSignalFrame: false)
                     trust = .scan
                 } else {
+                    let framePointers =
+                        current.architecture.walksFramePointers
+                        ? "no frame pointer leads on" : "frame pointers are not followed on 32-bit ARM"
                     step = .stopped(
                         reason
                             + (scansStack
-                                ? ", no frame pointer leads on, and scanning found no return address"
-                                : ", and no frame pointer leads on"))
+                                ? ", \(framePointers), and scanning found no return address" : ", and \(framePointers)")
+                    )
                 }
             }
             switch step {
@@ -273,11 +276,15 @@ package struct StackWalker: Sendable {
         return nil
     }
 
-    /// The caller's registers by the frame-pointer chain (`[fp]` the caller's frame pointer, `[fp + 8]` the return
-    /// address), when the frame pointer lies in the stack above the stack pointer and the return address in code.
+    /// The caller's registers by the frame-pointer chain (`[fp]` the caller's frame pointer, the next word the return
+    /// address), when the frame pointer is word-aligned, lies in the stack above the stack pointer and the return
+    /// address in code.
     func callerByFramePointer(of registers: RegisterSet) -> RegisterSet? {
         let architecture = registers.architecture
-        guard let framePointer = registers[architecture.framePointer], framePointer % 8 == 0, framePointer != 0 else {
+        guard architecture.walksFramePointers, let framePointer = registers[architecture.framePointer],
+            framePointer % architecture.wordSize == 0,
+            framePointer != 0
+        else {
             return nil
         }
         if let sp = registers.stackPointer, framePointer < sp { return nil }

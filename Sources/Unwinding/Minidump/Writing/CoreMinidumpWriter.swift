@@ -204,9 +204,10 @@ package struct CoreMinidumpWriter {
             out.zeros(MinidumpContext.arm64Size)
             out.patch32(Self.contextFlags(.arm64), at: UInt32(start))
             for register in 0...32 { out.patch64(registers[UInt16(register)] ?? 0, at: start + 8 + register * 8) }
-        case .x86:
-            // No core is of x86 (``UnwindArchitecture/init(elfMachine:)`` gives none): an empty context of its size.
-            out.zeros(MinidumpContext.x86Size)
+        case .x86, .arm:
+            // No core is of x86 or 32-bit ARM (``UnwindArchitecture/init(elfMachine:)`` gives neither): an empty
+            // context of the size.
+            out.zeros(core.architecture == .x86 ? MinidumpContext.x86Size : MinidumpContext.armSize)
         }
     }
 }
