@@ -132,11 +132,13 @@ struct EHFrameHeaderIndex: Sendable {
     private struct CommonInformation {
         var augmentation: String
         var pointerEncoding: EHPointerEncoding
-        var hasAugmentationData: Bool
         var codeAlignment: UInt64
         var dataAlignment: Int64
         var returnAddressRegister: UInt64
         var instructions: Range<Int>
+
+        /// A `z` augmentation gives every FDE a length-prefixed augmentation area (an LSDA pointer, say).
+        var hasAugmentationData: Bool { augmentation.hasPrefix("z") }
     }
 
     /// An entry's length field: where its contents start and end, and whether it is of the 64-bit form.
@@ -223,59 +225,28 @@ struct EHFrameHeaderIndex: Sendable {
             cursor.position = dataEnd
         }
         return CommonInformation(
-            augmentation: augmentation, pointerEncoding: pointerEncoding,
-            hasAugmentationData: augmentation.hasPrefix("z"), codeAlignment: codeAlignment,
+            augmentation: augmentation, pointerEncoding: pointerEncoding, codeAlignment: codeAlignment,
             dataAlignment: dataAlignment, returnAddressRegister: returnAddressRegister,
             instructions: cursor.position..<end)
     }
 
-    /// The row as ``CallFrameTable`` reads libdwarf's register table (its first `tableSize` columns); `nil` for what
-    /// that refuses, so that libdwarf says why.
+    /// The row as ``CallFrameTable`` reads libdwarf's register table (its first `tableSize` columns, through the same
+    /// ``RegisterTableEntry``); `nil` for what that refuses, so that libdwarf says why.
     private func callFrameRow(
         _ state: FrameRowInterpreter.State, start: UInt64, function: Range<UInt64>, cie: CommonInformation
     ) -> CallFrameRow? {
-        guard cie.returnAddressRegister < UInt64(CallFrameTable.tableSize) else { return nil }
-        let canonicalFrameAddress: CallFrameRow.CanonicalFrameAddress
-        switch state.cfa.valueType {
-        case 0, 1:
-            canonicalFrameAddress = .register(
-                UInt16(truncatingIfNeeded: state.cfa.register), offset: Int64(bitPattern: state.cfa.offsetOrLength))
-        case 2, 3: canonicalFrameAddress = .expression(Self.block(state.cfa))
-        default: return nil
-        }
+        guard cie.returnAddressRegister < UInt64(CallFrameTable.tableSize),
+            let canonicalFrameAddress = RegisterTableEntry.canonicalFrameAddress(.init(state.cfa))
+        else { return nil }
         var rules: [UInt16: CallFrameRow.Rule] = [:]
         for (register, record) in state.rules where register < UInt64(CallFrameTable.tableSize) {
-            let offset = Int64(bitPattern: record.offsetOrLength)
-            let rule: CallFrameRow.Rule
-            switch record.valueType {
-            case 0:
-                if record.register == interpreter.sameValue { continue }
-                if record.register == interpreter.undefinedValue {
-                    rule = .undefined
-                } else {
-                    rule =
-                        record.isOffset
-                        ? .savedAt(cfaOffset: offset) : .inRegister(UInt16(truncatingIfNeeded: record.register))
-                }
-            case 1: rule = .isCFA(offset: offset)
-            case 2: rule = .savedAtExpression(Self.block(record))
-            case 3: rule = .isExpression(Self.block(record))
-            default: return nil
-            }
-            rules[UInt16(register)] = rule
+            guard let rule = RegisterTableEntry.rule(.init(record)) else { return nil }
+            if rule != .sameValue { rules[UInt16(register)] = rule }
         }
         return CallFrameRow(
             start: FileAddress(start), function: FileAddress(function.lowerBound)..<FileAddress(function.upperBound),
             canonicalFrameAddress: canonicalFrameAddress, rules: rules,
             returnAddressRegister: UInt16(cie.returnAddressRegister),
             isSignalFrame: cie.augmentation.hasPrefix("z") && cie.augmentation.contains("S"), section: ".eh_frame")
-    }
-
-    /// An expression's bytes, copied (as ``RegisterTableEntry`` copies libdwarf's).
-    private static func block(_ record: FrameRowInterpreter.Record) -> [UInt8] {
-        guard let pointer = UnsafeRawPointer(bitPattern: record.block), record.offsetOrLength > 0,
-            record.offsetOrLength < 1 << 16
-        else { return [] }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: Int(record.offsetOrLength)))
     }
 }

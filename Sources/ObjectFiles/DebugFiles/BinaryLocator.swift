@@ -87,23 +87,22 @@ package final class BinaryLocator {
         -> SystemLibraryCandidates
     {
         guard Self.searchesSystemLibraries(name: name, path: imagePath) else {
-            return SystemLibraryCandidates(paths: nil, seen: [])
+            return SystemLibraryCandidates(paths: nil)
         }
         if systemSearch == nil { systemSearch = SystemLibrarySearch.standard() }
         return SystemLibraryCandidates(
-            paths: systemSearch?.candidates(named: name), seen: Set(tried.map { FileSystem.realPath($0.path) }))
+            paths: systemSearch?.candidates(named: name, excluding: Set(tried.map { FileSystem.realPath($0.path) })))
     }
 
     /// The system's libraries of ``systemLibraryCandidates(name:path:excluding:)``, each found when the one before was
     /// not taken.
     package struct SystemLibraryCandidates: Sequence, IteratorProtocol {
         var paths: SystemLibrarySearch.Candidates?
-        var seen: Set<String>
 
         /// The next library, or `nil` after the last.
         package mutating func next() -> Candidate? {
             while let path = paths?.next() {
-                guard FileSystem.isRegularFile(path), seen.insert(FileSystem.realPath(path)).inserted else { continue }
+                guard FileSystem.isRegularFile(path) else { continue }
                 return Candidate(path: path, origin: "in the system's libraries")
             }
             return nil

@@ -36,15 +36,15 @@ package struct SystemLibrarySearch: Sendable {
         self.searchesSwiftRuntime = searchesSwiftRuntime
     }
 
-    /// The files named `name` on this machine, in the order the dynamic linker would look (each once), each looked at
-    /// only when the one before was not taken: the first usually is.
-    package func candidates(named name: String) -> Candidates {
+    /// The files named `name` on this machine, in the order the dynamic linker would look (each once, and none whose
+    /// real path is in `excluded`), each looked at only when the one before was not taken: the first usually is.
+    package func candidates(named name: String, excluding excluded: Set<String> = []) -> Candidates {
         guard !name.isEmpty, !name.contains("/") else {
-            return Candidates(name: name, pending: [], searchesSwiftRuntime: false)
+            return Candidates(name: name, pending: [], searchesSwiftRuntime: false, seen: excluded)
         }
         return Candidates(
             name: name, pending: cache.paths(of: name) + folders.map { $0 + "/" + name },
-            searchesSwiftRuntime: searchesSwiftRuntime)
+            searchesSwiftRuntime: searchesSwiftRuntime, seen: excluded)
     }
 
     /// The files of a search, found one at a time.
@@ -52,7 +52,8 @@ package struct SystemLibrarySearch: Sendable {
         let name: String
         var pending: [String]
         var searchesSwiftRuntime: Bool
-        var seen = Set<String>()
+        /// The real paths given or tried.
+        var seen: Set<String>
 
         /// The next file, or `nil` after the last.
         package mutating func next() -> String? {
