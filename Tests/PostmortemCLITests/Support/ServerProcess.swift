@@ -53,7 +53,17 @@ final class ServerProcess: @unchecked Sendable {
     /// Sends `signal` and waits up to `seconds` for the server to end; its exit status, or `nil` when it did not end.
     func stop(signal: Int32 = SIGTERM, waitingUpTo seconds: Double = 15) -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, signal)
+        send(signal)
+        return exitStatus(waitingUpTo: seconds)
+    }
+
+    /// Sends `signal` and returns at once.
+    func send(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits up to `seconds` for the server to end; its exit status, or `nil` when it did not end.
+    func exitStatus(waitingUpTo seconds: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { usleep(20_000) }
         return process.isRunning ? nil : process.terminationStatus
