@@ -63,6 +63,8 @@ public final class Symbolicator {
     private var realPaths: [String: String] = [:]
     /// The candidates found for images, so folders are searched once per image.
     private var foundCandidates: [String: (candidates: [BinaryLocator.Candidate], searched: [String])] = [:]
+    /// The debug file (else the binary) of each image no frame pointed into, by the image as the log names it.
+    private var locatedDebugFiles: [String: String?] = [:]
     private let locator: BinaryLocator
     /// Whether each Swift linkage name met is a thunk.
     private var swiftThunks: [String: Bool] = [:]
@@ -125,9 +127,16 @@ public final class Symbolicator {
             }
         }
         for index in report.images.indices {
+            let frames = framesOfImage[index] ?? []
+            // An image no frame points into needs no lookups: its binary and debug file are found, not opened (a
+            // core's libc, compressed debug information and all, when the walk never reaches it).
+            if frames.isEmpty, let located = locatedWithoutOpening(report.images[index], logDirectory: logDirectory) {
+                report.images[index].debugFile = located
+                report.images[index].identifiedBy = .identifier
+                continue
+            }
             switch symbolizer(
-                for: report.images[index], frames: framesOfImage[index] ?? [], format: report.format,
-                logDirectory: logDirectory)
+                for: report.images[index], frames: frames, format: report.format, logDirectory: logDirectory)
             {
             case .success(let found):
                 imageSymbolizers[index] = (found.symbolizer, found.bias)
@@ -378,15 +387,7 @@ public final class Symbolicator {
         for image: CrashImage, frames: [CrashFrame], format: CrashLogFormat,
         logDirectory: String?
     ) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification), Failure> {
-        let key = (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
-        let (candidates, searched) =
-            foundCandidates[key]
-            ?? {
-                let found = locator.candidates(
-                    name: image.name, path: image.path, identity: image.identity, logDirectory: logDirectory)
-                foundCandidates[key] = found
-                return found
-            }()
+        let (candidates, searched) = candidates(for: image, logDirectory: logDirectory)
         var rejections: [RejectedCandidate] = []
         func reject(_ candidate: BinaryLocator.Candidate, _ why: RejectedCandidate.Reason) {
             rejections.append(RejectedCandidate(path: candidate.path, origin: candidate.origin, reason: why))
@@ -470,6 +471,51 @@ public final class Symbolicator {
         }
         return .failure(
             Failure(reason: .noBinary(image: image.name, path: image.path, searched: searched, remotely: remotely)))
+    }
+
+    /// The binaries that may be `image`'s (its path, -d, the log's folder) and the folders searched, found once per
+    /// image as the log names it.
+    private func candidates(for image: CrashImage, logDirectory: String?) -> (
+        candidates: [BinaryLocator.Candidate], searched: [String]
+    ) {
+        let key = Self.candidatesKey(image, logDirectory: logDirectory)
+        if let known = foundCandidates[key] { return known }
+        let found = locator.candidates(
+            name: image.name, path: image.path, identity: image.identity, logDirectory: logDirectory)
+        foundCandidates[key] = found
+        return found
+    }
+
+    private static func candidatesKey(_ image: CrashImage, logDirectory: String?) -> String {
+        (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
+    }
+
+    /// The debug file (else the binary) of the build `image` names, found on this machine without opening either
+    /// (no DWARF read, no debuginfod asked); `nil` when the log names no build or no binary of it is here.
+    private func locatedWithoutOpening(_ image: CrashImage, logDirectory: String?) -> String? {
+        guard let identity = image.identity else { return nil }
+        let key = Self.candidatesKey(image, logDirectory: logDirectory)
+        if let known = locatedDebugFiles[key] { return known }
+        let (candidates, _) = candidates(for: image, logDirectory: logDirectory)
+        func build(at path: String) -> ObjectFile? {
+            slices(of: path)?.first { $0.identity.map(identity.isSameBuild) ?? false }
+        }
+        // The log's build where the log's binary would be found (its path, -d, the log's folder, the system's
+        // libraries); then its debug file where an opened image would find it, debuginfod aside.
+        var match = candidates.lazy.compactMap { build(at: $0.path) }.first
+        if match == nil {
+            match =
+                locator.systemLibraryCandidates(name: image.name, path: image.path, excluding: candidates)
+                .lazy.compactMap { build(at: $0.path) }.first
+        }
+        let located = match.map { match in
+            match.hasDWARF
+                ? match.path
+                : DebugFileLocator(search: options.symbolizer.debugFileSearch).locateDebugFile(for: match).debugFile?
+                    .path ?? match.path
+        }
+        locatedDebugFiles[key] = .some(located)
+        return located
     }
 
     /// The images in the file at `path` (each slice of a universal file), read once per run; `nil` when it is not an
