@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
 # Debian packages: the libraries Postmortem links, and the tools the tests compare against.
-BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev liblzma-dev libzstd-dev
+BUILD_PACKAGES := libdwarf-dev libelf-dev zlib1g-dev liblzma-dev libzstd-dev libdeflate-dev
 TEST_PACKAGES  := llvm binutils gdb dwz curl time libc6-dbg gcc g++ man-db debuginfod elfutils gcc-aarch64-linux-gnu qemu-user gdb-multiarch lldb-14 xz-utils zstd zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 POSTMORTEM := .build/release/postmortem
@@ -21,7 +21,7 @@ LINK_ORDER_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -Xfrontend -Xswiftc -function-se
 # With lld, the release binary is a static executable: no dynamic loader, no shared libraries to map and bind (the
 # .a files come with Debian's -dev packages). glibc's warning that getpwnam and dlopen need its shared libraries at run
 # time is about calls in FoundationEssentials and the Swift runtime that no path of postmortem makes.
-STATIC_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -static-executable -Xlinker -lz -Xlinker -llzma -Xlinker -lzstd)
+STATIC_FLAGS := $(if $(RELR_FLAGS),-Xswiftc -static-executable -Xlinker -lz -Xlinker -llzma -Xlinker -lzstd -Xlinker -ldeflate)
 # Generic types are instantiated through direct metadata calls, not by mangled name: a name has the runtime look up
 # each generic requirement's conformance by scanning every conformance record of the binary, which was a sixth of a
 # small run (docs/PERFORMANCE.md, "Minidumps").

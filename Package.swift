@@ -35,7 +35,7 @@ let package = Package(
         // zlib, liblzma and libzstd, for logs, cores and minidumps kept compressed.
         .systemLibrary(
             name: "CCompression",
-            providers: [.apt(["zlib1g-dev", "liblzma-dev", "libzstd-dev"])]
+            providers: [.apt(["zlib1g-dev", "liblzma-dev", "libzstd-dev", "libdeflate-dev"])]
         ),
         // The demanglers of the C++ ABI and of the Swift runtime, declared for Swift.
         .target(

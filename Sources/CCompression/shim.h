@@ -2,6 +2,7 @@
 #include <lzma.h>
 #include <zstd.h>
 #include <zstd_errors.h>
+#include <libdeflate.h>
 
 /// zlib's inflateInit2 is a macro: a function Swift can call.
 static inline int postmortem_inflate_init(z_stream *stream, int window_bits) {

@@ -27,22 +27,62 @@ package enum CompressedBlock {
     /// - Throws: ``Failure`` when the data is damaged, or decompresses to more or fewer than `size` bytes.
     package static func decompress(_ input: UnsafeRawBufferPointer, kind: Kind, size: Int) throws(Failure) -> [UInt8] {
         guard size >= 0 else { throw Failure(detail: "its header declares a negative size") }
-        var output = [UInt8](repeating: 0, count: size)
-        let problem: String? = output.withUnsafeMutableBytes { target in
+        var problem: Failure?
+        // Not zeroed first: every byte is written, or the array is dropped.
+        let output = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            do throws(Failure) {
+                try decompress(input, kind: kind, into: UnsafeMutableRawBufferPointer(buffer))
+                count = size
+            } catch {
+                problem = error
+                count = 0
+            }
+        }
+        if let problem { throw problem }
+        return output
+    }
+
+    /// Decompresses `input` into `target`, whose size is the declared one: on success every byte of it is written.
+    /// - Throws: ``Failure`` when the data is damaged, or decompresses to more or fewer bytes than `target` holds.
+    package static func decompress(
+        _ input: UnsafeRawBufferPointer, kind: Kind, into target: UnsafeMutableRawBufferPointer
+    )
+        throws(Failure)
+    {
+        let problem =
             switch kind {
             case .zlib: inflate(input, into: target)
             case .zstd: decodeZstd(input, into: target)
             }
-        }
         if let problem { throw Failure(detail: problem) }
-        return output
     }
 
     private static func sizeMismatch(_ produced: Int, _ declared: Int) -> String {
         "it decompresses to \(produced) bytes, not the \(declared) its header declares"
     }
 
+    /// libdeflate decompresses a whole block into a buffer of its known size in about half zlib's time (a distribution's
+    /// compressed debug sections are inflated whole on first use); zlib says what is wrong with a block it refuses.
     private static func inflate(_ input: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer) -> String?
+    {
+        guard let decompressor = libdeflate_alloc_decompressor() else { return inflateByZlib(input, into: target) }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var produced = 0
+        let result = libdeflate_zlib_decompress(
+            decompressor, input.baseAddress, input.count, target.baseAddress, target.count, &produced)
+        switch result {
+        case LIBDEFLATE_SUCCESS:
+            // libdeflate stops at the end of the zlib stream: bytes left after it are not looked at, as zlib leaves them.
+            return produced == target.count ? nil : sizeMismatch(produced, target.count)
+        case LIBDEFLATE_INSUFFICIENT_SPACE:
+            return "it decompresses to more than the \(target.count) bytes its header declares"
+        default:
+            return inflateByZlib(input, into: target)
+        }
+    }
+
+    private static func inflateByZlib(_ input: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer)
+        -> String?
     {
         var stream = z_stream()
         guard postmortem_inflate_init(&stream, 15) == Z_OK else { return "zlib could not start" }

@@ -87,6 +87,30 @@ package enum ObjectFileReader {
         }
     }
 
+    /// The decompressed contents of `section`, a compressed section of the ELF file `file` whose bytes `mapped` holds
+    /// (the file's mapping, or a process's copy of it), in memory of their own.
+    /// - Throws: ``ObjectFileError`` when the section lies outside `mapped` or cannot be decompressed.
+    package static func decompressedSection(_ section: Section, of file: ObjectFile, mapped: ImmutableBytes)
+        throws(ObjectFileError) -> ImmutableBytes
+    {
+        let start = (file.slice?.offset ?? 0) &+ section.fileOffset
+        let (end, overflow) = start.addingReportingOverflow(section.size)
+        guard !overflow, end <= UInt64(mapped.base.count) else {
+            throw ObjectFileError(
+                .malformed, path: file.path, detail: "section \(section.name) runs past the end of the file")
+        }
+        let raw = UnsafeRawBufferPointer(rebasing: mapped.base[Int(start)..<Int(end)])
+        switch CompressedSection.bytes(
+            of: raw, gnuStyle: section.name.hasPrefix(".zdebug"), is64Bit: file.is64Bit, isBigEndian: file.isBigEndian)
+        {
+        case .success(let bytes): return bytes
+        case .failure(let failure):
+            throw ObjectFileError(
+                .malformed, path: file.path, detail: "section \(section.name) cannot be decompressed: \(failure)"
+            )
+        }
+    }
+
     /// Up to `count` bytes of what `file` loads at `address` (the code or data there), from the allocated section
     /// that holds it; `nil` when no section in the file holds it (`.bss`, or a debug file's empty sections).
     /// - Parameter mapped: `file`'s bytes, mapped (``ImmutableBytes/init(mapping:)``) by a caller that reads many.

@@ -72,4 +72,20 @@ struct DeployManifestTests {
             manifests.contains("targetPort: http") && manifests.contains("name: http"),
             "the Service sends traffic to the named port")
     }
+
+    /// The image's build stage installs every package the Makefile's setup installs for building: one missing there
+    /// (a compression library's headers, say) fails `make release` inside `docker build` alone.
+    @Test func theImageBuildInstallsTheBuildPackages() throws {
+        let makefile = try String(
+            contentsOf: Paths.packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
+        let dockerfile = try String(
+            contentsOf: Paths.packageRoot.appendingPathComponent("deploy/Dockerfile"), encoding: .utf8)
+        let line = try #require(makefile.split(separator: "\n").first { $0.hasPrefix("BUILD_PACKAGES :=") })
+        let packages = line.split(separator: " ").dropFirst(2)
+        #expect(packages.count >= 5, "\(line)")
+        let installed = Set(dockerfile.split(whereSeparator: { $0.isWhitespace || $0 == "\\" }))
+        for package in packages {
+            #expect(installed.contains(package), "deploy/Dockerfile does not install \(package)")
+        }
+    }
 }

@@ -53,6 +53,12 @@ struct Abbreviations {
             guard let tag = cursor.uleb(), let children = cursor.byte() else {
                 throw Failure(detail: "abbreviation \(code) is cut short")
             }
+            // Reading one unit DIE: the abbreviations before its own are stepped over, not kept (gcc numbers the
+            // unit's among the last of hundreds, and a unit list reads thousands of tables).
+            if let last, code != last {
+                try Self.skipAttributes(of: code, cursor: &cursor)
+                continue
+            }
             let first = specs.count
             var fixedSize: Int? = 0
             var slots: UInt32 = 0
@@ -91,6 +97,30 @@ struct Abbreviations {
             }
             if code == last { break }
         }
+    }
+
+    /// Moves `cursor` past the attribute list of abbreviation `code`.
+    private static func skipAttributes(of code: UInt64, cursor: inout ByteCursor) throws(Failure) {
+        let bytes = cursor.bytes
+        var position = cursor.position
+        while position + 1 < bytes.count {
+            // Most pairs are a one-byte name and a one-byte form: stepped over two bytes at a time.
+            let name = bytes[position], form = bytes[position + 1]
+            if name | form < 0x80, UInt64(form) != AttributeForm.implicitConst {
+                position += 2
+                if name == 0, form == 0 {
+                    cursor.position = position
+                    return
+                }
+                continue
+            }
+            cursor.position = position
+            guard let name = cursor.uleb(), let form = cursor.uleb() else { break }
+            if name == 0, form == 0 { return }
+            if form == AttributeForm.implicitConst, cursor.sleb() == nil { break }
+            position = cursor.position
+        }
+        throw Failure(detail: "abbreviation \(code) is cut short")
     }
 
     /// The abbreviation numbered `code`.

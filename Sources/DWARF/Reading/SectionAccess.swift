@@ -62,16 +62,16 @@ final class SectionAccess {
             var data: UnsafeRawPointer?
             var size = section.size
             if section.isCompressed {
-                let bytes: [UInt8]?
-                do { bytes = try ObjectFileReader.sectionContents(named: section.name, in: object) } catch {
+                // Decompressed from the mapping straight into memory of its own: no second reading of the file.
+                let copy: ImmutableBytes
+                do { copy = try ObjectFileReader.decompressedSection(section, of: object, mapped: file) } catch {
                     throw DWARFError(.malformed, path: object.path, detail: error.detail)
                 }
-                guard let bytes, !bytes.isEmpty else { continue }
-                let copy = ImmutableBytes(bytes)
+                guard copy.count > 0 else { continue }
                 copies.append(copy)
                 bytesByName[name] = bytesByName[name] ?? copy
                 data = copy.baseAddress
-                size = UInt64(bytes.count)
+                size = UInt64(copy.count)
             } else {
                 let (start, overflow) = base.addingReportingOverflow(section.fileOffset)
                 let (end, overflow2) = start.addingReportingOverflow(section.size)

@@ -15,6 +15,39 @@ enum CompressedSection {
     static func contents(of raw: UnsafeRawBufferPointer, gnuStyle: Bool, is64Bit: Bool, isBigEndian: Bool) -> Result<
         [UInt8], CompressedBlock.Failure
     > {
+        header(of: raw, gnuStyle: gnuStyle, is64Bit: is64Bit, isBigEndian: isBigEndian).flatMap { block in
+            Result { () throws(CompressedBlock.Failure) in
+                do throws(CompressedBlock.Failure) {
+                    return try CompressedBlock.decompress(block.data, kind: block.kind, size: block.size)
+                } catch {
+                    throw .init(detail: "\(block.kind.rawValue)-compressed, but \(error.detail)")
+                }
+            }
+        }
+    }
+
+    /// The decompressed contents of the section whose bytes in the file are `raw`, in memory of their own, as
+    /// ``contents(of:gnuStyle:is64Bit:isBigEndian:)`` reads them but with no copy of them made.
+    static func bytes(of raw: UnsafeRawBufferPointer, gnuStyle: Bool, is64Bit: Bool, isBigEndian: Bool) -> Result<
+        ImmutableBytes, CompressedBlock.Failure
+    > {
+        header(of: raw, gnuStyle: gnuStyle, is64Bit: is64Bit, isBigEndian: isBigEndian).flatMap { block in
+            var problem: CompressedBlock.Failure?
+            let bytes = ImmutableBytes(count: block.size) { target in
+                do throws(CompressedBlock.Failure) {
+                    try CompressedBlock.decompress(block.data, kind: block.kind, into: target)
+                } catch {
+                    problem = .init(detail: "\(block.kind.rawValue)-compressed, but \(error.detail)")
+                }
+            }
+            return problem.map { .failure($0) } ?? .success(bytes)
+        }
+    }
+
+    /// The compression, declared size and compressed data of the section whose bytes in the file are `raw`.
+    private static func header(of raw: UnsafeRawBufferPointer, gnuStyle: Bool, is64Bit: Bool, isBigEndian: Bool)
+        -> Result<(kind: CompressedBlock.Kind, size: Int, data: UnsafeRawBufferPointer), CompressedBlock.Failure>
+    {
         let reader = ByteReader(bytes: raw, isBigEndian: isBigEndian)
         let kind: CompressedBlock.Kind
         let size: UInt64
@@ -46,11 +79,6 @@ enum CompressedSection {
             return .failure(
                 .init(detail: "its header declares \(size) bytes, more than \(raw.count) compressed bytes can hold"))
         }
-        let data = UnsafeRawBufferPointer(rebasing: raw[payload...])
-        do throws(CompressedBlock.Failure) {
-            return .success(try CompressedBlock.decompress(data, kind: kind, size: Int(size)))
-        } catch {
-            return .failure(.init(detail: "\(kind.rawValue)-compressed, but \(error.detail)"))
-        }
+        return .success((kind, Int(size), UnsafeRawBufferPointer(rebasing: raw[payload...])))
     }
 }
