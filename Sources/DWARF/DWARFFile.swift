@@ -81,11 +81,37 @@ package final class DWARFFile: Sendable {
         }
     }
 
+    /// Every unit that is not a type unit, as its header alone describes it (no DIE read: no name, directory or
+    /// ranges), in the order of `.debug_info`: the positions lookups and the index cache number units by. A unit whose
+    /// DIE turns out unreadable keeps its position; reading it fails.
+    /// - Throws: ``DWARFError/Code/malformed`` when a unit header cannot be read.
+    /// - Complexity: O(units), no byte of a DIE read.
+    package func unitsByHeader() throws(DWARFError) -> [CompileUnit] {
+        if let offset = headers.unreadableAt {
+            throw DWARFError(
+                .malformed, path: path,
+                detail:
+                    "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read"
+            )
+        }
+        return headers.headers.filter { !$0.describesTypesOnly }.map { header in
+            CompileUnit(
+                dieOffset: UInt64(header.firstDIE), version: header.version, name: nil, compilationDirectory: nil,
+                producer: nil, ranges: [])
+        }
+    }
+
     /// The ranges `.debug_aranges` assigns to units, by the offset of each unit's DIE; empty when the
     /// file has none (clang and swiftc write none).
     /// - Complexity: O(entries of `.debug_aranges`).
     package func addressRangesByUnit() -> [(range: AddressRange, unitDIEOffset: UInt64)] {
         ArangesReader.ranges(sections, headers: headers)
+    }
+
+    /// ``addressRangesByUnit()``, and the unit DIEs `.debug_aranges` gives a set to: a unit with no code has one with no
+    /// ranges, and a unit with none is one the file says nothing of there.
+    package func addressRangeSets() -> (ranges: [(range: AddressRange, unitDIEOffset: UInt64)], units: Set<UInt64>) {
+        ArangesReader.sets(sections, headers: headers)
     }
 
     /// `record` with its name, linkage name and declaration line completed through its origin and
@@ -128,8 +154,10 @@ package final class DWARFFile: Sendable {
                 .malformed, path: path, detail: "unit at offset 0x\(String(unit.dieOffset, radix: 16)): \(error.detail)"
             )
         }
+        // A unit known by its header alone (``unitsByHeader()``) has its directory from the DIE just read.
+        let directory = unit.compilationDirectory ?? reader.string(reader.unitAttributes[.compilationDirectory])
         let lineTable = try readLineTable(
-            at: reader.statementList, compilationDirectory: unit.compilationDirectory ?? "", targets: targets)
+            at: reader.statementList, compilationDirectory: directory ?? "", targets: targets)
         var collector = FunctionCollector(unit: reader, files: lineTable.files, targets: targets)
         collector.collect()
         if let damage = collector.damage {

@@ -12,8 +12,17 @@ enum ArangesReader {
     static func ranges(_ sections: DebugSections, headers: UnitHeaders) -> [(
         range: AddressRange, unitDIEOffset: UInt64
     )] {
+        sets(sections, headers: headers).ranges
+    }
+
+    /// The ranges, and the unit DIEs a set is given for (a unit with no code has a set with no ranges: it is listed
+    /// all the same).
+    static func sets(_ sections: DebugSections, headers: UnitHeaders) -> (
+        ranges: [(range: AddressRange, unitDIEOffset: UInt64)], units: Set<UInt64>
+    ) {
         let section = sections.addressRanges
         var result: [(range: AddressRange, unitDIEOffset: UInt64)] = []
+        var units = Set<UInt64>()
         var offset = 0
         while offset < section.bytes.count {
             guard var length = section.u32(at: offset).map(UInt64.init) else { break }
@@ -37,6 +46,7 @@ enum ArangesReader {
             else { continue }
             // The unit's DIE is the one its header leads to; a set naming no unit header is left out.
             guard let header = headers.unit(startingAt: unitOffset) else { continue }
+            units.insert(UInt64(header.firstDIE))
             let tupleSize = segmentSize + 2 * addressSize
             var tuple = cursor + 4 + offsetSize
             let alignment = 2 * addressSize
@@ -54,6 +64,6 @@ enum ArangesReader {
                 }
             }
         }
-        return result
+        return (result, units)
     }
 }

@@ -20,38 +20,59 @@ final class DWARFIndex: AddressIndex {
 
     init(object: ObjectFile, supplementary: ObjectFile?) throws(DWARFError) {
         file = try DWARFFile(object: object, supplementary: supplementary)
-        var units = try file.compileUnits(withNames: false)
-        let pairs = Self.unitRanges(units, file)
-        // A Swift binary's units list tens of thousands of ranges: once in the unit table, lookups need no other
-        // copy, and the units let theirs go before the table is built.
-        for position in units.indices { units[position].ranges = [] }
-        self.units = units
+        // Units are known by their headers; each one's DIE is read when a lookup first needs the unit.
+        units = try file.unitsByHeader()
+        // gcc's `.debug_aranges` names every range of every unit: the table comes from it alone, and no unit DIE is
+        // read to open the file (a distribution's libc has two thousand units). Without it, from the unit DIEs.
+        let pairs: [(AddressRange, UInt32)]
+        if let fromAranges = Self.arangesRanges(of: units, file) {
+            pairs = fromAranges
+        } else {
+            pairs = try Self.unitRanges(of: units, file)
+        }
         var writer = ByteWriter()
         FlatRangeTable.write(pairs, to: &writer)
         unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), at: 0, limit: writer.count)
         loaded = UnitStore()
     }
 
-    /// Unit ranges to unit positions, as given to the unit table (and to the index cache), read again from the
-    /// unit DIEs when asked (by the cache writer, once).
+    /// Unit ranges to unit positions, from the unit DIEs and `.debug_aranges` both, read again when asked (by the
+    /// cache writer, once): what an index file holds does not depend on `.debug_aranges` being complete.
     func unitRanges() throws(DWARFError) -> [(AddressRange, UInt32)] {
-        Self.unitRanges(try file.compileUnits(withNames: false), file)
+        try Self.unitRanges(of: units, file)
     }
 
-    private static func unitRanges(_ units: [CompileUnit], _ file: DWARFFile) -> [(AddressRange, UInt32)] {
+    /// The ranges the unit DIEs state, and those `.debug_aranges` adds (strict DWARF 2 names only one range in the
+    /// unit DIE); a range both give appears twice, which the lookup does not mind.
+    private static func unitRanges(of units: [CompileUnit], _ file: DWARFFile) throws(DWARFError) -> [(
+        AddressRange, UInt32
+    )] {
+        let positions = Self.positionsByOffset(units)
         var pairs: [(AddressRange, UInt32)] = []
-        pairs.reserveCapacity(units.reduce(0) { $0 + $1.ranges.count })
-        var unitsByOffset: [UInt64: UInt32] = [:]
-        for (index, unit) in units.enumerated() {
-            unitsByOffset[unit.dieOffset] = UInt32(index)
-            for range in unit.ranges { pairs.append((range, UInt32(index))) }
+        for unit in try file.compileUnits(withNames: false) {
+            guard let position = positions[unit.dieOffset] else { continue }
+            for range in unit.ranges { pairs.append((range, position)) }
         }
-        // `.debug_aranges` adds what a unit DIE leaves out (strict DWARF 2 names only one range);
-        // a range both give appears twice, which the lookup does not mind.
         for entry in file.addressRangesByUnit() {
-            if let index = unitsByOffset[entry.unitDIEOffset] { pairs.append((entry.range, index)) }
+            if let position = positions[entry.unitDIEOffset] { pairs.append((entry.range, position)) }
         }
         return pairs
+    }
+
+    /// The ranges `.debug_aranges` gives the units, when it has a set for every one of them (empty for a unit with no
+    /// code); `nil` otherwise (clang and swiftc write none, dwz's partial units have none).
+    private static func arangesRanges(of units: [CompileUnit], _ file: DWARFFile) -> [(AddressRange, UInt32)]? {
+        let sets = file.addressRangeSets()
+        guard !units.isEmpty, units.allSatisfy({ sets.units.contains($0.dieOffset) }) else { return nil }
+        let positions = Self.positionsByOffset(units)
+        return sets.ranges.compactMap { entry in positions[entry.unitDIEOffset].map { (entry.range, $0) } }
+    }
+
+    private static func positionsByOffset(_ units: [CompileUnit]) -> [UInt64: UInt32] {
+        var positions: [UInt64: UInt32] = [:]
+        positions.reserveCapacity(units.count)
+        for (position, unit) in units.enumerated() { positions[unit.dieOffset] = UInt32(position) }
+        return positions
     }
 
     /// How many units the file has.
