@@ -17,13 +17,33 @@ enum LogAgreement {
         var evidence: ImageIdentification
     }
 
+    /// What the check reads of one of the log's frames: a few of its fields, not the whole frame (a walked stack has
+    /// thousands, each a large value).
+    struct FrameFacts {
+        var index: Int
+        var address: UInt64?
+        var imageOffset: UInt64?
+        var addressKind: AddressKind
+        var symbolInLog: String?
+        var symbolOffsetInLog: UInt64?
+
+        init(_ frame: borrowing CrashFrame) {
+            index = frame.index
+            address = frame.address
+            imageOffset = frame.imageOffset
+            addressKind = frame.addressKind
+            symbolInLog = frame.symbolInLog
+            symbolOffsetInLog = frame.symbolOffsetInLog
+        }
+    }
+
     /// What the log and the candidate agree in, or why the candidate is not the log's binary.
     /// - Parameter returnAddressesFollowCalls: the log's return addresses are all a machine stack's (glibc's
     ///   `backtrace`), so that they are checked against the candidate's calls. Not a stack walker's, which may have
     ///   scanned for a frame or followed a Swift async continuation (resumed at a function's start, no call before
     ///   it); not a log someone wrote by hand.
     static func check(
-        _ symbolizer: ImageSymbolizer, image: CrashImage, frames: [CrashFrame], returnAddressesFollowCalls: Bool
+        _ symbolizer: ImageSymbolizer, image: CrashImage, frames: [FrameFacts], returnAddressesFollowCalls: Bool
     ) -> Result<Agreement, Disagreement> {
         let object = symbolizer.image
         guard object.format == .elf else { return .success(Agreement(bias: nil, evidence: .unchecked)) }
@@ -113,7 +133,7 @@ enum LogAgreement {
     /// interrupted instruction) are not return addresses.
     /// - Parameter frames: the image's frames in the log's order; one that may be an interrupted instruction because
     ///   of a frame of another image before it is marked ``AddressKind/programCounter``.
-    private static func callSiteDisagreement(_ symbolizer: ImageSymbolizer, frames: [CrashFrame], bias: UInt64?)
+    private static func callSiteDisagreement(_ symbolizer: ImageSymbolizer, frames: [FrameFacts], bias: UInt64?)
         -> Disagreement?
     {
         var checked = 0, followingCalls = 0

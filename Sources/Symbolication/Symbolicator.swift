@@ -113,11 +113,11 @@ public final class Symbolicator {
         var imageSymbolizers: [Int: (symbolizer: ImageSymbolizer, bias: UInt64?)] = [:]
         var imageSymbolFiles: [Int: any ModuleSymbols] = [:]
         var imageProblems: [Int: UnresolvedReason] = [:]
-        var framesOfImage: [Int: [CrashFrame]] = [:]
+        var framesOfImage: [Int: [LogAgreement.FrameFacts]] = [:]
         for (threadIndex, thread) in report.threads.enumerated() {
             for frameIndex in thread.frames.indices {
                 guard let image = thread.frames[frameIndex].image else { continue }
-                var frame = thread.frames[frameIndex]
+                var frame = LogAgreement.FrameFacts(thread.frames[frameIndex])
                 if frame.addressKind == .returnAddress,
                     Self.mayBeInterrupted(frameIndex, of: thread, firstContinues: continuing && threadIndex == 0)
                 {
@@ -167,64 +167,68 @@ public final class Symbolicator {
         }
         // The Swift runtime's backtracer says of each frame what its address is; other logs leave it to the reader.
         let marksSignalFrames = report.format != .swiftBacktrace
+        let images = report.images
+        var afterTrampoline = false
+        // Each frame is filled where it lies in the report (no copy of it in and out: a deep stack has thousands).
+        func fill(_ frame: inout CrashFrame) {
+            defer {
+                // A frame the log already names with its file and line (a sanitizer's) lacks nothing.
+                if frame.symbols.isEmpty, frame.symbolInLog != nil, frame.sourceInLog != nil {
+                    frame.unresolvedReason = nil
+                }
+            }
+            if marksSignalFrames, afterTrampoline, frame.addressKind == .returnAddress {
+                frame.addressKind = .programCounter
+            }
+            afterTrampoline = frame.symbolInLog.map(SignalTrampoline.isTrampoline(named:)) ?? false
+            if frame.isSymbolicatedInLog { return }
+            let found =
+                frame.image.flatMap { imageSymbolizers[$0] }
+                ?? (frame.image == nil ? fallback.map { ($0, nil) } : nil)
+            if found == nil, let image = frame.image, let symbols = imageSymbolFiles[image] {
+                resolve(&frame, image: images[image], from: symbols)
+                return
+            }
+            guard let (symbolizer, bias) = found else {
+                if frame.address != nil || frame.imageOffset != nil {
+                    frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? .noImage
+                }
+                return
+            }
+            let image = frame.image.map { images[$0] }
+            // An image the -o binary stands for (its name) was loaded at -l, as frames that name none were.
+            let isObject = fallback.map { $0 === symbolizer } ?? false
+            guard
+                let address = fileAddress(
+                    of: frame, image: image, symbolizer: symbolizer, bias: bias, isObject: isObject)
+            else {
+                frame.unresolvedReason = .noLoadAddress(image: image?.name)
+                return
+            }
+            // A handler returns to the trampoline's first instruction: that frame is no return address either.
+            if marksSignalFrames, frame.addressKind == .returnAddress, symbolizer.isSignalTrampoline(at: address) {
+                frame.addressKind = .programCounter
+                afterTrampoline = true
+            }
+            let lookup = frame.addressKind == .returnAddress ? address.retreated(by: 1) ?? address : address
+            let (resolution, shown) = answer(symbolizer, lookup)
+            frame.lookupAddress = lookup.rawValue
+            frame.symbols = shown
+            frame.resolvedBuildID = buildIDText(of: symbolizer)
+            frame.functionOffset = resolution.functionStart.flatMap { start in
+                address >= start ? address.rawValue - start.rawValue : nil
+            }
+            frame.unresolvedReason = resolution.unresolvedReason
+            if let name = resolution.symbol ?? resolution.frames.last?.function,
+                SignalTrampoline.isTrampoline(named: name)
+            {
+                afterTrampoline = true
+            }
+        }
         for threadIndex in report.threads.indices {
-            var afterTrampoline = continuing && threadIndex == 0 && endedAfterTrampoline
+            afterTrampoline = continuing && threadIndex == 0 && endedAfterTrampoline
             for frameIndex in report.threads[threadIndex].frames.indices {
-                var frame = report.threads[threadIndex].frames[frameIndex]
-                defer {
-                    // A frame the log already names with its file and line (a sanitizer's) lacks nothing.
-                    if frame.symbols.isEmpty, frame.symbolInLog != nil, frame.sourceInLog != nil {
-                        frame.unresolvedReason = nil
-                    }
-                    report.threads[threadIndex].frames[frameIndex] = frame
-                }
-                if marksSignalFrames, afterTrampoline, frame.addressKind == .returnAddress {
-                    frame.addressKind = .programCounter
-                }
-                afterTrampoline = frame.symbolInLog.map(SignalTrampoline.isTrampoline(named:)) ?? false
-                if frame.isSymbolicatedInLog { continue }
-                let found =
-                    frame.image.flatMap { imageSymbolizers[$0] }
-                    ?? (frame.image == nil ? fallback.map { ($0, nil) } : nil)
-                if found == nil, let image = frame.image, let symbols = imageSymbolFiles[image] {
-                    resolve(&frame, image: report.images[image], from: symbols)
-                    continue
-                }
-                guard let (symbolizer, bias) = found else {
-                    if frame.address != nil || frame.imageOffset != nil {
-                        frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? .noImage
-                    }
-                    continue
-                }
-                let image = frame.image.map { report.images[$0] }
-                // An image the -o binary stands for (its name) was loaded at -l, as frames that name none were.
-                let isObject = fallback.map { $0 === symbolizer } ?? false
-                guard
-                    let address = fileAddress(
-                        of: frame, image: image, symbolizer: symbolizer, bias: bias, isObject: isObject)
-                else {
-                    frame.unresolvedReason = .noLoadAddress(image: image?.name)
-                    continue
-                }
-                // A handler returns to the trampoline's first instruction: that frame is no return address either.
-                if marksSignalFrames, frame.addressKind == .returnAddress, symbolizer.isSignalTrampoline(at: address) {
-                    frame.addressKind = .programCounter
-                    afterTrampoline = true
-                }
-                let lookup = frame.addressKind == .returnAddress ? address.retreated(by: 1) ?? address : address
-                let (resolution, shown) = answer(symbolizer, lookup)
-                frame.lookupAddress = lookup.rawValue
-                frame.symbols = shown
-                frame.resolvedBuildID = buildIDText(of: symbolizer)
-                frame.functionOffset = resolution.functionStart.flatMap { start in
-                    address >= start ? address.rawValue - start.rawValue : nil
-                }
-                frame.unresolvedReason = resolution.unresolvedReason
-                if let name = resolution.symbol ?? resolution.frames.last?.function,
-                    SignalTrampoline.isTrampoline(named: name)
-                {
-                    afterTrampoline = true
-                }
+                fill(&report.threads[threadIndex].frames[frameIndex])
             }
             endedAfterTrampoline = afterTrampoline
         }
@@ -313,25 +317,31 @@ public final class Symbolicator {
     /// The images whose frames stay unresolved in `report`, in the order the report first names them. Frames the log
     /// gives no address for (a debugger's `<signal handler called>`) are not counted.
     public func unresolvedImages(of report: CrashReport) -> [UnresolvedImage] {
-        var counts: [Int: (unresolved: Int, total: Int, reason: UnresolvedReason?)] = [:]
+        // By image position, the last slot for frames without an image; frames read in place, not copied.
+        let noImage = report.images.count
+        var counts = [(unresolved: Int, total: Int, reason: UnresolvedReason?)](
+            repeating: (0, 0, nil), count: noImage + 1)
         var order: [Int] = []
         for thread in report.threads {
-            for frame in thread.frames
-            where !frame.isSymbolicatedInLog && (frame.address != nil || frame.imageOffset != nil) {
-                let key = frame.image ?? -1
-                if counts[key] == nil { order.append(key) }
-                var count = counts[key] ?? (0, 0, nil)
-                count.total += 1
-                if frame.symbols.isEmpty, let reason = frame.unresolvedReason {
-                    count.unresolved += 1
-                    if count.reason == nil { count.reason = reason }
+            thread.frames.withUnsafeBufferPointer { frames in
+                for index in frames.indices
+                where !frames[index].isSymbolicatedInLog
+                    && (frames[index].address != nil || frames[index].imageOffset != nil)
+                {
+                    let key = frames[index].image.map { min(max($0, 0), noImage) } ?? noImage
+                    if counts[key].total == 0 { order.append(key) }
+                    counts[key].total += 1
+                    if frames[index].symbols.isEmpty, let reason = frames[index].unresolvedReason {
+                        counts[key].unresolved += 1
+                        if counts[key].reason == nil { counts[key].reason = reason }
+                    }
                 }
-                counts[key] = count
             }
         }
         return order.compactMap { key in
-            guard let count = counts[key], count.unresolved > 0, let reason = count.reason else { return nil }
-            let name = key >= 0 ? report.images[key].name : "frames without an image"
+            let count = counts[key]
+            guard count.unresolved > 0, let reason = count.reason else { return nil }
+            let name = key < noImage ? report.images[key].name : "frames without an image"
             return UnresolvedImage(name: name, unresolved: count.unresolved, total: count.total, reason: reason)
         }
     }
@@ -384,7 +394,7 @@ public final class Symbolicator {
     /// The first candidate binary that is the log's: of its build-id or UUID when the log gives one, else one that
     /// agrees with the log's frames (``LogAgreement``); with the load bias the log's frames imply.
     private func symbolizer(
-        for image: CrashImage, frames: [CrashFrame], format: CrashLogFormat,
+        for image: CrashImage, frames: [LogAgreement.FrameFacts], format: CrashLogFormat,
         logDirectory: String?
     ) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification), Failure> {
         let (candidates, searched) = candidates(for: image, logDirectory: logDirectory)

@@ -19,25 +19,31 @@ public struct ReportTextRenderer: Sendable {
         }
         let reader = CrashLogParser.reader(of: report.format)
         if let whole = reader.renderedWhole(report, by: self) { return whole }
-        var framesByLine: [Int: CrashFrame] = [:]
-        // (Sized once: a walked overflow has a thousand frames, each a large value to move on every growth.)
+        // Where each resolved frame lies in the report, by its line: frames are large values, read where they lie
+        // (a walked overflow has a thousand of them).
+        var framesByLine: [Int: (thread: Int, frame: Int)] = [:]
         framesByLine.reserveCapacity(report.threads.reduce(0) { $0 + $1.frames.count })
+        func frame(onLine number: Int) -> CrashFrame? {
+            framesByLine[number].map { report.threads[$0.thread].frames[$0.frame] }
+        }
         // Sanitizers number every inlined frame: resolved frames are renumbered as they would print them.
         var numbersByLine: [Int: Int] = [:]
         // Unresolved frames after an expanded one keep their line, numbered on as the sanitizer would number it.
         var renumberedLines: [Int: (from: Int, to: Int)] = [:]
-        for thread in report.threads {
+        for (threadIndex, thread) in report.threads.enumerated() {
             var added = 0
-            for frame in thread.frames {
-                guard !frame.symbols.isEmpty else {
-                    if added > 0, case .sanitizer = frame.lineStyle {
-                        renumberedLines[frame.lineNumber] = (frame.index, frame.index + added)
+            for frameIndex in thread.frames.indices {
+                let lineNumber = thread.frames[frameIndex].lineNumber, index = thread.frames[frameIndex].index
+                let symbolCount = thread.frames[frameIndex].symbols.count
+                guard symbolCount > 0 else {
+                    if added > 0, case .sanitizer = thread.frames[frameIndex].lineStyle {
+                        renumberedLines[lineNumber] = (index, index + added)
                     }
                     continue
                 }
-                framesByLine[frame.lineNumber] = frame
-                numbersByLine[frame.lineNumber] = frame.index + added
-                added += frame.symbols.count - 1
+                framesByLine[lineNumber] = (threadIndex, frameIndex)
+                numbersByLine[lineNumber] = index + added
+                added += symbolCount - 1
             }
         }
         let layout = reader.laidOutLines(of: report)
@@ -45,17 +51,18 @@ public struct ReportTextRenderer: Sendable {
         var output: [UInt8] = []
         for (number, line) in report.lines.enumerated() {
             if var rendered = layout[number] {
-                if let colors, let frame = framesByLine[number] { rendered = colors.frameLines(rendered, frame: frame) }
-                if let frame = framesByLine[number], rendered.count == frame.symbols.count {
+                let frame = frame(onLine: number)
+                if let colors, let frame { rendered = colors.frameLines(rendered, frame: frame) }
+                if let frame, rendered.count == frame.symbols.count {
                     // A line per frame of the inline chain: each its own source (the crashing frames', at the fault, too).
                     rendered = zip(rendered, frame.symbols).flatMap { [$0] + ($1.source?.renderedLines() ?? []) }
-                } else if !rendered.isEmpty, let source = framesByLine[number]?.symbols.first?.source {
+                } else if !rendered.isEmpty, let source = frame?.symbols.first?.source {
                     rendered += source.renderedLines()
                 }
                 line.appendRewritten(rendered, to: &output)
                 continue
             }
-            guard let frame = framesByLine[number] else {
+            guard let frame = frame(onLine: number) else {
                 if let rewritten = reader.rewrittenLine(line.text, of: report, by: self) {
                     line.appendRewritten([rewritten], to: &output)
                     continue
