@@ -1,7 +1,9 @@
 internal import CLibDwarf
+import Dispatch
 import Glibc
 import ObjectFiles
 import PostmortemCore
+import Synchronization
 
 /// Hands libdwarf the DWARF sections of one image through its object-access interface
 /// (`dwarf_object_init_b`), so that libdwarf reads no file itself: sections are pointers into one
@@ -55,19 +57,17 @@ final class SectionAccess {
         var copies: [ImmutableBytes] = []
         var bytesByName: [String: ImmutableBytes] = [:]
         let base = object.slice?.offset ?? 0
-        for section in object.sections where section.occupiesFile && section.size > 0 {
-            guard let name = Self.dwarfName(of: section.name, format: object.format), purpose.reads(name) else {
-                continue
-            }
+        let read = object.sections.filter { section in
+            section.occupiesFile && section.size > 0
+                && (Self.dwarfName(of: section.name, format: object.format).map(purpose.reads) ?? false)
+        }
+        let decompressed = try Self.decompressed(read, of: object, mapped: file)
+        for (position, section) in read.enumerated() {
+            guard let name = Self.dwarfName(of: section.name, format: object.format) else { continue }
             var data: UnsafeRawPointer?
             var size = section.size
             if section.isCompressed {
-                // Decompressed from the mapping straight into memory of its own: no second reading of the file.
-                let copy: ImmutableBytes
-                do { copy = try ObjectFileReader.decompressedSection(section, of: object, mapped: file) } catch {
-                    throw DWARFError(.malformed, path: object.path, detail: error.detail)
-                }
-                guard copy.count > 0 else { continue }
+                guard let copy = decompressed[position], copy.count > 0 else { continue }
                 copies.append(copy)
                 bytesByName[name] = bytesByName[name] ?? copy
                 data = copy.baseAddress
@@ -111,6 +111,43 @@ final class SectionAccess {
         methods.deallocate()
         context.deallocate()
     }
+
+    /// The compressed ones of `sections` of `object`, decompressed from the mapping straight into memory of their own
+    /// (no second reading of the file), by their position in `sections`. A distribution's debug file compresses every
+    /// section: they are inflated on both cores at once, the largest (`.debug_info`) first, when there is enough to share.
+    private static func decompressed(_ sections: [Section], of object: ObjectFile, mapped file: ImmutableBytes)
+        throws(DWARFError) -> [Int: ImmutableBytes]
+    {
+        let positions = sections.indices.filter { sections[$0].isCompressed }.sorted {
+            sections[$0].size > sections[$1].size
+        }
+        let results = Mutex([Int: Result<ImmutableBytes, ObjectFileError>]())
+        let decompress: @Sendable (Int) -> Void = { index in
+            let position = positions[index]
+            let result = Result { () throws(ObjectFileError) in
+                try ObjectFileReader.decompressedSection(sections[position], of: object, mapped: file)
+            }
+            results.withLock { $0[position] = result }
+        }
+        let total = positions.reduce(0) { $0 + sections[$1].size }
+        if positions.count > 1, total >= parallelDecompressionThreshold {
+            DispatchQueue.concurrentPerform(iterations: positions.count, execute: decompress)
+        } else {
+            positions.indices.forEach(decompress)
+        }
+        var byPosition: [Int: ImmutableBytes] = [:]
+        // The first failure in the file's order is the one said.
+        for (position, result) in results.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            switch result {
+            case .success(let bytes): byPosition[position] = bytes
+            case .failure(let error): throw DWARFError(.malformed, path: object.path, detail: error.detail)
+            }
+        }
+        return byPosition
+    }
+
+    /// Compressed bytes below which sections are inflated on the calling thread alone (waking another costs more).
+    private static let parallelDecompressionThreshold: UInt64 = 256 * 1024
 
     /// What a session is opened for, which decides the sections libdwarf is given.
     enum Purpose {
