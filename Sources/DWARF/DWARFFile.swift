@@ -67,18 +67,22 @@ package final class DWARFFile: Sendable {
     /// - Throws: ``DWARFError/Code/malformed`` when a unit header cannot be read.
     /// - Complexity: O(units): one DIE each.
     package func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
-        if let offset = headers.unreadableAt {
-            throw DWARFError(
-                .malformed, path: path,
-                detail:
-                    "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read"
-            )
-        }
+        try checkHeadersRead()
         // Type units describe types only; their code lives in the compile units. A unit whose abbreviations or
         // unit DIE cannot be read is left out.
         return headers.headers.filter { !$0.describesTypesOnly }.compactMap { header in
             (try? UnitReader(sections, header: header, unitDIEOnly: true))?.compileUnit(withNames: withNames)
         }
+    }
+
+    /// Throws when a unit header could not be read: offsets past it cannot be trusted.
+    private func checkHeadersRead() throws(DWARFError) {
+        guard let offset = headers.unreadableAt else { return }
+        throw DWARFError(
+            .malformed, path: path,
+            detail:
+                "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read"
+        )
     }
 
     /// Every unit that is not a type unit, as its header alone describes it (no DIE read: no name, directory or
@@ -87,13 +91,7 @@ package final class DWARFFile: Sendable {
     /// - Throws: ``DWARFError/Code/malformed`` when a unit header cannot be read.
     /// - Complexity: O(units), no byte of a DIE read.
     package func unitsByHeader() throws(DWARFError) -> [CompileUnit] {
-        if let offset = headers.unreadableAt {
-            throw DWARFError(
-                .malformed, path: path,
-                detail:
-                    "unit header at offset 0x\(String(offset, radix: 16)) (after \(headers.headers.count) units) cannot be read"
-            )
-        }
+        try checkHeadersRead()
         return headers.headers.filter { !$0.describesTypesOnly }.map { header in
             CompileUnit(
                 dieOffset: UInt64(header.firstDIE), version: header.version, name: nil, compilationDirectory: nil,
