@@ -77,13 +77,7 @@ package enum ObjectFileReader {
         case .machO:
             guard let section = file.section(named: name), section.occupiesFile else { return nil }
             let mapped = try ImmutableBytes(mapping: file.path)
-            let start = (file.slice?.offset ?? 0) &+ section.fileOffset
-            let (end, overflow) = start.addingReportingOverflow(section.size)
-            guard !overflow, end <= UInt64(mapped.base.count) else {
-                throw ObjectFileError(
-                    .malformed, path: file.path, detail: "section \(name) runs past the end of the file")
-            }
-            return Array(mapped.base[Int(start)..<Int(end)])
+            return Array(mapped.base[try fileBytes(of: section, in: file, mapped: mapped)])
         }
     }
 
@@ -93,13 +87,7 @@ package enum ObjectFileReader {
     package static func decompressedSection(_ section: Section, of file: ObjectFile, mapped: ImmutableBytes)
         throws(ObjectFileError) -> ImmutableBytes
     {
-        let start = (file.slice?.offset ?? 0) &+ section.fileOffset
-        let (end, overflow) = start.addingReportingOverflow(section.size)
-        guard !overflow, end <= UInt64(mapped.base.count) else {
-            throw ObjectFileError(
-                .malformed, path: file.path, detail: "section \(section.name) runs past the end of the file")
-        }
-        let raw = UnsafeRawBufferPointer(rebasing: mapped.base[Int(start)..<Int(end)])
+        let raw = UnsafeRawBufferPointer(rebasing: mapped.base[try fileBytes(of: section, in: file, mapped: mapped)])
         switch CompressedSection.bytes(
             of: raw, gnuStyle: section.name.hasPrefix(".zdebug"), is64Bit: file.is64Bit, isBigEndian: file.isBigEndian)
         {
@@ -109,6 +97,20 @@ package enum ObjectFileReader {
                 .malformed, path: file.path, detail: "section \(section.name) cannot be decompressed: \(failure)"
             )
         }
+    }
+
+    /// Where `section`'s bytes lie in `mapped`, `file`'s bytes (of a universal file, the whole file).
+    /// - Throws: ``ObjectFileError`` when they run past its end.
+    private static func fileBytes(of section: Section, in file: ObjectFile, mapped: ImmutableBytes)
+        throws(ObjectFileError) -> Range<Int>
+    {
+        let start = (file.slice?.offset ?? 0) &+ section.fileOffset
+        let (end, overflow) = start.addingReportingOverflow(section.size)
+        guard !overflow, end <= UInt64(mapped.base.count) else {
+            throw ObjectFileError(
+                .malformed, path: file.path, detail: "section \(section.name) runs past the end of the file")
+        }
+        return Int(start)..<Int(end)
     }
 
     /// Up to `count` bytes of what `file` loads at `address` (the code or data there), from the allocated section

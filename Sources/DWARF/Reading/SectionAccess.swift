@@ -57,13 +57,14 @@ final class SectionAccess {
         var copies: [ImmutableBytes] = []
         var bytesByName: [String: ImmutableBytes] = [:]
         let base = object.slice?.offset ?? 0
-        let read = object.sections.filter { section in
-            section.occupiesFile && section.size > 0
-                && (Self.dwarfName(of: section.name, format: object.format).map(purpose.reads) ?? false)
+        let read: [(section: Section, name: String)] = object.sections.compactMap { section in
+            guard section.occupiesFile, section.size > 0,
+                let name = Self.dwarfName(of: section.name, format: object.format), purpose.reads(name)
+            else { return nil }
+            return (section, name)
         }
-        let decompressed = try Self.decompressed(read, of: object, mapped: file)
-        for (position, section) in read.enumerated() {
-            guard let name = Self.dwarfName(of: section.name, format: object.format) else { continue }
+        let decompressed = try Self.decompressed(read.map(\.section), of: object, mapped: file)
+        for (position, (section, name)) in read.enumerated() {
             var data: UnsafeRawPointer?
             var size = section.size
             if section.isCompressed {
