@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// What carried a log's lines, as found on a sample of them: JSON-lines objects (``JSONLogLines``) and a logger's prefix
 /// on most lines (``LinePrefixes``). The one place that decides how a log is unwrapped, for crash logs, dumped values
 /// and grouping alike; each reader says how well it reads a set of lines, and a framing is kept only when the reader
@@ -28,6 +30,32 @@ package struct LogFraming: Hashable, Sendable {
     /// an object's text too, with the rest of the object glued to it). A prefix is taken off when the lines without it
     /// read as well or better, and read to something, and either better or with the prefix on nine lines in ten (a
     /// prefix glued to a path still lets a frame be read, but not resolved).
+    /// ``of(_:reading:)`` of the first lines of `bytes`, where a text of one line too long to be a logger's object and
+    /// no other line (a JSON document of megabytes on one line) has no framing, found without splitting it (the split
+    /// copies each line's text): a prefix shows on several lines.
+    package static func of(bytes: [UInt8], reading: ([LogLine]) -> Int) -> LogFraming {
+        if holdsOneLongLine(bytes) { return .none }
+        return of(LogLine.split(bytes, maximumLines: LinePrefixes.sampleSize), reading: reading)
+    }
+
+    /// Whether one line of `bytes` has text (its line ending aside), longer than ``JSONLogLines/maximumObjectLength``,
+    /// and no other line has any.
+    private static func holdsOneLongLine(_ bytes: [UInt8]) -> Bool {
+        var start = 0
+        var longLines = 0
+        while start < bytes.count {
+            let newline = ByteSearch.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: start) ?? bytes.count
+            var end = newline
+            if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            if end > start {
+                guard end - start > JSONLogLines.maximumObjectLength, longLines == 0 else { return false }
+                longLines += 1
+            }
+            start = newline + 1
+        }
+        return longLines == 1
+    }
+
     package static func of<Sample: Collection<LogLine>>(_ sample: Sample, reading: ([LogLine]) -> Int) -> LogFraming {
         var framing = LogFraming()
         var lines = Array(sample.prefix(LinePrefixes.sampleSize))

@@ -86,9 +86,27 @@ package struct JSONBytes {
         written[last] = true
     }
 
-    /// `value` as a JSON string literal with the escapes RFC 8259 requires, as ``JSONText/quote(_:)`` writes it.
-    private mutating func appendQuoted(_ value: String) {
+    private mutating func appendQuoted(_ value: String) { Self.appendQuoted(value, to: &bytes) }
+
+    /// Appends `value` to `bytes` as a JSON string literal with the escapes RFC 8259 requires, as
+    /// ``JSONText/quote(_:)`` writes it.
+    package static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied as they are.
+        let utf8 = value.utf8.span
+        var needsEscape = false
+        for index in utf8.indices {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                needsEscape = true
+                break
+            }
+        }
+        if !needsEscape {
+            appendUTF8(value, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes += #"\""#.utf8
@@ -104,6 +122,13 @@ package struct JSONBytes {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the UTF-8 of `text` to `bytes`: a byte at a time from its storage, which for the short texts of JSON
+    /// (keys, punctuation, small values) costs less than the general `append(contentsOf:)`.
+    package static func appendUTF8(_ text: String, to bytes: inout [UInt8]) {
+        let utf8 = text.utf8.span
+        for index in utf8.indices { bytes.append(utf8[index]) }
     }
 
     /// The lowercase hexadecimal digit of `value` (0–15).

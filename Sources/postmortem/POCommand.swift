@@ -45,10 +45,14 @@ struct POCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode.failure
         }
-        let readings: [DumpReading]
-        do { readings = try DumpReader.readAll(bytes: bytes, format: from) } catch {
-            Output.error("\(file): \(error.description)")
-            throw ExitCode.failure
+        // One large collection is read and printed an element at a time; anything else is read whole.
+        let streamed = DumpReader.streamed(bytes: bytes, format: from)
+        var readings: [DumpReading] = []
+        if streamed == nil {
+            do { readings = try DumpReader.readAll(bytes: bytes, format: from) } catch {
+                Output.error("\(file): \(error.description)")
+                throw ExitCode.failure
+            }
         }
         var registry = FormatterRegistry.standard
         for path in formatterFiles {
@@ -58,6 +62,10 @@ struct POCommand: ParsableCommand {
             } catch {
                 Output.error("\(error.description); its formatters are not used")
             }
+        }
+        if var streamed {
+            show(&streamed, registry: registry)
+            return
         }
         // Raw text alone means nothing read as a dump: a script must be able to tell that from a value.
         if readings.allSatisfy({ $0.node.kind == .raw }) {
@@ -71,6 +79,28 @@ struct POCommand: ParsableCommand {
         for reading in readings { show(reading, style: style, registry: registry) }
     }
 
+    private var limits: RenderLimits { RenderLimits(maxDepth: maxDepth ?? .max, maxItems: maxItems ?? .max) }
+
+    /// Prints `streamed` as it is read.
+    private func show(_ streamed: inout StreamedDump, registry: FormatterRegistry) {
+        var writer = StreamedCollectionWriter(style: style, container: streamed.container, limits: limits) {
+            Output.bytes($0)
+        }
+        var applier = FormatterRegistry.Applier(registry: registry)
+        var toldOfBudget = false
+        while let (element, isComplete) = streamed.next() {
+            if !isComplete, !toldOfBudget {
+                toldOfBudget = true
+                Output.error(
+                    "\(file): an element holds more than \(ValueBudget.standard) values; the first are shown, the rest is left out (… or null)"
+                )
+            }
+            // A JSON value names no type: no formatter applies to any part of it.
+            writer.add(streamed.format == .json ? element : applier.apply(to: element))
+        }
+        writer.finish()
+    }
+
     private func show(_ reading: DumpReading, style: DescriptionStyle, registry: FormatterRegistry) {
         if !reading.isComplete {
             Output.error(
@@ -78,8 +108,7 @@ struct POCommand: ParsableCommand {
             )
         }
         let node = reading.node
-        let limited = ValueLimiter(limits: RenderLimits(maxDepth: maxDepth ?? .max, maxItems: maxItems ?? .max)).limit(
-            registry.apply(to: node))
+        let limited = ValueLimiter(limits: limits).limit(registry.apply(to: node))
         switch style {
         case .tree: Output.line(TreeRenderer().render(limited))
         case .line: Output.line(LineRenderer().render(limited))

@@ -43,12 +43,25 @@ public enum DumpParser {
     /// Reads at most `budget` values (one a line); when it runs out, what was read comes back with the rest
     /// marked truncated.
     public static func parse(_ text: String, dialect: Dialect = .dump, budget: inout ValueBudget) -> ValueNode {
+        let lines = lines(of: text, dialect: dialect, budget: &budget)
+        var index = 0
+        guard !lines.isEmpty else { return ValueNode(kind: .raw, value: text) }
+        var seen: Set<Int> = []
+        switch dialect {
+        case .dump: return markingReferences(node(lines, &index), seen: &seen)
+        case .po: return markingReferences(poNode(lines, &index), seen: &seen)
+        }
+    }
+
+    /// The value lines of `text`, a line without a marker joined to the one before it, at most `budget` of them (a
+    /// truncation line stands for the rest).
+    static func lines(of text: String, dialect: Dialect, budget: inout ValueBudget) -> [Line] {
         var lines: [Line] = []
         // Non-empty lines, found byte by byte as they are needed (splitting a String walks its Characters, a tenth
         // of the speed, and all of them, even past the budget).
         let rawLines = sequence(state: text.startIndex) { start -> Substring? in
             while start < text.endIndex {
-                let newline = text.utf8[start...].firstIndex(of: 0x0A) ?? text.endIndex
+                let newline = text.firstUTF8Index(of: 0x0A, in: start..<text.endIndex) ?? text.endIndex
                 let line = text[start..<newline]
                 start = newline < text.endIndex ? text.utf8.index(after: newline) : text.endIndex
                 if !line.isEmpty { return line }
@@ -57,8 +70,8 @@ public enum DumpParser {
         }
         for raw in rawLines {
             let indentation = raw.utf8.prefix { $0 == 0x20 }.count
-            var body = raw.dropFirst(indentation)
-            guard let marker = body.first, "▿-▹".contains(marker) else {
+            guard let (marker, body) = markedValue(raw, indentation: indentation) else {
+                let body = raw.dropFirst(indentation)
                 if lines.isEmpty, indentation == 0, dialect == .po {
                     // `po` of an empty collection: its summary alone, without a marker.
                     lines.append(Line(depth: 0, hasChildren: false, label: nil, summary: String(body)))
@@ -74,21 +87,14 @@ public enum DumpParser {
                 )
                 break
             }
-            body = body.dropFirst().drop { $0 == " " }
-            let (label, summary) = split(String(body), separator: dialect == .po ? " : " : ": ")
+            let (label, summary) = split(body, separator: dialect == .po ? " : " : ": ")
             // Deeper lines than the parser recurses stay in the tree as siblings at the deepest level.
             lines.append(
                 Line(
                     depth: min(indentation / 2, maximumDepth), hasChildren: marker != "-", label: label,
                     summary: summary))
         }
-        var index = 0
-        guard !lines.isEmpty else { return ValueNode(kind: .raw, value: text) }
-        var seen: Set<Int> = []
-        switch dialect {
-        case .dump: return markingReferences(node(lines, &index), seen: &seen)
-        case .po: return markingReferences(poNode(lines, &index), seen: &seen)
-        }
+        return lines
     }
 
     /// A class instance printed again (`▹ some: Fixture.Node #0`, without children, after `#0` was printed in full)
@@ -105,19 +111,104 @@ public enum DumpParser {
         return node
     }
 
-    /// `label: summary` — the label is an identifier before the first separator (strings and types have none).
-    static func split(_ body: String, separator: String) -> (String?, String) {
-        guard let colon = body.firstRange(ofASCII: separator) else { return (nil, body) }
-        let label = body[..<colon.lowerBound]
-        guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }),
-            !label.first!.isNumber || label.allSatisfy(\.isNumber)
-        else {
-            return (nil, body)
+    /// The marker (`▿`, `-`, `▹`) that starts `raw` after its `indentation` spaces, and the text after the marker and
+    /// the spaces after it, as `Character`s split them; nil when no marker starts the line. Where ASCII follows the
+    /// marker and those spaces, bytes and `Character`s split alike, and bytes are looked at (every line of a dump of
+    /// megabytes comes here); elsewhere (a combining mark could join a character), the `Character`s.
+    static func markedValue(_ raw: Substring, indentation: Int) -> (marker: Character, body: Substring)? {
+        let utf8 = raw.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: indentation)
+        if start < utf8.endIndex {
+            let first = utf8[start]
+            var marker: Character?
+            var markerEnd = utf8.index(after: start)
+            if first == UInt8(ascii: "-") {
+                marker = "-"
+            } else if first == 0xE2 {
+                let rest = utf8[markerEnd...]
+                if rest.starts(with: [0x96, 0xBF]) {
+                    marker = "▿"
+                } else if rest.starts(with: [0x96, 0xB9]) {
+                    marker = "▹"
+                }
+                if marker != nil { markerEnd = utf8.index(markerEnd, offsetBy: 2) }
+            } else if first < 0x80 {
+                return nil // an ASCII character that is no marker, whatever follows it
+            }
+            if let marker, markerEnd == utf8.endIndex || utf8[markerEnd] < 0x80 {
+                var bodyStart = markerEnd
+                while bodyStart < utf8.endIndex, utf8[bodyStart] == 0x20 { utf8.formIndex(after: &bodyStart) }
+                if bodyStart == utf8.endIndex || utf8[bodyStart] < 0x80 { return (marker, raw[bodyStart...]) }
+            }
         }
+        let body = raw.dropFirst(indentation)
+        guard let marker = body.first, "▿-▹".contains(marker) else { return nil }
+        return (marker, body.dropFirst().drop { $0 == " " })
+    }
+
+    /// `label: summary` — the label is an identifier before the first separator (strings and types have none).
+    static func split(_ body: String, separator: String) -> (String?, String) { split(body[...], separator: separator) }
+
+    /// ``split(_:separator:)-(String,_)`` of a part of a line.
+    static func split(_ body: Substring, separator: String) -> (String?, String) {
+        guard let colon = body.firstRange(ofASCII: separator) else { return (nil, String(body)) }
+        let label = body[..<colon.lowerBound]
+        guard isLabel(label) else { return (nil, String(body)) }
         return (String(label), String(body[colon.upperBound...]))
     }
 
-    private static func node(_ lines: [Line], _ index: inout Int) -> ValueNode {
+    /// Whether `text` is a label: letters, digits, `_` and `.`, not starting with a digit unless all digits (an
+    /// element's index). ASCII text is looked at byte by byte.
+    private static func isLabel(_ text: Substring) -> Bool {
+        guard let firstByte = text.utf8.first else { return false }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var allDigits = true
+            for byte in text.utf8 {
+                let isDigit = TextCursor.isDigit(byte)
+                guard isDigit || byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A || byte == 0x5F || byte == 0x2E else {
+                    return false
+                }
+                allDigits = allDigits && isDigit
+            }
+            return !TextCursor.isDigit(firstByte) || allDigits
+        }
+        return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+            && (!text.first!.isNumber || text.allSatisfy(\.isNumber))
+    }
+
+    /// What ``SwiftPrintParser`` reads from a leaf's text in its plainest forms, read byte by byte: a quoted string
+    /// with no escape and no quote inside, a decimal number, `true`, `false`, `nil` — most leaves of most dumps. Nil
+    /// for any other text.
+    static func plainLeaf(_ text: String) -> ValueNode? {
+        let utf8 = text.utf8
+        guard let first = utf8.first else { return nil }
+        if first == UInt8(ascii: "\"") {
+            let inner = utf8.dropFirst().dropLast()
+            guard utf8.count >= 2, utf8.last == UInt8(ascii: "\""),
+                !inner.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return nil }
+            return ValueNode(kind: .string, value: String(Substring(inner)))
+        }
+        switch text {
+        case "nil": return ValueNode(kind: .null)
+        case "true", "false": return ValueNode(kind: .scalar, value: text)
+        default: break
+        }
+        // `-`? digits (`.` digits)?
+        var digits = utf8[...]
+        if first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        let whole = digits.prefix(while: TextCursor.isDigit)
+        guard !whole.isEmpty else { return nil }
+        let fraction = digits.dropFirst(whole.count)
+        guard
+            fraction.isEmpty
+                || fraction.first == UInt8(ascii: ".") && fraction.count > 1
+                    && fraction.dropFirst().allSatisfy(TextCursor.isDigit)
+        else { return nil }
+        return ValueNode(kind: .scalar, value: text)
+    }
+
+    static func node(_ lines: [Line], _ index: inout Int) -> ValueNode {
         let line = lines[index]
         index += 1
         if line.isTruncation { return ValueNode(kind: .truncated) }
@@ -147,7 +238,7 @@ public enum DumpParser {
             } else if summary.hasSuffix(" key/value pairs") || summary.hasSuffix(" key/value pair") {
                 result = ValueNode(kind: .dictionary)
             } else {
-                result = SwiftPrintParser.parse(summary)
+                result = plainLeaf(summary) ?? SwiftPrintParser.parse(summary)
                 if result.kind == .optional, let inner = result.children.first { result = inner }
             }
         } else if summary.hasPrefix("Optional(") {
@@ -204,7 +295,7 @@ public enum DumpParser {
             }
         } else {
             // A structure, class or enum case: `Fixture.Person`, or `Fixture.Shape.circle` with its payload below.
-            let lastPart = summary.split(separator: ".").last.map(String.init) ?? summary
+            let lastPart = lastDottedPart(of: summary).map(String.init) ?? summary
             if lastPart.first?.isLowercase == true, !summary.contains(" ") {
                 // The payload is one child named after the case: `▿ circle: (1 element)` holding `- radius: 2.0`, or
                 // the case's one unlabelled value itself (`- point: 1` under `▿ Fixture.Signal.point`).
@@ -222,6 +313,19 @@ public enum DumpParser {
         result.label = line.label
         result.identity = identity ?? result.identity
         return result
+    }
+
+    /// The last part of a dotted path that is not empty, as `split(separator: ".").last` gives it, found from the end.
+    static func lastDottedPart(of text: String) -> Substring? {
+        let utf8 = text.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: ".") { utf8.formIndex(before: &end) }
+        guard end > utf8.startIndex else { return nil }
+        var start = end
+        while start > utf8.startIndex, utf8[utf8.index(before: start)] != UInt8(ascii: ".") {
+            utf8.formIndex(before: &start)
+        }
+        return text[start..<end]
     }
 
     /// `Module.Type` or `Module.Outer.Inner<Swift.Int, Swift.String>`: a dotted path whose last part starts in upper

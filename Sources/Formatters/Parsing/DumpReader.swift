@@ -67,15 +67,14 @@ public enum DumpReader {
     /// text reads as a value with parts so and no worse than as it came. Most dumps have no framing and cost a look at
     /// their first lines.
     static func unframedText(_ bytes: [UInt8], format: DumpFormat?) -> String {
-        let sample = LogLine.split(bytes, maximumLines: LinePrefixes.sampleSize)
-        let framing = LogFraming.of(sample) { linesReadAsValuesWithParts($0, format: format) }
+        let framing = LogFraming.of(bytes: bytes) { linesReadAsValuesWithParts($0, format: format) }
         guard !framing.isNone else { return String(decoding: bytes, as: UTF8.self) }
         return String(decoding: LogLine.joinedBytes(framing.unwrap(LogLine.split(bytes))), as: UTF8.self)
     }
 
     /// How many of `lines` read as values with parts (a structure, a collection, an enum case…): a string or a number
     /// alone is what any logged line reads as, and a framing that only leaves such values is not the dump's.
-    private static func linesReadAsValuesWithParts(_ lines: [LogLine], format: DumpFormat?) -> Int {
+    static func linesReadAsValuesWithParts(_ lines: [LogLine], format: DumpFormat?) -> Int {
         let text = String(decoding: LogLine.joinedBytes(lines), as: UTF8.self)
         guard let readings = try? readAllCountingLines(text: text, format: format) else { return 0 }
         return readings.reduce(0) { total, read in read.reading.node.hasParts ? total + read.lines : total }

@@ -20,7 +20,7 @@ package struct JSONValueParser {
         package var description: String { "JSON at byte \(offset): \(reason)" }
     }
 
-    private var cursor: TextCursor
+    var cursor: TextCursor
 
     /// The value `text` holds as a tree (objects as structures, arrays as collections).
     package static func parse(_ text: String) throws(Failure) -> ValueNode {
@@ -42,16 +42,16 @@ package struct JSONValueParser {
         return node
     }
 
-    private var budget: ValueBudget
+    var budget: ValueBudget
 
-    private init(bytes: [UInt8], budget: ValueBudget) {
+    init(bytes: [UInt8], budget: ValueBudget) {
         cursor = TextCursor(bytes)
         self.budget = budget
     }
 
-    private mutating func skip() { cursor.skipWhitespace() }
+    mutating func skip() { cursor.skipWhitespace() }
 
-    private mutating func value(depth: Int) throws(Failure) -> ValueNode {
+    mutating func value(depth: Int) throws(Failure) -> ValueNode {
         guard depth < Self.maximumDepth else {
             throw Failure(offset: cursor.position, reason: "nesting deeper than \(Self.maximumDepth)")
         }
@@ -63,6 +63,8 @@ package struct JSONValueParser {
         case UInt8(ascii: "{"):
             cursor.position += 1
             var children: [ValueNode] = []
+            // Most containers hold a few values: one allocation for them, not one per doubling.
+            children.reserveCapacity(4)
             skip()
             if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "}") {
                 cursor.position += 1; return ValueNode(kind: .dictionary)
@@ -97,6 +99,8 @@ package struct JSONValueParser {
         case UInt8(ascii: "["):
             cursor.position += 1
             var children: [ValueNode] = []
+            // Most containers hold a few values: one allocation for them, not one per doubling.
+            children.reserveCapacity(4)
             skip()
             if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == UInt8(ascii: "]") {
                 cursor.position += 1; return ValueNode(kind: .collection)
@@ -121,23 +125,39 @@ package struct JSONValueParser {
         case UInt8(ascii: "f"): try literal("false"); return ValueNode(kind: .scalar, value: "false")
         case UInt8(ascii: "n"): try literal("null"); return ValueNode(kind: .null)
         default:
-            let start = cursor.position
-            while cursor.position < cursor.bytes.count, "+-0123456789.eE".utf8.contains(cursor.bytes[cursor.position]) {
-                cursor.position += 1
-            }
-            let text = String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self)
-            guard PlainJSONRenderer.isJSONNumber(text) else {
-                throw Failure(offset: start, reason: "unexpected character")
-            }
-            return ValueNode(kind: .scalar, value: text)
+            let start = try number()
+            return ValueNode(
+                kind: .scalar, value: String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self))
         }
     }
 
-    private mutating func literal(_ word: String) throws(Failure) {
+    /// Steps over a number, returning where it started.
+    mutating func number() throws(Failure) -> Int {
+        let start = cursor.position
+        while cursor.position < cursor.bytes.count, Self.isNumberByte(cursor.bytes[cursor.position]) {
+            cursor.position += 1
+        }
+        guard PlainJSONRenderer.isJSONNumber(cursor.bytes.span, start..<cursor.position) else {
+            throw Failure(offset: start, reason: "unexpected character")
+        }
+        return start
+    }
+
+    /// The bytes a number is spelled with: digits, signs, `.`, `e`, `E`.
+    static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
+        default: false
+        }
+    }
+
+    mutating func literal(_ word: String) throws(Failure) {
         guard cursor.expect(word) else { throw Failure(offset: cursor.position, reason: "unexpected character") }
     }
 
-    private mutating func string() throws(Failure) -> String {
+    mutating func string() throws(Failure) -> String {
         cursor.position += 1
         // Most strings have no escape: made from their bytes at once.
         let start = cursor.position

@@ -62,6 +62,8 @@ public struct FormatterRegistry: Sendable {
     /// The entry for a value of `typeName` (and `metatype`, for live values).
     /// - Complexity: O(entries).
     public func entry(typeName: String?, metatype: ObjectIdentifier? = nil) -> FormatterEntry? {
+        // Every matcher names a type: a value of none (a JSON document's) matches nothing.
+        if typeName == nil, metatype == nil { return nil }
         for category in categories where category.isEnabled {
             if let entry = category.entries.first(where: { $0.matcher.matches(typeName: typeName, metatype: metatype) })
             {
@@ -72,21 +74,49 @@ public struct FormatterRegistry: Sendable {
     }
 
     /// `node` with its formatter applied, children first (so summaries can use formatted children).
-    public func apply(to node: ValueNode) -> ValueNode { applied(to: node) ?? node }
+    public func apply(to node: ValueNode) -> ValueNode {
+        var applier = Applier(registry: self)
+        return applier.apply(to: node)
+    }
 
-    /// `node` with the entries applied, or nil when none applies anywhere in it: a tree no entry touches (a JSON
-    /// document, most of a dump) is not copied.
-    private func applied(to node: ValueNode) -> ValueNode? {
-        var children: [ValueNode]?
-        for (index, child) in node.children.enumerated() {
-            guard let changed = applied(to: child) else { continue }
-            if children == nil { children = node.children }
-            children?[index] = changed
+    /// Applies a registry to value after value, looking each type name up once (a dump of a million values names a
+    /// few types, and a lookup tries every entry, compiling a regular expression for some).
+    package struct Applier {
+        /// The registry applied.
+        package let registry: FormatterRegistry
+        /// The entry found for each type name met; forgotten when it grows past ``maximumNames``.
+        private var entries: [String: FormatterEntry?] = [:]
+        private static let maximumNames = 10_000
+
+        /// An applier of `registry`.
+        package init(registry: FormatterRegistry) { self.registry = registry }
+
+        /// ``FormatterRegistry/apply(to:)`` of `node`.
+        package mutating func apply(to node: ValueNode) -> ValueNode { applied(to: node) ?? node }
+
+        /// `node` with the entries applied, or nil when none applies anywhere in it: a tree no entry touches (a JSON
+        /// document, most of a dump) is not copied.
+        private mutating func applied(to node: ValueNode) -> ValueNode? {
+            var children: [ValueNode]?
+            for index in node.children.indices {
+                guard let changed = applied(to: node.children[index]) else { continue }
+                if children == nil { children = node.children }
+                children?[index] = changed
+            }
+            let entry = entry(typeName: node.typeName)
+            guard children != nil || entry != nil else { return nil }
+            var result = node
+            if let children { result.children = children }
+            return entry?.apply(to: result) ?? result
         }
-        let entry = entry(typeName: node.typeName)
-        guard children != nil || entry != nil else { return nil }
-        var result = node
-        if let children { result.children = children }
-        return entry?.apply(to: result) ?? result
+
+        private mutating func entry(typeName: String?) -> FormatterEntry? {
+            guard let typeName else { return nil }
+            if let known = entries[typeName] { return known }
+            if entries.count >= Self.maximumNames { entries.removeAll(keepingCapacity: true) }
+            let entry = registry.entry(typeName: typeName)
+            entries[typeName] = entry
+            return entry
+        }
     }
 }

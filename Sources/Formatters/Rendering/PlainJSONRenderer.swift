@@ -16,22 +16,41 @@ package struct PlainJSONRenderer: Sendable {
     /// `"$id"`. Items a limit left out are counted where they were: `{"$omitted": n}` ends an array, `"$omitted": n`
     /// an object.
     package func render(_ node: ValueNode) -> String {
+        var bytes: [UInt8] = []
+        render(node, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``render(_:)`` appended to `bytes`.
+    package func render(_ node: ValueNode, into bytes: inout [UInt8]) {
         // Text alone, that nothing read as a value, is the text (a line that looks like a date among them).
-        if node.kind == .raw { return JSONText.quote(node.value ?? "") }
+        if node.kind == .raw {
+            JSONBytes.appendQuoted(node.value ?? "", to: &bytes)
+            return
+        }
+        // Most values refer to no instance: written in one walk, which says whether it met a reference.
+        let start = bytes.count
+        var plain = Walk(instances: [:], named: [], budget: .max, writes: true)
+        swap(&plain.output, &bytes)
+        plain.write(node)
+        swap(&plain.output, &bytes)
+        guard plain.metReference else { return }
+        bytes.removeLast(bytes.count - start)
         let (count, instances) = node.instanceIndex
         let budget = max(ValueBudget.standard, 4 * count)
-        guard !instances.isEmpty else {
-            var walk = Walk(instances: [:], named: [], budget: budget, writes: true)
-            walk.write(node)
-            return walk.output
+        var named: Set<Int> = []
+        if !instances.isEmpty {
+            // The instances a reference points back at are known once the walk has met every reference: a first walk
+            // finds them, writing nothing; the second, making the same choices, names them where they are written.
+            var planning = Walk(instances: instances, named: [], budget: budget, writes: false)
+            planning.write(node)
+            named = planning.named
         }
-        // The instances a reference points back at are known once the walk has met every reference: a first walk
-        // finds them, writing nothing; the second, making the same choices, names them where they are written.
-        var planning = Walk(instances: instances, named: [], budget: budget, writes: false)
-        planning.write(node)
-        var writing = Walk(instances: instances, named: planning.named, budget: budget, writes: true)
+        var writing = Walk(instances: instances, named: named, budget: budget, writes: true)
+        // The caller's buffer is moved in and out, not copied.
+        swap(&writing.output, &bytes)
         writing.write(node)
-        return writing.output
+        swap(&writing.output, &bytes)
     }
 
     /// One walk of the tree, writing (or only deciding) as it goes.
@@ -43,10 +62,12 @@ package struct PlainJSONRenderer: Sendable {
         /// of instances shared many times over would otherwise grow without bound.
         let budget: Int
         let writes: Bool
-        var output = ""
+        var output: [UInt8] = []
         var written = 0
         /// The instances being written, outermost first: a reference to one of them is a cycle.
         var enclosing: Set<Int> = []
+        /// Whether a reference was met.
+        var metReference = false
 
         init(instances: [Int: ValueNode], named: Set<Int>, budget: Int, writes: Bool) {
             self.instances = instances
@@ -55,8 +76,8 @@ package struct PlainJSONRenderer: Sendable {
             self.writes = writes
         }
 
-        mutating func emit(_ text: String) { if writes { output += text } }
-        mutating func emitQuoted(_ text: String) { if writes { output += JSONText.quote(text) } }
+        mutating func emit(_ text: String) { if writes { JSONBytes.appendUTF8(text, to: &output) } }
+        mutating func emitQuoted(_ text: String) { if writes { JSONBytes.appendQuoted(text, to: &output) } }
 
         mutating func write(_ node: ValueNode) {
             written += 1
@@ -68,19 +89,19 @@ package struct PlainJSONRenderer: Sendable {
             case .raw, .scalar: writeLeaf(node)
             case .reference: writeReference(to: node.reference ?? 0)
             case .collection, .set: writeArray(node.children, omitted: node.omitted)
-            case .dictionary: writeObject(node.children.map { ($0.label ?? "", $0) }, omitted: node.omitted)
+            case .dictionary: writeObject(node.children, keys: .labels, omitted: node.omitted)
             case .structure, .class:
                 let identity = node.kind == .class ? node.identity : nil
                 if let identity { enclosing.insert(identity) }
                 writeObject(
-                    Self.fields(node.children), omitted: node.omitted,
+                    node.children, keys: .fields, omitted: node.omitted,
                     id: identity.flatMap { named.contains($0) ? $0 : nil })
                 if let identity { enclosing.remove(identity) }
             case .tuple:
                 if node.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) {
                     writeArray(node.children, omitted: node.omitted)
                 } else {
-                    writeObject(Self.fields(node.children), omitted: node.omitted)
+                    writeObject(node.children, keys: .fields, omitted: node.omitted)
                 }
             case .enumeration: writeEnumeration(node)
             }
@@ -99,6 +120,7 @@ package struct PlainJSONRenderer: Sendable {
 
         /// An instance met again is written again, unless it encloses the reference (a cycle) or the budget is spent.
         private mutating func writeReference(to identity: Int) {
+            metReference = true
             if !enclosing.contains(identity), written < budget, let instance = instances[identity] {
                 write(instance)
                 return
@@ -109,15 +131,19 @@ package struct PlainJSONRenderer: Sendable {
 
         private mutating func writeArray(_ elements: [ValueNode], omitted: Int) {
             emit("[")
-            for (index, element) in elements.enumerated() {
+            for index in elements.indices {
                 if index > 0 { emit(", ") }
-                write(element)
+                write(elements[index])
             }
             if omitted > 0 { emit(elements.isEmpty ? "{\"$omitted\": \(omitted)}" : ", {\"$omitted\": \(omitted)}") }
             emit("]")
         }
 
-        private mutating func writeObject(_ members: [(key: String, value: ValueNode)], omitted: Int, id: Int? = nil) {
+        /// How an object's members are named: a dictionary's by their labels; a type's fields as `Codable` encodes
+        /// them, a `nil` one left out, an unlabelled value of a case as `_0`, `_1`…
+        enum Keys { case labels, fields }
+
+        private mutating func writeObject(_ members: [ValueNode], keys: Keys, omitted: Int, id: Int? = nil) {
             emit("{")
             var first = true
             func separate() { if !first { emit(", ") }; first = false }
@@ -125,11 +151,20 @@ package struct PlainJSONRenderer: Sendable {
                 separate()
                 emit("\"$id\": \(id)")
             }
-            for (key, value) in members {
-                separate()
-                emitQuoted(key)
+            for index in members.indices {
+                switch keys {
+                case .labels: separate(); emitQuoted(members[index].label ?? "")
+                case .fields:
+                    if members[index].isNil { continue }
+                    separate()
+                    if let label = members[index].label, !label.hasPrefix(".") {
+                        emitQuoted(label)
+                    } else {
+                        emitQuoted("_\(index)")
+                    }
+                }
                 emit(": ")
-                write(value)
+                write(members[index])
             }
             if omitted > 0 {
                 separate()
@@ -148,17 +183,8 @@ package struct PlainJSONRenderer: Sendable {
             emit("{")
             emitQuoted(name)
             emit(": ")
-            writeObject(Self.fields(node.children), omitted: 0)
+            writeObject(node.children, keys: .fields, omitted: 0)
             emit("}")
-        }
-
-        /// A type's fields as `Codable` encodes them: a `nil` one left out, an unlabelled value of a case as `_0`, `_1`…
-        static func fields(_ children: [ValueNode]) -> [(key: String, value: ValueNode)] {
-            children.enumerated().compactMap { index, child in
-                if child.isNil { return nil }
-                guard let label = child.label, !label.hasPrefix(".") else { return ("_\(index)", child) }
-                return (label, child)
-            }
         }
     }
 
@@ -177,22 +203,33 @@ package struct PlainJSONRenderer: Sendable {
 
     /// A JSON number as RFC 8259 spells it (Swift prints `inf`, `nan`, `1e+20` forms; the first two are not numbers).
     static func isJSONNumber(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        guard let first = bytes.first, TextCursor.isDigit(first) else { return false }
-        if first == UInt8(ascii: "0"), let second = bytes.dropFirst().first, TextCursor.isDigit(second) { return false }
+        let utf8 = text.utf8.span
+        return isJSONNumber(utf8, 0..<utf8.count)
+    }
+
+    /// ``isJSONNumber(_:)`` of the bytes of `text` in `range`.
+    static func isJSONNumber(_ text: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        if index < range.upperBound, text[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < range.upperBound, TextCursor.isDigit(text[index]) else { return false }
+        let first = text[index]
+        index += 1
+        if first == UInt8(ascii: "0"), index < range.upperBound, TextCursor.isDigit(text[index]) { return false }
         var seenDot = false, seenExponent = false, previous = first
-        for byte in bytes.dropFirst() {
+        while index < range.upperBound {
+            let byte = text[index]
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): break
             case UInt8(ascii: ".") where !seenDot && !seenExponent && TextCursor.isDigit(previous): seenDot = true
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                guard !seenExponent, TextCursor.isDigit(previous) else { return false }; seenExponent = true
+                guard !seenExponent, TextCursor.isDigit(previous) else { return false }
+                seenExponent = true
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
                 guard previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
             default: return false
             }
             previous = byte
+            index += 1
         }
         return TextCursor.isDigit(previous)
     }
@@ -214,15 +251,15 @@ extension ValueNode {
         var count = 0
         var instances: [Int: ValueNode] = [:]
         var hasReferences = false
-        var pending = [self]
-        while let node = pending.popLast() {
+        func visit(_ node: ValueNode) {
             count += 1
             if node.kind == .class, let identity = node.identity, instances[identity] == nil {
                 instances[identity] = node
             }
             if node.kind == .reference { hasReferences = true }
-            pending += node.children
+            for index in node.children.indices { visit(node.children[index]) }
         }
+        visit(self)
         return (count, hasReferences ? instances : [:])
     }
 }

@@ -25,6 +25,23 @@ package struct TreeRenderer: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// The lines of `element`, an element of a top value of `kind` (a collection or dictionary), as ``render(_:)``
+    /// prints it inside that value, ending in `trailing`: for printing a value an element at a time.
+    package func renderElement(_ element: ValueNode, in kind: ValueNode.Kind, trailing: String) -> String {
+        var lines: [String] = []
+        write(
+            element, prefix: Self.prefix(of: element, in: kind), depth: 1, trailing: trailing,
+            referenced: element.referencedIdentities, into: &lines)
+        return lines.joined(separator: "\n")
+    }
+
+    /// What a child of a value of `kind` is printed after: a dictionary's key, a field's label.
+    private static func prefix(of child: ValueNode, in kind: ValueNode.Kind) -> String {
+        if kind == .dictionary { return SwiftLiteral.quoted(child.label ?? "") + ": " }
+        if let label = child.label, !label.hasPrefix("."), kind != .collection, kind != .set { return label + ": " }
+        return ""
+    }
+
     private func write(
         _ node: ValueNode, prefix: String, depth: Int, trailing: String, referenced: Set<Int>,
         into lines: inout [String]
@@ -51,16 +68,9 @@ package struct TreeRenderer: Sendable {
         lines.append(pad + prefix + opening)
         for (index, child) in node.children.enumerated() {
             let last = index == node.children.count - 1 && node.omitted == 0
-            let childPrefix: String
-            if node.kind == .dictionary {
-                childPrefix = SwiftLiteral.quoted(child.label ?? "") + ": "
-            } else if let label = child.label, !label.hasPrefix("."), node.kind != .collection, node.kind != .set {
-                childPrefix = label + ": "
-            } else {
-                childPrefix = ""
-            }
             write(
-                child, prefix: childPrefix, depth: depth + 1, trailing: last ? "" : ",", referenced: referenced,
+                child, prefix: Self.prefix(of: child, in: node.kind), depth: depth + 1, trailing: last ? "" : ",",
+                referenced: referenced,
                 into: &lines)
         }
         if node.omitted > 0 { lines.append(pad + indentation + "… (+\(node.omitted) more)") }

@@ -15,6 +15,12 @@ package struct ValueLimiter: Sendable {
         return limit(node, depth: 0)
     }
 
+    /// `element`, an element of the value at the top, cut to the limits as ``limit(_:)`` cuts the top's elements.
+    package func limitElement(_ element: ValueNode) -> ValueNode {
+        if limits.maxDepth == .max, limits.maxItems == .max { return element }
+        return limit(element, depth: 1)
+    }
+
     private func limit(_ node: ValueNode, depth: Int) -> ValueNode {
         var node = node
         if depth >= limits.maxDepth, !node.children.isEmpty {
