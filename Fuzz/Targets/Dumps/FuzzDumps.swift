@@ -2,8 +2,10 @@ import Formatters
 import FuzzSupport
 
 /// Every dump parser (detected, then each format forced, and the binary property-list reader on the raw bytes) and the three renderers, with limits; and the
-/// summary-string parser on the input's first line, rendered over the parsed tree.
+/// summary-string parser on the input's first line, rendered over the parsed tree. A collection read an element at a
+/// time must print what the whole reading prints: a difference stops the run, as a finding.
 func fuzzDumps(_ bytes: [UInt8]) {
+    fuzzStreamedDumps(bytes)
     let text = String(decoding: bytes, as: UTF8.self)
     let limits = ValueLimiter(limits: RenderLimits(maxDepth: 64, maxItems: 64, maxStringLength: 256))
     var trees: [ValueNode] = []
@@ -22,6 +24,42 @@ func fuzzDumps(_ bytes: [UInt8]) {
         _ = LineRenderer().render(limited)
         _ = PlainJSONRenderer().render(limited)
         _ = template?.render(tree)
+    }
+}
+
+func fuzzStreamedDumps(_ bytes: [UInt8]) {
+    let limits = RenderLimits(maxDepth: 3, maxItems: 4)
+    for format: DumpFormat? in [nil, .json, .dump] {
+        guard DumpReader.streamed(bytes: bytes, format: format) != nil,
+            let readings = try? DumpReader.readAll(bytes: bytes, format: format)
+        else { continue }
+        for style in DescriptionStyle.allCases {
+            // As `po` prints it: elements past the limit stepped over.
+            guard var stream = DumpReader.streamed(bytes: bytes, format: format) else { continue }
+            var output: [UInt8] = []
+            var writer = StreamedCollectionWriter(style: style, container: stream.container, limits: limits) {
+                output += $0
+            }
+            while true {
+                guard writer.showsNextElement else {
+                    guard stream.skip() else { break }
+                    writer.addLeftOut()
+                    continue
+                }
+                guard let (element, _) = stream.next() else { break }
+                writer.add(FormatterRegistry.standard.apply(to: element))
+            }
+            writer.finish()
+            let whole = readings.map { reading in
+                let node = ValueLimiter(limits: limits).limit(FormatterRegistry.standard.apply(to: reading.node))
+                switch style {
+                case .tree: return TreeRenderer().render(node) + "\n"
+                case .line: return LineRenderer().render(node) + "\n"
+                case .json: return PlainJSONRenderer().render(node) + "\n"
+                }
+            }.joined()
+            precondition(String(decoding: output, as: UTF8.self) == whole, "streamed \(style) differs from whole")
+        }
     }
 }
 

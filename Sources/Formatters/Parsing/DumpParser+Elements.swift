@@ -17,7 +17,7 @@ extension DumpParser {
 
         /// The reader of `bytes` when they hold such a dump, else nil.
         init?(bytes: [UInt8]) {
-            guard !bytes.contains(0x0D) else { return nil }
+            guard ByteSearch.firstOffset(of: 0x0D, in: bytes, from: 0) == nil else { return nil }
             var position = 0
             while position < bytes.count, bytes[position] == 0x0A { position += 1 }
             let containerStart = position
@@ -28,10 +28,10 @@ extension DumpParser {
             while position < bytes.count {
                 let lineStart = position
                 position = Self.lineEnd(bytes, from: position)
-                let line = bytes[lineStart..<(bytes[position - 1] == 0x0A ? position - 1 : position)]
+                let line = lineStart..<(bytes[position - 1] == 0x0A ? position - 1 : position)
                 guard !line.isEmpty else { continue }
-                guard line.first == 0x20, !Self.endsWithIdentity(line) else { return nil }
-                switch Self.markerDepth(line) {
+                guard bytes[lineStart] == 0x20, !Self.endsWithIdentity(bytes, line) else { return nil }
+                switch Self.markerDepth(bytes, line) {
                 case .none: continue
                 case .some(nil): return nil // a marker this byte scan cannot tell from other text
                 case .some(let depth?):
@@ -41,9 +41,7 @@ extension DumpParser {
             }
             let containerEnd = firstElement ?? bytes.count
             var budget = ValueBudget()
-            let lines = DumpParser.lines(
-                of: String(decoding: bytes[containerStart..<containerEnd], as: UTF8.self), dialect: .dump,
-                budget: &budget)
+            let lines = DumpParser.lines(in: bytes, containerStart..<containerEnd, dialect: .dump, budget: &budget)
             guard lines.count == 1, lines[0].hasChildren, lines[0].summary.first?.isNumber == true,
                 lines[0].summary.hasSuffix(" elements") || lines[0].summary.hasSuffix(" element")
             else { return nil }
@@ -55,23 +53,9 @@ extension DumpParser {
         /// The next element, and whether it fit in a value budget of its own (when not, it ends in a truncated value);
         /// nil after the last.
         mutating func next() -> (node: ValueNode, isComplete: Bool)? {
-            guard position < bytes.count else { return nil }
-            let start = position
-            // Every line was checked in `init`: a line is a value at some depth, or continues the one before.
-            var topDepth: Int?
-            while position < bytes.count {
-                let lineStart = position
-                let lineEnd = Self.lineEnd(bytes, from: position)
-                let line = bytes[lineStart..<(bytes[lineEnd - 1] == 0x0A ? lineEnd - 1 : lineEnd)]
-                if !line.isEmpty, let depth = Self.markerDepth(line) ?? nil {
-                    if let topDepth, depth <= topDepth { break }
-                    if topDepth == nil { topDepth = depth }
-                }
-                position = lineEnd
-            }
+            guard let element = nextElement() else { return nil }
             var budget = ValueBudget(ValueBudget.standard - 1)
-            let lines = DumpParser.lines(
-                of: String(decoding: bytes[start..<position], as: UTF8.self), dialect: .dump, budget: &budget)
+            let lines = DumpParser.lines(in: bytes, element, dialect: .dump, budget: &budget)
             guard !lines.isEmpty else { return nil }
             var index = 0
             var node = DumpParser.node(lines, &index)
@@ -79,37 +63,66 @@ extension DumpParser {
             return (node, !budget.isExhausted)
         }
 
+        /// Steps over the next element without reading it (one a limit leaves out); false after the last.
+        mutating func skip() -> Bool { nextElement() != nil }
+
+        /// The bytes of the next element: its first line, and the lines after it that are deeper or continue a line.
+        private mutating func nextElement() -> Range<Int>? {
+            guard position < bytes.count else { return nil }
+            let start = position
+            // Every line was checked in `init`: a line is a value at some depth, or continues the one before.
+            var topDepth: Int?
+            while position < bytes.count {
+                let lineStart = position
+                let lineEnd = Self.lineEnd(bytes, from: position)
+                let line = lineStart..<(bytes[lineEnd - 1] == 0x0A ? lineEnd - 1 : lineEnd)
+                if !line.isEmpty, let depth = Self.markerDepth(bytes, line) ?? nil {
+                    if let topDepth, depth <= topDepth { break }
+                    if topDepth == nil { topDepth = depth }
+                }
+                position = lineEnd
+            }
+            return start..<position
+        }
+
         /// Where the line at `start` ends, past its line feed.
         private static func lineEnd(_ bytes: [UInt8], from start: Int) -> Int {
             ByteSearch.firstOffset(of: 0x0A, in: bytes, from: start).map { $0 + 1 } ?? bytes.count
         }
 
-        /// The depth of a value line (`  ▿ `, `  - `, `  ▹ ` after two spaces a level), `.none` for a line that
-        /// continues the one before, `.some(nil)` when a marker is followed by a non-ASCII byte (a combining mark
-        /// would make it another character).
-        private static func markerDepth(_ line: ArraySlice<UInt8>) -> Int?? {
-            let indentation = line.prefix { $0 == 0x20 }.count
-            let body = line.dropFirst(indentation)
-            let markerLength: Int
-            if body.first == UInt8(ascii: "-") {
-                markerLength = 1
-            } else if body.starts(with: "▿".utf8) || body.starts(with: "▹".utf8) {
-                markerLength = 3
+        /// The depth of the value line `line` of `bytes` (`  ▿ `, `  - `, `  ▹ ` after two spaces a level), `.none`
+        /// for a line that continues the one before, `.some(nil)` when a marker is followed by a non-ASCII byte (a
+        /// combining mark would make it another character).
+        private static func markerDepth(_ bytes: [UInt8], _ line: Range<Int>) -> Int?? {
+            var body = line.lowerBound
+            while body < line.upperBound, bytes[body] == 0x20 { body += 1 }
+            guard body < line.upperBound else { return .none }
+            let markerEnd: Int
+            if bytes[body] == UInt8(ascii: "-") {
+                markerEnd = body + 1
+            } else if bytes[body] == 0xE2, body + 2 < line.upperBound, bytes[body + 1] == 0x96,
+                bytes[body + 2] == 0xBF || bytes[body + 2] == 0xB9
+            {
+                markerEnd = body + 3
             } else {
                 return .none
             }
-            if let after = body.dropFirst(markerLength).first, after >= 0x80 { return .some(nil) }
-            return .some(min(indentation / 2, DumpParser.maximumDepth))
+            if markerEnd < line.upperBound, bytes[markerEnd] >= 0x80 { return .some(nil) }
+            return .some(min((body - line.lowerBound) / 2, DumpParser.maximumDepth))
         }
 
-        /// Whether the line ends as a class instance's does: ` #` and a number.
-        private static func endsWithIdentity(_ line: ArraySlice<UInt8>) -> Bool {
-            guard let hash = line.lastIndex(of: UInt8(ascii: "#")), hash > line.startIndex,
-                line[hash - 1] == 0x20
-            else { return false }
-            var digits = line[(hash + 1)...]
-            if digits.first == UInt8(ascii: "+") || digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-            return !digits.isEmpty && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        /// Whether `line` of `bytes` ends as a class instance's line does: ` #` and a number.
+        private static func endsWithIdentity(_ bytes: [UInt8], _ line: Range<Int>) -> Bool {
+            var hash = line.upperBound - 1
+            while hash >= line.lowerBound, bytes[hash] != UInt8(ascii: "#") { hash -= 1 }
+            guard hash > line.lowerBound, bytes[hash - 1] == 0x20 else { return false }
+            var digits = hash + 1
+            if digits < line.upperBound, bytes[digits] == UInt8(ascii: "+") || bytes[digits] == UInt8(ascii: "-") {
+                digits += 1
+            }
+            guard digits < line.upperBound else { return false }
+            for index in digits..<line.upperBound where !TextCursor.isDigit(bytes[index]) { return false }
+            return true
         }
     }
 }

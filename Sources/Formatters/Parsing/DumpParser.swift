@@ -56,6 +56,16 @@ public enum DumpParser {
     /// The value lines of `text`, a line without a marker joined to the one before it, at most `budget` of them (a
     /// truncation line stands for the rest).
     static func lines(of text: String, dialect: Dialect, budget: inout ValueBudget) -> [Line] {
+        // Without carriage returns, a line is its bytes up to a line feed: read byte by byte (``lines(in:_:dialect:budget:)``).
+        if text.firstUTF8Index(of: 0x0D, in: text.startIndex..<text.endIndex) == nil {
+            let bytes = Array(text.utf8)
+            return lines(in: bytes, 0..<bytes.count, dialect: dialect, budget: &budget)
+        }
+        return linesByCharacters(of: text, dialect: dialect, budget: &budget)
+    }
+
+    /// ``lines(of:dialect:budget:)`` of text that may hold carriage returns (`\r\n` is one `Character`).
+    private static func linesByCharacters(of text: String, dialect: Dialect, budget: inout ValueBudget) -> [Line] {
         var lines: [Line] = []
         // Non-empty lines, found byte by byte as they are needed (splitting a String walks its Characters, a tenth
         // of the speed, and all of them, even past the budget).
@@ -159,52 +169,61 @@ public enum DumpParser {
 
     /// Whether `text` is a label: letters, digits, `_` and `.`, not starting with a digit unless all digits (an
     /// element's index). ASCII text is looked at byte by byte.
-    private static func isLabel(_ text: Substring) -> Bool {
-        guard let firstByte = text.utf8.first else { return false }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            var allDigits = true
-            for byte in text.utf8 {
-                let isDigit = TextCursor.isDigit(byte)
-                guard isDigit || byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A || byte == 0x5F || byte == 0x2E else {
-                    return false
-                }
-                allDigits = allDigits && isDigit
-            }
-            return !TextCursor.isDigit(firstByte) || allDigits
-        }
+    static func isLabel(_ text: Substring) -> Bool {
+        if let ascii = isASCIILabel(text.utf8) { return ascii }
         return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
             && (!text.first!.isNumber || text.allSatisfy(\.isNumber))
+    }
+
+    /// ``isLabel(_:)`` of ASCII bytes; nil when they are not all ASCII.
+    static func isASCIILabel(_ bytes: some Collection<UInt8>) -> Bool? {
+        guard let firstByte = bytes.first else { return false }
+        var allDigits = true
+        var isLabel = true
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            let isDigit = TextCursor.isDigit(byte)
+            if !(isDigit || byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A || byte == 0x5F || byte == 0x2E) {
+                isLabel = false
+            }
+            allDigits = allDigits && isDigit
+        }
+        return isLabel && (!TextCursor.isDigit(firstByte) || allDigits)
     }
 
     /// What ``SwiftPrintParser`` reads from a leaf's text in its plainest forms, read byte by byte: a quoted string
     /// with no escape and no quote inside, a decimal number, `true`, `false`, `nil` — most leaves of most dumps. Nil
     /// for any other text.
     static func plainLeaf(_ text: String) -> ValueNode? {
-        let utf8 = text.utf8
-        guard let first = utf8.first else { return nil }
+        let utf8 = text.utf8.span
+        guard utf8.count > 0 else { return nil }
+        let first = utf8[0]
         if first == UInt8(ascii: "\"") {
-            let inner = utf8.dropFirst().dropLast()
-            guard utf8.count >= 2, utf8.last == UInt8(ascii: "\""),
-                !inner.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            else { return nil }
-            return ValueNode(kind: .string, value: String(Substring(inner)))
+            guard utf8.count >= 2, utf8[utf8.count - 1] == UInt8(ascii: "\"") else { return nil }
+            for index in 1..<utf8.count - 1 where utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\")
+            {
+                return nil
+            }
+            return ValueNode(kind: .string, value: String(Substring(text.utf8.dropFirst().dropLast())))
         }
-        switch text {
-        case "nil": return ValueNode(kind: .null)
-        case "true", "false": return ValueNode(kind: .scalar, value: text)
-        default: break
+        if first >= UInt8(ascii: "a") {
+            switch text {
+            case "nil": return ValueNode(kind: .null)
+            case "true", "false": return ValueNode(kind: .scalar, value: text)
+            default: return nil
+            }
         }
         // `-`? digits (`.` digits)?
-        var digits = utf8[...]
-        if first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-        let whole = digits.prefix(while: TextCursor.isDigit)
-        guard !whole.isEmpty else { return nil }
-        let fraction = digits.dropFirst(whole.count)
-        guard
-            fraction.isEmpty
-                || fraction.first == UInt8(ascii: ".") && fraction.count > 1
-                    && fraction.dropFirst().allSatisfy(TextCursor.isDigit)
-        else { return nil }
+        var index = first == UInt8(ascii: "-") ? 1 : 0
+        let wholeStart = index
+        while index < utf8.count, TextCursor.isDigit(utf8[index]) { index += 1 }
+        guard index > wholeStart else { return nil }
+        if index < utf8.count {
+            guard utf8[index] == UInt8(ascii: "."), index + 1 < utf8.count else { return nil }
+            index += 1
+            while index < utf8.count, TextCursor.isDigit(utf8[index]) { index += 1 }
+            guard index == utf8.count else { return nil }
+        }
         return ValueNode(kind: .scalar, value: text)
     }
 
@@ -215,6 +234,12 @@ public enum DumpParser {
         var children: [ValueNode] = []
         while index < lines.count, lines[index].depth > line.depth {
             children.append(node(lines, &index))
+        }
+        // Most leaves are a string, a number, `true`, `false` or `nil`: none of those ends as a count, a type or a
+        // class instance does, checked below.
+        if !line.hasChildren, children.isEmpty, var leaf = plainLeaf(line.summary) {
+            leaf.label = line.label
+            return leaf
         }
         var summary = line.summary
         var identity: Int?

@@ -48,6 +48,32 @@ extension JSONValueParser {
             return element
         }
 
+        /// Steps over the next element without building it (one a limit leaves out); false after the last.
+        mutating func skip() -> Bool {
+            guard !isFinished else { return false }
+            var position = parser.cursor.position
+            let bytes = parser.cursor.bytes
+            do {
+                let text = bytes.span
+                if isObject {
+                    try? JSONValueParser.skipString(text, &position)
+                    JSONValueParser.skipWhitespace(text, &position)
+                    position += 1 // the `:`
+                    JSONValueParser.skipWhitespace(text, &position)
+                }
+                try? JSONValueParser.skipValue(text, &position, depth: 1)
+            }
+            parser.cursor.position = position
+            parser.skip()
+            if parser.cursor.current == UInt8(ascii: ",") {
+                parser.cursor.position += 1
+                parser.skip()
+            } else {
+                isFinished = true
+            }
+            return true
+        }
+
         private mutating func readElement() throws(Failure) -> (node: ValueNode, isComplete: Bool) {
             var key: String?
             if isObject {
@@ -146,7 +172,7 @@ extension JSONValueParser {
     }
 
     /// Steps over a string, failing where ``string()`` fails (an unfinished string, a bad `\u` escape).
-    private static func skipString(_ text: Span<UInt8>, _ position: inout Int) throws(Failure) {
+    static func skipString(_ text: Span<UInt8>, _ position: inout Int) throws(Failure) {
         position += 1
         while position < text.count {
             let byte = text[position]

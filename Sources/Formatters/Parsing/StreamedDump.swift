@@ -32,6 +32,18 @@ package struct StreamedDump {
         }
     }
 
+    /// Steps over the next element without reading it (one a limit leaves out: only counted); false after the last.
+    package mutating func skip() -> Bool {
+        switch elements {
+        case .json(var reader):
+            defer { elements = .json(reader) }
+            return reader.skip()
+        case .dump(var reader):
+            defer { elements = .dump(reader) }
+            return reader.skip()
+        }
+    }
+
     fileprivate init(container: ValueNode, format: DumpFormat, elements: Elements) {
         self.container = container
         self.format = format
@@ -59,6 +71,9 @@ extension DumpReader {
         guard let start = bytes.firstIndex(where: { !TextCursor.isWhitespace($0) }) else { return nil }
         let first = bytes[start]
         guard first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == 0xE2 else { return nil } // 0xE2: `▿`
+        // Read whole, text that is not UTF-8 has U+FFFD for its bad bytes before any reader sees it (a bad byte after
+        // a backslash then escapes another character); read as it is, it would not read alike.
+        guard (try? UTF8Span(validating: bytes.span)) != nil else { return nil }
         guard LogFraming.of(bytes: bytes, reading: { linesReadAsValuesWithParts($0, format: format) }).isNone,
             !hasPrefixes(bytes)
         else { return nil }

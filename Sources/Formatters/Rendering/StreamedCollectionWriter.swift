@@ -31,9 +31,15 @@ package struct StreamedCollectionWriter {
         self.write = write
     }
 
+    /// Whether the next element is shown: when not, it is only counted, and ``addLeftOut()`` may take its place.
+    package var showsNextElement: Bool { limiter.limits.maxDepth > 0 && shown < limiter.limits.maxItems }
+
+    /// Counts an element the limits leave out, without its value.
+    package mutating func addLeftOut() { omitted += 1 }
+
     /// Takes the next element (formatters already applied).
     package mutating func add(_ element: ValueNode) {
-        guard limiter.limits.maxDepth > 0, shown < limiter.limits.maxItems else {
+        guard showsNextElement else {
             omitted += 1
             return
         }
