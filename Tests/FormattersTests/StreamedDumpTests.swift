@@ -104,7 +104,8 @@ struct StreamedDumpTests {
     /// Text that begins as a collection but is not one, or not alone: read whole, as before.
     @Test(arguments: [
         #"[1, 2, foo]"#, #"[1, 2"#, #"[1] [2]"#, "[1]\n[2]\n", "[1]\nsome words after it\n", #"{"a": 1,}"#,
-        "(lldb) po x\n[1, 2]\n", "2026-11-25 10:00:00.123 App[42:7] [1, 2]\n", "\u{FEFF}[1]",
+        "(lldb) po x\n[1, 2]\n", "[\"a line feed\n] in a string\"]", "2026-11-25 10:00:00.123 App[42:7] [1, 2]\n",
+        "\u{FEFF}[1]",
         "▿ 2 elements\n  - 1\n  - 2\nwords at the margin\n", "▿ 2 elements\r\n  - 1\r\n  - 2\r\n",
         "▿ 1 element\n  ▿ Fixture.Node #0\n    - next: nil\n", "▿ Fixture.Person\n  - name: \"A\"\n",
         "▿ 2 elements\n - 1\n  - 2\n", "▿ 1 element\n  ▿ 0 : Person\n    - name : \"A\"\n"

@@ -20,7 +20,11 @@ extension JSONValueParser {
                 guard position < text.count, text[position] == UInt8(ascii: "[") || text[position] == UInt8(ascii: "{")
                 else { return nil }
                 first = text[position]
-                do { try JSONValueParser.skipValue(text, &position, depth: 0) } catch { return nil }
+                // A line feed inside a string is a line of its own to the reader that cuts a text of values at
+                // the line where brackets close: it may read such a text as several values.
+                do { try JSONValueParser.skipValue(text, &position, depth: 0, lineFeedsInStrings: false) } catch {
+                    return nil
+                }
                 JSONValueParser.skipWhitespace(text, &position)
                 guard position == text.count else { return nil }
             }
@@ -99,7 +103,9 @@ extension JSONValueParser {
     }
 
     /// Steps over the value at `position` in `text`, building nothing, failing where ``value(depth:)`` fails.
-    static func skipValue(_ text: Span<UInt8>, _ position: inout Int, depth: Int) throws(Failure) {
+    static func skipValue(
+        _ text: Span<UInt8>, _ position: inout Int, depth: Int, lineFeedsInStrings: Bool = true
+    ) throws(Failure) {
         guard depth < Self.maximumDepth else {
             throw Failure(offset: position, reason: "nesting deeper than \(Self.maximumDepth)")
         }
@@ -121,7 +127,7 @@ extension JSONValueParser {
                     guard position < text.count, text[position] == UInt8(ascii: "\"") else {
                         throw Failure(offset: position, reason: "expected a key")
                     }
-                    try skipString(text, &position)
+                    try skipString(text, &position, lineFeeds: lineFeedsInStrings)
                     skipWhitespace(text, &position)
                     guard position < text.count, text[position] == UInt8(ascii: ":") else {
                         throw Failure(offset: position, reason: "expected ':'")
@@ -129,7 +135,7 @@ extension JSONValueParser {
                     position += 1
                     skipWhitespace(text, &position)
                 }
-                try skipValue(text, &position, depth: depth + 1)
+                try skipValue(text, &position, depth: depth + 1, lineFeedsInStrings: lineFeedsInStrings)
                 skipWhitespace(text, &position)
                 guard position < text.count else {
                     throw Failure(offset: position, reason: "the text ends inside an array or object")
@@ -144,7 +150,7 @@ extension JSONValueParser {
                 position += 1
                 return
             }
-        case UInt8(ascii: "\""): try skipString(text, &position)
+        case UInt8(ascii: "\""): try skipString(text, &position, lineFeeds: lineFeedsInStrings)
         case UInt8(ascii: "t"): try skipLiteral("true", text, &position)
         case UInt8(ascii: "f"): try skipLiteral("false", text, &position)
         case UInt8(ascii: "n"): try skipLiteral("null", text, &position)
@@ -171,11 +177,13 @@ extension JSONValueParser {
         position += count
     }
 
-    /// Steps over a string, failing where ``string()`` fails (an unfinished string, a bad `\u` escape).
-    static func skipString(_ text: Span<UInt8>, _ position: inout Int) throws(Failure) {
+    /// Steps over a string, failing where ``string()`` fails (an unfinished string, a bad `\u` escape), and at a
+    /// line feed in it unless `lineFeeds`.
+    static func skipString(_ text: Span<UInt8>, _ position: inout Int, lineFeeds: Bool = true) throws(Failure) {
         position += 1
         while position < text.count {
             let byte = text[position]
+            if byte == 0x0A, !lineFeeds { throw Failure(offset: position, reason: "a line feed inside a string") }
             if byte == UInt8(ascii: "\"") {
                 position += 1
                 return
