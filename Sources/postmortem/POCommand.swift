@@ -88,24 +88,17 @@ struct POCommand: ParsableCommand {
         }
         var applier = FormatterRegistry.Applier(registry: registry)
         var toldOfBudget = false
-        while true {
-            // Elements past the limit are only counted: stepped over, not read.
-            guard writer.showsNextElement else {
-                guard streamed.skip() else { break }
-                writer.addLeftOut()
-                continue
-            }
-            guard let (element, isComplete) = streamed.next() else { break }
-            if !isComplete, !toldOfBudget {
+        // A JSON value names no type: no formatter applies to any part of it.
+        let namesTypes = streamed.format != .json
+        writer.writeAll(
+            of: &streamed, preparing: { namesTypes ? applier.apply(to: $0) : $0 },
+            incomplete: {
+                guard !toldOfBudget else { return }
                 toldOfBudget = true
                 Output.error(
                     "\(file): an element holds more than \(ValueBudget.standard) values; the first are shown, the rest is left out (… or null)"
                 )
-            }
-            // A JSON value names no type: no formatter applies to any part of it.
-            writer.add(streamed.format == .json ? element : applier.apply(to: element))
-        }
-        writer.finish()
+            })
     }
 
     private func show(_ reading: DumpReading, style: DescriptionStyle, registry: FormatterRegistry) {

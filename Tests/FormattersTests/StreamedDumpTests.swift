@@ -37,16 +37,7 @@ struct StreamedDumpTests {
             output += $0
         }
         var applier = FormatterRegistry.Applier(registry: .standard)
-        while true {
-            guard writer.showsNextElement else {
-                guard stream.skip() else { break }
-                writer.addLeftOut()
-                continue
-            }
-            guard let (element, _) = stream.next() else { break }
-            writer.add(applier.apply(to: element))
-        }
-        writer.finish()
+        writer.writeAll(of: &stream, preparing: { applier.apply(to: $0) })
         return String(decoding: output, as: UTF8.self)
     }
 

@@ -34,22 +34,12 @@ func fuzzStreamedDumps(_ bytes: [UInt8]) {
             let readings = try? DumpReader.readAll(bytes: bytes, format: format)
         else { continue }
         for style in DescriptionStyle.allCases {
-            // As `po` prints it: elements past the limit stepped over.
             guard var stream = DumpReader.streamed(bytes: bytes, format: format) else { continue }
             var output: [UInt8] = []
             var writer = StreamedCollectionWriter(style: style, container: stream.container, limits: limits) {
                 output += $0
             }
-            while true {
-                guard writer.showsNextElement else {
-                    guard stream.skip() else { break }
-                    writer.addLeftOut()
-                    continue
-                }
-                guard let (element, _) = stream.next() else { break }
-                writer.add(FormatterRegistry.standard.apply(to: element))
-            }
-            writer.finish()
+            writer.writeAll(of: &stream, preparing: { FormatterRegistry.standard.apply(to: $0) })
             let whole = readings.map { reading in
                 let node = ValueLimiter(limits: limits).limit(FormatterRegistry.standard.apply(to: reading.node))
                 switch style {

@@ -42,13 +42,7 @@ extension JSONValueParser {
             guard !isFinished else { return nil }
             // The text was checked whole: reading it again cannot fail.
             let element = try? readElement()
-            parser.skip()
-            if parser.cursor.current == UInt8(ascii: ",") {
-                parser.cursor.position += 1
-                parser.skip()
-            } else {
-                isFinished = true
-            }
+            stepPastComma()
             return element
         }
 
@@ -68,6 +62,12 @@ extension JSONValueParser {
                 try? JSONValueParser.skipValue(text, &position, depth: 1)
             }
             parser.cursor.position = position
+            stepPastComma()
+            return true
+        }
+
+        /// After an element: past the comma to the next one, or finished at the closing bracket.
+        private mutating func stepPastComma() {
             parser.skip()
             if parser.cursor.current == UInt8(ascii: ",") {
                 parser.cursor.position += 1
@@ -75,7 +75,6 @@ extension JSONValueParser {
             } else {
                 isFinished = true
             }
-            return true
         }
 
         private mutating func readElement() throws(Failure) -> (node: ValueNode, isComplete: Bool) {

@@ -55,6 +55,25 @@ package struct StreamedCollectionWriter {
         shown += 1
     }
 
+    /// Writes every element of `stream` and the rest: each element through `prepare` (the formatters), the ones the
+    /// limits leave out stepped over and counted; `incomplete` is called for each element that did not fit in its
+    /// value budget.
+    package mutating func writeAll(
+        of stream: inout StreamedDump, preparing prepare: (ValueNode) -> ValueNode, incomplete: () -> Void = {}
+    ) {
+        while true {
+            guard showsNextElement else {
+                guard stream.skip() else { break }
+                addLeftOut()
+                continue
+            }
+            guard let (element, isComplete) = stream.next() else { break }
+            if !isComplete { incomplete() }
+            add(prepare(element))
+        }
+        finish()
+    }
+
     /// Writes the rest, once every element was taken.
     package mutating func finish() {
         if let pending {
