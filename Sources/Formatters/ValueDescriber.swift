@@ -34,11 +34,17 @@ public struct ValueDescriber {
 
     /// `value` printed in `style`.
     public func describe(_ value: Any, style: DescriptionStyle = .tree) -> String {
-        let node = node(for: value)
-        switch style {
-        case .tree: return TreeRenderer().render(node)
-        case .line: return LineRenderer().render(node)
-        case .json: return PlainJSONRenderer().render(node)
+        style.render(node(for: value))
+    }
+}
+
+extension DescriptionStyle {
+    /// `node` printed in this style, by its renderer.
+    package func render(_ node: ValueNode) -> String {
+        switch self {
+        case .tree: TreeRenderer().render(node)
+        case .line: LineRenderer().render(node)
+        case .json: PlainJSONRenderer().render(node)
         }
     }
 }

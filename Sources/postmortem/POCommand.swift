@@ -109,10 +109,6 @@ struct POCommand: ParsableCommand {
         }
         let node = reading.node
         let limited = ValueLimiter(limits: limits).limit(registry.apply(to: node))
-        switch style {
-        case .tree: Output.line(TreeRenderer().render(limited))
-        case .line: Output.line(LineRenderer().render(limited))
-        case .json: Output.line(PlainJSONRenderer().render(limited))
-        }
+        Output.line(style.render(limited))
     }
 }

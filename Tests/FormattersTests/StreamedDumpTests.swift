@@ -19,11 +19,7 @@ struct StreamedDumpTests {
     {
         try DumpReader.readAll(bytes: bytes, format: format).map { reading in
             let node = ValueLimiter(limits: limits).limit(FormatterRegistry.standard.apply(to: reading.node))
-            switch style {
-            case .tree: return TreeRenderer().render(node) + "\n"
-            case .line: return LineRenderer().render(node) + "\n"
-            case .json: return PlainJSONRenderer().render(node) + "\n"
-            }
+            return style.render(node) + "\n"
         }.joined()
     }
 

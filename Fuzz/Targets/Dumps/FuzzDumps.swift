@@ -42,11 +42,7 @@ func fuzzStreamedDumps(_ bytes: [UInt8]) {
             writer.writeAll(of: &stream, preparing: { FormatterRegistry.standard.apply(to: $0) })
             let whole = readings.map { reading in
                 let node = ValueLimiter(limits: limits).limit(FormatterRegistry.standard.apply(to: reading.node))
-                switch style {
-                case .tree: return TreeRenderer().render(node) + "\n"
-                case .line: return LineRenderer().render(node) + "\n"
-                case .json: return PlainJSONRenderer().render(node) + "\n"
-                }
+                return style.render(node) + "\n"
             }.joined()
             precondition(String(decoding: output, as: UTF8.self) == whole, "streamed \(style) differs from whole")
         }

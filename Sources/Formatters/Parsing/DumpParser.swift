@@ -122,35 +122,9 @@ public enum DumpParser {
     }
 
     /// The marker (`▿`, `-`, `▹`) that starts `raw` after its `indentation` spaces, and the text after the marker and
-    /// the spaces after it, as `Character`s split them; nil when no marker starts the line. Where ASCII follows the
-    /// marker and those spaces, bytes and `Character`s split alike, and bytes are looked at (every line of a dump of
-    /// megabytes comes here); elsewhere (a combining mark could join a character), the `Character`s.
+    /// the spaces after it, as `Character`s split them; nil when no marker starts the line. (Lines without carriage
+    /// returns are read by their bytes first: ``lines(in:_:dialect:budget:)``.)
     static func markedValue(_ raw: Substring, indentation: Int) -> (marker: Character, body: Substring)? {
-        let utf8 = raw.utf8
-        let start = utf8.index(utf8.startIndex, offsetBy: indentation)
-        if start < utf8.endIndex {
-            let first = utf8[start]
-            var marker: Character?
-            var markerEnd = utf8.index(after: start)
-            if first == UInt8(ascii: "-") {
-                marker = "-"
-            } else if first == 0xE2 {
-                let rest = utf8[markerEnd...]
-                if rest.starts(with: [0x96, 0xBF]) {
-                    marker = "▿"
-                } else if rest.starts(with: [0x96, 0xB9]) {
-                    marker = "▹"
-                }
-                if marker != nil { markerEnd = utf8.index(markerEnd, offsetBy: 2) }
-            } else if first < 0x80 {
-                return nil // an ASCII character that is no marker, whatever follows it
-            }
-            if let marker, markerEnd == utf8.endIndex || utf8[markerEnd] < 0x80 {
-                var bodyStart = markerEnd
-                while bodyStart < utf8.endIndex, utf8[bodyStart] == 0x20 { utf8.formIndex(after: &bodyStart) }
-                if bodyStart == utf8.endIndex || utf8[bodyStart] < 0x80 { return (marker, raw[bodyStart...]) }
-            }
-        }
         let body = raw.dropFirst(indentation)
         guard let marker = body.first, "▿-▹".contains(marker) else { return nil }
         return (marker, body.dropFirst().drop { $0 == " " })

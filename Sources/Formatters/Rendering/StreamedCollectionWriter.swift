@@ -84,11 +84,7 @@ package struct StreamedCollectionWriter {
             // Nothing shown: what is printed is the collection's count of what was left out, or its empty brackets.
             var node = container
             node.omitted = omitted
-            switch style {
-            case .tree: output += TreeRenderer().render(node).utf8
-            case .line: output += LineRenderer().render(node).utf8
-            case .json: PlainJSONRenderer().render(node, into: &output)
-            }
+            output += style.render(node).utf8
             output.append(0x0A)
         }
         write(output[...])
