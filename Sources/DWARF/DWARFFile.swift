@@ -1,3 +1,4 @@
+import Dispatch
 import ObjectFiles
 import PostmortemCore
 import Synchronization
@@ -66,14 +67,31 @@ package final class DWARFFile: Sendable {
     ///   many units the names lie all over `.debug_str` (reading them mapped most of a Swift binary's 7 MB of it).
     /// - Throws: ``DWARFError/Code/malformed`` when a unit header cannot be read.
     /// - Complexity: O(units): one DIE each.
-    package func compileUnits(withNames: Bool = true) throws(DWARFError) -> [CompileUnit] {
+    /// - Parameter threads: how many threads read the unit DIEs, each every `threads`-th unit, when there are enough
+    ///   of them (``unitsWorthSharing``): where no `.debug_aranges` names the units' ranges, a lookup waits for all
+    ///   of them.
+    package func compileUnits(withNames: Bool = true, threads: Int = 1) throws(DWARFError) -> [CompileUnit] {
         try checkHeadersRead()
         // Type units describe types only; their code lives in the compile units. A unit whose abbreviations or
         // unit DIE cannot be read is left out.
-        return headers.headers.filter { !$0.describesTypesOnly }.compactMap { header in
+        let compiled = headers.headers.filter { !$0.describesTypesOnly }
+        let sections = self.sections
+        let unit = { @Sendable (header: UnitHeader) -> CompileUnit? in
             (try? UnitReader(sections, header: header, unitDIEOnly: true))?.compileUnit(withNames: withNames)
         }
+        guard threads > 1, compiled.count >= Self.unitsWorthSharing else { return compiled.compactMap(unit) }
+        let read = Mutex([CompileUnit?](repeating: nil, count: compiled.count))
+        DispatchQueue.concurrentPerform(iterations: threads) { lane in
+            let mine = stride(from: lane, to: compiled.count, by: threads).map { ($0, unit(compiled[$0])) }
+            read.withLock { units in
+                for (position, unit) in mine { units[position] = unit }
+            }
+        }
+        return read.withLock { $0.compactMap { $0 } }
     }
+
+    /// Below this many units, starting threads to read their DIEs costs more than it saves.
+    static let unitsWorthSharing = 32
 
     /// Throws when a unit header could not be read: offsets past it cannot be trusted.
     private func checkHeadersRead() throws(DWARFError) {

@@ -3,7 +3,7 @@ import PostmortemCore
 /// Names as shown, worked out once for every thread: a batch meets the same functions again and again.
 final class ShownNames: Sendable {
     /// By linkage name.
-    let byName = ShardedMemo<String, String>()
+    let byName = ShardedMemo<SampledNameKey, String>()
     /// Of names stored in place in the index cache, by their place in the debug file: a place hashes as one number,
     /// where a batch of Swift names spent a tenth of its time hashing names of a hundred bytes and more.
     let byPlace = ShardedMemo<UInt64, String>()
@@ -18,8 +18,9 @@ extension ImageSymbolizer {
     public func displayName(_ linkageName: String) -> String {
         guard options.demangle else { return linkageName }
         let shard = ShownNames.shard(linkageName)
-        if let known = shownNames.byName.value(for: linkageName, shard: shard) { return known }
-        return shownNames.byName.keep(demangler.demangle(linkageName), for: linkageName, shard: shard)
+        let key = SampledNameKey(linkageName)
+        if let known = shownNames.byName.value(for: key, shard: shard) { return known }
+        return shownNames.byName.keep(demangler.demangle(linkageName), for: key, shard: shard)
     }
 
     /// The name to show for a linkage name that the debug file holds at `place` (when known).

@@ -15,6 +15,9 @@ package enum LookupTuning {
     package static let parallelBatchSize = 256
     /// The most threads a batch is shared among: the machines this runs on have two cores to a job.
     package static let maximumShares = 2
+    /// The inputs of one share of a batch, which the threads take in turn: small enough that neither thread waits
+    /// long for the other's last share, large enough that taking shares costs nothing beside answering them.
+    package static let shareSize = 32
     /// How many times a unit is read for some addresses before a batch with others in it reads it whole: a stream of
     /// batches that keep falling in one large unit reads it a bounded number of times, not once per batch.
     package static let partialReadingsPerUnit = 2

@@ -1,6 +1,8 @@
+import Glibc
 import ObjectFiles
 import PostmortemCore
 import Symbolication
+import Synchronization
 import TestSupport
 import Testing
 
@@ -17,14 +19,15 @@ struct BatchResolverTests {
         let expected = addresses.map(alone.resolve)
 
         let resolver = BatchResolver(symbolizer: try ImageSymbolizer(path: path))
-        #expect(resolver.shareCount(for: addresses.count) == 2, "a batch of \(addresses.count) addresses is shared out")
+        #expect(
+            resolver.threadCount(for: addresses.count) == 2, "a batch of \(addresses.count) addresses is shared out")
         #expect(resolver.resolve(addresses) == expected)
         // Again, with the units read: the same answers, in the same order, and a small batch on one thread.
         #expect(resolver.resolve(addresses) == expected)
         #expect(resolver.resolve(Array(addresses.prefix(10))) == Array(expected.prefix(10)))
 
         let oneThread = BatchResolver(symbolizer: try ImageSymbolizer(path: path), sharesBatches: false)
-        #expect(oneThread.shareCount(for: addresses.count) == 1)
+        #expect(oneThread.threadCount(for: addresses.count) == 1)
         #expect(oneThread.resolve(addresses) == expected)
     }
 
@@ -33,9 +36,32 @@ struct BatchResolverTests {
         let resolver = BatchResolver(symbolizer: try ImageSymbolizer(path: Fixtures.path("inventory-gcc")))
         let count = BatchResolver.parallelBatchSize * 2 + 1
         let shares = resolver.shares(count: count) { position, range in (position, range) }
-        #expect(shares.map(\.0) == [0, 1])
+        #expect(shares.map(\.0) == Array(0..<shares.count))
+        #expect(shares.count > 2, "shares are smaller than half a batch")
         #expect(shares.flatMap { Array($0.1) } == Array(0..<count))
+        #expect(shares.dropLast().allSatisfy { $0.1.count == shares[0].1.count })
         // A small batch stays on the calling thread, in one share.
         #expect(resolver.shares(count: 10) { position, range in (position, range) }.map(\.1) == [0..<10])
+    }
+
+    @Test("While one share is slow, the other thread takes every other share")
+    func aSlowShareDoesNotHoldBackTheRest() throws {
+        let resolver = BatchResolver(symbolizer: try ImageSymbolizer(path: Fixtures.path("inventory-gcc")))
+        let count = BatchResolver.parallelBatchSize * 4
+        let done = Atomic(0)
+        let shares = resolver.shares(count: count) { position, range in
+            if position == 0 {
+                // Held until every other share is answered, bounded so that a wrong split fails rather than hangs.
+                let deadline = ContinuousClock.now + .seconds(30)
+                while done.load(ordering: .acquiring) < count - range.count, ContinuousClock.now < deadline {
+                    usleep(1000)
+                }
+                return done.load(ordering: .acquiring)
+            }
+            done.wrappingAdd(range.count, ordering: .releasing)
+            return 0
+        }
+        #expect(shares.count > 2)
+        #expect(shares[0] == count - LookupTuning.shareSize, "the other thread answered the rest meanwhile")
     }
 }

@@ -183,6 +183,10 @@ enum ELFReader {
         let base = Int(strings.fileOffset)
         let stringSize = Int(min(strings.size, UInt64(file.count - base)))
         entries.reserveCapacity(entries.count + max(count, 0))
+        // What the loop asks of a symbol's section, by section index: copying a `Section` (and its strings) out of
+        // the list for each of a Swift binary's 100,000 symbols cost more than reading the symbols.
+        let allocated = sectionList.map(\.section.isAllocated)
+        let executable = sectionList.map(\.section.isExecutable)
         var currentFile = -1
         for index in 0..<max(count, 0) {
             var entry = GElf_Sym()
@@ -203,18 +207,18 @@ enum ELFReader {
             }
             let ownIndex = Int(entry.st_shndx)
             guard !isNameEmpty, ownIndex != Int(SHN_UNDEF), ownIndex < Int(SHN_LORESERVE) else { continue }
-            let section = ownIndex < sectionList.count ? sectionList[ownIndex].section : nil
+            let hasSection = ownIndex < sectionList.count
             let kind: Symbol.Kind
             switch type {
             case STT_FUNC, STT_GNU_IFUNC: kind = .function
             case STT_OBJECT, STT_TLS: kind = .object
             // Labels without a type (`data_start`, assembler entry points), as gdb and llvm-symbolizer
             // use them; not local assembler labels (`.L…`) or ARM mapping symbols (`$x`, `$d`).
-            case STT_NOTYPE where !isLocalLabel(file, nameOffset) && section?.isAllocated == true:
-                kind = section?.isExecutable == true ? .function : .object
+            case STT_NOTYPE where hasSection && allocated[ownIndex] && !isLocalLabel(file, nameOffset):
+                kind = executable[ownIndex] ? .function : .object
             default: continue
             }
-            let tableSection = section == nil ? nil : sectionIndex(ownIndex)
+            let tableSection = hasSection ? sectionIndex(ownIndex) : nil
             entries.append(
                 SymbolTable.Entry(
                     address: FileAddress(entry.st_value), size: entry.st_size, kind: kind, name: nameOffset + shift,

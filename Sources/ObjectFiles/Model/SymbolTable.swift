@@ -202,20 +202,9 @@ package struct SymbolTable: Sendable {
             sectionRanges: sectionRanges)
     }
 
-    /// `entries` by address, equal addresses in their given order. When the addresses span less than 4 GiB
-    /// (any real image), one sort of 64-bit keys (offset from the lowest address, then position) does it.
+    /// `entries` by address, equal addresses in their given order.
     private static func sortedByAddress(_ entries: [Entry]) -> [Entry] {
-        guard let lowest = entries.lazy.map(\.address.rawValue).min(),
-            let highest = entries.lazy.map(\.address.rawValue).max(),
-            highest - lowest <= UInt64(UInt32.max), entries.count <= Int(UInt32.max)
-        else {
-            var sorted = entries
-            sorted.sort { $0.address < $1.address }
-            return sorted
-        }
-        var keys = entries.indices.map { (entries[$0].address.rawValue - lowest) << 32 | UInt64($0) }
-        keys.sort()
-        return keys.map { entries[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
+        RadixSort.stableOrder(of: entries.map(\.address.rawValue)).map { entries[$0] }
     }
 
     /// The symbols at one address (given in file order), in the order a lookup prefers them, each name once: the

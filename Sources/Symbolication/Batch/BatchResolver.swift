@@ -8,7 +8,7 @@ public struct BatchResolver: Sendable {
     public let symbolizer: ImageSymbolizer
     /// A batch this large is shared out among threads (``LookupTuning/parallelBatchSize``).
     package static let parallelBatchSize = LookupTuning.parallelBatchSize
-    /// The most shares a batch is split into (``shares(count:_:)`` numbers them from 0).
+    /// The most threads a batch is shared among.
     package static let maximumShares = LookupTuning.maximumShares
     private let sharesBatches: Bool
 
@@ -25,15 +25,17 @@ public struct BatchResolver: Sendable {
         symbolizer.readAhead(addresses, threads: Self.maximumShares)
     }
 
-    /// How many shares a batch of `count` inputs is split into.
-    package func shareCount(for count: Int) -> Int {
+    /// How many threads a batch of `count` inputs is shared among.
+    package func threadCount(for count: Int) -> Int {
         sharesBatches && count >= Self.parallelBatchSize ? Self.maximumShares : 1
     }
 
-    /// Calls `answer` once per share of `0..<count` with the share's position (from 0) and the share, each on a thread
-    /// of its own when the batch is large; returns the results in the shares' order.
+    /// Calls `answer` once per share of `0..<count` with the share's position (from 0) and the share: the whole batch
+    /// on the calling thread when it is small, else shares of ``LookupTuning/shareSize`` taken in turn by the threads;
+    /// returns the results in the shares' order.
     package func shares<Result: Sendable>(count: Int, _ answer: @Sendable (Int, Range<Int>) -> Result) -> [Result] {
-        ParallelShares.run(count: count, shares: shareCount(for: count), answer)
+        ParallelShares.run(
+            count: count, threads: threadCount(for: count), shareSize: LookupTuning.shareSize, answer)
     }
 
     /// What each address resolves to, in order.

@@ -82,17 +82,18 @@ struct StringPool {
     static let none = UInt32.max
 
     private(set) var bytes: [UInt8] = []
-    private var offsets: [String: UInt32] = [:]
+    private var offsets: [SampledNameKey: UInt32] = [:]
 
     init(existing: [UInt8] = []) { bytes = existing }
 
     mutating func offset(of string: String?) -> UInt32 {
         guard let string else { return Self.none }
-        if let known = offsets[string] { return known }
+        let key = SampledNameKey(string)
+        if let known = offsets[key] { return known }
         let offset = UInt32(bytes.count)
         bytes.append(contentsOf: string.utf8)
         bytes.append(0)
-        offsets[string] = offset
+        offsets[key] = offset
         return offset
     }
 }

@@ -31,7 +31,7 @@ final class DWARFIndex: AddressIndex {
             pairs = try Self.unitRanges(of: units, file)
         }
         var writer = ByteWriter()
-        FlatRangeTable.write(pairs, to: &writer)
+        FlatRangeTable.write(pairs, to: &writer, joiningTouchingRanges: true)
         unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), at: 0, limit: writer.count)
         loaded = UnitStore()
     }
@@ -49,7 +49,7 @@ final class DWARFIndex: AddressIndex {
     )] {
         let positions = Self.positionsByOffset(units)
         var pairs: [(AddressRange, UInt32)] = []
-        for unit in try file.compileUnits(withNames: false) {
+        for unit in try file.compileUnits(withNames: false, threads: LookupTuning.maximumShares) {
             guard let position = positions[unit.dieOffset] else { continue }
             for range in unit.ranges { pairs.append((range, position)) }
         }

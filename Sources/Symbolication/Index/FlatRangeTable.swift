@@ -36,26 +36,50 @@ struct FlatRangeTable {
     var length: Int { Self.headerSize + count * entrySize }
 
     /// Appends the table of `pairs` to `writer`; returns how many entries it wrote (empty ranges are dropped).
+    /// - Parameter joiningTouchingRanges: join a range to the one before it in start order when both have one value
+    ///   and it starts where that one ends or before: every address then finds the same value (no range starts
+    ///   between them), in one entry where a unit of a binary built with a section per function states thousands.
+    ///   Not for tables whose entries' own ranges are read back (``range(_:)``) as the ranges given.
     @discardableResult
-    static func write(_ pairs: [(AddressRange, UInt32)], to writer: inout ByteWriter) -> Int {
-        // Swift's sort is stable: ranges with one start keep the order given.
-        var sorted = pairs.filter { !$0.0.isEmpty }
-        sorted.sort { $0.0.lowerBound < $1.0.lowerBound }
-        let base = sorted.first?.0.lowerBound.rawValue ?? 0
-        let highest = sorted.lazy.map(\.0.upperBound.rawValue).max() ?? 0
+    static func write(
+        _ pairs: [(AddressRange, UInt32)], to writer: inout ByteWriter, joiningTouchingRanges: Bool = false
+    ) -> Int {
+        // A stable sort: ranges with one start keep the order given.
+        let kept = pairs.filter { !$0.0.isEmpty }
+        var sorted: [(start: UInt64, end: UInt64, value: UInt32)] = []
+        sorted.reserveCapacity(kept.count)
+        for position in RadixSort.stableOrder(of: kept.map(\.0.lowerBound.rawValue)) {
+            let (range, value) = kept[position]
+            if joiningTouchingRanges, let last = sorted.last, last.value == value,
+                range.lowerBound.rawValue <= last.end
+            {
+                sorted[sorted.count - 1].end = max(last.end, range.upperBound.rawValue)
+            } else {
+                sorted.append((range.lowerBound.rawValue, range.upperBound.rawValue, value))
+            }
+        }
+        let base = sorted.first?.start ?? 0
+        let highest = sorted.lazy.map(\.end).max() ?? 0
         let isWide = highest - base > UInt64(UInt32.max)
         writer.u64(base)
         writer.u32(isWide ? 1 : 0)
         writer.u32(UInt32(sorted.count))
         writer.reserve(writer.count + sorted.count * (isWide ? 32 : 16))
         var furthest: UInt64 = 0
-        for pair in sorted {
-            furthest = max(furthest, pair.0.upperBound.rawValue)
-            for address in [pair.0.lowerBound.rawValue, pair.0.upperBound.rawValue, furthest] {
-                if isWide { writer.u64(address) } else { writer.u32(UInt32(address - base)) }
+        for entry in sorted {
+            furthest = max(furthest, entry.end)
+            if isWide {
+                writer.u64(entry.start)
+                writer.u64(entry.end)
+                writer.u64(furthest)
+                writer.u32(entry.value)
+                writer.u32(0)
+            } else {
+                writer.u32(UInt32(entry.start - base))
+                writer.u32(UInt32(entry.end - base))
+                writer.u32(UInt32(furthest - base))
+                writer.u32(entry.value)
             }
-            writer.u32(pair.1)
-            if isWide { writer.u32(0) }
         }
         return sorted.count
     }
