@@ -3,6 +3,8 @@ import PostmortemCore
 /// One attribute of an abbreviation: its form, how its value lies, and the slot it is read into (if any).
 struct AttributeSpec {
     let slot: AttributeSlot?
+    /// The slot's bit (``AttributeSlot/bit``), 0 for none: the DIE walk tests it for every attribute it meets.
+    let bit: UInt32
     let layout: FormLayout
     /// The value's size for ``FormLayout/fixed``.
     let size: UInt8
@@ -86,7 +88,8 @@ struct Abbreviations {
                 fixedSize = layout == .fixed ? fixedSize.map { $0 + size } : nil
                 specs.append(
                     AttributeSpec(
-                        slot: slot, layout: layout, size: UInt8(size), form: UInt16(form), implicitConstant: constant))
+                        slot: slot, bit: slot?.bit ?? 0, layout: layout, size: UInt8(size), form: UInt16(form),
+                        implicitConstant: constant))
             }
             let abbreviation = Abbreviation(
                 tag: tag, hasChildren: children != 0, specs: first..<specs.count, fixedSize: fixedSize, slots: slots)

@@ -47,7 +47,7 @@ struct DIEAttributes {
                 size = namedSize
                 hops += 1
             }
-            let keep = attribute.slot.map { wanted & $0.bit != 0 && present & $0.bit == 0 } ?? false
+            let keep = wanted & attribute.bit != 0 && present & attribute.bit == 0
             let start = cursor.position
             var value: UInt64 = 0
             switch layout {
@@ -84,7 +84,7 @@ struct DIEAttributes {
             if keep, let slot = attribute.slot {
                 forms[slot.rawValue] = form
                 values[slot.rawValue] = value
-                present |= slot.bit
+                present |= attribute.bit
             }
         }
         return true

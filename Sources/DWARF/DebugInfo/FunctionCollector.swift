@@ -65,6 +65,11 @@ struct FunctionCollector {
             guard unit.read(abbreviation, into: &attributes, from: &cursor, wanted: Self.functionSlots) else {
                 return nil
             }
+            // Most subprograms of a unit read for a few addresses hold none of them: skipped before their ranges are
+            // made (an array each), when low and high pc state them.
+            if let targets, enclosingFunction == nil, let only = unit.lowHighRange(attributes), !targets.anyIn(only) {
+                return skipChildren(abbreviation, at: dieOffset, from: cursor.position)
+            }
             let ranges = unit.ranges(attributes)
             // Declarations and abstract instances have no code, and neither does anything below them.
             // A concrete copy may still have an empty range (strict DWARF 2 gives an inlined function

@@ -3,6 +3,15 @@ import PostmortemCore
 extension UnitReader {
     /// The code addresses a DIE states: `DW_AT_low_pc` with `DW_AT_high_pc` (an address, or a length when a constant),
     /// else `DW_AT_ranges`. Empty ranges are dropped.
+    /// The one non-empty range `DW_AT_low_pc` and `DW_AT_high_pc` give, when they give one: what ``ranges(_:)``
+    /// answers for such a DIE, without making an array.
+    func lowHighRange(_ attributes: DIEAttributes) -> AddressRange? {
+        guard let low = address(attributes[.lowPC]), let high = attributes[.highPC] else { return nil }
+        let end = AttributeForm.isConstant(high.form) ? low &+ high.value : address(high)
+        guard let end, end > low else { return nil }
+        return AddressRange(lowerBound: low, upperBound: end)
+    }
+
     func ranges(_ attributes: DIEAttributes) -> [AddressRange] {
         if let low = address(attributes[.lowPC]), let high = attributes[.highPC] {
             let end: UInt64?
