@@ -52,6 +52,19 @@ package struct ByteWriter {
 
     package mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
+    /// Appends `count` little-endian u32s, the one at `index` being `word(index)`: the room is made once and written
+    /// in place, where a table of tens of thousands of entries appended a byte at a time spent most of its writing
+    /// on the appends.
+    package mutating func appendU32s(count: Int, _ word: (_ index: Int) -> UInt32) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count * 4))
+        bytes.withUnsafeMutableBytes { raw in
+            for index in 0..<count {
+                raw.storeBytes(of: word(index).littleEndian, toByteOffset: start + index * 4, as: UInt32.self)
+            }
+        }
+    }
+
     /// Appends what `other` has written.
     package mutating func append(_ other: ByteWriter) { append(other, from: 0, to: other.count) }
 

@@ -48,8 +48,10 @@ final class DWARFIndex: AddressIndex {
         AddressRange, UInt32
     )] {
         let positions = Self.positionsByOffset(units)
+        let read = try file.compileUnits(withNames: false, threads: LookupTuning.maximumShares)
         var pairs: [(AddressRange, UInt32)] = []
-        for unit in try file.compileUnits(withNames: false, threads: LookupTuning.maximumShares) {
+        pairs.reserveCapacity(read.reduce(0) { $0 + $1.ranges.count })
+        for unit in read {
             guard let position = positions[unit.dieOffset] else { continue }
             for range in unit.ranges { pairs.append((range, position)) }
         }

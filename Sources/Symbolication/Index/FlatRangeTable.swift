@@ -64,21 +64,29 @@ struct FlatRangeTable {
         writer.u64(base)
         writer.u32(isWide ? 1 : 0)
         writer.u32(UInt32(sorted.count))
-        writer.reserve(writer.count + sorted.count * (isWide ? 32 : 16))
         var furthest: UInt64 = 0
-        for entry in sorted {
+        let furthestEnds = sorted.map { entry in
             furthest = max(furthest, entry.end)
-            if isWide {
+            return furthest
+        }
+        if isWide {
+            writer.reserve(writer.count + sorted.count * 32)
+            for (entry, furthest) in zip(sorted, furthestEnds) {
                 writer.u64(entry.start)
                 writer.u64(entry.end)
                 writer.u64(furthest)
                 writer.u32(entry.value)
                 writer.u32(0)
-            } else {
-                writer.u32(UInt32(entry.start - base))
-                writer.u32(UInt32(entry.end - base))
-                writer.u32(UInt32(furthest - base))
-                writer.u32(entry.value)
+            }
+        } else {
+            writer.appendU32s(count: sorted.count * 4) { index in
+                let entry = sorted[index / 4]
+                switch index % 4 {
+                case 0: return UInt32(entry.start - base)
+                case 1: return UInt32(entry.end - base)
+                case 2: return UInt32(furthestEnds[index / 4] - base)
+                default: return entry.value
+                }
             }
         }
         return sorted.count
