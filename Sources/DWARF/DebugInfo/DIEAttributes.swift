@@ -3,8 +3,10 @@ import PostmortemCore
 /// The values one DIE gives the slots a walk asked for, as stored: the form and the number it holds (an address
 /// or its index, a constant, an offset, where an in-place string starts). Reused from DIE to DIE.
 struct DIEAttributes {
-    private var forms = [UInt64](repeating: 0, count: AttributeSlot.allCases.count)
-    private var values = [UInt64](repeating: 0, count: AttributeSlot.allCases.count)
+    // Made at the first value kept: a walk that only steps over DIEs (to the end of a subtree) keeps none, and
+    // making the two arrays for each such walk cost more than the stepping.
+    private var forms: [UInt64] = []
+    private var values: [UInt64] = []
     /// The slots the current DIE filled.
     private(set) var present: UInt32 = 0
 
@@ -82,6 +84,10 @@ struct DIEAttributes {
             }
             guard cursor.position <= end else { return false }
             if keep, let slot = attribute.slot {
+                if forms.isEmpty {
+                    forms = Array(repeating: 0, count: AttributeSlot.allCases.count)
+                    values = forms
+                }
                 forms[slot.rawValue] = form
                 values[slot.rawValue] = value
                 present |= attribute.bit

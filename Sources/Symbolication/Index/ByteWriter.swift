@@ -99,6 +99,9 @@ struct StringPool {
 
     init(existing: [UInt8] = []) { bytes = existing }
 
+    /// Makes room for `count` strings, so that the pool does not grow (and hash every name again) on the way.
+    mutating func reserve(_ count: Int) { offsets.reserveCapacity(count) }
+
     mutating func offset(of string: String?) -> UInt32 {
         guard let string else { return Self.none }
         let key = SampledNameKey(string)

@@ -85,6 +85,8 @@ final class FlatUnit: Sendable {
     static func encode(_ contents: UnitContents, inPlace: InPlaceStrings? = nil) -> [UInt8] {
         let functions = contents.functions
         var strings = StringPool()
+        // A name, a linkage name and a call file a record at most.
+        strings.reserve(functions.count * 3)
         func reference(_ string: String?) -> UInt64? {
             guard let string else { return nil }
             if let offset = inPlace?.offset(of: string) { return offset << 1 | 1 }
