@@ -14,7 +14,7 @@ package enum LookupTuning {
     /// A batch this large is shared out among threads: below it, starting threads costs more than they save.
     package static let parallelBatchSize = 256
     /// The most threads a batch is shared among: the machines this runs on have two cores to a job.
-    package static let maximumShares = 2
+    package static let maximumThreads = 2
     /// The inputs of one share of a batch, which the threads take in turn: small enough that neither thread waits
     /// long for the other's last share, large enough that taking shares costs nothing beside answering them.
     package static let shareSize = 32

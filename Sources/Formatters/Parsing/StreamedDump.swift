@@ -12,39 +12,16 @@ package struct StreamedDump {
     package let container: ValueNode
     /// The format the dump was read as.
     package let format: DumpFormat
-    private var elements: Elements
-
-    fileprivate enum Elements {
-        case json(JSONValueParser.ElementReader)
-        case dump(DumpParser.ElementReader)
-    }
+    private var elements: any DumpElementReader
 
     /// The next element (an object's member labelled with its key), and whether it fit in a value budget of its own
     /// (when not, it ends in truncated values); nil after the last.
-    package mutating func next() -> (node: ValueNode, isComplete: Bool)? {
-        switch elements {
-        case .json(var reader):
-            defer { elements = .json(reader) }
-            return reader.next()
-        case .dump(var reader):
-            defer { elements = .dump(reader) }
-            return reader.next()
-        }
-    }
+    package mutating func next() -> (node: ValueNode, isComplete: Bool)? { elements.next() }
 
     /// Steps over the next element without reading it (one a limit leaves out: only counted); false after the last.
-    package mutating func skip() -> Bool {
-        switch elements {
-        case .json(var reader):
-            defer { elements = .json(reader) }
-            return reader.skip()
-        case .dump(var reader):
-            defer { elements = .dump(reader) }
-            return reader.skip()
-        }
-    }
+    package mutating func skip() -> Bool { elements.skip() }
 
-    fileprivate init(container: ValueNode, format: DumpFormat, elements: Elements) {
+    fileprivate init(container: ValueNode, format: DumpFormat, elements: any DumpElementReader) {
         self.container = container
         self.format = format
         self.elements = elements
@@ -53,11 +30,11 @@ package struct StreamedDump {
     fileprivate static func json(_ reader: JSONValueParser.ElementReader) -> StreamedDump {
         StreamedDump(
             container: ValueNode(kind: reader.isObject ? .dictionary : .collection), format: .json,
-            elements: .json(reader))
+            elements: reader)
     }
 
     fileprivate static func dump(_ reader: DumpParser.ElementReader) -> StreamedDump {
-        StreamedDump(container: reader.container, format: .dump, elements: .dump(reader))
+        StreamedDump(container: reader.container, format: .dump, elements: reader)
     }
 }
 
@@ -136,3 +113,14 @@ extension DumpReader {
         return String(decoding: text, as: UTF8.self)
     }
 }
+
+/// Reads a collection's elements one at a time, from JSON text or from `dump()` text.
+protocol DumpElementReader {
+    /// The next element and whether it fit in a value budget of its own; nil after the last.
+    mutating func next() -> (node: ValueNode, isComplete: Bool)?
+    /// Steps over the next element without building it; false after the last.
+    mutating func skip() -> Bool
+}
+
+extension JSONValueParser.ElementReader: DumpElementReader {}
+extension DumpParser.ElementReader: DumpElementReader {}

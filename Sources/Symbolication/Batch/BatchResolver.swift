@@ -9,7 +9,7 @@ public struct BatchResolver: Sendable {
     /// A batch this large is shared out among threads (``LookupTuning/parallelBatchSize``).
     package static let parallelBatchSize = LookupTuning.parallelBatchSize
     /// The most threads a batch is shared among.
-    package static let maximumShares = LookupTuning.maximumShares
+    package static let maximumThreads = LookupTuning.maximumThreads
     private let sharesBatches: Bool
 
     /// - Parameter sharesBatches: whether large batches are shared out among threads (not when answering them
@@ -22,12 +22,12 @@ public struct BatchResolver: Sendable {
     /// Reads ahead what `addresses` need from DWARF, when there are enough of them and lookups read DWARF.
     package func readAhead(_ addresses: [FileAddress]) {
         guard addresses.count >= LookupTuning.readAheadSize, symbolizer.readsAhead else { return }
-        symbolizer.readAhead(addresses, threads: Self.maximumShares)
+        symbolizer.readAhead(addresses, threads: Self.maximumThreads)
     }
 
     /// How many threads a batch of `count` inputs is shared among.
     package func threadCount(for count: Int) -> Int {
-        sharesBatches && count >= Self.parallelBatchSize ? Self.maximumShares : 1
+        sharesBatches && count >= Self.parallelBatchSize ? Self.maximumThreads : 1
     }
 
     /// Calls `answer` once per share of `0..<count` with the share's position (from 0) and the share: the whole batch

@@ -48,7 +48,7 @@ final class DWARFIndex: AddressIndex {
         AddressRange, UInt32
     )] {
         let positions = Self.positionsByOffset(units)
-        let read = try file.compileUnits(withNames: false, threads: LookupTuning.maximumShares)
+        let read = try file.compileUnits(withNames: false, threads: LookupTuning.maximumThreads)
         var pairs: [(AddressRange, UInt32)] = []
         pairs.reserveCapacity(read.reduce(0) { $0 + $1.ranges.count })
         for unit in read {
