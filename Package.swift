@@ -45,6 +45,9 @@ let package = Package(
 
         // The vocabulary every other module shares; no C, no format knowledge.
         .target(name: "PostmortemCore"),
+        // Swift symbols demangled in Swift: the simplified names of the runtime's backtracer, and with parameter
+        // types, faster than the runtime's demangler; what it does not read it declines, for the runtime to answer.
+        .target(name: "SwiftDemangling"),
         .target(name: "Decompression", dependencies: ["CCompression", "PostmortemCore"]),
         .target(
             name: "ObjectFiles",
@@ -71,7 +74,7 @@ let package = Package(
         .target(name: "Formatters", dependencies: ["PostmortemCore", "LogFraming"]),
         .target(
             name: "Symbolication",
-            dependencies: ["PostmortemCore", "DWARF", "ObjectFiles", "CrashLogs", "CDemangle"],
+            dependencies: ["PostmortemCore", "DWARF", "ObjectFiles", "CrashLogs", "CDemangle", "SwiftDemangling"],
             exclude: ["Cache/FORMAT.md"]
         ),
         // Stacks walked from registers, memory and call-frame information: ELF core files, unwound into reports.
@@ -164,7 +167,8 @@ let package = Package(
                 "Unwinding", "DWARF", "ObjectFiles", "CrashLogs", "PostmortemCore", "BreakpadSymbols", "TestSupport"
             ]),
         .testTarget(
-            name: "SymbolicationTests", dependencies: ["Symbolication", "ObjectFiles", "PostmortemCore", "TestSupport"],
+            name: "SymbolicationTests",
+            dependencies: ["Symbolication", "SwiftDemangling", "ObjectFiles", "PostmortemCore", "TestSupport"],
             exclude: ["Golden"]),
         .testTarget(
             name: "PostmortemCLITests",

@@ -1,8 +1,10 @@
 internal import CDemangle
 import Glibc
+internal import SwiftDemangling
 
-/// Turns linkage names into the names people read: Swift through the runtime's `swift_demangle`,
-/// C++ through `__cxa_demangle`. Other names (C) are already readable and pass through.
+/// Turns linkage names into the names people read: Swift through a demangler of our own for the simplified forms
+/// (the runtime's `swift_demangle` for what it declines, and for full names), C++ through `__cxa_demangle`. Other
+/// names (C) are already readable and pass through.
 public struct Demangler: Sendable {
     /// How much of a Swift name to show.
     public enum Style: Hashable, Sendable {
@@ -11,6 +13,10 @@ public struct Demangler: Sendable {
         case full
         /// As the Swift runtime's backtracer and atos show it: `closure #1 in restock(_:)`.
         case simplified
+        /// The simplified form with the parameters' types and without result types
+        /// (`closure #1 (Int) in restock(_: inout Inventory)`), as Breakpad symbol files written by Mozilla's
+        /// dump_syms show Swift names. A name our demangler declines is shown simplified.
+        case withParameterTypes
     }
 
     /// How much of a Swift name ``demangle(_:)`` shows.
@@ -25,6 +31,12 @@ public struct Demangler: Sendable {
     /// (or is mangled in a way the demanglers reject).
     public func demangle(_ linkageName: String) -> String {
         if Self.isSwift(linkageName) {
+            if style != .full {
+                var swiftDemangler = SwiftSymbolDemangler()
+                let ownStyle: SwiftSymbolDemangler.Style =
+                    style == .simplified ? .simplified : .simplifiedWithParameterTypes
+                if let name = swiftDemangler.demangle(linkageName, style: ownStyle) { return name }
+            }
             return linkageName.withCString { name in
                 let demangled =
                     style == .full

@@ -6,9 +6,9 @@ import Testing
 /// files with, on binaries built from source here: the same MODULE line, and the same FUNC ranges, line records, INLINE
 /// records, PUBLIC addresses and STACK CFI records, record for record.
 ///
-/// Names are compared for C functions only: dump_syms demangles C++ with the `cpp_demangle` crate (which drops `&&`
-/// from forwarded parameter packs and writes `(unsigned long)0` for `0ul`) and Swift with its own options, where
-/// Postmortem uses the C++ runtime's and the Swift runtime's demanglers.
+/// Names are compared for C and Swift functions: dump_syms demangles C++ with the `cpp_demangle` crate (which drops `&&`
+/// from forwarded parameter packs and writes `(unsigned long)0` for `0ul`), where Postmortem uses the C++ runtime's
+/// demangler. Swift names are the simplified form with parameter types in both.
 @Suite(.serialized)
 struct DumpSymsTests {
     static let fixtureBinaries =
@@ -145,6 +145,39 @@ struct DumpSymsTests {
                 objdump, ["-d", "--arch", "arm64", "--start-address=0x100000804", "--stop-address=0x100000810", app])
             #expect(prologue.standardOutput.contains("stp\td9, d8, [sp, #0x40]"), "\(prologue.standardOutput)")
         }
+    }
+
+    /// Swift functions are named as dump_syms names them (`Canvas.add(Shape)`, `closure #1 (Int) in restock(_: inout
+    /// Inventory)`) but where dump_syms' demangler, older than the toolchain's, puts a partial application's words
+    /// after the name (`closure #1 … in f()partial apply`) or cannot read a newer mangling (typed throws, `Tt`
+    /// specializations), and the name is the runtime's.
+    @Test func swiftFunctionsAreNamedAsDumpSymsNamesThem() throws {
+        let sample = Paths.packageRoot.appendingPathComponent("SampleCrashes/linux-swift-backtrace").path
+        // The toolchain's standard library: some 20,000 Swift functions of every kind (thunks, witnesses, closures).
+        let demangler = try Command.run("/bin/sh", ["-c", "readlink -f \"$(command -v swift-demangle)\""])
+        let toolchain = URL(fileURLWithPath: demangler.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib/swift/linux")
+        let binaries = [
+            Paths.fixture("shapes-swift-O"), Paths.fixture("shapes-swift-Onone"), sample + "/inventory",
+            toolchain.appendingPathComponent("libswiftCore.so").path
+        ]
+        var compared = 0
+        var differing: [String] = []
+        for binary in binaries {
+            let names = { (text: String) in
+                let records = SymbolFileRecords(text: text)
+                return (records.records["FUNC name"] ?? []).union(records.records["PUBLIC name"] ?? [])
+            }
+            let mine = names(try Self.ours([binary])), theirs = names(try Self.theirs([binary]).text)
+            // Swift names: demangled ones hold a `(`; C names are checked by the agreement tests.
+            let swiftTheirs = theirs.filter { $0.contains("(") && !$0.contains("::") }
+            compared += swiftTheirs.count
+            differing += swiftTheirs.subtracting(mine).filter { !$0.hasSuffix("partial apply") }.sorted()
+        }
+        #expect(compared > 10_000, "\(compared)")
+        #expect(
+            Double(differing.count) <= 0.02 * Double(compared),
+            "\(differing.count) of \(compared) named otherwise: \(differing.prefix(8))")
     }
 
     /// The programs the minidump tests crash, built here: C with a shared library, C++ with exceptions, Swift.

@@ -47,6 +47,7 @@ struct SymbolFileRecords {
                 guard fields.count >= 3 else { continue }
                 function = nil
                 add("PUBLIC address", fields[1])
+                add("PUBLIC name", "\(fields[1]) \(fields[3...].joined(separator: " "))")
             case "INLINE":
                 guard fields.count >= 7, let function else { continue }
                 add(
