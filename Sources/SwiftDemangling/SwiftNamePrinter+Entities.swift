@@ -16,7 +16,7 @@ extension SwiftNamePrinter {
                 return nil
             }
             return printEntity(
-                node, asPrefixContext, showsArgumentTypes ? .functionStyle : .none, hasName: false,
+                node, asPrefixContext, options.showsArgumentTypes ? .functionStyle : .none, hasName: false,
                 extraName: kind == .explicitClosure ? "closure #" : "implicit closure #",
                 extraIndex: Int(tree.index(index)) + 1)
         case .initializer:
@@ -203,8 +203,10 @@ extension SwiftNamePrinter {
             if printing == .functionStyle {
                 if multiWordName || needsSpaceBeforeType(type) { write(byte: UInt8(ascii: " ")) }
                 printEntityType(entity, type, genericFunctionTypeList)
+            } else if options.showsEntityTypes {
+                write(" : ")
+                printEntityType(entity, type, genericFunctionTypeList)
             }
-            // Entity types after a colon are not part of the simplified form.
         }
         if !asPrefixContext, let context = postfixContext {
             switch tree.kind(entity) {

@@ -13,19 +13,11 @@ extension SwiftNamePrinter {
             } else {
                 print(first)
             }
-        case .functionType, .uncurriedFunctionType, .noEscapeFunctionType:
-            printFunctionType(nil, node)
-        case .autoClosureType, .escapingAutoClosureType:
-            write("@autoclosure ")
-            printFunctionType(nil, node)
-        case .thinFunctionType:
-            write("@convention(thin) ")
-            printFunctionType(nil, node)
-        case .cFunctionPointer:
-            write("@convention(c) ")
+        case .functionType, .uncurriedFunctionType, .noEscapeFunctionType, .autoClosureType,
+            .escapingAutoClosureType, .thinFunctionType, .cFunctionPointer:
             printFunctionType(nil, node)
         case .argumentTuple:
-            printFunctionParameters(nil, node, showsTypes: showsArgumentTypes)
+            printFunctionParameters(nil, node, showsTypes: options.showsArgumentTypes)
         case .tuple:
             write("(")
             printChildren(node, separator: ", ")
@@ -92,6 +84,19 @@ extension SwiftNamePrinter {
         case .dependentGenericParamType:
             guard tree.childCount(node) == 2 else { return invalidate() }
             writeGenericParameterName(depth: tree.index(tree.child(node, 0)), index: tree.index(tree.child(node, 1)))
+        case .dependentGenericConformanceRequirement, .dependentGenericSameTypeRequirement:
+            guard tree.childCount(node) == 2 else { return invalidate() }
+            print(tree.child(node, 0))
+            write(kind == .dependentGenericSameTypeRequirement ? " == " : ": ")
+            print(tree.child(node, 1))
+        case .dependentGenericLayoutRequirement:
+            printLayoutRequirement(node)
+        case .genericSpecializationParam:
+            printFirstChild(node)
+            for position in 1..<max(1, tree.childCount(node)) {
+                write(position == 1 ? " with " : " and ")
+                print(tree.child(node, position))
+            }
         case .dependentGenericType:
             guard tree.childCount(node) == 2 else { return invalidate() }
             print(tree.child(node, 0))
@@ -146,27 +151,46 @@ extension SwiftNamePrinter {
 
     // MARK: Function types
 
+    /// A function type, with its convention first: an entity's type with argument labels comes here without passing
+    /// through ``printType(_:kind:)``.
     mutating func printFunctionType(_ labels: SwiftNodeID?, _ node: SwiftNodeID) {
         let count = tree.childCount(node)
         guard count >= 2 else { return invalidate() }
+        switch tree.kind(node) {
+        case .autoClosureType, .escapingAutoClosureType: write("@autoclosure ")
+        case .thinFunctionType: write("@convention(thin) ")
+        case .cFunctionPointer: write("@convention(c) ")
+        default: break
+        }
         let argumentIndex = count - 2
         var start = 0
         if tree.kind(tree.child(node, start)) == .globalActorFunctionType {
             print(tree.child(node, start))
             start += 1
         }
-        if tree.kind(tree.child(node, start)) == .throwsAnnotation { start += 1 }
+        var throwsNode: SwiftNodeID?
+        if tree.kind(tree.child(node, start)) == .throwsAnnotation {
+            throwsNode = tree.child(node, start)
+            start += 1
+        }
         var isSendable = false
         if tree.kind(tree.child(node, start)) == .concurrentFunctionType {
             isSendable = true
             start += 1
         }
-        if tree.kind(tree.child(node, start)) == .asyncAnnotation { start += 1 }
+        var isAsync = false
+        if tree.kind(tree.child(node, start)) == .asyncAnnotation {
+            isAsync = true
+            start += 1
+        }
         guard start == argumentIndex else { return invalidate() }
         if isSendable { write("@Sendable ") }
-        // Neither form shows effects or result types: the simplified form shows no types, and symbol files show
-        // the parameters' types only.
-        printFunctionParameters(labels, tree.child(node, argumentIndex), showsTypes: showsArgumentTypes)
+        printFunctionParameters(labels, tree.child(node, argumentIndex), showsTypes: options.showsArgumentTypes)
+        // Symbol files show parameter types only: no effects, no result type.
+        guard options.showsResultTypes else { return }
+        if isAsync { write(" async") }
+        if let throwsNode { print(throwsNode) }
+        print(tree.child(node, argumentIndex + 1))
     }
 
     private mutating func printFunctionParameters(_ labels: SwiftNodeID?, _ node: SwiftNodeID, showsTypes: Bool) {
@@ -247,7 +271,7 @@ extension SwiftNamePrinter {
     private mutating func printBoundGeneric(_ node: SwiftNodeID, kind: SwiftNodeKind) {
         let count = tree.childCount(node)
         guard count >= 2 else { return }
-        if count != 2 || kind == .boundGenericClass {
+        if count != 2 || !options.synthesizesSugar || kind == .boundGenericClass {
             return printBoundGenericWithoutSugar(node)
         }
         if kind == .boundGenericProtocol {
@@ -383,8 +407,39 @@ extension SwiftNamePrinter {
             }
             level += 1
         }
-        // Requirements (where clauses) are not part of the simplified form.
+        if level < count && options.showsWhereClauses {
+            write(" where ")
+            for position in level..<count {
+                if position > level { write(", ") }
+                print(tree.child(node, position))
+            }
+        }
         write(">")
+    }
+
+    private mutating func printLayoutRequirement(_ node: SwiftNodeID) {
+        guard tree.childCount(node) >= 2, tree.textRange(tree.child(node, 1)).count == 1 else { return invalidate() }
+        print(tree.child(node, 0))
+        write(": ")
+        switch tree.text[tree.textRange(tree.child(node, 1)).lowerBound] {
+        case UInt8(ascii: "U"): write("_UnknownLayout")
+        case UInt8(ascii: "R"): write("_RefCountedObject")
+        case UInt8(ascii: "N"): write("_NativeRefCountedObject")
+        case UInt8(ascii: "C"): write("AnyObject")
+        case UInt8(ascii: "D"): write("_NativeClass")
+        case UInt8(ascii: "T"), UInt8(ascii: "E"), UInt8(ascii: "e"): write("_Trivial")
+        case UInt8(ascii: "M"), UInt8(ascii: "m"): write("_TrivialAtMost")
+        default: return invalidate()
+        }
+        if tree.childCount(node) > 2 {
+            write("(")
+            print(tree.child(node, 2))
+            if tree.childCount(node) > 3 {
+                write(", ")
+                print(tree.child(node, 3))
+            }
+            write(")")
+        }
     }
 
     /// `A`, `B`, …, `Z`, `BA`, … for the index, then the depth when it is not 0 (`A1`).

@@ -1,22 +1,23 @@
-/// Prints a demangling tree as the Swift runtime's simplified form does (`SimplifiedUIDemangleOptions`: no module
-/// names, no specialization details, no where clauses, no entity types, shortened thunks), optionally with the
-/// types of a function's parameters (as crash pipelines' symbol files show Swift names).
+/// Prints a demangling tree as the Swift runtime does: in full (`swift_demangle`'s default options), in its
+/// simplified form (`SimplifiedUIDemangleOptions`: no module names, no specialization details, no where clauses, no
+/// entity types, shortened thunks), or simplified with the types of a function's parameters (as crash pipelines'
+/// symbol files show Swift names); ``SwiftNameOptions`` holds the switches.
 ///
 /// Node kinds it does not print make it give up: the caller then asks the runtime's demangler.
 struct SwiftNamePrinter {
     let tree: SwiftNodeTree
-    let showsArgumentTypes: Bool
+    let options: SwiftNameOptions
     private(set) var output: [UInt8] = []
     private(set) var isValid = true
-    private var specializationPrefixPrinted = false
+    var specializationPrefixPrinted = false
     private var depth = 0
 
     /// Deeper trees than this are left to the runtime (which stops at a similar depth).
     private static let maximumDepth = 768
 
-    init(tree: SwiftNodeTree, showsArgumentTypes: Bool, reusing buffer: [UInt8]) {
+    init(tree: SwiftNodeTree, options: SwiftNameOptions, reusing buffer: [UInt8]) {
         self.tree = tree
-        self.showsArgumentTypes = showsArgumentTypes
+        self.options = options
         output = buffer
         output.removeAll(keepingCapacity: true)
     }
@@ -70,10 +71,26 @@ struct SwiftNamePrinter {
         switch kind {
         case .global, .typeList:
             printChildren(node)
-        case .suffix, .module, .labelList, .mergedFunction, .asyncAwaitResumePartialFunction,
-            .asyncSuspendResumePartialFunction:
-            // Left out of the simplified form.
+        case .labelList:
             break
+        case .suffix:
+            if options.showsUnmangledSuffixes {
+                write(" with unmangled suffix ")
+                writeQuoted(node)
+            }
+        case .module:
+            if options.showsModules { writeText(of: node) }
+        case .mergedFunction:
+            if !options.shortensThunks { write("merged ") }
+        case .asyncAwaitResumePartialFunction, .asyncSuspendResumePartialFunction:
+            if options.showsAsyncResumePartials {
+                write("(")
+                printFirstChild(node)
+                write(")")
+                write(
+                    kind == .asyncAwaitResumePartialFunction
+                        ? " await resume partial function for " : " suspend resume partial function for ")
+            }
         case .type:
             printFirstChild(node)
         case .identifier, .builtinTypeName, .metatypeRepresentation:
@@ -94,6 +111,11 @@ struct SwiftNamePrinter {
                 invalidate()
                 return nil
             }
+            if options.showsExtensionContexts {
+                write("(extension in ")
+                print(tree.child(node, 0), asPrefixContext: true)
+                write("):")
+            }
             print(tree.child(node, 1))
             if tree.childCount(node) == 3 { print(tree.child(node, 2)) }
         case .localDeclName:
@@ -105,7 +127,19 @@ struct SwiftNamePrinter {
             write(" #")
             write(number: tree.index(tree.child(node, 0)) + 1)
         case .privateDeclName:
-            if tree.childCount(node) > 1 { print(tree.child(node, 1)) }
+            if tree.childCount(node) > 1 {
+                if options.showsPrivateDiscriminators { write("(") }
+                print(tree.child(node, 1))
+                if options.showsPrivateDiscriminators {
+                    write(" in ")
+                    writeText(of: tree.child(node, 0))
+                    write(")")
+                }
+            } else if options.showsPrivateDiscriminators, let discriminator = tree.childIfPresent(node, 0) {
+                write("(in ")
+                writeText(of: discriminator)
+                write(")")
+            }
         case .tupleElementName:
             writeText(of: node)
             write(": ")
@@ -118,7 +152,7 @@ struct SwiftNamePrinter {
                 return nil
             }
             write(name)
-            write(" for ")
+            write(options.shortensThunks ? " for " : " value witness for ")
             printFirstChild(node)
         case .keyPathGetterThunkHelper, .keyPathSetterThunkHelper:
             guard tree.childCount(node) >= 2 else {
@@ -162,6 +196,9 @@ struct SwiftNamePrinter {
             write(" of ")
         case .partialApplyForwarder, .partialApplyObjCForwarder:
             write("partial apply")
+            if !options.shortensThunks {
+                write(kind == .partialApplyForwarder ? " forwarder" : " ObjC forwarder")
+            }
             if tree.childCount(node) > 0 {
                 write(" for ")
                 printChildren(node)
@@ -171,8 +208,21 @@ struct SwiftNamePrinter {
                 invalidate()
                 return nil
             }
-            write("thunk for ")
-            print(tree.child(node, tree.childCount(node) - 1))
+            let count = tree.childCount(node)
+            if options.shortensThunks {
+                write("thunk for ")
+                print(tree.child(node, count - 1))
+            } else {
+                write(kind == .reabstractionThunkHelper ? "reabstraction thunk helper " : "reabstraction thunk ")
+                if let signature = tree.firstChild(node, ofKind: .dependentGenericSignature) {
+                    print(signature)
+                    write(" ")
+                }
+                write("from ")
+                print(tree.child(node, count - 1))
+                write(" to ")
+                print(tree.child(node, count - 2))
+            }
         case .protocolWitness:
             guard tree.childCount(node) == 2 else {
                 invalidate()
@@ -183,8 +233,17 @@ struct SwiftNamePrinter {
             write(" in conformance ")
             print(tree.child(node, 0))
         case .protocolConformance:
-            // The simplified form shows the conforming type only.
-            printFirstChild(node)
+            guard tree.childCount(node) == 3 else {
+                invalidate()
+                return nil
+            }
+            print(tree.child(node, 0))
+            if options.showsConformances {
+                write(" : ")
+                print(tree.child(node, 1))
+                write(" in ")
+                print(tree.child(node, 2))
+            }
         case .vTableThunk:
             guard tree.childCount(node) == 2 else {
                 invalidate()
@@ -221,14 +280,36 @@ struct SwiftNamePrinter {
         case .functionSignatureSpecialization, .genericSpecialization, .genericSpecializationNotReAbstracted,
             .genericSpecializationInResilienceDomain, .genericSpecializationPrespecialized, .inlinedGenericFunction,
             .genericPartialSpecialization, .genericPartialSpecializationNotReAbstracted:
-            if !specializationPrefixPrinted {
-                write("specialized ")
-                specializationPrefixPrinted = true
-            }
+            printSpecializationPrefix(node, kind: kind)
         default:
             return printNamedOrType(node, kind: kind, asPrefixContext: asPrefixContext)
         }
         return nil
+    }
+
+    /// A name's text in double quotes, escaped as the compiler's `QuotedString` escapes it.
+    mutating func writeQuoted(_ node: SwiftNodeID) {
+        write("\"")
+        for byte in tree.text[tree.textRange(node)] {
+            switch byte {
+            case UInt8(ascii: "\\"): write("\\\\")
+            case UInt8(ascii: "\t"): write("\\t")
+            case UInt8(ascii: "\n"): write("\\n")
+            case UInt8(ascii: "\r"): write("\\r")
+            case UInt8(ascii: "\""): write("\\\"")
+            case 0: write("\\0")
+            case 0..<0x20, 0x7F:
+                let digits = Array("0123456789ABCDEF".utf8)
+                write("\\x")
+                write(byte: digits[Int(byte >> 4)])
+                write(byte: digits[Int(byte & 0xF)])
+            case 0x80...:
+                // The compiler escapes these through a signed `char`; such suffixes are left to the runtime.
+                invalidate()
+            default: write(byte: byte)
+            }
+        }
+        write("\"")
     }
 
     mutating func printFirstChild(_ node: SwiftNodeID) {

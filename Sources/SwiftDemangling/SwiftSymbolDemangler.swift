@@ -1,9 +1,13 @@
-/// Swift's own demangler, for the shapes of ordinary code: the simplified names the Swift runtime's backtracer
-/// prints (`closure #1 in Ledger.total(at:)`), and the same with parameter types (`Ledger.total(at: Int)`), the
-/// form crash pipelines' symbol files show.
+/// Swift's own demangler, for the shapes of ordinary code: the full names `swift_demangle` prints, the simplified
+/// names the Swift runtime's backtracer prints (`closure #1 in Ledger.total(at:)`), and the same with parameter
+/// types (`Ledger.total(at: Int)`), the form crash pipelines' symbol files show.
 ///
 /// It declines (nil) what it does not read or print exactly as the runtime of this toolchain does; callers then ask
 /// the runtime's demangler. Reusable: one value per thread keeps its buffers from one name to the next.
+///
+/// The product uses the form with parameter types, which the runtime does not print; the runtime prints the other two
+/// faster. They are kept because they are the runtime's forms: the full form prints every node of the tree, so the
+/// tests compare it with `swift_demangle` to check the parser, which the form with parameter types relies on.
 package struct SwiftSymbolDemangler {
     /// What a demangled name shows.
     package enum Style: Sendable {
@@ -12,6 +16,9 @@ package struct SwiftSymbolDemangler {
         /// The simplified form with the parameters' types (`add(_: Shape)` is `add(Shape)`… with labels:
         /// `total(at: Int)`), as Mozilla's dump_syms writes Swift names into symbol files.
         case simplifiedWithParameterTypes
+        /// Everything, as `swift_demangle` shows it with no flags
+        /// (`M.Ledger.total(at: Swift.Int) -> Swift.Int`).
+        case full
     }
 
     private var parser = SwiftSymbolParser()
@@ -29,11 +36,20 @@ package struct SwiftSymbolDemangler {
     /// The name the mangled bytes demangle to in `style`, or nil when this demangler declines them.
     package mutating func demangle(bytes: UnsafeBufferPointer<UInt8>, style: Style = .simplified) -> String? {
         guard let root = parser.parse(bytes) else { return nil }
-        var printer = SwiftNamePrinter(
-            tree: parser.tree, showsArgumentTypes: style == .simplifiedWithParameterTypes, reusing: buffer)
+        let options: SwiftNameOptions =
+            switch style {
+            case .simplified: .simplified
+            case .simplifiedWithParameterTypes: .withParameterTypes
+            case .full: .full
+            }
+        var printer = SwiftNamePrinter(tree: parser.tree, options: options, reusing: buffer)
         printer.print(root)
         defer { buffer = printer.output }
         guard printer.isValid, !printer.output.isEmpty else { return nil }
         return String(decoding: printer.output, as: UTF8.self)
     }
 }
+
+/// Its buffers move between threads through ``SwiftDemanglerPool``; the one member that is not `Sendable`, the
+/// pointer to the symbol being read, is set and cleared within one call.
+extension SwiftSymbolDemangler: @unchecked Sendable {}

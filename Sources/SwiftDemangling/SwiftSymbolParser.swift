@@ -52,6 +52,9 @@ struct SwiftSymbolParser {
                 parent = attribute
             }
         }
+        // A symbol names one entity; more nodes left on the stack are a damaged symbol, which the runtime's printer
+        // may still print in ways this one does not mirror.
+        guard stack.count == 1 else { return nil }
         for node in stack {
             if tree.kind(node) == .type {
                 guard tree.childCount(node) > 0 else { return nil }
@@ -241,24 +244,29 @@ struct SwiftSymbolParser {
     /// The words of an identifier that later identifiers may refer to: runs that start with a non-digit other than
     /// `_` and end before `_`, the end, or a capital letter after a non-capital; at least two characters.
     private mutating func recordWords(in slice: Range<Int>) {
+        // Once the list is full no later word is kept: the rest of the symbol need not be looked at for words.
+        guard words.count < Self.maximumWords, let base = input.baseAddress else { return }
         var wordStart = -1
+        var previous: UInt8 = 0
         for position in slice.lowerBound...slice.upperBound {
-            let character: UInt8 = position < slice.upperBound ? input[position] : 0
-            if wordStart >= 0 && isWordEnd(character, previous: input[position - 1]) {
-                if position - wordStart >= 2 && words.count < Self.maximumWords {
+            let character: UInt8 = position < slice.upperBound ? base[position] : 0
+            if wordStart >= 0 && isWordEnd(character, previous: previous) {
+                if position - wordStart >= 2 {
                     words.append(wordStart..<position)
+                    if words.count == Self.maximumWords { return }
                 }
                 wordStart = -1
             }
             if wordStart < 0 && isWordStart(character) { wordStart = position }
+            previous = character
         }
     }
 
-    private func isWordStart(_ character: UInt8) -> Bool {
+    @inline(__always) private func isWordStart(_ character: UInt8) -> Bool {
         !isDigit(character) && character != UInt8(ascii: "_") && character != 0
     }
 
-    private func isWordEnd(_ character: UInt8, previous: UInt8) -> Bool {
+    @inline(__always) private func isWordEnd(_ character: UInt8, previous: UInt8) -> Bool {
         if character == UInt8(ascii: "_") || character == 0 { return true }
         return !isUpperLetter(previous) && isUpperLetter(character)
     }

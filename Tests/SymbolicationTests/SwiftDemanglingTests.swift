@@ -45,24 +45,25 @@ struct SwiftDemanglingTests {
         return symbols
     }
 
-    @Test func simplifiedNamesAreTheRuntimes() throws {
+    @Test(arguments: [SwiftSymbolDemangler.Style.simplified, .full])
+    func namesAreTheRuntimes(_ style: SwiftSymbolDemangler.Style) throws {
         let symbols = try Self.corpus()
         #expect(symbols.count > 20_000)
-        let runtime = Demangler(style: .simplified)
+        let runtimeStyle: Demangler.Style = style == .full ? .full : .simplified
         var ours = SwiftSymbolDemangler()
         var answered = 0
         var differences: [String] = []
         var declined: [String] = []
         for symbol in symbols {
-            guard let name = ours.demangle(symbol) else {
+            guard let name = ours.demangle(symbol, style: style) else {
                 declined.append(symbol)
                 continue
             }
             answered += 1
-            let expected = runtime.demangle(symbol)
+            let expected = Demangler.runtimeDemangled(symbol, style: runtimeStyle)
             if name != expected { differences.append("\(symbol)\n  ours:    \(name)\n  runtime: \(expected)") }
         }
-        if let file = ProcessInfo.processInfo.environment["SWIFT_DEMANGLING_DIFFERENCES"] {
+        if let file = ProcessInfo.processInfo.environment["SWIFT_DEMANGLING_DIFFERENCES"].map({ "\($0).\(style)" }) {
             try differences.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
             try declined.joined(separator: "\n").write(toFile: file + ".declined", atomically: true, encoding: .utf8)
         }
@@ -78,7 +79,6 @@ struct SwiftDemanglingTests {
         let symbols = try Self.corpus()
         let step = max(1, symbols.count / 1_500)
         let sample = stride(from: 0, to: symbols.count, by: step).map { symbols[$0] }
-        let runtime = Demangler(style: .simplified)
         var ours = SwiftSymbolDemangler()
         var tried = 0
         var differences: [String] = []
@@ -91,8 +91,14 @@ struct SwiftDemanglingTests {
             variants.append(String(decoding: bytes, as: UTF8.self))
             for variant in variants {
                 tried += 1
-                guard let name = ours.demangle(variant) else { continue }
-                if name != runtime.demangle(variant) { differences.append("\(variant): \(name)") }
+                if let name = ours.demangle(variant), name != Demangler.runtimeDemangled(variant, style: .simplified) {
+                    differences.append("\(variant): \(name)")
+                }
+                if let name = ours.demangle(variant, style: .full),
+                    name != Demangler.runtimeDemangled(variant, style: .full)
+                {
+                    differences.append("\(variant) (full): \(name)")
+                }
             }
         }
         #expect(tried > 50_000)

@@ -3,7 +3,7 @@ import Symbolication
 /// Names as Breakpad symbol files show them: compiler suffixes of split and cloned functions removed (`.cold`,
 /// `.constprop.0`, ` [clone .isra.0]`), then demangled, C++ with its parameters and without its return type.
 struct BreakpadNames: Sendable {
-    private let demangler = Demangler(style: .withParameterTypes)
+    private let demangler = Demangler.sharingBuffers(style: .withParameterTypes)
 
     /// The name shown for `stored`, a name as a symbol table or the debug information stores it.
     func displayName(_ stored: String) -> String {
