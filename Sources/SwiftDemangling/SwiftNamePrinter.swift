@@ -7,7 +7,8 @@
 struct SwiftNamePrinter {
     let tree: SwiftNodeTree
     let options: SwiftNameOptions
-    private(set) var output: [UInt8] = []
+    /// The name printed so far (the demangler's buffer, emptied first).
+    let output: RawBuffer<UInt8>
     private(set) var isValid = true
     var specializationPrefixPrinted = false
     private var depth = 0
@@ -15,11 +16,11 @@ struct SwiftNamePrinter {
     /// Deeper trees than this are left to the runtime (which stops at a similar depth).
     private static let maximumDepth = 768
 
-    init(tree: SwiftNodeTree, options: SwiftNameOptions, reusing buffer: [UInt8]) {
+    init(tree: SwiftNodeTree, options: SwiftNameOptions, output: RawBuffer<UInt8>) {
         self.tree = tree
         self.options = options
-        output = buffer
-        output.removeAll(keepingCapacity: true)
+        self.output = output
+        output.removeAll()
     }
 
     mutating func invalidate() { isValid = false }
@@ -33,11 +34,12 @@ struct SwiftNamePrinter {
     }
 
     mutating func writeText(of node: SwiftNodeID) {
-        output.append(contentsOf: tree.text[tree.textRange(node)])
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: tree.text[tree.textRange(node)]))
     }
 
     mutating func write(number: UInt64) {
-        output.append(contentsOf: String(number).utf8)
+        if number >= 10 { write(number: number / 10) }
+        output.append(UInt8(ascii: "0") + UInt8(number % 10))
     }
 
     mutating func printChildren(_ node: SwiftNodeID, separator: StaticString? = nil) {

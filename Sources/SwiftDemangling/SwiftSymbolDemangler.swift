@@ -6,7 +6,7 @@
 /// the runtime's demangler. Reusable: one value per thread keeps its buffers from one name to the next.
 ///
 /// The product uses the form with parameter types, which the runtime does not print; the runtime prints the other two
-/// faster. They are kept because they are the runtime's forms: the full form prints every node of the tree, so the
+/// as fast and reads every mangling. They are kept because they are the runtime's forms: the full form prints every node of the tree, so the
 /// tests compare it with `swift_demangle` to check the parser, which the form with parameter types relies on.
 package struct SwiftSymbolDemangler {
     /// What a demangled name shows.
@@ -22,7 +22,7 @@ package struct SwiftSymbolDemangler {
     }
 
     private var parser = SwiftSymbolParser()
-    private var buffer: [UInt8] = []
+    private let output = RawBuffer<UInt8>(capacity: 512)
 
     /// A demangler with empty buffers.
     package init() {}
@@ -42,11 +42,10 @@ package struct SwiftSymbolDemangler {
             case .simplifiedWithParameterTypes: .withParameterTypes
             case .full: .full
             }
-        var printer = SwiftNamePrinter(tree: parser.tree, options: options, reusing: buffer)
+        var printer = SwiftNamePrinter(tree: parser.tree, options: options, output: output)
         printer.print(root)
-        defer { buffer = printer.output }
-        guard printer.isValid, !printer.output.isEmpty else { return nil }
-        return String(decoding: printer.output, as: UTF8.self)
+        guard printer.isValid, output.count > 0 else { return nil }
+        return String(decoding: output.elements, as: UTF8.self)
     }
 }
 

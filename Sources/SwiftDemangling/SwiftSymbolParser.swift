@@ -7,8 +7,8 @@
 /// (nil), and the caller asks the runtime's demangler, which reads every mangling.
 struct SwiftSymbolParser {
     var tree = SwiftNodeTree()
-    private(set) var stack: [SwiftNodeID] = []
-    private var substitutions: [SwiftNodeID] = []
+    private let stack = RawBuffer<SwiftNodeID>(capacity: 64)
+    private let substitutions = RawBuffer<SwiftNodeID>(capacity: 64)
     private var words: [Range<Int>] = []
     private var input: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
     var position = 0
@@ -19,8 +19,6 @@ struct SwiftSymbolParser {
     static let maximumRepeatCount = 2048
 
     init() {
-        stack.reserveCapacity(32)
-        substitutions.reserveCapacity(32)
         words.reserveCapacity(Self.maximumWords)
     }
 
@@ -28,8 +26,8 @@ struct SwiftSymbolParser {
     /// symbol of the manglings read here or uses an operator this reader does not know.
     mutating func parse(_ symbol: UnsafeBufferPointer<UInt8>) -> SwiftNodeID? {
         tree.removeAll()
-        stack.removeAll(keepingCapacity: true)
-        substitutions.removeAll(keepingCapacity: true)
+        stack.removeAll()
+        substitutions.removeAll()
         words.removeAll(keepingCapacity: true)
         input = symbol
         defer { input = UnsafeBufferPointer(start: nil, count: 0) }
@@ -55,7 +53,7 @@ struct SwiftSymbolParser {
         // A symbol names one entity; more nodes left on the stack are a damaged symbol, which the runtime's printer
         // may still print in ways this one does not mirror.
         guard stack.count == 1 else { return nil }
-        for node in stack {
+        for node in stack.elements {
             if tree.kind(node) == .type {
                 guard tree.childCount(node) > 0 else { return nil }
                 tree.addChild(tree.child(node, 0), to: parent)
@@ -105,7 +103,7 @@ struct SwiftSymbolParser {
 
     mutating func push(_ node: SwiftNodeID) { stack.append(node) }
 
-    mutating func pop() -> SwiftNodeID? { stack.popLast() }
+    mutating func pop() -> SwiftNodeID? { stack.count > 0 ? stack.removeLast() : nil }
 
     mutating func pop(_ kind: SwiftNodeKind) -> SwiftNodeID? {
         guard let last = stack.last, tree.kind(last) == kind else { return nil }
@@ -129,28 +127,19 @@ struct SwiftSymbolParser {
 
     mutating func make(_ kind: SwiftNodeKind, _ child: SwiftNodeID?) -> SwiftNodeID? {
         guard let child else { return nil }
-        let node = tree.make(kind)
-        tree.addChild(child, to: node)
-        return node
+        return tree.make(kind, children: child)
     }
 
     mutating func make(_ kind: SwiftNodeKind, _ first: SwiftNodeID?, _ second: SwiftNodeID?) -> SwiftNodeID? {
         guard let first, let second else { return nil }
-        let node = tree.make(kind)
-        tree.addChild(first, to: node)
-        tree.addChild(second, to: node)
-        return node
+        return tree.make(kind, children: first, second)
     }
 
     mutating func make(
         _ kind: SwiftNodeKind, _ first: SwiftNodeID?, _ second: SwiftNodeID?, _ third: SwiftNodeID?
     ) -> SwiftNodeID? {
         guard let first, let second, let third else { return nil }
-        let node = tree.make(kind)
-        tree.addChild(first, to: node)
-        tree.addChild(second, to: node)
-        tree.addChild(third, to: node)
-        return node
+        return tree.make(kind, children: first, second, third)
     }
 
     mutating func make(
@@ -158,12 +147,7 @@ struct SwiftSymbolParser {
         _ fourth: SwiftNodeID?
     ) -> SwiftNodeID? {
         guard let first, let second, let third, let fourth else { return nil }
-        let node = tree.make(kind)
-        tree.addChild(first, to: node)
-        tree.addChild(second, to: node)
-        tree.addChild(third, to: node)
-        tree.addChild(fourth, to: node)
-        return node
+        return tree.make(kind, children: first, second, third, fourth)
     }
 
     mutating func makeType(_ child: SwiftNodeID?) -> SwiftNodeID? { make(.type, child) }
