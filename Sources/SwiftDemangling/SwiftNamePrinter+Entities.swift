@@ -125,10 +125,7 @@ extension SwiftNamePrinter {
         var entity = entityNode
         var genericFunctionTypeList: SwiftNodeID?
         if tree.kind(entity) == .boundGenericFunction {
-            guard tree.childCount(entity) == 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(entity, children: 2) else { return nil }
             genericFunctionTypeList = tree.child(entity, 1)
             entity = tree.child(entity, 0)
         }
@@ -237,7 +234,7 @@ extension SwiftNamePrinter {
         }
         var functionType = type
         if tree.kind(type) == .dependentGenericType {
-            guard tree.childCount(type) == 2 else { return invalidate() }
+            guard has(type, children: 2) else { return }
             if genericFunctionTypeList == nil { print(tree.child(type, 0)) }
             let dependent = tree.child(type, 1)
             if needsSpaceBeforeType(dependent) { write(byte: UInt8(ascii: " ")) }

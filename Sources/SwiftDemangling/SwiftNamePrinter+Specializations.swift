@@ -64,7 +64,7 @@ extension SwiftNamePrinter {
     /// propagated values by their (mangled) symbols, demangled in turn: left to the runtime.
     private mutating func printSignatureParameter(_ parameter: SwiftNodeID) {
         typealias Kind = SwiftSymbolParser.SignatureParameterKind
-        guard tree.childCount(parameter) == 1 else { return invalidate() }
+        guard has(parameter, children: 1) else { return }
         let raw = tree.index(tree.child(parameter, 0))
         var printed = false
         func and(_ printer: inout SwiftNamePrinter) {

@@ -58,7 +58,7 @@ extension SwiftNamePrinter {
             print(type)
             write(".Type")
         case .associatedTypeRef:
-            guard tree.childCount(node) == 2 else { return invalidate() }
+            guard has(node, children: 2) else { return }
             print(tree.child(node, 0))
             write(".")
             writeText(of: tree.child(node, 1))
@@ -82,10 +82,10 @@ extension SwiftNamePrinter {
         case .dependentGenericSignature:
             printGenericSignature(node)
         case .dependentGenericParamType:
-            guard tree.childCount(node) == 2 else { return invalidate() }
+            guard has(node, children: 2) else { return }
             writeGenericParameterName(depth: tree.index(tree.child(node, 0)), index: tree.index(tree.child(node, 1)))
         case .dependentGenericConformanceRequirement, .dependentGenericSameTypeRequirement:
-            guard tree.childCount(node) == 2 else { return invalidate() }
+            guard has(node, children: 2) else { return }
             print(tree.child(node, 0))
             write(kind == .dependentGenericSameTypeRequirement ? " == " : ": ")
             print(tree.child(node, 1))
@@ -98,12 +98,12 @@ extension SwiftNamePrinter {
                 print(tree.child(node, position))
             }
         case .dependentGenericType:
-            guard tree.childCount(node) == 2 else { return invalidate() }
+            guard has(node, children: 2) else { return }
             print(tree.child(node, 0))
             if needsSpaceBeforeType(tree.child(node, 1)) { write(" ") }
             print(tree.child(node, 1))
         case .dependentMemberType:
-            guard tree.childCount(node) == 2 else { return invalidate() }
+            guard has(node, children: 2) else { return }
             print(tree.child(node, 0))
             write(".")
             print(tree.child(node, 1))
@@ -133,7 +133,7 @@ extension SwiftNamePrinter {
             printFirstChild(node)
             write("]")
         case .sugaredDictionary:
-            guard tree.childCount(node) == 2 else { return invalidate() }
+            guard has(node, children: 2) else { return }
             write("[")
             print(tree.child(node, 0))
             write(" : ")

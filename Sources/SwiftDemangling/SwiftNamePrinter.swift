@@ -25,6 +25,20 @@ struct SwiftNamePrinter {
 
     mutating func invalidate() { isValid = false }
 
+    /// Whether `node` has `count` children; when not, the tree is one this printer does not mirror, and it gives up.
+    mutating func has(_ node: SwiftNodeID, children count: Int) -> Bool {
+        if tree.childCount(node) == count { return true }
+        invalidate()
+        return false
+    }
+
+    /// Whether `node` has `count` children or more; when not, the printer gives up.
+    mutating func has(_ node: SwiftNodeID, atLeast count: Int) -> Bool {
+        if tree.childCount(node) >= count { return true }
+        invalidate()
+        return false
+    }
+
     mutating func write(_ text: StaticString) {
         text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
@@ -109,10 +123,7 @@ struct SwiftNamePrinter {
             writeText(of: node)
             write(" postfix")
         case .extension_:
-            guard tree.childCount(node) >= 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, atLeast: 2) else { return nil }
             if options.showsExtensionContexts {
                 write("(extension in ")
                 print(tree.child(node, 0), asPrefixContext: true)
@@ -121,10 +132,7 @@ struct SwiftNamePrinter {
             print(tree.child(node, 1))
             if tree.childCount(node) == 3 { print(tree.child(node, 2)) }
         case .localDeclName:
-            guard tree.childCount(node) == 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, children: 2) else { return nil }
             print(tree.child(node, 1))
             write(" #")
             write(number: tree.index(tree.child(node, 0)) + 1)
@@ -157,10 +165,7 @@ struct SwiftNamePrinter {
             write(options.shortensThunks ? " for " : " value witness for ")
             printFirstChild(node)
         case .keyPathGetterThunkHelper, .keyPathSetterThunkHelper:
-            guard tree.childCount(node) >= 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, atLeast: 2) else { return nil }
             write(kind == .keyPathGetterThunkHelper ? "key path getter for " : "key path setter for ")
             print(tree.child(node, 0))
             write(" : ")
@@ -169,19 +174,13 @@ struct SwiftNamePrinter {
                 if tree.kind(child) == .isSerialized { write(", serialized") } else { print(child) }
             }
         case .baseWitnessTableAccessor:
-            guard tree.childCount(node) == 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, children: 2) else { return nil }
             write("base witness table accessor for ")
             print(tree.child(node, 1))
             write(" in ")
             print(tree.child(node, 0))
         case .associatedTypeWitnessTableAccessor:
-            guard tree.childCount(node) == 3 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, children: 3) else { return nil }
             write("associated type witness table accessor for ")
             print(tree.child(node, 1))
             write(" : ")
@@ -206,10 +205,7 @@ struct SwiftNamePrinter {
                 printChildren(node)
             }
         case .reabstractionThunk, .reabstractionThunkHelper:
-            guard tree.childCount(node) >= 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, atLeast: 2) else { return nil }
             let count = tree.childCount(node)
             if options.shortensThunks {
                 write("thunk for ")
@@ -226,19 +222,13 @@ struct SwiftNamePrinter {
                 print(tree.child(node, count - 2))
             }
         case .protocolWitness:
-            guard tree.childCount(node) == 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, children: 2) else { return nil }
             write("protocol witness for ")
             print(tree.child(node, 1))
             write(" in conformance ")
             print(tree.child(node, 0))
         case .protocolConformance:
-            guard tree.childCount(node) == 3 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, children: 3) else { return nil }
             print(tree.child(node, 0))
             if options.showsConformances {
                 write(" : ")
@@ -247,19 +237,13 @@ struct SwiftNamePrinter {
                 print(tree.child(node, 2))
             }
         case .vTableThunk:
-            guard tree.childCount(node) == 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, children: 2) else { return nil }
             write("vtable thunk for ")
             print(tree.child(node, 1))
             write(" dispatching to ")
             print(tree.child(node, 0))
         case .lazyProtocolWitnessTableAccessor, .lazyProtocolWitnessTableCacheVariable:
-            guard tree.childCount(node) == 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, children: 2) else { return nil }
             write(
                 kind == .lazyProtocolWitnessTableAccessor
                     ? "lazy protocol witness table accessor for type "
@@ -268,10 +252,7 @@ struct SwiftNamePrinter {
             write(" and conformance ")
             print(tree.child(node, 1))
         case .fieldOffset:
-            guard tree.childCount(node) == 2 else {
-                invalidate()
-                return nil
-            }
+            guard has(node, children: 2) else { return nil }
             print(tree.child(node, 0))
             write("field offset for ")
             print(tree.child(node, 1))
