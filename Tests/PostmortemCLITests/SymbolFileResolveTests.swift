@@ -104,7 +104,8 @@ struct SymbolFileResolveTests {
     /// `symbolicate --symbols STORE` names the frames of logs whose binaries are not here from the store (found by
     /// name and the debug id of the build-id the log gives), as with the binaries: same functions, inline chains, files
     /// and lines (no columns). A systemd-coredump report of a C program and its library, and the Swift runtime's
-    /// backtrace (Swift names are compared as the files hold them: demangled in full).
+    /// backtrace (Swift frames must be named; the files hold Swift names as dump_syms writes them, with parameter
+    /// types, where `symbolicate` shows the backtracer's form).
     @Test(arguments: [
         ("linux-c-signal", "coredump.txt", ["app", "libsens.so"], true),
         ("linux-swift-backtrace", "crash.txt", ["inventory"], false)
