@@ -35,6 +35,10 @@ extension SwiftNamePrinter {
             printChildren(node)
         case .throwsAnnotation:
             write(" throws")
+        case .typedThrowsAnnotation:
+            write(" throws(")
+            printFirstChild(node)
+            write(")")
         case .globalActorFunctionType:
             guard let actor = tree.childIfPresent(node, 0) else { return invalidate() }
             write("@")
@@ -91,6 +95,15 @@ extension SwiftNamePrinter {
             print(tree.child(node, 1))
         case .dependentGenericLayoutRequirement:
             printLayoutRequirement(node)
+        case .dependentGenericInverseConformanceRequirement:
+            guard has(node, children: 2) else { return }
+            print(tree.child(node, 0))
+            // The invertible protocols by their bit (`swift/ABI/InvertibleProtocols.def`); always qualified.
+            switch tree.index(tree.child(node, 1)) {
+            case 0: write(": ~Swift.Copyable")
+            case 1: write(": ~Swift.Escapable")
+            default: invalidate()
+            }
         case .genericSpecializationParam:
             printFirstChild(node)
             for position in 1..<max(1, tree.childCount(node)) {
@@ -169,7 +182,9 @@ extension SwiftNamePrinter {
             start += 1
         }
         var throwsNode: SwiftNodeID?
-        if tree.kind(tree.child(node, start)) == .throwsAnnotation {
+        if tree.kind(tree.child(node, start)) == .throwsAnnotation
+            || tree.kind(tree.child(node, start)) == .typedThrowsAnnotation
+        {
             throwsNode = tree.child(node, start)
             start += 1
         }

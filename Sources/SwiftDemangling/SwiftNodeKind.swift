@@ -56,6 +56,7 @@ enum SwiftNodeKind: UInt8 {
     case returnType
     case labelList
     case throwsAnnotation
+    case typedThrowsAnnotation
     case asyncAnnotation
     case concurrentFunctionType
     case globalActorFunctionType
@@ -91,6 +92,7 @@ enum SwiftNodeKind: UInt8 {
     case dependentGenericConformanceRequirement
     case dependentGenericSameTypeRequirement
     case dependentGenericLayoutRequirement
+    case dependentGenericInverseConformanceRequirement
     case associatedTypeRef
     case opaqueReturnType
     case opaqueReturnTypeOf

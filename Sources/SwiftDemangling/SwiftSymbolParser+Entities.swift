@@ -149,7 +149,7 @@ extension SwiftSymbolParser {
 
     mutating func demangleGenericRequirement() -> SwiftNodeID? {
         enum Subject { case generic, associated, compoundAssociated, substitution }
-        enum Constraint { case conformance, baseClass, sameType, layout }
+        enum Constraint { case conformance, baseClass, sameType, layout, inverse }
         let subject: Subject
         let constraint: Constraint
         switch next() {
@@ -168,12 +168,21 @@ extension SwiftSymbolParser {
         case UInt8(ascii: "p"): (constraint, subject) = (.conformance, .associated)
         case UInt8(ascii: "P"): (constraint, subject) = (.conformance, .compoundAssociated)
         case UInt8(ascii: "Q"): (constraint, subject) = (.conformance, .substitution)
+        case UInt8(ascii: "i"): (constraint, subject) = (.inverse, .generic)
+        case UInt8(ascii: "I"): (constraint, subject) = (.inverse, .substitution)
         case UInt8(ascii: "d"), UInt8(ascii: "z"), UInt8(ascii: "_"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             pushBack()
             (constraint, subject) = (.conformance, .generic)
         default:
-            // Inverse, same-shape, value and pack requirements (Swift 5.9 and later) are left to the runtime.
+            // Inverse requirements on associated types, same-shape, value and pack requirements are left to the
+            // runtime.
             return nil
+        }
+        // An inverse requirement (`~Copyable`) names its protocol by index, before its subject.
+        var inverseProtocol: SwiftNodeID?
+        if constraint == .inverse {
+            guard let index = demangleIndexAsNode() else { return nil }
+            inverseProtocol = index
         }
 
         let constrained: SwiftNodeID?
@@ -191,6 +200,8 @@ extension SwiftSymbolParser {
         }
 
         switch constraint {
+        case .inverse:
+            return make(.dependentGenericInverseConformanceRequirement, constrained, inverseProtocol)
         case .conformance:
             return make(.dependentGenericConformanceRequirement, constrained, popProtocol())
         case .baseClass:

@@ -111,7 +111,7 @@ extension SwiftSymbolParser {
     static func isRequirement(_ kind: SwiftNodeKind) -> Bool {
         switch kind {
         case .dependentGenericSameTypeRequirement, .dependentGenericLayoutRequirement,
-            .dependentGenericConformanceRequirement:
+            .dependentGenericConformanceRequirement, .dependentGenericInverseConformanceRequirement:
             return true
         default: return false
         }

@@ -71,7 +71,7 @@ extension SwiftSymbolParser {
     mutating func popFunctionType(_ kind: SwiftNodeKind) -> SwiftNodeID? {
         let function = tree.make(kind)
         add(pop(.globalActorFunctionType), to: function)
-        add(pop(.throwsAnnotation), to: function)
+        add(pop { $0 == .throwsAnnotation || $0 == .typedThrowsAnnotation }, to: function)
         add(pop(.concurrentFunctionType), to: function)
         add(pop(.asyncAnnotation), to: function)
         var result = add(popFunctionParameters(.argumentTuple), to: function)
@@ -102,14 +102,17 @@ extension SwiftSymbolParser {
         guard tree.kind(function) == .functionType || tree.kind(function) == .noEscapeFunctionType else {
             return nil
         }
+        // The annotations before the parameters, in the order `popFunctionType` adds them.
         var first = 0
-        for annotation in [
-            SwiftNodeKind.globalActorFunctionType, .throwsAnnotation, .concurrentFunctionType,
-            .asyncAnnotation
-        ]
-        where first < tree.childCount(function) && tree.kind(tree.child(function, first)) == annotation {
-            first += 1
+        func skip(_ kind: SwiftNodeKind, or other: SwiftNodeKind? = nil) {
+            guard first < tree.childCount(function) else { return }
+            let found = tree.kind(tree.child(function, first))
+            if found == kind || found == other { first += 1 }
         }
+        skip(.globalActorFunctionType)
+        skip(.throwsAnnotation, or: .typedThrowsAnnotation)
+        skip(.concurrentFunctionType)
+        skip(.asyncAnnotation)
         guard first < tree.childCount(function) else { return nil }
         let argumentTuple = tree.child(function, first)
         guard tree.kind(argumentTuple) == .argumentTuple, tree.childCount(argumentTuple) > 0 else { return nil }
@@ -338,6 +341,7 @@ extension SwiftSymbolParser {
         case UInt8(ascii: "b"): return tree.make(.concurrentFunctionType)
         case UInt8(ascii: "c"): return make(.globalActorFunctionType, popTypeAndGetChild())
         case UInt8(ascii: "i"): return makeType(make(.isolated, popTypeAndGetChild()))
+        case UInt8(ascii: "K"): return make(.typedThrowsAnnotation, popTypeAndGetChild())
         case UInt8(ascii: "k"): return makeType(make(.noDerivative, popTypeAndGetChild()))
         case UInt8(ascii: "t"): return makeType(make(.compileTimeConst, popTypeAndGetChild()))
         default: return nil
