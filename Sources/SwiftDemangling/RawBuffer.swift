@@ -28,14 +28,8 @@ final class RawBuffer<Element: BitwiseCopyable> {
     @inline(__always) func removeAll() { header.pointee.count = 0 }
 
     @inline(__always) subscript(position: Int) -> Element {
-        get {
-            assert(position < count)
-            return header.pointee.base[position]
-        }
-        set {
-            assert(position < count)
-            header.pointee.base[position] = newValue
-        }
+        assert(position < count)
+        return header.pointee.base[position]
     }
 
     @inline(__always) func append(_ element: Element) {

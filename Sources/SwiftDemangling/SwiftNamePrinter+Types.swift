@@ -142,16 +142,11 @@ extension SwiftNamePrinter {
             guard let type = tree.childIfPresent(node, 0) else { return invalidate() }
             printOptional(type)
         case .sugaredArray:
-            write("[")
-            printFirstChild(node)
-            write("]")
+            guard has(node, children: 1) else { return }
+            printArray(of: tree.child(node, 0))
         case .sugaredDictionary:
             guard has(node, children: 2) else { return }
-            write("[")
-            print(tree.child(node, 0))
-            write(" : ")
-            print(tree.child(node, 1))
-            write("]")
+            printDictionary(tree.child(node, 0), tree.child(node, 1))
         case .sugaredParen:
             write("(")
             printFirstChild(node)
@@ -301,18 +296,28 @@ extension SwiftNamePrinter {
             guard let type = tree.childIfPresent(arguments, 0) else { return invalidate() }
             printOptional(type, implicitlyUnwrapped: sugar(node, kind: kind) == .implicitlyUnwrappedOptional)
         case .array:
-            write("[")
-            print(tree.child(arguments, 0))
-            write("]")
+            printArray(of: tree.child(arguments, 0))
         case .dictionary:
-            write("[")
-            print(tree.child(arguments, 0))
-            write(" : ")
-            print(tree.child(arguments, 1))
-            write("]")
+            printDictionary(tree.child(arguments, 0), tree.child(arguments, 1))
         case .none:
             printBoundGenericWithoutSugar(node)
         }
+    }
+
+    /// `[Element]`, for a bound `Swift.Array` and the debugger's sugared array alike.
+    private mutating func printArray(of element: SwiftNodeID) {
+        write("[")
+        print(element)
+        write("]")
+    }
+
+    /// `[Key : Value]`, for a bound `Swift.Dictionary` and the debugger's sugared dictionary alike.
+    private mutating func printDictionary(_ key: SwiftNodeID, _ value: SwiftNodeID) {
+        write("[")
+        print(key)
+        write(" : ")
+        print(value)
+        write("]")
     }
 
     private mutating func printOptional(_ type: SwiftNodeID, implicitlyUnwrapped: Bool = false) {

@@ -355,7 +355,6 @@ struct SwiftNamePrinter {
         case .weak: "weak "
         case .unowned: "unowned "
         case .unmanaged: "unowned(unsafe) "
-        case .objCAttribute: nil
         default: nil
         }
     }

@@ -16,12 +16,10 @@ enum SwiftNodeKind: UInt8 {
     case module
     case localDeclName
     case privateDeclName
-    case relatedEntityDeclName
     case infixOperator
     case prefixOperator
     case postfixOperator
     case extension_
-    case anonymousContext
 
     // Nominal types and their bound forms.
     case type
@@ -95,8 +93,6 @@ enum SwiftNodeKind: UInt8 {
     case dependentGenericInverseConformanceRequirement
     case associatedTypeRef
     case opaqueReturnType
-    case opaqueReturnTypeOf
-    case opaqueType
 
     // Impl function types (reabstraction thunks).
     case implFunctionType
@@ -235,6 +231,4 @@ enum SwiftNodeKind: UInt8 {
     case directness
     case reflectionMetadataFieldDescriptor
     case reflectionMetadataBuiltinDescriptor
-    case associatedTypeDescriptor
-    case protocolRequirementsBaseDescriptor
 }

@@ -193,16 +193,6 @@ struct SwiftNodeTree {
     }
 
     func textEquals(_ node: SwiftNodeID, _ string: StaticString) -> Bool {
-        let range = textRange(node)
-        return string.withUTF8Buffer { expected in
-            expected.count == range.count
-                && memcmpEqual(bytes.base + range.lowerBound, expected.baseAddress, range.count)
-        }
-    }
-
-    private func memcmpEqual(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
-        guard let right else { return count == 0 }
-        for offset in 0..<count where left[offset] != right[offset] { return false }
-        return true
+        string.withUTF8Buffer { text[textRange(node)].elementsEqual($0) }
     }
 }

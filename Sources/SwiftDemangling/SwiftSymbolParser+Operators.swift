@@ -76,7 +76,7 @@ extension SwiftSymbolParser {
 
     static func isDeclName(_ kind: SwiftNodeKind) -> Bool {
         switch kind {
-        case .identifier, .localDeclName, .privateDeclName, .relatedEntityDeclName, .prefixOperator,
+        case .identifier, .localDeclName, .privateDeclName, .prefixOperator,
             .postfixOperator, .infixOperator:
             return true
         default: return false
@@ -93,7 +93,7 @@ extension SwiftSymbolParser {
     /// The context kinds of `DemangleNodes.def` (`CONTEXT_NODE`) among those read here.
     static func isContext(_ kind: SwiftNodeKind) -> Bool {
         switch kind {
-        case .allocator, .anonymousContext, .class_, .constructor, .deallocator, .defaultArgumentInitializer,
+        case .allocator, .class_, .constructor, .deallocator, .defaultArgumentInitializer,
             .destructor, .didSet, .enum_, .explicitClosure, .extension_, .function, .getter, .globalGetter,
             .iVarInitializer, .iVarDestroyer, .implicitClosure, .initializer, .materializeForSet, .modifyAccessor,
             .module, .nativeOwningAddressor, .nativeOwningMutableAddressor, .nativePinningAddressor,

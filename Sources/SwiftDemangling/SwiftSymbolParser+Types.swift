@@ -235,9 +235,11 @@ extension SwiftSymbolParser {
 
     // MARK: Names
 
+    /// The operator character each lower-case letter of an operator's mangled name stands for (space: none).
+    private static let operatorCharacters = Array("& @/= >    <*!|+?%-~   ^ .".utf8)
+
     mutating func demangleOperatorIdentifier() -> SwiftNodeID? {
         guard let identifier = pop(.identifier) else { return nil }
-        let table = Array("& @/= >    <*!|+?%-~   ^ .".utf8)
         let start = tree.textCount
         var operatorText: [UInt8] = []
         for byte in tree.text[tree.textRange(identifier)] {
@@ -246,7 +248,7 @@ extension SwiftSymbolParser {
                 continue
             }
             guard isLowerLetter(byte) else { return nil }
-            let mapped = table[Int(byte - UInt8(ascii: "a"))]
+            let mapped = Self.operatorCharacters[Int(byte - UInt8(ascii: "a"))]
             guard mapped != UInt8(ascii: " ") else { return nil }
             operatorText.append(mapped)
         }

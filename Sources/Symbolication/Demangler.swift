@@ -49,15 +49,11 @@ public struct Demangler: Sendable {
             // The full and simplified forms are the runtime's: ours is no faster on them (on the full names of a large
             // Swift program, 14,000 instructions a name either way), and the runtime reads every mangling. The form
             // with parameter types only ours prints.
-            if style == .withParameterTypes {
-                if let pool {
-                    if let name = pool.demangle(linkageName, style: .simplifiedWithParameterTypes) { return name }
-                } else {
-                    var swiftDemangler = SwiftSymbolDemangler()
-                    if let name = swiftDemangler.demangle(linkageName, style: .simplifiedWithParameterTypes) {
-                        return name
-                    }
-                }
+            // Without a pool of its own (``sharingBuffers(style:)``), a demangler gets buffers for the one name.
+            if style == .withParameterTypes,
+                let name = (pool ?? SwiftDemanglerPool()).demangle(linkageName, style: .simplifiedWithParameterTypes)
+            {
+                return name
             }
             return Self.runtimeDemangled(linkageName, style: style)
         }

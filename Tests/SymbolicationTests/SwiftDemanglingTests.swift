@@ -34,7 +34,12 @@ struct SwiftDemanglingTests {
 
     /// The toolchain's libraries, the Swift fixtures, and the binaries listed in `POSTMORTEM_DEMANGLING_BINARIES`
     /// (separated by `:`; the benchmark corpora, say).
-    private static func corpus() throws -> [String] {
+    private static func corpus() throws -> [String] { try listedCorpus.get() }
+
+    /// Listed once per test process: `nm` over the libraries takes seconds, and three tests read the list.
+    private static let listedCorpus = Result { try listCorpus() }
+
+    private static func listCorpus() throws -> [String] {
         var symbols: [String] = []
         let extra =
             ProcessInfo.processInfo.environment["POSTMORTEM_DEMANGLING_BINARIES"]?.split(separator: ":")
