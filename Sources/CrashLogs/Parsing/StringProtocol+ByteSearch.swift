@@ -1,3 +1,4 @@
+import Glibc
 import PostmortemCore
 
 /// Searching and trimming log text over its UTF-8 bytes: no Foundation, no grapheme walking, no copies.
@@ -95,6 +96,15 @@ extension Substring {
 }
 
 extension String {
+    /// Whether `byte` (an ASCII byte) occurs in the string: the test a reader puts before its searches of a line, most
+    /// lines of most logs holding none of the byte its words need (`memchr` over the bytes).
+    func containsByte(_ byte: UInt8) -> Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(byte), bytes.count) != nil
+        } ?? utf8.contains(byte)
+    }
+
     /// Whether the string begins with the bytes of `prefix`: ``Substring/startsWithBytes(_:skippingBlanks:)``
     /// without a substring, for the checks asked of every line of a log (`hasPrefix` compares characters).
     func startsWithBytes(_ prefix: String) -> Bool { Substring(self).startsWithBytes(prefix) }

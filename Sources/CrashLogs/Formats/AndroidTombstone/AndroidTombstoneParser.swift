@@ -13,40 +13,6 @@ struct AndroidTombstoneParser {
         var buildID: String?
     }
 
-    /// Finds `#NN pc HEX  path …` anywhere in the line (logcat puts its own prefix before it).
-    static func frame(in line: String) -> FrameLine? {
-        // Over the bytes up to `pc `: every line of a tombstone (maps, registers, memory) is asked, most ruled out by
-        // one vectorised search.
-        let utf8 = line.utf8
-        guard line.includes(" pc "), let hash = line.firstByteRange(of: "#"),
-            let (index, digitsEnd) = line[hash.upperBound...].leadingDecimal(),
-            utf8.distance(from: hash.upperBound, to: digitsEnd) >= 2, digitsEnd < utf8.endIndex,
-            utf8[digitsEnd] == UInt8(ascii: " ")
-        else { return nil }
-        var cursor = digitsEnd
-        while cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: " ") { utf8.formIndex(after: &cursor) }
-        guard Substring(utf8[cursor...]).utf8.starts(with: "pc ".utf8) else { return nil }
-        let text = Substring(utf8[utf8.index(cursor, offsetBy: 3)...]).drop { $0 == " " }
-        let pcText = text.prefix { $0.isHexDigit }
-        guard pcText.count == 8 || pcText.count == 16, let pc = UInt64(pcText, radix: 16) else { return nil }
-        var rest = String(text.dropFirst(pcText.count)).trimmingWhitespace
-        var frame = FrameLine(index: index, relativePC: pc, path: "", function: nil, functionOffset: nil, buildID: nil)
-        if rest.hasSuffix(")"), let build = rest.lastRange(of: "(BuildId: ") {
-            frame.buildID = String(rest[build.upperBound..<rest.index(before: rest.endIndex)])
-            rest = String(rest[..<build.lowerBound]).trimmingWhitespace
-        }
-        if rest.hasSuffix(")"), let open = rest.lastRange(of: " (") {
-            let inside = rest[open.upperBound..<rest.index(before: rest.endIndex)]
-            if let plus = inside.lastIndex(of: "+"), let offset = UInt64(inside[inside.index(after: plus)...]) {
-                frame.function = String(inside[..<plus])
-                frame.functionOffset = offset
-                rest = String(rest[..<open.lowerBound]).trimmingWhitespace
-            }
-        }
-        frame.path = rest
-        return frame.path.isEmpty ? nil : frame
-    }
-
     /// A frame of a tombstone a symbolizer has been through (ClusterFuzz, `ndk-stack`, a sanitizer's own printing):
     /// `#0 0x00084fe6 in tgkill /bionic/libc/arch-x86/syscalls/tgkill.S:20`, as sanitizers print them. Only inside a
     /// tombstone's `backtrace:` (``parse(_:)`` reads them where debuggerd's own lines are not).
@@ -75,7 +41,10 @@ struct AndroidTombstoneParser {
         for (number, line) in lines.enumerated() {
             if let tombstoneWriter, let writer = writers[number], writer != tombstoneWriter { continue }
             let text = line.text
-            if let range = text.range(of: "pid: "), text.includes(", tid: ") {
+            // Most lines of a tombstone (maps, registers, memory, logcat) hold neither a frame's `#` nor a header's
+            // `:`: one `memchr` each rules them out before any word is looked for.
+            let mayHaveField = text.containsByte(UInt8(ascii: ":"))
+            if mayHaveField, let range = text.range(of: "pid: "), text.includes(", tid: ") {
                 stacks.close(into: &report)
                 threadName = String(text[range.lowerBound...]).trimmingWhitespace
             }
@@ -86,10 +55,11 @@ struct AndroidTombstoneParser {
                 report.exception = CrashReport.Exception(
                     type: detail.split(separator: ",").first.map(String.init), message: detail)
             }
-            if let range = text.range(of: "Abort message: ") {
+            if mayHaveField, let range = text.range(of: "Abort message: ") {
                 let message = String(text[range.upperBound...]).trimmingWhitespace
                 report.exception = CrashReport.Exception(type: report.exception?.type, message: message)
             }
+            guard text.containsByte(UInt8(ascii: "#")) else { continue }
             guard let parsed = frame(in: text) else {
                 if let symbolized = symbolizedFrame(in: text) {
                     if symbolized.index == 0 { stacks.close(into: &report) }

@@ -14,7 +14,7 @@ enum LogcatWriters {
         var block: Int?
         for line in lines {
             let whole = line.prefix.isEmpty ? line.text : line.prefix + line.text
-            if whole.hasPrefix("--------- ") {
+            if whole.startsWithBytes("--------- ") {
                 block = blockHeader(whole)
                 writers.append(block)
                 continue
@@ -63,7 +63,7 @@ enum LogcatWriters {
     /// `pid: N, tid: M` header; nil when the lines name no writers.
     static func tombstoneWriter(_ lines: [LogLine], writers: [Int?]) -> Int? {
         if let banner = lines.indices.first(where: {
-            writers[$0] != nil && lines[$0].text.hasPrefix("*** *** *** *** ***")
+            writers[$0] != nil && lines[$0].text.startsWithBytes("*** *** *** *** ***")
         }) {
             return writers[banner]
         }

@@ -1,0 +1,100 @@
+extension AndroidTombstoneParser {
+    /// Finds `#NN pc HEX  path …` anywhere in the line (logcat puts its own prefix before it), read over the line's
+    /// bytes: every line of a tombstone with a `#` in it is asked (all threads' backtraces, in xCrash's reports), and
+    /// only the parts a frame keeps become strings. Digits and delimiters are ASCII's.
+    static func frame(in line: String) -> FrameLine? {
+        let bytes = line.utf8.span
+        guard let hash = firstOffset(of: UInt8(ascii: "#"), in: bytes), line.includes(" pc ") else { return nil }
+        // The frame number: at least two digits (debuggerd writes `#00`), then a space.
+        var cursor = hash + 1
+        var index = 0, digits = 0
+        while cursor < bytes.count, isDigit(bytes[cursor]) {
+            guard digits < 18 else { return nil }
+            index = index * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+            digits += 1
+            cursor += 1
+        }
+        guard digits >= 2, cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") else { return nil }
+        while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
+        guard cursor + 3 <= bytes.count, bytes[cursor] == UInt8(ascii: "p"), bytes[cursor + 1] == UInt8(ascii: "c"),
+            bytes[cursor + 2] == UInt8(ascii: " ")
+        else { return nil }
+        cursor += 3
+        while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
+        // The pc: 8 or 16 hex digits, relative to the library's load bias.
+        var pc: UInt64 = 0
+        let pcStart = cursor
+        while cursor < bytes.count, let digit = HexNumber.digit(bytes[cursor]) {
+            guard cursor - pcStart < 16 else { return nil }
+            pc = pc << 4 | UInt64(digit)
+            cursor += 1
+        }
+        guard cursor - pcStart == 8 || cursor - pcStart == 16 else { return nil }
+        // The rest: `path[ (function+offset)][ (BuildId: id)]`, blanks around each part dropped.
+        var rest = trimmed(cursor..<bytes.count, in: bytes)
+        var frame = FrameLine(index: index, relativePC: pc, path: "", function: nil, functionOffset: nil, buildID: nil)
+        if endsInParenthesis(rest, in: bytes), let build = lastOffset(of: "(BuildId: ", in: bytes, within: rest) {
+            frame.buildID = text(build + "(BuildId: ".utf8.count..<rest.upperBound - 1, of: line)
+            rest = trimmed(rest.lowerBound..<build, in: bytes)
+        }
+        if endsInParenthesis(rest, in: bytes), let open = lastOffset(of: " (", in: bytes, within: rest) {
+            let inside = open + 2..<rest.upperBound - 1
+            if let plus = lastOffset(of: "+", in: bytes, within: inside),
+                let offset = UInt64(Substring(text(plus + 1..<inside.upperBound, of: line)))
+            {
+                frame.function = text(inside.lowerBound..<plus, of: line)
+                frame.functionOffset = offset
+                rest = trimmed(rest.lowerBound..<open, in: bytes)
+            }
+        }
+        guard !rest.isEmpty else { return nil }
+        frame.path = text(rest, of: line)
+        return frame
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    private static func firstOffset(of byte: UInt8, in bytes: Span<UInt8>) -> Int? {
+        var offset = 0
+        while offset < bytes.count {
+            if bytes[offset] == byte { return offset }
+            offset += 1
+        }
+        return nil
+    }
+
+    /// Where `needle` last starts within `range` of `bytes`.
+    private static func lastOffset(of needle: String, in bytes: Span<UInt8>, within range: Range<Int>) -> Int? {
+        let pattern = needle.utf8.span
+        guard range.count >= pattern.count else { return nil }
+        var start = range.upperBound - pattern.count
+        while start >= range.lowerBound {
+            var matched = 0
+            while matched < pattern.count, bytes[start + matched] == pattern[matched] { matched += 1 }
+            if matched == pattern.count { return start }
+            start -= 1
+        }
+        return nil
+    }
+
+    private static func endsInParenthesis(_ range: Range<Int>, in bytes: Span<UInt8>) -> Bool {
+        !range.isEmpty && bytes[range.upperBound - 1] == UInt8(ascii: ")")
+    }
+
+    /// `range` without the blanks it starts and ends with.
+    private static func trimmed(_ range: Range<Int>, in bytes: Span<UInt8>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper, isBlank(bytes[lower]) { lower += 1 }
+        while upper > lower, isBlank(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// The text of the bytes at `range` of `line`, whose ends are ASCII bytes (whole characters either side).
+    private static func text(_ range: Range<Int>, of line: String) -> String {
+        let utf8 = line.utf8
+        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return String(Substring(utf8[lower..<utf8.index(lower, offsetBy: range.count)]))
+    }
+}
