@@ -72,11 +72,17 @@ struct AndroidTombstoneParser {
             }
             if parsed.index == 0 { stacks.close(into: &report) }
             if stacks.current.isEmpty { stacks.noteText(threadName ?? "backtrace") }
-            // An APK path names its library after `!`: `base.apk!libfoo.so`.
+            // An APK path names its library after `!`: `base.apk!libfoo.so`. (Split only where the byte occurs:
+            // splitting walks characters, and every frame of every thread of a report is here.)
+            let path = parsed.path
             let name =
-                parsed.path.split(separator: "!").last.map { GlibcBacktraceParser.fileName(String($0)) } ?? parsed.path
+                !path.containsByte(UInt8(ascii: "!"))
+                ? GlibcBacktraceParser.fileName(path)
+                : path.split(separator: "!").last.map { GlibcBacktraceParser.fileName(String($0)) } ?? path
             let image = report.imageIndex(
-                named: name.split(separator: " ").first.map(String.init) ?? name, path: parsed.path)
+                named: name.containsByte(UInt8(ascii: " "))
+                    ? name.split(separator: " ").first.map(String.init) ?? name : name,
+                path: path)
             if let buildID = parsed.buildID { report.images[image].identify(as: buildID) }
             // libunwindstack prints every frame but the first already moved back into the call.
             stacks.append(

@@ -43,15 +43,25 @@ enum LogcatWriters {
             time.allSatisfy({ $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) })
         else { return nil }
         let pid = fields.removeFirst(), tid = fields.removeFirst(), level = fields.removeFirst()
-        guard tid.allSatisfy({ (0x30...0x39).contains($0) }), level.count == 1, "VDIWEFA".utf8.contains(level.first!)
+        guard tid.allSatisfy({ (0x30...0x39).contains($0) }), level.count == 1, isLevel(level.first!)
         else { return nil }
         return Int(String(decoding: pid, as: UTF8.self))
+    }
+
+    /// Whether `byte` is one of logcat's priority letters (`VDIWEFA`): asked of the first byte of every line.
+    static func isLevel(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "V"), UInt8(ascii: "D"), UInt8(ascii: "I"), UInt8(ascii: "W"), UInt8(ascii: "E"),
+            UInt8(ascii: "F"), UInt8(ascii: "A"):
+            true
+        default: false
+        }
     }
 
     /// `L/TAG( PID): ` → PID.
     static func brief(_ text: String) -> Int? {
         let utf8 = text.utf8
-        guard utf8.count > 6, "VDIWEFA".utf8.contains(utf8.first!), utf8.dropFirst().first == UInt8(ascii: "/"),
+        guard utf8.count > 6, isLevel(utf8.first!), utf8.dropFirst().first == UInt8(ascii: "/"),
             let open = utf8.firstIndex(of: UInt8(ascii: "(")),
             let close = utf8[open...].firstIndex(of: UInt8(ascii: ")")),
             utf8[close...].starts(with: "): ".utf8)
