@@ -3,14 +3,18 @@ package enum FilePath {
     /// The last component: `libc.so.6` for `/lib/x86_64-linux-gnu/libc.so.6`; the path itself when it has no slash.
     /// Trailing slashes are no component (`App.dSYM` for `App.dSYM/`, as a shell completes a folder), as `basename`.
     package static func fileName(of path: String) -> String {
-        guard !path.isEmpty else { return path }
-        var end = path.endIndex
-        while end > path.index(after: path.startIndex), path[path.index(before: end)] == "/" {
-            end = path.index(before: end)
-        }
-        let name = path[..<end]
-        guard let slash = name.lastIndex(of: "/"), name != "/" else { return String(name) }
-        return String(name[name.index(after: slash)...])
+        // Over the bytes (a `/` is never part of another character's): asked of every image of every report.
+        let utf8 = path.utf8, bytes = utf8.span
+        let slash = UInt8(ascii: "/")
+        var end = bytes.count
+        while end > 1, bytes[end - 1] == slash { end -= 1 }
+        var start = end
+        while start > 0, bytes[start - 1] != slash { start -= 1 }
+        // No slash, or the root alone: the name is what is left.
+        if start == 0 || end == 1 { start = 0 }
+        if start == 0, end == bytes.count { return path }
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        return String(Substring(utf8[lower..<utf8.index(lower, offsetBy: end - start)]))
     }
 
     /// The directory part of `path`: `.` for a bare name, `/` for a name at the root.

@@ -1,5 +1,6 @@
 import Foundation
 import PostmortemCore
+import TestSupport
 import Testing
 
 @testable import CrashLogs
@@ -77,6 +78,24 @@ struct AppleImageLineTests {
         if let uuid {
             let digits = text.uppercased().replacingOccurrences(of: "-", with: "")
             #expect(uuid.description.replacingOccurrences(of: "-", with: "") == digits)
+        }
+    }
+
+    /// A bundle identifier (which an image line's name gives way to its file's name for) as the test reads one:
+    /// three or more dot-separated parts, none empty, no blank, the first of lower-case letters.
+    @Test(arguments: 0..<4)
+    func bundleIdentifiersAreReverseDNSNames(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let parts = ["com", "apple", "CoreFoundation", "", "Com", "ünï", "Ünï", "a b", "x86_64", "1", "org", "é"]
+        for _ in 0..<2_000 {
+            let name = (0..<Int.random(in: 1...5, using: &random)).map { _ in
+                parts[Int.random(in: 0..<parts.count, using: &random)]
+            }.joined(separator: ".")
+            let split = name.split(separator: ".", omittingEmptySubsequences: false)
+            let expected =
+                split.count >= 3 && !name.contains(" ") && split.allSatisfy { !$0.isEmpty }
+                && split[0].allSatisfy(\.isLetter) && split[0].lowercased() == split[0]
+            #expect(AppleCrashParser.isBundleIdentifier(name) == expected, "\(name)")
         }
     }
 }

@@ -87,6 +87,18 @@ struct SpaceSeparatedFields: Sequence, IteratorProtocol {
 }
 
 extension Substring {
+    /// The index of the first `byte` (an ASCII byte) at or after `start` (the start when nil): a search over the bytes,
+    /// where `utf8.firstIndex(of:)` goes through a view's generic indices.
+    func firstIndex(ofByte byte: UInt8, from start: Index? = nil) -> Index? {
+        let utf8 = self.utf8, bytes = utf8.span
+        var offset = start.map { utf8.distance(from: utf8.startIndex, to: $0) } ?? 0
+        while offset < bytes.count {
+            if bytes[offset] == byte { return utf8.index(utf8.startIndex, offsetBy: offset) }
+            offset += 1
+        }
+        return nil
+    }
+
     /// The text without its leading spaces.
     var droppingLeadingSpaces: Substring {
         var cursor = utf8.startIndex

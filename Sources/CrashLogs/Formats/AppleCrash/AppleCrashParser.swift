@@ -79,14 +79,14 @@ struct AppleCrashParser {
         else { return nil }
         let rest = Substring(text.utf8[dash.upperBound...]).trimmingBlanks
         let endText = rest.utf8.prefix { $0 != UInt8(ascii: " ") }
-        guard let end = HexNumber.parse(utf8: endText), let open = rest.utf8.firstIndex(of: UInt8(ascii: "<")),
-            let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">"))
+        guard let end = HexNumber.parse(utf8: endText), let open = rest.firstIndex(ofByte: UInt8(ascii: "<")),
+            let close = rest.firstIndex(ofByte: UInt8(ascii: ">"), from: open)
         else { return nil }
         var description = Substring(rest.utf8[endText.endIndex..<open]).trimmingBlanks
         if description.utf8.first == UInt8(ascii: "+") { description = description.dropFirst().trimmingBlanks }
         var architecture: String?
         // Drop `(version)` and take the architecture word, when there is one.
-        if let paren = description.utf8.firstIndex(of: UInt8(ascii: "(")) {
+        if let paren = description.firstIndex(ofByte: UInt8(ascii: "(")) {
             let inside = Substring(
                 description.utf8[description.utf8.index(after: paren)...].prefix { $0 != UInt8(ascii: ")") })
             if Self.architectures.contains(inside) { architecture = String(inside) }
@@ -118,9 +118,32 @@ struct AppleCrashParser {
 
     /// `com.apple.CoreFoundation`: reverse-DNS, at least three dot-separated parts, no blanks.
     static func isBundleIdentifier(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count >= 3 && !text.contains(" ") && parts.allSatisfy { !$0.isEmpty }
-            && parts[0].allSatisfy { $0.isLetter } && parts[0].lowercased() == parts[0]
+        // Over the bytes first (`.` and ` ` are never part of another character's): most image names have no dot.
+        let bytes = text.utf8.span
+        var dots = 0, previousDot = -1, firstDot = -1, asciiFirstPart = true
+        for offset in 0..<bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: " ") { return false }
+            guard byte == UInt8(ascii: ".") else {
+                if dots == 0, byte >= 0x80 { asciiFirstPart = false }
+                continue
+            }
+            if offset == previousDot + 1 { return false }
+            if dots == 0 { firstDot = offset }
+            dots += 1
+            previousDot = offset
+        }
+        guard dots >= 2, previousDot < bytes.count - 1 else { return false }
+        // The first part: lower-case letters (Unicode's, where it is not ASCII).
+        if asciiFirstPart {
+            for offset in 0..<firstDot where !(bytes[offset] >= UInt8(ascii: "a") && bytes[offset] <= UInt8(ascii: "z"))
+            {
+                return false
+            }
+            return true
+        }
+        let first = text.prefix { $0 != "." }
+        return first.allSatisfy { $0.isLetter } && first.lowercased() == first
     }
 
     private static let architectures: Set<Substring> = [
