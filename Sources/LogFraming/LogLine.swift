@@ -22,7 +22,14 @@ public struct LogLine: Hashable, Sendable {
     }
 
     /// The text without the line ending and without ``prefix``; invalid UTF-8 reads as U+FFFD here, never in ``bytes``.
-    public var text: String
+    public var text: String {
+        didSet { (firstByte, lastNonBlankByte) = Self.ends(of: text) }
+    }
+    /// The first byte of ``text`` (0 when it is empty), and its last byte that is not a space or a tab (0 when there
+    /// is none): what readers test every line of every log by before reading it (a frame's `]`, a header's first
+    /// letter), kept so that the test costs no look at the text.
+    package private(set) var firstByte: UInt8 = 0
+    package private(set) var lastNonBlankByte: UInt8 = 0
     /// What a logger put before the line (`2026-11-25T10:00:01.123Z `, `[pod/app-7d9f/app] `), taken off ``text`` so
     /// that the line parses as the log it carries, and put back when the log is printed (``appendWhole(to:)``).
     public private(set) var prefix = ""
@@ -65,6 +72,15 @@ public struct LogLine: Hashable, Sendable {
             text = String(decoding: content, as: UTF8.self)
             undecodableBytes = Array(bytes)
         }
+        (firstByte, lastNonBlankByte) = Self.ends(of: text)
+    }
+
+    /// The first byte of `text` and its last that is not a blank.
+    private static func ends(of text: String) -> (first: UInt8, lastNonBlank: UInt8) {
+        let bytes = text.utf8.span
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        return (bytes.isEmpty ? 0 : bytes[0], end == 0 ? 0 : bytes[end - 1])
     }
 
     /// Moves the first `count` bytes of ``text`` (a whole number of characters) into ``prefix``. A line that is not

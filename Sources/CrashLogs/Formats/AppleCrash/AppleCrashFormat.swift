@@ -20,6 +20,8 @@ enum AppleCrashFormat: CrashLogFormatReader {
 
     /// iOS reports start with their incident; macOS ones often with the process.
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        let first = lines[number].firstByte
+        guard first == UInt8(ascii: "I") || first == UInt8(ascii: "P") else { return false }
         let text = lines[number].text
         if text.hasPrefix("Incident Identifier:") { return true }
         return text.hasPrefix("Process:")

@@ -152,8 +152,14 @@ struct AppleCrashParser {
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var threads = false, images = false
-        for line in lines {
-            let text = line.text
+        for number in lines.indices {
+            // A line that starts with none of the four letters is none of these (most lines of other formats' logs).
+            let first = lines[number].firstByte
+            guard
+                first == UInt8(ascii: "I") || first == UInt8(ascii: "E") || first == UInt8(ascii: "B")
+                    || first == UInt8(ascii: "T")
+            else { continue }
+            let text = lines[number].text
             if text.hasPrefix("Incident Identifier:") || text.hasPrefix("Exception Type:") { return true }
             if text.hasPrefix("Binary Images:") { images = true }
             if text.hasPrefix("Thread "), text.hasSuffix(":") || text.includes("Crashed") { threads = true }

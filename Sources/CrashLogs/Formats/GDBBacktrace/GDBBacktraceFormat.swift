@@ -16,6 +16,7 @@ enum GDBBacktraceFormat: CrashLogFormatReader {
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        guard lines[number].firstByte == UInt8(ascii: "P") else { return false }
         let text = lines[number].text
         return text.startsWithBytes("Program received signal ")
             || text.startsWithBytes("Program terminated with signal ")

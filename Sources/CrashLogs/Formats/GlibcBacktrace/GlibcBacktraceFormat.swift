@@ -23,8 +23,12 @@ enum GlibcBacktraceFormat: CrashLogFormatReader {
     static func reportStarts(in lines: [LogLine]) -> [Int] {
         var starts: [Int] = []
         var previousWasFrame = false
-        for (number, line) in lines.enumerated() {
-            let isFrame = GlibcBacktraceParser.frame(in: line.text)?.module != nil
+        for number in lines.indices {
+            // A frame line ends in `]`: the test on the line's kept last byte spares every other line a look at its
+            // text.
+            let isFrame =
+                lines[number].lastNonBlankByte == UInt8(ascii: "]")
+                && GlibcBacktraceParser.frame(in: lines[number].text)?.module != nil
             defer { previousWasFrame = isFrame }
             guard isFrame, !previousWasFrame else { continue }
             var first = number

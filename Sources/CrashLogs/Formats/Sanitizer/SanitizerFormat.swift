@@ -30,9 +30,10 @@ enum SanitizerFormat: CrashLogFormatReader {
     /// `==PID== WARNING: MemorySanitizer: …`, TSan's `WARNING: ThreadSanitizer: …`, UBSan's
     /// `file:line:column: runtime error: …`.
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        let text = lines[number].text
         // Cheap test first: no start is indented, and most lines of a report are (its frames, its shadow bytes).
-        guard let first = text.utf8.first, first != UInt8(ascii: " ") else { return false }
+        let first = lines[number].firstByte
+        guard first != 0, first != UInt8(ascii: " ") else { return false }
+        let text = lines[number].text
         let line = Substring(text)
         if line.startsWithBytes("==") {
             return (text.includes("==ERROR: ") || text.includes("== WARNING: ") || text.includes("==WARNING: "))

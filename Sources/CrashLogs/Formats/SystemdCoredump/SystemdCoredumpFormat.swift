@@ -16,6 +16,7 @@ enum SystemdCoredumpFormat: CrashLogFormatReader {
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
+        guard lines[number].lastNonBlankByte == UInt8(ascii: ".") else { return false }
         let text = lines[number].text
         return text.trimmingWhitespace.hasPrefix("Process ") && text.hasSuffix(" dumped core.")
     }
