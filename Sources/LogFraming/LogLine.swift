@@ -22,18 +22,16 @@ public struct LogLine: Hashable, Sendable {
     }
 
     /// The text without the line ending and without ``prefix``; invalid UTF-8 reads as U+FFFD here, never in ``bytes``.
-    public var text: String {
-        didSet { (firstByte, lastNonBlankByte) = Self.ends(of: text) }
-    }
-    /// The first byte of ``text`` (0 when it is empty), and its last byte that is not a space or a tab (0 when there
-    /// is none): what readers test every line of every log by before reading it (a frame's `]`, a header's first
-    /// letter), kept so that the test costs no look at the text.
-    package private(set) var firstByte: UInt8 = 0
-    package private(set) var lastNonBlankByte: UInt8 = 0
+    public private(set) var text: String
     /// What a logger put before the line (`2026-11-25T10:00:01.123Z `, `[pod/app-7d9f/app] `), taken off ``text`` so
     /// that the line parses as the log it carries, and put back when the log is printed (``appendWhole(to:)``).
     public private(set) var prefix = ""
     private var terminator: Terminator
+    /// The first byte of ``text`` (0 when it is empty), and its last byte that is not a space or a tab (0 when there
+    /// is none): what readers test every line of every log by before reading it (a frame's `]`, a header's first
+    /// letter), kept so that the test costs no look at the text.
+    package private(set) var firstByte: UInt8
+    package private(set) var lastNonBlankByte: UInt8
     /// The bytes of a line that is not valid UTF-8; nil for every other line.
     private var undecodableBytes: [UInt8]?
     /// The JSON object a JSON-lines logger wrote the line as, when it did (``JSONEnvelope``); ``text`` is then the
@@ -63,21 +61,29 @@ public struct LogLine: Hashable, Sendable {
         }
         self.terminator = terminator
         let content = bytes[bytes.startIndex..<end]
+        // From the bytes read, which are the text's unless they are not UTF-8 (then from the text, below).
+        let ends = Self.ends(of: content.span)
+        firstByte = ends.first
+        lastNonBlankByte = ends.lastNonBlank
         // ASCII, most lines of most logs, needs no validation (and String(validating:) is the slower path).
         if content.allSatisfy({ $0 < 0x80 }) {
             text = String(decoding: content, as: UTF8.self)
         } else if let valid = String(validating: content, as: UTF8.self) {
             text = valid
         } else {
-            text = String(decoding: content, as: UTF8.self)
+            let decoded = String(decoding: content, as: UTF8.self)
+            (firstByte, lastNonBlankByte) = Self.ends(of: decoded)
+            text = decoded
             undecodableBytes = Array(bytes)
         }
-        (firstByte, lastNonBlankByte) = Self.ends(of: text)
     }
 
     /// The first byte of `text` and its last that is not a blank.
     private static func ends(of text: String) -> (first: UInt8, lastNonBlank: UInt8) {
-        let bytes = text.utf8.span
+        ends(of: text.utf8.span)
+    }
+
+    private static func ends(of bytes: Span<UInt8>) -> (first: UInt8, lastNonBlank: UInt8) {
         var end = bytes.count
         while end > 0, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
         return (bytes.isEmpty ? 0 : bytes[0], end == 0 ? 0 : bytes[end - 1])
@@ -91,6 +97,7 @@ public struct LogLine: Hashable, Sendable {
         let split = utf8.index(utf8.startIndex, offsetBy: count)
         prefix = String(Substring(utf8[..<split]))
         text = String(Substring(utf8[split...]))
+        (firstByte, lastNonBlankByte) = Self.ends(of: text)
     }
 
     /// Takes the line as the JSON object `envelope` describes: its text becomes the message the object carries.
@@ -98,6 +105,7 @@ public struct LogLine: Hashable, Sendable {
         guard undecodableBytes == nil, prefix.isEmpty else { return }
         boxedEnvelope = .envelope(envelope)
         text = message
+        (firstByte, lastNonBlankByte) = Self.ends(of: text)
     }
 
     /// The line exactly as read: ``prefix`` and the line as ``append(to:)`` gives it, or its part of the JSON object

@@ -81,3 +81,11 @@ package enum ByteSearch {
         return nil
     }
 }
+
+extension String {
+    /// Whether `needle` occurs in the string, compared as bytes: `contains(_:)` with a string goes through the
+    /// string-processing library's character search, thousands of instructions a call.
+    package func containsBytes(_ needle: String) -> Bool {
+        ByteSearch.firstOffset(of: Substring(needle).utf8, in: Substring(self).utf8) != nil
+    }
+}

@@ -27,7 +27,7 @@ public enum ImageIdentifier: Hashable, Sendable {
             guard let buildID = BuildID(hex: text) else { return nil }
             self = .buildID(buildID)
         case .fromText:
-            self.init(text, kind: text.contains("-") ? .uuid : .buildID)
+            self.init(text, kind: text.containsBytes("-") ? .uuid : .buildID)
         }
     }
 

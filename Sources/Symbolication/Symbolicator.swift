@@ -62,9 +62,9 @@ public final class Symbolicator {
     /// The real path of each path an image was found at, worked out once (every report asks again).
     private var realPaths: [String: String] = [:]
     /// The candidates found for images, so folders are searched once per image.
-    private var foundCandidates: [String: (candidates: [BinaryLocator.Candidate], searched: [String])] = [:]
+    private var foundCandidates: [CandidatesKey: (candidates: [BinaryLocator.Candidate], searched: [String])] = [:]
     /// The debug file (else the binary) of each image no frame pointed into, by the image as the log names it.
-    private var locatedDebugFiles: [String: String?] = [:]
+    private var locatedDebugFiles: [CandidatesKey: String?] = [:]
     private let locator: BinaryLocator
     /// Whether each Swift linkage name met is a thunk.
     private var swiftThunks: [String: Bool] = [:]
@@ -496,8 +496,16 @@ public final class Symbolicator {
         return found
     }
 
-    private static func candidatesKey(_ image: CrashImage, logDirectory: String?) -> String {
-        (logDirectory ?? "") + "\u{0}" + (image.path ?? image.name) + "\u{0}" + (image.identifier ?? "")
+    /// What the binaries found for an image depend on: the log's folder, the image's path (else name) and its build.
+    /// Fields, not one string joined from them: every image of every log asks.
+    private struct CandidatesKey: Hashable {
+        var logDirectory: String?
+        var place: String
+        var identifier: String?
+    }
+
+    private static func candidatesKey(_ image: CrashImage, logDirectory: String?) -> CandidatesKey {
+        CandidatesKey(logDirectory: logDirectory, place: image.path ?? image.name, identifier: image.identifier)
     }
 
     /// The debug file (else the binary) of the build `image` names, found on this machine without opening either

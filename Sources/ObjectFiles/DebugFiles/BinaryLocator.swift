@@ -147,7 +147,7 @@ package final class BinaryLocator {
 
     /// True for names of shared libraries (`libc.so.6`, `ld-linux-x86-64.so.2`): a Mach-O log's images are never among
     /// this machine's libraries, and neither is a program.
-    private static func isELFName(_ name: String) -> Bool { name.contains(".so") }
+    private static func isELFName(_ name: String) -> Bool { name.containsBytes(".so") }
 
     /// True for a path in the folders Linux distributions keep libraries in: a log that names one came from a system
     /// laid out like this one (an Android `/system/lib64` or a path of the log's own making did not).

@@ -21,7 +21,7 @@ package final class BuildIDCatalog: Sendable {
         if let known = roots.withLock({ $0[root] }), now - known.at < freshness { return known.files[buildID] ?? [] }
         // Read outside the lock: another thread asking for the same root meanwhile reads it too, which costs time only.
         var files: [BuildID: [String]] = [:]
-        for entry in BinaryLocator.entries(below: root, depth: 8) where !entry.path.contains("/.build-id/") {
+        for entry in BinaryLocator.entries(below: root, depth: 8) where !entry.path.containsBytes("/.build-id/") {
             guard FileSystem.read(entry.path, offset: 0, count: 4) == [0x7F, 0x45, 0x4C, 0x46],
                 let found = try? ObjectFileReader.read(path: entry.path).buildID
             else { continue }

@@ -39,7 +39,7 @@ package struct SystemLibrarySearch: Sendable {
     /// The files named `name` on this machine, in the order the dynamic linker would look (each once, and none whose
     /// real path is in `excluded`), each looked at only when the one before was not taken: the first usually is.
     package func candidates(named name: String, excluding excluded: Set<String> = []) -> Candidates {
-        guard !name.isEmpty, !name.contains("/") else {
+        guard !name.isEmpty, !name.containsBytes("/") else {
             return Candidates(name: name, pending: [], searchesSwiftRuntime: false, seen: excluded)
         }
         return Candidates(

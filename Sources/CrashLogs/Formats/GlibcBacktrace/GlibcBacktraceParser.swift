@@ -88,7 +88,7 @@ struct GlibcBacktraceParser {
             // The line above a trace is a heading (`Backtrace:`, `Caught signal, backtrace:`), a thread's name only
             // when it names a thread.
             for index in report.threads.indices.dropFirst(firstAppended)
-            where !(report.threads[index].name?.lowercased().contains("thread") ?? false) {
+            where !(report.threads[index].name?.lowercased().includes("thread") ?? false) {
                 report.threads[index].name = nil
             }
         }
