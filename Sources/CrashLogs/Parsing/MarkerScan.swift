@@ -75,14 +75,20 @@ struct MarkerScan: Sendable {
     func markers(in bytes: [UInt8]) -> Found {
         var found: UInt64 = 0
         // A key whose markers are all found is a key no more: a log's common punctuation stops costing comparisons
-        // once its markers are seen, and the scan ends when every marker is.
-        var isKey = self.isKey
+        // once its markers are seen, and the scan ends when every marker is. The table lives on the stack: an array's
+        // element costs a bounds check and a load through its buffer at every byte of every log.
+        var isKey = InlineArray<256, Bool>(repeating: false)
+        for byte in 0..<256 where self.isKey[byte] != 0 { isKey[byte] = true }
         let text = bytes.span, slots = self.slots.span
         let candidates = self.candidates.span, markerBytes = self.markerBytes.span
+        let count = text.count
         var position = 0
-        while position < text.count {
+        while position < count {
             let byte = Int(text[position])
-            if isKey[byte] == 0 { position += 1; continue }
+            guard isKey[byte] else {
+                position += 1
+                continue
+            }
             let slot = slots[byte]
             var next = slot.lowerBound
             var slotDone = true
@@ -103,7 +109,7 @@ struct MarkerScan: Sendable {
                 if matched == candidate.bytes.count { found |= bit } else { slotDone = false }
             }
             if slotDone {
-                isKey[byte] = 0
+                isKey[byte] = false
                 if found == everyMarker { break }
             }
             position += 1
