@@ -122,8 +122,16 @@ public struct LogLine: Hashable, Sendable {
             }
             return
         }
-        output += prefix.utf8
+        if !prefix.isEmpty { Self.appendBytes(of: prefix, to: &output) }
         append(to: &output)
+    }
+
+    /// Appends `string`'s bytes: a native string's at once, where `+= string.utf8` goes through the view's generic
+    /// path (every line a log prints back unchanged comes here).
+    private static func appendBytes(of string: String, to output: inout [UInt8]) {
+        if string.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
+            output += string.utf8
+        }
     }
 
     /// Appends `texts`, the lines written in this line's place (one, or a frame's several), as the log had this line:
@@ -161,7 +169,7 @@ public struct LogLine: Hashable, Sendable {
             output += undecodableBytes
             return
         }
-        output += text.utf8
+        Self.appendBytes(of: text, to: &output)
         switch terminator {
         case .none: break
         case .lineFeed: output.append(10)
