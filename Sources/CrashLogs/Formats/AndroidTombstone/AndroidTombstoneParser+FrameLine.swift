@@ -54,8 +54,6 @@ extension AndroidTombstoneParser {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-
     private static func firstOffset(of byte: UInt8, in bytes: Span<UInt8>) -> Int? {
         var offset = 0
         while offset < bytes.count {
@@ -86,8 +84,8 @@ extension AndroidTombstoneParser {
     /// `range` without the blanks it starts and ends with.
     private static func trimmed(_ range: Range<Int>, in bytes: Span<UInt8>) -> Range<Int> {
         var lower = range.lowerBound, upper = range.upperBound
-        while lower < upper, isBlank(bytes[lower]) { lower += 1 }
-        while upper > lower, isBlank(bytes[upper - 1]) { upper -= 1 }
+        while lower < upper, bytes[lower].isBlank { lower += 1 }
+        while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
         return lower..<upper
     }
 
