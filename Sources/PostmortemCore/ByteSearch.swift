@@ -25,6 +25,17 @@ package enum ByteSearch {
         }
     }
 
+    /// The offset in `text` of the first `byte` at or after offset `start`; `nil` when there is none.
+    package static func firstOffset(of byte: UInt8, in text: Substring.UTF8View, from start: Int = 0) -> Int? {
+        let bytes = text.span
+        guard start >= 0, start < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), buffer.count - start)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
+
     /// Whether `needle` occurs in `bytes`.
     package static func contains(_ needle: String, in bytes: [UInt8]) -> Bool {
         var pattern = needle
@@ -87,5 +98,11 @@ extension String {
     /// string-processing library's character search, thousands of instructions a call.
     package func containsBytes(_ needle: String) -> Bool {
         ByteSearch.firstOffset(of: Substring(needle).utf8, in: Substring(self).utf8) != nil
+    }
+
+    /// Whether `byte` occurs in the string: the test a reader puts before its searches of a line, most lines of most
+    /// logs holding none of the byte its words need.
+    package func containsByte(_ byte: UInt8) -> Bool {
+        ByteSearch.firstOffset(of: byte, in: Substring(self).utf8) != nil
     }
 }

@@ -53,6 +53,13 @@ struct ByteSearchTests {
             let start = Int.random(in: -2...bytes.count + 2, using: &generator)
             let expected = start < 0 || start >= bytes.count ? nil : bytes[start...].firstIndex(of: 10)
             #expect(ByteSearch.firstOffset(of: 10, in: bytes, from: start) == expected, "from \(start) in \(bytes)")
+            // The same over a string's bytes, and a slice of them (offsets from the slice's start).
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(ByteSearch.firstOffset(of: 10, in: Substring(text).utf8, from: start) == expected)
+            let slice = Substring(text).dropFirst(1)
+            let inSlice = start < 0 || start >= bytes.count - 1 ? nil : bytes[(start + 1)...].firstIndex(of: 10)
+            #expect(ByteSearch.firstOffset(of: 10, in: slice.utf8, from: start) == inSlice.map { $0 - 1 })
+            #expect(text.containsByte(10) == bytes.contains(10))
         }
     }
 }

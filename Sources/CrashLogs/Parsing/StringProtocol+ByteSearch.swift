@@ -1,4 +1,3 @@
-import Glibc
 import PostmortemCore
 
 /// Searching and trimming log text over its UTF-8 bytes: no Foundation, no grapheme walking, no copies.
@@ -90,13 +89,9 @@ extension Substring {
     /// The index of the first `byte` (an ASCII byte) at or after `start` (the start when nil): a search over the bytes,
     /// where `utf8.firstIndex(of:)` goes through a view's generic indices.
     func firstIndex(ofByte byte: UInt8, from start: Index? = nil) -> Index? {
-        let utf8 = self.utf8, bytes = utf8.span
-        var offset = start.map { utf8.distance(from: utf8.startIndex, to: $0) } ?? 0
-        while offset < bytes.count {
-            if bytes[offset] == byte { return utf8.index(utf8.startIndex, offsetBy: offset) }
-            offset += 1
-        }
-        return nil
+        let utf8 = self.utf8
+        let from = start.map { utf8.distance(from: utf8.startIndex, to: $0) } ?? 0
+        return ByteSearch.firstOffset(of: byte, in: utf8, from: from).map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
     /// The text without its leading spaces.
@@ -108,15 +103,6 @@ extension Substring {
 }
 
 extension String {
-    /// Whether `byte` (an ASCII byte) occurs in the string: the test a reader puts before its searches of a line, most
-    /// lines of most logs holding none of the byte its words need (`memchr` over the bytes).
-    func containsByte(_ byte: UInt8) -> Bool {
-        utf8.withContiguousStorageIfAvailable { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            return memchr(base, Int32(byte), bytes.count) != nil
-        } ?? utf8.contains(byte)
-    }
-
     /// Whether the string begins with the bytes of `prefix`: ``Substring/startsWithBytes(_:skippingBlanks:)``
     /// without a substring, for the checks asked of every line of a log (`hasPrefix` compares characters).
     func startsWithBytes(_ prefix: String) -> Bool { Substring(self).startsWithBytes(prefix) }

@@ -1,10 +1,13 @@
+import PostmortemCore
+
 extension AndroidTombstoneParser {
     /// Finds `#NN pc HEX  path …` anywhere in the line (logcat puts its own prefix before it), read over the line's
     /// bytes: every line of a tombstone with a `#` in it is asked (all threads' backtraces, in xCrash's reports), and
     /// only the parts a frame keeps become strings. Digits and delimiters are ASCII's.
     static func frame(in line: String) -> FrameLine? {
         let bytes = line.utf8.span
-        guard let hash = firstOffset(of: UInt8(ascii: "#"), in: bytes), line.includes(" pc ") else { return nil }
+        guard let hash = ByteSearch.firstOffset(of: UInt8(ascii: "#"), in: Substring(line).utf8), line.includes(" pc ")
+        else { return nil }
         // The frame number: at least two digits (debuggerd writes `#00`), then a space.
         var cursor = hash + 1
         var index = 0, digits = 0
@@ -53,15 +56,6 @@ extension AndroidTombstoneParser {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    private static func firstOffset(of byte: UInt8, in bytes: Span<UInt8>) -> Int? {
-        var offset = 0
-        while offset < bytes.count {
-            if bytes[offset] == byte { return offset }
-            offset += 1
-        }
-        return nil
-    }
 
     /// Where `needle` last starts within `range` of `bytes`.
     private static func lastOffset(of needle: String, in bytes: Span<UInt8>, within range: Range<Int>) -> Int? {

@@ -1,4 +1,5 @@
 import LogFraming
+import PostmortemCore
 
 /// Parses Android native crash tombstones (debuggerd, also inside logcat and xCrash reports):
 /// `#00 pc 00000000000588e0  /system/lib64/libc.so (tgkill+8) (BuildId: …)`, where the pc is relative
