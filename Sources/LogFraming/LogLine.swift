@@ -25,7 +25,7 @@ public struct LogLine: Hashable, Sendable {
     public private(set) var text: String
     /// What a logger put before the line (`2026-11-25T10:00:01.123Z `, `[pod/app-7d9f/app] `), taken off ``text`` so
     /// that the line parses as the log it carries, and put back when the log is printed (``appendWhole(to:)``).
-    public private(set) var prefix = ""
+    public var prefix: String { rare?.parts.prefix ?? "" }
     private var terminator: Terminator
     /// The first byte of ``text`` (0 when it is empty), and its last byte that is not a space or a tab (0 when there
     /// is none): what readers test every line of every log by before reading it (a frame's `]`, a header's first
@@ -33,15 +33,34 @@ public struct LogLine: Hashable, Sendable {
     package private(set) var firstByte: UInt8
     package private(set) var lastNonBlankByte: UInt8
     /// The bytes of a line that is not valid UTF-8; nil for every other line.
-    private var undecodableBytes: [UInt8]?
+    private var undecodableBytes: [UInt8]? { rare?.parts.undecodableBytes }
     /// The JSON object a JSON-lines logger wrote the line as, when it did (``JSONEnvelope``); ``text`` is then the
     /// message it carries.
-    package var envelope: JSONEnvelope? {
-        if case .envelope(let envelope)? = boxedEnvelope { envelope } else { nil }
+    package var envelope: JSONEnvelope? { rare?.parts.envelope }
+
+    /// What few lines have: a logger's prefix, bytes that are not UTF-8, a JSON envelope.
+    private struct RareParts: Hashable, Sendable {
+        var prefix = ""
+        var undecodableBytes: [UInt8]?
+        var envelope: JSONEnvelope?
     }
-    /// One word in every line rather than three strings: most lines of most logs have no envelope.
-    private indirect enum EnvelopeBox: Hashable, Sendable { case envelope(JSONEnvelope) }
-    private var boxedEnvelope: EnvelopeBox?
+    /// One word, nil in most lines of most logs: a line is copied several times on its way through a parser, and each
+    /// copy retains and releases every reference the line holds.
+    private indirect enum RareBox: Hashable, Sendable {
+        case parts(RareParts)
+
+        var parts: RareParts {
+            switch self {
+            case .parts(let parts): parts
+            }
+        }
+    }
+    private var rare: RareBox?
+
+    private var rareParts: RareParts {
+        get { rare?.parts ?? RareParts() }
+        set { rare = .parts(newValue) }
+    }
 
     /// The line whose bytes (its terminator included, if any) are `bytes`.
     package init(bytes: [UInt8]) {
@@ -74,7 +93,7 @@ public struct LogLine: Hashable, Sendable {
             let decoded = String(decoding: content, as: UTF8.self)
             (firstByte, lastNonBlankByte) = Self.ends(of: decoded)
             text = decoded
-            undecodableBytes = Array(bytes)
+            rare = .parts(RareParts(undecodableBytes: Array(bytes)))
         }
     }
 
@@ -95,7 +114,7 @@ public struct LogLine: Hashable, Sendable {
         guard undecodableBytes == nil, count > 0, count <= text.utf8.count else { return }
         let utf8 = text.utf8
         let split = utf8.index(utf8.startIndex, offsetBy: count)
-        prefix = String(Substring(utf8[..<split]))
+        rareParts.prefix = String(Substring(utf8[..<split]))
         text = String(Substring(utf8[split...]))
         (firstByte, lastNonBlankByte) = Self.ends(of: text)
     }
@@ -103,7 +122,7 @@ public struct LogLine: Hashable, Sendable {
     /// Takes the line as the JSON object `envelope` describes: its text becomes the message the object carries.
     mutating func open(_ envelope: JSONEnvelope, message: String) {
         guard undecodableBytes == nil, prefix.isEmpty else { return }
-        boxedEnvelope = .envelope(envelope)
+        rareParts.envelope = envelope
         text = message
         (firstByte, lastNonBlankByte) = Self.ends(of: text)
     }
