@@ -61,10 +61,8 @@ public final class Symbolicator {
     private var symbolizers: [String: ImageSymbolizer?] = [:]
     /// The real path of each path an image was found at, worked out once (every report asks again).
     private var realPaths: [String: String] = [:]
-    /// The candidates found for images, so folders are searched once per image.
-    private var foundCandidates: [CandidatesKey: (candidates: [BinaryLocator.Candidate], searched: [String])] = [:]
-    /// The debug file (else the binary) of each image no frame pointed into, by the image as the log names it.
-    private var locatedDebugFiles: [CandidatesKey: String?] = [:]
+    /// What was found for each image as logs name it, so folders are searched once per image.
+    private var imageSearches: [ImageSearchKey: ImageSearch] = [:]
     private let locator: BinaryLocator
     /// Whether each Swift linkage name met is a thunk.
     private var swiftThunks: [String: Bool] = [:]
@@ -130,14 +128,13 @@ public final class Symbolicator {
             let frames = framesOfImage[index] ?? []
             // An image no frame points into needs no lookups: its binary and debug file are found, not opened (a
             // core's libc, compressed debug information and all, when the walk never reaches it).
-            if frames.isEmpty, let located = locatedWithoutOpening(report.images[index], logDirectory: logDirectory) {
+            let search = search(for: report.images[index], logDirectory: logDirectory)
+            if frames.isEmpty, let located = locatedWithoutOpening(report.images[index], search: search) {
                 report.images[index].debugFile = located
                 report.images[index].identifiedBy = .identifier
                 continue
             }
-            switch symbolizer(
-                for: report.images[index], frames: frames, format: report.format, logDirectory: logDirectory)
-            {
+            switch symbolizer(for: report.images[index], search: search, frames: frames, format: report.format) {
             case .success(let found):
                 imageSymbolizers[index] = (found.symbolizer, found.bias)
                 report.images[index].debugFile = found.symbolizer.debugFile?.path ?? found.symbolizer.image.path
@@ -394,10 +391,9 @@ public final class Symbolicator {
     /// The first candidate binary that is the log's: of its build-id or UUID when the log gives one, else one that
     /// agrees with the log's frames (``LogAgreement``); with the load bias the log's frames imply.
     private func symbolizer(
-        for image: CrashImage, frames: [LogAgreement.FrameFacts], format: CrashLogFormat,
-        logDirectory: String?
+        for image: CrashImage, search: ImageSearch, frames: [LogAgreement.FrameFacts], format: CrashLogFormat
     ) -> Result<(symbolizer: ImageSymbolizer, bias: UInt64?, identifiedBy: ImageIdentification), Failure> {
-        let (candidates, searched) = candidates(for: image, logDirectory: logDirectory)
+        let (candidates, searched) = (search.candidates, search.searched)
         var rejections: [RejectedCandidate] = []
         func reject(_ candidate: BinaryLocator.Candidate, _ why: RejectedCandidate.Reason) {
             rejections.append(RejectedCandidate(path: candidate.path, origin: candidate.origin, reason: why))
@@ -460,7 +456,7 @@ public final class Symbolicator {
         for candidate in candidates {
             if let used = use(candidate) { return .success(used) }
         }
-        for candidate in locator.systemLibraryCandidates(name: image.name, path: image.path, excluding: candidates) {
+        for candidate in systemLibraries(for: image, in: search) {
             if let used = use(candidate) { return .success(used) }
         }
         // Not on this machine: the binary of the log's build-id from debuginfod, when the log is of an ELF system.
@@ -483,38 +479,60 @@ public final class Symbolicator {
             Failure(reason: .noBinary(image: image.name, path: image.path, searched: searched, remotely: remotely)))
     }
 
-    /// The binaries that may be `image`'s (its path, -d, the log's folder) and the folders searched, found once per
-    /// image as the log names it.
-    private func candidates(for image: CrashImage, logDirectory: String?) -> (
-        candidates: [BinaryLocator.Candidate], searched: [String]
-    ) {
-        let key = Self.candidatesKey(image, logDirectory: logDirectory)
-        if let known = foundCandidates[key] { return known }
-        let found = locator.candidates(
-            name: image.name, path: image.path, identity: image.identity, logDirectory: logDirectory)
-        foundCandidates[key] = found
-        return found
+    /// What was found for one image as logs name it: the binaries that may be its (its path, -d, the log's folder) and
+    /// the folders searched, then what later questions about it found. Looked up once per image of each report (a
+    /// lookup hashes the image's path: every image of every log asks), the rest filled in place.
+    private final class ImageSearch {
+        let candidates: [BinaryLocator.Candidate]
+        let searched: [String]
+        /// The system's libraries that may be the image's besides ``candidates``, once asked for.
+        var systemLibraries: [BinaryLocator.Candidate]?
+        /// ``Symbolicator/locatedWithoutOpening(_:search:)``'s answer, once asked for.
+        var locatedWithoutOpening: String??
+
+        init(candidates: [BinaryLocator.Candidate], searched: [String]) {
+            self.candidates = candidates
+            self.searched = searched
+        }
     }
 
-    /// What the binaries found for an image depend on: the log's folder, the image's path (else name) and its build.
-    /// Fields, not one string joined from them: every image of every log asks.
-    private struct CandidatesKey: Hashable {
+    /// What the binaries found for an image depend on: the log's folder, the image's path (else name), its name (the
+    /// system's libraries are found by it) and its build. Fields, not one string joined from them.
+    private struct ImageSearchKey: Hashable {
         var logDirectory: String?
         var place: String
+        var name: String
         var identifier: String?
     }
 
-    private static func candidatesKey(_ image: CrashImage, logDirectory: String?) -> CandidatesKey {
-        CandidatesKey(logDirectory: logDirectory, place: image.path ?? image.name, identifier: image.identifier)
+    private func search(for image: CrashImage, logDirectory: String?) -> ImageSearch {
+        let key = ImageSearchKey(
+            logDirectory: logDirectory, place: image.path ?? image.name, name: image.name,
+            identifier: image.identifier)
+        if let known = imageSearches[key] { return known }
+        let (candidates, searched) = locator.candidates(
+            name: image.name, path: image.path, identity: image.identity, logDirectory: logDirectory)
+        let search = ImageSearch(candidates: candidates, searched: searched)
+        imageSearches[key] = search
+        return search
+    }
+
+    /// The system's libraries that may be `image`'s besides its candidates, found once per image as the log names it
+    /// (each lookup lists paths and asks the file system about each).
+    private func systemLibraries(for image: CrashImage, in search: ImageSearch) -> [BinaryLocator.Candidate] {
+        if let known = search.systemLibraries { return known }
+        let found = Array(
+            locator.systemLibraryCandidates(name: image.name, path: image.path, excluding: search.candidates))
+        search.systemLibraries = found
+        return found
     }
 
     /// The debug file (else the binary) of the build `image` names, found on this machine without opening either
     /// (no DWARF read, no debuginfod asked); `nil` when the log names no build or no binary of it is here.
-    private func locatedWithoutOpening(_ image: CrashImage, logDirectory: String?) -> String? {
+    private func locatedWithoutOpening(_ image: CrashImage, search: ImageSearch) -> String? {
         guard let identity = image.identity else { return nil }
-        let key = Self.candidatesKey(image, logDirectory: logDirectory)
-        if let known = locatedDebugFiles[key] { return known }
-        let (candidates, _) = candidates(for: image, logDirectory: logDirectory)
+        if let known = search.locatedWithoutOpening { return known }
+        let candidates = search.candidates
         func build(at path: String) -> ObjectFile? {
             slices(of: path)?.first { $0.identity.map(identity.isSameBuild) ?? false }
         }
@@ -523,8 +541,7 @@ public final class Symbolicator {
         var match = candidates.lazy.compactMap { build(at: $0.path) }.first
         if match == nil {
             match =
-                locator.systemLibraryCandidates(name: image.name, path: image.path, excluding: candidates)
-                .lazy.compactMap { build(at: $0.path) }.first
+                systemLibraries(for: image, in: search).lazy.compactMap { build(at: $0.path) }.first
         }
         let located = match.map { match in
             match.hasDWARF
@@ -532,7 +549,7 @@ public final class Symbolicator {
                 : DebugFileLocator(search: options.symbolizer.debugFileSearch).locateDebugFile(for: match).debugFile?
                     .path ?? match.path
         }
-        locatedDebugFiles[key] = .some(located)
+        search.locatedWithoutOpening = .some(located)
         return located
     }
 
