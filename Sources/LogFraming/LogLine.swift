@@ -78,23 +78,35 @@ public struct LogLine: Hashable, Sendable {
             end -= 1
             terminator = terminator == .lineFeed ? .carriageReturnLineFeed : .carriageReturn
         }
-        self.terminator = terminator
         let content = bytes[bytes.startIndex..<end]
-        // From the bytes read, which are the text's unless they are not UTF-8 (then from the text, below).
-        let ends = Self.ends(of: content.span)
-        firstByte = ends.first
-        lastNonBlankByte = ends.lastNonBlank
+        // Each stored property set once, from locals: a line is made for every line of every log, and assigning
+        // `self`'s properties along the way made the compiler copy the whole line out again.
+        let text: String
+        var ends: (first: UInt8, lastNonBlank: UInt8)
+        var rare: RareBox? = nil
         // ASCII, most lines of most logs, needs no validation (and String(validating:) is the slower path).
-        if content.allSatisfy({ $0 < 0x80 }) {
+        if Self.isASCII(content.span) {
             text = String(decoding: content, as: UTF8.self)
+            ends = Self.ends(of: content.span)
         } else if let valid = String(validating: content, as: UTF8.self) {
             text = valid
+            ends = Self.ends(of: content.span)
         } else {
-            let decoded = String(decoding: content, as: UTF8.self)
-            (firstByte, lastNonBlankByte) = Self.ends(of: decoded)
-            text = decoded
+            text = String(decoding: content, as: UTF8.self)
+            ends = Self.ends(of: text)
             rare = .parts(RareParts(undecodableBytes: Array(bytes)))
         }
+        self.text = text
+        self.terminator = terminator
+        self.firstByte = ends.first
+        self.lastNonBlankByte = ends.lastNonBlank
+        self.rare = rare
+    }
+
+    private static func isASCII(_ bytes: Span<UInt8>) -> Bool {
+        var union: UInt8 = 0
+        for index in bytes.indices { union |= bytes[index] }
+        return union < 0x80
     }
 
     /// The first byte of `text` and its last that is not a blank.
