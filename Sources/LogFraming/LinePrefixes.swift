@@ -16,6 +16,8 @@ package struct LinePrefixes {
     static let maximumBlanks = 10
     /// At most this many lines, spread over the log, are read to find the shapes a prefix may have.
     static let spreadSize = 48
+    /// How many of a log's first non-empty lines tell whether it may have a prefix (all but one must start with it).
+    static let firstLinesAsked = 5
     /// At most this many lines are read to find a prefix.
     package static let sampleSize = 4_000
     /// The share of the non-empty lines a prefix must start.
@@ -56,39 +58,53 @@ package struct LinePrefixes {
         kind == UInt8(ascii: "9") || kind == UInt8(ascii: "a") || kind == UInt8(ascii: " ") || kind == UInt8(ascii: "u")
     }
 
-    /// The shapes that start at least ``minimumCoverage`` of the non-empty lines of `lines`, longest first: each starts
-    /// with something other than a blank and ends in one.
+    /// The shapes that start at least ``minimumCoverage`` of the non-empty lines of `lines` and their first lines (``startsFirstLines(of:withOneOf:)``), longest first: each starts with something other than a blank and
+    /// ends in one.
     package static func candidates(in lines: ArraySlice<LogLine>) -> [Shape] {
         // Shapes are counted on a spread of lines (a prefix on most lines is on most of them too), then each kept
         // shape's coverage of all lines is checked: counting every shape of every line costs most of a clean log's
         // parse.
-        let nonEmptyLines = lines.prefix(sampleSize).indices.filter { !lines[$0].text.isEmpty }
+        let all = lines.prefix(sampleSize)
+        var nonEmptyCount = 0
+        for line in all where !line.text.isEmpty { nonEmptyCount += 1 }
         // On one line, any start is a "prefix" (a dump's `- 0 elements`): a logger's shows on several.
-        guard nonEmptyLines.count >= 2 else { return [] }
-        let step = max(1, nonEmptyLines.count / spreadSize)
-        let spread = stride(from: 0, to: nonEmptyLines.count, by: step).prefix(spreadSize).map {
-            lines[nonEmptyLines[$0]]
+        guard nonEmptyCount >= 2 else { return [] }
+        // Every step-th non-empty line, at most spreadSize of them.
+        let step = max(1, nonEmptyCount / spreadSize)
+        var spread: [Int] = []
+        spread.reserveCapacity(spreadSize)
+        var ordinal = 0
+        for index in all.indices where !lines[index].text.isEmpty {
+            if ordinal % step == 0 { spread.append(index) }
+            ordinal += 1
+            if spread.count == spreadSize { break }
         }
-        // Most logs have no prefix: when no two first tokens are common to the spread, none is.
-        var firstTwo: [UInt16: Int] = [:]
-        for line in spread {
-            let head = tokens(of: line.text, limit: 2)
-            guard let first = head.first, first.kind != UInt8(ascii: " ") else { continue }
-            firstTwo[UInt16(first.kind) << 8 | UInt16(head.count > 1 ? head[1].kind : 0), default: 0] += 1
+        // Most logs have no prefix: when no two first tokens are common to the spread, none is. Counted without
+        // building tokens or a table: every log comes here.
+        var firstTwo: [(kinds: UInt16, count: Int)] = []
+        firstTwo.reserveCapacity(spread.count)
+        for index in spread {
+            guard let kinds = firstTwoKinds(of: lines[index].text) else { continue }
+            if let slot = firstTwo.firstIndex(where: { $0.kinds == kinds }) {
+                firstTwo[slot].count += 1
+            } else {
+                firstTwo.append((kinds, 1))
+            }
         }
         let needed = Int((Double(spread.count) * minimumCoverage * 0.8).rounded(.up))
-        guard firstTwo.values.contains(where: { $0 >= needed }) else { return [] }
+        let common = firstTwo.filter { $0.count >= needed }.map(\.kinds)
+        guard !common.isEmpty, startsFirstLines(of: all, withOneOf: common) else { return [] }
         var counts: [Shape: Int] = [:]
-        for line in spread {
-            let tokens = tokens(of: line.text)
+        for index in spread {
+            let tokens = tokens(of: lines[index].text)
             var blanks = 0
             // Indentation is the log's own (a sanitizer's frames, lldb's): a prefix starts with something else.
             guard let first = tokens.first, first.kind != UInt8(ascii: " ") else { continue }
             var shape: Shape = []
-            for (index, token) in tokens.enumerated() {
+            for (position, token) in tokens.enumerated() {
                 shape.append(token.kind)
                 // A blank that ends the line leaves nothing after the prefix: a line with only the prefix counts too.
-                guard token.kind == UInt8(ascii: " "), index > 0 else { continue }
+                guard token.kind == UInt8(ascii: " "), position > 0 else { continue }
                 counts[shape, default: 0] += 1
                 blanks += 1
                 if blanks == maximumBlanks { break }
@@ -98,8 +114,39 @@ package struct LinePrefixes {
         let kept = counts.filter { $0.value >= needed }.keys.sorted {
             $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1)
         }
-        let all = lines.prefix(sampleSize)
         return kept.filter { coverage(of: $0, in: all) >= minimumCoverage }
+    }
+
+    /// Whether all but one of the first ``firstLinesAsked`` non-empty lines of `lines` (and more than half) start with
+    /// tokens of one of `kinds` (``firstTwoKinds(of:)``). A logger writes its prefix on every line, the first ones too
+    /// (all but a header line: journalctl's `-- Logs begin at …`); a shape common to the log that its first lines lack
+    /// is the log's own — the numbers of frames below a message and a heading, gdb's `#1  ` below a thread's — and is
+    /// not worth the trial readings a candidate costs.
+    static func startsFirstLines(of lines: ArraySlice<LogLine>, withOneOf kinds: [UInt16]) -> Bool {
+        var read = 0, started = 0
+        for line in lines where !line.text.isEmpty {
+            read += 1
+            if let first = firstTwoKinds(of: line.text), kinds.contains(first) { started += 1 }
+            if read == firstLinesAsked { break }
+        }
+        return started * 2 > read && started >= read - 1
+    }
+
+    /// The classes of the first two tokens of `text` (the second 0 when there is one token), as one number; `nil`
+    /// when `text` is empty or starts with a blank (indentation is the log's own, never a logger's prefix).
+    static func firstTwoKinds(of text: String) -> UInt16? {
+        var utf8 = text.utf8.makeIterator()
+        guard let firstByte = utf8.next() else { return nil }
+        let first = kind(of: firstByte)
+        guard first != UInt8(ascii: " ") else { return nil }
+        var second: UInt8 = 0
+        while let byte = utf8.next() {
+            let kind = kind(of: byte)
+            if kind == first, runs(kind) { continue }
+            second = kind
+            break
+        }
+        return UInt16(first) << 8 | UInt16(second)
     }
 
     /// How many bytes of `text` a prefix of `shape` takes, or `nil` when `text` does not start with one.

@@ -16,20 +16,6 @@ package struct LogFraming: Hashable, Sendable {
     /// Whether the log came with no framing.
     package var isNone: Bool { jsonMessageKey == nil && linePrefix == nil }
 
-    /// The framing of the log that starts with `sample` (its first ``LinePrefixes/sampleSize`` lines suffice), as a
-    /// reader whose `reading` tells how much it makes of a set of lines (a crash log's frames, the lines a dumped value
-    /// covers; 0 for nothing) reads it best.
-    ///
-    /// The cost is the reason for the order. Most logs are neither JSON lines nor prefixed, and pay a look at the first
-    /// byte of each sampled line and at the first two tokens of a spread of 48 lines: no reading. A log that may be
-    /// framed is read by `reading` once as it is, once opened (JSON lines), and once per prefix shape tried (at most 6,
-    /// longest first: the shortest that passes could be part of a longer prefix, a timestamp before a host), each on
-    /// the sample only: at most 8 readings of at most ``LinePrefixes/sampleSize`` lines, whatever the log's size.
-    ///
-    /// JSON lines are opened when the messages read as well as the objects or better (a reader may find something in
-    /// an object's text too, with the rest of the object glued to it). A prefix is taken off when the lines without it
-    /// read as well or better, and read to something, and either better or with the prefix on nine lines in ten (a
-    /// prefix glued to a path still lets a frame be read, but not resolved).
     /// ``of(_:reading:)`` of the first lines of `bytes`, where a text of one line too long to be a logger's object and
     /// no other line (a JSON document of megabytes on one line) has no framing, found without splitting it (the split
     /// copies each line's text): a prefix shows on several lines.
@@ -56,9 +42,34 @@ package struct LogFraming: Hashable, Sendable {
         return longLines == 1
     }
 
+    /// The framing of the log that starts with `sample` (its first ``LinePrefixes/sampleSize`` lines suffice), as a
+    /// reader whose `reading` tells how much it makes of a set of lines (a crash log's frames, the lines a dumped value
+    /// covers; 0 for nothing) reads it best.
+    ///
+    /// The cost is the reason for the order. Most logs are neither JSON lines nor prefixed, and pay a look at the first
+    /// byte of each sampled line and at the first two tokens of a spread of 48 lines and of the first lines: no
+    /// reading, no copy. A log whose first lines ask for it (JSON objects, or a shape common to the log that starts
+    /// most of them: ``LinePrefixes/candidates(in:)``) is read by `reading` once as it is, once opened (JSON lines), and once per prefix shape tried (at most 6,
+    /// longest first: the shortest that passes could be part of a longer prefix, a timestamp before a host), each on
+    /// the sample only: at most 8 readings of at most ``LinePrefixes/sampleSize`` lines, whatever the log's size.
+    ///
+    /// JSON lines are opened when the messages read as well as the objects or better (a reader may find something in
+    /// an object's text too, with the rest of the object glued to it). A prefix is taken off when the lines without it
+    /// read as well or better, and read to something, and either better or with the prefix on nine lines in ten (a
+    /// prefix glued to a path still lets a frame be read, but not resolved).
     package static func of<Sample: Collection<LogLine>>(_ sample: Sample, reading: ([LogLine]) -> Int) -> LogFraming {
+        if let lines = sample as? [LogLine] { return of(lines.prefix(LinePrefixes.sampleSize), reading: reading) }
+        return of(Array(sample.prefix(LinePrefixes.sampleSize))[...], reading: reading)
+    }
+
+    /// ``of(_:reading:)`` of `sample`, at most ``LinePrefixes/sampleSize`` lines, copied only for a reading (most logs
+    /// need none).
+    private static func of(_ sample: ArraySlice<LogLine>, reading: ([LogLine]) -> Int) -> LogFraming {
         var framing = LogFraming()
-        var lines = Array(sample.prefix(LinePrefixes.sampleSize))
+        let key = JSONLogLines.messageKey(in: sample)
+        let shapes = key == nil ? LinePrefixes.candidates(in: sample) : []
+        guard key != nil || !shapes.isEmpty else { return framing }
+        var lines = Array(sample)
         var asRead: Int?
         func readingAsRead() -> Int {
             if let asRead { return asRead }
@@ -66,7 +77,7 @@ package struct LogFraming: Hashable, Sendable {
             asRead = value
             return value
         }
-        if let key = JSONLogLines.messageKey(in: lines[...]) {
+        if let key {
             let opened = JSONLogLines.opened(lines, key: key).prefix(LinePrefixes.sampleSize)
             let openedReading = reading(Array(opened))
             if openedReading >= readingAsRead() {
@@ -78,7 +89,7 @@ package struct LogFraming: Hashable, Sendable {
         // The shape that reads best wins (the first of equals): a shorter one may read a little (a prefix's spaces
         // left on the lines that lack them) where the whole prefix reads everything.
         var best = 0
-        for shape in LinePrefixes.candidates(in: lines[...]).prefix(6) {
+        for shape in (key == nil ? shapes : LinePrefixes.candidates(in: lines[...])).prefix(6) {
             let stripped = reading(LinePrefixes.strip(shape, from: lines))
             guard stripped > best, stripped >= readingAsRead() else { continue }
             if stripped > readingAsRead() || LinePrefixes.coverage(of: shape, in: lines[...]) >= 0.9 {
