@@ -7,11 +7,28 @@ package enum ByteSearch {
     package static func firstOffset(of needle: Substring.UTF8View, in text: Substring.UTF8View) -> Int? {
         // Over spans (native strings are stored contiguously): asked of nearly every line of every log, where
         // `withContiguousStorageIfAvailable`'s closures cost more than the search.
-        let haystack = text.span, pattern = needle.span
-        guard !pattern.isEmpty, pattern.count <= haystack.count else { return nil }
-        return haystack.withUnsafeBufferPointer { haystack in
-            pattern.withUnsafeBufferPointer { pattern in offset(of: pattern, in: haystack) }
+        firstOffset(of: needle.span, in: text.span)
+    }
+
+    /// The offset in `text` where `needle` first starts; `nil` when it does not occur (or `needle` is empty).
+    package static func firstOffset(of needle: Span<UInt8>, in text: Span<UInt8>) -> Int? {
+        guard !needle.isEmpty, needle.count <= text.count else { return nil }
+        return text.withUnsafeBufferPointer { haystack in
+            needle.withUnsafeBufferPointer { pattern in offset(of: pattern, in: haystack) }
         }
+    }
+
+    /// The offset in `text` where `needle` last starts; `nil` when it does not occur (or `needle` is empty).
+    package static func lastOffset(of needle: Span<UInt8>, in text: Span<UInt8>) -> Int? {
+        guard !needle.isEmpty, needle.count <= text.count else { return nil }
+        var start = text.count - needle.count
+        while start >= 0 {
+            var matched = 0
+            while matched < needle.count, text[start + matched] == needle[matched] { matched += 1 }
+            if matched == needle.count { return start }
+            start -= 1
+        }
+        return nil
     }
 
     /// The offset of the first `byte` in `bytes` at or after `start`; `nil` when there is none (or `start` is past
@@ -97,12 +114,16 @@ extension String {
     /// Whether `needle` occurs in the string, compared as bytes: `contains(_:)` with a string goes through the
     /// string-processing library's character search, thousands of instructions a call.
     package func containsBytes(_ needle: String) -> Bool {
-        ByteSearch.firstOffset(of: Substring(needle).utf8, in: Substring(self).utf8) != nil
+        ByteSearch.firstOffset(of: needle.utf8.span, in: utf8.span) != nil
     }
 
     /// Whether `byte` occurs in the string: the test a reader puts before its searches of a line, most lines of most
     /// logs holding none of the byte its words need.
     package func containsByte(_ byte: UInt8) -> Bool {
-        ByteSearch.firstOffset(of: byte, in: Substring(self).utf8) != nil
+        // The string's own bytes, not a substring's view of them (which costs as much again as the search).
+        utf8.span.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            return memchr(base, Int32(byte), buffer.count) != nil
+        }
     }
 }

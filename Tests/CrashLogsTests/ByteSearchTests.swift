@@ -1,7 +1,8 @@
-import CrashLogs
 import PostmortemCore
 import TestSupport
 import Testing
+
+@testable import CrashLogs
 
 /// The byte search every reader's `includes`, `range(of:)` and `firstByteRange(of:)` go through: where `memchr` and `memcmp` find a word,
 /// against a search of the test's own, on texts made of few letters (so words recur, overlap and sit at both ends),
@@ -11,6 +12,16 @@ struct ByteSearchTests {
     static func naive(_ needle: [UInt8], in text: [UInt8]) -> Int? {
         guard !needle.isEmpty, needle.count <= text.count else { return nil }
         return (0...(text.count - needle.count)).first { Array(text[$0..<$0 + needle.count]) == needle }
+    }
+
+    static func naiveLast(_ needle: [UInt8], in text: [UInt8]) -> Int? {
+        guard !needle.isEmpty, needle.count <= text.count else { return nil }
+        return (0...(text.count - needle.count)).last { Array(text[$0..<$0 + needle.count]) == needle }
+    }
+
+    /// The byte offset of `range` in `text`.
+    static func offset<Text: StringProtocol>(_ range: Range<Text.Index>?, in text: Text) -> Int? {
+        range.map { text.utf8.distance(from: text.utf8.startIndex, to: $0.lowerBound) }
     }
 
     @Test func findsWhatASearchByHandFinds() {
@@ -31,11 +42,15 @@ struct ByteSearchTests {
             let found = ByteSearch.firstOffset(of: Substring(needle).utf8, in: slice.utf8)
             #expect(found == expected, "\(needle) in \(slice)")
             #expect(ByteSearch.contains(needle, in: Array(slice.utf8)) == (expected != nil), "\(needle) in \(slice)")
-            if let range = slice.firstByteRange(of: needle) {
-                #expect(slice.utf8.distance(from: slice.utf8.startIndex, to: range.lowerBound) == expected)
-            } else {
-                #expect(expected == nil)
-            }
+            #expect(Self.offset(slice.firstByteRange(of: needle), in: slice) == expected)
+            // A string's own searches (not through a substring), first and last.
+            let string = String(slice)
+            let last = Self.naiveLast(Array(needle.utf8), in: Array(slice.utf8))
+            #expect(Self.offset(string.firstByteRange(of: needle), in: string) == expected, "\(needle) in \(string)")
+            #expect(Self.offset(string.lastRange(of: needle), in: string) == last, "\(needle) in \(string)")
+            #expect(Self.offset(slice.lastRange(of: needle), in: slice) == last, "\(needle) in \(slice)")
+            #expect(string.includes(needle) == (expected != nil) && slice.includes(needle) == (expected != nil))
+            #expect(string.containsBytes(needle) == (expected != nil))
             checked += expected == nil ? 0 : 1
         }
         #expect(checked > 500, "too few texts held their word")

@@ -8,39 +8,26 @@ extension StringProtocol {
     /// The first occurrence of `needle`, found over the UTF-8 bytes (the standard library's `firstRange(of:)` walks
     /// characters: too slow for every line of every log).
     package func firstByteRange(of needle: String) -> Range<Index>? {
-        guard let start = Self.byteOffset(of: needle, in: Substring(self), backwards: false) else { return nil }
-        let lower = utf8.index(utf8.startIndex, offsetBy: start)
-        return lower..<utf8.index(lower, offsetBy: needle.utf8.count)
+        let text = Substring(self)
+        return byteRange(at: ByteSearch.firstOffset(of: needle.utf8.span, in: text.utf8.span), of: needle)
     }
 
     /// The last occurrence of `needle`.
     func lastRange(of needle: String) -> Range<Index>? {
-        guard let start = Self.byteOffset(of: needle, in: Substring(self), backwards: true) else { return nil }
-        let lower = utf8.index(utf8.startIndex, offsetBy: start)
-        return lower..<utf8.index(lower, offsetBy: needle.utf8.count)
+        let text = Substring(self)
+        return byteRange(at: ByteSearch.lastOffset(of: needle.utf8.span, in: text.utf8.span), of: needle)
     }
 
     /// True when `needle` occurs in the text.
     func includes(_ needle: String) -> Bool {
-        Self.byteOffset(of: needle, in: Substring(self), backwards: false) != nil
+        ByteSearch.firstOffset(of: needle.utf8.span, in: Substring(self).utf8.span) != nil
     }
 
-    /// Where `needle` first (or last) starts in `text`, in bytes.
-    private static func byteOffset(of needle: String, in text: Substring, backwards: Bool) -> Int? {
-        if !backwards { return ByteSearch.firstOffset(of: Substring(needle).utf8, in: text.utf8) }
-        let haystack = text.utf8.span, pattern = needle.utf8.span
-        guard !pattern.isEmpty, pattern.count <= haystack.count else { return nil }
-        let first = pattern[0], last = haystack.count - pattern.count
-        var start = backwards ? last : 0
-        while backwards ? start >= 0 : start <= last {
-            if haystack[start] == first {
-                var matched = 1
-                while matched < pattern.count, haystack[start + matched] == pattern[matched] { matched += 1 }
-                if matched == pattern.count { return start }
-            }
-            start += backwards ? -1 : 1
-        }
-        return nil
+    /// The range of `needle` found at byte offset `start`.
+    fileprivate func byteRange(at start: Int?, of needle: String) -> Range<Index>? {
+        guard let start else { return nil }
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        return lower..<utf8.index(lower, offsetBy: needle.utf8.count)
     }
 
     /// The words of the text between runs of spaces (`split(separator: " ")`, over bytes).
@@ -102,7 +89,27 @@ extension Substring {
     }
 }
 
+/// The searches of ``StringProtocol`` over a string's own bytes: a line's text is a string, and making a substring of
+/// it to search costs as much again as the search.
 extension String {
+    /// The first occurrence of `needle`.
+    func range(of needle: String) -> Range<Index>? { firstByteRange(of: needle) }
+
+    /// The first occurrence of `needle`, found over the UTF-8 bytes.
+    package func firstByteRange(of needle: String) -> Range<Index>? {
+        byteRange(at: ByteSearch.firstOffset(of: needle.utf8.span, in: utf8.span), of: needle)
+    }
+
+    /// The last occurrence of `needle`.
+    func lastRange(of needle: String) -> Range<Index>? {
+        byteRange(at: ByteSearch.lastOffset(of: needle.utf8.span, in: utf8.span), of: needle)
+    }
+
+    /// True when `needle` occurs in the text.
+    func includes(_ needle: String) -> Bool {
+        ByteSearch.firstOffset(of: needle.utf8.span, in: utf8.span) != nil
+    }
+
     /// Whether the string begins with the bytes of `prefix`: ``Substring/startsWithBytes(_:skippingBlanks:)``
     /// without a substring, for the checks asked of every line of a log (`hasPrefix` compares characters).
     func startsWithBytes(_ prefix: String) -> Bool { Substring(self).startsWithBytes(prefix) }
