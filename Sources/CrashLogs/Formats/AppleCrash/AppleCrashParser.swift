@@ -69,53 +69,6 @@ struct AppleCrashParser {
         }
     }
 
-    /// `0x100e88000 - 0x100f8ffff Demo arm64  <b4ba…> /private/var/…/Demo` and its macOS variants
-    /// (`+name`, `(version)`, dashed upper-case UUIDs).
-    static func image(in line: String) -> CrashImage? {
-        let text = Substring(line).trimmingBlanks
-        guard text.utf8.starts(with: "0x".utf8),
-            let dash = text.range(of: " - ") ?? text.range(of: "-"),
-            let start = HexNumber.parse(utf8: Substring(text.utf8[..<dash.lowerBound]).trimmingBlanks.utf8)
-        else { return nil }
-        let rest = Substring(text.utf8[dash.upperBound...]).trimmingBlanks
-        let endText = rest.utf8.prefix { $0 != UInt8(ascii: " ") }
-        guard let end = HexNumber.parse(utf8: endText), let open = rest.firstIndex(ofByte: UInt8(ascii: "<")),
-            let close = rest.firstIndex(ofByte: UInt8(ascii: ">"), from: open)
-        else { return nil }
-        var description = Substring(rest.utf8[endText.endIndex..<open]).trimmingBlanks
-        if description.utf8.first == UInt8(ascii: "+") { description = description.dropFirst().trimmingBlanks }
-        var architecture: String?
-        // Drop `(version)` and take the architecture word, when there is one.
-        if let paren = description.firstIndex(ofByte: UInt8(ascii: "(")) {
-            let inside = Substring(
-                description.utf8[description.utf8.index(after: paren)...].prefix { $0 != UInt8(ascii: ")") })
-            if Self.architectures.contains(inside) { architecture = String(inside) }
-            description = Substring(description.utf8[..<paren]).trimmingBlanks
-        }
-        // The last word may be the architecture; the name is the words before it, one space apart. Over the bytes: a
-        // report lists hundreds of images.
-        let lastSpace = description.utf8.lastIndex(of: UInt8(ascii: " "))
-        let lastWord =
-            lastSpace.map { Substring(description.utf8[description.utf8.index(after: $0)...]) } ?? description
-        if Self.architectures.contains(lastWord) {
-            architecture = String(lastWord)
-            description = lastSpace.map { Substring(description.utf8[..<$0]).trimmingBlanks } ?? ""
-        }
-        let uuid = String(Substring(rest.utf8[rest.utf8.index(after: open)..<close]))
-        let path = String(Substring(rest.utf8[rest.utf8.index(after: close)...]).trimmingBlanks)
-        var name =
-            description.firstByteRange(of: "  ") == nil
-            ? String(description) : description.split(separator: " ").joined(separator: " ")
-        // macOS 10 reports name a bundle's image by its identifier (`com.apple.CoreFoundation`): the binary, which the
-        // frames name and which is looked for on disk, is the path's last part.
-        if case let file = FilePath.fileName(of: path), !file.isEmpty, name != file, Self.isBundleIdentifier(name) {
-            name = String(file)
-        }
-        return CrashImage(
-            name: name, path: path.isEmpty ? nil : path, identifier: uuid, identifierKind: .uuid,
-            architecture: architecture, loadAddress: start, endAddress: end)
-    }
-
     /// `com.apple.CoreFoundation`: reverse-DNS, at least three dot-separated parts, no blanks.
     static func isBundleIdentifier(_ text: String) -> Bool {
         // Over the bytes first (`.` and ` ` are never part of another character's): most image names have no dot.
@@ -145,10 +98,6 @@ struct AppleCrashParser {
         let first = text.prefix { $0 != "." }
         return first.allSatisfy { $0.isLetter } && first.lowercased() == first
     }
-
-    private static let architectures: Set<Substring> = [
-        "arm64", "arm64e", "x86_64", "x86_64h", "i386", "armv7", "armv7s", "armv7k", "arm64_32"
-    ]
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var threads = false, images = false

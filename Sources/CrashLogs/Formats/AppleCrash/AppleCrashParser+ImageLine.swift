@@ -1,0 +1,117 @@
+import PostmortemCore
+
+/// A `Binary Images` line, read over its bytes: a report lists hundreds of images, and each step of reading one through
+/// substrings (trimming, slicing, converting views) cost more than the step itself.
+extension AppleCrashParser {
+    /// `0x100e88000 - 0x100f8ffff Demo arm64  <b4ba…> /private/var/…/Demo` and its macOS variants
+    /// (`+name`, `(version)`, dashed upper-case UUIDs).
+    static func image(in line: String) -> CrashImage? {
+        let bytes = line.utf8.span
+        let text = trimmed(bytes, 0..<bytes.count)
+        guard text.count >= 2, bytes[text.lowerBound] == UInt8(ascii: "0"),
+            bytes[text.lowerBound + 1] == UInt8(ascii: "x")
+        else { return nil }
+        let dash: Range<Int>
+        if let spaced = offset(of: " - ", in: bytes, text) {
+            dash = spaced..<spaced + 3
+        } else if let bare = offset(of: "-", in: bytes, text) {
+            dash = bare..<bare + 1
+        } else {
+            return nil
+        }
+        guard let start = hex(bytes, trimmed(bytes, text.lowerBound..<dash.lowerBound)) else { return nil }
+        let rest = trimmed(bytes, dash.upperBound..<text.upperBound)
+        var endTextEnd = rest.lowerBound
+        while endTextEnd < rest.upperBound, bytes[endTextEnd] != UInt8(ascii: " ") { endTextEnd += 1 }
+        guard let end = hex(bytes, rest.lowerBound..<endTextEnd),
+            let open = offset(of: "<", in: bytes, rest), endTextEnd <= open,
+            let close = offset(of: ">", in: bytes, open..<rest.upperBound)
+        else { return nil }
+        var description = trimmed(bytes, endTextEnd..<open)
+        if !description.isEmpty, bytes[description.lowerBound] == UInt8(ascii: "+") {
+            description = trimmed(bytes, description.lowerBound + 1..<description.upperBound)
+        }
+        var architecture: String?
+        // Drop `(version)` and take the architecture word, when there is one.
+        if let paren = offset(of: "(", in: bytes, description) {
+            var insideEnd = paren + 1
+            while insideEnd < description.upperBound, bytes[insideEnd] != UInt8(ascii: ")") { insideEnd += 1 }
+            if isArchitecture(bytes, paren + 1..<insideEnd) { architecture = string(line, paren + 1..<insideEnd) }
+            description = trimmed(bytes, description.lowerBound..<paren)
+        }
+        // The last word may be the architecture; the name is the words before it, one space apart.
+        var lastSpace: Int?
+        for position in description.reversed() where bytes[position] == UInt8(ascii: " ") {
+            lastSpace = position
+            break
+        }
+        let lastWord = lastSpace.map { $0 + 1..<description.upperBound } ?? description
+        if isArchitecture(bytes, lastWord) {
+            architecture = string(line, lastWord)
+            description =
+                lastSpace.map { trimmed(bytes, description.lowerBound..<$0) }
+                ?? description.lowerBound..<description.lowerBound
+        }
+        let uuid = string(line, open + 1..<close)
+        let path = string(line, trimmed(bytes, close + 1..<rest.upperBound))
+        let written = string(line, description)
+        var name =
+            offset(of: "  ", in: bytes, description) == nil
+            ? written : written.split(separator: " ").joined(separator: " ")
+        // macOS 10 reports name a bundle's image by its identifier (`com.apple.CoreFoundation`): the binary, which the
+        // frames name and which is looked for on disk, is the path's last part.
+        if case let file = FilePath.fileName(of: path), !file.isEmpty, name != file, Self.isBundleIdentifier(name) {
+            name = String(file)
+        }
+        return CrashImage(
+            name: name, path: path.isEmpty ? nil : path, identifier: uuid, identifierKind: .uuid,
+            architecture: architecture, loadAddress: start, endAddress: end)
+    }
+
+    /// The architectures a `Binary Images` line may name.
+    private static let architectures = [
+        "arm64", "arm64e", "x86_64", "x86_64h", "i386", "armv7", "armv7s", "armv7k", "arm64_32"
+    ]
+
+    private static func isArchitecture(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        architectures.contains { name in
+            let wanted = name.utf8.span
+            guard wanted.count == range.count else { return false }
+            for offset in 0..<wanted.count where bytes[range.lowerBound + offset] != wanted[offset] { return false }
+            return true
+        }
+    }
+
+    /// `range` without the spaces and tabs at either end.
+    private static func trimmed(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper, bytes[lower].isBlank { lower += 1 }
+        while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// Where `needle` first starts within `range` of `bytes`, as an offset in `bytes`.
+    private static func offset(of needle: String, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
+        ByteSearch.firstOffset(of: needle.utf8.span, in: bytes.extracting(range)).map { range.lowerBound + $0 }
+    }
+
+    /// ``HexNumber/parse(utf8:)`` of `range` of `bytes`: `0x` and 1 to 16 hex digits.
+    private static func hex(_ bytes: Span<UInt8>, _ range: Range<Int>) -> UInt64? {
+        guard range.count > 2, bytes[range.lowerBound] == UInt8(ascii: "0"),
+            bytes[range.lowerBound + 1] | 0x20 == UInt8(ascii: "x"), range.count <= 18
+        else { return nil }
+        var value: UInt64 = 0
+        for position in range.lowerBound + 2..<range.upperBound {
+            guard let digit = HexNumber.digit(bytes[position]) else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    /// The text of `line` at byte offsets `range` (which fall between characters: every delimiter looked for is ASCII).
+    private static func string(_ line: String, _ range: Range<Int>) -> String {
+        let utf8 = line.utf8
+        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return String(Substring(utf8[lower..<utf8.index(lower, offsetBy: range.count)]))
+    }
+}
