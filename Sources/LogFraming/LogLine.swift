@@ -26,6 +26,8 @@ public struct LogLine: Hashable, Sendable {
     /// What a logger put before the line (`2026-11-25T10:00:01.123Z `, `[pod/app-7d9f/app] `), taken off ``text`` so
     /// that the line parses as the log it carries, and put back when the log is printed (``appendWhole(to:)``).
     public var prefix: String { rare?.parts.prefix ?? "" }
+    /// Whether a logger's ``prefix`` was taken off the line, without making the string.
+    package var hasPrefix: Bool { rare.map { !$0.parts.prefix.isEmpty } ?? false }
     private var terminator: Terminator
     /// The first byte of ``text`` (0 when it is empty), and its last byte that is not a space or a tab (0 when there
     /// is none): what readers test every line of every log by before reading it (a frame's `]`, a header's first

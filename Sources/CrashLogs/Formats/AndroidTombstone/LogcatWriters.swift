@@ -12,7 +12,14 @@ enum LogcatWriters {
         var writers: [Int?] = []
         writers.reserveCapacity(lines.count)
         var block: Int?
-        for line in lines {
+        for index in lines.indices {
+            // Most lines of a tombstone are none of logcat's: their first byte says so before their text is read (or
+            // the line copied).
+            if !mayStartMark(lines[index].firstByte), !lines[index].hasPrefix {
+                writers.append(block)
+                continue
+            }
+            let line = lines[index]
             let whole = line.prefix.isEmpty ? line.text : line.prefix + line.text
             if whole.startsWithBytes("--------- ") {
                 block = blockHeader(whole)
@@ -22,6 +29,12 @@ enum LogcatWriters {
             writers.append(threadtime(whole) ?? brief(whole) ?? block)
         }
         return writers
+    }
+
+    /// Whether a line starting with `byte` may be one of logcat's marks: a header's `-`, a date's digit, a priority
+    /// letter.
+    static func mayStartMark(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || isLevel(byte)
     }
 
     /// `--------- DEBUG (1234):` → 1234; `--------- beginning of crash` → nil (no writer).
