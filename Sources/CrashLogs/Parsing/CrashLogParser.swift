@@ -54,17 +54,19 @@ public enum CrashLogParser {
 
     /// Every format's markers, found in one pass.
     static let formatMarkers = MarkerScan(markers: readers.flatMap { $0.markers })
+    /// Each reader's markers (in the order of ``readers``), for a test of a scan's findings in one instruction.
+    static let readerMarkers: [MarkerScan.MarkerSet] = readers.map { reader in formatMarkers.set(of: reader.markers) }
 
     static func detectFormat(_ lines: [LogLine], bytes: [UInt8], markers known: MarkerScan.Found? = nil)
         -> CrashLogFormat?
     {
         // Searched for once, and only when a format with markers is tried (an `.ips` says what it is on its first line).
         var found = known
-        for reader in readers {
+        for (index, reader) in readers.enumerated() {
             if !reader.markers.isEmpty {
                 let present = found ?? formatMarkers.markers(in: bytes)
                 found = present
-                guard reader.markers.contains(where: present.contains) else { continue }
+                guard present.containsAny(of: readerMarkers[index]) else { continue }
             }
             if reader.recognizes(lines) { return reader.format }
         }

@@ -15,6 +15,23 @@ struct MarkerScan: Sendable {
             guard let index = names.firstIndex(of: marker) else { return false }
             return bits & (1 << UInt64(index)) != 0
         }
+
+        /// True when any marker of `set` (``MarkerScan/set(of:)``) occurs: one test, where ``contains(_:)`` compares
+        /// the marker with the scan's markers one by one (asked for every format of every log).
+        func containsAny(of set: MarkerSet) -> Bool { bits & set.bits != 0 }
+    }
+
+    /// Some of a scan's markers, as ``set(of:)`` names them.
+    struct MarkerSet: Sendable {
+        fileprivate let bits: UInt64
+    }
+
+    /// The scan's markers among `markers`, for ``Found/containsAny(of:)``; markers the scan does not hold are left out.
+    func set(of markers: [String]) -> MarkerSet {
+        MarkerSet(
+            bits: markers.reduce(0) { bits, marker in
+                names.firstIndex(of: marker).map { bits | 1 << UInt64($0) } ?? bits
+            })
     }
 
     private struct Candidate: Sendable {

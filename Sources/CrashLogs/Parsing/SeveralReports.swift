@@ -31,8 +31,8 @@ enum SeveralReports {
     /// order; one start per line, the format tried first winning.
     static func starts(in lines: [LogLine], markers present: MarkerScan.Found) -> [Start] {
         var starts: [Start] = []
-        for reader in CrashLogParser.readers
-        where reader.markers.isEmpty || reader.markers.contains(where: present.contains) {
+        for (index, reader) in CrashLogParser.readers.enumerated()
+        where reader.markers.isEmpty || present.containsAny(of: CrashLogParser.readerMarkers[index]) {
             starts += reader.reportStarts(in: lines).map { Start(line: $0, format: reader.format) }
         }
         // By line; of two at one line, the format tried first (the sort keeps the readers' order).
