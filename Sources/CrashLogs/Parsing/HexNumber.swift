@@ -19,6 +19,19 @@ enum HexNumber {
         return count > 0 ? value : nil
     }
 
+    /// The same over `range` of `bytes`: a reader that walks a line's bytes by offset asks without making a view.
+    static func parse(_ bytes: Span<UInt8>, _ range: Range<Int>) -> UInt64? {
+        guard range.count > 2, range.count <= 18, bytes[range.lowerBound] == UInt8(ascii: "0"),
+            bytes[range.lowerBound + 1] | 0x20 == UInt8(ascii: "x")
+        else { return nil }
+        var value: UInt64 = 0
+        for position in range.lowerBound + 2..<range.upperBound {
+            guard let digit = digit(bytes[position]) else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
     /// The value of one hex digit, either case.
     static func digit(_ byte: UInt8) -> UInt8? {
         switch byte {

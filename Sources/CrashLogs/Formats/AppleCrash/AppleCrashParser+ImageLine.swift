@@ -19,11 +19,11 @@ extension AppleCrashParser {
         } else {
             return nil
         }
-        guard let start = hex(bytes, trimmed(bytes, text.lowerBound..<dash.lowerBound)) else { return nil }
+        guard let start = HexNumber.parse(bytes, trimmed(bytes, text.lowerBound..<dash.lowerBound)) else { return nil }
         let rest = trimmed(bytes, dash.upperBound..<text.upperBound)
         var endTextEnd = rest.lowerBound
         while endTextEnd < rest.upperBound, bytes[endTextEnd] != UInt8(ascii: " ") { endTextEnd += 1 }
-        guard let end = hex(bytes, rest.lowerBound..<endTextEnd),
+        guard let end = HexNumber.parse(bytes, rest.lowerBound..<endTextEnd),
             let open = offset(of: "<", in: bytes, rest), endTextEnd <= open,
             let close = offset(of: ">", in: bytes, open..<rest.upperBound)
         else { return nil }
@@ -93,19 +93,6 @@ extension AppleCrashParser {
     /// Where `needle` first starts within `range` of `bytes`, as an offset in `bytes`.
     private static func offset(of needle: String, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
         ByteSearch.firstOffset(of: needle.utf8.span, in: bytes.extracting(range)).map { range.lowerBound + $0 }
-    }
-
-    /// ``HexNumber/parse(utf8:)`` of `range` of `bytes`: `0x` and 1 to 16 hex digits.
-    private static func hex(_ bytes: Span<UInt8>, _ range: Range<Int>) -> UInt64? {
-        guard range.count > 2, bytes[range.lowerBound] == UInt8(ascii: "0"),
-            bytes[range.lowerBound + 1] | 0x20 == UInt8(ascii: "x"), range.count <= 18
-        else { return nil }
-        var value: UInt64 = 0
-        for position in range.lowerBound + 2..<range.upperBound {
-            guard let digit = HexNumber.digit(bytes[position]) else { return nil }
-            value = value << 4 | UInt64(digit)
-        }
-        return value
     }
 
     /// The text of `line` at byte offsets `range` (which fall between characters: every delimiter looked for is ASCII).

@@ -14,14 +14,17 @@ struct GlibcBacktraceParser {
 
     /// Takes a line apart, or returns `nil` when it is not a frame line.
     static func frame(in line: String) -> FrameLine? {
-        // Cheap test first (this runs on every line of other formats' logs too): a frame line ends in `]`.
-        guard Substring(line).endsWithByte(UInt8(ascii: "]")) else { return nil }
+        // Over the bytes first (this runs on every line of other formats' logs that ends in `]` too: a minidump
+        // stackwalk's `[file : line]`): a frame line ends in `[0x…]`, only blanks after it.
+        let bytes = line.utf8.span
+        var end = bytes.count
+        while end > 0, bytes[end - 1].isBlank { end -= 1 }
+        guard end > 0, bytes[end - 1] == UInt8(ascii: "]") else { return nil }
+        var openOffset = end - 2
+        while openOffset >= 0, bytes[openOffset] != UInt8(ascii: "[") { openOffset -= 1 }
+        guard openOffset >= 0, let address = HexNumber.parse(bytes, openOffset + 1..<end - 1) else { return nil }
         let utf8 = line.utf8
-        // The last `]`: only blanks follow it.
-        guard let close = utf8.lastIndex(of: UInt8(ascii: "]")) else { return nil }
-        guard let open = utf8[..<close].lastIndex(of: UInt8(ascii: "[")),
-            let address = HexNumber.parse(utf8: utf8[utf8.index(after: open)..<close])
-        else { return nil }
+        let open = utf8.index(utf8.startIndex, offsetBy: openOffset)
         var prefixEnd = open, prefixStart = utf8.startIndex
         while prefixEnd > prefixStart, utf8[utf8.index(before: prefixEnd)] == UInt8(ascii: " ") {
             utf8.formIndex(before: &prefixEnd)
