@@ -26,6 +26,13 @@ struct MarkerScanTests {
                 #expect(
                     found.contains(marker) == Self.occurs(marker, in: text), "\(marker) in \(text.debugDescription)")
             }
+            // Each reader's markers as one set: any of them found.
+            for reader in CrashLogParser.readers {
+                let set = scan.set(of: reader.markers)
+                #expect(
+                    found.containsAny(of: set) == reader.markers.contains { Self.occurs($0, in: text) },
+                    "\(reader.markers) in \(text.debugDescription)")
+            }
         }
     }
 
