@@ -108,6 +108,28 @@ struct FrameFactsTests {
         if !crash[1].isEmpty { #expect(report.exception?.type == String(crash[1]), "\(path)") }
     }
 
+    /// minidump-stackwalk's human-readable frames, ` N  module!function …` or ` N  0xADDRESS`: each frame has the number
+    /// its line starts with (frame 0's address is the program counter, every other a return address).
+    @Test(arguments: CorpusParsingTests.files("breakpad-stackwalk").filter { !$0.contains("machine-readable") })
+    func breakpadHumanFrameNumbers(_ path: String) throws {
+        let (_, text, report) = try CorpusFile.load(path)
+        let regex = try NSRegularExpression(pattern: #"^ ?(\d+)  \S"#)
+        var numbers: [Int: Int] = [:]
+        for (line, content) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let content = String(content)
+            guard let match = regex.firstMatch(in: content, range: NSRange(content.startIndex..., in: content)),
+                let digits = Range(match.range(at: 1), in: content)
+            else { continue }
+            numbers[line] = Int(content[digits])
+        }
+        let frames = report.threads.flatMap(\.frames)
+        #expect(!frames.isEmpty && frames.contains { $0.index >= 10 } == numbers.values.contains { $0 >= 10 })
+        for frame in frames {
+            #expect(frame.index == numbers[frame.lineNumber], "\(path): line \(frame.lineNumber)")
+            #expect((frame.addressKind == .programCounter) == (frame.index == 0), "\(path): line \(frame.lineNumber)")
+        }
+    }
+
     /// A tombstone a symbolizer went through, inside logcat: `#N 0xADDRESS in function file:line` lines after its
     /// banner, each a frame at that address.
     @Test(arguments: CorpusParsingTests.files("android-tombstone").filter { $0.contains("symbolized") })
