@@ -14,11 +14,11 @@ package enum FunctionNameNormalizer {
         if text.first == "<" { return String(text) }
         text = droppingCloneSuffixes(text)
         // libc++'s ABI tags (`operator[][abi:se180100]`) change with the library's version, not the code.
-        while let tag = text.firstRange(of: "[abi:"), let end = text[tag.upperBound...].firstIndex(of: "]") {
+        while let tag = text.firstByteRange(of: "[abi:"), let end = text[tag.upperBound...].firstIndex(of: "]") {
             text = text[..<tag.lowerBound] + text[text.index(after: end)...]
         }
         // Some iOS reports write `-[NSObject+ 1045168 (NSObject) doesNotRecognizeSelector:]`: the offset is not the name's.
-        if text.hasPrefix("-[") || text.hasPrefix("+["), let plus = text.firstRange(of: "+ "),
+        if text.hasPrefix("-[") || text.hasPrefix("+["), let plus = text.firstByteRange(of: "+ "),
             plus.lowerBound > text.index(text.startIndex, offsetBy: 2)
         {
             let digits = text[plus.upperBound...].prefix(while: \.isNumber)
@@ -67,7 +67,7 @@ package enum FunctionNameNormalizer {
     /// `foo.cold.1`, `foo.isra.0.constprop.2`, `foo [clone .cold]`: the function they were cloned from.
     static func droppingCloneSuffixes(_ name: Substring) -> Substring {
         var text = name
-        while let range = text.firstRange(of: " [clone ") {
+        while let range = text.firstByteRange(of: " [clone ") {
             guard let end = text[range.upperBound...].firstIndex(of: "]") else { break }
             text = text[..<range.lowerBound] + text[text.index(after: end)...]
         }
@@ -93,8 +93,9 @@ package enum FunctionNameNormalizer {
     /// A Swift name as our symbolicator and the runtime's backtracer print it: the argument part holds only labels
     /// (`(_:names:)`, `()`), or the name carries Swift's own words (`closure #1 in`, `partial apply for`).
     static func isSwiftName(_ name: Substring) -> Bool {
-        if name.contains("closure #") || name.hasPrefix("partial apply for ") || name.hasPrefix("reabstraction thunk")
-            || name.contains(".getter") || name.contains(".setter") || name.contains(".modify")
+        if name.containsBytes("closure #") || name.hasPrefix("partial apply for ")
+            || name.hasPrefix("reabstraction thunk") || name.containsBytes(".getter") || name.containsBytes(".setter")
+            || name.containsBytes(".modify")
         {
             return true
         }

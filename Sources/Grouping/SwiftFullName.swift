@@ -7,8 +7,8 @@ enum SwiftFullName {
     /// Whether `name` looks like a full Swift demangling: a result arrow or the standard library's module in it, and
     /// no C++ scope operator.
     static func isFull(_ name: Substring) -> Bool {
-        guard !name.contains("::") else { return false }
-        return name.contains(" -> ") || name.contains("Swift.") || name.contains(" : ")
+        guard !name.containsBytes("::") else { return false }
+        return name.containsBytes(" -> ") || name.containsBytes("Swift.") || name.containsBytes(" : ")
     }
 
     static func simplify(_ name: Substring) -> String {
