@@ -1,3 +1,5 @@
+import CrashLogs
+
 /// Turns a function name into the form signatures compare, so that the same function is named alike whoever named
 /// it (a debugger, the C library, a sanitizer, our symbolicator) and whichever build it came from:
 /// - C++: template arguments become `<T>`, the argument list and its qualifiers (`const`, `&`, `noexcept`) go;
@@ -93,9 +95,9 @@ package enum FunctionNameNormalizer {
     /// A Swift name as our symbolicator and the runtime's backtracer print it: the argument part holds only labels
     /// (`(_:names:)`, `()`), or the name carries Swift's own words (`closure #1 in`, `partial apply for`).
     static func isSwiftName(_ name: Substring) -> Bool {
-        if name.containsBytes("closure #") || name.hasPrefix("partial apply for ")
-            || name.hasPrefix("reabstraction thunk") || name.containsBytes(".getter") || name.containsBytes(".setter")
-            || name.containsBytes(".modify")
+        if name.includes("closure #") || name.hasPrefix("partial apply for ")
+            || name.hasPrefix("reabstraction thunk") || name.includes(".getter") || name.includes(".setter")
+            || name.includes(".modify")
         {
             return true
         }

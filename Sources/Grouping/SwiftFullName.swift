@@ -1,3 +1,5 @@
+import CrashLogs
+
 /// A Swift name demangled in full (`closure #1 (Swift.Int) -> () in inventory.restock(_: inout inventory.Inventory,
 /// names: [Swift.String]) -> Swift.Int`), as older runtimes and other tools print it, brought to the simplified form
 /// the runtime's backtracer and our symbolicator print (`closure #1 in restock(_:names:)`): the module, the types,
@@ -7,8 +9,8 @@ enum SwiftFullName {
     /// Whether `name` looks like a full Swift demangling: a result arrow or the standard library's module in it, and
     /// no C++ scope operator.
     static func isFull(_ name: Substring) -> Bool {
-        guard !name.containsBytes("::") else { return false }
-        return name.containsBytes(" -> ") || name.containsBytes("Swift.") || name.containsBytes(" : ")
+        guard !name.includes("::") else { return false }
+        return name.includes(" -> ") || name.includes("Swift.") || name.includes(" : ")
     }
 
     static func simplify(_ name: Substring) -> String {

@@ -19,7 +19,7 @@ extension StringProtocol {
     }
 
     /// True when `needle` occurs in the text.
-    func includes(_ needle: String) -> Bool {
+    package func includes(_ needle: String) -> Bool {
         ByteSearch.firstOffset(of: needle.utf8.span, in: Substring(self).utf8.span) != nil
     }
 
@@ -106,7 +106,7 @@ extension String {
     }
 
     /// True when `needle` occurs in the text.
-    func includes(_ needle: String) -> Bool {
+    package func includes(_ needle: String) -> Bool {
         ByteSearch.firstOffset(of: needle.utf8.span, in: utf8.span) != nil
     }
 
@@ -183,4 +183,22 @@ extension Character {
 extension UInt8 {
     /// A space or a tab.
     var isBlank: Bool { self == UInt8(ascii: " ") || self == UInt8(ascii: "\t") }
+}
+
+/// Ranges of a line's bytes, for the readers that walk a line by byte offset and make strings only of what they keep.
+enum LineBytes {
+    /// `range` without the blanks it starts and ends with.
+    static func trimmed(_ range: Range<Int>, in bytes: Span<UInt8>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper, bytes[lower].isBlank { lower += 1 }
+        while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// The text of the bytes at `range` of `line`, whose ends are ASCII bytes (whole characters either side).
+    static func text(_ range: Range<Int>, of line: String) -> String {
+        let utf8 = line.utf8
+        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return String(Substring(utf8[lower..<utf8.index(lower, offsetBy: range.count)]))
+    }
 }

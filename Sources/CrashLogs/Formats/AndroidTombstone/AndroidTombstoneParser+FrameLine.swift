@@ -34,24 +34,24 @@ extension AndroidTombstoneParser {
         }
         guard cursor - pcStart == 8 || cursor - pcStart == 16 else { return nil }
         // The rest: `path[ (function+offset)][ (BuildId: id)]`, blanks around each part dropped.
-        var rest = trimmed(cursor..<bytes.count, in: bytes)
+        var rest = LineBytes.trimmed(cursor..<bytes.count, in: bytes)
         var frame = FrameLine(index: index, relativePC: pc, path: "", function: nil, functionOffset: nil, buildID: nil)
         if endsInParenthesis(rest, in: bytes), let build = lastOffset(of: "(BuildId: ", in: bytes, within: rest) {
-            frame.buildID = text(build + "(BuildId: ".utf8.count..<rest.upperBound - 1, of: line)
-            rest = trimmed(rest.lowerBound..<build, in: bytes)
+            frame.buildID = LineBytes.text(build + "(BuildId: ".utf8.count..<rest.upperBound - 1, of: line)
+            rest = LineBytes.trimmed(rest.lowerBound..<build, in: bytes)
         }
         if endsInParenthesis(rest, in: bytes), let open = lastOffset(of: " (", in: bytes, within: rest) {
             let inside = open + 2..<rest.upperBound - 1
             if let plus = lastOffset(of: "+", in: bytes, within: inside),
-                let offset = UInt64(Substring(text(plus + 1..<inside.upperBound, of: line)))
+                let offset = UInt64(Substring(LineBytes.text(plus + 1..<inside.upperBound, of: line)))
             {
-                frame.function = text(inside.lowerBound..<plus, of: line)
+                frame.function = LineBytes.text(inside.lowerBound..<plus, of: line)
                 frame.functionOffset = offset
-                rest = trimmed(rest.lowerBound..<open, in: bytes)
+                rest = LineBytes.trimmed(rest.lowerBound..<open, in: bytes)
             }
         }
         guard !rest.isEmpty else { return nil }
-        frame.path = text(rest, of: line)
+        frame.path = LineBytes.text(rest, of: line)
         return frame
     }
 
@@ -73,20 +73,5 @@ extension AndroidTombstoneParser {
 
     private static func endsInParenthesis(_ range: Range<Int>, in bytes: Span<UInt8>) -> Bool {
         !range.isEmpty && bytes[range.upperBound - 1] == UInt8(ascii: ")")
-    }
-
-    /// `range` without the blanks it starts and ends with.
-    private static func trimmed(_ range: Range<Int>, in bytes: Span<UInt8>) -> Range<Int> {
-        var lower = range.lowerBound, upper = range.upperBound
-        while lower < upper, bytes[lower].isBlank { lower += 1 }
-        while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
-        return lower..<upper
-    }
-
-    /// The text of the bytes at `range` of `line`, whose ends are ASCII bytes (whole characters either side).
-    private static func text(_ range: Range<Int>, of line: String) -> String {
-        let utf8 = line.utf8
-        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        return String(Substring(utf8[lower..<utf8.index(lower, offsetBy: range.count)]))
     }
 }

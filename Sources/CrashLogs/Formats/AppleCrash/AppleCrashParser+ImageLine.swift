@@ -7,7 +7,7 @@ extension AppleCrashParser {
     /// (`+name`, `(version)`, dashed upper-case UUIDs).
     static func image(in line: String) -> CrashImage? {
         let bytes = line.utf8.span
-        let text = trimmed(bytes, 0..<bytes.count)
+        let text = LineBytes.trimmed(0..<bytes.count, in: bytes)
         guard text.count >= 2, bytes[text.lowerBound] == UInt8(ascii: "0"),
             bytes[text.lowerBound + 1] == UInt8(ascii: "x")
         else { return nil }
@@ -19,25 +19,29 @@ extension AppleCrashParser {
         } else {
             return nil
         }
-        guard let start = HexNumber.parse(bytes, trimmed(bytes, text.lowerBound..<dash.lowerBound)) else { return nil }
-        let rest = trimmed(bytes, dash.upperBound..<text.upperBound)
+        guard let start = HexNumber.parse(bytes, LineBytes.trimmed(text.lowerBound..<dash.lowerBound, in: bytes)) else {
+            return nil
+        }
+        let rest = LineBytes.trimmed(dash.upperBound..<text.upperBound, in: bytes)
         var endTextEnd = rest.lowerBound
         while endTextEnd < rest.upperBound, bytes[endTextEnd] != UInt8(ascii: " ") { endTextEnd += 1 }
         guard let end = HexNumber.parse(bytes, rest.lowerBound..<endTextEnd),
             let open = offset(of: "<", in: bytes, rest), endTextEnd <= open,
             let close = offset(of: ">", in: bytes, open..<rest.upperBound)
         else { return nil }
-        var description = trimmed(bytes, endTextEnd..<open)
+        var description = LineBytes.trimmed(endTextEnd..<open, in: bytes)
         if !description.isEmpty, bytes[description.lowerBound] == UInt8(ascii: "+") {
-            description = trimmed(bytes, description.lowerBound + 1..<description.upperBound)
+            description = LineBytes.trimmed(description.lowerBound + 1..<description.upperBound, in: bytes)
         }
         var architecture: String?
         // Drop `(version)` and take the architecture word, when there is one.
         if let paren = offset(of: "(", in: bytes, description) {
             var insideEnd = paren + 1
             while insideEnd < description.upperBound, bytes[insideEnd] != UInt8(ascii: ")") { insideEnd += 1 }
-            if isArchitecture(bytes, paren + 1..<insideEnd) { architecture = string(line, paren + 1..<insideEnd) }
-            description = trimmed(bytes, description.lowerBound..<paren)
+            if isArchitecture(bytes, paren + 1..<insideEnd) {
+                architecture = LineBytes.text(paren + 1..<insideEnd, of: line)
+            }
+            description = LineBytes.trimmed(description.lowerBound..<paren, in: bytes)
         }
         // The last word may be the architecture; the name is the words before it, one space apart.
         var lastSpace: Int?
@@ -47,14 +51,14 @@ extension AppleCrashParser {
         }
         let lastWord = lastSpace.map { $0 + 1..<description.upperBound } ?? description
         if isArchitecture(bytes, lastWord) {
-            architecture = string(line, lastWord)
+            architecture = LineBytes.text(lastWord, of: line)
             description =
-                lastSpace.map { trimmed(bytes, description.lowerBound..<$0) }
+                lastSpace.map { LineBytes.trimmed(description.lowerBound..<$0, in: bytes) }
                 ?? description.lowerBound..<description.lowerBound
         }
-        let uuid = string(line, open + 1..<close)
-        let path = string(line, trimmed(bytes, close + 1..<rest.upperBound))
-        let written = string(line, description)
+        let uuid = LineBytes.text(open + 1..<close, of: line)
+        let path = LineBytes.text(LineBytes.trimmed(close + 1..<rest.upperBound, in: bytes), of: line)
+        let written = LineBytes.text(description, of: line)
         var name =
             offset(of: "  ", in: bytes, description) == nil
             ? written : written.split(separator: " ").joined(separator: " ")
@@ -82,23 +86,8 @@ extension AppleCrashParser {
         }
     }
 
-    /// `range` without the spaces and tabs at either end.
-    private static func trimmed(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound, upper = range.upperBound
-        while lower < upper, bytes[lower].isBlank { lower += 1 }
-        while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
-        return lower..<upper
-    }
-
     /// Where `needle` first starts within `range` of `bytes`, as an offset in `bytes`.
     private static func offset(of needle: String, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
         ByteSearch.firstOffset(of: needle.utf8.span, in: bytes.extracting(range)).map { range.lowerBound + $0 }
-    }
-
-    /// The text of `line` at byte offsets `range` (which fall between characters: every delimiter looked for is ASCII).
-    private static func string(_ line: String, _ range: Range<Int>) -> String {
-        let utf8 = line.utf8
-        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        return String(Substring(utf8[lower..<utf8.index(lower, offsetBy: range.count)]))
     }
 }
