@@ -182,29 +182,26 @@ package struct SymbolTable: Sendable {
     package func sorted() -> SymbolTable {
         guard case .arrays(let entries, let names, false) = storage else { return self }
         // By address, then (among symbols at one address) in ``ordered(group:_:)``; equal ones keep their order. In two
-        // passes: a plain address sort is most of the work and compares integers only.
-        let sorted = Self.sortedByAddress(entries)
+        // passes: a plain address sort is most of the work and compares integers only. The entries are copied once, into
+        // their sorted places: a Swift binary's table is megabytes, and a copy in between doubled the pages it touched.
+        let order = RadixSort.stableOrder(of: entries.map(\.address.rawValue))
         var unique: [Entry] = []
-        unique.reserveCapacity(sorted.count)
+        unique.reserveCapacity(order.count)
         var groupStart = 0
-        while groupStart < sorted.count {
+        while groupStart < order.count {
+            let address = entries[order[groupStart]].address
             var groupEnd = groupStart + 1
-            while groupEnd < sorted.count, sorted[groupEnd].address == sorted[groupStart].address { groupEnd += 1 }
+            while groupEnd < order.count, entries[order[groupEnd]].address == address { groupEnd += 1 }
             if groupEnd - groupStart > 1 {
-                unique += Self.ordered(group: sorted[groupStart..<groupEnd], names)
+                unique += Self.ordered(group: order[groupStart..<groupEnd].lazy.map { entries[$0] }, names)
             } else {
-                unique.append(sorted[groupStart])
+                unique.append(entries[order[groupStart]])
             }
             groupStart = groupEnd
         }
         return SymbolTable(
             storage: .arrays(entries: unique, names: names, isSorted: true), sectionNames: sectionNames,
             sectionRanges: sectionRanges)
-    }
-
-    /// `entries` by address, equal addresses in their given order.
-    private static func sortedByAddress(_ entries: [Entry]) -> [Entry] {
-        RadixSort.stableOrder(of: entries.map(\.address.rawValue)).map { entries[$0] }
     }
 
     /// The symbols at one address (given in file order), in the order a lookup prefers them, each name once: the

@@ -52,15 +52,22 @@ package struct ByteWriter {
 
     package mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
-    /// Appends `count` little-endian u32s, the one at `index` being `word(index)`: the room is made once and written
-    /// in place, where a table of tens of thousands of entries appended a byte at a time spent most of its writing
-    /// on the appends.
-    package mutating func appendU32s(count: Int, _ word: (_ index: Int) -> UInt32) {
+    /// Appends `count` groups of four little-endian u32s, group `index` being `words(index)`, asked in order: the room
+    /// is made once and written in place, where a table of tens of thousands of entries appended a byte at a time
+    /// spent most of its writing on the appends.
+    package mutating func appendU32Quads(
+        count: Int, _ words: (_ index: Int) -> (UInt32, UInt32, UInt32, UInt32)
+    ) {
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: count * 4))
+        bytes.append(contentsOf: repeatElement(0, count: count * 16))
         bytes.withUnsafeMutableBytes { raw in
             for index in 0..<count {
-                raw.storeBytes(of: word(index).littleEndian, toByteOffset: start + index * 4, as: UInt32.self)
+                let (first, second, third, fourth) = words(index)
+                let offset = start + index * 16
+                raw.storeBytes(of: first.littleEndian, toByteOffset: offset, as: UInt32.self)
+                raw.storeBytes(of: second.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+                raw.storeBytes(of: third.littleEndian, toByteOffset: offset + 8, as: UInt32.self)
+                raw.storeBytes(of: fourth.littleEndian, toByteOffset: offset + 12, as: UInt32.self)
             }
         }
     }

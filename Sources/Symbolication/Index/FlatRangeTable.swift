@@ -44,34 +44,40 @@ struct FlatRangeTable {
     static func write(
         _ pairs: [(AddressRange, UInt32)], to writer: inout ByteWriter, joiningTouchingRanges: Bool = false
     ) -> Int {
-        // A stable sort: ranges with one start keep the order given.
-        let kept = pairs.filter { !$0.0.isEmpty }
-        var sorted: [(start: UInt64, end: UInt64, value: UInt32)] = []
-        sorted.reserveCapacity(kept.count)
-        for position in RadixSort.stableOrder(of: kept.map(\.0.lowerBound.rawValue)) {
-            let (range, value) = kept[position]
-            if joiningTouchingRanges, let last = sorted.last, last.value == value,
-                range.lowerBound.rawValue <= last.end
-            {
-                sorted[sorted.count - 1].end = max(last.end, range.upperBound.rawValue)
+        // A stable sort: ranges with one start keep the order given. Only the starts and the positions are sorted;
+        // the entries are built once, in their sorted places (a unit table holds tens of thousands of ranges, built
+        // before any lookup can start).
+        var starts: [UInt64] = []
+        var positions: [Int] = []
+        starts.reserveCapacity(pairs.count)
+        positions.reserveCapacity(pairs.count)
+        for (position, (range, _)) in pairs.enumerated() where !range.isEmpty {
+            starts.append(range.lowerBound.rawValue)
+            positions.append(position)
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(starts.count)
+        var highest: UInt64 = 0
+        for sortedPosition in RadixSort.stableOrder(of: starts) {
+            let (range, value) = pairs[positions[sortedPosition]]
+            let start = range.lowerBound.rawValue, end = range.upperBound.rawValue
+            highest = max(highest, end)
+            if joiningTouchingRanges, let last = entries.last, last.value == value, start <= last.end {
+                entries[entries.count - 1].end = max(last.end, end)
             } else {
-                sorted.append((range.lowerBound.rawValue, range.upperBound.rawValue, value))
+                entries.append(Entry(start: start, end: end, value: value))
             }
         }
-        let base = sorted.first?.start ?? 0
-        let highest = sorted.lazy.map(\.end).max() ?? 0
+        let base = entries.first?.start ?? 0
         let isWide = highest - base > UInt64(UInt32.max)
         writer.u64(base)
         writer.u32(isWide ? 1 : 0)
-        writer.u32(UInt32(sorted.count))
+        writer.u32(UInt32(entries.count))
         var furthest: UInt64 = 0
-        let furthestEnds = sorted.map { entry in
-            furthest = max(furthest, entry.end)
-            return furthest
-        }
         if isWide {
-            writer.reserve(writer.count + sorted.count * 32)
-            for (entry, furthest) in zip(sorted, furthestEnds) {
+            writer.reserve(writer.count + entries.count * 32)
+            for entry in entries {
+                furthest = max(furthest, entry.end)
                 writer.u64(entry.start)
                 writer.u64(entry.end)
                 writer.u64(furthest)
@@ -79,17 +85,20 @@ struct FlatRangeTable {
                 writer.u32(0)
             }
         } else {
-            writer.appendU32s(count: sorted.count * 4) { index in
-                let entry = sorted[index / 4]
-                switch index % 4 {
-                case 0: return UInt32(entry.start - base)
-                case 1: return UInt32(entry.end - base)
-                case 2: return UInt32(furthestEnds[index / 4] - base)
-                default: return entry.value
-                }
+            writer.appendU32Quads(count: entries.count) { index in
+                let entry = entries[index]
+                furthest = max(furthest, entry.end)
+                return (UInt32(entry.start - base), UInt32(entry.end - base), UInt32(furthest - base), entry.value)
             }
         }
-        return sorted.count
+        return entries.count
+    }
+
+    /// One entry as ``write(_:to:joiningTouchingRanges:)`` builds it.
+    private struct Entry {
+        var start: UInt64
+        var end: UInt64
+        var value: UInt32
     }
 
     /// The value of the entry at `index`.
