@@ -29,8 +29,14 @@ final class FunctionNameResolver: Sendable {
     let sections: DebugSections
     let headers: UnitHeaders
     private let namesByOffset = Mutex<[UInt64: Names]>([:])
-    /// Units read for their DIEs, by the offset of their header; `nil` for one that could not be read.
-    private let units = Mutex<[Int: UnitReader?]>([:])
+    /// Units read for their DIEs, by the offset of their header; `nil` for one that could not be read. Boxed: a
+    /// reader holds a dozen references, which a copy out of the dictionary retained one by one for every DIE resolved.
+    private let units = Mutex<[Int: UnitBox?]>([:])
+
+    private final class UnitBox: Sendable {
+        let reader: UnitReader
+        init(_ reader: UnitReader) { self.reader = reader }
+    }
 
     init(sections: DebugSections, headers: UnitHeaders) {
         self.sections = sections
@@ -74,8 +80,9 @@ final class FunctionNameResolver: Sendable {
             return supplementary.nameResolver.names(at: offset & ~SupplementaryDWARF.referenceTag, walk: &ownWalk)
         }
         if let cached = namesByOffset.withLock({ $0[offset] }) { return cached }
-        guard !walk.visiting.contains(offset), let header = headers.unit(holding: offset), let unit = unit(header)
+        guard !walk.visiting.contains(offset), let header = headers.unit(holding: offset), let box = unit(header)
         else { return nil }
+        let unit = box.reader
         var cursor = unit.cursor(at: Int(offset))
         guard let code = cursor.uleb(), let abbreviation = unit.abbreviations[code],
             unit.read(abbreviation, into: &walk.attributes, from: &cursor, wanted: Self.nameSlots)
@@ -98,9 +105,9 @@ final class FunctionNameResolver: Sendable {
         return names
     }
 
-    private func unit(_ header: UnitHeader) -> UnitReader? {
+    private func unit(_ header: UnitHeader) -> UnitBox? {
         if let known = units.withLock({ $0[header.offset] }) { return known }
-        let unit = try? UnitReader(sections, header: header)
+        let unit = (try? UnitReader(sections, header: header)).map(UnitBox.init)
         units.withLock { $0[header.offset] = unit }
         return unit
     }
