@@ -24,14 +24,19 @@ struct DIEAttributes {
         _ abbreviation: Abbreviation, specs: [AttributeSpec], from cursor: inout ByteCursor, in header: UnitHeader,
         wanted: UInt32
     ) -> Bool {
-        let end = header.end
         present = 0
-        if abbreviation.slots & wanted == 0, let size = abbreviation.fixedSize {
-            guard size <= end - cursor.position else { return false }
-            cursor.position += size
-            return true
-        }
-        for index in abbreviation.specs {
+        // Nothing wanted is there: the values are stepped over, none kept (most DIEs of a walk).
+        if abbreviation.slots & wanted == 0 { return Self.skip(abbreviation, specs: specs, from: &cursor, in: header) }
+        return read(abbreviation.specs, specs: specs, from: &cursor, in: header, wanted: wanted)
+    }
+
+    /// Reads the attributes `specs[range]` as ``read(_:specs:from:in:wanted:)`` does, one by one.
+    private mutating func read(
+        _ range: Range<Int>, specs: [AttributeSpec], from cursor: inout ByteCursor, in header: UnitHeader,
+        wanted: UInt32
+    ) -> Bool {
+        let end = header.end
+        for index in range {
             let attribute = specs[index]
             var form = UInt64(attribute.form)
             var layout = attribute.layout
@@ -93,6 +98,68 @@ struct DIEAttributes {
                 present |= attribute.bit
             }
         }
+        return true
+    }
+
+    /// Moves `cursor` (just past a DIE's code) past the attributes of a DIE with `abbreviation`, keeping none: without
+    /// the bookkeeping of values kept (a walk through a subtree no lookup needs steps over most DIEs of a Swift unit
+    /// this way). False as ``read(_:specs:from:in:wanted:)`` is.
+    static func skip(
+        _ abbreviation: Abbreviation, specs: [AttributeSpec], from cursor: inout ByteCursor, in header: UnitHeader
+    ) -> Bool {
+        let end = header.end
+        if let size = abbreviation.fixedSize {
+            guard size <= end - cursor.position else { return false }
+            cursor.position += size
+            return true
+        }
+        let bytes = cursor.bytes
+        var position = cursor.position
+        for index in abbreviation.specs {
+            let attribute = specs[index]
+            switch attribute.layout {
+            case .fixed:
+                position += Int(attribute.size)
+            case .uleb, .sleb:
+                // Both end at the first byte below 0x80.
+                while position < end, bytes[position] & 0x80 != 0 { position += 1 }
+                position += 1
+            case .cString:
+                guard let terminator = nul(in: bytes, from: position, before: end) else { return false }
+                position = terminator + 1
+            case .block1:
+                guard position < end else { return false }
+                position += 1 + Int(bytes[position])
+            case .block2, .block4:
+                let width = attribute.layout == .block2 ? 2 : 4
+                guard width <= end - position else { return false }
+                cursor.position = position
+                guard let length = cursor.unsigned(width), length <= UInt64(end - cursor.position) else { return false }
+                position = cursor.position + Int(length)
+            case .blockULEB:
+                // `DW_FORM_exprloc`: every variable's location.
+                var length: UInt64 = 0
+                var shift: UInt64 = 0
+                while true {
+                    guard position < end else { return false }
+                    let byte = bytes[position]
+                    position += 1
+                    if shift < 64 { length |= UInt64(byte & 0x7F) << shift }
+                    shift += 7
+                    if byte & 0x80 == 0 { break }
+                }
+                guard length <= UInt64(end - position) else { return false }
+                position += Int(length)
+            case .indirect:
+                // The form comes first, in the DIE: the general reader follows it.
+                cursor.position = position
+                var ignored = DIEAttributes()
+                return ignored.read(
+                    index..<abbreviation.specs.upperBound, specs: specs, from: &cursor, in: header, wanted: 0)
+            }
+            guard position <= end else { return false }
+        }
+        cursor.position = position
         return true
     }
 

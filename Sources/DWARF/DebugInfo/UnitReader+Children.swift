@@ -53,14 +53,13 @@ extension UnitReader {
     /// DIE below (none names its sibling); `nil` when a DIE on the way cannot be read.
     func endOfChildren(startingAt start: Int) -> Int? {
         var cursor = cursor(at: start)
-        var attributes = DIEAttributes()
         var open = 1
         while open > 0 {
             guard let code = cursor.uleb() else { return nil }
             if code == 0 { open -= 1; continue }
-            guard let inner = abbreviations[code], read(inner, into: &attributes, from: &cursor, wanted: 0) else {
-                return nil
-            }
+            guard let inner = abbreviations[code],
+                DIEAttributes.skip(inner, specs: abbreviations.specs, from: &cursor, in: header)
+            else { return nil }
             if inner.hasChildren { open += 1 }
         }
         return cursor.position
