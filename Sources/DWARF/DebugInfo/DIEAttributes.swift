@@ -130,26 +130,14 @@ struct DIEAttributes {
             case .block1:
                 guard position < end else { return false }
                 position += 1 + Int(bytes[position])
-            case .block2, .block4:
-                let width = attribute.layout == .block2 ? 2 : 4
-                guard width <= end - position else { return false }
+            case .block2, .block4, .blockULEB:
+                // `DW_FORM_exprloc` (blockULEB) is every variable's location: its length is read in place too.
                 cursor.position = position
-                guard let length = cursor.unsigned(width), length <= UInt64(end - cursor.position) else { return false }
+                let length =
+                    attribute.layout == .blockULEB
+                    ? cursor.uleb() : cursor.unsigned(attribute.layout == .block2 ? 2 : 4)
+                guard let length, cursor.position <= end, length <= UInt64(end - cursor.position) else { return false }
                 position = cursor.position + Int(length)
-            case .blockULEB:
-                // `DW_FORM_exprloc`: every variable's location.
-                var length: UInt64 = 0
-                var shift: UInt64 = 0
-                while true {
-                    guard position < end else { return false }
-                    let byte = bytes[position]
-                    position += 1
-                    if shift < 64 { length |= UInt64(byte & 0x7F) << shift }
-                    shift += 7
-                    if byte & 0x80 == 0 { break }
-                }
-                guard length <= UInt64(end - position) else { return false }
-                position += Int(length)
             case .indirect:
                 // The form comes first, in the DIE: the general reader follows it.
                 cursor.position = position

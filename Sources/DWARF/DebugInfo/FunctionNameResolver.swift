@@ -80,17 +80,9 @@ final class FunctionNameResolver: Sendable {
             return supplementary.nameResolver.names(at: offset & ~SupplementaryDWARF.referenceTag, walk: &ownWalk)
         }
         if let cached = namesByOffset.withLock({ $0[offset] }) { return cached }
-        guard !walk.visiting.contains(offset), let header = headers.unit(holding: offset), let box = unit(header)
+        guard !walk.visiting.contains(offset), let header = headers.unit(holding: offset), let box = unit(header),
+            var (names, references) = Self.ownNamesAndReferences(at: offset, in: box.reader, into: &walk.attributes)
         else { return nil }
-        let unit = box.reader
-        var cursor = unit.cursor(at: Int(offset))
-        guard let code = cursor.uleb(), let abbreviation = unit.abbreviations[code],
-            unit.read(abbreviation, into: &walk.attributes, from: &cursor, wanted: Self.nameSlots)
-        else { return nil }
-        var names = Self.ownNames(walk.attributes, in: unit)
-        let references = [
-            unit.reference(walk.attributes[.abstractOrigin]), unit.reference(walk.attributes[.specification])
-        ]
         // Another thread resolving the same DIE meanwhile finds what this one finds, and stores the same.
         if walk.visiting.count < Self.maximumReferenceChain {
             walk.visiting.append(offset)
@@ -103,6 +95,21 @@ final class FunctionNameResolver: Sendable {
         let found = names
         namesByOffset.withLock { $0[offset] = found }
         return names
+    }
+
+    /// The names the DIE at `offset` of `unit` states itself, and its origin and specification references. The reader
+    /// is borrowed from its box, not copied (a copy retains each of its references).
+    private static func ownNamesAndReferences(
+        at offset: UInt64, in unit: UnitReader, into attributes: inout DIEAttributes
+    ) -> (Names, [UInt64?])? {
+        var cursor = unit.cursor(at: Int(offset))
+        guard let code = cursor.uleb(), let abbreviation = unit.abbreviations[code],
+            unit.read(abbreviation, into: &attributes, from: &cursor, wanted: nameSlots)
+        else { return nil }
+        return (
+            ownNames(attributes, in: unit),
+            [unit.reference(attributes[.abstractOrigin]), unit.reference(attributes[.specification])]
+        )
     }
 
     private func unit(_ header: UnitHeader) -> UnitBox? {

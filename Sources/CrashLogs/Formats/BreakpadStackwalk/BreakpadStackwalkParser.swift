@@ -16,20 +16,14 @@ struct BreakpadStackwalkParser {
     static func frame(in line: String) -> FrameLine? {
         // The frame's number and the two spaces after it, over the bytes: every line of a report comes here, and
         // walking characters to find the number cost more than the rest of the reading.
-        let bytes = line.utf8.span
-        var start = 0
-        while start < bytes.count, bytes[start].isBlank { start += 1 }
-        var digitsEnd = start
-        while digitsEnd < bytes.count, bytes[digitsEnd] >= UInt8(ascii: "0"), bytes[digitsEnd] <= UInt8(ascii: "9") {
-            digitsEnd += 1
-        }
-        guard digitsEnd > start, digitsEnd - start <= 18, digitsEnd + 2 <= bytes.count,
-            bytes[digitsEnd] == UInt8(ascii: " "), bytes[digitsEnd + 1] == UInt8(ascii: " ")
-        else { return nil }
-        var index = 0
-        for position in start..<digitsEnd { index = index * 10 + Int(bytes[position] - UInt8(ascii: "0")) }
         let utf8 = line.utf8
-        let rest = String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: digitsEnd)...])).trimmingWhitespace
+        var start = utf8.startIndex
+        while start < utf8.endIndex, utf8[start].isBlank { utf8.formIndex(after: &start) }
+        let text = Substring(utf8[start...])
+        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].starts(with: "  ".utf8) else {
+            return nil
+        }
+        let rest = String(text[digitsEnd...]).trimmingWhitespace
         // `0xf00800`, possibly followed by rust-minidump's `(unloaded many.dll@0x460)` notes.
         if rest.utf8.first == UInt8(ascii: "0"), let address = HexNumber.parse(utf8: rest.utf8.prefix { $0 != 0x20 }) {
             return FrameLine(index: index, address: address, hasLocation: false)
