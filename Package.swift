@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The server (`postmortem serve`). Hummingbird's default traits pull in swift-configuration and all of
         // Foundation, which the server needs neither of.
@@ -61,12 +60,13 @@ let package = Package(
         .target(
             name: "Debuginfod",
             dependencies: [
-                "PostmortemCore", "ObjectFiles",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio")
+                "PostmortemCore", "ObjectFiles", "HTTPDownload"
             ]
         ),
+        // HTTP/1.1 downloads over TCP and TLS (the system's OpenSSL), each wait bounded and cancellable: what a
+        // debuginfod client needs, without an event-loop stack to build.
+        .systemLibrary(name: "CTLS", providers: [.apt(["libssl-dev"])]),
+        .target(name: "HTTPDownload", dependencies: ["CTLS"]),
         // What carried a log's lines (JSON-lines objects, a logger's prefix on each line), taken off and put back,
         // and the times loggers write: one framing layer for crash logs, dumped values and grouping.
         .target(name: "LogFraming", dependencies: ["PostmortemCore"]),
@@ -108,6 +108,8 @@ let package = Package(
                 "CommandLineOptions", "BreakpadSymbols",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ]
@@ -160,6 +162,7 @@ let package = Package(
         .testTarget(
             name: "LogFramingTests", dependencies: ["LogFraming", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
+        .testTarget(name: "HTTPDownloadTests", dependencies: ["HTTPDownload", "TestSupport"]),
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(
             name: "UnwindingTests",
@@ -182,7 +185,7 @@ let package = Package(
 // dropped from one file because another file of the module still has it. Modules with no pointer work are checked for
 // memory safety (any unsafe construct there is a warning, which a review reads as a design change).
 let cTargets: Set<String> = [
-    "CLibDwarf", "CLibElf", "CMalloc", "CCompression", "CDemangle", "CProcessTrace", "CFuzzDriver"
+    "CLibDwarf", "CLibElf", "CMalloc", "CCompression", "CDemangle", "CProcessTrace", "CFuzzDriver", "CTLS"
 ]
 let memorySafeModules: Set<String> = ["CommandLineOptions", "CrashLogs", "Debuginfod", "Formatters", "LogFraming"]
 for target in package.targets where !cTargets.contains(target.name) {

@@ -1,9 +1,5 @@
-import AsyncHTTPClient
 import Dispatch
-import Glibc
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+import HTTPDownload
 import ObjectFiles
 import PostmortemCore
 import Synchronization
@@ -28,8 +24,11 @@ package final class DebuginfodClient: RemoteDebugFiles {
     package let memory: Duration?
     private let state = Mutex(State())
 
+    private let http = HTTPDownloader()
+
     private struct State {
-        var http: HTTPClient?
+        /// The cancellation of each fetch under way, raised by ``close()``.
+        var downloads: [ObjectIdentifier: CancellationSignal] = [:]
         /// Servers given up, with why and when.
         var failedServers: [DebuginfodServer: (why: String, at: ContinuousClock.Instant)] = [:]
         /// Answers already given, so each artifact is asked for once per run (or per ``memory``).
@@ -66,30 +65,20 @@ package final class DebuginfodClient: RemoteDebugFiles {
 
     deinit { close() }
 
-    /// Ends the client's connections; later fetches answer from the cache only.
+    /// Ends the downloads under way; later fetches answer from the cache only.
     package func close() {
-        let http = state.withLock { state -> HTTPClient? in
+        let downloads = state.withLock { state in
             state.closed = true
-            defer { state.http = nil }
-            return state.http
+            return Array(state.downloads.values)
         }
-        try? http?.syncShutdown()
+        for download in downloads { download.cancel() }
     }
 
     /// The `artifact` of `buildID`: from the cache, else from the first server that has it, checked by its build-id.
     package func fetch(_ artifact: RemoteArtifact, of buildID: BuildID) -> RemoteFetch {
         let request = Request(artifact: artifact, buildID: buildID)
         if let known = state.withLock({ $0.answers[request] }), remembers(since: known.at) { return known.fetch }
-        let answer = Answer()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let fetched = await self.fetchAsync(artifact, of: buildID)
-            answer.value.withLock { $0 = fetched }
-            done.signal()
-        }
-        done.wait()
-        let fetched =
-            answer.value.withLock { $0 } ?? .unavailable(reason: "debuginfod: the fetch ended without an answer")
+        let fetched = lookUp(artifact, of: buildID)
         state.withLock { state in
             // A long-lived client keeps only recent answers.
             if memory != nil { state.answers = state.answers.filter { remembers(since: $0.value.at) } }
@@ -103,8 +92,7 @@ package final class DebuginfodClient: RemoteDebugFiles {
         memory.map { moment.duration(to: .now) < $0 } ?? true
     }
 
-    /// ``fetch(_:of:)`` for callers that can wait without holding a thread.
-    package func fetchAsync(_ artifact: RemoteArtifact, of buildID: BuildID) async -> RemoteFetch {
+    private func lookUp(_ artifact: RemoteArtifact, of buildID: BuildID) -> RemoteFetch {
         guard let cache else {
             return .unavailable(reason: "debuginfod: no cache directory (set DEBUGINFOD_CACHE_PATH or HOME)")
         }
@@ -135,21 +123,8 @@ package final class DebuginfodClient: RemoteDebugFiles {
             return .unavailable(reason: "debuginfod: \(error.description)")
         }
         let destination = cache.path(of: artifact, buildID: buildID)
-        var answers: [(server: DebuginfodServer, answer: ServerAnswer)] = []
-        let winner: (path: String, server: DebuginfodServer)? = await withTaskGroup(
-            of: (DebuginfodServer, ServerAnswer).self
-        ) { group in
-            for server in servers {
-                group.addTask { (server, await self.download(artifact, of: buildID, from: server, to: destination)) }
-            }
-            for await (server, answer) in group {
-                if case .fetched(let path) = answer {
-                    group.cancelAll()
-                    return (path, server)
-                }
-                answers.append((server, answer))
-            }
-            return nil
+        let (winner, answers) = race(servers) { server, cancellation in
+            self.download(artifact, of: buildID, from: server, to: destination, cancellation: cancellation)
         }
         if let winner { return .fetched(path: winner.path, origin: "debuginfod \(winner.server)") }
         var failed: [DebuginfodServer: String] = [:]
@@ -169,6 +144,37 @@ package final class DebuginfodClient: RemoteDebugFiles {
         return .unavailable(reason: "debuginfod: " + reasons.joined(separator: "; "))
     }
 
+    /// Asks every server at once, each on a thread of its own; returns at the first file sent (the others are
+    /// cancelled and not waited for) or when all have answered.
+    private func race(
+        _ servers: [DebuginfodServer],
+        _ ask: @escaping @Sendable (DebuginfodServer, CancellationSignal) -> ServerAnswer
+    ) -> (
+        winner: (path: String, server: DebuginfodServer)?, answers: [(server: DebuginfodServer, answer: ServerAnswer)]
+    ) {
+        let cancellation = CancellationSignal()
+        let key = ObjectIdentifier(cancellation)
+        let registered = state.withLock { state in
+            if !state.closed { state.downloads[key] = cancellation }
+            return !state.closed
+        }
+        guard registered else {
+            return (nil, servers.map { ($0, .failed("not asked: the client was closed", retryable: false)) })
+        }
+        defer { _ = state.withLock { $0.downloads.removeValue(forKey: key) } }
+        let race = ServerRace()
+        for server in servers {
+            let started = BackgroundThread.start { race.finish(server, ask(server, cancellation)) }
+            if !started { race.finish(server, .failed("not asked: no thread could be started", retryable: true)) }
+        }
+        let answers = race.answers(of: servers.count)
+        cancellation.cancel()
+        for (server, answer) in answers {
+            if case .fetched(let path) = answer { return ((path, server), answers) }
+        }
+        return (nil, answers)
+    }
+
     /// What one server did with one request.
     enum ServerAnswer: Sendable, CustomStringConvertible {
         case fetched(String)
@@ -185,12 +191,14 @@ package final class DebuginfodClient: RemoteDebugFiles {
             case .notFound(let why), .rejected(let why), .failed(let why, _): why
             }
         }
+
+        var isFetched: Bool { if case .fetched = self { true } else { false } }
     }
 
     private func download(
         _ artifact: RemoteArtifact, of buildID: BuildID, from server: DebuginfodServer,
-        to destination: String
-    ) async -> ServerAnswer {
+        to destination: String, cancellation: CancellationSignal
+    ) -> ServerAnswer {
         var attempt = 0
         let started = ContinuousClock.now
         // Retries spend what is left of one timeout, never more: a server that failed slowly is not asked again.
@@ -200,11 +208,11 @@ package final class DebuginfodClient: RemoteDebugFiles {
                 if let directory = server.localDirectory {
                     copy(artifact, of: buildID, from: directory, to: destination)
                 } else {
-                    await request(
+                    transfer(
                         server.url(of: artifact, buildID: buildID), artifact: artifact, buildID: buildID,
-                        to: destination)
+                        to: destination, cancellation: cancellation)
                 }
-            if case .failed(_, retryable: true) = answer, attempt < settings.retryLimit, !Task.isCancelled,
+            if case .failed(_, retryable: true) = answer, attempt < settings.retryLimit, !cancellation.isCancelled,
                 ContinuousClock.now - started < budget / 2
             {
                 attempt += 1
@@ -215,64 +223,48 @@ package final class DebuginfodClient: RemoteDebugFiles {
         }
     }
 
-    /// One request, bounded by `DEBUGINFOD_MAXTIME` as a whole: the client's own deadline ends at the response's head,
-    /// and a body can stall after it.
-    private func request(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async
-        -> ServerAnswer
-    {
-        guard let maximumTime = settings.maximumTime else {
-            return await transfer(url, artifact: artifact, buildID: buildID, to: destination)
-        }
-        return await withTaskGroup(of: ServerAnswer?.self) { group in
-            group.addTask { await self.transfer(url, artifact: artifact, buildID: buildID, to: destination) }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(maximumTime))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? .failed("took longer than \(maximumTime) s (DEBUGINFOD_MAXTIME)", retryable: false)
-        }
-    }
-
-    private func transfer(_ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String) async
-        -> ServerAnswer
-    {
-        guard let http = httpClient() else { return .failed("not asked: the client was closed", retryable: false) }
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "User-Agent", value: "postmortem")
-        if let maximumSize = settings.maximumSize {
-            request.headers.add(name: "X-DEBUGINFOD-MAXSIZE", value: String(maximumSize))
-        }
+    /// One request, bounded by `DEBUGINFOD_TIMEOUT` per connection and per silence, and by `DEBUGINFOD_MAXTIME` as
+    /// a whole, body included.
+    private func transfer(
+        _ url: String, artifact: RemoteArtifact, buildID: BuildID, to destination: String,
+        cancellation: CancellationSignal
+    ) -> ServerAnswer {
+        let timeout = settings.timeout.map { Duration.seconds($0) }
+        let limits = HTTPLimits(
+            connectTimeout: timeout, idleTimeout: timeout,
+            deadline: settings.maximumTime.map { .now + .seconds($0) }, maximumRedirects: 5)
+        var fields: [(name: String, value: String)] = []
+        if let maximumSize = settings.maximumSize { fields.append(("X-DEBUGINFOD-MAXSIZE", String(maximumSize))) }
         let started = ContinuousClock.now
         trace("GET \(url)")
-        do {
-            let response = try await http.execute(request, timeout: .seconds(Int64(settings.maximumTime ?? 86_400)))
-            trace("\(url): \(response.status.code) \(response.status.reasonPhrase)")
-            switch response.status.code {
-            case 200: break
-            case 500...:
-                return .failed("answered \(response.status.code) \(response.status.reasonPhrase)", retryable: true)
-            default: return .notFound("answered \(response.status.code) \(response.status.reasonPhrase)")
+        do throws(HTTPFailure) {
+            let response = try http.get(url, fields: fields, limits: limits, cancellation: cancellation) { next in
+                trace("redirected to \(next)")
             }
-            let declared =
-                response.headers.first(name: "X-Debuginfod-Size").flatMap { Int($0) }
-                ?? response.headers.first(name: "Content-Length").flatMap { Int($0) }
+            let status = "\(response.head.status) \(response.head.reason)"
+            trace("\(response.address): \(status)")
+            switch response.head.status {
+            case 200: break
+            case 500...: return .failed("answered \(status)", retryable: true)
+            default: return .notFound("answered \(status)")
+            }
+            let declared = response.head.field("X-Debuginfod-Size").flatMap { Int($0) } ?? response.declaredLength
             if let declared, declared > settings.sizeLimit { return .rejected(tooLarge(declared)) }
-            let file = try temporaryFile(at: destination)
+            let file: FileSystem.AtomicFile
+            do { file = try temporaryFile(at: destination) } catch {
+                return .rejected("could not be saved: \(error.description)")
+            }
             defer { forget(file) }
             let label = "\(artifact.kind) of \(buildID.hex.prefix(12))… from \(hostAndPort(of: url))"
             var received = 0
-            for try await chunk in response.body {
-                received += chunk.readableBytes
+            while let bytes = try response.nextBytes() {
+                received += bytes.count
                 if received > settings.sizeLimit { return .rejected(tooLarge(received)) }
-                try file.append(Array(chunk.readableBytesView))
+                do { try file.append(bytes) } catch { return .rejected("could not be saved: \(error.description)") }
                 progress?.update(label, received: received, expected: declared, since: started)
             }
             progress?.finish(label, received: received, since: started)
             return keep(file, artifact: artifact, buildID: buildID)
-        } catch let error as FileSystem.Failure {
-            return .rejected("could not be saved: \(error.description)")
         } catch {
             return classify(error)
         }
@@ -329,60 +321,23 @@ package final class DebuginfodClient: RemoteDebugFiles {
         "offers \(size) bytes, more than the \(settings.sizeLimit) allowed (DEBUGINFOD_MAXSIZE)"
     }
 
-    private func classify(_ error: any Error) -> ServerAnswer {
+    private func classify(_ failure: HTTPFailure) -> ServerAnswer {
         let timeout = settings.timeout.map { "\($0) s" } ?? "its limit"
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .readTimeout: return .failed("sent nothing for \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
-            case .connectTimeout:
-                return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
-            case .deadlineExceeded:
-                return .failed(
-                    "took longer than \(settings.maximumTime ?? 86_400) s (DEBUGINFOD_MAXTIME)", retryable: false)
-            case .cancelled: return .rejected("not waited for: another server answered")
-            default: break
-            }
-        }
-        if error is CancellationError { return .rejected("not waited for: another server answered") }
-        if case ChannelError.connectTimeout = error {
+        switch failure {
+        case .idleTimeout: return .failed("sent nothing for \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
+        case .connectTimeout:
             return .failed("did not accept a connection within \(timeout) (DEBUGINFOD_TIMEOUT)", retryable: false)
-        }
-        if let errno = Self.systemError(in: error), errno == ECONNREFUSED {
-            return .failed("refused the connection", retryable: true)
-        }
-        // A name that does not resolve will not resolve on the next try either.
-        if let error = error as? NIOConnectionError, error.connectionErrors.isEmpty,
-            error.dnsAError != nil || error.dnsAAAAError != nil
-        {
+        case .deadlineExceeded:
+            return .failed("took longer than \(settings.maximumTime ?? 0) s (DEBUGINFOD_MAXTIME)", retryable: false)
+        case .cancelled: return .rejected("not waited for: another server answered")
+        case .connectionRefused: return .failed("refused the connection", retryable: true)
+        // A name that does not resolve will not resolve on the next try either; nor will a certificate be trusted.
+        case .nameDoesNotResolve:
             return .failed("could not be reached: its name does not resolve", retryable: false)
-        }
-        if error is SocketAddressError {
-            return .failed("could not be reached: its name does not resolve", retryable: false)
-        }
-        return .failed("could not be reached: \(error)", retryable: true)
-    }
-
-    /// The system's error number behind a connection failure, when there is one.
-    private static func systemError(in error: any Error) -> Int32? {
-        if let error = error as? IOError { return error.errnoCode }
-        if let error = error as? NIOConnectionError {
-            return error.connectionErrors.lazy.compactMap { systemError(in: $0.error) }.first
-        }
-        return nil
-    }
-
-    private func httpClient() -> HTTPClient? {
-        state.withLock { state in
-            if state.closed { return nil }
-            if let http = state.http { return http }
-            var configuration = HTTPClient.Configuration()
-            let timeout = settings.timeout.map { TimeAmount.seconds(Int64($0)) }
-            configuration.timeout = HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
-            configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
-            configuration.decompression = .disabled
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            state.http = http
-            return http
+        case .certificateRejected(let why):
+            return .failed("could not be trusted: its TLS certificate was rejected (\(why))", retryable: false)
+        case .badURL, .redirects: return .failed(failure.description, retryable: false)
+        case .tls, .badResponse, .system: return .failed(failure.description, retryable: true)
         }
     }
 
@@ -416,7 +371,22 @@ package final class DebuginfodClient: RemoteDebugFiles {
     }
 }
 
-/// The answer a blocking fetch waits for.
-private final class Answer: Sendable {
-    let value = Mutex<RemoteFetch?>(nil)
+/// The answers of servers asked at once, as their threads finish.
+private final class ServerRace: Sendable {
+    private let answers = Mutex<[(server: DebuginfodServer, answer: DebuginfodClient.ServerAnswer)]>([])
+    private let finished = DispatchSemaphore(value: 0)
+
+    func finish(_ server: DebuginfodServer, _ answer: DebuginfodClient.ServerAnswer) {
+        answers.withLock { $0.append((server, answer)) }
+        finished.signal()
+    }
+
+    /// The answers so far, once one of them is a file or all `count` have come.
+    func answers(of count: Int) -> [(server: DebuginfodServer, answer: DebuginfodClient.ServerAnswer)] {
+        while true {
+            finished.wait()
+            let now = answers.withLock { $0 }
+            if now.count == count || now.contains(where: { $0.answer.isFetched }) { return now }
+        }
+    }
 }

@@ -425,6 +425,39 @@ struct DebuginfodTests {
         #expect(!manager.fileExists(atPath: root + "/src/gauge.c"), "the client cannot read the source itself")
     }
 
+    @Test(
+        "An https server trusted through SSL_CERT_FILE gives the answers of the unstripped build; by the system's authorities alone, its certificate is rejected and said"
+    )
+    func secureServer() throws {
+        let workspace = try Workspace("debuginfod-https")
+        let sample = Self.sensors
+        let wanted = try Workspace.buildID(of: workspace.folder("stripped", sample) + "/sensors")
+        // A debuginfod tree (buildid/ID/debuginfo) served as files over TLS, with a certificate of a throwaway authority.
+        let tree = workspace.root + "/https-tree"
+        try FileManager.default.createDirectory(atPath: tree + "/buildid/" + wanted, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: workspace.served + "/sensors.debug", toPath: tree + "/buildid/\(wanted)/debuginfo")
+        let certificates = try TestCertificates(in: workspace.root + "/pki")
+        let server = try TestHTTPServer(serving: tree, tls: certificates)
+        let (reference, _) = try workspace.symbolicate("reference", sample)
+        let (trusted, _) = try workspace.symbolicate(
+            "stripped", sample, servers: ["https://localhost:\(server.port)"],
+            environment: ["SSL_CERT_FILE": certificates.authority])
+        #expect(trusted.standardOutput == reference.standardOutput, "\(trusted.standardError)")
+        #expect(FileManager.default.fileExists(atPath: workspace.cache + "/" + wanted + "/debuginfo"))
+
+        try FileManager.default.removeItem(atPath: workspace.cache)
+        let (untrusted, _) = try workspace.symbolicate("stripped", sample, servers: [server.url])
+        #expect(
+            untrusted.standardError.contains(
+                "\(server.url) could not be trusted: its TLS certificate was rejected (unable to get local issuer certificate)"
+            ), "\(untrusted.standardError)")
+        #expect(
+            Self.sourceLines(untrusted.standardOutput).allSatisfy { !$0.contains("sensors.c") },
+            "\(untrusted.standardOutput)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.cache + "/" + wanted + "/debuginfo"))
+    }
+
     @Test("URLs of other schemes are refused with a reason")
     func otherSchemes() throws {
         let workspace = try Workspace("debuginfod-schemes")

@@ -1,0 +1,196 @@
+import CTLS
+import Glibc
+
+/// One TCP connection, plain or TLS, each of whose waits is bounded: by the connect timeout while it is made (name
+/// lookup and TLS handshake included), then by the idle timeout per read or write, always by the request's
+/// deadline, and ended at once by its cancellation signal.
+final class Connection {
+    private let descriptor: Int32
+    private var tls: OpaquePointer?
+    private let idleTimeout: Duration?
+    private let deadline: Expiry?
+    private let cancellation: CancellationSignal
+
+    private init(
+        descriptor: Int32, idleTimeout: Duration?, deadline: Expiry?, cancellation: CancellationSignal
+    ) {
+        self.descriptor = descriptor
+        self.idleTimeout = idleTimeout
+        self.deadline = deadline
+        self.cancellation = cancellation
+    }
+
+    deinit {
+        if let tls { SSL_free(tls) }
+        close(descriptor)
+    }
+
+    /// A connection to `address`'s host, trying its addresses in the resolver's order, with TLS for https.
+    static func open(
+        to address: WebAddress, limits: HTTPLimits, tls context: () throws(HTTPFailure) -> TLSContext,
+        cancellation: CancellationSignal
+    ) throws(HTTPFailure) -> Connection {
+        let deadline = limits.deadline.map { Expiry(moment: $0, failure: .deadlineExceeded) }
+        let connecting = Expiry.after(limits.connectTimeout, .connectTimeout)
+        let addresses = try AddressResolution.addresses(
+            of: address.host, port: address.port, expiries: [connecting, deadline], cancellation: cancellation)
+        var failure = HTTPFailure.connectionRefused
+        for candidate in addresses {
+            do throws(HTTPFailure) {
+                let descriptor = try connect(to: candidate, expiries: [connecting, deadline], cancellation)
+                let connection = Connection(
+                    descriptor: descriptor, idleTimeout: limits.idleTimeout, deadline: deadline,
+                    cancellation: cancellation)
+                if address.secure {
+                    try connection.handshake(
+                        with: address.host, context: try context(), expiries: [connecting, deadline])
+                }
+                return connection
+            } catch .connectionRefused {
+                continue
+            } catch .system(let call, let number) {
+                // An address of a family this machine cannot reach; the next may do.
+                failure = .system(call: call, errno: number)
+                continue
+            }
+        }
+        throw failure
+    }
+
+    private static func connect(
+        to address: AddressResolution.Address, expiries: [Expiry?], _ cancellation: CancellationSignal
+    ) throws(HTTPFailure) -> Int32 {
+        let descriptor = socket(
+            address.family, address.type | Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue),
+            address.protocolNumber)
+        guard descriptor >= 0 else { throw .system(call: "socket", errno: errno) }
+        do throws(HTTPFailure) {
+            let started = address.bytes.withUnsafeBytes { bytes in
+                Glibc.connect(
+                    descriptor, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+            }
+            if started != 0 {
+                guard errno == EINPROGRESS else { throw Self.connectFailure(errno) }
+                try Waiting.until(descriptor, events: Int16(POLLOUT), expiries: expiries, cancellation)
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
+                    throw .system(call: "getsockopt", errno: errno)
+                }
+                if error != 0 { throw Self.connectFailure(error) }
+            }
+            return descriptor
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    private static func connectFailure(_ number: Int32) -> HTTPFailure {
+        number == ECONNREFUSED ? .connectionRefused : .system(call: "connect", errno: number)
+    }
+
+    private func handshake(with host: String, context: TLSContext, expiries: [Expiry?]) throws(HTTPFailure) {
+        guard let tls = SSL_new(context.context) else { throw .tls(TLSContext.lastError() ?? "SSL_new failed") }
+        self.tls = tls
+        SSL_set_fd(tls, descriptor)
+        var address = in6_addr()
+        let isLiteral =
+            inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
+        // A name is checked against the certificate's names and sent for SNI; an address against its IP entries.
+        let named =
+            isLiteral
+            ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(tls), host) == 1
+            : SSL_set1_host(tls, host) == 1 && postmortem_tls_set_server_name(tls, host) == 1
+        guard named else { throw .tls(TLSContext.lastError() ?? "the host name could not be set") }
+        while true {
+            ERR_clear_error()
+            let result = SSL_connect(tls)
+            if result == 1 { return }
+            let error = SSL_get_error(tls, result)
+            switch error {
+            case SSL_ERROR_WANT_READ:
+                try Waiting.until(descriptor, events: Int16(POLLIN), expiries: expiries, cancellation)
+            case SSL_ERROR_WANT_WRITE:
+                try Waiting.until(descriptor, events: Int16(POLLOUT), expiries: expiries, cancellation)
+            default:
+                let verification = SSL_get_verify_result(tls)
+                if verification != X509_V_OK {
+                    var why = String(cString: X509_verify_cert_error_string(verification))
+                    if context.authorities.isEmpty {
+                        why += "; no certificate authorities were found: set SSL_CERT_FILE"
+                    }
+                    ERR_clear_error()
+                    throw .certificateRejected(why)
+                }
+                throw .tls(TLSContext.lastError() ?? Self.sslFailure(error))
+            }
+        }
+    }
+
+    private static func sslFailure(_ code: Int32) -> String {
+        code == SSL_ERROR_SYSCALL
+            ? (errno == 0 ? "the server closed the connection" : String(cString: strerror(errno)))
+            : "SSL error \(code)"
+    }
+
+    /// Sends all of `bytes`.
+    func write(_ bytes: [UInt8]) throws(HTTPFailure) {
+        var sent = 0
+        while sent < bytes.count {
+            let count = try bytes.withUnsafeBytes { all in
+                Result { () throws(HTTPFailure) -> Int in
+                    let rest = UnsafeRawBufferPointer(rebasing: all[sent...])
+                    return try transfer(writing: true, buffer: UnsafeMutableRawBufferPointer(mutating: rest))
+                }
+            }.get()
+            guard count > 0 else { throw .badResponse("the server closed the connection before the request was sent") }
+            sent += count
+        }
+    }
+
+    /// Reads what has come, up to `buffer.count` bytes; 0 at the end of the stream.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(HTTPFailure) -> Int {
+        try transfer(writing: false, buffer: buffer)
+    }
+
+    private func transfer(writing: Bool, buffer: UnsafeMutableRawBufferPointer) throws(HTTPFailure) -> Int {
+        let idle = Expiry.after(idleTimeout, .idleTimeout)
+        while true {
+            if let tls {
+                ERR_clear_error()
+                let count =
+                    writing
+                    ? SSL_write(tls, buffer.baseAddress, Int32(clamping: buffer.count))
+                    : SSL_read(tls, buffer.baseAddress, Int32(clamping: buffer.count))
+                if count > 0 { return Int(count) }
+                let error = SSL_get_error(tls, count)
+                switch error {
+                case SSL_ERROR_ZERO_RETURN: return 0
+                case SSL_ERROR_WANT_READ:
+                    try Waiting.until(descriptor, events: Int16(POLLIN), expiries: [idle, deadline], cancellation)
+                case SSL_ERROR_WANT_WRITE:
+                    try Waiting.until(descriptor, events: Int16(POLLOUT), expiries: [idle, deadline], cancellation)
+                case SSL_ERROR_SYSCALL where errno == 0:
+                    return 0
+                default:
+                    throw .tls(TLSContext.lastError() ?? Self.sslFailure(error))
+                }
+            } else {
+                let count =
+                    writing
+                    ? send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+                    : recv(descriptor, buffer.baseAddress, buffer.count, 0)
+                if count >= 0 { return count }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK:
+                    let events = Int16(writing ? POLLOUT : POLLIN)
+                    try Waiting.until(descriptor, events: events, expiries: [idle, deadline], cancellation)
+                default:
+                    throw .system(call: writing ? "send" : "recv", errno: errno)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPDownload
+import TestSupport
+
+/// What a finished download gave.
+struct Download: Sendable {
+    var status: Int
+    var fields: [(name: String, value: String)]
+    var body: [UInt8]
+    /// Each address redirected to, in order.
+    var redirects: [String]
+    /// The address that answered.
+    var address: String
+}
+
+/// Limits that no test should meet unless it means to.
+let generousLimits = HTTPLimits(connectTimeout: .seconds(30), idleTimeout: .seconds(30))
+
+/// `GET url` and its whole body, run on a thread of its own: the download blocks, and the test runner's few
+/// threads must not wait on the network.
+func download(
+    _ url: String, with downloader: HTTPDownloader = HTTPDownloader(), fields: [(name: String, value: String)] = [],
+    limits: HTTPLimits = generousLimits, cancellation: CancellationSignal = CancellationSignal(),
+    afterFirstBytes: (@Sendable () -> Void)? = nil
+) async -> Result<Download, HTTPFailure> {
+    let fields = fields.map { Field(name: $0.name, value: $0.value) }
+    return await withCheckedContinuation { continuation in
+        BackgroundThread.start {
+            continuation.resume(
+                returning: Result { () throws(HTTPFailure) -> Download in
+                    let redirects = Redirects()
+                    let response = try downloader.get(
+                        url, fields: fields.map { ($0.name, $0.value) }, limits: limits, cancellation: cancellation
+                    ) { redirects.list.append($0.description) }
+                    var body: [UInt8] = []
+                    while let bytes = try response.nextBytes() {
+                        if body.isEmpty { afterFirstBytes?() }
+                        body += bytes
+                    }
+                    return Download(
+                        status: response.head.status, fields: response.head.fields, body: body,
+                        redirects: redirects.list, address: response.address.description)
+                })
+        }
+    }
+}
+
+private struct Field: Sendable {
+    var name: String
+    var value: String
+}
+
+private final class Redirects {
+    var list: [String] = []
+}
+
+/// A scratch folder with `blob`, 300,000 bytes of a seeded generator's, for servers to send.
+func servedFolder(_ name: String) throws -> (folder: String, blob: [UInt8]) {
+    let folder = Fixtures.scratchDirectory(name)
+    var generator = SeededGenerator(seed: 40)
+    let blob = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    try Data(blob).write(to: URL(fileURLWithPath: folder + "/blob"))
+    return (folder, blob)
+}
