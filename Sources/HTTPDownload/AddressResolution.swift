@@ -39,8 +39,9 @@ enum AddressResolution {
 
         func run(host: String, port: Int) {
             var hints = addrinfo()
+            // No AI_ADDRCONFIG: on a machine whose only interface is loopback it hides 127.0.0.1 and ::1, and a
+            // local server is what such a machine has. An address of a family with no route fails at once.
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            hints.ai_flags = AI_ADDRCONFIG
             var list: UnsafeMutablePointer<addrinfo>?
             let status = getaddrinfo(host, String(port), &hints, &list)
             let found: Result<[Address], HTTPFailure>

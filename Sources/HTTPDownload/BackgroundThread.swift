@@ -13,8 +13,6 @@ package enum BackgroundThread {
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        // Name lookups and TLS need more than the smallest stacks; 1 MiB is far from the 8 MiB default.
-        pthread_attr_setstacksize(&attributes, 1 << 20)
         var thread = pthread_t()
         let started = pthread_create(
             &thread, &attributes,

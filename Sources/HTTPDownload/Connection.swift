@@ -34,10 +34,18 @@ final class Connection {
         let connecting = Expiry.after(limits.connectTimeout, .connectTimeout)
         let addresses = try AddressResolution.addresses(
             of: address.host, port: address.port, expiries: [connecting, deadline], cancellation: cancellation)
-        var failure = HTTPFailure.connectionRefused
-        for candidate in addresses {
+        // A refusal or a timeout says more than an address of a family with no route.
+        var failure: HTTPFailure?
+        for (index, candidate) in addresses.enumerated() {
+            // An address that drops connection attempts (IPv6 with no route past the first hop, say) gets its share
+            // of what is left, so that the next one is still tried within the connect timeout.
+            var attempt = connecting
+            if let moment = connecting?.moment {
+                let share = ContinuousClock.now.duration(to: moment) / (addresses.count - index)
+                attempt = Expiry(moment: .now + share, failure: .connectTimeout)
+            }
             do throws(HTTPFailure) {
-                let descriptor = try connect(to: candidate, expiries: [connecting, deadline], cancellation)
+                let descriptor = try connect(to: candidate, expiries: [attempt, deadline], cancellation)
                 let connection = Connection(
                     descriptor: descriptor, idleTimeout: limits.idleTimeout, deadline: deadline,
                     cancellation: cancellation)
@@ -47,14 +55,15 @@ final class Connection {
                 }
                 return connection
             } catch .connectionRefused {
-                continue
+                failure = .connectionRefused
+            } catch .connectTimeout where index < addresses.count - 1 {
+                failure = .connectTimeout
             } catch .system(let call, let number) {
                 // An address of a family this machine cannot reach; the next may do.
-                failure = .system(call: call, errno: number)
-                continue
+                if failure == nil { failure = .system(call: call, errno: number) }
             }
         }
-        throw failure
+        throw failure ?? .connectionRefused
     }
 
     private static func connect(

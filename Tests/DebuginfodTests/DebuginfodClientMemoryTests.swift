@@ -24,46 +24,53 @@ final class DebuginfodClientMemoryTests {
         return DebuginfodClient(settings: settings, forgettingAfter: memory) { _ in }
     }
 
-    /// Why `client` has nothing for `bytes`. `fetch` blocks its thread until its own task has the answer: it is
-    /// called on a thread of its own, never on one of the few that run the tests' and the client's tasks.
-    private func reason(_ client: DebuginfodClient, _ bytes: [UInt8]) async -> String {
-        let fetch = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: client.fetch(.debugInfo, of: BuildID(bytes: bytes))) }.start()
+    /// Why `client` has nothing for each build-id of `ids`, fetched one after the other with `pause` between them.
+    /// `fetch` blocks: the fetches run on a thread of their own, never on one of the few that run the tests, and one
+    /// after the other on it, so that the pause between them is the one asked for, not the time the test's task waits
+    /// for a thread of the runner's busy pool.
+    private func reasons(_ client: DebuginfodClient, _ ids: [[UInt8]], pause: Duration = .zero) async -> [String] {
+        await withCheckedContinuation { continuation in
+            Thread {
+                var reasons: [String] = []
+                for (index, bytes) in ids.enumerated() {
+                    if index > 0 { Thread.sleep(forTimeInterval: Double(pause / .milliseconds(1)) / 1000) }
+                    if case .unavailable(let reason) = client.fetch(.debugInfo, of: BuildID(bytes: bytes)) {
+                        reasons.append(reason)
+                    } else {
+                        reasons.append("fetched")
+                    }
+                }
+                continuation.resume(returning: reasons)
+            }.start()
         }
-        if case .unavailable(let reason) = fetch { return reason }
-        return "fetched"
     }
 
     @Test("A failed server is given up for the client's memory")
     func failuresAreRemembered() async throws {
-        // A minute: far longer than the test process, busy with other suites, can delay the second fetch.
+        // A minute: far longer than a busy machine can take between the two fetches of one thread.
         let client = try client(forgettingAfter: .seconds(60))
         defer { client.close() }
-        let first = await reason(client, [1, 2, 3, 4])
-        #expect(first.contains("refused"), "\(first)")
-        let soon = await reason(client, [5, 6, 7, 8])
-        #expect(soon.contains("not asked, every server failed in the last 60.0 seconds"), "\(soon)")
+        let answers = await reasons(client, [[1, 2, 3, 4], [5, 6, 7, 8]])
+        #expect(answers[0].contains("refused"), "\(answers[0])")
+        #expect(answers[1].contains("not asked, every server failed in the last 60.0 seconds"), "\(answers[1])")
     }
 
     @Test("A failed server is asked again once the client's memory has passed")
     func failuresAreForgotten() async throws {
         let client = try client(forgettingAfter: .milliseconds(50))
         defer { client.close() }
-        let first = await reason(client, [1, 2, 3, 4])
-        #expect(first.contains("refused"), "\(first)")
-        try await Task.sleep(for: .milliseconds(200))
-        // Another build-id, so that no answer kept for the first could stand in: the server is asked again.
-        let later = await reason(client, [5, 6, 7, 8])
-        #expect(later.contains("refused"), "\(later)")
+        // Another build-id the second time, so that no answer kept for the first could stand in: the server is asked
+        // again.
+        let answers = await reasons(client, [[1, 2, 3, 4], [5, 6, 7, 8]], pause: .milliseconds(200))
+        #expect(answers[0].contains("refused"), "\(answers[0])")
+        #expect(answers[1].contains("refused"), "\(answers[1])")
     }
 
     @Test("A client of one run gives a failed server up for the run")
     func failuresLastTheRun() async throws {
         let client = try client(forgettingAfter: nil)
         defer { client.close() }
-        _ = await reason(client, [1, 2, 3, 4])
-        try await Task.sleep(for: .milliseconds(400))
-        let later = await reason(client, [5, 6, 7, 8])
-        #expect(later.contains("every server failed earlier in this run"), "\(later)")
+        let answers = await reasons(client, [[1, 2, 3, 4], [5, 6, 7, 8]], pause: .milliseconds(400))
+        #expect(answers[1].contains("every server failed earlier in this run"), "\(answers[1])")
     }
 }

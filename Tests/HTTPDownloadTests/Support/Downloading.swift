@@ -23,24 +23,38 @@ func download(
     limits: HTTPLimits = generousLimits, cancellation: CancellationSignal = CancellationSignal(),
     afterFirstBytes: (@Sendable () -> Void)? = nil
 ) async -> Result<Download, HTTPFailure> {
+    await timedDownload(
+        url, with: downloader, fields: fields, limits: limits, cancellation: cancellation,
+        afterFirstBytes: afterFirstBytes
+    ).result
+}
+
+/// ``download(_:with:fields:limits:cancellation:afterFirstBytes:)`` and how long it took, timed on its own thread:
+/// the test's task may wait long for a thread of the runner's busy pool after the download has ended.
+func timedDownload(
+    _ url: String, with downloader: HTTPDownloader = HTTPDownloader(), fields: [(name: String, value: String)] = [],
+    limits: HTTPLimits = generousLimits, cancellation: CancellationSignal = CancellationSignal(),
+    afterFirstBytes: (@Sendable () -> Void)? = nil
+) async -> (result: Result<Download, HTTPFailure>, took: Duration) {
     let fields = fields.map { Field(name: $0.name, value: $0.value) }
     return await withCheckedContinuation { continuation in
         BackgroundThread.start {
-            continuation.resume(
-                returning: Result { () throws(HTTPFailure) -> Download in
-                    let redirects = Redirects()
-                    let response = try downloader.get(
-                        url, fields: fields.map { ($0.name, $0.value) }, limits: limits, cancellation: cancellation
-                    ) { redirects.list.append($0.description) }
-                    var body: [UInt8] = []
-                    while let bytes = try response.nextBytes() {
-                        if body.isEmpty { afterFirstBytes?() }
-                        body += bytes
-                    }
-                    return Download(
-                        status: response.head.status, fields: response.head.fields, body: body,
-                        redirects: redirects.list, address: response.address.description)
-                })
+            let started = ContinuousClock.now
+            let result = Result { () throws(HTTPFailure) -> Download in
+                let redirects = Redirects()
+                let response = try downloader.get(
+                    url, fields: fields.map { ($0.name, $0.value) }, limits: limits, cancellation: cancellation
+                ) { redirects.list.append($0.description) }
+                var body: [UInt8] = []
+                while let bytes = try response.nextBytes() {
+                    if body.isEmpty { afterFirstBytes?() }
+                    body += bytes
+                }
+                return Download(
+                    status: response.head.status, fields: response.head.fields, body: body,
+                    redirects: redirects.list, address: response.address.description)
+            }
+            continuation.resume(returning: (result, started.duration(to: .now)))
         }
     }
 }
