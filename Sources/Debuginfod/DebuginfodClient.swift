@@ -245,8 +245,13 @@ package final class DebuginfodClient: RemoteDebugFiles {
             trace("\(response.address): \(status)")
             switch response.head.status {
             case 200: break
-            case 500...: return .failed("answered \(status)", retryable: true)
-            default: return .notFound("answered \(status)")
+            case 500...:
+                // Read, so that the connection can ask for the next file.
+                response.discardBody()
+                return .failed("answered \(status)", retryable: true)
+            default:
+                response.discardBody()
+                return .notFound("answered \(status)")
             }
             let declared = response.head.field("X-Debuginfod-Size").flatMap { Int($0) } ?? response.declaredLength
             if let declared, declared > settings.sizeLimit { return .rejected(tooLarge(declared)) }

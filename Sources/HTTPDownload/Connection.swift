@@ -3,13 +3,15 @@ import Glibc
 
 /// One TCP connection, plain or TLS, each of whose waits is bounded: by the connect timeout while it is made (name
 /// lookup and TLS handshake included), then by the idle timeout per read or write, always by the request's
-/// deadline, and ended at once by its cancellation signal.
-final class Connection {
+/// deadline, and ended at once by its cancellation signal. Kept between requests to the same server, it serves one
+/// request at a time, and each request gives it its own bounds (``serve(limits:cancellation:)``).
+final class Connection: @unchecked Sendable {
+    // One owner at a time: the request using it, or the downloader's pool between requests.
     private let descriptor: Int32
     private var tls: OpaquePointer?
-    private let idleTimeout: Duration?
-    private let deadline: Expiry?
-    private let cancellation: CancellationSignal
+    private var idleTimeout: Duration?
+    private var deadline: Expiry?
+    private var cancellation: CancellationSignal
 
     private init(
         descriptor: Int32, idleTimeout: Duration?, deadline: Expiry?, cancellation: CancellationSignal
@@ -93,6 +95,30 @@ final class Connection {
             close(descriptor)
             throw error
         }
+    }
+
+    /// Takes the bounds and cancellation of the request it serves next.
+    func serve(limits: HTTPLimits, cancellation: CancellationSignal) {
+        idleTimeout = limits.idleTimeout
+        deadline = limits.deadline.map { Expiry(moment: $0, failure: .deadlineExceeded) }
+        self.cancellation = cancellation
+    }
+
+    /// Whether a connection kept idle can still carry a request: nothing may have arrived on it meanwhile (a server
+    /// that closed it sends its end, or a TLS close alert). Checked without waiting.
+    var isReusable: Bool {
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        guard poll(&descriptors, 1, 0) == 0 else {
+            guard descriptors[0].revents & Int16(POLLIN) != 0, let tls else { return false }
+            // TLS 1.3 servers send session tickets after the handshake: records with no data for the caller.
+            var byte: UInt8 = 0
+            ERR_clear_error()
+            let peeked = SSL_peek(tls, &byte, 1)
+            let wantsMore = peeked <= 0 && SSL_get_error(tls, peeked) == SSL_ERROR_WANT_READ
+            ERR_clear_error()
+            return wantsMore
+        }
+        return true
     }
 
     private static func connectFailure(_ number: Int32) -> HTTPFailure {

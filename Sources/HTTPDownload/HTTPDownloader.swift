@@ -1,12 +1,27 @@
 import Synchronization
 
-/// HTTP/1.1 GET over plain TCP or TLS (OpenSSL, the system's certificate authorities), one connection per request,
-/// redirects followed, every wait bounded by ``HTTPLimits`` and ended at once by a ``CancellationSignal``: what a
-/// client of debuginfod servers needs, and no more. Blocking: callers run it on threads of their own
-/// (``BackgroundThread``). Safe to use from any number of threads.
+/// HTTP/1.1 GET over plain TCP or TLS (OpenSSL, the system's certificate authorities), redirects followed, every
+/// wait bounded by ``HTTPLimits`` and ended at once by a ``CancellationSignal``: what a client of debuginfod servers
+/// needs, and no more. A connection whose response was read to its end is kept for the next request to the same
+/// server (a run asks one server for many files: each reuse saves a TCP and a TLS handshake). Blocking: callers run it
+/// on threads of their own (``BackgroundThread``). Safe to use from any number of threads.
 package final class HTTPDownloader: Sendable {
     private let tls = Mutex<Result<TLSContext, HTTPFailure>?>(nil)
     private let authorities: String?
+    private let idle = Mutex<[Server: [(connection: Connection, since: ContinuousClock.Instant)]]>([:])
+
+    /// Where a connection goes: scheme, host and port.
+    private struct Server: Hashable {
+        var secure: Bool
+        var host: String
+        var port: Int
+    }
+
+    /// Connections kept per server: as many as a run asks of one server at once (every image of a log).
+    private static let idlePerServer = 8
+    /// How long a connection is kept unused: servers close idle ones after a while (libmicrohttpd, nginx: a minute
+    /// or more), and a connection they closed is found out before it is used; this only bounds what is held.
+    private static let idleLifetime = Duration.seconds(30)
 
     /// - Parameter authorities: a PEM file of the only certificate authorities to trust; `nil` for the system's
     ///   (`SSL_CERT_FILE` and `SSL_CERT_DIR` when set, else the distribution's bundle).
@@ -14,7 +29,7 @@ package final class HTTPDownloader: Sendable {
         self.authorities = authorities
     }
 
-    /// The response to `GET url` with `fields` besides `Host`, `User-Agent`, `Accept` and `Connection`, after
+    /// The response to `GET url` with `fields` besides `Host`, `User-Agent` and `Accept`, after
     /// following up to `limits.maximumRedirects` redirects (never in a circle); its body is unread.
     /// - Parameter redirected: told each address redirected to, before it is asked.
     package func get(
@@ -30,6 +45,7 @@ package final class HTTPDownloader: Sendable {
             else {
                 return response
             }
+            response.discardBody()
             guard visited.count <= limits.maximumRedirects else {
                 throw .redirects("redirected more than \(limits.maximumRedirects) times")
             }
@@ -47,10 +63,8 @@ package final class HTTPDownloader: Sendable {
         _ address: WebAddress, fields: [(name: String, value: String)], limits: HTTPLimits,
         cancellation: CancellationSignal
     ) throws(HTTPFailure) -> HTTPResponse {
-        let connection = try Connection.open(
-            to: address, limits: limits, tls: tlsContext, cancellation: cancellation)
         var head = "GET \(address.target) HTTP/1.1\r\nHost: \(address.hostField)\r\n"
-        head += "User-Agent: postmortem\r\nAccept: */*\r\nConnection: close\r\n"
+        head += "User-Agent: postmortem\r\nAccept: */*\r\n"
         if let credentials = address.credentials {
             head += "Authorization: Basic \(Base64.encode(Array(credentials.utf8)))\r\n"
         }
@@ -61,8 +75,50 @@ package final class HTTPDownloader: Sendable {
             head += "\(name): \(value)\r\n"
         }
         head += "\r\n"
-        try connection.write(Array(head.utf8))
-        return try HTTPResponse(reading: ResponseReader(connection), from: address)
+        let bytes = Array(head.utf8)
+        let server = Server(secure: address.secure, host: address.host, port: address.port)
+        let release: (Connection) -> Void = { [self] connection in keep(connection, for: server) }
+        if let kept = takeKept(for: server) {
+            kept.serve(limits: limits, cancellation: cancellation)
+            do throws(HTTPFailure) {
+                try kept.write(bytes)
+                return try HTTPResponse(reading: ResponseReader(kept), from: address, release: release)
+            } catch .cancelled {
+                throw .cancelled
+            } catch .deadlineExceeded {
+                throw .deadlineExceeded
+            } catch .idleTimeout {
+                throw .idleTimeout
+            } catch {
+                // The server closed the kept connection as the request went out: asked again on a new one.
+            }
+        }
+        let connection = try Connection.open(
+            to: address, limits: limits, tls: tlsContext, cancellation: cancellation)
+        try connection.write(bytes)
+        return try HTTPResponse(reading: ResponseReader(connection), from: address, release: release)
+    }
+
+    /// The most recently kept connection to `server` that can still carry a request.
+    private func takeKept(for server: Server) -> Connection? {
+        while true {
+            let candidate = idle.withLock { idle -> (connection: Connection, since: ContinuousClock.Instant)? in
+                idle[server]?.popLast()
+            }
+            guard let candidate else { return nil }
+            if candidate.since.duration(to: .now) < Self.idleLifetime, candidate.connection.isReusable {
+                return candidate.connection
+            }
+        }
+    }
+
+    private func keep(_ connection: Connection, for server: Server) {
+        idle.withLock { idle in
+            var kept = idle[server, default: []].filter { $0.since.duration(to: .now) < Self.idleLifetime }
+            if kept.count >= Self.idlePerServer { kept.removeFirst() }
+            kept.append((connection, .now))
+            idle[server] = kept
+        }
     }
 
     /// The TLS context, made at the first https request (reading the certificate authorities takes a while).

@@ -9,6 +9,8 @@ package final class HTTPResponse {
     package let declaredLength: Int?
     private let reader: ResponseReader
     private var framing: Framing
+    /// Where the connection goes once the body has been read to its end, when the server keeps it open.
+    private var release: ((Connection) -> Void)?
 
     private enum Framing {
         case length(left: Int)
@@ -18,7 +20,10 @@ package final class HTTPResponse {
         case finished
     }
 
-    init(reading reader: ResponseReader, from address: WebAddress) throws(HTTPFailure) {
+    /// - Parameter release: given the connection once the body has been read, when the server keeps it open.
+    init(reading reader: ResponseReader, from address: WebAddress, release: @escaping (Connection) -> Void)
+        throws(HTTPFailure)
+    {
         var head = try Self.head(from: reader)
         // Interim answers (100 Continue, 103 Early Hints) come before the one that counts.
         while (100...199).contains(head.status) {
@@ -46,6 +51,30 @@ package final class HTTPResponse {
         } else {
             (framing, declaredLength) = (.untilClose, nil)
         }
+        let connectionTokens = head.fields(named: "Connection").flatMap { $0.lowercased().split(separator: ",") }
+        let closes = connectionTokens.contains { $0.trimmingPrefix(while: \.isWhitespace).hasPrefix("close") }
+        if head.isHTTP11, !closes {
+            self.release = release
+        }
+        switch framing {
+        case .finished, .length(left: 0): finish()
+        default: break
+        }
+    }
+
+    /// The body has been read: the connection goes back to its pool, unless the server sent more than it declared.
+    private func finish() {
+        framing = .finished
+        guard let release, !reader.hasUnreadBytes else { return }
+        self.release = nil
+        release(reader.connection)
+    }
+
+    /// Reads the rest of a body no one wants (an error page, a redirect's note) so that the connection can serve
+    /// another request; a body of more than `limit` bytes is left, and its connection closed.
+    package func discardBody(upTo limit: Int = 64 << 10) {
+        var read = 0
+        while read <= limit, let bytes = try? nextBytes() { read += bytes.count }
     }
 
     private static func head(from reader: ResponseReader) throws(HTTPFailure) -> HTTPResponseHead {
@@ -70,13 +99,14 @@ package final class HTTPResponse {
             return nil
         case .untilClose:
             guard let bytes = try reader.bytes(upTo: 64 << 10) else {
+                // A connection whose end ended the body cannot serve another request.
                 framing = .finished
                 return nil
             }
             return bytes
         case .length(let left):
             guard left > 0 else {
-                framing = .finished
+                finish()
                 return nil
             }
             guard let bytes = try reader.bytes(upTo: left) else {
@@ -96,7 +126,7 @@ package final class HTTPResponse {
                 if length == 0 {
                     // The trailer's fields, which this client does not use, up to the empty line.
                     while try !reader.line().isEmpty {}
-                    framing = .finished
+                    finish()
                     return nil
                 }
                 left = length

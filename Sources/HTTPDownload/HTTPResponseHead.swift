@@ -6,6 +6,8 @@ package struct HTTPResponseHead: Sendable {
     package var reason: String
     /// The header fields in their order, names as sent.
     package var fields: [(name: String, value: String)]
+    /// Whether the status line said HTTP/1.1 (whose connections stay open unless a field says otherwise).
+    var isHTTP11: Bool
 
     /// The first field named `name` (compared without case).
     package func field(_ name: String) -> String? {
@@ -33,6 +35,7 @@ package struct HTTPResponseHead: Sendable {
             throw .badResponse("status line '\(statusLine.prefix(80))'")
         }
         self.status = status
+        isHTTP11 = parts[0] == "HTTP/1.1"
         reason = parts.count > 2 ? String(parts[2]) : ""
         fields = []
         for line in lines where !line.isEmpty {

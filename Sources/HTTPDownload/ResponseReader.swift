@@ -1,6 +1,6 @@
 /// The bytes of one connection, buffered: lines for heads and chunk sizes, runs of bytes for bodies.
 final class ResponseReader {
-    private let connection: Connection
+    let connection: Connection
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
     private var start = 0
     private var end = 0
@@ -29,6 +29,9 @@ final class ResponseReader {
             searched = start + kept
         }
     }
+
+    /// Whether bytes were read that no caller has taken (after a response's end: a server's error).
+    var hasUnreadBytes: Bool { start < end }
 
     /// Up to `limit` bytes of what has come; `nil` at the stream's end.
     func bytes(upTo limit: Int) throws(HTTPFailure) -> [UInt8]? {

@@ -15,6 +15,9 @@ it speaks TLS. Every path below names a file of FOLDER by its last component:
   /cycle/a, /cycle/b      302 to each other
   /missing                404
   /echo                   200 with the request's head as the body
+  /keep/NAME              200 with Content-Length and X-Requests-On-Connection (how many requests this connection
+                          has carried), the connection kept open for the next request
+  /keep-then-close/NAME   the same, then the connection closed 0.3 s later without reading another request
   /PATH                   FOLDER/PATH when it is a file (a debuginfod tree: buildid/ID/debuginfo), else 404
 """
 import os
@@ -42,6 +45,12 @@ def body_of(name):
 
 class Handler(socketserver.StreamRequestHandler):
     def handle(self):
+        self.requests = 0
+        # Every path but /keep/ closes the connection after its answer.
+        while self.answer():
+            pass
+
+    def answer(self):
         lines = []
         while True:
             line = self.rfile.readline(65536)
@@ -49,14 +58,23 @@ class Handler(socketserver.StreamRequestHandler):
                 break
             lines.append(line)
         if not lines:
-            return
+            return False
+        self.requests += 1
         head = b"".join(lines)
         target = lines[0].split(b" ")[1].decode()
         parts = target.split("?")[0].strip("/").split("/")
         write = self.wfile.write
         try:
             kind = parts[0]
-            if kind == "file":
+            if kind in ("keep", "keep-then-close"):
+                body = body_of(parts[1])
+                write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nX-Requests-On-Connection: %d\r\n\r\n"
+                      % (len(body), self.requests) + body)
+                self.wfile.flush()
+                if kind == "keep":
+                    return True
+                time.sleep(0.3)
+            elif kind == "file":
                 body = body_of(parts[1])
                 write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
             elif kind == "chunked":
@@ -105,6 +123,7 @@ class Handler(socketserver.StreamRequestHandler):
                 write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found")
         except (BrokenPipeError, ConnectionResetError):
             pass
+        return False
 
 
 class Server(socketserver.ThreadingTCPServer):

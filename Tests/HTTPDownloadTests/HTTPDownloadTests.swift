@@ -116,11 +116,37 @@ struct HTTPDownloadTests {
         #expect(
             lines == [
                 "GET /echo?x=1 HTTP/1.1", "Host: 127.0.0.1:\(server.port)", "User-Agent: postmortem", "Accept: */*",
-                "Connection: close", "Authorization: Basic dXNlcjpzZWNyZXQ=", "X-DEBUGINFOD-MAXSIZE: 1000"
+                "Authorization: Basic dXNlcjpzZWNyZXQ=", "X-DEBUGINFOD-MAXSIZE: 1000"
             ], "\(lines)")
         #expect(
             await download("\(server.url)/echo", fields: [("X-A", "1\r\nX-B: 2")]).failure
                 == .badURL("a line break in the field X-A"))
+    }
+
+    @Test(
+        "A connection read to its end carries the next request to the same server, plain and TLS; one the server closes as a request goes out is replaced"
+    )
+    func keptConnections() async throws {
+        let (folder, blob) = try servedFolder("http-keep")
+        let certificates = try TestCertificates(in: folder + "/pki")
+        for tls in [nil, certificates] {
+            let server = try TestHTTPServer(serving: folder, tls: tls)
+            let downloader = HTTPDownloader(trusting: certificates.authority)
+            func requestsOnConnection(_ path: String) async throws -> String? {
+                let fetched = try await download("\(server.url)/\(path)/blob", with: downloader).get()
+                #expect(fetched.body == blob, "\(path): \(fetched.body.count) bytes")
+                return fetched.fields.first { $0.name == "X-Requests-On-Connection" }?.value
+            }
+            for expected in 1...3 {
+                #expect(try await requestsOnConnection("keep") == "\(expected)", "TLS: \(tls != nil)")
+            }
+            // Kept, then closed by the server 0.3 s later without an answer to the request already sent.
+            #expect(try await requestsOnConnection("keep-then-close") == "4")
+            #expect(try await requestsOnConnection("keep") == "1", "asked again on a new connection")
+            // Bodies ended by their length or chunks, the connection closed by the server at once: found out.
+            for path in ["chunked", "continue"] { _ = try await requestsOnConnection(path) }
+            #expect(try await requestsOnConnection("keep") == "1")
+        }
     }
 
     @Test("IPv6: a bracketed literal is connected to, and sent as the Host")
