@@ -40,22 +40,44 @@ func timedDownload(
     return await withCheckedContinuation { continuation in
         BackgroundThread.start {
             let started = ContinuousClock.now
-            let result = Result { () throws(HTTPFailure) -> Download in
-                let redirects = Redirects()
-                let response = try downloader.get(
-                    url, fields: fields.map { ($0.name, $0.value) }, limits: limits, cancellation: cancellation
-                ) { redirects.list.append($0.description) }
-                var body: [UInt8] = []
-                while let bytes = try response.nextBytes() {
-                    if body.isEmpty { afterFirstBytes?() }
-                    body += bytes
-                }
-                return Download(
-                    status: response.head.status, fields: response.head.fields, body: body,
-                    redirects: redirects.list, address: response.address.description)
-            }
+            let result = fetchNow(
+                url, with: downloader, fields: fields, limits: limits, cancellation: cancellation,
+                afterFirstBytes: afterFirstBytes)
             continuation.resume(returning: (result, started.duration(to: .now)))
         }
+    }
+}
+
+/// `urls` downloaded one after the other on one thread of its own, with one downloader: the pauses between them are
+/// the requests' own, not the time the test's task waits for a thread of the runner's busy pool (which can outlast
+/// the time a downloader keeps a connection).
+func downloadsInSequence(_ urls: [String], with downloader: HTTPDownloader) async -> [Result<Download, HTTPFailure>] {
+    await withCheckedContinuation { continuation in
+        BackgroundThread.start {
+            continuation.resume(
+                returning: urls.map { fetchNow($0, with: downloader, cancellation: CancellationSignal()) })
+        }
+    }
+}
+
+/// `GET url` and its whole body, on the calling thread.
+private func fetchNow(
+    _ url: String, with downloader: HTTPDownloader, fields: [Field] = [], limits: HTTPLimits = generousLimits,
+    cancellation: CancellationSignal, afterFirstBytes: (@Sendable () -> Void)? = nil
+) -> Result<Download, HTTPFailure> {
+    Result { () throws(HTTPFailure) -> Download in
+        let redirects = Redirects()
+        let response = try downloader.get(
+            url, fields: fields.map { ($0.name, $0.value) }, limits: limits, cancellation: cancellation
+        ) { redirects.list.append($0.description) }
+        var body: [UInt8] = []
+        while let bytes = try response.nextBytes() {
+            if body.isEmpty { afterFirstBytes?() }
+            body += bytes
+        }
+        return Download(
+            status: response.head.status, fields: response.head.fields, body: body,
+            redirects: redirects.list, address: response.address.description)
     }
 }
 
