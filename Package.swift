@@ -66,7 +66,7 @@ let package = Package(
         // HTTP/1.1 downloads over TCP and TLS (the system's OpenSSL), each wait bounded and cancellable: what a
         // debuginfod client needs, without an event-loop stack to build.
         .systemLibrary(name: "CTLS", providers: [.apt(["libssl-dev"])]),
-        .target(name: "HTTPDownload", dependencies: ["CTLS"]),
+        .target(name: "HTTPDownload", dependencies: ["CTLS", "PostmortemCore"]),
         // What carried a log's lines (JSON-lines objects, a logger's prefix on each line), taken off and put back,
         // and the times loggers write: one framing layer for crash logs, dumped values and grouping.
         .target(name: "LogFraming", dependencies: ["PostmortemCore"]),

@@ -260,7 +260,7 @@ package final class DebuginfodClient: RemoteDebugFiles {
                 return .rejected("could not be saved: \(error.description)")
             }
             defer { forget(file) }
-            let label = "\(artifact.kind) of \(buildID.hex.prefix(12))… from \(hostAndPort(of: url))"
+            let label = "\(artifact.kind) of \(buildID.hex.prefix(12))… from \(response.address.hostField)"
             var received = 0
             while let bytes = try response.nextBytes() {
                 received += bytes.count
@@ -368,11 +368,6 @@ package final class DebuginfodClient: RemoteDebugFiles {
 
     private func trace(_ line: String) {
         if settings.verbose { messages("debuginfod: " + line + "\n") }
-    }
-
-    private func hostAndPort(of url: String) -> Substring {
-        let parts = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-        return parts.count > 2 ? parts[2] : url[...]
     }
 }
 

@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// A response whose body is read as it comes, in the framing its head declares (a length, chunks, or the
 /// connection's end).
 package final class HTTPResponse {
@@ -36,7 +38,7 @@ package final class HTTPResponse {
         let codings = head.fields(named: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingPrefix(while: \.isWhitespace).lowercased() }
         let lengths = head.fields(named: "Content-Length").flatMap { $0.split(separator: ",") }
-            .map { String($0.filter { $0 != " " && $0 != "\t" }) }
+            .map { String($0.filter { !$0.isSpaceOrTab }) }
         if head.status == 204 || head.status == 304 {
             (framing, declaredLength) = (.finished, nil)
         } else if let last = codings.last {
@@ -119,7 +121,7 @@ package final class HTTPResponse {
                 // After a chunk's data comes its line break, then the next chunk's size.
                 if started, try !reader.line().isEmpty { throw .badResponse("a chunk longer than its size") }
                 let sizeLine = String(decoding: try reader.line(), as: UTF8.self)
-                let size = sizeLine.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }
+                let size = sizeLine.prefix { $0 != ";" }.filter { !$0.isSpaceOrTab }
                 guard let length = Int(size, radix: 16), length >= 0 else {
                     throw .badResponse("chunk size '\(sizeLine.prefix(40))'")
                 }

@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// A response's status line and header fields.
 package struct HTTPResponseHead: Sendable {
     /// The status code.
@@ -43,7 +45,7 @@ package struct HTTPResponseHead: Sendable {
             // A folded line continues the field before it (obsolete, still sent by old servers).
             if text.first == " " || text.first == "\t" {
                 guard !fields.isEmpty else { throw .badResponse("a folded line before any field") }
-                fields[fields.count - 1].value += " " + text.trimmingSpaces
+                fields[fields.count - 1].value += " " + text.trimmed(where: \.isSpaceOrTab)
                 continue
             }
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
@@ -51,18 +53,7 @@ package struct HTTPResponseHead: Sendable {
             else {
                 throw .badResponse("header line '\(text.prefix(80))'")
             }
-            fields.append((String(text[..<colon]), String(text[text.index(after: colon)...]).trimmingSpaces))
+            fields.append((String(text[..<colon]), text[text.index(after: colon)...].trimmed(where: \.isSpaceOrTab)))
         }
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }

@@ -31,21 +31,18 @@ final class TLSContext: @unchecked Sendable {
             authorities = [file]
             return
         }
-        var authorities: [String] = []
-        let named = ["SSL_CERT_FILE", "SSL_CERT_DIR"].compactMap { (name: String) -> String? in
-            getenv(name).map { String(cString: $0) }
-        }
-        // OpenSSL's own places: SSL_CERT_FILE and SSL_CERT_DIR when set, else its build's directory.
-        if SSL_CTX_set_default_verify_paths(context) == 1, !named.isEmpty { authorities = named }
-        if named.isEmpty {
-            if let bundle = Self.bundles.first(where: { access($0, R_OK) == 0 }),
-                SSL_CTX_load_verify_locations(context, bundle, nil) == 1
-            {
-                authorities.append(bundle)
-            }
-            if access("/etc/ssl/certs", R_OK) == 0, SSL_CTX_load_verify_locations(context, nil, "/etc/ssl/certs") == 1 {
-                authorities.append("/etc/ssl/certs")
-            }
+        // OpenSSL's places: SSL_CERT_FILE and SSL_CERT_DIR when set, else those of the distribution it was built on.
+        _ = SSL_CTX_set_default_verify_paths(context)
+        let places = [
+            getenv("SSL_CERT_FILE").map { String(cString: $0) } ?? String(cString: X509_get_default_cert_file()),
+            getenv("SSL_CERT_DIR").map { String(cString: $0) } ?? String(cString: X509_get_default_cert_dir())
+        ]
+        var authorities = places.filter { access($0, R_OK) == 0 }
+        // None there: a static binary on a distribution of another layout reads that one's bundle.
+        if authorities.isEmpty, let bundle = Self.bundles.first(where: { access($0, R_OK) == 0 }),
+            SSL_CTX_load_verify_locations(context, bundle, nil) == 1
+        {
+            authorities = [bundle]
         }
         ERR_clear_error()
         self.authorities = authorities

@@ -43,13 +43,4 @@ enum Waiting {
             if descriptors[0].revents != 0 { return }
         }
     }
-
-    /// ``until(_:events:expiries:_:)`` with one expiry.
-    static func until(
-        _ descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?, expiry: HTTPFailure,
-        _ cancellation: CancellationSignal
-    ) throws(HTTPFailure) {
-        try until(
-            descriptor, events: events, expiries: [deadline.map { Expiry(moment: $0, failure: expiry) }], cancellation)
-    }
 }

@@ -69,7 +69,7 @@ package struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The `Host` field: the host, bracketed if IPv6, with the port unless it is the scheme's.
-    var hostField: String {
+    package var hostField: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return port == (secure ? 443 : 80) ? name : "\(name):\(port)"
     }

@@ -79,20 +79,8 @@ struct HTTPDownloadTests {
 
     @Test("A refused connection, a name that does not resolve, a URL of another scheme: each its own failure")
     func unreachable() async throws {
-        // A bound socket that does not listen: its port refuses connections, and nothing else can take it meanwhile.
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (socket, port) = try LoopbackPort.refusing()
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(socket, socketAddress, length) == 0 && getsockname(socket, socketAddress, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         #expect(await download("http://127.0.0.1:\(port)/file/blob").failure == .connectionRefused)
         let unresolved = await download("http://debuginfod.postmortem.invalid/file/blob").failure
         guard case .nameDoesNotResolve(let host, _) = unresolved else {

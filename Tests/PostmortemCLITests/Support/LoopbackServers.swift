@@ -179,37 +179,6 @@ final class OneFileServer: @unchecked Sendable {
     deinit { shutdown(socketDescriptor, Int32(SHUT_RDWR)); close(socketDescriptor) }
 }
 
-enum LoopbackPort {
-    /// A socket listening on a free loopback port, and the port.
-    static func listening() throws -> (descriptor: Int32, port: UInt16) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 64) == 0
-                    && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw Failure("cannot listen on loopback: \(String(cString: strerror(errno)))")
-        }
-        return (descriptor, UInt16(bigEndian: address.sin_port))
-    }
-
-    /// A loopback port free now (for a server started next).
-    static func free() throws -> UInt16 {
-        let (descriptor, port) = try listening()
-        close(descriptor)
-        return port
-    }
-}
-
 struct Failure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
