@@ -87,8 +87,7 @@ PREFIX ?= /usr/local
 MAN_DIR := .build/man
 
 # The man pages, from the commands' own help, by swift-argument-parser's generate-manual tool run on the release
-# binary. (Its plugin would build every product again in a release configuration of its own: SwiftNIO
-# a third time.) The tool is built in the debug configuration, whose swift-argument-parser the tests' build has
+# binary. (Its plugin would build every product again in a release configuration of its own.) The tool is built in the debug configuration, whose swift-argument-parser the tests' build has
 # already compiled: a release build of it took 35 s, this one 9 s, and the pages are the same.
 man: release
 	@mkdir -p $(MAN_DIR)

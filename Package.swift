@@ -10,13 +10,7 @@ let package = Package(
         .library(name: "Formatters", targets: ["Formatters"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // The server (`postmortem serve`). Hummingbird's default traits pull in swift-configuration and all of
-        // Foundation, which the server needs neither of.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // System libraries. libdwarf's header is <libdwarf/libdwarf.h> and Debian ships no pkg-config file for it.
@@ -60,13 +54,19 @@ let package = Package(
         .target(
             name: "Debuginfod",
             dependencies: [
-                "PostmortemCore", "ObjectFiles", "HTTPDownload"
+                "PostmortemCore", "ObjectFiles", "HTTPDownload", "BlockingIO"
             ]
         ),
+        // Threads of their own for work that blocks, and the eventfd that ends their waits from another thread.
+        .systemLibrary(name: "CLinuxEvents"),
+        .target(name: "BlockingIO", dependencies: ["CLinuxEvents"]),
         // HTTP/1.1 downloads over TCP and TLS (the system's OpenSSL), each wait bounded and cancellable: what a
         // debuginfod client needs, without an event-loop stack to build.
         .systemLibrary(name: "CTLS", providers: [.apt(["libssl-dev"])]),
-        .target(name: "HTTPDownload", dependencies: ["CTLS", "PostmortemCore"]),
+        .target(name: "HTTPDownload", dependencies: ["BlockingIO", "CLinuxEvents", "CTLS", "PostmortemCore"]),
+        // An HTTP/1.1 server, a thread per connection, every wait bounded: what the symbolication server needs (its
+        // work blocks in file reads anyway), without an event-loop stack to build.
+        .target(name: "HTTPServing", dependencies: ["BlockingIO", "CLinuxEvents"]),
         // What carried a log's lines (JSON-lines objects, a logger's prefix on each line), taken off and put back,
         // and the times loggers write: one framing layer for crash logs, dumped values and grouping.
         .target(name: "LogFraming", dependencies: ["PostmortemCore"]),
@@ -105,13 +105,8 @@ let package = Package(
             name: "postmortem-server",
             dependencies: [
                 "CMalloc", "PostmortemCore", "ObjectFiles", "Symbolication", "SymbolicationService", "Debuginfod",
-                "CommandLineOptions", "BreakpadSymbols",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Prometheus", package: "swift-prometheus")
+                "CommandLineOptions", "BreakpadSymbols", "HTTPServing", "BlockingIO", "Unwinding",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -162,7 +157,8 @@ let package = Package(
         .testTarget(
             name: "LogFramingTests", dependencies: ["LogFraming", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(name: "DebuginfodTests", dependencies: ["Debuginfod", "ObjectFiles"]),
-        .testTarget(name: "HTTPDownloadTests", dependencies: ["HTTPDownload", "TestSupport"]),
+        .testTarget(name: "HTTPDownloadTests", dependencies: ["HTTPDownload", "BlockingIO", "TestSupport"]),
+        .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "BlockingIO", "TestSupport"]),
         .testTarget(name: "GroupingTests", dependencies: ["Grouping", "CrashLogs", "PostmortemCore", "TestSupport"]),
         .testTarget(
             name: "UnwindingTests",
@@ -185,7 +181,8 @@ let package = Package(
 // dropped from one file because another file of the module still has it. Modules with no pointer work are checked for
 // memory safety (any unsafe construct there is a warning, which a review reads as a design change).
 let cTargets: Set<String> = [
-    "CLibDwarf", "CLibElf", "CMalloc", "CCompression", "CDemangle", "CProcessTrace", "CFuzzDriver", "CTLS"
+    "CLibDwarf", "CLibElf", "CMalloc", "CCompression", "CDemangle", "CProcessTrace", "CFuzzDriver", "CTLS",
+    "CLinuxEvents"
 ]
 let memorySafeModules: Set<String> = ["CommandLineOptions", "CrashLogs", "Debuginfod", "Formatters", "LogFraming"]
 for target in package.targets where !cTargets.contains(target.name) {

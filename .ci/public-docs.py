@@ -21,7 +21,7 @@ import sys
 # Every Swift library module (the executables and the C shims aside): the library products, what their API hands
 # out, and what the CLI and the server share (those have no public declaration; a stray one is listed).
 MODULES = ["PostmortemCore", "ObjectFiles", "DWARF", "Debuginfod", "LogFraming", "CrashLogs", "Symbolication", "Formatters", "Grouping",
-           "SymbolicationService", "CommandLineOptions", "Unwinding", "BreakpadSymbols"]
+           "SymbolicationService", "CommandLineOptions", "Unwinding", "BreakpadSymbols", "HTTPDownload", "HTTPServing", "BlockingIO"]
 
 DECLARATION = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:(?:final|static|class|override|mutating|nonisolated|indirect|"

@@ -1,8 +1,6 @@
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
-/* The eventfd a download's waits poll beside their socket, which Glibc's Swift module leaves out. */
-#include <sys/eventfd.h>
 
 /// OpenSSL's SNI setter is a macro: a function Swift can call.
 static inline int postmortem_tls_set_server_name(SSL *ssl, const char *name) {

@@ -1,3 +1,4 @@
+import BlockingIO
 import Dispatch
 import HTTPDownload
 import ObjectFiles

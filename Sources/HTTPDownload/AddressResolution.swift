@@ -1,3 +1,5 @@
+import BlockingIO
+import CLinuxEvents
 import CTLS
 import Glibc
 import Synchronization

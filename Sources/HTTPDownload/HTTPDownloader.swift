@@ -1,3 +1,4 @@
+import BlockingIO
 import Synchronization
 
 /// HTTP/1.1 GET over plain TCP or TLS (OpenSSL, the system's certificate authorities), redirects followed, every

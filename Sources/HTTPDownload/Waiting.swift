@@ -1,3 +1,4 @@
+import BlockingIO
 import Glibc
 
 /// A moment after which a wait ends, and the failure it ends with.

@@ -1,27 +1,21 @@
 import ObjectFiles
 import PostmortemCore
-import Prometheus
 
 /// A debuginfod client that counts what it fetched, for `/metrics`.
 final class CountingRemoteDebugFiles: RemoteDebugFiles {
-    struct Counters: Sendable {
-        let fetched: Counter
-        let unavailable: Counter
-    }
-
     private let wrapped: any RemoteDebugFiles
-    private let counters: Counters
+    private let metrics: ServerMetrics
 
-    init(_ wrapped: any RemoteDebugFiles, counters: Counters) {
+    init(_ wrapped: any RemoteDebugFiles, metrics: ServerMetrics) {
         self.wrapped = wrapped
-        self.counters = counters
+        self.metrics = metrics
     }
 
     func fetch(_ artifact: RemoteArtifact, of buildID: BuildID) -> RemoteFetch {
         let outcome = wrapped.fetch(artifact, of: buildID)
         switch outcome {
-        case .fetched: counters.fetched.increment()
-        case .unavailable: counters.unavailable.increment()
+        case .fetched: metrics.debuginfodFetch("fetched")
+        case .unavailable: metrics.debuginfodFetch("unavailable")
         }
         return outcome
     }

@@ -1,11 +1,11 @@
 import ArgumentParser
 import CommandLineOptions
-import Logging
+import HTTPServing
 
 /// `postmortem-server`: the symbolication server `postmortem serve` hands over to (a program of its own, so that the
 /// command line does not carry the server's libraries; see docs/ARCHITECTURE.md, "The server").
 @main
-struct PostmortemServer: AsyncParsableCommand {
+struct PostmortemServer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "postmortem-server",
         abstract:
@@ -14,10 +14,14 @@ struct PostmortemServer: AsyncParsableCommand {
 
     @OptionGroup var options: ServeOptions
 
-    func run() async throws {
-        // Standard output carries only the line that says where the server listens; the log goes to standard error.
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let server = SymbolicationServer(options: options, logger: Logger(label: "postmortem-server"))
-        try await server.run()
+    func run() throws {
+        // Before any thread starts: SIGTERM and SIGINT are read by the accept loop, for a graceful stop.
+        StopSignals.block()
+        let log = ServerLog()
+        let server = SymbolicationServer(options: options, log: log)
+        do { try server.run() } catch {
+            log.error("\(error)")
+            throw ExitCode.failure
+        }
     }
 }

@@ -1,3 +1,4 @@
+import BlockingIO
 import Foundation
 import HTTPDownload
 import TestSupport

@@ -1,4 +1,4 @@
-import CTLS
+import CLinuxEvents
 import Glibc
 import Synchronization
 
@@ -6,7 +6,7 @@ import Synchronization
 /// so a download another server has answered stops without waiting out its timeout.
 package final class CancellationSignal: Sendable {
     /// Polled beside sockets; -1 when no eventfd could be made (then a wait sees the flag at its next wake-up only).
-    let descriptor: Int32
+    package let descriptor: Int32
     private let raised = Atomic<Bool>(false)
 
     package init() {

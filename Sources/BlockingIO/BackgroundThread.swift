@@ -1,4 +1,3 @@
-import CTLS
 import Glibc
 
 /// Threads of their own for work that blocks in system calls (name lookups, downloads), kept off the concurrency
