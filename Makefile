@@ -78,8 +78,9 @@ release: setup
 # The CLI suites run again on the release binary (a static executable, built with optimisation): every command and
 # every kind of input once, with the oracles that pin them (goldens, llvm-symbolizer, gdb, eu-stack, minidump-stackwalk,
 # dump_syms, the Swift runtime's own report), the server, hostile inputs and the large-log memory bounds. The suites
-# that vary one input many ways (prefixes, JSON lines, sanitizer kinds, debuginfod's failures) run on the debug build.
-RELEASE_SMOKE := PostmortemCLITests\.(GoldenOutputTests|AppleGoldenOutputTests|AtosGoldenOracleTests|SymbolicateTests|CoreFileTests|ProcessStackTests|MinidumpTests|DumpSymsTests|SwiftBacktraceFidelityTests|GroupTests|ServerTests|BadInputTests|FuzzRegressionTests|GDBInfoLineTests|DifferentialTests|SignalCrashTests|CommandClaimsTests|CompletionTests)/|PostmortemCLITests\.DebuginfodTests/(secureServer|unresolvableName|silentBesideGood)
+# that vary one input many ways (prefixes, JSON lines, sanitizer kinds, debuginfod's failures) run on the debug build;
+# the tests over inputs of tens of megabytes (17 MB logs, 100 MB of dumped text) on the release binary only.
+RELEASE_SMOKE := PostmortemCLITests\.(LargeDumpTests|GoldenOutputTests|AppleGoldenOutputTests|AtosGoldenOracleTests|SymbolicateTests|CoreFileTests|ProcessStackTests|MinidumpTests|DumpSymsTests|SwiftBacktraceFidelityTests|GroupTests|ServerTests|BadInputTests|FuzzRegressionTests|GDBInfoLineTests|DifferentialTests|SignalCrashTests|CommandClaimsTests|CompletionTests)/|PostmortemCLITests\.DebuginfodTests/(secureServer|unresolvableName|silentBesideGood)
 
 # Installs the static binaries (stripped: their symbols are for a debugger, not for users), a man page per command and the bash, zsh and fish completions below PREFIX
 # (/usr/local unless given; DESTDIR, when set, goes before it, for packaging).

@@ -7,6 +7,7 @@ running after the time limit (a hang) or whose peak resident memory passed the l
 inputs under .build-fuzz/malformed/findings/.
 Usage: Fuzz/malformed.py [--count N] [--seed S] [--timeout SECONDS] [--memory-limit MiB]   (a check, not a test: slow)"""
 import argparse
+import concurrent.futures
 import os
 import random
 import resource
@@ -14,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POSTMORTEM = os.path.join(ROOT, ".build/release/postmortem")
@@ -162,7 +164,8 @@ def run(arguments, timeout, memory_limit, stdin=None, address_space=None):
     def limit():
         if address_space:
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-    report = os.path.join(WORK, "peak-rss")
+    descriptor, report = tempfile.mkstemp(prefix="peak-rss-", dir=WORK)
+    os.close(descriptor)
     try:
         # An index cache of this script's own (each mutated binary writes one, the next run reads it), never the user's;
         # written in the run, so that writing a mutated binary's index is watched for crashes, hangs and memory too.
@@ -178,6 +181,7 @@ def run(arguments, timeout, memory_limit, stdin=None, address_space=None):
         return "hang"
     with open(report) as handle:
         lines = handle.read().split()
+    os.remove(report)
     # GNU time reports a child killed by a signal in its first line ("Command terminated by signal 11").
     if "signal" in lines:
         return "crash: " + signal.Signals(int(lines[lines.index("signal") + 1])).name
@@ -215,14 +219,8 @@ def main():
         source = rng.choice({"binary": binaries, "log": logs, "dump": dump_files, "core": cores, "minidump": dumps_of_crashes}[kind])
         cases.append((kind, source))
 
-    findings = []
-    for index, (kind, source) in enumerate(cases):
-        with open(source, "rb") as handle:
-            data = mutate(handle.read(), rng, ranges.get(source))
-        name = f"{index:04d}-{os.path.basename(source)}"
-        path = os.path.join(WORK, name)
-        with open(path, "wb") as handle:
-            handle.write(data)
+    def check_case(name, path, kind, source):
+        """The case's runs, one after another; its first problem or None. Removes its input unless kept."""
         if kind == "binary":
             arch = ["--arch", "arm64"] if "/Apple/" in source else []
             outcome = run(["resolve", "-i", "-o", path] + arch + addresses[source], options.timeout, options.memory_limit)
@@ -240,12 +238,33 @@ def main():
         else:
             outcome = run(["po", path], options.timeout, options.memory_limit)
         if outcome:
-            findings.append((outcome, source, name))
             shutil.copy(path, os.path.join(WORK, "findings", name))
-            print(f"{outcome}: {name} (from {os.path.relpath(source, ROOT)})", flush=True)
         os.remove(path)
         if os.path.exists(path + ".sym"):
             os.remove(path + ".sym")
+        return outcome
+
+    # The inputs are made in order from the one seed (the same inputs every run), a few at a time, and run on every
+    # core: each run is one process, and its peak memory is its own.
+    workers = os.cpu_count() or 2
+    findings = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        for first in range(0, len(cases), 4 * workers):
+            batch = []
+            for index in range(first, min(first + 4 * workers, len(cases))):
+                kind, source = cases[index]
+                with open(source, "rb") as handle:
+                    data = mutate(handle.read(), rng, ranges.get(source))
+                name = f"{index:04d}-{os.path.basename(source)}"
+                path = os.path.join(WORK, name)
+                with open(path, "wb") as handle:
+                    handle.write(data)
+                batch.append((name, source, pool.submit(check_case, name, path, kind, source)))
+            for name, source, future in batch:
+                outcome = future.result()
+                if outcome:
+                    findings.append((outcome, source, name))
+                    print(f"{outcome}: {name} (from {os.path.relpath(source, ROOT)})", flush=True)
 
     # Oversized and deeply nested inputs.
     extremes = {
@@ -258,27 +277,28 @@ def main():
         "large-dump.txt": ("po", b"\xe2\x96\xbf 3000000 elements\n" + b'  - "some string value here"\n' * 3_000_000),
         "large-log.txt": ("symbolicate", b"".join(b"%d   libfoo.dylib  0x%016x foo + %d\n" % (i % 512, 0x100000 + i, i) for i in range(2_000_000))),
     }
-    for name, (command, data) in extremes.items():
-        path = os.path.join(WORK, name)
-        with open(path, "wb") as handle:
-            handle.write(data)
-        outcome = run([command, path], options.timeout * 4, options.memory_limit)
-        if outcome:
-            findings.append((outcome, "generated", name))
-            shutil.copy(path, os.path.join(WORK, "findings", name))
-            print(f"{outcome}: {name}", flush=True)
+    runs = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        for name, (command, data) in extremes.items():
+            path = os.path.join(WORK, name)
+            with open(path, "wb") as handle:
+                handle.write(data)
+            runs.append((name, path, pool.submit(run, [command, path], options.timeout * 4, options.memory_limit)))
+        for name, path, future in runs:
+            outcome = future.result()
+            if outcome:
+                findings.append((outcome, "generated", name))
+                shutil.copy(path, os.path.join(WORK, "findings", name))
+                print(f"{outcome}: {name}", flush=True)
 
     def symbolicate_huge(path, sample):
-        """Symbolicates a generated 200 MiB log under a 4 GiB address-space limit, notes what went wrong, removes it."""
-        name = os.path.basename(path)
+        """Symbolicates a generated 200 MiB log under a 4 GiB address-space limit, removes it; what went wrong."""
         outcome = run(["symbolicate", "--no-cache", "-d", sample, path], options.timeout * 20, options.memory_limit,
                       address_space=4 << 30)
-        if outcome:
-            findings.append((outcome, "generated", name))
-            print(f"{outcome}: {name} (200 MiB under a 4 GiB address-space limit)", flush=True)
         os.remove(path)
-        extremes[name] = None
+        return outcome
 
+    huge = []
     # A 200 MiB glibc trace of 4 million frames (the demo sample's frames, over and over), symbolicated under a 4 GiB
     # address-space limit: it is read and printed a piece at a time.
     sample = os.path.join(ROOT, "SampleCrashes", "linux-c-sensors")
@@ -291,7 +311,7 @@ def main():
         block = b"".join(frames) * 1000
         for _ in range(200 * 1024 * 1024 // len(block) + 1):
             handle.write(block)
-    symbolicate_huge(path, sample)
+    huge.append((path, sample))
 
     # A 200 MiB gdb session: its backtrace over and over, renumbered, and `info proc mappings` after the frames, so
     # the image table is read from every piece before the frames are.
@@ -311,7 +331,17 @@ def main():
             handle.write(chunk)
             written += len(chunk)
         handle.writelines(text[table:])
-    symbolicate_huge(path, sample)
+    huge.append((path, sample))
+
+    # Both at once, one a core.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        outcomes = list(pool.map(lambda item: symbolicate_huge(*item), huge))
+    for (path, _), outcome in zip(huge, outcomes):
+        name = os.path.basename(path)
+        extremes[name] = None
+        if outcome:
+            findings.append((outcome, "generated", name))
+            print(f"{outcome}: {name} (200 MiB under a 4 GiB address-space limit)", flush=True)
 
     total = len(cases) + len(extremes)
     print(f"{total} malformed inputs: {sum(1 for f in findings if f[0].startswith('crash'))} crashes, "

@@ -23,6 +23,10 @@ struct ConnectionService {
                     return
                 }
                 head = complete
+            } catch .deadline {
+                let reason = "the request's head did not arrive within \(settings.idleTimeout) of its first byte"
+                respond(handler.refuse(RejectedRequest(408, reason)), keepsConnection: false, withBody: true)
+                return
             } catch {
                 return
             }
@@ -58,10 +62,13 @@ struct ConnectionService {
 
     /// The next request's head, up to the blank line that ends it (the bytes after it stay for the body); `nil` when
     /// it is larger than `limit`. Empty lines before a request line are skipped (RFC 9112, 2.2). Between requests,
-    /// the wait ends when the server stops.
+    /// the wait ends when the server stops. A head must be whole within the idle timeout of its first byte (a client
+    /// sending a byte now and then would hold its thread forever otherwise): ``ConnectionEnd/deadline`` past it.
     private func readHead(limit: Int) throws(ConnectionEnd) -> ArraySlice<UInt8>? {
         var searched = 0
+        var deadline: ContinuousClock.Instant?
         while true {
+            if deadline == nil && stream.buffered > 0 { deadline = .now + stream.idleTimeout }
             while stream.buffered > 0,
                 stream.buffer[stream.start] == UInt8(ascii: "\r") || stream.buffer[stream.start] == UInt8(ascii: "\n")
             {
@@ -84,7 +91,7 @@ struct ConnectionService {
             }
             searched = pending.count
             guard pending.count <= limit else { return nil }
-            try stream.receive(stopping: stream.buffered == 0 ? connections.stopping : nil)
+            try stream.receive(until: deadline, stopping: stream.buffered == 0 ? connections.stopping : nil)
         }
     }
 

@@ -1,4 +1,4 @@
-/// A request that could not be read as HTTP/1.1: the status it is answered with (400, 413, 431, 501 or 505) and why,
+/// A request that could not be read as HTTP/1.1: the status it is answered with (400, 408, 431, 501 or 505) and why,
 /// in one line. The connection is closed after the answer: where the next request would start is not known.
 package struct RejectedRequest: Error, Sendable {
     package let status: Int

@@ -1,5 +1,6 @@
 import BlockingIO
 import Foundation
+import Glibc
 import HTTPServing
 import Testing
 
@@ -122,6 +123,29 @@ import Testing
         try stalled.send("POST /echo HTTP/1.1\r\nContent-Length: 10\r\n\r\nhalf")
         let reply = stalled.read(for: 20)
         #expect(reply.text.contains("the body was cut short: nothing came for the idle timeout"), "\(reply.text)")
+    }
+
+    @Test func aHeadSentAByteAtATimeIsCutAtTheIdleTimeoutOfItsFirstByte() throws {
+        let running = try RunningServer(EchoHandler(), idleTimeout: .milliseconds(500))
+        let trickle = try RawConnection(port: running.port)
+        let started = Date()
+        var sent = 0
+        // A byte every 50 ms, each well within the idle timeout: 4 s for the whole head.
+        let head = Array("GET /slow HTTP/1.1\r\nX-Padding: \(String(repeating: "p", count: 60))\r\n\r\n".utf8)
+        for byte in head {
+            guard (try? trickle.send([byte])) != nil else { break }
+            sent += 1
+            usleep(50_000)
+            var ready = pollfd(fd: trickle.descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) > 0 { break }
+        }
+        let reply = trickle.read(for: 10)
+        #expect(reply.text.hasPrefix("HTTP/1.1 408 "), "\(reply.text)")
+        #expect(reply.text.contains("refused: the request's head did not arrive within"))
+        #expect(reply.closed)
+        // Cut at the idle timeout (ten times that at most), not once the whole head had come.
+        let waited = Date().timeIntervalSince(started)
+        #expect(sent < head.count && waited >= 0.49 && waited < 5, "\(sent) bytes sent, cut after \(waited) s")
     }
 
     @Test func connectionsPastTheLimitAreRefused() throws {

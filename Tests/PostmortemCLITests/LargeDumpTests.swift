@@ -6,7 +6,8 @@ import Testing
 /// (a tree of every value in this input would take several gigabytes); inputs above 256 MB are refused.
 @Suite("Large dumps")
 struct LargeDumpTests {
-    @Test func hundredMegabytesOfPrintOutput() throws {
+    @Test(.enabled(if: Paths.runsTheReleaseBinary, "100 MB runs on the release binary, make test's second pass"))
+    func hundredMegabytesOfPrintOutput() throws {
         let scratch = try BadInputTests.Scratch()
         let file = scratch.path("large.print.txt")
         let item = #"Person(name: "Ada, \"the\" Countess", age: 36, tags: ["x", "y"]), "#

@@ -16,6 +16,10 @@ enum Paths {
         return builtExecutable(named: "postmortem")
     }()
 
+    /// Whether the tests run the release binary (`make test`'s second pass, `$POSTMORTEM_EXECUTABLE`): the few tests
+    /// over inputs of tens of megabytes run there only, where they take a second, not the twenty a debug build takes.
+    static let runsTheReleaseBinary = !(ProcessInfo.processInfo.environment["POSTMORTEM_EXECUTABLE"] ?? "").isEmpty
+
     /// The executable `name` of this package that `swift build` put beside the test bundle.
     static func builtExecutable(named name: String) -> String {
         let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
