@@ -134,7 +134,9 @@ struct SymbolicationServer: HTTPRequestHandler {
     }
 
     private func route(_ request: ServerRequest) -> ServerResponse {
-        switch (request.method, request.path) {
+        // HEAD is answered as GET is; the connection leaves the body out (load balancers and probes send it).
+        let method = request.method == "HEAD" ? "GET" : request.method
+        switch (method, request.path) {
         case ("GET", "/health"):
             return ServerResponse(status: 200, contentType: "text/plain", body: Array("ok\n".utf8))
         case ("GET", "/metrics"):
@@ -171,7 +173,7 @@ struct SymbolicationServer: HTTPRequestHandler {
         if let allowed = Self.routes[request.path] {
             var response = Self.errorResponse(
                 ServiceError(status: 405, "\(request.path) takes \(allowed), not \(request.method)"))
-            response.fields.append(("Allow", allowed))
+            response.fields.append(("Allow", allowed == "GET" ? "GET, HEAD" : allowed))
             return response
         }
         return Self.errorResponse(ServiceError(status: 404, "no such route: \(request.method) \(request.path)"))

@@ -463,6 +463,10 @@ import Testing
             #expect(headers.contains("allow: \(allowed.lowercased())"), "\(headers)")
         }
         #expect(try HTTP.send("GET", server.url + "/health").status == 200)
+        // HEAD is answered as GET is, without the body.
+        let head = try HTTP.send("HEAD", server.url + "/health", extra: ["-I"], timeout: 10)
+        #expect(
+            head.status == 200 && head.body.lowercased().contains("content-length: 3"), "\(head.status) \(head.body)")
         let metrics = try HTTP.send("GET", server.url + "/metrics").body
         #expect(
             metrics.contains("postmortem_requests_total{route=\"/symbolicate/v5\",status=\"400\"} \(cases.count)"),
