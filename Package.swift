@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "HTTPDownload", dependencies: ["BlockingIO", "CLinuxEvents", "CTLS", "PostmortemCore"]),
         // An HTTP/1.1 server, a thread per connection, every wait bounded: what the symbolication server needs (its
         // work blocks in file reads anyway), without an event-loop stack to build.
-        .target(name: "HTTPServing", dependencies: ["BlockingIO", "CLinuxEvents"]),
+        .target(name: "HTTPServing", dependencies: ["BlockingIO", "CLinuxEvents", "PostmortemCore"]),
         // What carried a log's lines (JSON-lines objects, a logger's prefix on each line), taken off and put back,
         // and the times loggers write: one framing layer for crash logs, dumped values and grouping.
         .target(name: "LogFraming", dependencies: ["PostmortemCore"]),

@@ -2,8 +2,9 @@ import CLinuxEvents
 import Glibc
 import Synchronization
 
-/// Ends a request's waits at once, from any thread: every wait of a connection polls this eventfd beside its socket,
-/// so a download another server has answered stops without waiting out its timeout.
+/// Ends waits at once, from any thread: every wait of a connection polls this eventfd beside its socket, so a download
+/// another server has answered stops without waiting out its timeout, and a server's idle connections close when it
+/// stops.
 package final class CancellationSignal: Sendable {
     /// Polled beside sockets; -1 when no eventfd could be made (then a wait sees the flag at its next wake-up only).
     package let descriptor: Int32
@@ -17,7 +18,7 @@ package final class CancellationSignal: Sendable {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    /// Raises the signal: waits under way and every later one end with ``HTTPFailure/cancelled``.
+    /// Raises the signal: waits under way and every later one end (``DescriptorWait/Outcome/cancelled``).
     package func cancel() {
         guard !raised.exchange(true, ordering: .acquiringAndReleasing), descriptor >= 0 else { return }
         _ = eventfd_write(descriptor, 1)

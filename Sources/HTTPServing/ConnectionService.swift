@@ -132,19 +132,16 @@ struct ConnectionService {
         let expectsContinue = head.minorVersion == 1 && head.field("expect")?.lowercased() == "100-continue"
         let body = RequestBody(
             stream: stream, declaredLength: declared, chunked: chunked, expectsContinue: expectsContinue)
-        return ServerRequest(
-            method: head.method, path: head.path, query: head.query, fields: head.fields, body: body,
-            keepsConnection: keeps)
+        return ServerRequest(head: head, body: body, keepsConnection: keeps)
     }
 
     /// Answers a connection the server does not serve (too many at once, no thread for it) with what `handler` says
     /// for `rejection`, if the socket takes it at once (the accept loop must not wait on a client), and closes it.
     static func refuse(
-        _ stream: ConnectionStream, _ rejection: RejectedRequest, _ handler: some HTTPRequestHandler, server: String
+        _ descriptor: Int32, _ rejection: RejectedRequest, _ handler: some HTTPRequestHandler, server: String
     ) {
         let bytes = handler.refuse(rejection).serialized(server: server, keepsConnection: false, withBody: true)
-        _ = bytes.withUnsafeBytes {
-            send(stream.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-        }
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(descriptor)
     }
 }

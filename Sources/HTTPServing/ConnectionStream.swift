@@ -118,24 +118,11 @@ final class ConnectionStream {
     {
         let idleEnd = ContinuousClock.now + idleTimeout
         let end = deadline.map { min($0, idleEnd) } ?? idleEnd
-        while true {
-            if stopping?.isCancelled == true { throw .stopping }
-            let left = ContinuousClock.now.duration(to: end)
-            if left <= .zero { throw deadline.map { $0 <= idleEnd } == true ? .deadline : .idle }
-            let (seconds, attoseconds) = left.components
-            // Rounded up, so that a wait never ends just before its moment and spins.
-            let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-            var descriptors = [
-                pollfd(fd: descriptor, events: events, revents: 0),
-                pollfd(fd: stopping?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)
-            ]
-            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(clamping: milliseconds))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .failed(call: "poll", errno: errno)
-            }
-            if descriptors[1].revents != 0 { throw .stopping }
-            if descriptors[0].revents != 0 { return }
+        switch DescriptorWait.until(descriptor, events: events, moment: end, cancellation: stopping) {
+        case .ready: return
+        case .cancelled: throw .stopping
+        case .timedOut: throw deadline.map { $0 <= idleEnd } == true ? .deadline : .idle
+        case .failed(let number): throw .failed(call: "poll", errno: number)
         }
     }
 }

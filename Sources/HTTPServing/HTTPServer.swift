@@ -72,9 +72,8 @@ package final class HTTPServer: Sendable {
             setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let idleTimeout = connections.settings.idleTimeout
             guard connections.admit() else {
-                let stream = ConnectionStream(descriptor: descriptor, idleTimeout: idleTimeout)
                 ConnectionService.refuse(
-                    stream, RejectedRequest(503, "the server has too many connections"), handler,
+                    descriptor, RejectedRequest(503, "the server has too many connections"), handler,
                     server: connections.settings.serverName)
                 continue
             }
@@ -86,9 +85,8 @@ package final class HTTPServer: Sendable {
             }
             if !started {
                 connections.leave()
-                let stream = ConnectionStream(descriptor: descriptor, idleTimeout: idleTimeout)
                 ConnectionService.refuse(
-                    stream, RejectedRequest(503, "the server could not start a thread"), handler,
+                    descriptor, RejectedRequest(503, "the server could not start a thread"), handler,
                     server: connections.settings.serverName)
             }
         }

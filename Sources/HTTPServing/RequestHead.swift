@@ -1,3 +1,5 @@
+import PostmortemCore
+
 /// A request's line and header fields, as RFC 9112 writes them: `METHOD target HTTP/1.x`, then `name: value`
 /// lines. Lines may end in CRLF or a bare LF; field lines folded onto the next (obsolete) are refused.
 struct RequestHead {
@@ -67,13 +69,15 @@ struct RequestHead {
 
     /// The first value of the field `name` (compared without case).
     func field(_ name: String) -> String? {
-        fields.first { $0.name.lowercased() == name }?.value
+        let lowered = name.lowercased()
+        return fields.first { $0.name.lowercased() == lowered }?.value
     }
 
-    /// Every value of the field `name`, its comma-separated lists split.
+    /// Every value of the field `name` (compared without case), its comma-separated lists split.
     func values(_ name: String) -> [String] {
-        fields.filter { $0.name.lowercased() == name }.flatMap { $0.value.split(separator: ",") }.map {
-            String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let lowered = name.lowercased()
+        return fields.filter { $0.name.lowercased() == lowered }.flatMap { $0.value.split(separator: ",") }.map {
+            $0.trimmed(where: \.isSpaceOrTab)
         }
     }
 

@@ -1,23 +1,20 @@
 /// A request as the handler gets it: its head read and checked, its body still to be read from the connection.
 package struct ServerRequest {
-    /// `GET`, `POST`, …, as sent.
-    package let method: String
-    /// The target's path, as sent (not percent-decoded).
-    package let path: String
-    /// What follows `?` in the target, as sent.
-    package let query: String?
-    /// The header fields in the order sent.
-    package let fields: [(name: String, value: String)]
+    let head: RequestHead
     package let body: RequestBody
     /// Whether the client keeps the connection for another request (HTTP/1.1 unless it says `close`; HTTP/1.0 when
     /// it says `keep-alive`).
     let keepsConnection: Bool
 
+    /// `GET`, `POST`, …, as sent.
+    package var method: String { head.method }
+    /// The target's path, as sent (not percent-decoded).
+    package var path: String { head.path }
+    /// What follows `?` in the target, as sent.
+    package var query: String? { head.query }
+
     /// The first value of the header field `name`, compared without case.
-    package func field(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return fields.first { $0.name.lowercased() == lowered }?.value
-    }
+    package func field(_ name: String) -> String? { head.field(name) }
 
     /// The value of the query parameter `name`, percent-decoded; `nil` when the query has none, or it does not decode.
     package func queryParameter(_ name: String) -> String? {

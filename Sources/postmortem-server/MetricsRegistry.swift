@@ -54,11 +54,9 @@ final class MetricsRegistry: Sendable {
 
     /// Counts one observation of a histogram series.
     func observe(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
-        update(name, labels) { series, family in
-            if series.bucketCounts.isEmpty {
-                series.bucketCounts = Array(repeating: 0, count: family.buckets.count + 1)
-            }
-            series.bucketCounts[family.buckets.firstIndex { value <= $0 } ?? family.buckets.count] += 1
+        update(name, labels) { series, buckets in
+            if series.bucketCounts.isEmpty { series.bucketCounts = Array(repeating: 0, count: buckets.count + 1) }
+            series.bucketCounts[buckets.firstIndex { value <= $0 } ?? buckets.count] += 1
             series.value += value
             series.count += 1
         }
@@ -89,21 +87,21 @@ final class MetricsRegistry: Sendable {
         return Array(text.utf8)
     }
 
-    private func update(_ name: String, _ labels: [(String, String)], _ change: (inout Series, Family) -> Void) {
+    /// Applies `change` to the series of `name` with `labels` (made at its first change), given the family's buckets.
+    private func update(_ name: String, _ labels: [(String, String)], _ change: (inout Series, [Double]) -> Void) {
         let key = labels.map { "\($0.0)=\"\(Self.escaped($0.1))\"" }.joined(separator: ",")
         state.withLock { state in
-            guard let familyIndex = state.index[name] else { return }
-            var family = state.families[familyIndex]
-            state.families[familyIndex].series = []
-            let seriesIndex =
-                family.index[key]
-                ?? {
-                    family.series.append(Series(labels: key))
-                    family.index[key] = family.series.count - 1
-                    return family.series.count - 1
-                }()
-            change(&family.series[seriesIndex], family)
-            state.families[familyIndex] = family
+            guard let family = state.index[name] else { return }
+            let series: Int
+            if let known = state.families[family].index[key] {
+                series = known
+            } else {
+                series = state.families[family].series.count
+                state.families[family].series.append(Series(labels: key))
+                state.families[family].index[key] = series
+            }
+            let buckets = state.families[family].buckets
+            change(&state.families[family].series[series], buckets)
         }
     }
 

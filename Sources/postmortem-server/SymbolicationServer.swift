@@ -3,7 +3,6 @@ import BreakpadSymbols
 import CommandLineOptions
 import Debuginfod
 import Dispatch
-import Glibc
 import HTTPServing
 import ObjectFiles
 import PostmortemCore
@@ -32,7 +31,7 @@ struct SymbolicationServer: HTTPRequestHandler {
     /// Requests at work at once: four per core, so that a few slow requests (a large log, an image opened from its
     /// DWARF) leave room for the quick ones, which the kernel's scheduler then shares the cores with; the others wait
     /// (each connection has its thread) until their deadline.
-    let workSlots = DispatchSemaphore(value: max(8, 4 * Int(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))))
+    let workSlots = DispatchSemaphore(value: max(8, 4 * Processors.online))
     /// The routes served, with the one method each takes (the symbol store's paths aside).
     private static let routes: [String: String] = [
         "/health": "GET", "/metrics": "GET", "/symbolicate/v5": "POST", "/symbolicate": "POST", "/minidump": "POST"
