@@ -20,9 +20,12 @@ package enum CompressedInput {
         package var description: String { "\(format.rawValue)-compressed, but \(detail)" }
     }
 
+    /// How many first bytes tell every compression this reads.
+    package static let prefixLength = 6
+
     /// The compression `bytes` start with; `nil` for anything else.
     package static func format(of bytes: [UInt8]) -> Format? {
-        let head = bytes.prefix(6)
+        let head = bytes.prefix(prefixLength)
         if head.starts(with: [0x1f, 0x8b]) { return .gzip }
         if head.starts(with: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return .xz }
         if head.starts(with: [0x28, 0xb5, 0x2f, 0xfd]) { return .zstd }

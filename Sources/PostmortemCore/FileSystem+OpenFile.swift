@@ -12,6 +12,8 @@ extension FileSystem {
         package let size: UInt64
         /// Whether the path names a directory (which is not read as a file).
         package let isDirectory: Bool
+        /// Whether the path names a regular file (not a directory, a pipe or a device).
+        package let isRegularFile: Bool
 
         /// Opens `path` for reading.
         /// - Throws: ``Failure`` whose `detail` is the system's words alone (`No such file or directory`).
@@ -28,6 +30,7 @@ extension FileSystem {
             self.descriptor = descriptor
             size = UInt64(max(status.st_size, 0))
             isDirectory = status.st_mode & S_IFMT == S_IFDIR
+            isRegularFile = status.st_mode & S_IFMT == S_IFREG
         }
 
         deinit {

@@ -63,14 +63,32 @@ package enum FileSystem {
         }
         defer { if path != nil { close(descriptor) } }
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw Failure(path: name, detail: "is a directory")
+        let known = fstat(descriptor, &status) == 0
+        if known, status.st_mode & S_IFMT == S_IFDIR { throw Failure(path: name, detail: "is a directory") }
+        let size = known && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : nil
+        return try readToEnd(descriptor, name: name, size: size, maximumSize: maximumSize)
+    }
+
+    /// The whole of `file`, from its start; a file larger than `maximumSize` bytes is an error, found before it is
+    /// read. For a caller that opened the file to look at its size first (one open, not two).
+    package static func read(_ file: OpenFile, maximumSize: Int = .max) throws(Failure) -> [UInt8] {
+        if file.isDirectory { throw Failure(path: file.path, detail: "is a directory") }
+        guard lseek(file.descriptor, 0, SEEK_SET) == 0 else {
+            throw Failure(path: file.path, detail: "cannot read: " + String(cString: strerror(errno)))
         }
-        // A regular file is read in one piece of its size; a pipe, in pieces until its end.
+        return try readToEnd(
+            file.descriptor, name: file.path, size: file.isRegularFile ? Int(file.size) : nil, maximumSize: maximumSize)
+    }
+
+    /// What is left to read of `descriptor`: a regular file of `size` bytes in one piece of its size, anything else
+    /// (`size` `nil`: a pipe) in pieces until its end.
+    private static func readToEnd(_ descriptor: Int32, name: String, size: Int?, maximumSize: Int) throws(Failure)
+        -> [UInt8]
+    {
         let tooLarge = Failure(path: name, detail: "larger than \(maximumSize >> 20) MB, the most this command reads")
-        if status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > maximumSize { throw tooLarge }
+        if let size, size > maximumSize { throw tooLarge }
         // One byte more than the size, so the read that finds the end needs no larger buffer.
-        var bytes = [UInt8](repeating: 0, count: status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) + 1 : 0)
+        var bytes = [UInt8](repeating: 0, count: size.map { $0 + 1 } ?? 0)
         var filled = 0
         while true {
             if filled > maximumSize { throw tooLarge }
@@ -330,6 +348,50 @@ package enum FileSystem {
         /// Writes all of `bytes` (stopping quietly if the reader went away).
         package func write(_ bytes: [UInt8]) {
             write(bytes[...])
+        }
+
+        /// Writes all of `pieces`, one after the other, with as few system calls as they allow (one, unless the
+        /// reader takes less at a time); stops quietly if the reader went away.
+        package func write(_ pieces: [[UInt8]]) {
+            var index = 0
+            while index < pieces.count {
+                // At most 64 pieces a call (IOV_MAX is 1,024; each piece's buffer is held open one call deeper).
+                let batch = pieces[index..<min(index + 64, pieces.count)]
+                let expected = batch.reduce(0) { $0 + $1.count }
+                let written = writeGathered(batch)
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 && expected > 0 { return }
+                if written < expected {
+                    // A reader that took part: the rest of the batch piece by piece.
+                    var skipped = written
+                    for piece in batch {
+                        if skipped >= piece.count {
+                            skipped -= piece.count
+                            continue
+                        }
+                        write(piece[(piece.startIndex + skipped)...])
+                        skipped = 0
+                    }
+                }
+                index += batch.count
+            }
+        }
+
+        /// One `writev` of `pieces`; what it returned.
+        private func writeGathered(_ pieces: ArraySlice<[UInt8]>) -> Int {
+            var vectors: [iovec] = []
+            vectors.reserveCapacity(pieces.count)
+            func gather(_ rest: ArraySlice<[UInt8]>) -> Int {
+                guard let piece = rest.first else {
+                    return vectors.withUnsafeBufferPointer { writev(descriptor, $0.baseAddress, Int32($0.count)) }
+                }
+                return piece.withUnsafeBytes { bytes in
+                    vectors.append(
+                        iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count))
+                    return gather(rest.dropFirst())
+                }
+            }
+            return gather(pieces)
         }
 
         /// Writes all of `bytes` (stopping quietly if the reader went away).

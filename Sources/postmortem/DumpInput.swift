@@ -1,5 +1,6 @@
 import BreakpadSymbols
 import CrashLogs
+import Decompression
 import ObjectFiles
 import PostmortemCore
 import Unwinding
@@ -65,31 +66,31 @@ struct DumpInput: Sendable {
     /// What `source` holds. A core or minidump is recognized by its first bytes before anything reads it whole
     /// (standard input, and a compressed file, are read first: a systemd-coredump core is kept zstd-compressed).
     func contents(of source: LogSource) -> Result<Contents, ReadFailure> {
-        var read: [UInt8]?
-        if source.path == nil || source.isCompressed {
-            do { read = try source.read() } catch { return .failure(ReadFailure(line: error.description)) }
-        }
-        let isDump =
-            read.map { Self.isDump(prefix: Array($0.prefix(Self.prefixLength))) } ?? source.path.map(Self.isDump)
-            ?? false
-        if isDump {
-            do {
-                if let read { return .success(.dump(try report(of: read, name: source.name))) }
-                return .success(.dump(try report(of: source.path ?? source.name)))
-            } catch {
-                return .failure(ReadFailure(line: "\(error)"))
+        // A file is opened once: its size says whether it is read whole (and then looked at) or looked at by its first
+        // bytes and read a piece at a time (a large file: memory follows the piece, not the file).
+        let opened = source.path.flatMap { try? FileSystem.OpenFile(path: $0) }
+        if let file = opened, file.isRegularFile, file.size > UInt64(2 * LogReports.pieceSize) {
+            let prefix = file.read(count: max(CompressedInput.prefixLength, Self.prefixLength), at: 0)
+            if CompressedInput.format(of: prefix) == nil {
+                if Self.isDump(prefix: prefix) { return dump { try report(of: file.path) } }
+                if file.size <= UInt64(LogSource.maximumSize) {
+                    return .success(.log(.file(path: file.path, size: Int(file.size))))
+                }
             }
         }
-        if let read { return .success(.log(.bytes(read))) }
-        // A large file is read a piece at a time by the reader: memory follows the piece, not the file.
-        if let path = source.path, let size = FileSystem.status(path)?.size, size > UInt64(2 * LogReports.pieceSize),
-            size <= UInt64(LogSource.maximumSize), FileSystem.isRegularFile(path)
-        {
-            return .success(.log(.file(path: path, size: Int(size))))
+        let read: (bytes: [UInt8], wasCompressed: Bool)
+        do { read = try source.read(opened) } catch { return .failure(ReadFailure(line: error.description)) }
+        guard Self.isDump(prefix: Array(read.bytes.prefix(Self.prefixLength))) else {
+            return .success(.log(.bytes(read.bytes)))
         }
-        do { return .success(.log(.bytes(try source.read()))) } catch {
-            return .failure(ReadFailure(line: error.description))
-        }
+        // A dump in a file is read from the file (mapped), one decompressed or from standard input from its bytes.
+        if let path = source.path, !read.wasCompressed { return dump { try report(of: path) } }
+        return dump { try report(of: read.bytes, name: source.name) }
+    }
+
+    /// A dump's report, or the line that says why it could not be read.
+    private func dump(_ unwind: () throws -> Unwound) -> Result<Contents, ReadFailure> {
+        do { return .success(.dump(try unwind())) } catch { return .failure(ReadFailure(line: "\(error)")) }
     }
 
     private var finder: BinaryFinder {

@@ -34,15 +34,36 @@ struct LogOutcome: Sendable {
         pieces = []
     }
 
-    /// Writes the pieces in their order: output to `sink`, error lines to standard error, diagnostics to `diagnostics`.
+    /// Writes the pieces in their order: output to `sink`, error lines to standard error, diagnostics to `diagnostics`;
+    /// pieces of output in a row in one write, and error lines in a row in another (a folder of logs would otherwise
+    /// cost a system call per header, report and line of stderr).
     func replay(to sink: OutputSink, diagnostics: StandardErrorDiagnostics) {
+        var output: [[UInt8]] = []
+        var errors: [String] = []
+        func writeOutput() {
+            sink.write(output)
+            output = []
+        }
+        func writeErrors() {
+            Output.errors(errors)
+            errors = []
+        }
         for piece in pieces {
             switch piece {
-            case .output(let bytes): sink.write(bytes)
-            case .error(let line): Output.error(line)
-            case .diagnostic(let diagnostic): diagnostics.say(diagnostic)
+            case .output(let bytes):
+                writeErrors()
+                output.append(bytes)
+            case .error(let line):
+                writeOutput()
+                errors.append(line)
+            case .diagnostic(let diagnostic):
+                writeOutput()
+                writeErrors()
+                diagnostics.say(diagnostic)
             }
         }
+        writeOutput()
+        writeErrors()
     }
 }
 

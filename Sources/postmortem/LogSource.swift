@@ -31,20 +31,19 @@ struct LogSource: Sendable {
     /// 100 MB of frames, measured), so this keeps one log near 3 GB at most; real crash logs are far smaller.
     static let maximumSize = 256 << 20
 
-    /// The whole log (or core, or minidump), decompressed when it was kept compressed (gzip, xz, zstd).
-    func read() throws(FileSystem.Failure) -> [UInt8] {
-        let bytes = try FileSystem.read(path, maximumSize: Self.maximumSize)
+    /// The whole log (or core, or minidump), decompressed when it was kept compressed (gzip, xz, zstd), and whether
+    /// it was. `file` is the log's file when the caller opened it already (to see its size).
+    func read(_ file: FileSystem.OpenFile? = nil) throws(FileSystem.Failure) -> (bytes: [UInt8], wasCompressed: Bool) {
+        let bytes =
+            if let file { try FileSystem.read(file, maximumSize: Self.maximumSize) } else {
+                try FileSystem.read(path, maximumSize: Self.maximumSize)
+            }
+        guard CompressedInput.format(of: bytes) != nil else { return (bytes, false) }
         do {
-            return try CompressedInput.decompressed(bytes, maximumSize: Self.maximumSize)
+            return (try CompressedInput.decompressed(bytes, maximumSize: Self.maximumSize), true)
         } catch {
             throw FileSystem.Failure(path: name, detail: error.description)
         }
-    }
-
-    /// Whether the file starts as compressed data does (standard input is read before it is looked at).
-    var isCompressed: Bool {
-        guard let path else { return false }
-        return CompressedInput.format(of: FileSystem.read(path, offset: 0, count: 8) ?? []) != nil
     }
 }
 
@@ -66,5 +65,12 @@ struct OutputSink: Sendable {
     func write(_ bytes: [UInt8]) {
         Output.flush()
         writer.write(bytes)
+    }
+
+    /// Writes `pieces` one after the other, in one system call where it can.
+    func write(_ pieces: [[UInt8]]) {
+        guard !pieces.isEmpty else { return }
+        Output.flush()
+        writer.write(pieces)
     }
 }

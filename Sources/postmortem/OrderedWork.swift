@@ -16,9 +16,10 @@ enum OrderedWork {
         var hasCome: Bool { handedBack.map { $0() == index } ?? true }
     }
 
-    /// Works on items `0..<count` with `workers` threads: each thread makes its own worker (`makeWorker`, called on that
-    /// thread, so the worker's state is never shared) and calls it with the items it takes, in increasing order;
-    /// `deliver` gets every result on the calling thread, in item order. With one worker, no thread is started.
+    /// Works on items `0..<count` with `workers` threads, the calling thread one of them: each thread makes its own
+    /// worker (`makeWorker`, called on that thread, so the worker's state is never shared) and calls it with the items
+    /// it takes, in increasing order; `deliver` gets every result on the calling thread, in item order, between the
+    /// items that thread works on. With one worker, no thread is started.
     static func run<Result: Sendable>(
         count: Int, workers: Int, window: Int,
         makeWorker: @escaping @Sendable () -> (Int, Turn) -> Result,
@@ -34,36 +35,49 @@ enum OrderedWork {
         let shared = Shared<Result>(window: max(window, threads))
         let handedBack: @Sendable () -> Int = { shared.handedBack.withLock { $0 } }
         let group = DispatchGroup()
-        for _ in 0..<threads {
+        for _ in 1..<threads {
             DispatchQueue.global().async(group: group) {
                 let work = makeWorker()
                 while true {
                     shared.room.wait()
-                    let index = shared.next.withLock { next in
-                        defer { next += 1 }
-                        return next
-                    }
-                    guard index < count else {
-                        // The permit goes back for the other workers to find the end too.
-                        shared.room.signal()
-                        return
-                    }
+                    guard let index = shared.take(below: count) else { return }
                     let result = work(index, Turn(index: index, handedBack: handedBack))
                     shared.results.withLock { $0[index] = result }
                     shared.ready.signal()
                 }
             }
         }
+        // The calling thread works too, handing back what is ready between its items: a thread of its own that only
+        // handed back would be woken for every item, taking a core from the workers each time.
+        let work = makeWorker()
         var delivered = 0
+        var itemsLeft = true
+        func handBack(_ result: Result) {
+            deliver(result)
+            delivered += 1
+            // Only now may the next item write itself: nothing of the one before is left to write.
+            shared.handedBack.withLock { $0 = delivered }
+            shared.room.signal()
+        }
         while delivered < count {
-            shared.ready.wait()
-            while let result = shared.results.withLock({ $0.removeValue(forKey: delivered) }) {
-                deliver(result)
-                delivered += 1
-                // Only now may the next item write itself: nothing of the one before is left to write.
-                shared.handedBack.withLock { $0 = delivered }
-                shared.room.signal()
+            while let result = shared.results.withLock({ $0.removeValue(forKey: delivered) }) { handBack(result) }
+            guard delivered < count else { break }
+            if itemsLeft, shared.room.wait(timeout: .now()) == .success {
+                guard let index = shared.take(below: count) else {
+                    itemsLeft = false
+                    continue
+                }
+                let result = work(index, Turn(index: index, handedBack: handedBack))
+                if index == delivered {
+                    handBack(result)
+                } else {
+                    shared.results.withLock { $0[index] = result }
+                }
+                continue
             }
+            // Nothing to take (every item taken, or as many in work and waiting as the window holds): the next result
+            // is another thread's to finish.
+            shared.ready.wait()
         }
         group.wait()
     }
@@ -75,11 +89,25 @@ enum OrderedWork {
         /// How many items have been handed back: the index of the item whose turn it is.
         let handedBack = Mutex(0)
         let results = Mutex<[Int: Result]>([:])
-        /// Signalled once per result stored.
+        /// Signalled once per result a thread other than the caller stores.
         let ready = DispatchSemaphore(value: 0)
         /// One permit per item that may be in work or waiting; given back as each is handed back.
         let room: DispatchSemaphore
 
         init(window: Int) { room = DispatchSemaphore(value: window) }
+
+        /// The next item to work on, once a permit of ``room`` is held; `nil` (the permit given back, for the other
+        /// threads to find the end too) when every item is taken.
+        func take(below count: Int) -> Int? {
+            let index = next.withLock { next in
+                defer { next += 1 }
+                return next
+            }
+            guard index < count else {
+                room.signal()
+                return nil
+            }
+            return index
+        }
     }
 }

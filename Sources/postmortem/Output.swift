@@ -38,6 +38,20 @@ enum Output {
         FileSystem.Writer.standardError.write(Array("postmortem: \(message)\n".utf8))
     }
 
+    /// `postmortem: MESSAGE` on standard error for each of `messages`, in one write, after flushing what standard
+    /// output holds so far.
+    static func errors(_ messages: [String]) {
+        guard !messages.isEmpty else { return }
+        flush()
+        var bytes: [UInt8] = []
+        for message in messages {
+            bytes += "postmortem: ".utf8
+            bytes += message.utf8
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        FileSystem.Writer.standardError.write(bytes)
+    }
+
     /// Flushes what `print` has buffered for standard output.
     static func flush() {
         FileSystem.flushStandardOutput()
