@@ -27,6 +27,10 @@ public struct SymbolicationOptions: Sendable {
     package var debugPathListings: DebugPathListings?
     /// Where an image whose binary is not found gets its symbols otherwise (Breakpad symbol stores); `nil`: nowhere.
     package var moduleSymbols: ModuleSymbolsLookup?
+    /// Whether the images no frame points into are located too (their binary or debug file found, not opened, and set
+    /// as ``CrashImage/debugFile``): what JSON shows of every image. Text shows the log's own image lines, so a caller
+    /// that prints text turns it off: an Apple report lists hundreds of images and its frames point into a few.
+    public var locatesImagesWithoutFrames = true
 
     /// Whether names are shown demangled (``SymbolizerOptions/demangle``).
     public var demangle: Bool { symbolizer.demangle }
@@ -127,7 +131,8 @@ public final class Symbolicator {
         for index in report.images.indices {
             let frames = framesOfImage[index] ?? []
             // An image no frame points into needs no lookups: its binary and debug file are found, not opened (a
-            // core's libc, compressed debug information and all, when the walk never reaches it).
+            // core's libc, compressed debug information and all, when the walk never reaches it), when asked for.
+            if frames.isEmpty, !options.locatesImagesWithoutFrames { continue }
             let search = search(for: report.images[index], logDirectory: logDirectory)
             if frames.isEmpty, let located = locatedWithoutOpening(report.images[index], search: search) {
                 report.images[index].debugFile = located

@@ -36,6 +36,9 @@ package struct PostedLogSymbolicator: Sendable {
     /// A compressed body (gzip, xz, zstd) is answered as the log inside.
     package func answer(_ body: [UInt8], style: Style, diagnostics: DiagnosticSink) throws(ServiceError) -> [UInt8] {
         let body = try Self.decompressed(body)
+        var options = options
+        // Text answers with the log's own image lines: only JSON says where each image's files are.
+        options.locatesImagesWithoutFrames = style == .json
         let symbolicator = Symbolicator(diagnostics: diagnostics, options: options)
         if CoreFile.isCore(prefix: Array(body.prefix(18))) || MinidumpFile.isMinidump(prefix: Array(body.prefix(4))) {
             return try answer(dump: body, style: style, symbolicator: symbolicator)

@@ -90,6 +90,8 @@ struct GroupCommand: ParsableCommand {
                 Output.error($0)
             }
         options.moduleSymbols = symbolStore?.lookup
+        // A signature is made of frames: where the images no frame points into are is never printed.
+        options.locatesImagesWithoutFrames = false
         let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let settings = LogSigning.Settings(
             options: options, rules: signatureRules,

@@ -55,6 +55,8 @@ struct SymbolicateRequest: Equatable {
             symbolStores.isEmpty
             ? nil : SymbolStoreLookup(directories: symbolStores, cache: options.indexCache) { Output.error($0) }
         options.moduleSymbols = symbolStore?.lookup
+        // Text prints the log's own image lines: only JSON says where each image's files are.
+        options.locatesImagesWithoutFrames = json || stackwalkJSON
         let images = options.sharingImagesBetweenThreads(diagnostics: diagnostics.sink)
         let sourceReader = try PresentationOptions.sourceReader(context: sourceContext, maps: sourceMaps)?
             .fetching(from: remote)

@@ -90,6 +90,41 @@ struct AppleCrashTests {
             "\(result.standardError)")
     }
 
+    /// An image no frame points into: JSON says where its files are (found by UUID, not opened); text, which prints
+    /// the log's own image lines, does not look for them, so says nothing of a build of it that is not the log's.
+    @Test func anImageNoFramePointsIntoIsLocatedForJSONAlone() throws {
+        let scratch = try BadInputTests.Scratch()
+        let arm64 = try ObjectFileReader.read(path: Paths.fixture("../Apple/bin/App"), architecture: .arm64)
+        let uuid = try #require(arm64.uuid).bytes.map { String(format: "%02x", $0) }.joined()
+        let withoutAppFrames = { (uuid: String) in
+            self.report(uuid: uuid).split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.contains("0x104a3c000 + ") }.joined(separator: "\n")
+        }
+        let log = scratch.path("App.crash")
+        try withoutAppFrames(uuid).write(toFile: log, atomically: true, encoding: .utf8)
+        let folder = ["-d", Paths.fixture("../Apple/bin")]
+
+        let json = try Command.postmortem(["symbolicate", "--json"] + folder + [log])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let images = try #require(object["images"] as? [[String: Any]])
+        #expect(
+            images.first?["debugFile"] as? String
+                == Paths.fixture("../Apple/bin/App.dSYM/Contents/Resources/DWARF/App"),
+            "\(images)")
+        let text = try Command.postmortem(["symbolicate"] + folder + [log])
+        #expect(text.status == 0)
+        #expect(text.standardOutput == (try String(contentsOfFile: log, encoding: .utf8)))
+
+        try withoutAppFrames("00000000000000000000000000000001").write(toFile: log, atomically: true, encoding: .utf8)
+        let otherBuild = "does not match 00000000000000000000000000000001 in the log"
+        let otherText = try Command.postmortem(["symbolicate"] + folder + [log])
+        #expect(otherText.status == 0)
+        #expect(!otherText.standardError.contains(otherBuild), "\(otherText.standardError)")
+        let otherJSON = try Command.postmortem(["symbolicate", "--json"] + folder + [log])
+        #expect(otherJSON.errorLines.contains { $0.contains(otherBuild) }, "\(otherJSON.standardError)")
+    }
+
     /// The same crash as an `.ips` (bug type 309), in the layout macOS 12 writes.
     private func ips(uuid: String) -> String {
         let header =
