@@ -94,8 +94,13 @@ package struct LinePrefixes {
         let needed = Int((Double(spread.count) * minimumCoverage * 0.8).rounded(.up))
         let common = firstTwo.filter { $0.count >= needed }.map(\.kinds)
         guard !common.isEmpty, startsFirstLines(of: all, withOneOf: common) else { return [] }
+        // A line said again and again (gdb's `(no debugging symbols found)` for every library) is one line: its start is
+        // the line's own, not a logger's, and it would be tried as a prefix, a reading of the sample each time.
+        var seen = Set<String>()
+        let distinct = spread.filter { seen.insert(lines[$0].text).inserted }
+        let neededOfDistinct = Int((Double(distinct.count) * minimumCoverage * 0.8).rounded(.up))
         var counts: [Shape: Int] = [:]
-        for index in spread {
+        for index in distinct {
             let tokens = tokens(of: lines[index].text)
             var blanks = 0
             // Indentation is the log's own (a sanitizer's frames, lldb's): a prefix starts with something else.
@@ -111,7 +116,7 @@ package struct LinePrefixes {
             }
         }
         // On the spread a prefix may miss a few lines it has on the whole; the whole decides.
-        let kept = counts.filter { $0.value >= needed }.keys.sorted {
+        let kept = counts.filter { $0.value >= neededOfDistinct }.keys.sorted {
             $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1)
         }
         return kept.filter { coverage(of: $0, in: all) >= minimumCoverage }

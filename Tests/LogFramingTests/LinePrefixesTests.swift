@@ -55,6 +55,26 @@ struct LinePrefixesTests {
         #expect(framing.linePrefix == whole)
     }
 
+    /// gdb says `(no debugging symbols found)` for every library it loads: a line said again and again is one line, its
+    /// start not a prefix to try (each shape tried is a reading of the sample); a logger's prefix on lines that repeat
+    /// is still found, the lines it starts being more than one.
+    @Test func aLineSaidAgainAndAgainIsNoPrefix() throws {
+        let trace = try Self.fatalTrace()
+        let noise = Array(repeating: "(no debugging symbols found)", count: 3 * trace.count)
+        let gdb = noise + trace
+        var readings = 0
+        let framing = LogFraming.of(Self.lines(gdb)) { _ in
+            readings += 1
+            return 1
+        }
+        #expect(LinePrefixes.candidates(in: Self.lines(gdb)[...]).isEmpty)
+        #expect(framing.isNone && readings == 0)
+
+        let prefixed = gdb.map { "app: " + $0 }
+        let shapes = LinePrefixes.candidates(in: Self.lines(prefixed)[...])
+        #expect(shapes.contains { LinePrefixes.prefixLength(of: prefixed[0], shape: $0) == "app: ".utf8.count })
+    }
+
     @Test func mostOfTheFirstLinesMustStartWithTheShape() {
         let kinds = [LinePrefixes.firstTwoKinds(of: "12 frame")!]
         func starts(_ texts: [String]) -> Bool {
