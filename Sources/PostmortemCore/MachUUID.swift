@@ -8,20 +8,17 @@ public struct MachUUID: Hashable, Sendable {
 
     /// Parses `4C4C445B-5555-3144-A18D-535DDD3BDF97`, with or without dashes, in either case.
     public init?(string: String) {
-        // Over the bytes: crash reports list hundreds of images, each with its UUID.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var high: UInt8?
-        for character in string.utf8 where character != UInt8(ascii: "-") {
-            guard let value = BuildID.nibble(character), bytes.count < 16 else { return nil }
-            if let first = high {
-                bytes.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
+        // Over the bytes in place: crash reports list hundreds of images, each with its UUID.
+        let text = string.utf8.span
+        guard text.count >= 32 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var nibbles = 0
+        for index in text.indices where text[index] != UInt8(ascii: "-") {
+            guard nibbles < 32, let value = BuildID.nibble(text[index]) else { return nil }
+            bytes[nibbles >> 1] |= nibbles & 1 == 0 ? value << 4 : value
+            nibbles += 1
         }
-        guard bytes.count == 16, high == nil else { return nil }
+        guard nibbles == 32 else { return nil }
         self.bytes = bytes
     }
 }
