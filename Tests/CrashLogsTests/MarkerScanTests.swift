@@ -8,15 +8,17 @@ import Testing
 /// own marker set.
 @Suite("Marker scan")
 struct MarkerScanTests {
-    @Test(arguments: 0..<4)
-    func theScanFindsWhatASearchForEachMarkerFinds(seed: UInt64) {
+    /// Short texts (read a position at a time) and long ones (16 positions at a time, then the rest one at a time;
+    /// pairs found on the way stop being looked for), the markers cut short among their pieces.
+    @Test(arguments: [(0, 12), (1, 12), (2, 12), (3, 12), (4, 300), (5, 300)])
+    func theScanFindsWhatASearchForEachMarkerFinds(seed: UInt64, pieceCount: Int) {
         var random = SeededGenerator(seed: seed)
         let markers = CrashLogParser.readers.flatMap { $0.markers } + ["x", "::", "0x0x", "\u{2713}ok"]
         let scan = MarkerScan(markers: Array(Set(markers)).sorted())
         let pieces = markers + [" ", "\n", "0", "x", "[", "#", "Thread", "Sanitize", "\u{2713}", "OS", "|"]
-        for _ in 0..<1_000 {
+        for _ in 0..<(pieceCount > 12 ? 60 : 1_000) {
             var text = ""
-            for _ in 0..<Int.random(in: 0...12, using: &random) {
+            for _ in 0..<Int.random(in: 0...pieceCount, using: &random) {
                 let piece = pieces[Int.random(in: 0..<pieces.count, using: &random)]
                 // Part of a piece as often as the whole: markers cut short.
                 text += Bool.random(using: &random) ? piece : String(piece.prefix(piece.count / 2))

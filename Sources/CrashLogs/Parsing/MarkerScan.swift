@@ -1,9 +1,13 @@
+import CByteScan
 import PostmortemCore
 
 /// Finds which of a fixed set of markers (at most 64) occur in a log, in one pass over its bytes. Each marker is
-/// keyed by its rarest byte (punctuation or an upper-case letter where it has one, never a space), so most bytes
-/// of a log cost one table lookup and only the few that are some marker's key are compared with the markers
-/// keyed by them.
+/// keyed by its rarest pair of bytes (``ByteSearch/commonness(_:)`` of each, multiplied: `Sa` in `Sanitizer`, `r:` in
+/// `Fatal error: `), a marker of one byte by each pair it starts. The pass is C's (`postmortem_marker_scan`): 16
+/// positions at a time are tested against the key pairs left to find with byte shuffles, and only the few that may
+/// start one are compared with the markers keyed by it. (Keyed by single bytes and read a byte at a time, the
+/// upper-case letters and colons of a log started a comparison at one byte in twenty, and the scan was a tenth of a
+/// folder of logs' time.)
 struct MarkerScan: Sendable {
     /// The markers found in one log.
     struct Found: Sendable {
@@ -34,102 +38,68 @@ struct MarkerScan: Sendable {
             })
     }
 
-    private struct Candidate: Sendable {
-        /// The marker's index, its bytes' range in `markerBytes`, and where its key byte lies in it.
-        var index: Int
-        var bytes: Range<Int>
-        var keyOffset: Int
-    }
-
     private let names: [String]
     private let markerBytes: [UInt8]
-    /// For each byte value, 1 when some marker is keyed by it.
-    private let isKey: [UInt8]
-    /// For each byte value, the range of `candidates` keyed by it (empty when none is).
-    private let slots: [Range<Int>]
-    private let candidates: [Candidate]
+    /// The key pair of each entry (first byte times 256 plus second), ascending; a marker of one byte has an entry under
+    /// each of the 256 pairs it starts.
+    private let pairs: [UInt16]
+    /// For each entry, one after the other: its marker's index, where the marker's bytes start in `markerBytes`, how
+    /// many there are, and where its key pair lies in them (four runs of `pairs.count` numbers).
+    private let entries: [Int32]
     /// Every marker's bit: a scan that has found them all is done.
     private let everyMarker: UInt64
+    /// The bits of the markers of one byte.
+    private let singleMarkers: UInt64
 
     init(markers: [String]) {
         precondition(markers.count <= 64, "a MarkerScan holds at most 64 markers")
         var markerBytes: [UInt8] = []
-        var keyed: [(key: UInt8, candidate: Candidate)] = []
+        var keyed: [(pair: UInt16, index: Int, start: Int, length: Int, keyOffset: Int)] = []
         for (index, marker) in markers.enumerated() {
             let bytes = Array(marker.utf8)
-            guard
-                let keyOffset = bytes.indices.min(by: {
-                    ByteSearch.commonness(bytes[$0]) < ByteSearch.commonness(bytes[$1])
-                })
-            else { continue }
-            keyed.append(
-                (
-                    bytes[keyOffset],
-                    Candidate(
-                        index: index, bytes: markerBytes.count..<markerBytes.count + bytes.count, keyOffset: keyOffset)
-                ))
+            guard let first = bytes.first else { continue }
+            let start = markerBytes.count
             markerBytes += bytes
+            guard bytes.count > 1 else {
+                for next in 0...255 { keyed.append((UInt16(first) << 8 | UInt16(next), index, start, 1, 0)) }
+                continue
+            }
+            func rarity(_ offset: Int) -> Int {
+                ByteSearch.commonness(bytes[offset]) * ByteSearch.commonness(bytes[offset + 1])
+            }
+            let keyOffset = (0..<bytes.count - 1).min { rarity($0) < rarity($1) } ?? 0
+            let pair = UInt16(bytes[keyOffset]) << 8 | UInt16(bytes[keyOffset + 1])
+            keyed.append((pair, index, start, bytes.count, keyOffset))
         }
-        keyed.sort { $0.key < $1.key }
-        var slots = [Range<Int>](repeating: 0..<0, count: 256)
-        var start = 0
-        while start < keyed.count {
-            var end = start
-            while end < keyed.count, keyed[end].key == keyed[start].key { end += 1 }
-            slots[Int(keyed[start].key)] = start..<end
-            start = end
-        }
+        keyed.sort { $0.pair < $1.pair }
         self.names = markers
         self.markerBytes = markerBytes
-        self.slots = slots
-        self.isKey = slots.map { $0.isEmpty ? 0 : 1 }
-        self.candidates = keyed.map(\.candidate)
-        self.everyMarker = keyed.reduce(0) { $0 | 1 << UInt64($1.candidate.index) }
+        pairs = keyed.map(\.pair)
+        entries =
+            keyed.map { Int32($0.index) } + keyed.map { Int32($0.start) } + keyed.map { Int32($0.length) }
+            + keyed.map { Int32($0.keyOffset) }
+        everyMarker = keyed.reduce(0) { $0 | 1 << UInt64($1.index) }
+        singleMarkers = keyed.reduce(0) { $1.length == 1 ? $0 | 1 << UInt64($1.index) : $0 }
     }
 
     /// The markers that occur in `bytes`.
-    /// - Complexity: O(n) in the length of `bytes`, plus a comparison at each byte that is some marker's key.
+    /// - Complexity: O(n) in the length of `bytes`, plus a comparison at each position that starts a marker's key pair.
     func markers(in bytes: [UInt8]) -> Found {
-        var found: UInt64 = 0
-        // A key whose markers are all found is a key no more: a log's common punctuation stops costing comparisons
-        // once its markers are seen, and the scan ends when every marker is. The table lives on the stack: an array's
-        // element costs a bounds check and a load through its buffer at every byte of every log.
-        var isKey = InlineArray<256, Bool>(repeating: false)
-        for byte in 0..<256 where self.isKey[byte] != 0 { isKey[byte] = true }
-        let text = bytes.span, slots = self.slots.span
-        let candidates = self.candidates.span, markerBytes = self.markerBytes.span
-        let count = text.count
-        var position = 0
-        while position < count {
-            let byte = Int(text[position])
-            guard isKey[byte] else {
-                position += 1
-                continue
-            }
-            let slot = slots[byte]
-            var next = slot.lowerBound
-            var slotDone = true
-            while next < slot.upperBound {
-                let candidate = candidates[next]
-                next += 1
-                let bit: UInt64 = 1 << UInt64(candidate.index)
-                guard found & bit == 0 else { continue }
-                let start = position - candidate.keyOffset
-                guard start >= 0, start + candidate.bytes.count <= text.count else {
-                    slotDone = false
-                    continue
+        let count = pairs.count
+        let found = markerBytes.withUnsafeBufferPointer { markerBytes in
+            pairs.withUnsafeBufferPointer { pairs in
+                entries.withUnsafeBufferPointer { entries in
+                    var table = postmortem_marker_table(
+                        marker_bytes: markerBytes.baseAddress, pairs: pairs.baseAddress,
+                        indices: entries.baseAddress, starts: entries.baseAddress.map { $0 + count },
+                        lengths: entries.baseAddress.map { $0 + 2 * count },
+                        key_offsets: entries.baseAddress.map { $0 + 3 * count }, entry_count: Int32(count),
+                        every_marker: everyMarker, single_markers: singleMarkers)
+                    return bytes.withUnsafeBufferPointer { text in
+                        postmortem_marker_scan(&table, text.baseAddress, text.count)
+                    }
                 }
-                var matched = 0
-                while matched < candidate.bytes.count,
-                    text[start + matched] == markerBytes[candidate.bytes.lowerBound + matched]
-                { matched += 1 }
-                if matched == candidate.bytes.count { found |= bit } else { slotDone = false }
             }
-            if slotDone {
-                isKey[byte] = false
-                if found == everyMarker { break }
-            }
-            position += 1
         }
         return Found(names: names, bits: found)
     }
