@@ -7,13 +7,19 @@ import Synchronization
 /// write its output itself as it goes (``Turn``), so one huge item is not held whole either.
 enum OrderedWork {
     /// Whether an item's turn has come: every item before it handed back, so that it may write what it has so far and
-    /// the rest as it comes, nothing else being written meanwhile.
-    struct Turn: Sendable {
+    /// the rest as it comes, nothing else being written meanwhile. Used on the thread that works on the item.
+    struct Turn {
         fileprivate let index: Int
         fileprivate let handedBack: (@Sendable () -> Int)?
+        /// For an item of the calling thread's: hands back the results before it that are ready (nothing else would
+        /// while the calling thread works on it, and a huge log would then be held whole until its end).
+        fileprivate let catchUp: (() -> Void)?
 
         /// True once every item before this one has been handed back (always, on one thread).
-        var hasCome: Bool { handedBack.map { $0() == index } ?? true }
+        var hasCome: Bool {
+            catchUp?()
+            return handedBack.map { $0() == index } ?? true
+        }
     }
 
     /// Works on items `0..<count` with `workers` threads, the calling thread one of them: each thread makes its own
@@ -29,7 +35,7 @@ enum OrderedWork {
         let threads = max(1, min(workers, count))
         guard threads > 1 else {
             let work = makeWorker()
-            for index in 0..<count { deliver(work(index, Turn(index: index, handedBack: nil))) }
+            for index in 0..<count { deliver(work(index, Turn(index: index, handedBack: nil, catchUp: nil))) }
             return
         }
         let shared = Shared<Result>(window: max(window, threads))
@@ -41,43 +47,49 @@ enum OrderedWork {
                 while true {
                     shared.room.wait()
                     guard let index = shared.take(below: count) else { return }
-                    let result = work(index, Turn(index: index, handedBack: handedBack))
+                    let result = work(index, Turn(index: index, handedBack: handedBack, catchUp: nil))
                     shared.results.withLock { $0[index] = result }
                     shared.ready.signal()
                 }
             }
         }
-        // The calling thread works too, handing back what is ready between its items: a thread of its own that only
-        // handed back would be woken for every item, taking a core from the workers each time.
+        // The calling thread works too, handing back what is ready between its items (and, for a huge item, between
+        // its reports: ``Turn``): a thread of its own that only handed back would be woken for every item, taking a
+        // core from the workers each time.
         let work = makeWorker()
-        var delivered = 0
-        var itemsLeft = true
-        func handBack(_ result: Result) {
-            deliver(result)
-            delivered += 1
-            // Only now may the next item write itself: nothing of the one before is left to write.
-            shared.handedBack.withLock { $0 = delivered }
-            shared.room.signal()
-        }
-        while delivered < count {
-            while let result = shared.results.withLock({ $0.removeValue(forKey: delivered) }) { handBack(result) }
-            guard delivered < count else { break }
-            if itemsLeft, shared.room.wait(timeout: .now()) == .success {
-                guard let index = shared.take(below: count) else {
-                    itemsLeft = false
+        withoutActuallyEscaping(deliver) { deliver in
+            var delivered = 0
+            var itemsLeft = true
+            func handBack(_ result: Result) {
+                deliver(result)
+                delivered += 1
+                // Only now may the next item write itself: nothing of the one before is left to write.
+                shared.handedBack.withLock { $0 = delivered }
+                shared.room.signal()
+            }
+            func handBackReady() {
+                while let result = shared.results.withLock({ $0.removeValue(forKey: delivered) }) { handBack(result) }
+            }
+            while delivered < count {
+                handBackReady()
+                guard delivered < count else { break }
+                if itemsLeft, shared.room.wait(timeout: .now()) == .success {
+                    guard let index = shared.take(below: count) else {
+                        itemsLeft = false
+                        continue
+                    }
+                    let result = work(index, Turn(index: index, handedBack: handedBack, catchUp: handBackReady))
+                    if index == delivered {
+                        handBack(result)
+                    } else {
+                        shared.results.withLock { $0[index] = result }
+                    }
                     continue
                 }
-                let result = work(index, Turn(index: index, handedBack: handedBack))
-                if index == delivered {
-                    handBack(result)
-                } else {
-                    shared.results.withLock { $0[index] = result }
-                }
-                continue
+                // Nothing to take (every item taken, or as many in work and waiting as the window holds): the next
+                // result is another thread's to finish.
+                shared.ready.wait()
             }
-            // Nothing to take (every item taken, or as many in work and waiting as the window holds): the next result
-            // is another thread's to finish.
-            shared.ready.wait()
         }
         group.wait()
     }
