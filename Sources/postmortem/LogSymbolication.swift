@@ -46,7 +46,8 @@ struct LogSymbolication {
             if settings.headsEachLog, !settings.json, !settings.stackwalkJSON {
                 outcome.write(Array("==> \(source.name) <==\n".utf8))
             }
-            emit(unwound.report, from: source, into: &outcome, minidump: unwound.minidump)
+            var report = unwound.report
+            emit(&report, from: source, into: &outcome, minidump: unwound.minidump)
             outcome.produced = true
             return outcome
         case .success(.log(let read)):
@@ -87,24 +88,24 @@ struct LogSymbolication {
     /// What the reports of one piece of `source` print, and whether its last frame was a signal trampoline's (for the
     /// next piece, when its first report continues the last of this one). `endedAfterTrampoline` says it of the piece
     /// before, which another thread may have symbolicated.
-    private func outcome(of piece: ParsedPiece, from source: LogSource, _ endedAfterTrampoline: () -> Bool?) -> (
-        LogOutcome, Bool
-    ) {
+    private func outcome(
+        of piece: consuming ParsedPiece, from source: LogSource, _ endedAfterTrampoline: () -> Bool?
+    ) -> (LogOutcome, Bool) {
         var outcome = LogOutcome()
-        for (index, report) in piece.reports.enumerated() {
+        // Each report symbolicated where it lies: the piece is this function's, so its frames are not copied first.
+        for index in piece.reports.indices {
             let continuing = piece.continues && index == 0
             if continuing, let ended = endedAfterTrampoline() { symbolicator.endedAfterTrampoline = ended }
-            emit(report, from: source, into: &outcome, continuing: continuing)
+            emit(&piece.reports[index], from: source, into: &outcome, continuing: continuing)
         }
         return (outcome, symbolicator.endedAfterTrampoline)
     }
 
     /// Symbolicates one report of `source` (unless `--parse-only`) and renders it into `outcome`.
     private func emit(
-        _ parsed: CrashReport, from source: LogSource, into outcome: inout LogOutcome, continuing: Bool = false,
+        _ report: inout CrashReport, from source: LogSource, into outcome: inout LogOutcome, continuing: Bool = false,
         minidump: MinidumpUnwinding? = nil
     ) {
-        var report = parsed
         report.warnings.forEach { outcome.error("\(source.name): \($0)") }
         if !settings.parseOnly {
             symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)

@@ -40,12 +40,13 @@ package enum LogReports {
     /// two pieces, on other threads, each by a worker of its own (`makeWorker`, called on that thread, so its state is
     /// never shared). `deliver` gets what each piece was made into, in the log's order, on the calling thread. Making a
     /// piece whose first report continues the piece before, a worker can ask what the one that made that piece
-    /// carried on from its last report (waiting for it). Throws the first parse error, after what the pieces before
-    /// it were made into.
+    /// carried on from its last report (waiting for it). Each piece is given to its maker, not lent: its reports may be
+    /// symbolicated in place, with no copy. Throws the first parse error, after what the pieces before it were made
+    /// into.
     package static func forEachPiece<Made: Sendable, Carried: Sendable>(
         in input: LogInput, source: String,
-        work: (ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried),
-        makeWorker: @escaping @Sendable () -> (ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried),
+        work: (consuming ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried),
+        makeWorker: @escaping @Sendable () -> (consuming ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried),
         deliver: (Made) -> Void
     ) throws(CrashLogError) {
         // The first piece is read alone, before the others (it says how they are read): a small one keeps the other

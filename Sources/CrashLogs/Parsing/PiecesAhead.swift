@@ -5,7 +5,7 @@ import Synchronization
 /// waiting beyond the one taken, and taken in order by the reader: parsing a piece and answering it cost more than
 /// writing it, so both cores work on pieces while the reader hands them on.
 final class PiecesAhead<Made: Sendable, Carried: Sendable>: Sendable {
-    typealias Work = (ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried)
+    typealias Work = (consuming ParsedPiece, _ carriedIn: () -> Carried?) -> (Made, Carried)
     /// Threads working on pieces.
     static var threads: Int { 2 }
     /// Pieces in work or waiting that were not taken yet: memory follows it (a piece is a megabyte of text, more when
