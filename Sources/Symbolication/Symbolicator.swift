@@ -134,9 +134,16 @@ public final class Symbolicator {
             // core's libc, compressed debug information and all, when the walk never reaches it), when asked for.
             if frames.isEmpty, !options.locatesImagesWithoutFrames { continue }
             let search = search(for: report.images[index], logDirectory: logDirectory)
-            if frames.isEmpty, let located = locatedWithoutOpening(report.images[index], search: search) {
-                report.images[index].debugFile = located
-                report.images[index].identifiedBy = .identifier
+            if frames.isEmpty {
+                // Only its build-id or UUID can say which file is the image's (no frame's symbol or offset can): one
+                // found by it, or none, and nothing said of the candidates (the log's frames need none of them).
+                if let located = locatedWithoutOpening(report.images[index], search: search) {
+                    report.images[index].debugFile = located
+                    report.images[index].identifiedBy = .identifier
+                } else if let symbols = options.moduleSymbols?(report.images[index]) {
+                    report.images[index].debugFile = symbols.path
+                    report.images[index].identifiedBy = .identifier
+                }
                 continue
             }
             switch symbolizer(for: report.images[index], search: search, frames: frames, format: report.format) {
