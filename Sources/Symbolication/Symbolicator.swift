@@ -137,11 +137,10 @@ public final class Symbolicator {
             if frames.isEmpty {
                 // Only its build-id or UUID can say which file is the image's (no frame's symbol or offset can): one
                 // found by it, or none, and nothing said of the candidates (the log's frames need none of them).
-                if let located = locatedWithoutOpening(report.images[index], search: search) {
+                if let located = locatedWithoutOpening(report.images[index], search: search)
+                    ?? options.moduleSymbols?(report.images[index])?.path
+                {
                     report.images[index].debugFile = located
-                    report.images[index].identifiedBy = .identifier
-                } else if let symbols = options.moduleSymbols?(report.images[index]) {
-                    report.images[index].debugFile = symbols.path
                     report.images[index].identifiedBy = .identifier
                 }
                 continue

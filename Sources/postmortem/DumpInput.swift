@@ -25,21 +25,15 @@ struct DumpInput: Sendable {
         CoreFile.isCore(prefix: prefix) || MinidumpFile.isMinidump(prefix: prefix)
     }
 
-    /// Whether the file at `path` is an ELF core or a minidump (its first bytes say so).
-    static func isDump(_ path: String) -> Bool {
-        FileSystem.read(path, offset: 0, count: prefixLength).map { isDump(prefix: $0) } ?? false
-    }
-
     /// A dump's report, and for a minidump its walk (what `--stackwalk-json` writes from).
     struct Unwound {
         var report: CrashReport
         var minidump: MinidumpUnwinding?
     }
 
-    /// The report of the dump at `path`, every thread unwound; throws what makes it unreadable (its description names
-    /// the file).
-    func report(of path: String) throws -> Unwound {
-        let prefix = FileSystem.read(path, offset: 0, count: Self.prefixLength) ?? []
+    /// The report of the dump at `path`, which starts with `prefix` (its first bytes, already read to tell it from a
+    /// log), every thread unwound; throws what makes it unreadable (its description names the file).
+    func report(of path: String, prefix: [UInt8]) throws -> Unwound {
         if MinidumpFile.isMinidump(prefix: prefix) { return unwound(try MinidumpFile(path: path)) }
         return unwound(try CoreFile(path: path))
     }
@@ -72,7 +66,7 @@ struct DumpInput: Sendable {
         if let file = opened, file.isRegularFile, file.size > UInt64(2 * LogReports.pieceSize) {
             let prefix = file.read(count: max(CompressedInput.prefixLength, Self.prefixLength), at: 0)
             if CompressedInput.format(of: prefix) == nil {
-                if Self.isDump(prefix: prefix) { return dump { try report(of: file.path) } }
+                if Self.isDump(prefix: prefix) { return dump { try report(of: file.path, prefix: prefix) } }
                 if file.size <= UInt64(LogSource.maximumSize) {
                     return .success(.log(.file(path: file.path, size: Int(file.size))))
                 }
@@ -80,11 +74,10 @@ struct DumpInput: Sendable {
         }
         let read: (bytes: [UInt8], wasCompressed: Bool)
         do { read = try source.read(opened) } catch { return .failure(ReadFailure(line: error.description)) }
-        guard Self.isDump(prefix: Array(read.bytes.prefix(Self.prefixLength))) else {
-            return .success(.log(.bytes(read.bytes)))
-        }
+        let prefix = Array(read.bytes.prefix(Self.prefixLength))
+        guard Self.isDump(prefix: prefix) else { return .success(.log(.bytes(read.bytes))) }
         // A dump in a file is read from the file (mapped), one decompressed or from standard input from its bytes.
-        if let path = source.path, !read.wasCompressed { return dump { try report(of: path) } }
+        if let path = source.path, !read.wasCompressed { return dump { try report(of: path, prefix: prefix) } }
         return dump { try report(of: read.bytes, name: source.name) }
     }
 

@@ -34,8 +34,7 @@ enum Output {
 
     /// `postmortem: MESSAGE` on standard error, after flushing what standard output holds so far.
     static func error(_ message: String) {
-        flush()
-        FileSystem.Writer.standardError.write(Array("postmortem: \(message)\n".utf8))
+        errors([message])
     }
 
     /// `postmortem: MESSAGE` on standard error for each of `messages`, in one write, after flushing what standard
