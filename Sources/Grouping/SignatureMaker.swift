@@ -9,7 +9,7 @@ import Symbolication
 package final class SignatureMaker {
     /// The rules signatures are made by.
     package let rules: SignatureRules
-    private let demangler = Demangler(style: .simplified)
+    private let demangler = Demangler.sharingBuffers(style: .simplified)
     private let expressions: [Regex<AnyRegexOutput>?]
     private var ruleForName: [String: Int?] = [:]
     /// Each function name met, normalized: the same names recur from crash to crash. Emptied when it grows past

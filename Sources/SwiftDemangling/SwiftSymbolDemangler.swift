@@ -5,9 +5,8 @@
 /// It declines (nil) what it does not read or print exactly as the runtime of this toolchain does; callers then ask
 /// the runtime's demangler. Reusable: one value per thread keeps its buffers from one name to the next.
 ///
-/// The product uses the form with parameter types, which the runtime does not print; the runtime prints the other two
-/// as fast and reads every mangling. They are kept because they are the runtime's forms: the full form prints every node of the tree, so the
-/// tests compare it with `swift_demangle` to check the parser, which the form with parameter types relies on.
+/// The product uses it for every form: it is faster than the runtime's demangler, which keeps no buffers from one name
+/// to the next, and the form with parameter types only it prints.
 package struct SwiftSymbolDemangler {
     /// What a demangled name shows.
     package enum Style: Sendable {

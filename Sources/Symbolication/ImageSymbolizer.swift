@@ -34,8 +34,9 @@ public final class ImageSymbolizer: Sendable {
 
     /// How the image was opened (its slice, where its debug file was looked for, the cache).
     public let options: SymbolizerOptions
-    /// Demangles in the style the options ask for (``SymbolizerOptions/swiftNames``).
-    var demangler: Demangler { Demangler(style: options.swiftNames) }
+    /// Demangles in the style the options ask for (``SymbolizerOptions/swiftNames``), with buffers every thread
+    /// shares: a batch demangles thousands of names.
+    let demangler: Demangler
     /// The lookups of the debug file: from its DWARF, or from the index cache.
     let dwarf: AddressIndex?
     /// The index-cache file lookups read from; `nil` when they read DWARF.
@@ -80,6 +81,7 @@ public final class ImageSymbolizer: Sendable {
     /// Opens `image`, already read (one slice of a universal file, say), as ``init(path:options:diagnostics:)`` does.
     public init(image: ObjectFile, options: SymbolizerOptions = SymbolizerOptions(), diagnostics: DiagnosticSink) {
         self.options = options
+        demangler = Demangler.sharingBuffers(style: options.swiftNames)
         self.image = image
         self.diagnostics = diagnostics
         let path = image.path
