@@ -1,6 +1,7 @@
 import Foundation
 import SwiftDemangling
 import Symbolication
+import Synchronization
 import TestSupport
 import Testing
 
@@ -108,5 +109,35 @@ struct SwiftDemanglingTests {
         }
         #expect(tried > 50_000)
         #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(10))")
+    }
+
+    /// One pool demangling for several threads at once answers each name as a demangler of its own does: no two
+    /// threads ever write into the same buffers, a thread that comes while others demangle included.
+    @Test func aPoolSharedByThreadsAnswersAsOneDemanglerDoes() throws {
+        let symbols = try Self.corpus()
+        let step = max(1, symbols.count / 4_000)
+        let sample = stride(from: 0, to: symbols.count, by: step).map { symbols[$0] }
+        var alone = SwiftSymbolDemangler()
+        let expected = sample.map { alone.demangle($0, style: .full) }
+        let pool = SwiftDemanglerPool()
+        let answers = Mutex([Int: String?]())
+        let demangled = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            // Each thread starts once the ones before it have demangled some names (and left their demanglers to the
+            // pool between names), then goes through the whole sample from its own place.
+            while demangled.load(ordering: .relaxed) < thread * 200 { sched_yield() }
+            var mine: [Int: String?] = [:]
+            for turn in 0..<sample.count {
+                let position = (turn + thread * sample.count / 4) % sample.count
+                mine[position] = pool.demangle(sample[position], style: .full)
+                demangled.add(1, ordering: .relaxed)
+            }
+            answers.withLock { $0.merge(mine) { first, _ in first } }
+        }
+        let differing = answers.withLock { answers in
+            answers.filter { $0.value != expected[$0.key] }.map { sample[$0.key] }
+        }
+        #expect(sample.count > 3_000)
+        #expect(differing.isEmpty, "\(differing.count) differ: \(differing.prefix(5))")
     }
 }
