@@ -9,7 +9,7 @@ extension ImageSymbolizer {
     /// when there is no DWARF for the address.
     /// - Complexity: O(log n) once the unit holding `address` has been read; reading it is O(its DIEs and rows).
     public func resolve(_ address: FileAddress) -> AddressResolution {
-        guard section(containing: address) != nil else {
+        guard isInSection(address) else {
             return AddressResolution(
                 address: address, frames: [], symbol: nil, symbolOffset: nil, functionStart: nil,
                 unresolvedReason: .outsideSections(address: address, image: image.fileName))

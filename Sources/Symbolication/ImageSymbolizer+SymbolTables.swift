@@ -126,4 +126,30 @@ extension ImageSymbolizer {
     package func section(containing address: FileAddress) -> Section? {
         image.section(containing: address) ?? debugFile?.section(containing: address)
     }
+
+    /// Whether `address` lies in a section of the image or its debug file that ``section(containing:)`` would find.
+    /// - Complexity: O(log n) in the sections.
+    package func isInSection(_ address: FileAddress) -> Bool {
+        var low = 0, high = sectionAddresses.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sectionAddresses[middle].upperBound <= address { low = middle + 1 } else { high = middle }
+        }
+        return low < sectionAddresses.count && sectionAddresses[low].lowerBound <= address
+    }
+
+    /// The allocated, non-empty sections' addresses of `image` and `debugFile`, overlapping ranges joined.
+    static func sectionAddresses(of image: ObjectFile, _ debugFile: ObjectFile?) -> [AddressRange] {
+        let ranges = (image.sections + (debugFile?.sections ?? [])).filter { $0.isAllocated && $0.size > 0 }
+            .map(\.addressRange).sorted { $0.lowerBound < $1.lowerBound }
+        var joined: [AddressRange] = []
+        for range in ranges {
+            if let last = joined.last, range.lowerBound <= last.upperBound {
+                joined[joined.count - 1].upperBound = max(last.upperBound, range.upperBound)
+            } else {
+                joined.append(range)
+            }
+        }
+        return joined
+    }
 }

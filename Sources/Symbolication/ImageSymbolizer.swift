@@ -56,6 +56,9 @@ public final class ImageSymbolizer: Sendable {
     let shownNames = ShownNames()
     /// Answers a batch of logs asks for again and again: symbols by name, whether code is a signal trampoline.
     let answers = Mutex(RepeatedAnswers())
+    /// The addresses of the image's and its debug file's allocated sections, as disjoint ranges in address order:
+    /// every lookup first checks that its address lies in one.
+    let sectionAddresses: [AddressRange]
 
     /// Opens the binary or debug file at `path`: from its index-cache file when ``SymbolizerOptions/indexCache``
     /// is set and has a sound one for the debug file found now, else from that file's DWARF.
@@ -128,6 +131,7 @@ public final class ImageSymbolizer: Sendable {
                 // Used now: the last to be evicted when the cache outgrows its limit.
                 FileSystem.touch(file.path)
                 self.debugFile = debugFile
+                sectionAddresses = Self.sectionAddresses(of: image, debugFile)
                 cacheFile = file
                 dwarf = debugFile.map { debugFile in
                     CachedIndex(file: file) { try? DWARFIndex(object: debugFile, supplementary: supplementaryFile) }
@@ -150,6 +154,7 @@ public final class ImageSymbolizer: Sendable {
             }
         }
         self.debugFile = dwarf == nil ? nil : debugFile
+        sectionAddresses = Self.sectionAddresses(of: image, self.debugFile)
         self.dwarf = dwarf
         // An image with readable DWARF gets a cache file, and one without any debug information a file of its symbols;
         // one whose debug file cannot be read gets none.

@@ -46,6 +46,31 @@ struct ImageSymbolizerTests {
         #expect(resolution.symbolOffset == 2)
     }
 
+    /// The quick check every lookup starts with agrees with a search of the sections, at and around each section's
+    /// bounds, for binaries alone and with separate debug files.
+    @Test(arguments: [
+        "sensors-stripped", "sensors-gcc-dwarf5", "shapes-swift-O", "libgeometry.so", "inventory-stripped",
+        "../Apple/bin/App-arm64"
+    ])
+    func anAddressIsInASectionExactlyWhenASectionHoldsIt(_ fixture: String) throws {
+        let symbolizer = try ImageSymbolizer(path: Fixtures.path(fixture))
+        let sections = symbolizer.image.sections + (symbolizer.debugFile?.sections ?? [])
+        var probes: [UInt64] = [0, 1, UInt64.max]
+        for section in sections {
+            let low = section.address.rawValue, high = low &+ section.size
+            probes += [low &- 1, low, low &+ 1, high &- 1, high, high &+ 1]
+        }
+        #expect(probes.count > 60)
+        var inside = 0
+        for probe in probes {
+            let address = FileAddress(probe)
+            let holds = symbolizer.section(containing: address) != nil
+            #expect(symbolizer.isInSection(address) == holds, "\(fixture) 0x\(String(probe, radix: 16))")
+            if holds { inside += 1 }
+        }
+        #expect(inside > 20)
+    }
+
     @Test func unresolvedAddressesSayWhy() throws {
         let symbolizer = try ImageSymbolizer(path: Fixtures.path("sensors-gcc-dwarf5"))
         let outside = symbolizer.resolve(FileAddress(0xdead_beef))

@@ -57,7 +57,7 @@ final class CachedIndex: AddressIndex {
         guard let stored else { return try fallback?.lookup(address, naming: naming) }
         let unit = try stored.get()
         var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) {
-            let (record, namePlace) = unit.recordAndNamePlace($0)
+            let (record, namePlace) = unit.recordAndNamePlace($0, shownNameOnly: true)
             return IndexRecord(record, namePlace: namePlace, naming: naming)
         }
         hit.row = unit.row(containing: address)

@@ -454,7 +454,10 @@ final class FlatUnit: Sendable {
 
     /// The record at `offset` in the unit's records, and where the debug file holds the name it is shown by (its
     /// linkage name, else its name) when that is stored in place: a key for the name that costs nothing to hash.
-    func recordAndNamePlace(_ offset: Int) -> (record: FunctionRecord, namePlace: UInt64?) {
+    /// - Parameter shownNameOnly: leave out the record's plain name when it has a linkage name, which is the name
+    ///   lookups show (the name is a string found and copied for every record a lookup meets).
+    func recordAndNamePlace(_ offset: Int, shownNameOnly: Bool = false) -> (record: FunctionRecord, namePlace: UInt64?)
+    {
         let header = header(at: start + layout.records + offset)
         var value: UInt64 = 0
         var ranges: [AddressRange] = []
@@ -479,7 +482,8 @@ final class FlatUnit: Sendable {
         let declarationLine = number()
         let depth = header.depth
         let record = FunctionRecord(
-            name: name.flatMap(string(reference:)), linkageName: linkageName.flatMap(string(reference:)),
+            name: shownNameOnly && linkageName != nil ? nil : name.flatMap(string(reference:)),
+            linkageName: linkageName.flatMap(string(reference:)),
             ranges: ranges,
             parent: nil, depth: depth, isInlined: isInlined, callFile: callFile.flatMap(string(reference:)),
             callLine: callLine, callColumn: callColumn, declarationLine: declarationLine, nameOrigin: nameOrigin)
