@@ -10,6 +10,10 @@ struct SwiftSymbolParser {
     private let stack = RawBuffer<SwiftNodeID>(capacity: 64)
     private let substitutions = RawBuffer<SwiftNodeID>(capacity: 64)
     private var words: [Range<Int>] = []
+    /// Identifier text not yet looked at for words, in the order it was read: words are found only when an identifier
+    /// refers to one, as far as it refers (a name refers to a few words early in it, or to none).
+    private var unscanned: [Range<Int>] = []
+    private var nextUnscanned = 0
     private var input: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
     var position = 0
 
@@ -29,6 +33,8 @@ struct SwiftSymbolParser {
         stack.removeAll()
         substitutions.removeAll()
         words.removeAll(keepingCapacity: true)
+        unscanned.removeAll(keepingCapacity: true)
+        nextUnscanned = 0
         input = symbol
         defer { input = UnsafeBufferPointer(start: nil, count: 0) }
         position = 0
@@ -209,20 +215,29 @@ struct SwiftSymbolParser {
                     wordIndex = Int(character - UInt8(ascii: "A"))
                     hasWordSubstitutions = false
                 }
-                guard wordIndex < words.count else { return nil }
+                guard wordIndex < words.count || findWords(through: wordIndex) else { return nil }
                 tree.appendText(input[words[wordIndex]])
             }
             if nextIf("0") { break }
             guard let count = demangleNatural(), count > 0, position + count <= input.count else { return nil }
             let slice = position..<(position + count)
             tree.appendText(input[slice])
-            recordWords(in: slice)
+            unscanned.append(slice)
             position += count
         } while hasWordSubstitutions
         guard tree.textCount > start else { return nil }
         let identifier = tree.make(.identifier, textFrom: start)
         addSubstitution(identifier)
         return identifier
+    }
+
+    /// Finds the words of the identifier text read so far, in order, until word `index` is known; whether it is.
+    private mutating func findWords(through index: Int) -> Bool {
+        while words.count <= index, words.count < Self.maximumWords, nextUnscanned < unscanned.count {
+            recordWords(in: unscanned[nextUnscanned])
+            nextUnscanned += 1
+        }
+        return index < words.count
     }
 
     /// The words of an identifier that later identifiers may refer to: runs that start with a non-digit other than
