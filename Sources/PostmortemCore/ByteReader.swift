@@ -51,12 +51,18 @@ public struct ByteReader {
 
     /// The unsigned LEB128 number at `offset` and the offset after it; `nil` when the bytes end inside it. A number
     /// longer than ten bytes keeps its low 64 bits.
-    @inlinable public func uleb(at offset: Int) -> (value: UInt64, next: Int)? {
-        // Most numbers of the compact indexes and line programs fit in one byte.
+    @inlinable @inline(__always) public func uleb(at offset: Int) -> (value: UInt64, next: Int)? {
+        // Most numbers of the compact indexes and line programs fit in one byte: read where the caller is, the rest by
+        // a call (a body with the loop is one the optimizer declines to copy into its callers).
+        if offset >= 0, offset < bytes.count, bytes[offset] < 0x80 { return (UInt64(bytes[offset]), offset + 1) }
+        return ulebOfSeveralBytes(at: offset)
+    }
+
+    /// ``uleb(at:)`` for a number of more than one byte (or none).
+    @usableFromInline func ulebOfSeveralBytes(at offset: Int) -> (value: UInt64, next: Int)? {
         guard offset >= 0, offset < bytes.count else { return nil }
-        let first = bytes[offset]
-        if first < 0x80 { return (UInt64(first), offset + 1) }
-        var value = UInt64(first & 0x7F)
+        var value = UInt64(bytes[offset] & 0x7F)
+        if bytes[offset] < 0x80 { return (value, offset + 1) }
         var shift: UInt64 = 7
         var position = offset + 1
         while position < bytes.count {

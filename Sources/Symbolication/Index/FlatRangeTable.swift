@@ -14,6 +14,8 @@ struct FlatRangeTable {
     static let headerSize = 16
 
     let bytes: ImmutableBytes
+    /// Reads of ``bytes`` the optimizer inlines (``ByteReader/ulebOrEnd(at:)``); a function that reads much takes it once.
+    var reader: ByteReader { bytes.reader }
     /// Where the first entry starts in ``bytes``.
     let start: Int
     let count: Int
@@ -24,12 +26,13 @@ struct FlatRangeTable {
     /// The table whose header is at `offset` in `bytes`; its entries are bounded by `limit` (a damaged count
     /// reads as fewer entries, never past it).
     init(bytes: ImmutableBytes, at offset: Int, limit: Int) {
+        let reader = bytes.reader
         self.bytes = bytes
-        base = bytes.u64(at: offset)
-        isWide = bytes.u32(at: offset + 8) != 0
+        base = reader.u64OrZero(at: offset)
+        isWide = reader.u32OrZero(at: offset + 8) != 0
         entrySize = isWide ? 32 : 16
         start = offset + Self.headerSize
-        count = min(Int(bytes.u32(at: offset + 12)), max(0, limit - start) / entrySize)
+        count = min(Int(reader.u32OrZero(at: offset + 12)), max(0, limit - start) / entrySize)
     }
 
     /// The bytes the table takes: its header and entries.
@@ -103,18 +106,20 @@ struct FlatRangeTable {
 
     /// The value of the entry at `index`.
     func value(_ index: Int) -> UInt32 {
-        bytes.u32(at: start + index * entrySize + (isWide ? 24 : 12))
+        reader.u32OrZero(at: start + index * entrySize + (isWide ? 24 : 12))
     }
 
     /// Where the entry at `index` starts and ends.
     func range(_ index: Int) -> (start: UInt64, end: UInt64) {
-        (address(index, 0), address(index, 1))
+        let reader = reader
+        return (address(index, 0, in: reader), address(index, 1, in: reader))
     }
 
     /// Field `field` (0 start, 1 end, 2 furthest end) of the entry at `index`.
-    private func address(_ index: Int, _ field: Int) -> UInt64 {
+    private func address(_ index: Int, _ field: Int, in reader: ByteReader) -> UInt64 {
         let entry = start + index * entrySize
-        return isWide ? bytes.u64(at: entry + field * 8) : base &+ UInt64(bytes.u32(at: entry + field * 4))
+        return isWide
+            ? reader.u64OrZero(at: entry + field * 8) : base &+ UInt64(reader.u32OrZero(at: entry + field * 4))
     }
 
     /// The value whose range covers `address`.
@@ -128,15 +133,16 @@ struct FlatRangeTable {
     /// - Complexity: O(log n) plus the number of earlier ranges that still reach past `address`.
     func firstEntry<Answer>(containing address: FileAddress, _ accept: (Int) -> Answer?) -> Answer? {
         let target = address.rawValue
+        let reader = reader
         var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2
-            if self.address(middle, 0) <= target { low = middle + 1 } else { high = middle }
+            if self.address(middle, 0, in: reader) <= target { low = middle + 1 } else { high = middle }
         }
         var index = low - 1
         while index >= 0 {
-            guard self.address(index, 2) > target else { break }
-            if target < self.address(index, 1), let answer = accept(index) { return answer }
+            guard self.address(index, 2, in: reader) > target else { break }
+            if target < self.address(index, 1, in: reader), let answer = accept(index) { return answer }
             index -= 1
         }
         return nil

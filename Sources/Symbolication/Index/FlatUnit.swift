@@ -27,6 +27,8 @@ final class FlatUnit: Sendable {
     static let rowsPerBlock = 32
 
     let bytes: ImmutableBytes
+    /// Reads of ``bytes`` the optimizer inlines (``ByteReader/ulebOrEnd(at:)``); a function that reads much takes it once.
+    var reader: ByteReader { bytes.reader }
     let start: Int
     let length: Int
     /// The debug file's bytes, where names stored in place are read (``InPlaceStrings``); `nil` for a unit that
@@ -45,12 +47,13 @@ final class FlatUnit: Sendable {
     /// not add up.
     init?(bytes: ImmutableBytes, range: Range<Int>, inPlace: ImmutableBytes? = nil) {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= Self.headerSize else { return nil }
+        let reader = bytes.reader
         self.bytes = bytes
         self.inPlace = inPlace
         start = range.lowerBound
         length = range.count
-        base = bytes.u64(at: start)
-        let field = { (index: Int) in Int(bytes.u32(at: range.lowerBound + 8 + index * 4)) }
+        base = reader.u64OrZero(at: start)
+        let field = { (index: Int) in Int(reader.u32OrZero(at: range.lowerBound + 8 + index * 4)) }
         var layout = Layout()
         layout.top = Self.headerSize
         layout.records = layout.top + field(0)
@@ -246,13 +249,14 @@ final class FlatUnit: Sendable {
 
     /// The header of the record at `offset` (absolute, in ``bytes``).
     private func header(at offset: Int) -> RecordHeader {
-        var (flags, position) = bytes.uleb(at: offset)
+        let reader = reader
+        var (flags, position) = reader.ulebOrEnd(at: offset)
         let depth: UInt64
-        (depth, position) = bytes.uleb(at: position)
+        (depth, position) = reader.ulebOrEnd(at: position)
         var descendants: UInt64 = 0
-        if flags & RecordFlag.children != 0 { (descendants, position) = bytes.uleb(at: position) }
+        if flags & RecordFlag.children != 0 { (descendants, position) = reader.ulebOrEnd(at: position) }
         let length: UInt64
-        (length, position) = bytes.uleb(at: position)
+        (length, position) = reader.ulebOrEnd(at: position)
         let clamp = { (value: UInt64) in Int(truncatingIfNeeded: min(value, UInt64(Int32.max))) }
         return RecordHeader(
             flags: flags, depth: clamp(depth), descendants: clamp(descendants), ranges: position,
@@ -262,12 +266,13 @@ final class FlatUnit: Sendable {
     /// Calls `body` with the start and size of each range of the record whose ranges start at `position` (their
     /// count first); returns where they end (the record's hull, when it has descendants, comes next).
     private func forEachRange(at position: Int, _ body: (_ start: UInt64, _ size: UInt64) -> Void) -> Int {
-        var (count, next) = bytes.uleb(at: position)
+        let reader = reader
+        var (count, next) = reader.ulebOrEnd(at: position)
         let limit = start + layout.sequences
         while count > 0, next < limit {
             let lower: UInt64, size: UInt64
-            (lower, next) = bytes.uleb(at: next)
-            (size, next) = bytes.uleb(at: next)
+            (lower, next) = reader.ulebOrEnd(at: next)
+            (size, next) = reader.ulebOrEnd(at: next)
             body(base &+ lower, size)
             count -= 1
         }
@@ -309,8 +314,8 @@ final class FlatUnit: Sendable {
             let (covers, rangesEnd) = ranges(at: record.ranges, cover: target)
             if record.flags & RecordFlag.children != 0 {
                 // No record of a subtree whose hull misses the address can hold it.
-                let (low, hullStart) = bytes.uleb(at: rangesEnd)
-                let size = bytes.uleb(at: hullStart).value
+                let (low, hullStart) = reader.ulebOrEnd(at: rangesEnd)
+                let size = reader.ulebOrEnd(at: hullStart).value
                 guard base &+ low <= target, target &- (base &+ low) < size else {
                     position = record.end + record.descendants
                     continue
@@ -361,8 +366,9 @@ final class FlatUnit: Sendable {
         var found: LineRow?
         var rowAddress = blockStart
         var line: Int64 = 0
+        let reader = reader
         while rowsInBlock > 0, position < rowsEnd {
-            let row = nextRow(at: &position, after: &rowAddress, line: &line)
+            let row = nextRow(at: &position, after: &rowAddress, line: &line, in: reader)
             if row.address.rawValue > target {
                 guard let found else { return nil }
                 return (found, path(ofFile: found.file), row.address)
@@ -376,12 +382,14 @@ final class FlatUnit: Sendable {
 
     /// The row at `position` of a block, whose row before was at `address` on `line` (the block's first address and 0
     /// for its first row); moves all three on to it.
-    private func nextRow(at position: inout Int, after address: inout UInt64, line: inout Int64) -> LineRow {
+    private func nextRow(
+        at position: inout Int, after address: inout UInt64, line: inout Int64, in reader: ByteReader
+    ) -> LineRow {
         let delta: UInt64, file: UInt64, zigzag: UInt64, column: UInt64
-        (delta, position) = bytes.uleb(at: position)
-        (file, position) = bytes.uleb(at: position)
-        (zigzag, position) = bytes.uleb(at: position)
-        (column, position) = bytes.uleb(at: position)
+        (delta, position) = reader.ulebOrEnd(at: position)
+        (file, position) = reader.ulebOrEnd(at: position)
+        (zigzag, position) = reader.ulebOrEnd(at: position)
+        (column, position) = reader.ulebOrEnd(at: position)
         address = address &+ delta
         line = line &+ (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
         return LineRow(
@@ -401,9 +409,9 @@ final class FlatUnit: Sendable {
         let blocks: Int
         let hasIndex: Bool
 
-        func blockOffset(_ block: Int) -> UInt64 { hasIndex ? UInt64(unit.bytes.u32(at: index + block * 8)) : 0 }
+        func blockOffset(_ block: Int) -> UInt64 { hasIndex ? UInt64(unit.reader.u32OrZero(at: index + block * 8)) : 0 }
         func blockStart(_ block: Int) -> Int {
-            hasIndex ? index + blocks * 8 + Int(unit.bytes.u32(at: index + block * 8 + 4)) : index
+            hasIndex ? index + blocks * 8 + Int(unit.reader.u32OrZero(at: index + block * 8 + 4)) : index
         }
         func rowCount(inBlock block: Int) -> UInt64 {
             let first = UInt64(block) * UInt64(FlatUnit.rowsPerBlock)
@@ -413,12 +421,12 @@ final class FlatUnit: Sendable {
 
     private func rowsHeader(ofSequence entry: Int) -> RowsHeader {
         let rowsEnd = start + layout.files
-        let (count, position) = bytes.uleb(at: start + layout.rows + Int(sequences.value(entry)))
+        let (count, position) = reader.ulebOrEnd(at: start + layout.rows + Int(sequences.value(entry)))
         guard count > UInt64(Self.rowsPerBlock) else {
             return RowsHeader(
                 unit: self, count: count, index: position, blocks: position < rowsEnd ? 1 : 0, hasIndex: false)
         }
-        let (blockCount, index) = bytes.uleb(at: position)
+        let (blockCount, index) = reader.ulebOrEnd(at: position)
         let blocks = Int(min(blockCount, UInt64(max(0, rowsEnd - index) / 8)))
         return RowsHeader(unit: self, count: count, index: index, blocks: blocks, hasIndex: true)
     }
@@ -427,13 +435,14 @@ final class FlatUnit: Sendable {
     private func rows(inSequence entry: Int, from sequenceStart: UInt64) -> [LineRow] {
         let rowsEnd = start + layout.files
         let header = rowsHeader(ofSequence: entry)
+        let reader = reader
         var rows: [LineRow] = []
         for block in 0..<header.blocks {
             var position = header.blockStart(block)
             var rowAddress = sequenceStart &+ header.blockOffset(block)
             var line: Int64 = 0
             for _ in 0..<header.rowCount(inBlock: block) where position < rowsEnd {
-                rows.append(nextRow(at: &position, after: &rowAddress, line: &line))
+                rows.append(nextRow(at: &position, after: &rowAddress, line: &line, in: reader))
             }
         }
         return rows
@@ -441,7 +450,7 @@ final class FlatUnit: Sendable {
 
     private func path(ofFile index: UInt32) -> String? {
         Int(index) < layout.fileCount
-            ? string(reference: UInt64(bytes.u32(at: start + layout.files + Int(index) * 4)) << 1) : nil
+            ? string(reference: UInt64(reader.u32OrZero(at: start + layout.files + Int(index) * 4)) << 1) : nil
     }
 
     // MARK: Records
@@ -459,20 +468,23 @@ final class FlatUnit: Sendable {
     func recordAndNamePlace(_ offset: Int, shownNameOnly: Bool = false) -> (record: FunctionRecord, namePlace: UInt64?)
     {
         let header = header(at: start + layout.records + offset)
+        let reader = reader
         var value: UInt64 = 0
         var ranges: [AddressRange] = []
         var position = forEachRange(at: header.ranges) { low, size in
             ranges.append(AddressRange(lowerBound: low, upperBound: low &+ size))
         }
-        if header.flags & RecordFlag.children != 0 { position = bytes.uleb(at: bytes.uleb(at: position).next).next }
+        if header.flags & RecordFlag.children != 0 {
+            position = reader.ulebOrEnd(at: reader.ulebOrEnd(at: position).next).next
+        }
         let flags = header.flags
         func optional(_ flag: UInt64) -> UInt64? {
             guard flags & flag != 0 else { return nil }
-            (value, position) = bytes.uleb(at: position)
+            (value, position) = reader.ulebOrEnd(at: position)
             return value
         }
         func number() -> Int {
-            (value, position) = bytes.uleb(at: position)
+            (value, position) = reader.ulebOrEnd(at: position)
             return Int(truncatingIfNeeded: min(value, UInt64(Int32.max)))
         }
         let name = optional(RecordFlag.name), linkageName = optional(RecordFlag.linkageName)
