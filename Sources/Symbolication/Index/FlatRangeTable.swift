@@ -116,7 +116,7 @@ struct FlatRangeTable {
     }
 
     /// Field `field` (0 start, 1 end, 2 furthest end) of the entry at `index`.
-    private func address(_ index: Int, _ field: Int, in reader: ByteReader) -> UInt64 {
+    @inline(__always) private func address(_ index: Int, _ field: Int, in reader: ByteReader) -> UInt64 {
         let entry = start + index * entrySize
         return isWide
             ? reader.u64OrZero(at: entry + field * 8) : base &+ UInt64(reader.u32OrZero(at: entry + field * 4))
