@@ -40,7 +40,10 @@ struct SwiftNamePrinter {
     }
 
     mutating func write(_ text: StaticString) {
-        text.withUTF8Buffer { output.append(contentsOf: $0) }
+        // The bytes of a string literal are at hand: a closure over them would retain and release the output buffer on
+        // each of the thousands of words a batch of names prints.
+        guard text.hasPointerRepresentation else { return text.withUTF8Buffer { output.append(contentsOf: $0) } }
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     mutating func write(byte: UInt8) {

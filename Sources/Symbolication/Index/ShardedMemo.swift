@@ -24,10 +24,10 @@ final class ShardedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Keeps `value` for `key` unless another thread kept one first; returns the one kept.
     func keep(_ value: Value, for key: Key, shard hint: Int) -> Value {
-        shard(hint).entries.withLock { entries in
-            if let kept = entries[key] { return kept }
-            entries[key] = value
-            return value
-        }
+        // A modifying access with a default stores the default when the key is missing: the key is hashed once, where
+        // a look then a store hashed it twice.
+        shard(hint).entries.withLock { entries in Self.kept(&entries[key, default: value]) }
     }
+
+    private static func kept(_ slot: inout Value) -> Value { slot }
 }
