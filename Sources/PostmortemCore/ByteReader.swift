@@ -26,20 +26,26 @@ public struct ByteReader {
     @inlinable public func u64(at offset: Int) -> UInt64? { integer(at: offset) }
 
     /// The integer of `size` bytes (at most 8) at `offset`.
-    @inlinable public func unsigned(at offset: Int, size: Int) -> UInt64? {
+    @inlinable @inline(__always) public func unsigned(at offset: Int, size: Int) -> UInt64? {
+        // The sizes DWARF's fixed forms and addresses take, read where the caller is (a body with the loop below is one
+        // the optimizer keeps out of line, a call for every attribute of every DIE).
         switch size {
         case 1: return u8(at: offset).map(UInt64.init)
         case 2: return u16(at: offset).map(UInt64.init)
         case 4: return u32(at: offset).map(UInt64.init)
         case 8: return u64(at: offset)
-        default:
-            guard size >= 0, size <= 8, offset >= 0, offset <= bytes.count - size else { return nil }
-            var value: UInt64 = 0
-            for index in 0..<size {
-                value |= UInt64(bytes[offset + (isBigEndian ? size - 1 - index : index)]) << (8 * index)
-            }
-            return value
+        default: return unsignedOfOtherSize(at: offset, size: size)
         }
+    }
+
+    /// ``unsigned(at:size:)`` for a size other than 1, 2, 4 and 8 (3 bytes, say; more than 8 is none).
+    @usableFromInline func unsignedOfOtherSize(at offset: Int, size: Int) -> UInt64? {
+        guard size >= 0, size <= 8, offset >= 0, offset <= bytes.count - size else { return nil }
+        var value: UInt64 = 0
+        for index in 0..<size {
+            value |= UInt64(bytes[offset + (isBigEndian ? size - 1 - index : index)]) << (8 * index)
+        }
+        return value
     }
 
     @inlinable @usableFromInline func integer<Value: FixedWidthInteger>(at offset: Int) -> Value? {
@@ -151,14 +157,14 @@ public struct ByteCursor {
     }
 
     /// The next integer of `size` bytes (at most 8).
-    @inlinable public mutating func unsigned(_ size: Int) -> UInt64? {
+    @inlinable @inline(__always) public mutating func unsigned(_ size: Int) -> UInt64? {
         guard let value = reader.unsigned(at: position, size: size) else { return nil }
         position += size
         return value
     }
 
     /// The next unsigned LEB128 number.
-    @inlinable public mutating func uleb() -> UInt64? {
+    @inlinable @inline(__always) public mutating func uleb() -> UInt64? {
         guard let (value, next) = reader.uleb(at: position) else { return nil }
         position = next
         return value

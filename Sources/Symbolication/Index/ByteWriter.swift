@@ -24,13 +24,24 @@ package struct ByteWriter {
     }
 
     /// Appends `value` as unsigned LEB128 (``ImmutableBytes/uleb(at:)`` reads it).
-    package mutating func uleb(_ value: UInt64) {
-        var rest = value
-        repeat {
-            let byte = UInt8(rest & 0x7F)
-            rest >>= 7
-            bytes.append(rest == 0 ? byte : byte | 0x80)
-        } while rest != 0
+    @inline(__always) package mutating func uleb(_ value: UInt64) {
+        // Most numbers of a packed unit take one byte: appended where the caller is. A longer one is made on the stack
+        // and appended at once (each append checks that the array is not shared, which was a tenth of packing).
+        if value < 0x80 { return bytes.append(UInt8(truncatingIfNeeded: value)) }
+        appendLongULEB(value)
+    }
+
+    private mutating func appendLongULEB(_ value: UInt64) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { encoded in
+            var rest = value, count = 0
+            repeat {
+                let byte = UInt8(rest & 0x7F)
+                rest >>= 7
+                encoded[count] = rest == 0 ? byte : byte | 0x80
+                count += 1
+            } while rest != 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[0..<count]))
+        }
     }
 
     package mutating func uleb(_ value: Int) { uleb(UInt64(max(value, 0))) }
