@@ -225,6 +225,15 @@ public struct LogLine: Hashable, Sendable {
         return bytes
     }
 
+    /// The bytes of all `lines` exactly as read (``appendWhole(to:)`` each, prefixes and JSON objects included), one
+    /// after the other.
+    package static func joinedWholeBytes(_ lines: [LogLine]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.byteCount + ($1.rare == nil ? 0 : 64) })
+        for line in lines { line.appendWhole(to: &bytes) }
+        return bytes
+    }
+
     /// What ends each of several lines written in this line's place but the last: its ending, or a line feed when it
     /// has none.
     package var separator: [UInt8] {

@@ -41,9 +41,11 @@ protocol CrashLogFormatReader: SendableMetatype {
     /// resolved addresses get lines of their own); `nil`: each frame line rewritten by its ``FrameLineStyle``.
     static func renderedWhole(_ report: CrashReport, by renderer: ReportTextRenderer) -> [UInt8]?
     /// Lines the format lays out a thread at a time (their columns follow the widest frame), by line number; each
-    /// replaces its line. Others are rewritten one by one.
+    /// replaces its line. Others are rewritten one by one. None when no frame of the report resolved (the renderer
+    /// then prints the log as it was without asking).
     static func laidOutLines(of report: CrashReport) -> [Int: [String]]
     /// A line that is no frame, rewritten with what symbolication found (a sanitizer's `SUMMARY:` line); `nil` keeps it.
+    /// Always `nil` when no frame of the report resolved (the renderer then prints the log as it was without asking).
     static func rewrittenLine(_ text: String, of report: CrashReport, by renderer: ReportTextRenderer) -> String?
     /// The objects a resolved frame's object of a JSON report becomes, one a symbol of its inline chain: `kept` is the
     /// frame object's members other than the symbol fields, `members` all of them. Xcode's style unless the format

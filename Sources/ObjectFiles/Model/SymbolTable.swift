@@ -123,6 +123,19 @@ package struct SymbolTable: Sendable {
         }
     }
 
+    /// The offset of the name of the entry at `index` in the names' storage, as ``entry(_:)`` gives it, without decoding
+    /// the rest.
+    private func nameOffset(_ index: Int) -> Int {
+        switch storage {
+        case .arrays(let entries, _, _): entries[index].name
+        case .mapped(let bytes, let layout, _, let names):
+            Int(
+                min(
+                    UInt64(bytes.u32(at: layout.entries + index * layout.entrySize + layout.entrySize - 12)),
+                    UInt64(names.count)))
+        }
+    }
+
     /// The address of the entry at `index`, without decoding the rest of it.
     private func address(_ index: Int) -> FileAddress {
         switch storage {
@@ -383,9 +396,8 @@ package struct SymbolTable: Sendable {
         guard !wanted.isEmpty else { return nil }
         let (bytes, base, _) = nameStorage
         var found: Entry?
-        for index in 0..<count {
+        for index in 0..<count where bytes.stringEquals(at: base + nameOffset(index), wanted) {
             let entry = entry(index)
-            guard bytes.stringEquals(at: base + entry.name, wanted) else { continue }
             if isSorted { return symbol(for: entry) }
             if let best = found, (best.address, best.size == 0 ? 1 : 0) <= (entry.address, entry.size == 0 ? 1 : 0) {
                 continue

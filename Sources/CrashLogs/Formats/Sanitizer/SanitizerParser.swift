@@ -122,6 +122,10 @@ struct SanitizerParser {
 
     /// ThreadSanitizer's `func file:line (module+0xoff)` after `#N `: a frame only when it ends in a module and offset.
     private static func threadSanitizerFrame(number: Int, _ rest: ArraySlice<UInt8>) -> FrameLine? {
+        // Looked at before any string is made: a tombstone's stack dump (`#00  0000007fe0ef2070  0000…`) has hundreds
+        // of lines that come here and end otherwise.
+        guard rest.last(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != 0x0D }) == 0x29
+        else { return nil }
         var text = Substring(String(decoding: rest, as: UTF8.self))
         while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
         guard text.hasSuffix(")"), let open = text.lastIndex(of: "("), let plus = text[open...].lastIndex(of: "+"),
