@@ -110,6 +110,7 @@ struct CacheBuildCommand: ParsableCommand {
     var binaries: [String]
 
     func run() throws {
+        if !quiet { DebugPathCheck.reportUnsearchable(debugPathOption.debugPaths) }
         let cache = try standardCache()
         if let problem = cache.prepare() {
             if !quiet { Output.error(problem) }

@@ -36,6 +36,7 @@ struct Core2MDCommand: ParsableCommand {
     var core: String
 
     func run() throws {
+        DebugPathCheck.reportUnsearchable(debugPathOption.debugPaths)
         let read: CoreFile
         do { read = try CoreFile(path: core) } catch {
             Output.error(error.description)

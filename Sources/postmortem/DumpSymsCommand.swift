@@ -56,6 +56,7 @@ struct DumpSymsCommand: ParsableCommand {
     }
 
     func run() throws {
+        DebugPathCheck.reportUnsearchable(debugPathOption.debugPaths)
         let locator = DebugFileLocator(
             search: DebugFileSearch(roots: debugPathOption.debugPaths),
             remote: DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline))

@@ -69,6 +69,7 @@ struct GroupCommand: ParsableCommand {
     }
 
     func run() throws {
+        DebugPathCheck.reportUnsearchable(debugPathOption.debugPaths)
         AllocatorTuning.keepFreedMemory()
         if printRules {
             Output.line(SignatureRules.defaultRulesText)

@@ -20,6 +20,7 @@ struct ImagesCommand: ParsableCommand {
     var paths: [String]
 
     func run() throws {
+        DebugPathCheck.reportUnsearchable(debugPathOption.debugPaths)
         let renderer = ImageInfoRenderer()
         let locator = DebugFileLocator(
             search: DebugFileSearch(roots: debugPathOption.debugPaths),

@@ -45,6 +45,7 @@ struct ObjectSelection: Equatable {
     /// status 1 when it cannot be read.
     func openSymbolizer() throws -> ImageSymbolizer {
         try checkValues()
+        DebugPathCheck.reportUnsearchable(debugPaths)
         do {
             let diagnostics = StandardErrorDiagnostics()
             let symbolizer = try ImageSymbolizer(

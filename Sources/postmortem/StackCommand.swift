@@ -34,6 +34,7 @@ struct StackCommand: ParsableCommand {
     var processIDs: [Int32]
 
     func run() throws {
+        DebugPathCheck.reportUnsearchable(debugPathOption.debugPaths)
         let remote = DebuginfodSetup.remoteDebugFiles(offline: offlineOption.offline)
         let diagnostics = StandardErrorDiagnostics(gathersSymbolTableOnly: !verboseOption.verbose)
         let symbolicator = Symbolicator(

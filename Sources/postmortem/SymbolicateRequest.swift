@@ -37,6 +37,7 @@ struct SymbolicateRequest: Equatable {
     /// - Throws: exit status 64 for bad option values, 1 when no log gave a report, 2 under `--strict` when a frame
     ///   stayed unresolved.
     func run() throws {
+        DebugPathCheck.reportUnsearchable(debugPaths)
         // (Checked here, not in validate(): a failing validate() makes ArgumentParser read -arch as short flags.)
         if let jobs, jobs < 1 {
             Output.error("--jobs takes a count of logs, 1 or more")

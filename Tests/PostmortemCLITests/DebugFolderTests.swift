@@ -34,6 +34,38 @@ struct DebugFolderTests {
         return try ChainParser.llvmSymbolizer(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// A `-d` that names no folder (mistyped, or the debug file itself) is said once on stderr, whatever the command,
+    /// and the run goes on with the rest: here the stripped binary then answers without its debug file's lines.
+    @Test func aDebugPathThatIsNoFolderIsSaid() throws {
+        let scratch = try Self.strippedProgram()
+        let address = try #require(
+            try Fixtures.run("nm", [scratch + "/dbg/deep/er/threads.debug"]).split(separator: "\n")
+                .first { $0.hasSuffix(" T main") }?.split(separator: " ").first.map { "0x" + $0 })
+        let missing = scratch + "/dgb", file = scratch + "/dbg/deep/er/threads.debug"
+        let wrong = try Command.postmortem(["resolve", "-o", scratch + "/threads", "-d", missing, "-d", file, address])
+        #expect(wrong.status == 0, "\(wrong.standardError)")
+        // Said before anything is looked for; then what the search without them found.
+        #expect(
+            wrong.errorLines == [
+                "postmortem: -d \(missing): no such folder",
+                "postmortem: -d \(file): not a folder (give the folder that holds it)",
+                "postmortem: \(scratch)/threads: no debug information found; using the symbol table only"
+            ], "\(wrong.standardError)")
+        #expect(!wrong.standardOutput.contains("threads.c:"), "\(wrong.standardOutput)")
+        let right = try Command.postmortem(["resolve", "-o", scratch + "/threads", "-d", scratch + "/dbg", address])
+        #expect(right.errorLines.isEmpty && right.standardOutput.contains("threads.c:"), "\(right.standardError)")
+        // A log of several reports, and `group`: the line once, the output as without the folder.
+        let log = "SampleCrashes/linux-groups"
+        for command in [["symbolicate", "--no-cache"], ["group", "--no-cache"]] {
+            let plain = try Command.postmortem(command + [log])
+            let told = try Command.postmortem(command + ["-d", missing, log])
+            #expect(told.standardOutput == plain.standardOutput, "\(command)")
+            #expect(
+                told.errorLines.filter { $0.contains(missing) } == ["postmortem: -d \(missing): no such folder"],
+                "\(command): \(told.standardError)")
+        }
+    }
+
     @Test func resolveFindsTheDebugFileByItsLink() throws {
         let scratch = try Self.strippedProgram()
         let address = try #require(
