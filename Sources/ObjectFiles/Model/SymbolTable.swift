@@ -109,14 +109,14 @@ package struct SymbolTable: Sendable {
         case .arrays(let entries, _, _):
             return entries[index]
         case .mapped(let bytes, let layout, _, let names):
-            let offset = layout.entries + index * layout.entrySize + (layout.entrySize - 20)
-            let size = bytes.u32(at: offset + 4), name = bytes.u32(at: offset + 8),
+            let offset = Self.fieldsOffset(index, in: layout)
+            let size = bytes.u32(at: offset + 4), name = bytes.u32(at: offset + Self.nameField),
                 sourceFile = bytes.u32(at: offset + 12)
             let packed = bytes.u32(at: offset + 16)
             let section = packed & 0xFF_FFFF, flags = packed >> 24
             return Entry(
                 address: layout.address(index, in: bytes), size: UInt64(size),
-                kind: flags & 1 == 0 ? .function : .object, name: Int(min(UInt64(name), UInt64(names.count))),
+                kind: flags & 1 == 0 ? .function : .object, name: Self.nameOffset(name, within: names.count),
                 section: section == 0xFF_FFFF || Int(section) >= sectionNames.count ? -1 : Int32(section),
                 sourceFile: sourceFile == .max || Int(sourceFile) >= names.count ? -1 : Int(sourceFile),
                 isLocal: flags & 2 != 0)
@@ -129,11 +129,22 @@ package struct SymbolTable: Sendable {
         switch storage {
         case .arrays(let entries, _, _): entries[index].name
         case .mapped(let bytes, let layout, _, let names):
-            Int(
-                min(
-                    UInt64(bytes.u32(at: layout.entries + index * layout.entrySize + layout.entrySize - 12)),
-                    UInt64(names.count)))
+            Self.nameOffset(bytes.u32(at: Self.fieldsOffset(index, in: layout) + Self.nameField), within: names.count)
         }
+    }
+
+    /// Where the fields after the address of the mapped entry at `index` start: size, name, source file, and section
+    /// with flags, four bytes each.
+    private static func fieldsOffset(_ index: Int, in layout: MappedLayout) -> Int {
+        layout.entries + index * layout.entrySize + (layout.entrySize - 20)
+    }
+
+    /// The name's field among them.
+    private static let nameField = 8
+
+    /// A stored name offset, kept within the names' `count` bytes (a damaged one names their end).
+    private static func nameOffset(_ stored: UInt32, within count: Int) -> Int {
+        Int(min(UInt64(stored), UInt64(count)))
     }
 
     /// The address of the entry at `index`, without decoding the rest of it.

@@ -128,7 +128,7 @@ struct SanitizerParser {
         else { return nil }
         var text = Substring(String(decoding: rest, as: UTF8.self))
         while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
-        guard text.hasSuffix(")"), let open = text.lastIndex(of: "("), let plus = text[open...].lastIndex(of: "+"),
+        guard let open = text.lastIndex(of: "("), let plus = text[open...].lastIndex(of: "+"),
             let offset = HexNumber.parse(String(text[text.index(after: plus)..<text.index(before: text.endIndex)])),
             plus > text.index(after: open)
         else { return nil }
