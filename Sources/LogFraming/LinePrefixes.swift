@@ -99,24 +99,29 @@ package struct LinePrefixes {
         var seen = Set<String>()
         let distinct = spread.filter { seen.insert(lines[$0].text).inserted }
         let neededOfDistinct = Int((Double(distinct.count) * minimumCoverage * 0.8).rounded(.up))
-        var counts: [Shape: Int] = [:]
+        // Shapes are counted by a digest of their classes, not as arrays (a key array copied and hashed at every
+        // blank of every line cost as much as the rest of a log's reading); the shape is rebuilt from a line that has it.
+        // Two shapes whose 64-bit digests collided would count as one; every shape kept is checked on all the lines below.
+        var counts: [UInt64: (count: Int, line: Int, tokens: Int)] = [:]
         for index in distinct {
             let tokens = tokens(of: lines[index].text)
             var blanks = 0
             // Indentation is the log's own (a sanitizer's frames, lldb's): a prefix starts with something else.
             guard let first = tokens.first, first.kind != UInt8(ascii: " ") else { continue }
-            var shape: Shape = []
+            var digest: UInt64 = 0xcbf2_9ce4_8422_2325
             for (position, token) in tokens.enumerated() {
-                shape.append(token.kind)
+                digest = (digest ^ UInt64(token.kind)) &* 0x100_0000_01b3
                 // A blank that ends the line leaves nothing after the prefix: a line with only the prefix counts too.
                 guard token.kind == UInt8(ascii: " "), position > 0 else { continue }
-                counts[shape, default: 0] += 1
+                counts[digest &+ UInt64(position), default: (0, index, position + 1)].count += 1
                 blanks += 1
                 if blanks == maximumBlanks { break }
             }
         }
         // On the spread a prefix may miss a few lines it has on the whole; the whole decides.
-        let kept = counts.filter { $0.value >= neededOfDistinct }.keys.sorted {
+        let kept = counts.values.filter { $0.count >= neededOfDistinct }.map { found in
+            tokens(of: lines[found.line].text).prefix(found.tokens).map(\.kind)
+        }.sorted {
             $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1)
         }
         return kept.filter { coverage(of: $0, in: all) >= minimumCoverage }

@@ -77,4 +77,21 @@ struct ByteSearchTests {
             #expect(text.containsByte(10) == bytes.contains(10))
         }
     }
+
+    /// A machine-readable row's fields, split over bytes, are the fields a split by character gives (texts without
+    /// combining marks, where the two differ by design: a mark after a separator is no character of its own by bytes).
+    @Test func splitsFieldsAsASplitByCharacterDoes() {
+        var generator = SeededGenerator(seed: 0xF1E1D)
+        let alphabet: [String] = ["a", "|", "|", " ", "é", "0", "\u{1F600}"]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }.joined()
+            let dropped = Int.random(in: 0...min(2, text.count), using: &generator)
+            let slice = Substring(text).dropFirst(dropped)
+            let expected = slice.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            #expect(slice.fields(separatedBy: UInt8(ascii: "|")).map(String.init) == expected, "\(slice)")
+            #expect(String(slice).fields(separatedBy: UInt8(ascii: "|")).map(String.init) == expected, "\(slice)")
+        }
+    }
 }

@@ -33,6 +33,26 @@ extension StringProtocol {
     /// The words of the text between runs of spaces (`split(separator: " ")`, over bytes).
     var spaceSeparatedFields: [Substring] { Array(SpaceSeparatedFields(Substring(self))) }
 
+    /// The fields between each `separator` (an ASCII byte), empty ones kept (`split(separator:
+    /// omittingEmptySubsequences: false)`, over bytes: splitting by character walks graphemes, a hundred times the cost
+    /// on a machine-readable row).
+    func fields(separatedBy separator: UInt8) -> [Substring] {
+        let text = Substring(self)
+        let utf8 = text.utf8
+        var fields: [Substring] = []
+        var start = utf8.startIndex
+        var cursor = start
+        while cursor < utf8.endIndex {
+            if utf8[cursor] == separator {
+                fields.append(Substring(utf8[start..<cursor]))
+                start = utf8.index(after: cursor)
+            }
+            utf8.formIndex(after: &cursor)
+        }
+        fields.append(Substring(utf8[start..<utf8.endIndex]))
+        return fields
+    }
+
     /// ``spaceSeparatedFields`` one at a time, for a reader that stops at a word (the rest of a long line is never
     /// split).
     var lazySpaceSeparatedFields: SpaceSeparatedFields { SpaceSeparatedFields(Substring(self)) }

@@ -20,26 +20,33 @@ struct BreakpadMachineReadableParser {
     }
 
     static func row(in line: String) -> Row? {
-        let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        // Only a frame row starts with its thread's number: the other rows are not split.
+        guard let first = line.utf8.first,
+            (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == UInt8(ascii: "-")
+                || first == UInt8(ascii: "+")
+        else { return nil }
+        let fields = line.fields(separatedBy: UInt8(ascii: "|"))
         guard fields.count == 7, let thread = Int(fields[0]), let frame = Int(fields[1]) else { return nil }
         return Row(
-            thread: thread, frame: frame, module: fields[2], function: fields[3], file: fields[4], line: fields[5],
-            offset: HexNumber.parse(fields[6]))
+            thread: thread, frame: frame, module: String(fields[2]), function: String(fields[3]),
+            file: String(fields[4]), line: String(fields[5]), offset: HexNumber.parse(fields[6]))
     }
 
     static func parse(_ lines: [LogLine]) -> CrashReport {
         var report = CrashReport(format: .breakpadStackwalk, exception: nil, threads: [], images: [], lines: lines)
         var crashedThread: Int?
-        for line in lines {
-            let fields = line.text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        for line in lines where line.firstByte == UInt8(ascii: "M") || line.firstByte == UInt8(ascii: "C") {
+            let fields = line.text.fields(separatedBy: UInt8(ascii: "|"))
             if fields.first == "Module", fields.count >= 7 {
                 // Breakpad's debug id (a GUID plus an age) is not the build-id it was made from: it is not kept.
                 report.images.append(
                     CrashImage(
-                        name: fields[1], path: nil, loadAddress: HexNumber.parse(fields[5]),
+                        name: String(fields[1]), path: nil, loadAddress: HexNumber.parse(fields[5]),
                         endAddress: HexNumber.parse(fields[6])))
             } else if fields.first == "Crash", fields.count >= 4 {
-                if !fields[1].isEmpty { report.exception = CrashReport.Exception(type: fields[1], message: nil) }
+                if !fields[1].isEmpty {
+                    report.exception = CrashReport.Exception(type: String(fields[1]), message: nil)
+                }
                 crashedThread = Int(fields[3])
             }
         }

@@ -32,7 +32,8 @@ struct BreakpadStackwalkParser {
             guard let offset = HexNumber.parse("0x" + rest[plus.upperBound...]) else { return nil }
             return FrameLine(index: index, module: String(rest[..<plus.lowerBound]), offset: offset, hasLocation: false)
         }
-        guard let bang = rest.firstIndex(of: "!") else { return nil }
+        // The `!` found over the bytes: a search by character walks graphemes, most of a long frame line's reading.
+        guard let bang = Substring(rest).firstIndex(ofByte: UInt8(ascii: "!")) else { return nil }
         let module = String(rest[..<bang])
         guard !module.includes(" ") else { return nil }
         var function = String(rest[rest.index(after: bang)...])
@@ -59,7 +60,7 @@ struct BreakpadStackwalkParser {
 
     /// `0x555f608000 - 0x555f6c7fff  breakpad_unittests  ???  (main)`.
     static func module(in line: String) -> CrashImage? {
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        let fields = line.spaceSeparatedFields
         guard fields.count >= 4, fields[1] == "-", let start = HexNumber.parse(fields[0]),
             let end = HexNumber.parse(fields[2])
         else { return nil }
@@ -81,7 +82,8 @@ struct BreakpadStackwalkParser {
         }
         var threads = ThreadBuilder()
         var foundByInlining: Set<Int> = []
-        for (number, line) in lines.enumerated() where line.text.trimmingWhitespace == "Found by: inlining" {
+        for (number, line) in lines.enumerated()
+        where line.firstByte == UInt8(ascii: " ") && Substring(line.text).trimmingBlanks == "Found by: inlining" {
             // The frame line above the registers: the nearest frame line before it.
             var above = number - 1
             while above >= 0, frame(in: lines[above].text) == nil { above -= 1 }

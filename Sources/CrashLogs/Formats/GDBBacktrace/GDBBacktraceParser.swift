@@ -1,4 +1,5 @@
 import LogFraming
+import PostmortemCore
 
 /// Parses gdb's `bt` (and `thread apply all bt`): `#N  0xADDR in func (args) at file:line` or
 /// `… from /lib/x.so`, `Thread N (…):` headers, and the `info proc mappings` table when the log has
@@ -16,30 +17,53 @@ struct GDBBacktraceParser {
     static let signalLine = "<signal handler called>"
 
     static func frame(in line: String) -> FrameLine? {
-        guard line.utf8.first == UInt8(ascii: "#") else { return nil }
-        var text = Substring(line.utf8.dropFirst())
-        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].first == UInt8(ascii: " ") else {
-            return nil
+        // Over the line's bytes by offset: every line of a log comes here, and steps through substring views cost
+        // more than the reading.
+        let bytes = line.utf8.span
+        guard bytes.count > 1, bytes[0] == UInt8(ascii: "#") else { return nil }
+        var cursor = 1, index = 0
+        while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
+            guard cursor < 19 else { return nil }
+            index = index * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+            cursor += 1
         }
-        text = Substring(text.utf8[digitsEnd...]).droppingLeadingSpaces
+        guard cursor > 1, cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") else { return nil }
+        while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
         var address: UInt64?
-        if text.utf8.starts(with: "0x".utf8), let space = text.utf8.firstIndex(of: UInt8(ascii: " ")),
-            text.utf8[space...].starts(with: " in ".utf8)
-        {
-            address = HexNumber.parse(utf8: text.utf8[..<space])
+        var space = cursor
+        while space < bytes.count, bytes[space] != UInt8(ascii: " ") { space += 1 }
+        if starts(bytes, at: cursor, with: "0x"), starts(bytes, at: space, with: " in ") {
+            address = HexNumber.parse(bytes, cursor..<space)
             guard address != nil else { return nil }
-            text = Substring(text.utf8[text.utf8.index(space, offsetBy: 4)...])
+            cursor = space + 4
         }
+        let rest = bytes.extracting(cursor..<bytes.count)
         var library: String?
-        if let from = text.lastRange(of: " from ") { library = String(text[from.upperBound...]).trimmingWhitespace }
-        let hasLocation = text.includes(" at ")
-        let name =
-            text.hasPrefix(signalLine)
-            ? Substring(signalLine)
-            : Substring(text.utf8.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "(") })
-        return FrameLine(
-            index: index, address: address, function: name == "??" || name.isEmpty ? nil : String(name),
-            library: library, hasLocation: hasLocation)
+        if let from = ByteSearch.lastOffset(of: " from ".utf8.span, in: rest) {
+            library = LineBytes.text(LineBytes.trimmed(cursor + from + 6..<bytes.count, in: bytes), of: line)
+        }
+        let hasLocation = ByteSearch.firstOffset(of: " at ".utf8.span, in: rest) != nil
+        var function: String?
+        if starts(bytes, at: cursor, with: signalLine) {
+            function = signalLine
+        } else {
+            var nameEnd = cursor
+            while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: " "), bytes[nameEnd] != UInt8(ascii: "(") {
+                nameEnd += 1
+            }
+            let isUnknown =
+                nameEnd - cursor == 2 && bytes[cursor] == UInt8(ascii: "?") && bytes[cursor + 1] == UInt8(ascii: "?")
+            if nameEnd > cursor, !isUnknown { function = LineBytes.text(cursor..<nameEnd, of: line) }
+        }
+        return FrameLine(index: index, address: address, function: function, library: library, hasLocation: hasLocation)
+    }
+
+    /// Whether `bytes` hold `word` at `offset`.
+    private static func starts(_ bytes: Span<UInt8>, at offset: Int, with word: String) -> Bool {
+        let wanted = word.utf8.span
+        guard offset >= 0, bytes.count - offset >= wanted.count else { return false }
+        for position in 0..<wanted.count where bytes[offset + position] != wanted[position] { return false }
+        return true
     }
 
     /// Two frames, or one in gdb's own output (its prompt, or the signal that stopped the program): a core file

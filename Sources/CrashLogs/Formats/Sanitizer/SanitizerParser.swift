@@ -126,16 +126,20 @@ struct SanitizerParser {
         // of lines that come here and end otherwise.
         guard rest.last(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != 0x0D }) == 0x29
         else { return nil }
-        var text = Substring(String(decoding: rest, as: UTF8.self))
-        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
-        guard let open = text.lastIndex(of: "("), let plus = text[open...].lastIndex(of: "+"),
-            let offset = HexNumber.parse(String(text[text.index(after: plus)..<text.index(before: text.endIndex)])),
-            plus > text.index(after: open)
+        // Over the bytes: every frame of a report comes here, and a search by character walks graphemes.
+        var end = rest.endIndex
+        while end > rest.startIndex, rest[end - 1] == 0x20 || rest[end - 1] == 0x09 || rest[end - 1] == 0x0D {
+            end -= 1
+        }
+        let close = end - 1
+        guard let open = rest[..<close].lastIndex(of: UInt8(ascii: "(")),
+            let plus = rest[open..<close].lastIndex(of: UInt8(ascii: "+")), plus > open + 1,
+            let offset = HexNumber.parse(utf8: rest[(plus + 1)..<close])
         else { return nil }
-        let module = String(text[text.index(after: open)..<plus])
-        let words = text[..<open].split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let module = String(decoding: rest[(open + 1)..<plus], as: UTF8.self)
+        let words = rest[..<open].split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
         guard words.count == 2 else { return nil }
-        let function = words[0] == "<null>" ? nil : String(words[0])
+        let function = words[0].elementsEqual("<null>".utf8) ? nil : String(decoding: words[0], as: UTF8.self)
         return FrameLine(index: number, pc: nil, function: function, module: module, offset: offset, buildID: nil)
     }
 
