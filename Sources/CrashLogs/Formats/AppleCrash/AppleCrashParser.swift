@@ -141,8 +141,43 @@ struct AppleCrashParser {
             if let thread = current, !thread.frames.isEmpty { report.threads.append(thread) }
             current = nil
         }
+        // Reads `text`, line `number`, as a frame of the current thread; a line that is none ends the thread when it is
+        // blank or another thread's header.
+        func appendFrame(_ text: String, _ number: Int) {
+            guard let parsed = frame(in: text) else {
+                if text.trimmingWhitespace.isEmpty || text.hasPrefix("Thread ") { close() }
+                return
+            }
+            let image =
+                imageNamed[parsed.image]
+                ?? report.images.firstIndex { image in
+                    guard let start = image.loadAddress, let end = image.endAddress else { return false }
+                    return parsed.address >= start && parsed.address <= end
+                }
+            // Apple's rule: frame 0 is where the thread was; every other frame is a return address.
+            let kind: AddressKind = parsed.index == 0 ? .programCounter : .returnAddress
+            var frame = CrashFrame(
+                index: parsed.index, address: parsed.address, addressKind: kind, image: image,
+                imageOffset: nil, symbolInLog: parsed.symbol,
+                symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset,
+                lineNumber: number, lineStyle: parsed.style(in: text))
+            if let image, let start = report.images[image].loadAddress, parsed.address >= start {
+                frame.imageOffset = parsed.address - start
+            } else if parsed.base != nil, let offset = parsed.offset {
+                // `0xBASE + N` of an image the list does not hold: N is still the offset into it.
+                frame.imageOffset = offset
+            }
+            current?.frames.append(frame)
+        }
         for (number, line) in lines.enumerated() {
             let text = line.text
+            // Every header and section title starts with a capital letter; a frame line with its number: most lines
+            // of a report are frames, which skip the dozen prefix tests below.
+            let isNumbered = line.firstByte >= UInt8(ascii: "0") && line.firstByte <= UInt8(ascii: "9")
+            if isNumbered, !inApplicationInformation {
+                if current != nil { appendFrame(text, number) }
+                continue
+            }
             if text.hasPrefix("Binary Images:") { close(); break }
             if text.hasPrefix("Exception Type:") {
                 exceptionType = String(text.dropFirst("Exception Type:".count)).trimmingWhitespace
@@ -173,30 +208,7 @@ struct AppleCrashParser {
                 continue
             }
             guard current != nil else { continue }
-            guard let parsed = frame(in: text) else {
-                if text.trimmingWhitespace.isEmpty || text.hasPrefix("Thread ") { close() }
-                continue
-            }
-            let image =
-                imageNamed[parsed.image]
-                ?? report.images.firstIndex { image in
-                    guard let start = image.loadAddress, let end = image.endAddress else { return false }
-                    return parsed.address >= start && parsed.address <= end
-                }
-            // Apple's rule: frame 0 is where the thread was; every other frame is a return address.
-            let kind: AddressKind = parsed.index == 0 ? .programCounter : .returnAddress
-            var frame = CrashFrame(
-                index: parsed.index, address: parsed.address, addressKind: kind, image: image,
-                imageOffset: nil, symbolInLog: parsed.symbol,
-                symbolOffsetInLog: parsed.symbol == nil ? nil : parsed.offset,
-                lineNumber: number, lineStyle: parsed.style(in: text))
-            if let image, let start = report.images[image].loadAddress, parsed.address >= start {
-                frame.imageOffset = parsed.address - start
-            } else if parsed.base != nil, let offset = parsed.offset {
-                // `0xBASE + N` of an image the list does not hold: N is still the offset into it.
-                frame.imageOffset = offset
-            }
-            current?.frames.append(frame)
+            appendFrame(text, number)
         }
         close()
         if exceptionType != nil || !messages.isEmpty {

@@ -91,10 +91,12 @@ struct SwiftBacktraceParser {
         var crashReason: String?
         var inImages = false
         // Images come last: collect them first, so frames can be placed in them.
+        // Lines are looked at trimmed in place (a trimmed copy of every indented line was most of a small report's
+        // reading); a string is made of the few that are read further.
         for line in lines {
-            let text = line.text.trimmingWhitespace
-            if text.hasPrefix("Images") { inImages = true; continue }
-            if inImages, let image = image(in: text) { report.images.append(image) }
+            let text = Substring(line.text).trimmingBlanks
+            if text.startsWithBytes("Images") { inImages = true; continue }
+            if inImages, let image = image(in: String(text)) { report.images.append(image) }
         }
         var thread: CrashThread?
         func close() {
@@ -103,8 +105,8 @@ struct SwiftBacktraceParser {
         }
         inImages = false
         for (number, line) in lines.enumerated() {
-            let text = line.text.trimmingWhitespace
-            if text.hasPrefix("Images") || text.hasPrefix("Registers:") { close(); inImages = true }
+            let text = Substring(line.text).trimmingBlanks
+            if text.startsWithBytes("Images") || text.startsWithBytes("Registers:") { close(); inImages = true }
             if inImages { continue }
             if let range = text.range(of: "Fatal error: ") {
                 fatalMessage = fatalMessage ?? String(text[range.upperBound...])
@@ -115,7 +117,7 @@ struct SwiftBacktraceParser {
                 if let at = reason.lastRange(of: " at 0x") { reason = String(reason[..<at.lowerBound]) }
                 crashReason = reason
             }
-            if text.hasPrefix("Thread "), text.hasSuffix(":") {
+            if text.startsWithBytes("Thread "), text.endsWithByte(UInt8(ascii: ":")) {
                 close()
                 let header = text.dropFirst("Thread ".count).dropLast()
                 let index = Int(header.prefix { $0.isASCIIDigit }) ?? report.threads.count
@@ -128,7 +130,7 @@ struct SwiftBacktraceParser {
             }
             guard thread != nil else { continue }
             let parsedFrame = frame(in: line.text)
-            if parsedFrame == nil, let friendly = friendlyFrame(in: text) {
+            if parsedFrame == nil, let friendly = friendlyFrame(in: String(text)) {
                 // The interactive backtracer's friendly frames: named and placed already, without addresses.
                 let image = report.imageIndex(named: friendly.image, path: nil)
                 var frame = CrashFrame(

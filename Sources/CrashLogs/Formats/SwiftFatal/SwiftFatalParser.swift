@@ -9,10 +9,15 @@ struct SwiftFatalParser {
     }
 
     static let failureKinds = ["Fatal error: ", "Assertion failed: ", "Precondition failed: "]
+    /// The lines that state a failure, the first found in a report giving its exception.
+    private static let exceptionMarkers = failureKinds + ["Unexpectedly found nil"]
 
     /// The runtime's failure line, which names where it failed: `Fatal error: MESSAGE: file F.swift, line 3` (Swift 5.2
     /// and before) or `F.swift:3: Fatal error: MESSAGE`. A report of one, even without a trace after it.
     static func isRuntimeFailure(_ text: String) -> Bool {
+        // Every kind ends in `r: ` or `d: `: one pass over the bytes rules out most lines (every line of a log with a
+        // failure marker comes here) before three searches.
+        guard mayHoldFailureKind(text) else { return false }
         for kind in failureKinds {
             guard let range = text.range(of: kind) else { continue }
             if text[range.upperBound...].includes(": file "), text.includes(", line ") { return true }
@@ -25,6 +30,19 @@ struct SwiftFatalParser {
             {
                 return true
             }
+        }
+        return false
+    }
+
+    /// Whether `text` holds a `: ` after an `r` or a `d`, as each of ``failureKinds`` ends.
+    private static func mayHoldFailureKind(_ text: String) -> Bool {
+        let bytes = text.utf8.span
+        guard bytes.count >= 4 else { return false }
+        for offset in 1..<bytes.count - 1
+        where bytes[offset] == UInt8(ascii: ":") && bytes[offset + 1] == UInt8(ascii: " ")
+            && (bytes[offset - 1] == UInt8(ascii: "r") || bytes[offset - 1] == UInt8(ascii: "d"))
+        {
+            return true
         }
         return false
     }
@@ -42,11 +60,14 @@ struct SwiftFatalParser {
         var inTrace = false
         for (number, line) in lines.enumerated() {
             let text = line.text
-            for marker in failureKinds + ["Unexpectedly found nil"] {
-                guard report.exception == nil, let range = text.range(of: marker) else { continue }
-                let kind = String(marker.prefix { $0 != ":" })
-                report.exception = CrashReport.Exception(
-                    type: kind.trimmingWhitespace, message: String(text[range.lowerBound...]))
+            if report.exception == nil {
+                for marker in exceptionMarkers {
+                    guard let range = text.range(of: marker) else { continue }
+                    let kind = String(marker.prefix { $0 != ":" })
+                    report.exception = CrashReport.Exception(
+                        type: kind.trimmingWhitespace, message: String(text[range.lowerBound...]))
+                    break
+                }
             }
             if text.hasPrefix("Current stack trace:") {
                 stacks.close(into: &report)
