@@ -20,8 +20,13 @@ struct SwiftBacktraceLayout {
         var result: [Int: [String]] = [:]
         for thread in report.threads
         where thread.frames.contains(where: { !$0.symbols.isEmpty && !$0.isSymbolicatedInLog }) {
-            guard let first = thread.frames.map(\.lineNumber).min(), let last = thread.frames.map(\.lineNumber).max()
-            else { continue }
+            // Loops, not key paths: a key path applied per frame cost more than the rest of laying out the frame.
+            var first = Int.max, last = Int.min
+            for frame in thread.frames {
+                first = min(first, frame.lineNumber)
+                last = max(last, frame.lineNumber)
+            }
+            guard first <= last else { continue }
             var rows: [(line: Int, rows: [Row])] = []
             var added = 0
             for number in first...min(last + 1, report.lines.count - 1) {
@@ -35,9 +40,7 @@ struct SwiftBacktraceLayout {
                     // What the address says of itself stays; what the symbol says is worked out again.
                     parsed.tags.removeAll { $0 == "thunk" || $0 == "system" }
                 }
-                let address =
-                    "0x" + String(repeating: "0", count: max(0, 16 - String(parsed.address, radix: 16).count))
-                    + String(parsed.address, radix: 16)
+                let address = Self.paddedHex(parsed.address)
                 guard let frame, !frame.symbols.isEmpty else {
                     rows.append(
                         (
@@ -70,19 +73,20 @@ struct SwiftBacktraceLayout {
                 added += frame.symbols.count - 1
                 rows.append((number, symbolRows))
             }
-            let frames = rows.flatMap(\.rows).compactMap { row -> (Int, String)? in
-                if case .frame(let number, let tags, _) = row { return (number, tags.joined(separator: " ")) }
-                return nil
+            var numberWidth = 3, tagWidth = 0
+            for (_, lineRows) in rows {
+                for case .frame(let number, let tags, _) in lineRows {
+                    numberWidth = max(numberWidth, String(number).utf8.count)
+                    tagWidth = max(tagWidth, tags.joined(separator: " ").count)
+                }
             }
-            let numberWidth = max(3, frames.map { String($0.0).count }.max() ?? 0)
-            let tagWidth = frames.map(\.1.count).max() ?? 0
             for (line, lineRows) in rows {
                 result[line] = lineRows.map { row in
                     switch row {
                     case .elision: return "..."
                     case .frame(let number, let tags, let text):
                         let digits = String(number), tagText = tags.joined(separator: " ")
-                        return String(repeating: " ", count: numberWidth - digits.count) + digits + " "
+                        return String(repeating: " ", count: numberWidth - digits.utf8.count) + digits + " "
                             + tagText + String(repeating: " ", count: tagWidth - tagText.count) + " " + text
                     }
                 }
@@ -93,10 +97,38 @@ struct SwiftBacktraceLayout {
 
     /// `47      ...` (or `...` alone): frames the backtracer left out.
     static func isElision(_ text: String) -> Bool {
-        let trimmed = Substring(text).droppingLeadingSpaces
-        if trimmed == "..." { return true }
-        let digits = trimmed.prefix { $0.isASCIIDigit }
-        return !digits.isEmpty && trimmed.dropFirst(digits.count).trimmingBlanks == "..."
+        // Over the bytes: asked of every line of a thread, where comparing characters cost more than laying it out.
+        let bytes = text.utf8.span
+        var start = 0
+        while start < bytes.count, bytes[start] == UInt8(ascii: " ") { start += 1 }
+        if isEllipsis(bytes, start..<bytes.count) { return true }
+        var digitsEnd = start
+        while digitsEnd < bytes.count, bytes[digitsEnd] >= UInt8(ascii: "0"), bytes[digitsEnd] <= UInt8(ascii: "9") {
+            digitsEnd += 1
+        }
+        return digitsEnd > start && isEllipsis(bytes, LineBytes.trimmed(digitsEnd..<bytes.count, in: bytes))
+    }
+
+    /// Whether `range` of `bytes` is `...`.
+    private static func isEllipsis(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        range.count == 3 && bytes[range.lowerBound] == UInt8(ascii: ".")
+            && bytes[range.lowerBound + 1] == UInt8(ascii: ".")
+            && bytes[range.lowerBound + 2] == UInt8(ascii: ".")
+    }
+
+    /// `0x` and `value`'s 16 hex digits, as the backtracer writes an address.
+    private static func paddedHex(_ value: UInt64) -> String {
+        // Digit by digit into one buffer: `String(_:radix:)`, padding and joining cost more than the frame's lookup.
+        var text = [UInt8](repeating: UInt8(ascii: "0"), count: 18)
+        text[1] = UInt8(ascii: "x")
+        var rest = value, position = 17
+        while rest > 0 {
+            let digit = UInt8(rest & 0xF)
+            text[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            rest >>= 4
+            position -= 1
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The offset into the function as the runtime prints it: from the call instruction for a return address.
