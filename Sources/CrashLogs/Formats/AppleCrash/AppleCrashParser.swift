@@ -25,27 +25,36 @@ struct AppleCrashParser {
 
     /// `12  UIKitCore    \t   0x183442f24 -[UIView(Hierarchy) _setBackgroundColor:] + 564`, `42  Demo  0x100f4c4b4 0x100e88000 + 804020`.
     static func frame(in line: String) -> FrameLine? {
-        // Cheap test first: other formats' readers ask this of lines that are no frame.
-        guard Substring(line).startsWithNumberedField else { return nil }
-        let utf8 = line.utf8
-        let end = utf8.endIndex
-        guard let (index, digitsEnd) = Substring(line).droppingLeadingSpaces.leadingDecimal(),
-            digitsEnd < end, utf8[digitsEnd].isBlank
-        else { return nil }
-        var cursor = digitsEnd
+        // By offset over the line's bytes: a report has hundreds of frames (and other formats' readers ask this of
+        // lines that are no frame), and steps through the string's views cost more than the reading.
+        let bytes = line.utf8.span
+        var cursor = 0
+        while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
+        var index = 0, digits = 0
+        while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
+            guard digits < 18 else { return nil }
+            index = index * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+            digits += 1
+            cursor += 1
+        }
+        guard digits > 0, cursor < bytes.count, bytes[cursor].isBlank else { return nil }
         // The image name may hold spaces; the address is the first `0x…` word after it.
-        var imageStart: String.Index?
+        var imageStart: Int?
         var imageEnd = cursor
-        while cursor < end {
-            while cursor < end, utf8[cursor].isBlank { utf8.formIndex(after: &cursor) }
-            guard cursor < end else { return nil }
+        while cursor < bytes.count {
+            while cursor < bytes.count, bytes[cursor].isBlank { cursor += 1 }
+            guard cursor < bytes.count else { return nil }
             var wordEnd = cursor
-            while wordEnd < end, !utf8[wordEnd].isBlank { utf8.formIndex(after: &wordEnd) }
-            if let imageStart, let address = HexNumber.parse(utf8: utf8[cursor..<wordEnd]) {
-                var image = Substring(utf8[imageStart..<imageEnd])
-                if image.utf8.starts(with: "+ ".utf8) { image = image.dropFirst(2) }
-                var frame = FrameLine(index: index, image: String(image), address: address, tailStart: wordEnd)
-                Self.readTail(Substring(utf8[wordEnd..<end]), into: &frame)
+            while wordEnd < bytes.count, !bytes[wordEnd].isBlank { wordEnd += 1 }
+            if var start = imageStart, let address = HexNumber.parse(bytes, cursor..<wordEnd) {
+                if imageEnd - start >= 2, bytes[start] == UInt8(ascii: "+"), bytes[start + 1] == UInt8(ascii: " ") {
+                    start += 2
+                }
+                let utf8 = line.utf8
+                var frame = FrameLine(
+                    index: index, image: LineBytes.text(start..<imageEnd, of: line), address: address,
+                    tailStart: utf8.index(utf8.startIndex, offsetBy: wordEnd))
+                Self.readTail(wordEnd..<bytes.count, of: line, into: &frame)
                 return frame
             }
             if imageStart == nil { imageStart = cursor }
@@ -55,17 +64,26 @@ struct AppleCrashParser {
         return nil
     }
 
-    /// The text after the address: `0xBASE + N` or `symbol + N` (anything after N is ignored).
-    private static func readTail(_ tail: Substring, into frame: inout FrameLine) {
-        let text = tail.trimmingBlanks
-        guard let plus = text.range(of: " + ") else { return }
-        let head = text[..<plus.lowerBound]
-        frame.offset = UInt64(
-            Substring(text.utf8[plus.upperBound...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }))
-        if let base = HexNumber.parse(head) {
+    /// The text after the address (`range` of `line`): `0xBASE + N` or `symbol + N` (anything after N is ignored).
+    private static func readTail(_ range: Range<Int>, of line: String, into frame: inout FrameLine) {
+        let bytes = line.utf8.span
+        let text = LineBytes.trimmed(range, in: bytes)
+        guard let found = ByteSearch.firstOffset(of: " + ".utf8.span, in: bytes.extracting(text)) else { return }
+        let head = text.lowerBound..<text.lowerBound + found
+        var position = head.upperBound + 3, offset: UInt64 = 0, digits = 0, overflowed = false
+        while position < text.upperBound, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+            let (times10, overflow1) = offset.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
+            overflowed = overflowed || overflow1 || overflow2
+            offset = sum
+            digits += 1
+            position += 1
+        }
+        frame.offset = digits > 0 && !overflowed ? offset : nil
+        if let base = HexNumber.parse(bytes, head) {
             frame.base = base
         } else if !head.isEmpty {
-            frame.symbol = String(head)
+            frame.symbol = LineBytes.text(head, of: line)
         }
     }
 
