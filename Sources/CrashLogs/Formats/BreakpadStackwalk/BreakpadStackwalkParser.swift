@@ -1,4 +1,5 @@
 import LogFraming
+import PostmortemCore
 
 /// Parses the human output of breakpad's `minidump_stackwalk` and rust-minidump's `minidump-stackwalk`:
 /// `Thread N (crashed)` blocks of ` 0  module!func [file : line + 0xc]`, ` 3  module + 0x1234` or
@@ -14,38 +15,74 @@ struct BreakpadStackwalkParser {
     }
 
     static func frame(in line: String) -> FrameLine? {
-        // The frame's number and the two spaces after it, over the bytes: every line of a report comes here, and
-        // walking characters to find the number cost more than the rest of the reading.
-        let utf8 = line.utf8
-        var start = utf8.startIndex
-        while start < utf8.endIndex, utf8[start].isBlank { utf8.formIndex(after: &start) }
-        let text = Substring(utf8[start...])
-        guard let (index, digitsEnd) = text.leadingDecimal(), text.utf8[digitsEnd...].starts(with: "  ".utf8) else {
+        // By offset over the line's bytes: every line of a report comes here, and steps through the string's views and
+        // substrings cost more than the reading. Strings are made of the module and the function only.
+        let bytes = line.utf8.span
+        var cursor = 0
+        while cursor < bytes.count, bytes[cursor].isBlank { cursor += 1 }
+        var index = 0, digits = 0
+        while cursor < bytes.count, isDigit(bytes[cursor]) {
+            guard digits < 18 else { return nil }
+            index = index * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+            digits += 1
+            cursor += 1
+        }
+        guard digits > 0, cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: " "),
+            bytes[cursor + 1] == UInt8(ascii: " ")
+        else { return nil }
+        let rest = LineBytes.trimmed(cursor..<bytes.count, in: bytes)
+        // `0xf00800`, possibly followed by rust-minidump's `(unloaded many.dll@0x460)` notes.
+        if !rest.isEmpty, bytes[rest.lowerBound] == UInt8(ascii: "0") {
+            var wordEnd = rest.lowerBound
+            while wordEnd < rest.upperBound, bytes[wordEnd] != UInt8(ascii: " ") { wordEnd += 1 }
+            if let address = HexNumber.parse(bytes, rest.lowerBound..<wordEnd) {
+                return FrameLine(index: index, address: address, hasLocation: false)
+            }
+        }
+        let bang = firstOffset(of: UInt8(ascii: "!"), in: bytes, rest)
+        if bang == nil, let plus = firstOffset(of: " + 0x", in: bytes, rest) {
+            guard let offset = HexNumber.parse(bytes, plus + 3..<rest.upperBound) else { return nil }
+            return FrameLine(
+                index: index, module: LineBytes.text(rest.lowerBound..<plus, of: line), offset: offset,
+                hasLocation: false)
+        }
+        guard let bang, firstOffset(of: UInt8(ascii: " "), in: bytes, rest.lowerBound..<bang) == nil else {
             return nil
         }
-        let rest = String(text[digitsEnd...]).trimmingWhitespace
-        // `0xf00800`, possibly followed by rust-minidump's `(unloaded many.dll@0x460)` notes.
-        if rest.utf8.first == UInt8(ascii: "0"), let address = HexNumber.parse(utf8: rest.utf8.prefix { $0 != 0x20 }) {
-            return FrameLine(index: index, address: address, hasLocation: false)
+        var function = bang + 1..<rest.upperBound
+        let hasLocation =
+            !function.isEmpty && bytes[function.upperBound - 1] == UInt8(ascii: "]")
+            && firstOffset(of: " [", in: bytes, function) != nil
+        if hasLocation, let open = ByteSearch.lastOffset(of: " [".utf8.span, in: bytes.extracting(function)) {
+            function = function.lowerBound..<function.lowerBound + open
         }
-        if let plus = rest.range(of: " + 0x"), !rest.includes("!") {
-            guard let offset = HexNumber.parse("0x" + rest[plus.upperBound...]) else { return nil }
-            return FrameLine(index: index, module: String(rest[..<plus.lowerBound]), offset: offset, hasLocation: false)
-        }
-        // The `!` found over the bytes: a search by character walks graphemes, most of a long frame line's reading.
-        guard let bang = Substring(rest).firstIndex(ofByte: UInt8(ascii: "!")) else { return nil }
-        let module = String(rest[..<bang])
-        guard !module.includes(" ") else { return nil }
-        var function = String(rest[rest.index(after: bang)...])
-        let hasLocation = function.hasSuffix("]") && function.includes(" [")
-        if hasLocation, let open = function.lastRange(of: " [") { function = String(function[..<open.lowerBound]) }
         var offset: UInt64?
-        if let plus = function.lastRange(of: " + 0x"), let value = HexNumber.parse("0x" + function[plus.upperBound...])
+        if let plus = ByteSearch.lastOffset(of: " + 0x".utf8.span, in: bytes.extracting(function)),
+            let value = HexNumber.parse(bytes, function.lowerBound + plus + 3..<function.upperBound)
         {
             offset = value
-            function = String(function[..<plus.lowerBound])
+            function = function.lowerBound..<function.lowerBound + plus
         }
-        return FrameLine(index: index, module: module, function: function, offset: offset, hasLocation: hasLocation)
+        return FrameLine(
+            index: index, module: LineBytes.text(rest.lowerBound..<bang, of: line),
+            function: LineBytes.text(function, of: line), offset: offset, hasLocation: hasLocation)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// Where `byte` first lies within `range` of `bytes`, as an offset in `bytes`.
+    private static func firstOffset(of byte: UInt8, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
+        var position = range.lowerBound
+        while position < range.upperBound {
+            if bytes[position] == byte { return position }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Where `needle` first starts within `range` of `bytes`, as an offset in `bytes`.
+    private static func firstOffset(of needle: String, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
+        ByteSearch.firstOffset(of: needle.utf8.span, in: bytes.extracting(range)).map { range.lowerBound + $0 }
     }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
@@ -91,19 +128,23 @@ struct BreakpadStackwalkParser {
         }
         for (number, line) in lines.enumerated() {
             let text = line.text
-            if text.hasPrefix("Crash reason:") {
-                let reason = String(text.dropFirst("Crash reason:".count)).trimmingWhitespace
-                if !reason.isEmpty { report.exception = CrashReport.Exception(type: reason, message: nil) }
+            // The headers start with a capital letter, frames and registers with a blank or a digit.
+            let first = line.firstByte
+            if first == UInt8(ascii: "C") || first == UInt8(ascii: "T") || first == UInt8(ascii: "L") {
+                if text.hasPrefix("Crash reason:") {
+                    let reason = String(text.dropFirst("Crash reason:".count)).trimmingWhitespace
+                    if !reason.isEmpty { report.exception = CrashReport.Exception(type: reason, message: nil) }
+                }
+                if text.hasPrefix("Thread "), !text.hasPrefix("Thread state") {
+                    let digits = text.dropFirst("Thread ".count).prefix { $0.isASCIIDigit }
+                    threads.begin(
+                        CrashThread(
+                            index: Int(digits) ?? report.threads.count, name: text,
+                            crashed: text.includes("(crashed)"), frames: []), into: &report)
+                    continue
+                }
+                if text.hasPrefix("Loaded modules:") { threads.close(into: &report); break }
             }
-            if text.hasPrefix("Thread "), !text.hasPrefix("Thread state") {
-                let digits = text.dropFirst("Thread ".count).prefix { $0.isASCIIDigit }
-                threads.begin(
-                    CrashThread(
-                        index: Int(digits) ?? report.threads.count, name: text, crashed: text.includes("(crashed)"),
-                        frames: []), into: &report)
-                continue
-            }
-            if text.hasPrefix("Loaded modules:") { threads.close(into: &report); break }
             guard threads.isOpen, let parsed = frame(in: text) else { continue }
             let image =
                 parsed.module.flatMap { module in report.images.firstIndex { $0.name == module } }
