@@ -25,7 +25,13 @@ public struct CrashReport: Sendable {
     /// The images the frames are in (frames refer to them by index), with load addresses and ids when the log gives them.
     public var images: [CrashImage]
     /// The log's lines, each with its line ending, exactly as read.
-    public var lines: [LogLine]
+    public var lines: [LogLine] {
+        didSet { bytesAsRead = nil }
+    }
+    /// The bytes ``lines`` were split from, when the report is every line of a log (or a piece of one) that no logger
+    /// framed: the report printed back unchanged is these bytes, and joining its lines again is spared. Cleared when
+    /// ``lines`` change.
+    package var bytesAsRead: [UInt8]?
     /// What the parser noticed about the log (a truncated section, an odd line), one line each.
     public var warnings: [String]
 

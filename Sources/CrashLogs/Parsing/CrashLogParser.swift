@@ -141,7 +141,10 @@ public enum CrashLogParser {
         throws(CrashLogError) -> (reports: [CrashReport], framing: LogFraming)
     {
         let (lines, content, framing) = unwrapped(bytes, format: format, framing: framing)
-        return (try parseAll(lines: lines, content: content, source: source, format: format), framing)
+        var reports = try parseAll(lines: lines, content: content, source: source, format: format)
+        // One report of every line, as split from the bytes: printed back unchanged, it is the bytes.
+        if framing.isNone, reports.count == 1, reports[0].lines.elementsEqual(lines) { reports[0].bytesAsRead = bytes }
+        return (reports, framing)
     }
 
     /// The reports of a log's lines, once unwrapped, and their bytes.

@@ -22,7 +22,7 @@ public struct ReportTextRenderer: Sendable {
         // Most reports of a folder from elsewhere resolve nothing: each line comes out as the log had it, with none of
         // the look-ups below (a tombstone's ten thousand lines asked each of them).
         if colors == nil, !report.threads.contains(where: { $0.frames.contains { !$0.symbols.isEmpty } }) {
-            return LogLine.joinedWholeBytes(report.lines)
+            return report.bytesAsRead ?? LogLine.joinedWholeBytes(report.lines)
         }
         // Where each resolved frame lies in the report, by its line: frames are large values, read where they lie
         // (a walked overflow has a thousand of them).
