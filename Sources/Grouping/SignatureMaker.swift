@@ -21,8 +21,8 @@ package final class SignatureMaker {
     /// A maker using `rules`.
     package init(rules: SignatureRules) {
         self.rules = rules
-        // Each rule's pattern compiled when the rule was made.
-        expressions = rules.rules.map { try? $0.expression() }
+        // Each rule's pattern compiled when the rule was made; a list of names is looked up instead.
+        expressions = rules.rules.map { $0.names == nil ? try? $0.expression() : nil }
     }
 
     /// The signature of a symbolicated report.
@@ -130,9 +130,7 @@ package final class SignatureMaker {
     private func rule(for frame: SignatureFrame) -> SignatureRule? {
         guard let name = frame.function else { return nil }
         if let known = ruleForName[name] { return known.map { rules.rules[$0] } }
-        let index = expressions.firstIndex { expression in
-            expression.map { (try? $0.wholeMatch(in: name)) != nil } ?? false
-        }
+        let index = rules.rules.indices.first { rules.rules[$0].matches(name, expression: expressions[$0]) }
         if ruleForName.count >= Self.maximumRememberedNames { ruleForName.removeAll(keepingCapacity: true) }
         ruleForName[name] = .some(index)
         return index.map { rules.rules[$0] }

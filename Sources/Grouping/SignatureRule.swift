@@ -18,13 +18,34 @@ package struct SignatureRule: Hashable, Sendable {
     package var pattern: String
     /// Where the rule was written (`defaults:12`, `rules.txt:3`), for `--explain`.
     package var origin: String
+    /// The names the pattern stands for when it is only names between `|` (no other character a regular expression
+    /// gives a meaning to): matched by looking them up, with no expression compiled. Compiling the built-in rules'
+    /// expressions took most of a `group` run over a few logs, and most of them are lists of names.
+    package let names: Set<String>?
 
     /// - Throws: when `pattern` is not a regular expression.
     package init(kind: Kind, pattern: String, origin: String) throws(RulesError) {
         self.kind = kind
         self.pattern = pattern
         self.origin = origin
-        _ = try expression()
+        names = Self.names(in: pattern)
+        if names == nil { _ = try expression() }
+    }
+
+    /// The characters that give a regular expression's pattern a meaning beyond its text, `|` aside.
+    private static let operators = Set("\\^$.?*+()[]{}".utf8)
+
+    /// The names `pattern` is made of, when it is nothing but names between `|`.
+    private static func names(in pattern: String) -> Set<String>? {
+        guard !pattern.utf8.contains(where: { operators.contains($0) }) else { return nil }
+        return Set(pattern.split(separator: "|", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// Whether the rule matches the whole of `name`, with `expression` the compiled pattern of a rule that is not a
+    /// list of names.
+    package func matches(_ name: String, expression: Regex<AnyRegexOutput>?) -> Bool {
+        if let names { return names.contains(name) }
+        return expression.map { (try? $0.wholeMatch(in: name)) != nil } ?? false
     }
 
     /// The compiled pattern (not kept here: a compiled expression cannot cross threads, a rule can).

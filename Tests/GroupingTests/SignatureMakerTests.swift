@@ -176,4 +176,27 @@ struct SignatureMakerTests {
             "\(error)".hasPrefix(expected)
         }
     }
+
+    /// A rule that is a list of names is matched by looking the names up, without compiling it: it matches exactly the
+    /// names its pattern, compiled, matches whole (each name, and names a byte longer, shorter or in another case).
+    @Test("A list of names matches what its pattern matches")
+    func aListOfNamesMatchesWhatItsPatternMatches() throws {
+        let rules =
+            SignatureRules.defaults().rules + [
+                try SignatureRule(kind: .skip, pattern: "a||b", origin: "test"),
+                try SignatureRule(kind: .skip, pattern: "<signal handler called>|operator new", origin: "test")
+            ]
+        let lists = rules.filter { $0.names != nil }
+        #expect(lists.count >= 15, "few built-in rules are lists of names")
+        #expect(rules.contains { $0.names == nil }, "no built-in rule is an expression")
+        for rule in lists {
+            let expression = try Regex(rule.pattern)
+            let names = rule.pattern.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            let probes = names.flatMap { [$0, $0 + "x", String($0.dropLast()), "_" + $0, $0.uppercased(), $0 + "|"] }
+            for probe in probes + ["", "main", "std::terminate()"] {
+                let expected = (try expression.wholeMatch(in: probe)) != nil
+                #expect(rule.matches(probe, expression: nil) == expected, "\(rule.origin): \(probe)")
+            }
+        }
+    }
 }
