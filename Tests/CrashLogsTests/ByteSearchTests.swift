@@ -94,4 +94,26 @@ struct ByteSearchTests {
             #expect(String(slice).fields(separatedBy: UInt8(ascii: "|")).map(String.init) == expected, "\(slice)")
         }
     }
+
+    /// A frame's number read over bytes: the digits at the cursor, as `Int` reads them, the cursor after them; none
+    /// past 18 digits.
+    @Test func readsADecimalAsIntReadsIt() {
+        var generator = SeededGenerator(seed: 0xDEC1)
+        for _ in 0..<2_000 {
+            let lead = String(repeating: " ", count: Int.random(in: 0...2, using: &generator))
+            let digits = String(
+                (0..<Int.random(in: 0...20, using: &generator)).map { _ in
+                    Character(String(Int.random(in: 0...9, using: &generator)))
+                })
+            let text = lead + digits + ["", " x", "x", "#"].randomElement(using: &generator)!
+            var cursor = lead.utf8.count
+            let read = LineBytes.decimal(in: text.utf8.span, at: &cursor)
+            if digits.count > 18 {
+                #expect(read == nil, "\(text)")
+            } else {
+                #expect(read?.value == (digits.isEmpty ? 0 : Int(digits)) && read?.digits == digits.count, "\(text)")
+                #expect(cursor == lead.utf8.count + digits.count, "\(text)")
+            }
+        }
+    }
 }

@@ -215,6 +215,20 @@ enum LineBytes {
         return lower..<upper
     }
 
+    /// The decimal number at `cursor` of `bytes` and how many digits it has (0, and the value 0, when there is no
+    /// digit there), `cursor` moved past them; nil past 18 digits, which no frame's number has (and an `Int` may not
+    /// hold).
+    static func decimal(in bytes: Span<UInt8>, at cursor: inout Int) -> (value: Int, digits: Int)? {
+        var value = 0, digits = 0
+        while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
+            guard digits < 18 else { return nil }
+            value = value * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+            digits += 1
+            cursor += 1
+        }
+        return (value, digits)
+    }
+
     /// The text of the bytes at `range` of `line`, whose ends are ASCII bytes (whole characters either side).
     static func text(_ range: Range<Int>, of line: String) -> String {
         let utf8 = line.utf8

@@ -10,14 +10,9 @@ extension AndroidTombstoneParser {
         else { return nil }
         // The frame number: at least two digits (debuggerd writes `#00`), then a space.
         var cursor = hash + 1
-        var index = 0, digits = 0
-        while cursor < bytes.count, isDigit(bytes[cursor]) {
-            guard digits < 18 else { return nil }
-            index = index * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
-            digits += 1
-            cursor += 1
-        }
-        guard digits >= 2, cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") else { return nil }
+        guard let (index, digits) = LineBytes.decimal(in: bytes, at: &cursor), digits >= 2, cursor < bytes.count,
+            bytes[cursor] == UInt8(ascii: " ")
+        else { return nil }
         while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
         guard cursor + 3 <= bytes.count, bytes[cursor] == UInt8(ascii: "p"), bytes[cursor + 1] == UInt8(ascii: "c"),
             bytes[cursor + 2] == UInt8(ascii: " ")
@@ -54,8 +49,6 @@ extension AndroidTombstoneParser {
         frame.path = LineBytes.text(rest, of: line)
         return frame
     }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// Where `needle` last starts within `range` of `bytes`.
     private static func lastOffset(of needle: String, in bytes: Span<UInt8>, within range: Range<Int>) -> Int? {

@@ -30,14 +30,9 @@ struct AppleCrashParser {
         let bytes = line.utf8.span
         var cursor = 0
         while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
-        var index = 0, digits = 0
-        while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
-            guard digits < 18 else { return nil }
-            index = index * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
-            digits += 1
-            cursor += 1
-        }
-        guard digits > 0, cursor < bytes.count, bytes[cursor].isBlank else { return nil }
+        guard let (index, digits) = LineBytes.decimal(in: bytes, at: &cursor), digits > 0, cursor < bytes.count,
+            bytes[cursor].isBlank
+        else { return nil }
         // The image name may hold spaces; the address is the first `0x…` word after it.
         var imageStart: Int?
         var imageEnd = cursor

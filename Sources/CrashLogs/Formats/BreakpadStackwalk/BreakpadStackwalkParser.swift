@@ -20,14 +20,8 @@ struct BreakpadStackwalkParser {
         let bytes = line.utf8.span
         var cursor = 0
         while cursor < bytes.count, bytes[cursor].isBlank { cursor += 1 }
-        var index = 0, digits = 0
-        while cursor < bytes.count, isDigit(bytes[cursor]) {
-            guard digits < 18 else { return nil }
-            index = index * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
-            digits += 1
-            cursor += 1
-        }
-        guard digits > 0, cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: " "),
+        guard let (index, digits) = LineBytes.decimal(in: bytes, at: &cursor), digits > 0, cursor + 1 < bytes.count,
+            bytes[cursor] == UInt8(ascii: " "),
             bytes[cursor + 1] == UInt8(ascii: " ")
         else { return nil }
         let rest = LineBytes.trimmed(cursor..<bytes.count, in: bytes)
@@ -67,8 +61,6 @@ struct BreakpadStackwalkParser {
             index: index, module: LineBytes.text(rest.lowerBound..<bang, of: line),
             function: LineBytes.text(function, of: line), offset: offset, hasLocation: hasLocation)
     }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// Where `byte` first lies within `range` of `bytes`, as an offset in `bytes`.
     private static func firstOffset(of byte: UInt8, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {

@@ -21,13 +21,10 @@ struct GDBBacktraceParser {
         // more than the reading.
         let bytes = line.utf8.span
         guard bytes.count > 1, bytes[0] == UInt8(ascii: "#") else { return nil }
-        var cursor = 1, index = 0
-        while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
-            guard cursor < 19 else { return nil }
-            index = index * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
-            cursor += 1
-        }
-        guard cursor > 1, cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") else { return nil }
+        var cursor = 1
+        guard let (index, digits) = LineBytes.decimal(in: bytes, at: &cursor), digits > 0, cursor < bytes.count,
+            bytes[cursor] == UInt8(ascii: " ")
+        else { return nil }
         while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") { cursor += 1 }
         var address: UInt64?
         var space = cursor
