@@ -23,13 +23,13 @@ package struct SignatureRule: Hashable, Sendable {
     /// expressions took most of a `group` run over a few logs, and most of them are lists of names.
     package let names: Set<String>?
 
-    /// - Throws: when `pattern` is not a regular expression.
-    package init(kind: Kind, pattern: String, origin: String) throws(RulesError) {
+    /// - Throws: when `pattern` is not a regular expression (not checked without `checkingPattern`).
+    package init(kind: Kind, pattern: String, origin: String, checkingPattern: Bool = true) throws(RulesError) {
         self.kind = kind
         self.pattern = pattern
         self.origin = origin
         names = Self.names(in: pattern)
-        if names == nil { _ = try expression() }
+        if names == nil, checkingPattern { _ = try expression() }
     }
 
     /// The characters that give a regular expression's pattern a meaning beyond its text, `|` aside.

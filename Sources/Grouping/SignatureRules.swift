@@ -18,8 +18,11 @@ package struct SignatureRules: Sendable {
         self.setsFrameCount = setsFrameCount
     }
 
-    /// Rules read from a file's text; `name` is what errors and `--explain` call it.
-    package static func parse(_ text: String, name: String) throws(RulesError) -> SignatureRules {
+    /// Rules read from a file's text; `name` is what errors and `--explain` call it. With `checkingPatterns`, a rule
+    /// whose pattern is no regular expression is an error; without, its pattern is not compiled here.
+    package static func parse(_ text: String, name: String, checkingPatterns: Bool = true) throws(RulesError)
+        -> SignatureRules
+    {
         var rules: [SignatureRule] = []
         var frameCount: Int?
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -46,7 +49,8 @@ package struct SignatureRules: Sendable {
                 throw RulesError(
                     place: place, message: "'\(word)' is not a rule (skip, prefix, sentinel, cut or frames)")
             }
-            rules.append(try SignatureRule(kind: kind, pattern: argument, origin: place))
+            rules.append(
+                try SignatureRule(kind: kind, pattern: argument, origin: place, checkingPattern: checkingPatterns))
         }
         return SignatureRules(
             rules: rules, frameCount: frameCount ?? defaultFrameCount, setsFrameCount: frameCount != nil)
@@ -62,7 +66,9 @@ package struct SignatureRules: Sendable {
 
     /// The built-in rules.
     package static func defaults() -> SignatureRules {
-        // The text is ours and tested: it always parses.
-        (try? parse(defaultRulesText, name: "defaults")) ?? SignatureRules(rules: [], frameCount: defaultFrameCount)
+        // The text is ours and tested (its patterns checked by SignatureMakerTests): it always parses, and its patterns
+        // are compiled only by the makers that use them (compiling them took most of a `group` run over one log).
+        (try? parse(defaultRulesText, name: "defaults", checkingPatterns: false))
+            ?? SignatureRules(rules: [], frameCount: defaultFrameCount)
     }
 }

@@ -41,11 +41,15 @@ struct SignatureMakerTests {
         return SignatureMaker(rules: chosen).signature(of: report)
     }
 
-    @Test("The built-in rules parse, and every kind is used")
+    /// `defaults()` reads the built-in rules without compiling their patterns: read here checking every one, they must
+    /// be the same rules.
+    @Test("The built-in rules parse, every pattern compiles, and every kind is used")
     func defaultsParse() throws {
-        let rules = try SignatureRules.parse(SignatureRules.defaultRulesText, name: "defaults")
+        let rules = try SignatureRules.parse(SignatureRules.defaultRulesText, name: "defaults", checkingPatterns: true)
         #expect(Set(rules.rules.map(\.kind)) == [.skip, .prefix, .cut])
         #expect(rules.frameCount == SignatureRules.defaultFrameCount)
+        #expect(SignatureRules.defaults().rules == rules.rules)
+        #expect(throws: RulesError.self) { try SignatureRules.parse("skip (unclosed", name: "rules") }
     }
 
     @Test("A signal handler and its trampoline are cut; the C library's abort path is skipped")
