@@ -229,6 +229,16 @@ enum LineBytes {
         return (value, digits)
     }
 
+    /// Where `needle` first starts within `range` of `bytes`, as an offset in `bytes`.
+    static func firstOffset(of needle: String, in bytes: Span<UInt8>, within range: Range<Int>) -> Int? {
+        ByteSearch.firstOffset(of: needle.utf8.span, in: bytes.extracting(range)).map { range.lowerBound + $0 }
+    }
+
+    /// Where `needle` last starts within `range` of `bytes`, as an offset in `bytes`.
+    static func lastOffset(of needle: String, in bytes: Span<UInt8>, within range: Range<Int>) -> Int? {
+        ByteSearch.lastOffset(of: needle.utf8.span, in: bytes.extracting(range)).map { range.lowerBound + $0 }
+    }
+
     /// The text of the bytes at `range` of `line`, whose ends are ASCII bytes (whole characters either side).
     static func text(_ range: Range<Int>, of line: String) -> String {
         let utf8 = line.utf8

@@ -31,13 +31,15 @@ extension AndroidTombstoneParser {
         // The rest: `path[ (function+offset)][ (BuildId: id)]`, blanks around each part dropped.
         var rest = LineBytes.trimmed(cursor..<bytes.count, in: bytes)
         var frame = FrameLine(index: index, relativePC: pc, path: "", function: nil, functionOffset: nil, buildID: nil)
-        if endsInParenthesis(rest, in: bytes), let build = lastOffset(of: "(BuildId: ", in: bytes, within: rest) {
+        if endsInParenthesis(rest, in: bytes),
+            let build = LineBytes.lastOffset(of: "(BuildId: ", in: bytes, within: rest)
+        {
             frame.buildID = LineBytes.text(build + "(BuildId: ".utf8.count..<rest.upperBound - 1, of: line)
             rest = LineBytes.trimmed(rest.lowerBound..<build, in: bytes)
         }
-        if endsInParenthesis(rest, in: bytes), let open = lastOffset(of: " (", in: bytes, within: rest) {
+        if endsInParenthesis(rest, in: bytes), let open = LineBytes.lastOffset(of: " (", in: bytes, within: rest) {
             let inside = open + 2..<rest.upperBound - 1
-            if let plus = lastOffset(of: "+", in: bytes, within: inside),
+            if let plus = LineBytes.lastOffset(of: "+", in: bytes, within: inside),
                 let offset = UInt64(Substring(LineBytes.text(plus + 1..<inside.upperBound, of: line)))
             {
                 frame.function = LineBytes.text(inside.lowerBound..<plus, of: line)
@@ -48,20 +50,6 @@ extension AndroidTombstoneParser {
         guard !rest.isEmpty else { return nil }
         frame.path = LineBytes.text(rest, of: line)
         return frame
-    }
-
-    /// Where `needle` last starts within `range` of `bytes`.
-    private static func lastOffset(of needle: String, in bytes: Span<UInt8>, within range: Range<Int>) -> Int? {
-        let pattern = needle.utf8.span
-        guard range.count >= pattern.count else { return nil }
-        var start = range.upperBound - pattern.count
-        while start >= range.lowerBound {
-            var matched = 0
-            while matched < pattern.count, bytes[start + matched] == pattern[matched] { matched += 1 }
-            if matched == pattern.count { return start }
-            start -= 1
-        }
-        return nil
     }
 
     private static func endsInParenthesis(_ range: Range<Int>, in bytes: Span<UInt8>) -> Bool {

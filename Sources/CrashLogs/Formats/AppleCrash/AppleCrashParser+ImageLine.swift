@@ -12,9 +12,9 @@ extension AppleCrashParser {
             bytes[text.lowerBound + 1] == UInt8(ascii: "x")
         else { return nil }
         let dash: Range<Int>
-        if let spaced = offset(of: " - ", in: bytes, text) {
+        if let spaced = LineBytes.firstOffset(of: " - ", in: bytes, within: text) {
             dash = spaced..<spaced + 3
-        } else if let bare = offset(of: "-", in: bytes, text) {
+        } else if let bare = LineBytes.firstOffset(of: "-", in: bytes, within: text) {
             dash = bare..<bare + 1
         } else {
             return nil
@@ -26,8 +26,8 @@ extension AppleCrashParser {
         var endTextEnd = rest.lowerBound
         while endTextEnd < rest.upperBound, bytes[endTextEnd] != UInt8(ascii: " ") { endTextEnd += 1 }
         guard let end = HexNumber.parse(bytes, rest.lowerBound..<endTextEnd),
-            let open = offset(of: "<", in: bytes, rest), endTextEnd <= open,
-            let close = offset(of: ">", in: bytes, open..<rest.upperBound)
+            let open = LineBytes.firstOffset(of: "<", in: bytes, within: rest), endTextEnd <= open,
+            let close = LineBytes.firstOffset(of: ">", in: bytes, within: open..<rest.upperBound)
         else { return nil }
         var description = LineBytes.trimmed(endTextEnd..<open, in: bytes)
         if !description.isEmpty, bytes[description.lowerBound] == UInt8(ascii: "+") {
@@ -35,7 +35,7 @@ extension AppleCrashParser {
         }
         var architecture: String?
         // Drop `(version)` and take the architecture word, when there is one.
-        if let paren = offset(of: "(", in: bytes, description) {
+        if let paren = LineBytes.firstOffset(of: "(", in: bytes, within: description) {
             var insideEnd = paren + 1
             while insideEnd < description.upperBound, bytes[insideEnd] != UInt8(ascii: ")") { insideEnd += 1 }
             if isArchitecture(bytes, paren + 1..<insideEnd) {
@@ -60,7 +60,7 @@ extension AppleCrashParser {
         let path = LineBytes.text(LineBytes.trimmed(close + 1..<rest.upperBound, in: bytes), of: line)
         let written = LineBytes.text(description, of: line)
         var name =
-            offset(of: "  ", in: bytes, description) == nil
+            LineBytes.firstOffset(of: "  ", in: bytes, within: description) == nil
             ? written : written.split(separator: " ").joined(separator: " ")
         // macOS 10 reports name a bundle's image by its identifier (`com.apple.CoreFoundation`): the binary, which the
         // frames name and which is looked for on disk, is the path's last part.
@@ -84,10 +84,5 @@ extension AppleCrashParser {
             for offset in 0..<wanted.count where bytes[range.lowerBound + offset] != wanted[offset] { return false }
             return true
         }
-    }
-
-    /// Where `needle` first starts within `range` of `bytes`, as an offset in `bytes`.
-    private static func offset(of needle: String, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
-        ByteSearch.firstOffset(of: needle.utf8.span, in: bytes.extracting(range)).map { range.lowerBound + $0 }
     }
 }

@@ -33,48 +33,33 @@ struct BreakpadStackwalkParser {
                 return FrameLine(index: index, address: address, hasLocation: false)
             }
         }
-        let bang = firstOffset(of: UInt8(ascii: "!"), in: bytes, rest)
-        if bang == nil, let plus = firstOffset(of: " + 0x", in: bytes, rest) {
+        let bang = LineBytes.firstOffset(of: "!", in: bytes, within: rest)
+        if bang == nil, let plus = LineBytes.firstOffset(of: " + 0x", in: bytes, within: rest) {
             guard let offset = HexNumber.parse(bytes, plus + 3..<rest.upperBound) else { return nil }
             return FrameLine(
                 index: index, module: LineBytes.text(rest.lowerBound..<plus, of: line), offset: offset,
                 hasLocation: false)
         }
-        guard let bang, firstOffset(of: UInt8(ascii: " "), in: bytes, rest.lowerBound..<bang) == nil else {
+        guard let bang, LineBytes.firstOffset(of: " ", in: bytes, within: rest.lowerBound..<bang) == nil else {
             return nil
         }
         var function = bang + 1..<rest.upperBound
         let hasLocation =
             !function.isEmpty && bytes[function.upperBound - 1] == UInt8(ascii: "]")
-            && firstOffset(of: " [", in: bytes, function) != nil
-        if hasLocation, let open = ByteSearch.lastOffset(of: " [".utf8.span, in: bytes.extracting(function)) {
-            function = function.lowerBound..<function.lowerBound + open
+            && LineBytes.firstOffset(of: " [", in: bytes, within: function) != nil
+        if hasLocation, let open = LineBytes.lastOffset(of: " [", in: bytes, within: function) {
+            function = function.lowerBound..<open
         }
         var offset: UInt64?
-        if let plus = ByteSearch.lastOffset(of: " + 0x".utf8.span, in: bytes.extracting(function)),
-            let value = HexNumber.parse(bytes, function.lowerBound + plus + 3..<function.upperBound)
+        if let plus = LineBytes.lastOffset(of: " + 0x", in: bytes, within: function),
+            let value = HexNumber.parse(bytes, plus + 3..<function.upperBound)
         {
             offset = value
-            function = function.lowerBound..<function.lowerBound + plus
+            function = function.lowerBound..<plus
         }
         return FrameLine(
             index: index, module: LineBytes.text(rest.lowerBound..<bang, of: line),
             function: LineBytes.text(function, of: line), offset: offset, hasLocation: hasLocation)
-    }
-
-    /// Where `byte` first lies within `range` of `bytes`, as an offset in `bytes`.
-    private static func firstOffset(of byte: UInt8, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
-        var position = range.lowerBound
-        while position < range.upperBound {
-            if bytes[position] == byte { return position }
-            position += 1
-        }
-        return nil
-    }
-
-    /// Where `needle` first starts within `range` of `bytes`, as an offset in `bytes`.
-    private static func firstOffset(of needle: String, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
-        ByteSearch.firstOffset(of: needle.utf8.span, in: bytes.extracting(range)).map { range.lowerBound + $0 }
     }
 
     static func recognizes(_ lines: [LogLine]) -> Bool {

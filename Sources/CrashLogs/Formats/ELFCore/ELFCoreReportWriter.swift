@@ -199,9 +199,18 @@ package struct ELFCoreReportWriter {
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
-    /// `value` as `0x` and 16 hex digits, as eu-stack and gdb print 64-bit addresses.
+    /// `value` as `0x` and 16 hex digits, as eu-stack and gdb print 64-bit addresses (and the Swift backtracer).
     static func hex16(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+        // Digit by digit into one buffer: `String(_:radix:)`, padding and joining cost more than a frame's lookup.
+        var text = [UInt8](repeating: UInt8(ascii: "0"), count: 18)
+        text[1] = UInt8(ascii: "x")
+        var rest = value, position = 17
+        while rest > 0 {
+            let digit = UInt8(rest & 0xF)
+            text[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            rest >>= 4
+            position -= 1
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -124,13 +124,12 @@ struct SanitizerParser {
     private static func threadSanitizerFrame(number: Int, _ rest: ArraySlice<UInt8>) -> FrameLine? {
         // Looked at before any string is made: a tombstone's stack dump (`#00  0000007fe0ef2070  0000…`) has hundreds
         // of lines that come here and end otherwise.
-        guard rest.last(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != 0x0D }) == 0x29
-        else { return nil }
-        // Over the bytes: every frame of a report comes here, and a search by character walks graphemes.
         var end = rest.endIndex
         while end > rest.startIndex, rest[end - 1] == 0x20 || rest[end - 1] == 0x09 || rest[end - 1] == 0x0D {
             end -= 1
         }
+        guard end > rest.startIndex, rest[end - 1] == UInt8(ascii: ")") else { return nil }
+        // Over the bytes: every frame of a report comes here, and a search by character walks graphemes.
         let close = end - 1
         guard let open = rest[..<close].lastIndex(of: UInt8(ascii: "(")),
             let plus = rest[open..<close].lastIndex(of: UInt8(ascii: "+")), plus > open + 1,

@@ -40,7 +40,7 @@ struct SwiftBacktraceLayout {
                     // What the address says of itself stays; what the symbol says is worked out again.
                     parsed.tags.removeAll { $0 == "thunk" || $0 == "system" }
                 }
-                let address = Self.paddedHex(parsed.address)
+                let address = ELFCoreReportWriter.hex16(parsed.address)
                 guard let frame, !frame.symbols.isEmpty else {
                     rows.append(
                         (
@@ -114,21 +114,6 @@ struct SwiftBacktraceLayout {
         range.count == 3 && bytes[range.lowerBound] == UInt8(ascii: ".")
             && bytes[range.lowerBound + 1] == UInt8(ascii: ".")
             && bytes[range.lowerBound + 2] == UInt8(ascii: ".")
-    }
-
-    /// `0x` and `value`'s 16 hex digits, as the backtracer writes an address.
-    private static func paddedHex(_ value: UInt64) -> String {
-        // Digit by digit into one buffer: `String(_:radix:)`, padding and joining cost more than the frame's lookup.
-        var text = [UInt8](repeating: UInt8(ascii: "0"), count: 18)
-        text[1] = UInt8(ascii: "x")
-        var rest = value, position = 17
-        while rest > 0 {
-            let digit = UInt8(rest & 0xF)
-            text[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            rest >>= 4
-            position -= 1
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// The offset into the function as the runtime prints it: from the call instruction for a return address.
