@@ -143,7 +143,7 @@ public enum CrashLogParser {
         let (lines, content, framing) = unwrapped(bytes, format: format, framing: framing)
         var reports = try parseAll(lines: lines, content: content, source: source, format: format)
         // One report of every line, as split from the bytes: printed back unchanged, it is the bytes.
-        if framing.isNone, reports.count == 1, reports[0].lines.elementsEqual(lines) { reports[0].bytesAsRead = bytes }
+        if framing.isNone, reports.count == 1, reports[0].lines == lines { reports[0].bytesAsRead = bytes }
         return (reports, framing)
     }
 
