@@ -16,17 +16,17 @@ package enum JSONLogLines {
     package static func messageKey(in sample: ArraySlice<LogLine>) -> String? {
         // Most logs are not JSON lines: a look at first bytes rules them out before any parsing (and any copy).
         var nonEmpty = 0, objects = 0
-        for line in sample {
-            guard let first = line.text.utf8.first else { continue }
+        for line in sample where !line.isTextEmpty {
+            let first = line.firstByte
             nonEmpty += 1
             // A logger's object is a line of output and a few fields; a longer one is a document of its own (a JSON
             // value given to `po`), never parsed here.
-            if first == UInt8(ascii: "{"), line.text.utf8.count <= maximumObjectLength { objects += 1 }
+            if first == UInt8(ascii: "{"), line.textByteCount <= maximumObjectLength { objects += 1 }
         }
         let needed = Int((Double(nonEmpty) * LinePrefixes.minimumCoverage).rounded(.up))
         guard nonEmpty > 0, objects >= needed else { return nil }
         var counts = [Int](repeating: 0, count: messageKeys.count)
-        for line in sample where line.text.utf8.count <= maximumObjectLength {
+        for line in sample where line.textByteCount <= maximumObjectLength {
             guard let (_, members) = object(of: line) else { continue }
             for (index, key) in messageKeys.enumerated()
             where members.contains(where: { $0.key == key && $0.value.string != nil }) {
@@ -50,8 +50,9 @@ package enum JSONLogLines {
 
     /// The bytes of `line` and the members of the object it is, or `nil` when it is none.
     private static func object(of line: LogLine) -> (bytes: [UInt8], members: [(key: String, value: JSONNode)])? {
+        guard line.firstByte == UInt8(ascii: "{") else { return nil }
         let bytes = Array(line.text.utf8)
-        guard bytes.first == UInt8(ascii: "{"), let node = try? JSONParser.parse(bytes, range: 0..<bytes.count),
+        guard let node = try? JSONParser.parse(bytes, range: 0..<bytes.count),
             case .object(let members) = node.value
         else { return nil }
         return (bytes, members)

@@ -24,13 +24,17 @@ package struct LinePrefixes {
     package static let minimumCoverage = 0.6
 
     /// The classes of the first tokens of `text` and where each ends (in UTF-8 bytes).
-    static func tokens(of text: String, limit: Int = maximumTokens) -> [(kind: UInt8, end: Int)] {
+    static func tokens(of line: LogLine, limit: Int = maximumTokens) -> [(kind: UInt8, end: Int)] {
+        line.withTextBytes { tokens(of: $0, limit: limit) }
+    }
+
+    static func tokens(of text: Span<UInt8>, limit: Int) -> [(kind: UInt8, end: Int)] {
         var tokens: [(kind: UInt8, end: Int)] = []
         tokens.reserveCapacity(limit)
         var position = 0
         var previous: UInt8?
-        for byte in text.utf8 {
-            let kind = kind(of: byte)
+        for index in text.indices {
+            let kind = kind(of: text[index])
             position += 1
             if kind == previous, runs(kind) {
                 tokens[tokens.count - 1].end = position
@@ -66,7 +70,7 @@ package struct LinePrefixes {
         // parse.
         let all = lines.prefix(sampleSize)
         var nonEmptyCount = 0
-        for line in all where !line.text.isEmpty { nonEmptyCount += 1 }
+        for line in all where !line.isTextEmpty { nonEmptyCount += 1 }
         // On one line, any start is a "prefix" (a dump's `- 0 elements`): a logger's shows on several.
         guard nonEmptyCount >= 2 else { return [] }
         // Every step-th non-empty line, at most spreadSize of them.
@@ -74,7 +78,7 @@ package struct LinePrefixes {
         var spread: [Int] = []
         spread.reserveCapacity(spreadSize)
         var ordinal = 0
-        for index in all.indices where !lines[index].text.isEmpty {
+        for index in all.indices where !lines[index].isTextEmpty {
             if ordinal % step == 0 { spread.append(index) }
             ordinal += 1
             if spread.count == spreadSize { break }
@@ -84,7 +88,7 @@ package struct LinePrefixes {
         var firstTwo: [(kinds: UInt16, count: Int)] = []
         firstTwo.reserveCapacity(spread.count)
         for index in spread {
-            guard let kinds = firstTwoKinds(of: lines[index].text) else { continue }
+            guard let kinds = firstTwoKinds(of: lines[index]) else { continue }
             if let slot = firstTwo.firstIndex(where: { $0.kinds == kinds }) {
                 firstTwo[slot].count += 1
             } else {
@@ -104,7 +108,7 @@ package struct LinePrefixes {
         // Two shapes whose 64-bit digests collided would count as one; every shape kept is checked on all the lines below.
         var counts: [UInt64: (count: Int, line: Int, tokens: Int)] = [:]
         for index in distinct {
-            let tokens = tokens(of: lines[index].text)
+            let tokens = tokens(of: lines[index])
             var blanks = 0
             // Indentation is the log's own (a sanitizer's frames, lldb's): a prefix starts with something else.
             guard let first = tokens.first, first.kind != UInt8(ascii: " ") else { continue }
@@ -120,7 +124,7 @@ package struct LinePrefixes {
         }
         // On the spread a prefix may miss a few lines it has on the whole; the whole decides.
         let kept = counts.values.filter { $0.count >= neededOfDistinct }.map { found in
-            tokens(of: lines[found.line].text).prefix(found.tokens).map(\.kind)
+            tokens(of: lines[found.line]).prefix(found.tokens).map(\.kind)
         }.sorted {
             $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1)
         }
@@ -134,9 +138,9 @@ package struct LinePrefixes {
     /// not worth the trial readings a candidate costs.
     static func startsFirstLines(of lines: ArraySlice<LogLine>, withOneOf kinds: [UInt16]) -> Bool {
         var read = 0, started = 0
-        for line in lines where !line.text.isEmpty {
+        for line in lines where !line.isTextEmpty {
             read += 1
-            if let first = firstTwoKinds(of: line.text), kinds.contains(first) { started += 1 }
+            if let first = firstTwoKinds(of: line), kinds.contains(first) { started += 1 }
             if read == firstLinesAsked { break }
         }
         return started * 2 > read && started >= read - 1
@@ -145,13 +149,20 @@ package struct LinePrefixes {
     /// The classes of the first two tokens of `text` (the second 0 when there is one token), as one number; `nil`
     /// when `text` is empty or starts with a blank (indentation is the log's own, never a logger's prefix).
     static func firstTwoKinds(of text: String) -> UInt16? {
-        var utf8 = text.utf8.makeIterator()
-        guard let firstByte = utf8.next() else { return nil }
-        let first = kind(of: firstByte)
+        firstTwoKinds(of: text.utf8.span)
+    }
+
+    static func firstTwoKinds(of line: LogLine) -> UInt16? {
+        line.withTextBytes { firstTwoKinds(of: $0) }
+    }
+
+    static func firstTwoKinds(of text: Span<UInt8>) -> UInt16? {
+        guard !text.isEmpty else { return nil }
+        let first = kind(of: text[0])
         guard first != UInt8(ascii: " ") else { return nil }
         var second: UInt8 = 0
-        while let byte = utf8.next() {
-            let kind = kind(of: byte)
+        for index in 1..<text.count {
+            let kind = kind(of: text[index])
             if kind == first, runs(kind) { continue }
             second = kind
             break
@@ -161,18 +172,18 @@ package struct LinePrefixes {
 
     /// How many bytes of `text` a prefix of `shape` takes, or `nil` when `text` does not start with one.
     package static func prefixLength(of text: String, shape: Shape) -> Int? {
-        prefix(of: text, shape: shape)?.length
+        prefix(of: text.utf8.span, shape: shape)?.length
     }
 
     /// The bytes of `text` a prefix of `shape` takes, and how many blanks end it; `nil` when `text` does not start
     /// with one.
-    package static func prefix(of text: String, shape: Shape) -> (length: Int, trailingBlanks: Int)? {
+    package static func prefix(of text: Span<UInt8>, shape: Shape) -> (length: Int, trailingBlanks: Int)? {
         // Token by token against the shape, without building the tokens (this runs on every line of a log).
         guard let last = shape.last else { return nil }
         var matched = 0, position = 0, tokenStart = 0
         var previous: UInt8?
-        for byte in text.utf8 {
-            let kind = kind(of: byte)
+        for index in text.indices {
+            let kind = kind(of: text[index])
             if kind == previous, runs(kind) {
                 position += 1
                 continue
@@ -192,11 +203,11 @@ package struct LinePrefixes {
     /// are the logger's only as far as every line has them: more are the line's own indentation (`  0 [ra] 0x…` after
     /// `app[42]: `), and stay.
     package static func strip(_ shape: Shape, from lines: [LogLine]) -> [LogLine] {
-        let found = lines.map { prefix(of: $0.text, shape: shape) }
+        let found = lines.map { line in line.withTextBytes { prefix(of: $0, shape: shape) } }
         // Lines with nothing after the prefix say nothing of the blanks the logger writes.
         let fewest =
             zip(lines, found).compactMap { line, found in
-                found.flatMap { $0.length < line.text.utf8.count ? $0.trailingBlanks : nil }
+                found.flatMap { $0.length < line.textByteCount ? $0.trailingBlanks : nil }
             }.min() ?? 1
         return zip(lines, found).map { line, found in
             guard let found else { return line }
@@ -209,9 +220,9 @@ package struct LinePrefixes {
     /// The share of the non-empty lines of `lines` that start with `shape`.
     package static func coverage(of shape: Shape, in lines: ArraySlice<LogLine>) -> Double {
         var nonEmpty = 0, covered = 0
-        for line in lines where !line.text.isEmpty {
+        for line in lines where !line.isTextEmpty {
             nonEmpty += 1
-            if prefixLength(of: line.text, shape: shape) != nil { covered += 1 }
+            if line.withTextBytes({ prefix(of: $0, shape: shape) }) != nil { covered += 1 }
         }
         return nonEmpty == 0 ? 0 : Double(covered) / Double(nonEmpty)
     }

@@ -2,8 +2,10 @@ import PostmortemCore
 
 /// One line of a log: its text for parsing, and its bytes exactly as read (line ending included).
 ///
-/// A line keeps its text only, and gives its bytes back from it; the bytes themselves are kept only for a line that
-/// is not valid UTF-8 (whose text has U+FFFD in their place). A log is held once, not twice, while it is parsed.
+/// A line is a range of the bytes of the log it was split from, shared by all its lines: splitting a log makes no
+/// string per line, and a report holding its lines holds the log once. ``text`` is made from the bytes when asked
+/// for; a reader that tests many lines before reading a few asks ``withTextBytes(_:)``, ``firstByte`` or
+/// ``textByteCount`` first.
 public struct LogLine: Hashable, Sendable {
     /// How a line ends.
     private enum Terminator: UInt8, Hashable, Sendable {
@@ -19,101 +21,159 @@ public struct LogLine: Hashable, Sendable {
             case .carriageReturn: [13]
             }
         }
+
+        var count: Int {
+            switch self {
+            case .none: 0
+            case .lineFeed, .carriageReturn: 1
+            case .carriageReturnLineFeed: 2
+            }
+        }
     }
 
+    /// The bytes of the log the line is part of (shared, not copied, by every line split from them), and what the line
+    /// has besides, if anything: the line's one reference, so that a copy of it (a parser's loop makes one of each line)
+    /// is one retain.
+    private var storage: LineStorage
+    private var source: [UInt8] { storage.bytes }
+    /// Where the line's text starts in ``source``, after any ``prefix``.
+    private var start: Int
+    /// How many bytes of ``source`` the text has, from `start` (the line ending follows them).
+    private var count: UInt32
+    private let terminator: Terminator
+    /// Whether the bytes are not valid UTF-8 (``text`` has U+FFFD in their place, ``bytes`` has them as read).
+    private let isUndecodable: Bool
+
     /// The text without the line ending and without ``prefix``; invalid UTF-8 reads as U+FFFD here, never in ``bytes``.
-    public private(set) var text: String
+    /// Made from the line's bytes at each call.
+    public var text: String {
+        if let replacement = rare?.text { return replacement }
+        return String(decoding: source[start..<start + Int(count)], as: UTF8.self)
+    }
+
+    /// Calls `body` with the UTF-8 bytes of ``text`` (for a valid line, exactly the bytes read), without making the
+    /// string.
+    package func withTextBytes<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        if rare?.text != nil || isUndecodable {
+            let text = text
+            return try body(text.utf8.span)
+        }
+        return try body(source.span.extracting(start..<start + Int(count)))
+    }
+
+    /// How many UTF-8 bytes ``text`` has, without making it.
+    package var textByteCount: Int {
+        if let replacement = rare?.text { return replacement.utf8.count }
+        return isUndecodable ? text.utf8.count : Int(count)
+    }
+
+    /// Whether ``text`` holds `byte`, without making it: the test a reader puts before its searches of a line, most
+    /// lines of most logs holding none of the byte its words need.
+    package func textContains(_ byte: UInt8) -> Bool {
+        withTextBytes { ByteSearch.firstOffset(of: byte, in: $0) != nil }
+    }
+
+    /// Whether ``text`` holds `needle`, compared as bytes, without making it.
+    package func textContains(_ needle: String) -> Bool {
+        withTextBytes { ByteSearch.firstOffset(of: needle.utf8.span, in: $0) != nil }
+    }
+
+    /// Whether ``text`` starts with `prefix`, compared as bytes, without making it.
+    package func textStarts(with prefix: String) -> Bool {
+        withTextBytes { bytes in
+            let prefix = prefix.utf8.span
+            guard prefix.count <= bytes.count else { return false }
+            for index in prefix.indices where prefix[index] != bytes[index] { return false }
+            return true
+        }
+    }
+
+    /// Whether ``text`` is empty, without making it.
+    package var isTextEmpty: Bool { textByteCount == 0 }
+
     /// What a logger put before the line (`2026-11-25T10:00:01.123Z `, `[pod/app-7d9f/app] `), taken off ``text`` so
     /// that the line parses as the log it carries, and put back when the log is printed (``appendWhole(to:)``).
-    public var prefix: String { rare?.parts.prefix ?? "" }
+    public var prefix: String { rare?.prefix ?? "" }
     /// Whether a logger's ``prefix`` was taken off the line, without making the string.
-    package var hasPrefix: Bool { rare.map { !$0.parts.prefix.isEmpty } ?? false }
-    private var terminator: Terminator
+    package var hasPrefix: Bool { rare.map { !$0.prefix.isEmpty } ?? false }
     /// The first byte of ``text`` (0 when it is empty), and its last byte that is not a space or a tab (0 when there
     /// is none): what readers test every line of every log by before reading it (a frame's `]`, a header's first
     /// letter), kept so that the test costs no look at the text.
     package private(set) var firstByte: UInt8
     package private(set) var lastNonBlankByte: UInt8
-    /// The bytes of a line that is not valid UTF-8; nil for every other line.
-    private var undecodableBytes: [UInt8]? { rare?.parts.undecodableBytes }
     /// The JSON object a JSON-lines logger wrote the line as, when it did (``JSONEnvelope``); ``text`` is then the
     /// message it carries.
-    package var envelope: JSONEnvelope? { rare?.parts.envelope }
+    package var envelope: JSONEnvelope? { rare?.envelope }
 
-    /// What few lines have: a logger's prefix, bytes that are not UTF-8, a JSON envelope.
+    /// What few lines have: a logger's prefix, a JSON envelope and the message that replaced the text, text too long
+    /// for the line's count.
     private struct RareParts: Hashable, Sendable {
         var prefix = ""
-        var undecodableBytes: [UInt8]?
         var envelope: JSONEnvelope?
+        /// The line's text when it is not its bytes: a JSON object's message, or a line of more bytes than ``count``
+        /// holds.
+        var text: String?
     }
-    /// One word, nil in most lines of most logs: a line is copied several times on its way through a parser, and each
-    /// copy retains and releases every reference the line holds.
-    private indirect enum RareBox: Hashable, Sendable {
-        case parts(RareParts)
+    /// A log's bytes, shared by its lines, and what one line of them has besides (a line with rare parts has a storage
+    /// of its own, over the same bytes).
+    private final class LineStorage: Sendable {
+        let bytes: [UInt8]
+        let rare: RareParts?
 
-        var parts: RareParts {
-            switch self {
-            case .parts(let parts): parts
-            }
+        init(bytes: [UInt8], rare: RareParts?) {
+            self.bytes = bytes
+            self.rare = rare
         }
     }
-    private var rare: RareBox?
+
+    /// Nil in most lines of most logs.
+    private var rare: RareParts? { storage.rare }
 
     private var rareParts: RareParts {
-        get { rare?.parts ?? RareParts() }
-        set { rare = .parts(newValue) }
+        get { rare ?? RareParts() }
+        set { storage = LineStorage(bytes: storage.bytes, rare: newValue) }
     }
 
     /// The line whose bytes (its terminator included, if any) are `bytes`.
     package init(bytes: [UInt8]) {
-        self.init(bytes[...])
+        self.init(LineStorage(bytes: bytes, rare: nil), 0..<bytes.count, knownValid: false)
     }
 
-    init(_ bytes: ArraySlice<UInt8>) {
-        var end = bytes.endIndex
+    /// The line whose bytes (its terminator included, if any) are `range` of `storage`'s; `knownValid` when they are
+    /// known to be UTF-8 (a line of a log that is: a line feed never lies inside a character).
+    private init(_ storage: LineStorage, _ range: Range<Int>, knownValid: Bool) {
+        let source = storage.bytes
+        var end = range.upperBound
         var terminator = Terminator.none
-        if end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\n") {
+        if end > range.lowerBound, source[end - 1] == UInt8(ascii: "\n") {
             end -= 1
             terminator = .lineFeed
         }
-        if end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\r") {
+        if end > range.lowerBound, source[end - 1] == UInt8(ascii: "\r") {
             end -= 1
             terminator = terminator == .lineFeed ? .carriageReturnLineFeed : .carriageReturn
         }
-        let content = bytes[bytes.startIndex..<end]
+        let content = source.span.extracting(range.lowerBound..<end)
         // Each stored property set once, from locals: a line is made for every line of every log, and assigning
         // `self`'s properties along the way made the compiler copy the whole line out again.
-        let text: String
-        var ends: (first: UInt8, lastNonBlank: UInt8)
-        var rare: RareBox? = nil
-        // ASCII, most lines of most logs, needs no validation (and String(validating:) is the slower path).
-        if Self.isASCII(content.span) {
-            text = String(decoding: content, as: UTF8.self)
-            ends = Self.ends(of: content.span)
-        } else if let valid = String(validating: content, as: UTF8.self) {
-            text = valid
-            ends = Self.ends(of: content.span)
-        } else {
-            text = String(decoding: content, as: UTF8.self)
-            ends = Self.ends(of: text)
-            rare = .parts(RareParts(undecodableBytes: Array(bytes)))
+        // ASCII, most lines of most logs, needs no validation.
+        let isUndecodable = !knownValid && (try? UTF8Span(validating: content)) == nil
+        var ends = Self.ends(of: content)
+        var storage = storage
+        if isUndecodable {
+            ends = Self.ends(of: String(decoding: source[range.lowerBound..<end], as: UTF8.self).utf8.span)
         }
-        self.text = text
+        if content.count > Int(UInt32.max) {
+            storage = LineStorage(
+                bytes: source, rare: RareParts(text: String(decoding: source[range.lowerBound..<end], as: UTF8.self)))
+        }
+        self.storage = storage
+        self.start = range.lowerBound
+        self.count = UInt32(clamping: content.count)
         self.terminator = terminator
+        self.isUndecodable = isUndecodable
         self.firstByte = ends.first
         self.lastNonBlankByte = ends.lastNonBlank
-        self.rare = rare
-    }
-
-    private static func isASCII(_ bytes: Span<UInt8>) -> Bool {
-        var union: UInt8 = 0
-        for index in bytes.indices { union |= bytes[index] }
-        return union < 0x80
-    }
-
-    /// The first byte of `text` and its last that is not a blank.
-    private static func ends(of text: String) -> (first: UInt8, lastNonBlank: UInt8) {
-        ends(of: text.utf8.span)
     }
 
     private static func ends(of bytes: Span<UInt8>) -> (first: UInt8, lastNonBlank: UInt8) {
@@ -122,23 +182,60 @@ public struct LogLine: Hashable, Sendable {
         return (bytes.isEmpty ? 0 : bytes[0], end == 0 ? 0 : bytes[end - 1])
     }
 
-    /// Moves the first `count` bytes of ``text`` (a whole number of characters) into ``prefix``. A line that is not
-    /// valid UTF-8 keeps its bytes whole.
-    package mutating func movePrefix(byteCount count: Int) {
-        guard undecodableBytes == nil, count > 0, count <= text.utf8.count else { return }
-        let utf8 = text.utf8
-        let split = utf8.index(utf8.startIndex, offsetBy: count)
-        rareParts.prefix = String(Substring(utf8[..<split]))
-        text = String(Substring(utf8[split...]))
-        (firstByte, lastNonBlankByte) = Self.ends(of: text)
+    /// The bytes of the line as read after ``prefix``, without the ending, or the text that replaced them.
+    private func withContent<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        if let replacement = rare?.text { return try body(replacement.utf8.span) }
+        return try body(source.span.extracting(start..<start + Int(count)))
+    }
+
+    /// Lines are equal when their bytes, endings, prefixes and envelopes are, wherever their bytes lie.
+    public static func == (left: LogLine, right: LogLine) -> Bool {
+        guard left.terminator == right.terminator, left.rare == right.rare else { return false }
+        return left.withContent { leftBytes in
+            right.withContent { rightBytes in
+                guard leftBytes.count == rightBytes.count else { return false }
+                for index in leftBytes.indices where leftBytes[index] != rightBytes[index] { return false }
+                return true
+            }
+        }
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(terminator)
+        hasher.combine(rare)
+        withContent { bytes in
+            hasher.combine(bytes.count)
+            for index in bytes.indices { hasher.combine(bytes[index]) }
+        }
+    }
+
+    /// Moves the first `moved` bytes of ``text`` into ``prefix``. A line that is not valid UTF-8 keeps its bytes whole,
+    /// and so does one that `moved` bytes would cut inside a character.
+    package mutating func movePrefix(byteCount moved: Int) {
+        guard !isUndecodable, moved > 0, moved <= textByteCount else { return }
+        // A UTF-8 continuation byte (`10xxxxxx`) after the cut would leave part of a character on each side.
+        let cutsCharacter = withContent { moved < $0.count && $0[moved] & 0xC0 == 0x80 }
+        guard !cutsCharacter else { return }
+        if let replacement = rare?.text {
+            let utf8 = replacement.utf8
+            let split = utf8.index(utf8.startIndex, offsetBy: moved)
+            rareParts.prefix = String(Substring(utf8[..<split]))
+            rareParts.text = String(Substring(utf8[split...]))
+        } else {
+            rareParts.prefix = String(decoding: source[start..<start + moved], as: UTF8.self)
+            start += moved
+            count -= UInt32(moved)
+        }
+        (firstByte, lastNonBlankByte) = withContent { Self.ends(of: $0) }
     }
 
     /// Takes the line as the JSON object `envelope` describes: its text becomes the message the object carries.
     mutating func open(_ envelope: JSONEnvelope, message: String) {
-        guard undecodableBytes == nil, prefix.isEmpty else { return }
+        guard !isUndecodable, prefix.isEmpty else { return }
         rareParts.envelope = envelope
-        text = message
-        (firstByte, lastNonBlankByte) = Self.ends(of: text)
+        rareParts.text = message
+        (firstByte, lastNonBlankByte) = Self.ends(of: message.utf8.span)
     }
 
     /// The line exactly as read: ``prefix`` and the line as ``append(to:)`` gives it, or its part of the JSON object
@@ -194,27 +291,25 @@ public struct LogLine: Hashable, Sendable {
     }
 
     /// The bytes after ``prefix``, with the line ending (`\n`, `\r\n` or none on the last line), exactly as read.
-    public var bytes: [UInt8] { undecodableBytes ?? Array(text.utf8) + terminator.bytes }
+    public var bytes: [UInt8] {
+        if let replacement = rare?.text { return Array(replacement.utf8) + terminator.bytes }
+        return Array(source[start..<start + Int(count) + terminator.count])
+    }
 
     /// Appends ``bytes`` to `output` without building them first.
     package func append(to output: inout [UInt8]) {
-        if let undecodableBytes {
-            output += undecodableBytes
+        if let replacement = rare?.text {
+            Self.appendBytes(of: replacement, to: &output)
+            output += terminator.bytes
             return
         }
-        Self.appendBytes(of: text, to: &output)
-        switch terminator {
-        case .none: break
-        case .lineFeed: output.append(10)
-        case .carriageReturnLineFeed: output += [13, 10]
-        case .carriageReturn: output.append(13)
-        }
+        output += source[start..<start + Int(count) + terminator.count]
     }
 
     /// How many bytes ``bytes`` holds, without building them.
     public var byteCount: Int {
-        if let undecodableBytes { return undecodableBytes.count }
-        return text.utf8.count + (terminator == .carriageReturnLineFeed ? 2 : terminator == .none ? 0 : 1)
+        if let replacement = rare?.text { return replacement.utf8.count + terminator.count }
+        return Int(count) + terminator.count
     }
 
     /// The bytes of all `lines` after their prefixes, one after the other: the log as it was read, less its prefixes.
@@ -248,16 +343,22 @@ public struct LogLine: Hashable, Sendable {
 
     /// Splits `bytes` into lines, keeping every byte; at most `maximumLines` lines, the first ones, when given.
     package static func split(_ bytes: [UInt8], maximumLines: Int = .max) -> [LogLine] {
+        let storage = LineStorage(bytes: bytes, rare: nil)
+        // Checked once for the whole log, not line by line: most logs are UTF-8 throughout (the first lines of a large
+        // one are checked each).
+        let isValid = maximumLines == .max && (try? UTF8Span(validating: bytes.span)) != nil
         var lines: [LogLine] = []
         var start = 0
         // Line ends found by memchr: every byte of every log is looked at here.
         while lines.count < maximumLines,
             let newline = ByteSearch.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: start)
         {
-            lines.append(LogLine(bytes[start...newline]))
+            lines.append(LogLine(storage, start..<newline + 1, knownValid: isValid))
             start = newline + 1
         }
-        if start < bytes.count, lines.count < maximumLines { lines.append(LogLine(bytes[start...])) }
+        if start < bytes.count, lines.count < maximumLines {
+            lines.append(LogLine(storage, start..<bytes.count, knownValid: isValid))
+        }
         return lines
     }
 }

@@ -42,6 +42,14 @@ package enum ByteSearch {
         }
     }
 
+    /// The offset of the first `byte` in `bytes`; `nil` when there is none.
+    package static func firstOffset(of byte: UInt8, in bytes: Span<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
+
     /// The offset in `text` of the first `byte` at or after offset `start`; `nil` when there is none.
     package static func firstOffset(of byte: UInt8, in text: Substring.UTF8View, from start: Int = 0) -> Int? {
         let bytes = text.span

@@ -16,6 +16,6 @@ enum AndroidTombstoneFormat: CrashLogFormatReader {
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        lines[number].firstByte == UInt8(ascii: "*") && lines[number].text.startsWithBytes("*** *** *** *** ***")
+        lines[number].firstByte == UInt8(ascii: "*") && lines[number].textStarts(with: "*** *** *** *** ***")
     }
 }

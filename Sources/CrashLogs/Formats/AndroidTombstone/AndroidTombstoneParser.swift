@@ -24,10 +24,14 @@ struct AndroidTombstoneParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var frames = 0
         for line in lines {
-            if Substring(line.text).startsWithBytes("*** *** *** *** ***") || line.text.includes("Build fingerprint:") {
+            if line.firstByte == UInt8(ascii: "*"), Substring(line.text).startsWithBytes("*** *** *** *** ***") {
                 return true
             }
-            if frame(in: line.text) != nil { frames += 1; if frames >= 2 { return true } }
+            if line.textContains("Build fingerprint:") { return true }
+            if line.textContains(UInt8(ascii: "#")), frame(in: line.text) != nil {
+                frames += 1
+                if frames >= 2 { return true }
+            }
         }
         return false
     }
@@ -39,28 +43,36 @@ struct AndroidTombstoneParser {
         // In logcat, only the tombstone writer's lines are the tombstone's.
         let writers = LogcatWriters.writers(of: lines)
         let tombstoneWriter = LogcatWriters.tombstoneWriter(lines, writers: writers)
+        var hasException = false
         for (number, line) in lines.enumerated() {
             if let tombstoneWriter, let writer = writers[number], writer != tombstoneWriter { continue }
-            let text = line.text
             // Most lines of a tombstone (maps, registers, memory, logcat) hold neither a frame's `#` nor a header's
-            // `:`: one `memchr` each rules them out before any word is looked for.
-            let mayHaveField = text.containsByte(UInt8(ascii: ":"))
+            // field: a search of the line's bytes rules them out before any string is made.
+            let mayHaveField =
+                line.textContains(UInt8(ascii: ":"))
+                && (line.textContains("pid: ") || line.textContains("Abort message: "))
+            let mayHaveFrame = line.textContains(UInt8(ascii: "#"))
+            let mayHaveSignal = !hasException && line.textContains("signal ")
+            guard mayHaveField || mayHaveFrame || mayHaveSignal else { continue }
+            let text = line.text
             if mayHaveField, let range = text.range(of: "pid: "), text.includes(", tid: ") {
                 stacks.close(into: &report)
                 threadName = String(text[range.lowerBound...]).trimmingWhitespace
             }
-            if report.exception == nil, let range = text.range(of: "signal "),
+            if mayHaveSignal, let range = text.range(of: "signal "),
                 text.includes("fault addr") || text.includes("code ")
             {
                 let detail = String(text[range.lowerBound...]).trimmingWhitespace
                 report.exception = CrashReport.Exception(
                     type: detail.split(separator: ",").first.map(String.init), message: detail)
+                hasException = true
             }
             if mayHaveField, let range = text.range(of: "Abort message: ") {
                 let message = String(text[range.upperBound...]).trimmingWhitespace
                 report.exception = CrashReport.Exception(type: report.exception?.type, message: message)
+                hasException = true
             }
-            guard text.containsByte(UInt8(ascii: "#")) else { continue }
+            guard mayHaveFrame else { continue }
             guard let parsed = frame(in: text) else {
                 if let symbolized = symbolizedFrame(in: text) {
                     if symbolized.index == 0 { stacks.close(into: &report) }

@@ -22,9 +22,9 @@ enum AppleCrashFormat: CrashLogFormatReader {
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
         let first = lines[number].firstByte
         guard first == UInt8(ascii: "I") || first == UInt8(ascii: "P") else { return false }
-        let text = lines[number].text
-        if text.hasPrefix("Incident Identifier:") { return true }
-        return text.hasPrefix("Process:")
-            && !lines[max(0, number - 12)..<number].contains { $0.text.hasPrefix("Incident Identifier:") }
+        let line = lines[number]
+        if line.textStarts(with: "Incident Identifier:") { return true }
+        return line.textStarts(with: "Process:")
+            && !lines[max(0, number - 12)..<number].contains { $0.textStarts(with: "Incident Identifier:") }
     }
 }

@@ -131,9 +131,12 @@ struct AppleCrashParser {
 
     static func parse(_ lines: [LogLine]) -> CrashReport {
         var report = CrashReport(format: .appleCrash, exception: nil, threads: [], images: [], lines: lines)
-        var inImages = false
+        var inImages = false, hasImages = false
         for line in lines {
-            if line.text.hasPrefix("Binary Images:") { inImages = true; continue }
+            if line.firstByte == UInt8(ascii: "B"), line.textStarts(with: "Binary Images:") {
+                (inImages, hasImages) = (true, true)
+                continue
+            }
             guard inImages else { continue }
             if let image = image(in: line.text) {
                 report.images.append(image)
@@ -183,14 +186,14 @@ struct AppleCrashParser {
             current?.frames.append(frame)
         }
         for (number, line) in lines.enumerated() {
-            let text = line.text
             // Every header and section title starts with a capital letter; a frame line with its number: most lines
             // of a report are frames, which skip the dozen prefix tests below.
             let isNumbered = line.firstByte >= UInt8(ascii: "0") && line.firstByte <= UInt8(ascii: "9")
             if isNumbered, !inApplicationInformation {
-                if current != nil { appendFrame(text, number) }
+                if current != nil { appendFrame(line.text, number) }
                 continue
             }
+            let text = line.text
             if text.hasPrefix("Binary Images:") { close(); break }
             if text.hasPrefix("Exception Type:") {
                 exceptionType = String(text.dropFirst("Exception Type:".count)).trimmingWhitespace
@@ -228,7 +231,7 @@ struct AppleCrashParser {
             report.exception = CrashReport.Exception(
                 type: exceptionType, message: messages.isEmpty ? nil : messages.joined(separator: "\n"))
         }
-        if !lines.contains(where: { $0.text.hasPrefix("Binary Images:") }) {
+        if !hasImages {
             report.warnings.append(
                 "the report has no Binary Images section; frames resolve only when their image can be found by name")
         }

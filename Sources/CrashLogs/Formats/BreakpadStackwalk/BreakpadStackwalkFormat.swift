@@ -17,6 +17,6 @@ enum BreakpadStackwalkFormat: CrashLogFormatReader {
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        lines[number].firstByte == UInt8(ascii: "O") && lines[number].text.startsWithBytes("Operating system:")
+        lines[number].firstByte == UInt8(ascii: "O") && lines[number].textStarts(with: "Operating system:")
     }
 }

@@ -65,9 +65,9 @@ struct BreakpadStackwalkParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var system = false, reason = false
         for line in lines {
-            if line.text.hasPrefix("Operating system:") { system = true }
-            if line.text.hasPrefix("Crash reason:") { reason = true }
-            if line.text.hasPrefix("Loaded modules:") && system { return true }
+            if line.textStarts(with: "Operating system:") { system = true }
+            if line.textStarts(with: "Crash reason:") { reason = true }
+            if line.textStarts(with: "Loaded modules:") && system { return true }
         }
         return system && reason
     }
@@ -85,11 +85,12 @@ struct BreakpadStackwalkParser {
         var report = CrashReport(format: .breakpadStackwalk, exception: nil, threads: [], images: [], lines: lines)
         var inModules = false
         for line in lines {
-            if line.text.hasPrefix("Loaded modules:") { inModules = true; continue }
+            if line.textStarts(with: "Loaded modules:") { inModules = true; continue }
             if inModules {
-                if let module = module(in: line.text) {
+                let text = line.text
+                if let module = module(in: text) {
                     report.images.append(module)
-                } else if line.text.trimmingWhitespace.isEmpty {
+                } else if text.trimmingWhitespace.isEmpty {
                     inModules = false
                 }
             }

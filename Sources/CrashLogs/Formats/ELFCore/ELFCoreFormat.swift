@@ -22,7 +22,7 @@ extension WalkedStacksFormat {
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        lines[number].text.hasPrefix(headerStart)
+        lines[number].textStarts(with: headerStart)
     }
 }
 

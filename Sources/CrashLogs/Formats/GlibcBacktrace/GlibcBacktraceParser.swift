@@ -57,12 +57,13 @@ struct GlibcBacktraceParser {
     static func recognizes(_ lines: [LogLine]) -> Bool {
         var bare = 0, darwin = 0
         for line in lines {
-            if darwinFrame(in: line.text) != nil {
+            let text = line.text
+            if darwinFrame(in: text) != nil {
                 darwin += 1
                 if darwin >= 2 { return true }
                 continue
             }
-            guard let frame = frame(in: line.text) else { continue }
+            guard let frame = frame(in: text) else { continue }
             if frame.module != nil { return true }
             bare += 1
             if bare >= 2 { return true }
@@ -105,19 +106,20 @@ struct GlibcBacktraceParser {
         }
         var stacks = StackCollector()
         for (number, line) in lines.enumerated() {
-            if !claimed[number], let darwin = darwinFrame(in: line.text) {
+            let text = line.text
+            if !claimed[number], let darwin = darwinFrame(in: text) {
                 let image = report.imageIndex(named: darwin.image, path: nil)
                 stacks.append(
                     CrashFrame(
                         index: darwin.index, address: darwin.address,
                         addressKind: darwin.index == 0 ? .programCounter : .returnAddress,
                         image: image, imageOffset: nil, symbolInLog: darwin.symbol, symbolOffsetInLog: darwin.offset,
-                        lineNumber: number, lineStyle: darwin.style(in: line.text)))
+                        lineNumber: number, lineStyle: darwin.style(in: text)))
                 continue
             }
-            guard !claimed[number], let parsed = frame(in: line.text) else {
+            guard !claimed[number], let parsed = frame(in: text) else {
                 stacks.close(into: &report)
-                stacks.noteText(line.text)
+                stacks.noteText(text)
                 continue
             }
             let image = parsed.module.map { module in

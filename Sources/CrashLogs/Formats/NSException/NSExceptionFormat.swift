@@ -17,7 +17,7 @@ enum NSExceptionFormat: CrashLogFormatReader {
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        lines[number].text.includes("Terminating app due to uncaught exception")
+        lines[number].textContains("Terminating app due to uncaught exception")
     }
 
     /// Printed back whole: its address lists get lines of their own after them.

@@ -33,14 +33,14 @@ enum SanitizerFormat: CrashLogFormatReader {
         // Cheap test first: no start is indented, and most lines of a report are (its frames, its shadow bytes).
         let first = lines[number].firstByte
         guard first != 0, first != UInt8(ascii: " ") else { return false }
-        let text = lines[number].text
-        let line = Substring(text)
-        if line.startsWithBytes("==") {
-            return (text.includes("==ERROR: ") || text.includes("== WARNING: ") || text.includes("==WARNING: "))
-                && text.includes("Sanitizer")
+        // Over the line's bytes: no string is made of a line that starts nothing.
+        let line = lines[number]
+        if line.textStarts(with: "==") {
+            return
+                (line.textContains("==ERROR: ") || line.textContains("== WARNING: ")
+                || line.textContains("==WARNING: ")) && line.textContains("Sanitizer")
         }
-        return line.startsWithBytes("WARNING: ThreadSanitizer:")
-            || !line.startsWithBytes(" ") && text.includes(": runtime error: ")
+        return line.textStarts(with: "WARNING: ThreadSanitizer:") || line.textContains(": runtime error: ")
     }
 
     /// The format of a program's own trace (a Swift runtime's, glibc's) when it comes before the first frame of a

@@ -153,9 +153,8 @@ struct SanitizerParser {
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
         lines.contains { line in
-            let text = line.text
-            return (text.includes("Sanitizer") && (text.includes("ERROR: ") || text.includes("WARNING: ")))
-                || text.includes(": runtime error: ")
+            (line.textContains("Sanitizer") && (line.textContains("ERROR: ") || line.textContains("WARNING: ")))
+                || line.textContains(": runtime error: ")
         }
     }
 
@@ -164,13 +163,14 @@ struct SanitizerParser {
         var stacks = StackCollector()
         var summary: String?
         for (number, line) in lines.enumerated() {
-            guard let parsed = frame(in: line.text) else {
-                let trimmed = Substring(line.text).trimmingBlanks
+            let text = line.text
+            guard let parsed = frame(in: text) else {
+                let trimmed = Substring(text).trimmingBlanks
                 if summary == nil { summary = Self.summaryKind(in: trimmed) }
                 // Blank lines may sit between frames (Android); anything else ends the stack.
                 if !trimmed.isEmpty {
                     stacks.close(into: &report)
-                    stacks.noteText(line.text)
+                    stacks.noteText(text)
                     if report.exception == nil, let error = Self.exception(in: trimmed) { report.exception = error }
                 }
                 continue
@@ -190,7 +190,7 @@ struct SanitizerParser {
             var frame = CrashFrame(
                 index: parsed.index, address: parsed.pc, addressKind: kind, image: image,
                 imageOffset: parsed.offset, symbolInLog: parsed.function, lineNumber: number,
-                lineStyle: .sanitizer(indentation: FrameLineStyle.indentation(of: line.text)))
+                lineStyle: .sanitizer(indentation: FrameLineStyle.indentation(of: text)))
             frame.sourceInLog = parsed.location
             stacks.append(frame)
         }

@@ -19,7 +19,7 @@ enum SwiftBacktraceFormat: CrashLogFormatReader {
     }
 
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        lines[number].text.includes("Program crashed: ")
+        lines[number].textContains("Program crashed: ")
     }
 
     /// The backtracer's report begins with the runtime's failure line and its `*** Signal N: Backtracing` line.

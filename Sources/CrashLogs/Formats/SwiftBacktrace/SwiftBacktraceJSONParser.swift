@@ -8,8 +8,8 @@ struct SwiftBacktraceJSONParser {
     /// The line that holds the report, if any.
     static func reportLine(in lines: [LogLine]) -> Int? {
         lines.firstIndex {
-            $0.text.hasPrefix("{") && $0.text.includes("\"kind\": \"crashReport\"")
-                || $0.text.hasPrefix("{") && $0.text.includes("\"kind\":\"crashReport\"")
+            $0.firstByte == UInt8(ascii: "{")
+                && ($0.textContains("\"kind\": \"crashReport\"") || $0.textContains("\"kind\":\"crashReport\""))
         }
     }
 
@@ -62,8 +62,10 @@ struct SwiftBacktraceJSONParser {
                     frames: frames))
         }
         let fatal = lines[..<reportLine].lazy.compactMap { line -> String? in
-            guard let range = line.text.range(of: "Fatal error: ") else { return nil }
-            return String(line.text[range.upperBound...])
+            guard line.textContains("Fatal error: ") else { return nil }
+            let text = line.text
+            guard let range = text.range(of: "Fatal error: ") else { return nil }
+            return String(text[range.upperBound...])
         }.first
         report.exception = CrashReport.Exception(type: body["description"]?.string, message: fatal)
         return report

@@ -80,7 +80,7 @@ struct SwiftBacktraceParser {
 
     static func recognizes(_ lines: [LogLine]) -> Bool {
         lines.contains {
-            $0.text.includes("*** Program crashed: ") || $0.text.includes("Program crashed: ") && $0.text.hasPrefix("💣")
+            $0.textContains("*** Program crashed: ") || $0.textContains("Program crashed: ") && $0.text.hasPrefix("💣")
         }
             || SwiftBacktraceJSONParser.reportLine(in: lines) != nil
     }
@@ -93,7 +93,7 @@ struct SwiftBacktraceParser {
         // Images come last: collect them first, so frames can be placed in them.
         // Lines are looked at trimmed in place (a trimmed copy of every indented line was most of a small report's
         // reading); a string is made of the few that are read further.
-        for line in lines {
+        for line in lines where inImages || line.textContains("Images") {
             let text = Substring(line.text).trimmingBlanks
             if text.startsWithBytes("Images") { inImages = true; continue }
             if inImages, let image = image(in: String(text)) { report.images.append(image) }
@@ -105,7 +105,8 @@ struct SwiftBacktraceParser {
         }
         inImages = false
         for (number, line) in lines.enumerated() {
-            let text = Substring(line.text).trimmingBlanks
+            let whole = line.text
+            let text = Substring(whole).trimmingBlanks
             if text.startsWithBytes("Images") || text.startsWithBytes("Registers:") { close(); inImages = true }
             if inImages { continue }
             if let range = text.range(of: "Fatal error: ") {
@@ -129,7 +130,7 @@ struct SwiftBacktraceParser {
                 continue
             }
             guard thread != nil else { continue }
-            let parsedFrame = frame(in: line.text)
+            let parsedFrame = frame(in: whole)
             if parsedFrame == nil, let friendly = friendlyFrame(in: String(text)) {
                 // The interactive backtracer's friendly frames: named and placed already, without addresses.
                 let image = report.imageIndex(named: friendly.image, path: nil)

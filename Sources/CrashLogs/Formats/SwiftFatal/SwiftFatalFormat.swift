@@ -29,8 +29,13 @@ enum SwiftFatalFormat: CrashLogFormatReader {
 
     /// A failure line right before its own trace header is one report with it.
     static func startsReport(at number: Int, in lines: [LogLine]) -> Bool {
-        let text = lines[number].text
-        return SwiftFatalParser.isRuntimeFailure(text)
-            || (text.hasPrefix(SwiftBacktracePackageParser.marker) && text.hasSuffix("Backtrace:"))
+        // A string is made only of a line that may start one (most lines of a log with a marker are not looked at
+        // further).
+        let line = lines[number]
+        if line.withTextBytes(SwiftFatalParser.mayHoldFailureKind), SwiftFatalParser.isRuntimeFailure(line.text) {
+            return true
+        }
+        return line.lastNonBlankByte == UInt8(ascii: ":") && line.textStarts(with: SwiftBacktracePackageParser.marker)
+            && line.text.hasSuffix("Backtrace:")
     }
 }

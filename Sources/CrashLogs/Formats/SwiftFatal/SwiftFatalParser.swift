@@ -17,7 +17,7 @@ struct SwiftFatalParser {
     static func isRuntimeFailure(_ text: String) -> Bool {
         // Every kind ends in `r: ` or `d: `: one pass over the bytes rules out most lines (every line of a log with a
         // failure marker comes here) before three searches.
-        guard mayHoldFailureKind(text) else { return false }
+        guard mayHoldFailureKind(text.utf8.span) else { return false }
         for kind in failureKinds {
             guard let range = text.range(of: kind) else { continue }
             if text[range.upperBound...].includes(": file "), text.includes(", line ") { return true }
@@ -35,8 +35,7 @@ struct SwiftFatalParser {
     }
 
     /// Whether `text` holds a `: ` after an `r` or a `d`, as each of ``failureKinds`` ends.
-    private static func mayHoldFailureKind(_ text: String) -> Bool {
-        let bytes = text.utf8.span
+    static func mayHoldFailureKind(_ bytes: Span<UInt8>) -> Bool {
         guard bytes.count >= 4 else { return false }
         for offset in 1..<bytes.count - 1
         where bytes[offset] == UInt8(ascii: ":") && bytes[offset + 1] == UInt8(ascii: " ")
