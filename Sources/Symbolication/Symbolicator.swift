@@ -325,10 +325,12 @@ public final class Symbolicator {
     /// The images whose frames stay unresolved in `report`, in the order the report first names them. Frames the log
     /// gives no address for (a debugger's `<signal handler called>`) are not counted.
     public func unresolvedImages(of report: CrashReport) -> [UnresolvedImage] {
-        // By image position, the last slot for frames without an image; frames read in place, not copied.
+        // By image position, the last slot for frames without an image; frames read in place, not copied. The counts
+        // apart from the reasons: a slot of numbers is read and written without copying a reason in and out of it.
         let noImage = report.images.count
-        var counts = [(unresolved: Int, total: Int, reason: UnresolvedReason?)](
-            repeating: (0, 0, nil), count: noImage + 1)
+        var totals = [Int](repeating: 0, count: noImage + 1)
+        var unresolved = [Int](repeating: 0, count: noImage + 1)
+        var reasons: [Int: UnresolvedReason] = [:]
         var order: [Int] = []
         for thread in report.threads {
             thread.frames.withUnsafeBufferPointer { frames in
@@ -337,20 +339,19 @@ public final class Symbolicator {
                     && (frames[index].address != nil || frames[index].imageOffset != nil)
                 {
                     let key = frames[index].image.map { min(max($0, 0), noImage) } ?? noImage
-                    if counts[key].total == 0 { order.append(key) }
-                    counts[key].total += 1
+                    if totals[key] == 0 { order.append(key) }
+                    totals[key] += 1
                     if frames[index].symbols.isEmpty, let reason = frames[index].unresolvedReason {
-                        counts[key].unresolved += 1
-                        if counts[key].reason == nil { counts[key].reason = reason }
+                        unresolved[key] += 1
+                        if unresolved[key] == 1 { reasons[key] = reason }
                     }
                 }
             }
         }
         return order.compactMap { key in
-            let count = counts[key]
-            guard count.unresolved > 0, let reason = count.reason else { return nil }
+            guard unresolved[key] > 0, let reason = reasons[key] else { return nil }
             let name = key < noImage ? report.images[key].name : "frames without an image"
-            return UnresolvedImage(name: name, unresolved: count.unresolved, total: count.total, reason: reason)
+            return UnresolvedImage(name: name, unresolved: unresolved[key], total: totals[key], reason: reason)
         }
     }
 

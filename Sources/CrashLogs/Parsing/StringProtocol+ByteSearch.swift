@@ -241,6 +241,9 @@ enum LineBytes {
 
     /// The text of the bytes at `range` of `line`, whose ends are ASCII bytes (whole characters either side).
     static func text(_ range: Range<Int>, of line: String) -> String {
+        // Copied from the span (a third less than through a substring of the view, every field of every frame and
+        // image line comes here); a range that cut a character would be repaired as a substring is.
+        if let valid = try? UTF8Span(validating: line.utf8.span.extracting(range)) { return String(copying: valid) }
         let utf8 = line.utf8
         let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
         return String(Substring(utf8[lower..<utf8.index(lower, offsetBy: range.count)]))

@@ -47,12 +47,16 @@ struct AndroidTombstoneParser {
         for (number, line) in lines.enumerated() {
             if let tombstoneWriter, let writer = writers[number], writer != tombstoneWriter { continue }
             // Most lines of a tombstone (maps, registers, memory, logcat) hold neither a frame's `#` nor a header's
-            // field: a search of the line's bytes rules them out before any string is made.
-            let mayHaveField =
-                line.textContains(UInt8(ascii: ":"))
-                && (line.textContains("pid: ") || line.textContains("Abort message: "))
-            let mayHaveFrame = line.textContains(UInt8(ascii: "#"))
-            let mayHaveSignal = !hasException && line.textContains("signal ")
+            // field: one look at the line's bytes rules them out before any string is made.
+            let (mayHaveField, mayHaveFrame, mayHaveSignal) = line.withTextBytes { bytes in
+                (
+                    ByteSearch.firstOffset(of: UInt8(ascii: ":"), in: bytes) != nil
+                        && (ByteSearch.firstOffset(of: "pid: ".utf8.span, in: bytes) != nil
+                            || ByteSearch.firstOffset(of: "Abort message: ".utf8.span, in: bytes) != nil),
+                    ByteSearch.firstOffset(of: UInt8(ascii: "#"), in: bytes) != nil,
+                    !hasException && ByteSearch.firstOffset(of: "signal ".utf8.span, in: bytes) != nil
+                )
+            }
             guard mayHaveField || mayHaveFrame || mayHaveSignal else { continue }
             let text = line.text
             if mayHaveField, let range = text.range(of: "pid: "), text.includes(", tid: ") {

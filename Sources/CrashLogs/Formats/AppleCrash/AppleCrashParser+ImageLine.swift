@@ -64,7 +64,8 @@ extension AppleCrashParser {
             ? written : written.split(separator: " ").joined(separator: " ")
         // macOS 10 reports name a bundle's image by its identifier (`com.apple.CoreFoundation`): the binary, which the
         // frames name and which is looked for on disk, is the path's last part.
-        if case let file = FilePath.fileName(of: path), !file.isEmpty, name != file, Self.isBundleIdentifier(name) {
+        // (Asked in this order: few names are identifiers, and every image's path would be split.)
+        if Self.isBundleIdentifier(name), case let file = FilePath.fileName(of: path), !file.isEmpty, name != file {
             name = String(file)
         }
         return CrashImage(
@@ -78,7 +79,12 @@ extension AppleCrashParser {
     ]
 
     private static func isArchitecture(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
-        architectures.contains { name in
+        // Every name starts with `a`, `x` or `i` and has 4 to 8 bytes: most words (an image's name) are ruled out
+        // before any comparison.
+        guard (4...8).contains(range.count), let first = range.first,
+            bytes[first] == UInt8(ascii: "a") || bytes[first] == UInt8(ascii: "x") || bytes[first] == UInt8(ascii: "i")
+        else { return false }
+        return architectures.contains { name in
             let wanted = name.utf8.span
             guard wanted.count == range.count else { return false }
             for offset in 0..<wanted.count where bytes[range.lowerBound + offset] != wanted[offset] { return false }
