@@ -41,8 +41,13 @@ public struct LogLine: Hashable, Sendable {
     /// How many bytes of ``source`` the text has, from `start` (the line ending follows them).
     private var count: UInt32
     private let terminator: Terminator
-    /// Whether the bytes are not valid UTF-8 (``text`` has U+FFFD in their place, ``bytes`` has them as read).
-    private let isUndecodable: Bool
+    /// ``undecodable`` and ``prefixed``, in one byte: a line has no byte to spare for a `Bool` of each.
+    private var flags: UInt8
+    /// The bytes are not valid UTF-8 (``text`` has U+FFFD in their place, ``bytes`` has them as read).
+    private static let undecodable: UInt8 = 1
+    /// A logger's ``prefix`` was moved off the text.
+    private static let prefixed: UInt8 = 2
+    private var isUndecodable: Bool { flags & Self.undecodable != 0 }
 
     /// The text without the line ending and without ``prefix``; invalid UTF-8 reads as U+FFFD here, never in ``bytes``.
     /// Made from the line's bytes at each call.
@@ -95,7 +100,7 @@ public struct LogLine: Hashable, Sendable {
     /// that the line parses as the log it carries, and put back when the log is printed (``appendWhole(to:)``).
     public var prefix: String { rare?.prefix ?? "" }
     /// Whether a logger's ``prefix`` was taken off the line, without making the string.
-    package var hasPrefix: Bool { rare.map { !$0.prefix.isEmpty } ?? false }
+    package var hasPrefix: Bool { flags & Self.prefixed != 0 }
     /// The first byte of ``text`` (0 when it is empty), and its last byte that is not a space or a tab (0 when there
     /// is none): what readers test every line of every log by before reading it (a frame's `]`, a header's first
     /// letter), kept so that the test costs no look at the text.
@@ -136,13 +141,13 @@ public struct LogLine: Hashable, Sendable {
 
     /// The line whose bytes (its terminator included, if any) are `bytes`.
     package init(bytes: [UInt8]) {
-        self.init(LineStorage(bytes: bytes, rare: nil), 0..<bytes.count, knownValid: false)
+        self.init(LineStorage(bytes: bytes, rare: nil), bytes.span, 0..<bytes.count, knownValid: false)
     }
 
-    /// The line whose bytes (its terminator included, if any) are `range` of `storage`'s; `knownValid` when they are
-    /// known to be UTF-8 (a line of a log that is: a line feed never lies inside a character).
-    private init(_ storage: LineStorage, _ range: Range<Int>, knownValid: Bool) {
-        let source = storage.bytes
+    /// The line whose bytes (its terminator included, if any) are `range` of `storage`'s, `source` (their span, made
+    /// once for all the lines of a log); `knownValid` when they are known to be UTF-8 (a line of a log that is: a line
+    /// feed never lies inside a character).
+    private init(_ storage: LineStorage, _ source: Span<UInt8>, _ range: Range<Int>, knownValid: Bool) {
         var end = range.upperBound
         var terminator = Terminator.none
         if end > range.lowerBound, source[end - 1] == UInt8(ascii: "\n") {
@@ -153,25 +158,24 @@ public struct LogLine: Hashable, Sendable {
             end -= 1
             terminator = terminator == .lineFeed ? .carriageReturnLineFeed : .carriageReturn
         }
-        let content = source.span.extracting(range.lowerBound..<end)
+        let content = source.extracting(range.lowerBound..<end)
         // Each stored property set once, from locals: a line is made for every line of every log, and assigning
         // `self`'s properties along the way made the compiler copy the whole line out again.
-        // ASCII, most lines of most logs, needs no validation.
         let isUndecodable = !knownValid && (try? UTF8Span(validating: content)) == nil
-        var ends = Self.ends(of: content)
-        var storage = storage
-        if isUndecodable {
-            ends = Self.ends(of: String(decoding: source[range.lowerBound..<end], as: UTF8.self).utf8.span)
-        }
-        if content.count > Int(UInt32.max) {
-            storage = LineStorage(
-                bytes: source, rare: RareParts(text: String(decoding: source[range.lowerBound..<end], as: UTF8.self)))
-        }
-        self.storage = storage
+        let ends =
+            isUndecodable
+            ? Self.ends(of: String(decoding: storage.bytes[range.lowerBound..<end], as: UTF8.self).utf8.span)
+            : Self.ends(of: content)
+        self.storage =
+            content.count > Int(UInt32.max)
+            ? LineStorage(
+                bytes: storage.bytes,
+                rare: RareParts(text: String(decoding: storage.bytes[range.lowerBound..<end], as: UTF8.self)))
+            : storage
         self.start = range.lowerBound
         self.count = UInt32(clamping: content.count)
         self.terminator = terminator
-        self.isUndecodable = isUndecodable
+        self.flags = isUndecodable ? Self.undecodable : 0
         self.firstByte = ends.first
         self.lastNonBlankByte = ends.lastNonBlank
     }
@@ -227,6 +231,7 @@ public struct LogLine: Hashable, Sendable {
             start += moved
             count -= UInt32(moved)
         }
+        flags |= Self.prefixed
         (firstByte, lastNonBlankByte) = withContent { Self.ends(of: $0) }
     }
 
@@ -347,17 +352,18 @@ public struct LogLine: Hashable, Sendable {
         // Checked once for the whole log, not line by line: most logs are UTF-8 throughout (the first lines of a large
         // one are checked each).
         let isValid = maximumLines == .max && (try? UTF8Span(validating: bytes.span)) != nil
+        let source = bytes.span
         var lines: [LogLine] = []
         var start = 0
         // Line ends found by memchr: every byte of every log is looked at here.
         while lines.count < maximumLines,
             let newline = ByteSearch.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: start)
         {
-            lines.append(LogLine(storage, start..<newline + 1, knownValid: isValid))
+            lines.append(LogLine(storage, source, start..<newline + 1, knownValid: isValid))
             start = newline + 1
         }
         if start < bytes.count, lines.count < maximumLines {
-            lines.append(LogLine(storage, start..<bytes.count, knownValid: isValid))
+            lines.append(LogLine(storage, source, start..<bytes.count, knownValid: isValid))
         }
         return lines
     }

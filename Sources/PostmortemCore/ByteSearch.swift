@@ -21,14 +21,21 @@ package enum ByteSearch {
     /// The offset in `text` where `needle` last starts; `nil` when it does not occur (or `needle` is empty).
     package static func lastOffset(of needle: Span<UInt8>, in text: Span<UInt8>) -> Int? {
         guard !needle.isEmpty, needle.count <= text.count else { return nil }
-        var start = text.count - needle.count
-        while start >= 0 {
-            var matched = 0
-            while matched < needle.count, text[start + matched] == needle[matched] { matched += 1 }
-            if matched == needle.count { return start }
-            start -= 1
+        // The needle's first byte looked for from the end without bounds checks, memcmp for the whole: a frame line's
+        // `(BuildId: ` is looked for past a hundred bytes of path (glibc's memrchr is not in Swift's view of its
+        // headers).
+        return text.withUnsafeBufferPointer { haystack -> Int? in
+            needle.withUnsafeBufferPointer { pattern -> Int? in
+                guard let start = haystack.baseAddress, let bytes = pattern.baseAddress else { return nil }
+                let first = bytes[0]
+                var offset = haystack.count - pattern.count
+                while offset >= 0 {
+                    if start[offset] == first, memcmp(start + offset, bytes, pattern.count) == 0 { return offset }
+                    offset -= 1
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     /// The offset of the first `byte` in `bytes` at or after `start`; `nil` when there is none (or `start` is past

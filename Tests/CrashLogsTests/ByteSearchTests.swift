@@ -49,6 +49,13 @@ struct ByteSearchTests {
             #expect(Self.offset(string.firstByteRange(of: needle), in: string) == expected, "\(needle) in \(string)")
             #expect(Self.offset(string.lastRange(of: needle), in: string) == last, "\(needle) in \(string)")
             #expect(Self.offset(slice.lastRange(of: needle), in: slice) == last, "\(needle) in \(slice)")
+            #expect(ByteSearch.lastOffset(of: needle.utf8.span, in: string.utf8.span) == last, "\(needle) in \(string)")
+            let firstByte = needle.utf8.first!
+            #expect(
+                ByteSearch.firstOffset(of: firstByte, in: string.utf8.span)
+                    == string.utf8.firstIndex(of: firstByte).map {
+                        string.utf8.distance(from: string.utf8.startIndex, to: $0)
+                    })
             #expect(string.includes(needle) == (expected != nil) && slice.includes(needle) == (expected != nil))
             #expect(string.containsBytes(needle) == (expected != nil))
             checked += expected == nil ? 0 : 1
