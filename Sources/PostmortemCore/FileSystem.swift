@@ -87,10 +87,26 @@ package enum FileSystem {
     {
         let tooLarge = Failure(path: name, detail: "larger than \(maximumSize >> 20) MB, the most this command reads")
         if let size, size > maximumSize { throw tooLarge }
-        // One byte more than the size, so the read that finds the end needs no larger buffer.
-        var bytes = [UInt8](repeating: 0, count: size.map { $0 + 1 } ?? 0)
+        // One byte more than the size, so the read that finds the end needs no larger buffer; not zeroed first (every
+        // log of a folder is read here, and the read writes every byte kept).
         var filled = 0
-        while true {
+        var failure: Failure?
+        let capacity = size.map { $0 + 1 } ?? 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            while filled < buffer.count, let base = buffer.baseAddress {
+                let count = Glibc.read(descriptor, base + filled, buffer.count - filled)
+                if count < 0 {
+                    failure = Failure(path: name, detail: "cannot read: " + String(cString: strerror(errno)))
+                }
+                if count <= 0 { break }
+                filled += count
+            }
+            initialized = filled
+        }
+        if let failure { throw failure }
+        // A file of no size known (a pipe), or that grew since its size was taken, is read on, the buffer growing.
+        let readsOn = size == nil || filled == capacity
+        while readsOn {
             if filled > maximumSize { throw tooLarge }
             if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(1 << 16, bytes.count)) }
             let count = bytes.withUnsafeMutableBytes {

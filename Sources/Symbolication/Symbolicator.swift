@@ -112,24 +112,28 @@ public final class Symbolicator {
     ///   - logDirectory: the directory of the log, searched for the binaries it names.
     ///   - continuing: the report is the next piece of the one before it (its first stack goes on from that one's last).
     public func symbolicate(_ report: inout CrashReport, logDirectory: String? = nil, continuing: Bool = false) {
-        var imageSymbolizers: [Int: (symbolizer: ImageSymbolizer, bias: UInt64?)] = [:]
-        var imageSymbolFiles: [Int: any ModuleSymbols] = [:]
-        var imageProblems: [Int: UnresolvedReason] = [:]
-        var framesOfImage: [Int: [LogAgreement.FrameFacts]] = [:]
+        // By image position, in arrays (asked at every frame of every log: a dictionary hashed the position each time);
+        // a frame's image outside the report's list has none of them.
+        let imageCount = report.images.count
+        func slot(_ image: Int?) -> Int? { image.flatMap { $0 >= 0 && $0 < imageCount ? $0 : nil } }
+        var imageSymbolizers = [(symbolizer: ImageSymbolizer, bias: UInt64?)?](repeating: nil, count: imageCount)
+        var imageSymbolFiles = [(any ModuleSymbols)?](repeating: nil, count: imageCount)
+        var imageProblems = [UnresolvedReason?](repeating: nil, count: imageCount)
+        var framesOfImage = [[LogAgreement.FrameFacts]](repeating: [], count: imageCount)
         for (threadIndex, thread) in report.threads.enumerated() {
             for frameIndex in thread.frames.indices {
-                guard let image = thread.frames[frameIndex].image else { continue }
+                guard let image = slot(thread.frames[frameIndex].image) else { continue }
                 var frame = LogAgreement.FrameFacts(thread.frames[frameIndex])
                 if frame.addressKind == .returnAddress,
                     Self.mayBeInterrupted(frameIndex, of: thread, firstContinues: continuing && threadIndex == 0)
                 {
                     frame.addressKind = .programCounter
                 }
-                framesOfImage[image, default: []].append(frame)
+                framesOfImage[image].append(frame)
             }
         }
         for index in report.images.indices {
-            let frames = framesOfImage[index] ?? []
+            let frames = framesOfImage[index]
             // An image no frame points into needs no lookups: its binary and debug file are found, not opened (a
             // core's libc, compressed debug information and all, when the walk never reaches it), when asked for.
             if frames.isEmpty, !options.locatesImagesWithoutFrames { continue }
@@ -191,15 +195,15 @@ public final class Symbolicator {
             afterTrampoline = frame.symbolInLog.map(SignalTrampoline.isTrampoline(named:)) ?? false
             if frame.isSymbolicatedInLog { return }
             let found =
-                frame.image.flatMap { imageSymbolizers[$0] }
+                slot(frame.image).flatMap { imageSymbolizers[$0] }
                 ?? (frame.image == nil ? fallback.map { ($0, nil) } : nil)
-            if found == nil, let image = frame.image, let symbols = imageSymbolFiles[image] {
+            if found == nil, let image = slot(frame.image), let symbols = imageSymbolFiles[image] {
                 resolve(&frame, image: images[image], from: symbols)
                 return
             }
             guard let (symbolizer, bias) = found else {
                 if frame.address != nil || frame.imageOffset != nil {
-                    frame.unresolvedReason = frame.image.flatMap { imageProblems[$0] } ?? .noImage
+                    frame.unresolvedReason = slot(frame.image).flatMap { imageProblems[$0] } ?? .noImage
                 }
                 return
             }

@@ -33,6 +33,29 @@ struct FileSystemTests {
         #expect(throws: FileSystem.Failure(path: folder, detail: "is a directory")) { try FileSystem.read(folder) }
     }
 
+    /// The sizes a file's first look may get wrong: a file that grew after it was opened is read to its new end, an
+    /// empty file reads empty, and a file of /proc (whose size reads 0) is read whole.
+    @Test func aFileIsReadToItsEndWhateverItsSizeSaid() throws {
+        let folder = Fixtures.scratchDirectory("read-grown")
+        let path = folder + "/log.txt"
+        let first = Array(repeating: UInt8(ascii: "a"), count: 5_000)
+        try Data(first).write(to: URL(fileURLWithPath: path))
+        let file = try FileSystem.OpenFile(path: path)
+        #expect(file.size == 5_000)
+        let more = Array(repeating: UInt8(ascii: "b"), count: 100_000)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(more))
+        try handle.close()
+        #expect(Bool(try FileSystem.read(file) == first + more), "the bytes written after the file was opened")
+
+        try Data().write(to: URL(fileURLWithPath: folder + "/empty.txt"))
+        #expect(try FileSystem.read(FileSystem.OpenFile(path: folder + "/empty.txt")).isEmpty)
+
+        let status = try FileSystem.read(FileSystem.OpenFile(path: "/proc/self/status"))
+        #expect(String(decoding: status, as: UTF8.self).hasPrefix("Name:") && status.last == UInt8(ascii: "\n"))
+    }
+
     /// Pieces of every size (empty ones, more than one call's worth of them, more than a pipe holds) come out one
     /// after the other, through a file and through a pipe read as they are written.
     @Test func piecesAreWrittenInTheirOrder() throws {

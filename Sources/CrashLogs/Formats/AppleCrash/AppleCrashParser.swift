@@ -145,6 +145,7 @@ struct AppleCrashParser {
             }
         }
         var imageNamed: [String: Int] = [:]
+        imageNamed.reserveCapacity(report.images.count)
         for (index, image) in report.images.enumerated() where imageNamed[image.name] == nil {
             imageNamed[image.name] = index
         }
