@@ -16,12 +16,14 @@ package enum JSONLogLines {
     package static func messageKey(in sample: ArraySlice<LogLine>) -> String? {
         // Most logs are not JSON lines: a look at first bytes rules them out before any parsing (and any copy).
         var nonEmpty = 0, objects = 0
-        for line in sample where !line.isTextEmpty {
-            let first = line.firstByte
+        // By index: a line is read in place, not copied out (every line of the sample of every log comes here).
+        for index in sample.indices where !sample[index].isTextEmpty {
             nonEmpty += 1
             // A logger's object is a line of output and a few fields; a longer one is a document of its own (a JSON
             // value given to `po`), never parsed here.
-            if first == UInt8(ascii: "{"), line.textByteCount <= maximumObjectLength { objects += 1 }
+            if sample[index].firstByte == UInt8(ascii: "{"), sample[index].textByteCount <= maximumObjectLength {
+                objects += 1
+            }
         }
         let needed = Int((Double(nonEmpty) * LinePrefixes.minimumCoverage).rounded(.up))
         guard nonEmpty > 0, objects >= needed else { return nil }

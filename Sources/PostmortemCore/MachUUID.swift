@@ -9,16 +9,26 @@ public struct MachUUID: Hashable, Sendable {
     /// Parses `4C4C445B-5555-3144-A18D-535DDD3BDF97`, with or without dashes, in either case.
     public init?(string: String) {
         // Over the bytes in place: crash reports list hundreds of images, each with its UUID.
+        // The digits gathered in two words, the array made once at the end (written nibble by nibble, it cost a
+        // uniqueness check and a bounds check a digit).
         let text = string.utf8.span
         guard text.count >= 32 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 16)
+        var words: (UInt64, UInt64) = (0, 0)
         var nibbles = 0
         for index in text.indices where text[index] != UInt8(ascii: "-") {
             guard nibbles < 32, let value = BuildID.nibble(text[index]) else { return nil }
-            bytes[nibbles >> 1] |= nibbles & 1 == 0 ? value << 4 : value
+            if nibbles < 16 {
+                words.0 = words.0 << 4 | UInt64(value)
+            } else {
+                words.1 = words.1 << 4 | UInt64(value)
+            }
             nibbles += 1
         }
         guard nibbles == 32 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: words.0 >> shift)) }
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: words.1 >> shift)) }
         self.bytes = bytes
     }
 }

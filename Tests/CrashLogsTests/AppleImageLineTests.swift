@@ -78,6 +78,10 @@ struct AppleImageLineTests {
         if let uuid {
             let digits = text.uppercased().replacingOccurrences(of: "-", with: "")
             #expect(uuid.description.replacingOccurrences(of: "-", with: "") == digits)
+            let pairs = stride(from: 0, to: digits.count, by: 2).map { offset in
+                UInt8(String(digits.dropFirst(offset).prefix(2)), radix: 16)
+            }
+            #expect(uuid.bytes.map { Optional($0) } == pairs, "the bytes in the order the digits write them")
         }
     }
 
