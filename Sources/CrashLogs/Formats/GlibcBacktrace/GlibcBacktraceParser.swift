@@ -23,32 +23,36 @@ struct GlibcBacktraceParser {
         var openOffset = end - 2
         while openOffset >= 0, bytes[openOffset] != UInt8(ascii: "[") { openOffset -= 1 }
         guard openOffset >= 0, let address = HexNumber.parse(bytes, openOffset + 1..<end - 1) else { return nil }
-        let utf8 = line.utf8
-        let open = utf8.index(utf8.startIndex, offsetBy: openOffset)
-        var prefixEnd = open, prefixStart = utf8.startIndex
-        while prefixEnd > prefixStart, utf8[utf8.index(before: prefixEnd)] == UInt8(ascii: " ") {
-            utf8.formIndex(before: &prefixEnd)
-        }
-        while prefixStart < prefixEnd, utf8[prefixStart].isBlank { utf8.formIndex(after: &prefixStart) }
-        let prefix = utf8[prefixStart..<prefixEnd]
-        if prefix.isEmpty { return FrameLine(module: nil, symbol: nil, offset: nil, address: address) }
-        guard prefix.last == UInt8(ascii: ")") else {
+        // The rest by offset too: a search of the UTF-8 view's slice for `(` stepped a string index a byte, a long
+        // path cost thousands of instructions.
+        var prefixEnd = openOffset, prefixStart = 0
+        while prefixEnd > prefixStart, bytes[prefixEnd - 1] == UInt8(ascii: " ") { prefixEnd -= 1 }
+        while prefixStart < prefixEnd, bytes[prefixStart].isBlank { prefixStart += 1 }
+        if prefixStart == prefixEnd { return FrameLine(module: nil, symbol: nil, offset: nil, address: address) }
+        guard bytes[prefixEnd - 1] == UInt8(ascii: ")") else {
             // `prog[0x4aee95]`: a module without dladdr information; no spaces in a path we take apart.
-            return prefix.contains(UInt8(ascii: " "))
-                ? nil : FrameLine(module: String(Substring(prefix)), symbol: nil, offset: nil, address: address)
+            for position in prefixStart..<prefixEnd where bytes[position] == UInt8(ascii: " ") { return nil }
+            return FrameLine(
+                module: LineBytes.text(prefixStart..<prefixEnd, of: line), symbol: nil, offset: nil, address: address)
         }
-        guard let firstParen = prefix.firstIndex(of: UInt8(ascii: "(")) else { return nil }
-        let module = String(Substring(utf8[prefixStart..<firstParen]))
-        let inner = utf8[utf8.index(after: firstParen)..<utf8.index(before: prefixEnd)]
+        var firstParen = prefixStart
+        while firstParen < prefixEnd, bytes[firstParen] != UInt8(ascii: "(") { firstParen += 1 }
+        guard firstParen < prefixEnd else { return nil }
+        let module = LineBytes.text(prefixStart..<firstParen, of: line)
+        let inner = firstParen + 1..<prefixEnd - 1
         if inner.isEmpty { return FrameLine(module: module, symbol: nil, offset: nil, address: address) }
         // Anchor on the last `+0x` (or `-0x`): demangled symbols may hold parentheses and commas.
-        guard let sign = inner.lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
-            let offset = HexNumber.parse(utf8: inner[utf8.index(after: sign)...])
-        else { return nil }
-        if utf8[sign] == UInt8(ascii: "-") { return nil } // a negative offset names no place in the symbol
-        let symbol = inner[..<sign]
+        var sign = inner.upperBound - 1
+        while sign >= inner.lowerBound, bytes[sign] != UInt8(ascii: "+"), bytes[sign] != UInt8(ascii: "-") {
+            sign -= 1
+        }
+        guard sign >= inner.lowerBound, let offset = HexNumber.parse(bytes, sign + 1..<inner.upperBound) else {
+            return nil
+        }
+        if bytes[sign] == UInt8(ascii: "-") { return nil } // a negative offset names no place in the symbol
         return FrameLine(
-            module: module.isEmpty ? nil : module, symbol: symbol.isEmpty ? nil : String(Substring(symbol)),
+            module: module.isEmpty ? nil : module,
+            symbol: sign == inner.lowerBound ? nil : LineBytes.text(inner.lowerBound..<sign, of: line),
             offset: offset, address: address)
     }
 
