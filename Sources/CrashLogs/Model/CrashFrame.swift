@@ -107,19 +107,25 @@ public struct SourceInLog: Hashable, Sendable {
     /// `FILE:LINE` or `FILE:LINE:COLUMN` as logs write a frame's place (a sanitizer's, a debugger's); `nil` when the
     /// text ends in no line.
     init?(parsing place: String) {
-        let utf8 = place.utf8
-        /// The number after the last `:` before `end`, and where that `:` is.
-        func number(before end: String.Index) -> (value: Int, colon: String.Index)? {
-            guard let colon = utf8[..<end].lastIndex(of: UInt8(ascii: ":")), colon > utf8.startIndex else { return nil }
-            let digits = utf8[utf8.index(after: colon)..<end]
-            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                return nil
-            }
-            return (digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, colon)
-        }
-        guard let last = number(before: utf8.endIndex) else { return nil }
+        // By offset over the bytes: a search of the UTF-8 view backwards stepped a string index a byte, and every
+        // sanitizer frame with a place comes here.
+        let bytes = place.utf8.span
+        guard let last = Self.number(in: bytes, before: bytes.count) else { return nil }
         // `file:line:column`: the line is the number before the column.
-        let line = number(before: last.colon) ?? last
-        self.init(file: String(Substring(utf8[..<line.colon])), line: line.value)
+        let line = Self.number(in: bytes, before: last.colon) ?? last
+        self.init(file: LineBytes.text(0..<line.colon, of: place), line: line.value)
+    }
+
+    /// The number after the last `:` of `bytes` before offset `end`, and where that `:` is (not at the start).
+    private static func number(in bytes: Span<UInt8>, before end: Int) -> (value: Int, colon: Int)? {
+        var colon = end - 1
+        while colon >= 0, bytes[colon] != UInt8(ascii: ":") { colon -= 1 }
+        guard colon > 0, end - colon - 1 >= 1, end - colon - 1 <= 9 else { return nil }
+        var value = 0
+        for position in colon + 1..<end {
+            guard bytes[position] >= 0x30, bytes[position] <= 0x39 else { return nil }
+            value = value * 10 + Int(bytes[position] - 0x30)
+        }
+        return (value, colon)
     }
 }

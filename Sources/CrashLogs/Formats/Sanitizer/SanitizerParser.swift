@@ -17,129 +17,128 @@ struct SanitizerParser {
         var location: SourceInLog?
     }
 
-    /// What opens the build-id after a frame's module: `(BuildId: `.
-    private static let buildIDOpening = Array("(BuildId: ".utf8)
-
-    /// Takes a frame line apart over its UTF-8 bytes (this runs on every line of large reports).
+    /// Takes a frame line apart over its UTF-8 bytes, by offset in place (this runs on every line of large reports).
     static func frame(in line: String) -> FrameLine? {
         // Cheap test first: a frame line starts with `#` after blanks.
         guard Substring(line).startsWithBytes("#", skippingBlanks: true) else { return nil }
-        let bytes = Array(line.utf8)
-        do {
-            var index = 0
-            let count = bytes.count
-            while index < count, bytes[index].isBlank { index += 1 }
-            guard index < count, bytes[index] == UInt8(ascii: "#") else { return nil }
+        let bytes = line.utf8.span
+        var index = 0
+        let count = bytes.count
+        while index < count, bytes[index].isBlank { index += 1 }
+        guard index < count, bytes[index] == UInt8(ascii: "#") else { return nil }
+        index += 1
+        var number = 0, digits = 0
+        while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 9 {
+            number = number * 10 + Int(bytes[index] - 0x30)
             index += 1
-            var number = 0, digits = 0
-            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 9 {
-                number = number * 10 + Int(bytes[index] - 0x30)
-                index += 1
-                digits += 1
-            }
-            guard digits > 0 else { return nil }
-            if index < count, bytes[index] == UInt8(ascii: ".") { // Fuchsia's #1.1 inline sub-frames
-                index += 1
-                while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-            }
-            guard index < count, bytes[index].isBlank else { return nil }
-            while index < count, bytes[index].isBlank { index += 1 }
-            guard index + 2 < count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x")
-            else {
-                return threadSanitizerFrame(number: number, bytes[index...])
-            }
-            index += 2
-            var pc: UInt64 = 0
-            var hexDigits = 0
-            while index < count, let value = hexValue(bytes[index]) {
-                guard hexDigits < 16 else { return nil }
-                pc = pc << 4 | UInt64(value)
-                index += 1
-                hexDigits += 1
-            }
-            guard hexDigits > 0, index == count || bytes[index].isBlank else { return nil }
-            var lower = index, upper = count
-            while lower < upper, bytes[lower].isBlank { lower += 1 }
-            while upper > lower, bytes[upper - 1].isBlank || bytes[upper - 1] == 0x0D { upper -= 1 }
-            var frame = FrameLine(index: number, pc: pc, function: nil, module: nil, offset: nil, buildID: nil)
-            func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
-            func lastIndex(of needle: [UInt8], in range: Range<Int>) -> Int? {
-                guard range.count >= needle.count else { return nil }
-                var start = range.upperBound - needle.count
-                while start >= range.lowerBound {
-                    if bytes[start] == needle[0], (0..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) {
-                        return start
-                    }
-                    start -= 1
-                }
-                return nil
-            }
-            func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
-                bytes[range].lastIndex(of: byte)
-            }
-            if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
-                let build = lastIndex(of: buildIDOpening, in: lower..<upper)
-            {
-                frame.buildID = text(build + 10..<upper - 1)
-                upper = build
-                while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
-            }
-            if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
-                let open = lastIndex(of: UInt8(ascii: "("), in: lower..<upper - 1),
-                let plus = lastIndex(of: UInt8(ascii: "+"), in: open + 1..<upper - 1),
-                let offset = HexNumber.parse(text(plus + 1..<upper - 1))
-            {
-                var moduleEnd = plus
-                // macOS writes `(/path/lib.dylib:x86_64+0x…)`.
-                if let colon = lastIndex(of: UInt8(ascii: ":"), in: open + 1..<plus),
-                    lastIndex(of: UInt8(ascii: "/"), in: colon..<plus) == nil
-                {
-                    moduleEnd = colon
-                }
-                frame.module = text(open + 1..<moduleEnd)
-                frame.offset = offset
-                upper = open
-                while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
-            }
-            if upper - lower > 3, bytes[lower] == UInt8(ascii: "i"), bytes[lower + 1] == UInt8(ascii: "n"),
-                bytes[lower + 2] == 0x20
-            {
-                var functionStart = lower + 3
-                while functionStart < upper, bytes[functionStart].isBlank { functionStart += 1 }
-                var functionEnd = upper
-                // `in func file:line:col`: the location is the last word when it has a `:line`.
-                if frame.module == nil, let space = lastIndex(of: UInt8(ascii: " "), in: functionStart..<upper),
-                    lastIndex(of: UInt8(ascii: ":"), in: space..<upper) != nil
-                {
-                    functionEnd = space
-                    frame.location = SourceInLog(parsing: text(space + 1..<upper))
-                }
-                if functionEnd > functionStart { frame.function = text(functionStart..<functionEnd) }
-            }
-            return frame
+            digits += 1
         }
+        guard digits > 0 else { return nil }
+        if index < count, bytes[index] == UInt8(ascii: ".") { // Fuchsia's #1.1 inline sub-frames
+            index += 1
+            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+        }
+        guard index < count, bytes[index].isBlank else { return nil }
+        while index < count, bytes[index].isBlank { index += 1 }
+        guard index + 2 < count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x")
+        else {
+            return threadSanitizerFrame(number: number, in: line, from: index)
+        }
+        index += 2
+        var pc: UInt64 = 0
+        var hexDigits = 0
+        while index < count, let value = hexValue(bytes[index]) {
+            guard hexDigits < 16 else { return nil }
+            pc = pc << 4 | UInt64(value)
+            index += 1
+            hexDigits += 1
+        }
+        guard hexDigits > 0, index == count || bytes[index].isBlank else { return nil }
+        var lower = index, upper = count
+        while lower < upper, bytes[lower].isBlank { lower += 1 }
+        while upper > lower, bytes[upper - 1].isBlank || bytes[upper - 1] == 0x0D { upper -= 1 }
+        var frame = FrameLine(index: number, pc: pc, function: nil, module: nil, offset: nil, buildID: nil)
+        if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
+            let build = LineBytes.lastOffset(of: "(BuildId: ", in: bytes, within: lower..<upper)
+        {
+            frame.buildID = LineBytes.text(build + 10..<upper - 1, of: line)
+            upper = build
+            while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
+        }
+        if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
+            let open = lastOffset(of: UInt8(ascii: "("), in: bytes, lower..<upper - 1),
+            let plus = lastOffset(of: UInt8(ascii: "+"), in: bytes, open + 1..<upper - 1),
+            let offset = HexNumber.parse(bytes, plus + 1..<upper - 1)
+        {
+            var moduleEnd = plus
+            // macOS writes `(/path/lib.dylib:x86_64+0x…)`.
+            if let colon = lastOffset(of: UInt8(ascii: ":"), in: bytes, open + 1..<plus),
+                lastOffset(of: UInt8(ascii: "/"), in: bytes, colon..<plus) == nil
+            {
+                moduleEnd = colon
+            }
+            frame.module = LineBytes.text(open + 1..<moduleEnd, of: line)
+            frame.offset = offset
+            upper = open
+            while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
+        }
+        if upper - lower > 3, bytes[lower] == UInt8(ascii: "i"), bytes[lower + 1] == UInt8(ascii: "n"),
+            bytes[lower + 2] == 0x20
+        {
+            var functionStart = lower + 3
+            while functionStart < upper, bytes[functionStart].isBlank { functionStart += 1 }
+            var functionEnd = upper
+            // `in func file:line:col`: the location is the last word when it has a `:line`.
+            if frame.module == nil, let space = lastOffset(of: UInt8(ascii: " "), in: bytes, functionStart..<upper),
+                lastOffset(of: UInt8(ascii: ":"), in: bytes, space..<upper) != nil
+            {
+                functionEnd = space
+                frame.location = SourceInLog(parsing: LineBytes.text(space + 1..<upper, of: line))
+            }
+            if functionEnd > functionStart { frame.function = LineBytes.text(functionStart..<functionEnd, of: line) }
+        }
+        return frame
     }
 
-    /// ThreadSanitizer's `func file:line (module+0xoff)` after `#N `: a frame only when it ends in a module and offset.
-    private static func threadSanitizerFrame(number: Int, _ rest: ArraySlice<UInt8>) -> FrameLine? {
+    /// Where `byte` last occurs within `range` of `bytes`.
+    private static func lastOffset(of byte: UInt8, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
+        var position = range.upperBound - 1
+        while position >= range.lowerBound {
+            if bytes[position] == byte { return position }
+            position -= 1
+        }
+        return nil
+    }
+
+    /// ThreadSanitizer's `func file:line (module+0xoff)` after `#N `, from offset `start` of `line`: a frame only when
+    /// it ends in a module and offset.
+    private static func threadSanitizerFrame(number: Int, in line: String, from start: Int) -> FrameLine? {
         // Looked at before any string is made: a tombstone's stack dump (`#00  0000007fe0ef2070  0000…`) has hundreds
         // of lines that come here and end otherwise.
-        var end = rest.endIndex
-        while end > rest.startIndex, rest[end - 1] == 0x20 || rest[end - 1] == 0x09 || rest[end - 1] == 0x0D {
-            end -= 1
-        }
-        guard end > rest.startIndex, rest[end - 1] == UInt8(ascii: ")") else { return nil }
-        // Over the bytes: every frame of a report comes here, and a search by character walks graphemes.
+        let bytes = line.utf8.span
+        var end = bytes.count
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D { end -= 1 }
+        guard end > start, bytes[end - 1] == UInt8(ascii: ")") else { return nil }
         let close = end - 1
-        guard let open = rest[..<close].lastIndex(of: UInt8(ascii: "(")),
-            let plus = rest[open..<close].lastIndex(of: UInt8(ascii: "+")), plus > open + 1,
-            let offset = HexNumber.parse(utf8: rest[(plus + 1)..<close])
+        guard let open = lastOffset(of: UInt8(ascii: "("), in: bytes, start..<close),
+            let plus = lastOffset(of: UInt8(ascii: "+"), in: bytes, open..<close), plus > open + 1,
+            let offset = HexNumber.parse(bytes, plus + 1..<close)
         else { return nil }
-        let module = String(decoding: rest[(open + 1)..<plus], as: UTF8.self)
-        let words = rest[..<open].split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+        // Two words before the module: the function (`<null>` when unsymbolized) and its place.
+        var words: [Range<Int>] = []
+        var position = start
+        while position < open, words.count <= 2 {
+            while position < open, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+            guard position < open else { break }
+            let wordStart = position
+            while position < open, bytes[position] != 0x20, bytes[position] != 0x09 { position += 1 }
+            words.append(wordStart..<position)
+        }
         guard words.count == 2 else { return nil }
-        let function = words[0].elementsEqual("<null>".utf8) ? nil : String(decoding: words[0], as: UTF8.self)
-        return FrameLine(index: number, pc: nil, function: function, module: module, offset: offset, buildID: nil)
+        let isNull = words[0].count == 6 && LineBytes.firstOffset(of: "<null>", in: bytes, within: words[0]) != nil
+        return FrameLine(
+            index: number, pc: nil, function: isNull ? nil : LineBytes.text(words[0], of: line),
+            module: LineBytes.text(open + 1..<plus, of: line), offset: offset, buildID: nil)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
