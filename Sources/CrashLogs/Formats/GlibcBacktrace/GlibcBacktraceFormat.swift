@@ -28,7 +28,7 @@ enum GlibcBacktraceFormat: CrashLogFormatReader {
             // text.
             let isFrame =
                 lines[number].lastNonBlankByte == UInt8(ascii: "]")
-                && GlibcBacktraceParser.frame(in: lines[number].text)?.module != nil
+                && lines[number].withTextBytes { GlibcBacktraceParser.frameParts(in: $0)?.module != nil }
             defer { previousWasFrame = isFrame }
             guard isFrame, !previousWasFrame else { continue }
             var first = number

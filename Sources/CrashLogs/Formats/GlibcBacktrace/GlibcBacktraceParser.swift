@@ -14,33 +14,47 @@ struct GlibcBacktraceParser {
 
     /// Takes a line apart, or returns `nil` when it is not a frame line.
     static func frame(in line: String) -> FrameLine? {
-        // Over the bytes first (this runs on every line of other formats' logs that ends in `]` too: a minidump
-        // stackwalk's `[file : line]`): a frame line ends in `[0x…]`, only blanks after it.
-        let bytes = line.utf8.span
+        guard let parts = frameParts(in: line.utf8.span) else { return nil }
+        return FrameLine(
+            module: parts.module.map { LineBytes.text($0, of: line) },
+            symbol: parts.symbol.map { LineBytes.text($0, of: line) }, offset: parts.offset, address: parts.address)
+    }
+
+    /// A frame line's parts, as ranges of its bytes (a non-empty module and symbol, else `nil`).
+    struct FrameParts {
+        var module: Range<Int>?
+        var symbol: Range<Int>?
+        var offset: UInt64?
+        var address: UInt64
+    }
+
+    /// Takes the line in `bytes` apart without making a string: what a report-start test asks of every line that
+    /// ends in `]`.
+    static func frameParts(in bytes: Span<UInt8>) -> FrameParts? {
+        // A frame line ends in `[0x…]`, only blanks after it (a minidump stackwalk's `[file : line]` ends in `]` too).
         var end = bytes.count
         while end > 0, bytes[end - 1].isBlank { end -= 1 }
         guard end > 0, bytes[end - 1] == UInt8(ascii: "]") else { return nil }
         var openOffset = end - 2
         while openOffset >= 0, bytes[openOffset] != UInt8(ascii: "[") { openOffset -= 1 }
         guard openOffset >= 0, let address = HexNumber.parse(bytes, openOffset + 1..<end - 1) else { return nil }
-        // The rest by offset too: a search of the UTF-8 view's slice for `(` stepped a string index a byte, a long
-        // path cost thousands of instructions.
+        // By offset: a search of the UTF-8 view's slice for `(` stepped a string index a byte, a long path cost
+        // thousands of instructions.
         var prefixEnd = openOffset, prefixStart = 0
         while prefixEnd > prefixStart, bytes[prefixEnd - 1] == UInt8(ascii: " ") { prefixEnd -= 1 }
         while prefixStart < prefixEnd, bytes[prefixStart].isBlank { prefixStart += 1 }
-        if prefixStart == prefixEnd { return FrameLine(module: nil, symbol: nil, offset: nil, address: address) }
+        if prefixStart == prefixEnd { return FrameParts(module: nil, symbol: nil, offset: nil, address: address) }
         guard bytes[prefixEnd - 1] == UInt8(ascii: ")") else {
             // `prog[0x4aee95]`: a module without dladdr information; no spaces in a path we take apart.
             for position in prefixStart..<prefixEnd where bytes[position] == UInt8(ascii: " ") { return nil }
-            return FrameLine(
-                module: LineBytes.text(prefixStart..<prefixEnd, of: line), symbol: nil, offset: nil, address: address)
+            return FrameParts(module: prefixStart..<prefixEnd, symbol: nil, offset: nil, address: address)
         }
         var firstParen = prefixStart
         while firstParen < prefixEnd, bytes[firstParen] != UInt8(ascii: "(") { firstParen += 1 }
         guard firstParen < prefixEnd else { return nil }
-        let module = LineBytes.text(prefixStart..<firstParen, of: line)
+        let module = firstParen > prefixStart ? prefixStart..<firstParen : nil
         let inner = firstParen + 1..<prefixEnd - 1
-        if inner.isEmpty { return FrameLine(module: module, symbol: nil, offset: nil, address: address) }
+        if inner.isEmpty { return FrameParts(module: module, symbol: nil, offset: nil, address: address) }
         // Anchor on the last `+0x` (or `-0x`): demangled symbols may hold parentheses and commas.
         var sign = inner.upperBound - 1
         while sign >= inner.lowerBound, bytes[sign] != UInt8(ascii: "+"), bytes[sign] != UInt8(ascii: "-") {
@@ -50,10 +64,9 @@ struct GlibcBacktraceParser {
             return nil
         }
         if bytes[sign] == UInt8(ascii: "-") { return nil } // a negative offset names no place in the symbol
-        return FrameLine(
-            module: module.isEmpty ? nil : module,
-            symbol: sign == inner.lowerBound ? nil : LineBytes.text(inner.lowerBound..<sign, of: line),
-            offset: offset, address: address)
+        return FrameParts(
+            module: module, symbol: sign == inner.lowerBound ? nil : inner.lowerBound..<sign, offset: offset,
+            address: address)
     }
 
     /// True when the log has a frame line with a module, several bare `[0x…]` lines, or several lines of Darwin's
