@@ -85,13 +85,14 @@ enum LogcatWriters {
     /// The writer of the tombstone in `lines`: the writer of its `*** *** ***` banner, else of its first
     /// `pid: N, tid: M` header; nil when the lines name no writers.
     static func tombstoneWriter(_ lines: [LogLine], writers: [Int?]) -> Int? {
+        // Over each line's bytes: every logcat line of a tombstone is asked.
         if let banner = lines.indices.first(where: {
-            writers[$0] != nil && lines[$0].text.startsWithBytes("*** *** *** *** ***")
+            writers[$0] != nil && lines[$0].textStarts(with: "*** *** *** *** ***")
         }) {
             return writers[banner]
         }
         return lines.indices.first {
-            writers[$0] != nil && lines[$0].text.includes("pid: ") && lines[$0].text.includes(", tid: ")
+            writers[$0] != nil && lines[$0].textContains("pid: ") && lines[$0].textContains(", tid: ")
         }
         .flatMap { writers[$0] }
     }

@@ -153,10 +153,13 @@ struct AppleCrashParser {
         var messages: [String] = []
         var threadNames: [Int: String] = [:]
         var current: CrashThread?
+        // Whether `current` holds a thread, asked at every frame line without copying the thread out of its box.
+        var inThread = false
         var inApplicationInformation = false
         func close() {
             if let thread = current, !thread.frames.isEmpty { report.threads.append(thread) }
             current = nil
+            inThread = false
         }
         // Reads `text`, line `number`, as a frame of the current thread; a line that is none ends the thread when it is
         // blank or another thread's header.
@@ -191,7 +194,7 @@ struct AppleCrashParser {
             // of a report are frames, which skip the dozen prefix tests below.
             let isNumbered = line.firstByte >= UInt8(ascii: "0") && line.firstByte <= UInt8(ascii: "9")
             if isNumbered, !inApplicationInformation {
-                if current != nil { appendFrame(line.text, number) }
+                if inThread { appendFrame(line.text, number) }
                 continue
             }
             let text = line.text
@@ -218,13 +221,15 @@ struct AppleCrashParser {
                 case .stack(let index, let name, let crashed):
                     close()
                     current = CrashThread(index: index, name: name ?? threadNames[index], crashed: crashed, frames: [])
+                    inThread = true
                 case .exceptionBacktrace(let title):
                     close()
                     current = CrashThread(index: report.threads.count, name: title, crashed: false, frames: [])
+                    inThread = true
                 }
                 continue
             }
-            guard current != nil else { continue }
+            guard inThread else { continue }
             appendFrame(text, number)
         }
         close()
