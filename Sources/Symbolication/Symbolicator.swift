@@ -89,6 +89,17 @@ public final class Symbolicator {
     private var openingNoted = Set<ObjectIdentifier>()
     /// Candidates already rejected, so a note is made once per run, not once per report.
     private var rejectionsNoted = Set<String>()
+    /// Each unresolved reason's words, made once a run: a folder of logs gives the same images the same reasons, and
+    /// the words (every place looked, joined) cost thousands of instructions a log.
+    private var reasonTexts: [UnresolvedReason: String] = [:]
+
+    /// `reason`'s ``UnresolvedReason/description``, made once for each reason.
+    package func describe(_ reason: UnresolvedReason) -> String {
+        if let known = reasonTexts[reason] { return known }
+        let text = reason.description
+        reasonTexts[reason] = text
+        return text
+    }
 
     /// How many binaries (or slices) this symbolicator has opened: each at most once, however many
     /// reports and frames point into it.

@@ -32,11 +32,16 @@ enum CommandLineAdvice {
     }
 
     /// One line per image whose frames stay unresolved: how many, why, and what to try.
-    /// - Parameter format: the log's format: a debugger's log places its images by a table the debugger prints.
-    static func unresolvedSummary(_ images: [Symbolicator.UnresolvedImage], format: CrashLogFormat? = nil) -> [String] {
+    /// - Parameters:
+    ///   - format: the log's format: a debugger's log places its images by a table the debugger prints.
+    ///   - describe: a reason's words (a symbolicator's, made once a run for each reason).
+    static func unresolvedSummary(
+        _ images: [Symbolicator.UnresolvedImage], format: CrashLogFormat? = nil,
+        describe: (UnresolvedReason) -> String = \.description
+    ) -> [String] {
         images.map { image in
             let text =
-                "\(image.name): \(image.unresolved) of \(image.total) frames unresolved: " + image.reason.description
+                "\(image.name): \(image.unresolved) of \(image.total) frames unresolved: " + describe(image.reason)
             guard let remedy = image.reason.remedy else { return text }
             return text + "; " + (debuggerTableAdvice(remedy, format: format) ?? words(for: remedy))
         }

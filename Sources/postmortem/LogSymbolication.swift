@@ -111,7 +111,7 @@ struct LogSymbolication {
             symbolicator.symbolicate(&report, logDirectory: source.directory, continuing: continuing)
             outcome.take(diagnostics)
             let summary = CommandLineAdvice.unresolvedSummary(
-                symbolicator.unresolvedImages(of: report), format: report.format)
+                symbolicator.unresolvedImages(of: report), format: report.format, describe: symbolicator.describe)
             if !summary.isEmpty { outcome.unresolved = true }
             settings.sourceReader?.fill(&report, logDirectory: source.directory)
             // JSON gives each frame its reason; text keeps the log as it was, so the reasons go to stderr.
