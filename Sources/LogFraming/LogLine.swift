@@ -355,6 +355,9 @@ public struct LogLine: Hashable, Sendable {
         let isValid = maximumLines == .max && (try? UTF8Span(validating: bytes.span)) != nil
         let source = bytes.span
         var lines: [LogLine] = []
+        // Room for lines of 64 bytes, about the mean of the logs the repository carries: growing the array a line at a
+        // time copied it a dozen times for a log of a few hundred lines.
+        lines.reserveCapacity(min(maximumLines, bytes.count / 64 + 1))
         var start = 0
         // Line ends found by memchr: every byte of every log is looked at here.
         while lines.count < maximumLines,
