@@ -559,4 +559,22 @@ enum CorpusFile {
         let regex = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
         return regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
     }
+
+    /// Every line of every log the repository carries (the committed corpus and the samples) whose name ends in one
+    /// of `extensions`, with its file: what a frame-line reader is checked against line by line.
+    static func committedLines(endingIn extensions: [String]) -> [(path: String, line: String)] {
+        var lines: [(path: String, line: String)] = []
+        for root in ["Tests/CrashLogsTests/Corpus", "SampleCrashes"] {
+            let names = ((try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []).filter { name in
+                extensions.contains { name.hasSuffix($0) }
+            }
+            for name in names.sorted() {
+                guard let text = try? String(contentsOfFile: root + "/" + name, encoding: .utf8) else { continue }
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                    lines.append((root + "/" + name, String(line)))
+                }
+            }
+        }
+        return lines
+    }
 }

@@ -42,22 +42,12 @@ struct GlibcFrameLineTests {
             address: value)
     }
 
-    @Test func everyLineOfTheCommittedLogsReadsAsTheTestReadsIt() throws {
-        let roots = ["Tests/CrashLogsTests/Corpus", "SampleCrashes"]
-        var logs: [String] = []
-        for root in roots {
-            logs += ((try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []).filter {
-                $0.hasSuffix(".txt") || $0.hasSuffix(".crash") || $0.hasSuffix(".log")
-            }.map { root + "/" + $0 }
-        }
+    @Test func everyLineOfTheCommittedLogsReadsAsTheTestReadsIt() {
         var frames = 0
-        for path in logs {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-                let expected = Self.expected(line)
-                #expect(GlibcBacktraceParser.frame(in: line) == expected, "\(path): \(line)")
-                frames += expected == nil ? 0 : 1
-            }
+        for (path, line) in CorpusFile.committedLines(endingIn: [".txt", ".crash", ".log"]) {
+            let expected = Self.expected(line)
+            #expect(GlibcBacktraceParser.frame(in: line) == expected, "\(path): \(line)")
+            frames += expected == nil ? 0 : 1
         }
         #expect(frames > 150, "too few frame lines in the committed logs: \(frames)")
     }

@@ -69,21 +69,12 @@ struct SanitizerFrameLineTests {
             module: String(text[text.index(after: open)..<plus]), offset: offset, buildID: nil)
     }
 
-    @Test func everyLineOfTheCommittedLogsReadsAsTheTestReadsIt() throws {
-        var logs: [String] = []
-        for root in ["Tests/CrashLogsTests/Corpus", "SampleCrashes"] {
-            logs += ((try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []).filter {
-                $0.hasSuffix(".txt") || $0.hasSuffix(".log")
-            }.map { root + "/" + $0 }
-        }
+    @Test func everyLineOfTheCommittedLogsReadsAsTheTestReadsIt() {
         var frames = 0
-        for path in logs {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-                let expected = Self.expected(line)
-                #expect(SanitizerParser.frame(in: line) == expected, "\(path): \(line)")
-                frames += expected == nil ? 0 : 1
-            }
+        for (path, line) in CorpusFile.committedLines(endingIn: [".txt", ".log"]) {
+            let expected = Self.expected(line)
+            #expect(SanitizerParser.frame(in: line) == expected, "\(path): \(line)")
+            frames += expected == nil ? 0 : 1
         }
         #expect(frames > 500, "too few frame lines in the committed logs: \(frames)")
     }
