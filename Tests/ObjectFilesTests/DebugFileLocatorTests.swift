@@ -42,4 +42,20 @@ struct DebugFileLocatorTests {
         #expect(lookup.rejections.count == 1)
         #expect(lookup.rejections.first?.reason.contains("does not match") == true)
     }
+
+    /// A -d folder that holds the binary itself, named another way than the binary was opened by, offers the binary
+    /// as a candidate: it is the same file, not a debug file of another build or without DWARF, and said nothing of.
+    @Test func theBinaryItselfIsNoCandidate() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "postmortem-locator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.copyItem(
+            atPath: Fixtures.path("sensors-stripped"), toPath: scratch.appendingPathComponent("sensors-stripped").path)
+        let binary = try ObjectFileReader.read(path: scratch.path + "/./sensors-stripped")
+        let lookup = DebugFileLocator(search: DebugFileSearch(roots: [scratch.path], includesSystemRoot: false))
+            .locateDebugFile(for: binary)
+        #expect(lookup.debugFile == nil)
+        #expect(lookup.rejections.isEmpty, "\(lookup.rejections)")
+    }
 }

@@ -24,7 +24,9 @@ package struct DebugFileLocator: Sendable {
     package func locateDebugFile(for binary: ObjectFile) -> DebugFileLookup {
         if binary.format == .machO { return locateDSYM(for: binary) }
         var rejections: [DebugFileLookup.Rejection] = []
-        var seen: Set<String> = [binary.path]
+        // By real path: a -d folder that holds the binary itself names it another way (`bin/app` for `/tmp/x/bin/app`),
+        // and the binary is no candidate for its own debug file.
+        var seen: Set<String> = [FileSystem.realPath(binary.path)]
         func consider(_ candidate: String, verify: (ObjectFile) -> String?) -> ObjectFile? {
             guard let file = Self.read(candidate, seen: &seen, rejections: &rejections) else { return nil }
             if let mismatch = verify(file) {
@@ -109,13 +111,14 @@ package struct DebugFileLocator: Sendable {
         return DebugFileLookup(debugFile: nil, rejections: rejections)
     }
 
-    /// The object file at `candidate`, read once a search (`seen`); `nil` when it is no regular file, was read
-    /// before, or cannot be read (a rejection then says why).
+    /// The object file at `candidate`, read once a search (`seen`, by real path); `nil` when it is no regular file,
+    /// was read before, or cannot be read (a rejection then says why).
     static func read(_ candidate: String, seen: inout Set<String>, rejections: inout [DebugFileLookup.Rejection])
         -> ObjectFile?
     {
-        guard !seen.contains(candidate), FileSystem.isRegularFile(candidate) else { return nil }
-        seen.insert(candidate)
+        guard FileSystem.isRegularFile(candidate), seen.insert(FileSystem.realPath(candidate)).inserted else {
+            return nil
+        }
         do { return try ObjectFileReader.read(path: candidate) } catch {
             rejections.append(.init(path: candidate, reason: error.description))
             return nil
