@@ -148,10 +148,6 @@ package struct LinePrefixes {
 
     /// The classes of the first two tokens of `text` (the second 0 when there is one token), as one number; `nil`
     /// when `text` is empty or starts with a blank (indentation is the log's own, never a logger's prefix).
-    static func firstTwoKinds(of text: String) -> UInt16? {
-        firstTwoKinds(of: text.utf8.span)
-    }
-
     static func firstTwoKinds(of line: LogLine) -> UInt16? {
         line.withTextBytes { firstTwoKinds(of: $0) }
     }
@@ -168,11 +164,6 @@ package struct LinePrefixes {
             break
         }
         return UInt16(first) << 8 | UInt16(second)
-    }
-
-    /// How many bytes of `text` a prefix of `shape` takes, or `nil` when `text` does not start with one.
-    package static func prefixLength(of text: String, shape: Shape) -> Int? {
-        prefix(of: text.utf8.span, shape: shape)?.length
     }
 
     /// The bytes of `text` a prefix of `shape` takes, and how many blanks end it; `nil` when `text` does not start

@@ -60,18 +60,13 @@ public struct LogLine: Hashable, Sendable {
     /// Calls `body` with the UTF-8 bytes of ``text`` (for a valid line, exactly the bytes read), without making the
     /// string.
     package func withTextBytes<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
-        if rare?.text != nil || isUndecodable {
-            let text = text
-            return try body(text.utf8.span)
-        }
-        return try body(source.span.extracting(start..<start + Int(count)))
+        guard isUndecodable else { return try withContent(body) }
+        let text = text
+        return try body(text.utf8.span)
     }
 
     /// How many UTF-8 bytes ``text`` has, without making it.
-    package var textByteCount: Int {
-        if let replacement = rare?.text { return replacement.utf8.count }
-        return isUndecodable ? text.utf8.count : Int(count)
-    }
+    package var textByteCount: Int { withTextBytes { $0.count } }
 
     /// Whether ``text`` holds `byte`, without making it: the test a reader puts before its searches of a line, most
     /// lines of most logs holding none of the byte its words need.

@@ -43,7 +43,9 @@ struct LinePrefixesTests {
             ["-- Logs begin at Wed 2026-11-25 09:00:00 UTC, end at Wed 2026-11-25 10:01:00 UTC. --"] + prefixed
         let shapes = LinePrefixes.candidates(in: Self.lines(journal)[...])
         let whole = try #require(
-            shapes.first { LinePrefixes.prefixLength(of: prefixed[0], shape: $0) == Self.journald(0).utf8.count })
+            shapes.first {
+                LinePrefixes.prefix(of: prefixed[0].utf8.span, shape: $0)?.length == Self.journald(0).utf8.count
+            })
         // The reader reads more frames without the prefix than with it or with any other shape: the framing takes it
         // off.
         let framing = LogFraming.of(Self.lines(journal)) { lines in
@@ -72,11 +74,12 @@ struct LinePrefixesTests {
 
         let prefixed = gdb.map { "app: " + $0 }
         let shapes = LinePrefixes.candidates(in: Self.lines(prefixed)[...])
-        #expect(shapes.contains { LinePrefixes.prefixLength(of: prefixed[0], shape: $0) == "app: ".utf8.count })
+        #expect(
+            shapes.contains { LinePrefixes.prefix(of: prefixed[0].utf8.span, shape: $0)?.length == "app: ".utf8.count })
     }
 
     @Test func mostOfTheFirstLinesMustStartWithTheShape() {
-        let kinds = [LinePrefixes.firstTwoKinds(of: "12 frame")!]
+        let kinds = [LinePrefixes.firstTwoKinds(of: "12 frame".utf8.span)!]
         func starts(_ texts: [String]) -> Bool {
             LinePrefixes.startsFirstLines(of: Self.lines(texts)[...], withOneOf: kinds)
         }

@@ -118,9 +118,9 @@ public struct SourceInLog: Hashable, Sendable {
 
     /// The number after the last `:` of `bytes` before offset `end`, and where that `:` is (not at the start).
     private static func number(in bytes: Span<UInt8>, before end: Int) -> (value: Int, colon: Int)? {
-        var colon = end - 1
-        while colon >= 0, bytes[colon] != UInt8(ascii: ":") { colon -= 1 }
-        guard colon > 0, end - colon - 1 >= 1, end - colon - 1 <= 9 else { return nil }
+        guard let colon = LineBytes.lastOffset(of: ":", in: bytes, within: 0..<end), colon > 0,
+            (1...9).contains(end - colon - 1)
+        else { return nil }
         var value = 0
         for position in colon + 1..<end {
             guard bytes[position] >= 0x30, bytes[position] <= 0x39 else { return nil }

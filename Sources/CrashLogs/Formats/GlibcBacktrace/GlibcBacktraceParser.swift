@@ -49,9 +49,9 @@ struct GlibcBacktraceParser {
             for position in prefixStart..<prefixEnd where bytes[position] == UInt8(ascii: " ") { return nil }
             return FrameParts(module: prefixStart..<prefixEnd, symbol: nil, offset: nil, address: address)
         }
-        var firstParen = prefixStart
-        while firstParen < prefixEnd, bytes[firstParen] != UInt8(ascii: "(") { firstParen += 1 }
-        guard firstParen < prefixEnd else { return nil }
+        guard let firstParen = LineBytes.firstOffset(of: "(", in: bytes, within: prefixStart..<prefixEnd) else {
+            return nil
+        }
         let module = firstParen > prefixStart ? prefixStart..<firstParen : nil
         let inner = firstParen + 1..<prefixEnd - 1
         if inner.isEmpty { return FrameParts(module: module, symbol: nil, offset: nil, address: address) }

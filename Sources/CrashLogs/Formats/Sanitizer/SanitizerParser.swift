@@ -66,14 +66,14 @@ struct SanitizerParser {
             while upper > lower, bytes[upper - 1].isBlank { upper -= 1 }
         }
         if upper > lower, bytes[upper - 1] == UInt8(ascii: ")"),
-            let open = lastOffset(of: UInt8(ascii: "("), in: bytes, lower..<upper - 1),
-            let plus = lastOffset(of: UInt8(ascii: "+"), in: bytes, open + 1..<upper - 1),
+            let open = LineBytes.lastOffset(of: "(", in: bytes, within: lower..<upper - 1),
+            let plus = LineBytes.lastOffset(of: "+", in: bytes, within: open + 1..<upper - 1),
             let offset = HexNumber.parse(bytes, plus + 1..<upper - 1)
         {
             var moduleEnd = plus
             // macOS writes `(/path/lib.dylib:x86_64+0x…)`.
-            if let colon = lastOffset(of: UInt8(ascii: ":"), in: bytes, open + 1..<plus),
-                lastOffset(of: UInt8(ascii: "/"), in: bytes, colon..<plus) == nil
+            if let colon = LineBytes.lastOffset(of: ":", in: bytes, within: open + 1..<plus),
+                LineBytes.lastOffset(of: "/", in: bytes, within: colon..<plus) == nil
             {
                 moduleEnd = colon
             }
@@ -89,8 +89,8 @@ struct SanitizerParser {
             while functionStart < upper, bytes[functionStart].isBlank { functionStart += 1 }
             var functionEnd = upper
             // `in func file:line:col`: the location is the last word when it has a `:line`.
-            if frame.module == nil, let space = lastOffset(of: UInt8(ascii: " "), in: bytes, functionStart..<upper),
-                lastOffset(of: UInt8(ascii: ":"), in: bytes, space..<upper) != nil
+            if frame.module == nil, let space = LineBytes.lastOffset(of: " ", in: bytes, within: functionStart..<upper),
+                LineBytes.lastOffset(of: ":", in: bytes, within: space..<upper) != nil
             {
                 functionEnd = space
                 frame.location = SourceInLog(parsing: LineBytes.text(space + 1..<upper, of: line))
@@ -98,16 +98,6 @@ struct SanitizerParser {
             if functionEnd > functionStart { frame.function = LineBytes.text(functionStart..<functionEnd, of: line) }
         }
         return frame
-    }
-
-    /// Where `byte` last occurs within `range` of `bytes`.
-    private static func lastOffset(of byte: UInt8, in bytes: Span<UInt8>, _ range: Range<Int>) -> Int? {
-        var position = range.upperBound - 1
-        while position >= range.lowerBound {
-            if bytes[position] == byte { return position }
-            position -= 1
-        }
-        return nil
     }
 
     /// ThreadSanitizer's `func file:line (module+0xoff)` after `#N `, from offset `start` of `line`: a frame only when
@@ -120,8 +110,8 @@ struct SanitizerParser {
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D { end -= 1 }
         guard end > start, bytes[end - 1] == UInt8(ascii: ")") else { return nil }
         let close = end - 1
-        guard let open = lastOffset(of: UInt8(ascii: "("), in: bytes, start..<close),
-            let plus = lastOffset(of: UInt8(ascii: "+"), in: bytes, open..<close), plus > open + 1,
+        guard let open = LineBytes.lastOffset(of: "(", in: bytes, within: start..<close),
+            let plus = LineBytes.lastOffset(of: "+", in: bytes, within: open..<close), plus > open + 1,
             let offset = HexNumber.parse(bytes, plus + 1..<close)
         else { return nil }
         // Two words before the module: the function (`<null>` when unsymbolized) and its place.
