@@ -1,30 +1,37 @@
 import BlockingIO
 import CTLS
 import Glibc
+import Synchronization
 
 /// One TCP connection, plain or TLS, each of whose waits is bounded: by the connect timeout while it is made (name
 /// lookup and TLS handshake included), then by the idle timeout per read or write, always by the request's
 /// deadline, and ended at once by its cancellation signal. Kept between requests to the same server, it serves one
 /// request at a time, and each request gives it its own bounds (``serve(limits:cancellation:)``).
-final class Connection: @unchecked Sendable {
-    // One owner at a time: the request using it, or the downloader's pool between requests.
+final class Connection: Sendable {
+    /// What changes from one request to the next, and OpenSSL's session: behind a lock that only the connection's one
+    /// owner at a time (the request using it, or the downloader's pool between requests) ever takes, so that the
+    /// compiler checks that no two threads use the session at once.
+    private struct State {
+        var tls: OpaquePointer?
+        var idleTimeout: Duration?
+        var deadline: Expiry?
+        var cancellation: CancellationSignal
+    }
+
     private let descriptor: Int32
-    private var tls: OpaquePointer?
-    private var idleTimeout: Duration?
-    private var deadline: Expiry?
-    private var cancellation: CancellationSignal
+    private let state: Mutex<State>
 
     private init(
         descriptor: Int32, idleTimeout: Duration?, deadline: Expiry?, cancellation: CancellationSignal
     ) {
         self.descriptor = descriptor
-        self.idleTimeout = idleTimeout
-        self.deadline = deadline
-        self.cancellation = cancellation
+        state = Mutex(State(tls: nil, idleTimeout: idleTimeout, deadline: deadline, cancellation: cancellation))
     }
 
     deinit {
-        if let tls { SSL_free(tls) }
+        state.withLock { state in
+            if let tls = state.tls { SSL_free(tls) }
+        }
         close(descriptor)
     }
 
@@ -100,9 +107,11 @@ final class Connection: @unchecked Sendable {
 
     /// Takes the bounds and cancellation of the request it serves next.
     func serve(limits: HTTPLimits, cancellation: CancellationSignal) {
-        idleTimeout = limits.idleTimeout
-        deadline = limits.deadline.map { Expiry(moment: $0, failure: .deadlineExceeded) }
-        self.cancellation = cancellation
+        state.withLock { state in
+            state.idleTimeout = limits.idleTimeout
+            state.deadline = limits.deadline.map { Expiry(moment: $0, failure: .deadlineExceeded) }
+            state.cancellation = cancellation
+        }
     }
 
     /// Whether a connection kept idle can still carry a request: nothing may have arrived on it meanwhile (a server
@@ -110,14 +119,17 @@ final class Connection: @unchecked Sendable {
     var isReusable: Bool {
         var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
         guard poll(&descriptors, 1, 0) == 0 else {
-            guard descriptors[0].revents & Int16(POLLIN) != 0, let tls else { return false }
-            // TLS 1.3 servers send session tickets after the handshake: records with no data for the caller.
-            var byte: UInt8 = 0
-            ERR_clear_error()
-            let peeked = SSL_peek(tls, &byte, 1)
-            let wantsMore = peeked <= 0 && SSL_get_error(tls, peeked) == SSL_ERROR_WANT_READ
-            ERR_clear_error()
-            return wantsMore
+            guard descriptors[0].revents & Int16(POLLIN) != 0 else { return false }
+            return state.withLock { state in
+                guard let tls = state.tls else { return false }
+                // TLS 1.3 servers send session tickets after the handshake: records with no data for the caller.
+                var byte: UInt8 = 0
+                ERR_clear_error()
+                let peeked = SSL_peek(tls, &byte, 1)
+                let wantsMore = peeked <= 0 && SSL_get_error(tls, peeked) == SSL_ERROR_WANT_READ
+                ERR_clear_error()
+                return wantsMore
+            }
         }
         return true
     }
@@ -127,8 +139,17 @@ final class Connection: @unchecked Sendable {
     }
 
     private func handshake(with host: String, context: TLSContext, expiries: [Expiry?]) throws(HTTPFailure) {
+        try state.withLock { state throws(HTTPFailure) in
+            try Self.handshake(
+                &state, descriptor: descriptor, host: host, context: context, expiries: expiries)
+        }
+    }
+
+    private static func handshake(
+        _ state: inout State, descriptor: Int32, host: String, context: TLSContext, expiries: [Expiry?]
+    ) throws(HTTPFailure) {
         guard let tls = SSL_new(context.context) else { throw .tls(TLSContext.lastError() ?? "SSL_new failed") }
-        self.tls = tls
+        state.tls = tls
         SSL_set_fd(tls, descriptor)
         var address = in6_addr()
         let isLiteral =
@@ -146,9 +167,9 @@ final class Connection: @unchecked Sendable {
             let error = SSL_get_error(tls, result)
             switch error {
             case SSL_ERROR_WANT_READ:
-                try Waiting.until(descriptor, events: Int16(POLLIN), expiries: expiries, cancellation)
+                try Waiting.until(descriptor, events: Int16(POLLIN), expiries: expiries, state.cancellation)
             case SSL_ERROR_WANT_WRITE:
-                try Waiting.until(descriptor, events: Int16(POLLOUT), expiries: expiries, cancellation)
+                try Waiting.until(descriptor, events: Int16(POLLOUT), expiries: expiries, state.cancellation)
             default:
                 let verification = SSL_get_verify_result(tls)
                 if verification != X509_V_OK {
@@ -174,26 +195,40 @@ final class Connection: @unchecked Sendable {
     func write(_ bytes: [UInt8]) throws(HTTPFailure) {
         var sent = 0
         while sent < bytes.count {
-            let count = try bytes.withUnsafeBytes { all in
-                Result { () throws(HTTPFailure) -> Int in
-                    let rest = UnsafeRawBufferPointer(rebasing: all[sent...])
-                    return try transfer(writing: true, buffer: UnsafeMutableRawBufferPointer(mutating: rest))
-                }
-            }.get()
+            let count = try state.withLock { state throws(HTTPFailure) -> Int in
+                try bytes.withUnsafeBytes { all in
+                    Result { () throws(HTTPFailure) -> Int in
+                        let rest = UnsafeMutableRawBufferPointer(
+                            mutating: UnsafeRawBufferPointer(rebasing: all[sent...]))
+                        return try Self.transfer(writing: true, buffer: rest, descriptor: descriptor, state: state)
+                    }
+                }.get()
+            }
             guard count > 0 else { throw .badResponse("the server closed the connection before the request was sent") }
             sent += count
         }
     }
 
-    /// Reads what has come, up to `buffer.count` bytes; 0 at the end of the stream.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(HTTPFailure) -> Int {
-        try transfer(writing: false, buffer: buffer)
+    /// Reads what has come into `buffer` from `offset` to its end; 0 at the end of the stream.
+    func read(into buffer: inout [UInt8], from offset: Int) throws(HTTPFailure) -> Int {
+        try state.withLock { state throws(HTTPFailure) -> Int in
+            try buffer.withUnsafeMutableBytes { all in
+                Result { () throws(HTTPFailure) -> Int in
+                    try Self.transfer(
+                        writing: false, buffer: UnsafeMutableRawBufferPointer(rebasing: all[offset...]),
+                        descriptor: descriptor, state: state)
+                }
+            }.get()
+        }
     }
 
-    private func transfer(writing: Bool, buffer: UnsafeMutableRawBufferPointer) throws(HTTPFailure) -> Int {
-        let idle = Expiry.after(idleTimeout, .idleTimeout)
+    private static func transfer(
+        writing: Bool, buffer: UnsafeMutableRawBufferPointer, descriptor: Int32, state: State
+    ) throws(HTTPFailure) -> Int {
+        let (deadline, cancellation) = (state.deadline, state.cancellation)
+        let idle = Expiry.after(state.idleTimeout, .idleTimeout)
         while true {
-            if let tls {
+            if let tls = state.tls {
                 ERR_clear_error()
                 let count =
                     writing

@@ -53,13 +53,8 @@ final class ResponseReader {
                 buffer.append(contentsOf: repeatElement(0, count: buffer.count))
             }
         }
-        let end = self.end
-        let received = try buffer.withUnsafeMutableBytes { all in
-            Result { () throws(HTTPFailure) -> Int in
-                try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: all[end...]))
-            }
-        }.get()
-        self.end += received
+        let received = try connection.read(into: &buffer, from: end)
+        end += received
         return received > 0
     }
 }

@@ -47,7 +47,3 @@ package struct SwiftSymbolDemangler {
         return String(decoding: output.elements, as: UTF8.self)
     }
 }
-
-/// Its buffers move between threads through ``SwiftDemanglerPool``; the one member that is not `Sendable`, the
-/// pointer to the symbol being read, is set and cleared within one call.
-extension SwiftSymbolDemangler: @unchecked Sendable {}

@@ -80,4 +80,32 @@ struct SourceConventionTests {
         }
         #expect(offenders.isEmpty, "library strings naming an option: \(offenders)")
     }
+
+    /// The types whose thread safety the compiler takes on trust, each for its reason; everything else shared between
+    /// threads is checked (C pointers that must not be used by two threads at once live inside the `Mutex` of their
+    /// owner: libdwarf's call-frame session, OpenSSL's connection, the demangler's buffers).
+    static let uncheckedSendable: [String: String] = [
+        // A read-only mapping of a file (or bytes never written after they are made): its pointer is never written
+        // through.
+        "Sources/ObjectFiles/Model/ImmutableBytes.swift": "ImmutableBytes",
+        // OpenSSL's client context, which OpenSSL lets threads share once it is configured (nothing changes it after
+        // init); connections made from it are created under their own lock.
+        "Sources/HTTPDownload/TLSContext.swift": "TLSContext"
+    ]
+
+    @Test func uncheckedSendableOnlyWhereListed() throws {
+        var found: [String: String] = [:]
+        for file in try Self.sourceFiles() {
+            for line in file.lines {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//"), code.contains("@unchecked Sendable") else { continue }
+                let name = code.components(separatedBy: .whitespaces).first { word in
+                    word.first?.isUppercase == true && !word.hasPrefix("@")
+                }
+                found[file.path] = name.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ":")) } ?? code
+            }
+        }
+        #expect(found == Self.uncheckedSendable, "@unchecked Sendable types: \(found)")
+        #expect(Self.uncheckedSendable.count <= 2)
+    }
 }

@@ -88,7 +88,7 @@ package enum CallFrameListing {
         }
         let handle = try DebugHandle(access: access, path: object.path)
         let byteOrder: Bool? = scanning ? object.isBigEndian : nil
-        return handle.run { Self.read(handle, isBigEndian: byteOrder, body) }
+        return Self.read(handle, isBigEndian: byteOrder, body)
     }
 
     private static let tableSize: Dwarf_Half = 128

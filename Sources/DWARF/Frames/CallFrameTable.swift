@@ -25,12 +25,12 @@ package final class CallFrameTable: Sendable {
     static let tableSize = 128
 
     /// A libdwarf session and its FDE lists.
-    private struct Session: @unchecked Sendable {
+    private struct Session {
         var handle: DebugHandle
         var lists: FrameLists
     }
 
-    private struct State: @unchecked Sendable {
+    private struct State {
         /// Rows already worked out, by address (`nil`: no FDE covers it); emptied when it holds ``rowLimit``.
         var rows: [UInt64: CallFrameRow?] = [:]
         var session: Result<Session, DWARFError>?
@@ -69,7 +69,7 @@ package final class CallFrameTable: Sendable {
         opener = { () throws(DWARFError) -> Session in
             let access = try SectionAccess(object: object, purpose: .callFrames, contents: file)
             let handle = try DebugHandle(access: access, path: object.path)
-            let lists = try handle.run { () throws(DWARFError) -> FrameLists in try FrameLists(handle) }
+            let lists = try FrameLists(handle)
             guard !lists.isEmpty else {
                 throw DWARFError(.noDebugInfo, path: object.path, detail: "no call-frame information")
             }
@@ -115,9 +115,7 @@ package final class CallFrameTable: Sendable {
                 throw error
             }
         }
-        return try session.handle.run { () throws(DWARFError) -> CallFrameRow? in
-            try session.lists.row(at: address, handle: session.handle)
-        }
+        return try session.lists.row(at: address, handle: session.handle)
     }
 }
 

@@ -1,21 +1,20 @@
 internal import CLibDwarf
 import Glibc
 import ObjectFiles
-import Synchronization
 
 /// Owns one libdwarf session (`Dwarf_Debug`) and frees it in `deinit`, and nowhere else.
-/// Opening and closing hold ``LibDwarfLock``; every read through the session holds its own lock
-/// (``run(_:)``), so one session is never used by two threads at once while separate sessions are.
+/// Opening and closing hold ``LibDwarfLock`` (libdwarf keeps library-wide state only then). Not `Sendable`: a session
+/// is a C pointer whose reads must not overlap, so a handle stays with one thread, or inside the lock of whoever shares
+/// it (``CallFrameTable`` keeps its session in its `Mutex`).
 ///
 /// The session reads its sections through ``SectionAccess`` (`dwarf_object_init_b`): one mapping of the
 /// file, any slice of a universal file, decompressed `-gz` sections. Executables and debug files need no
 /// relocation, so none is offered.
-final class DebugHandle: @unchecked Sendable {
+final class DebugHandle {
     let path: String
     let debug: Dwarf_Debug
     /// The sections libdwarf reads, alive as long as the session; read-only, so sessions share them.
     let access: SectionAccess
-    private let session = Mutex(())
 
     /// Opens a session over the sections `access` holds.
     init(access: SectionAccess, path: String) throws(DWARFError) {
@@ -55,12 +54,6 @@ final class DebugHandle: @unchecked Sendable {
         // dwarf_finish would look at the first byte of the access object to tell libdwarf's own loaders
         // apart; dwarf_object_finish frees the session and leaves the access object to its owner.
         LibDwarfLock.run { _ = dwarf_object_finish(debug, nil) }
-    }
-
-    /// Runs `body`, which reads through this session, while no other thread reads through it.
-    /// Not reentrant: `body` must not call `run` again.
-    func run<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
-        try session.withLock { _ throws(Failure) -> Value in try body() }
     }
 
     /// A malformed-DWARF error with libdwarf's message, freeing libdwarf's error record.
