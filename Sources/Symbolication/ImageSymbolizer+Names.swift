@@ -9,11 +9,23 @@ final class ShownNames: Sendable {
     let byPlace = ShardedMemo<UInt64, String>()
 
     /// The shard of a name: its length and last byte, cheaper than hashing it.
-    static func shard(_ name: String) -> Int { name.utf8.count &+ Int(name.utf8.last ?? 0) }
+    static func shard(_ name: String) -> Int { name.utf8.count &+ Int(name.utf8.last ?? 0) << 16 }
 }
 
 /// Names as shown.
 extension ImageSymbolizer {
+    /// Makes room in the memos for a batch of `count` lookups from several threads: a memo that grows meanwhile
+    /// rehashes its entries with its lock held, and the other thread waits for it in the kernel.
+    package func expect(lookups count: Int) {
+        let count = min(count, LookupTuning.reservedLookups)
+        dwarf?.expect(lookups: count)
+        if dwarf?.namesHavePlaces == true {
+            shownNames.byPlace.reserve(count)
+        } else {
+            shownNames.byName.reserve(count)
+        }
+    }
+
     /// The name to show for a linkage name, per ``SymbolizerOptions/demangle``.
     public func displayName(_ linkageName: String) -> String {
         guard options.demangle else { return linkageName }

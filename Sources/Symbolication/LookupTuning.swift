@@ -21,4 +21,7 @@ package enum LookupTuning {
     /// How many times a unit is read for some addresses before a batch with others in it reads it whole: a stream of
     /// batches that keep falling in one large unit reads it a bounded number of times, not once per batch.
     package static let partialReadingsPerUnit = 2
+    /// The most lookups the memos make room for ahead of a batch (``ImageSymbolizer/expect(lookups:)``): room for what a
+    /// batch will not fill costs memory, and memos still grow past it.
+    package static let reservedLookups = 65_536
 }

@@ -19,8 +19,10 @@ public struct BatchResolver: Sendable {
         self.sharesBatches = sharesBatches
     }
 
-    /// Reads ahead what `addresses` need from DWARF, when there are enough of them and lookups read DWARF.
+    /// Reads ahead what `addresses` need from DWARF, when there are enough of them and lookups read DWARF; makes room
+    /// in the memos for them when they will be shared out among threads.
     package func readAhead(_ addresses: [FileAddress]) {
+        if threadCount(for: addresses.count) > 1 { symbolizer.expect(lookups: addresses.count) }
         guard addresses.count >= LookupTuning.readAheadSize, symbolizer.readsAhead else { return }
         symbolizer.readAhead(addresses, threads: Self.maximumThreads)
     }

@@ -17,6 +17,11 @@ final class CachedIndex: AddressIndex {
     private let state = Mutex(State())
     private let records = RecordMemo()
 
+    func expect(lookups count: Int) { records.reserve(count) }
+
+    /// Names the debug file's string sections hold are stored as their places there.
+    var namesHavePlaces: Bool { true }
+
     init(file: IndexCacheFile, openDWARF: @escaping @Sendable () -> DWARFIndex?) {
         self.file = file
         self.openDWARF = openDWARF

@@ -35,6 +35,12 @@ protocol AddressIndex: AnyObject, Sendable {
     /// What covers `address`, records named by `naming` the first time they are met; `nil` when no unit does.
     /// - Throws: ``DWARFError`` when the unit that covers it cannot be read.
     func lookup(_ address: FileAddress, naming: RecordNaming) throws(DWARFError) -> IndexHit?
+
+    /// Makes room in the memos for `count` lookups about to come from several threads.
+    func expect(lookups count: Int)
+
+    /// Whether the names lookups give are known by their place in the debug file (``RecordNaming``'s `place`).
+    var namesHavePlaces: Bool { get }
 }
 
 /// Records of the units an index read, decoded once each for every thread: a batch meets the same inlined functions
@@ -51,8 +57,11 @@ final class RecordMemo: Sendable {
         hit.chain.reserveCapacity(indices.count)
         for index in indices {
             let key = unit << 32 | index
-            hit.chain.append(records.value(for: key, shard: index) ?? records.keep(make(index), for: key, shard: index))
+            hit.chain.append(records.value(for: key, shard: key) ?? records.keep(make(index), for: key, shard: key))
         }
         return hit
     }
+
+    /// Makes room for the records of `count` lookups (a record each, and some inlined ones).
+    func reserve(_ count: Int) { records.reserve(count + count / 2) }
 }

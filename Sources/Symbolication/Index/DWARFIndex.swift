@@ -18,6 +18,11 @@ final class DWARFIndex: AddressIndex {
     /// Records of whole units decoded so far, names completed.
     private let records = RecordMemo()
 
+    func expect(lookups count: Int) { records.reserve(count) }
+
+    /// Names come from each unit's own strings: a name is known by its text.
+    var namesHavePlaces: Bool { false }
+
     init(object: ObjectFile, supplementary: ObjectFile?) throws(DWARFError) {
         file = try DWARFFile(object: object, supplementary: supplementary)
         // Units are known by their headers; each one's DIE is read when a lookup first needs the unit.

@@ -2,31 +2,54 @@ import Synchronization
 
 /// A memo two threads fill and read at once, split into shards each behind its own lock: with one lock, two threads
 /// looking up in a batch met on it so often that a few percent of a run went to waiting in the kernel. The caller
-/// picks a key's shard by something cheaper than hashing it (a number's low bits, a name's length and last byte).
+/// gives a number cheaper than hashing the key (a number's bits, a name's length and last byte), which is mixed to
+/// pick the shard: callers' numbers follow patterns (two threads each at the first record of a unit) that would put
+/// both threads in one shard.
 final class ShardedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Shard: Sendable {
         let entries = Mutex<[Key: Value]>([:])
     }
 
     private let shards: [Shard]
+    private let shift: UInt64
 
-    /// A memo of `count` shards (a power of two).
-    init(shards count: Int = 16) {
-        shards = (0..<count).map { _ in Shard() }
+    /// A memo of 2^`bits` shards.
+    init(shardBits bits: Int = 6) {
+        shards = (0..<(1 << bits)).map { _ in Shard() }
+        shift = UInt64(64 - bits)
     }
 
-    private func shard(_ hint: Int) -> Shard { shards[hint & (shards.count - 1)] }
+    private func shard(_ hint: Int) -> Shard {
+        shards[Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: hint) &* 0x9E37_79B9_7F4A_7C15) >> shift)]
+    }
 
-    /// The value kept for `key`, which lives in shard `hint`.
+    /// The value kept for `key`, whose shard `hint` picks.
     func value(for key: Key, shard hint: Int) -> Value? {
-        shard(hint).entries.withLock { $0[key] }
+        Self.withEntries(of: shard(hint)) { $0[key] }
     }
 
     /// Keeps `value` for `key` unless another thread kept one first; returns the one kept.
     func keep(_ value: Value, for key: Key, shard hint: Int) -> Value {
         // A modifying access with a default stores the default when the key is missing: the key is hashed once, where
         // a look then a store hashed it twice.
-        shard(hint).entries.withLock { entries in Self.kept(&entries[key, default: value]) }
+        Self.withEntries(of: shard(hint)) { entries in Self.kept(&entries[key, default: value]) }
+    }
+
+    /// Makes room for `count` entries in all, so that shards do not grow (and rehash every entry with the lock held,
+    /// while the other thread waits for it) during a batch of that many lookups.
+    func reserve(_ count: Int) {
+        let each = count / shards.count + count / (4 * shards.count) + 1
+        for shard in shards {
+            shard.entries.withLock { entries in
+                if entries.capacity < entries.count + each { entries.reserveCapacity(entries.count + each) }
+            }
+        }
+    }
+
+    private static func withEntries<Result: Sendable>(
+        of shard: Shard, _ body: (inout sending [Key: Value]) -> sending Result
+    ) -> Result {
+        shard.entries.withLock { body(&$0) }
     }
 
     private static func kept(_ slot: inout Value) -> Value { slot }
