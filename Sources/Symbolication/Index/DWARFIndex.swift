@@ -20,8 +20,16 @@ final class DWARFIndex: AddressIndex {
 
     func expect(lookups count: Int) { records.reserve(count) }
 
-    /// Names come from each unit's own strings: a name is known by its text.
-    var namesHavePlaces: Bool { false }
+    /// Names come from each unit's own strings, each known by its place among them (``FlatUnit``'s strings namespace).
+    var namesHavePlaces: Bool { true }
+
+    /// Units packed so far: each packing numbers its strings' places apart from every other's.
+    private let packings = Atomic<UInt64>(0)
+
+    /// The strings namespace of the next unit packed: top bit set, a number of its own in bits 32 to 62.
+    private func nextStringsNamespace() -> UInt64 {
+        1 << 63 | (packings.wrappingAdd(1, ordering: .relaxed).oldValue & 0x7FFF_FFFF) << 32
+    }
 
     init(object: ObjectFile, supplementary: ObjectFile?) throws(DWARFError) {
         file = try DWARFFile(object: object, supplementary: supplementary)
@@ -119,7 +127,7 @@ final class DWARFIndex: AddressIndex {
                 contents.functions[index] = file.completingNames(contents.functions[index])
             }
         }
-        guard let unit = FlatUnit(packing: contents) else {
+        guard let unit = FlatUnit(packing: contents, stringsNamespace: nextStringsNamespace()) else {
             throw DWARFError(.malformed, path: file.path, detail: "unit \(position) does not fit the index")
         }
         return unit
@@ -180,7 +188,10 @@ final class DWARFIndex: AddressIndex {
         }
         let unit = try reading.result.get()
         var hit = records.chain(unit: reading.serial, indices: unit.functionChainIndices(at: address)) {
-            IndexRecord(file.completingNames(unit.record($0)), naming: naming)
+            let (record, namePlace) = unit.recordAndNamePlace($0)
+            // A name completed now, through its origin, is not one of the unit's strings.
+            guard record.nameOrigin == nil else { return IndexRecord(file.completingNames(record), naming: naming) }
+            return IndexRecord(record, namePlace: namePlace, naming: naming)
         }
         hit.row = unit.row(containing: address)
         return hit

@@ -34,6 +34,10 @@ final class FlatUnit: Sendable {
     /// The debug file's bytes, where names stored in place are read (``InPlaceStrings``); `nil` for a unit that
     /// holds all its strings.
     private let inPlace: ImmutableBytes?
+    /// What the places of this unit's own strings are numbered from (``recordAndNamePlace(_:shownNameOnly:)``): a
+    /// number with the top bit set, above every offset of a file, that no other unit packed in this run has; `nil`
+    /// when its own strings have no place.
+    private let stringsNamespace: UInt64?
     private let base: UInt64
     private let layout: Layout
     private let topLevel: FlatRangeTable
@@ -45,11 +49,16 @@ final class FlatUnit: Sendable {
 
     /// The unit stored in `range` of `bytes`, its in-place names read from `inPlace`; `nil` when its lengths do
     /// not add up.
-    init?(bytes: ImmutableBytes, range: Range<Int>, inPlace: ImmutableBytes? = nil) {
+    /// - Parameter stringsNamespace: the places of the unit's own strings: `1 << 63` or more, distinct in its bits
+    ///   32 to 62 from that of every other unit a symbolizer holds.
+    init?(
+        bytes: ImmutableBytes, range: Range<Int>, inPlace: ImmutableBytes? = nil, stringsNamespace: UInt64? = nil
+    ) {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= Self.headerSize else { return nil }
         let reader = bytes.reader
         self.bytes = bytes
         self.inPlace = inPlace
+        self.stringsNamespace = stringsNamespace
         start = range.lowerBound
         length = range.count
         base = reader.u64OrZero(at: start)
@@ -71,9 +80,9 @@ final class FlatUnit: Sendable {
     }
 
     /// `contents` packed into bytes of their own; `nil` only if the packing did not add up.
-    convenience init?(packing contents: UnitContents) {
+    convenience init?(packing contents: UnitContents, stringsNamespace: UInt64? = nil) {
         let bytes = Self.encode(contents)
-        self.init(bytes: ImmutableBytes(bytes), range: 0..<bytes.count)
+        self.init(bytes: ImmutableBytes(bytes), range: 0..<bytes.count, stringsNamespace: stringsNamespace)
     }
 
     // MARK: Encoding
@@ -461,8 +470,9 @@ final class FlatUnit: Sendable {
         recordAndNamePlace(offset).record
     }
 
-    /// The record at `offset` in the unit's records, and where the debug file holds the name it is shown by (its
-    /// linkage name, else its name) when that is stored in place: a key for the name that costs nothing to hash.
+    /// The record at `offset` in the unit's records, and the place of the name it is shown by (its linkage name, else
+    /// its name): where the debug file holds it, when it is stored in place, or its place among the unit's own strings
+    /// in the unit's ``stringsNamespace``: a key for the name that costs nothing to hash.
     /// - Parameter shownNameOnly: leave out the record's plain name when it has a linkage name, which is the name
     ///   lookups show (the name is a string found and copied for every record a lookup meets).
     func recordAndNamePlace(_ offset: Int, shownNameOnly: Bool = false) -> (record: FunctionRecord, namePlace: UInt64?)
@@ -500,7 +510,10 @@ final class FlatUnit: Sendable {
             parent: nil, depth: depth, isInlined: isInlined, callFile: callFile.flatMap(string(reference:)),
             callLine: callLine, callColumn: callColumn, declarationLine: declarationLine, nameOrigin: nameOrigin)
         let shown = record.linkageName != nil ? linkageName : name
-        return (record, shown.flatMap { $0 & 1 != 0 ? $0 >> 1 : nil })
+        guard let shown else { return (record, nil) }
+        // Odd: twice the file offset plus one; even: twice the offset among the unit's own strings.
+        if shown & 1 != 0 { return (record, shown >> 1) }
+        return (record, stringsNamespace.map { $0 | shown >> 1 })
     }
 
     /// A stored string: in the unit's own strings (an even reference, twice the offset), or in place in the debug
