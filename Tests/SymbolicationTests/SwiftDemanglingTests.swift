@@ -112,14 +112,16 @@ struct SwiftDemanglingTests {
     }
 
     /// One pool demangling for several threads at once answers each name as a demangler of its own does: no two
-    /// threads ever write into the same buffers, a thread that comes while others demangle included.
-    @Test func aPoolSharedByThreadsAnswersAsOneDemanglerDoes() throws {
+    /// threads ever write into the same buffers, a thread that comes while others demangle included, and with fewer
+    /// slots than threads or none (a thread that finds them all claimed demangles with one of its own).
+    @Test(arguments: [8, 1, 0])
+    func aPoolSharedByThreadsAnswersAsOneDemanglerDoes(slots: Int) throws {
         let symbols = try Self.corpus()
         let step = max(1, symbols.count / 4_000)
         let sample = stride(from: 0, to: symbols.count, by: step).map { symbols[$0] }
         var alone = SwiftSymbolDemangler()
         let expected = sample.map { alone.demangle($0, style: .full) }
-        let pool = SwiftDemanglerPool()
+        let pool = SwiftDemanglerPool(slots: slots)
         let answers = Mutex([Int: String?]())
         let demangled = Atomic(0)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
