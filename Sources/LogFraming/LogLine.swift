@@ -47,7 +47,7 @@ public struct LogLine: Hashable, Sendable {
     /// The bytes are not valid UTF-8 (``text`` has U+FFFD in their place, ``bytes`` has them as read).
     private static let undecodable: UInt8 = 1
     /// A logger's ``prefix`` was moved off the text (the bit ``hasPrefix`` tests).
-    private static let prefixed: UInt8 = 2
+    @usableFromInline static let prefixed: UInt8 = 2
     private var isUndecodable: Bool { flags & Self.undecodable != 0 }
 
     /// The text without the line ending and without ``prefix``; invalid UTF-8 reads as U+FFFD here, never in ``bytes``.
@@ -96,7 +96,7 @@ public struct LogLine: Hashable, Sendable {
     /// that the line parses as the log it carries, and put back when the log is printed (``appendWhole(to:)``).
     public var prefix: String { rare?.prefix ?? "" }
     /// Whether a logger's ``prefix`` was taken off the line, without making the string.
-    @inlinable package var hasPrefix: Bool { flags & 2 != 0 }
+    @inlinable package var hasPrefix: Bool { flags & Self.prefixed != 0 }
     /// The first byte of ``text`` (0 when it is empty), and its last byte that is not a space or a tab (0 when there
     /// is none): what readers test every line of every log by before reading it (a frame's `]`, a header's first
     /// letter), kept so that the test costs no look at the text.

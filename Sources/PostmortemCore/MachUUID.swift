@@ -27,8 +27,9 @@ public struct MachUUID: Hashable, Sendable {
         guard nibbles == 32 else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: words.0 >> shift)) }
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: words.1 >> shift)) }
+        for word in [words.0, words.1] {
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> shift)) }
+        }
         self.bytes = bytes
     }
 }

@@ -18,8 +18,10 @@ extension ImageSymbolizer {
     /// rehashes its entries with its lock held, and the other thread waits for it in the kernel.
     package func expect(lookups count: Int) {
         let count = min(count, LookupTuning.reservedLookups)
-        dwarf?.expect(lookups: count)
-        if dwarf?.namesHavePlaces == true {
+        // Both indexes give a record's name with its place (in the debug file, or among a unit's own strings); without
+        // one, names come from the symbol tables, by text.
+        if let dwarf {
+            dwarf.expect(lookups: count)
             shownNames.byPlace.reserve(count)
         } else {
             shownNames.byName.reserve(count)

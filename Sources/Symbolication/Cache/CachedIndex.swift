@@ -19,9 +19,6 @@ final class CachedIndex: AddressIndex {
 
     func expect(lookups count: Int) { records.reserve(count) }
 
-    /// Names the debug file's string sections hold are stored as their places there.
-    var namesHavePlaces: Bool { true }
-
     init(file: IndexCacheFile, openDWARF: @escaping @Sendable () -> DWARFIndex?) {
         self.file = file
         self.openDWARF = openDWARF

@@ -38,9 +38,6 @@ protocol AddressIndex: AnyObject, Sendable {
 
     /// Makes room in the memos for `count` lookups about to come from several threads.
     func expect(lookups count: Int)
-
-    /// Whether the names lookups give are known by their place in the debug file (``RecordNaming``'s `place`).
-    var namesHavePlaces: Bool { get }
 }
 
 /// Records of the units an index read, decoded once each for every thread: a batch meets the same inlined functions

@@ -20,9 +20,6 @@ final class DWARFIndex: AddressIndex {
 
     func expect(lookups count: Int) { records.reserve(count) }
 
-    /// Names come from each unit's own strings, each known by its place among them (``FlatUnit``'s strings namespace).
-    var namesHavePlaces: Bool { true }
-
     /// Units packed so far: each packing numbers its strings' places apart from every other's.
     private let packings = Atomic<UInt64>(0)
 

@@ -25,14 +25,14 @@ final class ShardedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The value kept for `key`, whose shard `hint` picks.
     func value(for key: Key, shard hint: Int) -> Value? {
-        Self.withEntries(of: shard(hint)) { $0[key] }
+        shard(hint).entries.withLock { $0[key] }
     }
 
     /// Keeps `value` for `key` unless another thread kept one first; returns the one kept.
     func keep(_ value: Value, for key: Key, shard hint: Int) -> Value {
         // A modifying access with a default stores the default when the key is missing: the key is hashed once, where
         // a look then a store hashed it twice.
-        Self.withEntries(of: shard(hint)) { entries in Self.kept(&entries[key, default: value]) }
+        shard(hint).entries.withLock { entries in Self.kept(&entries[key, default: value]) }
     }
 
     /// Makes room for `count` entries in all, so that shards do not grow (and rehash every entry with the lock held,
@@ -44,12 +44,6 @@ final class ShardedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 if entries.capacity < entries.count + each { entries.reserveCapacity(entries.count + each) }
             }
         }
-    }
-
-    private static func withEntries<Result: Sendable>(
-        of shard: Shard, _ body: (inout sending [Key: Value]) -> sending Result
-    ) -> Result {
-        shard.entries.withLock { body(&$0) }
     }
 
     private static func kept(_ slot: inout Value) -> Value { slot }
