@@ -57,7 +57,11 @@ public struct Demangler: Sendable {
                 case .simplified: .simplified
                 case .withParameterTypes: .simplifiedWithParameterTypes
                 }
-            if let name = (pool ?? SwiftDemanglerPool()).demangle(linkageName, style: ours) { return name }
+            // The pool through optional chaining: bound to a name, it is counted once more, a count both threads write.
+            let name =
+                pool != nil
+                ? pool?.demangle(linkageName, style: ours) : SwiftDemanglerPool().demangle(linkageName, style: ours)
+            if let name { return name }
             return Self.runtimeDemangled(linkageName, style: style)
         }
         if linkageName.hasPrefix("_Z") {

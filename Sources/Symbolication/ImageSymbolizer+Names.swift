@@ -1,7 +1,7 @@
 import PostmortemCore
 
 /// Names as shown, worked out once for every thread: a batch meets the same functions again and again.
-final class ShownNames: Sendable {
+struct ShownNames: ~Copyable, Sendable {
     /// By linkage name.
     let byName = ShardedMemo<SampledNameKey, String>()
     /// Of names stored in place in the index cache, by their place in the debug file: a place hashes as one number,
@@ -13,7 +13,7 @@ final class ShownNames: Sendable {
 }
 
 /// Names as shown.
-extension ImageSymbolizer {
+extension ImageSymbolizer: RecordNaming {
     /// Makes room in the memos for a batch of `count` lookups from several threads: a memo that grows meanwhile
     /// rehashes its entries with its lock held, and the other thread waits for it in the kernel.
     package func expect(lookups count: Int) {
@@ -38,7 +38,7 @@ extension ImageSymbolizer {
     }
 
     /// The name to show for a linkage name that the debug file holds at `place` (when known).
-    func displayName(_ linkageName: String, place: UInt64?) -> String {
+    func shownName(_ linkageName: String, place: UInt64?) -> String {
         guard options.demangle, let place else { return displayName(linkageName) }
         if let known = shownNames.byPlace.value(for: place, shard: Int(truncatingIfNeeded: place)) { return known }
         return shownNames.byPlace.keep(

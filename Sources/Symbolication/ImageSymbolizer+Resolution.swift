@@ -15,21 +15,20 @@ extension ImageSymbolizer {
                 unresolvedReason: .outsideSections(address: address, image: image.fileName))
         }
         let scanning = scansSymbolTables()
+        // Each table is held once, and matches apart from it: a table copied into tuples counted its contents again for
+        // each copy, a count that every thread writes.
         let imageTable = imageSymbols(scanning: scanning)
         // The symbol is found without making its strings: most lookups only compare its name with the frame's.
-        let imageSymbol = imageTable.match(containing: address).map { (table: imageTable, match: $0) }
-        let symbolHit =
-            imageSymbol
-            ?? {
-                let debugFileTable = debugFileSymbols(scanning: scanning)
-                return debugFileTable.match(containing: address).map { (table: debugFileTable, match: $0) }
-            }()
+        let imageMatch = imageTable.match(containing: address)
+        let debugFileTable = imageMatch == nil ? debugFileSymbols(scanning: scanning) : nil
+        let symbolMatch = imageMatch ?? debugFileTable?.match(containing: address)
+        let symbolTable = imageMatch == nil ? debugFileTable : imageTable
         var frames: [SymbolicatedFrame] = []
         var functionStart: FileAddress?
         var reason: UnresolvedReason?
-        if let dwarf {
+        if dwarf != nil {
             do {
-                if let hit = try dwarf.lookup(address, naming: displayName(_:place:)) {
+                if let hit = try dwarf?.lookup(address, naming: self) {
                     frames = self.frames(chain: hit.chain, row: hit.row)
                     // The function's entry: its first range as the DWARF lists them (a function split into a `.cold`
                     // part, which the linker may place below it, enters at its main part).
@@ -40,46 +39,50 @@ extension ImageSymbolizer {
                 diagnostics.report(subject: nil, error.description)
             }
         }
-        if let symbolHit, frames.isEmpty {
-            let symbol = symbolHit.table.symbol(for: symbolHit.match)
+        if let symbolMatch, let symbolTable, frames.isEmpty {
+            let symbol = symbolTable.symbol(for: symbolMatch)
             frames = [
                 SymbolicatedFrame(
                     function: displayName(symbol.name), linkageName: symbol.name, file: symbol.sourceFile,
                     line: 0, column: 0, isInlined: false)
             ]
-        } else if let imageSymbol, !isNamed(imageSymbol, frames[frames.count - 1].linkageName) {
+        } else if let imageMatch, !isNamed(imageMatch, in: imageTable, frames[frames.count - 1].linkageName) {
             // As llvm-symbolizer does: the outermost frame takes the name in the image's own symbol
             // table, which also tells compiler-made clones (`.cold`, `.isra.0`) from their original.
-            let name = imageSymbol.table.symbol(for: imageSymbol.match).name
+            let name = imageTable.symbol(for: imageMatch).name
             frames[frames.count - 1].linkageName = name
             frames[frames.count - 1].function = displayName(name)
         }
         // The outermost frame is named after the image's symbol that covers the address, when one does (above): its
         // offset counts from that symbol, as `name+offset` reads.
-        if let imageSymbol, !frames.isEmpty { functionStart = imageSymbol.match.address }
-        if functionStart == nil { functionStart = symbolHit?.match.address }
+        if let imageMatch, !frames.isEmpty { functionStart = imageMatch.address }
+        if functionStart == nil { functionStart = symbolMatch?.address }
         if frames.isEmpty, reason == nil {
             reason = .notCovered(address: address, hasDebugInformation: dwarf != nil)
         }
         // Every frame's function is the display name of its linkage name: the symbol's is usually the outermost one's.
-        let symbolName = symbolHit.map { hit in
-            if let outermost = frames.last, isNamed(hit, outermost.linkageName), let function = outermost.function {
-                return function
+        var symbolName: String?
+        if let symbolMatch, let symbolTable {
+            if let outermost = frames.last, isNamed(symbolMatch, in: symbolTable, outermost.linkageName),
+                let function = outermost.function
+            {
+                symbolName = function
+            } else {
+                symbolName = displayName(symbolTable.symbol(for: symbolMatch).name)
             }
-            return displayName(hit.table.symbol(for: hit.match).name)
         }
         return AddressResolution(
-            address: address, frames: frames, symbol: symbolName, symbolOffset: symbolHit?.match.offset,
+            address: address, frames: frames, symbol: symbolName, symbolOffset: symbolMatch?.offset,
             functionStart: functionStart, unresolvedReason: frames.isEmpty ? reason : nil)
     }
 
-    func isNamed(_ hit: (table: SymbolTable, match: SymbolTable.Match), _ name: String?) -> Bool {
-        name.map { hit.table.name(of: hit.match, is: $0) } ?? false
+    func isNamed(_ match: SymbolTable.Match, in table: SymbolTable, _ name: String?) -> Bool {
+        name.map { table.name(of: match, is: $0) } ?? false
     }
 
     /// The line-table entry that covers `address`: its source position and the addresses it spans.
     public func lineEntry(at address: FileAddress) -> (file: String?, line: Int, range: AddressRange)? {
-        guard let dwarf, let hit = try? dwarf.lookup(address, naming: displayName(_:place:)), let found = hit.row else {
+        guard let dwarf, let hit = try? dwarf.lookup(address, naming: self), let found = hit.row else {
             return nil
         }
         return (found.file, Int(found.row.line), AddressRange(found.row.address, found.end))

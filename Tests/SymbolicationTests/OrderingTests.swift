@@ -55,13 +55,17 @@ struct OrderingTests {
             let plainCount = FlatRangeTable.write(pairs, to: &plainWriter)
             let joinedCount = FlatRangeTable.write(pairs, to: &joinedWriter, joiningTouchingRanges: true)
             joinedAway += plainCount - joinedCount
-            let plain = FlatRangeTable(bytes: ImmutableBytes(plainWriter.bytes), at: 0, limit: plainWriter.count)
-            let joined = FlatRangeTable(bytes: ImmutableBytes(joinedWriter.bytes), at: 0, limit: joinedWriter.count)
-            let edges = pairs.flatMap { [$0.0.lowerBound.rawValue, $0.0.upperBound.rawValue] }
-            for address in Set(edges.flatMap { [$0 &- 1, $0, $0 + 1] }) {
-                #expect(
-                    joined.value(containing: FileAddress(address)) == plain.value(containing: FileAddress(address)),
-                    "0x\(String(address, radix: 16)) in \(pairs)")
+            // A table reads bytes its maker keeps alive.
+            let plainBytes = ImmutableBytes(plainWriter.bytes), joinedBytes = ImmutableBytes(joinedWriter.bytes)
+            withExtendedLifetime((plainBytes, joinedBytes)) {
+                let plain = FlatRangeTable(bytes: plainBytes, at: 0, limit: plainWriter.count)
+                let joined = FlatRangeTable(bytes: joinedBytes, at: 0, limit: joinedWriter.count)
+                let edges = pairs.flatMap { [$0.0.lowerBound.rawValue, $0.0.upperBound.rawValue] }
+                for address in Set(edges.flatMap { [$0 &- 1, $0, $0 + 1] }) {
+                    #expect(
+                        joined.value(containing: FileAddress(address)) == plain.value(containing: FileAddress(address)),
+                        "0x\(String(address, radix: 16)) in \(pairs)")
+                }
             }
         }
         #expect(joinedAway > 0, "some ranges were joined")

@@ -47,7 +47,9 @@ struct UnitReader {
         self.header = header
         var probe = ByteCursor(sections.info, at: header.firstDIE)
         let last = unitDIEOnly ? probe.uleb() : nil
-        do { abbreviations = try Abbreviations(sections.abbreviations, header: header, through: last) } catch {
+        do {
+            abbreviations = try sections.abbreviationTable(of: header, through: last)
+        } catch {
             throw Failure(detail: error.detail)
         }
         stringOffsetsBase = UInt64(header.offsetSize == 8 ? 16 : 8)
@@ -113,7 +115,7 @@ struct UnitReader {
         guard let (form, value) = attribute else { return nil }
         switch form {
         case AttributeForm.gnuRefAlt, AttributeForm.refSup4, AttributeForm.refSup8:
-            guard sections.supplementary != nil, value < SupplementaryDWARF.referenceTag else { return nil }
+            guard sections.hasSupplementary, value < SupplementaryDWARF.referenceTag else { return nil }
             return value | SupplementaryDWARF.referenceTag
         case AttributeForm.ref1, AttributeForm.ref2, AttributeForm.ref4, AttributeForm.ref8, AttributeForm.refUData:
             let (offset, overflow) = UInt64(header.offset).addingReportingOverflow(value)

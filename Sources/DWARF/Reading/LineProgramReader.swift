@@ -212,40 +212,41 @@ struct LineProgramReader {
     /// end of a program cut short). Generic, so that each sink's calls are made directly.
     func run<Sink: LineProgramSink>(_ header: Header, into sink: inout Sink) {
         var cursor = ByteCursor(section, at: header.programStart)
+        // The registers are locals that no nested function captures, so that they stay in registers: a row is made
+        // for every few bytes of a program.
+        let defaultIsStatement = header.defaultIsStatement
         var address: UInt64 = 0, file: UInt64 = 1, line: UInt64 = 1, column: UInt64 = 0, discriminator: UInt64 = 0
-        var isStatement = header.defaultIsStatement
+        var isStatement = defaultIsStatement
         var lastRowAddress: UInt64?
-        func resetRegisters() {
-            address = 0; file = 1; line = 1; column = 0; discriminator = 0; isStatement = header.defaultIsStatement
-        }
-        func emitRow() {
-            sink.row(
-                address: address, file: file, line: line, column: column, isStatement: isStatement,
-                discriminator: discriminator)
-            lastRowAddress = address
-            discriminator = 0
-        }
         let minimumLength = header.minimumInstructionLength
         let lineRange = UInt64(header.lineRange)
-        decoding: while cursor.position < header.programEnd {
+        let lineBase = header.lineBase
+        let opcodeBase = header.opcodeBase
+        let programEnd = header.programEnd
+        decoding: while cursor.position < programEnd {
             guard let opcode = cursor.byte() else { break }
-            if opcode >= header.opcodeBase {
-                let adjusted = UInt64(opcode - header.opcodeBase)
+            if opcode >= opcodeBase {
+                let adjusted = UInt64(opcode &- opcodeBase)
                 address &+= minimumLength &* (adjusted / lineRange)
-                line = UInt64(bitPattern: Int64(bitPattern: line) &+ header.lineBase &+ Int64(adjusted % lineRange))
-                emitRow()
+                line = UInt64(bitPattern: Int64(bitPattern: line) &+ lineBase &+ Int64(adjusted % lineRange))
+                sink.row(
+                    address: address, file: file, line: line, column: column, isStatement: isStatement,
+                    discriminator: discriminator)
+                lastRowAddress = address
+                discriminator = 0
                 continue
             }
             switch opcode {
             case 0: // extended
                 guard let length = cursor.uleb(), length > 0, let subOpcode = cursor.byte() else { break decoding }
                 let operandEnd = cursor.position &+ Int(clamping: length - 1)
-                guard operandEnd <= header.programEnd else { break decoding }
+                guard operandEnd <= programEnd else { break decoding }
                 switch subOpcode {
                 case 1: // DW_LNE_end_sequence
                     if lastRowAddress != nil { sink.endSequence(at: address) }
                     lastRowAddress = nil
-                    resetRegisters()
+                    (address, file, line, column, discriminator) = (0, 1, 1, 0, 0)
+                    isStatement = defaultIsStatement
                 case 2: // DW_LNE_set_address
                     guard let value = cursor.unsigned(Int(length - 1)) else { break decoding }
                     address = value
@@ -256,7 +257,12 @@ struct LineProgramReader {
                     break
                 }
                 cursor.position = operandEnd
-            case 1: emitRow() // DW_LNS_copy
+            case 1: // DW_LNS_copy
+                sink.row(
+                    address: address, file: file, line: line, column: column, isStatement: isStatement,
+                    discriminator: discriminator)
+                lastRowAddress = address
+                discriminator = 0
             case 2: guard let advance = cursor.uleb() else { break decoding }; address &+= minimumLength &* advance
             case 3:
                 guard let delta = cursor.sleb() else { break decoding };
@@ -265,7 +271,7 @@ struct LineProgramReader {
             case 4: guard let value = cursor.uleb() else { break decoding }; file = value; sink.setFile(value)
             case 5: guard let value = cursor.uleb() else { break decoding }; column = value // DW_LNS_set_column
             case 6: isStatement.toggle() // DW_LNS_negate_stmt
-            case 8: address &+= minimumLength &* (UInt64(255 - header.opcodeBase) / lineRange) // DW_LNS_const_add_pc
+            case 8: address &+= minimumLength &* (UInt64(255 - opcodeBase) / lineRange) // DW_LNS_const_add_pc
             // DW_LNS_fixed_advance_pc
             case 9: guard let advance = cursor.unsigned(2) else { break decoding }; address &+= advance
             default:

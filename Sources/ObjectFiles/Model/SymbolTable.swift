@@ -64,11 +64,47 @@ package struct SymbolTable: Sendable {
         let storage: Storage
         let sectionNames: [String]
         let sectionRanges: [String: AddressRange]
+        // What lookups read, taken out of `storage` once, its bytes not counted (`storage` keeps them alive). Matching on
+        // `storage` copies the references it holds, and each copy is a retain and a release on objects that every
+        // thread looking up shares, and threads that write one count at once wait for each other's cores.
+        /// The entries of a table held in arrays; empty for a mapped one.
+        let entries: [Entry]
+        /// Whether the entries are bytes of an encoded table (``mappedBytes``, laid out as ``layout`` says).
+        let isMapped: Bool
+        /// The bytes of a mapped table's entries; the names' bytes for a table in arrays (not read).
+        let mappedBytes: Unmanaged<ImmutableBytes>
+        let layout: MappedLayout
+        /// The bytes names are read from, and the offset their offsets count from.
+        let names: Unmanaged<ImmutableBytes>
+        let nameBase: Int
+        let nameLimit: Int
+        let isSorted: Bool
 
         init(storage: Storage, sectionNames: [String], sectionRanges: [String: AddressRange]) {
             self.storage = storage
             self.sectionNames = sectionNames
             self.sectionRanges = sectionRanges
+            switch storage {
+            case .arrays(let entries, let names, let isSorted):
+                (self.entries, isMapped, nameBase, nameLimit) = (entries, false, 0, names.count)
+                self.names = Unmanaged.passUnretained(names)
+                (mappedBytes, layout) = (self.names, MappedLayout(entries: 0, count: 0, base: 0, entrySize: 20))
+                self.isSorted = isSorted
+            case .mapped(let bytes, let layout, let names, let range):
+                (entries, isMapped, self.layout) = ([], true, layout)
+                (mappedBytes, self.names) = (Unmanaged.passUnretained(bytes), Unmanaged.passUnretained(names))
+                (nameBase, nameLimit, isSorted) = (range.lowerBound, range.upperBound, true)
+            }
+        }
+
+        /// Reads of a mapped table's entries.
+        @inline(__always) func withMapped<Result>(_ body: (ImmutableBytes) -> Result) -> Result {
+            mappedBytes._withUnsafeGuaranteedRef(body)
+        }
+
+        /// Reads of the names.
+        @inline(__always) func withNames<Result>(_ body: (ImmutableBytes) -> Result) -> Result {
+            names._withUnsafeGuaranteedRef(body)
         }
     }
 
@@ -80,20 +116,10 @@ package struct SymbolTable: Sendable {
     var sectionRanges: [String: AddressRange] { contents.sectionRanges }
 
     /// How many entries the table holds (with any nameless ones a file lists, which lookups skip).
-    package var count: Int {
-        switch storage {
-        case .arrays(let entries, _, _): entries.count
-        case .mapped(_, let layout, _, _): layout.count
-        }
-    }
+    package var count: Int { contents.isMapped ? contents.layout.count : contents.entries.count }
 
     /// True when entries are in address order (as lookups by binary search need), false while in file order.
-    package var isSorted: Bool {
-        switch storage {
-        case .arrays(_, _, let isSorted): isSorted
-        case .mapped: true
-        }
-    }
+    package var isSorted: Bool { contents.isSorted }
 
     /// The bytes names are read from, and the offset their offsets count from.
     var nameStorage: (bytes: ImmutableBytes, base: Int, limit: Int) {
@@ -105,10 +131,10 @@ package struct SymbolTable: Sendable {
 
     /// The entry at `index` (below ``count``).
     func entry(_ index: Int) -> Entry {
-        switch storage {
-        case .arrays(let entries, _, _):
-            return entries[index]
-        case .mapped(let bytes, let layout, _, let names):
+        guard contents.isMapped else { return contents.entries[index] }
+        let layout = contents.layout, sectionCount = sectionNames.count
+        let namesCount = contents.withNames { $0.count }
+        return contents.withMapped { bytes in
             let offset = Self.fieldsOffset(index, in: layout)
             let size = bytes.u32(at: offset + 4), name = bytes.u32(at: offset + Self.nameField),
                 sourceFile = bytes.u32(at: offset + 12)
@@ -116,9 +142,9 @@ package struct SymbolTable: Sendable {
             let section = packed & 0xFF_FFFF, flags = packed >> 24
             return Entry(
                 address: layout.address(index, in: bytes), size: UInt64(size),
-                kind: flags & 1 == 0 ? .function : .object, name: Self.nameOffset(name, within: names.count),
-                section: section == 0xFF_FFFF || Int(section) >= sectionNames.count ? -1 : Int32(section),
-                sourceFile: sourceFile == .max || Int(sourceFile) >= names.count ? -1 : Int(sourceFile),
+                kind: flags & 1 == 0 ? .function : .object, name: Self.nameOffset(name, within: namesCount),
+                section: section == 0xFF_FFFF || Int(section) >= sectionCount ? -1 : Int32(section),
+                sourceFile: sourceFile == .max || Int(sourceFile) >= namesCount ? -1 : Int(sourceFile),
                 isLocal: flags & 2 != 0)
         }
     }
@@ -126,10 +152,10 @@ package struct SymbolTable: Sendable {
     /// The offset of the name of the entry at `index` in the names' storage, as ``entry(_:)`` gives it, without decoding
     /// the rest.
     private func nameOffset(_ index: Int) -> Int {
-        switch storage {
-        case .arrays(let entries, _, _): entries[index].name
-        case .mapped(let bytes, let layout, _, let names):
-            Self.nameOffset(bytes.u32(at: Self.fieldsOffset(index, in: layout) + Self.nameField), within: names.count)
+        guard contents.isMapped else { return contents.entries[index].name }
+        let layout = contents.layout, namesCount = contents.withNames { $0.count }
+        return contents.withMapped { bytes in
+            Self.nameOffset(bytes.u32(at: Self.fieldsOffset(index, in: layout) + Self.nameField), within: namesCount)
         }
     }
 
@@ -149,10 +175,9 @@ package struct SymbolTable: Sendable {
 
     /// The address of the entry at `index`, without decoding the rest of it.
     private func address(_ index: Int) -> FileAddress {
-        switch storage {
-        case .arrays(let entries, _, _): entries[index].address
-        case .mapped(let bytes, let layout, _, _): layout.address(index, in: bytes)
-        }
+        guard contents.isMapped else { return contents.entries[index].address }
+        let layout = contents.layout
+        return contents.withMapped { layout.address(index, in: $0) }
     }
 
     /// Sorts `symbols` and drops duplicates (the same symbol in `.symtab` and `.dynsym`).
@@ -285,7 +310,7 @@ package struct SymbolTable: Sendable {
 
     /// The symbol that covers `address`, as ``symbol(containing:)`` finds it, without making its strings.
     package func match(containing address: FileAddress) -> Match? {
-        if case .arrays(let entries, let names, false) = storage {
+        if !contents.isSorted, case .arrays(let entries, let names, _) = storage {
             guard let (groupAddress, group) = Self.fileOrderGroup(before: address, in: entries, names: names) else {
                 return nil
             }
@@ -299,9 +324,9 @@ package struct SymbolTable: Sendable {
     private func hasName(_ entry: Entry) -> Bool {
         // An encoded table holds named entries only; its names may be in place in a large file, whose pages need not
         // be read to tell.
-        if case .mapped = storage { return true }
-        let (bytes, base, _) = nameStorage
-        return bytes.u8(at: base + entry.name) != 0
+        if contents.isMapped { return true }
+        let offset = contents.nameBase + entry.name
+        return contents.withNames { $0.u8(at: offset) } != 0
     }
 
     /// Of the symbols at `groupAddress` (in ``ordered(group:_:)``), the one that covers `address`.
@@ -336,9 +361,9 @@ package struct SymbolTable: Sendable {
 
     /// Whether the symbol `match` found is named `name`, compared in place.
     package func name(of match: Match, is name: String) -> Bool {
-        let (bytes, base, _) = nameStorage
         var name = name
-        return name.withUTF8 { bytes.stringEquals(at: base + match.entry.name, $0) }
+        let offset = contents.nameBase + match.entry.name
+        return name.withUTF8 { wanted in contents.withNames { $0.stringEquals(at: offset, wanted) } }
     }
 
     /// In a table in file order: the named symbols at the highest address at or below `address`, in ``ordered(group:_:)``.
@@ -384,16 +409,19 @@ package struct SymbolTable: Sendable {
     /// In a sorted table: the position of the first symbol above `address` (``count`` when there is none).
     private func firstIndex(after address: FileAddress) -> Int {
         var low = 0, high = count
-        switch storage {
-        case .arrays(let entries, _, _):
+        if contents.isMapped {
+            let layout = contents.layout
+            contents.withMapped { bytes in
+                while low < high {
+                    let middle = (low + high) / 2
+                    if layout.address(middle, in: bytes) <= address { low = middle + 1 } else { high = middle }
+                }
+            }
+        } else {
+            let entries = contents.entries
             while low < high {
                 let middle = (low + high) / 2
                 if entries[middle].address <= address { low = middle + 1 } else { high = middle }
-            }
-        case .mapped(let bytes, let layout, _, _):
-            while low < high {
-                let middle = (low + high) / 2
-                if layout.address(middle, in: bytes) <= address { low = middle + 1 } else { high = middle }
             }
         }
         return low
@@ -431,8 +459,8 @@ package struct SymbolTable: Sendable {
     }
 
     private func string(at offset: Int) -> String {
-        let (bytes, base, limit) = nameStorage
-        return bytes.string(at: base + offset, limit: limit)
+        let start = contents.nameBase + offset, limit = contents.nameLimit
+        return contents.withNames { $0.string(at: start, limit: limit) }
     }
 
     /// Compares the NUL-terminated names at two offsets of `names`, byte by byte (a missing byte reads as NUL).

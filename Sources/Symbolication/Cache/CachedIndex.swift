@@ -38,7 +38,7 @@ final class CachedIndex: AddressIndex {
         }
     }
 
-    func lookup(_ address: FileAddress, naming: RecordNaming) throws(DWARFError) -> IndexHit? {
+    func lookup(_ address: FileAddress, naming: some RecordNaming) throws(DWARFError) -> IndexHit? {
         guard let found = file.unitTable.value(containing: address) else { return nil }
         let position = Int(found)
         let stored: Result<FlatUnit, DWARFError>?
@@ -58,11 +58,18 @@ final class CachedIndex: AddressIndex {
         }
         guard let stored else { return try fallback?.lookup(address, naming: naming) }
         let unit = try stored.get()
-        var hit = records.chain(unit: position, indices: unit.functionChainIndices(at: address)) {
-            let (record, namePlace) = unit.recordAndNamePlace($0, shownNameOnly: true)
-            return IndexRecord(record, namePlace: namePlace, naming: naming)
+        let indices = unit.functionChainIndices(at: address)
+        var hit = IndexHit(chain: [], row: unit.row(containing: address))
+        hit.chain.reserveCapacity(indices.count)
+        for index in indices {
+            if let known = records.record(unit: position, index: index) {
+                hit.chain.append(known)
+                continue
+            }
+            let (record, namePlace) = unit.recordAndNamePlace(index, shownNameOnly: true)
+            hit.chain.append(
+                records.keep(IndexRecord(record, namePlace: namePlace, naming: naming), unit: position, index: index))
         }
-        hit.row = unit.row(containing: address)
         return hit
     }
 }

@@ -20,21 +20,25 @@ final class IndexRecord: Sendable {
 
     /// - Parameter namePlace: where the debug file holds the record's name, when the index cache stored it in place
     ///   (the same name in another record has the same place, and naming it once serves both).
-    init(_ record: FunctionRecord, namePlace: UInt64? = nil, naming: RecordNaming) {
+    init(_ record: FunctionRecord, namePlace: UInt64? = nil, naming: some RecordNaming) {
         self.record = record
-        shownName = (record.linkageName ?? record.name).map { naming($0, namePlace) }
+        shownName = (record.linkageName ?? record.name).map { naming.shownName($0, place: namePlace) }
     }
 }
 
 /// How a symbolizer shows a record's linkage name (demangled or not), given where the debug file holds it when known.
-typealias RecordNaming = (_ linkageName: String, _ place: UInt64?) -> String
+/// A protocol, not a closure: a closure over the symbolizer counted a reference to it on every lookup, and that count,
+/// written by every thread, is memory the threads contend for.
+protocol RecordNaming {
+    func shownName(_ linkageName: String, place: UInt64?) -> String
+}
 
 /// Address lookups over the DWARF of one debug file: read lazily from the DWARF itself (``DWARFIndex``), or from the
 /// index cache (``CachedIndex``). Any number of threads look up at once.
 protocol AddressIndex: AnyObject, Sendable {
     /// What covers `address`, records named by `naming` the first time they are met; `nil` when no unit does.
     /// - Throws: ``DWARFError`` when the unit that covers it cannot be read.
-    func lookup(_ address: FileAddress, naming: RecordNaming) throws(DWARFError) -> IndexHit?
+    func lookup(_ address: FileAddress, naming: some RecordNaming) throws(DWARFError) -> IndexHit?
 
     /// Makes room in the memos for `count` lookups about to come from several threads.
     func expect(lookups count: Int)
@@ -43,20 +47,23 @@ protocol AddressIndex: AnyObject, Sendable {
 /// Records of the units an index read, decoded once each for every thread: a batch meets the same inlined functions
 /// again and again, and decoding a record makes three strings and demangles one. A record is made with no lock held;
 /// two threads making the same one at once keep the first stored.
-final class RecordMemo: Sendable {
+struct RecordMemo: ~Copyable, Sendable {
     private let records = ShardedMemo<Int, IndexRecord>()
 
-    /// The chain of records at `indices` in the unit `unit` names, each made by `make` the first time. `unit` names one
-    /// set of records: a unit's position in an index-cache file, or the serial of a reading of a unit from DWARF
-    /// (``UnitStore/Reading/serial``; another reading numbers its records differently).
-    func chain(unit: Int, indices: [Int], make: (Int) -> IndexRecord) -> IndexHit {
-        var hit = IndexHit(chain: [], row: nil)
-        hit.chain.reserveCapacity(indices.count)
-        for index in indices {
-            let key = unit << 32 | index
-            hit.chain.append(records.value(for: key, shard: key) ?? records.keep(make(index), for: key, shard: key))
-        }
-        return hit
+    /// The record at `index` in the unit `unit` names, when one has been kept. `unit` names one set of records: a
+    /// unit's position in an index-cache file, or the serial of a reading of a unit from DWARF
+    /// (``UnitStore/Reading/serial``; another reading numbers its records differently). Asked, then kept, by the
+    /// caller's own loop: a callback that makes records captured its maker, a reference counted on every lookup and
+    /// written by every thread.
+    func record(unit: Int, index: Int) -> IndexRecord? {
+        let key = unit << 32 | index
+        return records.value(for: key, shard: key)
+    }
+
+    /// Keeps `record` for `index` in `unit` unless another thread kept one first; returns the one kept.
+    func keep(_ record: IndexRecord, unit: Int, index: Int) -> IndexRecord {
+        let key = unit << 32 | index
+        return records.keep(record, for: key, shard: key)
     }
 
     /// Makes room for the records of `count` lookups (a record each, and some inlined ones).

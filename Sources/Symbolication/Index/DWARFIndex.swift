@@ -11,6 +11,8 @@ final class DWARFIndex: AddressIndex {
     let file: DWARFFile
     private let units: [CompileUnit]
     private let unitTable: FlatRangeTable
+    /// The bytes of ``unitTable``, which the table does not keep alive itself.
+    private let unitTableBytes: ImmutableBytes
     /// Units read so far.
     private let loaded: UnitStore
     /// How many lookups read only the subprograms that hold their address (``LookupTuning/targetedLookups``).
@@ -42,7 +44,8 @@ final class DWARFIndex: AddressIndex {
         }
         var writer = ByteWriter()
         FlatRangeTable.write(pairs, to: &writer, joiningTouchingRanges: true)
-        unitTable = FlatRangeTable(bytes: ImmutableBytes(writer.bytes), at: 0, limit: writer.count)
+        unitTableBytes = ImmutableBytes(writer.bytes)
+        unitTable = FlatRangeTable(bytes: unitTableBytes, at: 0, limit: writer.count)
         loaded = UnitStore()
     }
 
@@ -166,11 +169,11 @@ final class DWARFIndex: AddressIndex {
         unitTable.value(containing: address).map(Int.init)
     }
 
-    func lookup(_ address: FileAddress, naming: RecordNaming) throws(DWARFError) -> IndexHit? {
+    func lookup(_ address: FileAddress, naming: some RecordNaming) throws(DWARFError) -> IndexHit? {
         guard let position = unitPosition(at: address) else { return nil }
-        if loaded.reading(at: position, covering: address) == nil,
-            targetedLookupsLeft.wrappingSubtract(1, ordering: .relaxed).newValue >= 0
-        {
+        // Asked once: a reading handed out counts its unit, a count both threads write.
+        let known = loaded.reading(at: position, covering: address)
+        if known == nil, targetedLookupsLeft.wrappingSubtract(1, ordering: .relaxed).newValue >= 0 {
             if let unit = FlatUnit(packing: try file.contents(of: units[position], at: address)) {
                 // A unit read for one address only: its record positions are its own, so nothing is remembered.
                 return IndexHit(
@@ -180,17 +183,28 @@ final class DWARFIndex: AddressIndex {
                     row: unit.row(containing: address))
             }
         }
-        let reading = loaded.unit(at: position, for: address) {
-            readResult(atPosition: position, for: nil, completingNamesAt: nil)
-        }
+        let reading =
+            known
+            ?? loaded.unit(at: position, for: address) {
+                readResult(atPosition: position, for: nil, completingNamesAt: nil)
+            }
         let unit = try reading.result.get()
-        var hit = records.chain(unit: reading.serial, indices: unit.functionChainIndices(at: address)) {
-            let (record, namePlace) = unit.recordAndNamePlace($0)
+        let indices = unit.functionChainIndices(at: address)
+        var hit = IndexHit(chain: [], row: unit.row(containing: address))
+        hit.chain.reserveCapacity(indices.count)
+        for index in indices {
+            if let known = records.record(unit: reading.serial, index: index) {
+                hit.chain.append(known)
+                continue
+            }
+            let (record, namePlace) = unit.recordAndNamePlace(index)
             // A name completed now, through its origin, is not one of the unit's strings.
-            guard record.nameOrigin == nil else { return IndexRecord(file.completingNames(record), naming: naming) }
-            return IndexRecord(record, namePlace: namePlace, naming: naming)
+            let made =
+                record.nameOrigin == nil
+                ? IndexRecord(record, namePlace: namePlace, naming: naming)
+                : IndexRecord(file.completingNames(record), naming: naming)
+            hit.chain.append(records.keep(made, unit: reading.serial, index: index))
         }
-        hit.row = unit.row(containing: address)
         return hit
     }
 }

@@ -13,9 +13,11 @@ import PostmortemCore
 struct FlatRangeTable {
     static let headerSize = 16
 
-    let bytes: ImmutableBytes
-    /// Reads of ``bytes`` the optimizer inlines (``ByteReader/ulebOrEnd(at:)``); a function that reads much takes it once.
-    var reader: ByteReader { bytes.reader }
+    /// The table's bytes, not counted: a lookup copies tables several times, and each count of bytes that every
+    /// thread shares is a write the threads contend for. Whoever makes a table keeps its bytes alive while it is read.
+    private let bytes: Unmanaged<ImmutableBytes>
+    /// Reads of the bytes the optimizer inlines (``ByteReader/ulebOrEnd(at:)``); a function that reads much takes it once.
+    var reader: ByteReader { bytes._withUnsafeGuaranteedRef { $0.reader } }
     /// Where the first entry starts in ``bytes``.
     let start: Int
     let count: Int
@@ -23,11 +25,11 @@ struct FlatRangeTable {
     private let isWide: Bool
     private let entrySize: Int
 
-    /// The table whose header is at `offset` in `bytes`; its entries are bounded by `limit` (a damaged count
-    /// reads as fewer entries, never past it).
+    /// The table whose header is at `offset` in `bytes`, which the caller keeps alive while the table is read; its
+    /// entries are bounded by `limit` (a damaged count reads as fewer entries, never past it).
     init(bytes: ImmutableBytes, at offset: Int, limit: Int) {
         let reader = bytes.reader
-        self.bytes = bytes
+        self.bytes = Unmanaged.passUnretained(bytes)
         base = reader.u64OrZero(at: offset)
         isWide = reader.u32OrZero(at: offset + 8) != 0
         entrySize = isWide ? 32 : 16
@@ -116,7 +118,7 @@ struct FlatRangeTable {
     }
 
     /// Field `field` (0 start, 1 end, 2 furthest end) of the entry at `index`.
-    @inline(__always) private func address(_ index: Int, _ field: Int, in reader: ByteReader) -> UInt64 {
+    @inline(__always) fileprivate func address(_ index: Int, _ field: Int, in reader: ByteReader) -> UInt64 {
         let entry = start + index * entrySize
         return isWide
             ? reader.u64OrZero(at: entry + field * 8) : base &+ UInt64(reader.u32OrZero(at: entry + field * 4))
@@ -125,13 +127,13 @@ struct FlatRangeTable {
     /// The value whose range covers `address`.
     /// - Complexity: O(log n) plus the number of earlier ranges that still reach past `address`.
     func value(containing address: FileAddress) -> UInt32? {
-        firstEntry(containing: address) { value($0) }
+        var entries = entries(containing: address)
+        return entries.next().map(value)
     }
 
-    /// The first answer `accept` gives for the entries whose range covers `address`, the one that starts
-    /// last first; `accept` gets each entry's index.
-    /// - Complexity: O(log n) plus the number of earlier ranges that still reach past `address`.
-    func firstEntry<Answer>(containing address: FileAddress, _ accept: (Int) -> Answer?) -> Answer? {
+    /// The entries whose range covers `address`, the one that starts last first.
+    /// - Complexity: O(log n) to find the first, then the number of earlier ranges that still reach past `address`.
+    func entries(containing address: FileAddress) -> CoveringEntries {
         let target = address.rawValue
         let reader = reader
         var low = 0, high = count
@@ -139,12 +141,30 @@ struct FlatRangeTable {
             let middle = (low + high) / 2
             if self.address(middle, 0, in: reader) <= target { low = middle + 1 } else { high = middle }
         }
-        var index = low - 1
-        while index >= 0 {
-            guard self.address(index, 2, in: reader) > target else { break }
-            if target < self.address(index, 1, in: reader), let answer = accept(index) { return answer }
-            index -= 1
+        return CoveringEntries(table: self, target: target, index: low - 1)
+    }
+
+    /// The entries of a table whose range covers an address (``entries(containing:)``). A sequence, not a search that
+    /// calls back: a callback over its caller counted a reference to it on every lookup, a count every thread writes.
+    struct CoveringEntries: Sequence, IteratorProtocol {
+        fileprivate let table: FlatRangeTable
+        fileprivate let target: UInt64
+        /// The next entry to look at; below 0 when no entry is left.
+        fileprivate var index: Int
+
+        mutating func next() -> Int? {
+            let reader = table.reader
+            while index >= 0 {
+                // Entries before this one end no further than it says: none of them covers the address.
+                guard table.address(index, 2, in: reader) > target else {
+                    index = -1
+                    return nil
+                }
+                let current = index
+                index -= 1
+                if target < table.address(current, 1, in: reader) { return current }
+            }
+            return nil
         }
-        return nil
     }
 }

@@ -348,7 +348,10 @@ final class FlatUnit: Sendable {
     /// file's path, and the address where the next row starts.
     /// - Complexity: O(log rows).
     func row(containing address: FileAddress) -> (row: LineRow, file: String?, end: FileAddress)? {
-        sequences.firstEntry(containing: address) { row(inSequence: $0, containing: address.rawValue) }
+        for entry in sequences.entries(containing: address) {
+            if let found = row(inSequence: entry, containing: address.rawValue) { return found }
+        }
+        return nil
     }
 
     private func row(inSequence entry: Int, containing target: UInt64) -> (
@@ -409,8 +412,10 @@ final class FlatUnit: Sendable {
     /// Where a sequence's rows are: their count, and their blocks (one, without an index, for up to
     /// ``rowsPerBlock`` rows; else an index of each block's first address, as an offset from the sequence's start,
     /// and its offset after the index).
+    /// Read within a method of its unit, which keeps the bytes alive: a reference to the unit here was counted on
+    /// every lookup, a count that every thread writes.
     private struct RowsHeader {
-        let unit: FlatUnit
+        let reader: ByteReader
         let count: UInt64
         /// Where the block index starts (the single block, when there is no index).
         let index: Int
@@ -418,9 +423,9 @@ final class FlatUnit: Sendable {
         let blocks: Int
         let hasIndex: Bool
 
-        func blockOffset(_ block: Int) -> UInt64 { hasIndex ? UInt64(unit.reader.u32OrZero(at: index + block * 8)) : 0 }
+        func blockOffset(_ block: Int) -> UInt64 { hasIndex ? UInt64(reader.u32OrZero(at: index + block * 8)) : 0 }
         func blockStart(_ block: Int) -> Int {
-            hasIndex ? index + blocks * 8 + Int(unit.reader.u32OrZero(at: index + block * 8 + 4)) : index
+            hasIndex ? index + blocks * 8 + Int(reader.u32OrZero(at: index + block * 8 + 4)) : index
         }
         func rowCount(inBlock block: Int) -> UInt64 {
             let first = UInt64(block) * UInt64(FlatUnit.rowsPerBlock)
@@ -433,11 +438,11 @@ final class FlatUnit: Sendable {
         let (count, position) = reader.ulebOrEnd(at: start + layout.rows + Int(sequences.value(entry)))
         guard count > UInt64(Self.rowsPerBlock) else {
             return RowsHeader(
-                unit: self, count: count, index: position, blocks: position < rowsEnd ? 1 : 0, hasIndex: false)
+                reader: reader, count: count, index: position, blocks: position < rowsEnd ? 1 : 0, hasIndex: false)
         }
         let (blockCount, index) = reader.ulebOrEnd(at: position)
         let blocks = Int(min(blockCount, UInt64(max(0, rowsEnd - index) / 8)))
-        return RowsHeader(unit: self, count: count, index: index, blocks: blocks, hasIndex: true)
+        return RowsHeader(reader: reader, count: count, index: index, blocks: blocks, hasIndex: true)
     }
 
     /// Every row of the sequence at `entry` of the sequence table, which starts at `sequenceStart`.
@@ -504,10 +509,10 @@ final class FlatUnit: Sendable {
         let declarationLine = number()
         let depth = header.depth
         let record = FunctionRecord(
-            name: shownNameOnly && linkageName != nil ? nil : name.flatMap(string(reference:)),
-            linkageName: linkageName.flatMap(string(reference:)),
+            name: shownNameOnly && linkageName != nil ? nil : string(reference: name),
+            linkageName: string(reference: linkageName),
             ranges: ranges,
-            parent: nil, depth: depth, isInlined: isInlined, callFile: callFile.flatMap(string(reference:)),
+            parent: nil, depth: depth, isInlined: isInlined, callFile: string(reference: callFile),
             callLine: callLine, callColumn: callColumn, declarationLine: declarationLine, nameOrigin: nameOrigin)
         let shown = record.linkageName != nil ? linkageName : name
         guard let shown else { return (record, nil) }
@@ -518,11 +523,15 @@ final class FlatUnit: Sendable {
 
     /// A stored string: in the unit's own strings (an even reference, twice the offset), or in place in the debug
     /// file (odd, twice the file offset plus one).
-    private func string(reference: UInt64) -> String? {
+    /// The string `reference` names; `nil` for none. Called directly, not passed as a function: a method passed as a
+    /// function counts a reference to the unit, a count that every thread writes.
+    private func string(reference: UInt64?) -> String? {
+        guard let reference else { return nil }
         let offset = reference >> 1
         if reference & 1 != 0 {
-            guard let inPlace, offset < UInt64(inPlace.count) else { return nil }
-            return inPlace.string(at: Int(offset))
+            // Through optional chaining: bound to a name, the debug file's bytes are counted once more.
+            guard offset < UInt64(inPlace?.count ?? 0) else { return nil }
+            return inPlace?.string(at: Int(offset))
         }
         guard offset < UInt64(layout.end - layout.strings) else { return nil }
         return bytes.string(at: start + layout.strings + Int(offset), limit: start + layout.end)
