@@ -26,12 +26,11 @@ final class AbbreviationTables: Sendable {
 
     private let state = Mutex(State())
 
-    /// The table of `header`'s unit from `section`: read whole when `last` is `nil`; otherwise up to abbreviation `last`
-    /// (the code of the unit DIE's), kept for the next unit that shares it.
-    func table(of header: UnitHeader, in section: ByteReader, through last: UInt64?) throws(Abbreviations.Failure)
+    /// The table of `header`'s unit from `section`, up to abbreviation `last` (the code of the unit DIE's), kept for
+    /// the next unit that shares it.
+    func table(of header: UnitHeader, in section: ByteReader, through last: UInt64) throws(Abbreviations.Failure)
         -> Abbreviations
     {
-        guard let last else { return try Abbreviations(section, header: header) }
         let key = Key(
             offset: header.abbreviationOffset, addressSize: header.addressSize, offsetSize: header.offsetSize,
             version: header.version, unitDIECode: last)

@@ -80,11 +80,13 @@ struct DebugSections: Sendable {
     /// The file dwz moved common DIEs and strings to, when the file has one and it was found.
     var supplementary: SupplementaryDWARF? { owner.supplementary }
 
-    /// The abbreviation table of `header`'s unit (see ``AbbreviationTables/table(of:in:through:)``).
+    /// The abbreviation table of `header`'s unit: whole, or up to abbreviation `last` (the unit DIE's, when only that
+    /// DIE is read), which units sharing the table read once (``AbbreviationTables``).
     func abbreviationTable(of header: UnitHeader, through last: UInt64?) throws(Abbreviations.Failure)
         -> Abbreviations
     {
-        try owner.abbreviationTables.table(of: header, in: abbreviations, through: last)
+        guard let last else { return try Abbreviations(abbreviations, header: header) }
+        return try owner.abbreviationTables.table(of: header, in: abbreviations, through: last)
     }
 
     /// A reader of the line programs of `.debug_line`; `nil` when the file has none.

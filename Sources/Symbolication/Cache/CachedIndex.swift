@@ -58,18 +58,15 @@ final class CachedIndex: AddressIndex {
         }
         guard let stored else { return try fallback?.lookup(address, naming: naming) }
         let unit = try stored.get()
-        let indices = unit.functionChainIndices(at: address)
-        var hit = IndexHit(chain: [], row: unit.row(containing: address))
-        hit.chain.reserveCapacity(indices.count)
-        for index in indices {
-            if let known = records.record(unit: position, index: index) {
-                hit.chain.append(known)
-                continue
-            }
-            let (record, namePlace) = unit.recordAndNamePlace(index, shownNameOnly: true)
-            hit.chain.append(
-                records.keep(IndexRecord(record, namePlace: namePlace, naming: naming), unit: position, index: index))
-        }
-        return hit
+        return records.hit(at: address, in: unit, key: position, maker: self, naming: naming)
+    }
+}
+
+extension CachedIndex: RecordMaking {
+    func record(at index: Int, in unit: FlatUnit, naming: some RecordNaming) -> IndexRecord {
+        // Only the name a lookup shows: the file stores names in place, and a plain name beside a linkage name is read
+        // for nothing.
+        let (record, namePlace) = unit.recordAndNamePlace(index, shownNameOnly: true)
+        return IndexRecord(record, namePlace: namePlace, naming: naming)
     }
 }

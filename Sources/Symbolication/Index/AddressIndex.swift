@@ -33,6 +33,11 @@ protocol RecordNaming {
     func shownName(_ linkageName: String, place: UInt64?) -> String
 }
 
+/// How an index decodes the record at an index of a unit's records, named by `naming` (``RecordMemo``).
+protocol RecordMaking {
+    func record(at index: Int, in unit: FlatUnit, naming: some RecordNaming) -> IndexRecord
+}
+
 /// Address lookups over the DWARF of one debug file: read lazily from the DWARF itself (``DWARFIndex``), or from the
 /// index cache (``CachedIndex``). Any number of threads look up at once.
 protocol AddressIndex: AnyObject, Sendable {
@@ -50,20 +55,27 @@ protocol AddressIndex: AnyObject, Sendable {
 struct RecordMemo: ~Copyable, Sendable {
     private let records = ShardedMemo<Int, IndexRecord>()
 
-    /// The record at `index` in the unit `unit` names, when one has been kept. `unit` names one set of records: a
-    /// unit's position in an index-cache file, or the serial of a reading of a unit from DWARF
-    /// (``UnitStore/Reading/serial``; another reading numbers its records differently). Asked, then kept, by the
-    /// caller's own loop: a callback that makes records captured its maker, a reference counted on every lookup and
-    /// written by every thread.
-    func record(unit: Int, index: Int) -> IndexRecord? {
-        let key = unit << 32 | index
-        return records.value(for: key, shard: key)
-    }
-
-    /// Keeps `record` for `index` in `unit` unless another thread kept one first; returns the one kept.
-    func keep(_ record: IndexRecord, unit: Int, index: Int) -> IndexRecord {
-        let key = unit << 32 | index
-        return records.keep(record, for: key, shard: key)
+    /// What a lookup of `address` in `unit` finds: the chain of records that covers it, each decoded by `maker` the
+    /// first time, and its line row. `key` names the set of records `unit` holds: a unit's position in an index-cache
+    /// file, or the serial of a reading of a unit from DWARF (``UnitStore/Reading/serial``; another reading numbers its
+    /// records differently). The maker is a conformance, not a closure: a closure over the index counted a reference
+    /// to it on every lookup, a count that every thread writes.
+    func hit(
+        at address: FileAddress, in unit: FlatUnit, key: Int, maker: some RecordMaking, naming: some RecordNaming
+    ) -> IndexHit {
+        let indices = unit.functionChainIndices(at: address)
+        var hit = IndexHit(chain: [], row: unit.row(containing: address))
+        hit.chain.reserveCapacity(indices.count)
+        for index in indices {
+            let memoKey = key << 32 | index
+            if let known = records.value(for: memoKey, shard: memoKey) {
+                hit.chain.append(known)
+            } else {
+                let made = maker.record(at: index, in: unit, naming: naming)
+                hit.chain.append(records.keep(made, for: memoKey, shard: memoKey))
+            }
+        }
+        return hit
     }
 
     /// Makes room for the records of `count` lookups (a record each, and some inlined ones).

@@ -189,22 +189,15 @@ final class DWARFIndex: AddressIndex {
                 readResult(atPosition: position, for: nil, completingNamesAt: nil)
             }
         let unit = try reading.result.get()
-        let indices = unit.functionChainIndices(at: address)
-        var hit = IndexHit(chain: [], row: unit.row(containing: address))
-        hit.chain.reserveCapacity(indices.count)
-        for index in indices {
-            if let known = records.record(unit: reading.serial, index: index) {
-                hit.chain.append(known)
-                continue
-            }
-            let (record, namePlace) = unit.recordAndNamePlace(index)
-            // A name completed now, through its origin, is not one of the unit's strings.
-            let made =
-                record.nameOrigin == nil
-                ? IndexRecord(record, namePlace: namePlace, naming: naming)
-                : IndexRecord(file.completingNames(record), naming: naming)
-            hit.chain.append(records.keep(made, unit: reading.serial, index: index))
-        }
-        return hit
+        return records.hit(at: address, in: unit, key: reading.serial, maker: self, naming: naming)
+    }
+}
+
+extension DWARFIndex: RecordMaking {
+    func record(at index: Int, in unit: FlatUnit, naming: some RecordNaming) -> IndexRecord {
+        let (record, namePlace) = unit.recordAndNamePlace(index)
+        // A name completed now, through its origin, is not one of the unit's strings.
+        guard record.nameOrigin == nil else { return IndexRecord(file.completingNames(record), naming: naming) }
+        return IndexRecord(record, namePlace: namePlace, naming: naming)
     }
 }
